@@ -1,0 +1,86 @@
+#pragma once
+// A move-only type-erased callable stored inline in a fixed buffer.
+//
+// Events must not allocate: std::function may heap-allocate its target, so the
+// scheduler stores callbacks in this instead. A callable that does not fit in
+// `Capacity` bytes is a compile error, not a silent allocation; capture a pointer
+// to a long-lived component rather than large state.
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace wmnsim {
+
+template <typename Signature, std::size_t Capacity = 48>
+class InlineFunction;
+
+template <typename R, typename... Args, std::size_t Capacity>
+class InlineFunction<R(Args...), Capacity> {
+ public:
+  InlineFunction() = default;
+
+  template <typename F, typename D = std::decay_t<F>,
+            typename = std::enable_if_t<!std::is_same_v<D, InlineFunction> &&
+                                        std::is_invocable_r_v<R, D&, Args...>>>
+  InlineFunction(F&& f) {  // NOLINT(google-explicit-constructor): used like std::function
+    static_assert(sizeof(D) <= Capacity, "callable too large for InlineFunction: capture less");
+    static_assert(alignof(D) <= alignof(std::max_align_t), "callable over-aligned");
+    static_assert(std::is_nothrow_move_constructible_v<D>, "callable must be nothrow-movable");
+    ::new (static_cast<void*>(buffer_)) D(std::forward<F>(f));
+    ops_ = &ops_for<D>;
+  }
+
+  InlineFunction(InlineFunction&& other) noexcept { take(other); }
+  InlineFunction& operator=(InlineFunction&& other) noexcept {
+    if (this != &other) {
+      reset();
+      take(other);
+    }
+    return *this;
+  }
+  InlineFunction(const InlineFunction&) = delete;
+  InlineFunction& operator=(const InlineFunction&) = delete;
+  ~InlineFunction() { reset(); }
+
+  explicit operator bool() const { return ops_ != nullptr; }
+
+  R operator()(Args... args) { return ops_->invoke(buffer_, std::forward<Args>(args)...); }
+
+  void reset() {
+    if (ops_ != nullptr) {
+      ops_->destroy(buffer_);
+      ops_ = nullptr;
+    }
+  }
+
+ private:
+  struct Ops {
+    R (*invoke)(void*, Args&&...);
+    void (*move_to)(void* from, void* to) noexcept;
+    void (*destroy)(void*) noexcept;
+  };
+
+  template <typename D>
+  static constexpr Ops ops_for{
+      [](void* p, Args&&... args) -> R { return (*static_cast<D*>(p))(std::forward<Args>(args)...); },
+      [](void* from, void* to) noexcept {
+        ::new (to) D(std::move(*static_cast<D*>(from)));
+        static_cast<D*>(from)->~D();
+      },
+      [](void* p) noexcept { static_cast<D*>(p)->~D(); }};
+
+  void take(InlineFunction& other) noexcept {
+    if (other.ops_ != nullptr) {
+      other.ops_->move_to(other.buffer_, buffer_);
+      ops_ = other.ops_;
+      other.ops_ = nullptr;
+    }
+  }
+
+  alignas(std::max_align_t) unsigned char buffer_[Capacity];
+  const Ops* ops_ = nullptr;
+};
+
+}  // namespace wmnsim
