@@ -7,6 +7,7 @@
 // to a long-lived component rather than large state.
 
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -50,7 +51,7 @@ class InlineFunction<R(Args...), Capacity> {
 
   void reset() {
     if (ops_ != nullptr) {
-      ops_->destroy(buffer_);
+      if (!ops_->trivial) ops_->destroy(buffer_);
       ops_ = nullptr;
     }
   }
@@ -60,6 +61,9 @@ class InlineFunction<R(Args...), Capacity> {
     R (*invoke)(void*, Args&&...);
     void (*move_to)(void* from, void* to) noexcept;
     void (*destroy)(void*) noexcept;
+    // Trivially copyable callables (a `this` pointer and a few values: the common
+    // case) are moved with a memcpy and need no destructor call.
+    bool trivial;
   };
 
   template <typename D>
@@ -69,11 +73,16 @@ class InlineFunction<R(Args...), Capacity> {
         ::new (to) D(std::move(*static_cast<D*>(from)));
         static_cast<D*>(from)->~D();
       },
-      [](void* p) noexcept { static_cast<D*>(p)->~D(); }};
+      [](void* p) noexcept { static_cast<D*>(p)->~D(); },
+      std::is_trivially_copyable_v<D>};
 
   void take(InlineFunction& other) noexcept {
     if (other.ops_ != nullptr) {
-      other.ops_->move_to(other.buffer_, buffer_);
+      if (other.ops_->trivial) {
+        std::memcpy(buffer_, other.buffer_, Capacity);
+      } else {
+        other.ops_->move_to(other.buffer_, buffer_);
+      }
       ops_ = other.ops_;
       other.ops_ = nullptr;
     }

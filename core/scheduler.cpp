@@ -48,11 +48,11 @@ EventId Scheduler::schedule_at(Time at, Callback cb, ContextId context) {
   Slot& s = slots_[slot];
   s.callback = std::move(cb);
   s.context_or_next_free = context;
-  const Entry e{at.picoseconds(), (next_sequence_++ << kSlotBits) | slot};
+  const Entry e = Entry::make(at.picoseconds(), (next_sequence_++ << kSlotBits) | slot);
   if (root_vacant_) {
     // The executing event's entry is still at the root: overwrite it and sift
     // down once instead of popping it and pushing this one separately.
-    heap_[0] = e;
+    heap()[0] = e;
     root_vacant_ = false;
     sift_down(0);
   } else {
@@ -81,9 +81,9 @@ void Scheduler::run_until(Time end) {
   running_ = true;
   stop_requested_ = false;
   const std::int64_t end_ps = end.picoseconds();
-  while (!heap_.empty() && !stop_requested_) {
-    const Entry top = heap_[0];
-    if (top.time > end_ps) break;
+  while (heap_size() > 0 && !stop_requested_) {
+    const Entry top = heap()[0];
+    if (top.time() > end_ps) break;
     const std::uint32_t slot = top.slot();
     Slot& s = slots_[slot];
     if (!s.callback) {  // cancelled: its generation was bumped at cancel time
@@ -92,14 +92,15 @@ void Scheduler::run_until(Time end) {
       pop_root();
       continue;
     }
-    now_ = Time::ps(top.time);
+    now_ = Time::ps(top.time());
     current_context_ = s.context_or_next_free;
     Callback cb = std::move(s.callback);  // the slot vector may grow during cb()
     free_slot(slot);
     --live_;
     ++executed_;
-    fingerprint_ = mix64(fingerprint_ ^ static_cast<std::uint64_t>(top.time)) ^ current_context_;
+    fingerprint_ = mix64(fingerprint_ ^ static_cast<std::uint64_t>(top.time())) ^ current_context_;
     root_vacant_ = true;
+    prefetch_next_slot();
     try {
       cb();
     } catch (...) {
@@ -118,56 +119,89 @@ void Scheduler::run_until(Time end) {
   running_ = false;
 }
 
+void Scheduler::prefetch_next_slot() const {
+  // The next event to run is usually the smallest child of the root (or the event
+  // the running handler is about to schedule, whose slot is hot anyway). Fetching
+  // its slot now overlaps that cache miss with the running handler and the sift.
+  const std::size_t n = heap_size();
+  if (n < 2) return;
+  const Entry* h = heap_.data() + kPad;
+  std::size_t best = 1;
+  for (std::size_t k = 2; k <= kArity && k < n; ++k) best = h[k] < h[best] ? k : best;
+  __builtin_prefetch(&slots_[h[best].slot()]);
+}
+
 void Scheduler::push(Entry e) {
   heap_.push_back(e);
-  sift_up(heap_.size() - 1);
+  sift_up(heap_size() - 1);
 }
 
 void Scheduler::pop_root() {
-  heap_[0] = heap_.back();
+  const Entry last = heap_.back();
   heap_.pop_back();
-  if (!heap_.empty()) sift_down(0);
+  if (heap_size() > 0) {
+    heap()[0] = last;
+    sift_down(0);
+  }
 }
 
 void Scheduler::sift_up(std::size_t i) {
-  const Entry e = heap_[i];
+  Entry* h = heap();
+  const Entry e = h[i];
   while (i > 0) {
     const std::size_t parent = (i - 1) / kArity;
-    if (!(e < heap_[parent])) break;
-    heap_[i] = heap_[parent];
+    if (!(e < h[parent])) break;
+    h[i] = h[parent];
     i = parent;
   }
-  heap_[i] = e;
+  h[i] = e;
 }
 
 void Scheduler::sift_down(std::size_t i) {
-  const std::size_t n = heap_.size();
-  const Entry e = heap_[i];
+  // Bottom-up (Floyd): move the hole down along the smallest children to a leaf
+  // without comparing against the element, then sift the element up from there.
+  // A new event usually belongs near the leaves (it is later than most pending
+  // events), so this saves a comparison per level.
+  Entry* h = heap();
+  const std::size_t n = heap_size();
+  const Entry e = h[i];
   for (;;) {
     const std::size_t first = i * kArity + 1;
-    if (first >= n) break;
-    const std::size_t last = std::min(first + kArity, n);
-    std::size_t best = first;
-    for (std::size_t c = first + 1; c < last; ++c) {
-      if (heap_[c] < heap_[best]) best = c;
+    std::size_t best;
+    if (first + kArity <= n) {  // the common case: four children
+      // Fetch the four grandchild lines now: the next level's loads then overlap
+      // with this level's comparisons instead of stalling one after the other.
+      const std::size_t grandchildren = first * kArity + 1;
+      if (grandchildren < n) {
+        for (std::size_t k = 0; k < kArity; ++k) __builtin_prefetch(h + grandchildren + k * kArity);
+      }
+      const Entry* c = h + first;
+      const std::size_t a = c[1] < c[0] ? 1 : 0;
+      const std::size_t b = c[3] < c[2] ? 3 : 2;
+      best = first + (c[b] < c[a] ? b : a);
+    } else if (first < n) {
+      best = first;
+      for (std::size_t k = first + 1; k < n; ++k) best = h[k] < h[best] ? k : best;
+    } else {
+      break;
     }
-    if (!(heap_[best] < e)) break;
-    heap_[i] = heap_[best];
+    h[i] = h[best];
     i = best;
   }
-  heap_[i] = e;
+  h[i] = e;
+  sift_up(i);
 }
 
 void Scheduler::renumber() {
   // 2^40 events scheduled in one run: give the pending ones fresh sequence
   // numbers 0..n-1 in their current order. Order is preserved exactly.
-  std::vector<Entry> sorted = heap_;
-  if (root_vacant_) sorted.erase(sorted.begin());
+  std::vector<Entry> sorted(heap() + (root_vacant_ ? 1 : 0), heap() + heap_size());
   std::sort(sorted.begin(), sorted.end());
   std::uint64_t seq = 0;
-  for (Entry& e : sorted) e.order = (seq++ << kSlotBits) | e.slot();
-  if (root_vacant_) sorted.insert(sorted.begin(), heap_[0]);  // stays at the root until replaced
-  heap_ = std::move(sorted);  // a sorted array is a valid heap
+  for (Entry& e : sorted) e = Entry::make(e.time(), (seq++ << kSlotBits) | e.slot());
+  // A sorted array is a valid heap. A vacant root stays at the root: the caller
+  // overwrites it at once.
+  std::copy(sorted.begin(), sorted.end(), heap() + (root_vacant_ ? 1 : 0));
   next_sequence_ = seq;
 }
 

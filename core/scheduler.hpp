@@ -13,6 +13,7 @@
 // events are pending than ever before.
 
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "core/inline_function.hpp"
@@ -30,6 +31,19 @@ inline constexpr ContextId kNoContext = 0xffffffffu;
 struct EventId {
   std::uint32_t slot = 0xffffffffu;
   std::uint32_t generation = 0;
+};
+
+// Allocates on 64-byte boundaries (see Scheduler::heap_).
+template <typename T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <typename U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}  // NOLINT: rebinding
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+  template <typename U>
+  bool operator==(const CacheLineAllocator<U>&) const { return true; }
 };
 
 class Scheduler {
@@ -70,13 +84,22 @@ class Scheduler {
 
  private:
   // 16 bytes, so the four children of a node share one 64-byte cache line.
-  // `order` packs the sequence number (high 40 bits) above the slot (low 24
-  // bits); sequence numbers are unique, so the slot bits never decide order.
+  // The key is one 128-bit unsigned integer, compared without branches (heap
+  // comparisons are unpredictable, and mispredictions dominated the cost):
+  //   bits 127..64  the time in picoseconds with its sign bit flipped (so the
+  //                 unsigned order is the signed order),
+  //   bits  63..24  the sequence number (unique: FIFO among equal times),
+  //   bits  23..0   the slot holding the callback (never decides the order).
+  __extension__ using Key = unsigned __int128;
   struct Entry {
-    std::int64_t time;
-    std::uint64_t order;
-    bool operator<(const Entry& o) const { return time < o.time || (time == o.time && order < o.order); }
-    std::uint32_t slot() const { return static_cast<std::uint32_t>(order & kSlotMask); }
+    Key key;
+    bool operator<(const Entry& o) const { return key < o.key; }
+    std::int64_t time() const { return static_cast<std::int64_t>(static_cast<std::uint64_t>(key >> 64) ^ kSignBit); }
+    std::uint64_t order() const { return static_cast<std::uint64_t>(key); }
+    std::uint32_t slot() const { return static_cast<std::uint32_t>(order() & kSlotMask); }
+    static Entry make(std::int64_t time, std::uint64_t order) {
+      return Entry{(static_cast<Key>(static_cast<std::uint64_t>(time) ^ kSignBit) << 64) | order};
+    }
   };
   struct Slot {
     Callback callback;             // empty once cancelled
@@ -84,6 +107,7 @@ class Scheduler {
     std::uint32_t context_or_next_free = kNoContext;
   };
 
+  static constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (64 - kSlotBits)) - 1;
@@ -91,13 +115,19 @@ class Scheduler {
 
   std::uint32_t allocate_slot();
   void free_slot(std::uint32_t slot);
+  void prefetch_next_slot() const;
   void push(Entry e);
   void pop_root();
   void sift_down(std::size_t i);
   void sift_up(std::size_t i);
   void renumber();
 
-  std::vector<Entry> heap_;
+  // The heap lives at heap_[kPad..]; the padding puts the four children of every
+  // node (logical 4i+1..4i+4) on one 64-byte line of the 64-byte-aligned array.
+  static constexpr std::size_t kPad = 3;
+  Entry* heap() { return heap_.data() + kPad; }
+  std::size_t heap_size() const { return heap_.size() - kPad; }
+  std::vector<Entry, CacheLineAllocator<Entry>> heap_ = std::vector<Entry, CacheLineAllocator<Entry>>(kPad);
   std::vector<Slot> slots_;
   std::uint32_t free_head_ = kNoSlot;
   bool root_vacant_ = false;  // heap_[0] belongs to the event now executing

@@ -1,0 +1,102 @@
+// The hold model (Jones 1986, "An empirical comparison of priority-queue and
+// event-set implementations"): with n events pending, repeatedly pop the earliest
+// and schedule one at now + a random delay, so the pending count stays n.
+// Reports events per second (median of several repetitions) for each n.
+//
+//   bench_scheduler [--quick] [--pending N] [--json FILE]
+
+#include <algorithm>
+#include <cstdlib>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/random.hpp"
+#include "core/scheduler.hpp"
+
+namespace {
+using wmnsim::RandomStream;
+using wmnsim::Scheduler;
+using wmnsim::Time;
+
+// Delays are drawn once into a table and cycled, so the benchmark times the
+// event set, not the logarithm in the exponential sampler.
+struct DelayTable {
+  explicit DelayTable(RandomStream& rng) : delays(1 << 16) {
+    for (auto& d : delays) d = static_cast<std::int64_t>(rng.exponential(1e9));  // mean 1 ms in ps
+  }
+  std::int64_t next() { return delays[next_index++ & (delays.size() - 1)]; }
+  std::vector<std::int64_t> delays;
+  std::size_t next_index = 0;
+};
+
+struct Hold {
+  Scheduler* scheduler;
+  DelayTable* table;
+  std::int64_t* remaining;
+  void operator()() const {
+    // Stop the loop after the requested count, but keep the pending count at n.
+    if (--*remaining == 0) scheduler->stop();
+    scheduler->schedule_in(Time::ps(table->next()), *this);
+  }
+};
+
+double events_per_second(std::size_t pending, std::int64_t events, std::uint64_t seed) {
+  Scheduler s;
+  RandomStream rng(seed);
+  DelayTable table(rng);
+  std::int64_t remaining = events / 10;  // warm-up: caches, slot pool
+  for (std::size_t i = 0; i < pending; ++i) {
+    s.schedule_at(Time::ps(static_cast<std::int64_t>(rng.exponential(1e9))), Hold{&s, &table, &remaining});
+  }
+  s.run();
+  remaining = events;
+  const std::uint64_t before = s.executed();
+  const auto t0 = std::chrono::steady_clock::now();
+  s.run();
+  const auto t1 = std::chrono::steady_clock::now();
+  if (s.pending() != pending) std::abort();  // the model must hold n events throughout
+  const double seconds = std::chrono::duration<double>(t1 - t0).count();
+  return static_cast<double>(s.executed() - before) / seconds;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string json_path;
+  std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) json_path = argv[++i];
+    else if (std::strcmp(argv[i], "--pending") == 0 && i + 1 < argc) sizes = {std::strtoull(argv[++i], nullptr, 10)};
+    else {
+      std::fprintf(stderr, "usage: %s [--quick] [--pending N] [--json FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  const int repetitions = quick ? 3 : 7;
+  std::printf("hold model: pop the earliest event, schedule one at now + Exp(1 ms)\n");
+  std::printf("%10s %14s %14s %14s\n", "pending", "events", "median ev/s", "min..max Mev/s");
+  std::string json = "{\"benchmark\": \"scheduler_hold\", \"results\": [";
+  bool first = true;
+  for (const std::size_t pending : sizes) {
+    const std::int64_t events = static_cast<std::int64_t>(std::max<std::size_t>(quick ? 1'000'000 : 5'000'000, 5 * pending));
+    std::vector<double> rates;
+    for (int r = 0; r < repetitions; ++r) rates.push_back(events_per_second(pending, events, 1000 + static_cast<std::uint64_t>(r)));
+    std::sort(rates.begin(), rates.end());
+    const double median = rates[rates.size() / 2];
+    std::printf("%10zu %14lld %14.3e %7.1f..%.1f\n", pending, static_cast<long long>(events), median,
+                rates.front() / 1e6, rates.back() / 1e6);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s{\"pending\": %zu, \"events\": %lld, \"median_events_per_s\": %.6g, \"min_events_per_s\": %.6g, \"max_events_per_s\": %.6g}",
+                  first ? "" : ", ", pending, static_cast<long long>(events), median, rates.front(), rates.back());
+    json += buf;
+    first = false;
+  }
+  json += "]}\n";
+  if (!json_path.empty()) std::ofstream(json_path) << json;
+  return 0;
+}

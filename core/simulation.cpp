@@ -1,0 +1,43 @@
+#include "core/simulation.hpp"
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+
+#include <cstdio>
+
+namespace wmnsim {
+
+namespace {
+// Adds the simulated time and the event context to each log line (%*).
+class SimTimeFlag final : public spdlog::custom_flag_formatter {
+ public:
+  explicit SimTimeFlag(const Scheduler* scheduler) : scheduler_(scheduler) {}
+  void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
+    char buf[64];
+    const ContextId ctx = scheduler_->current_context();
+    const int n = ctx == kNoContext
+                      ? std::snprintf(buf, sizeof buf, "%.9fs", scheduler_->now().to_seconds())
+                      : std::snprintf(buf, sizeof buf, "%.9fs #%u", scheduler_->now().to_seconds(), ctx);
+    dest.append(buf, buf + n);
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<SimTimeFlag>(scheduler_);
+  }
+
+ private:
+  const Scheduler* scheduler_;
+};
+}  // namespace
+
+Simulation::Simulation(std::uint64_t seed, std::string name, spdlog::level::level_enum log_level)
+    : random_(seed) {
+  // A sink of our own (not spdlog's registry or default logger): nothing global.
+  auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  logger_ = std::make_shared<spdlog::logger>(std::move(name), std::move(sink));
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<SimTimeFlag>('*', &scheduler_).set_pattern("[%^%l%$] [%n %*] %v");
+  logger_->set_formatter(std::move(formatter));
+  logger_->set_level(log_level);
+}
+
+}  // namespace wmnsim

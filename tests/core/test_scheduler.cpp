@@ -1,0 +1,191 @@
+#include "core/scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "core/random.hpp"
+
+namespace wmnsim {
+namespace {
+using namespace time_literals;
+
+TEST(Scheduler, RunsEventsInTimeOrder) {
+  Scheduler s;
+  std::vector<int> order;
+  s.schedule_at(30_us, [&] { order.push_back(3); });
+  s.schedule_at(10_us, [&] { order.push_back(1); });
+  s.schedule_at(20_us, [&] { order.push_back(2); });
+  s.run();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(s.now(), 30_us);
+  EXPECT_EQ(s.executed(), 3u);
+  EXPECT_EQ(s.pending(), 0u);
+}
+
+TEST(Scheduler, EqualTimesLeaveInInsertionOrder) {
+  Scheduler s;
+  std::vector<int> order;
+  for (int i = 0; i < 100; ++i) s.schedule_at(5_us, [&order, i] { order.push_back(i); });
+  // Events scheduled for "now" from inside a handler also queue behind the others.
+  s.schedule_at(5_us, [&] { s.schedule_in(Time::zero(), [&] { order.push_back(1000); }); });
+  s.run();
+  ASSERT_EQ(order.size(), 101u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(order[i], i);
+  EXPECT_EQ(order.back(), 1000);
+}
+
+TEST(Scheduler, CancelThroughHandle) {
+  Scheduler s;
+  int fired = 0;
+  const EventId a = s.schedule_at(10_us, [&] { fired += 1; });
+  const EventId b = s.schedule_at(20_us, [&] { fired += 10; });
+  EXPECT_TRUE(s.is_pending(a));
+  EXPECT_TRUE(s.cancel(a));
+  EXPECT_FALSE(s.is_pending(a));
+  EXPECT_FALSE(s.cancel(a));  // a second cancel is harmless
+  EXPECT_EQ(s.pending(), 1u);
+  s.run();
+  EXPECT_EQ(fired, 10);
+  EXPECT_FALSE(s.cancel(b));  // already ran: stale handle, harmless
+}
+
+TEST(Scheduler, StaleHandleDoesNotCancelTheSlotsNextEvent) {
+  Scheduler s;
+  int fired = 0;
+  const EventId a = s.schedule_at(1_us, [&] { ++fired; });
+  s.run();
+  // The freed slot is reused by the next event; the old handle must not reach it.
+  const EventId b = s.schedule_at(2_us, [&] { fired += 100; });
+  EXPECT_EQ(a.slot, b.slot);
+  EXPECT_FALSE(s.cancel(a));
+  s.run();
+  EXPECT_EQ(fired, 101);
+}
+
+TEST(Scheduler, HandlerCanCancelAndReschedule) {
+  Scheduler s;
+  std::vector<Time> fired;
+  EventId timeout = s.schedule_at(100_us, [&] { fired.push_back(s.now()); });
+  s.schedule_at(50_us, [&] {
+    s.cancel(timeout);  // e.g. an ACK arrived before the ACK timeout
+    timeout = s.schedule_in(70_us, [&] { fired.push_back(s.now()); });
+  });
+  s.run();
+  EXPECT_EQ(fired, (std::vector<Time>{120_us}));
+}
+
+TEST(Scheduler, RunUntilStopsAtTheBoundaryInclusive) {
+  Scheduler s;
+  std::vector<int> order;
+  s.schedule_at(10_us, [&] { order.push_back(1); });
+  s.schedule_at(20_us, [&] { order.push_back(2); });
+  s.schedule_at(21_us, [&] { order.push_back(3); });
+  s.run_until(20_us);
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  EXPECT_EQ(s.now(), 20_us);
+  EXPECT_EQ(s.pending(), 1u);
+  s.run_until(1_ms);
+  EXPECT_EQ(order.size(), 3u);
+  EXPECT_EQ(s.now(), 1_ms);  // time advances to the end even with nothing left to do
+}
+
+TEST(Scheduler, StopReturnsAfterCurrentEvent) {
+  Scheduler s;
+  int count = 0;
+  for (int i = 1; i <= 10; ++i) s.schedule_at(Time::us(i), [&] {
+      if (++count == 4) s.stop();
+    });
+  s.run();
+  EXPECT_EQ(count, 4);
+  EXPECT_EQ(s.now(), 4_us);
+  EXPECT_TRUE(s.stopped());
+  s.run();  // resumes
+  EXPECT_EQ(count, 10);
+}
+
+TEST(Scheduler, RejectsEventsInThePast) {
+  Scheduler s;
+  s.schedule_at(10_us, [] {});
+  s.run();
+  EXPECT_THROW(s.schedule_at(5_us, [] {}), std::logic_error);
+}
+
+TEST(Scheduler, ExceptionInHandlerLeavesSchedulerUsable) {
+  Scheduler s;
+  int later = 0;
+  s.schedule_at(1_us, [] { throw std::runtime_error("boom"); });
+  s.schedule_at(2_us, [&] { ++later; });
+  EXPECT_THROW(s.run(), std::runtime_error);
+  EXPECT_EQ(s.pending(), 1u);
+  s.run();
+  EXPECT_EQ(later, 1);
+}
+
+TEST(Scheduler, ContextIsVisibleDuringTheEvent) {
+  Scheduler s;
+  ContextId seen = kNoContext;
+  s.schedule_at(1_us, [&] { seen = s.current_context(); }, 7);
+  s.run();
+  EXPECT_EQ(seen, 7u);
+  EXPECT_EQ(s.current_context(), kNoContext);
+}
+
+// Against a reference: random schedules and cancels must pop in exactly the order
+// of a sorted (time, insertion) list.
+TEST(Scheduler, MatchesSortedReferenceUnderRandomLoad) {
+  Scheduler s;
+  RandomStream rng(42);
+  struct Ref { std::int64_t t; int id; bool cancelled; };
+  std::vector<Ref> ref;
+  std::vector<EventId> ids;
+  std::vector<int> popped;
+  for (int i = 0; i < 5000; ++i) {
+    const auto t = static_cast<std::int64_t>(rng.uniform_int(1000));  // many equal times
+    ref.push_back({t, i, false});
+    ids.push_back(s.schedule_at(Time::ps(t), [&popped, i] { popped.push_back(i); }));
+  }
+  for (int i = 0; i < 5000; i += 3) {
+    ASSERT_TRUE(s.cancel(ids[i]));
+    ref[i].cancelled = true;
+  }
+  std::stable_sort(ref.begin(), ref.end(), [](const Ref& a, const Ref& b) { return a.t < b.t; });
+  std::vector<int> expected;
+  for (const Ref& r : ref)
+    if (!r.cancelled) expected.push_back(r.id);
+  s.run();
+  EXPECT_EQ(popped, expected);
+}
+
+TEST(Scheduler, SteadyStateReusesSlots) {
+  // The hold model: each event schedules one successor. The slot pool must not
+  // grow past the number of pending events (no allocation per event).
+  Scheduler s;
+  RandomStream rng(1);
+  int remaining = 100000;
+  struct Hold {
+    Scheduler* s; RandomStream* rng; int* remaining;
+    void operator()() const {
+      if (--*remaining > 0) s->schedule_in(Time::ps(1 + static_cast<std::int64_t>(rng->uniform_int(1000))), *this);
+    }
+  };
+  for (int i = 0; i < 100; ++i) s.schedule_at(Time::ps(i), Hold{&s, &rng, &remaining});
+  s.run();
+  EXPECT_LE(remaining, 0);
+  EXPECT_EQ(s.pending(), 0u);
+}
+
+TEST(Scheduler, FingerprintTracksTheEventTrace) {
+  auto trace = [](std::int64_t shift) {
+    Scheduler s;
+    for (int i = 0; i < 50; ++i) s.schedule_at(Time::us(i * 3 + (i == 25 ? shift : 0)), [] {}, static_cast<ContextId>(i % 5));
+    s.run();
+    return s.fingerprint();
+  };
+  EXPECT_EQ(trace(0), trace(0));
+  EXPECT_NE(trace(0), trace(1));
+}
+
+}  // namespace
+}  // namespace wmnsim
