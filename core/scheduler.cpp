@@ -76,12 +76,17 @@ bool Scheduler::is_pending(EventId id) const {
          static_cast<bool>(slots_[id.slot].callback);
 }
 
-void Scheduler::run_until(Time end) {
+bool Scheduler::run_until(Time end, std::uint64_t max_events) {
   if (running_) throw std::logic_error("Scheduler::run_until called from inside an event");
   running_ = true;
   stop_requested_ = false;
   const std::int64_t end_ps = end.picoseconds();
+  const std::uint64_t budget_end = max_events > ~executed_ ? ~std::uint64_t{0} : executed_ + max_events;
   while (heap_size() > 0 && !stop_requested_) {
+    if (executed_ == budget_end) {
+      running_ = false;
+      return false;
+    }
     const Entry top = heap()[0];
     if (top.time() > end_ps) break;
     const std::uint32_t slot = top.slot();
@@ -117,6 +122,7 @@ void Scheduler::run_until(Time end) {
   current_context_ = kNoContext;
   if (!stop_requested_ && end < Time::max() && now_ < end) now_ = end;
   running_ = false;
+  return true;
 }
 
 void Scheduler::prefetch_next_slot() const {

@@ -67,7 +67,10 @@ class Scheduler {
 
   // Runs events in order while their time is <= `end`, then sets now() = end
   // (unless stop() was called, which leaves now() at the last event's time).
-  void run_until(Time end);
+  // With `max_events`, returns false early (now() at the last event run) once
+  // that many events ran, so a caller can check a clock or a cancel flag between
+  // slices; returns true when it reached `end` or stop() was called.
+  bool run_until(Time end, std::uint64_t max_events = ~std::uint64_t{0});
   // Runs until no event is pending or stop() is called.
   void run() { run_until(Time::max()); }
   // Requests the running loop to return after the current event.

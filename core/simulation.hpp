@@ -6,7 +6,9 @@
 
 #include <spdlog/logger.h>
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,6 +17,23 @@
 #include "core/time.hpp"
 
 namespace wmnsim {
+
+struct Progress {
+  Time now;
+  Time end;
+  std::uint64_t events_executed;
+  double wall_time_s;  // since the run started
+};
+
+// How a long run reports progress and how it can be interrupted.
+struct RunControl {
+  // Called about every `progress_period_s` of wall time, and once at the end.
+  std::function<void(const Progress&)> on_progress;
+  double progress_period_s = 0.25;
+  // Checked between slices of events (a few milliseconds of wall time apart):
+  // setting it from another thread or a signal handler stops the run.
+  const std::atomic<bool>* cancel = nullptr;
+};
 
 class Simulation {
  public:
@@ -35,6 +54,9 @@ class Simulation {
 
   // Runs the event loop until `end` (or until stop()); see Scheduler::run_until.
   void run_until(Time end) { scheduler_.run_until(end); }
+  // The same in slices, reporting progress and honouring `control.cancel`.
+  // Returns false if cancelled before reaching `end`.
+  bool run_until(Time end, const RunControl& control);
   void stop() { scheduler_.stop(); }
 
  private:

@@ -1,0 +1,69 @@
+#pragma once
+// The results of one run, and the versioned results file (docs/results.md).
+//
+// Everything that depends on the wall clock sits under the one "wall_clock" key,
+// so comparing two results files for bit-identical simulation output means
+// comparing them with that key removed.
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/time.hpp"
+
+namespace wmnsim {
+
+inline constexpr int kResultsFormatVersion = 1;
+
+// The wmnsim version and build type compiled into this library.
+std::string_view wmnsim_version();
+std::string_view wmnsim_build_type();
+
+// One requested time series, long form: (time_s, id, value) rows.
+struct TimeSeries {
+  std::string unit;
+  Time interval;
+  struct Sample {
+    double time_s;
+    std::string id;
+    double value;
+  };
+  std::vector<Sample> samples;
+};
+
+struct RunStats {
+  Time simulated;                  // simulated time reached
+  std::uint64_t events_executed = 0;
+  std::uint64_t event_fingerprint = 0;  // hash of the event trace (Scheduler::fingerprint)
+  double wall_time_s = 0.0;        // wall clock: excluded from reproducibility comparisons
+  bool interrupted = false;        // stopped early by the user
+};
+
+struct Results {
+  nlohmann::ordered_json scenario;  // the scenario as run, after overrides
+  std::uint64_t seed = 0;
+  RunStats stats;
+  // One object per flow / node, all with the same keys in the same order (the
+  // metric columns are defined by the layers that produce them).
+  std::vector<nlohmann::ordered_json> flows;
+  std::vector<nlohmann::ordered_json> nodes;
+  nlohmann::ordered_json summary = nlohmann::ordered_json::object();
+  std::map<std::string, TimeSeries> timeseries;
+
+  nlohmann::ordered_json to_json() const;
+  // The per-flow table as CSV: a header of the flow keys, one line per flow.
+  std::string flows_csv() const;
+};
+
+// Writes `content` to `path` atomically: to a temporary file in the same folder,
+// flushed, then renamed over `path`. Readers see the old file or the new one,
+// never a partial one; on failure no temporary file is left behind. Throws
+// std::runtime_error naming the path on failure.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace wmnsim
