@@ -51,7 +51,10 @@ class Scheduler {
   // 40 bytes of capture: a `this` pointer plus a few values.
   using Callback = InlineFunction<void(), 40>;
 
-  Scheduler() = default;
+  // Sequence numbers have 40 bits; past that the pending events are renumbered
+  // (order preserved). `first_sequence` lets a test start near that limit.
+  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << 40) - 1;
+  explicit Scheduler(std::uint64_t first_sequence = 0) : next_sequence_(first_sequence) {}
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -113,7 +116,7 @@ class Scheduler {
   static constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
-  static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << (64 - kSlotBits)) - 1;
+  static_assert(kMaxSequence == (std::uint64_t{1} << (64 - kSlotBits)) - 1);
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
   std::uint32_t allocate_slot();

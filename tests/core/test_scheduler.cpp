@@ -176,6 +176,24 @@ TEST(Scheduler, SteadyStateReusesSlots) {
   EXPECT_EQ(s.pending(), 0u);
 }
 
+TEST(Scheduler, SequenceWrapRenumbersAndKeepsFifoOrder) {
+  // Start just below the 40-bit sequence limit: the renumbering happens inside
+  // the handler below, while the root slot is being replaced.
+  Scheduler s(Scheduler::kMaxSequence - 25);
+  std::vector<int> order;
+  for (int i = 0; i < 20; ++i) s.schedule_at(Time::us(i % 2), [&order, i] { order.push_back(i); });
+  // 21 events use sequence numbers up to the limit - 4; the handler crosses it.
+  s.schedule_at(Time::us(1), [&] {
+    for (int i = 100; i < 110; ++i) s.schedule_in(Time::zero(), [&order, i] { order.push_back(i); });
+  });
+  s.run();
+  std::vector<int> expected;
+  for (int i = 0; i < 20; i += 2) expected.push_back(i);
+  for (int i = 1; i < 20; i += 2) expected.push_back(i);
+  for (int i = 100; i < 110; ++i) expected.push_back(i);
+  EXPECT_EQ(order, expected);
+}
+
 TEST(Scheduler, FingerprintTracksTheEventTrace) {
   auto trace = [](std::int64_t shift) {
     Scheduler s;
