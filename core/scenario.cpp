@@ -1,0 +1,237 @@
+// The scenario loader's entry points and the small top-level sections
+// (simulation, outputs). Each larger section has its own file; see
+// scenario_parse.hpp for the map.
+
+#include "core/scenario.hpp"
+
+#include <algorithm>
+
+#include "core/scenario_parse.hpp"
+
+namespace wmnsim {
+
+using namespace scenario_detail;
+
+namespace {
+
+std::string render_issues(const std::vector<ValidationIssue>& issues) {
+  std::string out;
+  for (const auto& issue : issues) {
+    if (!out.empty()) out += '\n';
+    out += issue.path.empty() ? issue.message : issue.path + ": " + issue.message;
+  }
+  return out;
+}
+
+constexpr std::array<std::string_view, 10> kTimeseriesKinds{
+    "flow_goodput",             // delivered payload bits per interval, per flow
+    "flow_rtt",                 // smoothed RTT of tcp and wccp flows
+    "tcp_cwnd",                 // congestion window, per tcp flow
+    "wccp_rate",                // permit rate of the leaky bucket, per wccp flow (003)
+    "queue_length",             // interface queue, per node and radio
+    "channel_busyness",         // busy fraction of the medium, per node (003)
+    "contention_window",        // current CW, per node and radio
+    "txop_limit",               // TXOP in force, per node and radio (002)
+    "drops",                    // drops by cause, per node
+    "weighted_intra_mesh_loss"  // bits lost after forwarding, times hops travelled (004)
+};
+
+void parse_simulation(JsonReader r, ParseContext& ctx) {
+  SimulationSection& sim = ctx.scenario.simulation;
+  const auto duration = r.seconds("duration_s", NumberRange::positive(), Need::required, "120");
+  if (duration) sim.duration = *duration;
+  sim.warmup = r.seconds_or("warmup_s", Time::zero(), NumberRange::non_negative());
+  if (duration && r.has("warmup_s") && sim.warmup >= sim.duration) {
+    ctx.issues.add(r.path_of("warmup_s"), "warmup_s (" + describe_value(*r.get("warmup_s")) +
+                                              ") must be less than duration_s (" +
+                                              describe_value(*r.get("duration_s")) +
+                                              "); statistics would cover nothing");
+  }
+  if (const nlohmann::json* seed = r.get("seed")) {
+    // nlohmann keeps integers above 2^63 as unsigned, so the whole uint64 range reads exactly.
+    if (seed->is_number_unsigned()) {
+      sim.seed = seed->get<std::uint64_t>();
+    } else if (seed->is_number_integer() && seed->get<std::int64_t>() >= 0) {
+      sim.seed = static_cast<std::uint64_t>(seed->get<std::int64_t>());
+    } else {
+      ctx.issues.add(r.path_of("seed"),
+                     "expected an integer 0..18446744073709551615, got " + describe_value(*seed));
+    }
+  }
+  sim.measurement_interval =
+      r.seconds_or("measurement_interval_s", Time::s(1), NumberRange::positive());
+  r.finish();
+}
+
+void parse_outputs(JsonReader r, ParseContext& ctx) {
+  Scenario& s = ctx.scenario;
+  s.timeseries = {"flow_goodput"};
+  if (const nlohmann::json* list = r.array("timeseries")) {
+    s.timeseries.clear();
+    const std::vector<std::string> allowed(kTimeseriesKinds.begin(), kTimeseriesKinds.end());
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = pointer_join(r.path_of("timeseries"), i);
+      const auto k = check_choice((*list)[i], path, ctx.issues, allowed);
+      if (!k) continue;
+      if (std::find(s.timeseries.begin(), s.timeseries.end(), allowed[*k]) != s.timeseries.end()) {
+        ctx.issues.add(path, "\"" + allowed[*k] + "\" is listed twice; remove one");
+        continue;
+      }
+      s.timeseries.push_back(allowed[*k]);
+    }
+  }
+  const auto file_name = [&](std::string_view key) {
+    auto file = r.string(key);
+    if (file && file->empty()) {
+      ctx.issues.add(r.path_of(key), "expected a file name, got an empty string");
+      file.reset();
+    }
+    return file;
+  };
+  s.outputs.results_file = file_name("results_file");
+  s.outputs.timeseries_file = file_name("timeseries_file");
+  r.finish();
+}
+
+}  // namespace
+
+ScenarioError::ScenarioError(std::vector<ValidationIssue> issues)
+    : std::runtime_error(render_issues(issues)), issues_(std::move(issues)) {}
+
+std::span<const std::string_view> timeseries_kinds() { return kTimeseriesKinds; }
+
+std::optional<std::size_t> Scenario::find_node(std::string_view id) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> Scenario::find_flow(std::string_view id) const {
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    if (flows[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+Scenario parse_scenario(const nlohmann::json& doc) {
+  Scenario s;
+  s.document = doc;
+  if (!doc.is_object()) {
+    throw ScenarioError({{"", "expected an object, got " + describe_value(doc) +
+                                  "; a scenario is one JSON object"}});
+  }
+  IssueSink issues;
+  ParseContext ctx{s, issues};
+  JsonReader top(doc, "", issues);
+
+  top.string("$schema");  // editors use it to find the schema; the loader ignores it
+  s.name = top.string("name").value_or("");
+  s.description = top.string("description").value_or("");
+  if (top.get("simulation", Need::required, "{\"duration_s\": 120}") != nullptr) {
+    parse_simulation(top.object("simulation"), ctx);
+  }
+  // Order matters: MAC defaults depend on the PHY standard, radios on both, and
+  // everything after the nodes refers to them by id.
+  parse_phy(top.object("phy"), ctx);
+  parse_propagation(top.object("propagation"), ctx);
+  check_phy_against_propagation(doc, ctx);
+  parse_mac(top.object("mac"), ctx);
+  parse_nodes(top.array("nodes"), top.array("node_groups"), ctx);
+  parse_links(top.array("links"), ctx);
+  parse_routing(top.object("routing"), ctx);
+  parse_flows(top.array("flows", Need::required), ctx);
+  parse_controllers(top.array("controllers"), ctx);
+  parse_outputs(top.object("outputs"), ctx);
+  top.finish();
+
+  if (!issues.empty()) throw ScenarioError(issues.take());
+  return s;
+}
+
+Scenario load_scenario_file(const std::filesystem::path& path) {
+  Scenario s = parse_scenario(read_json_file(path));
+  if (s.name.empty()) s.name = path.stem().string();
+  return s;
+}
+
+// ---- enum names ---------------------------------------------------------------------
+
+std::string_view to_string(PhyStandard v) { return enum_name(names(kPhyStandards), v); }
+std::string_view to_string(MacType v) { return enum_name(names(kMacTypes), v); }
+std::string_view to_string(AccessCategory v) { return enum_name(names(kAccessCategories), v); }
+std::string_view to_string(PropagationModel v) { return enum_name(names(kPropagationModels), v); }
+std::string_view to_string(NodeRole v) { return enum_name(names(kNodeRoles), v); }
+std::string_view to_string(RoutingType v) { return enum_name(names(kRoutingTypes), v); }
+std::string_view to_string(RoutingMetric v) { return enum_name(names(kRoutingMetrics), v); }
+std::string_view to_string(Transport v) { return enum_name(names(kTransports), v); }
+std::string_view to_string(TrafficType v) { return enum_name(names(kTrafficTypes), v); }
+std::string_view to_string(TcpVariant v) { return enum_name(names(kTcpVariants), v); }
+std::string_view to_string(ControllerType v) { return enum_name(names(kControllerTypes), v); }
+std::string_view to_string(GatewayScheme v) { return enum_name(names(kGatewaySchemes), v); }
+
+// ---- ids ------------------------------------------------------------------------------
+
+namespace scenario_detail {
+
+bool valid_id(std::string_view id) {
+  if (id.empty()) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
+  });
+}
+
+std::optional<std::string> read_id(JsonReader& r, std::string_view kind) {
+  auto id = r.string("id", Need::required, "\"A\"");
+  if (id && !valid_id(*id)) {
+    r.issues().add(r.path_of("id"), "invalid " + std::string(kind) + " id \"" + *id +
+                                        "\": use letters, digits, '_', '-' and '.' only");
+  }
+  return id;
+}
+
+bool IdIndex::define(const std::string& id, std::size_t index, const std::string& entry_path,
+                     const std::string& id_path, IssueSink& issues) {
+  const auto [it, inserted] = by_id_.try_emplace(id, Entry{index, entry_path});
+  if (!inserted) {
+    issues.add(id_path, "duplicate " + kind_ + " id \"" + id + "\" (first defined at " +
+                            it->second.path + "); ids must be unique");
+    return false;
+  }
+  ordered_.push_back(id);
+  return true;
+}
+
+std::optional<std::size_t> IdIndex::find(std::string_view id) const {
+  const auto it = by_id_.find(id);
+  if (it == by_id_.end()) return std::nullopt;
+  return it->second.index;
+}
+
+std::optional<std::size_t> IdIndex::resolve(const nlohmann::json& v, const std::string& path,
+                                            IssueSink& issues) const {
+  if (!v.is_string()) {
+    issues.add(path, "expected a " + kind_ + " id (a string), got " + describe_value(v));
+    return std::nullopt;
+  }
+  return resolve_id(v.get<std::string>(), path, issues);
+}
+
+std::optional<std::size_t> IdIndex::resolve_id(const std::string& id, const std::string& path,
+                                               IssueSink& issues) const {
+  if (const auto i = find(id)) return i;
+  std::string msg = kind_ + " \"" + id + "\" is not defined";
+  if (ordered_.empty()) {
+    msg += " (no " + kind_ + "s are defined)";
+  } else {
+    if (const auto guess = closest_match(id, ordered_)) msg += "; did you mean \"" + *guess + "\"?";
+    msg += " (known: " + join_list(ordered_, false) + ")";
+  }
+  issues.add(path, std::move(msg));
+  return std::nullopt;
+}
+
+}  // namespace scenario_detail
+
+}  // namespace wmnsim

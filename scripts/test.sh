@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Set-up, build and every test: the README's test command, and what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh ci
+ctest --test-dir build/ci --output-on-failure -j2
+# The unit tests once more under AddressSanitizer and UndefinedBehaviorSanitizer.
+bash scripts/build.sh asan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/asan --output-on-failure -j2 -L unit
