@@ -1,0 +1,100 @@
+#pragma once
+// The wireless medium: every radio, the path gains between them (computed once:
+// nodes are static), each radio's neighbour list, and the signals in flight.
+//
+// A transmission reaches only the radios on its channel that receive it above
+// the delivery cutoff (noise - margin), from a neighbour list built once, so a
+// frame costs O(neighbours), not O(radios). Radios on different channels never
+// interact (non-overlapping channels).
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/simulation.hpp"
+#include "phy/propagation.hpp"
+#include "phy/radio.hpp"
+
+namespace wmnsim::phy {
+
+struct Point {
+  double x_m = 0, y_m = 0, z_m = 0;
+};
+double distance_m(const Point& a, const Point& b);
+
+struct RadioSpec {
+  ContextId node;
+  Point position;
+  int channel;
+  PowerDbm tx_power;
+  PhyProfile profile;
+};
+
+// One directed link as the receiver sees it.
+struct Link {
+  RadioId to;
+  PowerMw power;     // received power (threshold and range models: nominal)
+  PowerDbm power_dbm;
+  Time delay;        // propagation delay
+  SignalReach reach;
+};
+
+// Path gain in dB between two radios, symmetric (gain(a,b) == gain(b,a)),
+// shadowing included; the caller owns any randomness.
+using PathGainFn = std::function<Db(RadioId a, RadioId b, double distance_m)>;
+
+class Medium {
+ public:
+  Medium(Simulation& sim, ReceptionConfig reception);
+  Medium(const Medium&) = delete;
+  Medium& operator=(const Medium&) = delete;
+
+  // Adds a radio; `error_draws` is its own stream for reception error draws.
+  RadioId add_radio(const RadioSpec& spec, RandomStream error_draws);
+
+  // Builds every radio's neighbour list from the path gains (sinr and threshold
+  // reception). Call once, after the last add_radio.
+  void connect(const PathGainFn& gain);
+  // The same for the range reception model: reach decided by distance alone.
+  void connect_by_range(const RangeModel& ranges, double interference_range_m);
+
+  Radio& radio(RadioId id) { return *radios_[id]; }
+  const Radio& radio(RadioId id) const { return *radios_[id]; }
+  std::size_t radio_count() const { return radios_.size(); }
+  const RadioSpec& spec(RadioId id) const { return specs_[id]; }
+  const ReceptionConfig& reception() const { return reception_; }
+  Simulation& simulation() { return sim_; }
+
+  std::span<const Link> neighbours(RadioId from) const { return links_[from]; }
+  // The link from `from` to `to`, or nullptr when `to` does not hear `from`.
+  const Link* link(RadioId from, RadioId to) const;
+
+  // Called by Radio::transmit: delivers the signal's start and end to each neighbour.
+  void transmit(RadioId from, const PhyFrame& frame);
+  std::uint64_t signals_delivered() const { return signals_delivered_; }
+
+ private:
+  struct InFlight {
+    PhyFrame frame;
+    std::uint32_t pending_ends = 0;
+    std::uint32_t next_free = 0;
+  };
+  std::uint32_t allocate_in_flight();
+  void signal_ends(std::uint32_t slot, RadioId to);
+  Time propagation_delay(double distance) const;
+
+  Simulation& sim_;
+  ReceptionConfig reception_;
+  std::vector<RadioSpec> specs_;
+  std::vector<std::unique_ptr<Radio>> radios_;
+  std::vector<std::vector<Link>> links_;
+  std::deque<InFlight> in_flight_;  // a deque: references stay valid while listeners transmit
+  std::uint32_t free_in_flight_ = kNone;
+  std::uint64_t signals_delivered_ = 0;
+  bool connected_ = false;
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+};
+
+}  // namespace wmnsim::phy

@@ -1,0 +1,165 @@
+#include "phy/radio.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "phy/error_model.hpp"
+#include "phy/medium.hpp"
+
+namespace wmnsim::phy {
+
+Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm tx_power, const PhyProfile& profile,
+             const ReceptionConfig& reception, RandomStream error_draws)
+    : medium_(medium),
+      scheduler_(medium.simulation().scheduler()),
+      id_(id),
+      node_(node),
+      channel_(channel),
+      tx_power_(tx_power),
+      profile_(profile),
+      reception_(reception),
+      noise_(reception.noise.to_mw()),
+      cca_threshold_(reception.cca_threshold.to_mw()),
+      capture_ratio_(reception.kind == ReceptionKind::range ? std::numeric_limits<double>::infinity()
+                                                            : reception.capture_threshold.linear()),
+      error_draws_(error_draws) {}
+
+void Radio::transmit(const PhyFrame& frame) {
+  if (transmitting_) throw std::logic_error("radio asked to transmit while already transmitting");
+  if (locked_) finish_reception(RxOutcome::aborted);
+  transmitting_ = true;
+  ++stats_.frames_sent;
+  if (listener_ != nullptr) listener_->on_tx_start(frame);
+  medium_.transmit(id_, frame);
+  scheduler_.schedule_in(frame.duration, [this] { end_transmission(); }, node_);
+}
+
+void Radio::end_transmission() {
+  transmitting_ = false;
+  if (listener_ != nullptr) listener_->on_tx_end();
+  update_cca();
+}
+
+void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach) {
+  if (locked_) account_chunk();  // the interference changes now
+  signals_.push_back({tx, power, reach});
+  total_ += power;
+  if (reach.sensed) ++sensed_;
+
+  if (locked_) {
+    const Signal& s = signals_.back();
+    if (reception_.kind == ReceptionKind::sinr) {
+      // Frame capture: a later frame stronger by the margin takes the receiver over.
+      if (reception_.frame_capture && reach.decodable && power.mw() >= locked_->power.mw() * capture_ratio_) {
+        finish_reception(RxOutcome::error);
+        try_lock(tx, frame, power);
+      }
+    } else if (destroys(s, locked_->power)) {
+      locked_->doomed = true;
+    }
+  } else if (!transmitting_ && reach.decodable) {
+    try_lock(tx, frame, power);
+  }
+  update_cca();
+}
+
+void Radio::signal_end(std::uint32_t tx) {
+  if (locked_) account_chunk();
+  const auto it = std::find_if(signals_.begin(), signals_.end(), [tx](const Signal& s) { return s.tx == tx; });
+  if (it == signals_.end()) throw std::logic_error("signal end without its start");
+  if (it->reach.sensed) --sensed_;
+  signals_.erase(it);
+  recompute_energy();
+  if (locked_ && locked_->tx == tx) {
+    bool ok;
+    if (reception_.kind == ReceptionKind::sinr) {
+      // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
+      ok = error_draws_.uniform01() < std::exp(locked_->log_success);
+    } else {
+      ok = !locked_->doomed;
+    }
+    finish_reception(ok ? RxOutcome::success : RxOutcome::error);
+  }
+  update_cca();
+}
+
+void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power) {
+  const Time now = scheduler_.now();
+  const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
+  Locked l{tx, frame, power, now, now + plcp.preamble, now + plcp.preamble + plcp.header, plcp.header_mcs, now,
+           0.0, std::numeric_limits<double>::infinity(), false};
+  if (reception_.kind != ReceptionKind::sinr) {
+    for (const Signal& s : signals_) {
+      if (s.tx != tx && destroys(s, power)) l.doomed = true;
+    }
+  }
+  locked_ = std::move(l);
+  if (listener_ != nullptr) listener_->on_rx_start(frame);
+}
+
+bool Radio::destroys(const Signal& s, PowerMw locked_power) const {
+  // threshold: the locked frame survives only interferers weaker by the capture
+  // threshold (ns-2 CPThresh); range: any interferer in range destroys it.
+  return s.reach.interferes && !(locked_power.mw() >= s.power.mw() * capture_ratio_);
+}
+
+void Radio::account_chunk() {
+  Locked& l = *locked_;
+  const Time now = scheduler_.now();
+  if (reception_.kind != ReceptionKind::sinr || now <= l.last_change) {
+    l.last_change = now;
+    return;
+  }
+  const double interference = total_.mw() - l.power.mw();
+  const double sinr = l.power.mw() / (noise_.mw() + std::max(0.0, interference));
+  l.min_sinr = std::min(l.min_sinr, sinr);
+  // The chunk [last_change, now) may straddle the preamble, the PLCP header (at
+  // the header rate) and the PSDU (at the data rate). The preamble carries no
+  // data bits: its detection was the lock decision.
+  const auto part = [&](Time from, Time to, const Mcs& mcs) {
+    const Time a = std::max(from, l.last_change), b = std::min(to, now);
+    if (b > a) l.log_success += std::log(std::max(chunk_success_probability(mcs, sinr, b - a), 1e-300));
+  };
+  part(l.header_start, l.payload_start, *l.header_mcs);
+  part(l.payload_start, l.start + l.frame.duration, *l.frame.mcs);
+  l.last_change = now;
+}
+
+void Radio::finish_reception(RxOutcome outcome) {
+  Locked l = std::move(*locked_);
+  locked_.reset();
+  switch (outcome) {
+    case RxOutcome::success: ++stats_.rx_success; break;
+    case RxOutcome::error: ++stats_.rx_error; break;
+    case RxOutcome::aborted: ++stats_.rx_aborted; break;
+  }
+  if (listener_ != nullptr) {
+    const double min_sinr_db = std::isinf(l.min_sinr) ? l.min_sinr : 10.0 * std::log10(l.min_sinr);
+    listener_->on_rx_end(l.frame, outcome, RxInfo{l.power.to_dbm(), min_sinr_db});
+  }
+}
+
+void Radio::recompute_energy() {
+  // Re-summed rather than subtracted, so rounding never accumulates.
+  PowerMw sum;
+  for (const Signal& s : signals_) sum += s.power;
+  total_ = sum;
+}
+
+void Radio::update_cca() {
+  const bool energy = reception_.kind == ReceptionKind::sinr ? total_ >= cca_threshold_ : sensed_ > 0;
+  const bool busy = locked_.has_value() || energy;
+  if (busy == cca_busy_) return;
+  cca_busy_ = busy;
+  if (busy) {
+    busy_since_ = scheduler_.now();
+    if (listener_ != nullptr) listener_->on_cca_busy();
+  } else {
+    stats_.busy_time += scheduler_.now() - busy_since_;
+    if (listener_ != nullptr) listener_->on_cca_idle();
+  }
+}
+
+}  // namespace wmnsim::phy

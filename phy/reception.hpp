@@ -1,0 +1,46 @@
+#pragma once
+// How a radio decides that a frame arrives and survives, chosen per scenario.
+
+#include <limits>
+
+#include "phy/units.hpp"
+
+namespace wmnsim::phy {
+
+enum class ReceptionKind {
+  // Default. Lock onto a preamble above the sensitivity while idle; the SINR is
+  // tracked piecewise as other signals start and end; the frame is lost with the
+  // probability given by the error model over those chunks.
+  sinr,
+  // ns-2 style: received iff above the reception threshold and every overlapping
+  // signal is weaker by the capture threshold; otherwise both are lost.
+  threshold,
+  // Geometric ranges (ns-2 studies, 001 and 003): decodable within the reception
+  // range, sensed within the carrier-sense range, and any overlapping frame from
+  // within the interference range destroys the reception.
+  range,
+};
+
+struct ReceptionConfig {
+  ReceptionKind kind = ReceptionKind::sinr;
+  PowerDbm noise{-93.5};              // noise floor (004)
+  // sinr: preamble detection (default: the noise floor, a preamble below the noise
+  // goes undetected); threshold: the reception threshold (ns-2 RXThresh).
+  PowerDbm sensitivity{-93.5};
+  PowerDbm cca_threshold{-62.0};      // sinr: energy detection (802.11-2012 18.3.10.6); threshold: carrier sense
+  Db capture_threshold{10.0};         // threshold: ns-2's CPThresh; sinr: margin of frame capture
+  bool frame_capture = false;         // sinr: a later, stronger frame takes the receiver over
+  // Signals below this at a receiver are not delivered at all (they cannot change
+  // any decision measurably): noise - 10 dB by default. Keeps a frame O(neighbours).
+  Db delivery_margin{10.0};
+};
+
+// What a signal from one radio can do at another, fixed per pair when the
+// neighbour lists are built (nodes are static).
+struct SignalReach {
+  bool decodable;  // may be locked onto
+  bool sensed;     // threshold/range: makes the medium busy on its own
+  bool interferes; // threshold/range: destroys an overlapping reception it is not captured by
+};
+
+}  // namespace wmnsim::phy

@@ -1,0 +1,338 @@
+// The medium and the radios: reach, hidden terminals, carrier sense timing,
+// interference, capture, channels, half duplex.
+
+#include "phy/medium.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "phy/error_model.hpp"
+
+namespace wmnsim::phy {
+namespace {
+using namespace time_literals;
+
+struct Event {
+  enum Kind { cca_busy, cca_idle, tx_start, tx_end, rx_start, rx_end } kind;
+  Time at;
+  RxOutcome outcome = RxOutcome::success;
+  double min_sinr_db = 0;
+};
+
+class Recorder : public PhyListener {
+ public:
+  explicit Recorder(Scheduler& s) : s_(s) {}
+  void on_cca_busy() override { events.push_back({Event::cca_busy, s_.now()}); }
+  void on_cca_idle() override { events.push_back({Event::cca_idle, s_.now()}); }
+  void on_tx_start(const PhyFrame&) override { events.push_back({Event::tx_start, s_.now()}); }
+  void on_tx_end() override { events.push_back({Event::tx_end, s_.now()}); }
+  void on_rx_start(const PhyFrame&) override { events.push_back({Event::rx_start, s_.now()}); }
+  void on_rx_end(const PhyFrame&, RxOutcome o, const RxInfo& info) override {
+    events.push_back({Event::rx_end, s_.now(), o, info.min_sinr_db});
+  }
+  int count(Event::Kind k) const {
+    int n = 0;
+    for (const auto& e : events) n += e.kind == k;
+    return n;
+  }
+  int outcomes(RxOutcome o) const {
+    int n = 0;
+    for (const auto& e : events) n += e.kind == Event::rx_end && e.outcome == o;
+    return n;
+  }
+  std::vector<Event> events;
+
+ private:
+  Scheduler& s_;
+};
+
+// A small world: radios on a line (or anywhere), one recorder each.
+struct World {
+  explicit World(ReceptionConfig rc, PhyProfile profile = profile_80211a()) : sim(1), medium(sim, rc), profile_(profile) {}
+  RadioId add(double x, int channel = 36, double tx_dbm = 20.0, double y = 0.0) {
+    const auto id = medium.add_radio(RadioSpec{static_cast<ContextId>(medium.radio_count()), Point{x, y, 0}, channel,
+                                               PowerDbm(tx_dbm), profile_},
+                                     sim.random().stream("node", medium.radio_count(), "rx_error"));
+    recorders.push_back(std::make_unique<Recorder>(sim.scheduler()));
+    medium.radio(id).set_listener(recorders.back().get());
+    return id;
+  }
+  void connect_log_distance() {
+    const LogDistance model{};  // 004 Eq. (1): K = -140.046 dB, gamma 4, d0 1000 m
+    medium.connect([model](RadioId, RadioId, double d) { return model.gain(d); });
+  }
+  PhyFrame frame(double rate_bps, std::uint32_t bytes) const {
+    const Mcs* mcs = find_mcs(profile_.family, static_cast<std::int64_t>(rate_bps));
+    return PhyFrame{bytes, mcs, airtime(profile_, *mcs, bytes), nullptr};
+  }
+  void send_at(Time t, RadioId from, const PhyFrame& f) {
+    const PhyFrame* kept = &frames.emplace_back(f);  // events capture a pointer, not the frame
+    sim.scheduler().schedule_at(t, [this, from, kept] { medium.radio(from).transmit(*kept); });
+  }
+  Recorder& rec(RadioId r) { return *recorders[r]; }
+
+  Simulation sim;
+  Medium medium;
+  PhyProfile profile_;
+  std::vector<std::unique_ptr<Recorder>> recorders;
+  std::deque<PhyFrame> frames;
+};
+
+ReceptionConfig sinr_config() {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::sinr;
+  rc.noise = PowerDbm(-93.5);
+  rc.sensitivity = PowerDbm(-93.5);
+  rc.cca_threshold = PowerDbm(-62.0);
+  return rc;
+}
+
+TEST(PhyMedium, SignalTimelineIsExact) {
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(60);  // 60 m: 200 ns of propagation
+  w.connect_log_distance();
+  const PhyFrame f = w.frame(6e6, 100);
+  w.send_at(1_ms, a, f);
+  w.sim.run_until(10_ms);
+  const Time delay = Time::ps(std::llround(60.0 / kSpeedOfLight * 1e12));
+  ASSERT_EQ(w.rec(b).events.size(), 4u);
+  EXPECT_EQ(w.rec(b).events[0].kind, Event::rx_start);
+  EXPECT_EQ(w.rec(b).events[0].at, 1_ms + delay);
+  EXPECT_EQ(w.rec(b).events[1].kind, Event::cca_busy);
+  EXPECT_EQ(w.rec(b).events[1].at, 1_ms + delay);
+  EXPECT_EQ(w.rec(b).events[2].kind, Event::rx_end);
+  EXPECT_EQ(w.rec(b).events[2].at, 1_ms + delay + f.duration);
+  EXPECT_EQ(w.rec(b).events[2].outcome, RxOutcome::success);
+  EXPECT_EQ(w.rec(b).events[3].kind, Event::cca_idle);
+  EXPECT_EQ(w.rec(b).events[3].at, 1_ms + delay + f.duration);
+  ASSERT_EQ(w.rec(a).events.size(), 2u);
+  EXPECT_EQ(w.rec(a).events[0].kind, Event::tx_start);
+  EXPECT_EQ(w.rec(a).events[1].kind, Event::tx_end);
+  EXPECT_EQ(w.rec(a).events[1].at, 1_ms + f.duration);
+  // Nothing interfered: the worst SINR is the SNR.
+  EXPECT_NEAR(w.rec(b).events[2].min_sinr_db, w.medium.link(a, b)->power_dbm.dbm() - (-93.5), 1e-9);
+}
+
+TEST(PhyMedium, LogDistanceLinksAreSymmetricAndCutOffBelowTheNoise) {
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(150), c = w.add(300), far = w.add(600);
+  w.connect_log_distance();
+  ASSERT_NE(w.medium.link(a, b), nullptr);
+  EXPECT_DOUBLE_EQ(w.medium.link(a, b)->power_dbm.dbm(), w.medium.link(b, a)->power_dbm.dbm());
+  // 004 Eq. (1) at 150 m: 20 - 140.046 - 40 log10(0.15) = -87.09 dBm.
+  EXPECT_NEAR(w.medium.link(a, b)->power_dbm.dbm(), 20 - 140.046 - 40 * std::log10(0.15), 1e-9);
+  EXPECT_TRUE(w.medium.link(a, b)->reach.decodable);
+  // 300 m: -99.2 dBm, below the noise floor (not decodable) but above the
+  // delivery cutoff of noise - 10 dB, so it still interferes.
+  ASSERT_NE(w.medium.link(a, c), nullptr);
+  EXPECT_FALSE(w.medium.link(a, c)->reach.decodable);
+  // 600 m: -111.2 dBm, below the cutoff: not delivered at all.
+  EXPECT_EQ(w.medium.link(a, far), nullptr);
+}
+
+// The hidden-terminal geometry of 000: A -> B <- GW with A and GW unable to
+// decode or sense each other.
+void expect_hidden(World& w, RadioId a, RadioId b, RadioId gw) {
+  w.send_at(1_ms, a, w.frame(w.profile_.family == PhyFamily::Ofdm ? 6e6 : 2e6, 500));
+  w.sim.run_until(10_ms);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 1);
+  EXPECT_EQ(w.rec(gw).count(Event::rx_start), 0);
+  EXPECT_EQ(w.rec(gw).count(Event::cca_busy), 0);
+  (void)a;
+}
+
+TEST(PhyMedium, HiddenTerminalGeometryUnderSinrModel) {
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(150), gw = w.add(300);
+  w.connect_log_distance();
+  expect_hidden(w, a, b, gw);
+}
+
+TEST(PhyMedium, HiddenTerminalGeometryUnderRangeModel) {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::range;
+  World w(rc, profile_80211b());
+  const RadioId a = w.add(0), b = w.add(200), gw = w.add(400);  // the flagship scenario's geometry
+  w.medium.connect_by_range(RangeModel{250, 300}, 300);
+  expect_hidden(w, a, b, gw);
+}
+
+TEST(PhyMedium, RangeModelSensedButNotDecodable) {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::range;
+  World w(rc, profile_80211b());
+  const RadioId a = w.add(0), b = w.add(400);  // 003: 250 m reception, 550 m carrier sense
+  w.medium.connect_by_range(RangeModel{250, 550}, 550);
+  w.send_at(1_ms, a, w.frame(2e6, 500));
+  w.sim.run_until(10_ms);
+  EXPECT_EQ(w.rec(b).count(Event::rx_start), 0);
+  EXPECT_EQ(w.rec(b).count(Event::cca_busy), 1);
+  EXPECT_EQ(w.rec(b).count(Event::cca_idle), 1);
+}
+
+TEST(PhyMedium, HiddenSendersCollideAtTheReceiverUnderRangeModel) {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::range;
+  World w(rc, profile_80211b());
+  const RadioId a = w.add(0), b = w.add(200), c = w.add(400);
+  w.medium.connect_by_range(RangeModel{250, 300}, 300);
+  const PhyFrame f = w.frame(11e6, 1500);
+  w.send_at(1_ms, a, f);
+  w.send_at(1_ms + 100_us, c, f);  // C cannot sense A: it transmits into A's frame
+  w.sim.run_until(10_ms);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::error), 1);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 0);
+  EXPECT_EQ(w.rec(b).count(Event::rx_start), 1);  // busy with A's frame: C's is never locked onto
+}
+
+TEST(PhyMedium, ChannelsAreIsolated) {
+  World w(sinr_config());
+  const RadioId a = w.add(0, 36), b = w.add(10, 40), c = w.add(20, 36);
+  w.connect_log_distance();
+  EXPECT_EQ(w.medium.link(a, b), nullptr);
+  EXPECT_NE(w.medium.link(a, c), nullptr);
+  w.send_at(1_ms, a, w.frame(6e6, 200));
+  w.send_at(1_ms, b, w.frame(6e6, 200));  // same time, other channel: no interference at c
+  w.sim.run_until(10_ms);
+  EXPECT_TRUE(w.rec(b).events.size() == 2u);  // only its own tx start/end
+  EXPECT_EQ(w.rec(c).outcomes(RxOutcome::success), 1);
+}
+
+// Two simultaneous senders: the receiver locks onto the first and the second
+// lowers its SINR. The frame survives exactly when that SINR stays above what the
+// MCS needs (with a margin that makes the error draw all but certain).
+TEST(PhyMedium, InterferenceTurnsSuccessIntoLossBelowTheMcsThreshold) {
+  const auto run = [](double interferer_dbm_at_rx) {
+    World w(sinr_config());
+    const RadioId a = w.add(0), b = w.add(50), c = w.add(50, 36, 20.0, 50);  // c 50 m from b
+    const LogDistance model{};
+    const double want_gain = interferer_dbm_at_rx - 20.0;
+    w.medium.connect([&](RadioId x, RadioId y, double d) {
+      const bool bc = (x == b && y == c) || (x == c && y == b);
+      return bc ? Db(want_gain) : model.gain(d);
+    });
+    const PhyFrame f = w.frame(24e6, 1500);
+    int ok = 0, lost = 0;
+    for (int i = 0; i < 20; ++i) {
+      const Time t = Time::ms(1 + 2 * i);
+      w.send_at(t, a, f);
+      w.send_at(t + 1_us, c, f);  // starts 1 us later: b is already locked onto a
+    }
+    w.sim.run_until(100_ms);
+    ok = w.rec(b).outcomes(RxOutcome::success);
+    lost = w.rec(b).outcomes(RxOutcome::error);
+    return std::pair{ok, lost};
+  };
+  // Signal at b from a (50 m): 20 - 140.046 - 40 log10(0.05) = -68.0 dBm.
+  const double signal = 20 - 140.046 - 40 * std::log10(0.05);
+  // 24 Mbit/s (16-QAM 1/2) needs about 14.2 dB for 1 % PER at 1500 B.
+  const Mcs& mcs = *find_mcs(PhyFamily::Ofdm, 24'000'000);
+  const auto per_at = [&](double sinr_db) { return frame_error_rate(mcs, Db(sinr_db).linear(), 1500 * 8); };
+  const double good = 18.0, bad = 10.0;
+  ASSERT_LT(per_at(good), 1e-4);
+  ASSERT_GT(per_at(bad), 1 - 1e-4);
+  EXPECT_EQ(run(signal - good), (std::pair{20, 0}));
+  EXPECT_EQ(run(signal - bad), (std::pair{0, 20}));
+}
+
+TEST(PhyMedium, InterferenceIsTrackedPiecewiseOverTheFrame) {
+  // An interferer that overlaps only part of the frame lowers the SINR of that
+  // part only: min SINR over the frame equals S / (N + I) during the overlap.
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(50), c = w.add(50, 36, 20.0, 120);
+  w.connect_log_distance();
+  const PhyFrame f = w.frame(6e6, 1500);  // about 2 ms
+  const PhyFrame blip = w.frame(54e6, 20);
+  w.send_at(1_ms, a, f);
+  w.send_at(1_ms + 500_us, c, blip);
+  w.sim.run_until(10_ms);
+  const auto s = w.medium.link(a, b)->power, i = w.medium.link(c, b)->power;
+  const double expected = 10 * std::log10(s.mw() / (PowerDbm(-93.5).to_mw().mw() + i.mw()));
+  ASSERT_EQ(w.rec(b).outcomes(RxOutcome::success), 1);  // a short, weak blip does not kill it
+  for (const auto& e : w.rec(b).events) {
+    if (e.kind == Event::rx_end) {
+      EXPECT_NEAR(e.min_sinr_db, expected, 1e-9);
+    }
+  }
+}
+
+TEST(PhyMedium, ThresholdModelCaptureNeedsTheCaptureMargin) {
+  // ns-2: the locked frame survives an overlapping one only if it is stronger by
+  // the capture threshold (10 dB); otherwise both are lost.
+  const auto run = [](double interferer_gain_db) {
+    ReceptionConfig rc;
+    rc.kind = ReceptionKind::threshold;
+    rc.noise = PowerDbm(-100);
+    rc.sensitivity = PowerDbm(-80);     // RXThresh
+    rc.cca_threshold = PowerDbm(-90);   // CSThresh
+    rc.capture_threshold = Db(10);
+    World w(rc, profile_80211b());
+    const RadioId a = w.add(0), b = w.add(1), c = w.add(2);
+    w.medium.connect([&](RadioId x, RadioId y, double) {
+      const bool bc = (x == b && y == c) || (x == c && y == b);
+      return Db(bc ? interferer_gain_db : -90.0);  // a->b: -70 dBm
+    });
+    const PhyFrame f = w.frame(2e6, 500);
+    w.send_at(1_ms, a, f);
+    w.send_at(1_ms + 50_us, c, f);
+    w.sim.run_until(10_ms);
+    return w.rec(b).outcomes(RxOutcome::success);
+  };
+  EXPECT_EQ(run(-101.0), 1);  // interferer at -81 dBm: 11 dB weaker, captured
+  EXPECT_EQ(run(-95.0), 0);   // -75 dBm: only 5 dB weaker, both lost
+}
+
+TEST(PhyMedium, SinrFrameCaptureLetsAStrongerLaterFrameTakeOver) {
+  auto run = [](bool capture) {
+    ReceptionConfig rc = sinr_config();
+    rc.frame_capture = capture;
+    rc.capture_threshold = Db(10);
+    World w(rc);
+    const RadioId a = w.add(0), b = w.add(100), c = w.add(110);  // c is 10 m from b: much stronger
+    w.connect_log_distance();
+    w.send_at(1_ms, a, w.frame(6e6, 1000));
+    w.send_at(1_ms + 300_us, c, w.frame(6e6, 200));
+    w.sim.run_until(10_ms);
+    return std::pair{w.rec(b).outcomes(RxOutcome::success), w.rec(b).outcomes(RxOutcome::error)};
+  };
+  EXPECT_EQ(run(false), (std::pair{0, 1}));  // stays on a's frame, which is lost
+  EXPECT_EQ(run(true), (std::pair{1, 1}));   // a's is lost, c's is received
+}
+
+TEST(PhyMedium, TransmittingAbortsAReceptionAndIgnoresPreambles) {
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(50);
+  w.connect_log_distance();
+  w.send_at(1_ms, a, w.frame(6e6, 1000));
+  w.send_at(1_ms + 100_us, b, w.frame(6e6, 100));  // b's MAC transmits anyway
+  w.sim.run_until(10_ms);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::aborted), 1);
+  EXPECT_EQ(w.rec(a).count(Event::rx_start), 0);  // a was transmitting when b's preamble arrived
+  EXPECT_EQ(w.medium.radio(b).stats().rx_aborted, 1u);
+}
+
+TEST(PhyMedium, CcaBusyOnEnergyAboveThresholdWithoutLocking) {
+  // A frame locked first keeps the radio; a second strong signal adds energy, and
+  // the medium stays busy until the last one ends.
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(10), c = w.add(15);
+  w.connect_log_distance();
+  const PhyFrame f1 = w.frame(6e6, 100), f2 = w.frame(6e6, 1000);
+  w.send_at(1_ms, a, f1);
+  w.send_at(1_ms + 20_us, c, f2);
+  w.sim.run_until(10_ms);
+  const auto& ev = w.rec(b).events;
+  int busy = w.rec(b).count(Event::cca_busy), idle = w.rec(b).count(Event::cca_idle);
+  EXPECT_EQ(busy, 1);
+  EXPECT_EQ(idle, 1);
+  const Time delay_c = Time::ps(std::llround(5.0 / kSpeedOfLight * 1e12));
+  EXPECT_EQ(ev.back().kind, Event::cca_idle);
+  EXPECT_EQ(ev.back().at, 1_ms + 20_us + delay_c + f2.duration);
+}
+
+}  // namespace
+}  // namespace wmnsim::phy
