@@ -1,0 +1,155 @@
+// Building the PHY of a scenario: profiles, reception, radios, path gains,
+// shadowing and per-link rates.
+
+#include "phy/phy_setup.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/not_supported.hpp"
+#include "phy/rate_selection.hpp"
+
+namespace wmnsim::phy {
+namespace {
+
+Scenario load(const char* relative) {
+  return load_scenario_file(std::string(WMNSIM_SOURCE_DIR) + "/scenarios/" + relative);
+}
+
+TEST(PhySetup, ChannelFrequencies) {
+  EXPECT_DOUBLE_EQ(channel_frequency_hz(1), 2412e6);
+  EXPECT_DOUBLE_EQ(channel_frequency_hz(6), 2437e6);
+  EXPECT_DOUBLE_EQ(channel_frequency_hz(14), 2484e6);
+  EXPECT_DOUBLE_EQ(channel_frequency_hz(36), 5180e6);
+  EXPECT_DOUBLE_EQ(channel_frequency_hz(165), 5825e6);
+}
+
+TEST(PhySetup, FlagshipChainIsHiddenUnderTheRangeModel) {
+  const Scenario s = load("two_hop_chain_tcp.json");
+  Simulation sim(1);
+  const PhyNetwork net = build_phy(sim, s);
+  ASSERT_EQ(net.medium->radio_count(), 3u);
+  EXPECT_EQ(net.medium->reception().kind, ReceptionKind::range);
+  EXPECT_EQ(net.fixed_data_rate->rate_bps, 11'000'000);
+  EXPECT_EQ(net.basic_rate->rate_bps, 2'000'000);
+  EXPECT_EQ(net.profile.slot, Time::us(20));
+  const RadioId a = net.node_radios[*s.find_node("A")][0];
+  const RadioId b = net.node_radios[*s.find_node("B")][0];
+  const RadioId gw = net.node_radios[*s.find_node("GW")][0];
+  ASSERT_NE(net.medium->link(a, b), nullptr);
+  EXPECT_TRUE(net.medium->link(a, b)->reach.decodable);
+  EXPECT_TRUE(net.medium->link(b, gw)->reach.decodable);
+  EXPECT_EQ(net.medium->link(a, gw), nullptr);  // neither decoded nor sensed
+  EXPECT_EQ(link_data_rate(net, a, b), net.fixed_data_rate);
+  EXPECT_EQ(link_data_rate(net, a, gw), nullptr);
+}
+
+TEST(PhySetup, ShadowingIsSymmetricAndReproducibleFromTheSeed) {
+  const Scenario s = load("fu2009/mesh40_4gw.json");
+  Simulation sim1(7), sim2(7), sim3(8);
+  const PhyNetwork n1 = build_phy(sim1, s), n2 = build_phy(sim2, s), n3 = build_phy(sim3, s);
+  ASSERT_EQ(n1.medium->radio_count(), 44u);
+  int links = 0, differ = 0;
+  for (RadioId a = 0; a < n1.medium->radio_count(); ++a) {
+    for (const Link& l : n1.medium->neighbours(a)) {
+      ++links;
+      const Link* back = n1.medium->link(l.to, a);
+      ASSERT_NE(back, nullptr);
+      EXPECT_DOUBLE_EQ(back->power_dbm.dbm(), l.power_dbm.dbm());  // the path gain is symmetric
+      ASSERT_NE(n2.medium->link(a, l.to), nullptr);
+      EXPECT_DOUBLE_EQ(n2.medium->link(a, l.to)->power_dbm.dbm(), l.power_dbm.dbm());  // same seed
+      const Link* other = n3.medium->link(a, l.to);
+      differ += other == nullptr || other->power_dbm.dbm() != l.power_dbm.dbm();
+    }
+  }
+  EXPECT_GT(links, 100);
+  EXPECT_GT(differ, links / 2);  // another seed, other shadowing
+}
+
+TEST(PhySetup, ShadowingSpreadMatchesSigma) {
+  // With sigma = 3.65 dB (004, read as the standard deviation), the deviation of
+  // received power from the deterministic Eq. (1) value has that spread.
+  Scenario s = load("fu2009/mesh40_4gw.json");
+  s.propagation.shadowing.sigma_db = 3.65;
+  Simulation sim(3);
+  const PhyNetwork net = build_phy(sim, s);
+  const LogDistance model{};
+  double sum = 0, sum2 = 0;
+  int n = 0;
+  for (RadioId a = 0; a < net.medium->radio_count(); ++a) {
+    for (RadioId b = a + 1; b < net.medium->radio_count(); ++b) {
+      const double d = distance_m(net.medium->spec(a).position, net.medium->spec(b).position);
+      if (d > 150) continue;  // far pairs are cut off when shadowing is negative: biased sample
+      const Link* l = net.medium->link(a, b);
+      ASSERT_NE(l, nullptr);
+      const double psi = (20.0 + model.gain(d).db()) - l->power_dbm.dbm();
+      sum += psi;
+      sum2 += psi * psi;
+      ++n;
+    }
+  }
+  ASSERT_GT(n, 100);
+  const double mean = sum / n, sd = std::sqrt(sum2 / n - mean * mean);
+  EXPECT_NEAR(mean, 0.0, 0.8);
+  EXPECT_NEAR(sd, 3.65, 0.6);
+}
+
+TEST(PhySetup, AddingANodeKeepsEveryOtherPairsShadowing) {
+  Scenario s = load("fu2009/mesh40_4gw.json");
+  Simulation sim1(5), sim2(5);
+  const PhyNetwork before = build_phy(sim1, s);
+  NodeConfig extra = s.nodes[0];
+  extra.id = "extra";
+  extra.position = Position{250, 250, 0};
+  s.nodes.insert(s.nodes.begin(), extra);  // first, so every radio id shifts by one
+  const PhyNetwork after = build_phy(sim2, s);
+  for (RadioId a = 0; a < before.medium->radio_count(); ++a) {
+    for (const Link& l : before.medium->neighbours(a)) {
+      const Link* same = after.medium->link(a + 1, l.to + 1);
+      ASSERT_NE(same, nullptr);
+      EXPECT_DOUBLE_EQ(same->power_dbm.dbm(), l.power_dbm.dbm());
+    }
+  }
+}
+
+TEST(PhySetup, AutoRatePicksFasterRatesOnStrongerLinks) {
+  const Scenario s = load("fu2009/mesh40_4gw.json");
+  Simulation sim(1);
+  const PhyNetwork net = build_phy(sim, s);
+  EXPECT_EQ(net.fixed_data_rate, nullptr);
+  int checked = 0;
+  for (RadioId a = 0; a < net.medium->radio_count(); ++a) {
+    for (const Link& l : net.medium->neighbours(a)) {
+      const Mcs* m = link_data_rate(net, a, l.to);
+      if (m == nullptr) continue;
+      const double snr_db = l.power_dbm.dbm() - (-93.5);
+      // The chosen rate meets the 1 % FER target at 1500 bytes...
+      EXPECT_LT(snr_db, 80.0);
+      EXPECT_GE(snr_db + 1e-9, Db::from_linear(snr_threshold(*m, 1500, 0.01)).db());
+      // ...and the next faster one does not.
+      for (const Mcs& faster : net.profile.rates) {
+        if (faster.rate_bps > m->rate_bps) {
+          EXPECT_LT(snr_db, Db::from_linear(snr_threshold(faster, 1500, 0.01)).db() + 1e-9);
+        }
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(PhySetup, PerFrameShadowingIsNotSupportedYet) {
+  Scenario s = load("fu2009/mesh40_4gw.json");
+  s.propagation.shadowing.mode = ShadowingMode::per_frame;
+  Simulation sim(1);
+  try {
+    (void)build_phy(sim, s);
+    FAIL() << "expected NotSupportedError";
+  } catch (const NotSupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("/propagation/shadowing/mode"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace wmnsim::phy
