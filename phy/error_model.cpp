@@ -150,9 +150,15 @@ std::span<const SpectrumTerm> distance_spectrum(CodeRate rate) {
 // number of information bits per puncturing period: 1, 2 or 3.
 double viterbi_bit_error(CodeRate rate, double p) {
   const double d_base = std::sqrt(4.0 * p * (1.0 - p));
+  // The distances ascend in small steps: one pow, then multiplications (pow was
+  // most of a reception's cost).
+  const std::span<const SpectrumTerm> terms = distance_spectrum(rate);
+  int power_of = terms.front().distance;
+  double power = std::pow(d_base, power_of);
   double sum = 0.0;
-  for (const SpectrumTerm& t : distance_spectrum(rate)) {
-    sum += t.info_weight * std::pow(d_base, t.distance);
+  for (const SpectrumTerm& t : terms) {
+    for (; power_of < t.distance; ++power_of) power *= d_base;
+    sum += t.info_weight * power;
   }
   return std::clamp(sum / (2.0 * rate.numerator), 0.0, 1.0);
 }
@@ -205,6 +211,11 @@ double log_success(const Mcs& mcs, double sinr, double bits) {
 
 double chunk_success_probability(const Mcs& mcs, double sinr_linear, std::uint64_t bits) {
   return std::exp(log_success(mcs, sinr_linear, static_cast<double>(bits)));
+}
+
+double chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration) {
+  const SinrChunk c = SinrChunk::from_duration(mcs, sinr_linear, duration);
+  return log_success(mcs, c.sinr_linear, c.bits);
 }
 
 double chunk_success_probability(const Mcs& mcs, double sinr_linear, Time duration) {

@@ -52,6 +52,10 @@ double chunk_success_probability(const Mcs& mcs, double sinr_linear, std::uint64
 double chunk_success_probability(const Mcs& mcs, double sinr_linear, Time duration);
 
 // 1 - chunk_success_probability, computed without cancellation for tiny error rates.
+// log of chunk_success_probability (<= 0; -inf when the chunk surely fails):
+// what a receiver accumulates chunk by chunk.
+double chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration);
+
 double frame_error_rate(const Mcs& mcs, double sinr_linear, std::uint64_t bits);
 
 // PER of a frame made of chunks: 1 - product of the chunks' success probabilities.

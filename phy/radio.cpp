@@ -120,7 +120,7 @@ void Radio::account_chunk() {
   // data bits: its detection was the lock decision.
   const auto part = [&](Time from, Time to, const Mcs& mcs) {
     const Time a = std::max(from, l.last_change), b = std::min(to, now);
-    if (b > a) l.log_success += std::log(std::max(chunk_success_probability(mcs, sinr, b - a), 1e-300));
+    if (b > a) l.log_success += chunk_log_success(mcs, sinr, b - a);
   };
   part(l.header_start, l.payload_start, *l.header_mcs);
   part(l.payload_start, l.start + l.frame.duration, *l.frame.mcs);

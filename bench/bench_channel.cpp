@@ -1,0 +1,125 @@
+// Frames through the wireless channel: N radios placed uniformly at the density
+// of paper 004 (40 stations on 500 m x 500 m), each sending 1500-byte frames at
+// 6 Mbit/s as a Poisson process (no MAC: this measures the PHY and the channel),
+// SINR reception with 004's log-distance model. Reports frames/s, the mean
+// number of receivers a frame reaches, and the wall time per delivered signal,
+// which must stay flat as N grows (a frame costs O(neighbours), not O(N)).
+//
+//   bench_channel [--quick] [--nodes N] [--json FILE]
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/simulation.hpp"
+#include "phy/airtime.hpp"
+#include "phy/medium.hpp"
+#include "phy/propagation.hpp"
+
+namespace {
+using namespace wmnsim;
+using namespace wmnsim::phy;
+
+struct Sender {
+  Medium* medium;
+  RadioId id;
+  RandomStream* rng;
+  const PhyFrame* frame;
+  double mean_gap_s;
+  void operator()() const {
+    Radio& r = medium->radio(id);
+    if (!r.transmitting()) r.transmit(*frame);
+    medium->simulation().scheduler().schedule_in(Time::from_seconds(rng->exponential(mean_gap_s)), *this, id);
+  }
+};
+
+struct Row {
+  std::size_t nodes;
+  double setup_s, frames_per_s, events_per_s, receivers_per_frame, ns_per_signal;
+};
+
+Row run(std::size_t n, double simulated_s) {
+  Simulation sim(42);
+  ReceptionConfig rc;  // sinr, noise -93.5 dBm, cutoff noise - 10 dB
+  Medium medium(sim, rc);
+  const double side = 500.0 * std::sqrt(static_cast<double>(n) / 40.0);
+  RandomStream place = sim.random().stream("placement");
+  const PhyProfile profile = profile_80211g();
+  for (std::size_t i = 0; i < n; ++i) {
+    medium.add_radio(RadioSpec{static_cast<ContextId>(i), Point{place.uniform(0, side), place.uniform(0, side), 0}, 6,
+                               PowerDbm(20), profile},
+                     sim.random().stream("node", i, "rx_error"));
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const LogDistance model{};
+  medium.connect([&](RadioId, RadioId, double d) { return model.gain(std::max(d, 1.0)); });
+  const auto t1 = std::chrono::steady_clock::now();
+
+  const Mcs& mcs = *find_mcs(PhyFamily::Ofdm, 6'000'000);
+  const PhyFrame frame{1500, &mcs, airtime(profile, mcs, 1500), nullptr};
+  std::vector<RandomStream> rngs;
+  rngs.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) rngs.push_back(sim.random().stream("node", i, "traffic"));
+  // Each radio offers 5 % airtime: a busy but not saturated channel.
+  const double mean_gap_s = frame.duration.to_seconds() / 0.05;
+  for (std::size_t i = 0; i < n; ++i) {
+    sim.scheduler().schedule_at(Time::from_seconds(rngs[i].exponential(mean_gap_s)),
+                                Sender{&medium, static_cast<RadioId>(i), &rngs[i], &frame, mean_gap_s});
+  }
+  const auto t2 = std::chrono::steady_clock::now();
+  sim.run_until(Time::from_seconds(simulated_s));
+  const auto t3 = std::chrono::steady_clock::now();
+  const double wall = std::chrono::duration<double>(t3 - t2).count();
+  std::uint64_t frames = 0;
+  for (std::size_t i = 0; i < n; ++i) frames += medium.radio(static_cast<RadioId>(i)).stats().frames_sent;
+  const double signals = static_cast<double>(medium.signals_delivered());
+  return Row{n, std::chrono::duration<double>(t1 - t0).count(), static_cast<double>(frames) / wall,
+             static_cast<double>(sim.scheduler().executed()) / wall, signals / static_cast<double>(frames),
+             wall * 1e9 / signals};
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string json_path;
+  std::vector<std::size_t> sizes{40, 400, 4000};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) json_path = argv[++i];
+    else if (std::strcmp(argv[i], "--nodes") == 0 && i + 1 < argc) sizes = {std::strtoull(argv[++i], nullptr, 10)};
+    else {
+      std::fprintf(stderr, "usage: %s [--quick] [--nodes N] [--json FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  const int repetitions = quick ? 1 : 5;
+  std::printf("channel: 004 density (40 per 500 m x 500 m), 1500 B at 6 Mbit/s, 5 %% airtime per radio, SINR reception\n");
+  std::printf("%7s %10s %14s %14s %12s %12s\n", "nodes", "setup s", "frames/s", "events/s", "rx/frame", "ns/signal");
+  std::string json = "{\"benchmark\": \"channel\", \"results\": [";
+  for (const std::size_t n : sizes) {
+    // About 200k frames per measurement whatever N is.
+    const double simulated = (quick ? 40000.0 : 200000.0) / (static_cast<double>(n) * 0.05 / 2.04e-3);
+    std::vector<Row> rows;
+    for (int r = 0; r < repetitions; ++r) rows.push_back(run(n, simulated));
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.frames_per_s < b.frames_per_s; });
+    const Row& m = rows[rows.size() / 2];
+    std::printf("%7zu %10.3f %14.3e %14.3e %12.1f %12.1f\n", n, m.setup_s, m.frames_per_s, m.events_per_s,
+                m.receivers_per_frame, m.ns_per_signal);
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%s{\"nodes\": %zu, \"setup_s\": %.4g, \"frames_per_s\": %.6g, \"events_per_s\": %.6g, "
+                  "\"receivers_per_frame\": %.4g, \"ns_per_signal\": %.4g}",
+                  n == sizes.front() ? "" : ", ", n, m.setup_s, m.frames_per_s, m.events_per_s, m.receivers_per_frame,
+                  m.ns_per_signal);
+    json += buf;
+  }
+  json += "]}\n";
+  if (!json_path.empty()) std::ofstream(json_path) << json;
+  return 0;
+}
