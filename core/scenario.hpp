@@ -63,7 +63,8 @@ struct ReceptionSection {
   double capture_threshold_db = 10.0;
   bool frame_capture = false;
   // Power needed to detect and decode a preamble, and the energy that makes the
-  // medium busy. Empty: the standard's value for the rate (phy/ fills it in).
+  // medium busy. Empty: phy/phy_setup.cpp's defaults (docs/phy.md: the noise floor and
+  // -62 dBm for sinr, ns-2's RXThresh and CSThresh for threshold).
   std::optional<double> rx_sensitivity_dbm;
   std::optional<double> cs_threshold_dbm;
 };
