@@ -78,6 +78,17 @@ int run_command(const RunArgs& args) {
     return kExitInvalidInput;
   }
 
+  // Output paths are checked before a possibly long run, not after it.
+  for (const std::string& out : {args.output, args.csv}) {
+    if (out.empty()) continue;
+    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+      std::cerr << "cannot write " << out << ": the folder " << parent.string()
+                << " does not exist; create it or choose another output path\n";
+      return kExitInvalidInput;
+    }
+  }
+
   wmnsim::RunOptions options;
   options.log_level = spdlog::level::from_str(args.log_level);
   options.control.cancel = &g_interrupted;
@@ -105,9 +116,15 @@ int run_command(const RunArgs& args) {
     return kExitInterrupted;
   }
 
-  // Write both files only after the run succeeded; each is atomic on its own.
-  if (!args.output.empty()) wmnsim::write_file_atomically(args.output, results.to_json().dump(2) + "\n");
-  if (!args.csv.empty()) wmnsim::write_file_atomically(args.csv, results.flows_csv());
+  // Write both files only after the run succeeded; each is atomic on its own. A
+  // file that cannot be written (permissions, full disk) is the user's to fix.
+  try {
+    if (!args.output.empty()) wmnsim::write_file_atomically(args.output, results.to_json().dump(2) + "\n");
+    if (!args.csv.empty()) wmnsim::write_file_atomically(args.csv, results.flows_csv());
+  } catch (const std::runtime_error& e) {
+    std::cerr << e.what() << '\n';
+    return kExitInvalidInput;
+  }
   std::cout << wmnsim::format_flow_table(results);
   return 0;
 }

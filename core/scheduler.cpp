@@ -38,6 +38,13 @@ void Scheduler::free_slot(std::uint32_t slot) {
   free_head_ = slot;
 }
 
+EventId Scheduler::schedule_in(Time delay, Callback cb, ContextId context) {
+  if (delay > Time::max() - now_) {
+    throw std::logic_error("event delay " + delay.to_string() + " runs past the end of simulated time");
+  }
+  return schedule_at(now_ + delay, std::move(cb), context);
+}
+
 EventId Scheduler::schedule_at(Time at, Callback cb, ContextId context) {
   if (at < now_) {
     throw std::logic_error("event scheduled in the past: " + at.to_string() + " < now " + now_.to_string());

@@ -10,7 +10,8 @@
 // Ordering: by time, then by a sequence number assigned at scheduling, so equal
 // times leave in FIFO order and a run is repeatable. No heap allocation per event
 // in steady state: callbacks live inline in a slot pool that grows only when more
-// events are pending than ever before.
+// events are in the heap than ever before (a cancelled event keeps its slot until
+// its time comes, so frequently cancelled timers count too).
 
 #include <cstdint>
 #include <new>
@@ -30,7 +31,9 @@ inline constexpr ContextId kNoContext = 0xffffffffu;
 // ran or was cancelled is harmless: the generation no longer matches.
 struct EventId {
   std::uint32_t slot = 0xffffffffu;
-  std::uint32_t generation = 0;
+  // 64 bits: a slot is reused by nearly every event (LIFO free list), so a 32-bit
+  // counter could wrap within minutes and let a stale handle match again.
+  std::uint64_t generation = 0;
 };
 
 // Allocates on 64-byte boundaries (see Scheduler::heap_).
@@ -60,9 +63,9 @@ class Scheduler {
 
   // Schedules `cb` at absolute time `at` (>= now(), else std::logic_error).
   EventId schedule_at(Time at, Callback cb, ContextId context = kNoContext);
-  EventId schedule_in(Time delay, Callback cb, ContextId context = kNoContext) {
-    return schedule_at(now_ + delay, std::move(cb), context);
-  }
+  // `delay` must be >= 0 and now() + delay must not pass Time::max()
+  // (std::logic_error otherwise).
+  EventId schedule_in(Time delay, Callback cb, ContextId context = kNoContext);
 
   // Returns true if the event was pending and is now cancelled.
   bool cancel(EventId id);
@@ -109,7 +112,7 @@ class Scheduler {
   };
   struct Slot {
     Callback callback;             // empty once cancelled
-    std::uint32_t generation = 0;  // bumped when the slot is freed
+    std::uint64_t generation = 0;  // bumped when the slot is freed
     std::uint32_t context_or_next_free = kNoContext;
   };
 

@@ -24,14 +24,11 @@ PlcpFormat plcp_format(const PhyProfile& profile, const Mcs& data) {
     // 24 bits (IEEE 802.11-2012 18.3.2, 18.3.4).
     return {Time::us(16), Time::us(4), &kOfdmMcs[0], 24};
   }
-  if (profile.preamble == Preamble::Long) {
+  // The short PLCP exists only for 2, 5.5 and 11 Mbit/s (IEEE 802.11-2012
+  // 17.2.2.3): a short-preamble station sends 1 Mbit/s frames with the long one.
+  if (profile.preamble == Preamble::Long || data.rate_bps == kDsssMcs[0].rate_bps) {
     // 128-bit SYNC + 16-bit SFD, then the 48-bit header, all DBPSK at 1 Mbit/s.
     return {Time::us(144), Time::us(48), &kDsssMcs[0], 48};
-  }
-  if (data.rate_bps == kDsssMcs[0].rate_bps) {
-    throw std::invalid_argument(
-        "the short DSSS preamble cannot carry 1 Mbit/s data; use the long preamble or a "
-        "rate of 2, 5.5 or 11 Mbit/s");
   }
   // 56-bit SYNC + 16-bit SFD at 1 Mbit/s, then the 48-bit header DQPSK at 2 Mbit/s.
   return {Time::us(72), Time::us(24), &kDsssMcs[1], 48};

@@ -35,8 +35,9 @@ struct PlcpFormat {
   std::uint32_t header_bits;  // 48 (DSSS) or 24 (OFDM SIGNAL)
 };
 
-// Throws std::invalid_argument when `data` does not belong to the profile's family,
-// or for 1 Mbit/s data with a short DSSS preamble (the standard forbids it).
+// Throws std::invalid_argument when `data` does not belong to the profile's family.
+// (1 Mbit/s data on a short-preamble profile goes with the long preamble, as the
+// standard requires).
 PlcpFormat plcp_format(const PhyProfile& profile, const Mcs& data);
 
 // The PSDU part alone: after the header, without the signal extension.

@@ -28,8 +28,13 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
 
 void Radio::transmit(const PhyFrame& frame) {
   if (transmitting_) throw std::logic_error("radio asked to transmit while already transmitting");
-  if (locked_) finish_reception(RxOutcome::aborted);
+  // Set before any listener callback, so a MAC reacting to the aborted reception
+  // cannot start a second, overlapping transmission.
   transmitting_ = true;
+  if (locked_) {
+    finish_reception(RxOutcome::aborted);
+    update_cca();  // the lock may have been the only reason the medium looked busy
+  }
   ++stats_.frames_sent;
   if (listener_ != nullptr) listener_->on_tx_start(frame);
   medium_.transmit(id_, frame);
@@ -54,7 +59,8 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
       // Frame capture: a later frame stronger by the margin takes the receiver over.
       if (reception_.frame_capture && reach.decodable && power.mw() >= locked_->power.mw() * capture_ratio_) {
         finish_reception(RxOutcome::error);
-        try_lock(tx, frame, power);
+        // The listener may have started a transmission meanwhile (half duplex).
+        if (!transmitting_ && !locked_) try_lock(tx, frame, power);
       }
     } else if (destroys(s, locked_->power)) {
       locked_->doomed = true;
@@ -123,7 +129,8 @@ void Radio::account_chunk() {
     if (b > a) l.log_success += chunk_log_success(mcs, sinr, b - a);
   };
   part(l.header_start, l.payload_start, *l.header_mcs);
-  part(l.payload_start, l.start + l.frame.duration, *l.frame.mcs);
+  // 802.11g's signal extension is silence after the last symbol: no bits there.
+  part(l.payload_start, l.start + l.frame.duration - profile_.signal_extension, *l.frame.mcs);
   l.last_change = now;
 }
 

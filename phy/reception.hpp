@@ -23,7 +23,11 @@ enum class ReceptionKind {
 
 struct ReceptionConfig {
   ReceptionKind kind = ReceptionKind::sinr;
-  PowerDbm noise{-93.5};              // noise floor (004)
+  // Noise power used as given in SINR = S / (N + I) (004: -93.5 dBm). The error
+  // models read that SINR with the noise over the profile's noise_bandwidth_hz
+  // (11 MHz DSSS, 20 MHz OFDM; error_model.hpp), so a scenario states the noise in
+  // that bandwidth: thermal -174 dBm/Hz + 10 log10(B) + noise figure.
+  PowerDbm noise{-93.5};
   // sinr: preamble detection (default: the noise floor, a preamble below the noise
   // goes undetected); threshold: the reception threshold (ns-2 RXThresh).
   PowerDbm sensitivity{-93.5};

@@ -73,6 +73,12 @@ def test_set_override_is_validated_like_the_file(tmp_path):
     assert not out.exists()
 
 
+def test_output_into_a_missing_folder_is_refused_before_running(tmp_path):
+    r = wmnsim("run", FLAGSHIP, "-o", tmp_path / "no" / "such" / "out.json")
+    assert r.returncode == 2
+    assert "does not exist" in r.stderr and "no/such" in r.stderr
+
+
 def test_bad_command_line_is_invalid_input():
     assert wmnsim("run").returncode == 2
     assert wmnsim("frobnicate").returncode == 2

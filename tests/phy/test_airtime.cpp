@@ -54,8 +54,10 @@ TEST(Airtime, DsssShortPreamble) {
   EXPECT_EQ(airtime(b, dsss(1), 14), Time::us(96 + 56));       // 152 us
   EXPECT_EQ(airtime(b, dsss(3), 1528), Time::us(96 + 1112));   // 1208 us
   EXPECT_EQ(airtime(b, dsss(2), 1528), Time::us(96 + 2223));   // 2319 us
-  // The short preamble cannot carry 1 Mbit/s data.
-  EXPECT_THROW(airtime(b, dsss(0), 14), std::invalid_argument);
+  // 1 Mbit/s frames go with the long preamble even on a short-preamble station
+  // (802.11-2012 17.2.2.3): 192 us + 14 bytes at 1 Mbit/s.
+  EXPECT_EQ(airtime(b, dsss(0), 14), Time::us(192 + 112));
+  EXPECT_EQ(plcp_format(b, dsss(0)).preamble, Time::us(144));
   const PlcpFormat f = plcp_format(b, dsss(3));
   EXPECT_EQ(f.preamble, Time::us(72));
   EXPECT_EQ(f.header, Time::us(24));

@@ -336,3 +336,66 @@ TEST(PhyMedium, CcaBusyOnEnergyAboveThresholdWithoutLocking) {
 
 }  // namespace
 }  // namespace wmnsim::phy
+
+namespace wmnsim::phy {
+namespace {
+using namespace time_literals;
+
+// A MAC-like listener that transmits from inside a reception callback.
+class Reentrant : public PhyListener {
+ public:
+  Reentrant(Radio& r, PhyFrame f, RxOutcome on) : radio(r), frame(f), trigger(on) {}
+  void on_rx_end(const PhyFrame&, RxOutcome o, const RxInfo&) override {
+    if (o == trigger) radio.transmit(frame);
+  }
+  Radio& radio;
+  PhyFrame frame;
+  RxOutcome trigger;
+};
+
+TEST(PhyMedium, ListenerTransmittingDuringCaptureDoesNotAlsoReceive) {
+  ReceptionConfig rc = sinr_config();
+  rc.frame_capture = true;
+  World w(rc);
+  const RadioId a = w.add(0), b = w.add(100), c = w.add(110);
+  w.connect_log_distance();
+  Reentrant mac(w.medium.radio(b), w.frame(6e6, 100), RxOutcome::error);
+  w.medium.radio(b).set_listener(&mac);
+  w.send_at(1_ms, a, w.frame(6e6, 1000));
+  w.send_at(1_ms + 300_us, c, w.frame(6e6, 200));  // captures b, whose MAC then transmits
+  bool both = false;
+  w.sim.scheduler().schedule_at(1_ms + 310_us, [&] {
+    both = w.medium.radio(b).transmitting() && w.medium.radio(b).receiving();
+  });
+  w.sim.run_until(10_ms);
+  EXPECT_FALSE(both);
+  EXPECT_EQ(w.medium.radio(b).stats().rx_success, 0u);
+  EXPECT_EQ(w.medium.radio(b).stats().frames_sent, 1u);
+}
+
+TEST(PhyMedium, SecondTransmissionFromAnAbortedReceptionFailsLoudly) {
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(50);
+  w.connect_log_distance();
+  Reentrant mac(w.medium.radio(b), w.frame(6e6, 100), RxOutcome::aborted);
+  w.medium.radio(b).set_listener(&mac);
+  w.send_at(1_ms, a, w.frame(6e6, 1000));
+  w.send_at(1_ms + 100_us, b, w.frame(6e6, 100));  // aborts the reception; the MAC then transmits again
+  EXPECT_THROW(w.sim.run_until(10_ms), std::logic_error);
+}
+
+TEST(PhyMedium, AbortedReceptionReleasesTheMediumAtOnce) {
+  // A weak frame (below the energy threshold) keeps the medium busy only while it
+  // is locked onto; transmitting aborts it, and the busy time ends right there.
+  World w(sinr_config());
+  const RadioId a = w.add(0), b = w.add(100);  // -80 dBm: decodable, below -62 dBm
+  w.connect_log_distance();
+  w.send_at(1_ms, a, w.frame(6e6, 1000));
+  w.send_at(1_ms + 100_us, b, w.frame(6e6, 100));
+  w.sim.run_until(10_ms);
+  const Time delay = Time::ps(std::llround(100.0 / kSpeedOfLight * 1e12));
+  EXPECT_EQ(w.medium.radio(b).stats().busy_time, 100_us - delay);
+}
+
+}  // namespace
+}  // namespace wmnsim::phy

@@ -1,0 +1,134 @@
+#pragma once
+// The network-layer packet: a small struct whose headers are typed fields, not bytes
+// (DESIGN.md). Only size_bytes reaches the air: it drives the airtime.
+//
+// Ownership moves. A PacketPtr owns one packet and hands its storage back to the
+// PacketPool it came from when it dies, so a packet is never in two queues at once
+// and the steady state allocates nothing (htsim's per-type free lists, STYLE.md 9).
+// A pool belongs to one Simulation (no global state) and is single-threaded.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/time.hpp"
+
+namespace wmnsim {
+
+// Defined with its enumerators in core/scenario.hpp (BK, BE, VI, VO). Declared
+// opaque here so that every file handling packets need not parse the scenario
+// header; a packet only carries the value.
+enum class AccessCategory;
+
+using PacketId = std::uint64_t;
+
+inline constexpr std::uint32_t kNoFlow = std::numeric_limits<std::uint32_t>::max();
+// RFC 1700's recommended default IP TTL.
+inline constexpr std::uint8_t kDefaultTtl = 64;
+// IPv4 header without options (RFC 791).
+inline constexpr std::uint32_t kIpv4HeaderBytes = 20;
+
+// Why a packet left the network without being delivered. Shared by every layer
+// that drops (queues, MAC, forwarding), so that metrics count drops one way.
+enum class DropCause : std::uint8_t {
+  queue_overflow,    // no room in the queue (drop-tail, or a push-out discipline)
+  queue_early_drop,  // an active queue discipline chose to drop (RED/FRED family)
+  rate_limit,        // a policer (token bucket) refused it
+  retry_limit,       // the MAC gave up after its short or long retry limit
+  no_route,          // forwarding found no next hop
+  ttl_expired,       // TTL reached zero
+};
+inline constexpr std::size_t kDropCauseCount = 6;
+
+constexpr std::string_view to_string(DropCause c) {
+  constexpr std::array<std::string_view, kDropCauseCount> names{
+      "queue_overflow", "queue_early_drop", "rate_limit", "retry_limit", "no_route", "ttl_expired"};
+  return names[static_cast<std::size_t>(c)];
+}
+
+// Transport header as plain fields, enough for UDP and TCP (NewReno, Reno, fixed
+// window) and extensible for WCCP's congestion header.
+struct TransportHeader {
+  std::uint64_t seq = 0;  // TCP: sequence number of the first payload byte; UDP: datagram number
+  std::uint64_t ack = 0;  // TCP: next byte expected, valid when ack_valid
+  std::uint32_t payload_bytes = 0;  // application bytes carried
+  std::uint32_t window_bytes = 0;   // TCP: advertised receiver window
+  bool syn = false;
+  bool fin = false;
+  bool ack_valid = false;
+  bool retransmitted = false;  // the sender has sent these bytes before (metrics, Karn's rule)
+
+  // A TCP segment that only acknowledges. 002 gives these their own access category,
+  // and in 000 they are what contends against the data of the other direction.
+  constexpr bool is_pure_ack() const { return ack_valid && payload_bytes == 0 && !syn && !fin; }
+};
+
+struct Packet {
+  PacketId id = 0;  // unique within a Simulation; clone() keeps it (same logical packet)
+  // The whole IP datagram: IP header + transport header + payload. The MAC adds its
+  // own header, LLC/SNAP and FCS (mac/frame.hpp).
+  std::uint32_t size_bytes = 0;
+  std::uint32_t src = 0;        // node index (Scenario::nodes)
+  std::uint32_t dst = 0;        // node index
+  std::uint32_t flow = kNoFlow;  // index into Scenario::flows; kNoFlow for control traffic
+  std::uint8_t ttl = kDefaultTtl;
+  std::uint8_t hops = 0;  // links crossed so far (004 weights intra-mesh loss by it)
+  // The EDCA classifier's input: the flow's access category, set by the transport;
+  // empty lets the classifier decide (e.g. by is_pure_ack()).
+  std::optional<AccessCategory> access_category;
+  Time created;  // when the source created it (one-way delay)
+  TransportHeader transport;
+};
+
+class PacketPool;
+
+// The deleter of PacketPtr: gives the storage back to its pool.
+struct PacketReturn {
+  PacketPool* pool = nullptr;
+  void operator()(Packet* p) const noexcept;
+};
+
+using PacketPtr = std::unique_ptr<Packet, PacketReturn>;
+
+// Free-list storage for packets. Storage comes in chunks whose addresses never
+// move; a returned packet is reset to its defaults and reused, newest first.
+// Cost: make/clone/return are O(1) and allocate only when every slot is live.
+// The pool must outlive every PacketPtr it handed out: destroying it with live
+// packets is a bug and aborts (declare it before anything that holds packets).
+class PacketPool {
+ public:
+  explicit PacketPool(std::size_t chunk_packets = 256);
+  ~PacketPool();
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
+
+  // A packet with a fresh id, created at `now`, every other field at its default.
+  PacketPtr make(Time now);
+  // A second copy of the same logical packet (same id and fields). For the MAC: the
+  // receiver takes its copy up the stack while the sender keeps the original until
+  // the ACK arrives, and then releases it; that release is not a drop.
+  PacketPtr clone(const Packet& p);
+
+  std::size_t live() const { return live_; }           // handed out, not yet returned
+  std::size_t capacity() const { return capacity_; }   // slots allocated (live + free)
+  std::uint64_t ids_issued() const { return next_id_ - 1; }
+
+ private:
+  friend struct PacketReturn;
+  Packet* acquire();
+  void release(Packet* p) noexcept;
+
+  std::size_t chunk_packets_;
+  std::vector<std::unique_ptr<Packet[]>> chunks_;
+  std::vector<Packet*> free_;  // reserved to capacity_, so release never allocates
+  std::size_t capacity_ = 0;
+  std::size_t live_ = 0;
+  PacketId next_id_ = 1;
+};
+
+}  // namespace wmnsim

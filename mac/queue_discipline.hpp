@@ -1,0 +1,111 @@
+#pragma once
+// The queue between a node and one MAC (or one EDCA access category), behind a
+// small interface so that controllers can install other disciplines later (fair
+// queueing, FRED, token buckets, per-neighbour virtual buffers: papers 001, 004).
+//
+// Contract
+//  - enqueue() takes ownership. The packet is either stored or dropped; a discipline
+//    may also drop OTHER packets to make room (push-out) or at dequeue (AQM). Every
+//    dropped packet goes to the DropSink with its cause, exactly once, so the owner
+//    (which knows the node, radio and hop count) accounts for it.
+//  - dequeue() returns the next packet to send, or null. A shaping discipline may
+//    hold packets back: ready_at() says when the head becomes sendable, so the MAC
+//    can come back then instead of polling.
+//  - The base class keeps the counters and calls the optional QueueObserver after
+//    every operation that changed the length (queue-length sampling, 003's and
+//    004's queue-threshold detection). Implementations only store and choose.
+// Cost: whatever the discipline costs, plus O(1) bookkeeping per call.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/packet.hpp"
+#include "core/time.hpp"
+
+namespace wmnsim::mac {
+
+// Receives every packet a queue drops, with ownership.
+class DropSink {
+ public:
+  virtual ~DropSink() = default;
+  virtual void on_drop(PacketPtr packet, DropCause cause, Time now) = 0;
+};
+
+// Told the queue's length after every change.
+class QueueObserver {
+ public:
+  virtual ~QueueObserver() = default;
+  virtual void on_queue_length(Time now, std::size_t packets, std::int64_t bytes) = 0;
+};
+
+// What happened to the packet offered to enqueue().
+class EnqueueResult {
+ public:
+  static constexpr EnqueueResult accepted() { return EnqueueResult(true, DropCause::queue_overflow); }
+  static constexpr EnqueueResult dropped(DropCause cause) { return EnqueueResult(false, cause); }
+  constexpr bool is_accepted() const { return accepted_; }
+  constexpr DropCause cause() const { return cause_; }  // meaningful only when dropped
+
+ private:
+  constexpr EnqueueResult(bool accepted, DropCause cause) : accepted_(accepted), cause_(cause) {}
+  bool accepted_;
+  DropCause cause_;
+};
+
+struct QueueCounters {
+  std::uint64_t enqueued_packets = 0;
+  std::uint64_t enqueued_bytes = 0;
+  std::uint64_t dequeued_packets = 0;
+  std::uint64_t dequeued_bytes = 0;
+  std::array<std::uint64_t, kDropCauseCount> dropped_packets{};  // by DropCause
+  std::uint64_t dropped_bytes = 0;
+  std::size_t peak_packets = 0;
+  std::int64_t peak_bytes = 0;
+
+  std::uint64_t dropped(DropCause c) const { return dropped_packets[static_cast<std::size_t>(c)]; }
+  std::uint64_t dropped_total() const;
+};
+
+class QueueDiscipline {
+ public:
+  explicit QueueDiscipline(DropSink& drops, QueueObserver* observer = nullptr)
+      : drops_(drops), observer_(observer) {}
+  virtual ~QueueDiscipline() = default;
+  QueueDiscipline(const QueueDiscipline&) = delete;
+  QueueDiscipline& operator=(const QueueDiscipline&) = delete;
+
+  EnqueueResult enqueue(PacketPtr packet, Time now);
+  PacketPtr dequeue(Time now);
+  // The packet dequeue() would return if called now, or null.
+  const Packet* peek() const { return do_peek(); }
+
+  virtual std::size_t length_packets() const = 0;
+  virtual std::int64_t length_bytes() const = 0;
+  bool empty() const { return length_packets() == 0; }
+  // When dequeue() can next return a packet: `now` if one is ready, Time::max() when
+  // empty. Only shaping disciplines say anything else.
+  virtual Time ready_at(Time now) const { return empty() ? Time::max() : now; }
+
+  const QueueCounters& counters() const { return counters_; }
+
+ protected:
+  // Store `packet` (moving it out) and return accepted, or leave it in place and
+  // return dropped(cause): the base class then hands it to the sink.
+  virtual EnqueueResult do_enqueue(PacketPtr& packet, Time now) = 0;
+  virtual PacketPtr do_dequeue(Time now) = 0;
+  virtual const Packet* do_peek() const = 0;
+
+  // For implementations that drop a packet already stored (push-out, AQM at
+  // dequeue): counts it and hands it to the sink.
+  void drop(PacketPtr packet, DropCause cause, Time now);
+
+ private:
+  void after_change(Time now, std::size_t packets_before, std::int64_t bytes_before);
+
+  DropSink& drops_;
+  QueueObserver* observer_;
+  QueueCounters counters_;
+};
+
+}  // namespace wmnsim::mac
