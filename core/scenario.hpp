@@ -67,6 +67,9 @@ struct ReceptionSection {
   // -62 dBm for sinr, ns-2's RXThresh and CSThresh for threshold).
   std::optional<double> rx_sensitivity_dbm;
   std::optional<double> cs_threshold_dbm;
+  // Signals weaker than noise - this margin are not delivered at all (sinr and
+  // threshold models), which keeps a frame O(neighbours).
+  double delivery_margin_db = 10.0;
 };
 
 struct AutoRateSection {

@@ -263,6 +263,7 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     rec.frame_capture = rx.boolean_or("frame_capture", false);
     rec.rx_sensitivity_dbm = power_dbm(rx, "rx_sensitivity_dbm");
     rec.cs_threshold_dbm = power_dbm(rx, "cs_threshold_dbm");
+    rec.delivery_margin_db = rx.number_or("delivery_margin_db", 10.0, NumberRange::closed(0, 100));
     if (!phy.data_rate_bps && rx.has("model") && rec.model == ReceptionModel::threshold) {
       ctx.issues.add(r.path_of("data_rate_bps"),
                      "\"auto\" picks rates from frame error rates at the link's SINR; it needs "

@@ -36,6 +36,7 @@ ReceptionConfig reception_for(const Scenario& scenario) {
   rc.noise = PowerDbm(phy.noise_dbm);
   rc.capture_threshold = Db(phy.reception.capture_threshold_db);
   rc.frame_capture = phy.reception.frame_capture;
+  rc.delivery_margin = Db(phy.reception.delivery_margin_db);
   if (scenario.propagation.model == wmnsim::PropagationModel::range) {
     rc.kind = ReceptionKind::range;
     return rc;

@@ -46,6 +46,8 @@ const BadCase kBadCases[] = {
      "missing required key \"simulation\""},
     {"WarmupNotBeforeEnd", [](json& d) { d["simulation"]["warmup_s"] = 10; },
      "/simulation/warmup_s", "warmup_s (10) must be less than duration_s (10)"},
+    {"NegativeDeliveryMargin", [](json& d) { d["phy"]["reception"]["delivery_margin_db"] = -3; },
+     "/phy/reception/delivery_margin_db", "got -3"},
     {"NegativeSeed", [](json& d) { d["simulation"]["seed"] = -1; }, "/simulation/seed",
      "expected an integer 0..18446744073709551615, got -1"},
     {"SeedAboveUint64", [](json& d) { d["simulation"]["seed"] = 18446744073709551616.0; },

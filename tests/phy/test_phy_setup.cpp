@@ -139,6 +139,25 @@ TEST(PhySetup, AutoRatePicksFasterRatesOnStrongerLinks) {
   EXPECT_GT(checked, 100);
 }
 
+TEST(PhySetup, DeliveryMarginSetsWhoHearsAFrame) {
+  Scenario s = load("fu2009/mesh40_4gw.json");
+  s.propagation.shadowing.sigma_db = 0;
+  std::size_t links_at[2] = {0, 0};
+  const double margins[2] = {10.0, 0.0};
+  for (int i = 0; i < 2; ++i) {
+    s.phy.reception.delivery_margin_db = margins[i];
+    Simulation sim(1);
+    const PhyNetwork net = build_phy(sim, s);
+    for (RadioId a = 0; a < net.medium->radio_count(); ++a) {
+      for (const Link& l : net.medium->neighbours(a)) {
+        EXPECT_GE(l.power_dbm.dbm(), -93.5 - margins[i]);
+        ++links_at[i];
+      }
+    }
+  }
+  EXPECT_GT(links_at[0], links_at[1]);  // a smaller margin delivers to fewer radios
+}
+
 TEST(PhySetup, PerFrameShadowingIsNotSupportedYet) {
   Scenario s = load("fu2009/mesh40_4gw.json");
   s.propagation.shadowing.mode = ShadowingMode::per_frame;
