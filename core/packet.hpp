@@ -27,6 +27,8 @@ enum class AccessCategory;
 
 using PacketId = std::uint64_t;
 
+// The broadcast MAC address as a radio index (mac/frame.hpp MacAddress::broadcast()).
+inline constexpr std::uint32_t kBroadcastRadio = std::numeric_limits<std::uint32_t>::max();
 inline constexpr std::uint32_t kNoFlow = std::numeric_limits<std::uint32_t>::max();
 // RFC 1700's recommended default IP TTL.
 inline constexpr std::uint8_t kDefaultTtl = 64;
@@ -81,6 +83,9 @@ struct Packet {
   // The EDCA classifier's input: the flow's access category, set by the transport;
   // empty lets the classifier decide (e.g. by is_pure_ack()).
   std::optional<AccessCategory> access_category;
+  // The MAC address (radio index, mac/frame.hpp MacAddress) of the next hop, set by
+  // the node when it hands the packet to a MAC; kBroadcastRadio for a broadcast.
+  std::uint32_t next_hop_radio = kBroadcastRadio;
   Time created;  // when the source created it (one-way delay)
   TransportHeader transport;
 };

@@ -57,7 +57,7 @@ class MacAddress {
   constexpr bool operator==(const MacAddress&) const = default;
 
  private:
-  static constexpr std::uint32_t kBroadcast = 0xffff'ffff;
+  static constexpr std::uint32_t kBroadcast = kBroadcastRadio;
   std::uint32_t value_;
 };
 

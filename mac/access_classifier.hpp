@@ -1,0 +1,42 @@
+#pragma once
+// Decides the EDCA access category of each packet (IEEE 802.11-2012 9.2.4.2: the MAC
+// maps a frame's user priority to an AC). wmnsim's rules, first match wins:
+//   1. the category the transport tagged on the packet (Packet::access_category:
+//      the scenario's per-flow access_category / ack_access_category);
+//   2. a per-flow rule set at run time (controllers: 002's EDCA policies);
+//   3. the pure-TCP-ACK rule: pure ACKs to their own category (002);
+//   4. the default category (AC_BE, where DCF traffic maps).
+// A DCF MAC has one category and does not ask.
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+
+#include "core/packet.hpp"
+#include "core/scenario.hpp"
+
+namespace wmnsim::mac {
+
+class AccessClassifier {
+ public:
+  AccessCategory classify(const Packet& packet) const {
+    if (packet.access_category) return *packet.access_category;
+    if (!by_flow_.empty()) {
+      if (auto it = by_flow_.find(packet.flow); it != by_flow_.end()) return it->second;
+    }
+    if (pure_ack_category_ && packet.transport.is_pure_ack()) return *pure_ack_category_;
+    return default_category_;
+  }
+
+  void set_flow_category(std::uint32_t flow, AccessCategory ac) { by_flow_[flow] = ac; }
+  void clear_flow_category(std::uint32_t flow) { by_flow_.erase(flow); }
+  void set_pure_ack_category(std::optional<AccessCategory> ac) { pure_ack_category_ = ac; }
+  void set_default_category(AccessCategory ac) { default_category_ = ac; }
+
+ private:
+  std::unordered_map<std::uint32_t, AccessCategory> by_flow_;
+  std::optional<AccessCategory> pure_ack_category_;
+  AccessCategory default_category_ = AccessCategory::ac_be;
+};
+
+}  // namespace wmnsim::mac

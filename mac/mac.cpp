@@ -1,0 +1,664 @@
+#include "mac/mac.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "mac/drop_tail_queue.hpp"
+#include "phy/airtime.hpp"
+
+namespace wmnsim::mac {
+namespace {
+
+void check_params(const EdcaParams& p) {
+  if (p.aifsn < 1) throw std::invalid_argument("AIFSN must be at least 1, got " + std::to_string(p.aifsn));
+  if (p.cw_min < 1) throw std::invalid_argument("cw_min must be at least 1 slot, got " + std::to_string(p.cw_min));
+  if (p.cw_max < p.cw_min) {
+    throw std::invalid_argument("cw_max (" + std::to_string(p.cw_max) + ") must not be below cw_min (" +
+                                std::to_string(p.cw_min) + ")");
+  }
+}
+
+void check_retry_limits(int short_limit, int long_limit) {
+  if (short_limit < 1 || long_limit < 1) {
+    throw std::invalid_argument("retry limits must be at least 1 attempt, got short " + std::to_string(short_limit) +
+                                " and long " + std::to_string(long_limit));
+  }
+}
+
+}  // namespace
+
+Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool& pool, DropSink& drops,
+         RandomStream backoff_draws)
+    : sim_(sim),
+      scheduler_(sim.scheduler()),
+      radio_(radio),
+      type_(config.type),
+      timing_(mac_timing(radio.profile(), config.control_rate != nullptr ? *config.control_rate
+                                                                         : radio.profile().lowest_rate())),
+      pool_(pool),
+      drops_(drops),
+      backoff_draws_(backoff_draws),
+      data_rate_(config.data_rate),
+      rts_threshold_(config.params.rts_threshold_bytes),
+      short_retry_limit_(config.params.short_retry_limit),
+      long_retry_limit_(config.params.long_retry_limit) {
+  check_retry_limits(short_retry_limit_, long_retry_limit_);
+  auto add_function = [&](AccessCategory ac, const EdcaParams& params) {
+    check_params(params);
+    AccessFunction f;
+    f.ac = ac;
+    f.params = params;
+    f.cw = params.cw_min;
+    f.queue = std::make_unique<DropTailQueue>(config.params.queue, drops_);
+    functions_.push_back(std::move(f));
+  };
+  if (type_ == MacType::dcf) {
+    add_function(AccessCategory::ac_be, dcf_params(config.params));
+  } else {
+    for (std::size_t i = 0; i < kAccessCategoryCount; ++i) {
+      add_function(static_cast<AccessCategory>(i), config.params.access_categories[i]);
+    }
+  }
+  phy_busy_ = radio_.cca_busy();
+  busy_ = medium_busy();
+  channel_busy_ = busy_;
+  radio_.set_listener(this);
+}
+
+Mac::~Mac() {
+  radio_.set_listener(nullptr);
+  scheduler_.cancel(nav_timer_);
+  scheduler_.cancel(access_timer_);
+  scheduler_.cancel(response_timer_);
+  scheduler_.cancel(sifs_timer_);
+}
+
+std::size_t Mac::index_for(AccessCategory ac) const { return type_ == MacType::dcf ? 0 : index_of(ac); }
+Mac::AccessFunction& Mac::function_for(AccessCategory ac) { return functions_[index_for(ac)]; }
+const Mac::AccessFunction& Mac::function_for(AccessCategory ac) const { return functions_[index_for(ac)]; }
+
+// ---- runtime control --------------------------------------------------------------
+
+void Mac::set_params(AccessCategory ac, const EdcaParams& params) {
+  check_params(params);
+  AccessFunction& f = function_for(ac);
+  f.params = params;
+  f.cw = std::clamp(f.cw, params.cw_min, params.cw_max);
+  // A changed AIFSN moves the access time of a counting function.
+  if (f.counting && !f.committed && !busy_) {
+    schedule_access(f, scheduler_.now());
+    reschedule_access_timer();
+  }
+}
+
+void Mac::set_cw_min(AccessCategory ac, int cw_min) {
+  EdcaParams p = params(ac);
+  p.cw_min = cw_min;
+  p.cw_max = std::max(p.cw_max, cw_min);
+  set_params(ac, p);
+}
+
+void Mac::set_retry_limits(int short_limit, int long_limit) {
+  check_retry_limits(short_limit, long_limit);
+  short_retry_limit_ = short_limit;
+  long_retry_limit_ = long_limit;
+}
+
+void Mac::set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue) {
+  if (!queue) throw std::invalid_argument("set_queue: no queue discipline given");
+  AccessFunction& f = function_for(ac);
+  const Time now = scheduler_.now();
+  while (PacketPtr p = f.queue->dequeue(now)) queue->enqueue(std::move(p), now);
+  f.queue = std::move(queue);
+}
+
+// ---- enqueue ----------------------------------------------------------------------
+
+EnqueueResult Mac::enqueue(PacketPtr packet) {
+  if (!packet) throw std::invalid_argument("Mac::enqueue: null packet");
+  const AccessCategory ac = type_ == MacType::dcf ? AccessCategory::ac_be : classifier_.classify(*packet);
+  AccessFunction& f = function_for(ac);
+  const bool was_idle = !f.counting && !f.has_frame() && !(exchange_ && &functions_[*exchange_] == &f);
+  const Time now = scheduler_.now();
+  const EnqueueResult result = f.queue->enqueue(std::move(packet), now);
+  if (result.is_accepted() && was_idle) {
+    // 9.3.4.2: a frame for an idle function with no backoff pending goes once the
+    // medium has been idle for AIFS; if the medium is busy, it backs off first.
+    f.counting = true;
+    f.eligible_from = now;
+    if (busy_) {
+      draw_backoff(f, now);
+    } else {
+      f.backoff_slots = 0;
+      f.draw_on_busy = true;
+      schedule_access(f, now);
+      reschedule_access_timer();
+    }
+  }
+  return result;
+}
+
+// ---- medium state -----------------------------------------------------------------
+
+bool Mac::nav_set() const { return scheduler_.now() < nav_end_; }
+
+bool Mac::exchange_active() const {
+  return awaiting_ != Awaiting::nothing || sifs_action_ != SifsAction::none || sending_ != Sending::nothing;
+}
+
+bool Mac::medium_busy() const { return phy_busy_ || radio_.transmitting() || nav_set() || exchange_active(); }
+
+void Mac::account_channel_busy() {
+  const bool busy = phy_busy_ || radio_.transmitting() || nav_set();
+  if (busy == channel_busy_) return;
+  const Time now = scheduler_.now();
+  if (busy) {
+    channel_busy_since_ = now;
+  } else {
+    channel_busy_total_ += now - channel_busy_since_;
+  }
+  channel_busy_ = busy;
+}
+
+Time Mac::channel_busy_time() const {
+  return channel_busy_ ? channel_busy_total_ + (scheduler_.now() - channel_busy_since_) : channel_busy_total_;
+}
+
+void Mac::refresh_medium() {
+  account_channel_busy();
+  const bool busy = medium_busy();
+  if (busy == busy_) return;
+  busy_ = busy;
+  const Time now = scheduler_.now();
+  if (busy) {
+    on_medium_busy(now);
+  } else {
+    idle_since_ = now;
+    on_medium_idle(now);
+  }
+}
+
+Time Mac::defer_for(const AccessFunction& f) const {
+  // 9.19.2.3: AIFS[AC] after an idle medium, EIFS - DIFS + AIFS[AC] after an
+  // errored frame (for DCF, AIFSN 2: DIFS and EIFS).
+  const Time aifs = timing_.aifs(f.params.aifsn);
+  return use_eifs_ ? timing_.eifs - timing_.difs + aifs : aifs;
+}
+
+void Mac::schedule_access(AccessFunction& f, Time /*now*/) {
+  const Time count_from = std::max(idle_since_ + defer_for(f), f.eligible_from);
+  f.access_at = count_from + f.backoff_slots * timing_.slot;
+}
+
+void Mac::on_medium_busy(Time now) {
+  const Time guard = same_slot_guard(timing_.slot);
+  // Only someone else's signal can start in "our" slot; our own exchange freezes all.
+  const bool own = radio_.transmitting() || exchange_active();
+  for (AccessFunction& f : functions_) {
+    if (!f.counting || f.committed) continue;
+    if (!own && f.access_at != Time::max() && f.access_at >= now && f.access_at - now < guard) {
+      f.committed = true;  // the busy start is in the slot it transmits in
+      continue;
+    }
+    if (f.draw_on_busy) {
+      // Immediate access interrupted before AIFS elapsed: back off (9.3.4.2).
+      f.draw_on_busy = false;
+      draw_backoff(f, now);
+      f.access_at = Time::max();
+      continue;
+    }
+    if (f.access_at != Time::max()) {
+      // Whole idle slots that elapsed before the busy start are consumed; the
+      // partial one is not (9.3.4.3: decrement at the end of each idle slot).
+      const std::int64_t left = (f.access_at - now + timing_.slot - Time::ps(1)) / timing_.slot;
+      f.backoff_slots = static_cast<int>(std::min<std::int64_t>(f.backoff_slots, left));
+    }
+    f.access_at = Time::max();
+  }
+  reschedule_access_timer();
+}
+
+void Mac::on_medium_idle(Time now) {
+  for (AccessFunction& f : functions_) {
+    if (f.counting && !f.committed) schedule_access(f, now);
+  }
+  reschedule_access_timer();
+}
+
+void Mac::reschedule_access_timer() {
+  Time earliest = Time::max();
+  for (const AccessFunction& f : functions_) {
+    if (f.counting) earliest = std::min(earliest, f.access_at);
+  }
+  if (earliest == access_timer_at_ && scheduler_.is_pending(access_timer_)) return;
+  scheduler_.cancel(access_timer_);
+  access_timer_at_ = earliest;
+  if (earliest != Time::max()) {
+    access_timer_ = scheduler_.schedule_at(earliest, [this] { on_access_timer(); }, radio_.node());
+  }
+}
+
+void Mac::set_nav(Time until) {
+  // 9.3.2.4: the NAV only ever grows from a received Duration.
+  if (until <= nav_end_) return;
+  nav_end_ = until;
+  scheduler_.cancel(nav_timer_);
+  nav_timer_ = scheduler_.schedule_at(until, [this] { refresh_medium(); }, radio_.node());
+  refresh_medium();
+}
+
+void Mac::draw_backoff(AccessFunction& f, Time now) {
+  f.counting = true;
+  f.committed = false;
+  f.draw_on_busy = false;
+  f.backoff_slots = static_cast<int>(backoff_draws_.uniform_int(static_cast<std::uint64_t>(f.cw)));
+  f.eligible_from = now;
+  f.access_at = Time::max();
+  if (!busy_) schedule_access(f, now);
+}
+
+// ---- channel access -----------------------------------------------------------------
+
+void Mac::on_access_timer() {
+  const Time now = scheduler_.now();
+  access_timer_at_ = Time::max();
+  if (radio_.transmitting() || exchange_active()) {
+    // Cannot happen by construction (the medium is busy then); stay safe: try later.
+    for (AccessFunction& f : functions_) {
+      if (f.counting && f.access_at <= now) {
+        f.committed = false;
+        f.backoff_slots = 0;
+        f.access_at = Time::max();
+      }
+    }
+    reschedule_access_timer();
+    return;
+  }
+  // Every function whose counter reached zero now; the highest category with a
+  // frame wins, the others with frames suffer an internal collision (9.19.2.3).
+  std::optional<std::size_t> winner;
+  std::array<std::size_t, kAccessCategoryCount> losers{};
+  std::size_t loser_count = 0;
+  for (std::size_t i = functions_.size(); i-- > 0;) {
+    AccessFunction& f = functions_[i];
+    if (!f.counting || f.access_at != now) continue;
+    f.counting = false;
+    f.committed = false;
+    f.draw_on_busy = false;
+    f.backoff_slots = 0;
+    f.access_at = Time::max();
+    if (!f.has_frame()) continue;  // post-backoff over: idle until a frame comes
+    if (!f.has_frame_ready(now)) {
+      // A shaping discipline holds the head back: access once it is released, as
+      // for a frame arriving at an idle function.
+      f.counting = true;
+      f.draw_on_busy = true;
+      f.eligible_from = f.queue->ready_at(now);
+      schedule_access(f, now);
+      continue;
+    }
+    if (!winner) {
+      winner = i;
+    } else {
+      losers[loser_count++] = i;
+    }
+  }
+  // The winner first: its transmission makes the medium busy, so the losers'
+  // new backoffs count from the end of its exchange.
+  if (winner) start_txop(*winner);
+  for (std::size_t l = 0; l < loser_count; ++l) {
+    AccessFunction& f = functions_[losers[l]];
+    ++stats_.internal_collisions;
+    load_next_mpdu(f);  // the lost frame is charged the retry (9.19.2.3)
+    retry_or_drop(f, rts_threshold_ && data_mpdu_bytes(*f.packet) > *rts_threshold_);
+  }
+  reschedule_access_timer();
+}
+
+void Mac::start_txop(std::size_t index) {
+  ++stats_.txops;
+  exchange_ = index;
+  txop_frames_ = 0;
+  const TxopLimit& limit = functions_[index].params.txop;
+  txop_end_ = limit.time > Time::zero() ? scheduler_.now() + limit.time : scheduler_.now();
+  send_mpdu(index);
+}
+
+void Mac::load_next_mpdu(AccessFunction& f) {
+  if (f.packet) return;
+  f.packet = f.queue->dequeue(scheduler_.now());
+  if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
+  f.sequence = next_sequence_;
+  next_sequence_ = static_cast<std::uint16_t>((next_sequence_ + 1) & 0x0fff);  // 12 bits (8.2.4.4.2)
+  f.sent_once = false;
+  f.short_retries = 0;
+  f.long_retries = 0;
+  if (user_ != nullptr) user_->on_queue_space(f.ac);
+}
+
+void Mac::send_mpdu(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  load_next_mpdu(f);
+  ++txop_frames_;
+  sent_rts_ = needs_rts(f);
+  if (sent_rts_) {
+    send_rts(index);
+  } else {
+    send_data(index);
+  }
+}
+
+std::uint32_t Mac::data_mpdu_bytes(const Packet& p) const {
+  return mpdu_bytes(type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data, p.size_bytes);
+}
+
+bool Mac::needs_rts(const AccessFunction& f) const {
+  // 9.3.2.6: RTS/CTS for individually addressed frames longer than the threshold.
+  return rts_threshold_ && f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > *rts_threshold_;
+}
+
+const phy::Mcs& Mac::rate_to(std::uint32_t radio) {
+  if (radio == kBroadcastRadio || !data_rate_) return *timing_.control_rate;
+  auto [it, inserted] = rate_cache_.try_emplace(radio, nullptr);
+  if (inserted) it->second = data_rate_(radio);
+  return it->second != nullptr ? *it->second : *timing_.control_rate;
+}
+
+Time Mac::data_airtime(const Packet& p) {
+  return phy::airtime(radio_.profile(), rate_to(p.next_hop_radio), data_mpdu_bytes(p));
+}
+
+void Mac::send_rts(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  auto rts = std::make_shared<Frame>();
+  rts->kind = FrameKind::rts;
+  rts->transmitter = MacAddress(address());
+  rts->receiver = MacAddress(f.packet->next_hop_radio);
+  rts->duration = rts_duration(data_airtime(*f.packet), timing_.cts_airtime, timing_.ack_airtime, timing_.sifs);
+  ++stats_.rts_attempts;
+  send_frame(std::move(rts), *timing_.control_rate, Sending::rts);
+}
+
+void Mac::send_data(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  const bool broadcast = f.packet->next_hop_radio == kBroadcastRadio;
+  auto data = std::make_shared<Frame>();
+  data->kind = type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data;
+  data->transmitter = MacAddress(address());
+  data->receiver = MacAddress(f.packet->next_hop_radio);
+  data->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
+  data->sequence = f.sequence;
+  data->retry = f.sent_once;
+  data->access_category = f.ac;
+  data->packet = pool_.clone(*f.packet);
+  ++stats_.data_attempts;
+  if (f.sent_once) ++stats_.data_retries;
+  f.sent_once = true;
+  const phy::Mcs& rate = rate_to(f.packet->next_hop_radio);
+  send_frame(std::move(data), rate, broadcast ? Sending::data_broadcast : Sending::data_unicast);
+}
+
+void Mac::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what) {
+  const std::uint32_t bytes = frame->size_bytes();
+  const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(radio_.profile(), rate, bytes), frame};
+  if (observer_ != nullptr) observer_->on_frame_sent(address(), *frame, phy_frame.duration);
+  sending_ = what;
+  radio_.transmit(phy_frame);
+}
+
+void Mac::on_tx_start(const phy::PhyFrame& /*frame*/) { refresh_medium(); }
+
+void Mac::on_tx_end() {
+  const Sending sent = sending_;
+  sending_ = Sending::nothing;
+  const Time now = scheduler_.now();
+  switch (sent) {
+    case Sending::rts:
+      awaiting_ = Awaiting::cts;
+      break;
+    case Sending::data_unicast:
+      awaiting_ = Awaiting::ack;
+      break;
+    case Sending::data_broadcast: {
+      // Group-addressed: no ACK, no retry; the exchange ends here (9.3.4.4 resets SRC).
+      ++stats_.tx_success;
+      ++stats_.broadcasts;
+      AccessFunction& f = functions_[*exchange_];
+      f.packet.reset();
+      f.cw = f.params.cw_min;
+      finish_exchange(f);
+      break;
+    }
+    case Sending::ack:
+    case Sending::cts:
+    case Sending::nothing:
+      break;
+  }
+  if (awaiting_ != Awaiting::nothing) {
+    // 9.3.2.8: the response must start within SIFS + slot + PHY-RX-START delay.
+    timeout_passed_ = false;
+    const Time timeout = awaiting_ == Awaiting::cts ? timing_.cts_timeout : timing_.ack_timeout;
+    response_timer_ = scheduler_.schedule_at(now + timeout, [this] { on_response_timeout(); }, radio_.node());
+  }
+  refresh_medium();
+}
+
+void Mac::schedule_sifs(SifsAction action) {
+  sifs_action_ = action;
+  sifs_timer_ = scheduler_.schedule_in(timing_.sifs, [this] { on_sifs(); }, radio_.node());
+}
+
+void Mac::on_sifs() {
+  const SifsAction action = sifs_action_;
+  sifs_action_ = SifsAction::none;
+  if (radio_.transmitting()) {
+    refresh_medium();  // cannot happen: one exchange at a time
+    return;
+  }
+  switch (action) {
+    case SifsAction::ack:
+      ++stats_.acks_sent;
+      send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::ack);
+      break;
+    case SifsAction::cts:
+      ++stats_.cts_sent;
+      send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::cts);
+      break;
+    case SifsAction::data_after_cts:
+      send_data(*exchange_);
+      break;
+    case SifsAction::txop_next:
+      ++stats_.txop_continuations;
+      send_mpdu(*exchange_);
+      break;
+    case SifsAction::none:
+      refresh_medium();
+      break;
+  }
+}
+
+bool Mac::txop_allows_next(const AccessFunction& f) {
+  // 9.19.2.2: more frames of the same category, SIFS apart, while the TXOP lasts.
+  if (!f.has_frame_ready(scheduler_.now())) return false;
+  const TxopLimit& limit = f.params.txop;
+  if (limit.frames > 0) return txop_frames_ < limit.frames;
+  if (limit.time <= Time::zero()) return false;
+  const Packet& next = *f.queue->peek();
+  if (next.next_hop_radio == kBroadcastRadio) return false;
+  Time exchange = timing_.sifs + data_airtime(next) + timing_.sifs + timing_.ack_airtime;
+  if (rts_threshold_ && data_mpdu_bytes(next) > *rts_threshold_) {
+    exchange += timing_.rts_airtime + timing_.sifs + timing_.cts_airtime + timing_.sifs;
+  }
+  return scheduler_.now() + exchange <= txop_end_;
+}
+
+// ---- outcomes -----------------------------------------------------------------------
+
+void Mac::on_response_timeout() {
+  if (radio_.receiving()) {
+    // A frame started in time: its end decides (9.3.2.8).
+    timeout_passed_ = true;
+    return;
+  }
+  exchange_failed();
+}
+
+void Mac::exchange_succeeded() {
+  scheduler_.cancel(response_timer_);
+  awaiting_ = Awaiting::nothing;
+  AccessFunction& f = functions_[*exchange_];
+  ++stats_.tx_success;
+  // 9.3.4.4: the retry count of the frame resets on its ACK; the window too.
+  f.packet.reset();
+  f.short_retries = 0;
+  f.long_retries = 0;
+  f.cw = f.params.cw_min;
+  if (txop_allows_next(f)) {
+    schedule_sifs(SifsAction::txop_next);
+    return;
+  }
+  finish_exchange(f);
+}
+
+void Mac::exchange_failed() {
+  scheduler_.cancel(response_timer_);
+  const bool rts_failed = awaiting_ == Awaiting::cts;
+  awaiting_ = Awaiting::nothing;
+  timeout_passed_ = false;
+  ++stats_.failed_attempts;
+  AccessFunction& f = functions_[*exchange_];
+  // 9.3.4.4: an RTS counts against the short limit; a DATA frame against the long
+  // one when it is longer than the RTS threshold, else the short one.
+  const bool long_frame = !rts_failed && rts_threshold_ && data_mpdu_bytes(*f.packet) > *rts_threshold_;
+  exchange_.reset();
+  retry_or_drop(f, long_frame);
+  refresh_medium();
+}
+
+void Mac::retry_or_drop(AccessFunction& f, bool long_frame) {
+  const Time now = scheduler_.now();
+  int& count = long_frame ? f.long_retries : f.short_retries;
+  const int limit = long_frame ? long_retry_limit_ : short_retry_limit_;
+  ++count;
+  if (f.packet && count >= limit) {
+    ++stats_.drops_retry_limit;
+    f.short_retries = 0;
+    f.long_retries = 0;
+    f.cw = f.params.cw_min;
+    if (observer_ != nullptr) observer_->on_drop(address(), *f.packet, DropCause::retry_limit);
+    drops_.on_drop(std::move(f.packet), DropCause::retry_limit, now);
+    f.packet.reset();
+  } else {
+    f.cw = next_cw(f.cw, f.params.cw_max);
+  }
+  draw_backoff(f, now);
+  reschedule_access_timer();
+}
+
+void Mac::finish_exchange(AccessFunction& f) {
+  exchange_.reset();
+  // Post-backoff after every exchange (9.3.4.3), with the window now in force.
+  draw_backoff(f, scheduler_.now());
+  refresh_medium();
+  reschedule_access_timer();
+}
+
+// ---- receiving ----------------------------------------------------------------------
+
+void Mac::on_cca_busy() {
+  phy_busy_ = true;
+  refresh_medium();
+}
+
+void Mac::on_cca_idle() {
+  phy_busy_ = false;
+  refresh_medium();
+}
+
+void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, const phy::RxInfo& /*info*/) {
+  if (outcome == phy::RxOutcome::aborted) return;  // our own transmission cut it: no EIFS
+  if (outcome == phy::RxOutcome::error) {
+    ++stats_.rx_errors;
+    use_eifs_ = true;  // 9.3.2.3.7
+    // Whatever it was, the awaited response did not arrive intact.
+    if (awaiting_ != Awaiting::nothing) exchange_failed();
+    return;
+  }
+  use_eifs_ = false;  // an error-free frame resynchronises (9.3.2.3.7)
+  // Every payload on a MAC's channel is a mac::Frame; the PHY tests send none.
+  const auto* frame = static_cast<const Frame*>(phy_frame.payload.get());
+  if (frame == nullptr) return;
+  if (observer_ != nullptr) observer_->on_frame_received(address(), *frame);
+  const bool to_me = frame->receiver == MacAddress(address());
+  if (awaiting_ == Awaiting::cts && to_me && frame->kind == FrameKind::cts) {
+    scheduler_.cancel(response_timer_);
+    awaiting_ = Awaiting::nothing;
+    functions_[*exchange_].short_retries = 0;  // 9.3.4.4: SRC resets on the CTS
+    schedule_sifs(SifsAction::data_after_cts);
+    return;
+  }
+  if (awaiting_ == Awaiting::ack && to_me && frame->kind == FrameKind::ack) {
+    exchange_succeeded();
+    return;
+  }
+  // 9.3.2.8: any other frame while a response is awaited means it failed.
+  if (awaiting_ != Awaiting::nothing) exchange_failed();
+  handle_frame(*frame);
+}
+
+void Mac::handle_frame(const Frame& frame) {
+  const std::uint32_t me = address();
+  if (frame.receiver.is_broadcast()) {
+    if (is_data(frame.kind) && frame.packet) {
+      ++stats_.rx_data;
+      if (user_ != nullptr) user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
+    }
+    return;
+  }
+  if (frame.receiver.radio() != me) {
+    // Virtual carrier sense (9.3.2.4): a frame for someone else reserves the medium.
+    if (frame.duration > Time::zero()) set_nav(scheduler_.now() + frame.duration);
+    return;
+  }
+  switch (frame.kind) {
+    case FrameKind::data:
+    case FrameKind::qos_data: {
+      if (sifs_action_ != SifsAction::none) return;  // cannot answer two frames at once
+      auto ack = std::make_shared<Frame>();
+      ack->kind = FrameKind::ack;
+      ack->transmitter = MacAddress(me);
+      ack->receiver = frame.transmitter;
+      ack->duration = ack_duration();
+      sifs_frame_ = std::move(ack);
+      schedule_sifs(SifsAction::ack);
+      const auto category = static_cast<std::uint8_t>(frame.kind == FrameKind::qos_data ? index_of(frame.access_category) : 0);
+      if (duplicates_.is_duplicate(frame.transmitter.radio(), category, frame.sequence, frame.retry)) {
+        ++stats_.rx_duplicates;  // acknowledged again, not delivered twice (9.3.2.10)
+      } else if (frame.packet) {
+        ++stats_.rx_data;
+        if (user_ != nullptr) user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
+      }
+      refresh_medium();
+      return;
+    }
+    case FrameKind::rts: {
+      // 9.3.2.6: answer an RTS only if the NAV says the medium is idle.
+      if (nav_set() || sifs_action_ != SifsAction::none || exchange_) return;
+      auto cts = std::make_shared<Frame>();
+      cts->kind = FrameKind::cts;
+      cts->transmitter = MacAddress(me);
+      cts->receiver = frame.transmitter;
+      cts->duration = cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs);
+      sifs_frame_ = std::move(cts);
+      schedule_sifs(SifsAction::cts);
+      refresh_medium();
+      return;
+    }
+    case FrameKind::cts:
+    case FrameKind::ack:
+      return;  // not awaited (late or stray): ignored
+  }
+}
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,270 @@
+#pragma once
+// The 802.11 MAC of one radio: EDCA channel access with one to four access
+// categories, DCF being the one-category case (IEEE 802.11-2012 9.3 DCF, 9.19.2
+// EDCA). One implementation of the channel-access rules serves both.
+//
+// What it does
+//  - Carrier sense: physical (the radio's CCA and its own transmissions) and
+//    virtual (the NAV, set from the Duration field of frames addressed to others,
+//    9.3.2.4). The medium is idle only when all three are.
+//  - Backoff per access function (EDCAF): a counter drawn uniformly in [0, CW-1]
+//    (edca_params.hpp for the window convention), counted down one slot at a time
+//    after the medium has been idle for AIFS[AC] (DIFS = AIFS with AIFSN 2), or
+//    EIFS - DIFS + AIFS[AC] after an errored reception (9.3.2.3.7, 9.19.2.3);
+//    frozen while the medium is busy and resumed where it stopped. The counter is
+//    not advanced slot by slot: the MAC computes when it will reach zero and
+//    schedules one event, and on a busy indication subtracts the whole slots that
+//    elapsed (cost O(access functions) per medium transition, not per slot).
+//  - Immediate access: a frame arriving at an idle EDCAF with no backoff pending
+//    goes after AIFS if the medium stays idle, and draws a backoff if it is busy
+//    (9.3.4.2). Post-backoff: a new backoff is drawn after every exchange, success
+//    or not, whether or not more frames wait (9.3.4.3).
+//  - Frame exchanges: basic access (DATA-ACK) and RTS/CTS for frames whose MPDU is
+//    longer than the RTS threshold (9.3.2.6), ACK and CTS timeouts (9.3.2.8),
+//    binary exponential backoff, short and long retry counts and limits (9.3.4.4),
+//    group-addressed frames without ACK and without retry, responses after SIFS
+//    regardless of the medium (CTS only if the NAV is clear, 9.3.2.6), duplicate
+//    filtering (9.3.2.10).
+//  - EDCA: four queues and EDCAFs, internal collisions won by the higher category
+//    (9.19.2.3), TXOP bursting: after a successful exchange the winner may send
+//    its next frame SIFS later while the TXOP limit (time or number of frames)
+//    allows (9.19.2.2).
+//  - Control frames (RTS, CTS, ACK) and group-addressed frames at the control rate,
+//    unicast data at the link's rate.
+//
+// Slot boundaries. Two stations whose counters reach zero in the same slot both
+// transmit and collide: a station cannot see a transmission that started within
+// the same slot, because aSlotTime contains the CCA detection time (9.3.7). Here
+// the busy indication is instantaneous, and the stations' slot boundaries differ
+// by propagation delays and Duration-field rounding (well under 2 us), so a busy
+// indication that starts less than half a slot before an EDCAF's access time does
+// not stop it (kSameSlotGuard).
+//
+// Not modelled (yet): fragmentation, block ACK, the NAV reset after an RTS whose
+// data never starts (9.3.2.4), PCF/HCCA, multiple protection inside a TXOP (each
+// frame carries single protection, Duration = SIFS + ACK).
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "core/packet.hpp"
+#include "core/random.hpp"
+#include "core/scenario.hpp"
+#include "core/simulation.hpp"
+#include "mac/access_classifier.hpp"
+#include "mac/duplicate_filter.hpp"
+#include "mac/edca_params.hpp"
+#include "mac/frame.hpp"
+#include "mac/mac_stats.hpp"
+#include "mac/mac_timing.hpp"
+#include "mac/mac_user.hpp"
+#include "mac/queue_discipline.hpp"
+#include "phy/phy_listener.hpp"
+#include "phy/radio.hpp"
+
+namespace wmnsim::mac {
+
+// The data rate towards a receiver (a radio index), or nullptr for "the control
+// rate" (no usable rate known).
+using DataRateFn = std::function<const phy::Mcs*(std::uint32_t to_radio)>;
+
+struct MacConfig {
+  MacType type = MacType::dcf;
+  MacParams params;                      // the radio's resolved MAC parameters (scenario.hpp)
+  const phy::Mcs* control_rate = nullptr;  // RTS, CTS, ACK and group-addressed frames
+  DataRateFn data_rate;                  // empty: everything at the control rate
+};
+
+class Mac final : public phy::PhyListener {
+ public:
+  // The MAC registers itself as the radio's listener. `drops` receives every packet
+  // the MAC or its queues give up, with the cause. Throws std::invalid_argument for
+  // parameters out of range (the scenario loader has already checked them).
+  Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool& pool, DropSink& drops,
+      RandomStream backoff_draws);
+  ~Mac() override;
+  Mac(const Mac&) = delete;
+  Mac& operator=(const Mac&) = delete;
+
+  void set_user(MacUser* user) { user_ = user; }
+  void set_observer(MacObserver* observer) { observer_ = observer; }
+
+  // Hands a packet to the MAC for Packet::next_hop_radio (kBroadcastRadio for a
+  // broadcast). It goes to its category's queue, which may drop it (to `drops`).
+  EnqueueResult enqueue(PacketPtr packet);
+
+  // ---- runtime control (controllers; also the scenario's per-node overrides) ----
+  // Under DCF there is one category: every AccessCategory argument names it.
+  std::size_t category_count() const { return functions_.size(); }
+  const EdcaParams& params(AccessCategory ac) const { return function_for(ac).params; }
+  // Takes effect at the next backoff draw; a current window above the new cw_max
+  // is cut to it. Throws std::invalid_argument for aifsn < 1 or windows < 1 or
+  // cw_max < cw_min.
+  void set_params(AccessCategory ac, const EdcaParams& params);
+  void set_cw_min(AccessCategory ac, int cw_min);
+  std::optional<std::int64_t> rts_threshold() const { return rts_threshold_; }
+  void set_rts_threshold(std::optional<std::int64_t> bytes) { rts_threshold_ = bytes; }
+  void set_retry_limits(int short_limit, int long_limit);
+  int short_retry_limit() const { return short_retry_limit_; }
+  int long_retry_limit() const { return long_retry_limit_; }
+  // Installs another queue discipline for a category; queued packets move over in
+  // order (the new discipline may drop some). Counters start afresh.
+  void set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue);
+  QueueDiscipline& queue(AccessCategory ac) { return *function_for(ac).queue; }
+  const QueueDiscipline& queue(AccessCategory ac) const { return *function_for(ac).queue; }
+  AccessClassifier& classifier() { return classifier_; }
+
+  // ---- observation ----
+  const MacStats& stats() const { return stats_; }
+  // Time the channel was busy as 003 Sec. III-A defines it for the channel
+  // busyness ratio: transmitting, receiving (CCA busy) or NAV set. Up to now.
+  Time channel_busy_time() const;
+  const MacTiming& timing() const { return timing_; }
+  std::uint32_t address() const { return radio_.id(); }
+  phy::Radio& radio() { return radio_; }
+  int current_cw(AccessCategory ac) const { return function_for(ac).cw; }
+  Time nav_end() const { return nav_end_; }
+  MacType type() const { return type_; }
+
+  // PhyListener
+  void on_cca_busy() override;
+  void on_cca_idle() override;
+  void on_tx_start(const phy::PhyFrame& frame) override;
+  void on_tx_end() override;
+  void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info) override;
+
+ private:
+  struct AccessFunction {
+    AccessCategory ac = AccessCategory::ac_be;
+    EdcaParams params;
+    std::unique_ptr<QueueDiscipline> queue;
+    int cw = 0;
+    bool counting = false;      // a backoff (possibly of 0 slots) is pending
+    int backoff_slots = 0;      // slots left when counting
+    bool draw_on_busy = false;  // immediate access: a busy medium before AIFS draws a backoff
+    bool committed = false;     // its access time is too close to a busy start to stop
+    Time eligible_from;         // counting may not start before this (after a timeout)
+    Time access_at = Time::max();
+    // The MPDU being sent, kept until it is acknowledged or dropped.
+    PacketPtr packet;
+    std::uint16_t sequence = 0;
+    bool sent_once = false;  // DATA transmitted at least once: retransmissions set Retry
+    int short_retries = 0;   // SRC (QSRC[AC])
+    int long_retries = 0;    // LRC (QLRC[AC])
+
+    bool has_frame() const { return packet != nullptr || !queue->empty(); }
+    // A frame that can go now: a shaping discipline may hold its head back.
+    bool has_frame_ready(Time now) const { return packet != nullptr || queue->ready_at(now) <= now; }
+  };
+
+  // A frame exchange in progress; the MAC runs one at a time (half duplex).
+  enum class Awaiting : std::uint8_t { nothing, cts, ack };
+  // What goes on the air SIFS after the previous frame.
+  enum class SifsAction : std::uint8_t { none, ack, cts, data_after_cts, txop_next };
+  // What the radio is sending now.
+  enum class Sending : std::uint8_t { nothing, rts, data_unicast, data_broadcast, ack, cts };
+
+  AccessFunction& function_for(AccessCategory ac);
+  const AccessFunction& function_for(AccessCategory ac) const;
+  std::size_t index_for(AccessCategory ac) const;
+
+  // Medium state.
+  bool nav_set() const;
+  bool exchange_active() const;
+  bool medium_busy() const;
+  void refresh_medium();
+  void on_medium_busy(Time now);
+  void on_medium_idle(Time now);
+  void schedule_access(AccessFunction& f, Time now);
+  Time defer_for(const AccessFunction& f) const;
+  void reschedule_access_timer();
+  void on_access_timer();
+  void set_nav(Time until);
+  void account_channel_busy();
+
+  // Backoff.
+  void draw_backoff(AccessFunction& f, Time now);
+
+  // Sending.
+  void start_txop(std::size_t index);
+  void send_mpdu(std::size_t index);
+  void load_next_mpdu(AccessFunction& f);
+  bool needs_rts(const AccessFunction& f) const;
+  void send_rts(std::size_t index);
+  void send_data(std::size_t index);
+  void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
+  void schedule_sifs(SifsAction action);
+  void on_sifs();
+  const phy::Mcs& rate_to(std::uint32_t radio);
+  std::uint32_t data_mpdu_bytes(const Packet& p) const;
+  Time data_airtime(const Packet& p);
+  bool txop_allows_next(const AccessFunction& f);
+
+  // Outcomes.
+  void on_response_timeout();
+  void exchange_succeeded();
+  void exchange_failed();
+  void retry_or_drop(AccessFunction& f, bool long_frame);
+  void finish_exchange(AccessFunction& f);
+
+  // Receiving.
+  void handle_frame(const Frame& frame);
+
+  Simulation& sim_;
+  Scheduler& scheduler_;
+  phy::Radio& radio_;
+  MacType type_;
+  MacTiming timing_;
+  PacketPool& pool_;
+  DropSink& drops_;
+  RandomStream backoff_draws_;
+  DataRateFn data_rate_;
+  std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
+  MacUser* user_ = nullptr;
+  MacObserver* observer_ = nullptr;
+  AccessClassifier classifier_;
+  DuplicateFilter duplicates_;
+  std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one
+  std::optional<std::int64_t> rts_threshold_;
+  int short_retry_limit_;
+  int long_retry_limit_;
+  std::uint16_t next_sequence_ = 0;
+
+  // Medium.
+  bool phy_busy_ = false;
+  bool busy_ = false;  // medium_busy() at the last refresh
+  Time idle_since_;
+  bool use_eifs_ = false;
+  Time nav_end_;
+  EventId nav_timer_{};
+  EventId access_timer_{};
+  Time access_timer_at_ = Time::max();
+  // Channel busyness (003): transmitting, CCA busy or NAV.
+  bool channel_busy_ = false;
+  Time channel_busy_since_;
+  Time channel_busy_total_;
+
+  // Exchange.
+  std::optional<std::size_t> exchange_;  // index of the EDCAF holding the TXOP
+  Awaiting awaiting_ = Awaiting::nothing;
+  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
+  EventId response_timer_{};
+  SifsAction sifs_action_ = SifsAction::none;
+  EventId sifs_timer_{};
+  std::shared_ptr<Frame> sifs_frame_;  // the ACK or CTS to send
+  Sending sending_ = Sending::nothing;
+  bool sent_rts_ = false;  // the current exchange began with RTS/CTS
+  Time txop_end_;
+  std::int64_t txop_frames_ = 0;
+
+  MacStats stats_;
+};
+
+// A busy indication this close before an access time does not stop it (see above).
+constexpr Time same_slot_guard(Time slot) { return slot / 2; }
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,29 @@
+#pragma once
+// What a MAC counts. Cumulative since the start; interval figures are differences
+// of two snapshots (the metrics layer samples at every measurement interval).
+
+#include <cstdint>
+
+#include "core/time.hpp"
+
+namespace wmnsim::mac {
+
+struct MacStats {
+  std::uint64_t data_attempts = 0;        // DATA transmissions, first attempts and retries
+  std::uint64_t data_retries = 0;         // of which retransmissions (Retry bit set)
+  std::uint64_t rts_attempts = 0;
+  std::uint64_t tx_success = 0;           // unicast DATA acknowledged, plus broadcasts sent
+  std::uint64_t broadcasts = 0;           // of which broadcasts (never acknowledged)
+  std::uint64_t failed_attempts = 0;      // "collisions seen": an awaited CTS or ACK did not come
+  std::uint64_t internal_collisions = 0;  // EDCA: a lower category lost to a higher one in the station
+  std::uint64_t drops_retry_limit = 0;    // packets given up after the short or long retry limit
+  std::uint64_t acks_sent = 0;
+  std::uint64_t cts_sent = 0;
+  std::uint64_t rx_data = 0;              // DATA frames for this radio (or broadcast) delivered up
+  std::uint64_t rx_duplicates = 0;        // retransmissions of frames already delivered (acked, not delivered)
+  std::uint64_t rx_errors = 0;            // frames locked on and lost (the PHY's errors), EIFS follows
+  std::uint64_t txops = 0;                // channel accesses won (TXOPs, one per won backoff)
+  std::uint64_t txop_continuations = 0;   // frames sent SIFS after the previous one inside a TXOP
+};
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,34 @@
+#pragma once
+// How a MAC talks to the layer above it (the node): packets received for it, and
+// room freed in a queue. Owned by mac/ so that mac/ knows nothing of the node
+// (DESIGN.md: upward calls go through small listener interfaces).
+
+#include "core/packet.hpp"
+#include "core/scenario.hpp"  // AccessCategory
+#include "core/time.hpp"
+
+namespace wmnsim::mac {
+
+class MacUser {
+ public:
+  virtual ~MacUser() = default;
+  // A data frame addressed to this radio (or broadcast) arrived intact and is not a
+  // duplicate. `from_radio` is the transmitter's MAC address (radio index).
+  virtual void on_mac_receive(PacketPtr packet, std::uint32_t from_radio) = 0;
+  // A packet left the queue of `ac` for the air: a saturated source refills here.
+  virtual void on_queue_space(AccessCategory /*ac*/) {}
+};
+
+// Frame-level trace of one MAC: every frame it puts on the air and every frame it
+// decodes (timelines in tests; frame traces for users). Frames are those of
+// mac/frame.hpp; forward-declared to keep this header light.
+struct Frame;
+class MacObserver {
+ public:
+  virtual ~MacObserver() = default;
+  virtual void on_frame_sent(std::uint32_t /*radio*/, const Frame& /*frame*/, Time /*airtime*/) {}
+  virtual void on_frame_received(std::uint32_t /*radio*/, const Frame& /*frame*/) {}
+  virtual void on_drop(std::uint32_t /*radio*/, const Packet& /*packet*/, DropCause /*cause*/) {}
+};
+
+}  // namespace wmnsim::mac

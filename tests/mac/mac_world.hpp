@@ -1,0 +1,184 @@
+#pragma once
+// A small world for MAC tests: radios on a shared medium with hand-set path
+// gains (so reach, hidden pairs and weak links are explicit), one Mac per radio,
+// and a tap per node that records every frame sent, received, delivered and
+// dropped, and can keep the MAC saturated.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/simulation.hpp"
+#include "mac/frame.hpp"
+#include "mac/mac.hpp"
+#include "phy/airtime.hpp"
+#include "phy/medium.hpp"
+
+namespace wmnsim::mac::testing {
+
+struct SentFrame {
+  Time at;
+  FrameKind kind;
+  std::uint32_t receiver;
+  std::uint16_t sequence;
+  bool retry;
+  Time airtime;
+  AccessCategory ac;
+};
+
+class NodeTap : public MacUser, public MacObserver, public DropSink {
+ public:
+  NodeTap(Simulation& sim, PacketPool& pool) : sim_(sim), pool_(pool) {}
+
+  void on_mac_receive(PacketPtr packet, std::uint32_t /*from*/) override {
+    delivered.push_back({sim_.now(), packet->id});
+  }
+  void on_queue_space(AccessCategory ac) override {
+    if (saturate_to && mac != nullptr) {
+      refills++;
+      mac->enqueue(make(*saturate_to, saturate_bytes, ac));
+    }
+  }
+  void on_frame_sent(std::uint32_t, const Frame& f, Time airtime) override {
+    sent.push_back({sim_.now(), f.kind, f.receiver.radio(), f.sequence, f.retry, airtime, f.access_category});
+  }
+  void on_drop(PacketPtr packet, DropCause cause, Time now) override { drops.push_back({now, cause}); (void)packet; }
+
+  PacketPtr make(std::uint32_t to, std::uint32_t bytes, std::optional<AccessCategory> ac = std::nullopt) {
+    PacketPtr p = pool_.make(sim_.now());
+    p->size_bytes = bytes;
+    p->next_hop_radio = to;
+    p->access_category = ac;
+    return p;
+  }
+
+  // Keeps the MAC's queue non-empty with `bytes`-byte packets to `to`.
+  void saturate(std::uint32_t to, std::uint32_t bytes, int initial = 2) {
+    saturate_to = to;
+    saturate_bytes = bytes;
+    for (int i = 0; i < initial; ++i) mac->enqueue(make(to, bytes));
+  }
+
+  std::vector<SentFrame> sent_of(FrameKind kind) const {
+    std::vector<SentFrame> out;
+    for (const auto& s : sent) {
+      if (s.kind == kind) out.push_back(s);
+    }
+    return out;
+  }
+
+  Mac* mac = nullptr;
+  std::vector<SentFrame> sent;
+  std::vector<std::pair<Time, PacketId>> delivered;
+  std::vector<std::pair<Time, DropCause>> drops;
+  std::optional<std::uint32_t> saturate_to;
+  std::uint32_t saturate_bytes = 1500;
+  std::uint64_t refills = 0;
+
+ private:
+  Simulation& sim_;
+  PacketPool& pool_;
+};
+
+class MacWorld {
+ public:
+  MacWorld(phy::PhyProfile profile, double data_rate_bps, double control_rate_bps, MacType type = MacType::dcf,
+           std::uint64_t seed = 1)
+      : sim(seed), medium(sim, reception()), profile_(profile), type_(type) {
+    data_rate_ = phy::find_mcs(profile.family, static_cast<std::int64_t>(data_rate_bps));
+    control_rate_ = phy::find_mcs(profile.family, static_cast<std::int64_t>(control_rate_bps));
+    const auto edca = default_edca_params(profile);
+    params_.access_categories = edca;
+    params_.cw_min = phy_cw_bounds(profile).cw_min;
+    params_.cw_max = phy_cw_bounds(profile).cw_max;
+  }
+
+  static phy::ReceptionConfig reception() {
+    phy::ReceptionConfig rc;
+    rc.noise = phy::PowerDbm(-93.5);
+    rc.sensitivity = phy::PowerDbm(-93.5);
+    rc.cca_threshold = phy::PowerDbm(-82.0);
+    return rc;
+  }
+
+  // Adds a radio at (x, y); positions only set propagation delays here.
+  std::uint32_t add(double x = 0.0, double y = 0.0) {
+    const auto id = medium.add_radio(
+        phy::RadioSpec{static_cast<ContextId>(medium.radio_count()), phy::Point{x, y, 0}, 1, phy::PowerDbm(20.0), profile_},
+        sim.random().stream("node", medium.radio_count(), "rx_error"));
+    return id;
+  }
+  void set_gain(std::uint32_t a, std::uint32_t b, double db) { gains_[key(a, b)] = db; }
+  void hide(std::uint32_t a, std::uint32_t b) { set_gain(a, b, -250.0); }
+
+  MacParams& params() { return params_; }
+
+  // Connects the medium and builds one MAC per radio.
+  void build() {
+    medium.connect([this](phy::RadioId a, phy::RadioId b, double) {
+      auto it = gains_.find(key(a, b));
+      return phy::Db(it == gains_.end() ? default_gain_db : it->second);
+    });
+    for (std::uint32_t r = 0; r < medium.radio_count(); ++r) {
+      taps.push_back(std::make_unique<NodeTap>(sim, pool));
+      MacConfig config;
+      config.type = type_;
+      config.params = params_;
+      config.control_rate = control_rate_;
+      const phy::Mcs* data = data_rate_;
+      config.data_rate = [data](std::uint32_t) { return data; };
+      macs.push_back(std::make_unique<Mac>(sim, medium.radio(r), config, pool, *taps.back(),
+                                           sim.random().stream("node", r, "backoff")));
+      macs.back()->set_user(taps.back().get());
+      macs.back()->set_observer(taps.back().get());
+      taps.back()->mac = macs.back().get();
+    }
+  }
+
+  void send(std::uint32_t from, std::uint32_t to, std::uint32_t bytes, std::optional<AccessCategory> ac = std::nullopt) {
+    macs[from]->enqueue(taps[from]->make(to, bytes, ac));
+  }
+  void send_at(Time t, std::uint32_t from, std::uint32_t to, std::uint32_t bytes) {
+    pending_.push_back({from, to, bytes});
+    const std::size_t i = pending_.size() - 1;
+    sim.scheduler().schedule_at(t, [this, i] { send(pending_[i].from, pending_[i].to, pending_[i].bytes); });
+  }
+  void run(Time until) { sim.run_until(until); }
+
+  // The backoff draws a MAC will make, replayed from an identical stream.
+  RandomStream backoff_stream(std::uint32_t radio) { return sim.random().stream("node", radio, "backoff"); }
+
+  Time airtime_data(std::uint32_t ip_bytes) const {
+    return phy::airtime(profile_, *data_rate_, mpdu_bytes(type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data, ip_bytes));
+  }
+  Time airtime_control(std::uint32_t bytes) const { return phy::airtime(profile_, *control_rate_, bytes); }
+  MacTiming timing() const { return mac_timing(profile_, *control_rate_); }
+
+  double default_gain_db = -60.0;  // 20 dBm in, -40 dBm out: far above the noise
+  Simulation sim;
+  PacketPool pool;
+  phy::Medium medium;
+  std::vector<std::unique_ptr<NodeTap>> taps;
+  std::vector<std::unique_ptr<Mac>> macs;
+
+ private:
+  struct Pending {
+    std::uint32_t from, to, bytes;
+  };
+  static std::pair<std::uint32_t, std::uint32_t> key(std::uint32_t a, std::uint32_t b) {
+    return a < b ? std::pair{a, b} : std::pair{b, a};
+  }
+  phy::PhyProfile profile_;
+  MacType type_;
+  const phy::Mcs* data_rate_ = nullptr;
+  const phy::Mcs* control_rate_ = nullptr;
+  MacParams params_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, double> gains_;
+  std::vector<Pending> pending_;
+};
+
+}  // namespace wmnsim::mac::testing
