@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -167,18 +168,31 @@ double viterbi_bit_error(CodeRate rate, double p) {
 
 namespace {
 
-// log of the chunk's success probability (<= 0, -inf when it surely fails).
-double log_success(const Mcs& mcs, double sinr, double bits) {
+void check_chunk(double sinr, double bits) {
   if (!(sinr >= 0.0)) {  // also catches NaN
     throw std::invalid_argument("SINR must be >= 0 (linear), got " + std::to_string(sinr));
   }
   if (!(bits >= 0.0)) {
     throw std::invalid_argument("a chunk cannot hold " + std::to_string(bits) + " bits");
   }
-  if (bits == 0.0) return 0.0;  // nothing to lose; avoids 0 * log(0)
+}
 
+// log of the chunk's success probability (<= 0, -inf when it surely fails).
+double log_success(const Mcs& mcs, double sinr, double bits) {
+  check_chunk(sinr, bits);
+  if (bits == 0.0) return 0.0;  // nothing to lose; avoids 0 * log(0)
+  // (1 - u)^units without losing a tiny u to rounding.
+  return decoding_units(mcs, bits) * unit_log_success(mcs, sinr);
+}
+
+}  // namespace
+
+double decoding_units(const Mcs& mcs, double bits) {
+  return mcs.modulation == Modulation::Cck ? bits / mcs.bits_per_symbol : bits;
+}
+
+double unit_log_success(const Mcs& mcs, double sinr) {
   double unit_error = 0.0;  // error probability of one decoding unit
-  double units = bits;      // decoding units in the chunk
   switch (mcs.modulation) {
     case Modulation::Dbpsk:
       unit_error = formulas::dbpsk_ber(11.0 * sinr);  // 11 chips a bit
@@ -188,7 +202,6 @@ double log_success(const Mcs& mcs, double sinr, double bits) {
       break;
     case Modulation::Cck:
       unit_error = formulas::cck_symbol_error(mcs.bits_per_symbol, 8.0 * sinr);  // 8 chips
-      units = bits / mcs.bits_per_symbol;
       break;
     case Modulation::Bpsk:
       unit_error = formulas::viterbi_bit_error(mcs.code_rate, formulas::bpsk_ber(sinr));
@@ -203,11 +216,25 @@ double log_success(const Mcs& mcs, double sinr, double bits) {
       unit_error = formulas::viterbi_bit_error(mcs.code_rate, formulas::qam_ber(64, sinr));
       break;
   }
-  // (1 - u)^units without losing a tiny u to rounding.
-  return units * std::log1p(-unit_error);
+  return std::log1p(-unit_error);
 }
 
-}  // namespace
+double ChunkErrorCache::chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration) {
+  const SinrChunk c = SinrChunk::from_duration(mcs, sinr_linear, duration);
+  check_chunk(c.sinr_linear, c.bits);
+  if (c.bits == 0.0) return 0.0;
+  std::uint64_t sinr_bits = 0;
+  std::memcpy(&sinr_bits, &c.sinr_linear, sizeof sinr_bits);
+  const auto mcs_bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&mcs));
+  // Fibonacci hashing of both keys into the table.
+  const std::size_t slot = ((sinr_bits ^ (mcs_bits << 7)) * 0x9E3779B97F4A7C15ull) >> (64 - kLogSlots);
+  Entry& e = entries_[slot];
+  if (e.mcs != &mcs || e.sinr_bits != sinr_bits) {
+    e = Entry{&mcs, sinr_bits, unit_log_success(mcs, c.sinr_linear)};
+    ++misses_;
+  }
+  return decoding_units(mcs, c.bits) * e.unit_log_success;
+}
 
 double chunk_success_probability(const Mcs& mcs, double sinr_linear, std::uint64_t bits) {
   return std::exp(log_success(mcs, sinr_linear, static_cast<double>(bits)));

@@ -20,6 +20,7 @@
 // Cost: a few exp/erfc calls per chunk, except CCK (a 257-point quadrature: 257
 // erfc and exp calls, about 10 us). No state, no allocation.
 
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -57,6 +58,33 @@ double chunk_success_probability(const Mcs& mcs, double sinr_linear, Time durati
 double chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration);
 
 double frame_error_rate(const Mcs& mcs, double sinr_linear, std::uint64_t bits);
+
+// The pieces of a chunk's log success: log(1 - u) for one decoding unit (a bit, or
+// a CCK symbol) at this SINR, and how many units `bits` make.
+double unit_log_success(const Mcs& mcs, double sinr_linear);
+double decoding_units(const Mcs& mcs, double bits);
+
+// chunk_log_success with the per-unit term remembered for recent (MCS, SINR)
+// pairs. The result is bit-identical to chunk_log_success: the same arithmetic,
+// only not repeated. A receiver sees the same few SINRs again and again (the
+// same senders at the same powers, often with no interference), and the error
+// functions (erfc, exp, log1p) were most of the cost of a reception. One per radio:
+// no shared state. Direct-mapped, 256 entries; a collision just recomputes.
+class ChunkErrorCache {
+ public:
+  double chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration);
+  std::uint64_t misses() const { return misses_; }
+
+ private:
+  static constexpr int kLogSlots = 8;
+  struct Entry {
+    const Mcs* mcs = nullptr;
+    std::uint64_t sinr_bits = 0;
+    double unit_log_success = 0.0;
+  };
+  std::array<Entry, std::size_t{1} << kLogSlots> entries_{};
+  std::uint64_t misses_ = 0;
+};
 
 // PER of a frame made of chunks: 1 - product of the chunks' success probabilities.
 double packet_error_rate(std::span<const SinrChunk> chunks);

@@ -126,7 +126,7 @@ void Radio::account_chunk() {
   // data bits: its detection was the lock decision.
   const auto part = [&](Time from, Time to, const Mcs& mcs) {
     const Time a = std::max(from, l.last_change), b = std::min(to, now);
-    if (b > a) l.log_success += chunk_log_success(mcs, sinr, b - a);
+    if (b > a) l.log_success += chunk_errors_.chunk_log_success(mcs, sinr, b - a);
   };
   part(l.header_start, l.payload_start, *l.header_mcs);
   // 802.11g's signal extension is silence after the last symbol: no bits there.

@@ -14,6 +14,7 @@
 #include "core/scheduler.hpp"
 #include "core/time.hpp"
 #include "phy/airtime.hpp"
+#include "phy/error_model.hpp"
 #include "phy/phy_frame.hpp"
 #include "phy/phy_listener.hpp"
 #include "phy/profile.hpp"
@@ -102,6 +103,7 @@ class Radio {
   PowerMw noise_, cca_threshold_;
   double capture_ratio_;
   RandomStream error_draws_;
+  ChunkErrorCache chunk_errors_;
   PhyListener* listener_ = nullptr;
 
   std::vector<Signal> signals_;  // on the air here now

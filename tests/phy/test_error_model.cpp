@@ -346,3 +346,29 @@ TEST(ErrorModel, UncodedBerTextbookValues) {
 
 }  // namespace
 }  // namespace wmnsim::phy
+
+namespace wmnsim::phy {
+namespace {
+
+TEST(ChunkErrorCache, BitIdenticalToTheDirectComputation) {
+  // Many (MCS, SINR) pairs, each asked several times and interleaved so that the
+  // direct-mapped table both hits and evicts: every answer must equal the direct
+  // computation exactly, not approximately.
+  ChunkErrorCache cache;
+  const std::array<const Mcs*, 4> rates{find_mcs(PhyFamily::Dsss, 1'000'000), find_mcs(PhyFamily::Dsss, 11'000'000),
+                                        find_mcs(PhyFamily::Ofdm, 6'000'000), find_mcs(PhyFamily::Ofdm, 54'000'000)};
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 600; ++i) {
+      const Mcs& mcs = *rates[static_cast<std::size_t>(i) % rates.size()];
+      const double sinr = std::pow(10.0, (-5.0 + 0.05 * i) / 10.0);
+      const Time d = Time::us(100 + i);
+      EXPECT_EQ(cache.chunk_log_success(mcs, sinr, d), chunk_log_success(mcs, sinr, d)) << mcs.name << " " << sinr;
+    }
+  }
+  EXPECT_GT(cache.misses(), 600u);    // the table is smaller than the pairs: evictions happened
+  EXPECT_LT(cache.misses(), 3 * 600u);  // and hits too
+  EXPECT_THROW(cache.chunk_log_success(*rates[0], -1.0, Time::us(1)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace wmnsim::phy
