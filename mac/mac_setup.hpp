@@ -1,0 +1,28 @@
+#pragma once
+// Builds the MAC layer of a scenario on top of its PHY: one Mac per radio, each
+// with the radio's resolved parameters (the scenario-wide `mac` section with the
+// node's and the radio's overrides applied: scenario.hpp RadioConfig::mac), the
+// scenario's MAC type, control frames at the basic rate and data at each link's
+// rate (fixed, or chosen per link: phy_setup.hpp link_data_rate).
+
+#include <memory>
+#include <vector>
+
+#include "core/scenario.hpp"
+#include "core/simulation.hpp"
+#include "mac/mac.hpp"
+#include "phy/phy_setup.hpp"
+
+namespace wmnsim::mac {
+
+struct MacNetwork {
+  std::vector<std::unique_ptr<Mac>> macs;           // by radio id
+  std::vector<std::vector<Mac*>> node_macs;          // by scenario node index, in radio order
+};
+
+// Backoff streams are named ("node", <node id>, "backoff/<radio index>"), so adding
+// a node or a radio elsewhere changes no one's draws (docs/random.md).
+MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
+                      DropSink& drops);
+
+}  // namespace wmnsim::mac
