@@ -240,3 +240,134 @@ TEST(Tcp, WrittenDataIsSentAsTheApplicationWritesIt) {
 
 }  // namespace
 }  // namespace wmnsim::transport
+
+namespace wmnsim::transport {
+namespace {
+
+using namespace time_literals;
+
+TEST(Tcp, DelayedAcksHalveTheAcksAndKeepTheRate) {
+  auto c = testing::bulk_sender();
+  auto r = testing::receiver_for(c);
+  r.delayed_ack = true;
+  r.window = MeasurementWindow{2_s, 6_s};
+  testing::TcpTestBed bed(c, r);
+  bed.scheduler.run_until(6_s);
+  EXPECT_GE(bed.receiver.goodput_bps(), 0.95 * 10e6);
+  const double acks_per_segment = static_cast<double>(bed.receiver.stats().acks_sent) /
+                                  static_cast<double>(bed.receiver.stats().segments_received);
+  EXPECT_NEAR(acks_per_segment, 0.5, 0.01);
+}
+
+// The sender alone, with ACKs written by hand.
+class SegmentCapture final : public PacketSink {
+ public:
+  void receive(PacketPtr p) override { seqs.push_back(p->transport.seq / 1460); }
+  std::vector<std::uint64_t> seqs;
+};
+
+struct ScriptedSender {
+  explicit ScriptedSender(TcpVariant variant) : sender(scheduler, pool, out, config(variant)) {}
+  static TcpSenderConfig config(TcpVariant variant) {
+    auto c = testing::finite_sender(20 * 1460, variant);
+    c.initial_window_segments = 10;
+    return c;
+  }
+  void ack(std::uint64_t segments) {
+    PacketPtr p = pool.make(scheduler.now());
+    p->transport.ack_valid = true;
+    p->transport.ack = segments * 1460;
+    p->transport.window_bytes = 64 * 1460;
+    sender.receive(std::move(p));
+  }
+  PacketPool pool;
+  Scheduler scheduler;
+  SegmentCapture out;
+  TcpSender sender;
+};
+
+TEST(Tcp, NoFastRetransmitFromDuplicatesBelowRecoverAfterATimeout) {
+  // RFC 6582 3.2 step 1: after a timeout, go-back-N may resend segments the
+  // receiver holds; their duplicate ACKs (ACK <= recover + 1) must not start a
+  // recovery. Reno has no such rule.
+  for (TcpVariant variant : {TcpVariant::newreno, TcpVariant::reno}) {
+    ScriptedSender t(variant);
+    t.scheduler.run_until(2_s);  // ten segments at 0, nothing acknowledged: timeout at 1 s
+    EXPECT_EQ(t.out.seqs, (std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0}));
+    EXPECT_EQ(t.sender.stats().timeouts, 1u);
+    t.ack(1);  // slow start from cwnd 1: segments 1 and 2 go again
+    EXPECT_EQ(t.out.seqs.size(), 13u);
+    t.ack(1);
+    t.ack(1);
+    t.ack(1);
+    EXPECT_EQ(t.sender.stats().duplicate_acks, 3u);
+    if (variant == TcpVariant::newreno) {
+      EXPECT_EQ(t.sender.stats().fast_retransmits, 0u);
+      EXPECT_FALSE(t.sender.in_recovery());
+    } else {
+      EXPECT_EQ(t.sender.stats().fast_retransmits, 1u);
+      EXPECT_TRUE(t.sender.in_recovery());
+      ASSERT_GT(t.out.seqs.size(), 13u);
+      EXPECT_EQ(t.out.seqs[13], 1u);  // the fast retransmission, then go-back-N goes on
+    }
+  }
+}
+
+TEST(Tcp, PartialAcksRetransmitEachHoleAndFullAckEndsRecovery) {
+  ScriptedSender t(TcpVariant::newreno);
+  t.scheduler.run_until(1_ms);
+  ASSERT_EQ(t.out.seqs.size(), 10u);
+  // Segments 0, 3 and 6 lost: the receiver acknowledges 0 for the others.
+  for (int i = 0; i < 3; ++i) t.ack(0);
+  EXPECT_TRUE(t.sender.in_recovery());
+  EXPECT_EQ(t.out.seqs.back(), 0u);  // fast retransmit
+  // ssthresh = max(FlightSize/2, 2 MSS) = 5 segments; cwnd = ssthresh + 3.
+  EXPECT_EQ(t.sender.ssthresh_bytes(), 5u * 1460);
+  EXPECT_EQ(t.sender.cwnd_bytes(), 8u * 1460);
+  for (int i = 0; i < 4; ++i) t.ack(0);  // inflation: 12 segments, 2 new ones (10, 11)
+  EXPECT_EQ(t.sender.cwnd_bytes(), 12u * 1460);
+  EXPECT_EQ(t.out.seqs.back(), 11u);
+  t.ack(3);  // partial: retransmit 3, stay in recovery
+  EXPECT_TRUE(t.sender.in_recovery());
+  EXPECT_EQ(t.sender.stats().partial_ack_retransmits, 1u);
+  t.ack(6);  // partial: retransmit 6
+  EXPECT_EQ(t.sender.stats().partial_ack_retransmits, 2u);
+  t.ack(12);  // full: covers recover (the end of segment 9)
+  EXPECT_FALSE(t.sender.in_recovery());
+  // Option (1) of RFC 6582 3.2 step 3: min(ssthresh, max(FlightSize, MSS) + MSS).
+  EXPECT_LE(t.sender.cwnd_bytes(), 5u * 1460);
+  EXPECT_EQ(t.sender.stats().fast_retransmits, 1u);
+  EXPECT_EQ(t.sender.stats().timeouts, 0u);
+}
+
+TEST(Tcp, ConfigFromAScenarioFlow) {
+  FlowConfig flow;
+  flow.payload_bytes = 1000;
+  flow.tcp.variant = TcpVariant::reno;
+  flow.tcp.window_packets = 32;
+  flow.tcp.min_rto = 1_s;
+  flow.tcp.delayed_ack = true;
+  flow.start = 5_s;
+  flow.stop = 50_s;
+  flow.traffic.type = TrafficType::cbr;
+  const FlowAddress addr{2, 3, 4};
+  const TcpSenderConfig s = tcp_sender_config(flow, addr, false);
+  EXPECT_EQ(s.mss, 1000u);
+  EXPECT_EQ(s.variant, TcpVariant::reno);
+  EXPECT_EQ(s.window_packets, 32u);
+  EXPECT_EQ(s.rto.min, 1_s);
+  EXPECT_EQ(s.application, TcpApplication::written);
+  EXPECT_EQ(s.start, 5_s);
+  EXPECT_EQ(s.stop, 50_s);
+  EXPECT_FALSE(s.access_category.has_value());
+  const TcpReceiverConfig r = tcp_receiver_config(flow, addr, MeasurementWindow{10_s, 60_s}, true);
+  EXPECT_TRUE(r.delayed_ack);
+  EXPECT_EQ(r.window.begin, 10_s);
+  EXPECT_EQ(r.mss, 1000u);
+  EXPECT_TRUE(r.ack_access_category.has_value());
+  flow.traffic.type = TrafficType::saturated;
+  EXPECT_EQ(tcp_sender_config(flow, addr, false).application, TcpApplication::bulk);
+}
+
+}  // namespace
+}  // namespace wmnsim::transport
