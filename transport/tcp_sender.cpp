@@ -147,7 +147,9 @@ void TcpSender::receive(PacketPtr packet) {
   const std::uint64_t ack = t.ack;
   if (ack > snd_max_) return;  // acknowledges bytes never sent: not for this connection
   const std::uint64_t old_rwnd = rwnd_;
-  rwnd_ = t.window_bytes;
+  // A zero window would stall the sender for good: there is no persist timer
+  // (our receiver always advertises its whole buffer), so 0 means "no news".
+  if (t.window_bytes > 0) rwnd_ = t.window_bytes;
   if (ack > snd_una_) {
     on_new_ack(ack);
   } else if (ack == snd_una_ && snd_max_ > snd_una_ && t.payload_bytes == 0 && rwnd_ == old_rwnd) {

@@ -13,6 +13,7 @@
 #include "core/random.hpp"
 #include "core/scheduler.hpp"
 #include "core/wired_link.hpp"
+#include "mac/drop_tail_queue.hpp"
 #include "transport/header_sizes.hpp"
 #include "transport/udp_sink.hpp"
 #include "transport/udp_source.hpp"
@@ -220,6 +221,72 @@ TEST(UdpSink, DelayAndGoodputOverAWiredLink) {
   EXPECT_NEAR(s.delay.mean_s(), 0.013224, 1e-12);
   EXPECT_DOUBLE_EQ(sink.goodput_bps(), 20'000.0 * 8 / 2.0);
   EXPECT_EQ(s.reordered_packets, 0u);
+}
+
+}  // namespace
+}  // namespace wmnsim::transport
+
+// How a saturated source keeps a MAC queue backlogged: the pattern the node
+// wiring can follow (docs/transport.md, "For the MAC wiring").
+
+namespace wmnsim::transport {
+namespace {
+
+using namespace time_literals;
+
+class QueueDrops final : public mac::DropSink {
+ public:
+  void on_drop(PacketPtr, DropCause, Time) override { ++count; }
+  int count = 0;
+};
+
+// Stands in for the node: hands the source's datagrams to the interface queue,
+// and refills the queue (one event later, outside the queue's own call) whenever
+// its length falls below capacity.
+class SaturatingNode final : public PacketSink, public mac::QueueObserver {
+ public:
+  SaturatingNode(Scheduler& s, std::size_t queue_capacity) : scheduler(s), capacity(queue_capacity) {}
+  void receive(PacketPtr p) override { queue->enqueue(std::move(p), scheduler.now()); }
+  void on_queue_length(Time, std::size_t packets, std::int64_t) override {
+    if (packets < capacity && !scheduler.is_pending(refill)) {
+      refill = scheduler.schedule_in(Time::zero(), [this] {
+        source->push_backlog(capacity - queue->length_packets());
+      });
+    }
+  }
+  Scheduler& scheduler;
+  std::size_t capacity;
+  mac::QueueDiscipline* queue = nullptr;
+  UdpSource* source = nullptr;
+  EventId refill;
+};
+
+TEST(UdpSource, SaturatedSourceKeepsAQueueFullWithoutOverflow) {
+  PacketPool pool;
+  Scheduler scheduler;
+  QueueDrops drops;
+  SaturatingNode node(scheduler, 5);
+  mac::DropTailQueue queue({QueueLimit::Unit::packets, 5}, drops, &node);
+  auto c = source_config(TrafficType::saturated);
+  c.initial_backlog = 5;
+  c.stop = 1_s;
+  UdpSource source(scheduler, pool, node, c, arrivals());
+  node.queue = &queue;
+  node.source = &source;
+  // The "MAC" takes one packet every millisecond and checks the queue was full.
+  int full_at_dequeue = 0;
+  int served = 0;
+  for (int i = 1; i <= 500; ++i) {
+    scheduler.schedule_at(Time::ms(i) + 1_us, [&] {
+      if (queue.length_packets() == 5) ++full_at_dequeue;
+      if (queue.dequeue(scheduler.now())) ++served;
+    });
+  }
+  scheduler.run_until(600_ms);
+  EXPECT_EQ(served, 500);
+  EXPECT_EQ(full_at_dequeue, 500);
+  EXPECT_EQ(drops.count, 0);
+  EXPECT_EQ(source.stats().packets_sent, 505u);
 }
 
 }  // namespace
