@@ -1,0 +1,131 @@
+#pragma once
+// A TCP connection over two wired link directions, with a lossy pipe in front of
+// the forward link that drops chosen data segments (by the order in which the
+// sender offered them, or by a predicate) and logs every data segment offered.
+//
+//   sender -> LossyPipe -> forward WiredLink -> receiver
+//   sender <- reverse WiredLink <- receiver
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "core/packet.hpp"
+#include "core/packet_sink.hpp"
+#include "core/scheduler.hpp"
+#include "core/wired_link.hpp"
+#include "transport/tcp_receiver.hpp"
+#include "transport/tcp_sender.hpp"
+
+namespace wmnsim::transport::testing {
+
+struct SegmentRecord {
+  Time at;
+  std::uint64_t seq;
+  std::uint32_t payload_bytes;
+  std::uint32_t size_bytes;
+  bool retransmitted;
+  bool dropped;
+  std::uint64_t flight_bytes;  // the sender's FlightSize right after it sent this
+};
+
+class LossyPipe final : public PacketSink {
+ public:
+  LossyPipe(const Scheduler& scheduler, PacketSink& next) : scheduler_(scheduler), next_(next) {}
+
+  void receive(PacketPtr packet) override {
+    const std::size_t index = log.size();
+    const bool drop = drop_indices.count(index) > 0 || (drop_if && drop_if(*packet, index));
+    log.push_back({scheduler_.now(), packet->transport.seq, packet->transport.payload_bytes, packet->size_bytes,
+                   packet->transport.retransmitted, drop, flight ? flight() : 0});
+    if (!drop) next_.receive(std::move(packet));
+  }
+
+  // Data segments with these indices (0: the first one offered) are dropped.
+  std::set<std::size_t> drop_indices;
+  std::function<bool(const Packet&, std::size_t index)> drop_if;
+  std::function<std::uint64_t()> flight;  // sampled into the log
+  std::vector<SegmentRecord> log;
+
+  std::vector<Time> times_of(std::uint64_t seq) const {
+    std::vector<Time> out;
+    for (const SegmentRecord& r : log) {
+      if (r.seq == seq) out.push_back(r.at);
+    }
+    return out;
+  }
+
+ private:
+  const Scheduler& scheduler_;
+  PacketSink& next_;
+};
+
+// Breaks the construction cycle sender -> ... -> reverse link -> sender.
+class Forwarder final : public PacketSink {
+ public:
+  void receive(PacketPtr packet) override { target->receive(std::move(packet)); }
+  PacketSink* target = nullptr;
+};
+
+class IgnoreDrops final : public WiredLink::DropSink {
+ public:
+  void on_drop(PacketPtr, DropCause, Time) override { ++count; }
+  std::uint64_t count = 0;
+};
+
+struct LinkParams {
+  double rate_bps = 10e6;
+  Time delay = Time::ms(10);
+  QueueLimit queue{QueueLimit::Unit::packets, 100};
+};
+
+inline TcpSenderConfig bulk_sender(TcpVariant variant = TcpVariant::newreno) {
+  TcpSenderConfig c;
+  c.address = FlowAddress{0, 1, 2};
+  c.variant = variant;
+  return c;
+}
+
+inline TcpSenderConfig finite_sender(std::uint64_t bytes, TcpVariant variant = TcpVariant::newreno) {
+  TcpSenderConfig c = bulk_sender(variant);
+  c.application = TcpApplication::finite;
+  c.finite_bytes = bytes;
+  return c;
+}
+
+inline TcpReceiverConfig receiver_for(const TcpSenderConfig& s) {
+  TcpReceiverConfig c;
+  c.address = s.address;
+  c.mss = s.mss;
+  c.window_packets = s.window_packets;
+  return c;
+}
+
+struct TcpTestBed {
+  TcpTestBed(TcpSenderConfig sender_config, TcpReceiverConfig receiver_config, LinkParams link = {})
+      : reverse(scheduler, link.rate_bps, link.delay, link.queue, to_sender, link_drops),
+        receiver(scheduler, pool, reverse, std::move(receiver_config)),
+        forward(scheduler, link.rate_bps, link.delay, link.queue, receiver, link_drops),
+        pipe(scheduler, forward),
+        sender(scheduler, pool, pipe, std::move(sender_config)) {
+    to_sender.target = &sender;
+    pipe.flight = [this] { return sender.flight_size_bytes(); };
+  }
+  explicit TcpTestBed(TcpSenderConfig sender_config, LinkParams link = {})
+      : TcpTestBed(sender_config, receiver_for(sender_config), link) {}
+
+  PacketPool pool;  // first: outlives every packet
+  Scheduler scheduler;
+  IgnoreDrops link_drops;
+  Forwarder to_sender;
+  WiredLink reverse;
+  TcpReceiver receiver;
+  WiredLink forward;
+  LossyPipe pipe;
+  TcpSender sender;
+};
+
+}  // namespace wmnsim::transport::testing

@@ -1,0 +1,31 @@
+#include "transport/tcp_config.hpp"
+
+namespace wmnsim::transport {
+
+TcpSenderConfig tcp_sender_config(const FlowConfig& flow, FlowAddress address, bool edca) {
+  TcpSenderConfig c;
+  c.address = address;
+  c.variant = flow.tcp.variant;
+  c.mss = static_cast<std::uint32_t>(flow.payload_bytes);
+  c.window_packets = static_cast<std::uint32_t>(flow.tcp.window_packets);
+  c.rto.min = flow.tcp.min_rto;
+  c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
+  c.start = flow.start;
+  c.stop = flow.stop;
+  if (edca) c.access_category = flow.access_category;
+  return c;
+}
+
+TcpReceiverConfig tcp_receiver_config(const FlowConfig& flow, FlowAddress address, MeasurementWindow window,
+                                      bool edca) {
+  TcpReceiverConfig c;
+  c.address = address;
+  c.mss = static_cast<std::uint32_t>(flow.payload_bytes);
+  c.window_packets = static_cast<std::uint32_t>(flow.tcp.window_packets);
+  c.delayed_ack = flow.tcp.delayed_ack;
+  c.window = window;
+  if (edca) c.ack_access_category = flow.ack_access_category;
+  return c;
+}
+
+}  // namespace wmnsim::transport

@@ -1,0 +1,61 @@
+#pragma once
+// The parameters of a TCP sender and receiver, and how a scenario's flow maps to
+// them (docs/transport.md lists every choice and its RFC clause).
+
+#include <cstdint>
+#include <optional>
+
+#include "core/scenario.hpp"  // TcpVariant, FlowConfig, AccessCategory
+#include "transport/flow_address.hpp"
+#include "transport/measurement_window.hpp"
+#include "transport/rtt_estimator.hpp"
+
+namespace wmnsim::transport {
+
+// Where the sender's data comes from.
+enum class TcpApplication {
+  bulk,     // an infinite file: always data to send (saturated traffic; the papers' FTP)
+  finite,   // finite_bytes, then done
+  written,  // whatever write() hands over (a TrafficGenerator for cbr/poisson/on_off)
+};
+
+struct TcpSenderConfig {
+  FlowAddress address;
+  TcpVariant variant = TcpVariant::newreno;
+  std::uint32_t mss = 1460;  // payload bytes per full segment (the flow's payload_bytes)
+  // The receiver's window in segments (the window assumed until the first ACK
+  // advertises one); for fixed_window, the window itself.
+  std::uint32_t window_packets = 64;
+  // Initial window in segments; 0: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
+  // 3 segments for MSS 1460. ns-2's agents start with 1 (windowInit_).
+  std::uint32_t initial_window_segments = 0;
+  RtoLimits rto;
+  TcpApplication application = TcpApplication::bulk;
+  std::uint64_t finite_bytes = 0;  // finite only
+  Time start;                      // the application opens the connection
+  std::optional<Time> stop;        // the application stops offering data
+  bool trace_cwnd = false;         // record (time, cwnd bytes) at every change
+  bool trace_rtt = false;          // record (time, RTT sample seconds)
+  std::optional<AccessCategory> access_category;  // copied into every data segment
+};
+
+struct TcpReceiverConfig {
+  FlowAddress address;  // of the data: ACKs go address.dst -> address.src
+  std::uint32_t mss = 1460;
+  std::uint32_t window_packets = 64;  // advertised window: window_packets * mss bytes
+  bool delayed_ack = false;
+  // RFC 1122 4.2.3.2 allows up to 500 ms; 200 ms as BSD and Linux. ns-2's
+  // DelAck sink uses 100 ms (interval_).
+  Time delayed_ack_timeout = Time::ms(200);
+  MeasurementWindow window;  // goodput
+  std::optional<AccessCategory> ack_access_category;  // copied into every ACK
+};
+
+// A scenario flow's sender and receiver settings. `window` is the results'
+// measurement window; `application` follows the flow's traffic (saturated: bulk,
+// else written, to be fed by a TrafficGenerator).
+TcpSenderConfig tcp_sender_config(const FlowConfig& flow, FlowAddress address, bool edca);
+TcpReceiverConfig tcp_receiver_config(const FlowConfig& flow, FlowAddress address, MeasurementWindow window,
+                                      bool edca);
+
+}  // namespace wmnsim::transport

@@ -1,0 +1,99 @@
+#include "transport/tcp_receiver.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+
+#include "transport/header_sizes.hpp"
+
+namespace wmnsim::transport {
+
+TcpReceiver::TcpReceiver(Scheduler& scheduler, PacketPool& pool, PacketSink& network, TcpReceiverConfig config)
+    : scheduler_(scheduler), pool_(pool), network_(network), config_(std::move(config)) {
+  if (config_.mss == 0) throw std::invalid_argument("TCP MSS must be at least one byte");
+  if (config_.window_packets == 0) throw std::invalid_argument("TCP window must be at least one segment");
+  out_of_order_.reserve(config_.window_packets);
+}
+
+TcpReceiver::~TcpReceiver() { scheduler_.cancel(delayed_ack_); }
+
+void TcpReceiver::deliver_up_to(std::uint64_t end) {
+  const std::uint64_t bytes = end - rcv_nxt_;
+  rcv_nxt_ = end;
+  stats_.delivered_bytes += bytes;
+  if (config_.window.contains(scheduler_.now())) stats_.window_delivered_bytes += bytes;
+}
+
+void TcpReceiver::store_out_of_order(std::uint64_t begin, std::uint64_t end) {
+  // Insert, then merge with overlapping or touching neighbours.
+  auto it = std::lower_bound(out_of_order_.begin(), out_of_order_.end(), std::make_pair(begin, end));
+  it = out_of_order_.insert(it, {begin, end});
+  if (it != out_of_order_.begin() && std::prev(it)->second >= it->first) {
+    --it;
+    it->second = std::max(it->second, std::next(it)->second);
+    out_of_order_.erase(std::next(it));
+  }
+  while (std::next(it) != out_of_order_.end() && std::next(it)->first <= it->second) {
+    it->second = std::max(it->second, std::next(it)->second);
+    out_of_order_.erase(std::next(it));
+  }
+}
+
+void TcpReceiver::receive(PacketPtr packet) {
+  const TransportHeader& t = packet->transport;
+  if (t.payload_bytes == 0) return;
+  ++stats_.segments_received;
+  const std::uint64_t begin = t.seq;
+  const std::uint64_t end = t.seq + t.payload_bytes;
+  bool ack_now = !config_.delayed_ack;
+
+  if (end <= rcv_nxt_) {
+    // Old data: our ACK was probably lost or the sender went back N. Tell it at
+    // once where we are (RFC 5681 4.2, RFC 793 3.9).
+    ++stats_.duplicate_segments;
+    ack_now = true;
+  } else if (begin > rcv_nxt_) {
+    // RFC 5681 4.2: an out-of-order segment is acknowledged at once (a duplicate ACK).
+    ++stats_.out_of_order_segments;
+    store_out_of_order(begin, end);
+    ack_now = true;
+  } else {
+    const bool filled_gap = !out_of_order_.empty();
+    deliver_up_to(end);
+    while (!out_of_order_.empty() && out_of_order_.front().first <= rcv_nxt_) {
+      if (out_of_order_.front().second > rcv_nxt_) deliver_up_to(out_of_order_.front().second);
+      out_of_order_.erase(out_of_order_.begin());
+    }
+    // RFC 5681 4.2: a segment that fills all or part of a gap is acknowledged at once.
+    if (filled_gap) ack_now = true;
+    // RFC 1122 4.2.3.2 / RFC 5681 4.2: with delayed ACKs, acknowledge at least
+    // every second segment.
+    if (!ack_now && ++unacked_segments_ >= 2) ack_now = true;
+  }
+
+  if (ack_now) {
+    send_ack();
+  } else if (!scheduler_.is_pending(delayed_ack_)) {
+    // RFC 1122 4.2.3.2: the delay must stay below 0.5 s.
+    delayed_ack_ = scheduler_.schedule_in(config_.delayed_ack_timeout, [this] { send_ack(); });
+  }
+}
+
+void TcpReceiver::send_ack() {
+  scheduler_.cancel(delayed_ack_);
+  unacked_segments_ = 0;
+  ++stats_.acks_sent;
+  PacketPtr p = pool_.make(scheduler_.now());
+  p->src = config_.address.dst;
+  p->dst = config_.address.src;
+  p->flow = config_.address.flow;
+  p->size_bytes = kTcpIpHeaderBytes;
+  p->access_category = config_.ack_access_category;
+  p->transport.ack_valid = true;
+  p->transport.ack = rcv_nxt_;
+  p->transport.window_bytes = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
+  network_.receive(std::move(p));
+}
+
+}  // namespace wmnsim::transport

@@ -1,0 +1,70 @@
+#pragma once
+// The receiving end of a TCP connection, without the network: the node hands it
+// the flow's data segments, it hands ACKs (40-byte pure ACKs) to a PacketSink.
+//
+// In-order data goes to the application at once (so the advertised window is
+// always window_packets * MSS); out-of-order data waits in a reassembly list.
+// ACK policy (RFC 5681 4.2, RFC 1122 4.2.3.2):
+//  - without delayed ACKs, every segment is acknowledged at once;
+//  - with them, an in-order segment is acknowledged when a second one arrives or
+//    delayed_ack_timeout after the first, whichever comes first;
+//  - out-of-order segments, duplicates, and segments that fill (part of) a gap
+//    are acknowledged at once (the duplicate ACKs fast retransmit relies on).
+// Cost: O(1) per in-order segment; O(holes) per out-of-order one.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/packet.hpp"
+#include "core/packet_sink.hpp"
+#include "core/scheduler.hpp"
+#include "transport/tcp_config.hpp"
+
+namespace wmnsim::transport {
+
+struct TcpReceiverStats {
+  std::uint64_t segments_received = 0;
+  std::uint64_t duplicate_segments = 0;     // carried only bytes already received
+  std::uint64_t out_of_order_segments = 0;  // arrived beyond a hole
+  std::uint64_t acks_sent = 0;
+  std::uint64_t delivered_bytes = 0;         // in order, to the application
+  std::uint64_t window_delivered_bytes = 0;  // the same, inside the measurement window
+};
+
+class TcpReceiver final : public PacketSink {
+ public:
+  // Throws std::invalid_argument for mss 0 or window_packets 0.
+  TcpReceiver(Scheduler& scheduler, PacketPool& pool, PacketSink& network, TcpReceiverConfig config);
+  ~TcpReceiver() override;
+  TcpReceiver(const TcpReceiver&) = delete;
+  TcpReceiver& operator=(const TcpReceiver&) = delete;
+
+  // A data segment (one without payload is ignored).
+  void receive(PacketPtr packet) override;
+
+  const TcpReceiverConfig& config() const { return config_; }
+  const TcpReceiverStats& stats() const { return stats_; }
+  std::uint64_t rcv_nxt() const { return rcv_nxt_; }  // next byte expected in order
+  // Application bytes delivered in order inside the measurement window, in bit/s.
+  double goodput_bps() const { return config_.window.rate_bps(stats_.window_delivered_bytes); }
+  bool delayed_ack_pending() const { return scheduler_.is_pending(delayed_ack_); }
+
+ private:
+  void deliver_up_to(std::uint64_t end);
+  void store_out_of_order(std::uint64_t begin, std::uint64_t end);
+  void send_ack();
+
+  Scheduler& scheduler_;
+  PacketPool& pool_;
+  PacketSink& network_;
+  TcpReceiverConfig config_;
+  TcpReceiverStats stats_;
+  std::uint64_t rcv_nxt_ = 0;
+  // Disjoint [begin, end) ranges beyond rcv_nxt_, sorted by begin.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out_of_order_;
+  std::uint32_t unacked_segments_ = 0;  // in-order segments waiting for a delayed ACK
+  EventId delayed_ack_;
+};
+
+}  // namespace wmnsim::transport

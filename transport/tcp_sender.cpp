@@ -1,0 +1,304 @@
+#include "transport/tcp_sender.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "transport/header_sizes.hpp"
+
+namespace wmnsim::transport {
+
+namespace {
+// A bulk application's data never ends; far below 2^64 so that sums cannot wrap.
+constexpr std::uint64_t kUnbounded = std::uint64_t{1} << 62;
+}  // namespace
+
+TcpSender::TcpSender(Scheduler& scheduler, PacketPool& pool, PacketSink& network, TcpSenderConfig config)
+    : scheduler_(scheduler),
+      pool_(pool),
+      network_(network),
+      config_(std::move(config)),
+      rtt_(config_.rto),
+      cwnd_trace_(config_.trace_cwnd),
+      rtt_trace_(config_.trace_rtt) {
+  if (config_.mss == 0) throw std::invalid_argument("TCP MSS must be at least one byte");
+  if (config_.window_packets == 0) throw std::invalid_argument("TCP window must be at least one segment");
+  if (config_.application == TcpApplication::finite && config_.finite_bytes == 0) {
+    throw std::invalid_argument("a finite TCP transfer needs at least one byte");
+  }
+  const std::uint64_t mss = config_.mss;
+  rwnd_ = mss * config_.window_packets;
+  max_cwnd_ = rwnd_;
+  // RFC 5681 3.1: ssthresh starts "arbitrarily high"; the receiver's window caps
+  // the sending window anyway.
+  ssthresh_ = kUnbounded;
+  if (fixed()) {
+    cwnd_ = rwnd_;
+  } else if (config_.initial_window_segments > 0) {
+    cwnd_ = mss * config_.initial_window_segments;
+  } else {
+    // RFC 5681 3.1, eq. (1): IW = min(4*SMSS, max(2*SMSS, 4380 bytes)).
+    cwnd_ = std::min<std::uint64_t>(4 * mss, std::max<std::uint64_t>(2 * mss, 4380));
+  }
+  if (!config_.stop || *config_.stop > config_.start) {
+    start_event_ = scheduler_.schedule_at(config_.start, [this] { open(); });
+  }
+  if (config_.stop) {
+    stop_event_ = scheduler_.schedule_at(std::max(*config_.stop, config_.start), [this] { close_application(); });
+  }
+}
+
+TcpSender::~TcpSender() {
+  scheduler_.cancel(timer_);
+  scheduler_.cancel(start_event_);
+  scheduler_.cancel(stop_event_);
+}
+
+void TcpSender::open() {
+  open_ = true;
+  if (config_.application == TcpApplication::bulk) data_end_ = kUnbounded;
+  if (config_.application == TcpApplication::finite) data_end_ = config_.finite_bytes;
+  cwnd_trace_.record(scheduler_.now(), static_cast<double>(cwnd_));
+  send_available();
+}
+
+void TcpSender::close_application() {
+  // The application stops offering data: what has not been handed to the network
+  // yet is withdrawn; what has been sent is still delivered reliably.
+  application_closed_ = true;
+  data_end_ = std::min(data_end_, snd_max_);
+  open_ = true;  // a flow stopped before it started has nothing to send either
+  check_completion();
+}
+
+void TcpSender::write(std::uint64_t bytes) {
+  if (application_closed_ || config_.application != TcpApplication::written) return;
+  data_end_ += bytes;
+  send_available();
+}
+
+std::uint32_t TcpSender::segment_length(std::uint64_t seq) const {
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(config_.mss, data_end_ - seq));
+}
+
+std::uint64_t TcpSender::usable_window() const {
+  // RFC 5681 2: the sender may not send data beyond min(cwnd, rwnd) past SND.UNA.
+  return std::min(cwnd_, rwnd_);
+}
+
+void TcpSender::send_available() {
+  if (!open_) return;
+  // After a timeout snd_nxt_ is back at snd_una_ (go-back-N) and this resends.
+  while (snd_nxt_ < data_end_) {
+    const std::uint32_t length = segment_length(snd_nxt_);
+    if (snd_nxt_ + length > snd_una_ + usable_window()) break;
+    send_segment(snd_nxt_, length);
+  }
+}
+
+void TcpSender::send_segment(std::uint64_t seq, std::uint32_t length) {
+  const Time now = scheduler_.now();
+  const bool retransmission = seq < snd_max_;
+  // State first, the hand-over last: the sink may be anything, even re-entrant.
+  if (seq == snd_nxt_) snd_nxt_ += length;
+  snd_max_ = std::max(snd_max_, seq + length);
+  ++stats_.segments_sent;
+  stats_.payload_bytes_sent += length;
+  if (retransmission) {
+    ++stats_.retransmissions;
+    // Karn's rule (RFC 6298 3): a retransmission makes the sample in progress
+    // ambiguous, so it is abandoned.
+    timing_ = false;
+  } else if (!timing_) {
+    timing_ = true;
+    timed_end_ = seq + length;
+    timed_sent_at_ = now;
+  }
+  // RFC 6298 5.1: start the timer if it is not running.
+  if (!scheduler_.is_pending(timer_)) restart_timer();
+
+  PacketPtr p = pool_.make(now);
+  p->src = config_.address.src;
+  p->dst = config_.address.dst;
+  p->flow = config_.address.flow;
+  p->size_bytes = kTcpIpHeaderBytes + length;
+  p->access_category = config_.access_category;
+  p->transport.seq = seq;
+  p->transport.payload_bytes = length;
+  p->transport.retransmitted = retransmission;
+  network_.receive(std::move(p));
+}
+
+void TcpSender::restart_timer() {
+  scheduler_.cancel(timer_);
+  timer_ = scheduler_.schedule_in(rtt_.rto(), [this] { on_timeout(); });
+}
+
+void TcpSender::set_cwnd(std::uint64_t bytes) {
+  if (bytes == cwnd_) return;
+  cwnd_ = bytes;
+  cwnd_trace_.record(scheduler_.now(), static_cast<double>(cwnd_));
+}
+
+void TcpSender::receive(PacketPtr packet) {
+  const TransportHeader& t = packet->transport;
+  if (!t.ack_valid) return;
+  ++stats_.acks_received;
+  const std::uint64_t ack = t.ack;
+  if (ack > snd_max_) return;  // acknowledges bytes never sent: not for this connection
+  const std::uint64_t old_rwnd = rwnd_;
+  // A zero window would stall the sender for good: there is no persist timer
+  // (our receiver always advertises its whole buffer), so 0 means "no news".
+  if (t.window_bytes > 0) rwnd_ = t.window_bytes;
+  if (ack > snd_una_) {
+    on_new_ack(ack);
+  } else if (ack == snd_una_ && snd_max_ > snd_una_ && t.payload_bytes == 0 && rwnd_ == old_rwnd) {
+    // RFC 5681 2 (DUPLICATE ACKNOWLEDGMENT): outstanding data, no payload, the
+    // same window, and the ACK number equal to the greatest acknowledged so far.
+    on_duplicate_ack();
+  }
+  send_available();
+}
+
+void TcpSender::grow_cwnd(std::uint64_t newly_acked) {
+  if (fixed()) return;
+  const std::uint64_t mss = config_.mss;
+  std::uint64_t next = cwnd_;
+  if (cwnd_ < ssthresh_) {
+    // RFC 5681 3.1, eq. (2): slow start, cwnd += min(N, SMSS).
+    next += std::min(newly_acked, mss);
+  } else {
+    // RFC 5681 3.1, eq. (3): congestion avoidance, cwnd += SMSS*SMSS/cwnd, at least 1 byte.
+    next += std::max<std::uint64_t>(1, mss * mss / cwnd_);
+  }
+  // More than the receiver's window could never be used (ns-2 caps cwnd the same
+  // way); without the cap a bulk flow's cwnd would grow without bound.
+  set_cwnd(std::max(cwnd_, std::min(next, max_cwnd_)));
+}
+
+void TcpSender::on_new_ack(std::uint64_t ack) {
+  const Time now = scheduler_.now();
+  const std::uint64_t mss = config_.mss;
+  const std::uint64_t newly_acked = ack - snd_una_;
+  stats_.bytes_acked += newly_acked;
+  snd_una_ = ack;
+  // After a go-back-N the receiver may already hold what we were about to resend.
+  snd_nxt_ = std::max(snd_nxt_, snd_una_);
+  dupacks_ = 0;
+
+  if (timing_ && ack >= timed_end_) {
+    const Time sample = now - timed_sent_at_;
+    rtt_.add_sample(sample);
+    rtt_trace_.record(now, sample.to_seconds());
+    timing_ = false;
+  }
+  // New data got through: the backed-off RTO collapses to the one of SRTT and
+  // RTTVAR (as ns-2 and Linux; see docs/transport.md on Karn's rule).
+  rtt_.reset_backoff();
+
+  bool restart = true;
+  if (in_recovery_) {
+    if (config_.variant == TcpVariant::reno) {
+      // RFC 5681 3.2 step 6: the first ACK of new data ends recovery, cwnd = ssthresh.
+      in_recovery_ = false;
+      set_cwnd(ssthresh_);
+    } else if (ack > recover_) {
+      // RFC 6582 3.2 step 3, full acknowledgment: option (1),
+      // cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS), which avoids a burst.
+      in_recovery_ = false;
+      if (!fixed()) set_cwnd(std::min(ssthresh_, std::max(flight_size_bytes(), mss) + mss));
+    } else {
+      // RFC 6582 3.2 step 3, partial acknowledgment: retransmit the first
+      // unacknowledged segment, deflate cwnd by the newly acknowledged bytes and
+      // add back one SMSS if at least one SMSS was acknowledged.
+      ++stats_.partial_ack_retransmits;
+      send_segment(snd_una_, segment_length(snd_una_));
+      if (!fixed()) {
+        std::uint64_t deflated = cwnd_ > newly_acked ? cwnd_ - newly_acked : 0;
+        if (newly_acked >= mss) deflated += mss;
+        set_cwnd(std::max(deflated, mss));
+      }
+      // Only the first partial ACK resets the timer (RFC 6582 3.2 step 3, the
+      // "Impatient" variant): a long train of holes ends in a timeout, not in
+      // one hole repaired per RTT for ever.
+      restart = first_partial_ack_;
+      first_partial_ack_ = false;
+    }
+  } else {
+    grow_cwnd(newly_acked);
+  }
+
+  if (snd_una_ == snd_max_) {
+    scheduler_.cancel(timer_);  // RFC 6298 5.2: all outstanding data acknowledged
+  } else if (restart) {
+    restart_timer();  // RFC 6298 5.3
+  }
+  check_completion();
+}
+
+void TcpSender::on_duplicate_ack() {
+  ++stats_.duplicate_acks;
+  if (in_recovery_) {
+    // RFC 5681 3.2 step 4 / RFC 6582 3.2 step 4: each further duplicate ACK means
+    // a segment left the network: inflate cwnd by one SMSS.
+    if (!fixed()) set_cwnd(cwnd_ + config_.mss);
+    return;
+  }
+  if (++dupacks_ == 3) enter_fast_recovery();
+}
+
+void TcpSender::enter_fast_recovery() {
+  // RFC 6582 3.2 step 1 (newreno, fixed_window): after a timeout or a recovery,
+  // duplicate ACKs that do not cover more than `recover` may come from segments
+  // sent twice; they must not start another recovery.
+  if (config_.variant != TcpVariant::reno && recover_valid_ && snd_una_ <= recover_ + 1) return;
+  const std::uint64_t mss = config_.mss;
+  ++stats_.fast_retransmits;
+  in_recovery_ = true;
+  first_partial_ack_ = true;
+  recover_ = snd_max_ - 1;  // RFC 6582 3.2 step 2
+  recover_valid_ = true;
+  if (!fixed()) {
+    // RFC 5681 3.2 step 2, eq. (4): ssthresh = max(FlightSize/2, 2*SMSS).
+    ssthresh_ = std::max(flight_size_bytes() / 2, 2 * mss);
+  }
+  // RFC 5681 3.2 step 3: retransmit the lost segment, cwnd = ssthresh + 3*SMSS.
+  send_segment(snd_una_, segment_length(snd_una_));
+  if (!fixed()) set_cwnd(ssthresh_ + 3 * mss);
+}
+
+void TcpSender::on_timeout() {
+  if (snd_una_ == snd_max_) return;  // nothing outstanding (cannot happen: the timer is stopped)
+  const std::uint64_t mss = config_.mss;
+  ++stats_.timeouts;
+  if (!fixed()) {
+    // RFC 5681 3.1: ssthresh = max(FlightSize/2, 2*SMSS) (eq. 4); cwnd = LW = 1 SMSS.
+    ssthresh_ = std::max(flight_size_bytes() / 2, 2 * mss);
+    set_cwnd(mss);
+  }
+  // RFC 6582 3.2 step 1 and Sec. 4: remember the highest byte sent, so that the
+  // duplicate ACKs of the go-back-N resends do not trigger a fast retransmit.
+  recover_ = snd_max_ - 1;
+  recover_valid_ = true;
+  in_recovery_ = false;
+  dupacks_ = 0;
+  timing_ = false;  // Karn's rule
+  // RFC 6298 5.5: back off; 5.4: retransmit the earliest unacknowledged segment;
+  // 5.6: restart the timer with the doubled RTO.
+  rtt_.back_off();
+  snd_nxt_ = snd_una_;  // go-back-N: without SACK, everything after the hole is suspect
+  send_segment(snd_una_, segment_length(snd_una_));
+  restart_timer();
+  send_available();
+}
+
+void TcpSender::check_completion() {
+  if (stats_.completed_at) return;
+  const bool no_more_data = application_closed_ || config_.application == TcpApplication::finite;
+  if (open_ && no_more_data && snd_una_ >= data_end_) {
+    stats_.completed_at = scheduler_.now();
+    scheduler_.cancel(timer_);
+  }
+}
+
+}  // namespace wmnsim::transport
