@@ -36,7 +36,18 @@ Results tables_of(const ResultsDocument& doc) {
 
 std::string ResultsDocument::file_text() const { return json.dump(2) + "\n"; }
 
+static void write_atomically(const std::string& path, const std::string& content) {
+  try {
+    write_file_atomically(path, content);
+  } catch (const std::runtime_error& e) {
+    PyErr_SetString(PyExc_OSError, e.what());
+    throw pyb::error_already_set();
+  }
+}
+
 void register_results(pyb::module_& m) {
+  m.def("write_file_atomically", &write_atomically, pyb::arg("path"), pyb::arg("content"),
+        "Writes a file as the command line does: a temporary file renamed into place; OSError on failure.");
   pyb::class_<ResultsDocument>(m, "ResultsDocument",
                                "A results document held in C++ with its key order and number formatting.")
       .def_static("from_text", &from_text, pyb::arg("text"),
@@ -47,14 +58,7 @@ void register_results(pyb::module_& m) {
       .def("file_text", &ResultsDocument::file_text, "Exactly what `wmnsim run -o FILE` writes.")
       .def(
           "write",
-          [](const ResultsDocument& d, const std::string& path) {
-            try {
-              write_file_atomically(path, d.file_text());
-            } catch (const std::runtime_error& e) {
-              PyErr_SetString(PyExc_OSError, e.what());
-              throw pyb::error_already_set();
-            }
-          },
+          [](const ResultsDocument& d, const std::string& path) { write_atomically(path, d.file_text()); },
           pyb::arg("path"), "Writes file_text() atomically (temporary file, then rename); OSError on failure.")
       .def(
           "flows_csv", [](const ResultsDocument& d) { return tables_of(d).flows_csv(); },

@@ -71,13 +71,32 @@ def run(
             raise NotSupportedError(f"{sc.source}: {e}") from None
         raise
     result = Result(document)
-    if pending is not None:
-        try:
-            pending.result = result
-        except AttributeError:
-            pass
-        raise pending
+    _raise_pending(pending, result)
     return result
+
+
+def _raise_pending(pending: Optional[BaseException], result: Any) -> None:
+    """Re-raises what stopped a run from Python (KeyboardInterrupt from Ctrl-C, or
+    an exception of the progress callable), with the partial result attached."""
+    if pending is None:
+        return
+    try:
+        pending.result = result  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
+    raise pending
+
+
+def _engine_workload(duration_s: float, period_s: float = 1e-6, progress: ProgressArg = False,
+                     cancel: Any = None) -> dict:
+    """Testing aid: the event engine alone (one self-rescheduling timer every
+    ``period_s``) run to ``duration_s`` through the same GIL release, Ctrl-C and
+    cancel plumbing as :func:`run`; needs no radio stack. Returns ``finished``,
+    ``simulated_time_s``, ``events_executed``."""
+    out = _core.engine_workload(duration_s, period_s, _callback(progress), cancel)
+    pending = out.pop("pending_error")
+    _raise_pending(pending, out)
+    return out
 
 
 def _callback(progress: ProgressArg) -> Optional[Callable[..., None]]:

@@ -185,8 +185,7 @@ class Result:
         """The per-flow table as ``wmnsim run --csv`` writes it; also to ``path``."""
         text = self._doc.flows_csv()
         if path is not None:
-            with open(os.fspath(path), "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+            _core.write_file_atomically(os.fspath(path), text)
         return text
 
     def flow_table(self) -> str:
