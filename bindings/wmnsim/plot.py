@@ -114,6 +114,7 @@ def cwnd_over_time(result: Result, ax: Optional["Axes"] = None, path: Optional[P
 # ---- topology ----------------------------------------------------------------------
 
 Edge = Tuple[str, str]
+MAX_AUTO_ROUTES = 8  # topology(routes="auto") draws route arrows up to this many flows
 
 
 def _edge(a: str, b: str) -> Edge:
@@ -211,12 +212,12 @@ def _usable_links(scenario: Scenario, described: Dict[str, Any]) -> List[Edge]:
 
 
 def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, Any]],
-             ax: Optional["Axes"] = None, path: Optional[PathLike] = None, routes: bool = True,
-             labels: bool = True, title: Optional[str] = None) -> "Figure":
+             ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
+             routes: Union[bool, str] = "auto", labels: bool = True, title: Optional[str] = None) -> "Figure":
     """The network: nodes at their positions (gateways as red squares, mesh routers
     as circles, wired hosts as diamonds beside the node they hang off), radio links
-    that can carry data, wired links, and with ``routes`` each flow's route drawn
-    as an arrow path. Links are coloured by use: the summed goodput of the flows
+    that can carry data, wired links, and each flow's route drawn as arrows
+    (``routes``: True, False, or "auto": when there are at most 8 flows). Links are coloured by use: the summed goodput of the flows
     routed over them (the flow count when the results carry no ``goodput_bps``, or
     for a Scenario); unused links are light grey.
 
@@ -245,7 +246,8 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
                     pos[host] = (pos[peer][0] + 0.08 * span * k, pos[peer][1] - 0.15 * span)
 
     fig, ax = _axes(ax, (7.0, 5.0))
-    flow_routes_ = flow_routes(scenario, result) if routes else {}
+    flow_routes_ = flow_routes(scenario, result)
+    draw_routes = routes is True or (routes == "auto" and len(flow_routes_) <= MAX_AUTO_ROUTES)
     weight: Dict[str, float] = {}
     by_goodput = False
     if result is not None and "goodput_bps" in result.flows.columns:
@@ -281,10 +283,10 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
         fig.colorbar(lc, ax=ax, label="goodput carried (Mbit/s)" if by_goodput else "flows routed over the link")
     # Routes: thin arrows from source to destination, offset a little per flow.
     colours = mpl.colormaps["tab10"]
-    for k, (fid, route) in enumerate(flow_routes_.items()):
+    for k, (fid, route) in enumerate(flow_routes_.items() if draw_routes else []):
         if not all(n in pos for n in route):
             continue
-        off = 0.012 * span * (k - (len(flow_routes_) - 1) / 2)
+        off = 0.012 * span * ((k % 10) - 4.5) if len(flow_routes_) > 10 else 0.012 * span * (k - (len(flow_routes_) - 1) / 2)
         for a, b in zip(route, route[1:]):
             (x0, y0), (x1, y1) = pos[a], pos[b]
             ax.annotate("", xy=(x1, y1 + off), xytext=(x0, y0 + off), zorder=3,

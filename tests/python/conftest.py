@@ -16,7 +16,10 @@ import wmnsim  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FLAGSHIP = ROOT / "scenarios" / "two_hop_chain_tcp.json"
-WMNSIM_BIN = os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "ci" / "cli" / "wmnsim"))
+WMNSIM_BIN = str(pathlib.Path(os.environ.get("WMNSIM_BIN", ROOT / "build" / "ci" / "cli" / "wmnsim")).resolve())
+# Subprocesses (python -m wmnsim) may run in another folder: absolute search paths.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    str(pathlib.Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
 SAMPLE_RESULTS = pathlib.Path(__file__).resolve().parent / "data" / "sample_results.json"
 
 
