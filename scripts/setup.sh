@@ -8,6 +8,7 @@ packages=(
   libboost-graph-dev libeigen3-dev libspdlog-dev nlohmann-json3-dev
   libgtest-dev pybind11-dev libcli11-dev python3-dev
   python3-pytest python3-jsonschema
+  python3-numpy python3-pandas python3-matplotlib python3-pip python3-venv
 )
 
 missing=()

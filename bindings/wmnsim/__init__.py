@@ -1,0 +1,57 @@
+"""wmnsim: a discrete-event simulator of 802.11 wireless mesh networks.
+
+Run a scenario and look at the results::
+
+    import wmnsim
+    result = wmnsim.run("scenarios/two_hop_chain_tcp.json", seed=7,
+                        overrides={"/simulation/duration_s": 30})
+    print(result.flows)                      # one row per flow (pandas)
+    wmnsim.plot.flow_goodput(result, path="goodput.png")
+
+The public names: :class:`Scenario`, :func:`run`, :class:`Result`,
+:class:`Progress`, the exceptions :class:`ScenarioError` (a ``ValueError``),
+:class:`NotSupportedError` (a ``NotImplementedError``) and
+:class:`ValidationIssue`, and the module :mod:`wmnsim.plot`. ``python -m wmnsim``
+is the ``wmnsim`` command line. docs/python.md has the whole guide.
+"""
+from __future__ import annotations
+
+# In a development tree the compiled _core sits in the build folder's
+# python/wmnsim/ and these files in bindings/wmnsim/: with both on PYTHONPATH the
+# package spans the two folders. An installed package has them in one folder.
+from pkgutil import extend_path
+
+__path__ = extend_path(__path__, __name__)
+
+from . import _core  # noqa: E402
+from ._errors import NotSupportedError, ScenarioError, ValidationIssue  # noqa: E402
+from .result import Progress, Result  # noqa: E402
+from ._run import run  # noqa: E402
+from .scenario import Scenario  # noqa: E402
+
+__version__: str = _core.__version__
+#: Build type of the compiled core ("Release", "RelWithDebInfo", ...).
+build_type: str = _core.build_type
+
+
+def __getattr__(name: str):
+    # wmnsim.plot imports matplotlib, so it loads on first use only.
+    if name == "plot":
+        import importlib
+
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError(f"module 'wmnsim' has no attribute {name!r}")
+
+
+__all__ = [
+    "Scenario",
+    "run",
+    "Result",
+    "Progress",
+    "ScenarioError",
+    "NotSupportedError",
+    "ValidationIssue",
+    "plot",
+    "__version__",
+    "build_type",
+]

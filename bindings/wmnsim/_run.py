@@ -1,0 +1,134 @@
+"""wmnsim.run: one simulation, through the same code as ``wmnsim run``."""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any, Callable, Optional, Union
+
+from . import _core
+from ._errors import NotSupportedError, ScenarioError
+from .result import Progress, Result
+from .scenario import Overrides, Scenario
+
+__all__ = ["run"]
+
+ProgressArg = Union[bool, Callable[[Progress], Any], None]
+
+
+def run(
+    scenario: Union[Scenario, str, "os.PathLike[str]", Mapping[str, Any]],
+    seed: Optional[int] = None,
+    overrides: Optional[Overrides] = None,
+    progress: ProgressArg = False,
+    *,
+    log_level: str = "warn",
+    cancel: Any = None,
+) -> Result:
+    """Runs a scenario and returns its :class:`Result`.
+
+    ``scenario`` is a :class:`Scenario` or anything ``Scenario()`` takes (a path, a
+    dict, JSON text). ``overrides`` replaces values first (see
+    :meth:`Scenario.with_overrides`), then ``seed`` sets ``/simulation/seed``:
+    exactly ``wmnsim run FILE --set ... --seed N``, so the same scenario and seed
+    give the same results through Python and the command line.
+
+    ``progress``: ``True`` prints the command line's progress line to stderr (once
+    a run lasts a second); a callable gets a :class:`Progress` about four times a
+    second and once at the end.
+
+    The GIL is released while the simulation runs, so runs in several threads
+    proceed in parallel. Ctrl-C stops a run within a fraction of a second and raises
+    KeyboardInterrupt (its ``result`` attribute holds the partial Result, with
+    ``interrupted`` true). ``cancel``: an object with ``is_set()`` (a
+    ``threading.Event``) that stops the run from another thread; the run then
+    returns its partial Result. ``log_level``: trace, debug, info, warn, error,
+    critical or off (log lines go to stderr).
+
+    Raises :class:`ScenarioError` (a ValueError) for invalid input, with every
+    problem's JSON path, and :class:`NotSupportedError` (a NotImplementedError)
+    when this build cannot simulate what the scenario asks for.
+    """
+    sc = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
+    assignments = []
+    if overrides is not None:
+        from .scenario import _assignments
+
+        assignments = _assignments(overrides)
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        assignments.append(f"/simulation/seed={seed}")  # after the overrides, as the CLI does
+    sc = sc.with_overrides(assignments)
+
+    callback = _callback(progress)
+    try:
+        document, pending = _core.run(sc._text(), sc.name or "scenario", log_level, callback, cancel)
+    except ScenarioError as e:
+        raise e.with_source(sc.source) from None
+    except NotSupportedError as e:
+        if sc.source:
+            raise NotSupportedError(f"{sc.source}: {e}") from None
+        raise
+    result = Result(document)
+    _raise_pending(pending, result)
+    return result
+
+
+def _raise_pending(pending: Optional[BaseException], result: Any) -> None:
+    """Re-raises what stopped a run from Python (KeyboardInterrupt from Ctrl-C, or
+    an exception of the progress callable), with the partial result attached."""
+    if pending is None:
+        return
+    try:
+        pending.result = result  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
+    raise pending
+
+
+def _engine_workload(duration_s: float, period_s: float = 1e-6, progress: ProgressArg = False,
+                     cancel: Any = None) -> dict:
+    """Testing aid: the event engine alone (one self-rescheduling timer every
+    ``period_s``) run to ``duration_s`` through the same GIL release, Ctrl-C and
+    cancel plumbing as :func:`run`; needs no radio stack. Returns ``finished``,
+    ``simulated_time_s``, ``events_executed``."""
+    out = _core.engine_workload(duration_s, period_s, _callback(progress), cancel)
+    pending = out.pop("pending_error")
+    _raise_pending(pending, out)
+    return out
+
+
+def _callback(progress: ProgressArg) -> Optional[Callable[..., None]]:
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        return _ProgressLine()
+    if not callable(progress):
+        raise TypeError("progress must be True, False or a callable taking a wmnsim.Progress")
+    user = progress
+
+    def call(simulated_s: float, end_s: float, events: int, wall_s: float) -> None:
+        user(Progress(simulated_s, end_s, events, wall_s))
+
+    return call
+
+
+class _ProgressLine:
+    """The command line's progress line, redrawn in place on stderr, shown once a
+    run has lasted about a second."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, simulated_s: float, end_s: float, events: int, wall_s: float) -> None:
+        p = Progress(simulated_s, end_s, events, wall_s)
+        final = simulated_s >= end_s
+        if wall_s < 1.0 and not self.shown:
+            return
+        self.shown = True
+        sys.stderr.write(
+            f"\r[wmnsim] {simulated_s:.1f}/{end_s:.0f} s simulated ({100 * p.fraction:3.0f}%)  "
+            f"{p.events_per_s:.3g} events/s  ETA {p.eta_s:.0f} s   {chr(10) if final else ''}"
+        )
+        sys.stderr.flush()

@@ -1,0 +1,145 @@
+"""``python -m wmnsim``: the ``wmnsim`` command line, in Python.
+
+The same subcommands, options, messages and exit codes as cli/main.cpp::
+
+    python -m wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
+                                  [--set /json/pointer=value ...] [--log-level L]
+    python -m wmnsim validate SCENARIO...
+    python -m wmnsim --version
+
+Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
+130 interrupted by Ctrl-C (nothing written).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import List, Optional
+
+from . import _core
+from ._errors import NotSupportedError, ScenarioError
+from ._run import run
+from .scenario import Scenario
+
+__all__ = ["main"]
+
+EXIT_INTERNAL = 1
+EXIT_INVALID_INPUT = 2
+EXIT_INTERRUPTED = 130
+LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "off"]
+
+
+def _seed(text: str) -> int:
+    value = int(text, 10)
+    if not 0 <= value < 2**64:
+        raise ValueError(text)
+    return value
+
+
+_seed.__name__ = "seed"  # argparse names the type in its message
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="wmnsim",
+                                description="wmnsim: discrete-event simulator of 802.11 wireless mesh networks")
+    p.add_argument("--version", action="version", version=f"wmnsim {_core.__version__} ({_core.build_type})")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="Run a scenario and print its per-flow table")
+    r.add_argument("scenario", help="Scenario JSON file")
+    r.add_argument("-o", "--output", default="", help="Write the results JSON here (docs/results.md)")
+    r.add_argument("--csv", default="", help="Write the per-flow table as CSV here")
+    r.add_argument("--seed", type=_seed, default=None, help="Master seed (overrides /simulation/seed)")
+    r.add_argument("--set", dest="sets", action="append", default=[],
+                   help="Override a scenario value: /json/pointer=value (repeatable)")
+    r.add_argument("--log-level", default="warn", choices=LOG_LEVELS,
+                   help="trace, debug, info, warn, error, critical or off")
+    v = sub.add_parser("validate", help="Check scenarios; print every error with its JSON path")
+    v.add_argument("scenarios", nargs="+", help="Scenario JSON files")
+    return p
+
+
+def _print_issues(file: str, e: ScenarioError) -> None:
+    print(ScenarioError.format(e.errors, file), file=sys.stderr)
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    try:
+        sets = list(args.sets)
+        if args.seed is not None:
+            sets.append(f"/simulation/seed={args.seed}")
+        scenario = Scenario.from_file(args.scenario).with_overrides(sets)
+        scenario.validate()
+    except ScenarioError as e:
+        _print_issues(args.scenario, e)
+        return EXIT_INVALID_INPUT
+
+    # Output paths are checked before a possibly long run, not after it.
+    for out in (args.output, args.csv):
+        if not out:
+            continue
+        parent = os.path.dirname(out)
+        if parent and not os.path.isdir(parent):
+            print(f"cannot write {out}: the folder {parent} does not exist; "
+                  "create it or choose another output path", file=sys.stderr)
+            return EXIT_INVALID_INPUT
+
+    # Progress only on a terminal, and only once a run has lasted about a second.
+    progress = sys.stderr.isatty()
+    try:
+        result = run(scenario, progress=progress, log_level=args.log_level)
+    except NotSupportedError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    except ScenarioError as e:
+        _print_issues(args.scenario, e)
+        return EXIT_INVALID_INPUT
+    except KeyboardInterrupt as e:
+        partial = getattr(e, "result", None)
+        at = f"{partial.simulated_time_s:g}" if partial is not None else "?"
+        print(f"\ninterrupted at {at} s simulated; nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+    # Both files only after the run succeeded; each is atomic on its own.
+    try:
+        if args.output:
+            result.to_json(args.output)
+        if args.csv:
+            _write_csv(result, args.csv)
+    except OSError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    sys.stdout.write(result.flow_table())
+    return 0
+
+
+def _write_csv(result, path: str) -> None:
+    _core.write_file_atomically(path, result.flows_csv())
+
+
+def _validate_command(files: List[str]) -> int:
+    status = 0
+    for file in files:
+        try:
+            Scenario.from_file(file).validate()
+            print(f"{file}: valid")
+        except ScenarioError as e:
+            _print_issues(file, e)
+            status = EXIT_INVALID_INPUT
+    return status
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Runs the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version: 0; a bad command line: 2, as the CLI
+        return int(e.code or 0) if e.code in (0, None) else EXIT_INVALID_INPUT
+    try:
+        if args.command == "run":
+            return _run_command(args)
+        return _validate_command(args.scenarios)
+    except Exception as e:  # noqa: BLE001 - the CLI's last resort, with its words
+        print(f"wmnsim: internal error: {e}", file=sys.stderr)
+        return EXIT_INTERNAL

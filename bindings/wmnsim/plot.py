@@ -1,0 +1,313 @@
+"""Plots of results and scenarios with matplotlib.
+
+Every function returns a ``matplotlib.figure.Figure`` and, given ``path``, also
+saves it (the format follows the suffix: ``.png``, ``.svg``, ``.pdf``). Figures are
+made without pyplot, so nothing needs a display and nothing global changes; pass
+``ax`` to draw into an axes of your own figure instead.
+
+- :func:`flow_goodput`: per-flow goodput bars.
+- :func:`goodput_over_time`, :func:`cwnd_over_time`, :func:`timeseries`: lines over time.
+- :func:`topology`: nodes at their positions, gateways marked, radio and wired
+  links coloured by use, and each flow's route.
+"""
+from __future__ import annotations
+
+import os
+from collections import deque
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .result import Result
+from .scenario import Scenario
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["flow_goodput", "goodput_over_time", "cwnd_over_time", "timeseries", "topology", "save"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def save(fig: "Figure", path: PathLike, dpi: int = 150) -> "Figure":
+    """Saves ``fig`` to ``path`` (format from the suffix) and returns it."""
+    fig.savefig(os.fspath(path), dpi=dpi, bbox_inches="tight")
+    return fig
+
+
+def _axes(ax: Optional["Axes"], size: Tuple[float, float]) -> Tuple["Figure", "Axes"]:
+    if ax is not None:
+        return ax.figure, ax
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _done(fig: "Figure", path: Optional[PathLike]) -> "Figure":
+    if path is not None:
+        save(fig, path)
+    return fig
+
+
+def flow_goodput(result: Result, metric: str = "goodput_bps", ax: Optional["Axes"] = None,
+                 path: Optional[PathLike] = None, title: Optional[str] = None) -> "Figure":
+    """Bars of one per-flow metric (default ``goodput_bps``, drawn in Mbit/s), one per
+    flow, with Jain's fairness index in the title when the summary has it."""
+    flows = result.flows
+    if flows.empty:
+        raise ValueError("these results have no flows to plot")
+    if metric not in flows.columns:
+        raise KeyError(f'no flow column "{metric}" (columns: {", ".join(map(str, flows.columns))})')
+    fig, ax = _axes(ax, (max(4.0, 0.6 * len(flows) + 2), 3.5))
+    scale, unit = (1e6, "Mbit/s") if metric.endswith("_bps") else (1.0, "")
+    values = flows[metric].astype(float) / scale
+    bars = ax.bar(flows["id"].astype(str), values, color="tab:blue")
+    ax.bar_label(bars, fmt="%.3g", fontsize=8)
+    label = metric[:-4] if metric.endswith("_bps") else metric
+    ax.set_ylabel(f"{label} ({unit})" if unit else label)
+    ax.set_xlabel("flow")
+    jfi = result.summary.get("jain_fairness_index")
+    default = "Per-flow " + label + (f" (Jain's index {jfi:.3f})" if isinstance(jfi, (int, float)) else "")
+    ax.set_title(title or default)
+    ax.tick_params(axis="x", rotation=30 if len(flows) > 6 else 0)
+    return _done(fig, path)
+
+
+def timeseries(result: Result, kind: str, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
+               ids: Optional[Iterable[str]] = None, scale: float = 1.0, ylabel: Optional[str] = None,
+               title: Optional[str] = None) -> "Figure":
+    """One line per id of a recorded time series (``Result.timeseries(kind)``),
+    values divided by ``scale``; ``ids`` picks some of them."""
+    df = result.timeseries(kind)
+    fig, ax = _axes(ax, (7.0, 3.5))
+    wanted = None if ids is None else set(ids)
+    for ident, part in df.groupby("id", sort=False):
+        if wanted is not None and ident not in wanted:
+            continue
+        ax.plot(part["time_s"], part["value"] / scale, label=str(ident), drawstyle="steps-post")
+    unit = df.attrs.get("unit", "")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel or (f"{kind} ({unit})" if unit else kind))
+    ax.set_title(title or kind.replace("_", " "))
+    if ax.lines:
+        ax.legend(fontsize=8, loc="best")
+    ax.grid(True, alpha=0.3)
+    return _done(fig, path)
+
+
+def goodput_over_time(result: Result, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
+                      ids: Optional[Iterable[str]] = None) -> "Figure":
+    """Per-flow goodput over time in Mbit/s (time series ``flow_goodput``)."""
+    return timeseries(result, "flow_goodput", ax=ax, path=path, ids=ids, scale=1e6,
+                      ylabel="goodput (Mbit/s)", title="Goodput over time")
+
+
+def cwnd_over_time(result: Result, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
+                   ids: Optional[Iterable[str]] = None) -> "Figure":
+    """TCP congestion windows over time (time series ``tcp_cwnd``)."""
+    df = result.timeseries("tcp_cwnd")
+    unit = df.attrs.get("unit") or "packets"
+    return timeseries(result, "tcp_cwnd", ax=ax, path=path, ids=ids,
+                      ylabel=f"congestion window ({unit})", title="TCP congestion window over time")
+
+
+# ---- topology ----------------------------------------------------------------------
+
+Edge = Tuple[str, str]
+MAX_AUTO_ROUTES = 8  # topology(routes="auto") draws route arrows up to this many flows
+
+
+def _edge(a: str, b: str) -> Edge:
+    return (a, b) if a <= b else (b, a)
+
+
+def _shortest_path(adjacency: Dict[str, List[str]], src: str, dst: str) -> Optional[List[str]]:
+    """Fewest hops (breadth first, neighbours in a fixed order)."""
+    previous: Dict[str, Optional[str]] = {src: None}
+    queue = deque([src])
+    while queue:
+        node = queue.popleft()
+        if node == dst:
+            path = [dst]
+            while previous[path[-1]] is not None:
+                path.append(previous[path[-1]])  # type: ignore[arg-type]
+            return path[::-1]
+        for nxt in adjacency.get(node, []):
+            if nxt not in previous:
+                previous[nxt] = node
+                queue.append(nxt)
+    return None
+
+
+def _static_path(routes: Sequence[Dict[str, str]], src: str, dst: str) -> Optional[List[str]]:
+    table: Dict[str, Dict[str, str]] = {}
+    for r in routes:
+        table.setdefault(r["node"], {})[r["dst"]] = r["next_hop"]
+    path, node = [src], src
+    while node != dst:
+        hops = table.get(node, {})
+        node = hops.get(dst, hops.get("*"))  # type: ignore[assignment]
+        if node is None or node in path:
+            return None  # dead end or loop: the routing layer reports those
+        path.append(node)
+    return path
+
+
+def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str, List[str]]:
+    """Each flow's route as a list of node ids.
+
+    Taken from the results' per-flow ``route`` column when the run recorded one;
+    otherwise from the scenario: the static tables with ``routing.type`` static,
+    else the fewest-hop path over the links that can carry data (radio links the
+    physical layer builds, and wired links) -- what ``auto`` with ``hop_count``
+    chooses. ``"@gateway"`` ends go to the gateway fewest hops away. Flows without
+    a route are left out."""
+    d = scenario.describe()
+    recorded: Dict[str, List[str]] = {}
+    if result is not None:
+        flows = result.flows
+        if "route" in flows.columns:
+            for ident, route in zip(flows["id"], flows["route"]):
+                if isinstance(route, list) and route:
+                    recorded[str(ident)] = [str(n) for n in route]
+    adjacency: Dict[str, List[str]] = {n["id"]: [] for n in d["nodes"]}
+    for a, b in _usable_links(scenario, d):
+        adjacency[a].append(b)
+    gateways = [n["id"] for n in d["nodes"] if n["role"] == "gateway"]
+    routes: Dict[str, List[str]] = {}
+    for f in d["flows"]:
+        if f["id"] in recorded:
+            routes[f["id"]] = recorded[f["id"]]
+            continue
+        src, dst = f["src"], f["dst"]
+        candidates = []
+        for s in (gateways if src == "@gateway" else [src]):
+            for t in (gateways if dst == "@gateway" else [dst]):
+                if d["routing"]["type"] == "static":
+                    p = _static_path(d["routing"]["routes"], s, t)
+                else:
+                    p = _shortest_path(adjacency, s, t)
+                if p:
+                    candidates.append(p)
+        if candidates:
+            routes[f["id"]] = min(candidates, key=len)
+    return routes
+
+
+def _usable_links(scenario: Scenario, described: Dict[str, Any]) -> List[Edge]:
+    """Directed (src, dst) pairs that can carry data: radio links with a usable
+    rate, and both directions of every wired link."""
+    from ._errors import NotSupportedError
+
+    out: List[Edge] = []
+    try:
+        for link in scenario.radio_links():
+            if link["rate_bps"] is not None:
+                out.append((link["src"], link["dst"]))
+    except NotSupportedError:
+        pass  # a PHY feature this build does not model: wired links only
+    for link in described["links"]:
+        out += [(link["a"], link["b"]), (link["b"], link["a"])]
+    return out
+
+
+def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, Any]],
+             ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
+             routes: Union[bool, str] = "auto", labels: bool = True, title: Optional[str] = None) -> "Figure":
+    """The network: nodes at their positions (gateways as red squares, mesh routers
+    as circles, wired hosts as diamonds beside the node they hang off), radio links
+    that can carry data, wired links, and each flow's route drawn as arrows
+    (``routes``: True, False, or "auto": when there are at most 8 flows). Links are coloured by use: the summed goodput of the flows
+    routed over them (the flow count when the results carry no ``goodput_bps``, or
+    for a Scenario); unused links are light grey.
+
+    ``source``: a Result (the scenario as run, plus its goodput and recorded routes)
+    or a Scenario (or anything ``Scenario()`` takes)."""
+    import matplotlib as mpl
+    from matplotlib.collections import LineCollection
+
+    result = source if isinstance(source, Result) else None
+    scenario = result.scenario if result is not None else (
+        source if isinstance(source, Scenario) else Scenario(source))  # type: ignore[arg-type]
+    d = scenario.describe()
+    pos: Dict[str, Tuple[float, float]] = {
+        n["id"]: (n["position_m"][0], n["position_m"][1]) for n in d["nodes"] if n["position_m"] is not None}
+    xs = [p[0] for p in pos.values()] or [0.0]
+    ys = [p[1] for p in pos.values()] or [0.0]
+    span = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+    # Hosts have no position: put them below the node their wired link reaches.
+    placed_below: Dict[str, int] = {}
+    for _ in range(len(d["nodes"])):
+        for link in d["links"]:
+            for host, peer in ((link["a"], link["b"]), (link["b"], link["a"])):
+                if host not in pos and peer in pos:
+                    k = placed_below.get(peer, 0)
+                    placed_below[peer] = k + 1
+                    pos[host] = (pos[peer][0] + 0.08 * span * k, pos[peer][1] - 0.15 * span)
+
+    fig, ax = _axes(ax, (7.0, 5.0))
+    flow_routes_ = flow_routes(scenario, result)
+    draw_routes = routes is True or (routes == "auto" and len(flow_routes_) <= MAX_AUTO_ROUTES)
+    weight: Dict[str, float] = {}
+    by_goodput = False
+    if result is not None and "goodput_bps" in result.flows.columns:
+        by_goodput = True
+        weight = {str(i): float(g) for i, g in zip(result.flows["id"], result.flows["goodput_bps"])}
+    use: Dict[Edge, float] = {}
+    for fid, route in flow_routes_.items():
+        for a, b in zip(route, route[1:]):
+            use[_edge(a, b)] = use.get(_edge(a, b), 0.0) + (weight.get(fid, 0.0) if by_goodput else 1.0)
+
+    radio: set = set()
+    try:
+        for link in scenario.radio_links():
+            if link["rate_bps"] is not None:
+                radio.add(_edge(link["src"], link["dst"]))
+    except Exception:  # noqa: BLE001 - a PHY this build cannot set up: no radio links drawn
+        radio = set()
+    wired = {_edge(link["a"], link["b"]) for link in d["links"]}
+    edges = [e for e in sorted(radio | wired) if e[0] in pos and e[1] in pos]
+    unused = [e for e in edges if use.get(e, 0.0) == 0.0]
+    used = [e for e in edges if use.get(e, 0.0) > 0.0]
+    seg = lambda e: [pos[e[0]], pos[e[1]]]  # noqa: E731
+    if unused:
+        ax.add_collection(LineCollection([seg(e) for e in unused], colors="0.8", linewidths=1.0, zorder=1,
+                                         linestyles=["--" if e in wired else "-" for e in unused]))
+    if used:
+        values = [use[e] / (1e6 if by_goodput else 1.0) for e in used]
+        norm = mpl.colors.Normalize(vmin=0.0, vmax=max(values))
+        lc = LineCollection([seg(e) for e in used], cmap="viridis", norm=norm, linewidths=3.0, zorder=2,
+                            linestyles=["--" if e in wired else "-" for e in used])
+        lc.set_array(values)
+        ax.add_collection(lc)
+        fig.colorbar(lc, ax=ax, label="goodput carried (Mbit/s)" if by_goodput else "flows routed over the link")
+    # Routes: thin arrows from source to destination, offset a little per flow.
+    colours = mpl.colormaps["tab10"]
+    for k, (fid, route) in enumerate(flow_routes_.items() if draw_routes else []):
+        if not all(n in pos for n in route):
+            continue
+        off = 0.012 * span * ((k % 10) - 4.5) if len(flow_routes_) > 10 else 0.012 * span * (k - (len(flow_routes_) - 1) / 2)
+        for a, b in zip(route, route[1:]):
+            (x0, y0), (x1, y1) = pos[a], pos[b]
+            ax.annotate("", xy=(x1, y1 + off), xytext=(x0, y0 + off), zorder=3,
+                        arrowprops=dict(arrowstyle="->", color=colours(k % 10), lw=1.2, shrinkA=7, shrinkB=7))
+        ax.plot([], [], color=colours(k % 10), lw=1.2, label=f"route {fid}")
+    styles = {"gateway": dict(marker="s", color="tab:red", s=120, label="gateway"),
+              "mesh": dict(marker="o", color="tab:blue", s=70, label="mesh router"),
+              "host": dict(marker="D", color="tab:gray", s=60, label="wired host")}
+    for role, style in styles.items():
+        ids = [n["id"] for n in d["nodes"] if n["role"] == role and n["id"] in pos]
+        if ids:
+            ax.scatter([pos[i][0] for i in ids], [pos[i][1] for i in ids], zorder=4, edgecolors="black", **style)
+            if labels:
+                for i in ids:
+                    ax.annotate(i, pos[i], xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8,
+                                zorder=5)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.margins(0.12)
+    ax.autoscale_view()
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.set_title(title or (d["name"] or scenario.name or "topology"))
+    ax.legend(fontsize=8, loc="best")
+    return _done(fig, path)

@@ -1,0 +1,251 @@
+"""Results of a run (docs/results.md) as pandas tables."""
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Union
+
+from . import _core
+from .scenario import Scenario
+
+if TYPE_CHECKING:  # pandas is imported when a table is asked for
+    import pandas
+
+__all__ = ["Result", "Progress"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The results format this module reads and writes (docs/results.md).
+FORMAT_VERSION = 1
+
+
+class Progress(NamedTuple):
+    """Where a run stands, as handed to a ``progress`` callable of :func:`wmnsim.run`."""
+
+    simulated_s: float  #: simulated time reached
+    end_s: float  #: simulated time the run goes to
+    events_executed: int
+    wall_time_s: float  #: wall time since the run started
+
+    @property
+    def fraction(self) -> float:
+        """Share of the run done, 0..1."""
+        return self.simulated_s / self.end_s if self.end_s > 0 else 1.0
+
+    @property
+    def events_per_s(self) -> float:
+        return self.events_executed / self.wall_time_s if self.wall_time_s > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float:
+        """Estimated wall time left."""
+        f = self.fraction
+        return self.wall_time_s * (1.0 - f) / f if f > 0 else 0.0
+
+
+class Result:
+    """The results of one run: per-flow and per-node tables, time series, summary.
+
+    Made by :func:`wmnsim.run`, or read from a results file written by
+    ``wmnsim run -o`` with :meth:`from_json`. :meth:`to_json` writes exactly the
+    command line's file. Tables are built on each access (copies: change them
+    freely).
+    """
+
+    __slots__ = ("_doc", "_data")
+
+    def __init__(self, document: "_core.ResultsDocument"):
+        if not isinstance(document, _core.ResultsDocument):
+            raise TypeError("use wmnsim.run(...) or Result.from_json(...) to make a Result")
+        self._doc = document
+        self._data: Dict[str, Any] = json.loads(document.text())
+        _check_results(self._data)
+
+    @classmethod
+    def from_json(cls, source: Union[PathLike, Mapping[str, Any]]) -> "Result":
+        """A Result from a results file (path), its JSON text, or its parsed dict.
+
+        Raises ValueError when the document is not a wmnsim results document or has
+        a newer format version; OSError when the file cannot be read."""
+        if isinstance(source, Mapping):
+            text = json.dumps(source, ensure_ascii=False, allow_nan=False)
+        elif isinstance(source, str) and source.lstrip().startswith("{"):
+            text = source
+        elif isinstance(source, (str, os.PathLike)):
+            with open(os.fspath(source), encoding="utf-8") as f:
+                text = f.read()
+        else:
+            raise TypeError(f"Result.from_json takes a path, JSON text or a dict, not {type(source).__name__}")
+        return cls(_core.ResultsDocument.from_text(text))
+
+    # ---- the run ------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        """The master seed of the run."""
+        return self._data["seed"]
+
+    @property
+    def run_info(self) -> Dict[str, Any]:
+        """``simulated_time_s``, ``events_executed``, ``event_fingerprint``, ``interrupted``."""
+        return dict(self._data["run"])
+
+    @property
+    def interrupted(self) -> bool:
+        """True if the run was stopped before the end (Ctrl-C or a cancel event)."""
+        return bool(self._data["run"].get("interrupted", False))
+
+    @property
+    def simulated_time_s(self) -> float:
+        return float(self._data["run"]["simulated_time_s"])
+
+    @property
+    def event_fingerprint(self) -> str:
+        """Hash of the executed event trace: equal fingerprints, same event trace."""
+        return self._data["run"]["event_fingerprint"]
+
+    @property
+    def wall_clock(self) -> Dict[str, Any]:
+        """``wall_time_s`` and ``events_per_s``: the only machine-dependent part."""
+        return dict(self._data.get("wall_clock", {}))
+
+    @property
+    def version(self) -> Dict[str, Any]:
+        """The wmnsim build that produced the results (``version``, ``build_type``)."""
+        return dict(self._data.get("wmnsim", {}))
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario as run, after seed and overrides."""
+        return Scenario.from_dict(self._data["scenario"])
+
+    # ---- tables -------------------------------------------------------------------
+
+    @property
+    def summary(self) -> Dict[str, Any]:
+        """Run-level metrics (Jain's fairness index, utilisation, losses), as a dict."""
+        return json.loads(json.dumps(self._data["summary"]))
+
+    @property
+    def flows(self) -> "pandas.DataFrame":
+        """One row per flow, the columns of the results file's ``flows`` in order
+        (the same table as ``wmnsim run --csv``). ``id`` is a column; use
+        ``result.flows.set_index("id")`` to index by flow."""
+        return _table(self._data["flows"])
+
+    @property
+    def nodes(self) -> "pandas.DataFrame":
+        """One row per node (MAC statistics, drops), ``id`` first."""
+        return _table(self._data["nodes"])
+
+    @property
+    def timeseries_kinds(self) -> List[str]:
+        """The kinds of time series recorded (the scenario's ``outputs.timeseries``)."""
+        return list(self._data["timeseries"].keys())
+
+    def timeseries(self, kind: str) -> "pandas.DataFrame":
+        """One recorded time series in long form: columns ``time_s``, ``id``, ``value``
+        (one row per sample). ``df.attrs`` holds ``kind``, ``unit`` and
+        ``interval_s``. Pivot with ``df.pivot(index="time_s", columns="id",
+        values="value")``. Raises KeyError naming the recorded kinds."""
+        import pandas as pd
+
+        series = self._data["timeseries"]
+        if kind not in series:
+            close = difflib.get_close_matches(kind, list(series), n=1)
+            hint = f'; did you mean "{close[0]}"?' if close else ""
+            known = ", ".join(series) or "none (add kinds to the scenario's outputs.timeseries)"
+            raise KeyError(f'no time series "{kind}" in these results (recorded: {known}){hint}')
+        s = series[kind]
+        columns = list(s.get("columns", ["time_s", "id", "value"]))
+        df = pd.DataFrame(s["rows"], columns=columns)
+        if df.empty:
+            df = df.astype({"time_s": "float64", "id": "object", "value": "float64"})
+        else:
+            df = df.astype({"time_s": "float64", "value": "float64"})
+        df.attrs.update({"kind": kind, "unit": s.get("unit", ""), "interval_s": s.get("interval_s")})
+        return df
+
+    # ---- files --------------------------------------------------------------------
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The whole results document as plain Python data."""
+        return json.loads(self._doc.text())
+
+    def to_json(self, path: Optional[PathLike] = None) -> str:
+        """The results file's text, byte for byte what ``wmnsim run -o`` writes;
+        also written to ``path`` (atomically: a reader never sees half a file)."""
+        if path is not None:
+            self._doc.write(os.fspath(path))
+        return self._doc.file_text()
+
+    def flows_csv(self, path: Optional[PathLike] = None) -> str:
+        """The per-flow table as ``wmnsim run --csv`` writes it; also to ``path``."""
+        text = self._doc.flows_csv()
+        if path is not None:
+            _core.write_file_atomically(os.fspath(path), text)
+        return text
+
+    def flow_table(self) -> str:
+        """The per-flow table and the summary as ``wmnsim run`` prints them."""
+        return self._doc.flow_table()
+
+    def __repr__(self) -> str:
+        name = self._data.get("scenario", {}).get("name", "")
+        state = ", interrupted" if self.interrupted else ""
+        return (f"<wmnsim.Result {name!r}: {len(self._data['flows'])} flows, "
+                f"{self.simulated_time_s:g} s simulated, seed {self.seed}{state}>")
+
+
+def _table(rows: List[Dict[str, Any]]) -> "pandas.DataFrame":
+    import pandas as pd
+
+    if not rows:
+        return pd.DataFrame()
+    columns = list(rows[0].keys())  # every row has the same keys in the same order
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _check_results(data: Any) -> None:
+    """A results document (docs/results.md) in the shape this module reads."""
+
+    def fail(path: str, what: str) -> None:
+        raise ValueError(f"not a wmnsim results document: {path}: {what}" if path else
+                         f"not a wmnsim results document: {what}")
+
+    if not isinstance(data, dict):
+        fail("", "expected a JSON object")
+    if data.get("format") != "wmnsim-results":
+        fail("/format", f'expected "wmnsim-results", got {data.get("format")!r}')
+    version = data.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        fail("/format_version", f"expected a positive integer, got {version!r}")
+    if version > FORMAT_VERSION:
+        fail("/format_version", f"version {version} is newer than this wmnsim reads ({FORMAT_VERSION}); upgrade wmnsim")
+    if not isinstance(data.get("seed"), int):
+        fail("/seed", "expected an integer")
+    run = data.get("run")
+    if not isinstance(run, dict) or not isinstance(run.get("simulated_time_s"), (int, float)):
+        fail("/run", "expected an object with simulated_time_s, events_executed, event_fingerprint, interrupted")
+    if not isinstance(data.get("summary"), dict):
+        fail("/summary", "expected an object")
+    for key in ("flows", "nodes"):
+        rows = data.get(key)
+        if not isinstance(rows, list):
+            fail("/" + key, "expected an array")
+        for i, r in enumerate(rows):
+            if not isinstance(r, dict) or "id" not in r:
+                fail(f"/{key}/{i}", 'expected an object with an "id"')
+    series = data.get("timeseries")
+    if not isinstance(series, dict):
+        fail("/timeseries", "expected an object")
+    for kind, s in series.items():
+        if not isinstance(s, dict) or not isinstance(s.get("rows"), list):
+            fail(f"/timeseries/{kind}", 'expected an object with "rows"')
+        for i, row in enumerate(s["rows"]):
+            if not (isinstance(row, list) and len(row) == 3):
+                fail(f"/timeseries/{kind}/rows/{i}", "expected [time_s, id, value]")
+    if not isinstance(data.get("scenario"), dict):
+        fail("/scenario", "expected an object")

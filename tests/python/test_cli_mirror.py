@@ -1,0 +1,51 @@
+"""`python -m wmnsim` mirrors the `wmnsim` program: exit codes, stdout and stderr."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
+
+
+def both(*args, cwd=None):
+    c = subprocess.run([WMNSIM_BIN, *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd)
+    p = subprocess.run([sys.executable, "-m", "wmnsim", *map(str, args)], capture_output=True, text=True,
+                       timeout=300, cwd=cwd, env=os.environ.copy())
+    return c, p
+
+
+def bad_file(tmp_path):
+    doc = json.loads(FLAGSHIP.read_text())
+    doc["simulation"]["duration_s"] = -5
+    doc["flows"][0]["dst"] = "Q"
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(doc))
+    return f
+
+
+@pytest.mark.parametrize("args", [
+    ["--version"],
+    ["validate", FLAGSHIP, ROOT / "scenarios" / "jamshaid" / "chain_1mbps.json"],
+    ["validate", "BAD"],
+    ["run", "BAD"],
+    ["run", FLAGSHIP, "--seed", 3],
+    ["run", "MISSING"],
+    ["run", FLAGSHIP, "--set", "/simulation/duraton_s=3", "--set", "/flows/0/dst=Q"],
+    ["run", FLAGSHIP, "--set", "/nodes/7/id=X"],
+    ["run", FLAGSHIP, "--set", "no-pointer"],
+    ["run", FLAGSHIP, "-o", "no/such/out.json"],
+])
+def test_same_exit_code_and_output(tmp_path, args):
+    args = [bad_file(tmp_path) if a == "BAD" else tmp_path / "nope.json" if a == "MISSING" else a for a in args]
+    c, p = both(*args, cwd=tmp_path)
+    assert (p.returncode, p.stdout, p.stderr) == (c.returncode, c.stdout, c.stderr)
+    if "-o" in args:
+        assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["run"], ["frobnicate"], ["run", FLAGSHIP, "--log-level", "loud"], []])
+def test_bad_command_lines_exit_2(args):
+    c, p = both(*args)
+    assert c.returncode == p.returncode == 2
