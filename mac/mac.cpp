@@ -87,7 +87,7 @@ void Mac::set_params(AccessCategory ac, const EdcaParams& params) {
   f.cw = std::clamp(f.cw, params.cw_min, params.cw_max);
   // A changed AIFSN moves the access time of a counting function.
   if (f.counting && !f.committed && !busy_) {
-    schedule_access(f, scheduler_.now());
+    schedule_access(f);
     reschedule_access_timer();
   }
 }
@@ -132,7 +132,7 @@ EnqueueResult Mac::enqueue(PacketPtr packet) {
     } else {
       f.backoff_slots = 0;
       f.draw_on_busy = true;
-      schedule_access(f, now);
+      schedule_access(f);
       reschedule_access_timer();
     }
   }
@@ -175,7 +175,7 @@ void Mac::refresh_medium() {
     on_medium_busy(now);
   } else {
     idle_since_ = now;
-    on_medium_idle(now);
+    on_medium_idle();
   }
 }
 
@@ -186,7 +186,7 @@ Time Mac::defer_for(const AccessFunction& f) const {
   return use_eifs_ ? timing_.eifs - timing_.difs + aifs : aifs;
 }
 
-void Mac::schedule_access(AccessFunction& f, Time /*now*/) {
+void Mac::schedule_access(AccessFunction& f) {
   const Time count_from = std::max(idle_since_ + defer_for(f), f.eligible_from);
   f.access_at = count_from + f.backoff_slots * timing_.slot;
 }
@@ -219,9 +219,9 @@ void Mac::on_medium_busy(Time now) {
   reschedule_access_timer();
 }
 
-void Mac::on_medium_idle(Time now) {
+void Mac::on_medium_idle() {
   for (AccessFunction& f : functions_) {
-    if (f.counting && !f.committed) schedule_access(f, now);
+    if (f.counting && !f.committed) schedule_access(f);
   }
   reschedule_access_timer();
 }
@@ -255,7 +255,7 @@ void Mac::draw_backoff(AccessFunction& f, Time now) {
   f.backoff_slots = static_cast<int>(backoff_draws_.uniform_int(static_cast<std::uint64_t>(f.cw)));
   f.eligible_from = now;
   f.access_at = Time::max();
-  if (!busy_) schedule_access(f, now);
+  if (!busy_) schedule_access(f);
 }
 
 // ---- channel access -----------------------------------------------------------------
@@ -295,7 +295,7 @@ void Mac::on_access_timer() {
       f.counting = true;
       f.draw_on_busy = true;
       f.eligible_from = f.queue->ready_at(now);
-      schedule_access(f, now);
+      schedule_access(f);
       continue;
     }
     if (!winner) {

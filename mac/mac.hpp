@@ -178,8 +178,8 @@ class Mac final : public phy::PhyListener {
   bool medium_busy() const;
   void refresh_medium();
   void on_medium_busy(Time now);
-  void on_medium_idle(Time now);
-  void schedule_access(AccessFunction& f, Time now);
+  void on_medium_idle();
+  void schedule_access(AccessFunction& f);
   Time defer_for(const AccessFunction& f) const;
   void reschedule_access_timer();
   void on_access_timer();

@@ -22,23 +22,31 @@ void MacSampler::start() {
   next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); });
 }
 
-std::uint64_t MacSampler::total_drops(const Mac& mac) {
-  std::uint64_t n = mac.stats().drops_retry_limit;
+namespace {
+
+// The queues a MAC really has: one under DCF, four under EDCA.
+template <typename Fn>
+void for_each_queue(const Mac& mac, Fn fn) {
   for (std::size_t c = 0; c < kAccessCategoryCount; ++c) {
     const auto ac = static_cast<AccessCategory>(c);
     if (mac.category_count() == 1 && ac != AccessCategory::ac_be) continue;
-    n += mac.queue(ac).counters().dropped_total();
+    fn(mac.queue(ac));
   }
+}
+
+std::uint64_t queue_drops(const Mac& mac) {
+  std::uint64_t n = 0;
+  for_each_queue(mac, [&](const QueueDiscipline& q) { n += q.counters().dropped_total(); });
   return n;
 }
 
+}  // namespace
+
+std::uint64_t MacSampler::total_drops(const Mac& mac) { return mac.stats().drops_retry_limit + queue_drops(mac); }
+
 std::size_t MacSampler::queued_packets(const Mac& mac) {
   std::size_t n = 0;
-  for (std::size_t c = 0; c < kAccessCategoryCount; ++c) {
-    const auto ac = static_cast<AccessCategory>(c);
-    if (mac.category_count() == 1 && ac != AccessCategory::ac_be) continue;
-    n += mac.queue(ac).length_packets();
-  }
+  for_each_queue(mac, [&](const QueueDiscipline& q) { n += q.length_packets(); });
   return n;
 }
 
@@ -81,12 +89,6 @@ void MacSampler::write(Results& out) const {
   for (const Radio& r : radios_) {
     const Mac& mac = *r.mac;
     const MacStats& s = mac.stats();
-    std::uint64_t queue_drops = 0;
-    for (std::size_t c = 0; c < kAccessCategoryCount; ++c) {
-      const auto ac = static_cast<AccessCategory>(c);
-      if (mac.category_count() == 1 && ac != AccessCategory::ac_be) continue;
-      queue_drops += mac.queue(ac).counters().dropped_total();
-    }
     nlohmann::ordered_json row;
     row["node"] = r.node;
     row["radio"] = r.radio_index;
@@ -97,7 +99,7 @@ void MacSampler::write(Results& out) const {
     row["failed_attempts"] = s.failed_attempts;
     row["internal_collisions"] = s.internal_collisions;
     row["drops_retry_limit"] = s.drops_retry_limit;
-    row["drops_queue"] = queue_drops;
+    row["drops_queue"] = queue_drops(mac);
     row["rx_data"] = s.rx_data;
     row["rx_duplicates"] = s.rx_duplicates;
     row["rx_errors"] = s.rx_errors;

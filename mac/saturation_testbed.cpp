@@ -113,7 +113,7 @@ SaturationResult run_saturation(const SaturationSetup& s) {
   SaturationResult r;
   r.simulated = s.warmup + s.duration;
   r.throughput_bps = static_cast<double>(receiver.bytes) * 8.0 / s.duration.to_seconds();
-  std::uint64_t attempts = 0, retry_drops = 0;
+  std::uint64_t retry_drops = 0;
   for (std::size_t i = 1; i < macs.size(); ++i) {
     const MacStats& m = macs[i]->stats();
     r.totals.data_attempts += m.data_attempts;
@@ -125,7 +125,7 @@ SaturationResult run_saturation(const SaturationSetup& s) {
     r.totals.txops += m.txops;
     retry_drops += stations[i - 1]->retry_drops;
   }
-  attempts = r.totals.rts_attempts + (r.totals.rts_attempts > 0 ? 0 : r.totals.data_attempts);
+  const std::uint64_t attempts = r.totals.rts_attempts + (r.totals.rts_attempts > 0 ? 0 : r.totals.data_attempts);
   r.collision_probability = attempts > 0 ? static_cast<double>(r.totals.failed_attempts) / static_cast<double>(attempts) : 0.0;
   const std::uint64_t finished = r.totals.tx_success + retry_drops;
   r.drop_ratio = finished > 0 ? static_cast<double>(retry_drops) / static_cast<double>(finished) : 0.0;
