@@ -1,0 +1,93 @@
+#pragma once
+// Static routing: per-node next-hop tables computed once before a run, from the
+// scenario's `routing` section and the links the network offers (DESIGN.md: the
+// network layer forwards by table; no routing protocol runs during a simulation).
+//
+// Three ways to get tables (docs/scenario.md, `routing`):
+//  - auto: shortest paths between every pair of nodes over every usable link, by
+//    hop count or by an airtime metric (003's "pre-computed shortest paths");
+//  - gateway_trees: every mesh node joins the tree of its best gateway (the lowest
+//    path cost by the metric, 004 Sec. 4.1), and routes use only tree links and
+//    wired links;
+//  - static: explicit tables, checked for unknown next hops, loops and dead ends.
+//
+// Ties between equal-cost paths go to the neighbour with the lowest node index,
+// so tables are deterministic and independent of link order.
+//
+// The links come from the layer that knows them (runner/ builds them from the PHY
+// and the wired links); core/ knows nothing of radios.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/scenario.hpp"
+
+namespace wmnsim {
+
+// One direction of a link a packet can cross in one hop.
+//
+// Interfaces of a node are numbered: its radios first, in radio order (interface r
+// is radio r), then its wired links in the order of Scenario::links.
+struct RoutingLink {
+  std::uint32_t from = 0;       // node index
+  std::uint32_t to = 0;         // node index
+  std::uint32_t interface = 0;  // the from-node's interface
+  std::uint32_t address = 0;    // the to-node's address on it: its radio id (wireless); unused (wired)
+  // Airtime metric cost in seconds (IEEE 802.11s-2012 13.9: O + Bt / r for a usable
+  // link, whose frame error rate is below 1 %). Wired links: serialization of Bt
+  // bits plus the propagation delay. hop_count ignores it.
+  double cost_s = 0.0;
+  bool wired = false;
+};
+
+struct NextHop {
+  std::uint32_t node = 0;
+  std::uint32_t interface = 0;
+  std::uint32_t address = 0;
+};
+
+// Where each flow's packets actually go: "@gateway" resolved to a node.
+struct FlowEnds {
+  std::uint32_t src = 0;
+  std::uint32_t dst = 0;
+};
+
+class RoutingTables {
+ public:
+  RoutingTables() = default;
+  explicit RoutingTables(std::size_t nodes);
+
+  std::size_t node_count() const { return nodes_; }
+  // nullptr: no route from `node` to `dst` (or node == dst).
+  const NextHop* next_hop(std::uint32_t node, std::uint32_t dst) const;
+  void set(std::uint32_t node, std::uint32_t dst, NextHop hop);
+  void clear(std::uint32_t node, std::uint32_t dst);
+  // The nodes a packet from src to dst visits, src and dst included; empty when
+  // the tables lead nowhere (no route, or a loop).
+  std::vector<std::uint32_t> path(std::uint32_t src, std::uint32_t dst) const;
+
+ private:
+  std::size_t nodes_ = 0;
+  std::vector<std::optional<NextHop>> table_;  // nodes_ x nodes_, row = node, column = dst
+};
+
+struct Routing {
+  RoutingTables tables;
+  std::vector<FlowEnds> flows;  // by flow index
+  // Per node: the gateway it attaches to (its tree's root under gateway_trees, the
+  // cheapest reachable gateway otherwise; the node itself for a gateway); empty for
+  // hosts and for nodes that reach no gateway.
+  std::vector<std::optional<std::uint32_t>> gateway;
+};
+
+// Builds the tables for `scenario` over `links`, resolves "@gateway" flow ends, and
+// checks that every flow's path exists both ways (data, and ACKs for tcp and wccp).
+// Throws ScenarioError listing every problem, each with its JSON path:
+//   /flows/3: no route from "A" to "GW": A has no usable link (nearest node: B, 412 m) ...
+//   /routing/tables/A/GW: "C" is not a neighbour of "A" (neighbours: B)
+//   /flows/1: the static tables loop: A -> B -> A
+Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> links);
+
+}  // namespace wmnsim
