@@ -110,6 +110,10 @@ int run_command(const RunArgs& args) {
   } catch (const wmnsim::NotSupportedError& e) {
     std::cerr << args.scenario << ": " << e.what() << '\n';
     return kExitInvalidInput;
+  } catch (const wmnsim::ScenarioError& e) {
+    // Problems only the network can see (routing: unreachable flows, bad tables).
+    print_issues(args.scenario, e);
+    return kExitInvalidInput;
   }
   if (results.stats.interrupted) {
     std::cerr << "\ninterrupted at " << results.stats.simulated.to_seconds() << " s simulated; nothing written\n";

@@ -122,6 +122,16 @@ class PacketPool {
   std::size_t live() const { return live_; }           // handed out, not yet returned
   std::size_t capacity() const { return capacity_; }   // slots allocated (live + free)
   std::uint64_t ids_issued() const { return next_id_ - 1; }
+  // Calls f(const Packet&) for every live packet (the conservation check at the end
+  // of a run counts what is still queued or in flight). Free slots hold id 0.
+  template <typename F>
+  void for_each_live(F&& f) const {
+    for (const auto& chunk : chunks_) {
+      for (std::size_t i = 0; i < chunk_packets_; ++i) {
+        if (chunk[i].id != 0) f(static_cast<const Packet&>(chunk[i]));
+      }
+    }
+  }
 
  private:
   friend struct PacketReturn;

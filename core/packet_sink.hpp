@@ -7,6 +7,7 @@
 // in tests) and are one (the node delivers segments and ACKs to them).
 
 #include "core/packet.hpp"
+#include "core/time.hpp"
 
 namespace wmnsim {
 
@@ -14,6 +15,15 @@ class PacketSink {
  public:
   virtual ~PacketSink() = default;
   virtual void receive(PacketPtr packet) = 0;
+};
+
+// Receives every packet a queue, a MAC or a link gives up, with ownership and the
+// cause, so that drops are counted one way whichever layer drops (DESIGN.md:
+// every packet is accounted for).
+class DropSink {
+ public:
+  virtual ~DropSink() = default;
+  virtual void on_drop(PacketPtr packet, DropCause cause, Time now) = 0;
 };
 
 }  // namespace wmnsim

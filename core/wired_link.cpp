@@ -1,6 +1,7 @@
 #include "core/wired_link.hpp"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -65,6 +66,8 @@ void WiredLink::on_transmission_end() {
   const Time now = scheduler_.now();
   ++counters_.transmitted_packets;
   counters_.transmitted_bytes += serializing_->size_bytes;
+  // A copy for the listener, told last: it may hand the link a packet at once.
+  const std::optional<Packet> departed = departures_ != nullptr ? std::optional<Packet>(*serializing_) : std::nullopt;
   on_wire_.push_back(Propagating{std::move(serializing_), now + delay_});
   // Only the oldest packet on the wire has an arrival event; later ones are
   // scheduled as it arrives.
@@ -74,6 +77,7 @@ void WiredLink::on_transmission_end() {
     queue_bytes_ -= next->size_bytes;
     start_transmission(std::move(next));
   }
+  if (departed) departures_->on_departure(*departed);
 }
 
 void WiredLink::on_arrival() {

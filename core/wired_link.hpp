@@ -76,13 +76,8 @@ struct WiredLinkCounters {
 
 class WiredLink final : public PacketSink {
  public:
-  // Receives every packet the link drops, with ownership. The signature matches
-  // mac::DropSink so one owner can implement both.
-  class DropSink {
-   public:
-    virtual ~DropSink() = default;
-    virtual void on_drop(PacketPtr packet, DropCause cause, Time now) = 0;
-  };
+  // Receives every packet the link drops, with ownership (core/packet_sink.hpp).
+  using DropSink = wmnsim::DropSink;
 
   // Throws std::invalid_argument for a non-positive rate, a negative delay or a
   // queue capacity below 1 (a capacity of 0 is not allowed: the packet on the wire
@@ -92,6 +87,16 @@ class WiredLink final : public PacketSink {
   ~WiredLink() override;
   WiredLink(const WiredLink&) = delete;
   WiredLink& operator=(const WiredLink&) = delete;
+
+  // Told when a packet has been serialized (it left the queue for the wire): a
+  // saturated source behind the link refills here. Called last, when the link's
+  // state is consistent, so the listener may hand the link a packet at once.
+  class DepartureListener {
+   public:
+    virtual ~DepartureListener() = default;
+    virtual void on_departure(const Packet& departed) = 0;
+  };
+  void set_departure_listener(DepartureListener* listener) { departures_ = listener; }
 
   // Takes the packet onto the link: onto the wire at once if idle, else queued.
   void receive(PacketPtr packet) override;
@@ -125,6 +130,7 @@ class WiredLink final : public PacketSink {
   QueueLimit limit_;
   PacketSink& far_end_;
   DropSink& drops_;
+  DepartureListener* departures_ = nullptr;
 
   detail::Ring<PacketPtr> queue_;
   std::int64_t queue_bytes_ = 0;

@@ -334,7 +334,7 @@ void Mac::load_next_mpdu(AccessFunction& f) {
   f.sent_once = false;
   f.short_retries = 0;
   f.long_retries = 0;
-  if (user_ != nullptr) user_->on_queue_space(f.ac);
+  if (user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
 }
 
 void Mac::send_mpdu(std::size_t index) {

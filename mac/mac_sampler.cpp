@@ -72,7 +72,7 @@ void MacSampler::sample() {
   next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); });
 }
 
-void MacSampler::write(Results& out) const {
+void MacSampler::write_timeseries(Results& out) const {
   const auto put = [&](const char* kind, const char* unit, const std::vector<TimeSeries::Sample>& samples, bool on) {
     if (!on) return;
     TimeSeries& ts = out.timeseries[kind];
@@ -84,26 +84,34 @@ void MacSampler::write(Results& out) const {
   put("queue_length", "packets", queue_samples_, queue_);
   put("contention_window", "slots", cw_samples_, cw_);
   put("drops", "packets", drop_samples_, drops_);
+}
 
-  const double elapsed = sim_.now().to_seconds();
+nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
+  const MacStats& s = mac.stats();
+  nlohmann::ordered_json row;
+  row["data_attempts"] = s.data_attempts;
+  row["data_retries"] = s.data_retries;
+  row["rts_attempts"] = s.rts_attempts;
+  row["tx_success"] = s.tx_success;
+  row["failed_attempts"] = s.failed_attempts;
+  row["internal_collisions"] = s.internal_collisions;
+  row["drops_retry_limit"] = s.drops_retry_limit;
+  row["drops_queue"] = queue_drops(mac);
+  row["rx_data"] = s.rx_data;
+  row["rx_duplicates"] = s.rx_duplicates;
+  row["rx_errors"] = s.rx_errors;
+  row["channel_busyness"] = elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
+  return row;
+}
+
+void MacSampler::write(Results& out) const {
+  write_timeseries(out);
   for (const Radio& r : radios_) {
-    const Mac& mac = *r.mac;
-    const MacStats& s = mac.stats();
     nlohmann::ordered_json row;
     row["node"] = r.node;
     row["radio"] = r.radio_index;
-    row["data_attempts"] = s.data_attempts;
-    row["data_retries"] = s.data_retries;
-    row["rts_attempts"] = s.rts_attempts;
-    row["tx_success"] = s.tx_success;
-    row["failed_attempts"] = s.failed_attempts;
-    row["internal_collisions"] = s.internal_collisions;
-    row["drops_retry_limit"] = s.drops_retry_limit;
-    row["drops_queue"] = queue_drops(mac);
-    row["rx_data"] = s.rx_data;
-    row["rx_duplicates"] = s.rx_duplicates;
-    row["rx_errors"] = s.rx_errors;
-    row["channel_busyness"] = elapsed > 0 ? mac.channel_busy_time().to_seconds() / elapsed : 0.0;
+    const nlohmann::ordered_json t = totals(*r.mac, sim_.now());
+    for (const auto& [key, value] : t.items()) row[key] = value;
     out.nodes.push_back(std::move(row));
   }
 }

@@ -40,6 +40,10 @@ class MacSampler {
   void start();
   // Writes the collected time series and one totals row per radio into `out`.
   void write(Results& out) const;
+  // Only the time series.
+  void write_timeseries(Results& out) const;
+  // A MAC's totals since time 0 (the keys of a radio's row after node and radio).
+  static nlohmann::ordered_json totals(const Mac& mac, Time elapsed);
 
   static std::uint64_t total_drops(const Mac& mac);
   static std::size_t queued_packets(const Mac& mac);

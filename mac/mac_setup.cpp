@@ -1,11 +1,20 @@
 #include "mac/mac_setup.hpp"
 
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace wmnsim::mac {
 
 MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
                       DropSink& drops) {
+  const std::vector<DropSink*> same(scenario.nodes.size(), &drops);
+  return build_macs(sim, scenario, phy, pool, same);
+}
+
+MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
+                      std::span<DropSink* const> node_drops) {
+  if (node_drops.size() != scenario.nodes.size()) throw std::invalid_argument("build_macs: one DropSink per node");
   MacNetwork net;
   net.macs.resize(phy.medium->radio_count());
   net.node_macs.resize(scenario.nodes.size());
@@ -19,7 +28,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       config.control_rate = phy.basic_rate;
       const phy::PhyNetwork* net_phy = &phy;
       config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
-      auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, drops,
+      auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
       net.node_macs[n].push_back(mac.get());
       net.macs[id] = std::move(mac);

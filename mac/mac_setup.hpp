@@ -6,6 +6,7 @@
 // rate (fixed, or chosen per link: phy_setup.hpp link_data_rate).
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/scenario.hpp"
@@ -22,7 +23,11 @@ struct MacNetwork {
 
 // Backoff streams are named ("node", <node id>, "backoff/<radio index>"), so adding
 // a node or a radio elsewhere changes no one's draws (docs/random.md).
+// Every MAC reports its drops to `drops`...
 MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
                       DropSink& drops);
+// ... or to its node's sink (node_drops[node index]: the node records where it dropped).
+MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
+                      std::span<DropSink* const> node_drops);
 
 }  // namespace wmnsim::mac

@@ -15,8 +15,10 @@ class MacUser {
   // A data frame addressed to this radio (or broadcast) arrived intact and is not a
   // duplicate. `from_radio` is the transmitter's MAC address (radio index).
   virtual void on_mac_receive(PacketPtr packet, std::uint32_t from_radio) = 0;
-  // A packet left the queue of `ac` for the air: a saturated source refills here.
-  virtual void on_queue_space(AccessCategory /*ac*/) {}
+  // `departed` left the queue of `ac` for the air (its first transmission attempt
+  // follows): a saturated source refills here. The MAC's state is consistent, so
+  // the user may enqueue at once.
+  virtual void on_queue_space(AccessCategory /*ac*/, const Packet& /*departed*/) {}
 };
 
 // Frame-level trace of one MAC: every frame it puts on the air and every frame it

@@ -21,16 +21,13 @@
 #include <cstdint>
 
 #include "core/packet.hpp"
+#include "core/packet_sink.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim::mac {
 
-// Receives every packet a queue drops, with ownership.
-class DropSink {
- public:
-  virtual ~DropSink() = default;
-  virtual void on_drop(PacketPtr packet, DropCause cause, Time now) = 0;
-};
+// Receives every packet a queue drops, with ownership (core/packet_sink.hpp).
+using wmnsim::DropSink;
 
 // Told the queue's length after every change.
 class QueueObserver {

@@ -23,7 +23,7 @@ class Station final : public MacUser, public DropSink {
     for (int i = 0; i < 2; ++i) refill();
   }
   void on_mac_receive(PacketPtr, std::uint32_t) override {}
-  void on_queue_space(AccessCategory) override { refill(); }
+  void on_queue_space(AccessCategory, const Packet&) override { refill(); }
   void on_drop(PacketPtr, DropCause cause, Time) override {
     if (cause == DropCause::retry_limit) ++retry_drops;
   }

@@ -1,17 +1,193 @@
 #include "runner/run_scenario.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/fairness.hpp"
+#include "mac/mac_sampler.hpp"
+#include "runner/flow_sampler.hpp"
+#include "runner/network.hpp"
+
 namespace wmnsim {
 
-Results run_scenario(const Scenario& scenario, const RunOptions& /*options*/) {
-  // Every valid scenario has nodes that talk over radios and at least one flow.
-  // The radio stack (phy/, mac/, transport/) lands with the PHY, MAC and
-  // network/transport issues; until then nothing in a scenario can be simulated,
-  // and saying so is better than returning empty results.
-  (void)scenario;
-  throw NotSupportedError(
-      "/nodes: this build of wmnsim has no radio stack yet (PHY, MAC and transport layers); "
-      "the scenario is valid, but it cannot be simulated until those layers land. "
-      "Use `wmnsim validate` to check scenarios meanwhile.");
+namespace {
+
+std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
+  std::vector<mac::MacSampler::Radio> radios;
+  const Scenario& s = net.scenario();
+  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+    const auto& macs = net.macs().node_macs[n];
+    for (std::size_t r = 0; r < macs.size(); ++r) {
+      const std::string id = r == 0 ? s.nodes[n].id : s.nodes[n].id + "/" + std::to_string(r);
+      radios.push_back({macs[r], id, s.nodes[n].id, r});
+    }
+  }
+  return radios;
+}
+
+// Rows of one table share their keys, in one order; a key a row lacks (a host has
+// no MAC) is null there.
+void same_keys(std::vector<nlohmann::ordered_json>& rows) {
+  std::vector<std::string> keys;
+  for (const auto& row : rows) {
+    for (const auto& [key, value] : row.items()) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  }
+  for (auto& row : rows) {
+    nlohmann::ordered_json ordered;
+    for (const std::string& key : keys) ordered[key] = row.contains(key) ? row[key] : nlohmann::ordered_json(nullptr);
+    row = std::move(ordered);
+  }
+}
+
+nlohmann::ordered_json drops_json(const DropCounters& d) {
+  nlohmann::ordered_json j;
+  for (std::size_t c = 0; c < kDropCauseCount; ++c) j[std::string(to_string(static_cast<DropCause>(c)))] = d.by_cause[c].packets;
+  return j;
+}
+
+void write_flows(const Network& net, Results& out) {
+  const Scenario& s = net.scenario();
+  std::vector<double> goodput;
+  for (std::size_t i = 0; i < s.flows.size(); ++i) goodput.push_back(net.flow(i).goodput_bps());
+  double total = 0.0;
+  for (double g : goodput) total += g;
+  for (std::size_t i = 0; i < s.flows.size(); ++i) {
+    const FlowConfig& f = s.flows[i];
+    const FlowEndpoints& e = net.flow(i);
+    const FlowEnds ends = net.routing().flows[i];
+    const std::vector<std::string> route = net.route_of(i);
+    const FlowDeliveries& d = net.ledger().flow_deliveries(static_cast<std::uint32_t>(i));
+    nlohmann::ordered_json row;
+    row["id"] = f.id;
+    row["transport"] = to_string(f.transport);
+    row["src"] = s.nodes[ends.src].id;
+    row["dst"] = s.nodes[ends.dst].id;
+    row["hops"] = route.empty() ? 0 : route.size() - 1;
+    row["goodput_bps"] = goodput[i];
+    row["share"] = total > 0 ? goodput[i] / total : 0.0;
+    row["sent_packets"] = e.packets_sent();
+    row["delivered_packets"] = d.packets;
+    row["retransmissions"] = e.tcp_sender ? e.tcp_sender->stats().retransmissions : 0;
+    row["timeouts"] = e.tcp_sender ? e.tcp_sender->stats().timeouts : 0;
+    row["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
+    row["delay_mean_s"] = d.mean_delay_s();
+    row["delay_max_s"] = d.window_delay_max_s;
+    row["route"] = route;
+    out.flows.push_back(std::move(row));
+  }
+  if (const auto jfi = jain_fairness_index(goodput)) {
+    out.summary["jain_fairness_index"] = *jfi;
+  } else {
+    out.summary["jain_fairness_index"] = nullptr;
+  }
+  out.summary["total_goodput_bps"] = total;
+  // U = sum over flows of rate x hops: the airtime-weighted work the mesh did (001 Sec. 3).
+  double utilization = 0.0;
+  for (std::size_t i = 0; i < s.flows.size(); ++i) {
+    const std::size_t path = net.route_of(i).size();
+    utilization += goodput[i] * static_cast<double>(path > 0 ? path - 1 : 0);
+  }
+  out.summary["effective_utilization_bps"] = utilization;
+}
+
+void write_nodes(Network& net, Results& out) {
+  const Scenario& s = net.scenario();
+  const Time elapsed = net.simulation().now();
+  const double window_s = (net.window().end - net.window().begin).to_seconds();
+  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+    const Node& node = net.node(n);
+    const DropCounters& d = net.ledger().node_drops(static_cast<std::uint32_t>(n));
+    nlohmann::ordered_json row;
+    row["node"] = s.nodes[n].id;
+    row["role"] = to_string(s.nodes[n].role);
+    row["originated"] = node.counters().originated;
+    row["forwarded"] = node.counters().forwarded;
+    row["delivered"] = node.counters().delivered;
+    row["drops"] = d.total.packets;
+    const nlohmann::ordered_json by_cause = drops_json(d);
+    for (const auto& [cause, count] : by_cause.items()) row["drops_" + cause] = count;
+    row["drops_local"] = d.local.packets;
+    row["drops_intra_mesh"] = d.intra_mesh.packets;
+    row["weighted_loss_bps"] = window_s > 0 ? static_cast<double>(d.window_total.hop_weighted_bits) / window_s : 0.0;
+    // MAC totals summed over the node's radios (busyness: the mean); hosts have none.
+    const auto& macs = net.macs().node_macs[n];
+    nlohmann::ordered_json mac_sum;
+    for (const mac::Mac* m : macs) {
+      const nlohmann::ordered_json totals = mac::MacSampler::totals(*m, elapsed);
+      for (const auto& [key, value] : totals.items()) {
+        if (!mac_sum.contains(key)) {
+          mac_sum[key] = value;
+        } else if (value.is_number_float()) {
+          mac_sum[key] = mac_sum[key].get<double>() + value.get<double>();
+        } else {
+          mac_sum[key] = mac_sum[key].get<std::uint64_t>() + value.get<std::uint64_t>();
+        }
+      }
+    }
+    if (macs.size() > 1) {
+      mac_sum["channel_busyness"] = mac_sum["channel_busyness"].get<double>() / static_cast<double>(macs.size());
+    }
+    row["radios"] = macs.size();
+    for (auto& [key, value] : mac_sum.items()) row[key] = value;
+    out.nodes.push_back(std::move(row));
+  }
+  same_keys(out.nodes);
+}
+
+}  // namespace
+
+Results run_scenario(const Scenario& scenario, const RunOptions& options) {
+  Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
+  Network net(sim, scenario);
+  const Time interval = scenario.simulation.measurement_interval;
+  FlowSampler flow_sampler(net, interval, scenario.timeseries);
+  mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);
+  flow_sampler.start();
+  mac_sampler.start();
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const bool finished = sim.run_until(scenario.simulation.duration, options.control);
+  const auto wall_end = std::chrono::steady_clock::now();
+
+  Results out;
+  out.scenario = scenario.document;
+  out.seed = scenario.simulation.seed;
+  out.stats.simulated = sim.now();
+  out.stats.events_executed = sim.scheduler().executed();
+  out.stats.event_fingerprint = sim.scheduler().fingerprint();
+  out.stats.wall_time_s = std::chrono::duration<double>(wall_end - wall_start).count();
+  out.stats.interrupted = !finished;
+  if (!finished) return out;
+
+  write_flows(net, out);
+  write_nodes(net, out);
+  flow_sampler.write(out);
+  mac_sampler.write_timeseries(out);
+
+  const DropCounters& all = net.ledger().all_drops();
+  const double window_s = (net.window().end - net.window().begin).to_seconds();
+  // 004 Sec. 4.2: dropped bits per second, each weighted by the hops it had made.
+  out.summary["weighted_intra_mesh_loss_bps"] =
+      window_s > 0 ? static_cast<double>(all.window_total.hop_weighted_bits) / window_s : 0.0;
+  out.summary["drops_local"] = all.local.packets;
+  out.summary["drops_intra_mesh"] = all.intra_mesh.packets;
+  out.summary["drops"] = drops_json(all);
+
+  // Every packet is delivered, dropped with a cause, or still in the network.
+  const Conservation c = net.conservation();
+  out.summary["packets"] = {{"originated", c.originated},   {"delivered", c.delivered},
+                            {"dropped", c.dropped},         {"in_network", c.in_network},
+                            {"stale_copy_drops", c.stale_copy_drops}};
+  if (!c.holds()) {
+    throw std::logic_error("packet conservation broken: " + std::to_string(c.unaccounted) +
+                           " packets vanished without a record (a bug; please report it with the scenario)");
+  }
+  return out;
 }
 
 }  // namespace wmnsim

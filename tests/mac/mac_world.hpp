@@ -37,7 +37,7 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
   void on_mac_receive(PacketPtr packet, std::uint32_t /*from*/) override {
     delivered.push_back({sim_.now(), packet->id});
   }
-  void on_queue_space(AccessCategory ac) override {
+  void on_queue_space(AccessCategory ac, const Packet& /*departed*/) override {
     if (saturate_to && mac != nullptr) {
       refills++;
       mac->enqueue(make(*saturate_to, saturate_bytes, ac));

@@ -1,0 +1,91 @@
+#include "core/node.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace wmnsim {
+
+Node::Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& tables, PacketLedger& ledger)
+    : scheduler_(scheduler), index_(index), tables_(tables), ledger_(ledger) {}
+
+void Node::set_endpoint(std::uint32_t flow, PacketSink& endpoint) {
+  if (flow >= endpoints_.size()) endpoints_.resize(flow + 1, nullptr);
+  endpoints_[flow] = &endpoint;
+}
+
+void Node::set_backlog_source(std::uint32_t flow, BacklogSource& source, int target) {
+  if (target < 1) throw std::invalid_argument("a saturated source needs a backlog of at least one packet");
+  backlog_.push_back(Backlog{flow, &source, target, 0});
+}
+
+Node::Backlog* Node::backlog_of(const Packet& p) {
+  // Only the node's own packets still in its queues (no hop made yet).
+  if (p.src != index_ || p.hops != 0) return nullptr;
+  for (Backlog& b : backlog_) {
+    if (b.flow == p.flow) return &b;
+  }
+  return nullptr;
+}
+
+void Node::receive(PacketPtr packet) {
+  if (packet->src != index_) {
+    throw std::logic_error("node " + std::to_string(index_) + ": an endpoint sent a packet from node " +
+                           std::to_string(packet->src));
+  }
+  ++counters_.originated;
+  ledger_.originated(*packet);
+  if (Backlog* b = backlog_of(*packet)) ++b->queued;
+  route(std::move(packet));
+}
+
+void Node::arrive(PacketPtr packet) {
+  ++counters_.received;
+  ++packet->hops;
+  ledger_.arrived(*packet);
+  if (packet->dst == index_) {
+    PacketSink* endpoint = packet->flow < endpoints_.size() ? endpoints_[packet->flow] : nullptr;
+    if (endpoint == nullptr) {
+      throw std::logic_error("node " + std::to_string(index_) + ": no endpoint for flow " +
+                             std::to_string(packet->flow));
+    }
+    ++counters_.delivered;
+    ledger_.delivered(*packet, scheduler_.now());
+    endpoint->receive(std::move(packet));
+    return;
+  }
+  // RFC 791: a router decrements the TTL and discards the datagram at zero.
+  if (packet->ttl <= 1) {
+    on_drop(std::move(packet), DropCause::ttl_expired, scheduler_.now());
+    return;
+  }
+  --packet->ttl;
+  ++counters_.forwarded;
+  route(std::move(packet));
+}
+
+void Node::route(PacketPtr packet) {
+  const NextHop* hop = tables_.next_hop(index_, packet->dst);
+  if (hop == nullptr) {
+    on_drop(std::move(packet), DropCause::no_route, scheduler_.now());
+    return;
+  }
+  interfaces_.at(hop->interface)->send(std::move(packet), hop->address);
+}
+
+void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
+  // A retry-limit drop comes after the packet left the queue (on_departure).
+  if (cause != DropCause::retry_limit) {
+    if (Backlog* b = backlog_of(*packet)) --b->queued;
+  }
+  ledger_.dropped(*packet, index_, cause, now);
+  // The packet returns to its pool here.
+}
+
+void Node::on_departure(const Packet& departed) {
+  if (Backlog* b = backlog_of(departed)) --b->queued;
+  for (Backlog& b : backlog_) {
+    if (b.queued < b.target) b.source->refill();
+  }
+}
+
+}  // namespace wmnsim

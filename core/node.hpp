@@ -1,0 +1,132 @@
+#pragma once
+// A node's network layer: it takes packets from the transport endpoints on the
+// node, looks up the next hop in the static routing tables and hands the packet to
+// the interface that reaches it; it takes packets arriving over its interfaces and
+// delivers them to the flow's endpoint or forwards them (DESIGN.md, the data path).
+//
+// Header fields it keeps (RFC 791): every crossing of a link adds one to
+// Packet::hops; a packet to be forwarded loses one TTL and is dropped when the TTL
+// would reach zero. Every drop on the node (its queues, MACs and links report to
+// it as their DropSink; forwarding adds no_route and ttl_expired) goes to the
+// PacketLedger with the node and the hops travelled.
+//
+// Interfaces are what the node sends through: a radio's MAC (mac/mac_interface.hpp)
+// or one end of a wired link (WiredInterface). They are numbered as the routing
+// layer numbers them (core/routing.hpp): radios first, then wired links.
+//
+// Saturated sources ("always backlogged", 000's fully backlogged UDP) keep
+// `target` of their own packets waiting in the node's interface queues: whenever a
+// packet leaves one of the node's queues (DepartureListener), every registered
+// source below its target is asked for one more. A source whose packet the queue
+// refused (full) tries again at the next departure, so it never stalls, and it
+// never floods the queue shared with forwarded traffic.
+//
+// Cost: O(1) per packet (a table lookup, a flow-indexed endpoint array).
+
+#include <cstdint>
+#include <vector>
+
+#include "core/packet.hpp"
+#include "core/packet_ledger.hpp"
+#include "core/packet_sink.hpp"
+#include "core/routing.hpp"
+#include "core/scheduler.hpp"
+#include "core/wired_link.hpp"
+
+namespace wmnsim {
+
+// What a node sends through.
+class NetInterface {
+ public:
+  virtual ~NetInterface() = default;
+  // Hands `packet` to the link layer for the neighbour at `address` (its radio id,
+  // or, for a wired link, unused). The interface queues it and may drop it later,
+  // reporting to the node's DropSink.
+  virtual void send(PacketPtr packet, std::uint32_t address) = 0;
+};
+
+// Asked for one more packet of a saturated flow when one of its packets departed.
+class BacklogSource {
+ public:
+  virtual ~BacklogSource() = default;
+  virtual void refill() = 0;
+};
+
+struct NodeCounters {
+  std::uint64_t originated = 0;  // from endpoints on this node
+  std::uint64_t received = 0;    // arrived over a link
+  std::uint64_t delivered = 0;   // to an endpoint on this node
+  std::uint64_t forwarded = 0;   // arrived and sent on
+};
+
+class Node final : public PacketSink, public DropSink, public WiredLink::DepartureListener {
+ public:
+  Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& tables, PacketLedger& ledger);
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  std::uint32_t index() const { return index_; }
+
+  // Interfaces in the routing layer's order; the node does not own them.
+  void add_interface(NetInterface& interface) { interfaces_.push_back(&interface); }
+  std::size_t interface_count() const { return interfaces_.size(); }
+  // The endpoint on this node that receives `flow`'s packets addressed here.
+  void set_endpoint(std::uint32_t flow, PacketSink& endpoint);
+  void set_backlog_source(std::uint32_t flow, BacklogSource& source, int target);
+
+  // From an endpoint on this node: a packet to send (Packet::src is this node).
+  void receive(PacketPtr packet) override;
+  // From an interface: a packet that crossed a link to this node.
+  void arrive(PacketPtr packet);
+  // The same as a PacketSink, for a wired link's far end.
+  PacketSink& arrivals() { return arrivals_; }
+
+  // DropSink: this node's queues, MACs and links give up a packet.
+  void on_drop(PacketPtr packet, DropCause cause, Time now) override;
+  // A packet left one of this node's interface queues.
+  void on_departure(const Packet& departed) override;
+
+  const NodeCounters& counters() const { return counters_; }
+
+ private:
+  class Arrivals final : public PacketSink {
+   public:
+    explicit Arrivals(Node& node) : node_(node) {}
+    void receive(PacketPtr packet) override { node_.arrive(std::move(packet)); }
+
+   private:
+    Node& node_;
+  };
+
+  void route(PacketPtr packet);
+  struct Backlog {
+    std::uint32_t flow = 0;
+    BacklogSource* source = nullptr;
+    int target = 0;
+    int queued = 0;  // own packets of the flow in this node's queues
+  };
+  Backlog* backlog_of(const Packet& p);
+
+  Scheduler& scheduler_;
+  std::uint32_t index_;
+  const RoutingTables& tables_;
+  PacketLedger& ledger_;
+  Arrivals arrivals_{*this};
+  std::vector<NetInterface*> interfaces_;
+  std::vector<PacketSink*> endpoints_;       // by flow
+  std::vector<Backlog> backlog_;
+  NodeCounters counters_;
+};
+
+// One end of a wired link as a node interface.
+class WiredInterface final : public NetInterface {
+ public:
+  explicit WiredInterface(WiredLink& link) : link_(link) {}
+  void send(PacketPtr packet, std::uint32_t /*address*/) override { link_.receive(std::move(packet)); }
+  WiredLink& link() { return link_; }
+
+ private:
+  WiredLink& link_;
+};
+
+}  // namespace wmnsim

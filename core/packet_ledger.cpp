@@ -1,0 +1,103 @@
+#include "core/packet_ledger.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wmnsim {
+
+void DropCounters::add(const Packet& p, bool in_window) {
+  total.add(p);
+  (p.hops == 0 ? local : intra_mesh).add(p);
+  if (in_window) window_total.add(p);
+}
+
+PacketLedger::PacketLedger(std::size_t nodes, std::size_t flows, Time window_begin, Time window_end)
+    : node_drops_(nodes), flow_drops_(flows), flow_deliveries_(flows), window_begin_(window_begin), window_end_(window_end) {}
+
+PacketLedger::Entry* PacketLedger::entry(PacketId id) {
+  if (id >= entries_.size()) return nullptr;
+  return &entries_[id];
+}
+
+void PacketLedger::originated(const Packet& p) {
+  if (p.id >= entries_.size()) entries_.resize(std::max<std::size_t>(p.id + 1, entries_.size() * 2));
+  Entry& e = entries_[p.id];
+  if (e.fate != untracked) throw std::logic_error("PacketLedger: packet originated twice");
+  e.fate = in_flight;
+  ++originated_;
+}
+
+void PacketLedger::arrived(const Packet& p) {
+  Entry* e = entry(p.id);
+  if (e == nullptr || e->fate == untracked) return;
+  if (p.hops > e->progress) e->progress = p.hops;
+}
+
+void PacketLedger::delivered(const Packet& p, Time now) {
+  Entry* e = entry(p.id);
+  if (e == nullptr || e->fate == untracked) throw std::logic_error("PacketLedger: delivery of a packet never originated");
+  if (e->fate == delivered_fate) {
+    ++duplicate_deliveries_;
+    return;
+  }
+  // A counted drop is the furthest copy's (a drop below the packet's progress is
+  // stale), so no copy can still be on its way: delivering one now is a bug.
+  if (e->fate == dropped_fate) throw std::logic_error("PacketLedger: packet delivered after it was dropped");
+  e->fate = delivered_fate;
+  ++delivered_;
+  // Data only: a TCP ACK is the flow's packet too, but travels the other way.
+  if (p.flow < flow_deliveries_.size() && !p.transport.is_pure_ack()) {
+    FlowDeliveries& d = flow_deliveries_[p.flow];
+    ++d.packets;
+    if (window_begin_ <= now && now < window_end_) {
+      const double delay = (now - p.created).to_seconds();
+      ++d.window_packets;
+      d.window_delay_sum_s += delay;
+      if (delay > d.window_delay_max_s) d.window_delay_max_s = delay;
+    }
+  }
+}
+
+bool PacketLedger::dropped(const Packet& p, std::uint32_t node, DropCause cause, Time now) {
+  Entry* e = entry(p.id);
+  if (e == nullptr || e->fate == untracked) throw std::logic_error("PacketLedger: drop of a packet never originated");
+  if (e->fate != in_flight || p.hops < e->progress) {
+    ++stale_copy_drops_;
+    return false;
+  }
+  e->fate = dropped_fate;
+  ++dropped_;
+  const bool in_window = window_begin_ <= now && now < window_end_;
+  auto tally = [&](DropCounters& c) {
+    c.by_cause[static_cast<std::size_t>(cause)].add(p);
+    c.add(p, in_window);
+  };
+  tally(node_drops_.at(node));
+  if (p.flow != kNoFlow && p.flow < flow_drops_.size()) tally(flow_drops_[p.flow]);
+  tally(all_drops_);
+  return true;
+}
+
+Conservation PacketLedger::balance(const PacketPool& pool) const {
+  Conservation c;
+  c.originated = originated_;
+  c.delivered = delivered_;
+  c.dropped = dropped_;
+  c.stale_copy_drops = stale_copy_drops_;
+  c.duplicate_deliveries = duplicate_deliveries_;
+  std::vector<bool> live(entries_.size(), false);
+  pool.for_each_live([&](const Packet& p) {
+    if (p.id < live.size()) live[p.id] = true;
+  });
+  for (std::size_t id = 0; id < entries_.size(); ++id) {
+    if (entries_[id].fate != in_flight) continue;
+    if (live[id]) {
+      ++c.in_network;
+    } else {
+      ++c.unaccounted;
+    }
+  }
+  return c;
+}
+
+}  // namespace wmnsim

@@ -1,0 +1,60 @@
+#include "runner/flow_sampler.hpp"
+
+#include <algorithm>
+
+namespace wmnsim {
+
+FlowSampler::FlowSampler(Network& network, Time interval, const std::vector<std::string>& kinds)
+    : network_(network), interval_(interval), last_bytes_(network.scenario().flows.size(), 0) {
+  const auto wants = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+  goodput_ = wants("flow_goodput");
+  cwnd_ = wants("tcp_cwnd");
+  rtt_ = wants("flow_rtt");
+}
+
+FlowSampler::~FlowSampler() { network_.simulation().scheduler().cancel(next_); }
+
+void FlowSampler::start() {
+  if (!goodput_ && !cwnd_ && !rtt_) return;
+  next_ = network_.simulation().scheduler().schedule_in(interval_, [this] { sample(); });
+}
+
+void FlowSampler::sample() {
+  Scheduler& s = network_.simulation().scheduler();
+  const double t = s.now().to_seconds();
+  const Scenario& scenario = network_.scenario();
+  for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
+    const FlowEndpoints& e = network_.flow(i);
+    const std::string& id = scenario.flows[i].id;
+    if (goodput_) {
+      const std::uint64_t bytes = e.payload_bytes_delivered();
+      goodput_samples_.push_back({t, id, static_cast<double>(bytes - last_bytes_[i]) * 8.0 / interval_.to_seconds()});
+      last_bytes_[i] = bytes;
+    }
+    if (e.tcp_sender) {
+      if (cwnd_) {
+        const double mss = e.tcp_sender->config().mss;
+        cwnd_samples_.push_back({t, id, static_cast<double>(e.tcp_sender->cwnd_bytes()) / mss});
+      }
+      if (rtt_ && e.tcp_sender->rtt().has_sample()) {
+        rtt_samples_.push_back({t, id, e.tcp_sender->rtt().srtt().to_seconds()});
+      }
+    }
+  }
+  next_ = s.schedule_in(interval_, [this] { sample(); });
+}
+
+void FlowSampler::write(Results& out) const {
+  const auto put = [&](const char* kind, const char* unit, const std::vector<TimeSeries::Sample>& samples, bool on) {
+    if (!on) return;
+    TimeSeries& ts = out.timeseries[kind];
+    ts.unit = unit;
+    ts.interval = interval_;
+    ts.samples.insert(ts.samples.end(), samples.begin(), samples.end());
+  };
+  put("flow_goodput", "bit/s", goodput_samples_, goodput_);
+  put("tcp_cwnd", "segments", cwnd_samples_, cwnd_);
+  put("flow_rtt", "s", rtt_samples_, rtt_);
+}
+
+}  // namespace wmnsim

@@ -1,0 +1,160 @@
+#include "runner/network.hpp"
+
+#include <string>
+#include <utility>
+
+#include "core/not_supported.hpp"
+#include "runner/network_links.hpp"
+#include "transport/tcp_config.hpp"
+
+namespace wmnsim {
+
+namespace {
+
+// A saturated UDP source asked by its node for one more datagram.
+class UdpBacklog final : public BacklogSource {
+ public:
+  explicit UdpBacklog(transport::UdpSource& source) : source_(source) {}
+  void refill() override { source_.push_backlog(1); }
+
+ private:
+  transport::UdpSource& source_;
+};
+
+void reject_unsupported(const Scenario& scenario) {
+  if (!scenario.controllers.empty()) {
+    throw NotSupportedError("/controllers/0: controllers (\"" + std::string(to_string(scenario.controllers[0].type)) +
+                            "\") are not simulated yet; remove /controllers to run the scenario without them");
+  }
+  for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
+    if (scenario.flows[i].transport == Transport::wccp) {
+      throw NotSupportedError("/flows/" + std::to_string(i) +
+                              "/transport: wccp is not simulated yet; use \"tcp\" meanwhile");
+    }
+  }
+}
+
+// The PHY, once the scenario is known to ask only for what the layers simulate.
+phy::PhyNetwork checked_phy(Simulation& sim, const Scenario& scenario) {
+  reject_unsupported(scenario);
+  return phy::build_phy(sim, scenario);
+}
+
+}  // namespace
+
+std::uint64_t FlowEndpoints::packets_sent() const {
+  if (udp_source) return udp_source->stats().packets_sent;
+  if (tcp_sender) return tcp_sender->stats().segments_sent;
+  return 0;
+}
+
+std::uint64_t FlowEndpoints::payload_bytes_delivered() const {
+  if (udp_sink) return udp_sink->stats().payload_bytes;
+  if (tcp_receiver) return tcp_receiver->stats().delivered_bytes;
+  return 0;
+}
+
+double FlowEndpoints::goodput_bps() const {
+  if (udp_sink) return udp_sink->goodput_bps();
+  if (tcp_receiver) return tcp_receiver->goodput_bps();
+  return 0.0;
+}
+
+Network::Network(Simulation& sim, const Scenario& scenario)
+    : sim_(sim),
+      scenario_(scenario),
+      window_{scenario.simulation.warmup, scenario.simulation.duration},
+      phy_(checked_phy(sim, scenario)),
+      routing_(compute_routing(scenario, routing_links(scenario, phy_))),
+      ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
+  build_nodes();
+  build_wired_links();
+  build_flows();
+}
+
+Network::~Network() = default;
+
+void Network::build_nodes() {
+  const std::size_t n = scenario_.nodes.size();
+  nodes_.reserve(n);
+  std::vector<DropSink*> drops;
+  for (std::size_t i = 0; i < n; ++i) {
+    nodes_.push_back(std::make_unique<Node>(sim_.scheduler(), static_cast<std::uint32_t>(i), routing_.tables, ledger_));
+    drops.push_back(nodes_.back().get());
+  }
+  macs_ = mac::build_macs(sim_, scenario_, phy_, pool_, drops);
+  // Interfaces in the routing layer's order: radios first (runner/network_links.hpp).
+  for (std::size_t i = 0; i < n; ++i) {
+    for (mac::Mac* m : macs_.node_macs[i]) {
+      mac_interfaces_.push_back(std::make_unique<mac::MacInterface>(*m, *nodes_[i]));
+      nodes_[i]->add_interface(*mac_interfaces_.back());
+    }
+  }
+}
+
+void Network::build_wired_links() {
+  // Then each node's wired links, in the order of Scenario::links.
+  for (const WiredLinkConfig& l : scenario_.links) {
+    for (const auto& [from, to] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+      Node& near = *nodes_[from];
+      Node& far = *nodes_[to];
+      wired_links_.push_back(
+          std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, far.arrivals(), near));
+      wired_links_.back()->set_departure_listener(&near);
+      wired_interfaces_.push_back(std::make_unique<WiredInterface>(*wired_links_.back()));
+      near.add_interface(*wired_interfaces_.back());
+    }
+  }
+}
+
+void Network::build_flows() {
+  const bool edca = scenario_.mac.type == MacType::edca;
+  flows_.resize(scenario_.flows.size());
+  for (std::size_t i = 0; i < scenario_.flows.size(); ++i) {
+    const FlowConfig& f = scenario_.flows[i];
+    const FlowEnds ends = routing_.flows.at(i);
+    const transport::FlowAddress address{static_cast<std::uint32_t>(i), ends.src, ends.dst};
+    Node& src = *nodes_.at(ends.src);
+    Node& dst = *nodes_.at(ends.dst);
+    FlowEndpoints& e = flows_[i];
+    RandomStream arrivals = sim_.random().stream("flow", f.id, "arrivals");
+    if (f.transport == Transport::udp) {
+      transport::UdpSourceConfig c;
+      c.address = address;
+      c.payload_bytes = static_cast<std::uint32_t>(f.payload_bytes);
+      c.traffic = f.traffic;
+      c.start = f.start;
+      c.stop = f.stop;
+      c.initial_backlog = kSaturatedBacklog;
+      if (edca) c.access_category = f.access_category;
+      e.udp_source = std::make_unique<transport::UdpSource>(sim_.scheduler(), pool_, src, c, std::move(arrivals));
+      e.udp_sink = std::make_unique<transport::UdpSink>(sim_.scheduler(), window_);
+      dst.set_endpoint(address.flow, *e.udp_sink);
+      if (e.udp_source->saturated()) {
+        e.backlog = std::make_unique<UdpBacklog>(*e.udp_source);
+        src.set_backlog_source(address.flow, *e.backlog, kSaturatedBacklog);
+      }
+    } else {  // tcp (wccp is rejected above)
+      e.tcp_sender = std::make_unique<transport::TcpSender>(sim_.scheduler(), pool_, src,
+                                                           transport::tcp_sender_config(f, address, edca));
+      e.tcp_receiver = std::make_unique<transport::TcpReceiver>(
+          sim_.scheduler(), pool_, dst, transport::tcp_receiver_config(f, address, window_, edca));
+      src.set_endpoint(address.flow, *e.tcp_sender);
+      dst.set_endpoint(address.flow, *e.tcp_receiver);
+      if (f.traffic.type != TrafficType::saturated) {
+        e.application = std::make_unique<transport::TrafficGenerator>(
+            sim_.scheduler(), static_cast<transport::TrafficGenerator::Consumer&>(*e.tcp_sender), f.traffic,
+            static_cast<std::uint32_t>(f.payload_bytes), f.start, f.stop, std::move(arrivals));
+      }
+    }
+  }
+}
+
+std::vector<std::string> Network::route_of(std::size_t flow) const {
+  const FlowEnds ends = routing_.flows.at(flow);
+  std::vector<std::string> ids;
+  for (std::uint32_t n : routing_.tables.path(ends.src, ends.dst)) ids.push_back(scenario_.nodes[n].id);
+  return ids;
+}
+
+}  // namespace wmnsim

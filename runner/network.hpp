@@ -1,0 +1,100 @@
+#pragma once
+// A scenario's network, built from every layer: the PHY (radios, propagation), one
+// MAC per radio, the routing tables, one network-layer Node per scenario node with
+// its interfaces (MACs, wired links), and each flow's endpoints. Owns all of it, in
+// an order that lets the packet pool outlive every holder of a packet.
+//
+// The data path (DESIGN.md): endpoint -> Node -> interface (MAC or wired link) ->
+// ... -> Node -> endpoint. Every drop on a node is recorded by the PacketLedger.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/node.hpp"
+#include "core/packet.hpp"
+#include "core/packet_ledger.hpp"
+#include "core/routing.hpp"
+#include "core/scenario.hpp"
+#include "core/simulation.hpp"
+#include "core/wired_link.hpp"
+#include "mac/mac_interface.hpp"
+#include "mac/mac_setup.hpp"
+#include "phy/phy_setup.hpp"
+#include "transport/measurement_window.hpp"
+#include "transport/tcp_receiver.hpp"
+#include "transport/tcp_sender.hpp"
+#include "transport/traffic_generator.hpp"
+#include "transport/udp_sink.hpp"
+#include "transport/udp_source.hpp"
+
+namespace wmnsim {
+
+// The two ends of one flow; which pointers are set depends on the transport.
+struct FlowEndpoints {
+  std::unique_ptr<transport::UdpSource> udp_source;
+  std::unique_ptr<transport::UdpSink> udp_sink;
+  std::unique_ptr<transport::TcpSender> tcp_sender;
+  std::unique_ptr<transport::TcpReceiver> tcp_receiver;
+  std::unique_ptr<transport::TrafficGenerator> application;  // tcp with paced traffic
+  std::unique_ptr<BacklogSource> backlog;                    // saturated udp
+
+  std::uint64_t packets_sent() const;
+  std::uint64_t payload_bytes_delivered() const;  // in order, to the application
+  double goodput_bps() const;                     // over the measurement window
+};
+
+class Network {
+ public:
+  // Own packets a saturated UDP source keeps waiting in its node's queues.
+  static constexpr int kSaturatedBacklog = 2;
+
+  // Builds everything and schedules the endpoints' start events. Throws
+  // ScenarioError (routing: unreachable flows, bad static tables) and
+  // NotSupportedError (features no layer implements yet).
+  Network(Simulation& sim, const Scenario& scenario);
+  ~Network();
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  const Scenario& scenario() const { return scenario_; }
+  Simulation& simulation() { return sim_; }
+  transport::MeasurementWindow window() const { return window_; }
+  PacketPool& pool() { return pool_; }
+  const PacketLedger& ledger() const { return ledger_; }
+  const Routing& routing() const { return routing_; }
+  const phy::PhyNetwork& phy() const { return phy_; }
+  const mac::MacNetwork& macs() const { return macs_; }
+  Node& node(std::size_t i) { return *nodes_.at(i); }
+  const Node& node(std::size_t i) const { return *nodes_.at(i); }
+  const FlowEndpoints& flow(std::size_t i) const { return flows_.at(i); }
+  FlowEndpoints& flow(std::size_t i) { return flows_.at(i); }
+  // The node ids a flow's data crosses, src to dst.
+  std::vector<std::string> route_of(std::size_t flow) const;
+  // The end-of-run balance of every packet (PacketLedger::balance).
+  Conservation conservation() const { return ledger_.balance(pool_); }
+
+ private:
+  void build_nodes();
+  void build_wired_links();
+  void build_flows();
+
+  Simulation& sim_;
+  const Scenario& scenario_;
+  transport::MeasurementWindow window_;
+  // Declared first: destroyed last, after everything that may hold a packet.
+  PacketPool pool_;
+  phy::PhyNetwork phy_;
+  Routing routing_;
+  PacketLedger ledger_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  mac::MacNetwork macs_;
+  std::vector<std::unique_ptr<mac::MacInterface>> mac_interfaces_;
+  std::vector<std::unique_ptr<WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
+  std::vector<std::unique_ptr<WiredInterface>> wired_interfaces_;
+  std::vector<FlowEndpoints> flows_;
+};
+
+}  // namespace wmnsim

@@ -1,0 +1,217 @@
+// The network layer of one node, with fake interfaces: delivery to the flow's
+// endpoint, forwarding by table with hop count and TTL, drops with cause, node and
+// hops into the ledger, the stale-copy rule, conservation, and the refill of
+// saturated sources.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/node.hpp"
+#include "core/packet.hpp"
+#include "core/packet_ledger.hpp"
+#include "core/routing.hpp"
+#include "core/scheduler.hpp"
+
+namespace wmnsim {
+namespace {
+
+using namespace time_literals;
+
+// Keeps what it is given, with the address, as a MAC queue would.
+class HoldingInterface final : public NetInterface {
+ public:
+  void send(PacketPtr packet, std::uint32_t address) override {
+    addresses.push_back(address);
+    held.push_back(std::move(packet));
+  }
+  std::vector<std::uint32_t> addresses;
+  std::vector<PacketPtr> held;
+};
+
+class Endpoint final : public PacketSink {
+ public:
+  void receive(PacketPtr packet) override { received.push_back(std::move(packet)); }
+  std::vector<PacketPtr> received;
+};
+
+struct World {
+  // Nodes 0 - 1 - 2 in a chain; this test drives node 1 (the relay) and node 0.
+  World() : tables(3), ledger(3, 2, Time::zero(), 10_s) {
+    tables.set(0, 1, {1, 0, 101});
+    tables.set(0, 2, {1, 0, 101});
+    tables.set(1, 2, {2, 0, 102});
+    tables.set(1, 0, {0, 0, 100});
+  }
+  PacketPtr packet(std::uint32_t src, std::uint32_t dst, std::uint32_t flow) {
+    PacketPtr p = pool.make(scheduler.now());
+    p->src = src;
+    p->dst = dst;
+    p->flow = flow;
+    p->size_bytes = 1500;
+    return p;
+  }
+  PacketPool pool;
+  Scheduler scheduler;
+  RoutingTables tables;
+  PacketLedger ledger;
+};
+
+TEST(Node, OriginatesThroughTheNextHopsInterfaceAndAddress) {
+  World w;
+  HoldingInterface radio;
+  Node a(w.scheduler, 0, w.tables, w.ledger);
+  a.add_interface(radio);
+  a.receive(w.packet(0, 2, 0));
+  ASSERT_EQ(radio.held.size(), 1u);
+  EXPECT_EQ(radio.addresses[0], 101u);
+  EXPECT_EQ(radio.held[0]->hops, 0);
+  EXPECT_EQ(radio.held[0]->ttl, kDefaultTtl);
+  EXPECT_EQ(a.counters().originated, 1u);
+}
+
+TEST(Node, ForwardsWithOneMoreHopAndOneLessTtl) {
+  World w;
+  HoldingInterface radio;
+  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  relay.add_interface(radio);
+  PacketPtr p = w.packet(0, 2, 0);
+  w.ledger.originated(*p);
+  relay.arrive(std::move(p));
+  ASSERT_EQ(radio.held.size(), 1u);
+  EXPECT_EQ(radio.addresses[0], 102u);
+  EXPECT_EQ(radio.held[0]->hops, 1);
+  EXPECT_EQ(radio.held[0]->ttl, kDefaultTtl - 1);
+  EXPECT_EQ(relay.counters().forwarded, 1u);
+}
+
+TEST(Node, DeliversToTheFlowsEndpoint) {
+  World w;
+  Endpoint e0, e1;
+  Node gw(w.scheduler, 2, w.tables, w.ledger);
+  gw.set_endpoint(0, e0);
+  gw.set_endpoint(1, e1);
+  PacketPtr p = w.packet(0, 2, 1);
+  p->hops = 1;
+  w.ledger.originated(*p);
+  gw.arrive(std::move(p));
+  EXPECT_TRUE(e0.received.empty());
+  ASSERT_EQ(e1.received.size(), 1u);
+  EXPECT_EQ(e1.received[0]->hops, 2);
+  EXPECT_EQ(w.ledger.flow_deliveries(1).packets, 1u);
+  EXPECT_EQ(gw.counters().delivered, 1u);
+}
+
+TEST(Node, DropsAtTtlOneAndWithoutRouteRecordingNodeAndHops) {
+  World w;
+  HoldingInterface radio;
+  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  relay.add_interface(radio);
+  PacketPtr dying = w.packet(0, 2, 0);
+  dying->ttl = 1;
+  w.ledger.originated(*dying);
+  relay.arrive(std::move(dying));
+  // A destination without an entry in the node's table.
+  PacketPtr unroutable = w.packet(1, 0, 1);
+  w.tables.clear(1, 0);
+  relay.receive(std::move(unroutable));
+  EXPECT_TRUE(radio.held.empty());
+  const DropCounters& d = w.ledger.node_drops(1);
+  EXPECT_EQ(d.by_cause[static_cast<std::size_t>(DropCause::ttl_expired)].packets, 1u);
+  EXPECT_EQ(d.by_cause[static_cast<std::size_t>(DropCause::no_route)].packets, 1u);
+  EXPECT_EQ(d.intra_mesh.packets, 1u);  // the TTL drop had made one hop
+  EXPECT_EQ(d.local.packets, 1u);       // the unroutable one had made none
+  EXPECT_EQ(d.window_total.hop_weighted_bits, 1500u * 8u * 1u);
+}
+
+TEST(Node, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
+  World w;
+  HoldingInterface radio_a, radio_relay;
+  Node a(w.scheduler, 0, w.tables, w.ledger);
+  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  a.add_interface(radio_a);
+  relay.add_interface(radio_relay);
+  a.receive(w.packet(0, 2, 0));
+  // The MAC hands the receiver a clone while keeping its own copy ...
+  relay.arrive(w.pool.clone(*radio_a.held[0]));
+  // ... and later gives up on it (the ACKs were lost): not a loss.
+  a.on_drop(std::move(radio_a.held[0]), DropCause::retry_limit, w.scheduler.now());
+  radio_a.held.clear();
+  EXPECT_EQ(w.ledger.all_drops().total.packets, 0u);
+  EXPECT_EQ(w.ledger.stale_copy_drops(), 1u);
+  // The relay's copy is still in the network.
+  Conservation c = w.ledger.balance(w.pool);
+  EXPECT_EQ(c.originated, 1u);
+  EXPECT_EQ(c.in_network, 1u);
+  EXPECT_TRUE(c.holds());
+  // Dropped at the relay: now it is a loss, after one hop.
+  relay.on_drop(std::move(radio_relay.held[0]), DropCause::queue_overflow, w.scheduler.now());
+  radio_relay.held.clear();
+  c = w.ledger.balance(w.pool);
+  EXPECT_EQ(c.dropped, 1u);
+  EXPECT_EQ(c.in_network, 0u);
+  EXPECT_TRUE(c.holds());
+  EXPECT_EQ(w.ledger.node_drops(1).intra_mesh.packets, 1u);
+}
+
+TEST(Node, ConservationCatchesAPacketThatVanished) {
+  World w;
+  HoldingInterface radio;
+  Node a(w.scheduler, 0, w.tables, w.ledger);
+  a.add_interface(radio);
+  a.receive(w.packet(0, 2, 0));
+  a.receive(w.packet(0, 2, 0));
+  radio.held.pop_back();  // freed without a drop record
+  const Conservation c = w.ledger.balance(w.pool);
+  EXPECT_EQ(c.originated, 2u);
+  EXPECT_EQ(c.in_network, 1u);
+  EXPECT_EQ(c.unaccounted, 1u);
+  EXPECT_FALSE(c.holds());
+}
+
+// A saturated source: counts its own packets waiting and is refilled at departures.
+class CountingSource final : public BacklogSource {
+ public:
+  CountingSource(World& w, Node& node) : w_(w), node_(node) {}
+  void refill() override {
+    ++refills;
+    node_.receive(w_.packet(0, 2, 0));
+  }
+  int refills = 0;
+
+ private:
+  World& w_;
+  Node& node_;
+};
+
+TEST(Node, SaturatedSourceKeepsItsBacklogAndRetriesAfterARefusal) {
+  World w;
+  HoldingInterface radio;
+  Node a(w.scheduler, 0, w.tables, w.ledger);
+  a.add_interface(radio);
+  CountingSource source(w, a);
+  a.set_backlog_source(0, source, 2);
+  a.receive(w.packet(0, 2, 0));
+  a.receive(w.packet(0, 2, 0));  // the initial backlog of 2
+  // One leaves for the air: one refill.
+  a.on_departure(*radio.held[0]);
+  EXPECT_EQ(source.refills, 1);
+  // A forwarded packet leaving does not change the count: nothing to refill.
+  Packet forwarded = *radio.held[1];
+  forwarded.hops = 1;
+  a.on_departure(forwarded);
+  EXPECT_EQ(source.refills, 1);
+  // The queue refuses one (full): the count drops and the next departure refills.
+  a.on_drop(std::move(radio.held[2]), DropCause::queue_overflow, w.scheduler.now());
+  EXPECT_EQ(source.refills, 1);
+  a.on_departure(forwarded);
+  EXPECT_EQ(source.refills, 2);
+  // A retry-limit drop happens after departure: no double count.
+  a.on_drop(std::move(radio.held[0]), DropCause::retry_limit, w.scheduler.now());
+  a.on_departure(forwarded);
+  EXPECT_EQ(source.refills, 2);
+}
+
+}  // namespace
+}  // namespace wmnsim
