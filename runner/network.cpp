@@ -1,5 +1,6 @@
 #include "runner/network.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -111,7 +112,11 @@ void Network::build_flows() {
   const bool edca = scenario_.mac.type == MacType::edca;
   flows_.resize(scenario_.flows.size());
   for (std::size_t i = 0; i < scenario_.flows.size(); ++i) {
-    const FlowConfig& f = scenario_.flows[i];
+    FlowConfig f = scenario_.flows[i];
+    // Nothing starts at the end instant: a flow is cut at the end of the simulation
+    // (docs/scenario.md), so the run covers [0, duration).
+    const Time end = scenario_.simulation.duration;
+    f.stop = f.stop ? std::min(*f.stop, end) : end;
     const FlowEnds ends = routing_.flows.at(i);
     const transport::FlowAddress address{static_cast<std::uint32_t>(i), ends.src, ends.dst};
     Node& src = *nodes_.at(ends.src);

@@ -85,12 +85,35 @@ def test_bad_command_line_is_invalid_input():
     assert wmnsim("run", FLAGSHIP, "--log-level", "loud").returncode == 2
 
 
-def test_run_without_radio_stack_says_so_and_writes_nothing(tmp_path):
-    # Until the PHY/MAC/transport layers land a valid scenario cannot be simulated:
-    # the command must say so plainly and leave no output behind.
+def test_run_prints_the_flow_table_and_writes_results_and_csv(tmp_path):
     out, csv = tmp_path / "out.json", tmp_path / "flows.csv"
-    r = wmnsim("run", FLAGSHIP, "-o", out, "--csv", csv, "--seed", 3)
+    r = wmnsim("run", FLAGSHIP, "-o", out, "--csv", csv, "--seed", 3, "--set", "/simulation/duration_s=5")
+    assert r.returncode == 0, r.stderr
+    assert "A_to_GW" in r.stdout and "B_to_GW" in r.stdout
+    assert "jain_fairness_index:" in r.stdout
+    results = json.loads(out.read_text())
+    assert [f["id"] for f in results["flows"]] == ["A_to_GW", "B_to_GW"]
+    assert results["flows"][0]["route"] == ["A", "B", "GW"]
+    assert results["seed"] == 3
+    p = results["summary"]["packets"]
+    assert p["originated"] == p["delivered"] + p["dropped"] + p["in_network"]
+    lines = csv.read_text().splitlines()
+    assert lines[0].startswith("id,") and len(lines) == 3
+
+
+def test_unreachable_flow_is_an_input_error_with_the_flow_path(tmp_path):
+    doc = json.loads(FLAGSHIP.read_text())
+    doc["nodes"][0]["position_m"] = [-2000, 0]  # A out of everyone's range
+    bad = tmp_path / "far.json"
+    bad.write_text(json.dumps(doc))
+    out = tmp_path / "out.json"
+    r = wmnsim("run", bad, "-o", out)
     assert r.returncode == 2
-    assert "no radio stack yet" in r.stderr
-    assert not out.exists() and not csv.exists()
-    assert list(tmp_path.iterdir()) == []
+    assert "/flows/0" in r.stderr
+    assert not out.exists()
+
+
+def test_controllers_are_refused_until_they_exist(tmp_path):
+    r = wmnsim("run", FLAGSHIP, "--set", '/controllers=[{"type": "counter_starvation"}]')
+    assert r.returncode == 2
+    assert "/controllers/0" in r.stderr

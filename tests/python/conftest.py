@@ -3,7 +3,6 @@
 PYTHONPATH holds bindings/ and the build's python/ folder (tests/CMakeLists.txt);
 WMNSIM_BIN names the command-line program built in the same tree.
 """
-import functools
 import json
 import os
 import pathlib
@@ -21,22 +20,6 @@ WMNSIM_BIN = str(pathlib.Path(os.environ.get("WMNSIM_BIN", ROOT / "build" / "ci"
 os.environ["PYTHONPATH"] = os.pathsep.join(
     str(pathlib.Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
 SAMPLE_RESULTS = pathlib.Path(__file__).resolve().parent / "data" / "sample_results.json"
-
-
-@functools.lru_cache(maxsize=None)
-def run_unsupported_reason():
-    """Why a scenario cannot be run by this build, or None once it can: a flagship
-    run of a tenth of a simulated second decides (the radio stack is still being
-    written; these tests turn on by themselves when it lands)."""
-    try:
-        wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 0.1})
-    except wmnsim.NotSupportedError as e:
-        return f"this build cannot run scenarios yet: {e}"
-    return None
-
-
-def requires_runs():
-    return pytest.mark.skipif(run_unsupported_reason() is not None, reason=str(run_unsupported_reason()))
 
 
 @pytest.fixture

@@ -1,7 +1,4 @@
-"""wmnsim.run against the command line: same outcome, same per-flow results.
-
-Tests that need a successful run are skipped, with the reason, while this build
-cannot simulate (the radio stack is being written); they turn on by themselves."""
+"""wmnsim.run against the command line: same outcome, same per-flow results."""
 import json
 import os
 import signal
@@ -12,7 +9,7 @@ import time
 import pytest
 
 import wmnsim
-from conftest import FLAGSHIP, WMNSIM_BIN, requires_runs
+from conftest import FLAGSHIP, WMNSIM_BIN
 
 SHORT = {"/simulation/duration_s": 2}
 
@@ -30,13 +27,7 @@ def without_wall_clock(text):
 def test_run_has_the_same_outcome_as_the_cli(tmp_path):
     out = tmp_path / "cli.json"
     r = cli("run", FLAGSHIP, "--seed", 3, "--set", "/simulation/duration_s=2", "-o", out)
-    try:
-        result = wmnsim.run(FLAGSHIP, seed=3, overrides=SHORT)
-    except wmnsim.NotSupportedError as e:
-        assert isinstance(e, NotImplementedError)
-        assert r.returncode == 2 and not out.exists()
-        assert str(e) == r.stderr.rstrip("\n")  # "FILE: /nodes: ... no radio stack yet ..."
-        return
+    result = wmnsim.run(FLAGSHIP, seed=3, overrides=SHORT)
     assert r.returncode == 0, r.stderr
     assert without_wall_clock(result.to_json()) == without_wall_clock(out.read_text())
 
@@ -56,7 +47,6 @@ def test_invalid_input_to_run_raises_scenario_error_with_paths():
         wmnsim.run(FLAGSHIP, log_level="loud")
 
 
-@requires_runs()
 def test_same_scenario_and_seed_give_identical_flows_through_python_and_the_cli(tmp_path):
     out, csv = tmp_path / "cli.json", tmp_path / "cli.csv"
     r = cli("run", FLAGSHIP, "--seed", 7, "--set", "/simulation/duration_s=2", "-o", out, "--csv", csv)
@@ -70,7 +60,6 @@ def test_same_scenario_and_seed_give_identical_flows_through_python_and_the_cli(
     assert result.seed == 7 and result.scenario.to_dict()["simulation"]["duration_s"] == 2
 
 
-@requires_runs()
 def test_ctrl_c_stops_a_real_run():
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
@@ -82,7 +71,6 @@ def test_ctrl_c_stops_a_real_run():
     assert info.value.result.interrupted
 
 
-@requires_runs()
 def test_two_real_runs_in_two_threads_proceed_in_parallel():
     seen = {0: [], 1: []}
     cancel = threading.Event()
