@@ -16,6 +16,19 @@ std::string cell(const nlohmann::ordered_json& v) {
     return buf;
   }
   if (v.is_null()) return "-";
+  if (v.is_array()) {  // a route: node ids joined by ">"
+    std::string out;
+    for (const auto& e : v) out += (out.empty() ? "" : ">") + (e.is_string() ? e.get<std::string>() : e.dump());
+    return out;
+  }
+  if (v.is_object()) {  // e.g. drops by cause: the non-zero entries
+    std::string out;
+    for (const auto& [key, value] : v.items()) {
+      if (value.is_number() && value.get<double>() == 0.0) continue;
+      out += (out.empty() ? "" : " ") + key + "=" + cell(value);
+    }
+    return out.empty() ? "none" : out;
+  }
   return v.dump();
 }
 }  // namespace
