@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
 
+#include "core/not_supported.hpp"
 #include "core/simulation.hpp"
 
 namespace wmnsim {
@@ -176,6 +178,34 @@ TEST(NetworkLinks, AirtimeMetricPrefersTwoFastHopsToOneSlowHop) {
   const Built airtime(auto_rate_doc("airtime"));
   EXPECT_EQ(compute_routing(airtime.scenario, airtime.links).tables.path(a, c),
             (std::vector<std::uint32_t>{a, b, c}));
+}
+
+// Every stored scenario routes: each flow has its paths under the scenario's own
+// routing, with the PHY the scenario builds.
+TEST(NetworkLinks, EveryScenarioInTheRepositoryRoutes) {
+  const std::filesystem::path root = std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios";
+  int routed = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    if (entry.path().parent_path().filename() == "schema") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scenario s = load_scenario_file(entry.path());
+    Simulation sim(s.simulation.seed);
+    phy::PhyNetwork net;
+    try {
+      net = phy::build_phy(sim, s);
+    } catch (const NotSupportedError&) {
+      continue;  // the PHY cannot build it yet; nothing to route
+    }
+    try {
+      const Routing r = compute_routing(s, routing_links(s, net));
+      EXPECT_EQ(r.flows.size(), s.flows.size());
+      ++routed;
+    } catch (const ScenarioError& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+  EXPECT_GE(routed, 6);
 }
 
 }  // namespace
