@@ -48,6 +48,7 @@ void RoutingTables::clear(std::uint32_t node, std::uint32_t dst) {
 }
 
 std::vector<std::uint32_t> RoutingTables::path(std::uint32_t src, std::uint32_t dst) const {
+  if (src >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
   std::vector<std::uint32_t> p{src};
   std::uint32_t at = src;
   while (at != dst) {
