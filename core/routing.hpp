@@ -85,9 +85,12 @@ struct Routing {
 // Builds the tables for `scenario` over `links`, resolves "@gateway" flow ends, and
 // checks that every flow's path exists both ways (data, and ACKs for tcp and wccp).
 // Throws ScenarioError listing every problem, each with its JSON path:
-//   /flows/3: no route from "A" to "GW": A has no usable link (nearest node: B, 412 m) ...
-//   /routing/tables/A/GW: "C" is not a neighbour of "A" (neighbours: B)
-//   /flows/1: the static tables loop: A -> B -> A
+//   /flows/3: no route from "A" to "GW": "A" has no usable link (the nearest node, "B", is 412 m away); ...
+//   /routing/tables/A/GW: "C" is not a neighbour of "A" (neighbours: B); ...
+//   /flows/1: no route from "A" to "GW": the static tables loop: A -> B -> A; ...
+// (docs/scenario.md, `routing`, lists the checks.) "@gateway" resolves to
+// Routing::gateway of the mesh node at the other end; under static tables that is
+// the gateway the node's own tables reach in the fewest hops (ties: lowest index).
 Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> links);
 
 }  // namespace wmnsim

@@ -1,0 +1,350 @@
+// Static routing (core/routing.hpp): next-hop tables for auto, gateway_trees and
+// static routing, "@gateway" flow ends, and the reachability check of every flow.
+
+#include "core/routing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/json_reader.hpp"
+#include "core/routing_graph.hpp"
+#include "core/routing_static.hpp"
+
+namespace wmnsim {
+
+using routing_detail::AllPairs;
+using routing_detail::LinkGraph;
+using routing_detail::same_cost;
+using routing_detail::StaticTables;
+
+// ---- RoutingTables ------------------------------------------------------------------
+
+RoutingTables::RoutingTables(std::size_t nodes) : nodes_(nodes), table_(nodes * nodes) {}
+
+const NextHop* RoutingTables::next_hop(std::uint32_t node, std::uint32_t dst) const {
+  if (node >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
+  const auto& e = table_[static_cast<std::size_t>(node) * nodes_ + dst];
+  return e ? &*e : nullptr;
+}
+
+void RoutingTables::set(std::uint32_t node, std::uint32_t dst, NextHop hop) {
+  if (node >= nodes_ || dst >= nodes_ || hop.node >= nodes_) {
+    throw std::out_of_range("RoutingTables: node index out of range");
+  }
+  if (node == dst || hop.node == node) {
+    throw std::invalid_argument("RoutingTables: a node routes neither to itself nor through itself");
+  }
+  table_[static_cast<std::size_t>(node) * nodes_ + dst] = hop;
+}
+
+void RoutingTables::clear(std::uint32_t node, std::uint32_t dst) {
+  if (node >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
+  table_[static_cast<std::size_t>(node) * nodes_ + dst].reset();
+}
+
+std::vector<std::uint32_t> RoutingTables::path(std::uint32_t src, std::uint32_t dst) const {
+  if (src >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
+  std::vector<std::uint32_t> p{src};
+  std::uint32_t at = src;
+  while (at != dst) {
+    const NextHop* hop = next_hop(at, dst);
+    if (hop == nullptr) return {};
+    at = hop->node;
+    p.push_back(at);
+    // A loop-free path visits each node at most once; more than node_count nodes
+    // means the tables send the packet round in circles.
+    if (p.size() > nodes_) return {};
+  }
+  return p;
+}
+
+namespace {
+
+std::string quoted(const std::string& id) { return "\"" + id + "\""; }
+
+constexpr const char* kAdvice =
+    "move the nodes closer, raise tx_power_dbm or add a wired link under /links";
+
+bool is_role(const Scenario& s, std::size_t node, NodeRole role) { return s.nodes[node].role == role; }
+
+std::vector<std::uint32_t> gateways_of(const Scenario& s) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t i = 0; i < s.nodes.size(); ++i) {
+    if (is_role(s, i, NodeRole::gateway)) out.push_back(i);
+  }
+  return out;
+}
+
+std::optional<double> distance_m(const Scenario& s, std::size_t a, std::size_t b) {
+  const auto& pa = s.nodes[a].position;
+  const auto& pb = s.nodes[b].position;
+  if (!pa || !pb) return std::nullopt;
+  return std::hypot(pa->x_m - pb->x_m, pa->y_m - pb->y_m, pa->z_m - pb->z_m);
+}
+
+std::string metres(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, d < 10 ? "%.1f m" : "%.0f m", d);
+  return buf;
+}
+
+// Why a node reaches none of a set of nodes over a graph, with what to change. For
+// auto and gateway_trees; static tables explain themselves (StaticTables::failure).
+class Diagnosis {
+ public:
+  // `used`: the graph the tables were computed on. `wireless` and `roots`: gateway
+  // trees only (the two-way wireless graph the trees grow on, and each node's root).
+  Diagnosis(const Scenario& s, const LinkGraph& all, const LinkGraph& used,
+            const LinkGraph* wireless = nullptr,
+            const std::vector<std::optional<std::uint32_t>>* roots = nullptr)
+      : s_(s), all_(all), used_(used), wireless_(wireless), roots_(roots) {}
+
+  std::string why(std::uint32_t from, std::span<const std::uint32_t> to) const {
+    if (all_.out(from).empty()) return no_link(from);
+    if (to.size() == 1 && all_.out(to[0]).empty()) return no_link(to[0]);
+    if (roots_ != nullptr) {
+      for (const std::uint32_t x : {from, to.size() == 1 ? to[0] : from}) {
+        if (!is_role(s_, x, NodeRole::mesh) || (*roots_)[x]) continue;
+        std::vector<std::uint32_t> gws = gateways_of(s_);
+        return quoted(s_.nodes[x].id) +
+               " joins no gateway tree: no path of two-way wireless links leads from it to a "
+               "gateway" + gap(*wireless_, x, gws) + "; " + kAdvice + ", or use \"type\": \"auto\"";
+      }
+      if (to.size() == 1) {
+        const auto& ra = (*roots_)[from];
+        const auto& rb = (*roots_)[to[0]];
+        if (ra && rb && *ra != *rb) {
+          return quoted(s_.nodes[from].id) + " is in the tree of " + quoted(s_.nodes[*ra].id) +
+                 " and " + quoted(s_.nodes[to[0]].id) + " in the tree of " +
+                 quoted(s_.nodes[*rb].id) +
+                 ", and no wired link joins the two; wire both gateways to a common node "
+                 "under /links, or use \"type\": \"auto\"";
+        }
+      }
+    }
+    std::vector<std::string> reached;
+    const std::vector<bool> r = used_.reachable_from(from);
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (r[i] && i != from) reached.push_back(s_.nodes[i].id);
+    }
+    return quoted(s_.nodes[from].id) + " reaches only " +
+           (reached.empty() ? std::string("its own links") : join_list(reached, false)) +
+           gap(used_, from, to) + "; " + kAdvice;
+  }
+
+ private:
+  std::string no_link(std::uint32_t x) const {
+    std::string out = quoted(s_.nodes[x].id) + " has no usable link";
+    std::optional<std::pair<double, std::size_t>> nearest;
+    for (std::size_t i = 0; i < s_.nodes.size(); ++i) {
+      const auto d = i == x ? std::nullopt : distance_m(s_, x, i);
+      if (d && (!nearest || *d < nearest->first)) nearest = {*d, i};
+    }
+    if (nearest) {
+      out += " (the nearest node, " + quoted(s_.nodes[nearest->second].id) + ", is " +
+             metres(nearest->first) + " away)";
+    }
+    return out + "; " + kAdvice;
+  }
+
+  // The two closest nodes across the gap: one reached from `from`, one that reaches
+  // a target. Bridging them is the cheapest fix.
+  std::string gap(const LinkGraph& g, std::uint32_t from, std::span<const std::uint32_t> to) const {
+    const std::vector<bool> near_side = g.reachable_from(from);
+    std::vector<bool> far_side(s_.nodes.size(), false);
+    for (const std::uint32_t t : to) {
+      const std::vector<bool> r = g.reaching(t);
+      for (std::size_t i = 0; i < r.size(); ++i) far_side[i] = far_side[i] || r[i];
+    }
+    std::optional<std::pair<double, std::pair<std::size_t, std::size_t>>> best;
+    for (std::size_t a = 0; a < near_side.size(); ++a) {
+      if (!near_side[a]) continue;
+      for (std::size_t b = 0; b < far_side.size(); ++b) {
+        const auto d = far_side[b] ? distance_m(s_, a, b) : std::nullopt;
+        if (d && (!best || *d < best->first)) best = {*d, {a, b}};
+      }
+    }
+    if (!best) return {};
+    return "; the closest pair across the gap is " + quoted(s_.nodes[best->second.first].id) +
+           " and " + quoted(s_.nodes[best->second.second].id) + ", " + metres(best->first) +
+           " apart";
+  }
+
+  const Scenario& s_;
+  const LinkGraph& all_;
+  const LinkGraph& used_;
+  const LinkGraph* wireless_;
+  const std::vector<std::optional<std::uint32_t>>* roots_;
+};
+
+// The cheapest gateway of each mesh node by `dist` (ties: the lowest index); a
+// gateway is its own, hosts have none.
+std::vector<std::optional<std::uint32_t>> nearest_gateways(const Scenario& s,
+                                                           const AllPairs& ap) {
+  const std::vector<std::uint32_t> gws = gateways_of(s);
+  std::vector<std::optional<std::uint32_t>> out(s.nodes.size());
+  for (std::uint32_t x = 0; x < s.nodes.size(); ++x) {
+    if (is_role(s, x, NodeRole::gateway)) {
+      out[x] = x;
+    } else if (is_role(s, x, NodeRole::mesh)) {
+      double best = routing_detail::kUnreachable;
+      for (const std::uint32_t g : gws) {  // ascending: a later gateway must be cheaper
+        const double d = ap.distance(x, g);
+        if (d < best && !same_cost(d, best)) {
+          best = d;
+          out[x] = g;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// 004 Sec. 4.1: every mesh node joins the routing tree of its best gateway. Trees
+// grow over two-way wireless links only (a gateway's uplink is the root, not a
+// branch). The parent of X is its next hop towards the nearest gateway (multi-source
+// Dijkstra, the usual tie rule), and X's root is its parent's root, so a subtree
+// never straddles two trees even when two gateways are equally near.
+struct Trees {
+  std::vector<std::optional<std::uint32_t>> parent;
+  std::vector<std::optional<std::uint32_t>> root;
+};
+
+Trees grow_trees(const Scenario& s, const LinkGraph& wireless) {
+  const std::size_t n = s.nodes.size();
+  const std::vector<std::uint32_t> gws = gateways_of(s);
+  const std::vector<double> dist = wireless.distances_to(gws);
+  Trees t{std::vector<std::optional<std::uint32_t>>(n), std::vector<std::optional<std::uint32_t>>(n)};
+  for (std::uint32_t x = 0; x < n; ++x) {
+    if (!is_role(s, x, NodeRole::mesh)) continue;
+    if (const routing_detail::Arc* a = wireless.best_arc(x, dist)) t.parent[x] = a->to;
+  }
+  for (const std::uint32_t g : gws) t.root[g] = g;
+  for (std::uint32_t x = 0; x < n; ++x) {
+    std::uint32_t at = x;
+    std::size_t steps = 0;
+    while (!t.root[at] && t.parent[at] && steps++ <= n) at = *t.parent[at];
+    if (!t.root[at] && t.parent[at]) throw std::logic_error("gateway trees: parent pointers loop");
+    t.root[x] = t.root[at];
+  }
+  return t;
+}
+
+}  // namespace
+
+Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> links) {
+  const std::size_t n = scenario.nodes.size();
+  const RoutingSection& rs = scenario.routing;
+  IssueSink issues;
+  Routing out;
+  const std::vector<std::uint32_t> gws = gateways_of(scenario);
+  const LinkGraph all(n, links, rs.metric);
+
+  std::optional<StaticTables> statics;
+  std::optional<LinkGraph> wireless, tree_graph;
+  std::optional<Diagnosis> diagnosis;
+  switch (rs.type) {
+    case RoutingType::automatic: {
+      AllPairs ap = routing_detail::all_pairs(all);
+      out.gateway = nearest_gateways(scenario, ap);
+      out.tables = std::move(ap.tables);
+      diagnosis.emplace(scenario, all, all);
+      break;
+    }
+    case RoutingType::gateway_trees: {
+      std::set<std::pair<std::uint32_t, std::uint32_t>> radio_pairs;
+      for (const RoutingLink& l : links) {
+        if (!l.wired) radio_pairs.insert({l.from, l.to});
+      }
+      wireless.emplace(n, links, rs.metric, [&](const RoutingLink& l) {
+        return !l.wired && radio_pairs.contains({l.to, l.from});  // the ACK must come back
+      });
+      Trees trees = grow_trees(scenario, *wireless);
+      // Routes use the tree links, both ways, and every wired link: a host wired to
+      // several gateways reaches a mesh node through that node's own gateway.
+      tree_graph.emplace(n, links, rs.metric, [&](const RoutingLink& l) {
+        return l.wired || trees.parent[l.from] == l.to || trees.parent[l.to] == l.from;
+      });
+      out.tables = routing_detail::all_pairs(*tree_graph).tables;
+      out.gateway = std::move(trees.root);
+      diagnosis.emplace(scenario, all, *tree_graph, &*wireless, &out.gateway);
+      break;
+    }
+    case RoutingType::static_tables: {
+      statics.emplace(scenario, all, issues);
+      out.tables = statics->tables();
+      // "@gateway" under static tables: the gateway the node's own tables lead to in
+      // the fewest hops (in practice where its "*" route ends); ties: lowest index.
+      out.gateway.assign(n, std::nullopt);
+      for (std::uint32_t x = 0; x < n; ++x) {
+        if (is_role(scenario, x, NodeRole::gateway)) {
+          out.gateway[x] = x;
+          continue;
+        }
+        if (!is_role(scenario, x, NodeRole::mesh)) continue;
+        std::size_t best = 0;
+        for (const std::uint32_t g : gws) {
+          const std::size_t hops = out.tables.path(x, g).size();
+          if (hops != 0 && (best == 0 || hops < best)) {
+            best = hops;
+            out.gateway[x] = g;
+          }
+        }
+      }
+      break;
+    }
+  }
+
+  auto failure = [&](std::uint32_t from, std::uint32_t to) {
+    if (statics) return statics->failure(from, to);
+    const std::uint32_t target[] = {to};
+    return diagnosis->why(from, target);
+  };
+  auto no_gateway = [&](std::uint32_t x) {
+    const std::string& id = scenario.nodes[x].id;
+    if (statics) {
+      return "the static tables of " + quoted(id) + " lead to no gateway; towards " +
+             quoted(scenario.nodes[gws.front()].id) + ": " + statics->failure(x, gws.front());
+    }
+    return quoted(id) + " reaches no gateway: " + diagnosis->why(x, gws);
+  };
+
+  out.flows.resize(scenario.flows.size());
+  for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
+    const FlowConfig& f = scenario.flows[i];
+    const std::string at = pointer_join("/flows", i);
+    if (!f.src && !f.dst) continue;                    // the loader reports it
+    if ((!f.src || !f.dst) && gws.empty()) continue;  // "@gateway" without one: ditto
+    std::optional<std::uint32_t> src, dst;
+    if (f.src) src = static_cast<std::uint32_t>(*f.src);
+    if (f.dst) dst = static_cast<std::uint32_t>(*f.dst);
+    if (!src && !gws.empty()) src = out.gateway[*dst];
+    if (!dst && !gws.empty()) dst = out.gateway[*src];
+    if (!src || !dst) {
+      const std::uint32_t mesh = src ? *src : *dst;
+      issues.add(pointer_join(at, src ? "dst" : "src"),
+                 "\"@gateway\" resolves to no gateway: " + no_gateway(mesh));
+      continue;
+    }
+    out.flows[i] = FlowEnds{*src, *dst};
+    const std::string& a = scenario.nodes[*src].id;
+    const std::string& b = scenario.nodes[*dst].id;
+    if (out.tables.path(*src, *dst).empty()) {
+      issues.add(at, "no route from " + quoted(a) + " to " + quoted(b) + ": " + failure(*src, *dst));
+    } else if ((f.transport == Transport::tcp || f.transport == Transport::wccp) &&
+               out.tables.path(*dst, *src).empty()) {
+      issues.add(at, "no route back from " + quoted(b) + " to " + quoted(a) + " for the " +
+                         std::string(to_string(f.transport)) + " ACKs: " + failure(*dst, *src));
+    }
+  }
+
+  if (!issues.empty()) throw ScenarioError(issues.take());
+  return out;
+}
+
+}  // namespace wmnsim

@@ -1,0 +1,151 @@
+#include "core/routing_graph.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace wmnsim::routing_detail {
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                    boost::property<boost::edge_weight_t, double>>;
+
+// Which of two parallel links (same ordered node pair) routing uses: cheapest by the
+// metric, then by airtime, then the lowest interface, then address, so the choice
+// never depends on the order of the link list.
+bool preferred(const Arc& a, const Arc& b) {
+  return std::tuple(a.weight, a.link->cost_s, a.link->interface, a.link->address) <
+         std::tuple(b.weight, b.link->cost_s, b.link->interface, b.link->address);
+}
+
+std::vector<bool> breadth_first(const std::vector<std::vector<std::uint32_t>>& adj,
+                                std::uint32_t start) {
+  std::vector<bool> seen(adj.size(), false);
+  std::deque<std::uint32_t> queue{start};
+  seen[start] = true;
+  while (!queue.empty()) {
+    const std::uint32_t at = queue.front();
+    queue.pop_front();
+    for (const std::uint32_t next : adj[at]) {
+      if (!seen[next]) {
+        seen[next] = true;
+        queue.push_back(next);
+      }
+    }
+  }
+  return seen;
+}
+
+}  // namespace
+
+bool same_cost(double a, double b) {
+  if (a == b) return true;
+  if (std::isinf(a) || std::isinf(b)) return false;  // unreachable equals only unreachable
+  return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+LinkGraph::LinkGraph(std::size_t nodes, std::span<const RoutingLink> links, RoutingMetric metric,
+                     const Keep& keep)
+    : out_(nodes) {
+  for (const RoutingLink& l : links) {
+    if (l.from >= nodes || l.to >= nodes || l.from == l.to) {
+      throw std::invalid_argument("routing link " + std::to_string(l.from) + " -> " +
+                                  std::to_string(l.to) + " does not join two of the " +
+                                  std::to_string(nodes) + " nodes");
+    }
+    if (!std::isfinite(l.cost_s) || l.cost_s < 0.0 ||
+        (metric == RoutingMetric::airtime && l.cost_s <= 0.0)) {
+      throw std::invalid_argument("routing link " + std::to_string(l.from) + " -> " +
+                                  std::to_string(l.to) + " has cost " +
+                                  std::to_string(l.cost_s) + " s; it must be positive");
+    }
+    if (keep && !keep(l)) continue;
+    const Arc arc{l.to, metric == RoutingMetric::hop_count ? 1.0 : l.cost_s, &l};
+    auto& row = out_[l.from];
+    const auto at = std::lower_bound(row.begin(), row.end(), l.to,
+                                     [](const Arc& a, std::uint32_t to) { return a.to < to; });
+    if (at != row.end() && at->to == l.to) {
+      if (preferred(arc, *at)) *at = arc;
+    } else {
+      row.insert(at, arc);
+    }
+  }
+}
+
+const Arc* LinkGraph::arc(std::uint32_t from, std::uint32_t to) const {
+  const auto& row = out_[from];
+  const auto at = std::lower_bound(row.begin(), row.end(), to,
+                                   [](const Arc& a, std::uint32_t t) { return a.to < t; });
+  return at != row.end() && at->to == to ? &*at : nullptr;
+}
+
+std::vector<double> LinkGraph::distances_to(std::span<const std::uint32_t> targets) const {
+  // Reversed arcs: a shortest path from the virtual source (vertex n) to X in this
+  // graph is a shortest path from X to the nearest target in the real one.
+  const std::size_t n = out_.size();
+  Graph reversed(n + 1);
+  for (std::uint32_t from = 0; from < n; ++from) {
+    for (const Arc& a : out_[from]) boost::add_edge(a.to, from, a.weight, reversed);
+  }
+  for (const std::uint32_t t : targets) boost::add_edge(n, t, 0.0, reversed);
+  std::vector<double> dist(n + 1, kUnreachable);
+  boost::dijkstra_shortest_paths(
+      reversed, n,
+      boost::distance_map(boost::make_iterator_property_map(
+                              dist.begin(), boost::get(boost::vertex_index, reversed)))
+          .distance_inf(kUnreachable));
+  dist.pop_back();
+  return dist;
+}
+
+const Arc* LinkGraph::best_arc(std::uint32_t node, std::span<const double> dist) const {
+  double best = kUnreachable;
+  for (const Arc& a : out_[node]) best = std::min(best, a.weight + dist[a.to]);
+  if (best == kUnreachable) return nullptr;
+  // Arcs are sorted by neighbour, so the first one within tolerance is the lowest index.
+  for (const Arc& a : out_[node]) {
+    if (same_cost(a.weight + dist[a.to], best)) return &a;
+  }
+  return nullptr;  // unreachable: `best` itself qualifies
+}
+
+std::vector<bool> LinkGraph::reachable_from(std::uint32_t node) const {
+  std::vector<std::vector<std::uint32_t>> adj(out_.size());
+  for (std::size_t from = 0; from < out_.size(); ++from) {
+    for (const Arc& a : out_[from]) adj[from].push_back(a.to);
+  }
+  return breadth_first(adj, node);
+}
+
+std::vector<bool> LinkGraph::reaching(std::uint32_t node) const {
+  std::vector<std::vector<std::uint32_t>> adj(out_.size());
+  for (std::uint32_t from = 0; from < out_.size(); ++from) {
+    for (const Arc& a : out_[from]) adj[a.to].push_back(from);
+  }
+  return breadth_first(adj, node);
+}
+
+AllPairs all_pairs(const LinkGraph& g) {
+  const std::size_t n = g.node_count();
+  AllPairs out{RoutingTables(n), std::vector<double>(n * n, kUnreachable)};
+  for (std::uint32_t dst = 0; dst < n; ++dst) {
+    const std::uint32_t target[] = {dst};
+    const std::vector<double> d = g.distances_to(target);
+    for (std::uint32_t x = 0; x < n; ++x) {
+      out.dist[x * n + dst] = d[x];
+      if (x == dst) continue;
+      if (const Arc* a = g.best_arc(x, d)) {
+        out.tables.set(x, dst, NextHop{a->to, a->link->interface, a->link->address});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace wmnsim::routing_detail
