@@ -1,6 +1,7 @@
 #include "runner/network.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -95,10 +96,15 @@ void Network::build_nodes() {
 
 void Network::build_wired_links() {
   // Then each node's wired links, in the order of Scenario::links.
-  for (const WiredLinkConfig& l : scenario_.links) {
+  for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
+    const WiredLinkConfig& l = scenario_.links[k];
     for (const auto& [from, to] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
       Node& near = *nodes_[from];
       Node& far = *nodes_[to];
+      // The routing's numbering (runner/network_links.hpp) is the one that counts.
+      if (near.interface_count() != wired_interface(scenario_, from, k)) {
+        throw std::logic_error("wired link " + std::to_string(k) + ": interface numbering differs from the routing's");
+      }
       wired_links_.push_back(
           std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, far.arrivals(), near));
       wired_links_.back()->set_departure_listener(&near);
