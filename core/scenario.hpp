@@ -259,6 +259,9 @@ struct FlowConfig {
   Time start;
   std::optional<Time> stop;           // empty: until the end of the simulation
   std::int64_t payload_bytes = 1460;  // per packet; the MSS for tcp
+  // The flow's fair share, when the experiment knows it (001's capacity models):
+  // results then report goodput/fair share and U/U_opt.
+  std::optional<double> fair_share_bps;
   TrafficConfig traffic;
   TcpConfig tcp;                                               // tcp only
   WccpConfig wccp;                                             // wccp only

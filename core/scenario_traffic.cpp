@@ -206,6 +206,7 @@ void parse_flow(JsonReader r, std::size_t index, ParseContext& ctx) {
   // one 2304-byte 802.11 MSDU.
   const std::int64_t max_payload = f.transport == Transport::udp ? 2276 : 2264;
   f.payload_bytes = r.integer_or("payload_bytes", 1460, 1, max_payload);
+  f.fair_share_bps = r.number("fair_share_bps", NumberRange::positive());
   if (r.has("traffic")) parse_traffic(r.object("traffic"), f, ctx);
   r.get("traffic");
 

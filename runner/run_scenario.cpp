@@ -56,6 +56,8 @@ void write_flows(const Network& net, Results& out) {
   for (std::size_t i = 0; i < s.flows.size(); ++i) goodput.push_back(net.flow(i).goodput_bps());
   double total = 0.0;
   for (double g : goodput) total += g;
+  bool any_fair_share = false;
+  for (const FlowConfig& f : s.flows) any_fair_share = any_fair_share || f.fair_share_bps.has_value();
   for (std::size_t i = 0; i < s.flows.size(); ++i) {
     const FlowConfig& f = s.flows[i];
     const FlowEndpoints& e = net.flow(i);
@@ -77,6 +79,9 @@ void write_flows(const Network& net, Results& out) {
     row["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
     row["delay_mean_s"] = d.mean_delay_s();
     row["delay_max_s"] = d.window_delay_max_s;
+    if (any_fair_share) {
+      row["fair_ratio"] = f.fair_share_bps ? nlohmann::ordered_json(goodput[i] / *f.fair_share_bps) : nullptr;
+    }
     row["route"] = route;
     out.flows.push_back(std::move(row));
   }
@@ -93,6 +98,27 @@ void write_flows(const Network& net, Results& out) {
     utilization += goodput[i] * static_cast<double>(path > 0 ? path - 1 : 0);
   }
   out.summary["effective_utilization_bps"] = utilization;
+  if (any_fair_share) {
+    // 001 Sec. 5: each flow's rate against its fair share, and the utilisation
+    // against the fair allocation's U_opt = sum of fair share x hops (same flows).
+    double min_ratio = 0.0, max_ratio = 0.0, u = 0.0, u_opt = 0.0;
+    bool first = true;
+    for (std::size_t i = 0; i < s.flows.size(); ++i) {
+      if (!s.flows[i].fair_share_bps) continue;
+      const double fair = *s.flows[i].fair_share_bps;
+      const double ratio = goodput[i] / fair;
+      min_ratio = first ? ratio : std::min(min_ratio, ratio);
+      max_ratio = first ? ratio : std::max(max_ratio, ratio);
+      first = false;
+      const std::size_t path = net.route_of(i).size();
+      const double hops = static_cast<double>(path > 0 ? path - 1 : 0);
+      u += goodput[i] * hops;
+      u_opt += fair * hops;
+    }
+    out.summary["min_fair_ratio"] = min_ratio;
+    out.summary["max_fair_ratio"] = max_ratio;
+    out.summary["utilization_ratio"] = u_opt > 0 ? nlohmann::ordered_json(u / u_opt) : nullptr;
+  }
 }
 
 void write_nodes(Network& net, Results& out) {

@@ -139,6 +139,25 @@ TEST(Network, FlagshipTwoHopFlowStarves) {
   expect_conserved(r);
 }
 
+TEST(Network, FairSharesGiveRatiosAndUtilizationAgainstTheFairAllocation) {
+  // Two CBR flows below capacity: each gets exactly its offered rate, so against
+  // fair shares of twice and half that rate the ratios are 0.5 and 2.
+  const auto flows = nlohmann::json::parse(R"([
+      {"id": "two", "transport": "udp", "src": "N0", "dst": "N2", "payload_bytes": 1000,
+       "traffic": {"type": "cbr", "rate_bps": 100000}, "fair_share_bps": 200000},
+      {"id": "one", "transport": "udp", "src": "N1", "dst": "N2", "payload_bytes": 1000,
+       "traffic": {"type": "cbr", "rate_bps": 100000}, "fair_share_bps": 50000}])");
+  const Results r = run_scenario(parse_scenario(chain(3, flows)));
+  EXPECT_DOUBLE_EQ(flow_row(r, "two")["fair_ratio"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(flow_row(r, "one")["fair_ratio"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(r.summary["min_fair_ratio"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(r.summary["max_fair_ratio"].get<double>(), 2.0);
+  // U = 100k x 2 + 100k x 1; U_opt = 200k x 2 + 50k x 1.
+  EXPECT_DOUBLE_EQ(r.summary["utilization_ratio"].get<double>(), 300000.0 / 450000.0);
+  EXPECT_DOUBLE_EQ(r.summary["effective_utilization_bps"].get<double>(), 300000.0);
+  EXPECT_DOUBLE_EQ(r.summary["jain_fairness_index"].get<double>(), 1.0);
+}
+
 TEST(Network, EveryShippedScenarioConservesPackets) {
   // Shortened to 2 s; features later issues implement (controllers, wccp) are
   // switched off so the network underneath still runs.
