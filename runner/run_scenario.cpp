@@ -129,7 +129,7 @@ void write_nodes(Network& net, Results& out) {
     const Node& node = net.node(n);
     const DropCounters& d = net.ledger().node_drops(static_cast<std::uint32_t>(n));
     nlohmann::ordered_json row;
-    row["node"] = s.nodes[n].id;
+    row["id"] = s.nodes[n].id;
     row["role"] = to_string(s.nodes[n].role);
     row["originated"] = node.counters().originated;
     row["forwarded"] = node.counters().forwarded;
