@@ -5,7 +5,8 @@
 
 namespace wmnsim {
 
-void DropCounters::add(const Packet& p, bool in_window) {
+void DropCounters::add(const Packet& p, DropCause cause, bool in_window) {
+  by_cause[static_cast<std::size_t>(cause)].add(p);
   total.add(p);
   (p.hops == 0 ? local : intra_mesh).add(p);
   if (in_window) window_total.add(p);
@@ -68,13 +69,9 @@ bool PacketLedger::dropped(const Packet& p, std::uint32_t node, DropCause cause,
   e->fate = dropped_fate;
   ++dropped_;
   const bool in_window = window_begin_ <= now && now < window_end_;
-  auto tally = [&](DropCounters& c) {
-    c.by_cause[static_cast<std::size_t>(cause)].add(p);
-    c.add(p, in_window);
-  };
-  tally(node_drops_.at(node));
-  if (p.flow != kNoFlow && p.flow < flow_drops_.size()) tally(flow_drops_[p.flow]);
-  tally(all_drops_);
+  node_drops_.at(node).add(p, cause, in_window);
+  if (p.flow != kNoFlow && p.flow < flow_drops_.size()) flow_drops_[p.flow].add(p, cause, in_window);
+  all_drops_.add(p, cause, in_window);
   return true;
 }
 

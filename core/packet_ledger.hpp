@@ -45,7 +45,7 @@ struct DropCounters {
   DropTally intra_mesh;  // after at least one hop
   DropTally total;
   DropTally window_total;  // inside the measurement window
-  void add(const Packet& p, bool in_window);
+  void add(const Packet& p, DropCause cause, bool in_window);
 };
 
 // The end-of-run balance. Every originated packet is delivered, dropped or in the

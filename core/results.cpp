@@ -127,4 +127,12 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   if (ec) fail(ec.message());
 }
 
+void append_timeseries(Results& out, const std::string& kind, const std::string& unit, Time interval,
+                       const std::vector<TimeSeries::Sample>& samples) {
+  TimeSeries& ts = out.timeseries[kind];
+  ts.unit = unit;
+  ts.interval = interval;
+  ts.samples.insert(ts.samples.end(), samples.begin(), samples.end());
+}
+
 }  // namespace wmnsim

@@ -36,6 +36,12 @@ struct TimeSeries {
   std::vector<Sample> samples;
 };
 
+// Appends `samples` to the series `kind` of `out` (created with `unit` and
+// `interval` if absent): several samplers may contribute to one kind.
+struct Results;
+void append_timeseries(Results& out, const std::string& kind, const std::string& unit, Time interval,
+                       const std::vector<TimeSeries::Sample>& samples);
+
 struct RunStats {
   Time simulated;                  // simulated time reached
   std::uint64_t events_executed = 0;

@@ -74,11 +74,7 @@ void MacSampler::sample() {
 
 void MacSampler::write_timeseries(Results& out) const {
   const auto put = [&](const char* kind, const char* unit, const std::vector<TimeSeries::Sample>& samples, bool on) {
-    if (!on) return;
-    TimeSeries& ts = out.timeseries[kind];
-    ts.unit = unit;
-    ts.interval = interval_;
-    ts.samples.insert(ts.samples.end(), samples.begin(), samples.end());
+    if (on) append_timeseries(out, kind, unit, interval_, samples);
   };
   put("channel_busyness", "ratio", busy_samples_, busyness_);
   put("queue_length", "packets", queue_samples_, queue_);

@@ -46,11 +46,7 @@ void FlowSampler::sample() {
 
 void FlowSampler::write(Results& out) const {
   const auto put = [&](const char* kind, const char* unit, const std::vector<TimeSeries::Sample>& samples, bool on) {
-    if (!on) return;
-    TimeSeries& ts = out.timeseries[kind];
-    ts.unit = unit;
-    ts.interval = interval_;
-    ts.samples.insert(ts.samples.end(), samples.begin(), samples.end());
+    if (on) append_timeseries(out, kind, unit, interval_, samples);
   };
   put("flow_goodput", "bit/s", goodput_samples_, goodput_);
   put("tcp_cwnd", "segments", cwnd_samples_, cwnd_);

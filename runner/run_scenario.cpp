@@ -53,7 +53,13 @@ nlohmann::ordered_json drops_json(const DropCounters& d) {
 void write_flows(const Network& net, Results& out) {
   const Scenario& s = net.scenario();
   std::vector<double> goodput;
-  for (std::size_t i = 0; i < s.flows.size(); ++i) goodput.push_back(net.flow(i).goodput_bps());
+  std::vector<std::vector<std::string>> routes;
+  std::vector<double> hops;  // links on each flow's data route
+  for (std::size_t i = 0; i < s.flows.size(); ++i) {
+    goodput.push_back(net.flow(i).goodput_bps());
+    routes.push_back(net.route_of(i));
+    hops.push_back(routes.back().empty() ? 0.0 : static_cast<double>(routes.back().size() - 1));
+  }
   double total = 0.0;
   for (double g : goodput) total += g;
   bool any_fair_share = false;
@@ -62,14 +68,14 @@ void write_flows(const Network& net, Results& out) {
     const FlowConfig& f = s.flows[i];
     const FlowEndpoints& e = net.flow(i);
     const FlowEnds ends = net.routing().flows[i];
-    const std::vector<std::string> route = net.route_of(i);
+    const std::vector<std::string>& route = routes[i];
     const FlowDeliveries& d = net.ledger().flow_deliveries(static_cast<std::uint32_t>(i));
     nlohmann::ordered_json row;
     row["id"] = f.id;
     row["transport"] = to_string(f.transport);
     row["src"] = s.nodes[ends.src].id;
     row["dst"] = s.nodes[ends.dst].id;
-    row["hops"] = route.empty() ? 0 : route.size() - 1;
+    row["hops"] = static_cast<std::uint64_t>(hops[i]);
     row["goodput_bps"] = goodput[i];
     row["share"] = total > 0 ? goodput[i] / total : 0.0;
     row["sent_packets"] = e.packets_sent();
@@ -93,10 +99,7 @@ void write_flows(const Network& net, Results& out) {
   out.summary["total_goodput_bps"] = total;
   // U = sum over flows of rate x hops: the airtime-weighted work the mesh did (001 Sec. 3).
   double utilization = 0.0;
-  for (std::size_t i = 0; i < s.flows.size(); ++i) {
-    const std::size_t path = net.route_of(i).size();
-    utilization += goodput[i] * static_cast<double>(path > 0 ? path - 1 : 0);
-  }
+  for (std::size_t i = 0; i < s.flows.size(); ++i) utilization += goodput[i] * hops[i];
   out.summary["effective_utilization_bps"] = utilization;
   if (any_fair_share) {
     // 001 Sec. 5: each flow's rate against its fair share, and the utilisation
@@ -110,10 +113,8 @@ void write_flows(const Network& net, Results& out) {
       min_ratio = first ? ratio : std::min(min_ratio, ratio);
       max_ratio = first ? ratio : std::max(max_ratio, ratio);
       first = false;
-      const std::size_t path = net.route_of(i).size();
-      const double hops = static_cast<double>(path > 0 ? path - 1 : 0);
-      u += goodput[i] * hops;
-      u_opt += fair * hops;
+      u += goodput[i] * hops[i];
+      u_opt += fair * hops[i];
     }
     out.summary["min_fair_ratio"] = min_ratio;
     out.summary["max_fair_ratio"] = max_ratio;
