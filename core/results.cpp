@@ -68,6 +68,8 @@ nlohmann::ordered_json Results::to_json() const {
   for (const auto& f : flows) out["flows"].push_back(f);
   out["nodes"] = J::array();
   for (const auto& n : nodes) out["nodes"].push_back(n);
+  out["controllers"] = J::array();
+  for (const auto& c : controllers) out["controllers"].push_back(c);
   J series = J::object();
   for (const auto& [kind, ts] : timeseries) {
     J rows = J::array();

@@ -58,6 +58,8 @@ struct Results {
   // metric columns are defined by the layers that produce them).
   std::vector<nlohmann::ordered_json> flows;
   std::vector<nlohmann::ordered_json> nodes;
+  // One object per controller: id, type and the controller's own statistics.
+  std::vector<nlohmann::ordered_json> controllers;
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   std::map<std::string, TimeSeries> timeseries;
 

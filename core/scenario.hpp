@@ -286,6 +286,8 @@ struct CounterStarvationParams {
   double cw_min_factor = 4.0;         // times the scenario's cw_min (000: 32 -> 128)
   std::optional<int> cw_min;          // absolute window instead of the factor
   std::vector<std::size_t> gateways;  // whose neighbours; default: every gateway
+  // EDCA: the categories whose CWmin is raised; empty: all. DCF has one category.
+  std::vector<AccessCategory> access_categories;
 };
 
 enum class GatewayScheme {

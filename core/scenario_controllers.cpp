@@ -83,11 +83,6 @@ double fraction(JsonReader& r, std::string_view key, double fallback) {
 
 CounterStarvationParams parse_counter_starvation(JsonReader& r, ParseContext& ctx) {
   CounterStarvationParams p;
-  if (ctx.scenario.mac.type != MacType::dcf) {
-    ctx.issues.add(
-        r.path_of("type"),
-        "\"counter_starvation\" raises the DCF CWmin; it needs \"type\": \"dcf\" in /mac");
-  }
   // 000 Sec. 5.6: "a factor of at least two greater than all other nodes".
   p.cw_min_factor = r.number_or("cw_min_factor", 4.0, NumberRange::at_least(2));
   if (const nlohmann::json* v = r.get("cw_min"))
@@ -96,11 +91,31 @@ CounterStarvationParams parse_counter_starvation(JsonReader& r, ParseContext& ct
     ctx.issues.add(r.path_of("cw_min"), "give either cw_min or cw_min_factor, not both");
   }
   const int base = ctx.scenario.mac.params.cw_min;
-  if (p.cw_min && *p.cw_min < 2 * base) {
+  if (p.cw_min && ctx.scenario.mac.type == MacType::dcf && *p.cw_min < 2 * base) {
     ctx.issues.add(r.path_of("cw_min"), "cw_min " + std::to_string(*p.cw_min) +
                                             " is less than twice the scenario's cw_min (" +
                                             std::to_string(base) + "); the policy needs at least " +
                                             std::to_string(2 * base));
+  }
+  if (const nlohmann::json* list = r.array("access_categories")) {
+    if (ctx.scenario.mac.type != MacType::edca) {
+      ctx.issues.add(r.path_of("access_categories"),
+                     "DCF has a single category; omit \"access_categories\" or set \"type\": \"edca\" in /mac");
+    } else if (list->empty()) {
+      ctx.issues.add(r.path_of("access_categories"),
+                     "the list is empty; omit it to raise CWmin in every category");
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = pointer_join(r.path_of("access_categories"), i);
+      const auto ac = check_enum((*list)[i], path, ctx.issues, names(kAccessCategories));
+      if (!ac) continue;
+      if (std::find(p.access_categories.begin(), p.access_categories.end(), *ac) !=
+          p.access_categories.end()) {
+        ctx.issues.add(path, "\"" + std::string(to_string(*ac)) + "\" is listed twice");
+        continue;
+      }
+      p.access_categories.push_back(*ac);
+    }
   }
   p.gateways = node_list(r, "gateways", true, ctx).value_or(gateways(ctx.scenario));
   if (p.gateways.empty() && !r.has("gateways")) {

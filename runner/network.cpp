@@ -23,10 +23,13 @@ class UdpBacklog final : public BacklogSource {
   transport::UdpSource& source_;
 };
 
-void reject_unsupported(const Scenario& scenario) {
-  if (!scenario.controllers.empty()) {
-    throw NotSupportedError("/controllers/0: controllers (\"" + std::string(to_string(scenario.controllers[0].type)) +
-                            "\") are not simulated yet; remove /controllers to run the scenario without them");
+void reject_unsupported(const Scenario& scenario, const control::ControllerRegistry& registry) {
+  for (std::size_t i = 0; i < scenario.controllers.size(); ++i) {
+    const std::string_view type = to_string(scenario.controllers[i].type);
+    if (!registry.has(type)) {
+      throw NotSupportedError("/controllers/" + std::to_string(i) + "/type: \"" + std::string(type) +
+                              "\" is not simulated yet; remove this controller to run the scenario without it");
+    }
   }
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
     if (scenario.flows[i].transport == Transport::wccp) {
@@ -37,8 +40,9 @@ void reject_unsupported(const Scenario& scenario) {
 }
 
 // The PHY, once the scenario is known to ask only for what the layers simulate.
-phy::PhyNetwork checked_phy(Simulation& sim, const Scenario& scenario) {
-  reject_unsupported(scenario);
+phy::PhyNetwork checked_phy(Simulation& sim, const Scenario& scenario,
+                            const control::ControllerRegistry& registry) {
+  reject_unsupported(scenario, registry);
   return phy::build_phy(sim, scenario);
 }
 
@@ -62,16 +66,17 @@ double FlowEndpoints::goodput_bps() const {
   return 0.0;
 }
 
-Network::Network(Simulation& sim, const Scenario& scenario)
+Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry)
     : sim_(sim),
       scenario_(scenario),
       window_{scenario.simulation.warmup, scenario.simulation.duration},
-      phy_(checked_phy(sim, scenario)),
+      phy_(checked_phy(sim, scenario, registry)),
       routing_(compute_routing(scenario, routing_links(scenario, phy_))),
       ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
   build_nodes();
   build_wired_links();
   build_flows();
+  build_controllers(registry);
 }
 
 Network::~Network() = default;
@@ -158,6 +163,24 @@ void Network::build_flows() {
             static_cast<std::uint32_t>(f.payload_bytes), f.start, f.stop, std::move(arrivals));
       }
     }
+  }
+}
+
+void Network::build_controllers(const control::ControllerRegistry& registry) {
+  control_context_ = std::make_unique<control::ControlContext>(
+      control::ControlContext{sim_, scenario_, routing_, {}, macs_.node_macs});
+  for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
+  for (std::size_t i = 0; i < scenario_.controllers.size(); ++i) {
+    const ControllerConfig& config = scenario_.controllers[i];
+    controllers_.push_back(registry.create(config, i, *control_context_));
+    control::Controller* c = controllers_.back().get();
+    // At 0 the controller acts before any frame is queued or any backoff drawn.
+    if (config.start == Time{}) {
+      c->start();
+    } else {
+      sim_.scheduler().schedule_at(config.start, [c] { c->start(); });
+    }
+    if (config.stop) sim_.scheduler().schedule_at(*config.stop, [c] { c->stop(); });
   }
 }
 

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "control/controller.hpp"
+#include "control/controller_registry.hpp"
 #include "core/node.hpp"
 #include "core/packet.hpp"
 #include "core/packet_ledger.hpp"
@@ -54,7 +56,8 @@ class Network {
   // Builds everything and schedules the endpoints' start events. Throws
   // ScenarioError (routing: unreachable flows, bad static tables) and
   // NotSupportedError (features no layer implements yet).
-  Network(Simulation& sim, const Scenario& scenario);
+  Network(Simulation& sim, const Scenario& scenario,
+          const control::ControllerRegistry& registry = control::ControllerRegistry::with_builtins());
   ~Network();
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
@@ -73,6 +76,9 @@ class Network {
   FlowEndpoints& flow(std::size_t i) { return flows_.at(i); }
   // The node ids a flow's data crosses, src to dst.
   std::vector<std::string> route_of(std::size_t flow) const;
+  // The scenario's controllers, in /controllers order.
+  std::size_t controller_count() const { return controllers_.size(); }
+  const control::Controller& controller(std::size_t i) const { return *controllers_.at(i); }
   // The end-of-run balance of every packet (PacketLedger::balance).
   Conservation conservation() const { return ledger_.balance(pool_); }
 
@@ -80,6 +86,7 @@ class Network {
   void build_nodes();
   void build_wired_links();
   void build_flows();
+  void build_controllers(const control::ControllerRegistry& registry);
 
   Simulation& sim_;
   const Scenario& scenario_;
@@ -95,6 +102,8 @@ class Network {
   std::vector<std::unique_ptr<WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
   std::vector<std::unique_ptr<WiredInterface>> wired_interfaces_;
   std::vector<FlowEndpoints> flows_;
+  std::unique_ptr<control::ControlContext> control_context_;
+  std::vector<std::unique_ptr<control::Controller>> controllers_;
 };
 
 }  // namespace wmnsim

@@ -193,6 +193,10 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options) {
 
   write_flows(net, out);
   write_nodes(net, out);
+  for (std::size_t i = 0; i < net.controller_count(); ++i) {
+    const control::Controller& c = net.controller(i);
+    out.controllers.push_back({{"id", c.id()}, {"type", to_string(c.config().type)}, {"statistics", c.statistics()}});
+  }
   flow_sampler.write(out);
   mac_sampler.write_timeseries(out);
 

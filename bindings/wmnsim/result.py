@@ -141,6 +141,12 @@ class Result:
         return _table(self._data["nodes"])
 
     @property
+    def controllers(self) -> List[Dict[str, Any]]:
+        """One dict per controller of the scenario: ``id``, ``type`` and the
+        controller's own ``statistics`` (e.g. the windows counter_starvation changed)."""
+        return json.loads(json.dumps(self._data.get("controllers", [])))
+
+    @property
     def timeseries_kinds(self) -> List[str]:
         """The kinds of time series recorded (the scenario's ``outputs.timeseries``)."""
         return list(self._data["timeseries"].keys())

@@ -113,7 +113,21 @@ def test_unreachable_flow_is_an_input_error_with_the_flow_path(tmp_path):
     assert not out.exists()
 
 
-def test_controllers_are_refused_until_they_exist(tmp_path):
-    r = wmnsim("run", FLAGSHIP, "--set", '/controllers=[{"type": "counter_starvation"}]')
+def test_counter_starvation_runs_and_reports_what_it_changed(tmp_path):
+    out = tmp_path / "out.json"
+    r = wmnsim("run", FLAGSHIP, "--set", "/simulation/duration_s=2",
+               "--set", '/controllers=[{"type": "counter_starvation"}]', "-o", out)
+    assert r.returncode == 0, r.stderr
+    (c,) = json.loads(out.read_text())["controllers"]
+    assert c["type"] == "counter_starvation"
+    assert c["statistics"]["changed"][0]["node"] == "B"
+    assert c["statistics"]["changed"][0]["cw_min_after"] == 128
+
+
+def test_controllers_not_simulated_yet_are_refused_with_their_path(tmp_path):
+    out = tmp_path / "out.json"
+    r = wmnsim("run", FLAGSHIP, "--set", '/controllers=[{"type": "counter_starvation"}, {"type": "tcc"}]',
+               "-o", out)
     assert r.returncode == 2
-    assert "/controllers/0" in r.stderr
+    assert '/controllers/1/type: "tcc" is not simulated yet' in r.stderr
+    assert not out.exists()

@@ -1,0 +1,80 @@
+#pragma once
+// A controller: a policy that watches a running network and turns its knobs
+// (DESIGN.md: MAC parameters such as CWmin, AIFS and TXOP, queue disciplines,
+// control frames). A scenario lists the controllers it wants under `controllers`
+// (docs/scenario.md); the registry (control/controller_registry.hpp) builds each by
+// its type name, and the runner starts and stops it at the configured times.
+//
+// A controller sees the network only through ControlContext: the routing, the
+// nodes and their MACs (each Mac's runtime-control methods: set_cw_min,
+// set_params, set_queue, ...). It keeps its own statistics, which end up in the
+// results under "controllers" (docs/results.md).
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/node.hpp"
+#include "core/routing.hpp"
+#include "core/scenario.hpp"
+#include "core/simulation.hpp"
+#include "mac/mac.hpp"
+
+namespace wmnsim::control {
+
+// The part of a running network a controller may see and act on. Built by the
+// runner once every layer exists; outlives every controller.
+struct ControlContext {
+  Simulation& sim;
+  const Scenario& scenario;
+  const Routing& routing;
+  std::vector<Node*> nodes;                  // by scenario node index
+  std::vector<std::vector<mac::Mac*>> macs;  // by scenario node index, in radio order; empty for hosts
+};
+
+class Controller {
+ public:
+  Controller(const ControllerConfig& config, ControlContext& context) : config_(config), context_(context) {}
+  virtual ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  const ControllerConfig& config() const { return config_; }
+  const std::string& id() const { return config_.id; }
+
+  // At config().start: take effect. At config().stop (if given): stop acting and
+  // undo what should not outlive the controller. stop() cancels the timers first.
+  virtual void start() = 0;
+  void stop();
+
+  // What the controller did, as one JSON object (numbers, lists, per-node rows).
+  virtual nlohmann::ordered_json statistics() const = 0;
+
+ protected:
+  ControlContext& context() { return context_; }
+  const ControlContext& context() const { return context_; }
+  Simulation& sim() { return context_.sim; }
+
+  // Calls `tick` every `period` from now + period until stop(). Returns its index.
+  std::size_t every(Time period, std::function<void()> tick);
+  // Undo hook for stop(); timers are already cancelled when it runs.
+  virtual void on_stop() {}
+
+ private:
+  struct Timer {
+    Time period;
+    std::function<void()> tick;
+    EventId next;
+  };
+  void fire(std::size_t timer);
+
+  const ControllerConfig& config_;
+  ControlContext& context_;
+  std::vector<Timer> timers_;
+  bool stopped_ = false;
+};
+
+}  // namespace wmnsim::control
