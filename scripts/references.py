@@ -66,6 +66,11 @@ def load(path: pathlib.Path) -> Dict[str, Any]:
     for key, kind in (("scenario", str), ("seeds", list), ("metrics", list)):
         if not isinstance(doc.get(key), kind):
             raise ReferenceProblem(f'{path}: /{key}: missing or not a {kind.__name__} (docs/references.md)')
+    # The rest is `wmnsim compare`'s to check; generate needs at least these two.
+    for i, m in enumerate(doc["metrics"]):
+        if not isinstance(m, dict) or not isinstance(m.get("metric"), str) or not isinstance(m.get("tolerance"), dict):
+            raise ReferenceProblem(f'{path}: /metrics/{i}: needs "metric" and "tolerance" '
+                                   '(e.g. {"metric": "flows/A_to_GW/goodput_bps", "tolerance": {"ci": 0.95}})')
     return doc
 
 
