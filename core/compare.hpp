@@ -58,8 +58,8 @@ MetricValue lookup_metric(const nlohmann::json& results, const std::string& metr
 // Half-width of the interval expected to hold the mean of m new runs, from a
 // reference of n runs with mean and sample std s: t * s * sqrt(1/n + 1/m), t the
 // two-sided `level` quantile of Student's t with n - 1 degrees of freedom (the
-// prediction interval for a future mean; Hahn & Meeker, Statistical Intervals,
-// Wiley 1991, Sec. 4.6).
+// prediction interval to contain the mean of m future observations; Hahn &
+// Meeker, Statistical Intervals, Wiley 1991, ch. 4).
 double ci_half_width(double level, double std, std::int64_t n, std::size_t m);
 
 // t with P(|T| <= t) = level for Student's T with `df` degrees of freedom (df >= 1).
