@@ -3,6 +3,7 @@
 //   wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
 //                       [--set /json/pointer=value ...] [--log-level L]
 //   wmnsim validate SCENARIO...
+//   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)
 //   wmnsim --version
 //
 // Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
@@ -21,6 +22,7 @@
 
 #include <unistd.h>
 
+#include "cli/compare_command.hpp"
 #include "core/results.hpp"
 #include "core/scenario.hpp"
 #include "runner/flow_table.hpp"
@@ -169,6 +171,8 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenarios; print every error with its JSON path");
   validate_cmd->add_option("scenarios", validate_files, "Scenario JSON files")->required();
 
+  const wmnsim::cli::CompareCommand compare(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -181,6 +185,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*validate_cmd) return validate_command(validate_files);
+    if (compare.selected()) return compare.run();
   } catch (const std::exception& e) {
     std::cerr << "wmnsim: internal error: " << e.what() << '\n';
     return kExitInternal;

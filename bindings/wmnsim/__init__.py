@@ -9,7 +9,8 @@ Run a scenario and look at the results::
     wmnsim.plot.flow_goodput(result, path="goodput.png")
 
 The public names: :class:`Scenario`, :func:`run`, :class:`Result`,
-:class:`Progress`, the exceptions :class:`ScenarioError` (a ``ValueError``),
+:class:`Progress`, :func:`compare` (results against a reference file) and its
+:class:`Comparison`, the exceptions :class:`ScenarioError` (a ``ValueError``),
 :class:`NotSupportedError` (a ``NotImplementedError``) and
 :class:`ValidationIssue`, and the module :mod:`wmnsim.plot`. ``python -m wmnsim``
 is the ``wmnsim`` command line. docs/python.md has the whole guide.
@@ -27,6 +28,7 @@ from . import _core  # noqa: E402
 from ._errors import NotSupportedError, ScenarioError, ValidationIssue  # noqa: E402
 from .result import Progress, Result  # noqa: E402
 from ._run import run  # noqa: E402
+from .comparison import Comparison, compare  # noqa: E402
 from .scenario import Scenario  # noqa: E402
 
 __version__: str = _core.__version__
@@ -48,6 +50,8 @@ __all__ = [
     "run",
     "Result",
     "Progress",
+    "compare",
+    "Comparison",
     "ScenarioError",
     "NotSupportedError",
     "ValidationIssue",

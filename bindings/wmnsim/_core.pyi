@@ -43,3 +43,13 @@ def engine_workload(
     progress: Optional[ProgressCallback] = None,
     cancel: Optional[Any] = None,
 ) -> Dict[str, Any]: ...
+
+# register_compare.cpp
+def check_reference(reference: str, reference_is_path: bool) -> None: ...
+def load_results_file(path: str) -> ResultsDocument: ...
+def compare(
+    reference: str,
+    reference_is_path: bool,
+    results: List[Any],
+    labels: List[str],
+) -> Dict[str, str]: ...

@@ -5,14 +5,18 @@ The same subcommands, options, messages and exit codes as cli/main.cpp::
     python -m wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
                                   [--set /json/pointer=value ...] [--log-level L]
     python -m wmnsim validate SCENARIO...
+    python -m wmnsim compare RESULTS... REFERENCE [--json]
+    python -m wmnsim compare RESULTS... --reference REFERENCE [--json]
     python -m wmnsim --version
 
 Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
-130 interrupted by Ctrl-C (nothing written).
+3 (compare) some metric outside its tolerance or missing, 130 interrupted by
+Ctrl-C (nothing written).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import List, Optional
@@ -26,6 +30,7 @@ __all__ = ["main"]
 
 EXIT_INTERNAL = 1
 EXIT_INVALID_INPUT = 2
+EXIT_OUTSIDE = 3
 EXIT_INTERRUPTED = 130
 LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "off"]
 
@@ -56,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="trace, debug, info, warn, error, critical or off")
     v = sub.add_parser("validate", help="Check scenarios; print every error with its JSON path")
     v.add_argument("scenarios", nargs="+", help="Scenario JSON files")
+    c = sub.add_parser("compare", help="Check results files against a reference file (docs/references.md)")
+    c.add_argument("files", nargs="+", help="Results JSON files (several seeds: their mean is compared), "
+                   "then the reference file unless --reference is given")
+    c.add_argument("--reference", default="", help="The reference file (else the last positional file)")
+    c.add_argument("--json", action="store_true", help="Print the rows as JSON instead of a table")
     return p
 
 
@@ -129,6 +139,37 @@ def _validate_command(files: List[str]) -> int:
     return status
 
 
+def _compare_command(args: argparse.Namespace) -> int:
+    files, reference = list(args.files), args.reference
+    if not reference:
+        if len(files) < 2:
+            print("compare: give at least one results file and a reference file "
+                  "(wmnsim compare RESULTS... REFERENCE)", file=sys.stderr)
+            return EXIT_INVALID_INPUT
+        reference = files.pop()
+    try:
+        _core.check_reference(reference, True)
+    except ScenarioError as e:
+        _print_issues(reference, e)
+        return EXIT_INVALID_INPUT
+    # Every results file is read before comparing, as the CLI does.
+    status = 0
+    for file in files:
+        try:
+            _core.load_results_file(file)
+        except ScenarioError as e:
+            _print_issues(file, e)
+            status = EXIT_INVALID_INPUT
+    if status:
+        return status
+    out = _core.compare(reference, True, files, files)
+    if args.json:
+        sys.stdout.write(out["json"] + "\n")  # the C++ text, as `wmnsim compare --json`
+    else:
+        sys.stdout.write(out["table"])
+    return 0 if json.loads(out["json"])["passed"] else EXIT_OUTSIDE
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Runs the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     parser = _parser()
@@ -139,6 +180,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if args.command == "run":
             return _run_command(args)
+        if args.command == "compare":
+            return _compare_command(args)
         return _validate_command(args.scenarios)
     except Exception as e:  # noqa: BLE001 - the CLI's last resort, with its words
         print(f"wmnsim: internal error: {e}", file=sys.stderr)

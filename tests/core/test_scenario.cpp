@@ -443,6 +443,7 @@ std::vector<std::filesystem::path> scenario_files() {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     if (entry.path().parent_path().filename() == "schema") continue;
+    if (entry.path().filename().string().ends_with(".reference.json")) continue;  // docs/references.md
     files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

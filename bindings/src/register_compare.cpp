@@ -1,0 +1,82 @@
+// Comparing results with a reference file: the command line's compare()
+// (core/compare.hpp), so Python prints the same table and the same messages.
+
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings.hpp"
+#include "core/compare.hpp"
+#include "core/reference.hpp"
+#include "results_document.hpp"
+
+namespace wmnsim::py {
+
+namespace {
+
+// A reference from a file (its folder resolves "scenario") or from JSON text (the
+// current folder does).
+Reference reference_of(const std::string& reference, bool is_path) {
+  if (is_path) return load_reference_file(reference);
+  return parse_reference(parse_document(reference), std::filesystem::current_path());
+}
+
+// Each results item is a ResultsDocument or a path; labels name them in messages.
+std::vector<LabelledResults> results_of(const pyb::list& results, const std::vector<std::string>& labels) {
+  std::vector<LabelledResults> out;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const pyb::handle item = results[i];
+    const std::string label = i < labels.size() ? labels[i] : "results " + std::to_string(i + 1);
+    nlohmann::json doc;
+    if (pyb::isinstance<ResultsDocument>(item)) {
+      // ordered_json -> json: the same values, key order does not matter here.
+      doc = nlohmann::json::parse(item.cast<const ResultsDocument&>().json.dump());
+    } else {
+      doc = read_json_input(item.cast<std::string>(), "results file");
+    }
+    check_results_document(doc, label);
+    out.push_back({label, std::move(doc)});
+  }
+  return out;
+}
+
+// {"json": comparison_to_json() as text (Python loads it), "table": the command
+// line's table}.
+pyb::dict compare_py(const std::string& reference, bool reference_is_path, const pyb::list& results,
+                     const std::vector<std::string>& labels) {
+  const Reference ref = reference_of(reference, reference_is_path);
+  const Comparison c = compare(ref, results_of(results, labels));
+  pyb::dict out;
+  out["json"] = comparison_to_json(c).dump(2);  // indented: what `wmnsim compare --json` prints
+  out["table"] = format_comparison(c);
+  return out;
+}
+
+// A results file read and checked as `wmnsim compare` reads it.
+ResultsDocument load_results_file(const std::string& path) {
+  const nlohmann::json doc = read_json_input(path, "results file");
+  check_results_document(doc, path);
+  return ResultsDocument{nlohmann::ordered_json::parse(doc.dump())};
+}
+
+}  // namespace
+
+void register_compare(pyb::module_& m) {
+  m.def(
+      "check_reference", [](const std::string& reference, bool is_path) { (void)reference_of(reference, is_path); },
+      pyb::arg("reference"), pyb::arg("reference_is_path"),
+      "Validates a reference (a path, or JSON text); raises ScenarioError listing every problem.");
+  m.def("load_results_file", &load_results_file, pyb::arg("path"),
+        "Reads a results file as `wmnsim compare` does; raises ScenarioError when it cannot be read or "
+        "is not a results file.");
+  m.def("compare", &compare_py, pyb::arg("reference"), pyb::arg("reference_is_path"), pyb::arg("results"),
+        pyb::arg("labels"),
+        "Compares results (ResultsDocument objects or paths) with a reference (a path, or JSON text); "
+        "returns {'json': rows as JSON text, 'table': the CLI's table}. Raises ScenarioError for "
+        "invalid input.");
+}
+
+}  // namespace wmnsim::py

@@ -1,0 +1,142 @@
+"""`wmnsim compare`: results against a reference file (docs/references.md)."""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+WMNSIM = os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "ci" / "cli" / "wmnsim"))
+FLAGSHIP = ROOT / "scenarios" / "two_hop_chain_tcp.json"
+
+
+def wmnsim(*args, cwd=None):
+    return subprocess.run([WMNSIM, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two short runs of the flagship (seeds 1 and 2) and their parsed documents."""
+    folder = tmp_path_factory.mktemp("runs")
+    files = []
+    for seed in (1, 2):
+        out = folder / f"seed_{seed}.json"
+        r = wmnsim("run", FLAGSHIP, "--seed", seed, "--set", "/simulation/duration_s=3", "-o", out)
+        assert r.returncode == 0, r.stderr
+        files.append(out)
+    return files, [json.loads(f.read_text()) for f in files]
+
+
+def write_reference(folder, metrics, **extra):
+    doc = {"wmnsim_reference": 1, "scenario": os.path.relpath(FLAGSHIP, folder),
+           "overrides": ["/simulation/duration_s=3"], "seeds": [1, 2], "metrics": metrics, **extra}
+    path = folder / "flagship.reference.json"
+    path.write_text(json.dumps(doc, indent=2))
+    return path
+
+
+def flow(doc, fid):
+    return next(f for f in doc["flows"] if f["id"] == fid)
+
+
+def test_within_tolerance_exits_0(runs, tmp_path):
+    files, docs = runs
+    b = flow(docs[0], "B_to_GW")["goodput_bps"]
+    ref = write_reference(tmp_path, [
+        {"metric": "flows/B_to_GW/goodput_bps", "mean": b, "tolerance": {"relative": 0.01}},
+        {"metric": "summary/drops/retry_limit", "mean": docs[0]["summary"]["drops"]["retry_limit"],
+         "std": 0, "n": 2, "tolerance": {"ci": 0.95, "absolute": 0}},
+        {"metric": "nodes/B/forwarded", "mean": 0, "tolerance": {"absolute": 1e9}},
+    ])
+    r = wmnsim("compare", files[0], ref)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].split() == ["metric", "expected", "band", "measured", "status"]
+    assert "flows/B_to_GW/goodput_bps" in lines[1] and lines[1].endswith("pass (relative)")
+    assert lines[-1] == "3 of 3 metrics within tolerance"
+    assert "warning" not in r.stdout
+
+
+def test_outside_exits_3_and_names_the_metric(runs, tmp_path):
+    files, docs = runs
+    b = flow(docs[0], "B_to_GW")["goodput_bps"]
+    ref = write_reference(tmp_path, [
+        {"metric": "flows/B_to_GW/goodput_bps", "mean": 2 * b, "tolerance": {"relative": 0.05, "absolute": 10}},
+        {"metric": "summary/total_goodput_bps", "mean": docs[0]["summary"]["total_goodput_bps"],
+         "tolerance": {"relative": 0.001}},
+    ])
+    r = wmnsim("compare", files[0], ref)
+    assert r.returncode == 3
+    assert "FAIL (relative)" in r.stdout
+    assert r.stdout.splitlines()[-1] == "1 of 2 outside: flows/B_to_GW/goodput_bps"
+
+
+def test_missing_metric_exits_3_with_the_reason(runs, tmp_path):
+    files, _ = runs
+    ref = write_reference(tmp_path, [
+        {"metric": "flows/C_to_GW/goodput_bps", "mean": 1, "tolerance": {"absolute": 1}},
+        {"metric": "summary/drops/queue_overfow", "mean": 1, "tolerance": {"absolute": 1}},
+    ])
+    r = wmnsim("compare", files[0], ref)
+    assert r.returncode == 3
+    assert 'no flow "C_to_GW" in the results (flows: A_to_GW, B_to_GW)' in r.stdout
+    assert 'summary/drops has no key "queue_overfow"; did you mean "queue_overflow"?' in r.stdout
+    assert r.stdout.splitlines()[-1].startswith("2 of 2 outside:")
+
+
+def test_bad_reference_exits_2_with_json_paths(runs, tmp_path):
+    files, _ = runs
+    ref = write_reference(tmp_path, [
+        {"metric": "flows/A_to_GW/goodput_bps", "mean": 1, "tolerance": {"relative": "x"}},
+        {"metric": "goodput", "mean": 1, "tolerance": {"absolute": 1}},
+    ])
+    r = wmnsim("compare", files[0], ref)
+    assert r.returncode == 2
+    assert f'{ref}: /metrics/0/tolerance/relative: expected a number >= 0, got "x"' in r.stderr
+    assert f"{ref}: /metrics/1/metric: expected summary/<key>" in r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"format": "something-else"}'])
+def test_bad_results_file_exits_2(runs, tmp_path, content):
+    ref = write_reference(tmp_path, [{"metric": "summary/total_goodput_bps", "mean": 1,
+                                      "tolerance": {"absolute": 1}}])
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    r = wmnsim("compare", bad, ref)
+    assert r.returncode == 2
+    assert str(bad) in r.stderr
+    assert wmnsim("compare", tmp_path / "nope.json", ref).returncode == 2
+    assert wmnsim("compare", ref).returncode == 2  # no results at all
+
+
+def test_several_results_compare_their_mean(runs, tmp_path):
+    files, docs = runs
+    values = [flow(d, "B_to_GW")["goodput_bps"] for d in docs]
+    mean = sum(values) / 2
+    ref = write_reference(tmp_path, [
+        {"metric": "flows/B_to_GW/goodput_bps", "mean": mean, "tolerance": {"absolute": 1e-6}},
+    ])
+    r = wmnsim("compare", *files, "--reference", ref, "--json")
+    assert r.returncode == 0, r.stdout
+    out = json.loads(r.stdout)
+    assert out["passed"] is True
+    row = out["rows"][0]
+    assert row["n_measured"] == 2 and row["measured"] == pytest.approx(mean)
+    assert row["status"] == "pass" and row["tolerance"] == "absolute"
+    if values[0] != values[1]:
+        assert wmnsim("compare", files[0], ref).returncode == 3  # one seed alone is off the mean
+
+
+def test_results_of_another_scenario_warn(runs, tmp_path):
+    files, docs = runs
+    other = dict(docs[0], scenario=dict(docs[0]["scenario"], name="elsewhere"))
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other))
+    ref = write_reference(tmp_path, [{"metric": "summary/total_goodput_bps",
+                                      "mean": docs[0]["summary"]["total_goodput_bps"],
+                                      "tolerance": {"relative": 0.01}}])
+    r = wmnsim("compare", path, ref)
+    assert r.returncode == 0
+    assert f'warning: {path}: results of scenario "elsewhere", the reference is for "two_hop_chain_tcp"' in r.stdout
