@@ -3,6 +3,7 @@
 //   wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
 //                       [--set /json/pointer=value ...] [--log-level L]
 //   wmnsim validate SCENARIO...
+//   wmnsim model starvation [options]   (cli/model_command.hpp)
 //   wmnsim --version
 //
 // Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
@@ -23,6 +24,7 @@
 
 #include "core/results.hpp"
 #include "core/scenario.hpp"
+#include "model_command.hpp"
 #include "runner/flow_table.hpp"
 #include "runner/run_scenario.hpp"
 
@@ -169,6 +171,9 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenarios; print every error with its JSON path");
   validate_cmd->add_option("scenarios", validate_files, "Scenario JSON files")->required();
 
+  wmnsim::cli::ModelArgs model;
+  CLI::App* model_cmd = wmnsim::cli::add_model_command(app, model);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -181,6 +186,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return run_command(run);
     if (*validate_cmd) return validate_command(validate_files);
+    if (*model_cmd) return wmnsim::cli::run_model_command(model);
   } catch (const std::exception& e) {
     std::cerr << "wmnsim: internal error: " << e.what() << '\n';
     return kExitInternal;
