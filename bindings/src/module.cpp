@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   wmnsim::py::register_scenario(m);
   wmnsim::py::register_results(m);
   wmnsim::py::register_run(m);
+  wmnsim::py::register_model(m);
 }

@@ -11,7 +11,8 @@ Run a scenario and look at the results::
 The public names: :class:`Scenario`, :func:`run`, :class:`Result`,
 :class:`Progress`, the exceptions :class:`ScenarioError` (a ``ValueError``),
 :class:`NotSupportedError` (a ``NotImplementedError``) and
-:class:`ValidationIssue`, and the module :mod:`wmnsim.plot`. ``python -m wmnsim``
+:class:`ValidationIssue`, and the modules :mod:`wmnsim.plot` and
+:mod:`wmnsim.model` (analytical models, docs/model.md). ``python -m wmnsim``
 is the ``wmnsim`` command line. docs/python.md has the whole guide.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ._errors import NotSupportedError, ScenarioError, ValidationIssue  # noqa: 
 from .result import Progress, Result  # noqa: E402
 from ._run import run  # noqa: E402
 from .scenario import Scenario  # noqa: E402
+from . import model  # noqa: E402
 
 __version__: str = _core.__version__
 #: Build type of the compiled core ("Release", "RelWithDebInfo", ...).
@@ -52,6 +54,7 @@ __all__ = [
     "NotSupportedError",
     "ValidationIssue",
     "plot",
+    "model",
     "__version__",
     "build_type",
 ]
