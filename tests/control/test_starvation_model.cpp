@@ -91,19 +91,56 @@ TEST(StarvationModelChain, DurationsFromTable3) {
   EXPECT_LT(on.duration_s[kCollision], (408 + 364) * 1e-6 + 1e-12);
 }
 
-TEST(StarvationModelChain, SymmetricCaseWithoutB) {
-  // Window 1 for both, RTS on (same first packet for A and GW): with CW_min_a =
-  // CW_min_g, A's and GW's attempt statistics are the same, so the idle, collision and
-  // share numbers must be finite and both flows alive.
+TEST(StarvationModelChain, SmallestWindows) {
+  // One packet per flow, RTS on (the same first packet for A and GW): both flows
+  // move, and Jain's index of two rates lies in [1/2, 1].
   StarvationModelParams p;
   p.window_a = p.window_b = 1;
   p.rts_cts = true;
   const auto r = solve_starvation_model(p);
   EXPECT_GT(r.lambda_a_pps, 0);
   EXPECT_GT(r.lambda_b_pps, 0);
-  // One packet per flow: Jain's index of (x, x) is 1, of (x, 0) is 0.5.
   EXPECT_GE(r.jain_index, 0.5);
   EXPECT_LE(r.jain_index, 1.0);
+}
+
+TEST(StarvationModelChain, RetryLimitOneHasNoBackoffState) {
+  // RL = 1: the only stage is 0, a collision leaves the state as it was, and every
+  // queue configuration is reachable: 20 x 4 states for W = 3.
+  StarvationModelParams p;
+  p.retry_limit = 1;
+  const auto r = solve_starvation_model(p);
+  EXPECT_EQ(r.feasible_states, 80);
+  EXPECT_EQ(r.reachable_states, 80);
+  EXPECT_GT(r.p[kCollision], 0);
+  EXPECT_NEAR(sum(r.p), 1.0, 1e-12);
+}
+
+TEST(StarvationModelChain, SymmetricAccessOfTheHiddenPair) {
+  // A and GW differ only in their queues when they use the same CWmin and the same
+  // first packet (RTS on). Giving GW a larger CWmin than A must then favour flow a,
+  // and the reverse must favour flow b, relative to the symmetric setting.
+  const auto with = [](int a, int g) {
+    StarvationModelParams p;
+    p.rts_cts = true;
+    p.cw_min_a = a;
+    p.cw_min_g = g;
+    return solve_starvation_model(p).share_a;
+  };
+  const double same = with(32, 32);
+  EXPECT_GT(with(32, 128), same);
+  EXPECT_LT(with(128, 32), same);
+}
+
+TEST(StarvationModelChain, SmallerPacketsMorePacketsPerSecond) {
+  // Fig. 32's 500-byte payload: shorter exchanges, more packets per second.
+  StarvationModelParams p;
+  const auto big = solve_starvation_model(p);
+  p.payload_bytes = 500;
+  const auto small = solve_starvation_model(p);
+  EXPECT_GT(small.lambda_a_pps + small.lambda_b_pps, big.lambda_a_pps + big.lambda_b_pps);
+  EXPECT_NEAR(small.lambda_a_bps, small.lambda_a_pps * 4000, 1e-9);
+  EXPECT_LT(small.first_packet_slots_a, big.first_packet_slots_a);
 }
 
 TEST(StarvationModelSweep, Figure27And28Trends) {
