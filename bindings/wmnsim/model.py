@@ -46,9 +46,11 @@ class StarvationResult:
 
     @classmethod
     def from_dict(cls, doc: Dict[str, Any]) -> "StarvationResult":
+        """From the model's JSON document (what ``wmnsim model starvation --json`` prints per row)."""
         return cls(**{f.name: doc[f.name] for f in dataclasses.fields(cls)})
 
     def to_dict(self) -> Dict[str, Any]:
+        """The fields as a plain dict (the JSON document's layout)."""
         return dataclasses.asdict(self)
 
 
