@@ -1,8 +1,10 @@
 #include "runner/starvation_report.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace wmnsim {
 
