@@ -4,6 +4,7 @@
 //                       [--set /json/pointer=value ...] [--log-level L]
 //   wmnsim validate SCENARIO...
 //   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)
+//   wmnsim model starvation [options]   (cli/model_command.hpp)
 //   wmnsim --version
 //
 // Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
@@ -25,6 +26,7 @@
 #include "cli/compare_command.hpp"
 #include "core/results.hpp"
 #include "core/scenario.hpp"
+#include "model_command.hpp"
 #include "runner/flow_table.hpp"
 #include "runner/run_scenario.hpp"
 
@@ -172,6 +174,8 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("scenarios", validate_files, "Scenario JSON files")->required();
 
   const wmnsim::cli::CompareCommand compare(app);
+  wmnsim::cli::ModelArgs model;
+  CLI::App* model_cmd = wmnsim::cli::add_model_command(app, model);
 
   try {
     app.parse(argc, argv);
@@ -186,6 +190,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_command(run);
     if (*validate_cmd) return validate_command(validate_files);
     if (compare.selected()) return compare.run();
+    if (*model_cmd) return wmnsim::cli::run_model_command(model);
   } catch (const std::exception& e) {
     std::cerr << "wmnsim: internal error: " << e.what() << '\n';
     return kExitInternal;

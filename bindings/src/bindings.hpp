@@ -21,6 +21,7 @@ void register_scenario(pyb::module_& m);
 void register_results(pyb::module_& m);
 void register_run(pyb::module_& m);
 void register_compare(pyb::module_& m);
+void register_model(pyb::module_& m);
 
 // Parses JSON text produced by the Python side. Malformed text (which only a
 // caller bypassing the package can produce) is a ScenarioError, not a crash.

@@ -12,7 +12,8 @@ The public names: :class:`Scenario`, :func:`run`, :class:`Result`,
 :class:`Progress`, :func:`compare` (results against a reference file) and its
 :class:`Comparison`, the exceptions :class:`ScenarioError` (a ``ValueError``),
 :class:`NotSupportedError` (a ``NotImplementedError``) and
-:class:`ValidationIssue`, and the module :mod:`wmnsim.plot`. ``python -m wmnsim``
+:class:`ValidationIssue`, and the modules :mod:`wmnsim.plot` and
+:mod:`wmnsim.model` (analytical models, docs/model.md). ``python -m wmnsim``
 is the ``wmnsim`` command line. docs/python.md has the whole guide.
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .result import Progress, Result  # noqa: E402
 from ._run import run  # noqa: E402
 from .comparison import Comparison, compare  # noqa: E402
 from .scenario import Scenario  # noqa: E402
+from . import model  # noqa: E402
 
 __version__: str = _core.__version__
 #: Build type of the compiled core ("Release", "RelWithDebInfo", ...).
@@ -56,6 +58,7 @@ __all__ = [
     "NotSupportedError",
     "ValidationIssue",
     "plot",
+    "model",
     "__version__",
     "build_type",
 ]

@@ -7,6 +7,7 @@ The same subcommands, options, messages and exit codes as cli/main.cpp::
     python -m wmnsim validate SCENARIO...
     python -m wmnsim compare RESULTS... REFERENCE [--json]
     python -m wmnsim compare RESULTS... --reference REFERENCE [--json]
+    python -m wmnsim model starvation [options]   (cli/model_command.hpp)
     python -m wmnsim --version
 
 Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
@@ -18,10 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import List, Optional
 
 from . import _core
+from .model import _starvation_text
 from ._errors import NotSupportedError, ScenarioError
 from ._run import run
 from .scenario import Scenario
@@ -66,6 +69,21 @@ def _parser() -> argparse.ArgumentParser:
                    "then the reference file unless --reference is given")
     c.add_argument("--reference", default="", help="The reference file (else the last positional file)")
     c.add_argument("--json", action="store_true", help="Print the rows as JSON instead of a table")
+    m = sub.add_parser("model", help="Analytical models")
+    models = m.add_subparsers(dest="model", required=True)
+    s = models.add_parser("starvation",
+                          help="Markov model of TCP starvation in a two-hop chain (paper 000 Sec. 5)")
+    s.add_argument("--cwmin-a", type=int, default=32, help="CWmin of the two-hop node A (default 32)")
+    s.add_argument("--cwmin-b", default="32", help="CWmin of the middle node B, or a sweep: 16,32,64 (default 32)")
+    s.add_argument("--cwmin-g", type=int, default=32, help="CWmin of the gateway GW (default 32)")
+    s.add_argument("--window", type=int, default=None, help="Fixed TCP window of both flows, packets (default 3)")
+    s.add_argument("--window-a", type=int, default=None, help="Window of flow A -> GW (overrides --window)")
+    s.add_argument("--window-b", type=int, default=None, help="Window of flow B -> GW (overrides --window)")
+    s.add_argument("--retry-limit", type=int, default=7, help="Short retry limit RL (default 7)")
+    s.add_argument("--rts", default="off", choices=["on", "off"], help="RTS/CTS: on or off (default off)")
+    s.add_argument("--payload-bytes", type=int, default=1460, help="TCP payload of a data packet (default 1460)")
+    s.add_argument("--json", action="store_true",
+                   help="Print JSON (a list, one object per CWmin_B) instead of the table")
     return p
 
 
@@ -170,6 +188,35 @@ def _compare_command(args: argparse.Namespace) -> int:
     return 0 if json.loads(out["json"])["passed"] else EXIT_OUTSIDE
 
 
+def _cw_list(text: str) -> List[int]:
+    """"16,32,64" -> [16, 32, 64], with the C++ command's rules and message (std::stoi)."""
+    values = []
+    for item in text.split(","):
+        if not re.fullmatch(r"[ \t\n\v\f\r]*[+-]?[0-9]+", item) or not -2**31 <= int(item) < 2**31:
+            raise ValueError(f"starvation model: --cwmin-b: '{item}' is not an integer")
+        values.append(int(item))
+    return values
+
+
+def _model_command(args: argparse.Namespace) -> int:
+    texts = []
+    try:
+        window = 3 if args.window is None else args.window
+        params = {
+            "cw_min_a": args.cwmin_a, "cw_min_g": args.cwmin_g,
+            "window_a": window if args.window_a is None else args.window_a,
+            "window_b": window if args.window_b is None else args.window_b,
+            "retry_limit": args.retry_limit, "rts_cts": args.rts == "on", "payload_bytes": args.payload_bytes,
+        }
+        for cw in _cw_list(args.cwmin_b):
+            texts.append(_starvation_text({**params, "cw_min_b": cw}))
+    except ValueError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INVALID_INPUT
+    sys.stdout.write(_core.starvation_report("[" + ",".join(texts) + "]", args.json))
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Runs the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     parser = _parser()
@@ -182,6 +229,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _run_command(args)
         if args.command == "compare":
             return _compare_command(args)
+        if args.command == "model":
+            return _model_command(args)
         return _validate_command(args.scenarios)
     except Exception as e:  # noqa: BLE001 - the CLI's last resort, with its words
         print(f"wmnsim: internal error: {e}", file=sys.stderr)

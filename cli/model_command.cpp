@@ -1,0 +1,86 @@
+#include "model_command.hpp"
+
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "control/starvation_model.hpp"
+#include "runner/starvation_report.hpp"
+
+namespace wmnsim::cli {
+
+namespace {
+
+constexpr int kExitInvalidInput = 2;
+
+// "16,32,64" -> {16, 32, 64}; throws std::invalid_argument naming the bad item.
+std::vector<int> parse_list(const std::string& text) {
+  std::vector<int> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size()) {
+      throw std::invalid_argument("starvation model: --cwmin-b: '" + item + "' is not an integer");
+    }
+    values.push_back(v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+}  // namespace
+
+CLI::App* add_model_command(CLI::App& app, ModelArgs& args) {
+  CLI::App* model = app.add_subcommand("model", "Analytical models");
+  model->require_subcommand(1);
+  CLI::App* s = model->add_subcommand("starvation", "Markov model of TCP starvation in a two-hop chain (paper 000 Sec. 5)");
+  s->add_option("--cwmin-a", args.cw_min_a, "CWmin of the two-hop node A (default 32)");
+  s->add_option("--cwmin-b", args.cw_min_b, "CWmin of the middle node B, or a sweep: 16,32,64 (default 32)");
+  s->add_option("--cwmin-g", args.cw_min_g, "CWmin of the gateway GW (default 32)");
+  s->add_option("--window", args.window, "Fixed TCP window of both flows, packets (default 3)");
+  s->add_option("--window-a", args.window_a, "Window of flow A -> GW (overrides --window)");
+  s->add_option("--window-b", args.window_b, "Window of flow B -> GW (overrides --window)");
+  s->add_option("--retry-limit", args.retry_limit, "Short retry limit RL (default 7)");
+  s->add_option("--rts", args.rts, "RTS/CTS: on or off (default off)")->check(CLI::IsMember({"on", "off"}));
+  s->add_option("--payload-bytes", args.payload_bytes, "TCP payload of a data packet (default 1460)");
+  s->add_flag("--json", args.json, "Print JSON (a list, one object per CWmin_B) instead of the table");
+  return model;
+}
+
+int run_model_command(const ModelArgs& args) {
+  std::vector<nlohmann::ordered_json> rows;
+  try {
+    control::StarvationModelParams p;
+    p.cw_min_a = args.cw_min_a;
+    p.cw_min_g = args.cw_min_g;
+    p.window_a = args.window_a.value_or(args.window.value_or(p.window_a));
+    p.window_b = args.window_b.value_or(args.window.value_or(p.window_b));
+    p.retry_limit = args.retry_limit;
+    p.rts_cts = args.rts == "on";
+    p.payload_bytes = args.payload_bytes;
+    for (int cw : parse_list(args.cw_min_b)) {
+      p.cw_min_b = cw;
+      rows.push_back(starvation_to_json(p, control::solve_starvation_model(p)));
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << e.what() << '\n';
+    return kExitInvalidInput;
+  }
+  if (args.json) {
+    std::cout << nlohmann::ordered_json(rows).dump(2) << '\n';
+  } else {
+    std::cout << format_starvation_table(rows);
+  }
+  return 0;
+}
+
+}  // namespace wmnsim::cli

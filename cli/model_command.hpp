@@ -1,0 +1,36 @@
+#pragma once
+// `wmnsim model starvation ...`: the analytical model of paper 000 Sec. 5
+// (control/starvation_model.hpp, docs/model.md) from the command line.
+//
+//   wmnsim model starvation [--cwmin-a N] [--cwmin-b N[,N...]] [--cwmin-g N]
+//                           [--window N] [--window-a N] [--window-b N]
+//                           [--retry-limit N] [--rts on|off] [--payload-bytes N] [--json]
+//
+// --window sets both windows; --window-a / --window-b then override one. A list of
+// CWmin_B values is a sweep: one row each. Exit codes: 0, or 2 for a bad value.
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+namespace wmnsim::cli {
+
+struct ModelArgs {
+  int cw_min_a = 32;
+  std::string cw_min_b = "32";  // one value or a comma-separated sweep
+  int cw_min_g = 32;
+  std::optional<int> window, window_a, window_b;
+  int retry_limit = 7;
+  std::string rts = "off";
+  int payload_bytes = 1460;
+  bool json = false;
+};
+
+// Adds `model` (with its `starvation` subcommand) to `app`; returns `model`.
+CLI::App* add_model_command(CLI::App& app, ModelArgs& args);
+
+// Runs it: prints the table (or JSON) and returns the exit code.
+int run_model_command(const ModelArgs& args);
+
+}  // namespace wmnsim::cli

@@ -1,0 +1,74 @@
+"""wmnsim.model: the Markov model of paper 000 Sec. 5, and `python -m wmnsim model`."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import wmnsim
+from conftest import WMNSIM_BIN
+
+
+def test_starvation_defaults():
+    r = wmnsim.model.starvation()
+    assert isinstance(r, wmnsim.model.StarvationResult)
+    assert r.params["cw_min_b"] == 32 and r.params["window_a"] == r.params["window_b"] == 3
+    assert r.feasible_states == 3920 and r.bound_h == 7938
+    assert sum(r.p.values()) == pytest.approx(1.0, abs=1e-12)
+    assert r.residual < 1e-12 and r.max_row_sum_error < 1e-12
+    assert 0 < r.share_a < 0.5
+    assert r.lambda_a_bps == pytest.approx(r.lambda_a_pps * 1460 * 8)
+    assert r.to_dict()["share_a"] == r.share_a
+
+
+def test_counter_starvation_policy_trend():
+    shares = [wmnsim.model.starvation(cw_min_b=cw).share_a for cw in (16, 32, 64, 128)]
+    assert shares == sorted(shares)
+
+
+def test_keywords():
+    r = wmnsim.model.starvation(cw_min_b=64, window=2, window_b=1, rts_cts=True, payload_bytes=500,
+                                short_preamble=True)
+    assert (r.params["window_a"], r.params["window_b"], r.params["rts_cts"]) == (2, 1, True)
+    assert r.params["short_preamble"] is True
+
+
+@pytest.mark.parametrize("kwargs", [dict(cw_min_b=48), dict(window=0), dict(window_a=300), dict(retry_limit=0),
+                                    dict(rts_cts="yes"), dict(colour="red"), dict(data_rate_bps=54e6)])
+def test_bad_parameters_raise_value_error(kwargs):
+    with pytest.raises(ValueError):
+        wmnsim.model.starvation(**kwargs)
+
+
+def both(*args):
+    c = subprocess.run([WMNSIM_BIN, *map(str, args)], capture_output=True, text=True, timeout=120)
+    p = subprocess.run([sys.executable, "-m", "wmnsim", *map(str, args)], capture_output=True, text=True,
+                       timeout=120, env=os.environ.copy())
+    return c, p
+
+
+@pytest.mark.parametrize("args", [
+    ["model", "starvation"],
+    ["model", "starvation", "--cwmin-b", "16,64", "--rts", "on", "--json"],
+    ["model", "starvation", "--window", "2", "--window-a", "1", "--payload-bytes", "500", "--cwmin-g", "64"],
+    ["model", "starvation", "--cwmin-b", "48"],
+    ["model", "starvation", "--cwmin-b", "16,,32"],
+    ["model", "starvation", "--window-a", "300"],
+])
+def test_cli_mirror(args):
+    c, p = both(*args)
+    assert (p.returncode, p.stdout, p.stderr) == (c.returncode, c.stdout, c.stderr)
+
+
+@pytest.mark.parametrize("args", [["model"], ["model", "starvation", "--rts", "maybe"],
+                                  ["model", "starvation", "--window", "x"]])
+def test_cli_mirror_bad_command_lines(args):
+    c, p = both(*args)
+    assert c.returncode == p.returncode == 2
+
+
+def test_json_output_parses():
+    c, _ = both("model", "starvation", "--json")
+    (row,) = json.loads(c.stdout)
+    assert row["params"]["cw_min_b"] == 32
