@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -73,7 +74,7 @@ class Controller {
 
   const ControllerConfig& config_;
   ControlContext& context_;
-  std::vector<Timer> timers_;
+  std::deque<Timer> timers_;  // a deque: a tick may add a timer without moving the running one
   bool stopped_ = false;
 };
 
