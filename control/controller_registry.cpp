@@ -25,18 +25,20 @@ std::vector<std::string> ControllerRegistry::names() const {
   return out;
 }
 
+void ControllerRegistry::require(const ControllerConfig& config, std::size_t index) const {
+  const std::string_view type = to_string(config.type);
+  if (has(type)) return;
+  std::string known;
+  for (const auto& [name, factory] : factories_) known += (known.empty() ? "" : ", ") + name;
+  throw NotSupportedError("/controllers/" + std::to_string(index) + "/type: \"" + std::string(type) +
+                          "\" is not simulated yet (simulated: " + known +
+                          "); remove this controller to run the scenario without it");
+}
+
 std::unique_ptr<Controller> ControllerRegistry::create(const ControllerConfig& config, std::size_t index,
                                                        ControlContext& context) const {
-  const std::string_view type = to_string(config.type);
-  const auto it = factories_.find(type);
-  if (it == factories_.end()) {
-    std::string known;
-    for (const auto& [name, factory] : factories_) known += (known.empty() ? "" : ", ") + name;
-    throw NotSupportedError("/controllers/" + std::to_string(index) + "/type: \"" + std::string(type) +
-                            "\" is not simulated yet (simulated: " + known +
-                            "); remove this controller to run the scenario without it");
-  }
-  return it->second(config, context);
+  require(config, index);
+  return factories_.find(to_string(config.type))->second(config, context);
 }
 
 }  // namespace wmnsim::control

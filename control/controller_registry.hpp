@@ -28,8 +28,10 @@ class ControllerRegistry {
   bool has(std::string_view name) const;
   std::vector<std::string> names() const;
 
-  // Builds the controller of config.type. Throws NotSupportedError naming
-  // /controllers/<index>/type when no factory is registered for it.
+  // Throws NotSupportedError naming /controllers/<index>/type when no factory is
+  // registered for config.type (the runner asks before it builds anything).
+  void require(const ControllerConfig& config, std::size_t index) const;
+  // Builds the controller of config.type; require()s it first.
   std::unique_ptr<Controller> create(const ControllerConfig& config, std::size_t index,
                                      ControlContext& context) const;
 

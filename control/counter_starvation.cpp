@@ -49,11 +49,11 @@ void CounterStarvation::start() {
                                     [&](const Change& c) { return c.node == n && c.radio == *radio; });
       if (done) continue;
       mac::Mac& mac = *ctx.macs[n][*radio];
-      for (const AccessCategory ac : categories) {
-        // Under DCF every category names the one function: change it once.
-        if (mac.type() == MacType::dcf && ac != categories.front()) break;
+      // Under DCF every category names the one function: change it once.
+      const std::vector<AccessCategory> dcf{AccessCategory::ac_be};
+      for (const AccessCategory ac : mac.type() == MacType::dcf ? dcf : categories) {
         EdcaParams p = mac.params(ac);
-        Change c{n, *radio, g, mac.type() == MacType::dcf ? AccessCategory::ac_be : ac, p.cw_min, 0, p.cw_max, 0};
+        Change c{n, *radio, g, ac, p.cw_min, 0, p.cw_max, 0};
         p.cw_min = params_.cw_min ? *params_.cw_min
                                   : static_cast<int>(std::lround(params_.cw_min_factor * c.cw_min_before));
         p.cw_max = std::max(p.cw_max, p.cw_min);  // a window above cw_max would be cut back to it

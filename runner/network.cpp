@@ -24,13 +24,7 @@ class UdpBacklog final : public BacklogSource {
 };
 
 void reject_unsupported(const Scenario& scenario, const control::ControllerRegistry& registry) {
-  for (std::size_t i = 0; i < scenario.controllers.size(); ++i) {
-    const std::string_view type = to_string(scenario.controllers[i].type);
-    if (!registry.has(type)) {
-      throw NotSupportedError("/controllers/" + std::to_string(i) + "/type: \"" + std::string(type) +
-                              "\" is not simulated yet; remove this controller to run the scenario without it");
-    }
-  }
+  for (std::size_t i = 0; i < scenario.controllers.size(); ++i) registry.require(scenario.controllers[i], i);
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
     if (scenario.flows[i].transport == Transport::wccp) {
       throw NotSupportedError("/flows/" + std::to_string(i) +
