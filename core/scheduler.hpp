@@ -1,23 +1,24 @@
 #pragma once
 // The future-event set.
 //
-// Cost: schedule O(log4 n), cancel O(1) (lazy: the heap entry is dropped when it
-// reaches the top), pop O(log4 n). When an event's handler schedules a new event,
-// the new event takes the popped event's place at the root and one sift-down does
-// the work of a pop plus a push; self-scheduling components (DESIGN.md: about one
-// pending event per component) take this path on nearly every event.
+// Events are kept in a RadixQueue (core/radix_queue.hpp) keyed by (time,
+// sequence): schedule is O(1), pop amortized O(log16 of the events pending),
+// cancel O(1) (lazy: the entry is dropped when its time comes). The radix queue
+// relies on the simulation never scheduling before now, which schedule_at
+// enforces anyway.
 //
 // Ordering: by time, then by a sequence number assigned at scheduling, so equal
 // times leave in FIFO order and a run is repeatable. No heap allocation per event
 // in steady state: callbacks live inline in a slot pool that grows only when more
-// events are in the heap than ever before (a cancelled event keeps its slot until
+// events are pending than ever before (a cancelled event keeps its slot until
 // its time comes, so frequently cancelled timers count too).
 
 #include <cstdint>
-#include <new>
 #include <vector>
 
+#include "core/cache_line_allocator.hpp"
 #include "core/inline_function.hpp"
+#include "core/radix_queue.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim {
@@ -34,19 +35,6 @@ struct EventId {
   // 64 bits: a slot is reused by nearly every event (LIFO free list), so a 32-bit
   // counter could wrap within minutes and let a stale handle match again.
   std::uint64_t generation = 0;
-};
-
-// Allocates on 64-byte boundaries (see Scheduler::heap_).
-template <typename T>
-struct CacheLineAllocator {
-  using value_type = T;
-  CacheLineAllocator() = default;
-  template <typename U>
-  CacheLineAllocator(const CacheLineAllocator<U>&) {}  // NOLINT: rebinding
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
-  template <typename U>
-  bool operator==(const CacheLineAllocator<U>&) const { return true; }
 };
 
 class Scheduler {
@@ -92,24 +80,17 @@ class Scheduler {
   std::uint64_t fingerprint() const { return fingerprint_; }
 
  private:
-  // 16 bytes, so the four children of a node share one 64-byte cache line.
-  // The key is one 128-bit unsigned integer, compared without branches (heap
-  // comparisons are unpredictable, and mispredictions dominated the cost):
+  // A queue key is one 128-bit unsigned integer:
   //   bits 127..64  the time in picoseconds with its sign bit flipped (so the
   //                 unsigned order is the signed order),
   //   bits  63..24  the sequence number (unique: FIFO among equal times),
   //   bits  23..0   the slot holding the callback (never decides the order).
-  __extension__ using Key = unsigned __int128;
-  struct Entry {
-    Key key;
-    bool operator<(const Entry& o) const { return key < o.key; }
-    std::int64_t time() const { return static_cast<std::int64_t>(static_cast<std::uint64_t>(key >> 64) ^ kSignBit); }
-    std::uint64_t order() const { return static_cast<std::uint64_t>(key); }
-    std::uint32_t slot() const { return static_cast<std::uint32_t>(order() & kSlotMask); }
-    static Entry make(std::int64_t time, std::uint64_t order) {
-      return Entry{(static_cast<Key>(static_cast<std::uint64_t>(time) ^ kSignBit) << 64) | order};
-    }
-  };
+  using Key = RadixQueue::Key;
+  static Key make_key(std::int64_t time, std::uint64_t order) {
+    return (static_cast<Key>(static_cast<std::uint64_t>(time) ^ kSignBit) << 64) | order;
+  }
+  static std::int64_t key_time(Key k) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(k >> 64) ^ kSignBit); }
+  static std::uint32_t key_slot(Key k) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(k) & kSlotMask); }
   struct Slot {
     Callback callback;             // empty once cancelled
     std::uint64_t generation = 0;  // bumped when the slot is freed
@@ -124,22 +105,14 @@ class Scheduler {
 
   std::uint32_t allocate_slot();
   void free_slot(std::uint32_t slot);
-  void prefetch_next_slot() const;
-  void push(Entry e);
-  void pop_root();
-  void sift_down(std::size_t i);
-  void sift_up(std::size_t i);
+  void prefetch_next_slots() const;
   void renumber();
 
-  // The heap lives at heap_[kPad..]; the padding puts the four children of every
-  // node (logical 4i+1..4i+4) on one 64-byte line of the 64-byte-aligned array.
-  static constexpr std::size_t kPad = 3;
-  Entry* heap() { return heap_.data() + kPad; }
-  std::size_t heap_size() const { return heap_.size() - kPad; }
-  std::vector<Entry, CacheLineAllocator<Entry>> heap_ = std::vector<Entry, CacheLineAllocator<Entry>>(kPad);
-  std::vector<Slot> slots_;
+  RadixQueue queue_;  // pending and cancelled-but-not-yet-due events
+  // A slot is 64 bytes; aligned, it is one cache line (one miss per event).
+  static_assert(sizeof(Slot) == 64);
+  std::vector<Slot, CacheLineAllocator<Slot>> slots_;
   std::uint32_t free_head_ = kNoSlot;
-  bool root_vacant_ = false;  // heap_[0] belongs to the event now executing
   bool running_ = false;
   bool stop_requested_ = false;
   Time now_;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -91,6 +94,19 @@ TEST(Scheduler, RunUntilStopsAtTheBoundaryInclusive) {
   EXPECT_EQ(s.now(), 1_ms);  // time advances to the end even with nothing left to do
 }
 
+TEST(Scheduler, ScheduleBetweenARunsEndAndTheNextEvent) {
+  // run_until looked at the 30 us event and left it queued; an event scheduled
+  // afterwards at 25 us must still run first.
+  Scheduler s;
+  std::vector<int> order;
+  s.schedule_at(10_us, [&] { order.push_back(1); });
+  s.schedule_at(30_us, [&] { order.push_back(3); });
+  s.run_until(20_us);
+  s.schedule_at(25_us, [&] { order.push_back(2); });
+  s.run();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
 TEST(Scheduler, StopReturnsAfterCurrentEvent) {
   Scheduler s;
   int count = 0;
@@ -158,6 +174,67 @@ TEST(Scheduler, MatchesSortedReferenceUnderRandomLoad) {
   EXPECT_EQ(popped, expected);
 }
 
+// Handlers that schedule and cancel, delays from picoseconds to seconds, runs cut
+// into slices at random ends with events scheduled between them: every event that
+// was not cancelled runs once, in (time, scheduling order).
+TEST(Scheduler, RunsInOrderUnderNestedSchedulingAndSlicedRuns) {
+  struct Ran { std::int64_t t; int id; };
+  struct World {
+    Scheduler s;
+    RandomStream rng{11};
+    std::vector<Ran> ran;
+    std::vector<EventId> handles;
+    std::vector<bool> cancelled;
+    int budget = 60000;
+    Time random_delay() {
+      // 10^0 .. 10^12 ps, with many zero delays (same-time events).
+      if (rng.uniform01() < 0.2) return Time::zero();
+      return Time::ps(static_cast<std::int64_t>(std::pow(10.0, rng.uniform(0.0, 12.0))));
+    }
+    void add(Time at) {
+      const int id = static_cast<int>(handles.size());
+      cancelled.push_back(false);
+      handles.push_back(s.schedule_at(at, [this, id] { run(id); }));
+    }
+    void run(int id) {
+      ran.push_back({s.now().picoseconds(), id});
+      const int children = budget > 0 ? static_cast<int>(rng.uniform_int(3)) : 0;
+      for (int c = 0; c < children; ++c, --budget) add(s.now() + random_delay());
+      if (rng.uniform01() < 0.1) {  // cancel a random earlier event, maybe already run
+        const auto victim = static_cast<std::size_t>(rng.uniform_int(handles.size()));
+        if (s.cancel(handles[victim])) cancelled[victim] = true;
+      }
+    }
+  };
+  World w;
+  Scheduler& s = w.s;
+  auto& ran = w.ran;
+  auto& cancelled = w.cancelled;
+  auto& budget = w.budget;
+  auto& rng = w.rng;
+  auto random_delay = [&] { return w.random_delay(); };
+  auto add = [&](Time at) { w.add(at); };
+  for (int i = 0; i < 200; ++i) add(random_delay());
+  while (s.pending() > 0) {
+    s.run_until(s.now() + random_delay());
+    if (budget > 0 && rng.uniform01() < 0.5) {  // from outside, between slices
+      add(s.now() + random_delay());
+      --budget;
+    }
+  }
+  std::vector<Ran> expected_order = ran;
+  std::stable_sort(expected_order.begin(), expected_order.end(), [](const Ran& a, const Ran& b) {
+    return a.t != b.t ? a.t < b.t : a.id < b.id;
+  });
+  ASSERT_EQ(ran.size(), expected_order.size());
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    ASSERT_EQ(ran[i].id, expected_order[i].id) << "event " << i;
+  }
+  const auto not_cancelled = std::count(cancelled.begin(), cancelled.end(), false);
+  EXPECT_EQ(static_cast<std::ptrdiff_t>(ran.size()), not_cancelled);
+  EXPECT_GT(ran.size(), 20000u);
+}
+
 TEST(Scheduler, SteadyStateReusesSlots) {
   // The hold model: each event schedules one successor. The slot pool must not
   // grow past the number of pending events (no allocation per event).
@@ -178,7 +255,7 @@ TEST(Scheduler, SteadyStateReusesSlots) {
 
 TEST(Scheduler, SequenceWrapRenumbersAndKeepsFifoOrder) {
   // Start just below the 40-bit sequence limit: the renumbering happens inside
-  // the handler below, while the root slot is being replaced.
+  // the handler below, after its own event has left the queue.
   Scheduler s(Scheduler::kMaxSequence - 25);
   std::vector<int> order;
   for (int i = 0; i < 20; ++i) s.schedule_at(Time::us(i % 2), [&order, i] { order.push_back(i); });

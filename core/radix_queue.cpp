@@ -1,0 +1,62 @@
+#include "core/radix_queue.hpp"
+
+namespace wmnsim {
+
+void RadixQueue::grow_pool() {
+  blocks_.emplace_back(kChunksPerBlock);
+  for (Chunk& c : blocks_.back()) free_chunk(&c);
+}
+
+void RadixQueue::find_min() {
+  const int b = lowest_bucket();
+  if (b < 0) throw std::logic_error("RadixQueue::min on an empty queue");
+  Key best = ~Key{0};
+  for (const Chunk* c = buckets_[b].head; c != nullptr; c = c->next) {
+    for (std::uint64_t i = 0; i < c->count; ++i) best = c->keys[i] < best ? c->keys[i] : best;
+  }
+  min_ = best;
+  min_bucket_ = static_cast<unsigned>(b);
+  min_known_ = true;
+}
+
+void RadixQueue::pop_min() {
+  if (!min_known_) find_min();
+  const unsigned b = min_bucket_;
+  Chunk* c = buckets_[b].head;
+  buckets_[b] = Bucket{};
+  nonempty_[b / 64] &= ~(std::uint64_t{1} << (b % 64));
+  last_ = min_;
+  min_known_ = false;
+  --size_;
+  // File the bucket's other keys again relative to the new last key: each now
+  // differs from it in a lower digit, so it lands in a lower bucket, never in b.
+  while (c != nullptr) {
+    Chunk* next = c->next;
+    for (std::uint64_t i = 0; i < c->count; ++i) {
+      if (c->keys[i] != last_) append(bucket_of(c->keys[i]), c->keys[i]);
+    }
+    free_chunk(c);  // reused first, while still in cache
+    c = next;
+  }
+}
+
+std::vector<RadixQueue::Key> RadixQueue::take_all() {
+  std::vector<Key> keys;
+  keys.reserve(size_);
+  for (Bucket& bucket : buckets_) {
+    for (Chunk* c = bucket.head; c != nullptr;) {
+      keys.insert(keys.end(), c->keys, c->keys + c->count);
+      Chunk* next = c->next;
+      free_chunk(c);
+      c = next;
+    }
+    bucket = Bucket{};
+  }
+  for (auto& w : nonempty_) w = 0;
+  last_ = 0;
+  min_known_ = false;
+  size_ = 0;
+  return keys;
+}
+
+}  // namespace wmnsim

@@ -1,0 +1,127 @@
+#include "core/radix_queue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "core/random.hpp"
+
+namespace wmnsim {
+namespace {
+using Key = RadixQueue::Key;
+
+Key key(std::uint64_t hi, std::uint64_t lo) { return (static_cast<Key>(hi) << 64) | lo; }
+
+// A key above `floor` differing from it in a random number of low bits, so keys
+// land in every digit position, from the lowest to the top of the 128 bits.
+Key random_key_above(Key floor, RandomStream& rng) {
+  const auto bits = static_cast<unsigned>(rng.uniform_int(128));
+  Key span = bits == 0 ? Key{1} : (Key{1} << bits) - 1;
+  if (span > ~floor) span = ~floor;
+  const Key offset = (static_cast<Key>(rng.next_u64()) << 64 | rng.next_u64()) % span;
+  return floor + 1 + offset;
+}
+
+TEST(RadixQueue, PopsInOrderAgainstASortedSet) {
+  // Interleaved pushes and pops, every push above the last key popped (the
+  // simulation's rule), against std::set as the reference.
+  RadixQueue q;
+  std::set<Key> ref;
+  RandomStream rng(7);
+  Key last = 0;
+  for (int step = 0; step < 200000; ++step) {
+    if (ref.empty() || rng.uniform01() < 0.52) {
+      Key k = random_key_above(last, rng);
+      if (!ref.insert(k).second) continue;  // keys are unique in the scheduler
+      q.push(k);
+    } else {
+      ASSERT_EQ(q.min(), *ref.begin()) << "step " << step;
+      q.pop_min();
+      last = *ref.begin();
+      ref.erase(ref.begin());
+    }
+    ASSERT_EQ(q.size(), ref.size());
+  }
+  while (!ref.empty()) {
+    ASSERT_EQ(q.min(), *ref.begin());
+    q.pop_min();
+    ref.erase(ref.begin());
+  }
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(RadixQueue, KeysThatDifferOnlyInLowBitsKeepTheirOrder) {
+  // Many events at one time differ only in their sequence bits.
+  RadixQueue q;
+  for (std::uint64_t seq = 1000; seq-- > 0;) q.push(key(42, seq << 24));
+  for (std::uint64_t seq = 0; seq < 1000; ++seq) {
+    ASSERT_EQ(q.min(), key(42, seq << 24));
+    q.pop_min();
+  }
+}
+
+TEST(RadixQueue, LookingDoesNotCommit) {
+  // The scheduler reads min() to see whether the next event is past the end of a
+  // run; a caller may then push a key between the last pop and that minimum.
+  RadixQueue q;
+  q.push(key(1, 0));
+  q.pop_min();
+  q.push(key(30, 0));
+  EXPECT_EQ(q.min(), key(30, 0));
+  q.push(key(25, 0));
+  EXPECT_EQ(q.min(), key(25, 0));
+  q.pop_min();
+  EXPECT_EQ(q.min(), key(30, 0));
+}
+
+TEST(RadixQueue, RejectsKeysNotAboveTheLastPopped) {
+  RadixQueue q;
+  q.push(key(10, 5));
+  q.pop_min();
+  EXPECT_THROW(q.push(key(10, 5)), std::logic_error);
+  EXPECT_THROW(q.push(key(9, 99)), std::logic_error);
+  EXPECT_NO_THROW(q.push(key(10, 6)));
+}
+
+TEST(RadixQueue, MemoryStaysProportionalToTheKeysPending) {
+  // The hold model with 10^4 keys: the pool must stop growing once warm, and
+  // hold about one key's worth per key plus one partly filled chunk per bucket.
+  RadixQueue q;
+  RandomStream rng(3);
+  const std::size_t n = 10000;
+  Key now = 0;
+  for (std::size_t i = 0; i < n; ++i) q.push(key(static_cast<std::uint64_t>(rng.exponential(1e9)), i + 1));
+  auto hold = [&](int events) {
+    for (int e = 0; e < events; ++e) {
+      now = q.min();
+      q.pop_min();
+      q.push(now + key(static_cast<std::uint64_t>(rng.exponential(1e9)), 1));
+    }
+  };
+  hold(200000);
+  const std::size_t warm = q.pool_bytes();
+  hold(200000);
+  EXPECT_EQ(q.pool_bytes(), warm);
+  EXPECT_EQ(q.size(), n);
+  const std::size_t bound = 2 * n * sizeof(Key) + 512 * 256 + 64 * 256;  // keys, bucket tails, one block
+  EXPECT_LE(warm, bound);
+}
+
+TEST(RadixQueue, TakeAllEmptiesAndAllowsAnyKeyAgain) {
+  RadixQueue q;
+  for (std::uint64_t i = 1; i <= 100; ++i) q.push(key(i, 0));
+  q.pop_min();
+  std::vector<Key> all = q.take_all();
+  EXPECT_TRUE(q.empty());
+  ASSERT_EQ(all.size(), 99u);
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(all.front(), key(2, 0));
+  q.push(key(1, 0));  // below the last key popped before take_all
+  EXPECT_EQ(q.min(), key(1, 0));
+}
+
+}  // namespace
+}  // namespace wmnsim
