@@ -33,6 +33,23 @@ class InlineFunction<R(Args...), Capacity> {
     ops_ = &ops_for<D>;
   }
 
+  // Replaces the target with `f`, constructed in place (no temporary
+  // InlineFunction to move through). An InlineFunction argument is moved in.
+  template <typename F, typename D = std::decay_t<F>>
+  void emplace(F&& f) {
+    if constexpr (std::is_same_v<D, InlineFunction>) {
+      *this = std::forward<F>(f);
+    } else {
+      static_assert(std::is_invocable_r_v<R, D&, Args...>, "not callable with this signature");
+      static_assert(sizeof(D) <= Capacity, "callable too large for InlineFunction: capture less");
+      static_assert(alignof(D) <= alignof(std::max_align_t), "callable over-aligned");
+      static_assert(std::is_nothrow_move_constructible_v<D>, "callable must be nothrow-movable");
+      reset();
+      ::new (static_cast<void*>(buffer_)) D(std::forward<F>(f));
+      ops_ = &ops_for<D>;
+    }
+  }
+
   InlineFunction(InlineFunction&& other) noexcept { take(other); }
   InlineFunction& operator=(InlineFunction&& other) noexcept {
     if (this != &other) {

@@ -24,16 +24,20 @@ void RadixQueue::pop_min() {
   const unsigned b = min_bucket_;
   Chunk* c = buckets_[b].head;
   buckets_[b] = Bucket{};
-  nonempty_[b / 64] &= ~(std::uint64_t{1} << (b % 64));
-  last_ = min_;
+  clear_bit(b);
+  set_last(min_);
   min_known_ = false;
   --size_;
   // File the bucket's other keys again relative to the new last key: each now
   // differs from it in a lower digit, so it lands in a lower bucket, never in b.
+  // (Noting the lowest bucket's minimum on the way, to spare the next min() its
+  // scan, cost more instructions than it saved.)
   while (c != nullptr) {
     Chunk* next = c->next;
-    for (std::uint64_t i = 0; i < c->count; ++i) {
-      if (c->keys[i] != last_) append(bucket_of(c->keys[i]), c->keys[i]);
+    const std::uint64_t count = c->count;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const Key key = c->keys[i];
+      if (key != last_) append(bucket_of(key), key);
     }
     free_chunk(c);  // reused first, while still in cache
     c = next;
@@ -53,7 +57,8 @@ std::vector<RadixQueue::Key> RadixQueue::take_all() {
     bucket = Bucket{};
   }
   for (auto& w : nonempty_) w = 0;
-  last_ = 0;
+  summary_ = 0;
+  set_last(0);
   min_known_ = false;
   size_ = 0;
   return keys;

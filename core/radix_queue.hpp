@@ -42,14 +42,19 @@ class RadixQueue {
   // `key` must be greater than every key popped so far (std::logic_error).
   void push(Key key) {
     if (key <= last_) throw std::logic_error("RadixQueue: key not above the last key popped");
-    append(bucket_of(key), key);
+    const unsigned b = bucket_of(key);
+    append(b, key);
     ++size_;
-    min_known_ = false;
+    if (min_known_ && key < min_) {  // a known minimum stays known
+      min_ = key;
+      min_bucket_ = b;
+    }
   }
 
   // The smallest key. Requires !empty(). Does not change what later pushes may
   // hold: a key below it may still be pushed as long as it is above the last one
   // popped (the scheduler looks at the next event without committing to run it).
+  // Cheap to call again: the minimum is remembered until it is popped.
   Key min() {
     if (!min_known_) find_min();
     return min_;
@@ -57,18 +62,6 @@ class RadixQueue {
 
   // Removes min(). From now on every push must be above it.
   void pop_min();
-
-  // Calls f(key) for each key of the lowest bucket when it holds at most `limit`
-  // keys: the next key popped is one of them (unless a smaller one is pushed).
-  // Lets the scheduler prefetch the next event's callback.
-  template <typename F>
-  void for_each_next_candidate(std::uint32_t limit, F f) const {
-    const int b = lowest_bucket();
-    if (b < 0) return;
-    const Chunk* c = buckets_[b].head;
-    if (c->next != nullptr || c->count > limit) return;
-    for (std::uint32_t i = 0; i < c->count; ++i) f(c->keys[i]);
-  }
 
   // Empties the queue and returns its keys (unordered); afterwards any key may be
   // pushed again. Used to renumber keys, so rare.
@@ -104,21 +97,31 @@ class RadixQueue {
   // differing in a lower digit is smaller, and within one position a smaller
   // digit is smaller, since the digits above are the last key's.
   unsigned bucket_of(Key key) const {
-    const Key diff = key ^ last_;
-    const auto hi = static_cast<std::uint64_t>(diff >> 64);
-    const auto lo = static_cast<std::uint64_t>(diff);
-    const unsigned top_bit = hi != 0 ? 127u - static_cast<unsigned>(__builtin_clzll(hi))
-                                     : 63u - static_cast<unsigned>(__builtin_clzll(lo));
-    const unsigned position = top_bit / kDigitBits;
-    const unsigned digit = static_cast<unsigned>(key >> (position * kDigitBits)) & (kDigits - 1);
-    return position * kDigits + digit;
+    // On 64-bit halves: 128-bit variable shifts cost several instructions each,
+    // and this runs for every key moved.
+    const auto key_hi = static_cast<std::uint64_t>(key >> 64);
+    const auto key_lo = static_cast<std::uint64_t>(key);
+    const std::uint64_t diff_hi = key_hi ^ last_hi_;
+    if (diff_hi != 0) {
+      const unsigned position = (63u - static_cast<unsigned>(__builtin_clzll(diff_hi))) / kDigitBits;
+      return (kPositions / 2 + position) * kDigits + static_cast<unsigned>((key_hi >> (position * kDigitBits)) & (kDigits - 1));
+    }
+    const unsigned position = (63u - static_cast<unsigned>(__builtin_clzll(key_lo ^ last_lo_))) / kDigitBits;
+    return position * kDigits + static_cast<unsigned>((key_lo >> (position * kDigitBits)) & (kDigits - 1));
   }
 
   int lowest_bucket() const {
-    for (unsigned w = 0; w < kWords; ++w) {
-      if (nonempty_[w] != 0) return static_cast<int>(w * 64 + static_cast<unsigned>(__builtin_ctzll(nonempty_[w])));
-    }
-    return -1;
+    if (summary_ == 0) return -1;
+    const auto w = static_cast<unsigned>(__builtin_ctzll(summary_));
+    return static_cast<int>(w * 64 + static_cast<unsigned>(__builtin_ctzll(nonempty_[w])));
+  }
+  void set_bit(unsigned b) {
+    nonempty_[b / 64] |= std::uint64_t{1} << (b % 64);
+    summary_ |= std::uint64_t{1} << (b / 64);
+  }
+  void clear_bit(unsigned b) {
+    nonempty_[b / 64] &= ~(std::uint64_t{1} << (b % 64));
+    if (nonempty_[b / 64] == 0) summary_ &= ~(std::uint64_t{1} << (b / 64));
   }
 
   void append(unsigned b, Key key) {
@@ -128,7 +131,7 @@ class RadixQueue {
       Chunk* c = allocate_chunk();
       if (tail == nullptr) {
         bucket.head = c;
-        nonempty_[b / 64] |= std::uint64_t{1} << (b % 64);
+        set_bit(b);
       } else {
         tail->next = c;
       }
@@ -152,12 +155,21 @@ class RadixQueue {
   void grow_pool();
 
   void find_min();
+  void set_last(Key key) {
+    last_ = key;
+    last_hi_ = static_cast<std::uint64_t>(key >> 64);
+    last_lo_ = static_cast<std::uint64_t>(key);
+  }
 
   Bucket buckets_[kBuckets];
   std::uint64_t nonempty_[kWords] = {};  // bit b: bucket b holds a key
+  std::uint64_t summary_ = 0;            // bit w: nonempty_[w] != 0
+  static_assert(kWords <= 64);
   std::vector<std::vector<Chunk, CacheLineAllocator<Chunk>>> blocks_;  // chunks never move
   Chunk* free_chunk_ = nullptr;
   Key last_ = 0;  // the last key popped (0 before the first pop)
+  std::uint64_t last_hi_ = 0;  // its halves, for bucket_of
+  std::uint64_t last_lo_ = 0;
   Key min_ = 0;
   unsigned min_bucket_ = 0;
   bool min_known_ = false;

@@ -16,12 +16,8 @@ inline std::uint64_t mix64(std::uint64_t z) {
 }
 }  // namespace
 
-std::uint32_t Scheduler::allocate_slot() {
-  if (free_head_ != kNoSlot) {
-    const std::uint32_t s = free_head_;
-    free_head_ = slots_[s].context_or_next_free;
-    return s;
-  }
+std::uint32_t Scheduler::add_slot() {
+  // More events pending than ever before: the pool grows by one slot.
   if (slots_.size() > kSlotMask) {
     throw std::length_error("more than 16.7 million events pending at once");
   }
@@ -36,26 +32,14 @@ void Scheduler::free_slot(std::uint32_t slot) {
   free_head_ = slot;
 }
 
-EventId Scheduler::schedule_in(Time delay, Callback cb, ContextId context) {
-  if (delay > Time::max() - now_) {
-    throw std::logic_error("event delay " + delay.to_string() + " runs past the end of simulated time");
-  }
-  return schedule_at(now_ + delay, std::move(cb), context);
+void Scheduler::throw_in_the_past(Time at) const {
+  throw std::logic_error("event scheduled in the past: " + at.to_string() + " < now " + now_.to_string());
 }
 
-EventId Scheduler::schedule_at(Time at, Callback cb, ContextId context) {
-  if (at < now_) {
-    throw std::logic_error("event scheduled in the past: " + at.to_string() + " < now " + now_.to_string());
-  }
-  if (!cb) throw std::logic_error("event scheduled without a callback");
-  if (next_sequence_ > kMaxSequence) renumber();
-  const std::uint32_t slot = allocate_slot();
-  Slot& s = slots_[slot];
-  s.callback = std::move(cb);
-  s.context_or_next_free = context;
-  queue_.push(make_key(at.picoseconds(), (next_sequence_++ << kSlotBits) | slot));
-  ++live_;
-  return EventId{slot, s.generation};
+void Scheduler::throw_without_callback() { throw std::logic_error("event scheduled without a callback"); }
+
+void Scheduler::throw_past_the_end(Time delay) const {
+  throw std::logic_error("event delay " + delay.to_string() + " runs past the end of simulated time");
 }
 
 bool Scheduler::cancel(EventId id) {
@@ -102,7 +86,7 @@ bool Scheduler::run_until(Time end, std::uint64_t max_events) {
     --live_;
     ++executed_;
     fingerprint_ = mix64(fingerprint_ ^ static_cast<std::uint64_t>(key_time(top))) ^ current_context_;
-    prefetch_next_slots();
+    prefetch_next_slot();
     try {
       cb();
     } catch (...) {
@@ -116,12 +100,11 @@ bool Scheduler::run_until(Time end, std::uint64_t max_events) {
   return true;
 }
 
-void Scheduler::prefetch_next_slots() const {
-  // The next event is usually in a bucket of one to four keys (or is the event
-  // the running handler is about to schedule, whose slot is hot anyway). Fetching
-  // their slots now overlaps the cache miss, the main cost with 10^5 events
-  // pending, with the running handler.
-  queue_.for_each_next_candidate(4, [this](Key k) { __builtin_prefetch(&slots_[key_slot(k)]); });
+void Scheduler::prefetch_next_slot() {
+  // Find the next event now and fetch its slot, so that the cache miss, the main
+  // cost with 10^5 events pending, overlaps the running handler. The queue keeps
+  // the minimum it found; a handler scheduling an earlier event just replaces it.
+  if (!queue_.empty()) __builtin_prefetch(&slots_[key_slot(queue_.min())]);
 }
 
 void Scheduler::renumber() {

@@ -14,6 +14,7 @@
 // its time comes, so frequently cancelled timers count too).
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "core/cache_line_allocator.hpp"
@@ -49,11 +50,32 @@ class Scheduler {
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
-  // Schedules `cb` at absolute time `at` (>= now(), else std::logic_error).
-  EventId schedule_at(Time at, Callback cb, ContextId context = kNoContext);
+  // Schedules `callback` (any callable of up to 40 bytes, or a Callback) at
+  // absolute time `at` (>= now(), else std::logic_error). Templates, so that a
+  // lambda is constructed straight into its slot: scheduling is on every
+  // event's path.
+  template <typename F>
+  EventId schedule_at(Time at, F&& callback, ContextId context = kNoContext) {
+    if (at < now_) [[unlikely]] throw_in_the_past(at);
+    if constexpr (std::is_same_v<std::decay_t<F>, Callback>) {
+      if (!callback) throw_without_callback();
+    }
+    if (next_sequence_ > kMaxSequence) [[unlikely]] renumber();
+    const std::uint32_t slot = allocate_slot();
+    Slot& s = slots_[slot];
+    s.callback.emplace(std::forward<F>(callback));
+    s.context_or_next_free = context;
+    queue_.push(make_key(at.picoseconds(), (next_sequence_++ << kSlotBits) | slot));
+    ++live_;
+    return EventId{slot, s.generation};
+  }
   // `delay` must be >= 0 and now() + delay must not pass Time::max()
   // (std::logic_error otherwise).
-  EventId schedule_in(Time delay, Callback cb, ContextId context = kNoContext);
+  template <typename F>
+  EventId schedule_in(Time delay, F&& callback, ContextId context = kNoContext) {
+    if (delay > Time::max() - now_) [[unlikely]] throw_past_the_end(delay);
+    return schedule_at(now_ + delay, std::forward<F>(callback), context);
+  }
 
   // Returns true if the event was pending and is now cancelled.
   bool cancel(EventId id);
@@ -103,9 +125,18 @@ class Scheduler {
   static_assert(kMaxSequence == (std::uint64_t{1} << (64 - kSlotBits)) - 1);
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
-  std::uint32_t allocate_slot();
+  std::uint32_t allocate_slot() {
+    if (free_head_ == kNoSlot) [[unlikely]] return add_slot();
+    const std::uint32_t s = free_head_;
+    free_head_ = slots_[s].context_or_next_free;
+    return s;
+  }
+  std::uint32_t add_slot();
   void free_slot(std::uint32_t slot);
-  void prefetch_next_slots() const;
+  [[noreturn]] void throw_in_the_past(Time at) const;
+  [[noreturn]] static void throw_without_callback();
+  [[noreturn]] void throw_past_the_end(Time delay) const;
+  void prefetch_next_slot();
   void renumber();
 
   RadixQueue queue_;  // pending and cancelled-but-not-yet-due events
