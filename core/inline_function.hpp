@@ -29,8 +29,7 @@ class InlineFunction<R(Args...), Capacity> {
     static_assert(sizeof(D) <= Capacity, "callable too large for InlineFunction: capture less");
     static_assert(alignof(D) <= alignof(std::max_align_t), "callable over-aligned");
     static_assert(std::is_nothrow_move_constructible_v<D>, "callable must be nothrow-movable");
-    ::new (static_cast<void*>(buffer_)) D(std::forward<F>(f));
-    ops_ = &ops_for<D>;
+    construct<D>(std::forward<F>(f));
   }
 
   // Replaces the target with `f`, constructed in place (no temporary
@@ -45,8 +44,7 @@ class InlineFunction<R(Args...), Capacity> {
       static_assert(alignof(D) <= alignof(std::max_align_t), "callable over-aligned");
       static_assert(std::is_nothrow_move_constructible_v<D>, "callable must be nothrow-movable");
       reset();
-      ::new (static_cast<void*>(buffer_)) D(std::forward<F>(f));
-      ops_ = &ops_for<D>;
+      construct<D>(std::forward<F>(f));
     }
   }
 
@@ -92,6 +90,16 @@ class InlineFunction<R(Args...), Capacity> {
       },
       [](void* p) noexcept { static_cast<D*>(p)->~D(); },
       std::is_trivially_copyable_v<D>};
+
+  template <typename D, typename F>
+  void construct(F&& f) {
+    // A trivially copyable target is later moved as all `Capacity` bytes; clear
+    // them first so that no byte the target leaves unwritten is ever copied
+    // (three stores; an empty lambda writes none at all).
+    if constexpr (std::is_trivially_copyable_v<D>) std::memset(buffer_, 0, Capacity);
+    ::new (static_cast<void*>(buffer_)) D(std::forward<F>(f));
+    ops_ = &ops_for<D>;
+  }
 
   void take(InlineFunction& other) noexcept {
     if (other.ops_ != nullptr) {
