@@ -2,14 +2,14 @@
 // A monotone priority queue of unique 128-bit keys: the scheduler's future-event set.
 //
 // A discrete-event simulation never schedules before now, so every key pushed is
-// larger than the last key popped. A radix heap (Ahuja, Mehlhorn, Orlin, Tarjan,
+// larger than the last key popped (an empty queue takes any key). A radix heap (Ahuja, Mehlhorn, Orlin, Tarjan,
 // "Faster algorithms for the shortest path problem", JACM 37(2), 1990) exploits
 // exactly that: a key is filed in a bucket by the highest digit in which it
 // differs from the last key popped, and only the lowest bucket is ever sorted out.
 // Here the digits are 4 bits wide (16 buckets per digit position, 32 positions):
-// push is O(1), and a key moves down a few buckets over its life (about
-// log16 of the number pending), each move a sequential read and append instead
-// of the random probes of a comparison heap. Popping takes the smallest key of
+// push is O(1), and a key moves down a few buckets over its life (typically
+// log16 of the number pending; never more than 31 times), each move a sequential
+// read and append instead of the random probes of a comparison heap. Popping takes the smallest key of
 // the lowest bucket and files the rest of that bucket again relative to it; each
 // of them lands in a lower bucket.
 //
@@ -17,8 +17,9 @@
 // O(keys + buckets) however the keys move (a vector per bucket was faster with
 // 10^6 keys pending but held 7 to 20 times the keys in capacity, each bucket
 // keeping its largest size ever), and a freed chunk is reused at once, while it
-// is still in cache. Nothing is allocated once the pool has grown to the largest
-// number of keys ever pending.
+// is still in cache. The pool never shrinks and grows only when more chunks are
+// needed than ever before, so a steady state allocates nothing. If growing it
+// fails (std::bad_alloc), the queue is left as it was.
 
 #include <cstdint>
 #include <stdexcept>
@@ -39,9 +40,15 @@ class RadixQueue {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
-  // `key` must be greater than every key popped so far (std::logic_error).
+  // `key` must be greater than every key popped so far, unless the queue is
+  // empty (std::logic_error).
   void push(Key key) {
-    if (key <= last_) throw std::logic_error("RadixQueue: key not above the last key popped");
+    if (key <= last_) [[unlikely]] {
+      // An empty queue constrains nothing. The scheduler needs this: at the end
+      // of run() the last keys popped may be cancelled events later than now.
+      if (size_ != 0) throw std::logic_error("RadixQueue: key not above the last key popped");
+      set_last(0);
+    }
     const unsigned b = bucket_of(key);
     append(b, key);
     ++size_;
@@ -64,7 +71,8 @@ class RadixQueue {
   void pop_min();
 
   // Empties the queue and returns its keys (unordered); afterwards any key may be
-  // pushed again. Used to renumber keys, so rare.
+  // pushed again. Used to renumber keys, so rare. Throws std::bad_alloc before
+  // changing anything if the returned vector cannot be allocated.
   std::vector<Key> take_all();
 
   // Bytes held by the chunk pool (for tests and benchmarks).
@@ -144,6 +152,7 @@ class RadixQueue {
     if (free_chunk_ == nullptr) grow_pool();
     Chunk* c = free_chunk_;
     free_chunk_ = c->next;
+    --free_count_;
     c->next = nullptr;
     c->count = 0;
     return c;
@@ -151,8 +160,10 @@ class RadixQueue {
   void free_chunk(Chunk* c) {
     c->next = free_chunk_;
     free_chunk_ = c;
+    ++free_count_;
   }
   void grow_pool();
+  void reserve_for_refiling(unsigned b, const Chunk* chain);
 
   void find_min();
   void set_last(Key key) {
@@ -167,6 +178,7 @@ class RadixQueue {
   static_assert(kWords <= 64);
   std::vector<std::vector<Chunk, CacheLineAllocator<Chunk>>> blocks_;  // chunks never move
   Chunk* free_chunk_ = nullptr;
+  std::size_t free_count_ = 0;
   Key last_ = 0;  // the last key popped (0 before the first pop)
   std::uint64_t last_hi_ = 0;  // its halves, for bucket_of
   std::uint64_t last_lo_ = 0;

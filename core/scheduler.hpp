@@ -2,10 +2,13 @@
 // The future-event set.
 //
 // Events are kept in a RadixQueue (core/radix_queue.hpp) keyed by (time,
-// sequence): schedule is O(1), pop amortized O(log16 of the events pending),
+// sequence): schedule is O(1), pop typically O(log16 of the events pending),
 // cancel O(1) (lazy: the entry is dropped when its time comes). The radix queue
-// relies on the simulation never scheduling before now, which schedule_at
-// enforces anyway.
+// needs every key pushed to be above the last one popped: a new event's time is
+// >= now (schedule_at enforces it) and its sequence number is the highest yet, so
+// its key is above every event that ran; cancelled entries popped after the last
+// event that ran can lie later than now only when run() emptied the queue, and an
+// empty queue takes any key.
 //
 // Ordering: by time, then by a sequence number assigned at scheduling, so equal
 // times leave in FIFO order and a run is repeatable. No heap allocation per event
@@ -63,9 +66,16 @@ class Scheduler {
     if (next_sequence_ > kMaxSequence) [[unlikely]] renumber();
     const std::uint32_t slot = allocate_slot();
     Slot& s = slots_[slot];
-    s.callback.emplace(std::forward<F>(callback));
+    try {
+      s.callback.emplace(std::forward<F>(callback));  // copying an lvalue callable may throw
+      queue_.push(make_key(at.picoseconds(), (next_sequence_ << kSlotBits) | slot));
+    } catch (...) {
+      s.callback.reset();
+      free_slot(slot);
+      throw;
+    }
+    ++next_sequence_;
     s.context_or_next_free = context;
-    queue_.push(make_key(at.picoseconds(), (next_sequence_++ << kSlotBits) | slot));
     ++live_;
     return EventId{slot, s.generation};
   }

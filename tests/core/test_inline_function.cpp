@@ -25,6 +25,20 @@ TEST(InlineFunction, MoveLeavesTheSourceEmpty) {
   EXPECT_EQ(b(4), 8);
 }
 
+TEST(InlineFunction, MovesANonTrivialTargetWithoutCopyingIt) {
+  auto token = std::make_shared<int>(3);
+  Fn a = [token](int x) { return *token * x; };
+  EXPECT_EQ(token.use_count(), 2);
+  Fn b = std::move(a);
+  EXPECT_EQ(token.use_count(), 2);  // moved, not copied; the source's copy destroyed
+  EXPECT_FALSE(a);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(b(5), 15);
+  Fn c;
+  c = std::move(b);
+  EXPECT_EQ(token.use_count(), 2);
+  EXPECT_EQ(c(2), 6);
+}
+
 TEST(InlineFunction, EmplaceReplacesAndReleasesTheOldTarget) {
   // A non-trivial capture: the old target's destructor must run when replaced,
   // and the new one's when the function is reset.

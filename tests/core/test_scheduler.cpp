@@ -107,6 +107,42 @@ TEST(Scheduler, ScheduleBetweenARunsEndAndTheNextEvent) {
   EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
 }
 
+TEST(Scheduler, ScheduleAfterRunPoppedCancelledEventsPastNow) {
+  // run() ends when the queue is empty; the last entries it popped were
+  // cancelled and later than the last event that ran, so now() stays at 10 us.
+  // Scheduling at 15 us is legal and must work.
+  Scheduler s;
+  std::vector<int> order;
+  s.schedule_at(10_us, [&] { order.push_back(1); });
+  const EventId late = s.schedule_at(20_us, [&] { order.push_back(99); });
+  s.cancel(late);
+  s.run();
+  EXPECT_EQ(s.now(), 10_us);
+  s.schedule_at(15_us, [&] { order.push_back(2); });
+  s.run();
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+}
+
+TEST(Scheduler, ACallableWhoseCopyThrowsLeavesNothingBehind) {
+  struct CopyThrows {
+    CopyThrows() = default;
+    CopyThrows(const CopyThrows&) { throw std::runtime_error("copy"); }
+    CopyThrows(CopyThrows&&) noexcept = default;
+    void operator()() const {}
+  };
+  Scheduler s;
+  const EventId first = s.schedule_at(1_us, [] {});
+  s.run();
+  const CopyThrows lvalue;
+  EXPECT_THROW(s.schedule_at(2_us, lvalue), std::runtime_error);
+  EXPECT_EQ(s.pending(), 0u);
+  // The slot went back to the pool: the next event gets it again.
+  const EventId next = s.schedule_at(3_us, [] {});
+  EXPECT_EQ(next.slot, first.slot);
+  s.run();
+  EXPECT_EQ(s.executed(), 2u);
+}
+
 TEST(Scheduler, StopReturnsAfterCurrentEvent) {
   Scheduler s;
   int count = 0;
@@ -259,7 +295,7 @@ TEST(Scheduler, SequenceWrapRenumbersAndKeepsFifoOrder) {
   Scheduler s(Scheduler::kMaxSequence - 25);
   std::vector<int> order;
   for (int i = 0; i < 20; ++i) s.schedule_at(Time::us(i % 2), [&order, i] { order.push_back(i); });
-  // 21 events use sequence numbers up to the limit - 4; the handler crosses it.
+  // 21 events use sequence numbers up to the limit - 5; the handler crosses it.
   s.schedule_at(Time::us(1), [&] {
     for (int i = 100; i < 110; ++i) s.schedule_in(Time::zero(), [&order, i] { order.push_back(i); });
   });
