@@ -1,7 +1,5 @@
 #include "core/radix_queue.hpp"
 
-#include <algorithm>
-
 namespace wmnsim {
 
 void RadixQueue::grow_pool() {
@@ -24,8 +22,8 @@ void RadixQueue::find_min() {
 void RadixQueue::pop_min() {
   if (!min_known_) find_min();
   const unsigned b = min_bucket_;
+  if (free_count_ <= b) reserve_for_refiling();
   Chunk* c = buckets_[b].head;
-  reserve_for_refiling(b, c);
   buckets_[b] = Bucket{};
   clear_bit(b);
   set_last(min_);
@@ -47,16 +45,14 @@ void RadixQueue::pop_min() {
   }
 }
 
-void RadixQueue::reserve_for_refiling(unsigned b, const Chunk* chain) {
-  // Refiling k keys opens at most one new tail chunk in each bucket it files
-  // into (fewer than b of them, at most k - 1), and beyond that needs one chunk
-  // per 15 keys, which the chain's chunks supply as each is emptied and freed.
-  // So min(b, k) + 1 free chunks up front suffice, and a failed allocation
-  // happens here, before anything has moved.
-  std::size_t keys = 0;
-  for (const Chunk* c = chain; c != nullptr && keys < b; c = c->next) keys += c->count;
-  const std::size_t need = std::min<std::size_t>(b, keys) + 1;
-  while (free_count_ < need) grow_pool();
+void RadixQueue::reserve_for_refiling() {
+  // Refiling bucket b opens at most one new tail chunk in each bucket it files
+  // into (all below b, so fewer than kBuckets), and beyond that needs one chunk
+  // per 15 keys, which the bucket's own chunks supply as each is emptied and
+  // freed. So b + 1 free chunks up front suffice, and a failed allocation
+  // happens here, before anything has moved. Keeping more than kBuckets spare
+  // makes the caller's check fail rarely.
+  while (free_count_ <= kBuckets) grow_pool();
 }
 
 std::vector<RadixQueue::Key> RadixQueue::take_all() {

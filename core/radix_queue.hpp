@@ -163,7 +163,7 @@ class RadixQueue {
     ++free_count_;
   }
   void grow_pool();
-  void reserve_for_refiling(unsigned b, const Chunk* chain);
+  void reserve_for_refiling();
 
   void find_min();
   void set_last(Key key) {

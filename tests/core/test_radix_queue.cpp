@@ -131,7 +131,7 @@ TEST(RadixQueue, MemoryStaysProportionalToTheKeysPending) {
   EXPECT_EQ(q.pool_bytes(), warm);
   EXPECT_EQ(q.size(), n);
   // 15 keys per 256-byte chunk, a partly filled tail in each of the 512 buckets,
-  // the spare chunks one refiling may need (at most 513), one block of slack.
+  // the spare chunks kept for refiling (513), one block of slack.
   const std::size_t bound = (n / 15 + 512 + 513 + 64) * 256;
   EXPECT_LE(warm, bound);
 }
