@@ -34,6 +34,8 @@ class InlineFunction<R(Args...), Capacity> {
 
   // Replaces the target with `f`, constructed in place (no temporary
   // InlineFunction to move through). An InlineFunction argument is moved in.
+  // Like std::optional::emplace, the old target is destroyed first: `f` must
+  // not refer to it.
   template <typename F, typename D = std::decay_t<F>>
   void emplace(F&& f) {
     if constexpr (std::is_same_v<D, InlineFunction>) {
