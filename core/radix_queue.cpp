@@ -26,7 +26,7 @@ void RadixQueue::pop_min() {
   Chunk* c = buckets_[b].head;
   buckets_[b] = Bucket{};
   clear_bit(b);
-  set_last(min_);
+  last_ = min_;
   min_known_ = false;
   --size_;
   // File the bucket's other keys again relative to the new last key: each now
@@ -69,7 +69,7 @@ std::vector<RadixQueue::Key> RadixQueue::take_all() {
   }
   for (auto& w : nonempty_) w = 0;
   summary_ = 0;
-  set_last(0);
+  last_ = 0;
   min_known_ = false;
   size_ = 0;
   return keys;

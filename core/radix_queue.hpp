@@ -47,7 +47,7 @@ class RadixQueue {
       // An empty queue constrains nothing. The scheduler needs this: at the end
       // of run() the last keys popped may be cancelled events later than now.
       if (size_ != 0) throw std::logic_error("RadixQueue: key not above the last key popped");
-      set_last(0);
+      last_ = 0;
     }
     const unsigned b = bucket_of(key);
     append(b, key);
@@ -109,12 +109,12 @@ class RadixQueue {
     // and this runs for every key moved.
     const auto key_hi = static_cast<std::uint64_t>(key >> 64);
     const auto key_lo = static_cast<std::uint64_t>(key);
-    const std::uint64_t diff_hi = key_hi ^ last_hi_;
+    const std::uint64_t diff_hi = key_hi ^ static_cast<std::uint64_t>(last_ >> 64);
     if (diff_hi != 0) {
       const unsigned position = (63u - static_cast<unsigned>(__builtin_clzll(diff_hi))) / kDigitBits;
       return (kPositions / 2 + position) * kDigits + static_cast<unsigned>((key_hi >> (position * kDigitBits)) & (kDigits - 1));
     }
-    const unsigned position = (63u - static_cast<unsigned>(__builtin_clzll(key_lo ^ last_lo_))) / kDigitBits;
+    const unsigned position = (63u - static_cast<unsigned>(__builtin_clzll(key_lo ^ static_cast<std::uint64_t>(last_)))) / kDigitBits;
     return position * kDigits + static_cast<unsigned>((key_lo >> (position * kDigitBits)) & (kDigits - 1));
   }
 
@@ -166,11 +166,6 @@ class RadixQueue {
   void reserve_for_refiling();
 
   void find_min();
-  void set_last(Key key) {
-    last_ = key;
-    last_hi_ = static_cast<std::uint64_t>(key >> 64);
-    last_lo_ = static_cast<std::uint64_t>(key);
-  }
 
   Bucket buckets_[kBuckets];
   std::uint64_t nonempty_[kWords] = {};  // bit b: bucket b holds a key
@@ -180,8 +175,6 @@ class RadixQueue {
   Chunk* free_chunk_ = nullptr;
   std::size_t free_count_ = 0;
   Key last_ = 0;  // the last key popped (0 before the first pop)
-  std::uint64_t last_hi_ = 0;  // its halves, for bucket_of
-  std::uint64_t last_lo_ = 0;
   Key min_ = 0;
   unsigned min_bucket_ = 0;
   bool min_known_ = false;
