@@ -64,6 +64,11 @@ struct TransportHeader {
   bool fin = false;
   bool ack_valid = false;
   bool retransmitted = false;  // the sender has sent these bytes before (metrics, Karn's rule)
+  // TCP timestamps option (RFC 7323 3): TSval (the sender's clock when it sent the
+  // segment) and TSecr (the TSval echoed), valid when `timestamps`.
+  bool timestamps = false;
+  Time ts_val;
+  Time ts_ecr;
 
   // A TCP segment that only acknowledges. 002 gives these their own access category,
   // and in 000 they are what contends against the data of the other direction.

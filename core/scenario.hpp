@@ -244,6 +244,9 @@ struct TcpConfig {
   bool delayed_ack = false;
   Time min_rto = Time::ms(200);
   int window_packets = 64;  // maximum window; the fixed window for fixed_window
+  int initial_window_segments = 0;  // 0: RFC 5681 3.1 eq. (1) (3 segments for MSS 1460)
+  bool limited_transmit = false;    // RFC 3042
+  bool timestamps = false;          // RFC 7323 option: RTTM on every ACK, 12 bytes per segment
 };
 
 struct WccpConfig {

@@ -156,6 +156,10 @@ void read_transport_settings(JsonReader& r, FlowConfig& f, const ParseContext& c
     f.tcp.delayed_ack = t.boolean_or("delayed_ack", false);
     f.tcp.min_rto = t.seconds_or("min_rto_s", Time::ms(200), NumberRange::positive());
     f.tcp.window_packets = static_cast<int>(t.integer_or("window_packets", 64, 1, 100000));
+    // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
+    f.tcp.initial_window_segments = static_cast<int>(t.integer("initial_window_segments", 1, 100000).value_or(0));
+    f.tcp.limited_transmit = t.boolean_or("limited_transmit", false);
+    f.tcp.timestamps = t.boolean_or("timestamps", false);
     t.finish();
   } else {
     r.forbid("tcp",

@@ -30,7 +30,8 @@ void RttEstimator::add_sample(Time rtt) {
     rttvar_ = (rttvar_ * 3 + error) / 4;
     srtt_ = (srtt_ * 7 + rtt) / 8;
   }
-  reset_backoff();
+  rto_ = base_rto();
+  backoffs_ = 0;
 }
 
 void RttEstimator::back_off() {

@@ -21,13 +21,11 @@ class RttEstimator {
   explicit RttEstimator(RtoLimits limits);
 
   // RFC 6298 2.2 (first sample) and 2.3 (later ones); recomputes the RTO and
-  // drops any back-off.
+  // drops any back-off. Only a valid sample ends a back-off (Karn's algorithm,
+  // RFC 6298 5.7: docs/transport.md).
   void add_sample(Time rtt);
-  // RFC 6298 5.5: RTO = 2 RTO, up to max.
+  // RFC 6298 5.5: RTO = 2 RTO, up to max; kept until the next sample.
   void back_off();
-  // Back to the RTO of SRTT and RTTVAR (the sender calls it when new data is
-  // acknowledged, see docs/transport.md).
-  void reset_backoff() { rto_ = base_rto(); backoffs_ = 0; }
 
   Time rto() const { return rto_; }
   bool has_sample() const { return has_sample_; }

@@ -9,6 +9,9 @@ TcpSenderConfig tcp_sender_config(const FlowConfig& flow, FlowAddress address, b
   c.mss = static_cast<std::uint32_t>(flow.payload_bytes);
   c.window_packets = static_cast<std::uint32_t>(flow.tcp.window_packets);
   c.rto.min = flow.tcp.min_rto;
+  c.initial_window_segments = static_cast<std::uint32_t>(flow.tcp.initial_window_segments);
+  c.limited_transmit = flow.tcp.limited_transmit;
+  c.timestamps = flow.tcp.timestamps;
   c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
   c.start = flow.start;
   c.stop = flow.stop;
@@ -23,6 +26,7 @@ TcpReceiverConfig tcp_receiver_config(const FlowConfig& flow, FlowAddress addres
   c.mss = static_cast<std::uint32_t>(flow.payload_bytes);
   c.window_packets = static_cast<std::uint32_t>(flow.tcp.window_packets);
   c.delayed_ack = flow.tcp.delayed_ack;
+  c.timestamps = flow.tcp.timestamps;
   c.window = window;
   if (edca) c.ack_access_category = flow.ack_access_category;
   return c;

@@ -27,8 +27,14 @@ struct TcpSenderConfig {
   // advertises one); for fixed_window, the window itself.
   std::uint32_t window_packets = 64;
   // Initial window in segments; 0: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
-  // 3 segments for MSS 1460. ns-2's agents start with 1 (windowInit_).
+  // 3 segments for MSS 1460. ns-2.35's Agent/TCP: windowInit_ 2 (1 before 2001);
+  // Linux: 10 (RFC 6928).
   std::uint32_t initial_window_segments = 0;
+  // RFC 3042: a new segment on each of the first two duplicate ACKs.
+  bool limited_transmit = false;
+  // RFC 7323: the timestamps option on every segment; an RTT sample from every
+  // ACK that advances SND.UNA (RTTM), which also times retransmitted segments.
+  bool timestamps = false;
   RtoLimits rto;
   TcpApplication application = TcpApplication::bulk;
   std::uint64_t finite_bytes = 0;  // finite only
@@ -49,6 +55,7 @@ struct TcpReceiverConfig {
   Time delayed_ack_timeout = Time::ms(200);
   MeasurementWindow window;  // goodput
   std::optional<AccessCategory> ack_access_category;  // copied into every ACK
+  bool timestamps = false;  // RFC 7323: echo TS.Recent in every ACK
 };
 
 // A scenario flow's sender and receiver settings. `window` is the results'

@@ -46,6 +46,13 @@ void TcpReceiver::receive(PacketPtr packet) {
   const std::uint64_t begin = t.seq;
   const std::uint64_t end = t.seq + t.payload_bytes;
   bool ack_now = !config_.delayed_ack;
+  if (config_.timestamps && t.timestamps && begin <= last_ack_sent_ && t.ts_val >= ts_recent_) {
+    // RFC 7323 4.3 (2): keep the TSval of a segment at or before the last ACK
+    // sent. So a delayed ACK echoes the earlier of its two segments, a duplicate
+    // ACK for a segment beyond a hole echoes the last one in order, and the
+    // segment that fills the hole gives its own: the sender's samples err long.
+    ts_recent_ = t.ts_val;
+  }
 
   if (end <= rcv_nxt_) {
     // Old data: our ACK was probably lost or the sender went back N. Tell it at
@@ -91,6 +98,14 @@ void TcpReceiver::send_ack() {
   p->access_category = config_.ack_access_category;
   p->transport.ack_valid = true;
   p->transport.ack = rcv_nxt_;
+  if (config_.timestamps) {
+    // RFC 7323 4.3 (3): TSecr = TS.Recent, Last.ACK.sent = RCV.NXT.
+    p->size_bytes += kTcpTimestampOptionBytes;
+    p->transport.timestamps = true;
+    p->transport.ts_val = scheduler_.now();
+    p->transport.ts_ecr = ts_recent_;
+    last_ack_sent_ = rcv_nxt_;
+  }
   p->transport.window_bytes = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
   network_.receive(std::move(p));

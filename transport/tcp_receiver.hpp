@@ -10,6 +10,7 @@
 //    delayed_ack_timeout after the first, whichever comes first;
 //  - out-of-order segments, duplicates, and segments that fill (part of) a gap
 //    are acknowledged at once (the duplicate ACKs fast retransmit relies on).
+// With the timestamps option (RFC 7323), every ACK echoes TS.Recent.
 // Cost: O(1) per in-order segment; O(holes) per out-of-order one.
 
 #include <cstdint>
@@ -64,6 +65,9 @@ class TcpReceiver final : public PacketSink {
   // Disjoint [begin, end) ranges beyond rcv_nxt_, sorted by begin.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> out_of_order_;
   std::uint32_t unacked_segments_ = 0;  // in-order segments waiting for a delayed ACK
+  // RFC 7323 4.3: the TSval to echo and the ACK number last sent.
+  Time ts_recent_;
+  std::uint64_t last_ack_sent_ = 0;
   EventId delayed_ack_;
 };
 

@@ -109,7 +109,7 @@ void TcpSender::send_segment(std::uint64_t seq, std::uint32_t length) {
     // Karn's rule (RFC 6298 3): a retransmission makes the sample in progress
     // ambiguous, so it is abandoned.
     timing_ = false;
-  } else if (!timing_) {
+  } else if (!timing_ && !config_.timestamps) {  // with timestamps every ACK is timed
     timing_ = true;
     timed_end_ = seq + length;
     timed_sent_at_ = now;
@@ -126,6 +126,12 @@ void TcpSender::send_segment(std::uint64_t seq, std::uint32_t length) {
   p->transport.seq = seq;
   p->transport.payload_bytes = length;
   p->transport.retransmitted = retransmission;
+  if (config_.timestamps) {
+    // RFC 7323 3.2: every segment carries TSval, our clock when it is sent.
+    p->size_bytes += kTcpTimestampOptionBytes;
+    p->transport.timestamps = true;
+    p->transport.ts_val = now;
+  }
   network_.receive(std::move(p));
 }
 
@@ -151,7 +157,7 @@ void TcpSender::receive(PacketPtr packet) {
   // (our receiver always advertises its whole buffer), so 0 means "no news".
   if (t.window_bytes > 0) rwnd_ = t.window_bytes;
   if (ack > snd_una_) {
-    on_new_ack(ack);
+    on_new_ack(ack, t);
   } else if (ack == snd_una_ && snd_max_ > snd_una_ && t.payload_bytes == 0 && rwnd_ == old_rwnd) {
     // RFC 5681 2 (DUPLICATE ACKNOWLEDGMENT): outstanding data, no payload, the
     // same window, and the ACK number equal to the greatest acknowledged so far.
@@ -176,7 +182,12 @@ void TcpSender::grow_cwnd(std::uint64_t newly_acked) {
   set_cwnd(std::max(cwnd_, std::min(next, max_cwnd_)));
 }
 
-void TcpSender::on_new_ack(std::uint64_t ack) {
+void TcpSender::take_rtt_sample(Time sample) {
+  rtt_.add_sample(sample);
+  rtt_trace_.record(scheduler_.now(), sample.to_seconds());
+}
+
+void TcpSender::on_new_ack(std::uint64_t ack, const TransportHeader& header) {
   const Time now = scheduler_.now();
   const std::uint64_t mss = config_.mss;
   const std::uint64_t newly_acked = ack - snd_una_;
@@ -185,16 +196,26 @@ void TcpSender::on_new_ack(std::uint64_t ack) {
   // After a go-back-N the receiver may already hold what we were about to resend.
   snd_nxt_ = std::max(snd_nxt_, snd_una_);
   dupacks_ = 0;
+  limited_transmit_bytes_ = 0;
 
-  if (timing_ && ack >= timed_end_) {
-    const Time sample = now - timed_sent_at_;
-    rtt_.add_sample(sample);
-    rtt_trace_.record(now, sample.to_seconds());
+  if (config_.timestamps && header.timestamps) {
+    // RFC 7323 4.1-4.2 (RTTM): a sample from every ACK that advances SND.UNA,
+    // now - TSecr. The echoed TSval is that of the transmission which filled the
+    // receiver's window edge, so retransmitted segments are timed without Karn's
+    // ambiguity (RFC 6298 3), and each sample ends the back-off (5.7). The
+    // per-sample gains of RFC 7323 Appendix G are not applied (ns-2 and Linux
+    // use RFC 6298's 1/8 and 1/4 too).
+    take_rtt_sample(now - header.ts_ecr);
+  } else if (timing_ && ack >= timed_end_) {
+    // Karn's algorithm (RFC 6298 3 and 5.7): only a sample, i.e. the ACK of a
+    // segment never retransmitted, recomputes the RTO and ends the back-off
+    // (add_sample). An ACK covering resent bytes keeps the backed-off RTO, as
+    // ns-2's TcpAgent::newack (t_backoff_ reset only with rtt_active_) and
+    // Linux's tcp_ack_no_tstamp do: collapsing it to the stale SRTT's would let
+    // a flow whose RTT grew past the RTO time out for ever without a sample.
+    take_rtt_sample(now - timed_sent_at_);
     timing_ = false;
   }
-  // New data got through: the backed-off RTO collapses to the one of SRTT and
-  // RTTVAR (as ns-2 and Linux; see docs/transport.md on Karn's rule).
-  rtt_.reset_backoff();
 
   bool restart = true;
   if (in_recovery_) {
@@ -244,7 +265,24 @@ void TcpSender::on_duplicate_ack() {
     if (!fixed()) set_cwnd(cwnd_ + config_.mss);
     return;
   }
-  if (++dupacks_ == 3) enter_fast_recovery();
+  if (++dupacks_ == 3) {
+    enter_fast_recovery();
+  } else if (dupacks_ < 3 && config_.limited_transmit) {
+    limited_transmit();
+  }
+}
+
+void TcpSender::limited_transmit() {
+  // RFC 3042 2 (RFC 5681 3.2 step 1): on each of the first two duplicate ACKs,
+  // one segment of previously unsent data, if the receiver's window allows it and
+  // FlightSize stays at most cwnd + 2 SMSS; cwnd itself is not changed.
+  if (snd_nxt_ != snd_max_ || snd_nxt_ >= data_end_) return;  // new data only
+  const std::uint32_t length = segment_length(snd_nxt_);
+  if (snd_nxt_ + length > snd_una_ + rwnd_) return;
+  if (flight_size_bytes() + length > cwnd_ + 2 * std::uint64_t{config_.mss}) return;
+  ++stats_.limited_transmits;
+  limited_transmit_bytes_ += length;
+  send_segment(snd_nxt_, length);
 }
 
 void TcpSender::enter_fast_recovery() {
@@ -259,8 +297,9 @@ void TcpSender::enter_fast_recovery() {
   recover_ = snd_max_ - 1;  // RFC 6582 3.2 step 2
   recover_valid_ = true;
   if (!fixed()) {
-    // RFC 5681 3.2 step 2, eq. (4): ssthresh = max(FlightSize/2, 2*SMSS).
-    ssthresh_ = std::max(flight_size_bytes() / 2, 2 * mss);
+    // RFC 5681 3.2 step 2, eq. (4): ssthresh = max(FlightSize/2, 2*SMSS), where
+    // FlightSize leaves out what limited transmit sent ("MUST NOT be included").
+    ssthresh_ = std::max((flight_size_bytes() - limited_transmit_bytes_) / 2, 2 * mss);
   }
   // RFC 5681 3.2 step 3: retransmit the lost segment, cwnd = ssthresh + 3*SMSS.
   send_segment(snd_una_, segment_length(snd_una_));
@@ -282,6 +321,7 @@ void TcpSender::on_timeout() {
   recover_valid_ = true;
   in_recovery_ = false;
   dupacks_ = 0;
+  limited_transmit_bytes_ = 0;
   timing_ = false;  // Karn's rule
   // RFC 6298 5.5: back off; 5.4: retransmit the earliest unacknowledged segment;
   // 5.6: restart the timer with the doubled RTO.

@@ -8,9 +8,11 @@
 //  - reno: the same, but recovery ends on the first ACK of new data (RFC 5681 3.2);
 //  - fixed_window: cwnd held at window_packets segments (000 Sec. 5.5); losses are
 //    still repaired (fast retransmit, partial ACKs, timeouts) but never shrink it.
-// Retransmission timer: RFC 6298 with Karn's rule. No SYN handshake: the
-// connection starts established at ISN 0 (byte 0 is the first payload byte) in
-// slow start. No SACK, no timestamps, no limited transmit, no Nagle.
+// Retransmission timer: RFC 6298 with Karn's algorithm (the backed-off RTO is
+// kept until a valid RTT sample). Options, off by default: limited transmit
+// (RFC 3042) and timestamps (RFC 7323 RTTM: a sample from every ACK that
+// advances SND.UNA). No SYN handshake: the connection starts established at
+// ISN 0 (byte 0 is the first payload byte) in slow start. No SACK, no Nagle.
 //
 // Cost: O(1) per ACK and per segment; one pending timer event (plus the start
 // and stop events).
@@ -35,6 +37,7 @@ struct TcpSenderStats {
   std::uint64_t timeouts = 0;            // RTO expiries
   std::uint64_t fast_retransmits = 0;    // recovery episodes begun on the third duplicate ACK
   std::uint64_t partial_ack_retransmits = 0;  // RFC 6582 (newreno, fixed_window)
+  std::uint64_t limited_transmits = 0;   // RFC 3042: new segments sent on the first two duplicate ACKs
   std::uint64_t acks_received = 0;
   std::uint64_t duplicate_acks = 0;
   std::uint64_t bytes_acked = 0;
@@ -80,8 +83,10 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   void send_segment(std::uint64_t seq, std::uint32_t length);
   std::uint32_t segment_length(std::uint64_t seq) const;
   std::uint64_t usable_window() const;
-  void on_new_ack(std::uint64_t ack);
+  void on_new_ack(std::uint64_t ack, const TransportHeader& header);
   void on_duplicate_ack();
+  void limited_transmit();
+  void take_rtt_sample(Time sample);
   void enter_fast_recovery();
   void on_timeout();
   void restart_timer();
@@ -110,6 +115,7 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   std::uint64_t rwnd_ = 0;          // the receiver's last advertised window
   std::uint64_t max_cwnd_ = 0;      // growth stops at the receiver's window
   std::uint32_t dupacks_ = 0;
+  std::uint64_t limited_transmit_bytes_ = 0;  // sent by RFC 3042 since the last new ACK
   bool in_recovery_ = false;
   bool first_partial_ack_ = false;  // RFC 6582: only the first partial ACK resets the timer
   bool recover_valid_ = false;

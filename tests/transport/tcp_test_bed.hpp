@@ -1,13 +1,15 @@
 #pragma once
 // A TCP connection over two wired link directions, with a lossy pipe in front of
 // the forward link that drops chosen data segments (by the order in which the
-// sender offered them, or by a predicate) and logs every data segment offered.
+// sender offered them, or by a predicate), can hold the others back for a scripted
+// extra delay, and logs every data segment offered.
 //
 //   sender -> LossyPipe -> forward WiredLink -> receiver
 //   sender <- reverse WiredLink <- receiver
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <set>
 #include <utility>
@@ -34,20 +36,40 @@ struct SegmentRecord {
 
 class LossyPipe final : public PacketSink {
  public:
-  LossyPipe(const Scheduler& scheduler, PacketSink& next) : scheduler_(scheduler), next_(next) {}
+  LossyPipe(Scheduler& scheduler, PacketSink& next) : scheduler_(scheduler), next_(next) {}
+  ~LossyPipe() override {
+    for (const EventId& e : pending_) scheduler_.cancel(e);
+  }
+  LossyPipe(const LossyPipe&) = delete;
+  LossyPipe& operator=(const LossyPipe&) = delete;
 
   void receive(PacketPtr packet) override {
     const std::size_t index = log.size();
     const bool drop = drop_indices.count(index) > 0 || (drop_if && drop_if(*packet, index));
     log.push_back({scheduler_.now(), packet->transport.seq, packet->transport.payload_bytes, packet->size_bytes,
                    packet->transport.retransmitted, drop, flight ? flight() : 0});
-    if (!drop) next_.receive(std::move(packet));
+    if (drop) return;
+    const Time extra = extra_delay ? extra_delay(scheduler_.now()) : Time::zero();
+    if (extra == Time::zero() && held_.empty()) {
+      next_.receive(std::move(packet));
+      return;
+    }
+    // Held back: first in, first out (a delay that falls with time cannot reorder).
+    held_.push_back(std::move(packet));
+    pending_.push_back(scheduler_.schedule_in(extra, [this] {
+      pending_.pop_front();
+      PacketPtr p = std::move(held_.front());
+      held_.pop_front();
+      next_.receive(std::move(p));
+    }));
   }
 
   // Data segments with these indices (0: the first one offered) are dropped.
   std::set<std::size_t> drop_indices;
   std::function<bool(const Packet&, std::size_t index)> drop_if;
   std::function<std::uint64_t()> flight;  // sampled into the log
+  // Extra one-way delay for a segment offered at `now` (none when unset).
+  std::function<Time(Time now)> extra_delay;
   std::vector<SegmentRecord> log;
 
   std::vector<Time> times_of(std::uint64_t seq) const {
@@ -59,8 +81,10 @@ class LossyPipe final : public PacketSink {
   }
 
  private:
-  const Scheduler& scheduler_;
+  Scheduler& scheduler_;
   PacketSink& next_;
+  std::deque<PacketPtr> held_;
+  std::deque<EventId> pending_;
 };
 
 // Breaks the construction cycle sender -> ... -> reverse link -> sender.

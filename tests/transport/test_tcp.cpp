@@ -120,7 +120,9 @@ TEST(Tcp, RtoDoublesFromTheInitialOneSecond) {
   EXPECT_EQ(bed.sender.stats().retransmissions, 4u);
   // 1040 bytes: 832 us on the wire, 10 ms; the ACK 32 us and 10 ms.
   EXPECT_EQ(bed.sender.stats().completed_at, 15_s + 832_us + 10_ms + 32_us + 10_ms);
-  EXPECT_EQ(bed.sender.rtt().backoffs(), 0);  // the new ACK collapsed the back-off
+  // The ACK covers a retransmitted segment: no sample, so the back-off stays
+  // (Karn's algorithm, RFC 6298 5.7; test_tcp_backoff.cpp).
+  EXPECT_EQ(bed.sender.rtt().backoffs(), 4);
 }
 
 TEST(Tcp, RtoAfterAnRttSampleIsClampedAndDoubles) {
