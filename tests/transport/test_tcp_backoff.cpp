@@ -37,29 +37,34 @@ TEST(TcpBackoff, AnAckOfResentBytesKeepsTheBackedOffRto) {
 }
 
 TEST(TcpBackoff, BackedOffRtoRestartsTheTimerAfterANewAckOfResentBytes) {
-  // IW = 3 segments at t = 0; the first ACK (RTT 21.232 ms) sets RTO = 200 ms.
-  // Segment 1 is lost twice: timeouts at ack + 200 ms and ack + 600 ms (RTO 400,
-  // then 800 ms). Its third copy gets through; the ACK covers resent bytes, so the
-  // timer of the next outstanding data is restarted with 800 ms (RFC 6298 5.3 with
-  // the backed-off RTO), not with 200 ms.
-  auto c = finite_sender(6 * kMss);
-  TcpTestBed bed(c);
-  int lost = 0;
-  bed.pipe.drop_if = [&lost](const Packet& p, std::size_t) {
-    // Segment 1 twice, and then segment 3 (new data sent after the repair) once.
-    if (p.transport.seq == kMss && lost < 2) return ++lost, true;
-    if (p.transport.seq == 3 * kMss && !p.transport.retransmitted) return true;
+  // IW = 3 segments at t = 0; segment 1 is lost twice. The first ACK (RTT
+  // 21.232 ms) sets RTO = 200 ms; segments 3 and 4 follow and, with 2, bring
+  // three duplicate ACKs: the fast retransmission of 1 is lost too, and segment 5
+  // (sent in recovery) as well. The timeout at ack + 200 ms doubles the RTO to
+  // 400 ms and resends 1, whose ACK covers everything up to 5 but resent bytes:
+  // no sample. That ACK restarts the timer with 400 ms (RFC 6298 5.3 with the
+  // backed-off RTO; before issue 14 it fell back to 200 ms) and resends 5, which
+  // is lost again: its next copy goes out 400 ms later.
+  TcpTestBed bed(finite_sender(6 * kMss));
+  int lost1 = 0;
+  int lost5 = 0;
+  bed.pipe.drop_if = [&](const Packet& p, std::size_t) {
+    if (p.transport.seq == kMss && lost1 < 2) return ++lost1, true;
+    if (p.transport.seq == 5 * kMss && lost5 < 2) return ++lost5, true;
     return false;
   };
   bed.scheduler.run();
   const Time ack = 21'232_us;
-  ASSERT_EQ(bed.pipe.times_of(kMss), (std::vector<Time>{0_s, ack + 200_ms, ack + 600_ms}));
-  const std::vector<Time> seg3 = bed.pipe.times_of(3 * kMss);
-  ASSERT_EQ(seg3.size(), 2u);
-  // Segment 3 went out with the ACK of segment 1's last copy; no valid sample
-  // since then, so its timeout comes 800 ms later, not 200 ms.
-  EXPECT_GE(seg3[1] - seg3[0], 800_ms);
-  EXPECT_EQ(bed.sender.stats().timeouts, 3u);
+  const std::vector<Time> seg1 = bed.pipe.times_of(kMss);
+  ASSERT_EQ(seg1.size(), 3u);
+  EXPECT_EQ(seg1[2], ack + 200_ms);
+  const std::vector<Time> seg5 = bed.pipe.times_of(5 * kMss);
+  ASSERT_EQ(seg5.size(), 3u);
+  EXPECT_LT(seg5[0], seg1[2]);  // in fast recovery
+  EXPECT_EQ(seg5[2] - seg5[1], 400_ms);
+  EXPECT_EQ(bed.sender.stats().fast_retransmits, 1u);
+  EXPECT_EQ(bed.sender.stats().timeouts, 2u);
+  EXPECT_EQ(bed.sender.rtt().backoffs(), 2);  // no sample after the first
   EXPECT_TRUE(bed.sender.finished());
 }
 
