@@ -5,13 +5,15 @@
 //    gateways, SINR PHY with auto rate, RTS/CTS, 300 kbit/s down + 100 kbit/s up CBR
 //    per station (scenarios/fu2009/mesh40_4gw.json, 180 s).
 // Reports the median over repetitions (different seeds) of wall time per
-// simulated second and events per second.
+// simulated second and events per second. With --fingerprint the runs hash their
+// event trace (docs/fingerprints.md), to measure what that costs.
 //
-//   bench_network [repetitions=3] [mesh_seconds=180]
+//   bench_network [repetitions=3] [mesh_seconds=180] [--fingerprint]
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -28,6 +30,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+bool g_fingerprint = false;
+
 void bench(const std::string& label, const std::filesystem::path& file, int repetitions, double seconds) {
   std::vector<double> wall, wall_per_s, events_per_s;
   double goodput = 0.0;
@@ -37,7 +41,9 @@ void bench(const std::string& label, const std::filesystem::path& file, int repe
     if (seconds > 0) doc["simulation"]["duration_s"] = seconds;
     doc["simulation"]["seed"] = r + 1;
     const Scenario scenario = parse_scenario(doc);
-    const Results res = run_scenario(scenario);
+    RunOptions options;
+    options.fingerprint = g_fingerprint;
+    const Results res = run_scenario(scenario, options);
     const double sim_s = res.stats.simulated.to_seconds();
     wall.push_back(res.stats.wall_time_s);
     wall_per_s.push_back(res.stats.wall_time_s / sim_s);
@@ -53,8 +59,16 @@ void bench(const std::string& label, const std::filesystem::path& file, int repe
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int repetitions = argc > 1 ? std::atoi(argv[1]) : 3;
-  const double mesh_seconds = argc > 2 ? std::atof(argv[2]) : 180.0;
+  std::vector<const char*> args;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--fingerprint") == 0) {
+      g_fingerprint = true;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  const int repetitions = args.size() > 0 ? std::atoi(args[0]) : 3;
+  const double mesh_seconds = args.size() > 1 ? std::atof(args[1]) : 180.0;
   const std::filesystem::path root = WMNSIM_SOURCE_DIR;
   std::printf("%-34s %8s %10s %14s %13s %12s %10s\n", "scenario", "sim s", "wall s", "wall ms/sim s", "events/s",
               "events", "Mbit/s");

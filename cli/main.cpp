@@ -1,7 +1,7 @@
 // The wmnsim command line.
 //
 //   wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
-//                       [--set /json/pointer=value ...] [--log-level L]
+//                       [--set /json/pointer=value ...] [--log-level L] [--fingerprint]
 //   wmnsim validate SCENARIO...
 //   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)
 //   wmnsim model starvation [options]   (cli/model_command.hpp)
@@ -68,6 +68,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::optional<std::uint64_t> seed;
   std::string log_level = "warn";
+  bool fingerprint = false;
 };
 
 int run_command(const RunArgs& args) {
@@ -95,6 +96,7 @@ int run_command(const RunArgs& args) {
 
   wmnsim::RunOptions options;
   options.log_level = spdlog::level::from_str(args.log_level);
+  options.fingerprint = args.fingerprint;
   options.control.cancel = &g_interrupted;
   // Progress only on a terminal, and only once a run has lasted about a second.
   bool progress_shown = false;
@@ -134,6 +136,11 @@ int run_command(const RunArgs& args) {
     return kExitInvalidInput;
   }
   std::cout << wmnsim::format_flow_table(results);
+  if (const auto& fp = results.stats.fingerprint) {
+    const wmnsim::Fingerprint::Counts& c = fp->counts();
+    std::cout << "event_fingerprint: " << fp->hex() << " (events " << c.events << ", frames " << c.frames
+              << ", deliveries " << c.deliveries << ", drops " << c.drops << ")\n";
+  }
   return 0;
 }
 
@@ -168,6 +175,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.sets, "Override a scenario value: /json/pointer=value (repeatable)");
   run_cmd->add_option("--log-level", run.log_level, "trace, debug, info, warn, error, critical or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  run_cmd->add_flag("--fingerprint", run.fingerprint,
+                    "Hash the event trace (docs/fingerprints.md): print it and record it in the results file");
 
   std::vector<std::string> validate_files;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenarios; print every error with its JSON path");

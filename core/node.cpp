@@ -50,6 +50,7 @@ void Node::arrive(PacketPtr packet) {
     }
     ++counters_.delivered;
     ledger_.delivered(*packet, scheduler_.now());
+    if (Fingerprint* fp = scheduler_.fingerprint()) fp->delivery(scheduler_.now(), index_, packet->flow, packet->size_bytes);
     endpoint->receive(std::move(packet));
     return;
   }
@@ -78,6 +79,7 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
     if (Backlog* b = backlog_of(*packet)) --b->queued;
   }
   ledger_.dropped(*packet, index_, cause, now);
+  if (Fingerprint* fp = scheduler_.fingerprint()) fp->drop(now, index_, to_string(cause), packet->flow, packet->size_bytes);
   // The packet returns to its pool here.
 }
 

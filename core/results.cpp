@@ -24,12 +24,6 @@ std::string_view wmnsim_version() { return WMNSIM_VERSION; }
 std::string_view wmnsim_build_type() { return WMNSIM_BUILD_TYPE; }
 
 namespace {
-std::string hex64(std::uint64_t v) {
-  char buf[19];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 // CSV field quoting per RFC 4180: quote when the field has a comma, quote or newline.
 std::string csv_field(const nlohmann::ordered_json& v) {
   std::string s;
@@ -59,8 +53,15 @@ nlohmann::ordered_json Results::to_json() const {
   out["seed"] = seed;
   out["run"] = {{"simulated_time_s", stats.simulated.to_seconds()},
                 {"events_executed", stats.events_executed},
-                {"event_fingerprint", hex64(stats.event_fingerprint)},
+                {"event_fingerprint", nullptr},
+                {"fingerprint_records", nullptr},
                 {"interrupted", stats.interrupted}};
+  if (const auto& fp = stats.fingerprint) {
+    out["run"]["event_fingerprint"] = fp->hex();
+    const Fingerprint::Counts& c = fp->counts();
+    out["run"]["fingerprint_records"] = {
+        {"events", c.events}, {"frames", c.frames}, {"deliveries", c.deliveries}, {"drops", c.drops}};
+  }
   out["wall_clock"] = {{"wall_time_s", stats.wall_time_s},
                        {"events_per_s", stats.wall_time_s > 0 ? static_cast<double>(stats.events_executed) / stats.wall_time_s : 0.0}};
   out["summary"] = summary;

@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/fingerprint.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim {
@@ -45,7 +47,8 @@ void append_timeseries(Results& out, const std::string& kind, const std::string&
 struct RunStats {
   Time simulated;                  // simulated time reached
   std::uint64_t events_executed = 0;
-  std::uint64_t event_fingerprint = 0;  // hash of the event trace (Scheduler::fingerprint)
+  // The event-trace fingerprint, when the run was asked for it (RunOptions).
+  std::optional<Fingerprint> fingerprint;
   double wall_time_s = 0.0;        // wall clock: excluded from reproducibility comparisons
   bool interrupted = false;        // stopped early by the user
 };

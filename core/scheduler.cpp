@@ -6,16 +6,6 @@
 
 namespace wmnsim {
 
-namespace {
-// SplitMix64's finaliser (Steele, Lea, Flood 2014): a cheap, well-mixing step for
-// folding the event trace into the fingerprint.
-inline std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-}  // namespace
-
 std::uint32_t Scheduler::add_slot() {
   // More events pending than ever before: the pool grows by one slot.
   if (slots_.size() > kSlotMask) {
@@ -58,6 +48,13 @@ bool Scheduler::is_pending(EventId id) const {
 
 bool Scheduler::run_until(Time end, std::uint64_t max_events) {
   if (running_) throw std::logic_error("Scheduler::run_until called from inside an event");
+  // Chosen once per call, outside the loop: without fingerprinting the loop has
+  // no trace of it.
+  return fingerprinting_ ? run_loop<true>(end, max_events) : run_loop<false>(end, max_events);
+}
+
+template <bool kFingerprint>
+bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
   running_ = true;
   stop_requested_ = false;
   const std::int64_t end_ps = end.picoseconds();
@@ -85,7 +82,9 @@ bool Scheduler::run_until(Time end, std::uint64_t max_events) {
     free_slot(slot);
     --live_;
     ++executed_;
-    fingerprint_ = mix64(fingerprint_ ^ static_cast<std::uint64_t>(key_time(top))) ^ current_context_;
+    if constexpr (kFingerprint) {
+      if (current_context_ != kObserverContext) fingerprint_.event(now_, current_context_);
+    }
     prefetch_next_slot();
     try {
       cb();

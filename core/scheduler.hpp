@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/cache_line_allocator.hpp"
+#include "core/fingerprint.hpp"
 #include "core/inline_function.hpp"
 #include "core/radix_queue.hpp"
 #include "core/time.hpp"
@@ -31,6 +32,11 @@ namespace wmnsim {
 // goes into the event-trace fingerprint.
 using ContextId = std::uint32_t;
 inline constexpr ContextId kNoContext = 0xffffffffu;
+// The context of observers' events (samplers of time series): they run like any
+// other but stay out of the fingerprint, so what a run records never moves it.
+// An observer only reads; its events take sequence numbers, which leaves the order
+// of all the other events as it was.
+inline constexpr ContextId kObserverContext = 0xfffffffeu;
 
 // Handle to a scheduled event. Cancelling through a handle whose event already
 // ran or was cancelled is harmless: the generation no longer matches.
@@ -107,9 +113,15 @@ class Scheduler {
   ContextId current_context() const { return current_context_; }
   std::size_t pending() const { return live_; }
   std::uint64_t executed() const { return executed_; }
-  // Hash of (time, context) of every executed event, in order: two runs with the
-  // same fingerprint executed the same event trace (OMNeT++-style fingerprint).
-  std::uint64_t fingerprint() const { return fingerprint_; }
+
+  // The event-trace fingerprint (core/fingerprint.hpp). Off unless enabled; while
+  // off, run_until runs a loop compiled without it, so the engine pays nothing.
+  // Enable before the first event to cover the whole trace.
+  void enable_fingerprint() { fingerprinting_ = true; }
+  // nullptr while off. The scheduler folds in every event; the layers fold in
+  // their own records (frames, deliveries, drops) through it.
+  Fingerprint* fingerprint() { return fingerprinting_ ? &fingerprint_ : nullptr; }
+  const Fingerprint* fingerprint() const { return fingerprinting_ ? &fingerprint_ : nullptr; }
 
  private:
   // A queue key is one 128-bit unsigned integer:
@@ -146,6 +158,8 @@ class Scheduler {
   [[noreturn]] void throw_in_the_past(Time at) const;
   [[noreturn]] static void throw_without_callback();
   [[noreturn]] void throw_past_the_end(Time delay) const;
+  template <bool kFingerprint>
+  bool run_loop(Time end, std::uint64_t max_events);
   void prefetch_next_slot();
   void renumber();
 
@@ -156,12 +170,13 @@ class Scheduler {
   std::uint32_t free_head_ = kNoSlot;
   bool running_ = false;
   bool stop_requested_ = false;
+  bool fingerprinting_ = false;
   Time now_;
   ContextId current_context_ = kNoContext;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t executed_ = 0;
-  std::uint64_t fingerprint_ = 0x9e3779b97f4a7c15ull;
   std::size_t live_ = 0;
+  Fingerprint fingerprint_;  // after the hot members: touched only when enabled
 };
 
 }  // namespace wmnsim

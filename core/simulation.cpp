@@ -16,7 +16,7 @@ class SimTimeFlag final : public spdlog::custom_flag_formatter {
   void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
     char buf[64];
     const ContextId ctx = scheduler_->current_context();
-    const int n = ctx == kNoContext
+    const int n = ctx == kNoContext || ctx == kObserverContext
                       ? std::snprintf(buf, sizeof buf, "%.9fs", scheduler_->now().to_seconds())
                       : std::snprintf(buf, sizeof buf, "%.9fs #%u", scheduler_->now().to_seconds(), ctx);
     dest.append(buf, buf + n);

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/packet.hpp"
 #include "core/scenario.hpp"  // AccessCategory
@@ -32,6 +33,17 @@ inline constexpr std::uint32_t kRtsBytes = 20;
 inline constexpr std::uint32_t kCtsBytes = 14;
 
 constexpr bool is_data(FrameKind k) { return k == FrameKind::data || k == FrameKind::qos_data; }
+
+constexpr std::string_view to_string(FrameKind k) {
+  switch (k) {
+    case FrameKind::data: return "data";
+    case FrameKind::qos_data: return "qos_data";
+    case FrameKind::ack: return "ack";
+    case FrameKind::rts: return "rts";
+    case FrameKind::cts: return "cts";
+  }
+  return "?";
+}
 
 // MPDU size in octets, FCS included; `ip_bytes` is the carried packet (data only).
 constexpr std::uint32_t mpdu_bytes(FrameKind kind, std::uint32_t ip_bytes = 0) {

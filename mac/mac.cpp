@@ -403,6 +403,9 @@ void Mac::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending
   const std::uint32_t bytes = frame->size_bytes();
   const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(radio_.profile(), rate, bytes), frame};
   if (observer_ != nullptr) observer_->on_frame_sent(address(), *frame, phy_frame.duration);
+  if (Fingerprint* fp = scheduler_.fingerprint()) {
+    fp->frame(scheduler_.now(), address(), to_string(frame->kind), bytes, phy_frame.duration);
+  }
   sending_ = what;
   radio_.transmit(phy_frame);
 }

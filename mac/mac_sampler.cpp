@@ -19,7 +19,7 @@ MacSampler::~MacSampler() { sim_.scheduler().cancel(next_); }
 
 void MacSampler::start() {
   if (!(busyness_ || queue_ || cw_ || drops_)) return;
-  next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); });
+  next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
 namespace {
@@ -69,7 +69,7 @@ void MacSampler::sample() {
       last.drops = d;
     }
   }
-  next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); });
+  next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
 void MacSampler::write_timeseries(Results& out) const {

@@ -16,7 +16,7 @@ FlowSampler::~FlowSampler() { network_.simulation().scheduler().cancel(next_); }
 
 void FlowSampler::start() {
   if (!goodput_ && !cwnd_ && !rtt_) return;
-  next_ = network_.simulation().scheduler().schedule_in(interval_, [this] { sample(); });
+  next_ = network_.simulation().scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
 void FlowSampler::sample() {
@@ -41,7 +41,7 @@ void FlowSampler::sample() {
       }
     }
   }
-  next_ = s.schedule_in(interval_, [this] { sample(); });
+  next_ = s.schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
 void FlowSampler::write(Results& out) const {

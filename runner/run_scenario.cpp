@@ -170,6 +170,7 @@ void write_nodes(Network& net, Results& out) {
 
 Results run_scenario(const Scenario& scenario, const RunOptions& options) {
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
+  if (options.fingerprint) sim.scheduler().enable_fingerprint();
   Network net(sim, scenario);
   const Time interval = scenario.simulation.measurement_interval;
   FlowSampler flow_sampler(net, interval, scenario.timeseries);
@@ -186,7 +187,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options) {
   out.seed = scenario.simulation.seed;
   out.stats.simulated = sim.now();
   out.stats.events_executed = sim.scheduler().executed();
-  out.stats.event_fingerprint = sim.scheduler().fingerprint();
+  if (const Fingerprint* fp = sim.scheduler().fingerprint()) out.stats.fingerprint = *fp;
   out.stats.wall_time_s = std::chrono::duration<double>(wall_end - wall_start).count();
   out.stats.interrupted = !finished;
   if (!finished) return out;

@@ -11,6 +11,9 @@ namespace wmnsim {
 struct RunOptions {
   RunControl control;
   spdlog::level::level_enum log_level = spdlog::level::warn;
+  // Fold the event trace into a fingerprint (core/fingerprint.hpp) and record it in
+  // Results::stats; off by default, as it costs a little per event.
+  bool fingerprint = false;
 };
 
 // Throws NotSupportedError for features no layer implements yet.

@@ -27,11 +27,12 @@ spdlog::level::level_enum log_level_of(const std::string& name) {
 // Returns (ResultsDocument, pending exception or None). Raises ScenarioError,
 // NotSupportedError; the caller raises the pending exception (KeyboardInterrupt).
 pyb::tuple run(const std::string& text, const std::string& name, const std::string& log_level,
-               pyb::object progress, pyb::object cancel) {
+               pyb::object progress, pyb::object cancel, bool fingerprint) {
   Scenario scenario = parse_scenario(parse_document(text));
   if (scenario.name.empty()) scenario.name = name;
   RunOptions options;
   options.log_level = log_level_of(log_level);
+  options.fingerprint = fingerprint;
   PythonWatch watch(std::move(progress), std::move(cancel));
   options.control = watch.control();
   Results results;
@@ -76,7 +77,7 @@ pyb::dict engine_workload(double duration_s, double period_s, pyb::object progre
 
 void register_run(pyb::module_& m) {
   m.def("run", &run, pyb::arg("document"), pyb::arg("name"), pyb::arg("log_level") = "warn",
-        pyb::arg("progress") = pyb::none(), pyb::arg("cancel") = pyb::none(),
+        pyb::arg("progress") = pyb::none(), pyb::arg("cancel") = pyb::none(), pyb::arg("fingerprint") = false,
         "Validates and runs a scenario document with the GIL released; returns "
         "(ResultsDocument, pending exception or None).");
   m.def("engine_workload", &engine_workload, pyb::arg("duration_s"), pyb::arg("period_s"),

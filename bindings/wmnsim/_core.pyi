@@ -36,6 +36,7 @@ def run(
     log_level: str = "warn",
     progress: Optional[ProgressCallback] = None,
     cancel: Optional[Any] = None,
+    fingerprint: bool = False,
 ) -> Tuple[ResultsDocument, Optional[BaseException]]: ...
 def engine_workload(
     duration_s: float,

@@ -24,6 +24,7 @@ def run(
     *,
     log_level: str = "warn",
     cancel: Any = None,
+    fingerprint: bool = False,
 ) -> Result:
     """Runs a scenario and returns its :class:`Result`.
 
@@ -43,7 +44,9 @@ def run(
     ``interrupted`` true). ``cancel``: an object with ``is_set()`` (a
     ``threading.Event``) that stops the run from another thread; the run then
     returns its partial Result. ``log_level``: trace, debug, info, warn, error,
-    critical or off (log lines go to stderr).
+    critical or off (log lines go to stderr). ``fingerprint``: hash the event trace
+    (docs/fingerprints.md) into :attr:`Result.event_fingerprint`, as ``wmnsim run
+    --fingerprint`` does.
 
     Raises :class:`ScenarioError` (a ValueError) for invalid input, with every
     problem's JSON path, and :class:`NotSupportedError` (a NotImplementedError)
@@ -63,7 +66,8 @@ def run(
 
     callback = _callback(progress)
     try:
-        document, pending = _core.run(sc._text(), sc.name or "scenario", log_level, callback, cancel)
+        document, pending = _core.run(sc._text(), sc.name or "scenario", log_level, callback, cancel,
+                                      bool(fingerprint))
     except ScenarioError as e:
         raise e.with_source(sc.source) from None
     except NotSupportedError as e:

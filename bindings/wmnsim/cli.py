@@ -4,6 +4,7 @@ The same subcommands, options, messages and exit codes as cli/main.cpp::
 
     python -m wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
                                   [--set /json/pointer=value ...] [--log-level L]
+                                  [--fingerprint]
     python -m wmnsim validate SCENARIO...
     python -m wmnsim compare RESULTS... REFERENCE [--json]
     python -m wmnsim compare RESULTS... --reference REFERENCE [--json]
@@ -62,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="Override a scenario value: /json/pointer=value (repeatable)")
     r.add_argument("--log-level", default="warn", choices=LOG_LEVELS,
                    help="trace, debug, info, warn, error, critical or off")
+    r.add_argument("--fingerprint", action="store_true",
+                   help="Hash the event trace (docs/fingerprints.md): print it and record it in the results file")
     v = sub.add_parser("validate", help="Check scenarios; print every error with its JSON path")
     v.add_argument("scenarios", nargs="+", help="Scenario JSON files")
     c = sub.add_parser("compare", help="Check results files against a reference file (docs/references.md)")
@@ -115,7 +118,7 @@ def _run_command(args: argparse.Namespace) -> int:
     # Progress only on a terminal, and only once a run has lasted about a second.
     progress = sys.stderr.isatty()
     try:
-        result = run(scenario, progress=progress, log_level=args.log_level)
+        result = run(scenario, progress=progress, log_level=args.log_level, fingerprint=args.fingerprint)
     except NotSupportedError as e:
         print(str(e), file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -138,6 +141,10 @@ def _run_command(args: argparse.Namespace) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_INVALID_INPUT
     sys.stdout.write(result.flow_table())
+    if result.event_fingerprint is not None:
+        c = result.fingerprint_records or {}
+        print(f"event_fingerprint: {result.event_fingerprint} (events {c.get('events')}, frames {c.get('frames')}, "
+              f"deliveries {c.get('deliveries')}, drops {c.get('drops')})")
     return 0
 
 

@@ -89,7 +89,8 @@ class Result:
 
     @property
     def run_info(self) -> Dict[str, Any]:
-        """``simulated_time_s``, ``events_executed``, ``event_fingerprint``, ``interrupted``."""
+        """``simulated_time_s``, ``events_executed``, ``event_fingerprint``,
+        ``fingerprint_records``, ``interrupted``."""
         return dict(self._data["run"])
 
     @property
@@ -102,9 +103,17 @@ class Result:
         return float(self._data["run"]["simulated_time_s"])
 
     @property
-    def event_fingerprint(self) -> str:
-        """Hash of the executed event trace: equal fingerprints, same event trace."""
-        return self._data["run"]["event_fingerprint"]
+    def event_fingerprint(self) -> Optional[str]:
+        """Hash of the event trace (16 hex digits; docs/fingerprints.md): equal
+        fingerprints, same event trace. None unless run with ``fingerprint=True``."""
+        return self._data["run"].get("event_fingerprint")
+
+    @property
+    def fingerprint_records(self) -> Optional[Dict[str, int]]:
+        """How many ``events``, ``frames``, ``deliveries`` and ``drops`` went into
+        the fingerprint; None unless run with ``fingerprint=True``."""
+        records = self._data["run"].get("fingerprint_records")
+        return dict(records) if records is not None else None
 
     @property
     def wall_clock(self) -> Dict[str, Any]:

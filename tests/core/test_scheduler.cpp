@@ -310,9 +310,10 @@ TEST(Scheduler, SequenceWrapRenumbersAndKeepsFifoOrder) {
 TEST(Scheduler, FingerprintTracksTheEventTrace) {
   auto trace = [](std::int64_t shift) {
     Scheduler s;
+    s.enable_fingerprint();
     for (int i = 0; i < 50; ++i) s.schedule_at(Time::us(i * 3 + (i == 25 ? shift : 0)), [] {}, static_cast<ContextId>(i % 5));
     s.run();
-    return s.fingerprint();
+    return s.fingerprint()->value();
   };
   EXPECT_EQ(trace(0), trace(0));
   EXPECT_NE(trace(0), trace(1));

@@ -31,6 +31,7 @@ def bad_file(tmp_path):
     ["validate", "BAD"],
     ["run", "BAD"],
     ["run", FLAGSHIP, "--seed", 3],
+    ["run", FLAGSHIP, "--seed", 3, "--set", "/simulation/duration_s=5", "--fingerprint"],
     ["run", "MISSING"],
     ["run", FLAGSHIP, "--set", "/simulation/duraton_s=3", "--set", "/flows/0/dst=Q"],
     ["run", FLAGSHIP, "--set", "/nodes/7/id=X"],

@@ -55,9 +55,23 @@ def test_same_scenario_and_seed_give_identical_flows_through_python_and_the_cli(
     assert result.flows_csv() == csv.read_text()
     assert result.flows.to_dict("records") == json.loads(out.read_text())["flows"]
     assert without_wall_clock(result.to_json()) == without_wall_clock(out.read_text())
-    again = wmnsim.run(FLAGSHIP, seed=7, overrides=SHORT)
-    assert again.event_fingerprint == result.event_fingerprint
+    assert result.event_fingerprint is None and result.fingerprint_records is None  # not asked for
     assert result.seed == 7 and result.scenario.to_dict()["simulation"]["duration_s"] == 2
+
+
+def test_the_fingerprint_through_python_is_the_clis(tmp_path):
+    out = tmp_path / "cli.json"
+    r = cli("run", FLAGSHIP, "--seed", 7, "--set", "/simulation/duration_s=2", "--fingerprint", "-o", out)
+    assert r.returncode == 0, r.stderr
+    result = wmnsim.run(FLAGSHIP, seed=7, overrides=SHORT, fingerprint=True)
+    again = wmnsim.run(FLAGSHIP, seed=7, overrides=SHORT, fingerprint=True)
+    other = wmnsim.run(FLAGSHIP, seed=8, overrides=SHORT, fingerprint=True)
+    stored = json.loads(out.read_text())["run"]
+    assert result.event_fingerprint == again.event_fingerprint == stored["event_fingerprint"]
+    assert result.fingerprint_records == stored["fingerprint_records"]
+    assert result.fingerprint_records["frames"] > 0 and result.fingerprint_records["deliveries"] > 0
+    assert other.event_fingerprint != result.event_fingerprint
+    assert f"event_fingerprint: {result.event_fingerprint} (" in r.stdout
 
 
 def test_ctrl_c_stops_a_real_run():

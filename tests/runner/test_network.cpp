@@ -118,12 +118,15 @@ TEST(Network, SameSeedSameResultsOtherSeedOtherResults) {
     nlohmann::json doc = read_json_file(flagship);
     doc["simulation"]["duration_s"] = 5;
     doc["simulation"]["seed"] = seed;
-    return run_scenario(parse_scenario(doc));
+    RunOptions options;
+    options.fingerprint = true;
+    return run_scenario(parse_scenario(doc), options);
   };
   const Results a = shortened(1), b = shortened(1), c = shortened(2);
-  EXPECT_EQ(a.stats.event_fingerprint, b.stats.event_fingerprint);
+  ASSERT_TRUE(a.stats.fingerprint && b.stats.fingerprint && c.stats.fingerprint);
+  EXPECT_EQ(a.stats.fingerprint->value(), b.stats.fingerprint->value());
   EXPECT_EQ(nlohmann::ordered_json(a.flows).dump(), nlohmann::ordered_json(b.flows).dump());
-  EXPECT_NE(a.stats.event_fingerprint, c.stats.event_fingerprint);
+  EXPECT_NE(a.stats.fingerprint->value(), c.stats.fingerprint->value());
 }
 
 TEST(Network, FlagshipTwoHopFlowStarves) {

@@ -1,0 +1,114 @@
+// The event-trace fingerprint of whole runs (core/fingerprint.hpp,
+// docs/fingerprints.md): stable, sensitive to the seed and to one parameter,
+// blind to what the run records, and made of the frames, deliveries and drops the
+// layers count themselves.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "core/scenario.hpp"
+#include "runner/run_scenario.hpp"
+
+namespace wmnsim {
+namespace {
+
+const std::filesystem::path kFlagship = std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/two_hop_chain_tcp.json";
+
+// The flagship (two TCP uploads over a hidden-node chain) for 4 s: TCP timeouts,
+// MAC retries and drops all happen in it.
+nlohmann::json flagship(int seed = 1) {
+  nlohmann::json doc = read_json_file(kFlagship);
+  doc["simulation"]["duration_s"] = 4;
+  doc["simulation"]["seed"] = seed;
+  return doc;
+}
+
+Results run(const nlohmann::json& doc, bool fingerprint = true) {
+  RunOptions options;
+  options.fingerprint = fingerprint;
+  return run_scenario(parse_scenario(doc), options);
+}
+
+const Fingerprint& fingerprint_of(const Results& r) {
+  if (!r.stats.fingerprint) throw std::logic_error("run without a fingerprint");
+  return *r.stats.fingerprint;
+}
+
+std::uint64_t sum_over_nodes(const Results& r, const char* key) {
+  std::uint64_t n = 0;
+  for (const auto& row : r.nodes) {
+    if (!row[key].is_null()) n += row[key].get<std::uint64_t>();
+  }
+  return n;
+}
+
+TEST(FingerprintOfARun, IsStableAcrossRuns) {
+  const Results a = run(flagship()), b = run(flagship());
+  EXPECT_EQ(fingerprint_of(a).value(), fingerprint_of(b).value());
+  EXPECT_EQ(fingerprint_of(a).counts(), fingerprint_of(b).counts());
+  EXPECT_EQ(a.to_json()["run"]["event_fingerprint"], fingerprint_of(a).hex());
+}
+
+TEST(FingerprintOfARun, MovesWithTheSeed) {
+  EXPECT_NE(fingerprint_of(run(flagship(1))).value(), fingerprint_of(run(flagship(2))).value());
+}
+
+TEST(FingerprintOfARun, MovesWithOneParameter) {
+  const std::uint64_t base = fingerprint_of(run(flagship())).value();
+  nlohmann::json cw = flagship();
+  cw["mac"]["cw_min"] = 64;
+  EXPECT_NE(fingerprint_of(run(cw)).value(), base);
+  nlohmann::json payload = flagship();
+  payload["flows"][1]["payload_bytes"] = 1000;
+  EXPECT_NE(fingerprint_of(run(payload)).value(), base);
+}
+
+TEST(FingerprintOfARun, WhatTheRunRecordsDoesNotMoveIt) {
+  // Every time series at a fine interval (many sampler events) against none.
+  nlohmann::json recorded = flagship(), bare = flagship();
+  recorded["outputs"]["timeseries"] = nlohmann::json::array();
+  for (const auto kind : timeseries_kinds()) recorded["outputs"]["timeseries"].push_back(std::string(kind));
+  recorded["simulation"]["measurement_interval_s"] = 0.01;
+  bare["outputs"]["timeseries"] = nlohmann::json::array();
+  const Results r = run(recorded), b = run(bare);
+  EXPECT_GT(r.stats.events_executed, b.stats.events_executed + 300);  // the samplers did run
+  EXPECT_FALSE(r.timeseries.empty());
+  EXPECT_EQ(fingerprint_of(r).value(), fingerprint_of(b).value());
+  EXPECT_EQ(fingerprint_of(r).counts(), fingerprint_of(b).counts());
+}
+
+TEST(FingerprintOfARun, FingerprintingDoesNotChangeTheRun) {
+  const Results on = run(flagship(), true), off = run(flagship(), false);
+  EXPECT_FALSE(off.stats.fingerprint.has_value());
+  EXPECT_TRUE(off.to_json()["run"]["event_fingerprint"].is_null());
+  EXPECT_TRUE(off.to_json()["run"]["fingerprint_records"].is_null());
+  EXPECT_EQ(on.stats.events_executed, off.stats.events_executed);
+  nlohmann::ordered_json a = on.to_json(), b = off.to_json();
+  for (auto* j : {&a, &b}) {
+    j->erase("wall_clock");
+    (*j)["run"].erase("event_fingerprint");
+    (*j)["run"].erase("fingerprint_records");
+  }
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+TEST(FingerprintOfARun, HoldsTheFramesDeliveriesAndDropsTheLayersCount) {
+  const Results r = run(flagship());
+  const Fingerprint::Counts& c = fingerprint_of(r).counts();
+  const auto& packets = r.summary["packets"];
+  EXPECT_EQ(c.deliveries, sum_over_nodes(r, "delivered"));
+  // Every drop a node hears of, stale sender copies included.
+  EXPECT_EQ(c.drops, packets["dropped"].get<std::uint64_t>() + packets["stale_copy_drops"].get<std::uint64_t>());
+  EXPECT_GT(c.drops, 0u);
+  // Data and RTS frames, plus the ACKs and CTSs that answer them.
+  const std::uint64_t initiated = sum_over_nodes(r, "data_attempts") + sum_over_nodes(r, "rts_attempts");
+  EXPECT_GT(c.frames, initiated);
+  EXPECT_LT(c.frames, 2 * initiated + 1);
+  EXPECT_GT(c.events, c.frames);
+  EXPECT_LE(c.events, r.stats.events_executed);
+}
+
+}  // namespace
+}  // namespace wmnsim
