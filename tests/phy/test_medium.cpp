@@ -479,7 +479,9 @@ TEST(PhyNs2, ALaterStrongerFrameNeverTakesTheRadioOver) {
   EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 0);
   ASSERT_EQ(w.rec(b).outcomes(RxOutcome::error), 1);
   for (const auto& e : w.rec(b).events) {
-    if (e.kind == Event::rx_end) EXPECT_EQ(e.at, 1_ms + w.delay(400) + lng.duration);
+    if (e.kind == Event::rx_end) {
+      EXPECT_EQ(e.at, 1_ms + w.delay(400) + lng.duration);
+    }
   }
 }
 
@@ -498,7 +500,9 @@ TEST(PhyNs2, CaptureWhenTheLockedFrameIsStrongerByCpThresh) {
   ASSERT_EQ(w.rec(b).outcomes(RxOutcome::success), 1);
   const auto& ev = w.rec(b).events;
   for (const auto& e : ev) {
-    if (e.kind == Event::rx_end) EXPECT_EQ(e.at, 1_ms + w.delay(200) + f1.duration);
+    if (e.kind == Event::rx_end) {
+      EXPECT_EQ(e.at, 1_ms + w.delay(200) + f1.duration);
+    }
   }
   // Sensed until the ignored frame ends.
   EXPECT_EQ(ev.back().kind, Event::cca_idle);
@@ -524,7 +528,9 @@ TEST(PhyNs2, CollisionDestroysBothAndTheReceptionLastsToTheLongerFrame) {
   EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 0);
   ASSERT_EQ(w.rec(b).outcomes(RxOutcome::error), 1);
   for (const auto& e : w.rec(b).events) {
-    if (e.kind == Event::rx_end) EXPECT_EQ(e.at, i_end);
+    if (e.kind == Event::rx_end) {
+      EXPECT_EQ(e.at, i_end);
+    }
   }
 }
 
