@@ -43,7 +43,7 @@ MODELS = {
 }
 
 
-def scenario(model, rate_pps, duration_s, seed):
+def scenario(model, rate_pps, duration_s, seed, back_offset=0.0):
     with open(os.path.join(ROOT, "scenarios", "zhai_wccp", "chain9.json")) as f:
         s = json.load(f)
     s.pop("$schema", None)
@@ -62,6 +62,10 @@ def scenario(model, rate_pps, duration_s, seed):
         {"id": "back", "transport": "udp", "src": "9", "dst": "1", "payload_bytes": 40,
          "traffic": {"type": "cbr", "interval_s": interval}},
     ]
+    if back_offset > 0:
+        # Both CBR sources start at 0 by default (strictly periodic, as ns-2's CBR),
+        # so their packets meet at the same place of the chain every period.
+        s["flows"][1]["start_s"] = back_offset * interval
     s["controllers"] = []
     s["outputs"] = {"timeseries": []}
     return s
@@ -85,11 +89,13 @@ def main():
     ap.add_argument("--rates", default="16,18,20,22,24,26,28,30,34,40")
     ap.add_argument("--models", default="ns2,threshold,range,sinr")
     ap.add_argument("--seeds", default="1")
+    ap.add_argument("--back-offset", type=float, default=0.0,
+                    help="start the 9 -> 1 flow this fraction of a period after the 1 -> 9 flow")
     args = ap.parse_args()
     rates = [float(r) for r in args.rates.split(",")]
     seeds = [int(x) for x in args.seeds.split(",")]
-    print(f"duration {args.duration:g} s per point, seeds {args.seeds}; collision drops = forward flow's "
-          "drops_retry_limit per second (mean over seeds)\n")
+    print(f"duration {args.duration:g} s per point, seeds {args.seeds}, back flow offset {args.back_offset:g} "
+          "period; collision drops = forward flow's drops_retry_limit per second (mean over seeds)\n")
     print("| model | rate (packet/s) | goodput fwd + back (kbit/s) | collision drops/s (fwd) | "
           "all drops/s (fwd) | collision drops/s (both flows) | mean delay fwd (s) |")
     print("|---|---|---|---|---|---|---|")
@@ -98,7 +104,7 @@ def main():
         for rate in rates:
             g = gb = c = a = both = dl = 0.0
             for seed in seeds:
-                res = run(args.wmnsim, scenario(model, rate, args.duration, seed))
+                res = run(args.wmnsim, scenario(model, rate, args.duration, seed, args.back_offset))
                 fwd = next(f for f in res["flows"] if f["id"] == "data")
                 back = next(f for f in res["flows"] if f["id"] == "back")
                 g += fwd["goodput_bps"] / 1e3
