@@ -36,7 +36,7 @@ struct ReceptionConfig {
   // that bandwidth: thermal -174 dBm/Hz + 10 log10(B) + noise figure.
   PowerDbm noise{-93.5};
   // sinr: preamble detection (default: the noise floor, a preamble below the noise
-  // goes undetected); threshold: the reception threshold (ns-2 RXThresh).
+  // goes undetected); threshold, ns2: the reception threshold (ns-2 RXThresh).
   PowerDbm sensitivity{-93.5};
   PowerDbm cca_threshold{-62.0};      // sinr: energy detection (802.11-2012 18.3.10.6); threshold, ns2: carrier sense
   Db capture_threshold{10.0};         // threshold, ns2: ns-2's CPThresh; sinr: margin of frame capture
