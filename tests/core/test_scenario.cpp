@@ -131,7 +131,7 @@ TEST(ScenarioDefaults, RangeModelImpliesThresholdReception) {
   EXPECT_EQ(s.propagation.interference_range_m, 550.0);  // follows cs_range_m
 }
 
-TEST(ScenarioDefaults, Ns2ReceptionAndThePhyOptionsOfIssue14) {
+TEST(ScenarioDefaults, Ns2ReceptionAndThePhyOptionKeys) {
   json doc = minimal_scenario();
   doc["phy"] = {{"tx_power_dbm", 24.5}, {"reception", {{"model", "ns2"}, {"signal_floor_dbm", -90}}}};
   doc["propagation"] = {{"model", "two_ray"}, {"frequency_hz", 914e6}};
