@@ -53,23 +53,25 @@ struct SimulationSection {
 
 enum class PhyStandard { dot11b, dot11a, dot11g };
 enum class Preamble { long_preamble, short_preamble };  // 802.11b/g DSSS only
-enum class ReceptionModel { sinr, threshold };
+enum class ReceptionModel { sinr, threshold, ns2 };
 
 struct ReceptionSection {
   ReceptionModel model = ReceptionModel::sinr;
-  // threshold: a frame survives an overlapping one if its power exceeds the other's
-  // by this much. sinr: margin a later, stronger frame needs to capture the receiver
+  // threshold, ns2: a frame survives an overlapping one if its power exceeds the other's
+  // by this much (ns-2's CPThresh). sinr: margin a later, stronger frame needs to capture the receiver
   // (only with frame_capture).
   double capture_threshold_db = 10.0;
   bool frame_capture = false;
   // Power needed to detect and decode a preamble, and the energy that makes the
   // medium busy. Empty: phy/phy_setup.cpp's defaults (docs/phy.md: the noise floor and
-  // -62 dBm for sinr, ns-2's RXThresh and CSThresh for threshold).
+  // -62 dBm for sinr, ns-2's RXThresh and CSThresh for threshold and ns2).
   std::optional<double> rx_sensitivity_dbm;
   std::optional<double> cs_threshold_dbm;
-  // Signals weaker than noise - this margin are not delivered at all (sinr and
-  // threshold models), which keeps a frame O(neighbours).
-  double delivery_margin_db = 10.0;
+  // sinr: SINR a preamble needs at arrival to be detected; empty: no SINR condition.
+  std::optional<double> preamble_detection_snr_db;
+  // Signals weaker than this are not delivered at all: neither sensed nor counted as
+  // interference. Empty: noise_dbm - 10 dB.
+  std::optional<double> signal_floor_dbm;
 };
 
 struct AutoRateSection {
@@ -164,6 +166,8 @@ struct PropagationSection {
   std::optional<double> reference_gain_db;  // K; empty: free-space gain at d0 and the channel
   // two_ray
   double antenna_height_m = 1.5;
+  // friis, two_ray, and log_distance's default K; empty: the channel's centre frequency
+  std::optional<double> frequency_hz;
   // friis, two_ray, log_distance
   double system_loss_db = 0.0;
   ShadowingSection shadowing;

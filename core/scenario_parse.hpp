@@ -22,8 +22,8 @@ inline constexpr std::array<EnumName<PhyStandard>, 3> kPhyStandards{
      {"802.11g", PhyStandard::dot11g}}};
 inline constexpr std::array<EnumName<Preamble>, 2> kPreambles{
     {{"long", Preamble::long_preamble}, {"short", Preamble::short_preamble}}};
-inline constexpr std::array<EnumName<ReceptionModel>, 2> kReceptionModels{
-    {{"sinr", ReceptionModel::sinr}, {"threshold", ReceptionModel::threshold}}};
+inline constexpr std::array<EnumName<ReceptionModel>, 3> kReceptionModels{
+    {{"sinr", ReceptionModel::sinr}, {"threshold", ReceptionModel::threshold}, {"ns2", ReceptionModel::ns2}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{
     {{"dcf", MacType::dcf}, {"edca", MacType::edca}}};
 inline constexpr std::array<EnumName<AccessCategory>, 4> kAccessCategories{

@@ -133,11 +133,12 @@ struct ModelKey {
   std::string_view key;
   std::string_view models;
 };
-constexpr std::array<ModelKey, 9> kModelKeys{{
+constexpr std::array<ModelKey, 10> kModelKeys{{
     {"exponent", "model \"log_distance\""},
     {"reference_distance_m", "model \"log_distance\""},
     {"reference_gain_db", "model \"log_distance\""},
     {"antenna_height_m", "model \"two_ray\""},
+    {"frequency_hz", "models \"log_distance\", \"two_ray\" and \"friis\""},
     {"system_loss_db", "models \"log_distance\", \"two_ray\" and \"friis\""},
     {"shadowing", "models \"log_distance\", \"two_ray\" and \"friis\""},
     {"rx_range_m", "model \"range\""},
@@ -263,17 +264,25 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     rec.frame_capture = rx.boolean_or("frame_capture", false);
     rec.rx_sensitivity_dbm = power_dbm(rx, "rx_sensitivity_dbm");
     rec.cs_threshold_dbm = power_dbm(rx, "cs_threshold_dbm");
-    rec.delivery_margin_db = rx.number_or("delivery_margin_db", 10.0, NumberRange::closed(0, 100));
-    if (!phy.data_rate_bps && rx.has("model") && rec.model == ReceptionModel::threshold) {
+    // An SNR in dB; -50..50 covers every detector (ns-3's default is 4 dB).
+    rec.preamble_detection_snr_db = rx.number("preamble_detection_snr_db", NumberRange::closed(-50, 50));
+    rec.signal_floor_dbm = power_dbm(rx, "signal_floor_dbm");
+    if (!phy.data_rate_bps && rx.has("model") && rec.model != ReceptionModel::sinr) {
       ctx.issues.add(r.path_of("data_rate_bps"),
                      "\"auto\" picks rates from frame error rates at the link's SINR; it needs "
                      "\"reception\": {\"model\": \"sinr\"}");
     }
-    if (rec.frame_capture && rec.model == ReceptionModel::threshold) {
+    if (rec.frame_capture && rec.model != ReceptionModel::sinr) {
       ctx.issues.add(
           rx.path_of("frame_capture"),
-          "frame_capture applies to the \"sinr\" reception model; the \"threshold\" model "
-          "already keeps the stronger frame when it exceeds capture_threshold_db");
+          "frame_capture applies to the \"sinr\" reception model; the \"" +
+              std::string(rec.model == ReceptionModel::ns2 ? "ns2" : "threshold") +
+              "\" model already keeps the stronger frame when it exceeds capture_threshold_db");
+    }
+    if (rec.preamble_detection_snr_db && rec.model != ReceptionModel::sinr) {
+      ctx.issues.add(rx.path_of("preamble_detection_snr_db"),
+                     "preamble_detection_snr_db applies to the \"sinr\" reception model, the only "
+                     "one with an SINR; the threshold models detect a preamble by rx_sensitivity_dbm");
     }
     rx.finish();
   }
@@ -305,10 +314,15 @@ void parse_propagation(JsonReader r, ParseContext& ctx) {
   if (p.model == PropagationModel::log_distance) {
     p.exponent = r.number_or("exponent", 3.0, NumberRange::open_closed(0, 10));
     p.reference_distance_m = r.number_or("reference_distance_m", 1.0, NumberRange::positive());
-    p.reference_gain_db = r.number("reference_gain_db", NumberRange::closed(-400, 0));
+    // K above 0 dB: a fitted K may include both antennas' gains (each at most 50 dBi).
+    p.reference_gain_db = r.number("reference_gain_db", NumberRange::closed(-400, 100));
   }
   if (p.model == PropagationModel::two_ray) {
     p.antenna_height_m = r.number_or("antenna_height_m", 1.5, NumberRange::positive());
+  }
+  if (p.model != PropagationModel::range) {
+    // 1 MHz .. 100 GHz: radio frequencies a propagation law of this kind describes.
+    p.frequency_hz = r.number("frequency_hz", NumberRange::closed(1e6, 1e11));
   }
   if (p.model != PropagationModel::range) {
     p.system_loss_db = r.number_or("system_loss_db", 0.0, NumberRange::closed(0, 100));
@@ -352,8 +366,13 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
     ctx.issues.add("/phy/reception/model",
                    "the \"range\" propagation model gives no received powers, so there is no SINR; "
                    "use \"threshold\" or a power-based propagation model");
+  } else if (s.phy.reception.model == ReceptionModel::ns2) {
+    ctx.issues.add("/phy/reception/model",
+                   "\"ns2\" compares received powers with ns-2's thresholds, and the \"range\" "
+                   "propagation model gives none; use \"two_ray\" (docs/phy.md, the ns2 preset)");
   }
-  for (const char* key : {"rx_sensitivity_dbm", "cs_threshold_dbm"}) {
+  for (const char* key :
+       {"rx_sensitivity_dbm", "cs_threshold_dbm", "signal_floor_dbm", "preamble_detection_snr_db"}) {
     if (find_key_path(doc, {"phy", "reception", key}) != nullptr) {
       ctx.issues.add(std::string("/phy/reception/") + key,
                      std::string("\"") + key +

@@ -1,5 +1,6 @@
 #include "phy/medium.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -29,7 +30,11 @@ void Medium::connect(const PathGainFn& gain) {
   if (reception_.kind == ReceptionKind::range) throw std::logic_error("range reception needs connect_by_range");
   const std::size_t n = radios_.size();
   links_.assign(n, {});
-  const PowerDbm cutoff = reception_.noise - reception_.delivery_margin;
+  // Below the signal floor nothing arrives. ns-2 (WirelessPhy::sendUp) also drops
+  // everything below CSThresh before the MAC sees it: for threshold and ns2 that
+  // is a second floor.
+  const bool cs_floor = reception_.kind == ReceptionKind::threshold || reception_.kind == ReceptionKind::ns2;
+  const PowerDbm cutoff = cs_floor ? std::max(reception_.signal_floor, reception_.cca_threshold) : reception_.signal_floor;
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
   for (RadioId a = 0; a < n; ++a) {
     for (RadioId b = a + 1; b < n; ++b) {
@@ -42,11 +47,10 @@ void Medium::connect(const PathGainFn& gain) {
         if (p < cutoff) continue;
         SignalReach reach{};
         reach.decodable = p >= reception_.sensitivity;
-        // threshold: ns-2 delivers nothing below CSThresh; what it delivers both
-        // senses and interferes. sinr: energy is judged in aggregate.
-        reach.sensed = reception_.kind == ReceptionKind::threshold && p >= reception_.cca_threshold;
-        reach.interferes = reception_.kind == ReceptionKind::threshold ? reach.sensed : true;
-        if (reception_.kind == ReceptionKind::threshold && !reach.sensed) continue;
+        // threshold and ns2: what arrives (above CSThresh) both senses and
+        // interferes. sinr: energy is judged in aggregate.
+        reach.sensed = cs_floor;
+        reach.interferes = true;
         links_[from].push_back(Link{to, p.to_mw(), p, delay, reach});
       }
     }

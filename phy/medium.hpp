@@ -54,7 +54,7 @@ class Medium {
   // Adds a radio; `error_draws` is its own stream for reception error draws.
   RadioId add_radio(const RadioSpec& spec, RandomStream error_draws);
 
-  // Builds every radio's neighbour list from the path gains (sinr and threshold
+  // Builds every radio's neighbour list from the path gains (sinr, threshold, ns2
   // reception). Call once, after the last add_radio.
   void connect(const PathGainFn& gain);
   // The same for the range reception model: reach decided by distance alone.

@@ -36,15 +36,17 @@ ReceptionConfig reception_for(const Scenario& scenario) {
   rc.noise = PowerDbm(phy.noise_dbm);
   rc.capture_threshold = Db(phy.reception.capture_threshold_db);
   rc.frame_capture = phy.reception.frame_capture;
-  rc.delivery_margin = Db(phy.reception.delivery_margin_db);
+  // Below noise - 10 dB a signal could not change a decision measurably.
+  rc.signal_floor = PowerDbm(phy.reception.signal_floor_dbm.value_or(phy.noise_dbm - 10.0));
   if (scenario.propagation.model == wmnsim::PropagationModel::range) {
     rc.kind = ReceptionKind::range;
     return rc;
   }
-  if (phy.reception.model == ReceptionModel::threshold) {
-    // ns-2 WirelessPhy defaults: RXThresh 3.652e-10 W (-64.4 dBm), CSThresh
-    // 1.559e-11 W (-78.1 dBm), CPThresh 10 dB.
-    rc.kind = ReceptionKind::threshold;
+  if (phy.reception.model == ReceptionModel::threshold || phy.reception.model == ReceptionModel::ns2) {
+    // ns-2 WirelessPhy defaults (tcl/lib/ns-default.tcl): RXThresh 3.652e-10 W
+    // (-64.37 dBm, 250 m) and CSThresh 1.559e-11 W (-78.07 dBm, 550 m) under two-ray
+    // ground with Pt 0.2818 W and 1.5 m antennas; CPThresh 10 dB.
+    rc.kind = phy.reception.model == ReceptionModel::ns2 ? ReceptionKind::ns2 : ReceptionKind::threshold;
     rc.sensitivity = PowerDbm(phy.reception.rx_sensitivity_dbm.value_or(10.0 * std::log10(3.652e-10 * 1e3)));
     rc.cca_threshold = PowerDbm(phy.reception.cs_threshold_dbm.value_or(10.0 * std::log10(1.559e-11 * 1e3)));
     return rc;
@@ -54,6 +56,7 @@ ReceptionConfig reception_for(const Scenario& scenario) {
   // rest. CCA by energy detection at -62 dBm (IEEE 802.11-2012 18.3.10.6).
   rc.sensitivity = PowerDbm(phy.reception.rx_sensitivity_dbm.value_or(phy.noise_dbm));
   rc.cca_threshold = PowerDbm(phy.reception.cs_threshold_dbm.value_or(-62.0));
+  if (phy.reception.preamble_detection_snr_db) rc.preamble_detection_snr = Db(*phy.reception.preamble_detection_snr_db);
   return rc;
 }
 
@@ -69,7 +72,10 @@ const Mcs* rate_of(const PhyProfile& profile, double rate_bps, const char* path)
 }
 
 // Path gain without shadowing for one propagation model, antenna gains excluded.
-Db model_gain(const PropagationSection& prop, double frequency_hz, double d) {
+// `channel_hz` is the channel's centre frequency, used unless the scenario sets
+// propagation.frequency_hz (ns-2 studies: 914 MHz whatever the channel).
+Db model_gain(const PropagationSection& prop, double channel_hz, double d) {
+  const double frequency_hz = prop.frequency_hz.value_or(channel_hz);
   const Db loss(prop.system_loss_db);
   switch (prop.model) {
     case wmnsim::PropagationModel::log_distance: {

@@ -24,6 +24,7 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
       cca_threshold_(reception.cca_threshold.to_mw()),
       capture_ratio_(reception.kind == ReceptionKind::range ? std::numeric_limits<double>::infinity()
                                                             : reception.capture_threshold.linear()),
+      preamble_snr_(reception.preamble_detection_snr.linear()),
       error_draws_(error_draws) {}
 
 void Radio::transmit(const PhyFrame& frame) {
@@ -31,7 +32,12 @@ void Radio::transmit(const PhyFrame& frame) {
   // Set before any listener callback, so a MAC reacting to the aborted reception
   // cannot start a second, overlapping transmission.
   transmitting_ = true;
-  if (locked_) {
+  if (locked_ && reception_.kind == ReceptionKind::ns2) {
+    // ns-2 (Mac802_11::transmit): the frame being received is marked in error and
+    // the reception runs on to its end; recv_timer then discards it silently if
+    // the radio is still transmitting, and defers EIFS otherwise.
+    locked_->doomed = true;
+  } else if (locked_) {
     finish_reception(RxOutcome::aborted);
     update_cca();  // the lock may have been the only reason the medium looked busy
   }
@@ -57,16 +63,23 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
     const Signal& s = signals_.back();
     if (reception_.kind == ReceptionKind::sinr) {
       // Frame capture: a later frame stronger by the margin takes the receiver over.
-      if (reception_.frame_capture && reach.decodable && power.mw() >= locked_->power.mw() * capture_ratio_) {
+      if (reception_.frame_capture && reach.decodable && preamble_detected(power) &&
+          power.mw() >= locked_->power.mw() * capture_ratio_) {
         finish_reception(RxOutcome::error);
         // The listener may have started a transmission meanwhile (half duplex).
-        if (!transmitting_ && !locked_) try_lock(tx, frame, power);
+        if (!transmitting_ && !locked_) try_lock(tx, frame, power, reach);
       }
+    } else if (reception_.kind == ReceptionKind::ns2) {
+      ns2_overlap(tx, frame, power);
     } else if (destroys(s, locked_->power)) {
       locked_->doomed = true;
     }
-  } else if (!transmitting_ && reach.decodable) {
-    try_lock(tx, frame, power);
+  } else if (reception_.kind == ReceptionKind::ns2) {
+    // ns-2 locks onto whatever reaches the MAC while its receiver is idle
+    // (Mac802_11::recv, rx_state_ == MAC_IDLE), transmitting or not.
+    try_lock(tx, frame, power, reach);
+  } else if (!transmitting_ && reach.decodable && preamble_detected(power)) {
+    try_lock(tx, frame, power, reach);
   }
   update_cca();
 }
@@ -86,23 +99,54 @@ void Radio::signal_end(std::uint32_t tx) {
     } else {
       ok = !locked_->doomed;
     }
-    finish_reception(ok ? RxOutcome::success : RxOutcome::error);
+    // ns-2's recv_timer: a frame ending while the radio transmits is discarded
+    // without an EIFS (the MAC "would never have seen it").
+    const bool silent = reception_.kind == ReceptionKind::ns2 && transmitting_;
+    finish_reception(silent ? RxOutcome::aborted : ok ? RxOutcome::success : RxOutcome::error);
   }
   update_cca();
 }
 
-void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power) {
+void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach) {
   const Time now = scheduler_.now();
   const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
-  Locked l{tx, frame, power, now, now + plcp.preamble, now + plcp.preamble + plcp.header, plcp.header_mcs, now,
-           0.0, std::numeric_limits<double>::infinity(), false};
-  if (reception_.kind != ReceptionKind::sinr) {
+  Locked l{tx, frame, power, now, now + frame.duration, now + plcp.preamble, now + plcp.preamble + plcp.header,
+           plcp.header_mcs, now, 0.0, std::numeric_limits<double>::infinity(), false};
+  if (reception_.kind == ReceptionKind::ns2) {
+    // ns-2 (WirelessPhy::sendUp): between CSThresh and RXThresh a frame is
+    // detected but marked in error; one arriving during a transmission too
+    // (Mac802_11::recv). Signals already on the air do not count: ns-2 compares
+    // a new frame only with the one being received, and there is none.
+    l.doomed = !reach.decodable || transmitting_;
+  } else if (reception_.kind != ReceptionKind::sinr) {
     for (const Signal& s : signals_) {
       if (s.tx != tx && destroys(s, power)) l.doomed = true;
     }
   }
   locked_ = std::move(l);
   if (listener_ != nullptr) listener_->on_rx_start(frame);
+}
+
+void Radio::ns2_overlap(std::uint32_t tx, const PhyFrame& frame, PowerMw power) {
+  Locked& l = *locked_;
+  // Mac802_11::recv: the new frame is ignored (capture()) when the one being
+  // received is stronger by CPThresh; it never takes the receiver over.
+  if (l.power.mw() >= power.mw() * capture_ratio_) return;
+  // Mac802_11::collision(): both are lost, and the reception lasts until the
+  // longer of the two ends, later frames being compared with that one.
+  l.doomed = true;
+  const Time end = scheduler_.now() + frame.duration;
+  if (end > l.end) {
+    l.tx = tx;
+    l.end = end;
+    l.power = power;
+  }
+}
+
+bool Radio::preamble_detected(PowerMw power) const {
+  // The SINR of the preamble as it arrives: noise plus every other signal on the air.
+  const double others = std::max(0.0, total_.mw() - power.mw());
+  return power.mw() >= (noise_.mw() + others) * preamble_snr_;
 }
 
 bool Radio::destroys(const Signal& s, PowerMw locked_power) const {

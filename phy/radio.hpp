@@ -74,17 +74,20 @@ class Radio {
   struct Locked {
     std::uint32_t tx;
     PhyFrame frame;
-    PowerMw power;
+    PowerMw power;              // ns2: of the frame whose end ends the reception
     Time start;
+    Time end;                   // when the reception ends (ns2: the latest of collided frames)
     Time header_start, payload_start;  // PLCP header and PSDU boundaries
     const Mcs* header_mcs;
     Time last_change;           // SINR: start of the chunk not yet accounted
     double log_success = 0.0;   // SINR: sum of log(chunk success probability)
     double min_sinr = 0.0;      // linear
-    bool doomed = false;        // threshold/range: an interferer already destroyed it
+    bool doomed = false;        // threshold/range/ns2: already lost (interferer, below RXThresh, own transmission)
   };
 
-  void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power);
+  void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
+  void ns2_overlap(std::uint32_t tx, const PhyFrame& frame, PowerMw power);
+  bool preamble_detected(PowerMw power) const;
   bool destroys(const Signal& s, PowerMw locked_power) const;
   void account_chunk();
   void finish_reception(RxOutcome outcome);
@@ -102,6 +105,7 @@ class Radio {
   ReceptionConfig reception_;
   PowerMw noise_, cca_threshold_;
   double capture_ratio_;
+  double preamble_snr_;  // linear; 0: no condition
   RandomStream error_draws_;
   ChunkErrorCache chunk_errors_;
   PhyListener* listener_ = nullptr;

@@ -19,6 +19,13 @@ enum class ReceptionKind {
   // range, sensed within the carrier-sense range, and any overlapping frame from
   // within the interference range destroys the reception.
   range,
+  // ns-2's WirelessPhy + Mac802_11 (2.27-2.35; docs/phy.md "The ns2 model"): nothing
+  // below CSThresh arrives; the first signal above it locks an idle radio, even one
+  // below RXThresh or one arriving while the radio transmits (then it is lost); a
+  // later signal is ignored if the locked one is stronger by CPThresh, otherwise it
+  // destroys the locked one, and the reception then lasts to the later of the two
+  // ends; a later signal never takes the radio over.
+  ns2,
 };
 
 struct ReceptionConfig {
@@ -29,22 +36,27 @@ struct ReceptionConfig {
   // that bandwidth: thermal -174 dBm/Hz + 10 log10(B) + noise figure.
   PowerDbm noise{-93.5};
   // sinr: preamble detection (default: the noise floor, a preamble below the noise
-  // goes undetected); threshold: the reception threshold (ns-2 RXThresh).
+  // goes undetected); threshold, ns2: the reception threshold (ns-2 RXThresh).
   PowerDbm sensitivity{-93.5};
-  PowerDbm cca_threshold{-62.0};      // sinr: energy detection (802.11-2012 18.3.10.6); threshold: carrier sense
-  Db capture_threshold{10.0};         // threshold: ns-2's CPThresh; sinr: margin of frame capture
+  PowerDbm cca_threshold{-62.0};      // sinr: energy detection (802.11-2012 18.3.10.6); threshold, ns2: carrier sense
+  Db capture_threshold{10.0};         // threshold, ns2: ns-2's CPThresh; sinr: margin of frame capture
   bool frame_capture = false;         // sinr: a later, stronger frame takes the receiver over
-  // Signals below this at a receiver are not delivered at all (they cannot change
-  // any decision measurably): noise - 10 dB by default. Keeps a frame O(neighbours).
-  Db delivery_margin{10.0};
+  // sinr: a preamble is detected only if its SINR at arrival (noise plus the other
+  // signals on the air) reaches this; an undetected frame is energy only, no lock and
+  // no error. -inf: no SINR condition (the sensitivity alone decides).
+  Db preamble_detection_snr{-std::numeric_limits<double>::infinity()};
+  // Signals below this at a receiver are not delivered at all: neither sensed nor
+  // counted as interference (default noise - 10 dB, where they could not change a
+  // decision measurably). Keeps a frame O(neighbours).
+  PowerDbm signal_floor{-103.5};
 };
 
 // What a signal from one radio can do at another, fixed per pair when the
 // neighbour lists are built (nodes are static).
 struct SignalReach {
-  bool decodable;  // may be locked onto
-  bool sensed;     // threshold/range: makes the medium busy on its own
-  bool interferes; // threshold/range: destroys an overlapping reception it is not captured by
+  bool decodable;  // may be locked onto (ns2: received without error unless destroyed)
+  bool sensed;     // threshold/range/ns2: makes the medium busy on its own
+  bool interferes; // threshold/range/ns2: destroys an overlapping reception it is not captured by
 };
 
 }  // namespace wmnsim::phy

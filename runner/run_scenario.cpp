@@ -83,6 +83,12 @@ void write_flows(const Network& net, Results& out) {
     row["retransmissions"] = e.tcp_sender ? e.tcp_sender->stats().retransmissions : 0;
     row["timeouts"] = e.tcp_sender ? e.tcp_sender->stats().timeouts : 0;
     row["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
+    // The MAC gave up at its retry limit: collisions, or channel errors under sinr
+    // (003 Sec. II-B counts these "drops due to collision").
+    row["drops_retry_limit"] = net.ledger()
+                                   .flow_drops(static_cast<std::uint32_t>(i))
+                                   .by_cause[static_cast<std::size_t>(DropCause::retry_limit)]
+                                   .packets;
     row["delay_mean_s"] = d.mean_delay_s();
     row["delay_max_s"] = d.window_delay_max_s;
     if (any_fair_share) {

@@ -131,6 +131,27 @@ TEST(ScenarioDefaults, RangeModelImpliesThresholdReception) {
   EXPECT_EQ(s.propagation.interference_range_m, 550.0);  // follows cs_range_m
 }
 
+TEST(ScenarioDefaults, Ns2ReceptionAndThePhyOptionKeys) {
+  json doc = minimal_scenario();
+  doc["phy"] = {{"tx_power_dbm", 24.5}, {"reception", {{"model", "ns2"}, {"signal_floor_dbm", -90}}}};
+  doc["propagation"] = {{"model", "two_ray"}, {"frequency_hz", 914e6}};
+  Scenario s = parse_or_fail(doc);
+  EXPECT_EQ(s.phy.reception.model, ReceptionModel::ns2);
+  EXPECT_EQ(s.phy.reception.signal_floor_dbm, -90.0);
+  EXPECT_FALSE(s.phy.reception.preamble_detection_snr_db.has_value());
+  EXPECT_EQ(s.propagation.frequency_hz, 914e6);
+  // Defaults: no SINR condition on preambles, the floor from the noise, the channel's frequency.
+  s = parse_or_fail(minimal_scenario());
+  EXPECT_FALSE(s.phy.reception.signal_floor_dbm.has_value());
+  EXPECT_FALSE(s.propagation.frequency_hz.has_value());
+  doc = minimal_scenario();
+  doc["phy"] = {{"reception", {{"preamble_detection_snr_db", 4}}}};
+  doc["propagation"] = {{"reference_gain_db", 20}};  // K above 0 dB is accepted
+  s = parse_or_fail(doc);
+  EXPECT_EQ(s.phy.reception.preamble_detection_snr_db, 4.0);
+  EXPECT_EQ(s.propagation.reference_gain_db, 20.0);
+}
+
 TEST(ScenarioDefaults, LargestSeedIsKeptExactly) {
   json doc = minimal_scenario();
   doc["simulation"]["seed"] = std::numeric_limits<std::uint64_t>::max();

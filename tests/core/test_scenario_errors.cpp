@@ -46,8 +46,8 @@ const BadCase kBadCases[] = {
      "missing required key \"simulation\""},
     {"WarmupNotBeforeEnd", [](json& d) { d["simulation"]["warmup_s"] = 10; },
      "/simulation/warmup_s", "warmup_s (10) must be less than duration_s (10)"},
-    {"NegativeDeliveryMargin", [](json& d) { d["phy"]["reception"]["delivery_margin_db"] = -3; },
-     "/phy/reception/delivery_margin_db", "got -3"},
+    {"SignalFloorOutOfRange", [](json& d) { d["phy"]["reception"]["signal_floor_dbm"] = -300; },
+     "/phy/reception/signal_floor_dbm", "got -300"},
     {"NegativeSeed", [](json& d) { d["simulation"]["seed"] = -1; }, "/simulation/seed",
      "expected an integer 0..18446744073709551615, got -1"},
     {"SeedAboveUint64", [](json& d) { d["simulation"]["seed"] = 18446744073709551616.0; },
@@ -127,6 +127,33 @@ const BadCase kBadCases[] = {
        d["phy"] = {{"reception", {{"model", "sinr"}}}};
      },
      "/phy/reception/model", "the \"range\" propagation model gives no received powers"},
+    {"Ns2WithRangeModel",
+     [](json& d) {
+       d["propagation"] = {{"model", "range"}};
+       d["phy"] = {{"reception", {{"model", "ns2"}}}};
+     },
+     "/phy/reception/model", "\"ns2\" compares received powers with ns-2's thresholds"},
+    {"PreambleSnrWithNs2",
+     [](json& d) { d["phy"] = {{"reception", {{"model", "ns2"}, {"preamble_detection_snr_db", 4}}}}; },
+     "/phy/reception/preamble_detection_snr_db", "applies to the \"sinr\" reception model"},
+    {"PreambleSnrWithRangeModel",
+     [](json& d) {
+       d["propagation"] = {{"model", "range"}};
+       d["phy"] = {{"reception", {{"preamble_detection_snr_db", 4}}}};
+     },
+     "/phy/reception/preamble_detection_snr_db", "does not apply with propagation model \"range\""},
+    {"FrameCaptureWithNs2",
+     [](json& d) { d["phy"] = {{"reception", {{"model", "ns2"}, {"frame_capture", true}}}}; },
+     "/phy/reception/frame_capture", "the \"ns2\" model already keeps the stronger frame"},
+    {"FrequencyWithRangeModel",
+     [](json& d) { d["propagation"] = {{"model", "range"}, {"frequency_hz", 914e6}}; },
+     "/propagation/frequency_hz", "applies only to propagation models"},
+    {"FrequencyOutOfRange",
+     [](json& d) { d["propagation"] = {{"model", "two_ray"}, {"frequency_hz", 0}}; },
+     "/propagation/frequency_hz", "got 0"},
+    {"ReferenceGainAboveBound",
+     [](json& d) { d["propagation"] = {{"reference_gain_db", 150}}; },
+     "/propagation/reference_gain_db", "got 150"},
     {"ShadowingProbabilityOutOfRange",
      [](json& d) {
        d["phy"] = {{"auto_rate", {{"max_fer", 1.5}}}, {"data_rate_bps", "auto"}};

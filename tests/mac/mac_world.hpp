@@ -87,8 +87,8 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
 class MacWorld {
  public:
   MacWorld(phy::PhyProfile profile, double data_rate_bps, double control_rate_bps, MacType type = MacType::dcf,
-           std::uint64_t seed = 1)
-      : sim(seed), medium(sim, reception()), profile_(profile), type_(type) {
+           std::uint64_t seed = 1, const phy::ReceptionConfig& rc = reception())
+      : sim(seed), medium(sim, rc), profile_(profile), type_(type) {
     data_rate_ = phy::find_mcs(profile.family, static_cast<std::int64_t>(data_rate_bps));
     control_rate_ = phy::find_mcs(profile.family, static_cast<std::int64_t>(control_rate_bps));
     const auto edca = default_edca_params(profile);

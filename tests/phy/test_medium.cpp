@@ -399,3 +399,240 @@ TEST(PhyMedium, AbortedReceptionReleasesTheMediumAtOnce) {
 
 }  // namespace
 }  // namespace wmnsim::phy
+
+// ---- the ns2 reception model (ns-2 WirelessPhy::sendUp + Mac802_11::recv) ----------
+// ns-2's defaults: 0.2818 W (24.5 dBm), two-ray ground at 914 MHz with 1.5 m
+// antennas, RXThresh -64.37 dBm (250 m), CSThresh -78.07 dBm (550 m), CPThresh 10 dB.
+// Received powers: 200 m -60.50 dBm, 300 m -67.54, 400 m -72.54, 600 m -79.58.
+namespace wmnsim::phy {
+namespace {
+using namespace time_literals;
+
+ReceptionConfig ns2_config() {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::ns2;
+  rc.noise = PowerDbm(-101.0);
+  rc.sensitivity = PowerDbm(10.0 * std::log10(3.652e-10 * 1e3));
+  rc.cca_threshold = PowerDbm(10.0 * std::log10(1.559e-11 * 1e3));
+  rc.capture_threshold = Db(10.0);
+  return rc;
+}
+
+struct Ns2World : World {
+  Ns2World() : World(ns2_config(), profile_80211b()) {}
+  RadioId at(double x, double y = 0.0) { return add(x, 36, 24.5, y); }
+  void connect_two_ray() {
+    TwoRayGround m;
+    m.frequency_hz = 914e6;
+    medium.connect([m](RadioId, RadioId, double d) { return m.gain(d); });
+  }
+  Time delay(double d) const { return Time::ps(std::llround(d / kSpeedOfLight * 1e12)); }
+};
+
+TEST(PhyNs2, PresetPowersGiveThe250And550MetreRanges) {
+  Ns2World w;
+  const RadioId b = w.at(0), n = w.at(249), rx_edge = w.at(-251), cs = w.at(0, 549), out = w.at(0, -551);
+  w.connect_two_ray();
+  EXPECT_TRUE(w.medium.link(n, b)->reach.decodable);
+  EXPECT_FALSE(w.medium.link(rx_edge, b)->reach.decodable);  // sensed, locked, lost
+  EXPECT_TRUE(w.medium.link(rx_edge, b)->reach.sensed);
+  ASSERT_NE(w.medium.link(cs, b), nullptr);
+  EXPECT_TRUE(w.medium.link(cs, b)->reach.sensed);
+  EXPECT_EQ(w.medium.link(out, b), nullptr);  // below CSThresh: ns-2 drops it in sendUp
+}
+
+TEST(PhyNs2, LocksOntoAFrameTooWeakToDecodeAndLosesIt) {
+  Ns2World w;
+  const RadioId b = w.at(0), a = w.at(400), far = w.at(-600);
+  w.connect_two_ray();
+  const PhyFrame f = w.frame(2e6, 1000);
+  w.send_at(1_ms, a, f);
+  w.sim.run_until(20_ms);
+  const Time start = 1_ms + w.delay(400);
+  const auto& ev = w.rec(b).events;
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev[0].kind, Event::rx_start);
+  EXPECT_EQ(ev[0].at, start);
+  EXPECT_EQ(ev[1].kind, Event::cca_busy);
+  EXPECT_EQ(ev[2].kind, Event::rx_end);
+  EXPECT_EQ(ev[2].at, start + f.duration);
+  EXPECT_EQ(ev[2].outcome, RxOutcome::error);  // the MAC defers EIFS (ns-2: set_nav(EIFS))
+  EXPECT_EQ(ev[3].kind, Event::cca_idle);
+  EXPECT_EQ(ev[3].at, start + f.duration);
+  // 600 m from a (1000 m from b): below CSThresh, nothing arrives.
+  EXPECT_TRUE(w.rec(far).events.empty());
+}
+
+TEST(PhyNs2, ALaterStrongerFrameNeverTakesTheRadioOver) {
+  // b locks onto a weak frame (400 m); a frame 12 dB stronger (200 m) arrives later:
+  // the locked one is not stronger by CPThresh, so both are lost, and the
+  // reception lasts to the later end. (The threshold model would have received
+  // the strong frame: it never locked onto the weak one.)
+  Ns2World w;
+  const RadioId b = w.at(0), weak = w.at(400), strong = w.at(-200);
+  w.connect_two_ray();
+  const PhyFrame lng = w.frame(2e6, 1000), shrt = w.frame(2e6, 100);
+  w.send_at(1_ms, weak, lng);
+  w.send_at(1_ms + 500_us, strong, shrt);
+  w.sim.run_until(20_ms);
+  EXPECT_EQ(w.rec(b).count(Event::rx_start), 1);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 0);
+  ASSERT_EQ(w.rec(b).outcomes(RxOutcome::error), 1);
+  for (const auto& e : w.rec(b).events) {
+    if (e.kind == Event::rx_end) {
+      EXPECT_EQ(e.at, 1_ms + w.delay(400) + lng.duration);
+    }
+  }
+}
+
+TEST(PhyNs2, CaptureWhenTheLockedFrameIsStrongerByCpThresh) {
+  // b locks onto the 200 m frame; the 400 m one (12 dB weaker) arrives later and
+  // ends later: it is ignored (Mac802_11::capture), the first frame is received.
+  Ns2World w;
+  const RadioId b = w.at(0), strong = w.at(-200), weak = w.at(400);
+  w.connect_two_ray();
+  const PhyFrame f1 = w.frame(2e6, 500), f2 = w.frame(2e6, 1000);
+  w.send_at(1_ms, strong, f1);
+  w.send_at(1_ms + 300_us, weak, f2);
+  w.sim.run_until(20_ms);
+  EXPECT_EQ(w.rec(b).count(Event::rx_start), 1);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::error), 0);
+  ASSERT_EQ(w.rec(b).outcomes(RxOutcome::success), 1);
+  const auto& ev = w.rec(b).events;
+  for (const auto& e : ev) {
+    if (e.kind == Event::rx_end) {
+      EXPECT_EQ(e.at, 1_ms + w.delay(200) + f1.duration);
+    }
+  }
+  // Sensed until the ignored frame ends.
+  EXPECT_EQ(ev.back().kind, Event::cca_idle);
+  EXPECT_EQ(ev.back().at, 1_ms + 300_us + w.delay(400) + f2.duration);
+}
+
+TEST(PhyNs2, CollisionDestroysBothAndTheReceptionLastsToTheLongerFrame) {
+  // b locks onto the 200 m frame; a frame from 300 m, only 7 dB weaker, arrives
+  // and lasts longer: both are lost (Mac802_11::collision), and b stays locked
+  // until the longer one ends, so a third frame in between is not locked onto.
+  Ns2World w;
+  const RadioId b = w.at(0), s = w.at(-200), i = w.at(300), t = w.at(0, 200);
+  w.connect_two_ray();
+  const PhyFrame f1 = w.frame(2e6, 200), f2 = w.frame(2e6, 1000), f3 = w.frame(2e6, 50);
+  w.send_at(1_ms, s, f1);
+  w.send_at(1_ms + 300_us, i, f2);
+  const Time i_end = 1_ms + 300_us + w.delay(300) + f2.duration;
+  ASSERT_LT(1_ms + f1.duration + w.delay(200), 2_ms);
+  ASSERT_LT(2_ms + f3.duration, i_end);
+  w.send_at(2_ms, t, f3);  // after s's frame ended, before i's ends
+  w.sim.run_until(20_ms);
+  EXPECT_EQ(w.rec(b).count(Event::rx_start), 1);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 0);
+  ASSERT_EQ(w.rec(b).outcomes(RxOutcome::error), 1);
+  for (const auto& e : w.rec(b).events) {
+    if (e.kind == Event::rx_end) {
+      EXPECT_EQ(e.at, i_end);
+    }
+  }
+}
+
+TEST(PhyNs2, TransmittingMarksTheReceptionLostAndIsSilentOnlyIfStillTransmitting) {
+  // ns-2 (Mac802_11::transmit, recv_timer): a radio that transmits during a
+  // reception keeps it to its end, lost; if it ends while the radio still
+  // transmits it is discarded silently (no EIFS), otherwise it is an error (EIFS).
+  const auto run = [](std::uint32_t own_bytes) {
+    Ns2World w;
+    const RadioId b = w.at(0), a = w.at(200);
+    w.connect_two_ray();
+    w.send_at(1_ms, a, w.frame(2e6, 500));
+    w.send_at(1_ms + 100_us, b, w.frame(2e6, own_bytes));
+    w.sim.run_until(20_ms);
+    return std::pair{w.rec(b).outcomes(RxOutcome::error), w.rec(b).outcomes(RxOutcome::aborted)};
+  };
+  EXPECT_EQ(run(50), (std::pair{1, 0}));    // b's frame ends first: error, EIFS follows
+  EXPECT_EQ(run(1000), (std::pair{0, 1}));  // b still transmits at its end: silent
+}
+
+TEST(PhyNs2, AFrameArrivingDuringATransmissionIsLockedOntoAndLost) {
+  Ns2World w;
+  const RadioId b = w.at(0), a = w.at(200);
+  w.connect_two_ray();
+  const PhyFrame own = w.frame(2e6, 50), theirs = w.frame(2e6, 500);
+  w.send_at(1_ms, b, own);
+  w.send_at(1_ms + 50_us, a, theirs);  // arrives while b transmits, outlasts it
+  w.sim.run_until(20_ms);
+  EXPECT_EQ(w.rec(b).count(Event::rx_start), 1);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::error), 1);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::success), 0);
+}
+
+// ---- preamble detection SNR and the signal floor (sinr model) ------------------------
+
+TEST(PhyMedium, PreambleBelowTheDetectionSnrIsNeitherLockedNorAnError) {
+  // b hears a at 150 m: 004 Eq. (1) gives -87.09 dBm, an SNR of 6.4 dB over -93.5 dBm.
+  const auto run = [](double threshold_db) {
+    ReceptionConfig rc = sinr_config();
+    rc.cca_threshold = PowerDbm(-90.0);  // the energy alone makes the medium busy
+    rc.preamble_detection_snr = Db(threshold_db);
+    World w(rc);
+    const RadioId a = w.add(0), b = w.add(150);
+    w.connect_log_distance();
+    w.send_at(1_ms, a, w.frame(54e6, 1000));  // far too fast for 6.4 dB: lost if locked onto
+    w.sim.run_until(10_ms);
+    return std::tuple{w.rec(b).count(Event::rx_start), w.medium.radio(b).stats().rx_error,
+                      w.rec(b).count(Event::cca_busy)};
+  };
+  EXPECT_EQ(run(4.0), (std::tuple{1, 1u, 1}));  // detected: locked, lost, EIFS follows
+  EXPECT_EQ(run(8.0), (std::tuple{0, 0u, 1}));  // not detected: energy only, DIFS follows
+}
+
+TEST(PhyMedium, PreambleDetectionCountsTheSignalsAlreadyOnTheAir) {
+  // a's 6.4 dB preamble against a 4 dB threshold, with an interferer c already on
+  // the air (too weak to be locked onto: sensitivity -89 dBm).
+  const auto locked = [](double c_to_b_m) {
+    ReceptionConfig rc = sinr_config();
+    rc.sensitivity = PowerDbm(-89.0);
+    rc.preamble_detection_snr = Db(4.0);
+    World w(rc);
+    const RadioId a = w.add(0), b = w.add(150), c = w.add(150 + c_to_b_m);
+    w.connect_log_distance();
+    w.send_at(1_ms, c, w.frame(6e6, 1000));
+    w.send_at(1_ms + 100_us, a, w.frame(6e6, 100));
+    w.sim.run_until(10_ms);
+    return w.rec(b).count(Event::rx_start);
+  };
+  EXPECT_EQ(locked(267), 1);  // c at -97.1 dBm: SINR 4.8 dB, detected
+  EXPECT_EQ(locked(178), 0);  // c at -90.1 dBm: SINR 1.3 dB, not detected
+}
+
+TEST(PhyMedium, SignalsBelowTheFloorAreNeitherSensedNorInterference) {
+  // c's signal at b is -99.2 dBm (300 m): above the default floor (-103.5 dBm), below
+  // one at -95 dBm. It lowers the SINR of a's frame at b only while it arrives.
+  const auto run = [](double floor_dbm) {
+    ReceptionConfig rc = sinr_config();
+    rc.cca_threshold = PowerDbm(-100.0);
+    rc.signal_floor = PowerDbm(floor_dbm);
+    World w(rc);
+    const RadioId a = w.add(0), b = w.add(100), c = w.add(400);
+    w.connect_log_distance();
+    w.send_at(1_ms, c, w.frame(6e6, 1000));
+    w.send_at(1_ms + 100_us, a, w.frame(6e6, 100));
+    w.sim.run_until(10_ms);
+    double min_sinr = 0;
+    for (const auto& e : w.rec(b).events) {
+      if (e.kind == Event::rx_end) min_sinr = e.min_sinr_db;
+    }
+    // Busy from c's signal alone, before a's frame arrives?
+    const bool sensed = !w.rec(b).events.empty() && w.rec(b).events[0].kind == Event::cca_busy &&
+                        w.rec(b).events[0].at < 1_ms + 100_us;
+    return std::pair{sensed, min_sinr};
+  };
+  const auto [sensed_low, sinr_low] = run(-103.5);
+  const auto [sensed_high, sinr_high] = run(-95.0);
+  EXPECT_TRUE(sensed_low);
+  EXPECT_FALSE(sensed_high);
+  const double snr = 20 - 140.046 - 40 * std::log10(0.1) + 93.5;  // a at b over the noise
+  EXPECT_NEAR(sinr_high, snr, 1e-9);  // c's energy is not there at all
+  EXPECT_LT(sinr_low, snr - 0.5);  // 12.4 dB against 13.5
+}
+
+}  // namespace
+}  // namespace wmnsim::phy

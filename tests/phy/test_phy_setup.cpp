@@ -139,23 +139,67 @@ TEST(PhySetup, AutoRatePicksFasterRatesOnStrongerLinks) {
   EXPECT_GT(checked, 100);
 }
 
-TEST(PhySetup, DeliveryMarginSetsWhoHearsAFrame) {
+TEST(PhySetup, SignalFloorSetsWhoHearsAFrame) {
   Scenario s = load("fu2009/mesh40_4gw.json");
   s.propagation.shadowing.sigma_db = 0;
   std::size_t links_at[2] = {0, 0};
-  const double margins[2] = {10.0, 0.0};
+  // The default floor (noise - 10 dB = -103.5 dBm), then one at the noise itself.
+  const std::optional<double> floors[2] = {std::nullopt, -93.5};
   for (int i = 0; i < 2; ++i) {
-    s.phy.reception.delivery_margin_db = margins[i];
+    s.phy.reception.signal_floor_dbm = floors[i];
     Simulation sim(1);
     const PhyNetwork net = build_phy(sim, s);
+    EXPECT_DOUBLE_EQ(net.medium->reception().signal_floor.dbm(), floors[i].value_or(-103.5));
     for (RadioId a = 0; a < net.medium->radio_count(); ++a) {
       for (const Link& l : net.medium->neighbours(a)) {
-        EXPECT_GE(l.power_dbm.dbm(), -93.5 - margins[i]);
+        EXPECT_GE(l.power_dbm.dbm(), floors[i].value_or(-103.5));
         ++links_at[i];
       }
     }
   }
-  EXPECT_GT(links_at[0], links_at[1]);  // a smaller margin delivers to fewer radios
+  EXPECT_GT(links_at[0], links_at[1]);  // a higher floor delivers to fewer radios
+}
+
+TEST(PhySetup, Ns2PresetOf001ChainGivesNs2Reach) {
+  // scenarios/jamshaid/chain_1mbps.json: the ns-2 preset on a 200 m chain. A
+  // neighbour is decoded, the node two hops away is locked onto and lost, three
+  // hops away nothing arrives (250 m / 550 m).
+  const Scenario s = load("jamshaid/chain_1mbps.json");
+  Simulation sim(1);
+  const PhyNetwork net = build_phy(sim, s);
+  const ReceptionConfig& rc = net.medium->reception();
+  EXPECT_EQ(rc.kind, ReceptionKind::ns2);
+  EXPECT_NEAR(rc.sensitivity.dbm(), -64.37, 0.005);
+  EXPECT_NEAR(rc.cca_threshold.dbm(), -78.07, 0.005);
+  const auto radio = [&](const char* id) { return net.node_radios[*s.find_node(id)][0]; };
+  const Link* one = net.medium->link(radio("n0"), radio("n1"));
+  const Link* two = net.medium->link(radio("n0"), radio("n2"));
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(two, nullptr);
+  EXPECT_NEAR(one->power_dbm.dbm(), -60.50, 0.01);  // 0.2818 W x 1.5^4 / 200^4
+  EXPECT_TRUE(one->reach.decodable);
+  EXPECT_NEAR(two->power_dbm.dbm(), -72.54, 0.01);
+  EXPECT_FALSE(two->reach.decodable);
+  EXPECT_TRUE(two->reach.sensed);
+  EXPECT_EQ(net.medium->link(radio("n0"), radio("n3")), nullptr);
+  EXPECT_EQ(link_data_rate(net, radio("n0"), radio("n2")), nullptr);  // not a route
+}
+
+TEST(PhySetup, FrequencyOverridesTheChannelForTwoRayGround) {
+  // Two nodes 60 m apart: inside the two-ray crossover distance at both 914 MHz
+  // (86 m) and channel 6 (230 m), so Friis applies, at the law's frequency.
+  Scenario s = load("jamshaid/chain_1mbps.json");
+  s.nodes[*s.find_node("n1")].position->x_m = 60.0;
+  const auto gain_n0_n1 = [&]() {
+    Simulation sim(1);
+    const PhyNetwork net = build_phy(sim, s);
+    const RadioId a = net.node_radios[*s.find_node("n0")][0], b = net.node_radios[*s.find_node("n1")][0];
+    return net.medium->link(a, b)->power_dbm.dbm() - 24.5;
+  };
+  EXPECT_NEAR(gain_n0_n1(), Friis{914e6}.gain(60.0).db(), 1e-9);
+  s.propagation.frequency_hz.reset();  // back to channel 6's 2437 MHz
+  EXPECT_NEAR(gain_n0_n1(), Friis{channel_frequency_hz(6)}.gain(60.0).db(), 1e-9);
+  EXPECT_NEAR(Friis{914e6}.gain(60.0).db() - Friis{2437e6}.gain(60.0).db(), 20 * std::log10(2437.0 / 914.0), 1e-9);
 }
 
 TEST(PhySetup, PerFrameShadowingIsNotSupportedYet) {

@@ -1,0 +1,81 @@
+// What the reception model's decisions mean for the MAC's deferral: a frame that
+// is locked onto and lost is followed by EIFS, one whose preamble is not detected
+// by DIFS (802.11-2012 9.3.2.3.7; ns-2 Mac802_11::recv_timer).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/mac/mac_world.hpp"
+
+namespace wmnsim::mac::testing {
+namespace {
+using namespace time_literals;
+
+constexpr std::uint32_t kBytes = 1500;
+
+// A sends to B; C hears A's frame only (at `a_to_c_dbm`), not B's ACK, and gets a
+// packet for D (hidden from A and B) while A's frame is on the air. Returns when
+// C's first frame starts, less A's frame end, less C's backoff: EIFS or DIFS.
+struct Deferral {
+  Time after_frame;
+  std::uint64_t rx_errors;
+};
+
+Deferral deferral_at_c(const phy::ReceptionConfig& rc, double a_to_c_dbm) {
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, rc);
+  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
+  w.set_gain(a, c, a_to_c_dbm - 20.0);  // radios transmit at 20 dBm
+  w.hide(b, c);
+  w.hide(a, d);
+  w.hide(b, d);
+  w.build();
+  w.send(a, b, kBytes);
+  const MacTiming t = w.timing();
+  w.send_at(t.difs + 100_us, c, d, kBytes);
+  w.run(50_ms);
+  RandomStream draws = w.backoff_stream(c);
+  const auto k = static_cast<std::int64_t>(draws.uniform_int(32));
+  const auto& sc = w.taps[c]->sent;
+  EXPECT_GE(sc.size(), 1u);
+  if (sc.empty()) return {Time::zero(), 0};
+  return {sc[0].at - (t.difs + w.airtime_data(kBytes)) - k * t.slot, w.macs[c]->stats().rx_errors};
+}
+
+TEST(MacReception, Ns2FrameBelowRxThreshButAboveCsThreshIsFollowedByEifs) {
+  // ns-2 locks onto it (WirelessPhy::sendUp marks it in error), and recv_timer sets
+  // the NAV to EIFS; wmnsim's MAC defers EIFS after the errored reception. The
+  // threshold model only senses such a frame: no error, DIFS.
+  phy::ReceptionConfig rc;
+  rc.kind = phy::ReceptionKind::ns2;
+  rc.noise = phy::PowerDbm(-101.0);
+  rc.sensitivity = phy::PowerDbm(-64.37);
+  rc.cca_threshold = phy::PowerDbm(-78.07);
+  const MacTiming t = mac_timing(phy::profile_80211b(phy::Preamble::Long), *phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000));
+  const Deferral ns2 = deferral_at_c(rc, -72.5);  // 400 m under the ns-2 preset
+  EXPECT_EQ(ns2.rx_errors, 1u);
+  EXPECT_EQ(ns2.after_frame, t.eifs);
+  rc.kind = phy::ReceptionKind::threshold;
+  const Deferral threshold = deferral_at_c(rc, -72.5);
+  EXPECT_EQ(threshold.rx_errors, 0u);
+  EXPECT_EQ(threshold.after_frame, t.difs);
+}
+
+TEST(MacReception, UndetectedPreambleIsFollowedByDifsNotEifs) {
+  // sinr: A's frame reaches C 3 dB above the noise, far too weak for 11 Mbit/s.
+  // Detected (no SNR condition), it is locked onto and lost: EIFS. With a 4 dB
+  // preamble-detection threshold it is energy only: no error, DIFS.
+  phy::ReceptionConfig rc = MacWorld::reception();
+  rc.cca_threshold = phy::PowerDbm(-92.0);  // the energy keeps the medium busy either way
+  const MacTiming t = mac_timing(phy::profile_80211b(phy::Preamble::Long), *phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000));
+  const Deferral detected = deferral_at_c(rc, -90.5);
+  EXPECT_EQ(detected.rx_errors, 1u);
+  EXPECT_EQ(detected.after_frame, t.eifs);
+  rc.preamble_detection_snr = phy::Db(4.0);
+  const Deferral undetected = deferral_at_c(rc, -90.5);
+  EXPECT_EQ(undetected.rx_errors, 0u);
+  EXPECT_EQ(undetected.after_frame, t.difs);
+}
+
+}  // namespace
+}  // namespace wmnsim::mac::testing
