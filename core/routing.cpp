@@ -73,8 +73,8 @@ std::string quoted(const std::string& id) { return "\"" + id + "\""; }
 std::string advice(const Scenario& s) {
   std::string out = "move the nodes closer, raise tx_power_dbm";
   if (s.phy.data_rate_bps && s.phy.reception.model == ReceptionModel::sinr) {
-    out += ", lower /phy/data_rate_bps (links whose frame error rate at it exceeds /phy/auto_rate/max_fer "
-           "are not used)";
+    out += ", lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more of their frames "
+           "at it are not used)";
   }
   return out + " or add a wired link under /links";
 }

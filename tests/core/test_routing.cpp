@@ -327,8 +327,8 @@ TEST(RoutingAuto, UnreachableFlowsAreReportedTogetherWithWhatToDo) {
   EXPECT_TRUE(test::has_issue(issues, "/flows/1",
                               "no route from \"far\" to \"GW\": \"far\" has no usable link (the nearest "
                               "node, \"D\", is 288 m away); move the nodes closer, raise tx_power_dbm, "
-                              "lower /phy/data_rate_bps (links whose frame error rate at it exceeds "
-                              "/phy/auto_rate/max_fer are not used) or add a wired link under /links"));
+                              "lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more "
+                              "of their frames at it are not used) or add a wired link under /links"));
   EXPECT_TRUE(test::has_issue(issues, "/flows/2",
                               "no route from \"A\" to \"D\": \"A\" reaches only B, GW; the closest pair "
                               "across the gap is \"GW\" and \"C\", 412 m apart"));
