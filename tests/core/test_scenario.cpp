@@ -330,6 +330,18 @@ TEST(ScenarioShadowingSeed, FollowsTheTopologyNotTheSimulationSeed) {
   EXPECT_EQ(parse_or_fail(doc).propagation.shadowing.seed, 12345u);
 }
 
+TEST(ScenarioMac, QueueLifetimeIsInheritedAndOverriddenPerNodeAndRadio) {
+  json doc = minimal_scenario();
+  EXPECT_FALSE(parse_or_fail(doc).nodes[0].radios[0].mac.queue_lifetime);  // default: none
+  doc["mac"] = {{"queue_lifetime_s", 0.05}};
+  doc["nodes"][1]["mac"] = {{"queue_lifetime_s", "none"}};
+  doc["nodes"][2]["radios"] = {{{"mac", {{"queue_lifetime_s", 0.01}}}}};
+  const Scenario s = parse_or_fail(doc);
+  EXPECT_EQ(s.nodes[0].radios[0].mac.queue_lifetime, 50_ms);
+  EXPECT_FALSE(s.nodes[1].radios[0].mac.queue_lifetime);
+  EXPECT_EQ(s.nodes[2].radios[0].mac.queue_lifetime, 10_ms);
+}
+
 TEST(ScenarioNodeGroups, TooManyNodesForTheGridIsAnError) {
   json doc = minimal_scenario();
   doc["node_groups"] = {{{"id_prefix", "s"},
