@@ -331,10 +331,11 @@ void Mac::start_txop(std::size_t index) {
 }
 
 void Mac::drop_expired(AccessFunction& f, Time now) {
-  // A queue lifetime, as ns-3's WifiMacQueue MaxDelay or 802.11's
-  // dot11MaxTransmitMSDULifetime bound the wait: a packet that waited longer than
-  // it is dropped when the MAC would take it (at a channel access, or to continue
-  // a TXOP), not sent late. A frame already taken finishes its retries.
+  // A queue lifetime, as ns-3's WifiMacQueue MaxDelay (802.11's
+  // dot11MaxTransmitMSDULifetime bounds the whole stay, retries included): a packet
+  // that waited longer than it is dropped when the MAC would take it (at a channel
+  // access, or to continue a TXOP), not sent late. A frame already taken finishes
+  // its retries.
   if (queue_lifetime_) f.queue->drop_expired(now, *queue_lifetime_);
 }
 
