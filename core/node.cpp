@@ -80,11 +80,18 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
   }
   ledger_.dropped(*packet, index_, cause, now);
   if (Fingerprint* fp = scheduler_.fingerprint()) fp->drop(now, index_, to_string(cause), packet->flow, packet->size_bytes);
+  // A stale packet left a queue as a departing one does: refill saturated sources,
+  // or one whose every queued packet expired would never send again.
+  if (cause == DropCause::lifetime_expired) refill_backlogs();
   // The packet returns to its pool here.
 }
 
 void Node::on_departure(const Packet& departed) {
   if (Backlog* b = backlog_of(departed)) --b->queued;
+  refill_backlogs();
+}
+
+void Node::refill_backlogs() {
   for (Backlog& b : backlog_) {
     if (b.queued < b.target) b.source->refill();
   }

@@ -106,6 +106,7 @@ class Node final : public PacketSink, public DropSink, public WiredLink::Departu
     int queued = 0;  // own packets of the flow in this node's queues
   };
   Backlog* backlog_of(const Packet& p);
+  void refill_backlogs();
 
   Scheduler& scheduler_;
   std::uint32_t index_;

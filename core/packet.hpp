@@ -44,12 +44,14 @@ enum class DropCause : std::uint8_t {
   retry_limit,       // the MAC gave up after its short or long retry limit
   no_route,          // forwarding found no next hop
   ttl_expired,       // TTL reached zero
+  lifetime_expired,  // waited in a MAC queue longer than its queue_lifetime_s
 };
-inline constexpr std::size_t kDropCauseCount = 6;
+inline constexpr std::size_t kDropCauseCount = 7;
 
 constexpr std::string_view to_string(DropCause c) {
   constexpr std::array<std::string_view, kDropCauseCount> names{
-      "queue_overflow", "queue_early_drop", "rate_limit", "retry_limit", "no_route", "ttl_expired"};
+      "queue_overflow", "queue_early_drop", "rate_limit", "retry_limit", "no_route", "ttl_expired",
+      "lifetime_expired"};
   return names[static_cast<std::size_t>(c)];
 }
 
@@ -92,6 +94,7 @@ struct Packet {
   // the node when it hands the packet to a MAC; kBroadcastRadio for a broadcast.
   std::uint32_t next_hop_radio = kBroadcastRadio;
   Time created;  // when the source created it (one-way delay)
+  Time queued_at;  // when it entered the MAC queue it is in (the queue lifetime counts from here)
   TransportHeader transport;
 };
 

@@ -64,6 +64,8 @@ nlohmann::ordered_json Results::to_json() const {
   }
   out["wall_clock"] = {{"wall_time_s", stats.wall_time_s},
                        {"events_per_s", stats.wall_time_s > 0 ? static_cast<double>(stats.events_executed) / stats.wall_time_s : 0.0}};
+  out["warnings"] = J::array();
+  for (const auto& w : warnings) out["warnings"].push_back({{"path", w.path}, {"message", w.message}});
   out["summary"] = summary;
   out["flows"] = J::array();
   for (const auto& f : flows) out["flows"].push_back(f);

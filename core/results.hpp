@@ -53,6 +53,13 @@ struct RunStats {
   bool interrupted = false;        // stopped early by the user
 };
 
+// Something about a finished run a user should not miss (a flow that delivered
+// nothing), at the JSON path of the scenario entry concerned (docs/results.md).
+struct RunWarning {
+  std::string path;
+  std::string message;
+};
+
 struct Results {
   nlohmann::ordered_json scenario;  // the scenario as run, after overrides
   std::uint64_t seed = 0;
@@ -64,6 +71,7 @@ struct Results {
   // One object per controller: id, type and the controller's own statistics.
   std::vector<nlohmann::ordered_json> controllers;
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
+  std::vector<RunWarning> warnings;
   std::map<std::string, TimeSeries> timeseries;
 
   nlohmann::ordered_json to_json() const;

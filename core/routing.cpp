@@ -67,8 +67,17 @@ namespace {
 
 std::string quoted(const std::string& id) { return "\"" + id + "\""; }
 
-constexpr const char* kAdvice =
-    "move the nodes closer, raise tx_power_dbm or add a wired link under /links";
+// What to change when nodes are cut off. At a fixed data rate a link whose FER at
+// that rate is above /phy/auto_rate/max_fer is not used (phy_setup.hpp
+// usable_link_rate), so a slower rate may join the network too.
+std::string advice(const Scenario& s) {
+  std::string out = "move the nodes closer, raise tx_power_dbm";
+  if (s.phy.data_rate_bps && s.phy.reception.model == ReceptionModel::sinr) {
+    out += ", lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more of their frames "
+           "at it are not used)";
+  }
+  return out + " or add a wired link under /links";
+}
 
 bool is_role(const Scenario& s, std::size_t node, NodeRole role) { return s.nodes[node].role == role; }
 
@@ -113,7 +122,7 @@ class Diagnosis {
         std::vector<std::uint32_t> gws = gateways_of(s_);
         return quoted(s_.nodes[x].id) +
                " joins no gateway tree: no path of two-way wireless links leads from it to a "
-               "gateway" + gap(*wireless_, x, gws) + "; " + kAdvice + ", or use \"type\": \"auto\"";
+               "gateway" + gap(*wireless_, x, gws) + "; " + advice(s_) + ", or use \"type\": \"auto\"";
       }
       if (to.size() == 1) {
         const auto& ra = (*roots_)[from];
@@ -134,7 +143,7 @@ class Diagnosis {
     }
     return quoted(s_.nodes[from].id) + " reaches only " +
            (reached.empty() ? std::string("its own links") : join_list(reached, false)) +
-           gap(used_, from, to) + "; " + kAdvice;
+           gap(used_, from, to) + "; " + advice(s_);
   }
 
  private:
@@ -149,7 +158,7 @@ class Diagnosis {
       out += " (the nearest node, " + quoted(s_.nodes[nearest->second].id) + ", is " +
              metres(nearest->first) + " away)";
     }
-    return out + "; " + kAdvice;
+    return out + "; " + advice(s_);
   }
 
   // The two closest nodes across the gap: one reached from `from`, one that reaches

@@ -137,6 +137,9 @@ struct MacParams {
   // Empty: RTS/CTS off. n: RTS/CTS before every frame longer than n bytes (0: always).
   std::optional<std::int64_t> rts_threshold_bytes;
   QueueLimit queue;
+  // Empty: unlimited. t: a packet that waited longer than t in the queue is dropped
+  // (lifetime_expired) when the MAC would take it (docs/mac.md).
+  std::optional<Time> queue_lifetime;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -156,6 +159,10 @@ enum class ShadowingMode { per_link, per_frame };
 struct ShadowingSection {
   double sigma_db = 0.0;                         // 0: no shadowing
   ShadowingMode mode = ShadowingMode::per_link;  // per_link: constant, symmetric per pair (004)
+  // Master seed of the shadowing streams: part of the topology, not of the run
+  // (docs/random.md). The loader resolves it: `shadowing.seed` if given, else the
+  // placement seed of the random node groups (folded when several), else 1.
+  std::uint64_t seed = 1;
 };
 
 struct PropagationSection {

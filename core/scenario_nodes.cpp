@@ -293,16 +293,34 @@ std::optional<std::vector<Position>> place_random_grid(const GroupShape& g, Rand
   return out;
 }
 
+// The seed of a topology snapshot, which the shadowing streams default to (004
+// averages several runs of one snapshot: positions and shadowing stay, only the
+// simulation's randomness changes). One random group: its placement seed, so
+// `--set /node_groups/0/seed=N` picks snapshot N whole. Several: folded left
+// through the stream-key derivation of docs/random.md, t = key(t, "<next seed>"),
+// so every group's seed matters. None: 1 (fixed positions are one snapshot).
+std::uint64_t topology_seed(const std::vector<std::uint64_t>& seeds) {
+  if (seeds.empty()) return 1;
+  std::uint64_t t = seeds.front();
+  for (std::size_t k = 1; k < seeds.size(); ++k) {
+    t = RandomStreams(t).key_for(std::to_string(seeds[k]));
+  }
+  return t;
+}
+
 // Positions of a group, in the order its ids are numbered.
 std::optional<std::vector<Position>> place_group(JsonReader& r, Placement placement,
                                                  const std::string& prefix,
-                                                 const ParseContext& ctx) {
+                                                 ParseContext& ctx) {
   const auto shape = read_group_shape(r, placement, ctx.issues);
   if (!shape) return std::nullopt;
   // The group's own stream, named by its prefix: the layout depends on this group's
   // seed only, not on the simulation seed, so runs with many seeds share one
   // topology snapshot.
   RandomStream rng = RandomStreams(shape->seed).stream("node_group", prefix, "placement");
+  if (placement == Placement::random_uniform || placement == Placement::random_grid) {
+    ctx.placement_seeds.push_back(shape->seed);
+  }
   switch (placement) {
     case Placement::line:
       return place_line(*shape);
@@ -383,6 +401,9 @@ void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, Pars
     parse_node_group(JsonReader((*groups)[i], pointer_join("/node_groups", i), ctx.issues), ctx);
   }
   check_colocated(ctx);
+  if (!ctx.shadowing_seed_given) {
+    ctx.scenario.propagation.shadowing.seed = topology_seed(ctx.placement_seeds);
+  }
 }
 
 void parse_links(const nlohmann::json* links, ParseContext& ctx) {

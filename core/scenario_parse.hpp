@@ -4,10 +4,12 @@
 // scenario_controllers.cpp). Not part of the public API.
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json_reader.hpp"
 #include "core/scenario.hpp"
@@ -132,6 +134,9 @@ struct ParseContext {
   IdIndex nodes{"node"};
   IdIndex flows{"flow"};
   IdIndex controllers{"controller"};
+  // For the shadowing seed (ShadowingSection::seed), resolved after the nodes.
+  bool shadowing_seed_given = false;
+  std::vector<std::uint64_t> placement_seeds{};  // of the random node groups, in order
 };
 
 // ---- section parsers: each reads one top-level key -------------------------------

@@ -2,6 +2,7 @@
 // simulated once phy/ and mac/ land (docs/scenario.md).
 
 #include <cmath>
+#include <limits>
 
 #include "core/scenario_parse.hpp"
 
@@ -122,6 +123,21 @@ void parse_rts_threshold(JsonReader& r, MacParams& p) {
                  "expected \"off\" or an integer 0..65535 (RTS/CTS before frames longer than this; "
                  "0 = always), got " +
                      describe_value(*v));
+}
+
+void parse_queue_lifetime(JsonReader& r, MacParams& p) {
+  const nlohmann::json* v = r.get("queue_lifetime_s");
+  if (v == nullptr) return;
+  if (v->is_string() && v->get<std::string>() == "none") {
+    p.queue_lifetime.reset();  // an override may lift /mac's lifetime
+    return;
+  }
+  if (v->is_string()) {
+    r.issues().add(r.path_of("queue_lifetime_s"),
+                   "expected \"none\" or a number of seconds > 0, got " + describe_value(*v));
+    return;
+  }
+  if (const auto t = r.seconds("queue_lifetime_s", NumberRange::positive())) p.queue_lifetime = *t;
 }
 
 std::optional<double> power_dbm(JsonReader& r, std::string_view key) {
@@ -290,10 +306,12 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     JsonReader ar = r.object("auto_rate");
     phy.auto_rate.max_fer = ar.number_or("max_fer", 0.01, NumberRange::open(0, 1));
     phy.auto_rate.reference_bytes = ar.integer_or("reference_bytes", 1500, 1, 65535);
-    if (phy.data_rate_bps && r.has("auto_rate")) {
+    // The FER rule picks "auto" rates and, at a fixed rate, decides which links
+    // routing may use (phy_setup.hpp usable_link_rate); only sinr has frame errors.
+    if (r.has("auto_rate") && phy.reception.model != ReceptionModel::sinr) {
       ctx.issues.add(r.path_of("auto_rate"),
-                     "auto_rate applies only with \"data_rate_bps\": \"auto\"; remove it or set "
-                     "the rate to \"auto\"");
+                     "auto_rate applies to the \"sinr\" reception model, whose frames have errors; "
+                     "remove it or use \"reception\": {\"model\": \"sinr\"}");
     }
     ar.finish();
   }
@@ -329,6 +347,10 @@ void parse_propagation(JsonReader r, ParseContext& ctx) {
     JsonReader sh = r.object("shadowing");
     p.shadowing.sigma_db = sh.number_or("sigma_db", 0.0, NumberRange::closed(0, 50));
     p.shadowing.mode = sh.choice_or("mode", ShadowingMode::per_link, names(kShadowingModes));
+    if (const auto seed = sh.integer("seed", 0, std::numeric_limits<std::int64_t>::max())) {
+      p.shadowing.seed = static_cast<std::uint64_t>(*seed);
+      ctx.shadowing_seed_given = true;
+    }
     sh.finish();
   } else {
     p.rx_range_m = r.number_or("rx_range_m", 250.0, NumberRange::positive());
@@ -385,6 +407,11 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
                    "\"auto\" picks rates from the SINR, which the \"range\" propagation model does "
                    "not give; set a fixed rate");
   }
+  if (find_key_path(doc, {"phy", "auto_rate"}) != nullptr) {
+    ctx.issues.add("/phy/auto_rate",
+                   "auto_rate needs frame error rates, which the \"range\" propagation model does "
+                   "not give; remove it");
+  }
 }
 
 MacParams parse_mac_params(JsonReader& r, const MacParams& base, MacType type) {
@@ -409,6 +436,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, MacType type) {
   parse_rts_threshold(r, p);
   if (r.has("queue")) p.queue = parse_queue(r.object("queue"), p.queue);
   r.get("queue");
+  parse_queue_lifetime(r, p);
   return p;
 }
 

@@ -42,7 +42,8 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       data_rate_(config.data_rate),
       rts_threshold_(config.params.rts_threshold_bytes),
       short_retry_limit_(config.params.short_retry_limit),
-      long_retry_limit_(config.params.long_retry_limit) {
+      long_retry_limit_(config.params.long_retry_limit),
+      queue_lifetime_(config.params.queue_lifetime) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
   auto add_function = [&](AccessCategory ac, const EdcaParams& params) {
     check_params(params);
@@ -121,6 +122,7 @@ EnqueueResult Mac::enqueue(PacketPtr packet) {
   AccessFunction& f = function_for(ac);
   const bool was_idle = !f.counting && !f.has_frame() && !(exchange_ && &functions_[*exchange_] == &f);
   const Time now = scheduler_.now();
+  packet->queued_at = now;  // its queue lifetime counts from here
   const EnqueueResult result = f.queue->enqueue(std::move(packet), now);
   if (result.is_accepted() && was_idle) {
     // 9.3.4.2: a frame for an idle function with no backoff pending goes once the
@@ -283,6 +285,9 @@ void Mac::on_access_timer() {
   for (std::size_t i = functions_.size(); i-- > 0;) {
     AccessFunction& f = functions_[i];
     if (!f.counting || f.access_at != now) continue;
+    // Stale packets go before the function's state changes: a source refilling on
+    // the drop enqueues as into a function already contending.
+    drop_expired(f, now);
     f.counting = false;
     f.committed = false;
     f.draw_on_busy = false;
@@ -323,6 +328,15 @@ void Mac::start_txop(std::size_t index) {
   const TxopLimit& limit = functions_[index].params.txop;
   txop_end_ = limit.time > Time::zero() ? scheduler_.now() + limit.time : scheduler_.now();
   send_mpdu(index);
+}
+
+void Mac::drop_expired(AccessFunction& f, Time now) {
+  // A queue lifetime, as ns-3's WifiMacQueue MaxDelay (802.11's
+  // dot11MaxTransmitMSDULifetime bounds the whole stay, retries included): a packet
+  // that waited longer than it is dropped when the MAC would take it (at a channel
+  // access, or to continue a TXOP), not sent late. A frame already taken finishes
+  // its retries.
+  if (queue_lifetime_) f.queue->drop_expired(now, *queue_lifetime_);
 }
 
 void Mac::load_next_mpdu(AccessFunction& f) {
@@ -481,12 +495,13 @@ void Mac::on_sifs() {
   }
 }
 
-bool Mac::txop_allows_next(const AccessFunction& f) {
+bool Mac::txop_allows_next(AccessFunction& f) {
   // 9.19.2.2: more frames of the same category, SIFS apart, while the TXOP lasts.
-  if (!f.has_frame_ready(scheduler_.now())) return false;
   const TxopLimit& limit = f.params.txop;
+  if (limit.frames <= 0 && limit.time <= Time::zero()) return false;  // one frame per access
+  drop_expired(f, scheduler_.now());  // the next frame is taken now
+  if (!f.has_frame_ready(scheduler_.now())) return false;
   if (limit.frames > 0) return txop_frames_ < limit.frames;
-  if (limit.time <= Time::zero()) return false;
   const Packet& next = *f.queue->peek();
   if (next.next_hop_radio == kBroadcastRadio) return false;
   Time exchange = timing_.sifs + data_airtime(next) + timing_.sifs + timing_.ack_airtime;

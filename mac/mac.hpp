@@ -202,7 +202,9 @@ class Mac final : public phy::PhyListener {
   const phy::Mcs& rate_to(std::uint32_t radio);
   std::uint32_t data_mpdu_bytes(const Packet& p) const;
   Time data_airtime(const Packet& p);
-  bool txop_allows_next(const AccessFunction& f);
+  bool txop_allows_next(AccessFunction& f);
+  // Drops the packets at the head of f's queue that outlived queue_lifetime_.
+  void drop_expired(AccessFunction& f, Time now);
 
   // Outcomes.
   void on_response_timeout();
@@ -232,6 +234,7 @@ class Mac final : public phy::PhyListener {
   std::optional<std::int64_t> rts_threshold_;
   int short_retry_limit_;
   int long_retry_limit_;
+  std::optional<Time> queue_lifetime_;  // empty: packets wait in the queue for ever
   std::uint16_t next_sequence_ = 0;
 
   // Medium.

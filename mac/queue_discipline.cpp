@@ -42,6 +42,20 @@ PacketPtr QueueDiscipline::dequeue(Time now) {
   return packet;
 }
 
+std::size_t QueueDiscipline::drop_expired(Time now, Time lifetime) {
+  std::size_t dropped = 0;
+  for (const Packet* head = peek(); head != nullptr && now - head->queued_at > lifetime; head = peek()) {
+    const std::size_t packets_before = length_packets();
+    const std::int64_t bytes_before = length_bytes();
+    PacketPtr packet = do_dequeue(now);
+    if (!packet) break;  // a shaping discipline holds it back: not taken, not dropped
+    after_change(now, packets_before, bytes_before);
+    drop(std::move(packet), DropCause::lifetime_expired, now);
+    ++dropped;
+  }
+  return dropped;
+}
+
 void QueueDiscipline::drop(PacketPtr packet, DropCause cause, Time now) {
   ++counters_.dropped_packets[static_cast<std::size_t>(cause)];
   counters_.dropped_bytes += packet->size_bytes;

@@ -76,6 +76,10 @@ class QueueDiscipline {
   PacketPtr dequeue(Time now);
   // The packet dequeue() would return if called now, or null.
   const Packet* peek() const { return do_peek(); }
+  // Drops (lifetime_expired) the packets dequeue() would return next for as long as
+  // they have waited more than `lifetime` since Packet::queued_at; returns how many.
+  // A drop may make the owner enqueue at once (a saturated source refills).
+  std::size_t drop_expired(Time now, Time lifetime);
 
   virtual std::size_t length_packets() const = 0;
   virtual std::int64_t length_bytes() const = 0;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/not_supported.hpp"
+#include "core/random.hpp"
 #include "phy/propagation.hpp"
 #include "phy/rate_selection.hpp"
 
@@ -140,7 +141,11 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
     return net;
   }
   const double sigma = prop.shadowing.sigma_db;
-  const RandomStreams& streams = sim.random();
+  // Shadowing belongs to the topology, not to the run: its streams derive from the
+  // topology's seed (Scenario: shadowing.seed, else the placement seed), so runs of
+  // one snapshot with different simulation seeds share every path gain, rate and
+  // route, as 004's three runs per snapshot do (docs/random.md).
+  const RandomStreams streams(prop.shadowing.seed);
   net.medium->connect([&](RadioId a, RadioId b, double d) {
     const double f = channel_frequency_hz(net.medium->spec(a).channel);
     Db g = model_gain(prop, f, d) + Db(antenna_gain[a] + antenna_gain[b]);
@@ -166,6 +171,19 @@ const Mcs* link_data_rate(const PhyNetwork& net, RadioId from, RadioId to) {
                                net.auto_rate.max_fer);
   if (!best) return nullptr;
   return find_mcs(net.profile.family, best->rate_bps);
+}
+
+const Mcs* usable_link_rate(const PhyNetwork& net, RadioId from, RadioId to) {
+  const Mcs* rate = link_data_rate(net, from, to);
+  // "auto" rates already meet the target; without frame errors decoding suffices.
+  if (rate == nullptr || net.fixed_data_rate == nullptr || net.medium->reception().kind != ReceptionKind::sinr) {
+    return rate;
+  }
+  const Db snr = net.medium->link(from, to)->power_dbm - net.medium->reception().noise;
+  return meets_per_target(*rate, snr.linear(), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
+                          net.auto_rate.max_fer)
+             ? rate
+             : nullptr;
 }
 
 }  // namespace wmnsim::phy

@@ -38,4 +38,13 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario);
 // radios do not hear each other.
 const Mcs* link_data_rate(const PhyNetwork& net, RadioId from, RadioId to);
 
+// The rate of the link from -> to if the link can carry data, for routing; nullptr
+// if not. A link is usable at a rate when the FER of an auto_rate.reference_bytes
+// frame at the link's mean SNR is below auto_rate.max_fer: the rule "auto" applies
+// to choose a rate (004 Sec. 4.1), applied to the fixed rate too, so a fixed-rate
+// network does not route over a link that delivers (almost) nothing. Only the sinr
+// reception model has frame errors; under the others a decodable link is usable.
+// The MAC still sends at link_data_rate over any link a static route names.
+const Mcs* usable_link_rate(const PhyNetwork& net, RadioId from, RadioId to);
+
 }  // namespace wmnsim::phy

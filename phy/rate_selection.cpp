@@ -14,12 +14,16 @@ double frame_per(const Mcs& mcs, double snr_linear, std::uint32_t frame_bytes) {
 
 }  // namespace
 
+bool meets_per_target(const Mcs& mcs, double snr_linear, std::uint32_t frame_bytes, double max_per) {
+  return frame_per(mcs, snr_linear, frame_bytes) < max_per;
+}
+
 std::optional<Mcs> select_mcs(std::span<const Mcs> candidates, double snr_linear,
                               std::uint32_t frame_bytes, double max_per) {
   std::optional<Mcs> best;
   for (const Mcs& m : candidates) {
     if (best && m.rate_bps <= best->rate_bps) continue;
-    if (frame_per(m, snr_linear, frame_bytes) < max_per) best = m;
+    if (meets_per_target(m, snr_linear, frame_bytes, max_per)) best = m;
   }
   return best;
 }

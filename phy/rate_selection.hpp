@@ -18,6 +18,12 @@ namespace wmnsim::phy {
 inline constexpr std::uint32_t kRateSelectionFrameBytes = 1500;
 inline constexpr double kRateSelectionMaxPer = 0.01;
 
+// Whether `mcs` sends frame_bytes at snr_linear with a PER strictly below max_per:
+// the one rule for a usable link, at a chosen rate (select_mcs) or at a fixed one
+// (phy_setup.hpp usable_link_rate).
+bool meets_per_target(const Mcs& mcs, double snr_linear, std::uint32_t frame_bytes = kRateSelectionFrameBytes,
+                      double max_per = kRateSelectionMaxPer);
+
 // The candidate with the highest rate whose PER for frame_bytes at snr_linear is
 // strictly below max_per; nullopt if none is. Candidates need not be sorted, and a
 // faster MCS that needs less SNR than a slower one (OFDM 12 vs 9 Mbit/s) is handled.

@@ -26,7 +26,7 @@ double airtime_cost_s(const Scenario& scenario, const phy::PhyNetwork& net, cons
   const mac::MacTiming timing = mac::mac_timing(net.profile, *net.basic_rate);
   const Time exchange = phy::airtime(net.profile, data_rate, mac::mpdu_bytes(kind, kTestFrameBits / 8)) +
                         timing.sifs + timing.ack_airtime + timing.difs;
-  return exchange.to_seconds();  // ef = 0: link_data_rate keeps the FER below auto_rate.max_fer
+  return exchange.to_seconds();  // ef = 0: usable_link_rate keeps the FER below auto_rate.max_fer
 }
 
 std::uint32_t wired_interface(const Scenario& scenario, std::size_t node, std::size_t link_index) {
@@ -71,8 +71,8 @@ std::vector<RoutingLink> routing_links(const Scenario& scenario, const phy::PhyN
       for (const phy::Link& l : net.medium->neighbours(from)) {
         const Owner to = owner[l.to];
         if (to.node == n || net.medium->spec(l.to).channel != net.medium->spec(from).channel) continue;
-        const phy::Mcs* rate = phy::link_data_rate(net, from, l.to);
-        if (rate == nullptr || phy::link_data_rate(net, l.to, from) == nullptr) continue;
+        const phy::Mcs* rate = phy::usable_link_rate(net, from, l.to);
+        if (rate == nullptr || phy::usable_link_rate(net, l.to, from) == nullptr) continue;
         out.push_back(RoutingLink{n, to.node, r, l.to, airtime_cost_s(scenario, net, *rate), false});
       }
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/fairness.hpp"
+#include "core/json_reader.hpp"
 #include "mac/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
@@ -172,6 +173,32 @@ void write_nodes(Network& net, Results& out) {
   same_keys(out.nodes);
 }
 
+// A flow that was on during the run and delivered no packet at all: the results
+// would show goodput 0 among the others, easy to miss and almost never intended.
+void warn_silent_flows(const Network& net, Results& out) {
+  const Scenario& s = net.scenario();
+  for (std::size_t i = 0; i < s.flows.size(); ++i) {
+    const FlowConfig& f = s.flows[i];
+    if (f.start >= s.simulation.duration) continue;  // never on: cut by a shorter run
+    const auto flow = static_cast<std::uint32_t>(i);
+    if (net.ledger().flow_deliveries(flow).packets > 0) continue;
+    const DropCounters& drops = net.ledger().flow_drops(flow);
+    std::string causes;
+    for (std::size_t c = 0; c < kDropCauseCount; ++c) {
+      if (drops.by_cause[c].packets == 0) continue;
+      causes += (causes.empty() ? "" : ", ") + std::string(to_string(static_cast<DropCause>(c))) + " " +
+                std::to_string(drops.by_cause[c].packets);
+    }
+    std::string route;
+    for (const std::string& id : net.route_of(i)) route += (route.empty() ? "" : " -> ") + id;
+    std::string message = "flow \"" + f.id + "\" delivered nothing (sent " +
+                          std::to_string(net.flow(i).packets_sent()) + ", dropped " +
+                          std::to_string(drops.total.packets) + (causes.empty() ? "" : ": " + causes) +
+                          "); route " + route;
+    out.warnings.push_back({pointer_join("/flows", i), std::move(message)});
+  }
+}
+
 }  // namespace
 
 Results run_scenario(const Scenario& scenario, const RunOptions& options) {
@@ -200,6 +227,8 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options) {
 
   write_flows(net, out);
   write_nodes(net, out);
+  warn_silent_flows(net, out);
+  for (const RunWarning& w : out.warnings) sim.log().warn("{}: {}", w.path, w.message);
   for (std::size_t i = 0; i < net.controller_count(); ++i) {
     const control::Controller& c = net.controller(i);
     out.controllers.push_back({{"id", c.id()}, {"type", to_string(c.config().type)}, {"statistics", c.statistics()}});

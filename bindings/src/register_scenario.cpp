@@ -87,7 +87,8 @@ pyb::dict describe(const std::string& text) {
 
 // Directed radio links that can carry data: the PHY's neighbour lists, built
 // exactly as a run builds them (propagation, antenna gains, per-link shadowing
-// drawn from the scenario's seed), with each link's data rate.
+// drawn from the topology's seed), with each link's data rate; no rate where the
+// link fails the FER rule routing applies (phy::usable_link_rate).
 pyb::list radio_links(const std::string& text) {
   const Scenario s = parse_scenario(parse_document(text));
   Simulation sim(s.simulation.seed, "wmnsim.radio_links", spdlog::level::off);
@@ -97,7 +98,7 @@ pyb::list radio_links(const std::string& text) {
     for (const phy::RadioId from : net.node_radios[a]) {
       for (const phy::Link& l : net.medium->neighbours(from)) {
         if (!l.reach.decodable) continue;
-        const phy::Mcs* rate = phy::link_data_rate(net, from, l.to);
+        const phy::Mcs* rate = phy::usable_link_rate(net, from, l.to);
         const std::size_t b = net.medium->spec(l.to).node;
         pyb::dict d;
         d["src"] = s.nodes[a].id;

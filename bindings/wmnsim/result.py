@@ -150,6 +150,12 @@ class Result:
         return _table(self._data["nodes"])
 
     @property
+    def warnings(self) -> List[Dict[str, Any]]:
+        """What the run warned about (e.g. a flow that delivered nothing): one dict
+        per warning with the scenario's JSON ``path`` and a ``message``."""
+        return json.loads(json.dumps(self._data.get("warnings", [])))
+
+    @property
     def controllers(self) -> List[Dict[str, Any]]:
         """One dict per controller of the scenario: ``id``, ``type`` and the
         controller's own ``statistics`` (e.g. the windows counter_starvation changed)."""

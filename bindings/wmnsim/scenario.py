@@ -180,7 +180,8 @@ class Scenario:
     def radio_links(self) -> List[Dict[str, Any]]:
         """The directed radio links that can carry data, built by the physical layer
         as a run builds them: ``{"src", "dst", "channel", "rx_power_dbm" (None with
-        the range model), "rate_bps" (None when no rate is usable)}``."""
+        the range model), "rate_bps" (None when no rate is usable: the frame error rate rule routing
+        applies, docs/network.md)}``."""
         try:
             return _core.radio_links(self._text())
         except ScenarioError as e:

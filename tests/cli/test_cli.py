@@ -114,6 +114,58 @@ def test_unreachable_flow_is_an_input_error_with_the_flow_path(tmp_path):
     assert not out.exists()
 
 
+def smallest_scenario():
+    """The scenario docs/scenario.md calls the smallest, read from the document."""
+    text = (ROOT / "docs" / "scenario.md").read_text()
+    block = text.split("## The smallest scenario", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    return json.loads(block)
+
+
+def test_the_docs_smallest_scenario_routes_around_a_link_that_delivers_nothing(tmp_path):
+    # A and GW, 200 m apart, decode each other at 4 dB SNR, where 11 Mbit/s frames
+    # do not get through: the flow must go through B and deliver.
+    src = tmp_path / "smallest.json"
+    src.write_text(json.dumps(smallest_scenario()))
+    out = tmp_path / "out.json"
+    r = wmnsim("run", src, "-o", out)
+    assert r.returncode == 0, r.stderr
+    results = json.loads(out.read_text())
+    assert results["flows"][0]["route"] == ["A", "B", "GW"]
+    assert results["flows"][0]["goodput_bps"] > 1e6
+    assert results["warnings"] == []
+    assert "delivered nothing" not in r.stderr
+
+
+def test_a_fixed_rate_too_fast_for_every_link_is_refused_with_the_flow_path(tmp_path):
+    doc = smallest_scenario()
+    doc["nodes"] = [n for n in doc["nodes"] if n["id"] != "B"]  # A and GW alone, 200 m apart
+    bad = tmp_path / "lossy.json"
+    bad.write_text(json.dumps(doc))
+    r = wmnsim("run", bad, "-o", tmp_path / "out.json")
+    assert r.returncode == 2
+    assert '/flows/0: no route from "A" to "GW": "A" has no usable link' in r.stderr
+    assert "lower /phy/data_rate_bps" in r.stderr
+    # At 1 Mbit/s the same link qualifies.
+    r = wmnsim("run", bad, "--set", "/phy/data_rate_bps=1e6", "-o", tmp_path / "out.json")
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_flow_that_delivers_nothing_is_warned_about(tmp_path):
+    doc = smallest_scenario()
+    # A datagram sent half a millisecond before the end cannot arrive in time.
+    doc["flows"].append({"id": "late", "transport": "udp", "src": "A", "dst": "GW", "start_s": 9.9995,
+                         "traffic": {"type": "cbr", "rate_bps": 100000}})
+    src = tmp_path / "late.json"
+    src.write_text(json.dumps(doc))
+    out = tmp_path / "out.json"
+    r = wmnsim("run", src, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert '/flows/1: flow "late" delivered nothing' in r.stderr
+    (w,) = json.loads(out.read_text())["warnings"]
+    assert w["path"] == "/flows/1"
+    assert w["message"].startswith('flow "late" delivered nothing (sent 1, dropped 0)')
+
+
 def test_counter_starvation_runs_and_reports_what_it_changed(tmp_path):
     out = tmp_path / "out.json"
     r = wmnsim("run", FLAGSHIP, "--set", "/simulation/duration_s=2",

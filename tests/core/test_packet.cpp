@@ -134,7 +134,8 @@ TEST(Packet, DropCauseNames) {
   EXPECT_EQ(to_string(DropCause::queue_overflow), "queue_overflow");
   EXPECT_EQ(to_string(DropCause::retry_limit), "retry_limit");
   EXPECT_EQ(to_string(DropCause::ttl_expired), "ttl_expired");
-  EXPECT_EQ(to_string(static_cast<DropCause>(kDropCauseCount - 1)), "ttl_expired");
+  EXPECT_EQ(to_string(DropCause::lifetime_expired), "lifetime_expired");
+  EXPECT_EQ(to_string(static_cast<DropCause>(kDropCauseCount - 1)), "lifetime_expired");
 }
 
 TEST(PacketPoolDeathTest, DestroyingAPoolWithLivePacketsAborts) {

@@ -326,8 +326,9 @@ TEST(RoutingAuto, UnreachableFlowsAreReportedTogetherWithWhatToDo) {
   EXPECT_EQ(issues.size(), 3u) << test::render(issues);
   EXPECT_TRUE(test::has_issue(issues, "/flows/1",
                               "no route from \"far\" to \"GW\": \"far\" has no usable link (the nearest "
-                              "node, \"D\", is 288 m away); move the nodes closer, raise tx_power_dbm "
-                              "or add a wired link under /links"));
+                              "node, \"D\", is 288 m away); move the nodes closer, raise tx_power_dbm, "
+                              "lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more "
+                              "of their frames at it are not used) or add a wired link under /links"));
   EXPECT_TRUE(test::has_issue(issues, "/flows/2",
                               "no route from \"A\" to \"D\": \"A\" reaches only B, GW; the closest pair "
                               "across the gap is \"GW\" and \"C\", 412 m apart"));

@@ -11,6 +11,7 @@
 #include <limits>
 #include <set>
 
+#include "core/random.hpp"
 #include "core/scenario.hpp"
 #include "tests/core/test_scenario_util.hpp"
 
@@ -312,6 +313,54 @@ TEST(ScenarioNodeGroups, RandomGridIsDeterministicDistinctAndAvoidsTakenPoints) 
   doc["node_groups"][0]["seed"] = 7;
   doc["simulation"]["seed"] = 99;
   EXPECT_EQ(parse_or_fail(doc).nodes[10].position->x_m, a.nodes[10].position->x_m);
+}
+
+TEST(ScenarioShadowingSeed, FollowsTheTopologyNotTheSimulationSeed) {
+  json doc = minimal_scenario();
+  doc["propagation"] = {{"shadowing", {{"sigma_db", 4}}}};
+  // Fixed positions: one snapshot, seed 1 whatever the run's seed.
+  EXPECT_EQ(parse_or_fail(doc).propagation.shadowing.seed, 1u);
+  doc["simulation"]["seed"] = 99;
+  EXPECT_EQ(parse_or_fail(doc).propagation.shadowing.seed, 1u);
+
+  // One random group: its placement seed (004: --set /node_groups/0/seed=N).
+  const json group = {{"id_prefix", "s"}, {"placement", "random_uniform"}, {"count", 3},
+                      {"area_m", {500, 500}}, {"origin_m", {1000, 1000}}, {"seed", 7}};
+  doc["node_groups"] = {group};
+  EXPECT_EQ(parse_or_fail(doc).propagation.shadowing.seed, 7u);
+  // A line draws nothing and does not count.
+  doc["node_groups"].push_back({{"id_prefix", "l"}, {"placement", "line"}, {"count", 2},
+                                {"origin_m", {0, 3000}}, {"spacing_m", 100}});
+  EXPECT_EQ(parse_or_fail(doc).propagation.shadowing.seed, 7u);
+
+  // Two random groups: folded, so that either seed changes it (docs/random.md).
+  json second = group;
+  second["id_prefix"] = "t";
+  second["origin_m"] = {5000, 5000};
+  second["seed"] = 9;
+  doc["node_groups"].push_back(second);
+  const std::uint64_t folded = parse_or_fail(doc).propagation.shadowing.seed;
+  EXPECT_EQ(folded, RandomStreams(7).key_for("9"));
+  doc["node_groups"][2]["seed"] = 10;
+  EXPECT_NE(parse_or_fail(doc).propagation.shadowing.seed, folded);
+  doc["node_groups"][0]["seed"] = 8;
+  EXPECT_NE(parse_or_fail(doc).propagation.shadowing.seed, RandomStreams(7).key_for("10"));
+
+  // An explicit seed wins.
+  doc["propagation"]["shadowing"]["seed"] = 12345;
+  EXPECT_EQ(parse_or_fail(doc).propagation.shadowing.seed, 12345u);
+}
+
+TEST(ScenarioMac, QueueLifetimeIsInheritedAndOverriddenPerNodeAndRadio) {
+  json doc = minimal_scenario();
+  EXPECT_FALSE(parse_or_fail(doc).nodes[0].radios[0].mac.queue_lifetime);  // default: none
+  doc["mac"] = {{"queue_lifetime_s", 0.05}};
+  doc["nodes"][1]["mac"] = {{"queue_lifetime_s", "none"}};
+  doc["nodes"][2]["radios"] = {{{"mac", {{"queue_lifetime_s", 0.01}}}}};
+  const Scenario s = parse_or_fail(doc);
+  EXPECT_EQ(s.nodes[0].radios[0].mac.queue_lifetime, 50_ms);
+  EXPECT_FALSE(s.nodes[1].radios[0].mac.queue_lifetime);
+  EXPECT_EQ(s.nodes[2].radios[0].mac.queue_lifetime, 10_ms);
 }
 
 TEST(ScenarioNodeGroups, TooManyNodesForTheGridIsAnError) {

@@ -159,6 +159,25 @@ const BadCase kBadCases[] = {
        d["phy"] = {{"auto_rate", {{"max_fer", 1.5}}}, {"data_rate_bps", "auto"}};
      },
      "/phy/auto_rate/max_fer", "expected a number > 0 and < 1, got 1.5"},
+    {"ShadowingSeedNegative",
+     [](json& d) { d["propagation"] = {{"shadowing", {{"sigma_db", 4}, {"seed", -1}}}}; },
+     "/propagation/shadowing/seed", "expected an integer"},
+    {"AutoRateKeysWithThresholdReception",
+     [](json& d) {
+       d["phy"] = {{"reception", {{"model", "threshold"}}}, {"auto_rate", {{"max_fer", 0.1}}}};
+     },
+     "/phy/auto_rate", "auto_rate applies to the \"sinr\" reception model"},
+    {"AutoRateKeysWithRangeModel",
+     [](json& d) {
+       d["propagation"] = {{"model", "range"}};
+       d["phy"] = {{"auto_rate", {{"max_fer", 0.1}}}};
+     },
+     "/phy/auto_rate", "the \"range\" propagation model does not give"},
+    {"QueueLifetimeZero", [](json& d) { d["mac"] = {{"queue_lifetime_s", 0}}; }, "/mac/queue_lifetime_s",
+     "expected a number of seconds > 0"},
+    {"QueueLifetimeWord",
+     [](json& d) { d["nodes"][0]["mac"] = {{"queue_lifetime_s", "never"}}; },
+     "/nodes/0/mac/queue_lifetime_s", "expected \"none\" or a number of seconds > 0, got \"never\""},
     // --- nodes
     {"EmptyNodes", [](json& d) { d["nodes"] = json::array(); }, "/nodes",
      "at least one node is required"},

@@ -103,3 +103,15 @@ def test_two_real_runs_in_two_threads_proceed_in_parallel():
         t.join(timeout=10)
     assert all(results[k].interrupted for k in (0, 1))
     assert any(seen[0][0] < t < seen[0][-1] for t in seen[1])
+
+
+def test_a_flow_that_delivers_nothing_shows_in_result_warnings():
+    doc = json.loads(FLAGSHIP.read_text())
+    doc["simulation"]["duration_s"] = 2
+    # One datagram half a millisecond before the end: it cannot arrive.
+    doc["flows"].append({"id": "late", "transport": "udp", "src": "A", "dst": "GW", "start_s": 1.9995,
+                         "traffic": {"type": "cbr", "rate_bps": 100000}})
+    result = wmnsim.run(doc, log_level="off")
+    assert [w["path"] for w in result.warnings] == ["/flows/2"]
+    assert result.warnings[0]["message"].startswith('flow "late" delivered nothing')
+    assert wmnsim.run(FLAGSHIP, overrides=SHORT).warnings == []

@@ -10,6 +10,7 @@
 
 #include "core/not_supported.hpp"
 #include "core/simulation.hpp"
+#include "phy/error_model.hpp"
 
 namespace wmnsim {
 namespace {
@@ -178,6 +179,52 @@ TEST(NetworkLinks, AirtimeMetricPrefersTwoFastHopsToOneSlowHop) {
   const Built airtime(auto_rate_doc("airtime"));
   EXPECT_EQ(compute_routing(airtime.scenario, airtime.links).tables.path(a, c),
             (std::vector<std::uint32_t>{a, b, c}));
+}
+
+// A fixed rate meets the test "auto" applies to a rate: a link whose FER at it is
+// not below auto_rate.max_fer is no link (docs/network.md, "Which links routing uses").
+json fixed_rate_doc(double rate_bps) {
+  json doc = auto_rate_doc("hop_count");
+  doc["phy"]["data_rate_bps"] = rate_bps;
+  return doc;
+}
+
+TEST(NetworkLinks, AFixedRateLinkMustMeetTheFrameErrorRateRule) {
+  // 200 m at 4 dB SNR: no 11 Mbit/s frame gets through, 1 Mbit/s ones do.
+  const Built fast(fixed_rate_doc(11e6));
+  const std::uint32_t a = fast.node("A"), b = fast.node("B"), c = fast.node("C");
+  EXPECT_EQ(fast.between("A", "B").size(), 1u);
+  EXPECT_TRUE(fast.between("A", "C").empty());
+  EXPECT_TRUE(fast.between("C", "A").empty());
+  EXPECT_EQ(compute_routing(fast.scenario, fast.links).tables.path(a, c), (std::vector<std::uint32_t>{a, b, c}));
+  const Built slow(fixed_rate_doc(1e6));
+  EXPECT_EQ(slow.between("A", "C").size(), 1u);
+  EXPECT_EQ(compute_routing(slow.scenario, slow.links).tables.path(a, c), (std::vector<std::uint32_t>{a, c}));
+}
+
+TEST(NetworkLinks, TheFixedRateRuleReadsAutoRatesThreshold) {
+  // The 200 m link at 2 Mbit/s: its FER for 1500 bytes lies well inside (0, 1); a
+  // max_fer just above that FER admits the link, one just below refuses it.
+  constexpr int kReferenceBytes = 1500;
+  json doc = fixed_rate_doc(2e6);
+  const Built probe(doc);
+  const phy::RadioId ra = probe.net.node_radios[probe.node("A")][0];
+  const phy::RadioId rc = probe.net.node_radios[probe.node("C")][0];
+  const phy::Db snr = probe.net.medium->link(ra, rc)->power_dbm - probe.net.medium->reception().noise;
+  const double fer = phy::frame_error_rate(*probe.net.fixed_data_rate, snr.linear(), 8 * kReferenceBytes);
+  ASSERT_GT(fer, 0.05);
+  ASSERT_LT(fer, 0.95);
+  doc["phy"]["auto_rate"] = {{"max_fer", fer * 1.001}, {"reference_bytes", kReferenceBytes}};
+  EXPECT_EQ(Built(doc).between("A", "C").size(), 1u);
+  doc["phy"]["auto_rate"]["max_fer"] = fer * 0.999;
+  EXPECT_TRUE(Built(doc).between("A", "C").empty());
+}
+
+TEST(NetworkLinks, WithoutFrameErrorsEveryDecodableLinkIsUsable) {
+  // The threshold reception model decodes every frame above its sensitivity.
+  json doc = fixed_rate_doc(11e6);
+  doc["phy"]["reception"] = {{"model", "threshold"}, {"rx_sensitivity_dbm", -95}, {"cs_threshold_dbm", -95}};
+  EXPECT_EQ(Built(doc).between("A", "C").size(), 1u);
 }
 
 // Every stored scenario routes: each flow has its paths under the scenario's own

@@ -70,6 +70,11 @@ BAD_DOCUMENTS = [
     ("unknown time series", mutated(lambda d: set_path(d, ["outputs"], {"timeseries": ["goodput"]}))),
     ("metric with static routing", mutated(lambda d: set_path(d, ["routing"], {"type": "static", "metric": "airtime", "tables": {}}))),
     ("seed above 2^64-1", mutated(lambda d: set_path(d, ["simulation", "seed"], 18446744073709551616))),
+    ("queue lifetime of zero", mutated(lambda d: set_path(d, ["mac"], {"queue_lifetime_s": 0}))),
+    ("negative shadowing seed",
+     mutated(lambda d: set_path(d, ["propagation"], {"shadowing": {"sigma_db": 4, "seed": -1}}))),
+    ("auto_rate without frame errors",
+     mutated(lambda d: set_path(d, ["phy"], {"reception": {"model": "threshold"}, "auto_rate": {"max_fer": 0.1}}))),
 ]
 
 
