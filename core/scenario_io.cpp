@@ -41,7 +41,7 @@ class JsonTextChecker {
   bool key(json::string_t& k) {
     Frame& f = stack_.back();
     if (k.size() > kMaxJsonKeyBytes) {
-      issues_->add(path(), "a key of " + std::to_string(k.size()) + " bytes (\"" + utf8_prefix(k, 20) +
+      issues_->add(object_path(), "a key of " + std::to_string(k.size()) + " bytes (\"" + utf8_prefix(k, 20) +
                                "...\"); keys are at most " + std::to_string(kMaxJsonKeyBytes) +
                                " bytes (the longest scenario key has 30)");
       return false;  // stops the parser
@@ -104,11 +104,16 @@ class JsonTextChecker {
     for (const Frame& f : stack_) p = pointer_join(p, f.current);
     return p;
   }
+  // The path of the innermost object or array.
+  std::string object_path() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) p = pointer_join(p, stack_[i].current);
+    return p;
+  }
   // The path of a value the parser has not delivered (it failed while reading it).
   std::string pending_path() const {
     if (stack_.empty()) return "";
-    std::string p;
-    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) p = pointer_join(p, stack_[i].current);
+    const std::string p = object_path();
     const Frame& top = stack_.back();
     return top.is_array ? pointer_join(p, top.next_index) : pointer_join(p, top.current);
   }

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target of the scenario loader with clang (Debian's clang and
 # libclang-rt-14-dev; installed here if missing) into build/fuzz and runs it.
-#   scripts/fuzz.sh [RUNS]   RUNS executions (default 1000000)
+#   scripts/fuzz.sh [RUNS] [MAX_LEN]   RUNS executions (default 1000000) of inputs of at
+#                                      most MAX_LEN bytes (default 4096: every shipped
+#                                      scenario but the largest fits; longer seeds are cut)
 # Seeds: every scenario in scenarios/ and the bad-input corpus; new inputs that find
 # new code go to build/fuzz/corpus, findings to build/fuzz/findings/ (crash-*, timeout-*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1000000}
+max_len=${2:-4096}
 
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   sudo=""
@@ -30,5 +33,5 @@ find scenarios -name '*.json' ! -path '*/schema/*' ! -name '*.reference.json' -e
 # misses shows as a stack overflow. 10 s per input is a hang.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   build/fuzz/fuzz/scenario_loader_fuzzer -runs="$runs" -timeout=10 \
-  -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix=build/fuzz/findings/ \
+  -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 -artifact_prefix=build/fuzz/findings/ \
   build/fuzz/corpus "$seeds"

@@ -39,15 +39,25 @@ TEST(Outputs, ContentionWindowIsRecordedPerAccessCategoryUnderEdca) {
   EXPECT_TRUE(ids.contains("A:ac_vo") && ids.contains("GW:ac_bk"));
   // Idle categories sit at their CWmin (802.11 defaults for b: AC_VO 8, AC_BK 32).
   for (const auto& s : edca.timeseries.at("contention_window").samples) {
-    if (s.id == "B:ac_vo") EXPECT_EQ(s.value, 8.0);
-    if (s.id == "B:ac_bk") EXPECT_EQ(s.value, 32.0);
+    if (s.id == "B:ac_vo") {
+      EXPECT_EQ(s.value, 8.0);
+    }
+    if (s.id == "B:ac_bk") {
+      EXPECT_EQ(s.value, 32.0);
+    }
   }
 }
 
 TEST(Outputs, WeightedIntraMeshLossIsRecordedPerNodeAndSumsToTheSummary) {
   auto doc = udp_chain();
-  // Saturated UDP over two hops with a short queue at B drops forwarded packets.
+  // B's own saturated flow keeps its short queue full, so packets A sends through B
+  // are dropped there after one hop.
+  // 200 m hops at 2 Mbit/s: A cannot reach GW directly, every hop delivers.
+  doc["phy"]["data_rate_bps"] = 2e6;
+  doc["nodes"][1]["position_m"] = {200, 0};
+  doc["nodes"][2]["position_m"] = {400, 0};
   doc["nodes"][1]["mac"] = {{"queue", {{"capacity_packets", 2}}}};
+  doc["flows"].push_back({{"id", "f2"}, {"transport", "udp"}, {"src", "B"}, {"dst", "GW"}});
   doc["outputs"]["timeseries"] = {"weighted_intra_mesh_loss"};
   Results r = run_scenario(parse_scenario(doc));
   const TimeSeries& ts = r.timeseries.at("weighted_intra_mesh_loss");
