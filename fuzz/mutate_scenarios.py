@@ -116,8 +116,8 @@ def mutate_doc(doc: Any, rng: random.Random, donors: List[Any]) -> Any:
     op = rng.randrange(9)
     if op == 0:  # a hostile value
         return put(doc, path, copy.deepcopy(rng.choice(HOSTILE)))
-    if op == 1 and isinstance(value, (int, float)) and not isinstance(value, bool):  # scale a number
-        scaled = value * 10.0 ** rng.randint(-15, 15) * rng.choice([1, -1])
+    if op == 1 and isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e300:
+        scaled = float(value) * 10.0 ** rng.randint(-15, 15) * rng.choice([1, -1])  # scale a number
         return put(doc, path, int(scaled) if isinstance(value, int) and abs(scaled) < 2**70 else scaled)
     if op == 2 and path:  # delete
         parent = get(doc, path[:-1])
@@ -141,8 +141,9 @@ def mutate_doc(doc: Any, rng: random.Random, donors: List[Any]) -> Any:
             k = rng.choice(list(donor))
             value[k] = copy.deepcopy(donor[k])
         return doc
-    if op == 8 and isinstance(value, (int, float)) and not isinstance(value, bool):  # tiny or huge
-        return put(doc, path, rng.choice([value * 1e-13, value * 1e13, -value, value + 1, value - 1]))
+    if op == 8 and isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e300:
+        v = float(value)  # tiny or huge
+        return put(doc, path, rng.choice([v * 1e-13, v * 1e13, -value, value + 1, value - 1]))
     return put(doc, path, copy.deepcopy(rng.choice(HOSTILE)))
 
 
