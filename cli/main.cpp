@@ -2,17 +2,18 @@
 //
 //   wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
 //                       [--set /json/pointer=value ...] [--log-level L] [--fingerprint]
-//   wmnsim validate SCENARIO...
+//   wmnsim validate SCENARIO... [--seed N] [--set /json/pointer=value ...]
 //   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)
 //   wmnsim model starvation [options]   (cli/model_command.hpp)
 //   wmnsim --version
 //
 // Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
-// 130 interrupted by Ctrl-C (nothing written).
+// 130, 143, 129 stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP (nothing written).
 
 #include <CLI/CLI.hpp>
 #include <spdlog/common.h>
 
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -34,10 +35,17 @@ namespace {
 
 constexpr int kExitInternal = 1;
 constexpr int kExitInvalidInput = 2;
-constexpr int kExitInterrupted = 130;
 
-std::atomic<bool> g_interrupted{false};  // the one thing a signal handler may touch
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
+// SIGINT (Ctrl-C), SIGTERM (kill, a batch system's time limit) and SIGHUP (a closed
+// terminal) all stop a run the same way: at the next slice of events, nothing
+// written, exit code 128 + the signal's number (130, 143, 129).
+std::atomic<bool> g_interrupted{false};  // what a signal handler may touch
+std::atomic<int> g_signal{0};
+extern "C" void on_stop_signal(int signal) {
+  g_signal.store(signal);
+  g_interrupted.store(true);
+}
+constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
 
 void print_issues(const std::string& file, const wmnsim::ScenarioError& e) {
   for (const auto& issue : e.issues()) {
@@ -61,38 +69,83 @@ void print_progress(const wmnsim::Progress& p, bool final) {
   std::fflush(stderr);
 }
 
+// What `run` and `validate` share: the scenario file, --set overrides and --seed.
+struct ScenarioArgs {
+  std::vector<std::string> sets;
+  std::optional<std::string> seed;  // text: checked by the loader as /simulation/seed
+};
+
 struct RunArgs {
   std::string scenario;
   std::string output;
   std::string csv;
-  std::vector<std::string> sets;
-  std::optional<std::uint64_t> seed;
+  ScenarioArgs common;
   std::string log_level = "warn";
   bool fingerprint = false;
 };
 
+// The scenario as `run` would simulate it: file, overrides, then --seed, which is
+// --set /simulation/seed=N (one rule for the seed, the loader's: an integer
+// 0..2^64-1, as from Python). Throws ScenarioError.
+wmnsim::Scenario load(const std::string& file, const ScenarioArgs& args) {
+  std::vector<std::string> overrides = args.sets;
+  if (args.seed) overrides.push_back("/simulation/seed=" + *args.seed);
+  wmnsim::Scenario scenario =
+      wmnsim::parse_scenario(wmnsim::apply_overrides(wmnsim::read_json_file(file), overrides));
+  if (scenario.name.empty()) {
+    const std::string stem = std::filesystem::path(file).stem().string();
+    scenario.name = wmnsim::valid_utf8(stem) ? stem : "scenario";  // the name goes into JSON
+  }
+  return scenario;
+}
+
+// The files a run writes: -o (else the scenario's outputs.results_file), --csv and
+// the scenario's outputs.timeseries_file.
+std::vector<wmnsim::OutputFile> outputs_of(const RunArgs* args, const wmnsim::Scenario& scenario) {
+  std::vector<wmnsim::OutputFile> out;
+  if (args != nullptr && !args->output.empty()) {
+    out.push_back({"-o", args->output});
+  } else if (scenario.outputs.results_file) {
+    out.push_back({"/outputs/results_file", *scenario.outputs.results_file});
+  }
+  if (args != nullptr && !args->csv.empty()) out.push_back({"--csv", args->csv});
+  if (scenario.outputs.timeseries_file) out.push_back({"/outputs/timeseries_file", *scenario.outputs.timeseries_file});
+  return out;
+}
+
+// Everything `run` refuses before its first event, in the order `run` checks it:
+// the scenario, its output files, and what only the built network shows (routing,
+// features not simulated yet). Prints the problems; returns the exit code.
+int check_before_run(const std::string& file, const wmnsim::Scenario& scenario,
+                     const std::vector<wmnsim::OutputFile>& outputs) {
+  const std::vector<std::string> problems = wmnsim::check_output_files(file, outputs);
+  for (const std::string& p : problems) std::cerr << p << '\n';
+  if (!problems.empty()) return kExitInvalidInput;
+  try {
+    wmnsim::check_runnable(scenario);
+  } catch (const wmnsim::NotSupportedError& e) {
+    std::cerr << file << ": " << e.what() << '\n';
+    return kExitInvalidInput;
+  } catch (const wmnsim::ScenarioError& e) {
+    print_issues(file, e);
+    return kExitInvalidInput;
+  }
+  return 0;
+}
+
 int run_command(const RunArgs& args) {
   wmnsim::Scenario scenario;
   try {
-    std::vector<std::string> overrides = args.sets;
-    if (args.seed) overrides.push_back("/simulation/seed=" + std::to_string(*args.seed));
-    scenario = wmnsim::parse_scenario(wmnsim::apply_overrides(wmnsim::read_json_file(args.scenario), overrides));
-    if (scenario.name.empty()) scenario.name = std::filesystem::path(args.scenario).stem().string();
+    scenario = load(args.scenario, args.common);
   } catch (const wmnsim::ScenarioError& e) {
     print_issues(args.scenario, e);
     return kExitInvalidInput;
   }
-
   // Output paths are checked before a possibly long run, not after it.
-  for (const std::string& out : {args.output, args.csv}) {
-    if (out.empty()) continue;
-    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-      std::cerr << "cannot write " << out << ": the folder " << parent.string()
-                << " does not exist; create it or choose another output path\n";
-      return kExitInvalidInput;
-    }
-  }
+  const std::vector<wmnsim::OutputFile> outputs = outputs_of(&args, scenario);
+  const std::vector<std::string> problems = wmnsim::check_output_files(args.scenario, outputs);
+  for (const std::string& p : problems) std::cerr << p << '\n';
+  if (!problems.empty()) return kExitInvalidInput;
 
   wmnsim::RunOptions options;
   options.log_level = spdlog::level::from_str(args.log_level);
@@ -108,7 +161,7 @@ int run_command(const RunArgs& args) {
       print_progress(p, final);
     };
   }
-  std::signal(SIGINT, on_sigint);
+  for (const int signal : kStopSignals) std::signal(signal, on_stop_signal);
 
   wmnsim::Results results;
   try {
@@ -120,17 +173,31 @@ int run_command(const RunArgs& args) {
     // Problems only the network can see (routing: unreachable flows, bad tables).
     print_issues(args.scenario, e);
     return kExitInvalidInput;
+  } catch (const wmnsim::EventFlood& e) {
+    std::cerr << args.scenario << ": " << e.what() << '\n';
+    return kExitInvalidInput;
   }
   if (results.stats.interrupted) {
-    std::cerr << "\ninterrupted at " << results.stats.simulated.to_seconds() << " s simulated; nothing written\n";
-    return kExitInterrupted;
+    const int signal = g_signal.load();
+    std::cerr << "\ninterrupted" << (signal == SIGINT ? "" : signal == SIGTERM ? " by SIGTERM" : " by SIGHUP")
+              << " at " << results.stats.simulated.to_seconds() << " s simulated; nothing written\n";
+    return 128 + signal;
   }
 
-  // Write both files only after the run succeeded; each is atomic on its own. A
+  // Write the files only after the run succeeded; each is atomic on its own. A
   // file that cannot be written (permissions, full disk) is the user's to fix.
   try {
-    if (!args.output.empty()) wmnsim::write_file_atomically(args.output, results.to_json().dump(2) + "\n");
-    if (!args.csv.empty()) wmnsim::write_file_atomically(args.csv, results.flows_csv());
+    nlohmann::ordered_json doc = results.to_json();
+    for (const wmnsim::OutputFile& o : outputs) {
+      if (o.what == "/outputs/timeseries_file") {
+        wmnsim::write_file_atomically(o.path, wmnsim::timeseries_csv(doc));
+        doc["timeseries"] = nlohmann::ordered_json::object();  // there instead of in the results
+      }
+    }
+    for (const wmnsim::OutputFile& o : outputs) {
+      if (o.what == "--csv") wmnsim::write_file_atomically(o.path, results.flows_csv());
+      if (o.what == "-o" || o.what == "/outputs/results_file") wmnsim::write_file_atomically(o.path, doc.dump(2) + "\n");
+    }
   } catch (const std::runtime_error& e) {
     std::cerr << e.what() << '\n';
     return kExitInvalidInput;
@@ -144,16 +211,25 @@ int run_command(const RunArgs& args) {
   return 0;
 }
 
-int validate_command(const std::vector<std::string>& files) {
+// Answers what `run` would: the same loading, the same checks before the first
+// event (output files named by the scenario, routing, features not simulated yet),
+// without simulating.
+int validate_command(const std::vector<std::string>& files, const ScenarioArgs& args) {
   int status = 0;
   for (const auto& file : files) {
+    wmnsim::Scenario scenario;
     try {
-      (void)wmnsim::load_scenario_file(file);
-      std::cout << file << ": valid\n";
+      scenario = load(file, args);
     } catch (const wmnsim::ScenarioError& e) {
       print_issues(file, e);
       status = kExitInvalidInput;
+      continue;
     }
+    if (const int s = check_before_run(file, scenario, outputs_of(nullptr, scenario)); s != 0) {
+      status = s;
+      continue;
+    }
+    std::cout << file << ": valid\n";
   }
   return status;
 }
@@ -169,18 +245,24 @@ int main(int argc, char** argv) {
   RunArgs run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a scenario and print its per-flow table");
   run_cmd->add_option("scenario", run.scenario, "Scenario JSON file")->required();
-  run_cmd->add_option("-o,--output", run.output, "Write the results JSON here (docs/results.md)");
+  run_cmd->add_option("-o,--output", run.output,
+                      "Write the results JSON here (docs/results.md; default: the scenario's outputs.results_file)");
   run_cmd->add_option("--csv", run.csv, "Write the per-flow table as CSV here");
-  run_cmd->add_option("--seed", run.seed, "Master seed (overrides /simulation/seed)");
-  run_cmd->add_option("--set", run.sets, "Override a scenario value: /json/pointer=value (repeatable)");
+  run_cmd->add_option("--seed", run.common.seed, "Master seed 0..2^64-1 (sets /simulation/seed)");
+  run_cmd->add_option("--set", run.common.sets, "Override a scenario value: /json/pointer=value (repeatable)");
   run_cmd->add_option("--log-level", run.log_level, "trace, debug, info, warn, error, critical or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   run_cmd->add_flag("--fingerprint", run.fingerprint,
                     "Hash the event trace (docs/fingerprints.md): print it and record it in the results file");
 
   std::vector<std::string> validate_files;
-  CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenarios; print every error with its JSON path");
+  ScenarioArgs validate_args;
+  CLI::App* validate_cmd = app.add_subcommand(
+      "validate", "Check scenarios as run would, without simulating; print every error with its JSON path");
   validate_cmd->add_option("scenarios", validate_files, "Scenario JSON files")->required();
+  validate_cmd->add_option("--seed", validate_args.seed, "Master seed 0..2^64-1 (sets /simulation/seed)");
+  validate_cmd->add_option("--set", validate_args.sets,
+                           "Override a scenario value: /json/pointer=value (repeatable), as run does");
 
   const wmnsim::cli::CompareCommand compare(app);
   wmnsim::cli::ModelArgs model;
@@ -197,7 +279,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) return run_command(run);
-    if (*validate_cmd) return validate_command(validate_files);
+    if (*validate_cmd) return validate_command(validate_files, validate_args);
     if (compare.selected()) return compare.run();
     if (*model_cmd) return wmnsim::cli::run_model_command(model);
   } catch (const std::exception& e) {

@@ -40,6 +40,28 @@ std::string format_number(double v) {
   return buf;
 }
 
+// A time read from JSON, in `unit` (`scale` seconds each), rounded to the engine's
+// resolution. Two rules for every time key at once (docs/scenario.md, "Limits"): it
+// fits Time's range, and a positive value stays positive after rounding (a slot or
+// an interval that rounds to 0 would divide by zero or never let time advance).
+std::optional<Time> to_time(double value, double scale, const char* unit, const nlohmann::json& v,
+                            const std::string& path, IssueSink& issues) {
+  Time t;
+  try {
+    t = Time::from_seconds(value * scale);
+  } catch (const std::out_of_range&) {
+    issues.add(path, "a time of " + describe_value(v) + " " + unit +
+                         " is outside the simulator's range (about 106 days)");
+    return std::nullopt;
+  }
+  if (value > 0 && t <= Time::zero()) {
+    issues.add(path, "a time of " + describe_value(v) + " " + unit + " rounds to 0 at the simulator's resolution of 1 ps; " +
+                         "the smallest positive time is " + format_number(1e-12 / scale) + " " + unit);
+    return std::nullopt;
+  }
+  return t;
+}
+
 void add_missing(IssueSink& issues, const std::string& path, std::string_view key,
                  std::string_view example) {
   std::string msg = "missing required key \"" + std::string(key) + "\"";
@@ -50,6 +72,20 @@ void add_missing(IssueSink& issues, const std::string& path, std::string_view ke
 }  // namespace
 
 // ---- text helpers -----------------------------------------------------------------
+
+// Declared in scenario_parse.hpp (the loader's internals).
+std::string quote_short(std::string_view s) {
+  return "\"" + (s.size() > 60 ? utf8_prefix(s, 57) + "..." : std::string(s)) + "\"";
+}
+
+bool valid_utf8(std::string_view s) {
+  try {
+    (void)nlohmann::json(std::string(s)).dump();  // nlohmann's own check, the one its writer applies
+    return true;
+  } catch (const nlohmann::json::type_error&) {
+    return false;
+  }
+}
 
 std::string pointer_join(std::string_view parent, std::string_view key) {
   std::string out(parent);
@@ -88,7 +124,7 @@ std::string describe_value(const nlohmann::json& value) {
     }
     default: {
       std::string text = value.dump();
-      if (text.size() > 60) text = text.substr(0, 57) + "...";
+      if (text.size() > 60) text = utf8_prefix(text, 57) + "...";
       return text;
     }
   }
@@ -138,13 +174,21 @@ std::optional<std::string> closest_match(std::string_view word,
   // Otherwise the nearest by edits (case-insensitive, so "gw" finds "GW"), if near
   // enough to be a typo: up to a third of the word's length, at most 3 edits. A
   // candidate is also compared without its unit suffix ("duraton" -> "duration_s").
+  // Only strings within `limit` of each other in length can be within `limit` edits,
+  // and no key or id is longer than kMaxTypoLength: each comparison costs at most
+  // kMaxTypoLength^2, whatever the length of the word (a megabyte-long key included).
+  constexpr std::size_t kMaxTypoLength = 64;
+  if (w.size() > kMaxTypoLength) return std::nullopt;
   const std::size_t limit = std::min<std::size_t>(w.size() / 3, 3);
+  const auto near = [&](const std::string& c) {
+    return (c.size() > w.size() ? c.size() - w.size() : w.size() - c.size()) <= limit;
+  };
   std::optional<std::string> best;
   std::size_t best_d = limit + 1;
   for (const auto& c : candidates) {
     const std::string lc = lower(c);
-    std::size_t dist = edit_distance(w, lc);
-    if (const std::string base = without_unit(lc); base.size() < lc.size()) {
+    std::size_t dist = near(lc) ? edit_distance(w, lc) : limit + 1;
+    if (const std::string base = without_unit(lc); base.size() < lc.size() && near(base)) {
       dist = std::min(dist, edit_distance(w, base));
     }
     if (dist < best_d) {
@@ -261,7 +305,11 @@ std::optional<std::size_t> check_choice(const nlohmann::json& v, const std::stri
   const auto& s = v.get_ref<const std::string&>();
   const auto it = std::find(names.begin(), names.end(), s);
   if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
-  std::string msg = "unknown value \"" + s + "\"";
+  std::string msg = "unknown value " + quote_short(s);
+  if (issues.full()) {
+    issues.add(path, std::move(msg));  // counted, not listed
+    return std::nullopt;
+  }
   if (const auto guess = closest_match(s, names)) msg += "; did you mean \"" + *guess + "\"?";
   msg += " (allowed: " + allowed + ")";
   issues.add(path, std::move(msg));
@@ -357,13 +405,7 @@ std::optional<Time> JsonReader::seconds(std::string_view key, const NumberRange&
   if (v == nullptr) return std::nullopt;
   const auto s = check_number(*v, path_of(key), *issues_, range, "a number of seconds");
   if (!s) return std::nullopt;
-  try {
-    return Time::from_seconds(*s);
-  } catch (const std::out_of_range&) {
-    issues_->add(path_of(key), "a time of " + describe_value(*v) +
-                                   " s is outside the simulator's range (about 106 days)");
-    return std::nullopt;
-  }
+  return to_time(*s, 1.0, "s", *v, path_of(key), *issues_);
 }
 
 Time JsonReader::seconds_or(std::string_view key, Time fallback, const NumberRange& range) {
@@ -375,13 +417,7 @@ std::optional<Time> JsonReader::microseconds(std::string_view key, const NumberR
   if (v == nullptr) return std::nullopt;
   const auto us = check_number(*v, path_of(key), *issues_, range, "a number of microseconds");
   if (!us) return std::nullopt;
-  try {
-    return Time::from_seconds(*us * 1e-6);
-  } catch (const std::out_of_range&) {
-    issues_->add(path_of(key), "a time of " + describe_value(*v) +
-                                   " us is outside the simulator's range (about 106 days)");
-    return std::nullopt;
-  }
+  return to_time(*us, 1e-6, "us", *v, path_of(key), *issues_);
 }
 
 const nlohmann::json* JsonReader::array(std::string_view key, Need need) {
@@ -411,7 +447,11 @@ void JsonReader::finish() {
   const std::vector<std::string> known(known_.begin(), known_.end());
   for (const auto& [key, value] : object_->items()) {
     if (known_.contains(key)) continue;
-    std::string msg = "unknown key \"" + key + "\"";
+    std::string msg = "unknown key " + quote_short(key);
+    if (issues_->full()) {
+      issues_->add(path_of(key), std::move(msg));  // counted, not listed: no suggestion to compute
+      continue;
+    }
     if (const auto guess = closest_match(key, known)) {
       msg += "; did you mean \"" + *guess + "\"?";
     } else if (!known.empty()) {

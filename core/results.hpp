@@ -79,10 +79,31 @@ struct Results {
   std::string flows_csv() const;
 };
 
-// Writes `content` to `path` atomically: to a temporary file in the same folder,
-// flushed, then renamed over `path`. Readers see the old file or the new one,
-// never a partial one; on failure no temporary file is left behind. Throws
-// std::runtime_error naming the path on failure.
+// The time series of a results document (Results::to_json(), or a results file) as
+// CSV in long form: a header "kind,unit,time_s,id,value", then one line per sample,
+// kinds in the document's order. What outputs.timeseries_file receives.
+std::string timeseries_csv(const nlohmann::ordered_json& results);
+
+// Writes `content` to `path` atomically: into an unnamed file in the same folder
+// (O_TMPFILE), flushed to disk, then given a temporary name and renamed over `path`
+// at once. Readers see the old file or the new one, never a partial one, and a
+// write killed at any point (even by SIGKILL) leaves at most a file that exists for
+// the microseconds between those two steps. Throws std::runtime_error naming the
+// path on failure, leaving nothing behind.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+// A file a run will write; `what` names it in messages ("-o", "--csv",
+// "/outputs/timeseries_file").
+struct OutputFile {
+  std::string what;
+  std::filesystem::path path;
+};
+
+// What would make writing `outputs` fail after a run, or destroy an input, checked
+// before the run: two outputs naming one file, an output naming the scenario file
+// `input`, a path that is a folder, a folder that does not exist or does not take a
+// new file (probed by creating an unnamed file in it). One message per problem;
+// empty when all is well.
+std::vector<std::string> check_output_files(const std::filesystem::path& input, const std::vector<OutputFile>& outputs);
 
 }  // namespace wmnsim

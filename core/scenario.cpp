@@ -5,6 +5,9 @@
 #include "core/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 
 #include "core/scenario_parse.hpp"
 
@@ -13,6 +16,45 @@ namespace wmnsim {
 using namespace scenario_detail;
 
 namespace {
+
+// `s` with every byte that is not part of well-formed UTF-8 (RFC 3629) replaced by
+// U+FFFD. Messages quote the user's text and nlohmann's tokens, which a cut can
+// leave half a character; they are printed and handed to Python as UTF-8.
+std::string utf8_clean(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n != 0 && i + n <= s.size();
+    std::uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; ok && k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      ok = (cc & 0xC0) == 0x80;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // No overlong forms, surrogates or code points past U+10FFFF.
+    ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) &&
+         !(n == 4 && (cp < 0x10000 || cp > 0x10FFFF));
+    if (ok) {
+      out.append(s, i, n);
+      i += n;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::vector<ValidationIssue> clean(std::vector<ValidationIssue> issues) {
+  for (auto& issue : issues) {
+    issue.path = utf8_clean(issue.path);
+    issue.message = utf8_clean(issue.message);
+  }
+  return issues;
+}
 
 std::string render_issues(const std::vector<ValidationIssue>& issues) {
   std::string out;
@@ -59,8 +101,45 @@ void parse_simulation(JsonReader r, ParseContext& ctx) {
     }
   }
   sim.measurement_interval =
-      r.seconds_or("measurement_interval_s", Time::s(1), NumberRange::positive());
+      r.seconds_or("measurement_interval_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
   r.finish();
+}
+
+// The samples the requested time series will hold (an upper bound: flow kinds count
+// every flow, MAC kinds every radio and, under EDCA, every access category), against
+// kMaxTimeseriesSamples, so that no interval writes gigabytes.
+void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
+  const Scenario& s = ctx.scenario;
+  if (s.simulation.duration <= Time::zero() || s.simulation.measurement_interval <= Time::zero()) return;
+  double radios = 0.0;
+  for (const NodeConfig& n : s.nodes) radios += static_cast<double>(n.radios.size());
+  const double flows = static_cast<double>(s.flows.size()), nodes = static_cast<double>(s.nodes.size());
+  double series = 0.0;
+  for (const std::string& kind : s.timeseries) {
+    if (kind == "flow_goodput" || kind == "flow_rtt" || kind == "tcp_cwnd" || kind == "wccp_rate") {
+      series += flows;
+    } else if (kind == "weighted_intra_mesh_loss") {
+      series += nodes;
+    } else if (kind == "contention_window" || kind == "txop_limit") {
+      series += radios * (s.mac.type == MacType::edca ? 4.0 : 1.0);
+    } else {
+      series += radios;
+    }
+  }
+  const double bins = std::ceil(static_cast<double>(s.simulation.duration.picoseconds()) /
+                                static_cast<double>(s.simulation.measurement_interval.picoseconds()));
+  if (bins * series <= kMaxTimeseriesSamples) return;
+  const double shortest = s.simulation.duration.to_seconds() * series / kMaxTimeseriesSamples;
+  const std::string path =
+      doc.contains("simulation") && doc["simulation"].contains("measurement_interval_s")
+          ? "/simulation/measurement_interval_s"
+          : "/outputs/timeseries";
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "the time series would hold %.3g samples (%.3g intervals x %.0f series); at most %.0e "
+                "(about 1 GB of results): use measurement_interval_s >= %.3g or fewer kinds",
+                bins * series, bins, series, kMaxTimeseriesSamples, shortest);
+  ctx.issues.add(path, text);
 }
 
 void parse_outputs(JsonReader r, ParseContext& ctx) {
@@ -96,7 +175,7 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
 }  // namespace
 
 ScenarioError::ScenarioError(std::vector<ValidationIssue> issues)
-    : std::runtime_error(render_issues(issues)), issues_(std::move(issues)) {}
+    : std::runtime_error(render_issues(clean(issues))), issues_(clean(std::move(issues))) {}
 
 std::span<const std::string_view> timeseries_kinds() { return kTimeseriesKinds; }
 
@@ -143,6 +222,7 @@ Scenario parse_scenario(const nlohmann::json& doc) {
   parse_flows(top.array("flows", Need::required), ctx);
   parse_controllers(top.array("controllers"), ctx);
   parse_outputs(top.object("outputs"), ctx);
+  check_timeseries_volume(doc, ctx);
   top.finish();
 
   if (!issues.empty()) throw ScenarioError(issues.take());
@@ -185,8 +265,8 @@ bool valid_id(std::string_view id) {
 std::optional<std::string> read_id(JsonReader& r, std::string_view kind) {
   auto id = r.string("id", Need::required, "\"A\"");
   if (id && !valid_id(*id)) {
-    r.issues().add(r.path_of("id"), "invalid " + std::string(kind) + " id \"" + *id +
-                                        "\": use letters, digits, '_', '-' and '.' only");
+    r.issues().add(r.path_of("id"), "invalid " + std::string(kind) + " id " + quote_short(*id) +
+                                        ": use letters, digits, '_', '-' and '.' only");
   }
   return id;
 }
@@ -221,8 +301,10 @@ std::optional<std::size_t> IdIndex::resolve(const nlohmann::json& v, const std::
 std::optional<std::size_t> IdIndex::resolve_id(const std::string& id, const std::string& path,
                                                IssueSink& issues) const {
   if (const auto i = find(id)) return i;
-  std::string msg = kind_ + " \"" + id + "\" is not defined";
-  if (ordered_.empty()) {
+  std::string msg = kind_ + " " + quote_short(id) + " is not defined";
+  if (issues.full()) {
+    // counted, not listed: no suggestion to compute
+  } else if (ordered_.empty()) {
     msg += " (no " + kind_ + "s are defined)";
   } else {
     if (const auto guess = closest_match(id, ordered_)) msg += "; did you mean \"" + *guess + "\"?";

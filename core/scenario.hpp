@@ -418,8 +418,37 @@ struct Scenario {
   std::optional<std::size_t> find_flow(std::string_view id) const;
 };
 
-// Reads a JSON file. Malformed JSON -> ScenarioError with "line L, column C";
-// a missing file -> ScenarioError naming it. Duplicate keys are errors too.
+// Limits on any JSON text the loader reads (docs/scenario.md, "Limits"): containers
+// nested at most this deep (the deepest scenario key is 7 levels down; the values
+// built from the text are walked recursively, so the limit keeps the stack bounded),
+// keys at most this long, and scenario files at most this large.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+inline constexpr std::size_t kMaxJsonKeyBytes = 256;  // object keys (paths in messages stay short)
+inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
+
+// Limits on what a scenario sets in motion (docs/scenario.md, "Limits"). Anything the
+// scenario makes happen again and again (a source's packets, on/off switches, a
+// controller's timer, the time-series samples) has a mean period of at least
+// kMinPeriodS: at most 10^6 events per simulated second from each. The fastest
+// 802.11a/g frame exchange takes over 50 us, so a faster source only fills queues.
+inline constexpr double kMinPeriodS = 1e-6;
+// Nodes in a scenario, explicit and generated. The routing finds shortest paths to
+// every node (work ~ nodes x links, up to nodes^3 when everyone hears everyone):
+// about 2 s for 1000 nodes of a sparse mesh, a minute and 2.6 GB for 10,000 (issue 17
+// measures and targets that size); 004, the largest study, has 44.
+inline constexpr std::size_t kMaxNodes = 10000;
+// Samples all time series of one run may hold together: 10^7 rows are about 1 GB
+// of results JSON and half that in memory.
+inline constexpr double kMaxTimeseriesSamples = 1e7;
+
+// Parses JSON text; `source` names it in messages (a file name, "<string>").
+// Malformed JSON -> ScenarioError with "line L, column C"; nesting deeper than
+// kMaxJsonDepth, a number beyond the range of a double and duplicate keys ->
+// ScenarioError with the JSON path. Never recursive in the depth of the text.
+nlohmann::json parse_json_text(const std::string& text, std::string_view source);
+
+// Reads a JSON file with parse_json_text. A missing or unreadable file, a folder, or
+// a file larger than kMaxScenarioBytes -> ScenarioError naming it.
 nlohmann::json read_json_file(const std::filesystem::path& path);
 
 // Validates everything, collects all issues, throws ScenarioError.

@@ -147,7 +147,7 @@ GatewayRateControlParams parse_gateway_rate_control(JsonReader& r, ParseContext&
   p.buffer_packets = static_cast<int>(r.integer_or("buffer_packets", 25, 1, 1'000'000));
   p.per_flow_buffer_packets =
       static_cast<int>(r.integer_or("per_flow_buffer_packets", 5, 1, 1'000'000));
-  p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::positive());
+  p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
   if (p.scheme == GatewayScheme::fred) {
     JsonReader f = r.object("fred");
     FredParams& fr = p.fred;
@@ -184,7 +184,7 @@ CongestionNotificationParams parse_congestion_notification(JsonReader& r, bool l
   p.too_short_threshold = fraction(r, "too_short_threshold", 0.2);
   p.too_long_threshold = fraction(r, "too_long_threshold", 0.1);
   p.initial_duration =
-      r.seconds_or("initial_duration_s", Time::ms(100), NumberRange::open_closed(0, 6.5535));
+      r.seconds_or("initial_duration_s", Time::ms(100), NumberRange::closed(kMinPeriodS, 6.5535));
   p.increase_factor = r.number_or("increase_factor", 1.2, NumberRange{1.0, 100.0, true, false});
   p.decrease_factor = fraction(r, "decrease_factor", 0.8);
   // 004's thresholds are ordered: too long < too short < congested.
@@ -212,7 +212,7 @@ EdcaTxopParams parse_edca_txop(JsonReader& r) {
   EdcaTxopParams p;
   p.scaling = r.choice_or("scaling", TxopScaling::flows, names(kTxopScalings));
   p.dynamic = r.boolean_or("dynamic", true);
-  p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::positive());
+  p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
   return p;
 }
 

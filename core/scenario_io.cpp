@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -13,43 +14,60 @@ namespace wmnsim {
 
 namespace {
 
-// Tracks where the parser is, so a duplicate key can be reported by its pointer.
-// nlohmann keeps the last of two equal keys without a word; a scenario with
-// "cw_min" twice almost always hides a mistake.
-class DuplicateKeyFinder {
+// Checks a JSON text before any value is built from it: syntax (with line and
+// column), nesting depth, numbers a double cannot hold, and duplicate keys (nlohmann
+// keeps the last of two equal keys without a word; a scenario with "cw_min" twice
+// almost always hides a mistake). nlohmann's SAX parser keeps its own stack, so a
+// text nested a million deep costs nothing here; the values built afterwards, and
+// everything that walks them (copies, dumps, comparisons, Python's json module), are
+// recursive, and only ever see documents at most kMaxJsonDepth deep.
+class JsonTextChecker {
  public:
-  explicit DuplicateKeyFinder(IssueSink& issues) : issues_(&issues) {}
+  using json = nlohmann::json;
+  JsonTextChecker(const std::string& text, std::string_view source, IssueSink& issues)
+      : text_(text), source_(source), issues_(&issues) {}
 
-  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    switch (event) {
-      case E::object_start:
-        begin_element();
-        stack_.push_back({false, 0, {}, {}});
-        break;
-      case E::array_start:
-        begin_element();
-        stack_.push_back({true, 0, {}, {}});
-        break;
-      case E::key: {
-        Frame& f = stack_.back();
-        f.current = parsed.get<std::string>();
-        if (!f.keys.insert(f.current).second) {
-          issues_->add(path(), "duplicate key \"" + f.current +
-                                   "\" (JSON keeps only the last one); remove one of them");
-        }
-        break;
-      }
-      case E::value:
-        begin_element();
-        break;
-      case E::object_end:
-      case E::array_end:
-        stack_.pop_back();
-        break;
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const json::string_t&) { return value(); }
+  bool string(json::string_t&) { return value(); }
+  bool binary(json::binary_t&) { return value(); }
+  bool start_object(std::size_t) { return open(false); }
+  bool start_array(std::size_t) { return open(true); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(json::string_t& k) {
+    Frame& f = stack_.back();
+    if (k.size() > kMaxJsonKeyBytes) {
+      issues_->add(object_path(), "a key of " + std::to_string(k.size()) + " bytes (\"" + utf8_prefix(k, 20) +
+                               "...\"); keys are at most " + std::to_string(kMaxJsonKeyBytes) +
+                               " bytes (the longest scenario key has 30)");
+      return false;  // stops the parser
     }
-    return true;  // keep everything
+    f.current = k;
+    if (!f.keys.insert(k).second) {
+      issues_->add(path(), "duplicate key \"" + k + "\" (JSON keeps only the last one); remove one of them");
+    }
+    return true;
   }
+  bool parse_error(std::size_t position, const std::string& token, const json::exception& ex) {
+    if (ex.id == 406) {  // out_of_range: a number literal beyond the range of a double
+      const std::string shown = token.size() > 40 ? utf8_prefix(token, 37) + "..." : token;
+      issues_->add(pending_path(), "the number " + shown +
+                                       " is too large for a double (at most about 1.8e308); write a smaller one");
+    } else {
+      syntax_error_ = true;
+      const auto [line, column] = line_column(position);
+      issues_->add("", std::string(source_) + ": invalid JSON at line " + std::to_string(line) + ", column " +
+                           std::to_string(column) + ": " + reason_of(ex.what()));
+    }
+    return false;
+  }
+
+  bool syntax_error() const { return syntax_error_; }
+  std::size_t max_depth() const { return max_depth_; }
 
  private:
   struct Frame {
@@ -59,44 +77,91 @@ class DuplicateKeyFinder {
     std::set<std::string> keys;
   };
 
+  bool value() {
+    begin_element();
+    return true;
+  }
+  bool open(bool is_array) {
+    begin_element();
+    if (stack_.size() >= kMaxJsonDepth) {
+      issues_->add(path(), "nested deeper than " + std::to_string(kMaxJsonDepth) +
+                               " levels; a scenario needs fewer than 10 (is an array or object left open?)");
+      return false;  // stops the parser
+    }
+    stack_.push_back({is_array, 0, {}, {}});
+    max_depth_ = std::max(max_depth_, stack_.size());
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
   void begin_element() {
-    if (!stack_.empty() && stack_.back().is_array)
-      stack_.back().current = std::to_string(stack_.back().next_index++);
+    if (!stack_.empty() && stack_.back().is_array) stack_.back().current = std::to_string(stack_.back().next_index++);
   }
   std::string path() const {
     std::string p;
     for (const Frame& f : stack_) p = pointer_join(p, f.current);
     return p;
   }
+  // The path of the innermost object or array.
+  std::string object_path() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) p = pointer_join(p, stack_[i].current);
+    return p;
+  }
+  // The path of a value the parser has not delivered (it failed while reading it).
+  std::string pending_path() const {
+    if (stack_.empty()) return "";
+    const std::string p = object_path();
+    const Frame& top = stack_.back();
+    return top.is_array ? pointer_join(p, top.next_index) : pointer_join(p, top.current);
+  }
+  // 1-based line and column of the byte before `offset` (nlohmann's byte counter
+  // points one past the character that failed).
+  std::pair<std::size_t, std::size_t> line_column(std::size_t offset) const {
+    const std::size_t end = std::min(offset == 0 ? 0 : offset - 1, text_.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    return {line, column};
+  }
+  // The text after nlohmann's "parse error at line L, column C: " prefix.
+  static std::string reason_of(const std::string& what) {
+    const auto at = what.find("column ");
+    if (at != std::string::npos) {
+      const auto colon = what.find(": ", at);
+      if (colon != std::string::npos) return what.substr(colon + 2);
+    }
+    return what;
+  }
 
+  const std::string& text_;
+  std::string_view source_;
   IssueSink* issues_;
   std::vector<Frame> stack_;
+  bool syntax_error_ = false;
+  std::size_t max_depth_ = 0;
 };
 
-// The text after nlohmann's "parse error at line L, column C: " prefix.
-std::string parse_error_reason(const std::string& what) {
-  const auto at = what.find("column ");
-  if (at != std::string::npos) {
-    const auto colon = what.find(": ", at);
-    if (colon != std::string::npos) return what.substr(colon + 2);
-  }
-  return what;
-}
-
-// 1-based line and column of the byte before `offset` (nlohmann's byte counter
-// points one past the character that failed).
-std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t offset) {
-  const std::size_t end = std::min(offset == 0 ? 0 : offset - 1, text.size());
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
+// The value of `text` once JsonTextChecker passed it; nothing (and `issues`) otherwise.
+// `is_json` tells whether the text was JSON at all (false: a syntax error), `depth`
+// how many containers deep it nests.
+std::optional<nlohmann::json> parse_checked(const std::string& text, std::string_view source, IssueSink& issues,
+                                            bool* is_json = nullptr, std::size_t* depth = nullptr) {
+  JsonTextChecker checker(text, source, issues);
+  const std::size_t before = issues.size();
+  nlohmann::json::sax_parse(text, &checker, nlohmann::json::input_format_t::json, /*strict=*/true);
+  if (is_json != nullptr) *is_json = !checker.syntax_error();
+  if (depth != nullptr) *depth = checker.max_depth();
+  if (issues.size() != before) return std::nullopt;
+  return nlohmann::json::parse(text);
 }
 
 // RFC 6901 reference tokens of `pointer` (which starts with '/'); false on a bad escape.
@@ -142,6 +207,10 @@ std::string kind_of(const nlohmann::json& v) {
 }
 
 void apply_one(nlohmann::json& doc, const std::string& assignment, IssueSink& issues) {
+  if (!valid_utf8(assignment)) {
+    issues.add("", "--set: an assignment is not valid UTF-8 text; scenario values are JSON strings");
+    return;
+  }
   const std::string quoted = "--set \"" + assignment + "\": ";
   const auto eq = assignment.find('=');
   if (eq == std::string::npos) {
@@ -160,9 +229,32 @@ void apply_one(nlohmann::json& doc, const std::string& assignment, IssueSink& is
                "bad escape in JSON pointer: \"~\" must be followed by 0 (for ~) or 1 (for /)");
     return;
   }
+  for (const std::string& tok : tokens) {
+    if (tok.size() > kMaxJsonKeyBytes) {
+      issues.add("", quoted + "a key of " + std::to_string(tok.size()) + " bytes; keys are at most " +
+                         std::to_string(kMaxJsonKeyBytes) + " bytes");
+      return;
+    }
+  }
   // JSON if it parses (numbers, true, [..], {..}, "quoted"), else the bare text.
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;
+  // JSON that breaks a limit (too deep, a number beyond a double) is an error.
+  IssueSink value_issues;
+  bool is_json = true;
+  std::size_t depth = 0;
+  nlohmann::json value;
+  if (auto parsed = parse_checked(text, quoted + "the value", value_issues, &is_json, &depth)) {
+    value = std::move(*parsed);
+  } else if (!is_json) {
+    value = text;
+  } else {
+    for (const ValidationIssue& issue : value_issues.issues()) issues.add(pointer + issue.path, issue.message);
+    return;
+  }
+  if (tokens.size() + depth > kMaxJsonDepth) {
+    issues.add(pointer, "the value would nest the document deeper than " + std::to_string(kMaxJsonDepth) +
+                            " levels; a scenario needs fewer than 10");
+    return;
+  }
 
   nlohmann::json* cur = &doc;
   std::string prefix;
@@ -214,33 +306,37 @@ void apply_one(nlohmann::json& doc, const std::string& assignment, IssueSink& is
 
 }  // namespace
 
+nlohmann::json parse_json_text(const std::string& text, std::string_view source) {
+  IssueSink issues;
+  auto doc = parse_checked(text, source, issues);
+  if (!doc) throw ScenarioError(issues.take());
+  return std::move(*doc);
+}
+
 nlohmann::json read_json_file(const std::filesystem::path& path) {
+  const auto fail = [&](const std::string& why) {
+    throw ScenarioError({{"", "cannot read scenario file \"" + path.string() + "\": " + why}});
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail("it is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const std::string why = std::strerror(errno);
     throw ScenarioError({{"", "cannot open scenario file \"" + path.string() + "\": " + why}});
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-
-  IssueSink issues;
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text, DuplicateKeyFinder(issues));
-  } catch (const nlohmann::json::parse_error& e) {
-    const auto [line, column] = line_column(text, e.byte);
-    throw ScenarioError(
-        {{"", path.string() + ": invalid JSON at line " + std::to_string(line) + ", column " +
-                  std::to_string(column) + ": " + parse_error_reason(e.what())}});
+  // Read in pieces up to the cap, so a device or a pipe that never ends (/dev/zero)
+  // is refused instead of filling the memory.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxScenarioBytes) {
+      fail("larger than " + std::to_string(kMaxScenarioBytes >> 20) +
+           " MiB; a scenario of 100000 nodes with explicit positions takes about 6 MiB");
+    }
   }
-  if (!issues.empty()) {
-    std::vector<ValidationIssue> named;
-    for (const auto& issue : issues.issues())
-      named.push_back({issue.path, path.string() + ": " + issue.message});
-    throw ScenarioError(std::move(named));
-  }
-  return doc;
+  if (in.bad()) fail(std::strerror(errno));
+  return parse_json_text(text, path.string());
 }
 
 nlohmann::json apply_overrides(nlohmann::json doc, const std::vector<std::string>& assignments) {

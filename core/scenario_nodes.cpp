@@ -251,13 +251,17 @@ std::vector<Position> place_random_uniform(const GroupShape& g, RandomStream& rn
 // 20 m"), skipping points that earlier nodes occupy. Empty with an issue when the
 // grid is too large or has too few free points.
 std::optional<std::vector<Position>> place_random_grid(const GroupShape& g, RandomStream& rng,
-                                                       JsonReader& r, const Scenario& s) {
-  if ((g.width_m / g.spacing_m + 1) * (g.height_m / g.spacing_m + 1) > 1e6) {
-    r.issues().add(
-        r.path_of("spacing_m"),
-        "area_m at this spacing_m makes more than a million grid points; raise spacing_m");
+                                                       JsonReader& r, const Scenario& s, double& grid_points) {
+  // A million grid points for all random_grid groups together (docs/scenario.md,
+  // "Limits"): the grids are enumerated, so their sizes bound the loader's work.
+  const double points = (g.width_m / g.spacing_m + 1) * (g.height_m / g.spacing_m + 1);
+  if (grid_points + points > 1e6) {
+    r.issues().add(r.path_of("spacing_m"),
+                   "area_m at this spacing_m makes more than a million grid points (counting the "
+                   "random_grid groups before it); raise spacing_m");
     return std::nullopt;
   }
+  grid_points += points;
   std::set<SpotKey> taken;
   for (const NodeConfig& other : s.nodes) {
     if (other.position) taken.insert(spot_key(*other.position));
@@ -329,7 +333,7 @@ std::optional<std::vector<Position>> place_group(JsonReader& r, Placement placem
     case Placement::random_uniform:
       return place_random_uniform(*shape, rng);
     case Placement::random_grid:
-      return place_random_grid(*shape, rng, r, ctx.scenario);
+      return place_random_grid(*shape, rng, r, ctx.scenario, ctx.grid_points);
   }
   return std::nullopt;
 }
@@ -397,8 +401,19 @@ void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, Pars
     const std::string path = pointer_join("/nodes", i);
     parse_node(JsonReader((*nodes)[i], path, ctx.issues), ctx.scenario.nodes.size(), ctx);
   }
-  for (std::size_t i = 0; i < group_count; ++i) {
+  // At most kMaxNodes (docs/scenario.md, "Limits"): groups after the one that
+  // passes it are not placed, so the work stays bounded whatever the counts.
+  const auto too_many = [&](const std::string& path) {
+    if (ctx.scenario.nodes.size() <= kMaxNodes) return false;
+    ctx.issues.add(path, "the scenario has " + std::to_string(ctx.scenario.nodes.size()) + " nodes" +
+                             (path == "/nodes" ? "" : " with this group") + "; at most " +
+                             std::to_string(kMaxNodes) + " (the routing's cost grows as nodes x links)");
+    return true;
+  };
+  bool capped = too_many("/nodes");
+  for (std::size_t i = 0; i < group_count && !capped; ++i) {
     parse_node_group(JsonReader((*groups)[i], pointer_join("/node_groups", i), ctx.issues), ctx);
+    capped = too_many(pointer_join("/node_groups", i));
   }
   check_colocated(ctx);
   if (!ctx.shadowing_seed_given) {

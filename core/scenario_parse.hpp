@@ -14,6 +14,13 @@
 #include "core/json_reader.hpp"
 #include "core/scenario.hpp"
 
+namespace wmnsim {
+// A user's string quoted for a message: "text", cut to 60 bytes with "..." (an id
+// or a key may be a megabyte long; the sentence around it must survive).
+// Defined in json_reader.cpp.
+std::string quote_short(std::string_view s);
+}  // namespace wmnsim
+
 namespace wmnsim::scenario_detail {
 
 // ---- enum name tables: one place for parsing and printing --------------------------
@@ -137,6 +144,7 @@ struct ParseContext {
   // For the shadowing seed (ShadowingSection::seed), resolved after the nodes.
   bool shadowing_seed_given = false;
   std::vector<std::uint64_t> placement_seeds{};  // of the random node groups, in order
+  double grid_points = 0.0;  // enumerated by random_grid groups so far (at most 10^6)
 };
 
 // ---- section parsers: each reads one top-level key -------------------------------

@@ -1,6 +1,7 @@
 // Routing and flows. Validated now; simulated once routing and transport/ land.
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/scenario_parse.hpp"
 
@@ -89,7 +90,7 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
     return;
   }
   const auto rate = r.number("rate_bps", NumberRange::positive());
-  const auto interval = r.seconds("interval_s", NumberRange::positive());
+  const auto interval = r.seconds("interval_s", NumberRange::at_least(kMinPeriodS));
   const double bits = static_cast<double>(f.payload_bytes) * 8.0;
   if (r.has("rate_bps") && r.has("interval_s")) {
     ctx.issues.add(r.path_of("interval_s"), "give either rate_bps or interval_s, not both");
@@ -103,6 +104,14 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
       ctx.issues.add(r.path_of("rate_bps"),
                      "a rate of " + describe_value(*r.get("rate_bps")) +
                          " bit/s sends one packet in more than 1e6 s; raise it");
+    } else if (bits / *rate < kMinPeriodS) {  // docs/scenario.md, "Limits"
+      char most[32];
+      std::snprintf(most, sizeof most, "%.6g", bits / kMinPeriodS);
+      ctx.issues.add(r.path_of("rate_bps"),
+                     "a rate of " + describe_value(*r.get("rate_bps")) +
+                         " bit/s sends more than 10^6 packets per second; at most " + most + " bit/s with " +
+                         std::to_string(f.payload_bytes) + "-byte packets (for an always full queue, use "
+                         "\"type\": \"saturated\")");
     } else {
       t.packet_interval = Time::from_seconds(bits / *rate);
     }
@@ -111,9 +120,9 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
     t.rate_bps = bits / interval->to_seconds();
   }
   if (t.type == TrafficType::on_off) {
-    if (const auto on = r.seconds("on_s", NumberRange::positive(), Need::required, "1.0"))
+    if (const auto on = r.seconds("on_s", NumberRange::at_least(kMinPeriodS), Need::required, "1.0"))
       t.on_mean = *on;
-    if (const auto off = r.seconds("off_s", NumberRange::positive(), Need::required, "1.0"))
+    if (const auto off = r.seconds("off_s", NumberRange::at_least(kMinPeriodS), Need::required, "1.0"))
       t.off_mean = *off;
     t.periods =
         r.choice_or("periods", PeriodDistribution::exponential, names(kPeriodDistributions));

@@ -6,10 +6,19 @@
 
 namespace wmnsim {
 
+void Scheduler::throw_flood() {
+  running_ = false;
+  throw EventFlood("the simulation stalled: " + std::to_string(max_events_per_instant_) +
+                   " events ran at t = " + now_.to_string() + " without time advancing (the last in context " +
+                   (current_context_ == kNoContext ? std::string("none") : std::to_string(current_context_)) +
+                   "); a rate or an interval in the scenario is too small for the simulator");
+}
+
 std::uint32_t Scheduler::add_slot() {
   // More events pending than ever before: the pool grows by one slot.
   if (slots_.size() > kSlotMask) {
-    throw std::length_error("more than 16.7 million events pending at once");
+    throw EventFlood("more than 16.7 million events pending at once at t = " + now_.to_string() +
+                     "; a rate or an interval in the scenario floods the simulator");
   }
   slots_.emplace_back();
   return static_cast<std::uint32_t>(slots_.size() - 1);
@@ -75,6 +84,14 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
       s.context_or_next_free = free_head_;
       free_head_ = slot;
       continue;
+    }
+    if (key_time(top) != instant_ps_) [[likely]] {
+      instant_ps_ = key_time(top);
+      instant_events_ = 0;
+    } else if (++instant_events_ >= max_events_per_instant_) [[unlikely]] {
+      now_ = Time::ps(key_time(top));
+      current_context_ = s.context_or_next_free;
+      throw_flood();
     }
     now_ = Time::ps(key_time(top));
     current_context_ = s.context_or_next_free;

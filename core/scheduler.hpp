@@ -17,6 +17,7 @@
 // its time comes, so frequently cancelled timers count too).
 
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -27,6 +28,17 @@
 #include "core/time.hpp"
 
 namespace wmnsim {
+
+// Thrown by the scheduler when the events stop looking like a simulation of a real
+// network: more than Scheduler::kMaxEventsPerInstant events at one simulated
+// instant (time has stopped advancing: a rate or an interval too small for the
+// engine, which the scenario loader's limits should have refused), or more events
+// pending at once than the event set holds. The command line reports it as invalid
+// input (exit code 2), Python as ScenarioError.
+class EventFlood : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // Identifies an entity (usually a node) an event belongs to; tags log lines and
 // goes into the event-trace fingerprint.
@@ -55,6 +67,10 @@ class Scheduler {
   // Sequence numbers have 40 bits; past that the pending events are renumbered
   // (order preserved). `first_sequence` lets a test start near that limit.
   static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << 40) - 1;
+  // A real network runs O(radios) events at one instant (a frame ending at every
+  // receiver, flows starting together); ten million is far beyond any scenario the
+  // loader accepts and about a second of work, so a stalled run ends quickly.
+  static constexpr std::uint64_t kMaxEventsPerInstant = 10'000'000;
   explicit Scheduler(std::uint64_t first_sequence = 0) : next_sequence_(first_sequence) {}
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
@@ -96,6 +112,9 @@ class Scheduler {
   // Returns true if the event was pending and is now cancelled.
   bool cancel(EventId id);
   bool is_pending(EventId id) const;
+
+  // Lowers the limit on events at one instant (tests).
+  void set_max_events_per_instant(std::uint64_t n) { max_events_per_instant_ = n; }
 
   // Runs events in order while their time is <= `end`, then sets now() = end
   // (unless stop() was called, which leaves now() at the last event's time).
@@ -160,6 +179,7 @@ class Scheduler {
   [[noreturn]] void throw_past_the_end(Time delay) const;
   template <bool kFingerprint>
   bool run_loop(Time end, std::uint64_t max_events);
+  [[noreturn]] void throw_flood();
   void prefetch_next_slot();
   void renumber();
 
@@ -177,6 +197,10 @@ class Scheduler {
   std::uint64_t executed_ = 0;
   std::size_t live_ = 0;
   Fingerprint fingerprint_;  // after the hot members: touched only when enabled
+  // Events run at the instant instant_ps_, against max_events_per_instant_.
+  std::int64_t instant_ps_ = -1;
+  std::uint64_t instant_events_ = 0;
+  std::uint64_t max_events_per_instant_ = kMaxEventsPerInstant;
 };
 
 }  // namespace wmnsim

@@ -62,7 +62,18 @@ void MacSampler::sample() {
       last.busy = busy;
     }
     if (queue_) queue_samples_.push_back({t, id, static_cast<double>(queued_packets(mac))});
-    if (cw_) cw_samples_.push_back({t, id, static_cast<double>(mac.current_cw(AccessCategory::ac_be))});
+    if (cw_) {
+      // DCF has one window, sampled under the radio's id; EDCA one per access
+      // category (802.11-2012 9.19.2), under "<radio id>:<category>".
+      if (mac.category_count() == 1) {
+        cw_samples_.push_back({t, id, static_cast<double>(mac.current_cw(AccessCategory::ac_be))});
+      } else {
+        for (std::size_t c = 0; c < kAccessCategoryCount; ++c) {
+          const auto ac = static_cast<AccessCategory>(c);
+          cw_samples_.push_back({t, id + ":" + std::string(to_string(ac)), static_cast<double>(mac.current_cw(ac))});
+        }
+      }
+    }
     if (drops_) {
       const std::uint64_t d = total_drops(mac);
       drop_samples_.push_back({t, id, static_cast<double>(d - last.drops)});

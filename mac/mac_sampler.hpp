@@ -6,7 +6,9 @@
 //   channel_busyness   busy time / interval, 003 Sec. III-A (transmitting,
 //                      receiving or NAV set)
 //   queue_length       packets queued in all categories at the sample instant
-//   contention_window  the current window of AC_BE (the DCF's only one), slots
+//   contention_window  the current window, slots: DCF's one window under the
+//                      radio's id; under EDCA one per access category, under
+//                      "<radio id>:ac_bk" ... "<radio id>:ac_vo"
 //   drops              packets dropped in the interval: retry limit + queues
 // Sample ids are "<node id>" for a node's first radio and "<node id>/<radio>"
 // for the others. Samples are taken at the end of each interval, from time 0.

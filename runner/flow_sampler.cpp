@@ -5,17 +5,21 @@
 namespace wmnsim {
 
 FlowSampler::FlowSampler(Network& network, Time interval, const std::vector<std::string>& kinds)
-    : network_(network), interval_(interval), last_bytes_(network.scenario().flows.size(), 0) {
+    : network_(network),
+      interval_(interval),
+      last_bytes_(network.scenario().flows.size(), 0),
+      last_weighted_bits_(network.scenario().nodes.size(), 0) {
   const auto wants = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
   goodput_ = wants("flow_goodput");
   cwnd_ = wants("tcp_cwnd");
   rtt_ = wants("flow_rtt");
+  loss_ = wants("weighted_intra_mesh_loss");
 }
 
 FlowSampler::~FlowSampler() { network_.simulation().scheduler().cancel(next_); }
 
 void FlowSampler::start() {
-  if (!goodput_ && !cwnd_ && !rtt_) return;
+  if (!goodput_ && !cwnd_ && !rtt_ && !loss_) return;
   next_ = network_.simulation().scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
@@ -41,6 +45,14 @@ void FlowSampler::sample() {
       }
     }
   }
+  if (loss_) {
+    for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
+      // A drop at the source weighs nothing (0 hops), so this is the intra-mesh loss.
+      const std::uint64_t bits = network_.ledger().node_drops(static_cast<std::uint32_t>(n)).total.hop_weighted_bits;
+      loss_samples_.push_back({t, scenario.nodes[n].id, static_cast<double>(bits - last_weighted_bits_[n]) / interval_.to_seconds()});
+      last_weighted_bits_[n] = bits;
+    }
+  }
   next_ = s.schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
@@ -51,6 +63,7 @@ void FlowSampler::write(Results& out) const {
   put("flow_goodput", "bit/s", goodput_samples_, goodput_);
   put("tcp_cwnd", "segments", cwnd_samples_, cwnd_);
   put("flow_rtt", "s", rtt_samples_, rtt_);
+  put("weighted_intra_mesh_loss", "bit/s", loss_samples_, loss_);
 }
 
 }  // namespace wmnsim

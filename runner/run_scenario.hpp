@@ -16,7 +16,14 @@ struct RunOptions {
   bool fingerprint = false;
 };
 
-// Throws NotSupportedError for features no layer implements yet.
+// Throws NotSupportedError for features no layer implements yet, ScenarioError for
+// what only the network can see (routing: unreachable flows, bad static tables),
+// and SimulationStalled (core/scheduler.hpp) when events stop advancing time.
 Results run_scenario(const Scenario& scenario, const RunOptions& options = {});
+
+// Everything run_scenario() checks before it simulates, without simulating: builds
+// the network (PHY, routing, MACs, endpoints, controllers) as a run does and throws
+// what a run would throw before its first event. `wmnsim validate` calls this.
+void check_runnable(const Scenario& scenario);
 
 }  // namespace wmnsim

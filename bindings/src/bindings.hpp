@@ -23,8 +23,9 @@ void register_run(pyb::module_& m);
 void register_compare(pyb::module_& m);
 void register_model(pyb::module_& m);
 
-// Parses JSON text produced by the Python side. Malformed text (which only a
-// caller bypassing the package can produce) is a ScenarioError, not a crash.
+// Parses JSON text from the Python side with the command line's reader
+// (parse_json_text: syntax, nesting depth, numbers beyond a double, duplicate keys):
+// every problem is a ScenarioError, never a crash.
 nlohmann::json parse_document(const std::string& text);
 
 }  // namespace wmnsim::py

@@ -1,6 +1,8 @@
 // C++ exceptions -> the package's Python exceptions (wmnsim/_errors.py):
 //   wmnsim::ScenarioError      -> wmnsim.ScenarioError(message, [(path, message), ...])
-//   wmnsim::NotSupportedError  -> wmnsim.NotSupportedError(message)
+//   wmnsim::NotSupportedError  -> wmnsim.NotSupportedError(message, [(path, message)]),
+//                                 a ScenarioError and a NotImplementedError
+//   wmnsim::EventFlood         -> wmnsim.ScenarioError (the run stalled at one instant)
 //   nlohmann::json::exception  -> wmnsim.ScenarioError (e.g. a number too large for a double)
 // Anything else keeps pybind11's default mapping (std::exception -> RuntimeError),
 // so no input ends the interpreter.
@@ -13,6 +15,7 @@
 #include "bindings.hpp"
 #include "core/not_supported.hpp"
 #include "core/scenario.hpp"
+#include "core/scheduler.hpp"
 
 namespace wmnsim::py {
 
@@ -35,13 +38,7 @@ void raise_scenario_error(const std::string& message, const std::vector<Validati
 
 }  // namespace
 
-nlohmann::json parse_document(const std::string& text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw ScenarioError({{"", std::string("invalid JSON: ") + e.what()}});
-  }
-}
+nlohmann::json parse_document(const std::string& text) { return parse_json_text(text, "<string>"); }
 
 void register_errors(pyb::module_& /*m*/) {
   pyb::register_exception_translator([](std::exception_ptr p) {
@@ -51,8 +48,20 @@ void register_errors(pyb::module_& /*m*/) {
     } catch (const ScenarioError& e) {
       raise_scenario_error(e.what(), e.issues());
     } catch (const NotSupportedError& e) {
+      // "/path: message" -> one issue at that path, so that .errors works as for
+      // ScenarioError (NotSupportedError is one).
       static PyObject* cls = error_class("NotSupportedError");
-      PyErr_SetString(cls, e.what());
+      const std::string what = e.what();
+      const auto colon = what.find(": ");
+      std::vector<ValidationIssue> issues{{"", what}};
+      if (!what.empty() && what[0] == '/' && colon != std::string::npos)
+        issues = {{what.substr(0, colon), what.substr(colon + 2)}};
+      pyb::list errors;
+      for (const auto& issue : issues) errors.append(pyb::make_tuple(issue.path, issue.message));
+      pyb::object exc = pyb::reinterpret_borrow<pyb::object>(cls)(what, errors);
+      PyErr_SetObject(cls, exc.ptr());
+    } catch (const EventFlood& e) {
+      raise_scenario_error(e.what(), {{"", e.what()}});
     } catch (const nlohmann::json::exception& e) {
       raise_scenario_error(e.what(), {{"", e.what()}});
     }

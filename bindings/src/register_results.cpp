@@ -3,8 +3,12 @@
 // very bytes `wmnsim run -o` writes, and a CLI file loaded and saved again is
 // unchanged.
 
+#include <pybind11/stl.h>
+
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bindings.hpp"
 #include "results_document.hpp"
@@ -65,7 +69,27 @@ void register_results(pyb::module_& m) {
           "The per-flow table as `wmnsim run --csv` writes it.")
       .def(
           "flow_table", [](const ResultsDocument& d) { return format_flow_table(tables_of(d)); },
-          "The per-flow table as `wmnsim run` prints it.");
+          "The per-flow table as `wmnsim run` prints it.")
+      .def(
+          "timeseries_csv", [](const ResultsDocument& d) { return timeseries_csv(d.json); },
+          "The time series as CSV, as `wmnsim run` writes outputs.timeseries_file.")
+      .def(
+          "without_timeseries",
+          [](const ResultsDocument& d) {
+            ResultsDocument out{d.json};
+            out.json["timeseries"] = nlohmann::ordered_json::object();
+            return out;
+          },
+          "A copy with no time series (what `wmnsim run` writes when they go to outputs.timeseries_file).");
+  m.def(
+      "check_output_files",
+      [](const std::string& input, const std::vector<std::pair<std::string, std::string>>& outputs) {
+        std::vector<OutputFile> files;
+        for (const auto& [what, path] : outputs) files.push_back({what, path});
+        return check_output_files(input, files);
+      },
+      pyb::arg("input"), pyb::arg("outputs"),
+      "The command line's checks of its output files before a run: a list of messages, empty when all is well.");
 }
 
 }  // namespace wmnsim::py

@@ -12,6 +12,7 @@
 #include "core/scenario.hpp"
 #include "core/simulation.hpp"
 #include "phy/phy_setup.hpp"
+#include "runner/run_scenario.hpp"
 
 namespace wmnsim::py {
 
@@ -131,8 +132,22 @@ void register_scenario(pyb::module_& m) {
       "Applies '/json/pointer=value' assignments (the CLI's --set) to a JSON document; "
       "returns the new document as JSON text. Raises ScenarioError naming the pointer.");
   m.def(
-      "validate", [](const std::string& text) { (void)parse_scenario(parse_document(text)); },
-      pyb::arg("document"), "Validates a scenario document; raises ScenarioError listing every problem.");
+      "check_json_text", [](const std::string& text) { (void)parse_json_text(text, "<string>"); },
+      pyb::arg("text"),
+      "Checks JSON text as the command line reads a file: syntax (line and column), nesting depth, "
+      "numbers beyond a double, duplicate keys; raises ScenarioError.");
+  m.def(
+      "validate",
+      [](const std::string& text, bool build) {
+        const Scenario s = parse_scenario(parse_document(text));
+        if (!build) return;
+        pyb::gil_scoped_release nogil;  // builds the network: radios and routing
+        check_runnable(s);
+      },
+      pyb::arg("document"), pyb::arg("build") = true,
+      "Validates a scenario document as `wmnsim validate` does: the loader's checks, then (build=True) "
+      "what a run checks before its first event (routing, features not simulated yet). Raises "
+      "ScenarioError listing every problem, or NotSupportedError.");
   m.def("describe", &describe, pyb::arg("document"),
         "The resolved scenario (node_groups expanded, defaults filled in) as plain data.");
   m.def("radio_links", &radio_links, pyb::arg("document"),

@@ -65,14 +65,16 @@ class ScenarioError(ValueError):
         """The same problems, attributed to the file ``source`` (as the CLI prints them)."""
         if source is None:
             return self
-        return ScenarioError(errors=self.errors, source=source)
+        return type(self)(errors=self.errors, source=source)
 
     def __reduce__(self):  # picklable, e.g. across multiprocessing workers
-        return (ScenarioError, (str(self), [tuple(e) for e in self.errors], self.source))
+        return (type(self), (str(self), [tuple(e) for e in self.errors], self.source))
 
 
-class NotSupportedError(NotImplementedError):
+class NotSupportedError(ScenarioError, NotImplementedError):
     """The scenario is valid, but this build of wmnsim cannot simulate something it
-    asks for (e.g. no radio stack yet, or a model not implemented). The message
-    starts with the JSON path of the key concerned. The command line reports it like
-    invalid input (exit code 2). A subclass of :class:`NotImplementedError`."""
+    asks for (a controller, a transport or a time series not implemented yet). The
+    message starts with the JSON path of the key concerned, and ``errors`` holds it
+    as one :class:`ValidationIssue`. The command line reports it like invalid input
+    (exit code 2). A :class:`ScenarioError` (what every input the simulator refuses
+    raises) and a :class:`NotImplementedError`."""

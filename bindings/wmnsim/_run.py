@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional, Union
 
 from . import _core
-from ._errors import NotSupportedError, ScenarioError
+from ._errors import ScenarioError
 from .result import Progress, Result
 from .scenario import Overrides, Scenario
 
@@ -49,8 +49,10 @@ def run(
     --fingerprint`` does.
 
     Raises :class:`ScenarioError` (a ValueError) for invalid input, with every
-    problem's JSON path, and :class:`NotSupportedError` (a NotImplementedError)
-    when this build cannot simulate what the scenario asks for.
+    problem's JSON path, and :class:`NotSupportedError` (a ScenarioError and a
+    NotImplementedError) when this build cannot simulate what the scenario asks for.
+    ``outputs.results_file`` and ``outputs.timeseries_file`` are the command line's:
+    this writes nothing (``Result.to_json(path)`` does).
     """
     sc = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
     assignments = []
@@ -68,12 +70,8 @@ def run(
     try:
         document, pending = _core.run(sc._text(), sc.name or "scenario", log_level, callback, cancel,
                                       bool(fingerprint))
-    except ScenarioError as e:
+    except ScenarioError as e:  # NotSupportedError included: with_source keeps the class
         raise e.with_source(sc.source) from None
-    except NotSupportedError as e:
-        if sc.source:
-            raise NotSupportedError(f"{sc.source}: {e}") from None
-        raise
     result = Result(document)
     _raise_pending(pending, result)
     return result

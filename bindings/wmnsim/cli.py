@@ -5,24 +5,24 @@ The same subcommands, options, messages and exit codes as cli/main.cpp::
     python -m wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
                                   [--set /json/pointer=value ...] [--log-level L]
                                   [--fingerprint]
-    python -m wmnsim validate SCENARIO...
+    python -m wmnsim validate SCENARIO... [--seed N] [--set /json/pointer=value ...]
     python -m wmnsim compare RESULTS... REFERENCE [--json]
     python -m wmnsim compare RESULTS... --reference REFERENCE [--json]
     python -m wmnsim model starvation [options]   (cli/model_command.hpp)
     python -m wmnsim --version
 
 Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
-3 (compare) some metric outside its tolerance or missing, 130 interrupted by
-Ctrl-C (nothing written).
+3 (compare) some metric outside its tolerance or missing, 130, 143, 129 stopped by
+SIGINT (Ctrl-C), SIGTERM or SIGHUP (nothing written).
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
+import signal
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional, Tuple
 
 from . import _core
 from .model import _starvation_text
@@ -39,16 +39,6 @@ EXIT_INTERRUPTED = 130
 LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "critical", "off"]
 
 
-def _seed(text: str) -> int:
-    value = int(text, 10)
-    if not 0 <= value < 2**64:
-        raise ValueError(text)
-    return value
-
-
-_seed.__name__ = "seed"  # argparse names the type in its message
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wmnsim",
                                 description="wmnsim: discrete-event simulator of 802.11 wireless mesh networks")
@@ -56,17 +46,22 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="Run a scenario and print its per-flow table")
     r.add_argument("scenario", help="Scenario JSON file")
-    r.add_argument("-o", "--output", default="", help="Write the results JSON here (docs/results.md)")
+    r.add_argument("-o", "--output", default="",
+                   help="Write the results JSON here (docs/results.md; default: the scenario's outputs.results_file)")
     r.add_argument("--csv", default="", help="Write the per-flow table as CSV here")
-    r.add_argument("--seed", type=_seed, default=None, help="Master seed (overrides /simulation/seed)")
+    r.add_argument("--seed", default=None, help="Master seed 0..2^64-1 (sets /simulation/seed)")
     r.add_argument("--set", dest="sets", action="append", default=[],
                    help="Override a scenario value: /json/pointer=value (repeatable)")
     r.add_argument("--log-level", default="warn", choices=LOG_LEVELS,
                    help="trace, debug, info, warn, error, critical or off")
     r.add_argument("--fingerprint", action="store_true",
                    help="Hash the event trace (docs/fingerprints.md): print it and record it in the results file")
-    v = sub.add_parser("validate", help="Check scenarios; print every error with its JSON path")
+    v = sub.add_parser("validate",
+                       help="Check scenarios as run would, without simulating; print every error with its JSON path")
     v.add_argument("scenarios", nargs="+", help="Scenario JSON files")
+    v.add_argument("--seed", default=None, help="Master seed 0..2^64-1 (sets /simulation/seed)")
+    v.add_argument("--set", dest="sets", action="append", default=[],
+                   help="Override a scenario value: /json/pointer=value (repeatable), as run does")
     c = sub.add_parser("compare", help="Check results files against a reference file (docs/references.md)")
     c.add_argument("files", nargs="+", help="Results JSON files (several seeds: their mean is compared), "
                    "then the reference file unless --reference is given")
@@ -94,29 +89,69 @@ def _print_issues(file: str, e: ScenarioError) -> None:
     print(ScenarioError.format(e.errors, file), file=sys.stderr)
 
 
+class _Stopped(BaseException):
+    """SIGTERM or SIGHUP during a run: stops it like Ctrl-C (KeyboardInterrupt)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on(signum: int, _frame: Any) -> None:
+    raise _Stopped(signum)
+
+
+def _load(file: str, args: argparse.Namespace) -> Scenario:
+    """The scenario as `run` would simulate it: file, overrides, then --seed, which is
+    --set /simulation/seed=N (the loader's rule for the seed, as in the C++ CLI)."""
+    sets = list(args.sets)
+    if args.seed is not None:
+        sets.append(f"/simulation/seed={args.seed}")
+    scenario = Scenario.from_file(file).with_overrides(sets)
+    try:
+        _core.validate(scenario._text(), False)  # the loader only; the network is built by run
+    except ScenarioError as e:
+        raise e.with_source(file) from None
+    return scenario
+
+
+def _outputs(scenario: Scenario, output: str = "", csv: str = "") -> List[Tuple[str, str]]:
+    """The files a run writes, as cli/main.cpp's outputs_of()."""
+    declared = scenario.to_dict().get("outputs", {})
+    out = []
+    if output:
+        out.append(("-o", output))
+    elif declared.get("results_file"):
+        out.append(("/outputs/results_file", declared["results_file"]))
+    if csv:
+        out.append(("--csv", csv))
+    if declared.get("timeseries_file"):
+        out.append(("/outputs/timeseries_file", declared["timeseries_file"]))
+    return out
+
+
+def _output_problems(file: str, outputs: List[Tuple[str, str]]) -> bool:
+    problems = _core.check_output_files(file, outputs)
+    for p in problems:
+        print(p, file=sys.stderr)
+    return bool(problems)
+
+
 def _run_command(args: argparse.Namespace) -> int:
     try:
-        sets = list(args.sets)
-        if args.seed is not None:
-            sets.append(f"/simulation/seed={args.seed}")
-        scenario = Scenario.from_file(args.scenario).with_overrides(sets)
-        scenario.validate()
+        scenario = _load(args.scenario, args)
     except ScenarioError as e:
         _print_issues(args.scenario, e)
         return EXIT_INVALID_INPUT
 
     # Output paths are checked before a possibly long run, not after it.
-    for out in (args.output, args.csv):
-        if not out:
-            continue
-        parent = os.path.dirname(out)
-        if parent and not os.path.isdir(parent):
-            print(f"cannot write {out}: the folder {parent} does not exist; "
-                  "create it or choose another output path", file=sys.stderr)
-            return EXIT_INVALID_INPUT
+    outputs = _outputs(scenario, args.output, args.csv)
+    if _output_problems(args.scenario, outputs):
+        return EXIT_INVALID_INPUT
 
     # Progress only on a terminal, and only once a run has lasted about a second.
     progress = sys.stderr.isatty()
+    previous = {s: signal.signal(s, _stop_on) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         result = run(scenario, progress=progress, log_level=args.log_level, fingerprint=args.fingerprint)
     except NotSupportedError as e:
@@ -125,18 +160,29 @@ def _run_command(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         _print_issues(args.scenario, e)
         return EXIT_INVALID_INPUT
-    except KeyboardInterrupt as e:
+    except (KeyboardInterrupt, _Stopped) as e:
         partial = getattr(e, "result", None)
         at = f"{partial.simulated_time_s:g}" if partial is not None else "?"
-        print(f"\ninterrupted at {at} s simulated; nothing written", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        signum = e.signum if isinstance(e, _Stopped) else signal.SIGINT
+        by = {signal.SIGTERM: " by SIGTERM", signal.SIGHUP: " by SIGHUP"}.get(signum, "")
+        print(f"\ninterrupted{by} at {at} s simulated; nothing written", file=sys.stderr)
+        return 128 + int(signum)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
-    # Both files only after the run succeeded; each is atomic on its own.
+    # The files only after the run succeeded; each is atomic on its own.
     try:
-        if args.output:
-            result.to_json(args.output)
-        if args.csv:
-            _write_csv(result, args.csv)
+        doc = result._doc
+        for what, path in outputs:
+            if what == "/outputs/timeseries_file":
+                _core.write_file_atomically(path, doc.timeseries_csv())
+                doc = doc.without_timeseries()  # there instead of in the results
+        for what, path in outputs:
+            if what == "--csv":
+                _write_csv(result, path)
+            if what in ("-o", "/outputs/results_file"):
+                doc.write(path)
     except OSError as e:
         print(str(e), file=sys.stderr)
         return EXIT_INVALID_INPUT
@@ -152,15 +198,29 @@ def _write_csv(result, path: str) -> None:
     _core.write_file_atomically(path, result.flows_csv())
 
 
-def _validate_command(files: List[str]) -> int:
+def _validate_command(args: argparse.Namespace) -> int:
     status = 0
-    for file in files:
+    for file in args.scenarios:
         try:
-            Scenario.from_file(file).validate()
-            print(f"{file}: valid")
+            scenario = _load(file, args)
         except ScenarioError as e:
             _print_issues(file, e)
             status = EXIT_INVALID_INPUT
+            continue
+        if _output_problems(file, _outputs(scenario)):
+            status = EXIT_INVALID_INPUT
+            continue
+        try:
+            scenario.validate()  # what run checks before its first event
+        except NotSupportedError as e:
+            print(str(e), file=sys.stderr)
+            status = EXIT_INVALID_INPUT
+            continue
+        except ScenarioError as e:
+            _print_issues(file, e)
+            status = EXIT_INVALID_INPUT
+            continue
+        print(f"{file}: valid")
     return status
 
 
@@ -238,7 +298,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _compare_command(args)
         if args.command == "model":
             return _model_command(args)
-        return _validate_command(args.scenarios)
+        return _validate_command(args)
     except Exception as e:  # noqa: BLE001 - the CLI's last resort, with its words
         print(f"wmnsim: internal error: {e}", file=sys.stderr)
         return EXIT_INTERNAL

@@ -209,9 +209,30 @@ def _kind(value: Any) -> str:
     return "a number"
 
 
-def _plain(value: Any, path: str) -> Any:
-    """A deep copy made of JSON types only; anything else is a ScenarioError at its path."""
-    if value is None or isinstance(value, (bool, str)):
+def _check_unicode(text: str, path: str) -> None:
+    """JSON text is UTF-8: a str with lone surrogates cannot be written as JSON."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ScenarioError(errors=[(path, f"not valid Unicode text (a lone surrogate at character {e.start})")]) from None
+
+
+# The loader's nesting limit (core/scenario.hpp kMaxJsonDepth; docs/scenario.md "Limits").
+_MAX_DEPTH = 64
+
+
+def _plain(value: Any, path: str, depth: int = 0) -> Any:
+    """A deep copy made of JSON types only; anything else is a ScenarioError at its path.
+    Containers nest at most _MAX_DEPTH deep (a dict that contains itself included)."""
+    if isinstance(value, (Mapping, list, tuple)):
+        depth += 1
+        if depth > _MAX_DEPTH:
+            raise ScenarioError(errors=[(path, f"nested deeper than {_MAX_DEPTH} levels; a scenario needs fewer "
+                                               "than 10 (does a dict or list contain itself?)")])
+    if isinstance(value, str):
+        _check_unicode(value, path)
+        return value
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, numbers.Integral):
         return int(value)
@@ -225,62 +246,27 @@ def _plain(value: Any, path: str) -> Any:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise ScenarioError(errors=[(path, f"object keys must be strings, got {k!r}")])
-            out[k] = _plain(v, path + "/" + k.replace("~", "~0").replace("/", "~1"))
+            _check_unicode(k, path)
+            out[k] = _plain(v, path + "/" + k.replace("~", "~0").replace("/", "~1"), depth)
         return out
     if isinstance(value, (list, tuple)):
-        return [_plain(v, f"{path}/{i}") for i, v in enumerate(value)]
+        return [_plain(v, f"{path}/{i}", depth) for i, v in enumerate(value)]
     raise ScenarioError(
         errors=[(path, f"expected a JSON value (object, array, string, number, boolean or null), "
                        f"got {type(value).__name__} {value!r}")]
     )
 
 
-class _Obj(dict):
-    """A JSON object as parsed, remembering keys that appeared twice."""
-
-    __slots__ = ("duplicates",)
-
-
-def _pairs(pairs):
-    obj = _Obj()
-    obj.duplicates = []
-    for k, v in pairs:
-        if k in obj:
-            obj.duplicates.append(k)
-        obj[k] = v
-    return obj
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _parse_json_text(text: str) -> Any:
-    """JSON text -> plain data, with the command line's checks: line and column of a
-    syntax error, and duplicate keys (JSON keeps only the last one) as errors."""
+    """JSON text -> plain data, with the command line's reader first (C++): the line and
+    column of a syntax error, the nesting limit, numbers beyond a double and duplicate
+    keys are ScenarioErrors with its messages; only checked text reaches json.loads."""
     try:
-        doc = json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(errors=[("", f"<string>: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}")]) from None
-    except ValueError as e:
-        raise ScenarioError(errors=[("", f"<string>: invalid JSON: {e}")]) from None
-    issues: List[ValidationIssue] = []
-
-    def walk(v: Any, path: str) -> Any:
-        if isinstance(v, _Obj):
-            for k in v.duplicates:
-                issues.append(ValidationIssue(
-                    path + "/" + k.replace("~", "~0").replace("/", "~1"),
-                    f'duplicate key "{k}" (JSON keeps only the last one); remove one of them'))
-            return {k: walk(x, path + "/" + k.replace("~", "~0").replace("/", "~1")) for k, x in v.items()}
-        if isinstance(v, list):
-            return [walk(x, f"{path}/{i}") for i, x in enumerate(v)]
-        return v
-
-    doc = walk(doc, "")
-    if issues:
-        raise ScenarioError(errors=issues)
-    return doc
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:  # lone surrogates: no JSON text can hold them
+        raise ScenarioError(errors=[("", f"<string>: not valid Unicode text at character {e.start}")]) from None
+    _core.check_json_text(text)
+    return json.loads(text)
 
 
 def _assignments(overrides: Optional[Overrides]) -> List[str]:
@@ -288,12 +274,14 @@ def _assignments(overrides: Optional[Overrides]) -> List[str]:
     if overrides is None:
         return []
     if isinstance(overrides, str):
+        _check_unicode(overrides, "")
         return [overrides]
     if isinstance(overrides, Mapping):
         out = []
         for pointer, value in overrides.items():
             if not isinstance(pointer, str):
                 raise TypeError(f"override keys are JSON pointers (str), got {pointer!r}")
+            _check_unicode(pointer, "")
             if "=" in pointer:
                 raise ScenarioError(errors=[(pointer, 'a pointer cannot contain "=" (as with --set)')])
             out.append(pointer + "=" + json.dumps(_plain(value, pointer), ensure_ascii=False, allow_nan=False))
@@ -303,6 +291,7 @@ def _assignments(overrides: Optional[Overrides]) -> List[str]:
         for a in overrides:
             if not isinstance(a, str):
                 raise TypeError(f"override assignments are '/json/pointer=value' strings, got {a!r}")
+            _check_unicode(a, "")
             out.append(a)
         return out
     raise TypeError(f"overrides must be a dict of JSON pointers to values or a list of strings, "

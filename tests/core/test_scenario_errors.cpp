@@ -53,7 +53,7 @@ const BadCase kBadCases[] = {
     {"SeedAboveUint64", [](json& d) { d["simulation"]["seed"] = 18446744073709551616.0; },
      "/simulation/seed", "expected an integer 0..18446744073709551615"},
     {"ZeroMeasurementInterval", [](json& d) { d["simulation"]["measurement_interval_s"] = 0; },
-     "/simulation/measurement_interval_s", "expected a number of seconds > 0"},
+     "/simulation/measurement_interval_s", "expected a number of seconds >= 1e-06"},
     // --- unknown keys, wrong types, enums
     {"UnknownTopLevelKey", [](json& d) { d["flow"] = json::array(); }, "/flow",
      "unknown key \"flow\"; did you mean \"flows\"?"},

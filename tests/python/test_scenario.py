@@ -32,7 +32,12 @@ def test_every_committed_scenario_validates():
     assert len(files) >= 7
     for f in files:
         s = wmnsim.Scenario(f)
-        s.validate()
+        # As `wmnsim validate`: valid, or refused only for a feature not simulated yet.
+        try:
+            s.validate()
+        except wmnsim.NotSupportedError as e:
+            assert len(e.errors) == 1 and s.errors() == e.errors and not s.is_valid()
+            continue
         assert s.errors() == [] and s.is_valid()
 
 

@@ -1,0 +1,111 @@
+"""The command line's side of docs/scenario.md "Limits" and of the outputs keys:
+signals, the scenario's output files, and `validate` answering what `run` would."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+WMNSIM = os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "ci" / "cli" / "wmnsim"))
+FLAGSHIP = ROOT / "scenarios" / "two_hop_chain_tcp.json"
+
+
+def wmnsim(*args, cwd=None):
+    return subprocess.run([WMNSIM, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def scenario(tmp_path, **changes):
+    doc = json.loads(FLAGSHIP.read_text())
+    doc["simulation"]["duration_s"] = 2
+    for pointer, value in changes.items():
+        section, key = pointer.split("__")
+        doc.setdefault(section, {})[key] = value
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(doc))
+    return f
+
+
+@pytest.mark.parametrize("sig,code,words", [(signal.SIGINT, 130, "interrupted at"),
+                                            (signal.SIGTERM, 143, "interrupted by SIGTERM at"),
+                                            (signal.SIGHUP, 129, "interrupted by SIGHUP at")])
+def test_stop_signals_end_the_run_and_write_nothing(tmp_path, sig, code, words):
+    out = tmp_path / "out.json"
+    p = subprocess.Popen([WMNSIM, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000", "-o", str(out)],
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == code, err
+    assert words in err and "nothing written" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_results_file_is_written_when_no_o_is_given(tmp_path):
+    f = scenario(tmp_path, outputs__results_file="from_scenario.json")
+    r = wmnsim("run", f, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((tmp_path / "from_scenario.json").read_text())
+    assert doc["format"] == "wmnsim-results" and doc["timeseries"]["flow_goodput"]["rows"]
+    # -o wins.
+    (tmp_path / "from_scenario.json").unlink()
+    r = wmnsim("run", f, "-o", tmp_path / "cli.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "cli.json").exists() and not (tmp_path / "from_scenario.json").exists()
+
+
+def test_timeseries_file_takes_the_series_out_of_the_results(tmp_path):
+    f = scenario(tmp_path, outputs__timeseries_file="series.csv", outputs__timeseries=["flow_goodput", "drops"])
+    r = wmnsim("run", f, "-o", tmp_path / "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = (tmp_path / "series.csv").read_text().splitlines()
+    assert lines[0] == "kind,unit,time_s,id,value"
+    kinds = {line.split(",")[0] for line in lines[1:]}
+    assert kinds == {"flow_goodput", "drops"}
+    assert len([x for x in lines if x.startswith("flow_goodput,bit/s,")]) == 2 * 2  # 2 intervals x 2 flows
+    assert json.loads((tmp_path / "r.json").read_text())["timeseries"] == {}
+
+
+def test_validate_answers_what_run_would(tmp_path):
+    doc = json.loads(FLAGSHIP.read_text())
+    doc["controllers"] = [{"type": "tcc"}]
+    bad = tmp_path / "tcc.json"
+    bad.write_text(json.dumps(doc))
+    v, r = wmnsim("validate", bad), wmnsim("run", bad)
+    assert v.returncode == r.returncode == 2
+    assert '/controllers/0/type: "tcc" is not simulated yet' in v.stderr
+    assert v.stderr == r.stderr
+    doc = json.loads(FLAGSHIP.read_text())
+    doc["nodes"][0]["position_m"] = [-2000, 0]
+    far = tmp_path / "far.json"
+    far.write_text(json.dumps(doc))
+    v, r = wmnsim("validate", far), wmnsim("run", far)
+    assert v.returncode == r.returncode == 2
+    assert "/flows/0" in v.stderr and v.stderr == r.stderr
+
+
+def test_validate_takes_set_and_seed_like_run(tmp_path):
+    r = wmnsim("validate", FLAGSHIP, "--set", "/simulation/duration_s=-1", "--seed", "3")
+    assert r.returncode == 2 and "/simulation/duration_s" in r.stderr
+    r = wmnsim("validate", FLAGSHIP, "--set", "/controllers=[{\"type\": \"counter_starvation\"}]", "--seed", "7")
+    assert r.returncode == 0 and r.stdout == f"{FLAGSHIP}: valid\n"
+    r = wmnsim("validate", FLAGSHIP, "--seed=-1")
+    assert r.returncode == 2 and "/simulation/seed: expected an integer 0..18446744073709551615, got -1" in r.stderr
+
+
+def test_validate_checks_the_output_files_the_scenario_names(tmp_path):
+    f = scenario(tmp_path, outputs__results_file="no/such/r.json")
+    r = wmnsim("validate", f, cwd=tmp_path)
+    assert r.returncode == 2 and "the folder no/such does not exist" in r.stderr
+
+
+def test_outputs_must_differ_from_each_other_and_from_the_input(tmp_path):
+    f = scenario(tmp_path)
+    r = wmnsim("run", f, "-o", tmp_path / "x", "--csv", tmp_path / "x")
+    assert r.returncode == 2 and "-o writes the same file" in r.stderr
+    r = wmnsim("run", f, "-o", f)
+    assert r.returncode == 2 and "it is the scenario file" in r.stderr
+    assert json.loads(f.read_text())["simulation"]["duration_s"] == 2  # untouched
