@@ -129,6 +129,9 @@ int check_before_run(const std::string& file, const wmnsim::Scenario& scenario,
   } catch (const wmnsim::ScenarioError& e) {
     print_issues(file, e);
     return kExitInvalidInput;
+  } catch (const wmnsim::EventFlood& e) {  // as run_command: the network's set-up flooded the event set
+    std::cerr << file << ": " << e.what() << '\n';
+    return kExitInvalidInput;
   }
   return 0;
 }

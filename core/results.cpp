@@ -176,20 +176,28 @@ void write_file_atomically(const fs::path& path, std::string_view content) {
     throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(error != 0 ? error : EIO));
   };
   fd = open_unnamed(dir);
-  const bool unnamed = fd >= 0;
+  bool unnamed = fd >= 0;
+  if (!unnamed && !unnamed_unsupported(errno)) fail(errno);
+  if (unnamed) {
+    if (!write_all(fd, content) || ::fsync(fd) != 0) fail(errno);
+    // Give the complete file a name (linkat through /proc, as open(2) describes).
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      named = true;
+    } else if (errno == ENOENT) {  // no /proc mounted: write a named file instead
+      ::close(fd);
+      fd = -1;
+      unnamed = false;
+    } else {
+      fail(errno);
+    }
+  }
   if (!unnamed) {
-    if (!unnamed_unsupported(errno)) fail(errno);
-    // A file system without O_TMPFILE: a named temporary file for the whole write.
+    // A file system without O_TMPFILE, or no /proc: a named temporary file for the whole write.
     fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) fail(errno);
     named = true;
-  }
-  if (!write_all(fd, content) || ::fsync(fd) != 0) fail(errno);
-  if (unnamed) {
-    // Give the complete file a name (linkat through /proc, as open(2) describes).
-    const std::string self = "/proc/self/fd/" + std::to_string(fd);
-    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) fail(errno);
-    named = true;
+    if (!write_all(fd, content) || ::fsync(fd) != 0) fail(errno);
   }
   if (::close(fd) != 0) {
     fd = -1;

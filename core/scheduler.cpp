@@ -89,6 +89,7 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
       instant_ps_ = key_time(top);
       instant_events_ = 0;
     } else if (++instant_events_ >= max_events_per_instant_) [[unlikely]] {
+      // The popped slot is not freed: the run is abandoned, and the scheduler with it.
       now_ = Time::ps(key_time(top));
       current_context_ = s.context_or_next_free;
       throw_flood();

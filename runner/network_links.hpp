@@ -19,7 +19,7 @@ namespace wmnsim {
 
 // Every directed link of the network:
 //  - wireless: from each radio to each radio of another node on its channel, when
-//    both directions have a usable rate (phy::link_data_rate): a unicast frame needs
+//    both directions have a usable rate (phy::usable_link_rate): a unicast frame needs
 //    its ACK back. interface = the sender's radio index, address = the receiving
 //    radio's RadioId, cost_s = airtime_cost_s at the link's data rate;
 //  - wired: both directions of each Scenario::links entry, interface =

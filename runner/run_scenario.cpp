@@ -204,11 +204,7 @@ void warn_silent_flows(const Network& net, Results& out) {
 void reject_unsupported_outputs(const Scenario& scenario) {
   for (std::size_t i = 0; i < scenario.timeseries.size(); ++i) {
     const std::string& kind = scenario.timeseries[i];
-    const char* why = kind == "wccp_rate"    ? "WCCP (003) is not simulated yet"
-                      : kind == "txop_limit" ? "the TXOP changes only under the edca_txop controller (002), "
-                                               "which is not simulated yet"
-                                             : nullptr;
-    if (why != nullptr) {
+    if (const char* why = why_not_recorded(kind)) {
       throw NotSupportedError("/outputs/timeseries/" + std::to_string(i) + ": \"" + kind +
                               "\" is not recorded yet: " + why + "; remove it from the list");
     }
@@ -216,6 +212,14 @@ void reject_unsupported_outputs(const Scenario& scenario) {
 }
 
 }  // namespace
+
+const char* why_not_recorded(std::string_view timeseries_kind) {
+  if (timeseries_kind == "wccp_rate") return "WCCP (003) is not simulated yet";
+  if (timeseries_kind == "txop_limit") {
+    return "the TXOP changes only under the edca_txop controller (002), which is not simulated yet";
+  }
+  return nullptr;
+}
 
 void check_runnable(const Scenario& scenario) {
   reject_unsupported_outputs(scenario);

@@ -1,6 +1,8 @@
 #pragma once
 // Runs a scenario: builds the network from every layer, runs it, collects results.
 
+#include <string_view>
+
 #include "core/not_supported.hpp"
 #include "core/results.hpp"
 #include "core/scenario.hpp"
@@ -16,9 +18,13 @@ struct RunOptions {
   bool fingerprint = false;
 };
 
+// Why a time-series kind of the scenario format is not recorded yet (a run refuses
+// it), or nullptr when a layer records it.
+const char* why_not_recorded(std::string_view timeseries_kind);
+
 // Throws NotSupportedError for features no layer implements yet, ScenarioError for
 // what only the network can see (routing: unreachable flows, bad static tables),
-// and SimulationStalled (core/scheduler.hpp) when events stop advancing time.
+// and EventFlood (core/scheduler.hpp) when events stop advancing time.
 Results run_scenario(const Scenario& scenario, const RunOptions& options = {});
 
 // Everything run_scenario() checks before it simulates, without simulating: builds

@@ -69,7 +69,9 @@ TEST(FingerprintOfARun, WhatTheRunRecordsDoesNotMoveIt) {
   // Every time series at a fine interval (many sampler events) against none.
   nlohmann::json recorded = flagship(), bare = flagship();
   recorded["outputs"]["timeseries"] = nlohmann::json::array();
-  for (const auto kind : timeseries_kinds()) recorded["outputs"]["timeseries"].push_back(std::string(kind));
+  for (const auto kind : timeseries_kinds()) {
+    if (why_not_recorded(kind) == nullptr) recorded["outputs"]["timeseries"].push_back(std::string(kind));
+  }
   recorded["simulation"]["measurement_interval_s"] = 0.01;
   bare["outputs"]["timeseries"] = nlohmann::json::array();
   const Results r = run(recorded), b = run(bare);
