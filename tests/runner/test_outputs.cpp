@@ -52,10 +52,11 @@ TEST(Outputs, WeightedIntraMeshLossIsRecordedPerNodeAndSumsToTheSummary) {
   auto doc = udp_chain();
   // B's own saturated flow keeps its short queue full, so packets A sends through B
   // are dropped there after one hop.
-  // 200 m hops at 2 Mbit/s: A cannot reach GW directly, every hop delivers.
+  // 180 m hops at 2 Mbit/s: A cannot reach GW directly, every hop delivers (at
+  // 200 m a hop loses more than auto_rate.max_fer of its frames and is not routed).
   doc["phy"]["data_rate_bps"] = 2e6;
-  doc["nodes"][1]["position_m"] = {200, 0};
-  doc["nodes"][2]["position_m"] = {400, 0};
+  doc["nodes"][1]["position_m"] = {180, 0};
+  doc["nodes"][2]["position_m"] = {360, 0};
   doc["nodes"][1]["mac"] = {{"queue", {{"capacity_packets", 2}}}};
   doc["flows"].push_back({{"id", "f2"}, {"transport", "udp"}, {"src", "B"}, {"dst", "GW"}});
   doc["outputs"]["timeseries"] = {"weighted_intra_mesh_loss"};

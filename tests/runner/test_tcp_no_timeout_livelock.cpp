@@ -30,6 +30,13 @@ TEST(TcpNoTimeoutLivelock, ThreeHopFifoChainHasNoFlowStuckAtATimeoutRate) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/jamshaid/chain_1mbps.json");
     doc.erase("controllers");  // 001 Fig. 3's shared-FIFO baseline
+    // The reception the criterion was measured with (before and after the fix). The
+    // shipped scenario now uses the ns2 model, under which the three-hop flow also
+    // loses frames to hidden senders: 10-14 timeouts in 120 s and a quarter or less
+    // of the best flow's goodput (real losses, not the timer), which would blur
+    // what this test guards.
+    doc["phy"]["reception"]["model"] = "threshold";
+    doc["propagation"].erase("frequency_hz");
     doc["simulation"]["duration_s"] = kDurationS;
     doc["simulation"]["seed"] = seed;
     const Results r = run_scenario(parse_scenario(doc));
