@@ -1,4 +1,4 @@
-// MAC benchmark: the 50-station saturation scenario (mac/saturation_testbed.hpp),
+// MAC benchmark: the 50-station saturation scenario (fixtures/saturation_testbed.hpp),
 // 802.11b at 11 Mbit/s, basic access, 1500-byte packets, under both reception
 // models. Reports the median over repetitions of wall time per simulated second
 // and events per second.
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mac/edca_params.hpp"
-#include "mac/saturation_testbed.hpp"
+#include "fixtures/saturation_testbed.hpp"
 
 using namespace wmnsim;
 

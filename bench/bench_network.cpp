@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "runner/run_scenario.hpp"
 
 using namespace wmnsim;

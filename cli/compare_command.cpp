@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include "core/compare.hpp"
-#include "core/reference.hpp"
-#include "core/scenario.hpp"
+#include "results/compare.hpp"
+#include "results/reference.hpp"
+#include "scenario/scenario.hpp"
 
 namespace wmnsim::cli {
 

@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "cli/compare_command.hpp"
-#include "core/results.hpp"
-#include "core/scenario.hpp"
+#include "results/results.hpp"
+#include "scenario/scenario.hpp"
 #include "model_command.hpp"
 #include "runner/flow_table.hpp"
 #include "runner/run_scenario.hpp"

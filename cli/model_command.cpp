@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "control/starvation_model.hpp"
-#include "runner/starvation_report.hpp"
+#include "analysis/starvation_report.hpp"
 
 namespace wmnsim::cli {
 

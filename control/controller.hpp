@@ -14,13 +14,15 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/node.hpp"
 #include "core/routing.hpp"
-#include "core/scenario.hpp"
+#include "control/controller_config.hpp"
+#include "core/topology.hpp"
 #include "core/simulation.hpp"
 #include "mac/mac.hpp"
 
@@ -29,11 +31,25 @@ namespace wmnsim::control {
 // The part of a running network a controller may see and act on. Built by the
 // runner once every layer exists; outlives every controller.
 struct ControlContext {
+  // Each node's id (for statistics) and role, by scenario node index.
+  struct NodeInfo {
+    std::string id;
+    NodeRole role = NodeRole::mesh;
+  };
+
   Simulation& sim;
-  const Scenario& scenario;
   const Routing& routing;
+  std::vector<NodeInfo> node_info;
   std::vector<Node*> nodes;                  // by scenario node index
   std::vector<std::vector<mac::Mac*>> macs;  // by scenario node index, in radio order; empty for hosts
+
+  // The index of the node with this id.
+  std::optional<std::size_t> find_node(std::string_view id) const {
+    for (std::size_t i = 0; i < node_info.size(); ++i) {
+      if (node_info[i].id == id) return i;
+    }
+    return std::nullopt;
+  }
 };
 
 class Controller {

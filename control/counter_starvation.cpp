@@ -19,11 +19,12 @@ std::optional<std::size_t> one_hop_radio(const ControlContext& ctx, std::size_t 
   }
   if (const NextHop* down = ctx.routing.tables.next_hop(g, n); down && down->node == n) {
     // The gateway's radio reaches `node`; `node` hears it on the radio with the same channel.
-    const auto& gw_radios = ctx.scenario.nodes.at(gateway).radios;
+    const auto& gw_radios = ctx.macs.at(gateway);
     if (down->interface >= gw_radios.size()) return std::nullopt;  // a wire, not a radio hop
-    const auto& mine = ctx.scenario.nodes.at(node).radios;
+    const auto& mine = ctx.macs.at(node);
+    const int channel = gw_radios[down->interface]->radio().channel();
     for (std::size_t r = 0; r < mine.size(); ++r) {
-      if (mine[r].channel == gw_radios[down->interface].channel) return r;
+      if (mine[r]->radio().channel() == channel) return r;
     }
   }
   return std::nullopt;
@@ -40,8 +41,8 @@ void CounterStarvation::start() {
   if (categories.empty()) categories.assign(std::begin(kAllCategories), std::end(kAllCategories));
 
   for (const std::size_t g : params_.gateways) {
-    for (std::size_t n = 0; n < ctx.scenario.nodes.size(); ++n) {
-      if (n == g || ctx.scenario.nodes[n].role != NodeRole::mesh) continue;
+    for (std::size_t n = 0; n < ctx.node_info.size(); ++n) {
+      if (n == g || ctx.node_info[n].role != NodeRole::mesh) continue;
       const auto radio = one_hop_radio(ctx, n, g);
       if (!radio) continue;
       // A node next to two gateways is raised once.
@@ -77,12 +78,12 @@ void CounterStarvation::on_stop() {
 }
 
 nlohmann::ordered_json CounterStarvation::statistics() const {
-  const Scenario& s = context().scenario;
+  const auto& nodes = context().node_info;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const Change& c : changes_) {
-    rows.push_back({{"node", s.nodes[c.node].id},
+    rows.push_back({{"node", nodes[c.node].id},
                     {"radio", c.radio},
-                    {"gateway", s.nodes[c.gateway].id},
+                    {"gateway", nodes[c.gateway].id},
                     {"access_category", to_string(c.category)},
                     {"cw_min_before", c.cw_min_before},
                     {"cw_min_after", c.cw_min_after}});

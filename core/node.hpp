@@ -11,7 +11,7 @@
 // PacketLedger with the node and the hops travelled.
 //
 // Interfaces are what the node sends through: a radio's MAC (mac/mac_interface.hpp)
-// or one end of a wired link (WiredInterface). They are numbered as the routing
+// or one end of a wired link (link/wired_link.hpp WiredInterface). They are numbered as the routing
 // layer numbers them (core/routing.hpp): radios first, then wired links.
 //
 // Saturated sources ("always backlogged", 000's fully backlogged UDP) keep
@@ -31,7 +31,6 @@
 #include "core/packet_sink.hpp"
 #include "core/routing.hpp"
 #include "core/scheduler.hpp"
-#include "core/wired_link.hpp"
 
 namespace wmnsim {
 
@@ -43,6 +42,15 @@ class NetInterface {
   // or, for a wired link, unused). The interface queues it and may drop it later,
   // reporting to the node's DropSink.
   virtual void send(PacketPtr packet, std::uint32_t address) = 0;
+};
+
+// Told when a packet left one of a node's interface queues (a MAC's, or a wired
+// link's when the packet was serialized). Called last, when the queue's state is
+// consistent, so the listener may hand the interface a packet at once.
+class DepartureListener {
+ public:
+  virtual ~DepartureListener() = default;
+  virtual void on_departure(const Packet& departed) = 0;
 };
 
 // Asked for one more packet of a saturated flow when one of its packets departed.
@@ -59,7 +67,7 @@ struct NodeCounters {
   std::uint64_t forwarded = 0;   // arrived and sent on
 };
 
-class Node final : public PacketSink, public DropSink, public WiredLink::DepartureListener {
+class Node final : public PacketSink, public DropSink, public DepartureListener {
  public:
   Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& tables, PacketLedger& ledger);
   Node(const Node&) = delete;
@@ -117,17 +125,6 @@ class Node final : public PacketSink, public DropSink, public WiredLink::Departu
   std::vector<PacketSink*> endpoints_;       // by flow
   std::vector<Backlog> backlog_;
   NodeCounters counters_;
-};
-
-// One end of a wired link as a node interface.
-class WiredInterface final : public NetInterface {
- public:
-  explicit WiredInterface(WiredLink& link) : link_(link) {}
-  void send(PacketPtr packet, std::uint32_t /*address*/) override { link_.receive(std::move(packet)); }
-  WiredLink& link() { return link_; }
-
- private:
-  WiredLink& link_;
 };
 
 }  // namespace wmnsim

@@ -20,7 +20,7 @@
 
 namespace wmnsim {
 
-// Defined with its enumerators in core/scenario.hpp (BK, BE, VI, VO). Declared
+// Defined with its enumerators in scenario/scenario.hpp (BK, BE, VI, VO). Declared
 // opaque here so that every file handling packets need not parse the scenario
 // header; a packet only carries the value.
 enum class AccessCategory;
@@ -87,9 +87,10 @@ struct Packet {
   std::uint32_t flow = kNoFlow;  // index into Scenario::flows; kNoFlow for control traffic
   std::uint8_t ttl = kDefaultTtl;
   std::uint8_t hops = 0;  // links crossed so far (004 weights intra-mesh loss by it)
-  // The EDCA classifier's input: the flow's access category, set by the transport;
-  // empty lets the classifier decide (e.g. by is_pure_ack()).
-  std::optional<AccessCategory> access_category;
+  // The user priority (IEEE 802.1D UP 0..7) the transport tagged the packet with;
+  // an EDCA MAC maps it to an access category (IEEE 802.11-2012 9.2.4.2, Table 9-1;
+  // mac/mac_params.hpp). Empty lets the MAC's classifier decide (e.g. by is_pure_ack()).
+  std::optional<std::uint8_t> user_priority;
   // The MAC address (radio index, mac/frame.hpp MacAddress) of the next hop, set by
   // the node when it hands the packet to a MAC; kBroadcastRadio for a broadcast.
   std::uint32_t next_hop_radio = kBroadcastRadio;

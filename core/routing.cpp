@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "core/json_reader.hpp"
+#include "config/json_reader.hpp"
 #include "core/routing_graph.hpp"
 #include "core/routing_static.hpp"
 
@@ -67,21 +67,9 @@ namespace {
 
 std::string quoted(const std::string& id) { return "\"" + id + "\""; }
 
-// What to change when nodes are cut off. At a fixed data rate a link whose FER at
-// that rate is above /phy/auto_rate/max_fer is not used (phy_setup.hpp
-// usable_link_rate), so a slower rate may join the network too.
-std::string advice(const Scenario& s) {
-  std::string out = "move the nodes closer, raise tx_power_dbm";
-  if (s.phy.data_rate_bps && s.phy.reception.model == ReceptionModel::sinr) {
-    out += ", lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more of their frames "
-           "at it are not used)";
-  }
-  return out + " or add a wired link under /links";
-}
+bool is_role(const RoutingInput& s, std::size_t node, NodeRole role) { return s.nodes[node].role == role; }
 
-bool is_role(const Scenario& s, std::size_t node, NodeRole role) { return s.nodes[node].role == role; }
-
-std::vector<std::uint32_t> gateways_of(const Scenario& s) {
+std::vector<std::uint32_t> gateways_of(const RoutingInput& s) {
   std::vector<std::uint32_t> out;
   for (std::uint32_t i = 0; i < s.nodes.size(); ++i) {
     if (is_role(s, i, NodeRole::gateway)) out.push_back(i);
@@ -89,7 +77,7 @@ std::vector<std::uint32_t> gateways_of(const Scenario& s) {
   return out;
 }
 
-std::optional<double> distance_m(const Scenario& s, std::size_t a, std::size_t b) {
+std::optional<double> distance_m(const RoutingInput& s, std::size_t a, std::size_t b) {
   const auto& pa = s.nodes[a].position;
   const auto& pb = s.nodes[b].position;
   if (!pa || !pb) return std::nullopt;
@@ -108,7 +96,7 @@ class Diagnosis {
  public:
   // `used`: the graph the tables were computed on. `wireless` and `roots`: gateway
   // trees only (the two-way wireless graph the trees grow on, and each node's root).
-  Diagnosis(const Scenario& s, const LinkGraph& all, const LinkGraph& used,
+  Diagnosis(const RoutingInput& s, const LinkGraph& all, const LinkGraph& used,
             const LinkGraph* wireless = nullptr,
             const std::vector<std::optional<std::uint32_t>>* roots = nullptr)
       : s_(s), all_(all), used_(used), wireless_(wireless), roots_(roots) {}
@@ -122,7 +110,7 @@ class Diagnosis {
         std::vector<std::uint32_t> gws = gateways_of(s_);
         return quoted(s_.nodes[x].id) +
                " joins no gateway tree: no path of two-way wireless links leads from it to a "
-               "gateway" + gap(*wireless_, x, gws) + "; " + advice(s_) + ", or use \"type\": \"auto\"";
+               "gateway" + gap(*wireless_, x, gws) + "; " + s_.unreachable_advice + ", or use \"type\": \"auto\"";
       }
       if (to.size() == 1) {
         const auto& ra = (*roots_)[from];
@@ -143,7 +131,7 @@ class Diagnosis {
     }
     return quoted(s_.nodes[from].id) + " reaches only " +
            (reached.empty() ? std::string("its own links") : join_list(reached, false)) +
-           gap(used_, from, to) + "; " + advice(s_);
+           gap(used_, from, to) + "; " + s_.unreachable_advice;
   }
 
  private:
@@ -158,7 +146,7 @@ class Diagnosis {
       out += " (the nearest node, " + quoted(s_.nodes[nearest->second].id) + ", is " +
              metres(nearest->first) + " away)";
     }
-    return out + "; " + advice(s_);
+    return out + "; " + s_.unreachable_advice;
   }
 
   // The two closest nodes across the gap: one reached from `from`, one that reaches
@@ -184,7 +172,7 @@ class Diagnosis {
            " apart";
   }
 
-  const Scenario& s_;
+  const RoutingInput& s_;
   const LinkGraph& all_;
   const LinkGraph& used_;
   const LinkGraph* wireless_;
@@ -193,7 +181,7 @@ class Diagnosis {
 
 // The cheapest gateway of each mesh node by `dist` (ties: the lowest index); a
 // gateway is its own, hosts have none.
-std::vector<std::optional<std::uint32_t>> nearest_gateways(const Scenario& s,
+std::vector<std::optional<std::uint32_t>> nearest_gateways(const RoutingInput& s,
                                                            const AllPairs& ap) {
   const std::vector<std::uint32_t> gws = gateways_of(s);
   std::vector<std::optional<std::uint32_t>> out(s.nodes.size());
@@ -224,7 +212,7 @@ struct Trees {
   std::vector<std::optional<std::uint32_t>> root;
 };
 
-Trees grow_trees(const Scenario& s, const LinkGraph& wireless) {
+Trees grow_trees(const RoutingInput& s, const LinkGraph& wireless) {
   const std::size_t n = s.nodes.size();
   const std::vector<std::uint32_t> gws = gateways_of(s);
   const std::vector<double> dist = wireless.distances_to(gws);
@@ -246,7 +234,7 @@ Trees grow_trees(const Scenario& s, const LinkGraph& wireless) {
 
 }  // namespace
 
-Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> links) {
+Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLink> links) {
   const std::size_t n = scenario.nodes.size();
   const RoutingSection& rs = scenario.routing;
   IssueSink issues;
@@ -325,7 +313,7 @@ Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> l
 
   out.flows.resize(scenario.flows.size());
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
-    const FlowConfig& f = scenario.flows[i];
+    const RoutingInput::FlowEntry& f = scenario.flows[i];
     const std::string at = pointer_join("/flows", i);
     if (!f.src && !f.dst) continue;                    // the loader reports it
     if ((!f.src || !f.dst) && gws.empty()) continue;  // "@gateway" without one: ditto
@@ -345,10 +333,9 @@ Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> l
     const std::string& b = scenario.nodes[*dst].id;
     if (out.tables.path(*src, *dst).empty()) {
       issues.add(at, "no route from " + quoted(a) + " to " + quoted(b) + ": " + failure(*src, *dst));
-    } else if ((f.transport == Transport::tcp || f.transport == Transport::wccp) &&
-               out.tables.path(*dst, *src).empty()) {
+    } else if (f.needs_return_path && out.tables.path(*dst, *src).empty()) {
       issues.add(at, "no route back from " + quoted(b) + " to " + quoted(a) + " for the " +
-                         std::string(to_string(f.transport)) + " ACKs: " + failure(*dst, *src));
+                         f.transport + " ACKs: " + failure(*dst, *src));
     }
   }
 

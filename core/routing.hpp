@@ -22,7 +22,9 @@
 #include <span>
 #include <vector>
 
-#include "core/scenario.hpp"
+#include "core/input_error.hpp"
+#include "core/routing_config.hpp"
+#include "core/topology.hpp"
 
 namespace wmnsim {
 
@@ -82,6 +84,27 @@ struct Routing {
   std::vector<std::optional<std::uint32_t>> gateway;
 };
 
+// What the routing needs of a scenario (scenario/scenario.hpp's routing_input()
+// builds it): the nodes, the `routing` section and each flow's ends.
+struct RoutingInput {
+  struct NodeEntry {
+    std::string id;
+    NodeRole role = NodeRole::mesh;
+    std::optional<Position> position;  // for distances in messages
+  };
+  struct FlowEntry {
+    std::optional<std::size_t> src;  // empty: "@gateway"
+    std::optional<std::size_t> dst;
+    bool needs_return_path = false;  // the transport sends ACKs back (tcp, wccp)
+    std::string transport;           // its name, for messages
+  };
+  std::vector<NodeEntry> nodes;
+  RoutingSection routing;
+  std::vector<FlowEntry> flows;
+  // What to change when nodes are cut off, as the scenario's settings suggest it.
+  std::string unreachable_advice = "move the nodes closer, raise tx_power_dbm or add a wired link under /links";
+};
+
 // Builds the tables for `scenario` over `links`, resolves "@gateway" flow ends, and
 // checks that every flow's path exists both ways (data, and ACKs for tcp and wccp).
 // Throws ScenarioError listing every problem, each with its JSON path:
@@ -91,6 +114,6 @@ struct Routing {
 // (docs/scenario.md, `routing`, lists the checks.) "@gateway" resolves to
 // Routing::gateway of the mesh node at the other end; under static tables that is
 // the gateway the node's own tables reach in the fewest hops (ties: lowest index).
-Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> links);
+Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLink> links);
 
 }  // namespace wmnsim

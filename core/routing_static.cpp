@@ -11,7 +11,7 @@ std::string quoted(const std::string& id) { return "\"" + id + "\""; }
 
 }  // namespace
 
-StaticTables::StaticTables(const Scenario& scenario, const LinkGraph& graph, IssueSink& issues)
+StaticTables::StaticTables(const RoutingInput& scenario, const LinkGraph& graph, IssueSink& issues)
     : scenario_(scenario),
       n_(scenario.nodes.size()),
       entry_(n_ * n_),

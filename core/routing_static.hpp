@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "core/json_reader.hpp"
+#include "config/json_reader.hpp"
 #include "core/routing_graph.hpp"
 
 namespace wmnsim::routing_detail {
 
 class StaticTables {
  public:
-  StaticTables(const Scenario& scenario, const LinkGraph& graph, IssueSink& issues);
+  StaticTables(const RoutingInput& scenario, const LinkGraph& graph, IssueSink& issues);
 
   const RoutingTables& tables() const { return tables_; }
   // Why the tables lead nowhere from `from` to `to`, as a sentence that says what
@@ -42,7 +42,7 @@ class StaticTables {
   std::string sequence(const std::vector<std::uint32_t>& nodes) const;
   std::string table_path(std::uint32_t node) const;
 
-  const Scenario& scenario_;
+  const RoutingInput& scenario_;
   std::size_t n_;
   std::vector<std::optional<std::size_t>> entry_;  // n x n: route index used by (node, dst)
   std::vector<bool> usable_;                       // per route: its next hop is a neighbour

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);

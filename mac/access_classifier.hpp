@@ -1,8 +1,9 @@
 #pragma once
 // Decides the EDCA access category of each packet (IEEE 802.11-2012 9.2.4.2: the MAC
 // maps a frame's user priority to an AC). wmnsim's rules, first match wins:
-//   1. the category the transport tagged on the packet (Packet::access_category:
-//      the scenario's per-flow access_category / ack_access_category);
+//   1. the user priority the transport tagged on the packet (Packet::user_priority,
+//      from the scenario's per-flow access_category / ack_access_category), mapped
+//      by Table 9-1 (mac/mac_params.hpp);
 //   2. a per-flow rule set at run time (controllers: 002's EDCA policies);
 //   3. the pure-TCP-ACK rule: pure ACKs to their own category (002);
 //   4. the default category (AC_BE, where DCF traffic maps).
@@ -13,14 +14,14 @@
 #include <unordered_map>
 
 #include "core/packet.hpp"
-#include "core/scenario.hpp"
+#include "mac/mac_params.hpp"
 
 namespace wmnsim::mac {
 
 class AccessClassifier {
  public:
   AccessCategory classify(const Packet& packet) const {
-    if (packet.access_category) return *packet.access_category;
+    if (packet.user_priority) return access_category_of(*packet.user_priority);
     if (!by_flow_.empty()) {
       if (auto it = by_flow_.find(packet.flow); it != by_flow_.end()) return it->second;
     }

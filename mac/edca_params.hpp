@@ -14,7 +14,7 @@
 #include <array>
 #include <cstddef>
 
-#include "core/scenario.hpp"
+#include "mac/mac_params.hpp"
 #include "phy/profile.hpp"
 
 namespace wmnsim::mac {

@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "core/packet.hpp"
-#include "core/scenario.hpp"  // AccessCategory
+#include "mac/mac_params.hpp"
 #include "core/time.hpp"
 #include "phy/phy_frame.hpp"
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "mac/drop_tail_queue.hpp"
+#include "link/drop_tail_queue.hpp"
 #include "phy/airtime.hpp"
 
 namespace wmnsim::mac {

@@ -53,7 +53,7 @@
 
 #include "core/packet.hpp"
 #include "core/random.hpp"
-#include "core/scenario.hpp"
+#include "mac/mac_params.hpp"
 #include "core/simulation.hpp"
 #include "mac/access_classifier.hpp"
 #include "mac/duplicate_filter.hpp"
@@ -62,7 +62,7 @@
 #include "mac/mac_stats.hpp"
 #include "mac/mac_timing.hpp"
 #include "mac/mac_user.hpp"
-#include "mac/queue_discipline.hpp"
+#include "link/queue_discipline.hpp"
 #include "phy/phy_listener.hpp"
 #include "phy/radio.hpp"
 

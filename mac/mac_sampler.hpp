@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/results.hpp"
+#include "results/results.hpp"
 #include "core/simulation.hpp"
 #include "mac/mac.hpp"
 

@@ -4,7 +4,7 @@
 // (DESIGN.md: upward calls go through small listener interfaces).
 
 #include "core/packet.hpp"
-#include "core/scenario.hpp"  // AccessCategory
+#include "mac/mac_params.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim::mac {

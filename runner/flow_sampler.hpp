@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/results.hpp"
+#include "results/results.hpp"
 #include "runner/network.hpp"
 
 namespace wmnsim {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/results.hpp"
+#include "results/results.hpp"
 
 namespace wmnsim {
 

@@ -7,7 +7,7 @@
 
 #include "core/not_supported.hpp"
 #include "runner/network_links.hpp"
-#include "transport/tcp_config.hpp"
+#include "scenario/transport_builder.hpp"
 
 namespace wmnsim {
 
@@ -136,7 +136,7 @@ void Network::build_flows() {
       c.start = f.start;
       c.stop = f.stop;
       c.initial_backlog = kSaturatedBacklog;
-      if (edca) c.access_category = f.access_category;
+      if (edca) c.user_priority = user_priority_of(f.access_category);
       e.udp_source = std::make_unique<transport::UdpSource>(sim_.scheduler(), pool_, src, c, std::move(arrivals));
       e.udp_sink = std::make_unique<transport::UdpSink>(sim_.scheduler(), window_);
       dst.set_endpoint(address.flow, *e.udp_sink);
@@ -162,7 +162,8 @@ void Network::build_flows() {
 
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
-      control::ControlContext{sim_, scenario_, routing_, {}, macs_.node_macs});
+      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs});
+  for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   for (std::size_t i = 0; i < scenario_.controllers.size(); ++i) {
     const ControllerConfig& config = scenario_.controllers[i];

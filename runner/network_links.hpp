@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/routing.hpp"
-#include "core/scenario.hpp"
-#include "phy/phy_setup.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/phy_builder.hpp"
 
 namespace wmnsim {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/fairness.hpp"
-#include "core/json_reader.hpp"
+#include "config/json_reader.hpp"
 #include "mac/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"

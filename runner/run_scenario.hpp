@@ -4,8 +4,8 @@
 #include <string_view>
 
 #include "core/not_supported.hpp"
-#include "core/results.hpp"
-#include "core/scenario.hpp"
+#include "results/results.hpp"
+#include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
 
 namespace wmnsim {

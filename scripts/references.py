@@ -99,7 +99,7 @@ def run_seeds(wmnsim: str, ref_path: pathlib.Path, doc: Dict[str, Any], out_dir:
         return list(pool.map(one, doc["seeds"]))
 
 
-# ---- metrics, as core/compare.cpp reads them -----------------------------------------
+# ---- metrics, as results/compare.cpp reads them -----------------------------------------
 
 def lookup(results: Dict[str, Any], metric: str) -> Optional[float]:
     section, _, rest = metric.partition("/")
@@ -136,7 +136,7 @@ def stats(samples: List[float]) -> Tuple[float, float]:
     return mean, math.sqrt(var)
 
 
-# Student's t, as core/compare.cpp computes it: P(|T| <= t) by Abramowitz & Stegun
+# Student's t, as results/compare.cpp computes it: P(|T| <= t) by Abramowitz & Stegun
 # 26.7.3 (odd df) / 26.7.4 (even df), inverted by bisection.
 def t_coverage(t: float, df: int) -> float:
     theta = math.atan(t / math.sqrt(df))

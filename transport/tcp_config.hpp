@@ -1,11 +1,12 @@
 #pragma once
-// The parameters of a TCP sender and receiver, and how a scenario's flow maps to
-// them (docs/transport.md lists every choice and its RFC clause).
+// The parameters of a TCP sender and receiver (scenario/transport_builder.hpp
+// maps a scenario's flow to them; docs/transport.md lists every choice and its
+// RFC clause).
 
 #include <cstdint>
 #include <optional>
 
-#include "core/scenario.hpp"  // TcpVariant, FlowConfig, AccessCategory
+#include "transport/transport_config.hpp"  // TcpVariant
 #include "transport/flow_address.hpp"
 #include "transport/measurement_window.hpp"
 #include "transport/rtt_estimator.hpp"
@@ -42,7 +43,7 @@ struct TcpSenderConfig {
   std::optional<Time> stop;        // the application stops offering data
   bool trace_cwnd = false;         // record (time, cwnd bytes) at every change
   bool trace_rtt = false;          // record (time, RTT sample seconds)
-  std::optional<AccessCategory> access_category;  // copied into every data segment
+  std::optional<std::uint8_t> user_priority;  // copied into every data segment (802.1D UP)
 };
 
 struct TcpReceiverConfig {
@@ -54,15 +55,8 @@ struct TcpReceiverConfig {
   // DelAck sink uses 100 ms (interval_).
   Time delayed_ack_timeout = Time::ms(200);
   MeasurementWindow window;  // goodput
-  std::optional<AccessCategory> ack_access_category;  // copied into every ACK
+  std::optional<std::uint8_t> ack_user_priority;  // copied into every ACK (802.1D UP)
   bool timestamps = false;  // RFC 7323: echo TS.Recent in every ACK
 };
-
-// A scenario flow's sender and receiver settings. `window` is the results'
-// measurement window; `application` follows the flow's traffic (saturated: bulk,
-// else written, to be fed by a TrafficGenerator).
-TcpSenderConfig tcp_sender_config(const FlowConfig& flow, FlowAddress address, bool edca);
-TcpReceiverConfig tcp_receiver_config(const FlowConfig& flow, FlowAddress address, MeasurementWindow window,
-                                      bool edca);
 
 }  // namespace wmnsim::transport

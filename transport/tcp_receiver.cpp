@@ -95,7 +95,7 @@ void TcpReceiver::send_ack() {
   p->dst = config_.address.src;
   p->flow = config_.address.flow;
   p->size_bytes = kTcpIpHeaderBytes;
-  p->access_category = config_.ack_access_category;
+  p->user_priority = config_.ack_user_priority;
   p->transport.ack_valid = true;
   p->transport.ack = rcv_nxt_;
   if (config_.timestamps) {

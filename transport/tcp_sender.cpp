@@ -122,7 +122,7 @@ void TcpSender::send_segment(std::uint64_t seq, std::uint32_t length) {
   p->dst = config_.address.dst;
   p->flow = config_.address.flow;
   p->size_bytes = kTcpIpHeaderBytes + length;
-  p->access_category = config_.access_category;
+  p->user_priority = config_.user_priority;
   p->transport.seq = seq;
   p->transport.payload_bytes = length;
   p->transport.retransmitted = retransmission;

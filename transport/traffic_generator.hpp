@@ -19,7 +19,7 @@
 #include <optional>
 
 #include "core/random.hpp"
-#include "core/scenario.hpp"  // TrafficConfig
+#include "transport/transport_config.hpp"
 #include "core/scheduler.hpp"
 #include "core/time.hpp"
 

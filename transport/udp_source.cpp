@@ -33,7 +33,7 @@ PacketPtr UdpSource::make_datagram(Time now) {
   p->dst = config_.address.dst;
   p->flow = config_.address.flow;
   p->size_bytes = kUdpIpHeaderBytes + config_.payload_bytes;
-  p->access_category = config_.access_category;
+  p->user_priority = config_.user_priority;
   p->transport.seq = stats_.packets_sent;
   p->transport.payload_bytes = config_.payload_bytes;
   ++stats_.packets_sent;

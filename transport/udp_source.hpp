@@ -25,7 +25,7 @@
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
 #include "core/random.hpp"
-#include "core/scenario.hpp"
+#include "transport/transport_config.hpp"
 #include "core/scheduler.hpp"
 #include "transport/flow_address.hpp"
 #include "transport/traffic_generator.hpp"
@@ -39,7 +39,7 @@ struct UdpSourceConfig {
   Time start;
   std::optional<Time> stop;  // empty: never
   std::size_t initial_backlog = 1;  // saturated only: datagrams pushed at start
-  std::optional<AccessCategory> access_category;  // copied into every datagram
+  std::optional<std::uint8_t> user_priority;  // copied into every datagram (802.1D UP)
 };
 
 struct UdpSourceStats {

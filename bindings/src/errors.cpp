@@ -14,7 +14,7 @@
 
 #include "bindings.hpp"
 #include "core/not_supported.hpp"
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "core/scheduler.hpp"
 
 namespace wmnsim::py {

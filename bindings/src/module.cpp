@@ -2,7 +2,7 @@
 // the parts together; each concept registers itself (register_*.cpp).
 
 #include "bindings.hpp"
-#include "core/results.hpp"
+#include "results/results.hpp"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "Private extension of the wmnsim package; use `import wmnsim` instead.";

@@ -1,5 +1,5 @@
 // Comparing results with a reference file: the command line's compare()
-// (core/compare.hpp), so Python prints the same table and the same messages.
+// (results/compare.hpp), so Python prints the same table and the same messages.
 
 #include <pybind11/stl.h>
 
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "core/compare.hpp"
-#include "core/reference.hpp"
+#include "results/compare.hpp"
+#include "results/reference.hpp"
 #include "results_document.hpp"
 
 namespace wmnsim::py {

@@ -1,6 +1,6 @@
 // The analytical models (control/), as JSON text across the boundary:
 //   starvation_model(params) -> result   params: a JSON object of
-//       StarvationModelParams fields; result: runner/starvation_report.hpp's document
+//       StarvationModelParams fields; result: analysis/starvation_report.hpp's document
 //   starvation_report(rows, as_json) -> the text `wmnsim model starvation` prints
 // Bad parameters raise ValueError (std::invalid_argument).
 
@@ -9,7 +9,7 @@
 
 #include "bindings.hpp"
 #include "control/starvation_model.hpp"
-#include "runner/starvation_report.hpp"
+#include "analysis/starvation_report.hpp"
 
 namespace wmnsim::py {
 

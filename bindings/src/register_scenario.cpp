@@ -1,5 +1,5 @@
 // Scenario loading, overrides and validation: the command line's own functions
-// (core/scenario.hpp), so Python reports the same problems with the same words.
+// (scenario/scenario.hpp), so Python reports the same problems with the same words.
 
 #include <pybind11/stl.h>
 
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
-#include "phy/phy_setup.hpp"
+#include "scenario/phy_builder.hpp"
 #include "runner/run_scenario.hpp"
 
 namespace wmnsim::py {

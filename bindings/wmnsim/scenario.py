@@ -217,7 +217,7 @@ def _check_unicode(text: str, path: str) -> None:
         raise ScenarioError(errors=[(path, f"not valid Unicode text (a lone surrogate at character {e.start})")]) from None
 
 
-# The loader's nesting limit (core/scenario.hpp kMaxJsonDepth; docs/scenario.md "Limits").
+# The loader's nesting limit (scenario/scenario.hpp kMaxJsonDepth; docs/scenario.md "Limits").
 _MAX_DEPTH = 64
 
 

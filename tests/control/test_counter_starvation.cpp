@@ -9,7 +9,7 @@
 #include "control/controller_registry.hpp"
 #include "control/counter_starvation.hpp"
 #include "core/not_supported.hpp"
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "runner/network.hpp"
 #include "runner/run_scenario.hpp"
 
@@ -134,7 +134,7 @@ class Probe final : public control::Controller {
  public:
   using Controller::Controller;
   void start() override {
-    auto& gw = *context().macs.at(*context().scenario.find_node("GW")).at(0);
+    auto& gw = *context().macs.at(*context().find_node("GW")).at(0);
     gw.set_cw_min(AccessCategory::ac_be, 16);
     every(Time::ms(100), [this] { ++ticks_; });
   }

@@ -22,7 +22,7 @@ TEST(PacketPool, MakeGivesFreshIdsAndCreationTime) {
   EXPECT_EQ(b->created, Time::us(7));
   EXPECT_EQ(a->ttl, kDefaultTtl);
   EXPECT_EQ(a->flow, kNoFlow);
-  EXPECT_FALSE(a->access_category.has_value());
+  EXPECT_FALSE(a->user_priority.has_value());
   EXPECT_EQ(pool.live(), 2u);
   EXPECT_EQ(pool.ids_issued(), 2u);
 }

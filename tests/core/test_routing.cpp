@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "test_scenario_util.hpp"
+#include "tests/scenario/test_scenario_util.hpp"
 
 namespace wmnsim {
 namespace {

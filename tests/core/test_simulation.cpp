@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/results.hpp"
+#include "results/results.hpp"
 
 namespace wmnsim {
 namespace {

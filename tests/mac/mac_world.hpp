@@ -52,7 +52,7 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
     PacketPtr p = pool_.make(sim_.now());
     p->size_bytes = bytes;
     p->next_hop_radio = to;
-    p->access_category = ac;
+    if (ac) p->user_priority = user_priority_of(*ac);
     return p;
   }
 

@@ -30,7 +30,7 @@ TEST(AccessClassifier, RulesInOrder) {
   EXPECT_EQ(c.classify(tcp_packet(2, true)), AccessCategory::ac_vo);
 
   Packet tagged = tcp_packet(1, true);
-  tagged.access_category = AccessCategory::ac_bk;  // the transport's tag beats everything
+  tagged.user_priority = user_priority_of(AccessCategory::ac_bk);  // the transport's tag beats everything
   EXPECT_EQ(c.classify(tagged), AccessCategory::ac_bk);
 
   c.clear_flow_category(1);

@@ -18,7 +18,7 @@
 
 #include "control/bianchi.hpp"
 #include "mac/edca_params.hpp"
-#include "mac/saturation_testbed.hpp"
+#include "fixtures/saturation_testbed.hpp"
 #include "phy/mcs.hpp"
 
 namespace wmnsim::mac {

@@ -1,5 +1,6 @@
 // Default EDCA parameters, DCF as the one-category case, and the contention-window
 // convention (sizes in slots) shared with the scenario.
+#include "scenario/scenario.hpp"
 #include "mac/edca_params.hpp"
 
 #include <gtest/gtest.h>

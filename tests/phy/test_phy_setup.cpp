@@ -1,7 +1,7 @@
 // Building the PHY of a scenario: profiles, reception, radios, path gains,
 // shadowing and per-link rates.
 
-#include "phy/phy_setup.hpp"
+#include "scenario/phy_builder.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "control/controller_registry.hpp"
-#include "core/scenario.hpp"
-#include "mac/saturation_testbed.hpp"
-#include "phy/phy_setup.hpp"
+#include "scenario/scenario.hpp"
+#include "fixtures/saturation_testbed.hpp"
+#include "scenario/phy_builder.hpp"
 #include "runner/run_scenario.hpp"
 
 namespace wmnsim {

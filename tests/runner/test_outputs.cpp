@@ -9,7 +9,7 @@
 
 #include "core/not_supported.hpp"
 #include "runner/run_scenario.hpp"
-#include "tests/core/test_scenario_util.hpp"
+#include "tests/scenario/test_scenario_util.hpp"
 
 namespace wmnsim {
 namespace {

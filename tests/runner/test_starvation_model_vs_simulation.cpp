@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "control/starvation_model.hpp"
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "runner/run_scenario.hpp"
 
 namespace wmnsim {

@@ -18,7 +18,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "runner/run_scenario.hpp"
 
 namespace wmnsim {

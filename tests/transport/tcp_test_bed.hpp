@@ -18,7 +18,7 @@
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
 #include "core/scheduler.hpp"
-#include "core/wired_link.hpp"
+#include "link/wired_link.hpp"
 #include "transport/tcp_receiver.hpp"
 #include "transport/tcp_sender.hpp"
 

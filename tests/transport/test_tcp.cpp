@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "scenario/transport_builder.hpp"
 #include "tests/transport/tcp_test_bed.hpp"
 #include "transport/header_sizes.hpp"
 
@@ -361,12 +362,12 @@ TEST(Tcp, ConfigFromAScenarioFlow) {
   EXPECT_EQ(s.application, TcpApplication::written);
   EXPECT_EQ(s.start, 5_s);
   EXPECT_EQ(s.stop, 50_s);
-  EXPECT_FALSE(s.access_category.has_value());
+  EXPECT_FALSE(s.user_priority.has_value());
   const TcpReceiverConfig r = tcp_receiver_config(flow, addr, MeasurementWindow{10_s, 60_s}, true);
   EXPECT_TRUE(r.delayed_ack);
   EXPECT_EQ(r.window.begin, 10_s);
   EXPECT_EQ(r.mss, 1000u);
-  EXPECT_TRUE(r.ack_access_category.has_value());
+  EXPECT_TRUE(r.ack_user_priority.has_value());
   flow.traffic.type = TrafficType::saturated;
   EXPECT_EQ(tcp_sender_config(flow, addr, false).application, TcpApplication::bulk);
 }

@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/scenario.hpp"
-#include "tests/core/test_scenario_util.hpp"
+#include "scenario/scenario.hpp"
+#include "tests/scenario/test_scenario_util.hpp"
+#include "scenario/transport_builder.hpp"
 #include "tests/transport/tcp_test_bed.hpp"
 #include "transport/header_sizes.hpp"
 

@@ -1,0 +1,24 @@
+#pragma once
+// The parameters of 004's 802.11s congestion control, TCC and LSCC (issue 21 implements them).
+
+#include "core/time.hpp"
+
+namespace wmnsim {
+
+// 004: IEEE 802.11s intra-mesh congestion control, TCC or (link_selective) LSCC.
+struct CongestionNotificationParams {
+  bool link_selective = false;
+  double forward_share = 0.8;         // buffer share reserved for forwarded packets
+  double congestion_threshold = 0.6;  // buffer fill that signals congestion
+  double too_short_threshold = 0.2;   // fill at timer expiry that lengthens the duration
+  double too_long_threshold = 0.1;    // forwarded fill that shortens it
+  Time initial_duration = Time::ms(100);
+  double increase_factor = 1.2;
+  double decrease_factor = 0.8;
+  // lscc only
+  double blocked_local_limit = 0.5;   // share of the local buffer blocked packets may use
+  double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling
+  double look_ahead_share = 0.02;     // neighbours above this share of the buffer are signalled
+};
+
+}  // namespace wmnsim

@@ -1,0 +1,57 @@
+#pragma once
+// The parameters of 001's gateway rate control (issue 19 implements the controller).
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "core/enum_names.hpp"
+#include "core/time.hpp"
+
+namespace wmnsim {
+
+enum class GatewayScheme {
+  fifo,
+  fq,
+  fred,
+  aggregate_rate_limit,
+  aggregate_rate_limit_fq,
+  per_flow_rate_limit,
+  source_rate_limit,
+};
+enum class CapacityModel { collision_domain, clique };
+
+struct FredParams {
+  int min_th_packets = 5;
+  int max_th_packets = 15;
+  double max_p = 0.1;
+  double queue_weight = 0.002;
+  int min_q_packets = 2;
+};
+
+// 001: queueing and rate control at one gateway.
+struct GatewayRateControlParams {
+  std::size_t gateway = 0;
+  GatewayScheme scheme = GatewayScheme::per_flow_rate_limit;
+  CapacityModel capacity_model = CapacityModel::collision_domain;
+  std::optional<double> fair_rate_bps;  // per-flow share; empty: from capacity_model
+  int buffer_packets = 25;              // shared buffer (fifo, fred, aggregate_rate_limit)
+  int per_flow_buffer_packets = 5;      // per-flow buffers (fq and the rest)
+  FredParams fred;
+  Time flow_idle_timeout = Time::s(1);  // a flow silent this long counts as inactive
+};
+
+inline constexpr std::array<EnumName<GatewayScheme>, 7> kGatewaySchemes{
+    {{"fifo", GatewayScheme::fifo},
+     {"fq", GatewayScheme::fq},
+     {"fred", GatewayScheme::fred},
+     {"aggregate_rate_limit", GatewayScheme::aggregate_rate_limit},
+     {"aggregate_rate_limit_fq", GatewayScheme::aggregate_rate_limit_fq},
+     {"per_flow_rate_limit", GatewayScheme::per_flow_rate_limit},
+     {"source_rate_limit", GatewayScheme::source_rate_limit}}};
+inline constexpr std::array<EnumName<CapacityModel>, 2> kCapacityModels{
+    {{"collision_domain", CapacityModel::collision_domain}, {"clique", CapacityModel::clique}}};
+constexpr std::string_view to_string(GatewayScheme v) { return enum_name(names(kGatewaySchemes), v); }
+
+}  // namespace wmnsim

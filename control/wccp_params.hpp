@@ -1,0 +1,13 @@
+#pragma once
+// The parameters of the in-network half of 003's WCCP (issue 20 implements it).
+
+
+namespace wmnsim {
+
+// 003: the in-network half of WCCP.
+struct WccpControllerParams {
+  double busyness_threshold = 0.92;  // th_b
+  double alpha = 0.1;
+};
+
+}  // namespace wmnsim

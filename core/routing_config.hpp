@@ -1,0 +1,41 @@
+#pragma once
+// The routing layer's settings, as a scenario's `routing` section gives them
+// (docs/scenario.md, `routing`).
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/enum_names.hpp"
+
+namespace wmnsim {
+
+enum class RoutingType { automatic, gateway_trees, static_tables };
+enum class RoutingMetric { hop_count, airtime };
+
+struct StaticRoute {
+  std::size_t node = 0;
+  std::optional<std::size_t> dst;  // empty: the default route "*"
+  std::size_t next_hop = 0;
+  std::string defined_at;  // JSON pointer, for the routing layer's own messages
+};
+
+struct RoutingSection {
+  RoutingType type = RoutingType::automatic;
+  RoutingMetric metric = RoutingMetric::hop_count;
+  std::vector<StaticRoute> routes;  // static_tables only
+};
+
+inline constexpr std::array<EnumName<RoutingType>, 3> kRoutingTypes{
+    {{"auto", RoutingType::automatic},
+     {"gateway_trees", RoutingType::gateway_trees},
+     {"static", RoutingType::static_tables}}};
+inline constexpr std::array<EnumName<RoutingMetric>, 2> kRoutingMetrics{
+    {{"hop_count", RoutingMetric::hop_count}, {"airtime", RoutingMetric::airtime}}};
+constexpr std::string_view to_string(RoutingType v) { return enum_name(names(kRoutingTypes), v); }
+constexpr std::string_view to_string(RoutingMetric v) { return enum_name(names(kRoutingMetrics), v); }
+
+}  // namespace wmnsim

@@ -1,0 +1,38 @@
+#pragma once
+// Drop-tail FIFO: the default queue discipline. An arriving packet that does not
+// fit is dropped (queue_overflow); nothing already queued is ever dropped.
+//
+// Capacity in packets (default 50, the classic ns-2 interface queue) or in bytes
+// (004 gives each mesh station 256 kB and each gateway 2 MB). In bytes, a packet
+// fits if the queued bytes plus its own stay within the capacity.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "link/queue_limit.hpp"
+#include "link/packet_fifo.hpp"
+#include "link/queue_discipline.hpp"
+
+namespace wmnsim::mac {
+
+class DropTailQueue final : public QueueDiscipline {
+ public:
+  // Throws std::invalid_argument for a capacity below 1.
+  DropTailQueue(QueueLimit limit, DropSink& drops, QueueObserver* observer = nullptr);
+
+  std::size_t length_packets() const override { return fifo_.size(); }
+  std::int64_t length_bytes() const override { return fifo_.bytes(); }
+  const QueueLimit& limit() const { return limit_; }
+
+ private:
+  EnqueueResult do_enqueue(PacketPtr& packet, Time now) override;
+  PacketPtr do_dequeue(Time now) override;
+  const Packet* do_peek() const override { return fifo_.front(); }
+
+  bool fits(const Packet& packet) const;
+
+  QueueLimit limit_;
+  PacketFifo fifo_;
+};
+
+}  // namespace wmnsim::mac

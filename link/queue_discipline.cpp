@@ -1,0 +1,75 @@
+#include "link/queue_discipline.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+namespace wmnsim::mac {
+
+std::uint64_t QueueCounters::dropped_total() const {
+  return std::accumulate(dropped_packets.begin(), dropped_packets.end(), std::uint64_t{0});
+}
+
+EnqueueResult QueueDiscipline::enqueue(PacketPtr packet, Time now) {
+  if (!packet) throw std::logic_error("QueueDiscipline::enqueue: null packet");
+  const std::size_t packets_before = length_packets();
+  const std::int64_t bytes_before = length_bytes();
+  const std::uint32_t size = packet->size_bytes;
+
+  const EnqueueResult result = do_enqueue(packet, now);
+  if (result.is_accepted()) {
+    if (packet) throw std::logic_error("queue discipline accepted a packet but did not take it");
+    ++counters_.enqueued_packets;
+    counters_.enqueued_bytes += size;
+  } else {
+    if (!packet) throw std::logic_error("queue discipline dropped a packet it no longer holds");
+    drop(std::move(packet), result.cause(), now);
+  }
+  after_change(now, packets_before, bytes_before);
+  return result;
+}
+
+PacketPtr QueueDiscipline::dequeue(Time now) {
+  const std::size_t packets_before = length_packets();
+  const std::int64_t bytes_before = length_bytes();
+  PacketPtr packet = do_dequeue(now);
+  if (packet) {
+    ++counters_.dequeued_packets;
+    counters_.dequeued_bytes += packet->size_bytes;
+  }
+  after_change(now, packets_before, bytes_before);
+  return packet;
+}
+
+std::size_t QueueDiscipline::drop_expired(Time now, Time lifetime) {
+  std::size_t dropped = 0;
+  for (const Packet* head = peek(); head != nullptr && now - head->queued_at > lifetime; head = peek()) {
+    const std::size_t packets_before = length_packets();
+    const std::int64_t bytes_before = length_bytes();
+    PacketPtr packet = do_dequeue(now);
+    if (!packet) break;  // a shaping discipline holds it back: not taken, not dropped
+    after_change(now, packets_before, bytes_before);
+    drop(std::move(packet), DropCause::lifetime_expired, now);
+    ++dropped;
+  }
+  return dropped;
+}
+
+void QueueDiscipline::drop(PacketPtr packet, DropCause cause, Time now) {
+  ++counters_.dropped_packets[static_cast<std::size_t>(cause)];
+  counters_.dropped_bytes += packet->size_bytes;
+  drops_.on_drop(std::move(packet), cause, now);
+}
+
+void QueueDiscipline::after_change(Time now, std::size_t packets_before, std::int64_t bytes_before) {
+  const std::size_t packets = length_packets();
+  const std::int64_t bytes = length_bytes();
+  counters_.peak_packets = std::max(counters_.peak_packets, packets);
+  counters_.peak_bytes = std::max(counters_.peak_bytes, bytes);
+  if (observer_ != nullptr && (packets != packets_before || bytes != bytes_before)) {
+    observer_->on_queue_length(now, packets, bytes);
+  }
+}
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,86 @@
+#pragma once
+// The MAC's settings, as a scenario's `mac` section and per-node and per-radio
+// overrides give them (docs/scenario.md, `mac`), with their name tables. A radio's
+// resolved MacParams feed the MAC without translation (mac/edca_params.hpp).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "core/enum_names.hpp"
+#include "core/time.hpp"
+#include "link/queue_limit.hpp"
+
+namespace wmnsim {
+
+enum class MacType { dcf, edca };
+enum class AccessCategory { ac_bk, ac_be, ac_vi, ac_vo };  // index into access_categories
+
+// At most one field is non-zero; both zero means one frame per channel access.
+struct TxopLimit {
+  Time time;                // txop_limit_us
+  std::int64_t frames = 0;  // txop_limit_frames (paper 002 sets TXOP in packets)
+};
+
+// Contention windows are sizes in slots, as the papers write them: the backoff is
+// uniform in 0..cw-1, so 802.11b's CWmin = 31 is written 32. Always powers of two.
+struct EdcaParams {
+  int aifsn = 2;
+  int cw_min = 16;
+  int cw_max = 1024;
+  TxopLimit txop;
+};
+
+// Everything a per-node or per-radio override may change.
+struct MacParams {
+  int cw_min = 32;    // dcf only
+  int cw_max = 1024;  // dcf only
+  int short_retry_limit = 7;
+  int long_retry_limit = 4;
+  // Empty: RTS/CTS off. n: RTS/CTS before every frame longer than n bytes (0: always).
+  std::optional<std::int64_t> rts_threshold_bytes;
+  QueueLimit queue;
+  // Empty: unlimited. t: a packet that waited longer than t in the queue is dropped
+  // (lifetime_expired) when the MAC would take it (docs/mac.md).
+  std::optional<Time> queue_lifetime;
+  std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
+  const EdcaParams& ac(AccessCategory c) const {
+    return access_categories[static_cast<std::size_t>(c)];
+  }
+};
+
+struct MacSection {
+  MacType type = MacType::dcf;
+  MacParams params;  // scenario-wide values; each radio carries its resolved copy
+};
+
+inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{
+    {{"dcf", MacType::dcf}, {"edca", MacType::edca}}};
+inline constexpr std::array<EnumName<AccessCategory>, 4> kAccessCategories{
+    {{"ac_bk", AccessCategory::ac_bk},
+     {"ac_be", AccessCategory::ac_be},
+     {"ac_vi", AccessCategory::ac_vi},
+     {"ac_vo", AccessCategory::ac_vo}}};
+// The UP-to-AC mapping of IEEE 802.11-2012 9.2.4.2, Table 9-1: UP 1 and 2 to AC_BK,
+// 0 and 3 to AC_BE, 4 and 5 to AC_VI, 6 and 7 to AC_VO.
+constexpr AccessCategory access_category_of(std::uint8_t user_priority) {
+  constexpr std::array<AccessCategory, 8> kByPriority{AccessCategory::ac_be, AccessCategory::ac_bk,
+                                                      AccessCategory::ac_bk, AccessCategory::ac_be,
+                                                      AccessCategory::ac_vi, AccessCategory::ac_vi,
+                                                      AccessCategory::ac_vo, AccessCategory::ac_vo};
+  return kByPriority[user_priority & 7u];
+}
+// A user priority that maps to `ac` (Table 9-1's first-listed UP per category: BK 1,
+// BE 0, VI 5, VO 6); what a transport tags a flow's packets with when the scenario
+// names the category.
+constexpr std::uint8_t user_priority_of(AccessCategory ac) {
+  constexpr std::array<std::uint8_t, 4> kByCategory{1, 0, 5, 6};  // by AccessCategory
+  return kByCategory[static_cast<std::size_t>(ac)];
+}
+
+constexpr std::string_view to_string(MacType v) { return enum_name(names(kMacTypes), v); }
+constexpr std::string_view to_string(AccessCategory v) { return enum_name(names(kAccessCategories), v); }
+
+}  // namespace wmnsim

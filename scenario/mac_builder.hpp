@@ -1,0 +1,33 @@
+#pragma once
+// Builds the MAC layer of a scenario on top of its PHY: one Mac per radio, each
+// with the radio's resolved parameters (the scenario-wide `mac` section with the
+// node's and the radio's overrides applied: scenario.hpp RadioConfig::mac), the
+// scenario's MAC type, control frames at the basic rate and data at each link's
+// rate (fixed, or chosen per link: phy_setup.hpp link_data_rate).
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "core/simulation.hpp"
+#include "mac/mac.hpp"
+#include "scenario/phy_builder.hpp"
+
+namespace wmnsim::mac {
+
+struct MacNetwork {
+  std::vector<std::unique_ptr<Mac>> macs;           // by radio id
+  std::vector<std::vector<Mac*>> node_macs;          // by scenario node index, in radio order
+};
+
+// Backoff streams are named ("node", <node id>, "backoff/<radio index>"), so adding
+// a node or a radio elsewhere changes no one's draws (docs/random.md).
+// Every MAC reports its drops to `drops`...
+MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
+                      DropSink& drops);
+// ... or to its node's sink (node_drops[node index]: the node records where it dropped).
+MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
+                      std::span<DropSink* const> node_drops);
+
+}  // namespace wmnsim::mac

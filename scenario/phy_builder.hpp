@@ -1,0 +1,50 @@
+#pragma once
+// Builds the physical layer of a scenario: the PHY profile, the reception model,
+// one radio per configured radio of every node, and the path gains between them
+// (propagation model, antenna gains, system loss, per-link shadowing).
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "core/simulation.hpp"
+#include "phy/medium.hpp"
+
+namespace wmnsim::phy {
+
+struct PhyNetwork {
+  std::unique_ptr<Medium> medium;
+  std::vector<std::vector<RadioId>> node_radios;  // by scenario node index; empty for hosts
+  PhyProfile profile;
+  const Mcs* basic_rate = nullptr;                // control frames and broadcasts
+  const Mcs* fixed_data_rate = nullptr;           // nullptr: "auto", chosen per link
+  AutoRateSection auto_rate;
+};
+
+// 802.11 channel centre frequencies: 2407 + 5 ch MHz at 2.4 GHz (2484 for channel
+// 14), 5000 + 5 ch MHz at 5 GHz (IEEE 802.11-2012 17.4.6.3, 18.3.8.4.2).
+double channel_frequency_hz(int channel);
+
+PhyProfile profile_for(const PhySection& phy);
+ReceptionConfig reception_for(const Scenario& scenario);
+
+// Throws NotSupportedError for PHY features the simulator does not model yet.
+PhyNetwork build_phy(Simulation& sim, const Scenario& scenario);
+
+// The data rate of the link from -> to: the fixed rate, or with "auto" the
+// fastest MCS whose FER for auto_rate.reference_bytes at the link's mean SNR is
+// below auto_rate.max_fer (004 Sec. 4.1). nullptr when no rate qualifies or the
+// radios do not hear each other.
+const Mcs* link_data_rate(const PhyNetwork& net, RadioId from, RadioId to);
+
+// The rate of the link from -> to if the link can carry data, for routing; nullptr
+// if not. A link is usable at a rate when the FER of an auto_rate.reference_bytes
+// frame at the link's mean SNR is below auto_rate.max_fer: the rule "auto" applies
+// to choose a rate (004 Sec. 4.1), applied to the fixed rate too, so a fixed-rate
+// network does not route over a link that delivers (almost) nothing. Only the sinr
+// reception model has frame errors; under the others a decodable link is usable.
+// The MAC still sends at link_data_rate over any link a static route names.
+const Mcs* usable_link_rate(const PhyNetwork& net, RadioId from, RadioId to);
+
+}  // namespace wmnsim::phy

@@ -1,0 +1,277 @@
+// The scenario loader's entry points and the small top-level sections
+// (simulation, outputs). Each larger section has its own file; see
+// scenario_parse.hpp for the map.
+
+#include "scenario/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include "scenario/scenario_parse.hpp"
+
+namespace wmnsim {
+
+using namespace scenario_detail;
+
+namespace {
+
+constexpr std::array<std::string_view, 10> kTimeseriesKinds{
+    "flow_goodput",             // delivered payload bits per interval, per flow
+    "flow_rtt",                 // smoothed RTT of tcp and wccp flows
+    "tcp_cwnd",                 // congestion window, per tcp flow
+    "wccp_rate",                // permit rate of the leaky bucket, per wccp flow (003)
+    "queue_length",             // interface queue, per node and radio
+    "channel_busyness",         // busy fraction of the medium, per node (003)
+    "contention_window",        // current CW, per node and radio
+    "txop_limit",               // TXOP in force, per node and radio (002)
+    "drops",                    // drops by cause, per node
+    "weighted_intra_mesh_loss"  // bits lost after forwarding, times hops travelled (004)
+};
+
+void parse_simulation(JsonReader r, ParseContext& ctx) {
+  SimulationSection& sim = ctx.scenario.simulation;
+  const auto duration = r.seconds("duration_s", NumberRange::positive(), Need::required, "120");
+  if (duration) sim.duration = *duration;
+  sim.warmup = r.seconds_or("warmup_s", Time::zero(), NumberRange::non_negative());
+  if (duration && r.has("warmup_s") && sim.warmup >= sim.duration) {
+    ctx.issues.add(r.path_of("warmup_s"), "warmup_s (" + describe_value(*r.get("warmup_s")) +
+                                              ") must be less than duration_s (" +
+                                              describe_value(*r.get("duration_s")) +
+                                              "); statistics would cover nothing");
+  }
+  if (const nlohmann::json* seed = r.get("seed")) {
+    // nlohmann keeps integers above 2^63 as unsigned, so the whole uint64 range reads exactly.
+    if (seed->is_number_unsigned()) {
+      sim.seed = seed->get<std::uint64_t>();
+    } else if (seed->is_number_integer() && seed->get<std::int64_t>() >= 0) {
+      sim.seed = static_cast<std::uint64_t>(seed->get<std::int64_t>());
+    } else {
+      ctx.issues.add(r.path_of("seed"),
+                     "expected an integer 0..18446744073709551615, got " + describe_value(*seed));
+    }
+  }
+  sim.measurement_interval =
+      r.seconds_or("measurement_interval_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
+  r.finish();
+}
+
+// The samples the requested time series will hold (an upper bound: flow kinds count
+// every flow, MAC kinds every radio and, under EDCA, every access category), against
+// kMaxTimeseriesSamples, so that no interval writes gigabytes.
+void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
+  const Scenario& s = ctx.scenario;
+  if (s.simulation.duration <= Time::zero() || s.simulation.measurement_interval <= Time::zero()) return;
+  double radios = 0.0;
+  for (const NodeConfig& n : s.nodes) radios += static_cast<double>(n.radios.size());
+  const double flows = static_cast<double>(s.flows.size()), nodes = static_cast<double>(s.nodes.size());
+  double series = 0.0;
+  for (const std::string& kind : s.timeseries) {
+    if (kind == "flow_goodput" || kind == "flow_rtt" || kind == "tcp_cwnd" || kind == "wccp_rate") {
+      series += flows;
+    } else if (kind == "weighted_intra_mesh_loss") {
+      series += nodes;
+    } else if (kind == "contention_window" || kind == "txop_limit") {
+      series += radios * (s.mac.type == MacType::edca ? 4.0 : 1.0);
+    } else {
+      series += radios;
+    }
+  }
+  const double bins = std::ceil(static_cast<double>(s.simulation.duration.picoseconds()) /
+                                static_cast<double>(s.simulation.measurement_interval.picoseconds()));
+  if (bins * series <= kMaxTimeseriesSamples) return;
+  const double shortest = s.simulation.duration.to_seconds() * series / kMaxTimeseriesSamples;
+  const std::string path =
+      doc.contains("simulation") && doc["simulation"].contains("measurement_interval_s")
+          ? "/simulation/measurement_interval_s"
+          : "/outputs/timeseries";
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "the time series would hold %.3g samples (%.3g intervals x %.0f series); at most %.0e "
+                "(about 1 GB of results): use measurement_interval_s >= %.3g or fewer kinds",
+                bins * series, bins, series, kMaxTimeseriesSamples, shortest);
+  ctx.issues.add(path, text);
+}
+
+void parse_outputs(JsonReader r, ParseContext& ctx) {
+  Scenario& s = ctx.scenario;
+  s.timeseries = {"flow_goodput"};
+  if (const nlohmann::json* list = r.array("timeseries")) {
+    s.timeseries.clear();
+    const std::vector<std::string> allowed(kTimeseriesKinds.begin(), kTimeseriesKinds.end());
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = pointer_join(r.path_of("timeseries"), i);
+      const auto k = check_choice((*list)[i], path, ctx.issues, allowed);
+      if (!k) continue;
+      if (std::find(s.timeseries.begin(), s.timeseries.end(), allowed[*k]) != s.timeseries.end()) {
+        ctx.issues.add(path, "\"" + allowed[*k] + "\" is listed twice; remove one");
+        continue;
+      }
+      s.timeseries.push_back(allowed[*k]);
+    }
+  }
+  const auto file_name = [&](std::string_view key) {
+    auto file = r.string(key);
+    if (file && file->empty()) {
+      ctx.issues.add(r.path_of(key), "expected a file name, got an empty string");
+      file.reset();
+    }
+    return file;
+  };
+  s.outputs.results_file = file_name("results_file");
+  s.outputs.timeseries_file = file_name("timeseries_file");
+  r.finish();
+}
+
+}  // namespace
+
+std::span<const std::string_view> timeseries_kinds() { return kTimeseriesKinds; }
+
+RoutingInput routing_input(const Scenario& scenario) {
+  RoutingInput in;
+  for (const NodeConfig& n : scenario.nodes) in.nodes.push_back({n.id, n.role, n.position});
+  in.routing = scenario.routing;
+  for (const FlowConfig& f : scenario.flows) {
+    const bool acks = f.transport == Transport::tcp || f.transport == Transport::wccp;
+    in.flows.push_back({f.src, f.dst, acks, std::string(to_string(f.transport))});
+  }
+  // At a fixed data rate a link whose FER at that rate is above
+  // /phy/auto_rate/max_fer is not used (scenario/phy_builder.hpp usable_link_rate),
+  // so a slower rate may join the network too.
+  in.unreachable_advice = "move the nodes closer, raise tx_power_dbm";
+  if (scenario.phy.data_rate_bps && scenario.phy.reception.model == ReceptionModel::sinr) {
+    in.unreachable_advice +=
+        ", lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more of their frames "
+        "at it are not used)";
+  }
+  in.unreachable_advice += " or add a wired link under /links";
+  return in;
+}
+
+std::optional<std::size_t> Scenario::find_node(std::string_view id) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> Scenario::find_flow(std::string_view id) const {
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    if (flows[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+Scenario parse_scenario(const nlohmann::json& doc) {
+  Scenario s;
+  s.document = doc;
+  if (!doc.is_object()) {
+    throw ScenarioError({{"", "expected an object, got " + describe_value(doc) +
+                                  "; a scenario is one JSON object"}});
+  }
+  IssueSink issues;
+  ParseContext ctx{s, issues};
+  JsonReader top(doc, "", issues);
+
+  top.string("$schema");  // editors use it to find the schema; the loader ignores it
+  s.name = top.string("name").value_or("");
+  s.description = top.string("description").value_or("");
+  if (top.get("simulation", Need::required, "{\"duration_s\": 120}") != nullptr) {
+    parse_simulation(top.object("simulation"), ctx);
+  }
+  // Order matters: MAC defaults depend on the PHY standard, radios on both, and
+  // everything after the nodes refers to them by id.
+  parse_phy(top.object("phy"), ctx);
+  parse_propagation(top.object("propagation"), ctx);
+  check_phy_against_propagation(doc, ctx);
+  parse_mac(top.object("mac"), ctx);
+  parse_nodes(top.array("nodes"), top.array("node_groups"), ctx);
+  parse_links(top.array("links"), ctx);
+  parse_routing(top.object("routing"), ctx);
+  parse_flows(top.array("flows", Need::required), ctx);
+  parse_controllers(top.array("controllers"), ctx);
+  parse_outputs(top.object("outputs"), ctx);
+  check_timeseries_volume(doc, ctx);
+  top.finish();
+
+  if (!issues.empty()) throw ScenarioError(issues.take());
+  return s;
+}
+
+Scenario load_scenario_file(const std::filesystem::path& path) {
+  Scenario s = parse_scenario(read_json_file(path));
+  if (s.name.empty()) s.name = path.stem().string();
+  return s;
+}
+
+// ---- enum names ---------------------------------------------------------------------
+
+
+// ---- ids ------------------------------------------------------------------------------
+
+namespace scenario_detail {
+
+bool valid_id(std::string_view id) {
+  if (id.empty()) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
+  });
+}
+
+std::optional<std::string> read_id(JsonReader& r, std::string_view kind) {
+  auto id = r.string("id", Need::required, "\"A\"");
+  if (id && !valid_id(*id)) {
+    r.issues().add(r.path_of("id"), "invalid " + std::string(kind) + " id " + quote_short(*id) +
+                                        ": use letters, digits, '_', '-' and '.' only");
+  }
+  return id;
+}
+
+bool IdIndex::define(const std::string& id, std::size_t index, const std::string& entry_path,
+                     const std::string& id_path, IssueSink& issues) {
+  const auto [it, inserted] = by_id_.try_emplace(id, Entry{index, entry_path});
+  if (!inserted) {
+    issues.add(id_path, "duplicate " + kind_ + " id \"" + id + "\" (first defined at " +
+                            it->second.path + "); ids must be unique");
+    return false;
+  }
+  ordered_.push_back(id);
+  return true;
+}
+
+std::optional<std::size_t> IdIndex::find(std::string_view id) const {
+  const auto it = by_id_.find(id);
+  if (it == by_id_.end()) return std::nullopt;
+  return it->second.index;
+}
+
+std::optional<std::size_t> IdIndex::resolve(const nlohmann::json& v, const std::string& path,
+                                            IssueSink& issues) const {
+  if (!v.is_string()) {
+    issues.add(path, "expected a " + kind_ + " id (a string), got " + describe_value(v));
+    return std::nullopt;
+  }
+  return resolve_id(v.get<std::string>(), path, issues);
+}
+
+std::optional<std::size_t> IdIndex::resolve_id(const std::string& id, const std::string& path,
+                                               IssueSink& issues) const {
+  if (const auto i = find(id)) return i;
+  std::string msg = kind_ + " " + quote_short(id) + " is not defined";
+  if (issues.full()) {
+    // counted, not listed: no suggestion to compute
+  } else if (ordered_.empty()) {
+    msg += " (no " + kind_ + "s are defined)";
+  } else {
+    if (const auto guess = closest_match(id, ordered_)) msg += "; did you mean \"" + *guess + "\"?";
+    msg += " (known: " + join_list(ordered_, false) + ")";
+  }
+  issues.add(path, std::move(msg));
+  return std::nullopt;
+}
+
+}  // namespace scenario_detail
+
+}  // namespace wmnsim

@@ -1,0 +1,179 @@
+#pragma once
+// A scenario: one JSON file that describes one experiment (docs/scenario.md).
+//
+// parse_scenario() validates the whole document in one pass and either returns
+// plain, fully resolved structs (every default filled in, every node reference
+// turned into an index into Scenario::nodes, per-node MAC overrides merged into
+// each radio) or throws one ScenarioError listing every problem found.
+//
+// Each layer owns the types of its own section (phy/phy_config.hpp,
+// mac/mac_params.hpp, transport/transport_config.hpp, core/routing_config.hpp,
+// control/controller_config.hpp); this header puts them together into one Scenario.
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "control/controller_config.hpp"
+#include "core/input_error.hpp"  // ScenarioError
+#include "core/routing.hpp"
+#include "core/routing_config.hpp"
+#include "core/time.hpp"
+#include "core/topology.hpp"
+#include "mac/mac_params.hpp"
+#include "phy/phy_config.hpp"
+#include "transport/transport_config.hpp"
+
+namespace wmnsim {
+
+// ---- simulation -------------------------------------------------------------------
+
+struct SimulationSection {
+  Time duration;                           // simulated time, > 0
+  Time warmup;                             // statistics ignore [0, warmup); < duration
+  std::uint64_t seed = 1;                  // master seed of all random streams
+  Time measurement_interval = Time::s(1);  // time-series bin width
+};
+
+// ---- nodes and wired links --------------------------------------------------------
+
+struct RadioConfig {
+  int channel = 6;
+  double tx_power_dbm = 20.0;
+  double antenna_gain_dbi = 0.0;
+  MacParams mac;  // scenario-wide MAC with the node's and the radio's overrides applied
+};
+
+struct NodeConfig {
+  std::string id;
+  NodeRole role = NodeRole::mesh;
+  std::optional<Position> position;  // always set for mesh and gateway nodes, never for hosts
+  std::vector<RadioConfig> radios;   // at least one for mesh and gateway nodes, none for hosts
+  std::string defined_at;            // JSON pointer of the entry ("/nodes/2", "/node_groups/0")
+};
+
+struct WiredLinkConfig {
+  std::size_t a = 0, b = 0;  // node indices
+  double rate_bps = 100e6;
+  Time delay = Time::ms(1);
+  QueueLimit queue{QueueLimit::Unit::packets, 100};
+};
+
+// ---- flows ------------------------------------------------------------------------
+
+struct FlowConfig {
+  std::string id;
+  Transport transport = Transport::udp;
+  // Node indices. Empty: "@gateway", the gateway routing attaches the other end to.
+  std::optional<std::size_t> src;
+  std::optional<std::size_t> dst;
+  Time start;
+  std::optional<Time> stop;           // empty: until the end of the simulation
+  std::int64_t payload_bytes = 1460;  // per packet; the MSS for tcp
+  // The flow's fair share, when the experiment knows it (001's capacity models):
+  // results then report goodput/fair share and U/U_opt.
+  std::optional<double> fair_share_bps;
+  TrafficConfig traffic;
+  TcpConfig tcp;                                               // tcp only
+  WccpConfig wccp;                                             // wccp only
+  AccessCategory access_category = AccessCategory::ac_be;      // edca only
+  AccessCategory ack_access_category = AccessCategory::ac_be;  // edca, tcp/wccp ACKs
+};
+
+// ---- outputs ----------------------------------------------------------------------
+
+struct OutputsSection {
+  std::optional<std::string> results_file;     // the CLI's -o wins
+  std::optional<std::string> timeseries_file;  // CSV; default: inside the results
+};
+
+// The allowed outputs.timeseries kinds.
+std::span<const std::string_view> timeseries_kinds();
+
+// ---- the scenario -----------------------------------------------------------------
+
+struct Scenario {
+  nlohmann::json document;  // the scenario as given (after overrides), for the results file
+  std::string name;
+  std::string description;
+  SimulationSection simulation;
+  std::vector<std::string> timeseries;  // outputs.timeseries kinds requested
+  PhySection phy;
+  MacSection mac;
+  PropagationSection propagation;
+  std::vector<NodeConfig> nodes;  // explicit nodes first, then node_groups in order
+  std::vector<WiredLinkConfig> links;
+  RoutingSection routing;
+  std::vector<FlowConfig> flows;
+  std::vector<ControllerConfig> controllers;
+  OutputsSection outputs;
+
+  std::optional<std::size_t> find_node(std::string_view id) const;
+  std::optional<std::size_t> find_flow(std::string_view id) const;
+};
+
+// Limits on any JSON text the loader reads (docs/scenario.md, "Limits"): containers
+// nested at most this deep (the deepest scenario key is 7 levels down; the values
+// built from the text are walked recursively, so the limit keeps the stack bounded),
+// keys at most this long, and scenario files at most this large.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+inline constexpr std::size_t kMaxJsonKeyBytes = 256;  // object keys (paths in messages stay short)
+inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
+
+// Limits on what a scenario sets in motion (docs/scenario.md, "Limits"). Anything the
+// scenario makes happen again and again (a source's packets, on/off switches, a
+// controller's timer, the time-series samples) has a mean period of at least
+// kMinPeriodS: at most 10^6 events per simulated second from each. The fastest
+// 802.11a/g frame exchange takes over 50 us, so a faster source only fills queues.
+inline constexpr double kMinPeriodS = 1e-6;
+// Nodes in a scenario, explicit and generated. The routing finds shortest paths to
+// every node (work ~ nodes x links, up to nodes^3 when everyone hears everyone):
+// about 2 s for 1000 nodes of a sparse mesh, a minute and 2.6 GB for 10,000 (issue 17
+// measures and targets that size); 004, the largest study, has 44.
+inline constexpr std::size_t kMaxNodes = 10000;
+// Samples all time series of one run may hold together: 10^7 rows are about 1 GB
+// of results JSON and half that in memory.
+inline constexpr double kMaxTimeseriesSamples = 1e7;
+
+// Parses JSON text; `source` names it in messages (a file name, "<string>").
+// Malformed JSON -> ScenarioError with "line L, column C"; nesting deeper than
+// kMaxJsonDepth, a number beyond the range of a double and duplicate keys ->
+// ScenarioError with the JSON path. Never recursive in the depth of the text.
+nlohmann::json parse_json_text(const std::string& text, std::string_view source);
+
+// Reads a JSON file with parse_json_text. A missing or unreadable file, a folder, or
+// a file larger than kMaxScenarioBytes -> ScenarioError naming it.
+nlohmann::json read_json_file(const std::filesystem::path& path);
+
+// Validates everything, collects all issues, throws ScenarioError.
+Scenario parse_scenario(const nlohmann::json& doc);
+
+// read_json_file + parse_scenario; a scenario without "name" is named after the file.
+Scenario load_scenario_file(const std::filesystem::path& path);
+
+// --set overrides: each assignment is "/json/pointer=value"; the value is parsed as
+// JSON if it parses, else taken as a string. Missing intermediate objects are
+// created; "-" or an index equal to the size appends to an array. A pointer through
+// a non-object/array, or a bad array index, is a ScenarioError naming the pointer.
+nlohmann::json apply_overrides(nlohmann::json doc, const std::vector<std::string>& assignments);
+
+// What the routing layer (core/routing.hpp) needs of the scenario, and the
+// routing of a scenario over `links`.
+RoutingInput routing_input(const Scenario& scenario);
+inline Routing compute_routing(const Scenario& scenario, std::span<const RoutingLink> links) {
+  return compute_routing(routing_input(scenario), links);
+}
+
+// to_string() of every enum lives beside the enum, in its layer.
+
+}  // namespace wmnsim

@@ -1,0 +1,212 @@
+// The queue-discipline contract (drops reach the sink once, counters, observer) and
+// drop-tail in packets and in bytes; the ring-buffer FIFO underneath.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/packet.hpp"
+#include "link/drop_tail_queue.hpp"
+#include "link/packet_fifo.hpp"
+#include "link/queue_discipline.hpp"
+
+namespace wmnsim::mac {
+namespace {
+
+struct Dropped {
+  PacketId id;
+  DropCause cause;
+  Time at;
+};
+
+// Stands in for the MAC: takes every dropped packet and remembers it.
+class RecordingSink final : public DropSink {
+ public:
+  void on_drop(PacketPtr packet, DropCause cause, Time now) override {
+    drops.push_back({packet->id, cause, now});
+  }
+  std::vector<Dropped> drops;
+};
+
+struct Sample {
+  Time at;
+  std::size_t packets;
+  std::int64_t bytes;
+};
+
+class RecordingObserver final : public QueueObserver {
+ public:
+  void on_queue_length(Time now, std::size_t packets, std::int64_t bytes) override {
+    samples.push_back({now, packets, bytes});
+  }
+  std::vector<Sample> samples;
+};
+
+PacketPtr packet(PacketPool& pool, std::uint32_t bytes) {
+  PacketPtr p = pool.make(Time::zero());
+  p->size_bytes = bytes;
+  return p;
+}
+
+TEST(QueueFifo, OrderAndBytesAcrossWrapAround) {
+  PacketPool pool;
+  PacketFifo fifo;
+  std::vector<PacketId> expected;
+  PacketId next_out = 1;
+  // Interleave pushes and pops so the head wraps around the ring several times.
+  for (int round = 0; round < 50; ++round) {
+    for (int i = 0; i < 5; ++i) fifo.push_back(packet(pool, 100 + static_cast<std::uint32_t>(i)));
+    for (int i = 0; i < 4; ++i) {
+      PacketPtr p = fifo.pop_front();
+      ASSERT_NE(p, nullptr);
+      EXPECT_EQ(p->id, next_out++);
+    }
+  }
+  EXPECT_EQ(fifo.size(), 50u);
+  std::int64_t bytes = 0;
+  while (PacketPtr p = fifo.pop_front()) {
+    EXPECT_EQ(p->id, next_out++);
+    bytes += p->size_bytes;
+  }
+  EXPECT_EQ(bytes, 10 * (100 + 101 + 102 + 103 + 104));  // the last ten rounds
+  EXPECT_TRUE(fifo.empty());
+  EXPECT_EQ(fifo.bytes(), 0);
+  EXPECT_EQ(fifo.front(), nullptr);
+  EXPECT_EQ(fifo.pop_front(), nullptr);
+}
+
+TEST(QueueDropTail, PacketCapacity) {
+  PacketPool pool;
+  RecordingSink sink;
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::packets, 3}, sink);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(q.enqueue(packet(pool, 1000), Time::us(i)).is_accepted());
+  const EnqueueResult r = q.enqueue(packet(pool, 40), Time::us(10));
+  EXPECT_FALSE(r.is_accepted());
+  EXPECT_EQ(r.cause(), DropCause::queue_overflow);
+  ASSERT_EQ(sink.drops.size(), 1u);
+  EXPECT_EQ(sink.drops[0].id, 4u);  // the arriving packet, not a queued one
+  EXPECT_EQ(sink.drops[0].at, Time::us(10));
+  EXPECT_EQ(q.length_packets(), 3u);
+  EXPECT_EQ(q.length_bytes(), 3000);
+
+  // FIFO order out; the freed place takes the next arrival.
+  EXPECT_EQ(q.peek()->id, 1u);
+  EXPECT_EQ(q.dequeue(Time::us(11))->id, 1u);
+  EXPECT_TRUE(q.enqueue(packet(pool, 500), Time::us(12)).is_accepted());
+  EXPECT_EQ(q.length_bytes(), 2500);
+  EXPECT_EQ(q.dequeue(Time::us(13))->id, 2u);
+  EXPECT_EQ(q.dequeue(Time::us(13))->id, 3u);
+  EXPECT_EQ(q.dequeue(Time::us(13))->id, 5u);
+  EXPECT_EQ(q.dequeue(Time::us(13)), nullptr);
+  EXPECT_TRUE(q.empty());
+  EXPECT_EQ(q.ready_at(Time::us(13)), Time::max());
+}
+
+TEST(QueueDropTail, ByteCapacity) {
+  PacketPool pool;
+  RecordingSink sink;
+  // 004's 256 kB station buffer, scaled down: 4000 bytes.
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::bytes, 4000}, sink);
+  EXPECT_TRUE(q.enqueue(packet(pool, 1500), Time::zero()).is_accepted());
+  EXPECT_TRUE(q.enqueue(packet(pool, 1500), Time::zero()).is_accepted());
+  EXPECT_FALSE(q.enqueue(packet(pool, 1500), Time::zero()).is_accepted());  // 4500 > 4000
+  EXPECT_TRUE(q.enqueue(packet(pool, 1000), Time::zero()).is_accepted());   // exactly 4000
+  EXPECT_FALSE(q.enqueue(packet(pool, 1), Time::zero()).is_accepted());
+  EXPECT_EQ(q.length_bytes(), 4000);
+  EXPECT_EQ(q.length_packets(), 3u);
+  EXPECT_EQ(sink.drops.size(), 2u);
+  // A packet larger than the whole buffer never fits.
+  DropTailQueue tiny(QueueLimit{QueueLimit::Unit::bytes, 100}, sink);
+  EXPECT_FALSE(tiny.enqueue(packet(pool, 101), Time::zero()).is_accepted());
+}
+
+TEST(QueueDropTail, CountersAccountForEveryPacket) {
+  PacketPool pool;
+  RecordingSink sink;
+  DropTailQueue q(QueueLimit{}, sink);  // the default: 50 packets
+  EXPECT_EQ(q.limit().capacity, 50);
+  std::uint64_t offered = 0, delivered = 0;
+  // Bursts of 80 arrivals and 30 departures: the queue fills and overflows.
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 80; ++i, ++offered) q.enqueue(packet(pool, 200), Time::ms(round));
+    for (int i = 0; i < 30; ++i) delivered += q.dequeue(Time::ms(round)) ? 1 : 0;
+  }
+  const QueueCounters& c = q.counters();
+  EXPECT_EQ(c.enqueued_packets + c.dropped_total(), offered);
+  EXPECT_EQ(c.dropped(DropCause::queue_overflow), sink.drops.size());
+  EXPECT_EQ(c.dequeued_packets, delivered);
+  EXPECT_EQ(c.enqueued_packets - c.dequeued_packets, q.length_packets());
+  EXPECT_EQ(c.enqueued_bytes - c.dequeued_bytes, static_cast<std::uint64_t>(q.length_bytes()));
+  EXPECT_EQ(c.dropped_bytes, 200 * sink.drops.size());
+  EXPECT_EQ(c.peak_packets, 50u);
+  EXPECT_EQ(c.peak_bytes, 50 * 200);
+  // Offered = delivered + dropped + still queued.
+  EXPECT_EQ(offered, delivered + sink.drops.size() + q.length_packets());
+  EXPECT_EQ(pool.live(), q.length_packets());  // the sink and the test released the rest
+}
+
+TEST(QueueDropTail, ObserverSeesEveryLengthChange) {
+  PacketPool pool;
+  RecordingSink sink;
+  RecordingObserver obs;
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::packets, 2}, sink, &obs);
+  q.enqueue(packet(pool, 100), Time::us(1));
+  q.enqueue(packet(pool, 300), Time::us(2));
+  q.enqueue(packet(pool, 500), Time::us(3));  // dropped: no change, no sample
+  q.dequeue(Time::us(4));
+  q.dequeue(Time::us(5));
+  q.dequeue(Time::us(6));  // empty: no change, no sample
+  ASSERT_EQ(obs.samples.size(), 4u);
+  EXPECT_EQ(obs.samples[0].at, Time::us(1));
+  EXPECT_EQ(obs.samples[0].packets, 1u);
+  EXPECT_EQ(obs.samples[1].bytes, 400);
+  EXPECT_EQ(obs.samples[2].at, Time::us(4));
+  EXPECT_EQ(obs.samples[2].bytes, 300);
+  EXPECT_EQ(obs.samples[3].packets, 0u);
+}
+
+TEST(QueueDropTail, SteadyStateReusesPacketsAndRing) {
+  PacketPool pool(64);
+  RecordingSink sink;
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::packets, 50}, sink);
+  for (int i = 0; i < 100'000; ++i) {
+    q.enqueue(packet(pool, 1500), Time::us(i));
+    if (i % 2 == 1) {
+      q.dequeue(Time::us(i));
+      q.dequeue(Time::us(i));
+    }
+  }
+  EXPECT_EQ(pool.capacity(), 64u);  // never more than 50 live at once
+}
+
+TEST(QueueDropTail, RejectsAnEmptyCapacity) {
+  RecordingSink sink;
+  EXPECT_THROW(DropTailQueue(QueueLimit{QueueLimit::Unit::packets, 0}, sink), std::invalid_argument);
+}
+
+// A discipline that breaks the contract (claims to accept but leaves the packet)
+// is a bug and must be caught, not leak a packet silently.
+class BrokenQueue final : public QueueDiscipline {
+ public:
+  using QueueDiscipline::QueueDiscipline;
+  std::size_t length_packets() const override { return 0; }
+  std::int64_t length_bytes() const override { return 0; }
+
+ private:
+  EnqueueResult do_enqueue(PacketPtr&, Time) override { return EnqueueResult::accepted(); }
+  PacketPtr do_dequeue(Time) override { return nullptr; }
+  const Packet* do_peek() const override { return nullptr; }
+};
+
+TEST(QueueDiscipline, ContractViolationsFailLoudly) {
+  PacketPool pool;
+  RecordingSink sink;
+  BrokenQueue q(sink);
+  EXPECT_THROW(q.enqueue(packet(pool, 10), Time::zero()), std::logic_error);
+  EXPECT_THROW(q.enqueue(nullptr, Time::zero()), std::logic_error);
+}
+
+}  // namespace
+}  // namespace wmnsim::mac

@@ -1,0 +1,174 @@
+// The wired link direction: serialization then propagation at exact picoseconds,
+// back-to-back queueing, drop-tail overflow in packets and in bytes, counters and
+// the accounting of every packet.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "core/packet.hpp"
+#include "core/packet_sink.hpp"
+#include "core/scheduler.hpp"
+#include "link/wired_link.hpp"
+
+namespace wmnsim {
+namespace {
+
+using namespace time_literals;
+
+struct Arrival {
+  Time at;
+  PacketId id;
+};
+
+class RecordingSink final : public PacketSink {
+ public:
+  explicit RecordingSink(const Scheduler& s) : scheduler_(s) {}
+  void receive(PacketPtr packet) override { arrivals.push_back({scheduler_.now(), packet->id}); }
+  std::vector<Arrival> arrivals;
+
+ private:
+  const Scheduler& scheduler_;
+};
+
+class RecordingDrops final : public WiredLink::DropSink {
+ public:
+  void on_drop(PacketPtr packet, DropCause cause, Time now) override {
+    ids.push_back(packet->id);
+    causes.push_back(cause);
+    times.push_back(now);
+  }
+  std::vector<PacketId> ids;
+  std::vector<DropCause> causes;
+  std::vector<Time> times;
+};
+
+struct LinkBed {
+  explicit LinkBed(QueueLimit limit, double rate_bps = 10e6, Time delay = 10_ms)
+      : sink(scheduler), link(scheduler, rate_bps, delay, limit, sink, drops) {}
+  PacketPtr packet(std::uint32_t bytes) {
+    PacketPtr p = pool.make(scheduler.now());
+    p->size_bytes = bytes;
+    return p;
+  }
+  PacketPool pool;
+  Scheduler scheduler;
+  RecordingSink sink;
+  RecordingDrops drops;
+  WiredLink link;
+};
+
+TEST(WiredLink, SerializationTimeIsExact) {
+  LinkBed bed({QueueLimit::Unit::packets, 10}, 10e6);
+  EXPECT_EQ(bed.link.serialization_time(1500), 1200_us);  // 12000 bits at 10 Mbit/s
+  EXPECT_EQ(bed.link.serialization_time(40), 32_us);
+  LinkBed slow({QueueLimit::Unit::packets, 10}, 1e6);
+  EXPECT_EQ(slow.link.serialization_time(1), 8_us);
+  LinkBed odd({QueueLimit::Unit::packets, 10}, 3e6);
+  EXPECT_EQ(odd.link.serialization_time(1), Time::ps(2'666'667));  // rounded to the nearest ps
+}
+
+TEST(WiredLink, BackToBackPacketsQueueThenPropagate) {
+  LinkBed bed({QueueLimit::Unit::packets, 2});
+  // Four 1250-byte packets (1 ms each at 10 Mbit/s) at t = 0: one goes on the
+  // wire, two wait, the fourth finds the queue full.
+  std::vector<PacketId> ids;
+  for (int i = 0; i < 4; ++i) {
+    PacketPtr p = bed.packet(1250);
+    ids.push_back(p->id);
+    bed.link.receive(std::move(p));
+  }
+  EXPECT_EQ(bed.link.queue_packets(), 2u);
+  EXPECT_EQ(bed.link.queue_bytes(), 2500);
+  EXPECT_EQ(bed.link.in_flight_packets(), 1u);
+  ASSERT_EQ(bed.drops.ids.size(), 1u);
+  EXPECT_EQ(bed.drops.ids[0], ids[3]);
+  EXPECT_EQ(bed.drops.causes[0], DropCause::queue_overflow);
+  EXPECT_EQ(bed.drops.times[0], Time::zero());
+
+  bed.scheduler.run();
+  ASSERT_EQ(bed.sink.arrivals.size(), 3u);
+  EXPECT_EQ(bed.sink.arrivals[0].at, 11_ms);
+  EXPECT_EQ(bed.sink.arrivals[1].at, 12_ms);
+  EXPECT_EQ(bed.sink.arrivals[2].at, 13_ms);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(bed.sink.arrivals[static_cast<std::size_t>(i)].id, ids[static_cast<std::size_t>(i)]);
+
+  const WiredLinkCounters& c = bed.link.counters();
+  EXPECT_EQ(c.received_packets, 4u);
+  EXPECT_EQ(c.dropped_packets, 1u);
+  EXPECT_EQ(c.dropped_bytes, 1250u);
+  EXPECT_EQ(c.transmitted_packets, 3u);
+  EXPECT_EQ(c.delivered_packets, 3u);
+  EXPECT_EQ(c.delivered_bytes, 3750u);
+  EXPECT_EQ(c.peak_queue_packets, 2u);
+  EXPECT_EQ(c.busy_time, 3_ms);
+  EXPECT_EQ(c.received_packets, c.delivered_packets + c.dropped_packets);
+  EXPECT_EQ(bed.pool.live(), 0u);
+}
+
+TEST(WiredLink, IdleLinkSendsAtOnceAndManyPacketsPropagateTogether) {
+  // 100 us per 125-byte packet and 10 ms of delay: about 100 packets on the wire
+  // at once, each arriving exactly 10.1 ms after it was offered.
+  LinkBed bed({QueueLimit::Unit::packets, 1});
+  for (int i = 0; i < 200; ++i) {
+    bed.scheduler.schedule_at(Time::us(100) * i, [&bed] { bed.link.receive(bed.packet(125)); });
+  }
+  bed.scheduler.run_until(5_ms);
+  EXPECT_GT(bed.link.in_flight_packets(), 40u);
+  bed.scheduler.run();
+  ASSERT_EQ(bed.sink.arrivals.size(), 200u);
+  for (std::size_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(bed.sink.arrivals[i].at, Time::us(100) * static_cast<std::int64_t>(i) + Time::us(10'100));
+  }
+  EXPECT_TRUE(bed.drops.ids.empty());
+  // Each packet arrives at the instant the previous one finishes: the arrival
+  // event was scheduled first, so it waits in the queue for zero time.
+  EXPECT_LE(bed.link.counters().peak_queue_packets, 1u);
+}
+
+TEST(WiredLink, ByteCapacity) {
+  LinkBed bed({QueueLimit::Unit::bytes, 3000});
+  bed.link.receive(bed.packet(1250));  // on the wire: not counted against the queue
+  bed.link.receive(bed.packet(1250));
+  bed.link.receive(bed.packet(1250));  // 2500 queued
+  bed.link.receive(bed.packet(600));   // 3100 > 3000: dropped
+  bed.link.receive(bed.packet(500));   // exactly 3000: fits
+  EXPECT_EQ(bed.link.queue_bytes(), 3000);
+  ASSERT_EQ(bed.drops.ids.size(), 1u);
+  bed.scheduler.run();
+  EXPECT_EQ(bed.sink.arrivals.size(), 4u);
+  EXPECT_EQ(bed.link.queue_bytes(), 0);
+}
+
+TEST(WiredLink, RejectsBadParameters) {
+  PacketPool pool;
+  Scheduler scheduler;
+  RecordingSink sink(scheduler);
+  RecordingDrops drops;
+  EXPECT_THROW(WiredLink(scheduler, 0.0, 1_ms, {}, sink, drops), std::invalid_argument);
+  EXPECT_THROW(WiredLink(scheduler, 1e6, -1_ms, {}, sink, drops), std::invalid_argument);
+  EXPECT_THROW(WiredLink(scheduler, 1e6, 1_ms, {QueueLimit::Unit::packets, 0}, sink, drops), std::invalid_argument);
+}
+
+TEST(WiredLink, DestroyedWithPacketsInsideCancelsItsEvents) {
+  PacketPool pool;
+  Scheduler scheduler;
+  RecordingSink sink(scheduler);
+  RecordingDrops drops;
+  {
+    WiredLink link(scheduler, 1e6, 1_ms, {}, sink, drops);
+    for (int i = 0; i < 3; ++i) {
+      PacketPtr p = pool.make(Time::zero());
+      p->size_bytes = 100;
+      link.receive(std::move(p));
+    }
+    scheduler.run_until(Time::us(900));  // first packet on the wire, others queued
+  }
+  scheduler.run();  // no event of the dead link runs
+  EXPECT_TRUE(sink.arrivals.empty());
+  EXPECT_EQ(pool.live(), 0u);
+}
+
+}  // namespace
+}  // namespace wmnsim

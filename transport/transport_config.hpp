@@ -1,0 +1,59 @@
+#pragma once
+// What a flow asks of its transport and its application, as a scenario's flow
+// entry gives it (docs/scenario.md, `flows`), with the name tables.
+
+#include <array>
+#include <string_view>
+
+#include "core/enum_names.hpp"
+#include "core/time.hpp"
+
+namespace wmnsim {
+
+enum class Transport { udp, tcp, wccp };
+enum class TrafficType { saturated, cbr, poisson, on_off };
+enum class PeriodDistribution { exponential, constant };
+enum class TcpVariant { newreno, reno, fixed_window };
+
+// What the application offers; the transport decides what is sent.
+struct TrafficConfig {
+  TrafficType type = TrafficType::saturated;
+  double rate_bps = 0.0;  // cbr/poisson: mean offered load; on_off: load while on
+  Time packet_interval;   // payload_bytes * 8 / rate_bps (mean for poisson)
+  Time on_mean;           // on_off only
+  Time off_mean;          // on_off only
+  PeriodDistribution periods = PeriodDistribution::exponential;
+};
+
+struct TcpConfig {
+  TcpVariant variant = TcpVariant::newreno;
+  bool delayed_ack = false;
+  Time min_rto = Time::ms(200);
+  int window_packets = 64;  // maximum window; the fixed window for fixed_window
+  int initial_window_segments = 0;  // 0: RFC 5681 3.1 eq. (1) (3 segments for MSS 1460)
+  bool limited_transmit = false;    // RFC 3042
+  bool timestamps = false;          // RFC 7323 option: RTTM on every ACK, 12 bytes per segment
+};
+
+struct WccpConfig {
+  double beta = 5.0;  // 003 Eq. 15: at least beta packets per control interval
+};
+
+inline constexpr std::array<EnumName<Transport>, 3> kTransports{
+    {{"udp", Transport::udp}, {"tcp", Transport::tcp}, {"wccp", Transport::wccp}}};
+inline constexpr std::array<EnumName<TrafficType>, 4> kTrafficTypes{
+    {{"saturated", TrafficType::saturated},
+     {"cbr", TrafficType::cbr},
+     {"poisson", TrafficType::poisson},
+     {"on_off", TrafficType::on_off}}};
+inline constexpr std::array<EnumName<PeriodDistribution>, 2> kPeriodDistributions{
+    {{"exponential", PeriodDistribution::exponential}, {"constant", PeriodDistribution::constant}}};
+inline constexpr std::array<EnumName<TcpVariant>, 3> kTcpVariants{
+    {{"newreno", TcpVariant::newreno},
+     {"reno", TcpVariant::reno},
+     {"fixed_window", TcpVariant::fixed_window}}};
+constexpr std::string_view to_string(Transport v) { return enum_name(names(kTransports), v); }
+constexpr std::string_view to_string(TrafficType v) { return enum_name(names(kTrafficTypes), v); }
+constexpr std::string_view to_string(TcpVariant v) { return enum_name(names(kTcpVariants), v); }
+
+}  // namespace wmnsim
