@@ -180,16 +180,6 @@ std::optional<std::string> closest_match(std::string_view word,
   return best;
 }
 
-std::string join_list(const std::vector<std::string>& items, bool quoted, std::size_t max_items) {
-  std::string out;
-  const std::size_t shown = std::min(items.size(), max_items);
-  for (std::size_t i = 0; i < shown; ++i) {
-    if (i > 0) out += ", ";
-    out += quoted ? "\"" + items[i] + "\"" : items[i];
-  }
-  if (items.size() > shown) out += ", ... (" + std::to_string(items.size() - shown) + " more)";
-  return out;
-}
 
 // ---- NumberRange ------------------------------------------------------------------
 

@@ -42,10 +42,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
 
-// "A", "B", "GW" -> `A, B, GW` (quoted = false) or `"A", "B", "GW"`; long lists are
-// cut after `max_items` with "... (N more)".
-std::string join_list(const std::vector<std::string>& items, bool quoted,
-                      std::size_t max_items = 12);
 
 // ---- value checks, usable on any JSON value (array elements included) -----------
 

@@ -1,5 +1,6 @@
 #include "core/input_error.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace wmnsim {
@@ -76,6 +77,17 @@ std::string pointer_join(std::string_view parent, std::string_view key) {
 
 std::string pointer_join(std::string_view parent, std::size_t index) {
   return std::string(parent) + "/" + std::to_string(index);
+}
+
+std::string join_list(const std::vector<std::string>& items, bool quoted, std::size_t max_items) {
+  std::string out;
+  const std::size_t shown = std::min(items.size(), max_items);
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (i > 0) out += ", ";
+    out += quoted ? "\"" + items[i] + "\"" : items[i];
+  }
+  if (items.size() > shown) out += ", ... (" + std::to_string(items.size() - shown) + " more)";
+  return out;
 }
 
 }  // namespace wmnsim

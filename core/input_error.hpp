@@ -84,4 +84,9 @@ class ScenarioError : public std::runtime_error {
 std::string pointer_join(std::string_view parent, std::string_view key);
 std::string pointer_join(std::string_view parent, std::size_t index);
 
+// "A", "B", "GW" -> `A, B, GW` (quoted = false) or `"A", "B", "GW"`; long lists are
+// cut after `max_items` with "... (N more)".
+std::string join_list(const std::vector<std::string>& items, bool quoted,
+                      std::size_t max_items = 12);
+
 }  // namespace wmnsim

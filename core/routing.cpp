@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "config/json_reader.hpp"
+#include "core/input_error.hpp"
 #include "core/routing_graph.hpp"
 #include "core/routing_static.hpp"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "config/json_reader.hpp"
+#include "core/input_error.hpp"
 #include "core/routing_graph.hpp"
 
 namespace wmnsim::routing_detail {

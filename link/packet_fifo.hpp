@@ -1,14 +1,13 @@
 #pragma once
-// A FIFO of owned packets on a growable ring buffer, with its byte count: the
-// storage of drop-tail and, later, of each sub-queue of FQ or per-neighbour buffers.
-// std::deque would allocate and free blocks as the queue slides; the ring grows
-// (doubling) to the largest length seen and then never allocates again.
+// A FIFO of owned packets with its byte count, on link/ring.hpp's ring: the storage
+// of drop-tail and, later, of each sub-queue of FQ or per-neighbour buffers.
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "core/packet.hpp"
+#include "link/ring.hpp"
 
 namespace wmnsim::mac {
 
@@ -17,19 +16,25 @@ class PacketFifo {
   PacketFifo() = default;
   explicit PacketFifo(std::size_t reserve_packets) { reserve(reserve_packets); }
 
-  void push_back(PacketPtr packet);
-  PacketPtr pop_front();  // null when empty
-  const Packet* front() const { return size_ == 0 ? nullptr : ring_[head_].get(); }
+  void push_back(PacketPtr packet) {
+    bytes_ += packet->size_bytes;
+    ring_.push_back(std::move(packet));
+  }
+  PacketPtr pop_front() {  // null when empty
+    if (ring_.empty()) return nullptr;
+    PacketPtr packet = ring_.pop_front();
+    bytes_ -= packet->size_bytes;
+    return packet;
+  }
+  const Packet* front() const { return ring_.empty() ? nullptr : ring_.front().get(); }
 
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return ring_.size(); }
+  bool empty() const { return ring_.empty(); }
   std::int64_t bytes() const { return bytes_; }
-  void reserve(std::size_t packets);
+  void reserve(std::size_t packets) { ring_.reserve(packets); }
 
  private:
-  std::vector<PacketPtr> ring_;  // size is 0 or a power of two
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
+  Ring<PacketPtr> ring_;
   std::int64_t bytes_ = 0;
 };
 

@@ -1,5 +1,8 @@
 #include "link/wired_link.hpp"
 
+#include "link/drop_tail_queue.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -18,12 +21,21 @@ WiredLink::WiredLink(Scheduler& scheduler, double rate_bps, Time delay, QueueLim
     throw std::invalid_argument("wired link queue capacity must be at least 1, got " +
                                 std::to_string(limit_.capacity));
   }
+  queue_ = std::make_unique<mac::DropTailQueue>(limit_, drops_);
 }
 
 WiredLink::~WiredLink() {
   // The scheduler may outlive the link: its events must not call into freed memory.
   scheduler_.cancel(transmission_end_);
   scheduler_.cancel(next_arrival_);
+  scheduler_.cancel(queue_wakeup_);
+}
+
+void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
+  const Time now = scheduler_.now();
+  while (PacketPtr p = queue_->dequeue(now)) queue->enqueue(std::move(p), now);
+  queue_ = std::move(queue);
+  serve_queue();
 }
 
 Time WiredLink::serialization_time(std::uint32_t size_bytes) const {
@@ -31,28 +43,34 @@ Time WiredLink::serialization_time(std::uint32_t size_bytes) const {
   return Time::ps(std::llround(bits * 1e12 / rate_bps_));
 }
 
-bool WiredLink::fits(const Packet& packet) const {
-  if (limit_.unit == QueueLimit::Unit::packets) {
-    return static_cast<std::int64_t>(queue_.size()) < limit_.capacity;
-  }
-  return queue_bytes_ + static_cast<std::int64_t>(packet.size_bytes) <= limit_.capacity;
-}
-
 void WiredLink::receive(PacketPtr packet) {
   ++counters_.received_packets;
-  if (!serializing_) {
+  const Time now = scheduler_.now();
+  if (!serializing_ && queue_->empty()) {
     start_transmission(std::move(packet));
     return;
   }
-  if (!fits(*packet)) {
+  const std::uint32_t bytes = packet->size_bytes;
+  if (!queue_->enqueue(std::move(packet), now).is_accepted()) {
     ++counters_.dropped_packets;
-    counters_.dropped_bytes += packet->size_bytes;
-    drops_.on_drop(std::move(packet), DropCause::queue_overflow, scheduler_.now());
+    counters_.dropped_bytes += bytes;
     return;
   }
-  queue_bytes_ += packet->size_bytes;
-  queue_.push_back(std::move(packet));
-  if (queue_.size() > counters_.peak_queue_packets) counters_.peak_queue_packets = queue_.size();
+  counters_.peak_queue_packets = std::max(counters_.peak_queue_packets, queue_->length_packets());
+  serve_queue();
+}
+
+void WiredLink::serve_queue() {
+  if (serializing_ || queue_->empty()) return;
+  const Time now = scheduler_.now();
+  if (PacketPtr next = queue_->dequeue(now)) {
+    start_transmission(std::move(next));
+    return;
+  }
+  const Time ready = queue_->ready_at(now);
+  if (ready != Time::max() && !scheduler_.is_pending(queue_wakeup_)) {
+    queue_wakeup_ = scheduler_.schedule_at(std::max(ready, now), [this] { serve_queue(); });
+  }
 }
 
 void WiredLink::start_transmission(PacketPtr packet) {
@@ -72,11 +90,7 @@ void WiredLink::on_transmission_end() {
   // Only the oldest packet on the wire has an arrival event; later ones are
   // scheduled as it arrives.
   if (on_wire_.size() == 1) next_arrival_ = scheduler_.schedule_at(now + delay_, [this] { on_arrival(); });
-  if (!queue_.empty()) {
-    PacketPtr next = queue_.pop_front();
-    queue_bytes_ -= next->size_bytes;
-    start_transmission(std::move(next));
-  }
+  serve_queue();
   if (departed) departures_->on_departure(*departed);
 }
 

@@ -2,12 +2,14 @@
 // One direction of a wired point-to-point link (a gateway's uplink to an Internet
 // host in all five papers; the test bed of the TCP tests).
 //
-// A packet handed to receive() waits in a drop-tail FIFO, is serialized at
-// rate_bps (size_bytes * 8 / rate_bps), propagates for `delay`, and is then handed
-// to the far end's PacketSink. The FIFO's capacity counts packets (or bytes)
-// waiting for the wire, not the one being serialized (as ns-2's and ns-3's
-// interface queues count). A packet that does not fit is dropped with
-// DropCause::queue_overflow and handed to the DropSink.
+// A packet handed to receive() waits in the link's queue discipline (drop-tail by
+// default, link/queue_discipline.hpp; any other discipline with set_queue()), is
+// serialized at rate_bps (size_bytes * 8 / rate_bps), propagates for `delay`, and
+// is then handed to the far end's PacketSink. The queue holds packets waiting for
+// the wire, not the one being serialized (as ns-2's and ns-3's interface queues
+// count). A packet the queue drops goes to the DropSink with the queue's cause.
+// A packet arriving at an idle link with an empty queue goes to the wire at once.
+// A shaping discipline that holds its head back is asked again at its ready_at().
 //
 // Cost: O(1) per packet; at most two pending events per direction (the end of the
 // current serialization and the arrival of the oldest packet on the wire), as
@@ -15,55 +17,25 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "core/node.hpp"  // NetInterface, DepartureListener
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
+#include "link/queue_discipline.hpp"
 #include "link/queue_limit.hpp"
+#include "link/ring.hpp"
 #include "core/scheduler.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim {
 
-namespace detail {
-// A FIFO on a ring buffer that grows (doubling) to the largest length seen and
-// then never allocates again; std::deque would keep allocating as it slides.
-template <typename T>
-class Ring {
- public:
-  void push_back(T value) {
-    if (size_ == ring_.size()) grow();
-    ring_[(head_ + size_) & (ring_.size() - 1)] = std::move(value);
-    ++size_;
-  }
-  T pop_front() {
-    T value = std::move(ring_[head_]);
-    head_ = (head_ + 1) & (ring_.size() - 1);
-    --size_;
-    return value;
-  }
-  T& front() { return ring_[head_]; }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-
- private:
-  void grow() {
-    std::vector<T> bigger(ring_.empty() ? 8 : ring_.size() * 2);
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(ring_[(head_ + i) & (ring_.size() - 1)]);
-    ring_ = std::move(bigger);
-    head_ = 0;
-  }
-  std::vector<T> ring_;  // size is 0 or a power of two
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
-};
-}  // namespace detail
 
 struct WiredLinkCounters {
   std::uint64_t received_packets = 0;   // offered to receive()
-  std::uint64_t dropped_packets = 0;    // queue_overflow
+  std::uint64_t dropped_packets = 0;    // by the queue discipline
   std::uint64_t dropped_bytes = 0;
   std::uint64_t transmitted_packets = 0;  // serialization finished
   std::uint64_t transmitted_bytes = 0;
@@ -93,6 +65,11 @@ class WiredLink final : public PacketSink {
   using DepartureListener = wmnsim::DepartureListener;  // core/node.hpp
   void set_departure_listener(DepartureListener* listener) { departures_ = listener; }
 
+  // Installs another queue discipline (its DropSink should be this link's); queued
+  // packets move over in order (the new discipline may drop some).
+  void set_queue(std::unique_ptr<mac::QueueDiscipline> queue);
+  const mac::QueueDiscipline& queue() const { return *queue_; }
+
   // Takes the packet onto the link: onto the wire at once if idle, else queued.
   void receive(PacketPtr packet) override;
 
@@ -101,8 +78,8 @@ class WiredLink final : public PacketSink {
 
   double rate_bps() const { return rate_bps_; }
   Time delay() const { return delay_; }
-  std::size_t queue_packets() const { return queue_.size(); }  // waiting, not on the wire
-  std::int64_t queue_bytes() const { return queue_bytes_; }
+  std::size_t queue_packets() const { return queue_->length_packets(); }  // waiting, not on the wire
+  std::int64_t queue_bytes() const { return queue_->length_bytes(); }
   // Packets serializing or propagating (every packet is delivered, dropped, queued
   // or here).
   std::size_t in_flight_packets() const { return (serializing_ ? 1 : 0) + on_wire_.size(); }
@@ -114,8 +91,10 @@ class WiredLink final : public PacketSink {
     Time arrival;
   };
 
-  bool fits(const Packet& packet) const;
   void start_transmission(PacketPtr packet);
+  // Sends the queue's next packet if the wire is free and the queue has one ready;
+  // if the queue holds its head back, comes back at its ready_at().
+  void serve_queue();
   void on_transmission_end();
   void on_arrival();
 
@@ -127,11 +106,11 @@ class WiredLink final : public PacketSink {
   DropSink& drops_;
   DepartureListener* departures_ = nullptr;
 
-  detail::Ring<PacketPtr> queue_;
-  std::int64_t queue_bytes_ = 0;
+  std::unique_ptr<mac::QueueDiscipline> queue_;
+  EventId queue_wakeup_;
   PacketPtr serializing_;
   EventId transmission_end_;
-  detail::Ring<Propagating> on_wire_;  // arrival times increase along the ring
+  Ring<Propagating> on_wire_;  // arrival times increase along the ring
   EventId next_arrival_;
   WiredLinkCounters counters_;
 };

@@ -8,7 +8,7 @@
 
 #include "core/fairness.hpp"
 #include "config/json_reader.hpp"
-#include "mac/mac_sampler.hpp"
+#include "runner/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
 

@@ -3,13 +3,17 @@
 // the accounting of every packet.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
 #include "core/scheduler.hpp"
+#include "link/packet_fifo.hpp"
+#include "link/queue_discipline.hpp"
 #include "link/wired_link.hpp"
 
 namespace wmnsim {
@@ -168,6 +172,70 @@ TEST(WiredLink, DestroyedWithPacketsInsideCancelsItsEvents) {
   scheduler.run();  // no event of the dead link runs
   EXPECT_TRUE(sink.arrivals.empty());
   EXPECT_EQ(pool.live(), 0u);
+}
+
+}  // namespace
+}  // namespace wmnsim
+
+namespace wmnsim {
+namespace {
+
+// A shaping discipline for the test: a FIFO whose packets become sendable only at
+// or after `release_at` (a token bucket that has no token until then).
+class HoldUntil final : public mac::QueueDiscipline {
+ public:
+  HoldUntil(Time release_at, DropSink& drops) : QueueDiscipline(drops), release_at_(release_at) {}
+  std::size_t length_packets() const override { return fifo_.size(); }
+  std::int64_t length_bytes() const override { return fifo_.bytes(); }
+  Time ready_at(Time now) const override {
+    if (empty()) return Time::max();
+    return std::max(now, release_at_);
+  }
+
+ private:
+  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+    fifo_.push_back(std::move(packet));
+    return mac::EnqueueResult::accepted();
+  }
+  PacketPtr do_dequeue(Time now) override { return now < release_at_ ? nullptr : fifo_.pop_front(); }
+  const Packet* do_peek() const override { return fifo_.front(); }
+
+  Time release_at_;
+  mac::PacketFifo fifo_;
+};
+
+// The wired link takes any queue discipline (link/queue_discipline.hpp), and a
+// shaping one that holds its head back is served when it says it is ready, not
+// at some unrelated later event.
+TEST(WiredLinkQueue, AShapingDisciplineIsServedAtItsReadyTime) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);  // 1000 bytes: 1 ms
+  b.link.receive(b.packet(1000));  // idle link, empty queue: on the wire at once
+  b.link.set_queue(std::make_unique<HoldUntil>(5_ms, b.drops));
+  b.link.receive(b.packet(1000));  // waits in the shaper until 5 ms
+  b.link.receive(b.packet(1000));
+  EXPECT_EQ(b.link.queue_packets(), 2u);
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 3u);
+  EXPECT_EQ(b.sink.arrivals[0].at, 2_ms);  // 1 ms serialization + 1 ms propagation
+  EXPECT_EQ(b.sink.arrivals[1].at, 7_ms);  // released at 5 ms
+  EXPECT_EQ(b.sink.arrivals[2].at, 8_ms);  // back to back behind it
+  EXPECT_TRUE(b.drops.ids.empty());
+}
+
+// Installing a discipline keeps what waits in the old one, in order.
+TEST(WiredLinkQueue, SetQueueMovesTheWaitingPacketsInOrder) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);
+  std::vector<PacketId> sent;
+  for (int i = 0; i < 3; ++i) {
+    PacketPtr p = b.packet(1000);
+    sent.push_back(p->id);
+    b.link.receive(std::move(p));
+  }
+  b.link.set_queue(std::make_unique<HoldUntil>(Time::zero(), b.drops));
+  EXPECT_EQ(b.link.queue_packets(), 2u);
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(b.sink.arrivals[i].id, sent[i]);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "mac/mac_sampler.hpp"
+#include "runner/mac_sampler.hpp"
 
 #include <algorithm>
 #include <stdexcept>

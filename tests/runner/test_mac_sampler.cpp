@@ -1,10 +1,10 @@
 // Per-interval MAC statistics into Results.
 
-#include "mac/mac_sampler.hpp"
+#include "runner/mac_sampler.hpp"
 
 #include <gtest/gtest.h>
 
-#include "mac_world.hpp"
+#include "tests/mac/mac_world.hpp"
 
 namespace wmnsim::mac {
 namespace {
