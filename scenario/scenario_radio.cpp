@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "mac/edca_params.hpp"
+#include "scenario/phy_builder.hpp"  // profile_for
 #include "scenario/scenario_parse.hpp"
 
 namespace wmnsim {
@@ -43,20 +45,6 @@ std::optional<int> window(JsonReader& r, std::string_view key) {
   const nlohmann::json* v = r.get(key);
   if (v == nullptr) return std::nullopt;
   return scenario_detail::check_window(*v, r.path_of(key), r.issues());
-}
-
-// The standard's EDCA parameter set (802.11-2007 Table 7-37), in window sizes.
-std::array<EdcaParams, 4> default_access_categories(PhyStandard standard) {
-  const int w = is_dsss(standard) ? 32 : 16;  // aCWmin + 1
-  const bool dsss = is_dsss(standard);
-  std::array<EdcaParams, 4> acs{};
-  acs[static_cast<std::size_t>(AccessCategory::ac_bk)] = {7, w, 1024, {}};
-  acs[static_cast<std::size_t>(AccessCategory::ac_be)] = {3, w, 1024, {}};
-  acs[static_cast<std::size_t>(AccessCategory::ac_vi)] = {
-      2, w / 2, w, {Time::us(dsss ? 6016 : 3008), 0}};
-  acs[static_cast<std::size_t>(AccessCategory::ac_vo)] = {
-      2, w / 4, w / 2, {Time::us(dsss ? 3264 : 1504), 0}};
-  return acs;
 }
 
 // txop_limit_us or txop_limit_frames; setting either replaces the inherited limit.
@@ -431,10 +419,16 @@ void parse_mac(JsonReader r, ParseContext& ctx) {
   MacSection& mac = ctx.scenario.mac;
   const PhyStandard standard = ctx.scenario.phy.standard;
   mac.type = r.choice_or("type", MacType::dcf, names(kMacTypes));
+  // The standard's windows and EDCA parameter set: the MAC's one table
+  // (mac/edca_params.hpp), for the standard's PHY family.
+  PhySection family_only;
+  family_only.standard = standard;
+  const phy::PhyProfile profile = phy::profile_for(family_only);
+  const mac::CwBounds bounds = mac::phy_cw_bounds(profile);
   MacParams defaults;
-  defaults.cw_min = is_dsss(standard) ? 32 : 16;
-  defaults.cw_max = 1024;
-  defaults.access_categories = default_access_categories(standard);
+  defaults.cw_min = bounds.cw_min;
+  defaults.cw_max = bounds.cw_max;
+  defaults.access_categories = mac::default_edca_params(profile);
   mac.params = parse_mac_params(r, defaults, mac.type);
   r.finish();
 }
