@@ -20,7 +20,7 @@ inline constexpr double kRateSelectionMaxPer = 0.01;
 
 // Whether `mcs` sends frame_bytes at snr_linear with a PER strictly below max_per:
 // the one rule for a usable link, at a chosen rate (select_mcs) or at a fixed one
-// (phy_setup.hpp usable_link_rate).
+// (scenario/phy_builder.hpp usable_link_rate).
 bool meets_per_target(const Mcs& mcs, double snr_linear, std::uint32_t frame_bytes = kRateSelectionFrameBytes,
                       double max_per = kRateSelectionMaxPer);
 

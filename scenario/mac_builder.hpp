@@ -3,7 +3,7 @@
 // with the radio's resolved parameters (the scenario-wide `mac` section with the
 // node's and the radio's overrides applied: scenario.hpp RadioConfig::mac), the
 // scenario's MAC type, control frames at the basic rate and data at each link's
-// rate (fixed, or chosen per link: phy_setup.hpp link_data_rate).
+// rate (fixed, or chosen per link: scenario/phy_builder.hpp link_data_rate).
 
 #include <memory>
 #include <span>

@@ -266,7 +266,7 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     phy.auto_rate.max_fer = ar.number_or("max_fer", 0.01, NumberRange::open(0, 1));
     phy.auto_rate.reference_bytes = ar.integer_or("reference_bytes", 1500, 1, 65535);
     // The FER rule picks "auto" rates and, at a fixed rate, decides which links
-    // routing may use (phy_setup.hpp usable_link_rate); only sinr has frame errors.
+    // routing may use (scenario/phy_builder.hpp usable_link_rate); only sinr has frame errors.
     if (r.has("auto_rate") && phy.reception.model != ReceptionModel::sinr) {
       ctx.issues.add(r.path_of("auto_rate"),
                      "auto_rate applies to the \"sinr\" reception model, whose frames have errors; "
