@@ -157,7 +157,7 @@ EnqueueResult Mac::enqueue(PacketPtr packet) {
     } else {
       hold(f, now);  // a shaper holds it back from the start
     }
-  } else {
+  } else if (f.held) {
     release_if_ready(f);  // a held discipline may let the new packet go at once
   }
   return result;
@@ -214,9 +214,9 @@ void Mac::hold(AccessFunction& f, Time now) {
 }
 
 void Mac::release_if_ready(AccessFunction& f) {
+  if (!f.held) return;
   const Time now = scheduler_.now();
-  if (!f.held || !f.has_frame_ready(now)) return;
-  start_access(f, now);
+  if (f.has_frame_ready(now)) start_access(f, now);
 }
 
 void Mac::on_queue_ready(QueueDiscipline& queue) {
