@@ -112,9 +112,9 @@ class QueueDiscipline {
  protected:
   // For shaping disciplines: the head became sendable now (ready_at(now) == now),
   // on an event ready_at() could not announce. Call it after the change; a call
-  // when the owner already contends, or with nothing ready, is harmless. Also call
-  // it when a packet is accepted while the queue holds others back and the new one
-  // can go at once (the owner sees no idle-to-busy transition then).
+  // when the owner already contends, or with nothing ready, is harmless. (A packet
+  // accepted while the others are held and sendable at once needs no call: the
+  // MAC asks ready_at() after every enqueue into a held queue.)
   void notify_ready() {
     if (ready_listener_ != nullptr) ready_listener_->on_queue_ready(*this);
   }
