@@ -488,7 +488,8 @@ bool Mac::needs_rts(const AccessFunction& f) const {
   // 9.3.2.6: RTS/CTS for individually addressed frames longer than the threshold.
   if (!rts_threshold_) return false;
   if (f.mgmt.body) {
-    return f.mgmt.receiver != kBroadcastRadio && mpdu_bytes(FrameKind::action, f.mgmt.body->size_bytes()) > *rts_threshold_;
+    const std::uint32_t bytes = mpdu_bytes(FrameKind::action, f.mgmt.body->size_bytes());
+    return f.mgmt.receiver != kBroadcastRadio && bytes > *rts_threshold_;
   }
   return f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > *rts_threshold_;
 }

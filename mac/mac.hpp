@@ -196,10 +196,13 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
     int long_retries = 0;    // LRC (QLRC[AC])
 
     bool has_mpdu() const { return packet != nullptr || mgmt.body != nullptr; }
-    bool has_frame() const { return has_mpdu() || !management.empty() || !queue->empty(); }
+    // (Data first: the common case decides on the first two tests.)
+    bool has_frame() const {
+      return packet != nullptr || !queue->empty() || mgmt.body != nullptr || !management.empty();
+    }
     // A frame that can go now: a shaping discipline may hold its head back.
     bool has_frame_ready(Time now) const {
-      return has_mpdu() || !management.empty() || queue->ready_at(now) <= now;
+      return packet != nullptr || queue->ready_at(now) <= now || mgmt.body != nullptr || !management.empty();
     }
   };
 

@@ -37,7 +37,9 @@ struct Event {
 class Recorder final : public NodeSubscriber {
  public:
   Recorder(std::string name, std::vector<Event>& log) : name_(std::move(name)), log_(log) {}
-  void on_originated(std::uint32_t node, Packet& p) override { log_.push_back({name_, "originated", node, p.id, {}, {}}); }
+  void on_originated(std::uint32_t node, Packet& p) override {
+    log_.push_back({name_, "originated", node, p.id, {}, {}});
+  }
   void on_forwarded(std::uint32_t node, Packet& p, const PrevHop& from, const NextHop& to) override {
     log_.push_back({name_, "forwarded", node, p.id, from, to});
     if (stamp) p.transport.window_bytes = stamp;  // e.g. 003's feedback stamped on the way
