@@ -33,7 +33,7 @@ class ReleaseQueue final : public QueueDiscipline {
   Time ready_at(Time now) const override {
     if (packets_.empty()) return Time::max();
     if (released_) return now;
-    return release_at_ > now ? release_at_ : (release_at_ == Time::max() ? Time::max() : now);
+    return release_at_ > now ? release_at_ : now;  // Time::max() while neither released nor dated
   }
 
  protected:
