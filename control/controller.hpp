@@ -7,8 +7,11 @@
 //
 // A controller sees the network only through ControlContext: the routing, the
 // nodes and their MACs (each Mac's runtime-control methods: set_cw_min,
-// set_params, set_queue, ...). It keeps its own statistics, which end up in the
-// results under "controllers" (docs/results.md).
+// set_params, set_queue, send_management, ...). It hears of packets through the
+// node signals (subscribe(): originated, forwarded, delivered, dropped,
+// core/node_signals.hpp) and of management frames its node's MACs receive
+// (subscribe_management(), core/management_body.hpp). It keeps its own
+// statistics, which end up in the results under "controllers" (docs/results.md).
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/node.hpp"
@@ -80,6 +84,13 @@ class Controller {
   // Undo hook for stop(); timers are already cancelled when it runs.
   virtual void on_stop() {}
 
+  // Subscribes `subscriber` (usually the controller itself) to the signals of
+  // context().nodes[node], in the order of the calls, until stop() or the
+  // controller's end (not from inside a signal: core/node_signals.hpp).
+  void subscribe(std::uint32_t node, NodeSubscriber& subscriber);
+  // The same for management frames of `category` received by the node's MACs.
+  void subscribe_management(std::uint32_t node, std::uint8_t category, ManagementHandler& handler);
+
  private:
   struct Timer {
     Time period;
@@ -87,10 +98,13 @@ class Controller {
     EventId next;
   };
   void fire(std::size_t timer);
+  void unsubscribe_all();
 
   const ControllerConfig& config_;
   ControlContext& context_;
   std::deque<Timer> timers_;  // a deque: a tick may add a timer without moving the running one
+  std::vector<std::pair<Node*, NodeSubscriber*>> subscriptions_;
+  std::vector<std::pair<Node*, ManagementHandler*>> management_subscriptions_;
   bool stopped_ = false;
 };
 

@@ -1,5 +1,6 @@
 #include "core/node.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -35,10 +36,11 @@ void Node::receive(PacketPtr packet) {
   ++counters_.originated;
   ledger_.originated(*packet);
   if (Backlog* b = backlog_of(*packet)) ++b->queued;
-  route(std::move(packet));
+  if (signals_.active()) signals_.originated(index_, *packet);
+  route(std::move(packet), nullptr);
 }
 
-void Node::arrive(PacketPtr packet) {
+void Node::arrive(PacketPtr packet, PrevHop from) {
   ++counters_.received;
   ++packet->hops;
   ledger_.arrived(*packet);
@@ -51,6 +53,7 @@ void Node::arrive(PacketPtr packet) {
     ++counters_.delivered;
     ledger_.delivered(*packet, scheduler_.now());
     if (Fingerprint* fp = scheduler_.fingerprint()) fp->delivery(scheduler_.now(), index_, packet->flow, packet->size_bytes);
+    if (signals_.active()) signals_.delivered(index_, *packet, from);
     endpoint->receive(std::move(packet));
     return;
   }
@@ -61,15 +64,16 @@ void Node::arrive(PacketPtr packet) {
   }
   --packet->ttl;
   ++counters_.forwarded;
-  route(std::move(packet));
+  route(std::move(packet), &from);
 }
 
-void Node::route(PacketPtr packet) {
+void Node::route(PacketPtr packet, const PrevHop* from) {
   const NextHop* hop = tables_.next_hop(index_, packet->dst);
   if (hop == nullptr) {
     on_drop(std::move(packet), DropCause::no_route, scheduler_.now());
     return;
   }
+  if (from != nullptr && signals_.active()) signals_.forwarded(index_, *packet, *from, *hop);
   interfaces_.at(hop->interface)->send(std::move(packet), hop->address);
 }
 
@@ -80,10 +84,30 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
   }
   ledger_.dropped(*packet, index_, cause, now);
   if (Fingerprint* fp = scheduler_.fingerprint()) fp->drop(now, index_, to_string(cause), packet->flow, packet->size_bytes);
+  if (signals_.active()) signals_.dropped(index_, *packet, cause);
   // A stale packet left a queue as a departing one does: refill saturated sources,
   // or one whose every queued packet expired would never send again.
   if (cause == DropCause::lifetime_expired) refill_backlogs();
   // The packet returns to its pool here.
+}
+
+void Node::subscribe_management(std::uint8_t category, ManagementHandler& handler) {
+  management_.emplace_back(category, &handler);
+}
+
+void Node::unsubscribe_management(ManagementHandler& handler) {
+  std::erase_if(management_, [&](const auto& entry) { return entry.second == &handler; });
+}
+
+bool Node::receive_management(const ManagementBody& body, const PrevHop& from) {
+  bool handled = false;
+  const std::uint8_t category = body.category();
+  for (std::size_t i = 0; i < management_.size(); ++i) {  // by index: a handler may subscribe another
+    if (management_[i].first != category) continue;
+    management_[i].second->on_management(index_, body, from);
+    handled = true;
+  }
+  return handled;
 }
 
 void Node::on_departure(const Packet& departed) {

@@ -21,11 +21,20 @@
 // refused (full) tries again at the next departure, so it never stalls, and it
 // never floods the queue shared with forwarded traffic.
 //
-// Cost: O(1) per packet (a table lookup, a flow-indexed endpoint array).
+// Signals (core/node_signals.hpp): subscribers hear of every packet originated,
+// forwarded, delivered and dropped here; the management frames its MACs receive go
+// to the handlers subscribed to their category (core/management_body.hpp).
+//
+// Cost: O(1) per packet (a table lookup, a flow-indexed endpoint array), plus one
+// branch per packet and event while nobody subscribes.
 
 #include <cstdint>
+#include <deque>
+#include <utility>
 #include <vector>
 
+#include "core/management_body.hpp"
+#include "core/node_signals.hpp"
 #include "core/packet.hpp"
 #include "core/packet_ledger.hpp"
 #include "core/packet_sink.hpp"
@@ -75,8 +84,12 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
 
   std::uint32_t index() const { return index_; }
 
-  // Interfaces in the routing layer's order; the node does not own them.
-  void add_interface(NetInterface& interface) { interfaces_.push_back(&interface); }
+  // Interfaces in the routing layer's order; the node does not own them. Returns
+  // the interface's number.
+  std::uint32_t add_interface(NetInterface& interface) {
+    interfaces_.push_back(&interface);
+    return static_cast<std::uint32_t>(interfaces_.size() - 1);
+  }
   std::size_t interface_count() const { return interfaces_.size(); }
   // The endpoint on this node that receives `flow`'s packets addressed here.
   void set_endpoint(std::uint32_t flow, PacketSink& endpoint);
@@ -84,10 +97,22 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
 
   // From an endpoint on this node: a packet to send (Packet::src is this node).
   void receive(PacketPtr packet) override;
-  // From an interface: a packet that crossed a link to this node.
-  void arrive(PacketPtr packet);
-  // The same as a PacketSink, for a wired link's far end.
-  PacketSink& arrivals() { return arrivals_; }
+  // From an interface: a packet that crossed a link to this node, from `from`.
+  void arrive(PacketPtr packet, PrevHop from);
+  // The same as a PacketSink, for a wired link's far end: every packet it is given
+  // arrives from `from`. The sink lives as long as the node.
+  PacketSink& arrivals(PrevHop from) { return arrivals_.emplace_back(*this, from); }
+
+  // Signals (core/node_signals.hpp), in the order of subscription.
+  void subscribe(NodeSubscriber& subscriber) { signals_.subscribe(subscriber); }
+  void unsubscribe(NodeSubscriber& subscriber) { signals_.unsubscribe(subscriber); }
+  // Management frames of `category` received by this node's MACs go to `handler`
+  // (several handlers of one category are called in the order they subscribed).
+  void subscribe_management(std::uint8_t category, ManagementHandler& handler);
+  void unsubscribe_management(ManagementHandler& handler);
+  // From an interface: a management frame for this node (or broadcast). Returns
+  // whether any handler took it; without one it is discarded.
+  bool receive_management(const ManagementBody& body, const PrevHop& from);
 
   // DropSink: this node's queues, MACs and links give up a packet.
   void on_drop(PacketPtr packet, DropCause cause, Time now) override;
@@ -99,14 +124,16 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
  private:
   class Arrivals final : public PacketSink {
    public:
-    explicit Arrivals(Node& node) : node_(node) {}
-    void receive(PacketPtr packet) override { node_.arrive(std::move(packet)); }
+    Arrivals(Node& node, PrevHop from) : node_(node), from_(from) {}
+    void receive(PacketPtr packet) override { node_.arrive(std::move(packet), from_); }
 
    private:
     Node& node_;
+    PrevHop from_;
   };
 
-  void route(PacketPtr packet);
+  // `from` is null for a packet of this node's own endpoints.
+  void route(PacketPtr packet, const PrevHop* from);
   struct Backlog {
     std::uint32_t flow = 0;
     BacklogSource* source = nullptr;
@@ -120,7 +147,9 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   std::uint32_t index_;
   const RoutingTables& tables_;
   PacketLedger& ledger_;
-  Arrivals arrivals_{*this};
+  std::deque<Arrivals> arrivals_;  // a deque: the sinks handed out never move
+  NodeSignals signals_;
+  std::vector<std::pair<std::uint8_t, ManagementHandler*>> management_;  // (category, handler)
   std::vector<NetInterface*> interfaces_;
   std::vector<PacketSink*> endpoints_;       // by flow
   std::vector<Backlog> backlog_;

@@ -10,7 +10,13 @@
 //    (which knows the node, radio and hop count) accounts for it.
 //  - dequeue() returns the next packet to send, or null. A shaping discipline may
 //    hold packets back: ready_at() says when the head becomes sendable, so the MAC
-//    can come back then instead of polling.
+//    can come back then instead of polling. When the head becomes sendable on an
+//    event the discipline cannot date in advance (a token refilled by a controller,
+//    a blocked class unblocked, a packet arriving in an empty class while the
+//    others are held), the discipline calls notify_ready(): its owner (the MAC,
+//    through set_ready_listener) then contends for the head at once, as for a
+//    frame arriving at an idle access function, instead of at some unrelated
+//    later event.
 //  - The base class keeps the counters and calls the optional QueueObserver after
 //    every operation that changed the length (queue-length sampling, 003's and
 //    004's queue-threshold detection). Implementations only store and choose.
@@ -34,6 +40,16 @@ class QueueObserver {
  public:
   virtual ~QueueObserver() = default;
   virtual void on_queue_length(Time now, std::size_t packets, std::int64_t bytes) = 0;
+};
+
+class QueueDiscipline;
+
+// The owner of a queue (a MAC's access function), told that its head became
+// sendable (QueueDiscipline::notify_ready).
+class QueueReadyListener {
+ public:
+  virtual ~QueueReadyListener() = default;
+  virtual void on_queue_ready(QueueDiscipline& queue) = 0;
 };
 
 // What happened to the packet offered to enqueue().
@@ -90,7 +106,19 @@ class QueueDiscipline {
 
   const QueueCounters& counters() const { return counters_; }
 
+  // The owner installs itself (null: nobody listens). One listener per queue.
+  void set_ready_listener(QueueReadyListener* listener) { ready_listener_ = listener; }
+
  protected:
+  // For shaping disciplines: the head became sendable now (ready_at(now) == now),
+  // on an event ready_at() could not announce. Call it after the change; a call
+  // when the owner already contends, or with nothing ready, is harmless. (A packet
+  // accepted while the others are held and sendable at once needs no call: the
+  // MAC asks ready_at() after every enqueue into a held queue.)
+  void notify_ready() {
+    if (ready_listener_ != nullptr) ready_listener_->on_queue_ready(*this);
+  }
+
   // Store `packet` (moving it out) and return accepted, or leave it in place and
   // return dropped(cause): the base class then hands it to the sink.
   virtual EnqueueResult do_enqueue(PacketPtr& packet, Time now) = 0;
@@ -106,6 +134,7 @@ class QueueDiscipline {
 
   DropSink& drops_;
   QueueObserver* observer_;
+  QueueReadyListener* ready_listener_ = nullptr;
   QueueCounters counters_;
 };
 

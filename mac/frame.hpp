@@ -6,15 +6,20 @@
 //   DATA      24-octet header (Frame Control, Duration, Address 1-3, Sequence Control)
 //   QoS DATA  26-octet header (the above plus QoS Control; no Address 4, no HT Control)
 //   RTS 20, CTS 14, ACK 14 octets in total.
+//   Action    24-octet management header (Frame Control, Duration, Address 1-3,
+//             Sequence Control; 8.3.3.1, no HT Control) + the body
+//             (core/management_body.hpp: Category, Action, elements) + FCS.
 // A data frame carrying an IP packet adds 8 octets of LLC/SNAP before it: the IEEE
 // 802.2 LLC header AA-AA-03 and the SNAP OUI 00-00-00 with EtherType 0x0800
 // (RFC 1042 encapsulation, which 802.11 uses for IP). So a 1500-octet IP packet
 // makes a 24 + 8 + 1500 + 4 = 1536-octet DATA MPDU (1538 as QoS DATA).
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string_view>
 
+#include "core/management_body.hpp"
 #include "core/packet.hpp"
 #include "mac/mac_params.hpp"
 #include "core/time.hpp"
@@ -22,7 +27,9 @@
 
 namespace wmnsim::mac {
 
-enum class FrameKind : std::uint8_t { data, qos_data, ack, rts, cts };
+// `action`: a management frame of subtype Action (8.3.3.14), the only management
+// frames wmnsim sends (802.11s congestion notification among them).
+enum class FrameKind : std::uint8_t { data, qos_data, ack, rts, cts, action };
 
 inline constexpr std::uint32_t kFcsBytes = 4;
 inline constexpr std::uint32_t kDataHeaderBytes = 24;
@@ -31,6 +38,7 @@ inline constexpr std::uint32_t kLlcSnapBytes = 8;
 inline constexpr std::uint32_t kAckBytes = 14;
 inline constexpr std::uint32_t kRtsBytes = 20;
 inline constexpr std::uint32_t kCtsBytes = 14;
+inline constexpr std::uint32_t kManagementHeaderBytes = 24;
 
 constexpr bool is_data(FrameKind k) { return k == FrameKind::data || k == FrameKind::qos_data; }
 
@@ -41,11 +49,13 @@ constexpr std::string_view to_string(FrameKind k) {
     case FrameKind::ack: return "ack";
     case FrameKind::rts: return "rts";
     case FrameKind::cts: return "cts";
+    case FrameKind::action: return "action";
   }
   return "?";
 }
 
-// MPDU size in octets, FCS included; `ip_bytes` is the carried packet (data only).
+// MPDU size in octets, FCS included; `ip_bytes` is the carried packet (data), or
+// the frame body (action).
 constexpr std::uint32_t mpdu_bytes(FrameKind kind, std::uint32_t ip_bytes = 0) {
   switch (kind) {
     case FrameKind::data: return kDataHeaderBytes + kLlcSnapBytes + ip_bytes + kFcsBytes;
@@ -53,6 +63,7 @@ constexpr std::uint32_t mpdu_bytes(FrameKind kind, std::uint32_t ip_bytes = 0) {
     case FrameKind::ack: return kAckBytes;
     case FrameKind::rts: return kRtsBytes;
     case FrameKind::cts: return kCtsBytes;
+    case FrameKind::action: return kManagementHeaderBytes + ip_bytes + kFcsBytes;
   }
   return 0;
 }
@@ -84,12 +95,18 @@ struct Frame final : phy::PhyPayload {
   MacAddress transmitter = MacAddress::broadcast();
   MacAddress receiver = MacAddress::broadcast();  // RA
   Time duration;                // Duration field: the NAV others set, whole microseconds
-  std::uint16_t sequence = 0;   // 12-bit sequence number, data only (8.2.4.4)
+  std::uint16_t sequence = 0;   // 12-bit sequence number, data and action only (8.2.4.4)
   bool retry = false;           // Retry bit (8.2.4.1.8): duplicate filtering with `sequence`
   AccessCategory access_category = AccessCategory::ac_be;  // QoS DATA only
   PacketPtr packet;             // data kinds only
+  // Action only: the body, shared read-only by the sender (for retries) and every
+  // receiver.
+  std::shared_ptr<const ManagementBody> management;
 
-  std::uint32_t size_bytes() const { return mpdu_bytes(kind, packet ? packet->size_bytes : 0); }
+  std::uint32_t size_bytes() const {
+    if (kind == FrameKind::action) return mpdu_bytes(kind, management ? management->size_bytes() : 0);
+    return mpdu_bytes(kind, packet ? packet->size_bytes : 0);
+  }
 };
 
 // ---- Duration field ----------------------------------------------------------------

@@ -10,6 +10,10 @@
 namespace wmnsim::mac {
 namespace {
 
+// The duplicate cache's category for management frames: apart from the data
+// categories (0 for DCF data, 0..3 for QoS data by access category).
+constexpr std::uint8_t kManagementCacheCategory = 0xff;
+
 void check_params(const EdcaParams& p) {
   if (p.aifsn < 1) throw std::invalid_argument("AIFSN must be at least 1, got " + std::to_string(p.aifsn));
   if (p.cw_min < 1) throw std::invalid_argument("cw_min must be at least 1 slot, got " + std::to_string(p.cw_min));
@@ -52,6 +56,7 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
     f.params = params;
     f.cw = params.cw_min;
     f.queue = std::make_unique<DropTailQueue>(config.params.queue, drops_);
+    f.queue->set_ready_listener(this);
     functions_.push_back(std::move(f));
   };
   if (type_ == MacType::dcf) {
@@ -73,11 +78,22 @@ Mac::~Mac() {
   scheduler_.cancel(access_timer_);
   scheduler_.cancel(response_timer_);
   scheduler_.cancel(sifs_timer_);
+  for (AccessFunction& f : functions_) {
+    scheduler_.cancel(f.ready_timer);
+    f.queue->set_ready_listener(nullptr);
+  }
 }
 
 std::size_t Mac::index_for(AccessCategory ac) const { return type_ == MacType::dcf ? 0 : index_of(ac); }
 Mac::AccessFunction& Mac::function_for(AccessCategory ac) { return functions_[index_for(ac)]; }
 const Mac::AccessFunction& Mac::function_for(AccessCategory ac) const { return functions_[index_for(ac)]; }
+
+// IEEE 802.11ae-2012 4.5.6.2: without a QMF policy, management frames are sent
+// with the access category of voice, AC_VO.
+AccessCategory Mac::management_category() const {
+  return type_ == MacType::dcf ? AccessCategory::ac_be : AccessCategory::ac_vo;
+}
+std::size_t Mac::management_index() const { return index_for(management_category()); }
 
 // ---- runtime control --------------------------------------------------------------
 
@@ -110,8 +126,18 @@ void Mac::set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue) {
   if (!queue) throw std::invalid_argument("set_queue: no queue discipline given");
   AccessFunction& f = function_for(ac);
   const Time now = scheduler_.now();
+  f.queue->set_ready_listener(nullptr);
   while (PacketPtr p = f.queue->dequeue(now)) queue->enqueue(std::move(p), now);
   f.queue = std::move(queue);
+  f.queue->set_ready_listener(this);
+  // A held function asks the new discipline when it may go.
+  if (f.held) {
+    if (f.has_frame_ready(now)) {
+      start_access(f, now);
+    } else {
+      hold(f, now);
+    }
+  }
 }
 
 // ---- enqueue ----------------------------------------------------------------------
@@ -124,21 +150,79 @@ EnqueueResult Mac::enqueue(PacketPtr packet) {
   const Time now = scheduler_.now();
   packet->queued_at = now;  // its queue lifetime counts from here
   const EnqueueResult result = f.queue->enqueue(std::move(packet), now);
-  if (result.is_accepted() && was_idle) {
-    // 9.3.4.2: a frame for an idle function with no backoff pending goes once the
-    // medium has been idle for AIFS; if the medium is busy, it backs off first.
-    f.counting = true;
-    f.eligible_from = now;
-    if (busy_) {
-      draw_backoff(f, now);
+  if (!result.is_accepted()) return result;
+  if (was_idle && !f.counting) {  // (a discipline's notify_ready() may have started it)
+    if (f.has_frame_ready(now)) {
+      start_access(f, now);
     } else {
-      f.backoff_slots = 0;
-      f.draw_on_busy = true;
-      schedule_access(f);
-      reschedule_access_timer();
+      hold(f, now);  // a shaper holds it back from the start
     }
+  } else if (f.held) {
+    release_if_ready(f);  // a held discipline may let the new packet go at once
   }
   return result;
+}
+
+void Mac::send_management(std::shared_ptr<const ManagementBody> body, std::uint32_t receiver) {
+  if (!body) throw std::invalid_argument("Mac::send_management: no frame body");
+  AccessFunction& f = functions_[management_index()];
+  const bool was_idle = !f.counting && !f.held && !f.has_frame() && !in_exchange(f);
+  f.management.push_back(Management{std::move(body), receiver});
+  if (was_idle) {
+    start_access(f, scheduler_.now());
+  } else {
+    release_if_ready(f);  // the data head is held back; this frame is not
+  }
+}
+
+void Mac::start_access(AccessFunction& f, Time now) {
+  // 9.3.4.2: a frame for an idle function with no backoff pending goes once the
+  // medium has been idle for AIFS; if the medium is busy, it backs off first.
+  if (f.held) {
+    f.held = false;
+    scheduler_.cancel(f.ready_timer);
+  }
+  f.counting = true;
+  f.eligible_from = now;
+  if (busy_) {
+    draw_backoff(f, now);
+  } else {
+    f.backoff_slots = 0;
+    f.draw_on_busy = true;
+    schedule_access(f);
+    reschedule_access_timer();
+  }
+}
+
+void Mac::hold(AccessFunction& f, Time now) {
+  // Not contending: a held frame is not a pending MPDU. The function is idle until
+  // the discipline releases its head; ready_at() dates the release when it can.
+  f.held = true;
+  scheduler_.cancel(f.ready_timer);
+  const Time at = f.queue->ready_at(now);
+  if (at == Time::max()) return;  // only notify_ready() (or a new packet) can release it
+  AccessFunction* fp = &f;
+  f.ready_timer = scheduler_.schedule_at(std::max(at, now), [this, fp] {
+    const Time t = scheduler_.now();
+    if (!fp->held) return;
+    if (fp->has_frame_ready(t)) {
+      release_if_ready(*fp);
+    } else {
+      hold(*fp, t);  // the discipline moved its release later
+    }
+  }, radio_.node());
+}
+
+void Mac::release_if_ready(AccessFunction& f) {
+  if (!f.held) return;
+  const Time now = scheduler_.now();
+  if (f.has_frame_ready(now)) start_access(f, now);
+}
+
+void Mac::on_queue_ready(QueueDiscipline& queue) {
+  for (AccessFunction& f : functions_) {
+    if (f.queue.get() == &queue) release_if_ready(f);
+  }
 }
 
 // ---- medium state -----------------------------------------------------------------
@@ -295,12 +379,9 @@ void Mac::on_access_timer() {
     f.access_at = Time::max();
     if (!f.has_frame()) continue;  // post-backoff over: idle until a frame comes
     if (!f.has_frame_ready(now)) {
-      // A shaping discipline holds the head back: access once it is released, as
-      // for a frame arriving at an idle function.
-      f.counting = true;
-      f.draw_on_busy = true;
-      f.eligible_from = f.queue->ready_at(now);
-      schedule_access(f);
+      // A shaping discipline holds the head back: idle until it is released, then
+      // access as for a frame arriving at an idle function.
+      hold(f, now);
       continue;
     }
     if (!winner) {
@@ -316,7 +397,7 @@ void Mac::on_access_timer() {
     AccessFunction& f = functions_[losers[l]];
     ++stats_.internal_collisions;
     load_next_mpdu(f);  // the lost frame is charged the retry (9.19.2.3)
-    retry_or_drop(f, rts_threshold_ && data_mpdu_bytes(*f.packet) > *rts_threshold_);
+    retry_or_drop(f, long_mpdu(loaded_mpdu(f)));
   }
   reschedule_access_timer();
 }
@@ -340,15 +421,24 @@ void Mac::drop_expired(AccessFunction& f, Time now) {
 }
 
 void Mac::load_next_mpdu(AccessFunction& f) {
-  if (f.packet) return;
-  f.packet = f.queue->dequeue(scheduler_.now());
-  if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
+  if (f.has_mpdu()) return;
+  // Management frames first: no data queue discipline holds them back.
+  const bool management = !f.management.empty();
+  if (management) {
+    f.mgmt = std::move(f.management.front());
+    f.management.pop_front();
+  } else {
+    f.packet = f.queue->dequeue(scheduler_.now());
+    if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
+  }
+  // One sequence counter for every MPDU (8.2.4.4.2; the simulator keeps one for
+  // QoS data too).
   f.sequence = next_sequence_;
   next_sequence_ = static_cast<std::uint16_t>((next_sequence_ + 1) & 0x0fff);  // 12 bits (8.2.4.4.2)
   f.sent_once = false;
   f.short_retries = 0;
   f.long_retries = 0;
-  if (user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
+  if (!management && user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
 }
 
 void Mac::send_mpdu(std::size_t index) {
@@ -359,8 +449,35 @@ void Mac::send_mpdu(std::size_t index) {
   if (sent_rts_) {
     send_rts(index);
   } else {
+    send_loaded(index);
+  }
+}
+
+void Mac::send_loaded(std::size_t index) {
+  if (functions_[index].mgmt.body) {
+    send_management_frame(index);
+  } else {
     send_data(index);
   }
+}
+
+Mac::MpduInfo Mac::data_mpdu(const Packet& p) {
+  return MpduInfo{p.next_hop_radio, data_mpdu_bytes(p), data_airtime(p)};
+}
+
+Mac::MpduInfo Mac::management_mpdu(const Management& m) const {
+  // Management frames go at the control (basic) rate, whoever receives them.
+  const std::uint32_t bytes = mpdu_bytes(FrameKind::action, m.body->size_bytes());
+  return MpduInfo{m.receiver, bytes, phy::airtime(radio_.profile(), *timing_.control_rate, bytes)};
+}
+
+Mac::MpduInfo Mac::loaded_mpdu(const AccessFunction& f) {
+  return f.mgmt.body ? management_mpdu(f.mgmt) : data_mpdu(*f.packet);
+}
+
+Mac::MpduInfo Mac::next_mpdu(const AccessFunction& f) {
+  if (f.has_mpdu()) return loaded_mpdu(f);
+  return f.management.empty() ? data_mpdu(*f.queue->peek()) : management_mpdu(f.management.front());
 }
 
 std::uint32_t Mac::data_mpdu_bytes(const Packet& p) const {
@@ -369,7 +486,12 @@ std::uint32_t Mac::data_mpdu_bytes(const Packet& p) const {
 
 bool Mac::needs_rts(const AccessFunction& f) const {
   // 9.3.2.6: RTS/CTS for individually addressed frames longer than the threshold.
-  return rts_threshold_ && f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > *rts_threshold_;
+  if (!rts_threshold_) return false;
+  if (f.mgmt.body) {
+    const std::uint32_t bytes = mpdu_bytes(FrameKind::action, f.mgmt.body->size_bytes());
+    return f.mgmt.receiver != kBroadcastRadio && bytes > *rts_threshold_;
+  }
+  return f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > *rts_threshold_;
 }
 
 const phy::Mcs& Mac::rate_to(std::uint32_t radio) {
@@ -388,8 +510,9 @@ void Mac::send_rts(std::size_t index) {
   auto rts = std::make_shared<Frame>();
   rts->kind = FrameKind::rts;
   rts->transmitter = MacAddress(address());
-  rts->receiver = MacAddress(f.packet->next_hop_radio);
-  rts->duration = rts_duration(data_airtime(*f.packet), timing_.cts_airtime, timing_.ack_airtime, timing_.sifs);
+  const MpduInfo mpdu = loaded_mpdu(f);
+  rts->receiver = MacAddress(mpdu.receiver);
+  rts->duration = rts_duration(mpdu.airtime, timing_.cts_airtime, timing_.ack_airtime, timing_.sifs);
   ++stats_.rts_attempts;
   send_frame(std::move(rts), *timing_.control_rate, Sending::rts);
 }
@@ -410,7 +533,24 @@ void Mac::send_data(std::size_t index) {
   if (f.sent_once) ++stats_.data_retries;
   f.sent_once = true;
   const phy::Mcs& rate = rate_to(f.packet->next_hop_radio);
-  send_frame(std::move(data), rate, broadcast ? Sending::data_broadcast : Sending::data_unicast);
+  send_frame(std::move(data), rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
+}
+
+void Mac::send_management_frame(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  const bool broadcast = f.mgmt.receiver == kBroadcastRadio;
+  auto frame = std::make_shared<Frame>();
+  frame->kind = FrameKind::action;
+  frame->transmitter = MacAddress(address());
+  frame->receiver = MacAddress(f.mgmt.receiver);
+  frame->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
+  frame->sequence = f.sequence;
+  frame->retry = f.sent_once;
+  frame->management = f.mgmt.body;
+  ++stats_.mgmt_attempts;
+  if (f.sent_once) ++stats_.mgmt_retries;
+  f.sent_once = true;
+  send_frame(std::move(frame), *timing_.control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
 }
 
 void Mac::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what) {
@@ -434,15 +574,20 @@ void Mac::on_tx_end() {
     case Sending::rts:
       awaiting_ = Awaiting::cts;
       break;
-    case Sending::data_unicast:
+    case Sending::mpdu_unicast:
       awaiting_ = Awaiting::ack;
       break;
-    case Sending::data_broadcast: {
+    case Sending::mpdu_broadcast: {
       // Group-addressed: no ACK, no retry; the exchange ends here (9.3.4.4 resets SRC).
-      ++stats_.tx_success;
-      ++stats_.broadcasts;
       AccessFunction& f = functions_[*exchange_];
-      f.packet.reset();
+      if (f.mgmt.body) {
+        ++stats_.mgmt_tx_success;
+        f.mgmt = {};
+      } else {
+        ++stats_.tx_success;
+        ++stats_.broadcasts;
+        f.packet.reset();
+      }
       f.cw = f.params.cw_min;
       finish_exchange(f);
       break;
@@ -483,7 +628,7 @@ void Mac::on_sifs() {
       send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::cts);
       break;
     case SifsAction::data_after_cts:
-      send_data(*exchange_);
+      send_loaded(*exchange_);
       break;
     case SifsAction::txop_next:
       ++stats_.txop_continuations;
@@ -502,10 +647,10 @@ bool Mac::txop_allows_next(AccessFunction& f) {
   drop_expired(f, scheduler_.now());  // the next frame is taken now
   if (!f.has_frame_ready(scheduler_.now())) return false;
   if (limit.frames > 0) return txop_frames_ < limit.frames;
-  const Packet& next = *f.queue->peek();
-  if (next.next_hop_radio == kBroadcastRadio) return false;
-  Time exchange = timing_.sifs + data_airtime(next) + timing_.sifs + timing_.ack_airtime;
-  if (rts_threshold_ && data_mpdu_bytes(next) > *rts_threshold_) {
+  const MpduInfo next = next_mpdu(f);
+  if (next.receiver == kBroadcastRadio) return false;
+  Time exchange = timing_.sifs + next.airtime + timing_.sifs + timing_.ack_airtime;
+  if (long_mpdu(next)) {
     exchange += timing_.rts_airtime + timing_.sifs + timing_.cts_airtime + timing_.sifs;
   }
   return scheduler_.now() + exchange <= txop_end_;
@@ -526,9 +671,14 @@ void Mac::exchange_succeeded() {
   scheduler_.cancel(response_timer_);
   awaiting_ = Awaiting::nothing;
   AccessFunction& f = functions_[*exchange_];
-  ++stats_.tx_success;
   // 9.3.4.4: the retry count of the frame resets on its ACK; the window too.
-  f.packet.reset();
+  if (f.mgmt.body) {
+    ++stats_.mgmt_tx_success;
+    f.mgmt = {};
+  } else {
+    ++stats_.tx_success;
+    f.packet.reset();
+  }
   f.short_retries = 0;
   f.long_retries = 0;
   f.cw = f.params.cw_min;
@@ -548,7 +698,7 @@ void Mac::exchange_failed() {
   AccessFunction& f = functions_[*exchange_];
   // 9.3.4.4: an RTS counts against the short limit; a DATA frame against the long
   // one when it is longer than the RTS threshold, else the short one.
-  const bool long_frame = !rts_failed && rts_threshold_ && data_mpdu_bytes(*f.packet) > *rts_threshold_;
+  const bool long_frame = !rts_failed && long_mpdu(loaded_mpdu(f));
   exchange_.reset();
   retry_or_drop(f, long_frame);
   refresh_medium();
@@ -559,7 +709,14 @@ void Mac::retry_or_drop(AccessFunction& f, bool long_frame) {
   int& count = long_frame ? f.long_retries : f.short_retries;
   const int limit = long_frame ? long_retry_limit_ : short_retry_limit_;
   ++count;
-  if (f.packet && count >= limit) {
+  if (f.mgmt.body && count >= limit) {
+    // A management frame is no packet: counted, not reported as a packet drop.
+    ++stats_.mgmt_drops_retry_limit;
+    f.short_retries = 0;
+    f.long_retries = 0;
+    f.cw = f.params.cw_min;
+    f.mgmt = {};
+  } else if (f.packet && count >= limit) {
     ++stats_.drops_retry_limit;
     f.short_retries = 0;
     f.long_retries = 0;
@@ -631,6 +788,8 @@ void Mac::handle_frame(const Frame& frame) {
     if (is_data(frame.kind) && frame.packet) {
       ++stats_.rx_data;
       if (user_ != nullptr) user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
+    } else if (frame.kind == FrameKind::action && frame.management) {
+      receive_management(frame);
     }
     return;
   }
@@ -673,10 +832,34 @@ void Mac::handle_frame(const Frame& frame) {
       refresh_medium();
       return;
     }
+    case FrameKind::action: {
+      if (sifs_action_ != SifsAction::none) return;  // cannot answer two frames at once
+      auto ack = std::make_shared<Frame>();
+      ack->kind = FrameKind::ack;
+      ack->transmitter = MacAddress(me);
+      ack->receiver = frame.transmitter;
+      ack->duration = ack_duration();
+      sifs_frame_ = std::move(ack);
+      schedule_sifs(SifsAction::ack);
+      // 9.3.2.10: management frames have their own cache entry per transmitter.
+      if (duplicates_.is_duplicate(frame.transmitter.radio(), kManagementCacheCategory, frame.sequence, frame.retry)) {
+        ++stats_.mgmt_rx_duplicates;
+      } else if (frame.management) {
+        receive_management(frame);
+      }
+      refresh_medium();
+      return;
+    }
     case FrameKind::cts:
     case FrameKind::ack:
       return;  // not awaited (late or stray): ignored
   }
+}
+
+void Mac::receive_management(const Frame& frame) {
+  ++stats_.mgmt_rx;
+  const bool taken = user_ != nullptr && user_->on_management_receive(*frame.management, frame.transmitter.radio());
+  if (!taken) ++stats_.mgmt_rx_discarded;
 }
 
 }  // namespace wmnsim::mac

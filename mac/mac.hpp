@@ -31,6 +31,16 @@
 //    allows (9.19.2.2).
 //  - Control frames (RTS, CTS, ACK) and group-addressed frames at the control rate,
 //    unicast data at the link's rate.
+//  - Queues that shape (queue_discipline.hpp): a function whose head is held back
+//    stops contending; it contends again, as a function receiving a frame while
+//    idle does (9.3.4.2), at the discipline's ready_at() or when the discipline
+//    calls notify_ready(), whichever comes first.
+//  - Management frames (send_management): Action frames with a typed body, in a
+//    small FIFO of their own served before the data queue of one access function
+//    (AC_VO under EDCA, IEEE 802.11ae-2012 4.5.6.2; DCF's only one), so that no
+//    data queue discipline holds them back. They contend, are acknowledged and
+//    retried like data, at the control rate, and go up to the MacUser apart
+//    from data (on_management_receive).
 //
 // Slot boundaries. Two stations whose counters reach zero in the same slot both
 // transmit and collide: a station cannot see a transmission that started within
@@ -46,11 +56,13 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
 
+#include "core/management_body.hpp"
 #include "core/packet.hpp"
 #include "core/random.hpp"
 #include "mac/mac_params.hpp"
@@ -79,7 +91,7 @@ struct MacConfig {
   DataRateFn data_rate;                  // empty: everything at the control rate
 };
 
-class Mac final : public phy::PhyListener {
+class Mac final : public phy::PhyListener, private QueueReadyListener {
  public:
   // The MAC registers itself as the radio's listener. `drops` receives every packet
   // the MAC or its queues give up, with the cause. Throws std::invalid_argument for
@@ -97,6 +109,18 @@ class Mac final : public phy::PhyListener {
   // broadcast). It goes to its category's queue, which may drop it (to `drops`).
   EnqueueResult enqueue(PacketPtr packet);
 
+  // Sends a management (Action) frame carrying `body` to the radio `receiver`
+  // (kBroadcastRadio: every neighbour, once, no ACK). It waits in the management
+  // FIFO of its access function (management_category()), served before that
+  // function's data queue, and is never dropped there; a unicast one is retried up
+  // to the retry limit (MacStats::mgmt_drops_retry_limit). Frames of one MAC leave
+  // in the order they were given.
+  void send_management(std::shared_ptr<const ManagementBody> body, std::uint32_t receiver);
+  // The category whose access function sends management frames (AC_VO; DCF: its one).
+  AccessCategory management_category() const;
+  // Management frames waiting, the one being sent not included.
+  std::size_t management_backlog() const { return functions_[management_index()].management.size(); }
+
   // ---- runtime control (controllers; also the scenario's per-node overrides) ----
   // Under DCF there is one category: every AccessCategory argument names it.
   std::size_t category_count() const { return functions_.size(); }
@@ -112,7 +136,8 @@ class Mac final : public phy::PhyListener {
   int short_retry_limit() const { return short_retry_limit_; }
   int long_retry_limit() const { return long_retry_limit_; }
   // Installs another queue discipline for a category; queued packets move over in
-  // order (the new discipline may drop some). Counters start afresh.
+  // order (the new discipline may drop some). Counters start afresh. The MAC
+  // listens to its notify_ready().
   void set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue);
   QueueDiscipline& queue(AccessCategory ac) { return *function_for(ac).queue; }
   const QueueDiscipline& queue(AccessCategory ac) const { return *function_for(ac).queue; }
@@ -138,6 +163,12 @@ class Mac final : public phy::PhyListener {
   void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info) override;
 
  private:
+  // A management frame to send: its body and receiver (a radio, or broadcast).
+  struct Management {
+    std::shared_ptr<const ManagementBody> body;
+    std::uint32_t receiver = kBroadcastRadio;
+  };
+
   struct AccessFunction {
     AccessCategory ac = AccessCategory::ac_be;
     EdcaParams params;
@@ -149,16 +180,37 @@ class Mac final : public phy::PhyListener {
     bool committed = false;     // its access time is too close to a busy start to stop
     Time eligible_from;         // counting may not start before this (after a timeout)
     Time access_at = Time::max();
-    // The MPDU being sent, kept until it is acknowledged or dropped.
+    // The shaping discipline holds every frame back: not contending until its
+    // ready_at (ready_timer) or its notify_ready().
+    bool held = false;
+    EventId ready_timer{};
+    // Management frames waiting (only at the management function), before the queue.
+    std::deque<Management> management;
+    // The MPDU being sent, kept until it is acknowledged or dropped: a data packet
+    // or (mgmt.body set) a management frame.
     PacketPtr packet;
+    Management mgmt;
     std::uint16_t sequence = 0;
     bool sent_once = false;  // DATA transmitted at least once: retransmissions set Retry
     int short_retries = 0;   // SRC (QSRC[AC])
     int long_retries = 0;    // LRC (QLRC[AC])
 
-    bool has_frame() const { return packet != nullptr || !queue->empty(); }
+    bool has_mpdu() const { return packet != nullptr || mgmt.body != nullptr; }
+    // (Data first: the common case decides on the first two tests.)
+    bool has_frame() const {
+      return packet != nullptr || !queue->empty() || mgmt.body != nullptr || !management.empty();
+    }
     // A frame that can go now: a shaping discipline may hold its head back.
-    bool has_frame_ready(Time now) const { return packet != nullptr || queue->ready_at(now) <= now; }
+    bool has_frame_ready(Time now) const {
+      return packet != nullptr || queue->ready_at(now) <= now || mgmt.body != nullptr || !management.empty();
+    }
+  };
+
+  // The MPDU a function sends (or would send next): where to, its size, its airtime.
+  struct MpduInfo {
+    std::uint32_t receiver = kBroadcastRadio;
+    std::uint32_t bytes = 0;
+    Time airtime;
   };
 
   // A frame exchange in progress; the MAC runs one at a time (half duplex).
@@ -166,11 +218,23 @@ class Mac final : public phy::PhyListener {
   // What goes on the air SIFS after the previous frame.
   enum class SifsAction : std::uint8_t { none, ack, cts, data_after_cts, txop_next };
   // What the radio is sending now.
-  enum class Sending : std::uint8_t { nothing, rts, data_unicast, data_broadcast, ack, cts };
+  // mpdu_*: the exchange's DATA or management frame.
+  enum class Sending : std::uint8_t { nothing, rts, mpdu_unicast, mpdu_broadcast, ack, cts };
 
   AccessFunction& function_for(AccessCategory ac);
   const AccessFunction& function_for(AccessCategory ac) const;
   std::size_t index_for(AccessCategory ac) const;
+  std::size_t management_index() const;
+  bool in_exchange(const AccessFunction& f) const { return exchange_ && &functions_[*exchange_] == &f; }
+
+  // Contention for frames that became sendable.
+  void on_queue_ready(QueueDiscipline& queue) override;
+  // A frame for an idle function: access after AIFS, or a backoff if busy (9.3.4.2).
+  void start_access(AccessFunction& f, Time now);
+  // Nothing can go yet: stop contending until ready_at() or notify_ready().
+  void hold(AccessFunction& f, Time now);
+  // A held function whose frame can go now contends again.
+  void release_if_ready(AccessFunction& f);
 
   // Medium state.
   bool nav_set() const;
@@ -196,6 +260,15 @@ class Mac final : public phy::PhyListener {
   bool needs_rts(const AccessFunction& f) const;
   void send_rts(std::size_t index);
   void send_data(std::size_t index);
+  void send_management_frame(std::size_t index);
+  // The exchange's MPDU (after the RTS/CTS, if any): data or management.
+  void send_loaded(std::size_t index);
+  MpduInfo loaded_mpdu(const AccessFunction& f);
+  // What load_next_mpdu() would take; f must have a frame ready.
+  MpduInfo next_mpdu(const AccessFunction& f);
+  MpduInfo data_mpdu(const Packet& p);
+  MpduInfo management_mpdu(const Management& m) const;
+  bool long_mpdu(const MpduInfo& m) const { return rts_threshold_ && m.bytes > *rts_threshold_; }
   void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
   void schedule_sifs(SifsAction action);
   void on_sifs();
@@ -215,6 +288,7 @@ class Mac final : public phy::PhyListener {
 
   // Receiving.
   void handle_frame(const Frame& frame);
+  void receive_management(const Frame& frame);
 
   Simulation& sim_;
   Scheduler& scheduler_;

@@ -24,6 +24,18 @@ struct MacStats {
   std::uint64_t rx_errors = 0;            // frames locked on and lost (the PHY's errors), EIFS follows
   std::uint64_t txops = 0;                // channel accesses won (TXOPs, one per won backoff)
   std::uint64_t txop_continuations = 0;   // frames sent SIFS after the previous one inside a TXOP
+  // Management (action) frames, counted apart from data: none of the DATA counters
+  // above (data_attempts, tx_success, broadcasts, drops_retry_limit, rx_data,
+  // rx_duplicates) ever counts one. The exchange counters (rts_attempts,
+  // failed_attempts, internal_collisions, txops, txop_continuations, acks_sent,
+  // cts_sent, rx_errors) count every frame exchange, management ones included.
+  std::uint64_t mgmt_attempts = 0;           // transmissions, first attempts and retries
+  std::uint64_t mgmt_retries = 0;            // of which retransmissions
+  std::uint64_t mgmt_tx_success = 0;         // unicast acknowledged, plus group-addressed sent
+  std::uint64_t mgmt_drops_retry_limit = 0;  // given up after the retry limit
+  std::uint64_t mgmt_rx = 0;                 // received intact, not duplicates, handed to the node
+  std::uint64_t mgmt_rx_duplicates = 0;      // retransmissions of frames already received
+  std::uint64_t mgmt_rx_discarded = 0;       // of mgmt_rx, no handler took it
 };
 
 }  // namespace wmnsim::mac

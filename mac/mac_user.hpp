@@ -3,6 +3,9 @@
 // room freed in a queue. Owned by mac/ so that mac/ knows nothing of the node
 // (DESIGN.md: upward calls go through small listener interfaces).
 
+#include <cstdint>
+
+#include "core/management_body.hpp"
 #include "core/packet.hpp"
 #include "mac/mac_params.hpp"
 #include "core/time.hpp"
@@ -15,6 +18,10 @@ class MacUser {
   // A data frame addressed to this radio (or broadcast) arrived intact and is not a
   // duplicate. `from_radio` is the transmitter's MAC address (radio index).
   virtual void on_mac_receive(PacketPtr packet, std::uint32_t from_radio) = 0;
+  // A management frame addressed to this radio (or broadcast) arrived intact and is
+  // not a duplicate. Returns whether anyone took it (false: discarded, counted in
+  // MacStats::mgmt_rx_discarded). Never a data delivery.
+  virtual bool on_management_receive(const ManagementBody& /*body*/, std::uint32_t /*from_radio*/) { return false; }
   // `departed` left the queue of `ac` for the air (its first transmission attempt
   // follows): a saturated source refills here. The MAC's state is consistent, so
   // the user may enqueue at once.

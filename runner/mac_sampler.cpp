@@ -107,6 +107,9 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   row["rx_data"] = s.rx_data;
   row["rx_duplicates"] = s.rx_duplicates;
   row["rx_errors"] = s.rx_errors;
+  // Management frames, apart from the data counters above (docs/mac.md).
+  row["mgmt_sent"] = s.mgmt_attempts;
+  row["mgmt_received"] = s.mgmt_rx;
   row["channel_busyness"] = elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
   return row;
 }

@@ -87,8 +87,8 @@ void Network::build_nodes() {
   // Interfaces in the routing layer's order: radios first (runner/network_links.hpp).
   for (std::size_t i = 0; i < n; ++i) {
     for (mac::Mac* m : macs_.node_macs[i]) {
+      // It adds itself to the node as its next interface.
       mac_interfaces_.push_back(std::make_unique<mac::MacInterface>(*m, *nodes_[i]));
-      nodes_[i]->add_interface(*mac_interfaces_.back());
     }
   }
 }
@@ -104,8 +104,10 @@ void Network::build_wired_links() {
       if (near.interface_count() != wired_interface(scenario_, from, k)) {
         throw std::logic_error("wired link " + std::to_string(k) + ": interface numbering differs from the routing's");
       }
+      // The far node receives on its own interface of this link, from this node.
+      PacketSink& arrivals = far.arrivals(PrevHop{wired_interface(scenario_, to, k), static_cast<std::uint32_t>(from)});
       wired_links_.push_back(
-          std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, far.arrivals(), near));
+          std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
       wired_links_.back()->set_departure_listener(&near);
       wired_interfaces_.push_back(std::make_unique<WiredInterface>(*wired_links_.back()));
       near.add_interface(*wired_interfaces_.back());

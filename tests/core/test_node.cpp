@@ -78,7 +78,7 @@ TEST(Node, ForwardsWithOneMoreHopAndOneLessTtl) {
   relay.add_interface(radio);
   PacketPtr p = w.packet(0, 2, 0);
   w.ledger.originated(*p);
-  relay.arrive(std::move(p));
+  relay.arrive(std::move(p), PrevHop{0, 100});
   ASSERT_EQ(radio.held.size(), 1u);
   EXPECT_EQ(radio.addresses[0], 102u);
   EXPECT_EQ(radio.held[0]->hops, 1);
@@ -95,7 +95,7 @@ TEST(Node, DeliversToTheFlowsEndpoint) {
   PacketPtr p = w.packet(0, 2, 1);
   p->hops = 1;
   w.ledger.originated(*p);
-  gw.arrive(std::move(p));
+  gw.arrive(std::move(p), PrevHop{0, 101});
   EXPECT_TRUE(e0.received.empty());
   ASSERT_EQ(e1.received.size(), 1u);
   EXPECT_EQ(e1.received[0]->hops, 2);
@@ -111,7 +111,7 @@ TEST(Node, DropsAtTtlOneAndWithoutRouteRecordingNodeAndHops) {
   PacketPtr dying = w.packet(0, 2, 0);
   dying->ttl = 1;
   w.ledger.originated(*dying);
-  relay.arrive(std::move(dying));
+  relay.arrive(std::move(dying), PrevHop{0, 100});
   // A destination without an entry in the node's table.
   PacketPtr unroutable = w.packet(1, 0, 1);
   w.tables.clear(1, 0);
@@ -134,7 +134,7 @@ TEST(Node, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
   relay.add_interface(radio_relay);
   a.receive(w.packet(0, 2, 0));
   // The MAC hands the receiver a clone while keeping its own copy ...
-  relay.arrive(w.pool.clone(*radio_a.held[0]));
+  relay.arrive(w.pool.clone(*radio_a.held[0]), PrevHop{0, 100});
   // ... and later gives up on it (the ACKs were lost): not a loss.
   a.on_drop(std::move(radio_a.held[0]), DropCause::retry_limit, w.scheduler.now());
   radio_a.held.clear();

@@ -37,6 +37,10 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
   void on_mac_receive(PacketPtr packet, std::uint32_t /*from*/) override {
     delivered.push_back({sim_.now(), packet->id});
   }
+  bool on_management_receive(const ManagementBody& body, std::uint32_t from) override {
+    management.push_back({sim_.now(), from, body.category(), body.action()});
+    return take_management;
+  }
   void on_queue_space(AccessCategory ac, const Packet& /*departed*/) override {
     if (saturate_to && mac != nullptr) {
       refills++;
@@ -75,6 +79,13 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
   std::vector<SentFrame> sent;
   std::vector<std::pair<Time, PacketId>> delivered;
   std::vector<std::pair<Time, DropCause>> drops;
+  struct ManagementReceived {
+    Time at;
+    std::uint32_t from;
+    std::uint8_t category, action;
+  };
+  std::vector<ManagementReceived> management;  // management frames handed up
+  bool take_management = true;                  // what on_management_receive answers
   std::optional<std::uint32_t> saturate_to;
   std::uint32_t saturate_bytes = 1500;
   std::uint64_t refills = 0;
