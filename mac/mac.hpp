@@ -51,6 +51,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/block_pool.hpp"
 #include "core/packet.hpp"
 #include "core/random.hpp"
 #include "core/scenario.hpp"
@@ -196,6 +197,7 @@ class Mac final : public phy::PhyListener {
   bool needs_rts(const AccessFunction& f) const;
   void send_rts(std::size_t index);
   void send_data(std::size_t index);
+  std::shared_ptr<Frame> new_frame();
   void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
   void schedule_sifs(SifsAction action);
   void on_sifs();
@@ -222,6 +224,7 @@ class Mac final : public phy::PhyListener {
   MacType type_;
   MacTiming timing_;
   PacketPool& pool_;
+  BlockPool& frame_pool_;  // the medium's (new_frame())
   DropSink& drops_;
   RandomStream backoff_draws_;
   DataRateFn data_rate_;
