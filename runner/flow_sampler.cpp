@@ -57,6 +57,7 @@ FlowSampler::FlowSampler(Scheduler& scheduler, Sources sources, Time interval, c
       if (auto unit = unit_of(kind, sources_)) series_.push_back({kind, std::move(*unit), {}});
     }
   }
+  if (loss_ && sources_.ledger == nullptr) throw std::logic_error("FlowSampler: weighted_intra_mesh_loss needs a ledger");
 }
 
 FlowSampler::FlowSampler(Network& network, Time interval, const std::vector<std::string>& kinds)

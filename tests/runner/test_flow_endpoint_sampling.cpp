@@ -113,6 +113,12 @@ TEST(FlowEndpointSampling, NothingRequestedSchedulesNothing) {
   EXPECT_EQ(s.sim.scheduler().executed(), 0u);
 }
 
+TEST(FlowEndpointSampling, PerNodeLossNeedsALedger) {
+  Simulation sim(1);
+  EXPECT_THROW(FlowSampler(sim.scheduler(), FlowSampler::Sources{}, 1_s, {"weighted_intra_mesh_loss"}),
+               std::logic_error);
+}
+
 // Reports the statistics it is given.
 class StatisticsFlow final : public transport::FlowEndpoint {
  public:
