@@ -6,6 +6,7 @@
 
 #include "link/drop_tail_queue.hpp"
 #include "phy/airtime.hpp"
+#include "phy/medium.hpp"
 
 namespace wmnsim::mac {
 namespace {
@@ -41,6 +42,7 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       timing_(mac_timing(radio.profile(), config.control_rate != nullptr ? *config.control_rate
                                                                          : radio.profile().lowest_rate())),
       pool_(pool),
+      frame_pool_(radio.medium().payload_pool()),
       drops_(drops),
       backoff_draws_(backoff_draws),
       data_rate_(config.data_rate),
@@ -507,7 +509,7 @@ Time Mac::data_airtime(const Packet& p) {
 
 void Mac::send_rts(std::size_t index) {
   AccessFunction& f = functions_[index];
-  auto rts = std::make_shared<Frame>();
+  auto rts = new_frame();
   rts->kind = FrameKind::rts;
   rts->transmitter = MacAddress(address());
   const MpduInfo mpdu = loaded_mpdu(f);
@@ -520,7 +522,7 @@ void Mac::send_rts(std::size_t index) {
 void Mac::send_data(std::size_t index) {
   AccessFunction& f = functions_[index];
   const bool broadcast = f.packet->next_hop_radio == kBroadcastRadio;
-  auto data = std::make_shared<Frame>();
+  auto data = new_frame();
   data->kind = type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data;
   data->transmitter = MacAddress(address());
   data->receiver = MacAddress(f.packet->next_hop_radio);
@@ -551,6 +553,17 @@ void Mac::send_management_frame(std::size_t index) {
   if (f.sent_once) ++stats_.mgmt_retries;
   f.sent_once = true;
   send_frame(std::move(frame), *timing_.control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
+}
+
+std::shared_ptr<Frame> Mac::new_frame() {
+  // One frame per transmission, the hot path: from the medium's pool, not the heap.
+  // A pool allocator behind std::allocate_shared keeps the PHY's interface (a
+  // shared_ptr payload, held by the medium and by every receiver while on the air)
+  // and hands the block back to the pool whichever holder lets go last; an
+  // intrusive count would have changed phy_frame.hpp and every PHY user. The pool
+  // is the medium's because the medium holds a frame longest (until the last
+  // receiver's signal ends), after its sender and receivers are done with it.
+  return std::allocate_shared<Frame>(PoolAllocator<Frame>(frame_pool_));
 }
 
 void Mac::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what) {
@@ -802,7 +815,7 @@ void Mac::handle_frame(const Frame& frame) {
     case FrameKind::data:
     case FrameKind::qos_data: {
       if (sifs_action_ != SifsAction::none) return;  // cannot answer two frames at once
-      auto ack = std::make_shared<Frame>();
+      auto ack = new_frame();
       ack->kind = FrameKind::ack;
       ack->transmitter = MacAddress(me);
       ack->receiver = frame.transmitter;
@@ -822,7 +835,7 @@ void Mac::handle_frame(const Frame& frame) {
     case FrameKind::rts: {
       // 9.3.2.6: answer an RTS only if the NAV says the medium is idle.
       if (nav_set() || sifs_action_ != SifsAction::none || exchange_) return;
-      auto cts = std::make_shared<Frame>();
+      auto cts = new_frame();
       cts->kind = FrameKind::cts;
       cts->transmitter = MacAddress(me);
       cts->receiver = frame.transmitter;

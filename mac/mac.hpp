@@ -63,6 +63,7 @@
 #include <unordered_map>
 
 #include "core/management_body.hpp"
+#include "core/block_pool.hpp"
 #include "core/packet.hpp"
 #include "core/random.hpp"
 #include "mac/mac_params.hpp"
@@ -269,6 +270,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   MpduInfo data_mpdu(const Packet& p);
   MpduInfo management_mpdu(const Management& m) const;
   bool long_mpdu(const MpduInfo& m) const { return rts_threshold_ && m.bytes > *rts_threshold_; }
+  std::shared_ptr<Frame> new_frame();
   void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
   void schedule_sifs(SifsAction action);
   void on_sifs();
@@ -296,6 +298,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   MacType type_;
   MacTiming timing_;
   PacketPool& pool_;
+  BlockPool& frame_pool_;  // the medium's (new_frame())
   DropSink& drops_;
   RandomStream backoff_draws_;
   DataRateFn data_rate_;

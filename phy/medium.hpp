@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "core/block_pool.hpp"
 #include "core/simulation.hpp"
 #include "phy/propagation.hpp"
 #include "phy/radio.hpp"
@@ -66,6 +67,9 @@ class Medium {
   const RadioSpec& spec(RadioId id) const { return specs_[id]; }
   const ReceptionConfig& reception() const { return reception_; }
   Simulation& simulation() { return sim_; }
+  // Storage for the payloads (MAC frames) of this medium's radios: the medium holds
+  // a payload until the last receiver is done with it, so the storage lives here.
+  BlockPool& payload_pool() { return payload_pool_; }
 
   std::span<const Link> neighbours(RadioId from) const { return links_[from]; }
   // The link from `from` to `to`, or nullptr when `to` does not hear `from`.
@@ -87,6 +91,9 @@ class Medium {
 
   Simulation& sim_;
   ReceptionConfig reception_;
+  // Declared before the radios and the signals in flight: destroyed after every
+  // payload they hold.
+  BlockPool payload_pool_;
   std::vector<RadioSpec> specs_;
   std::vector<std::unique_ptr<Radio>> radios_;
   std::vector<std::vector<Link>> links_;

@@ -55,6 +55,7 @@ class Radio {
   PowerMw signal_energy() const { return total_; }
 
   RadioId id() const { return id_; }
+  Medium& medium() { return medium_; }
   ContextId node() const { return node_; }
   int channel() const { return channel_; }
   PowerDbm tx_power() const { return tx_power_; }

@@ -8,20 +8,12 @@
 #include "core/not_supported.hpp"
 #include "runner/network_links.hpp"
 #include "scenario/transport_builder.hpp"
+#include "transport/tcp_flow.hpp"
+#include "transport/udp_flow.hpp"
 
 namespace wmnsim {
 
 namespace {
-
-// A saturated UDP source asked by its node for one more datagram.
-class UdpBacklog final : public BacklogSource {
- public:
-  explicit UdpBacklog(transport::UdpSource& source) : source_(source) {}
-  void refill() override { source_.push_backlog(1); }
-
- private:
-  transport::UdpSource& source_;
-};
 
 void reject_unsupported(const Scenario& scenario, const control::ControllerRegistry& registry) {
   for (std::size_t i = 0; i < scenario.controllers.size(); ++i) registry.require(scenario.controllers[i], i);
@@ -40,24 +32,53 @@ phy::PhyNetwork checked_phy(Simulation& sim, const Scenario& scenario,
   return phy::build_phy(sim, scenario);
 }
 
+// What a transport's build function is given for one flow.
+struct FlowSite {
+  Simulation& sim;
+  PacketPool& pool;
+  const FlowConfig& flow;  // stop already cut to the end of the run
+  transport::FlowAddress address;
+  Node& src;
+  Node& dst;
+  transport::MeasurementWindow window;
+  bool edca;  // flows carry their access categories
+};
+
+std::unique_ptr<transport::FlowEndpoint> build_udp_flow(const FlowSite& site) {
+  const FlowConfig& f = site.flow;
+  transport::UdpSourceConfig c;
+  c.address = site.address;
+  c.payload_bytes = static_cast<std::uint32_t>(f.payload_bytes);
+  c.traffic = f.traffic;
+  c.start = f.start;
+  c.stop = f.stop;
+  c.initial_backlog = Network::kSaturatedBacklog;
+  if (site.edca) c.user_priority = user_priority_of(f.access_category);
+  auto flow = std::make_unique<transport::UdpFlow>(site.sim.scheduler(), site.pool, site.src, c,
+                                                   site.sim.random().stream("flow", f.id, "arrivals"), site.window);
+  site.dst.set_endpoint(site.address.flow, flow->sink());
+  if (flow->source().saturated()) {
+    site.src.set_backlog_source(site.address.flow, flow->backlog(), Network::kSaturatedBacklog);
+  }
+  return flow;
+}
+
+std::unique_ptr<transport::FlowEndpoint> build_tcp_flow(const FlowSite& site) {
+  const FlowConfig& f = site.flow;
+  auto flow = std::make_unique<transport::TcpFlow>(
+      site.sim.scheduler(), site.pool, site.src, site.dst, transport::tcp_sender_config(f, site.address, site.edca),
+      transport::tcp_receiver_config(f, site.address, site.window, site.edca), f.traffic,
+      site.sim.random().stream("flow", f.id, "arrivals"));
+  site.src.set_endpoint(site.address.flow, flow->sender());
+  site.dst.set_endpoint(site.address.flow, flow->receiver());
+  return flow;
+}
+
 }  // namespace
 
-std::uint64_t FlowEndpoints::packets_sent() const {
-  if (udp_source) return udp_source->stats().packets_sent;
-  if (tcp_sender) return tcp_sender->stats().segments_sent;
-  return 0;
-}
-
-std::uint64_t FlowEndpoints::payload_bytes_delivered() const {
-  if (udp_sink) return udp_sink->stats().payload_bytes;
-  if (tcp_receiver) return tcp_receiver->stats().delivered_bytes;
-  return 0;
-}
-
-double FlowEndpoints::goodput_bps() const {
-  if (udp_sink) return udp_sink->goodput_bps();
-  if (tcp_receiver) return tcp_receiver->goodput_bps();
-  return 0.0;
+std::span<const transport::FlowSeriesKind> Network::flow_series_kinds() {
+  // UDP offers none.
+  return transport::TcpFlow::kSeries;
 }
 
 Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry)
@@ -117,7 +138,7 @@ void Network::build_wired_links() {
 
 void Network::build_flows() {
   const bool edca = scenario_.mac.type == MacType::edca;
-  flows_.resize(scenario_.flows.size());
+  flows_.reserve(scenario_.flows.size());
   for (std::size_t i = 0; i < scenario_.flows.size(); ++i) {
     FlowConfig f = scenario_.flows[i];
     // Nothing starts at the end instant: a flow is cut at the end of the simulation
@@ -125,40 +146,10 @@ void Network::build_flows() {
     const Time end = scenario_.simulation.duration;
     f.stop = f.stop ? std::min(*f.stop, end) : end;
     const FlowEnds ends = routing_.flows.at(i);
-    const transport::FlowAddress address{static_cast<std::uint32_t>(i), ends.src, ends.dst};
-    Node& src = *nodes_.at(ends.src);
-    Node& dst = *nodes_.at(ends.dst);
-    FlowEndpoints& e = flows_[i];
-    RandomStream arrivals = sim_.random().stream("flow", f.id, "arrivals");
-    if (f.transport == Transport::udp) {
-      transport::UdpSourceConfig c;
-      c.address = address;
-      c.payload_bytes = static_cast<std::uint32_t>(f.payload_bytes);
-      c.traffic = f.traffic;
-      c.start = f.start;
-      c.stop = f.stop;
-      c.initial_backlog = kSaturatedBacklog;
-      if (edca) c.user_priority = user_priority_of(f.access_category);
-      e.udp_source = std::make_unique<transport::UdpSource>(sim_.scheduler(), pool_, src, c, std::move(arrivals));
-      e.udp_sink = std::make_unique<transport::UdpSink>(sim_.scheduler(), window_);
-      dst.set_endpoint(address.flow, *e.udp_sink);
-      if (e.udp_source->saturated()) {
-        e.backlog = std::make_unique<UdpBacklog>(*e.udp_source);
-        src.set_backlog_source(address.flow, *e.backlog, kSaturatedBacklog);
-      }
-    } else {  // tcp (wccp is rejected above)
-      e.tcp_sender = std::make_unique<transport::TcpSender>(sim_.scheduler(), pool_, src,
-                                                           transport::tcp_sender_config(f, address, edca));
-      e.tcp_receiver = std::make_unique<transport::TcpReceiver>(
-          sim_.scheduler(), pool_, dst, transport::tcp_receiver_config(f, address, window_, edca));
-      src.set_endpoint(address.flow, *e.tcp_sender);
-      dst.set_endpoint(address.flow, *e.tcp_receiver);
-      if (f.traffic.type != TrafficType::saturated) {
-        e.application = std::make_unique<transport::TrafficGenerator>(
-            sim_.scheduler(), static_cast<transport::TrafficGenerator::Consumer&>(*e.tcp_sender), f.traffic,
-            static_cast<std::uint32_t>(f.payload_bytes), f.start, f.stop, std::move(arrivals));
-      }
-    }
+    const FlowSite site{sim_, pool_, f, {static_cast<std::uint32_t>(i), ends.src, ends.dst}, *nodes_.at(ends.src),
+                        *nodes_.at(ends.dst), window_, edca};
+    // wccp is rejected above.
+    flows_.push_back(f.transport == Transport::udp ? build_udp_flow(site) : build_tcp_flow(site));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,28 +26,10 @@
 #include "mac/mac_interface.hpp"
 #include "scenario/mac_builder.hpp"
 #include "scenario/phy_builder.hpp"
+#include "transport/flow_endpoint.hpp"
 #include "transport/measurement_window.hpp"
-#include "transport/tcp_receiver.hpp"
-#include "transport/tcp_sender.hpp"
-#include "transport/traffic_generator.hpp"
-#include "transport/udp_sink.hpp"
-#include "transport/udp_source.hpp"
 
 namespace wmnsim {
-
-// The two ends of one flow; which pointers are set depends on the transport.
-struct FlowEndpoints {
-  std::unique_ptr<transport::UdpSource> udp_source;
-  std::unique_ptr<transport::UdpSink> udp_sink;
-  std::unique_ptr<transport::TcpSender> tcp_sender;
-  std::unique_ptr<transport::TcpReceiver> tcp_receiver;
-  std::unique_ptr<transport::TrafficGenerator> application;  // tcp with paced traffic
-  std::unique_ptr<BacklogSource> backlog;                    // saturated udp
-
-  std::uint64_t packets_sent() const;
-  std::uint64_t payload_bytes_delivered() const;  // in order, to the application
-  double goodput_bps() const;                     // over the measurement window
-};
 
 class Network {
  public:
@@ -72,8 +55,11 @@ class Network {
   const mac::MacNetwork& macs() const { return macs_; }
   Node& node(std::size_t i) { return *nodes_.at(i); }
   const Node& node(std::size_t i) const { return *nodes_.at(i); }
-  const FlowEndpoints& flow(std::size_t i) const { return flows_.at(i); }
-  FlowEndpoints& flow(std::size_t i) { return flows_.at(i); }
+  // Both ends of flow i (Scenario::flows order), whatever its transport.
+  const transport::FlowEndpoint& flow(std::size_t i) const { return *flows_.at(i); }
+  // The time series kinds the transports this network builds can offer, with their
+  // units: a kind requested while no flow of a run offers it is still written (empty).
+  static std::span<const transport::FlowSeriesKind> flow_series_kinds();
   // The node ids a flow's data crosses, src to dst.
   std::vector<std::string> route_of(std::size_t flow) const;
   // The scenario's controllers, in /controllers order.
@@ -101,7 +87,7 @@ class Network {
   std::vector<std::unique_ptr<mac::MacInterface>> mac_interfaces_;
   std::vector<std::unique_ptr<WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
   std::vector<std::unique_ptr<WiredInterface>> wired_interfaces_;
-  std::vector<FlowEndpoints> flows_;
+  std::vector<std::unique_ptr<transport::FlowEndpoint>> flows_;
   std::unique_ptr<control::ControlContext> control_context_;
   std::vector<std::unique_ptr<control::Controller>> controllers_;
 };

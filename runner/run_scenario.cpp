@@ -11,6 +11,7 @@
 #include "runner/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
+#include "runner/result_rows.hpp"
 
 namespace wmnsim {
 
@@ -27,22 +28,6 @@ std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
     }
   }
   return radios;
-}
-
-// Rows of one table share their keys, in one order; a key a row lacks (a host has
-// no MAC) is null there.
-void same_keys(std::vector<nlohmann::ordered_json>& rows) {
-  std::vector<std::string> keys;
-  for (const auto& row : rows) {
-    for (const auto& [key, value] : row.items()) {
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
-    }
-  }
-  for (auto& row : rows) {
-    nlohmann::ordered_json ordered;
-    for (const std::string& key : keys) ordered[key] = row.contains(key) ? row[key] : nlohmann::ordered_json(nullptr);
-    row = std::move(ordered);
-  }
 }
 
 nlohmann::ordered_json drops_json(const DropCounters& d) {
@@ -67,7 +52,7 @@ void write_flows(const Network& net, Results& out) {
   for (const FlowConfig& f : s.flows) any_fair_share = any_fair_share || f.fair_share_bps.has_value();
   for (std::size_t i = 0; i < s.flows.size(); ++i) {
     const FlowConfig& f = s.flows[i];
-    const FlowEndpoints& e = net.flow(i);
+    const transport::FlowEndpoint& e = net.flow(i);
     const FlowEnds ends = net.routing().flows[i];
     const std::vector<std::string>& route = routes[i];
     const FlowDeliveries& d = net.ledger().flow_deliveries(static_cast<std::uint32_t>(i));
@@ -81,8 +66,7 @@ void write_flows(const Network& net, Results& out) {
     row["share"] = total > 0 ? goodput[i] / total : 0.0;
     row["sent_packets"] = e.packets_sent();
     row["delivered_packets"] = d.packets;
-    row["retransmissions"] = e.tcp_sender ? e.tcp_sender->stats().retransmissions : 0;
-    row["timeouts"] = e.tcp_sender ? e.tcp_sender->stats().timeouts : 0;
+    put_flow_statistics(e, row);  // the transport's own (TCP: retransmissions, timeouts)
     row["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
     // The MAC gave up at its retry limit: collisions, or channel errors under sinr
     // (003 Sec. II-B counts these "drops due to collision").
@@ -98,6 +82,8 @@ void write_flows(const Network& net, Results& out) {
     row["route"] = route;
     out.flows.push_back(std::move(row));
   }
+  // Flows of different transports may report different statistics.
+  same_keys(out.flows);
   if (const auto jfi = jain_fairness_index(goodput)) {
     out.summary["jain_fairness_index"] = *jfi;
   } else {

@@ -11,7 +11,7 @@
 #include "control/controller.hpp"
 #include "control/controller_registry.hpp"
 #include "core/node_signals.hpp"
-#include "core/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "runner/network.hpp"
 
 namespace wmnsim {

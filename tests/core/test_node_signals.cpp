@@ -17,7 +17,7 @@
 #include "core/packet_ledger.hpp"
 #include "core/routing.hpp"
 #include "core/scheduler.hpp"
-#include "core/wired_link.hpp"
+#include "link/wired_link.hpp"
 
 namespace wmnsim {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <deque>
 
-#include "mac/queue_discipline.hpp"
+#include "link/queue_discipline.hpp"
 
 namespace wmnsim::mac::testing {
 

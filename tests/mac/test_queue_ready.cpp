@@ -9,7 +9,7 @@
 
 #include <memory>
 
-#include "mac/drop_tail_queue.hpp"
+#include "link/drop_tail_queue.hpp"
 #include "mac/mac.hpp"
 #include "mac_world.hpp"
 #include "release_queue.hpp"

@@ -1,0 +1,34 @@
+#include "runner/result_rows.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace wmnsim {
+
+void put_flow_statistics(const transport::FlowEndpoint& flow, nlohmann::ordered_json& row) {
+  for (const transport::FlowStatistic& stat : flow.statistics()) {
+    const std::string key(stat.name);
+    if (row.contains(key)) throw std::logic_error("flow statistic " + key + " would replace a key of the flow's row");
+    nlohmann::ordered_json& cell = row[key];
+    std::visit([&](auto value) { cell = value; }, stat.value);
+  }
+}
+
+void same_keys(std::vector<nlohmann::ordered_json>& rows) {
+  std::vector<std::string> keys;
+  for (const auto& row : rows) {
+    for (const auto& [key, value] : row.items()) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  }
+  for (auto& row : rows) {
+    nlohmann::ordered_json ordered;
+    for (const std::string& key : keys) ordered[key] = row.contains(key) ? row[key] : nlohmann::ordered_json(nullptr);
+    row = std::move(ordered);
+  }
+}
+
+}  // namespace wmnsim

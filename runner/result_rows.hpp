@@ -1,0 +1,22 @@
+#pragma once
+// Helpers for the per-flow and per-node rows of the results file (docs/results.md).
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+#include "transport/flow_endpoint.hpp"
+
+namespace wmnsim {
+
+// Adds a flow's own figures (FlowEndpoint::statistics), in the order the transport
+// gives them, to its row. Throws std::logic_error if one would replace a key the
+// row already has.
+void put_flow_statistics(const transport::FlowEndpoint& flow, nlohmann::ordered_json& row);
+
+// Rows of one table share their keys, in one order (first appearance, row by row);
+// a key a row lacks (a host has no MAC, a transport has no such statistic) is null
+// there.
+void same_keys(std::vector<nlohmann::ordered_json>& rows);
+
+}  // namespace wmnsim
