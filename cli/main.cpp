@@ -5,6 +5,7 @@
 //   wmnsim validate SCENARIO... [--seed N] [--set /json/pointer=value ...]
 //   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)
 //   wmnsim model starvation [options]   (cli/model_command.hpp)
+//   wmnsim fragments SCHEMA DOC [--write]   (cli/fragments_command.hpp)
 //   wmnsim --version
 //
 // Exit codes: 0 success, 1 internal error, 2 invalid input (nothing written),
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli/compare_command.hpp"
+#include "cli/fragments_command.hpp"
 #include "results/results.hpp"
 #include "scenario/scenario.hpp"
 #include "model_command.hpp"
@@ -268,6 +270,7 @@ int main(int argc, char** argv) {
                            "Override a scenario value: /json/pointer=value (repeatable), as run does");
 
   const wmnsim::cli::CompareCommand compare(app);
+  const wmnsim::cli::FragmentsCommand fragments(app);
   wmnsim::cli::ModelArgs model;
   CLI::App* model_cmd = wmnsim::cli::add_model_command(app, model);
 
@@ -284,6 +287,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_command(run);
     if (*validate_cmd) return validate_command(validate_files, validate_args);
     if (compare.selected()) return compare.run();
+    if (fragments.selected()) return fragments.run();
     if (*model_cmd) return wmnsim::cli::run_model_command(model);
   } catch (const std::exception& e) {
     std::cerr << "wmnsim: internal error: " << e.what() << '\n';

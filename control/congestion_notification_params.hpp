@@ -2,6 +2,7 @@
 // The parameters of 004's 802.11s congestion control, TCC and LSCC (issue 21 implements them).
 
 #include "core/time.hpp"
+#include "control/controller_entry.hpp"
 
 namespace wmnsim {
 
@@ -20,5 +21,11 @@ struct CongestionNotificationParams {
   double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling
   double look_ahead_share = 0.02;     // neighbours above this share of the buffer are signalled
 };
+
+namespace control {
+// Its registry entry (control/controller_registry.hpp): parse, schema, doc; no factory yet.
+ControllerEntry tcc_entry();
+ControllerEntry lscc_entry();
+}  // namespace control
 
 }  // namespace wmnsim

@@ -1,57 +1,33 @@
 #pragma once
 // A scenario's controller entry (docs/scenario.md, `controllers`): its type, where and
-// when it acts, and its parameters.
+// when it acts, and its parameters. The type names a registry entry
+// (control/controller_registry.hpp); the entry parsed the parameters and its
+// controller reads them back with params_as<P>().
 
-#include <array>
+#include <any>
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <variant>
 #include <vector>
 
-#include "control/congestion_notification_params.hpp"
-#include "control/counter_starvation_params.hpp"
-#include "control/edca_policy_params.hpp"
-#include "control/gateway_rate_control_params.hpp"
-#include "control/wccp_params.hpp"
-#include "core/enum_names.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim {
 
-enum class ControllerType {
-  counter_starvation,
-  gateway_rate_control,
-  tcc,
-  lscc,
-  edca_ack_priority,
-  edca_txop,
-  wccp,
-};
-
-using ControllerParams =
-    std::variant<CounterStarvationParams, GatewayRateControlParams, CongestionNotificationParams,
-                 EdcaAckPriorityParams, EdcaTxopParams, WccpControllerParams>;
-
 struct ControllerConfig {
-  ControllerType type = ControllerType::counter_starvation;
+  std::string type;                // the registry entry's name, e.g. "counter_starvation"
   std::string id;                  // given, or "<type>#<index>"
-  std::vector<std::size_t> nodes;  // where it acts; empty for counter_starvation and
-                                   // gateway_rate_control, which name their gateways
+  std::vector<std::size_t> nodes;  // where it acts; empty for entries that name their own
+                                   // places (counter_starvation, gateway_rate_control)
   Time start;
   std::optional<Time> stop;
-  ControllerParams params;
-};
+  std::any params;  // what the entry's parse produced (control/<name>_params.hpp)
 
-inline constexpr std::array<EnumName<ControllerType>, 7> kControllerTypes{
-    {{"counter_starvation", ControllerType::counter_starvation},
-     {"gateway_rate_control", ControllerType::gateway_rate_control},
-     {"tcc", ControllerType::tcc},
-     {"lscc", ControllerType::lscc},
-     {"edca_ack_priority", ControllerType::edca_ack_priority},
-     {"edca_txop", ControllerType::edca_txop},
-     {"wccp", ControllerType::wccp}}};
-constexpr std::string_view to_string(ControllerType v) { return enum_name(names(kControllerTypes), v); }
+  // The parameters as the entry's type; a wrong type is a bug (std::bad_any_cast).
+  template <typename P>
+  const P& params_as() const {
+    return std::any_cast<const P&>(params);
+  }
+};
 
 }  // namespace wmnsim

@@ -33,7 +33,7 @@ std::optional<std::size_t> one_hop_radio(const ControlContext& ctx, std::size_t 
 }  // namespace
 
 CounterStarvation::CounterStarvation(const ControllerConfig& config, ControlContext& context)
-    : Controller(config, context), params_(std::get<CounterStarvationParams>(config.params)) {}
+    : Controller(config, context), params_(config.params_as<CounterStarvationParams>()) {}
 
 void CounterStarvation::start() {
   const ControlContext& ctx = context();

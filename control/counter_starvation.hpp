@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "control/controller.hpp"
+#include "control/counter_starvation_params.hpp"
 
 namespace wmnsim::control {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mac/mac_params.hpp"  // AccessCategory
+#include "control/controller_entry.hpp"
 
 namespace wmnsim {
 
@@ -17,5 +18,10 @@ struct CounterStarvationParams {
   // EDCA: the categories whose CWmin is raised; empty: all. DCF has one category.
   std::vector<AccessCategory> access_categories;
 };
+
+namespace control {
+// Its registry entry (control/controller_registry.hpp): parse, schema, doc, factory.
+ControllerEntry counter_starvation_entry();
+}  // namespace control
 
 }  // namespace wmnsim

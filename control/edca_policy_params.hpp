@@ -5,6 +5,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
+#include "control/controller_entry.hpp"
 
 namespace wmnsim {
 
@@ -25,5 +26,11 @@ struct EdcaTxopParams {
 
 inline constexpr std::array<EnumName<TxopScaling>, 2> kTxopScalings{
     {{"flows", TxopScaling::flows}, {"half_txop_half_cw", TxopScaling::half_txop_half_cw}}};
+
+namespace control {
+// Its registry entry (control/controller_registry.hpp): parse, schema, doc; no factory yet.
+ControllerEntry edca_ack_priority_entry();
+ControllerEntry edca_txop_entry();
+}  // namespace control
 
 }  // namespace wmnsim

@@ -8,6 +8,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
+#include "control/controller_entry.hpp"
 
 namespace wmnsim {
 
@@ -53,5 +54,10 @@ inline constexpr std::array<EnumName<GatewayScheme>, 7> kGatewaySchemes{
 inline constexpr std::array<EnumName<CapacityModel>, 2> kCapacityModels{
     {{"collision_domain", CapacityModel::collision_domain}, {"clique", CapacityModel::clique}}};
 constexpr std::string_view to_string(GatewayScheme v) { return enum_name(names(kGatewaySchemes), v); }
+
+namespace control {
+// Its registry entry (control/controller_registry.hpp): parse, schema, doc; no factory yet.
+ControllerEntry gateway_rate_control_entry();
+}  // namespace control
 
 }  // namespace wmnsim

@@ -35,4 +35,15 @@ EnqueueResult DropTailQueue::do_enqueue(PacketPtr& packet, Time /*now*/) {
 
 PacketPtr DropTailQueue::do_dequeue(Time /*now*/) { return fifo_.pop_front(); }
 
+QueueDisciplineEntry drop_tail_entry() {
+  QueueDisciplineEntry e;
+  e.name = "drop_tail";
+  e.build = [](const QueueLimit& limit, const std::any&, DropSink& drops) -> std::unique_ptr<QueueDiscipline> {
+    return std::make_unique<DropTailQueue>(limit, drops);
+  };
+  e.schema = R"json({"properties": {}})json";
+  e.doc = R"md(| `drop_tail` | | FIFO; an arriving packet that does not fit the capacity is dropped (`queue_overflow`), nothing queued is ever dropped (the default) |)md";
+  return e;
+}
+
 }  // namespace wmnsim::mac

@@ -12,6 +12,7 @@
 #include "link/queue_limit.hpp"
 #include "link/packet_fifo.hpp"
 #include "link/queue_discipline.hpp"
+#include "link/queue_discipline_entry.hpp"
 
 namespace wmnsim::mac {
 
@@ -34,5 +35,8 @@ class DropTailQueue final : public QueueDiscipline {
   QueueLimit limit_;
   PacketFifo fifo_;
 };
+
+// Its registry entry (link/queue_discipline_entry.hpp): no keys beyond the capacity.
+QueueDisciplineEntry drop_tail_entry();
 
 }  // namespace wmnsim::mac

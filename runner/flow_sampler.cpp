@@ -9,13 +9,13 @@ namespace wmnsim {
 
 namespace {
 
-FlowSampler::Sources network_sources(Network& network) {
+FlowSampler::Sources network_sources(Network& network, const transport::TransportRegistry& transports) {
   FlowSampler::Sources s;
   const Scenario& scenario = network.scenario();
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) s.flows.push_back({scenario.flows[i].id, &network.flow(i)});
   s.ledger = &network.ledger();
   for (const NodeConfig& n : scenario.nodes) s.node_ids.push_back(n.id);
-  s.known_series = Network::flow_series_kinds();
+  s.known_series = transport::series_kinds(transports);
   return s;
 }
 
@@ -60,8 +60,9 @@ FlowSampler::FlowSampler(Scheduler& scheduler, Sources sources, Time interval, c
   if (loss_ && sources_.ledger == nullptr) throw std::logic_error("FlowSampler: weighted_intra_mesh_loss needs a ledger");
 }
 
-FlowSampler::FlowSampler(Network& network, Time interval, const std::vector<std::string>& kinds)
-    : FlowSampler(network.simulation().scheduler(), network_sources(network), interval, kinds) {}
+FlowSampler::FlowSampler(Network& network, const transport::TransportRegistry& transports, Time interval,
+                         const std::vector<std::string>& kinds)
+    : FlowSampler(network.simulation().scheduler(), network_sources(network, transports), interval, kinds) {}
 
 FlowSampler::~FlowSampler() { scheduler_.cancel(next_); }
 

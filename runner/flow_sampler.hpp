@@ -24,6 +24,7 @@
 #include "results/results.hpp"
 #include "runner/network.hpp"
 #include "transport/flow_endpoint.hpp"
+#include "transport/transport_entry.hpp"
 
 namespace wmnsim {
 
@@ -40,12 +41,13 @@ class FlowSampler {
     std::vector<std::string> node_ids;     // by ledger node index
     // Units of the kinds transports can offer, for a kind requested while no flow
     // of this run offers it (written with no rows).
-    std::span<const transport::FlowSeriesKind> known_series;
+    std::vector<transport::FlowSeriesKind> known_series;
   };
 
   FlowSampler(Scheduler& scheduler, Sources sources, Time interval, const std::vector<std::string>& kinds);
-  // The flows and nodes of `network`.
-  FlowSampler(Network& network, Time interval, const std::vector<std::string>& kinds);
+  // The flows and nodes of `network`; `transports` are the ones a kind may come from.
+  FlowSampler(Network& network, const transport::TransportRegistry& transports, Time interval,
+              const std::vector<std::string>& kinds);
   ~FlowSampler();
   FlowSampler(const FlowSampler&) = delete;
   FlowSampler& operator=(const FlowSampler&) = delete;

@@ -57,9 +57,8 @@ class Network {
   const Node& node(std::size_t i) const { return *nodes_.at(i); }
   // Both ends of flow i (Scenario::flows order), whatever its transport.
   const transport::FlowEndpoint& flow(std::size_t i) const { return *flows_.at(i); }
-  // The time series kinds the transports this network builds can offer, with their
-  // units: a kind requested while no flow of a run offers it is still written (empty).
-  static std::span<const transport::FlowSeriesKind> flow_series_kinds();
+  // Direction `d` (0: nodes[0] -> nodes[1], 1: back) of Scenario::links[k].
+  const WiredLink& wired_link(std::size_t k, std::size_t d) const { return *wired_links_.at(2 * k + d); }
   // The node ids a flow's data crosses, src to dst.
   std::vector<std::string> route_of(std::size_t flow) const;
   // The scenario's controllers, in /controllers order.

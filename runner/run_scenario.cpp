@@ -12,6 +12,7 @@
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
 #include "runner/result_rows.hpp"
+#include "scenario/registries.hpp"
 
 namespace wmnsim {
 
@@ -58,7 +59,7 @@ void write_flows(const Network& net, Results& out) {
     const FlowDeliveries& d = net.ledger().flow_deliveries(static_cast<std::uint32_t>(i));
     nlohmann::ordered_json row;
     row["id"] = f.id;
-    row["transport"] = to_string(f.transport);
+    row["transport"] = f.transport_name;
     row["src"] = s.nodes[ends.src].id;
     row["dst"] = s.nodes[ends.dst].id;
     row["hops"] = static_cast<std::uint64_t>(hops[i]);
@@ -207,20 +208,26 @@ const char* why_not_recorded(std::string_view timeseries_kind) {
   return nullptr;
 }
 
-void check_runnable(const Scenario& scenario) {
+void check_runnable(const Scenario& scenario) { check_runnable(scenario, Registries{}); }
+
+void check_runnable(const Scenario& scenario, const Registries& registries) {
   reject_unsupported_outputs(scenario);
   // The network a run builds, built the same way: what it refuses, a run refuses.
   Simulation sim(scenario.simulation.seed, scenario.name, spdlog::level::off);
-  Network net(sim, scenario);
+  Network net(sim, scenario, registries.controllers);
 }
 
 Results run_scenario(const Scenario& scenario, const RunOptions& options) {
+  return run_scenario(scenario, options, Registries{});
+}
+
+Results run_scenario(const Scenario& scenario, const RunOptions& options, const Registries& registries) {
   reject_unsupported_outputs(scenario);
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
   if (options.fingerprint) sim.scheduler().enable_fingerprint();
-  Network net(sim, scenario);
+  Network net(sim, scenario, registries.controllers);
   const Time interval = scenario.simulation.measurement_interval;
-  FlowSampler flow_sampler(net, interval, scenario.timeseries);
+  FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
   mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);
   flow_sampler.start();
   mac_sampler.start();
@@ -245,7 +252,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options) {
   for (const RunWarning& w : out.warnings) sim.log().warn("{}: {}", w.path, w.message);
   for (std::size_t i = 0; i < net.controller_count(); ++i) {
     const control::Controller& c = net.controller(i);
-    out.controllers.push_back({{"id", c.id()}, {"type", to_string(c.config().type)}, {"statistics", c.statistics()}});
+    out.controllers.push_back({{"id", c.id()}, {"type", c.config().type}, {"statistics", c.statistics()}});
   }
   flow_sampler.write(out);
   mac_sampler.write_timeseries(out);

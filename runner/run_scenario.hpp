@@ -26,10 +26,14 @@ const char* why_not_recorded(std::string_view timeseries_kind);
 // what only the network can see (routing: unreachable flows, bad static tables),
 // and EventFlood (core/scheduler.hpp) when events stop advancing time.
 Results run_scenario(const Scenario& scenario, const RunOptions& options = {});
+// The same with the registries the scenario was parsed with (scenario/registries.hpp):
+// their controller factories build the controllers.
+Results run_scenario(const Scenario& scenario, const RunOptions& options, const Registries& registries);
 
 // Everything run_scenario() checks before it simulates, without simulating: builds
 // the network (PHY, routing, MACs, endpoints, controllers) as a run does and throws
 // what a run would throw before its first event. `wmnsim validate` calls this.
 void check_runnable(const Scenario& scenario);
+void check_runnable(const Scenario& scenario, const Registries& registries);
 
 }  // namespace wmnsim

@@ -57,6 +57,13 @@ void parse_simulation(JsonReader r, ParseContext& ctx) {
   r.finish();
 }
 
+bool is_transport_series(std::string_view kind, const ParseContext& ctx) {
+  for (const transport::FlowSeriesKind& k : transport::series_kinds(ctx.registries.transports)) {
+    if (k.name == kind) return true;
+  }
+  return false;
+}
+
 // The samples the requested time series will hold (an upper bound: flow kinds count
 // every flow, MAC kinds every radio and, under EDCA, every access category), against
 // kMaxTimeseriesSamples, so that no interval writes gigabytes.
@@ -68,7 +75,7 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   const double flows = static_cast<double>(s.flows.size()), nodes = static_cast<double>(s.nodes.size());
   double series = 0.0;
   for (const std::string& kind : s.timeseries) {
-    if (kind == "flow_goodput" || kind == "flow_rtt" || kind == "tcp_cwnd" || kind == "wccp_rate") {
+    if (kind == "flow_goodput" || kind == "wccp_rate" || is_transport_series(kind, ctx)) {
       series += flows;
     } else if (kind == "weighted_intra_mesh_loss") {
       series += nodes;
@@ -99,7 +106,11 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
   s.timeseries = {"flow_goodput"};
   if (const nlohmann::json* list = r.array("timeseries")) {
     s.timeseries.clear();
-    const std::vector<std::string> allowed(kTimeseriesKinds.begin(), kTimeseriesKinds.end());
+    std::vector<std::string> allowed(kTimeseriesKinds.begin(), kTimeseriesKinds.end());
+    // And what a registered transport's endpoints offer (transport/transport_entry.hpp).
+    for (const transport::FlowSeriesKind& k : transport::series_kinds(ctx.registries.transports)) {
+      if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end()) allowed.emplace_back(k.name);
+    }
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string path = pointer_join(r.path_of("timeseries"), i);
       const auto k = check_choice((*list)[i], path, ctx.issues, allowed);
@@ -133,8 +144,7 @@ RoutingInput routing_input(const Scenario& scenario) {
   for (const NodeConfig& n : scenario.nodes) in.nodes.push_back({n.id, n.role, n.position});
   in.routing = scenario.routing;
   for (const FlowConfig& f : scenario.flows) {
-    const bool acks = f.transport == Transport::tcp || f.transport == Transport::wccp;
-    in.flows.push_back({f.src, f.dst, acks, std::string(to_string(f.transport))});
+    in.flows.push_back({f.src, f.dst, f.sends_acks, f.transport_name});
   }
   // At a fixed data rate a link whose FER at that rate is above
   // /phy/auto_rate/max_fer is not used (scenario/phy_builder.hpp usable_link_rate),
@@ -163,7 +173,9 @@ std::optional<std::size_t> Scenario::find_flow(std::string_view id) const {
   return std::nullopt;
 }
 
-Scenario parse_scenario(const nlohmann::json& doc) {
+Scenario parse_scenario(const nlohmann::json& doc) { return parse_scenario(doc, Registries{}); }
+
+Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries) {
   Scenario s;
   s.document = doc;
   if (!doc.is_object()) {
@@ -171,7 +183,7 @@ Scenario parse_scenario(const nlohmann::json& doc) {
                                   "; a scenario is one JSON object"}});
   }
   IssueSink issues;
-  ParseContext ctx{s, issues};
+  ParseContext ctx{s, issues, registries};
   JsonReader top(doc, "", issues);
 
   top.string("$schema");  // editors use it to find the schema; the loader ignores it
@@ -199,8 +211,10 @@ Scenario parse_scenario(const nlohmann::json& doc) {
   return s;
 }
 
-Scenario load_scenario_file(const std::filesystem::path& path) {
-  Scenario s = parse_scenario(read_json_file(path));
+Scenario load_scenario_file(const std::filesystem::path& path) { return load_scenario_file(path, Registries{}); }
+
+Scenario load_scenario_file(const std::filesystem::path& path, const Registries& registries) {
+  Scenario s = parse_scenario(read_json_file(path), registries);
   if (s.name.empty()) s.name = path.stem().string();
   return s;
 }

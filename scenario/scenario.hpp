@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <any>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "control/controller_config.hpp"
 #include "core/input_error.hpp"  // ScenarioError
 #include "core/routing.hpp"
@@ -32,9 +34,12 @@
 #include "core/topology.hpp"
 #include "mac/mac_params.hpp"
 #include "phy/phy_config.hpp"
+#include "transport/flow_build_context.hpp"  // FlowBuild
 #include "transport/transport_config.hpp"
 
 namespace wmnsim {
+
+struct Registries;  // scenario/registries.hpp
 
 // ---- simulation -------------------------------------------------------------------
 
@@ -67,13 +72,17 @@ struct WiredLinkConfig {
   double rate_bps = 100e6;
   Time delay = Time::ms(1);
   QueueLimit queue{QueueLimit::Unit::packets, 100};
+  mac::QueueDisciplineChoice queue_discipline;  // queue.discipline (the runner wires it)
 };
 
 // ---- flows ------------------------------------------------------------------------
 
 struct FlowConfig {
   std::string id;
-  Transport transport = Transport::udp;
+  std::string transport_name = "udp";    // the registry entry ("udp", "tcp", "wccp" or registered)
+  std::any transport_params;              // what the entry's parse produced (empty: no keys)
+  transport::FlowBuild transport_build;   // the entry's build hook (empty: not simulated)
+  bool sends_acks = false;                // the entry's: ACKs come back (routed both ways)
   // Node indices. Empty: "@gateway", the gateway routing attaches the other end to.
   std::optional<std::size_t> src;
   std::optional<std::size_t> dst;
@@ -84,10 +93,15 @@ struct FlowConfig {
   // results then report goodput/fair share and U/U_opt.
   std::optional<double> fair_share_bps;
   TrafficConfig traffic;
-  TcpConfig tcp;                                               // tcp only
-  WccpConfig wccp;                                             // wccp only
   AccessCategory access_category = AccessCategory::ac_be;      // edca only
-  AccessCategory ack_access_category = AccessCategory::ac_be;  // edca, tcp/wccp ACKs
+  AccessCategory ack_access_category = AccessCategory::ac_be;  // edca, a transport's ACKs
+
+  // The transport's parameters as its entry parsed them (tcp: TcpConfig; wccp:
+  // WccpConfig). Throws std::bad_any_cast for another type.
+  template <class P>
+  const P& params_as() const {
+    return std::any_cast<const P&>(transport_params);
+  }
 };
 
 // ---- outputs ----------------------------------------------------------------------
@@ -130,12 +144,8 @@ inline constexpr std::size_t kMaxJsonDepth = 64;
 inline constexpr std::size_t kMaxJsonKeyBytes = 256;  // object keys (paths in messages stay short)
 inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 
-// Limits on what a scenario sets in motion (docs/scenario.md, "Limits"). Anything the
-// scenario makes happen again and again (a source's packets, on/off switches, a
-// controller's timer, the time-series samples) has a mean period of at least
-// kMinPeriodS: at most 10^6 events per simulated second from each. The fastest
-// 802.11a/g frame exchange takes over 50 us, so a faster source only fills queues.
-inline constexpr double kMinPeriodS = 1e-6;
+// Limits on what a scenario sets in motion: kMinPeriodS (config/limits.hpp, where
+// every registered entry can read it), and:
 // Nodes in a scenario, explicit and generated. The routing finds shortest paths to
 // every node (work ~ nodes x links, up to nodes^3 when everyone hears everyone):
 // about 2 s for 1000 nodes of a sparse mesh, a minute and 2.6 GB for 10,000 (issue 17
@@ -155,11 +165,15 @@ nlohmann::json parse_json_text(const std::string& text, std::string_view source)
 // a file larger than kMaxScenarioBytes -> ScenarioError naming it.
 nlohmann::json read_json_file(const std::filesystem::path& path);
 
-// Validates everything, collects all issues, throws ScenarioError.
+// Validates everything, collects all issues, throws ScenarioError. Controllers,
+// transports and queue disciplines are looked up in `registries` (the built-ins
+// unless given).
 Scenario parse_scenario(const nlohmann::json& doc);
+Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries);
 
 // read_json_file + parse_scenario; a scenario without "name" is named after the file.
 Scenario load_scenario_file(const std::filesystem::path& path);
+Scenario load_scenario_file(const std::filesystem::path& path, const Registries& registries);
 
 // --set overrides: each assignment is "/json/pointer=value"; the value is parsed as
 // JSON if it parses, else taken as a string. Missing intermediate objects are

@@ -74,7 +74,7 @@ MacParams parse_mac_override(JsonReader& parent, const MacParams& base, const Pa
   }
   JsonReader r = parent.object("mac");
   r.forbid("type", "is scenario-wide; set it in /mac/type");
-  MacParams p = parse_mac_params(r, base, ctx.scenario.mac.type);
+  MacParams p = parse_mac_params(r, base, ctx);
   r.finish();
   return p;
 }
@@ -447,7 +447,8 @@ void parse_links(const nlohmann::json* links, ParseContext& ctx) {
     }
     link.rate_bps = r.number_or("rate_bps", 100e6, NumberRange::positive());
     link.delay = r.seconds_or("delay_s", Time::ms(1), NumberRange::non_negative());
-    if (r.has("queue")) link.queue = parse_queue(r.object("queue"), link.queue);
+    link.queue_discipline = default_queue_discipline(ctx);
+    if (r.has("queue")) link.queue = parse_queue(r.object("queue"), link.queue, link.queue_discipline, ctx);
     r.get("queue");
     r.finish();
     if (ends[0] && ends[1]) {

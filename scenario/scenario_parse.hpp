@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/json_reader.hpp"
+#include "scenario/registries.hpp"
 #include "scenario/scenario.hpp"
 
 namespace wmnsim {
@@ -66,6 +67,7 @@ std::optional<std::string> read_id(JsonReader& r, std::string_view kind);
 struct ParseContext {
   Scenario& scenario;
   IssueSink& issues;
+  const Registries& registries;
   IdIndex nodes{"node"};
   IdIndex flows{"flow"};
   IdIndex controllers{"controller"};
@@ -90,8 +92,15 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
 void parse_mac(JsonReader r, ParseContext& ctx);
 // A MAC override object: every key optional, `base` supplies the rest. Used for
 // /mac itself (base = standard defaults) and for per-node and per-radio overrides.
-MacParams parse_mac_params(JsonReader& r, const MacParams& base, MacType type);
-QueueLimit parse_queue(JsonReader r, const QueueLimit& base);
+MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseContext& ctx);
+// A `queue` object: the capacity (`base` supplies it when absent) and the discipline
+// (`discipline` holds the inherited choice and receives the result).
+QueueLimit parse_queue(JsonReader r, const QueueLimit& base, mac::QueueDisciplineChoice& discipline,
+                       const ParseContext& ctx);
+
+// The default discipline (drop_tail) and `queue.discipline` with the chosen entry's keys.
+mac::QueueDisciplineChoice default_queue_discipline(const ParseContext& ctx);
+void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, const ParseContext& ctx);
 
 void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, ParseContext& ctx);
 void parse_links(const nlohmann::json* links, ParseContext& ctx);

@@ -373,7 +373,8 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
   }
 }
 
-MacParams parse_mac_params(JsonReader& r, const MacParams& base, MacType type) {
+MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseContext& ctx) {
+  const MacType type = ctx.scenario.mac.type;
   MacParams p = base;
   if (type == MacType::dcf) {
     p.cw_min = window(r, "cw_min").value_or(p.cw_min);
@@ -393,13 +394,14 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, MacType type) {
   p.long_retry_limit =
       static_cast<int>(r.integer_or("long_retry_limit", p.long_retry_limit, 1, 255));
   parse_rts_threshold(r, p);
-  if (r.has("queue")) p.queue = parse_queue(r.object("queue"), p.queue);
+  if (r.has("queue")) p.queue = parse_queue(r.object("queue"), p.queue, p.queue_discipline, ctx);
   r.get("queue");
   parse_queue_lifetime(r, p);
   return p;
 }
 
-QueueLimit parse_queue(JsonReader r, const QueueLimit& base) {
+QueueLimit parse_queue(JsonReader r, const QueueLimit& base, mac::QueueDisciplineChoice& discipline,
+                       const ParseContext& ctx) {
   QueueLimit q = base;
   const auto packets = r.integer("capacity_packets", 1, 1'000'000);
   const auto bytes = r.integer("capacity_bytes", 1, 10'000'000'000);
@@ -411,6 +413,7 @@ QueueLimit parse_queue(JsonReader r, const QueueLimit& base) {
   } else if (bytes) {
     q = {QueueLimit::Unit::bytes, *bytes};
   }
+  parse_queue_discipline(r, discipline, ctx);
   r.finish();
   return q;
 }
@@ -429,8 +432,35 @@ void parse_mac(JsonReader r, ParseContext& ctx) {
   defaults.cw_min = bounds.cw_min;
   defaults.cw_max = bounds.cw_max;
   defaults.access_categories = mac::default_edca_params(profile);
-  mac.params = parse_mac_params(r, defaults, mac.type);
+  defaults.queue_discipline = default_queue_discipline(ctx);
+  mac.params = parse_mac_params(r, defaults, ctx);
   r.finish();
+}
+
+mac::QueueDisciplineChoice default_queue_discipline(const ParseContext& ctx) {
+  mac::QueueDisciplineChoice c;
+  if (const mac::QueueDisciplineEntry* e = ctx.registries.queue_disciplines.find(c.name)) c.build = e->build;
+  return c;
+}
+
+void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, const ParseContext& ctx) {
+  const auto& registry = ctx.registries.queue_disciplines;
+  const std::any* base = &choice.params;
+  if (const nlohmann::json* v = r.get("discipline")) {
+    const auto i = check_choice(*v, r.path_of("discipline"), ctx.issues, registry.names());
+    if (!i) {
+      // Its keys cannot be judged without it; the discipline issue speaks.
+      r.ignore_unknown_keys();
+      return;
+    }
+    const mac::QueueDisciplineEntry& e = registry.entries()[*i];
+    if (e.name != choice.name) base = nullptr;  // another discipline: its own defaults
+    choice.name = e.name;
+    choice.build = e.build;
+  }
+  const mac::QueueDisciplineEntry* e = registry.find(choice.name);
+  if (e == nullptr) return;  // a default the registry lacks: build_macs keeps its drop tail
+  choice.params = e->parse ? e->parse(r, base != nullptr && base->has_value() ? base : nullptr) : std::any{};
 }
 
 }  // namespace scenario_detail

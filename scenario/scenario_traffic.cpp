@@ -11,6 +11,20 @@ namespace {
 
 constexpr std::string_view kAnyGateway = "@gateway";
 constexpr std::string_view kDefaultRoute = "*";
+constexpr std::int64_t kMaxMsduBytes = 2304;  // 802.11's largest MSDU; no fragmentation
+
+// "tcp and wccp": the transports that send ACKs, for messages.
+std::string transports_with_acks(const ParseContext& ctx) {
+  std::vector<std::string> names;
+  for (const transport::TransportEntry& e : ctx.registries.transports.entries()) {
+    if (e.sends_acks) names.push_back(e.name);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return out;
+}
 
 bool has_gateway(const Scenario& s) {
   return std::any_of(s.nodes.begin(), s.nodes.end(),
@@ -155,38 +169,25 @@ void read_endpoints(JsonReader& r, FlowConfig& f, ParseContext& ctx) {
   }
 }
 
-// The tcp/wccp objects and the EDCA access categories, which depend on the
-// transport and the MAC type.
-void read_transport_settings(JsonReader& r, FlowConfig& f, const ParseContext& ctx) {
-  const std::string name(to_string(f.transport));
-  if (f.transport == Transport::tcp) {
-    JsonReader t = r.object("tcp");
-    f.tcp.variant = t.choice_or("variant", TcpVariant::newreno, names(kTcpVariants));
-    f.tcp.delayed_ack = t.boolean_or("delayed_ack", false);
-    f.tcp.min_rto = t.seconds_or("min_rto_s", Time::ms(200), NumberRange::positive());
-    f.tcp.window_packets = static_cast<int>(t.integer_or("window_packets", 64, 1, 100000));
-    // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
-    f.tcp.initial_window_segments = static_cast<int>(t.integer("initial_window_segments", 1, 100000).value_or(0));
-    f.tcp.limited_transmit = t.boolean_or("limited_transmit", false);
-    f.tcp.timestamps = t.boolean_or("timestamps", false);
-    t.finish();
-  } else {
-    r.forbid("tcp",
-             "applies only to flows with \"transport\": \"tcp\" (this one is \"" + name + "\")");
+// The transport's own keys (its entry reads them), the other transports' keys
+// (not allowed here) and the EDCA access categories, which depend on the transport
+// and the MAC type.
+void read_transport_settings(JsonReader& r, FlowConfig& f, const transport::TransportEntry& entry,
+                             const ParseContext& ctx) {
+  for (const transport::TransportEntry& other : ctx.registries.transports.entries()) {
+    if (other.name == entry.name) continue;
+    for (const std::string& key : other.keys) {
+      if (std::find(entry.keys.begin(), entry.keys.end(), key) != entry.keys.end()) continue;
+      r.forbid(key, "applies only to flows with \"transport\": \"" + other.name + "\" (this one is \"" +
+                        entry.name + "\")");
+    }
   }
-  if (f.transport == Transport::wccp) {
-    JsonReader w = r.object("wccp");
-    f.wccp.beta = w.number_or("beta", 5.0, NumberRange::positive());
-    w.finish();
-  } else {
-    r.forbid("wccp",
-             "applies only to flows with \"transport\": \"wccp\" (this one is \"" + name + "\")");
-  }
+  if (entry.parse) f.transport_params = entry.parse(r);
   if (ctx.scenario.mac.type == MacType::edca) {
     f.access_category =
         r.choice_or("access_category", AccessCategory::ac_be, names(kAccessCategories));
-    if (f.transport == Transport::udp) {
-      r.forbid("ack_access_category", "applies only to tcp and wccp flows, which send ACKs");
+    if (!entry.sends_acks) {
+      r.forbid("ack_access_category", "applies only to " + transports_with_acks(ctx) + " flows, which send ACKs");
     } else {
       f.ack_access_category =
           r.choice_or("ack_access_category", f.access_category, names(kAccessCategories));
@@ -203,8 +204,19 @@ void parse_flow(JsonReader r, std::size_t index, ParseContext& ctx) {
     f.id = *id;
     ctx.flows.define(*id, index, r.path(), r.path_of("id"), ctx.issues);
   }
-  const auto transport = r.choice("transport", names(kTransports), Need::required, "\"tcp\"");
-  f.transport = transport.value_or(Transport::udp);
+  const transport::TransportRegistry& transports = ctx.registries.transports;
+  const nlohmann::json* transport_value = r.get("transport", Need::required, "\"tcp\"");
+  const auto transport_index = transport_value != nullptr
+                                   ? check_choice(*transport_value, r.path_of("transport"), ctx.issues,
+                                                  transports.names())
+                                   : std::nullopt;
+  const transport::TransportEntry* transport =
+      transport_index ? &transports.entries()[*transport_index] : nullptr;
+  if (transport != nullptr) {
+    f.transport_name = transport->name;
+    f.transport_build = transport->build;
+    f.sends_acks = transport->sends_acks;
+  }
   read_endpoints(r, f, ctx);
 
   f.start = r.seconds_or("start_s", Time::zero(), NumberRange::non_negative());
@@ -215,20 +227,23 @@ void parse_flow(JsonReader r, std::size_t index, ParseContext& ctx) {
                        describe_value(r.has("start_s") ? *r.get("start_s") : nlohmann::json(0)) +
                        ")");
   }
-  // No fragmentation: payload plus TCP/IP (40 B) or UDP/IP (28 B) headers must fit
-  // one 2304-byte 802.11 MSDU.
-  const std::int64_t max_payload = f.transport == Transport::udp ? 2276 : 2264;
+  // No fragmentation: payload plus the transport's headers (TCP/IP 40 B, UDP/IP 28 B)
+  // must fit one 2304-byte 802.11 MSDU.
+  const std::int64_t max_payload = kMaxMsduBytes - (transport != nullptr ? transport->header_bytes : 28);
   f.payload_bytes = r.integer_or("payload_bytes", 1460, 1, max_payload);
   f.fair_share_bps = r.number("fair_share_bps", NumberRange::positive());
   if (r.has("traffic")) parse_traffic(r.object("traffic"), f, ctx);
   r.get("traffic");
 
-  if (transport) {
-    read_transport_settings(r, f, ctx);
+  if (transport != nullptr) {
+    read_transport_settings(r, f, *transport, ctx);
   } else {
     // Without a valid transport its settings cannot be judged; accept the keys and
     // let the transport issue speak.
-    for (const char* key : {"tcp", "wccp", "access_category", "ack_access_category"}) r.get(key);
+    for (const transport::TransportEntry& e : transports.entries()) {
+      for (const std::string& key : e.keys) r.get(key);
+    }
+    for (const char* key : {"access_category", "ack_access_category"}) r.get(key);
   }
   r.finish();
   ctx.scenario.flows.push_back(std::move(f));

@@ -19,10 +19,12 @@ import sys
 ALLOWED = {
     "core": set(),
     "config": {"core"},
-    "link": {"core"},
+    # link/ and transport/ hold registry entries (queue disciplines, transports) that
+    # parse their own part of the scenario, so they use the JSON reader in config/.
+    "link": {"core", "config"},
     "phy": {"core"},
     "mac": {"core", "link", "phy"},
-    "transport": {"core", "link"},
+    "transport": {"core", "config", "link"},
     "control": {"core", "config", "link", "phy", "mac", "transport"},
     "scenario": {"core", "config", "link", "phy", "mac", "transport", "control"},
     "results": {"core", "config", "link", "phy", "mac", "transport", "control", "scenario"},

@@ -10,7 +10,6 @@
 
 namespace wmnsim {
 
-enum class Transport { udp, tcp, wccp };
 enum class TrafficType { saturated, cbr, poisson, on_off };
 enum class PeriodDistribution { exponential, constant };
 enum class TcpVariant { newreno, reno, fixed_window };
@@ -39,8 +38,6 @@ struct WccpConfig {
   double beta = 5.0;  // 003 Eq. 15: at least beta packets per control interval
 };
 
-inline constexpr std::array<EnumName<Transport>, 3> kTransports{
-    {{"udp", Transport::udp}, {"tcp", Transport::tcp}, {"wccp", Transport::wccp}}};
 inline constexpr std::array<EnumName<TrafficType>, 4> kTrafficTypes{
     {{"saturated", TrafficType::saturated},
      {"cbr", TrafficType::cbr},
@@ -52,7 +49,6 @@ inline constexpr std::array<EnumName<TcpVariant>, 3> kTcpVariants{
     {{"newreno", TcpVariant::newreno},
      {"reno", TcpVariant::reno},
      {"fixed_window", TcpVariant::fixed_window}}};
-constexpr std::string_view to_string(Transport v) { return enum_name(names(kTransports), v); }
 constexpr std::string_view to_string(TrafficType v) { return enum_name(names(kTrafficTypes), v); }
 constexpr std::string_view to_string(TcpVariant v) { return enum_name(names(kTcpVariants), v); }
 

@@ -56,7 +56,7 @@ pyb::dict describe(const std::string& text) {
   for (const FlowConfig& f : s.flows) {
     pyb::dict d;
     d["id"] = f.id;
-    d["transport"] = std::string(to_string(f.transport));
+    d["transport"] = f.transport_name;
     d["src"] = node_id_or(s, f.src, "@gateway");
     d["dst"] = node_id_or(s, f.dst, "@gateway");
     flows.append(d);

@@ -62,7 +62,7 @@ struct Sampled {
     FlowSampler::Sources sources;
     sources.flows = {{"fake", &fake}, {"other", &other}};
     sources.ledger = &ledger;
-    sources.known_series = Network::flow_series_kinds();
+    sources.known_series = transport::series_kinds(transport::builtin_transports());
     FlowSampler sampler(sim.scheduler(), std::move(sources), 1_s, kinds);
     sampler.start();
     sim.run_until(Time::from_seconds(4.5));

@@ -11,6 +11,10 @@
 #include <limits>
 #include <set>
 
+#include "control/congestion_notification_params.hpp"
+#include "control/counter_starvation_params.hpp"
+#include "control/gateway_rate_control_params.hpp"
+#include "control/wccp_params.hpp"
 #include "core/random.hpp"
 #include "scenario/scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
@@ -84,17 +88,17 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault) {
 
   ASSERT_EQ(s.flows.size(), 1u);
   const FlowConfig& f = s.flows[0];
-  EXPECT_EQ(f.transport, Transport::tcp);
+  EXPECT_EQ(f.transport_name, "tcp");
   EXPECT_EQ(f.src, 0u);
   EXPECT_EQ(f.dst, 2u);
   EXPECT_EQ(f.start, Time::zero());
   EXPECT_FALSE(f.stop.has_value());
   EXPECT_EQ(f.payload_bytes, 1460);
   EXPECT_EQ(f.traffic.type, TrafficType::saturated);
-  EXPECT_EQ(f.tcp.variant, TcpVariant::newreno);
-  EXPECT_FALSE(f.tcp.delayed_ack);
-  EXPECT_EQ(f.tcp.min_rto, 200_ms);
-  EXPECT_EQ(f.tcp.window_packets, 64);
+  EXPECT_EQ(f.params_as<TcpConfig>().variant, TcpVariant::newreno);
+  EXPECT_FALSE(f.params_as<TcpConfig>().delayed_ack);
+  EXPECT_EQ(f.params_as<TcpConfig>().min_rto, 200_ms);
+  EXPECT_EQ(f.params_as<TcpConfig>().window_packets, 64);
   EXPECT_EQ(s.document, minimal_scenario());
 }
 
@@ -221,18 +225,18 @@ TEST(ScenarioParse, ControllersGetPaperDefaultsAndTargets) {
                         {{"type", "gateway_rate_control"}, {"scheme", "fred"}}};
   const Scenario s = parse_or_fail(doc);
   ASSERT_EQ(s.controllers.size(), 3u);
-  const auto& cs = std::get<CounterStarvationParams>(s.controllers[0].params);
+  const auto& cs = s.controllers[0].params_as<CounterStarvationParams>();
   EXPECT_EQ(cs.cw_min_factor, 4.0);
   EXPECT_EQ(cs.gateways, std::vector<std::size_t>{2});
   EXPECT_EQ(s.controllers[0].id, "counter_starvation#0");
-  const auto& lscc = std::get<CongestionNotificationParams>(s.controllers[1].params);
+  const auto& lscc = s.controllers[1].params_as<CongestionNotificationParams>();
   EXPECT_TRUE(lscc.link_selective);
   EXPECT_EQ(lscc.congestion_threshold, 0.6);
   EXPECT_EQ(lscc.initial_duration, 100_ms);
   EXPECT_EQ(lscc.look_ahead_share, 0.02);
   EXPECT_EQ(s.controllers[1].nodes, (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(s.controllers[1].start, 5_s);
-  const auto& grc = std::get<GatewayRateControlParams>(s.controllers[2].params);
+  const auto& grc = s.controllers[2].params_as<GatewayRateControlParams>();
   EXPECT_EQ(grc.gateway, 2u);  // the only gateway
   EXPECT_EQ(grc.scheme, GatewayScheme::fred);
   EXPECT_EQ(grc.fred.max_th_packets, 15);
@@ -243,8 +247,8 @@ TEST(ScenarioParse, WccpFlowsGetTheInNetworkControllerImplicitly) {
   doc["flows"][0]["transport"] = "wccp";
   const Scenario s = parse_or_fail(doc);
   ASSERT_EQ(s.controllers.size(), 1u);
-  EXPECT_EQ(s.controllers[0].type, ControllerType::wccp);
-  EXPECT_EQ(std::get<WccpControllerParams>(s.controllers[0].params).busyness_threshold, 0.92);
+  EXPECT_EQ(s.controllers[0].type, "wccp");
+  EXPECT_EQ(s.controllers[0].params_as<WccpControllerParams>().busyness_threshold, 0.92);
   EXPECT_EQ(s.controllers[0].nodes.size(), 3u);
 }
 
@@ -400,7 +404,7 @@ TEST(ScenarioOverrides, SetNestedValueCreateKeysAndIndexArrays) {
   EXPECT_EQ(s.simulation.seed, 7u);
   EXPECT_EQ(s.mac.params.queue.capacity, 100);
   EXPECT_EQ(s.nodes[1].position->x_m, 150.0);
-  EXPECT_EQ(s.flows[0].tcp.variant, TcpVariant::reno);
+  EXPECT_EQ(s.flows[0].params_as<TcpConfig>().variant, TcpVariant::reno);
   EXPECT_EQ(s.document, doc);
 }
 
@@ -575,8 +579,8 @@ TEST(ScenarioFiles, FlagshipChainHidesAFromTheGateway) {
   EXPECT_FALSE(s.mac.params.rts_threshold_bytes.has_value());
   ASSERT_EQ(s.flows.size(), 2u);
   for (const auto& f : s.flows) {
-    EXPECT_EQ(f.transport, Transport::tcp);
-    EXPECT_EQ(f.tcp.variant, TcpVariant::newreno);
+    EXPECT_EQ(f.transport_name, "tcp");
+    EXPECT_EQ(f.params_as<TcpConfig>().variant, TcpVariant::newreno);
     EXPECT_EQ(f.payload_bytes + 40, 1500);  // 1500-byte IP packets
     EXPECT_EQ(f.dst, gw);
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scenario/transport_builder.hpp"
+#include "transport/tcp_settings.hpp"
 #include "tests/transport/tcp_test_bed.hpp"
 #include "transport/header_sizes.hpp"
 
@@ -346,15 +347,22 @@ TEST(Tcp, PartialAcksRetransmitEachHoleAndFullAckEndsRecovery) {
 TEST(Tcp, ConfigFromAScenarioFlow) {
   FlowConfig flow;
   flow.payload_bytes = 1000;
-  flow.tcp.variant = TcpVariant::reno;
-  flow.tcp.window_packets = 32;
-  flow.tcp.min_rto = 1_s;
-  flow.tcp.delayed_ack = true;
+  TcpConfig tcp;
+  tcp.variant = TcpVariant::reno;
+  tcp.window_packets = 32;
+  tcp.min_rto = 1_s;
+  tcp.delayed_ack = true;
+  flow.transport_params = tcp;
   flow.start = 5_s;
   flow.stop = 50_s;
   flow.traffic.type = TrafficType::cbr;
+  flow.access_category = AccessCategory::ac_vi;
+  flow.ack_access_category = AccessCategory::ac_vo;
   const FlowAddress addr{2, 3, 4};
-  const TcpSenderConfig s = tcp_sender_config(flow, addr, false);
+  const FlowSpec dcf = flow_spec(flow, addr, false, 60_s);
+  EXPECT_EQ(dcf.stop, 50_s);
+  EXPECT_EQ(flow_spec(flow, addr, false, 20_s).stop, 20_s);  // cut at the end of the run
+  const TcpSenderConfig s = tcp_sender_config(flow.params_as<TcpConfig>(), dcf);
   EXPECT_EQ(s.mss, 1000u);
   EXPECT_EQ(s.variant, TcpVariant::reno);
   EXPECT_EQ(s.window_packets, 32u);
@@ -363,13 +371,15 @@ TEST(Tcp, ConfigFromAScenarioFlow) {
   EXPECT_EQ(s.start, 5_s);
   EXPECT_EQ(s.stop, 50_s);
   EXPECT_FALSE(s.user_priority.has_value());
-  const TcpReceiverConfig r = tcp_receiver_config(flow, addr, MeasurementWindow{10_s, 60_s}, true);
+  const FlowSpec edca = flow_spec(flow, addr, true, 60_s);
+  EXPECT_EQ(tcp_sender_config(tcp, edca).user_priority, user_priority_of(AccessCategory::ac_vi));
+  const TcpReceiverConfig r = tcp_receiver_config(tcp, edca, MeasurementWindow{10_s, 60_s});
   EXPECT_TRUE(r.delayed_ack);
   EXPECT_EQ(r.window.begin, 10_s);
   EXPECT_EQ(r.mss, 1000u);
-  EXPECT_TRUE(r.ack_user_priority.has_value());
+  EXPECT_EQ(r.ack_user_priority, user_priority_of(AccessCategory::ac_vo));
   flow.traffic.type = TrafficType::saturated;
-  EXPECT_EQ(tcp_sender_config(flow, addr, false).application, TcpApplication::bulk);
+  EXPECT_EQ(tcp_sender_config(tcp, flow_spec(flow, addr, false, 60_s)).application, TcpApplication::bulk);
 }
 
 }  // namespace

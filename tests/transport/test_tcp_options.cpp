@@ -8,6 +8,7 @@
 #include "scenario/scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
 #include "scenario/transport_builder.hpp"
+#include "transport/tcp_settings.hpp"
 #include "tests/transport/tcp_test_bed.hpp"
 #include "transport/header_sizes.hpp"
 
@@ -24,20 +25,21 @@ constexpr std::uint64_t kMss = 1460;
 TEST(TcpOptions, ScenarioKeysAndTheirDefaults) {
   nlohmann::json doc = test::minimal_scenario();
   const Scenario defaults = parse_scenario(doc);
-  EXPECT_EQ(defaults.flows[0].tcp.initial_window_segments, 0);  // RFC 5681 3.1
-  EXPECT_FALSE(defaults.flows[0].tcp.limited_transmit);
-  EXPECT_FALSE(defaults.flows[0].tcp.timestamps);
+  EXPECT_EQ(defaults.flows[0].params_as<TcpConfig>().initial_window_segments, 0);  // RFC 5681 3.1
+  EXPECT_FALSE(defaults.flows[0].params_as<TcpConfig>().limited_transmit);
+  EXPECT_FALSE(defaults.flows[0].params_as<TcpConfig>().timestamps);
 
   doc["flows"][0]["tcp"] = {{"initial_window_segments", 1}, {"limited_transmit", true}, {"timestamps", true}};
   const Scenario s = parse_scenario(doc);
-  EXPECT_EQ(s.flows[0].tcp.initial_window_segments, 1);
-  EXPECT_TRUE(s.flows[0].tcp.limited_transmit);
-  EXPECT_TRUE(s.flows[0].tcp.timestamps);
-  const TcpSenderConfig c = tcp_sender_config(s.flows[0], FlowAddress{0, 0, 2}, false);
+  EXPECT_EQ(s.flows[0].params_as<TcpConfig>().initial_window_segments, 1);
+  EXPECT_TRUE(s.flows[0].params_as<TcpConfig>().limited_transmit);
+  EXPECT_TRUE(s.flows[0].params_as<TcpConfig>().timestamps);
+  const FlowSpec spec = flow_spec(s.flows[0], FlowAddress{0, 0, 2}, false, 10_s);
+  const TcpSenderConfig c = tcp_sender_config(s.flows[0].params_as<TcpConfig>(), spec);
   EXPECT_EQ(c.initial_window_segments, 1u);
   EXPECT_TRUE(c.limited_transmit);
   EXPECT_TRUE(c.timestamps);
-  EXPECT_TRUE(tcp_receiver_config(s.flows[0], FlowAddress{0, 0, 2}, {}, false).timestamps);
+  EXPECT_TRUE(tcp_receiver_config(s.flows[0].params_as<TcpConfig>(), spec, {}).timestamps);
 }
 
 TEST(TcpOptions, BadValuesNameTheirPath) {

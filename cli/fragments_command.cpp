@@ -1,0 +1,75 @@
+#include "cli/fragments_command.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "scenario/registries.hpp"
+#include "scenario/scenario_fragments.hpp"
+
+namespace wmnsim::cli {
+
+namespace {
+
+constexpr int kExitOutOfSync = 3;
+constexpr int kExitInvalidInput = 2;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!(out << text)) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+FragmentsCommand::FragmentsCommand(CLI::App& app) {
+  command_ = app.add_subcommand(
+      "fragments", "Check (or --write) the registry-owned parts of the scenario schema and docs/scenario.md");
+  command_->add_option("schema", schema_, "scenarios/schema/scenario.schema.json")->required();
+  command_->add_option("doc", doc_, "docs/scenario.md")->required();
+  command_->add_flag("--write", write_, "Rewrite the files from the registries instead of checking them");
+}
+
+int FragmentsCommand::run() const {
+  const Registries registries;
+  std::string schema_text, doc_text;
+  nlohmann::ordered_json schema;
+  try {
+    schema_text = read_text(schema_);
+    doc_text = read_text(doc_);
+    schema = nlohmann::ordered_json::parse(schema_text);
+  } catch (const std::exception& e) {
+    std::cerr << "wmnsim fragments: " << e.what() << '\n';
+    return kExitInvalidInput;
+  }
+  const nlohmann::ordered_json composed = compose_schema(schema, registries);
+  const std::string composed_doc = compose_doc(doc_text, registries);
+  // The schema is compared as JSON (its hand-written formatting may differ from
+  // nlohmann's); the doc as text.
+  const bool schema_ok = nlohmann::json::parse(composed.dump()) == nlohmann::json::parse(schema.dump());
+  const bool doc_ok = composed_doc == doc_text;
+  if (write_) {
+    if (!schema_ok) write_text(schema_, composed.dump(2) + "\n");
+    if (!doc_ok) write_text(doc_, composed_doc);
+    return 0;
+  }
+  if (!schema_ok) {
+    std::cerr << schema_ << ": its controllers, transports or queue disciplines differ from the registries' "
+              << "fragments; run `wmnsim fragments --write " << schema_ << " " << doc_ << "`\n";
+  }
+  if (!doc_ok) {
+    std::cerr << doc_ << ": a <!-- registry:... --> region differs from the registries' fragments; run "
+              << "`wmnsim fragments --write " << schema_ << " " << doc_ << "`\n";
+  }
+  return schema_ok && doc_ok ? 0 : kExitOutOfSync;
+}
+
+}  // namespace wmnsim::cli

@@ -1,0 +1,187 @@
+#include "control/congestion_notification_params.hpp"
+
+#include "config/limits.hpp"
+
+namespace wmnsim::control {
+
+namespace {
+
+CongestionNotificationParams parse(JsonReader& r, bool link_selective, ControllerParseContext& ctx) {
+  CongestionNotificationParams p;
+  p.link_selective = link_selective;
+  p.forward_share = fraction(r, "forward_share", 0.8);
+  p.congestion_threshold = fraction(r, "congestion_threshold", 0.6);
+  p.too_short_threshold = fraction(r, "too_short_threshold", 0.2);
+  p.too_long_threshold = fraction(r, "too_long_threshold", 0.1);
+  p.initial_duration = r.seconds_or("initial_duration_s", Time::ms(100), NumberRange::closed(kMinPeriodS, 6.5535));
+  p.increase_factor = r.number_or("increase_factor", 1.2, NumberRange{1.0, 100.0, true, false});
+  p.decrease_factor = fraction(r, "decrease_factor", 0.8);
+  // 004's thresholds are ordered: too long < too short < congested.
+  if (!(p.too_long_threshold < p.too_short_threshold)) {
+    ctx.issues().add(r.path_of("too_long_threshold"), "too_long_threshold must be below too_short_threshold");
+  }
+  if (!(p.too_short_threshold <= p.congestion_threshold)) {
+    ctx.issues().add(r.path_of("too_short_threshold"), "too_short_threshold must not exceed congestion_threshold");
+  }
+  if (link_selective) {
+    p.blocked_local_limit = fraction(r, "blocked_local_limit", 0.5);
+    p.look_ahead_threshold = fraction(r, "look_ahead_threshold", 0.4);
+    p.look_ahead_share = fraction(r, "look_ahead_share", 0.02);
+  } else {
+    for (const char* key : {"blocked_local_limit", "look_ahead_threshold", "look_ahead_share"}) {
+      r.forbid(key, "applies only to \"lscc\" (TCC has no virtual buffers or look-ahead)");
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+ControllerEntry tcc_entry() {
+  ControllerEntry e;
+  e.name = "tcc";
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, false, ctx)); };
+  e.schema = R"json({
+  "description": "004: total congestion control (802.11s)",
+  "properties": {
+    "forward_share": {
+      "type": "number",
+      "description": "buffer share reserved for forwarded packets",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.8
+    },
+    "congestion_threshold": {
+      "type": "number",
+      "description": "buffer fill that signals congestion",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.6
+    },
+    "too_short_threshold": {
+      "type": "number",
+      "description": "fill at timer expiry that lengthens the duration",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.2
+    },
+    "too_long_threshold": {
+      "type": "number",
+      "description": "forwarded fill that shortens the duration",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.1
+    },
+    "initial_duration_s": {
+      "type": "number",
+      "description": "first congestion duration (seconds); at least 1e-6",
+      "minimum": 1e-06,
+      "maximum": 6.5535,
+      "default": 0.1
+    },
+    "increase_factor": {
+      "type": "number",
+      "description": "duration x this when too short",
+      "exclusiveMinimum": 1,
+      "maximum": 100,
+      "default": 1.2
+    },
+    "decrease_factor": {
+      "type": "number",
+      "description": "duration x this when too long",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.8
+    }
+  }
+})json";
+  e.doc =
+      R"md(| `tcc` | 004 Sec. 3 | `forward_share` (0.8), `congestion_threshold` (0.6), `too_short_threshold` (0.2), `too_long_threshold` (0.1), `initial_duration_s` (0.1, at most 6.5535), `increase_factor` (1.2), `decrease_factor` (0.8). Thresholds must satisfy too_long < too_short <= congestion |)md";
+  return e;
+}
+
+ControllerEntry lscc_entry() {
+  ControllerEntry e;
+  e.name = "lscc";
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, true, ctx)); };
+  e.schema = R"json({
+  "description": "004: link-selective congestion control (802.11s)",
+  "properties": {
+    "forward_share": {
+      "type": "number",
+      "description": "buffer share reserved for forwarded packets",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.8
+    },
+    "congestion_threshold": {
+      "type": "number",
+      "description": "buffer fill that signals congestion",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.6
+    },
+    "too_short_threshold": {
+      "type": "number",
+      "description": "fill at timer expiry that lengthens the duration",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.2
+    },
+    "too_long_threshold": {
+      "type": "number",
+      "description": "forwarded fill that shortens the duration",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.1
+    },
+    "initial_duration_s": {
+      "type": "number",
+      "description": "first congestion duration (seconds); at least 1e-6",
+      "minimum": 1e-06,
+      "maximum": 6.5535,
+      "default": 0.1
+    },
+    "increase_factor": {
+      "type": "number",
+      "description": "duration x this when too short",
+      "exclusiveMinimum": 1,
+      "maximum": 100,
+      "default": 1.2
+    },
+    "decrease_factor": {
+      "type": "number",
+      "description": "duration x this when too long",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.8
+    },
+    "blocked_local_limit": {
+      "type": "number",
+      "description": "share of the local buffer blocked packets may use",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.5
+    },
+    "look_ahead_threshold": {
+      "type": "number",
+      "description": "forwarded fill that starts look-ahead signalling",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.4
+    },
+    "look_ahead_share": {
+      "type": "number",
+      "description": "neighbours above this share of the buffer are signalled",
+      "exclusiveMinimum": 0,
+      "exclusiveMaximum": 1,
+      "default": 0.02
+    }
+  }
+})json";
+  e.doc =
+      R"md(| `lscc` | 004 Sec. 4.1 | the keys of `tcc`, and `blocked_local_limit` (0.5), `look_ahead_threshold` (0.4), `look_ahead_share` (0.02) |)md";
+  return e;
+}
+
+}  // namespace wmnsim::control

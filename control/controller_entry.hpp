@@ -1,0 +1,85 @@
+#pragma once
+// One kind of controller as the scenario format knows it: its name, how it reads its
+// own keys of a `controllers` entry, its fragments of the JSON Schema and of
+// docs/scenario.md, and how it builds its controller. The scenario layer reads the
+// keys every controller has (type, id, start_s, stop_s and, when the entry acts on
+// nodes, nodes) and hands the rest to the entry; the entry reports problems to the
+// same IssueSink at their JSON paths and carries on, so one pass finds them all.
+
+#include <nlohmann/json.hpp>
+
+#include <any>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/json_reader.hpp"
+#include "control/controller_config.hpp"
+#include "core/topology.hpp"
+#include "mac/mac_params.hpp"
+
+namespace wmnsim::control {
+
+class Controller;
+struct ControlContext;
+
+// What an entry may ask of the scenario while it reads its keys; the scenario layer
+// implements it over the nodes and the /mac section it has read so far.
+class ControllerParseContext {
+ public:
+  virtual ~ControllerParseContext() = default;
+  virtual IssueSink& issues() = 0;
+  virtual const MacSection& mac() const = 0;  // the scenario-wide /mac
+  virtual std::size_t node_count() const = 0;
+  virtual const std::string& node_id(std::size_t node) const = 0;
+  virtual NodeRole node_role(std::size_t node) const = 0;
+  // A node reference (an id) at `path`: its index, or an issue naming the known ids.
+  virtual std::optional<std::size_t> resolve_node(const nlohmann::json& v, const std::string& path) = 0;
+  // A contention window at `path`: a size in slots, a power of two 1..32768.
+  virtual std::optional<int> check_window(const nlohmann::json& v, const std::string& path) = 0;
+};
+
+struct ControllerEntry {
+  // Reads the entry's own keys from `r` (the whole controller object; the common keys
+  // are already read) and returns its parameters. Unknown keys are reported after it.
+  using Parse = std::function<std::any(JsonReader& r, ControllerParseContext& ctx)>;
+  using Factory = std::function<std::unique_ptr<Controller>(const ControllerConfig&, ControlContext&)>;
+
+  std::string name;
+  // True: takes "nodes", the node ids it acts on (default: every wireless node).
+  // False: the entry names its own places (gateways) and forbids "nodes" itself.
+  bool acts_on_nodes = true;
+  Parse parse;
+  // Empty: parsed and validated, and a run refuses it (not simulated yet).
+  Factory build;
+  // Its part of the JSON Schema of a `controllers` item, as JSON text: an object with
+  // "description" (of the type), "properties" (its own keys) and any further
+  // constraints ("not", "if"/"then"). The common keys are added around it.
+  std::string schema;
+  // Its row of the controllers table in docs/scenario.md:
+  // "| `name` | paper, section | parameters (default) |".
+  std::string doc;
+};
+
+// ---- helpers for entries ------------------------------------------------------------
+
+// Indices of the gateways, and of every node with a radio (mesh and gateway).
+std::vector<std::size_t> gateways(const ControllerParseContext& ctx);
+std::vector<std::size_t> wireless_nodes(const ControllerParseContext& ctx);
+// A node reference that must name a gateway.
+std::optional<std::size_t> resolve_gateway(const nlohmann::json& v, const std::string& path,
+                                           ControllerParseContext& ctx);
+// "key": [ids...] of distinct wireless nodes (or gateways); absent -> nullopt (the
+// caller's default applies).
+std::optional<std::vector<std::size_t>> node_list(JsonReader& r, std::string_view key, bool gateways_only,
+                                                  ControllerParseContext& ctx);
+// An issue at /controllers/<i>/type unless /mac is EDCA.
+void require_edca(std::string_view type, JsonReader& r, ControllerParseContext& ctx);
+// A number strictly between 0 and 1.
+double fraction(JsonReader& r, std::string_view key, double fallback);
+
+}  // namespace wmnsim::control

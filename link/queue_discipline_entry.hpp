@@ -1,0 +1,43 @@
+#pragma once
+// Queue disciplines by name, for the scenario's `queue.discipline` (docs/scenario.md,
+// `mac` and `links`). An entry reads its own keys of a `queue` object (the capacity
+// keys are common and read by the scenario layer), contributes its fragments of the
+// JSON Schema and of docs/scenario.md, and builds the discipline for one MAC queue
+// (one per access category under EDCA) or one wired-link direction.
+
+#include <any>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "config/json_reader.hpp"
+#include "config/registry.hpp"
+#include "link/queue_discipline.hpp"
+#include "link/queue_discipline_choice.hpp"
+#include "link/queue_limit.hpp"
+
+namespace wmnsim::mac {
+
+struct QueueDisciplineEntry {
+  // Reads the entry's keys from the `queue` object. `base` is the inherited choice's
+  // parameters when it is this same discipline (a per-node override of /mac's queue),
+  // else nullptr: absent keys then take the discipline's defaults.
+  using Parse = std::function<std::any(JsonReader& queue, const std::any* base)>;
+  using Build = QueueDisciplineChoice::Build;
+
+  std::string name;
+  Parse parse;  // may be empty: no keys beyond the capacity
+  Build build;
+  // Its keys' JSON Schema: an object {"properties": {...}} (may be empty), merged into
+  // the schema of `queue`; each key then requires "discipline" to be given.
+  std::string schema;
+  // Its row of the disciplines table in docs/scenario.md: "| `name` | keys (default) | what it does |".
+  std::string doc;
+};
+
+using QueueDisciplineRegistry = Registry<QueueDisciplineEntry>;
+
+// drop_tail, the default.
+QueueDisciplineRegistry builtin_queue_disciplines();
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,21 @@
+#pragma once
+// What plugs into the scenario format: controllers, transports and queue
+// disciplines, each a registry of named entries that parse their own keys,
+// contribute their fragments of the JSON Schema and docs/scenario.md, and build
+// their objects. A default-constructed Registries holds the built-ins; a program (or
+// a test) adds its own entries and passes the bundle to parse_scenario() and
+// run_scenario(). A value, not a global.
+
+#include "control/controller_registry.hpp"
+#include "link/queue_discipline_entry.hpp"
+#include "transport/transport_entry.hpp"
+
+namespace wmnsim {
+
+struct Registries {
+  control::ControllerRegistry controllers = control::ControllerRegistry::with_builtins();
+  transport::TransportRegistry transports = transport::builtin_transports();
+  mac::QueueDisciplineRegistry queue_disciplines = mac::builtin_queue_disciplines();
+};
+
+}  // namespace wmnsim

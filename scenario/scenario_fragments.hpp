@@ -1,0 +1,30 @@
+#pragma once
+// The parts of the JSON Schema (scenarios/schema/scenario.schema.json) and of
+// docs/scenario.md that the registries own, composed from their entries' fragments
+// (scenario/registries.hpp). The rest of both files is written by hand; these
+// functions replace only the registry-owned parts:
+//  - schema: the `controllers` items (one per controller entry, with the common keys
+//    around the entry's own), the flow's `transport` names and per-transport clauses,
+//    and `queue.discipline` with the disciplines' keys;
+//  - docs: the regions between `<!-- registry:NAME begin -->` and
+//    `<!-- registry:NAME end -->` for controllers, transports and queue_disciplines.
+// `wmnsim fragments` checks or rewrites the files; ctest `fragments` fails when they
+// differ from what the registries produce.
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "scenario/registries.hpp"
+
+namespace wmnsim {
+
+// `schema` with its registry-owned parts replaced. Throws std::invalid_argument when
+// an entry's schema fragment is not valid JSON or the schema lacks a section.
+nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Registries& registries);
+
+// `markdown` with its registry regions regenerated. Throws std::invalid_argument when
+// a region's markers are missing.
+std::string compose_doc(const std::string& markdown, const Registries& registries);
+
+}  // namespace wmnsim

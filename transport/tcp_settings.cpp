@@ -1,0 +1,34 @@
+#include "transport/tcp_settings.hpp"
+
+namespace wmnsim::transport {
+
+TcpSenderConfig tcp_sender_config(const TcpConfig& tcp, const FlowSpec& flow) {
+  TcpSenderConfig c;
+  c.address = flow.address;
+  c.variant = tcp.variant;
+  c.mss = flow.payload_bytes;
+  c.window_packets = static_cast<std::uint32_t>(tcp.window_packets);
+  c.rto.min = tcp.min_rto;
+  c.initial_window_segments = static_cast<std::uint32_t>(tcp.initial_window_segments);
+  c.limited_transmit = tcp.limited_transmit;
+  c.timestamps = tcp.timestamps;
+  c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
+  c.start = flow.start;
+  c.stop = flow.stop;
+  c.user_priority = flow.user_priority;
+  return c;
+}
+
+TcpReceiverConfig tcp_receiver_config(const TcpConfig& tcp, const FlowSpec& flow, MeasurementWindow window) {
+  TcpReceiverConfig c;
+  c.address = flow.address;
+  c.mss = flow.payload_bytes;
+  c.window_packets = static_cast<std::uint32_t>(tcp.window_packets);
+  c.delayed_ack = tcp.delayed_ack;
+  c.timestamps = tcp.timestamps;
+  c.window = window;
+  c.ack_user_priority = flow.ack_user_priority;
+  return c;
+}
+
+}  // namespace wmnsim::transport

@@ -1,0 +1,195 @@
+#include "transport/transport_entry.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include "transport/tcp_flow.hpp"
+#include "transport/tcp_settings.hpp"
+#include "transport/transport_config.hpp"
+#include "transport/udp_flow.hpp"
+
+namespace wmnsim::transport {
+
+namespace {
+
+std::unique_ptr<FlowEndpoint> build_udp(FlowBuildContext& site) {
+  const FlowSpec& f = site.flow;
+  UdpSourceConfig c;
+  c.address = f.address;
+  c.payload_bytes = f.payload_bytes;
+  c.traffic = f.traffic;
+  c.start = f.start;
+  c.stop = f.stop;
+  c.initial_backlog = static_cast<std::size_t>(site.saturated_backlog);
+  c.user_priority = f.user_priority;
+  auto flow = std::make_unique<UdpFlow>(site.scheduler, site.pool, site.src, c, site.arrivals, site.window);
+  site.dst.set_endpoint(f.address.flow, flow->sink());
+  if (flow->source().saturated()) site.src.set_backlog_source(f.address.flow, flow->backlog(), site.saturated_backlog);
+  return flow;
+}
+
+std::unique_ptr<FlowEndpoint> build_tcp(FlowBuildContext& site) {
+  const FlowSpec& f = site.flow;
+  const auto& tcp = std::any_cast<const TcpConfig&>(f.params);
+  auto flow = std::make_unique<TcpFlow>(site.scheduler, site.pool, site.src, site.dst, tcp_sender_config(tcp, f),
+                                        tcp_receiver_config(tcp, f, site.window), f.traffic, site.arrivals);
+  site.src.set_endpoint(f.address.flow, flow->sender());
+  site.dst.set_endpoint(f.address.flow, flow->receiver());
+  return flow;
+}
+
+}  // namespace
+
+TransportRegistry builtin_transports() {
+  TransportRegistry r;
+  r.add(udp_entry());
+  r.add(tcp_entry());
+  r.add(wccp_entry());
+  return r;
+}
+
+std::vector<FlowSeriesKind> series_kinds(const TransportRegistry& transports) {
+  std::vector<FlowSeriesKind> kinds;
+  for (const TransportEntry& e : transports.entries()) {
+    for (const FlowSeriesKind& k : e.series) {
+      if (std::none_of(kinds.begin(), kinds.end(), [&](const FlowSeriesKind& x) { return x.name == k.name; })) {
+        kinds.push_back(k);
+      }
+    }
+  }
+  return kinds;
+}
+
+TransportEntry udp_entry() {
+  TransportEntry e;
+  e.name = "udp";
+  e.header_bytes = 28;  // UDP (8) + IPv4 (20)
+  e.build = build_udp;
+  e.doc = R"md(`udp`: datagrams with 28 bytes of UDP/IP headers, no ACKs and no keys of its own.)md";
+  return e;
+}
+
+TransportEntry tcp_entry() {
+  TransportEntry e;
+  e.name = "tcp";
+  e.keys = {"tcp"};
+  e.header_bytes = 40;  // TCP (20) + IPv4 (20)
+  e.sends_acks = true;
+  e.build = build_tcp;
+  e.series.assign(std::begin(TcpFlow::kSeries), std::end(TcpFlow::kSeries));
+  e.parse = [](JsonReader& flow) {
+    TcpConfig c;
+    JsonReader t = flow.object("tcp");
+    c.variant = t.choice_or("variant", TcpVariant::newreno, names(kTcpVariants));
+    c.delayed_ack = t.boolean_or("delayed_ack", false);
+    c.min_rto = t.seconds_or("min_rto_s", Time::ms(200), NumberRange::positive());
+    c.window_packets = static_cast<int>(t.integer_or("window_packets", 64, 1, 100000));
+    // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
+    c.initial_window_segments = static_cast<int>(t.integer("initial_window_segments", 1, 100000).value_or(0));
+    c.limited_transmit = t.boolean_or("limited_transmit", false);
+    c.timestamps = t.boolean_or("timestamps", false);
+    t.finish();
+    return std::any(c);
+  };
+  e.schema = R"json({
+  "properties": {
+    "tcp": {
+      "type": "object",
+      "properties": {
+        "variant": {
+          "enum": [
+            "newreno",
+            "reno",
+            "fixed_window"
+          ],
+          "description": "congestion control",
+          "default": "newreno"
+        },
+        "delayed_ack": {
+          "type": "boolean",
+          "default": false,
+          "description": "receiver ACKs every second segment"
+        },
+        "min_rto_s": {
+          "type": "number",
+          "description": "lower bound of the retransmission timeout (seconds)",
+          "exclusiveMinimum": 0,
+          "default": 0.2
+        },
+        "window_packets": {
+          "type": "integer",
+          "description": "maximum window; the window itself for fixed_window",
+          "minimum": 1,
+          "maximum": 100000,
+          "default": 64
+        },
+        "initial_window_segments": {
+          "type": "integer",
+          "description": "initial congestion window in segments; absent: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)), 3 segments for MSS 1460 (ns-2.35 uses 2, Linux 10)",
+          "minimum": 1,
+          "maximum": 100000
+        },
+        "limited_transmit": {
+          "type": "boolean",
+          "default": false,
+          "description": "RFC 3042: send a new segment on each of the first two duplicate ACKs"
+        },
+        "timestamps": {
+          "type": "boolean",
+          "default": false,
+          "description": "RFC 7323 timestamps option (12 bytes per segment): an RTT sample from every ACK that advances SND.UNA"
+        }
+      },
+      "additionalProperties": false
+    }
+  }
+})json";
+  e.doc = R"md(`tcp`: 40 bytes of TCP/IP headers, ACKs back (docs/transport.md). The `tcp` object:
+`variant` `newreno` (default), `reno` or `fixed_window` (000 Sec. 5.5: a
+fixed congestion window); `delayed_ack` (false); `min_rto_s` (0.2);
+`window_packets` (64: the maximum window, or the fixed window for `fixed_window`);
+`initial_window_segments` (absent: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
+3 segments for MSS 1460 and 4 up to 1095 bytes; 1 to 100000; ns-2.35's agents
+use 2, Linux 10); `limited_transmit` (false: RFC 3042); `timestamps` (false: RFC
+7323, 12 more header bytes on every segment and an RTT sample from every ACK).
+docs/transport.md's "TCP defaults" lists every default beside ns-2's and Linux's.)md";
+  return e;
+}
+
+TransportEntry wccp_entry() {
+  TransportEntry e;
+  e.name = "wccp";
+  e.keys = {"wccp"};
+  e.header_bytes = 40;  // TCP/IP-sized, the bound the loader has always applied to wccp
+  e.sends_acks = true;
+  e.companion_controller = "wccp";
+  e.parse = [](JsonReader& flow) {
+    WccpConfig c;
+    JsonReader w = flow.object("wccp");
+    c.beta = w.number_or("beta", 5.0, NumberRange::positive());
+    w.finish();
+    return std::any(c);
+  };
+  e.schema = R"json({
+  "properties": {
+    "wccp": {
+      "type": "object",
+      "properties": {
+        "beta": {
+          "type": "number",
+          "description": "003 Eq. 15: at least beta packets per control interval",
+          "exclusiveMinimum": 0,
+          "default": 5
+        }
+      },
+      "additionalProperties": false
+    }
+  }
+})json";
+  e.doc = R"md(`wccp` (003): 40 bytes of headers, ACKs back. The `wccp` object: `beta` (default 5,
+003 Eq. 15). Its in-network half is the `wccp` controller, added with its defaults on
+every node when no `wccp` controller is listed.)md";
+  return e;
+}
+
+}  // namespace wmnsim::transport
