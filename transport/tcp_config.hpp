@@ -1,6 +1,6 @@
 #pragma once
-// The parameters of a TCP sender and receiver (scenario/transport_builder.hpp
-// maps a scenario's flow to them; docs/transport.md lists every choice and its
+// The parameters of a TCP sender and receiver (transport/tcp_settings.hpp maps a
+// flow's settings to them; docs/transport.md lists every choice and its
 // RFC clause).
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 
 #include "control/controller.hpp"
 #include "control/controller_registry.hpp"
+#include "scenario/registries.hpp"
 #include "core/node_signals.hpp"
 #include "scenario/scenario.hpp"
 #include "runner/network.hpp"
@@ -17,8 +18,8 @@
 namespace wmnsim {
 namespace {
 
-// A chain A - B - GW (200 m hops, 250 m range) with one TCP upload from A. The
-// test-only controller takes the registered name "edca_txop", which asks for EDCA.
+// A chain A - B - GW (200 m hops, 250 m range) under EDCA with one TCP upload from
+// A, and the test-only "listener" controller.
 nlohmann::json chain() {
   return nlohmann::json::parse(R"({
     "simulation": {"duration_s": 1, "seed": 1},
@@ -28,7 +29,7 @@ nlohmann::json chain() {
     "nodes": [{"id": "A", "position_m": [0, 0]}, {"id": "B", "position_m": [200, 0]},
               {"id": "GW", "position_m": [400, 0], "role": "gateway"}],
     "flows": [{"id": "up", "transport": "tcp", "src": "A", "dst": "GW"}],
-    "controllers": [{"type": "edca_txop", "id": "listener"}]
+    "controllers": [{"type": "listener"}]
   })");
 }
 
@@ -56,16 +57,19 @@ class Listener final : public control::Controller, public NodeSubscriber {
 };
 
 TEST(ControllerSignals, AControllerHearsEveryPacketOnceAsTheNodesCountThem) {
-  control::ControllerRegistry registry = control::ControllerRegistry::with_builtins();
+  Registries registries;
   Listener* listener = nullptr;
-  registry.add("edca_txop", [&](const ControllerConfig& c, control::ControlContext& ctx) {
+  control::ControllerEntry entry;
+  entry.name = "listener";
+  entry.build = [&](const ControllerConfig& c, control::ControlContext& ctx) {
     auto l = std::make_unique<Listener>(c, ctx);
     listener = l.get();
     return l;
-  });
-  const Scenario s = parse_scenario(chain());
+  };
+  registries.controllers.add(entry);
+  const Scenario s = parse_scenario(chain(), registries);
   Simulation sim(1);
-  Network net(sim, s, registry);
+  Network net(sim, s, registries.controllers);
   sim.run_until(Time::s(1));
   ASSERT_NE(listener, nullptr);
   std::uint64_t forwarded_total = 0, dropped_signals = 0, ledger_drops = 0;
