@@ -1,5 +1,7 @@
 #include "control/congestion_notification_params.hpp"
 
+#include <string>
+
 #include "config/limits.hpp"
 
 namespace wmnsim::control {
@@ -35,15 +37,8 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
   return p;
 }
 
-}  // namespace
-
-ControllerEntry tcc_entry() {
-  ControllerEntry e;
-  e.name = "tcc";
-  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, false, ctx)); };
-  e.schema = R"json({
-  "description": "004: total congestion control (802.11s)",
-  "properties": {
+// The keys tcc and lscc share (004 Sec. 3), as JSON Schema properties.
+constexpr const char* kSharedProperties = R"json(
     "forward_share": {
       "type": "number",
       "description": "buffer share reserved for forwarded packets",
@@ -93,8 +88,18 @@ ControllerEntry tcc_entry() {
       "exclusiveMaximum": 1,
       "default": 0.8
     }
-  }
-})json";
+)json";
+
+}  // namespace
+
+ControllerEntry tcc_entry() {
+  ControllerEntry e;
+  e.name = "tcc";
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, false, ctx)); };
+  e.schema = std::string(R"json({
+  "description": "004: total congestion control (802.11s)",
+  "properties": {
+)json") + kSharedProperties + "}}";
   e.doc =
       R"md(| `tcc` | 004 Sec. 3 | `forward_share` (0.8), `congestion_threshold` (0.6), `too_short_threshold` (0.2), `too_long_threshold` (0.1), `initial_duration_s` (0.1, at most 6.5535), `increase_factor` (1.2), `decrease_factor` (0.8). Thresholds must satisfy too_long < too_short <= congestion |)md";
   return e;
@@ -104,58 +109,10 @@ ControllerEntry lscc_entry() {
   ControllerEntry e;
   e.name = "lscc";
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, true, ctx)); };
-  e.schema = R"json({
+  e.schema = std::string(R"json({
   "description": "004: link-selective congestion control (802.11s)",
   "properties": {
-    "forward_share": {
-      "type": "number",
-      "description": "buffer share reserved for forwarded packets",
-      "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
-      "default": 0.8
-    },
-    "congestion_threshold": {
-      "type": "number",
-      "description": "buffer fill that signals congestion",
-      "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
-      "default": 0.6
-    },
-    "too_short_threshold": {
-      "type": "number",
-      "description": "fill at timer expiry that lengthens the duration",
-      "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
-      "default": 0.2
-    },
-    "too_long_threshold": {
-      "type": "number",
-      "description": "forwarded fill that shortens the duration",
-      "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
-      "default": 0.1
-    },
-    "initial_duration_s": {
-      "type": "number",
-      "description": "first congestion duration (seconds); at least 1e-6",
-      "minimum": 1e-06,
-      "maximum": 6.5535,
-      "default": 0.1
-    },
-    "increase_factor": {
-      "type": "number",
-      "description": "duration x this when too short",
-      "exclusiveMinimum": 1,
-      "maximum": 100,
-      "default": 1.2
-    },
-    "decrease_factor": {
-      "type": "number",
-      "description": "duration x this when too long",
-      "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
-      "default": 0.8
-    },
+)json") + kSharedProperties + R"json(,
     "blocked_local_limit": {
       "type": "number",
       "description": "share of the local buffer blocked packets may use",
@@ -177,8 +134,7 @@ ControllerEntry lscc_entry() {
       "exclusiveMaximum": 1,
       "default": 0.02
     }
-  }
-})json";
+}})json";
   e.doc =
       R"md(| `lscc` | 004 Sec. 4.1 | the keys of `tcc`, and `blocked_local_limit` (0.5), `look_ahead_threshold` (0.4), `look_ahead_share` (0.02) |)md";
   return e;
