@@ -96,16 +96,27 @@ void Node::subscribe_management(std::uint8_t category, ManagementHandler& handle
 }
 
 void Node::unsubscribe_management(ManagementHandler& handler) {
+  if (dispatching_management_ > 0) {
+    // Keep the indices of the running dispatch: the entry is skipped, erased after.
+    for (auto& entry : management_) {
+      if (entry.second == &handler) entry.second = nullptr;
+    }
+    return;
+  }
   std::erase_if(management_, [&](const auto& entry) { return entry.second == &handler; });
 }
 
 bool Node::receive_management(const ManagementBody& body, const PrevHop& from) {
   bool handled = false;
   const std::uint8_t category = body.category();
+  ++dispatching_management_;
   for (std::size_t i = 0; i < management_.size(); ++i) {  // by index: a handler may subscribe another
-    if (management_[i].first != category) continue;
+    if (management_[i].first != category || management_[i].second == nullptr) continue;
     management_[i].second->on_management(index_, body, from);
     handled = true;
+  }
+  if (--dispatching_management_ == 0) {
+    std::erase_if(management_, [](const auto& entry) { return entry.second == nullptr; });
   }
   return handled;
 }

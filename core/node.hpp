@@ -150,6 +150,7 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   std::deque<Arrivals> arrivals_;  // a deque: the sinks handed out never move
   NodeSignals signals_;
   std::vector<std::pair<std::uint8_t, ManagementHandler*>> management_;  // (category, handler)
+  int dispatching_management_ = 0;  // depth: a handler unsubscribed meanwhile is nulled, erased after
   std::vector<NetInterface*> interfaces_;
   std::vector<PacketSink*> endpoints_;       // by flow
   std::vector<Backlog> backlog_;

@@ -19,7 +19,7 @@
 // Packet& or const Packet&. originated and forwarded give Packet&: the packet has
 // not left yet, and a subscriber may edit its header on the way (003's WCCP stamps
 // its congestion feedback on every forwarded packet). It may change transport and
-// QoS fields (TransportHeader, access_category); it must not change what the
+// QoS fields (TransportHeader, user_priority); it must not change what the
 // network layer has already acted on or accounted for (id, src, dst, flow,
 // size_bytes, ttl, hops: the ledger and the route lookup have used them).
 // delivered and dropped give const Packet&: the packet is gone from the network
@@ -27,7 +27,7 @@
 // endpoint's view, which no controller owns.
 //
 // A subscriber must not subscribe or unsubscribe anyone while a signal is being
-// fired (the list is walked by index; Node::subscribe throws then).
+// fired (Node::subscribe and unsubscribe throw then).
 //
 // Cost: one test of an empty list per packet and event when nobody subscribes;
 // one virtual call per subscriber otherwise.

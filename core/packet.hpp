@@ -20,11 +20,6 @@
 
 namespace wmnsim {
 
-// Defined with its enumerators in scenario/scenario.hpp (BK, BE, VI, VO). Declared
-// opaque here so that every file handling packets need not parse the scenario
-// header; a packet only carries the value.
-enum class AccessCategory;
-
 using PacketId = std::uint64_t;
 
 // The broadcast MAC address as a radio index (mac/frame.hpp MacAddress::broadcast()).

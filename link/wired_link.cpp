@@ -22,6 +22,7 @@ WiredLink::WiredLink(Scheduler& scheduler, double rate_bps, Time delay, QueueLim
                                 std::to_string(limit_.capacity));
   }
   queue_ = std::make_unique<mac::DropTailQueue>(limit_, drops_);
+  queue_->set_ready_listener(this);
 }
 
 WiredLink::~WiredLink() {
@@ -32,9 +33,16 @@ WiredLink::~WiredLink() {
 }
 
 void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
+  if (!queue) throw std::invalid_argument("WiredLink::set_queue: no queue discipline");
   const Time now = scheduler_.now();
   while (PacketPtr p = queue_->dequeue(now)) queue->enqueue(std::move(p), now);
+  queue_->set_ready_listener(nullptr);
   queue_ = std::move(queue);
+  queue_->set_ready_listener(this);
+  // The fast path of receive() is drop tail's own behaviour; any other discipline
+  // sees every packet (a shaper must, to hold it back).
+  drop_tail_ = dynamic_cast<const mac::DropTailQueue*>(queue_.get()) != nullptr;
+  scheduler_.cancel(queue_wakeup_);
   serve_queue();
 }
 
@@ -46,7 +54,7 @@ Time WiredLink::serialization_time(std::uint32_t size_bytes) const {
 void WiredLink::receive(PacketPtr packet) {
   ++counters_.received_packets;
   const Time now = scheduler_.now();
-  if (!serializing_ && queue_->empty()) {
+  if (drop_tail_ && !serializing_ && queue_->empty()) {
     start_transmission(std::move(packet));
     return;
   }
@@ -67,10 +75,15 @@ void WiredLink::serve_queue() {
     start_transmission(std::move(next));
     return;
   }
-  const Time ready = queue_->ready_at(now);
-  if (ready != Time::max() && !scheduler_.is_pending(queue_wakeup_)) {
-    queue_wakeup_ = scheduler_.schedule_at(std::max(ready, now), [this] { serve_queue(); });
+  const Time ready = std::max(queue_->ready_at(now), now);
+  if (ready == Time::max()) return;
+  // One wake-up, at the earliest time the discipline has named.
+  if (scheduler_.is_pending(queue_wakeup_)) {
+    if (queue_wakeup_at_ <= ready) return;
+    scheduler_.cancel(queue_wakeup_);
   }
+  queue_wakeup_at_ = ready;
+  queue_wakeup_ = scheduler_.schedule_at(ready, [this] { serve_queue(); });
 }
 
 void WiredLink::start_transmission(PacketPtr packet) {

@@ -8,8 +8,11 @@
 // is then handed to the far end's PacketSink. The queue holds packets waiting for
 // the wire, not the one being serialized (as ns-2's and ns-3's interface queues
 // count). A packet the queue drops goes to the DropSink with the queue's cause.
-// A packet arriving at an idle link with an empty queue goes to the wire at once.
-// A shaping discipline that holds its head back is asked again at its ready_at().
+// Under the link's own drop-tail queue, a packet arriving at an idle link with an
+// empty queue goes to the wire at once (a drop-tail FIFO would hand it straight
+// back); any other discipline sees every packet. A shaping discipline that holds
+// its head back is served again at its ready_at(), or earlier when it calls
+// notify_ready().
 //
 // Cost: O(1) per packet; at most two pending events per direction (the end of the
 // current serialization and the arrival of the oldest packet on the wire), as
@@ -35,7 +38,7 @@ namespace wmnsim {
 
 struct WiredLinkCounters {
   std::uint64_t received_packets = 0;   // offered to receive()
-  std::uint64_t dropped_packets = 0;    // by the queue discipline
+  std::uint64_t dropped_packets = 0;    // arrivals the discipline refused (its own push-outs: queue().counters())
   std::uint64_t dropped_bytes = 0;
   std::uint64_t transmitted_packets = 0;  // serialization finished
   std::uint64_t transmitted_bytes = 0;
@@ -45,7 +48,7 @@ struct WiredLinkCounters {
   Time busy_time;  // total serialization time, for utilisation
 };
 
-class WiredLink final : public PacketSink {
+class WiredLink final : public PacketSink, private mac::QueueReadyListener {
  public:
   // Receives every packet the link drops, with ownership (core/packet_sink.hpp).
   using DropSink = wmnsim::DropSink;
@@ -95,6 +98,7 @@ class WiredLink final : public PacketSink {
   // Sends the queue's next packet if the wire is free and the queue has one ready;
   // if the queue holds its head back, comes back at its ready_at().
   void serve_queue();
+  void on_queue_ready(mac::QueueDiscipline& /*queue*/) override { serve_queue(); }
   void on_transmission_end();
   void on_arrival();
 
@@ -107,7 +111,9 @@ class WiredLink final : public PacketSink {
   DepartureListener* departures_ = nullptr;
 
   std::unique_ptr<mac::QueueDiscipline> queue_;
+  bool drop_tail_ = true;  // queue_ is the link's own drop-tail queue: idle arrivals skip it
   EventId queue_wakeup_;
+  Time queue_wakeup_at_;
   PacketPtr serializing_;
   EventId transmission_end_;
   Ring<Propagating> on_wire_;  // arrival times increase along the ring

@@ -31,7 +31,7 @@
 //    allows (9.19.2.2).
 //  - Control frames (RTS, CTS, ACK) and group-addressed frames at the control rate,
 //    unicast data at the link's rate.
-//  - Queues that shape (queue_discipline.hpp): a function whose head is held back
+//  - Queues that shape (link/queue_discipline.hpp): a function whose head is held back
 //    stops contending; it contends again, as a function receiving a frame while
 //    idle does (9.3.4.2), at the discipline's ready_at() or when the discipline
 //    calls notify_ready(), whichever comes first.

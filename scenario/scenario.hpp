@@ -72,7 +72,7 @@ struct WiredLinkConfig {
   double rate_bps = 100e6;
   Time delay = Time::ms(1);
   QueueLimit queue{QueueLimit::Unit::packets, 100};
-  mac::QueueDisciplineChoice queue_discipline;  // queue.discipline (the runner wires it)
+  mac::QueueDisciplineChoice queue_discipline;  // queue.discipline, both directions
 };
 
 // ---- flows ------------------------------------------------------------------------

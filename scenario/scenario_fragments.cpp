@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "scenario/scenario.hpp"
 
 namespace wmnsim {
 
@@ -137,6 +140,13 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
   at(schema, {"properties", "controllers", "items"})["oneOf"] = items;
   compose_transports(schema, registries.transports);
   compose_queue(schema, registries.queue_disciplines);
+  // outputs.timeseries: the built-in kinds, then what registered transports offer.
+  ojson kinds = ojson::array();
+  for (const std::string_view k : timeseries_kinds()) kinds.push_back(std::string(k));
+  for (const transport::FlowSeriesKind& k : transport::series_kinds(registries.transports)) {
+    if (std::find(kinds.begin(), kinds.end(), std::string(k.name)) == kinds.end()) kinds.push_back(std::string(k.name));
+  }
+  at(schema, {"properties", "outputs", "properties", "timeseries", "items"})["enum"] = kinds;
   return schema;
 }
 

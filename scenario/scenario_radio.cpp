@@ -454,6 +454,12 @@ void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, c
       return;
     }
     const mac::QueueDisciplineEntry& e = registry.entries()[*i];
+    if (!e.build) {
+      // Registered for parsing only: no queue could be built, and drop tail in its
+      // place would be a silent substitute.
+      ctx.issues.add(r.path_of("discipline"), "\"" + e.name + "\" is not simulated yet (registered without a build " +
+                                                  "function); use \"drop_tail\"");
+    }
     if (e.name != choice.name) base = nullptr;  // another discipline: its own defaults
     choice.name = e.name;
     choice.build = e.build;

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
+#include <utility>
 #include <memory>
 
 #include "control/controller.hpp"
@@ -18,17 +20,20 @@
 namespace wmnsim {
 namespace {
 
-// A chain A - B - GW (200 m hops, 250 m range) under EDCA with one TCP upload from
-// A, and the test-only "listener" controller.
+// A chain A - B - GW (200 m hops, 250 m range) under EDCA, GW wired to the host H,
+// one TCP upload from A to H, and the test-only "listener" controller. H comes
+// first, so radio ids (A 0, B 1, GW 2) differ from node indices (H 0, A 1, B 2,
+// GW 3).
 nlohmann::json chain() {
   return nlohmann::json::parse(R"({
     "simulation": {"duration_s": 1, "seed": 1},
     "phy": {"standard": "802.11b", "data_rate_bps": 11e6, "basic_rate_bps": 2e6},
     "propagation": {"model": "range", "rx_range_m": 250, "cs_range_m": 300},
     "mac": {"type": "edca"},
-    "nodes": [{"id": "A", "position_m": [0, 0]}, {"id": "B", "position_m": [200, 0]},
+    "nodes": [{"id": "H", "role": "host"}, {"id": "A", "position_m": [0, 0]}, {"id": "B", "position_m": [200, 0]},
               {"id": "GW", "position_m": [400, 0], "role": "gateway"}],
-    "flows": [{"id": "up", "transport": "tcp", "src": "A", "dst": "GW"}],
+    "links": [{"nodes": ["GW", "H"]}],
+    "flows": [{"id": "up", "transport": "tcp", "src": "A", "dst": "H"}],
     "controllers": [{"type": "listener"}]
   })");
 }
@@ -45,15 +50,19 @@ class Listener final : public control::Controller, public NodeSubscriber {
   void on_originated(std::uint32_t node, Packet&) override { ++originated[node]; }
   void on_forwarded(std::uint32_t node, Packet&, const PrevHop& from, const NextHop& to) override {
     ++forwarded[node];
-    if (from.interface != 0 || to.interface != 0) ++odd_hops;  // one radio per node
-    last_from = from;
+    forwarded_from[node].insert({from.interface, from.address});
+    forwarded_to[node].insert(to.interface);
   }
-  void on_delivered(std::uint32_t node, const Packet&, const PrevHop&) override { ++delivered[node]; }
+  void on_delivered(std::uint32_t node, const Packet&, const PrevHop& from) override {
+    ++delivered[node];
+    delivered_from[node].insert({from.interface, from.address});
+  }
   void on_dropped(std::uint32_t node, const Packet&, DropCause) override { ++dropped[node]; }
 
   std::map<std::uint32_t, std::uint64_t> originated, forwarded, delivered, dropped;
-  int odd_hops = 0;
-  PrevHop last_from;
+  // Per node: the (interface, address) pairs of previous hops, the next interfaces.
+  std::map<std::uint32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> forwarded_from, delivered_from;
+  std::map<std::uint32_t, std::set<std::uint32_t>> forwarded_to;
 };
 
 TEST(ControllerSignals, AControllerHearsEveryPacketOnceAsTheNodesCountThem) {
@@ -73,7 +82,7 @@ TEST(ControllerSignals, AControllerHearsEveryPacketOnceAsTheNodesCountThem) {
   sim.run_until(Time::s(1));
   ASSERT_NE(listener, nullptr);
   std::uint64_t forwarded_total = 0, dropped_signals = 0, ledger_drops = 0;
-  for (std::uint32_t n = 0; n < 3; ++n) {
+  for (std::uint32_t n = 0; n < 4; ++n) {
     const NodeCounters& c = net.node(n).counters();
     EXPECT_EQ(listener->originated[n], c.originated) << n;
     EXPECT_EQ(listener->forwarded[n], c.forwarded) << n;
@@ -85,9 +94,20 @@ TEST(ControllerSignals, AControllerHearsEveryPacketOnceAsTheNodesCountThem) {
   // Every drop the nodes record: the ledger's losses and its stale copies.
   EXPECT_EQ(dropped_signals, ledger_drops + net.ledger().stale_copy_drops());
   EXPECT_GT(forwarded_total, 100u);  // B relays data one way and ACKs the other
-  EXPECT_EQ(listener->odd_hops, 0);
-  // B forwards from A's or GW's radio (ids 0 and 2) on its radio, interface 0.
-  EXPECT_TRUE(listener->last_from.address == 0 || listener->last_from.address == 2);
+  // A previous hop is (the receiving interface, the sender's address there): a
+  // radio id on a radio (interface 0), the far node's index on a wired link (GW's
+  // interface 1, H's interface 0). B (node 2) forwards data from A's radio 0 and
+  // ACKs from GW's radio 2; GW forwards data from B's radio 1 onto the wire and
+  // ACKs from H (node 0) onto its radio; H takes data from GW (node 3), A takes
+  // ACKs from B's radio 1.
+  using Hops = std::set<std::pair<std::uint32_t, std::uint32_t>>;
+  EXPECT_EQ(listener->forwarded_from[2], (Hops{{0, 0}, {0, 2}}));
+  EXPECT_EQ(listener->forwarded_to[2], (std::set<std::uint32_t>{0}));
+  EXPECT_EQ(listener->forwarded_from[3], (Hops{{0, 1}, {1, 0}}));
+  EXPECT_EQ(listener->forwarded_to[3], (std::set<std::uint32_t>{0, 1}));
+  EXPECT_EQ(listener->delivered_from[0], (Hops{{0, 3}}));
+  EXPECT_EQ(listener->delivered_from[1], (Hops{{0, 1}}));
+  EXPECT_TRUE(listener->forwarded_from[0].empty() && listener->forwarded_from[1].empty());
 }
 
 }  // namespace

@@ -191,6 +191,7 @@ class HoldUntil final : public mac::QueueDiscipline {
     if (empty()) return Time::max();
     return std::max(now, release_at_);
   }
+  void set_release(Time at) { release_at_ = at; }
 
  private:
   mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
@@ -220,6 +221,72 @@ TEST(WiredLinkQueue, AShapingDisciplineIsServedAtItsReadyTime) {
   EXPECT_EQ(b.sink.arrivals[1].at, 7_ms);  // released at 5 ms
   EXPECT_EQ(b.sink.arrivals[2].at, 8_ms);  // back to back behind it
   EXPECT_TRUE(b.drops.ids.empty());
+}
+
+// A shaper sees every packet, also one that reaches an idle link with nothing
+// queued: the drop-tail fast path is drop tail's alone.
+TEST(WiredLinkQueue, AShaperHoldsTheFirstPacketOnAnIdleLink) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);
+  b.link.set_queue(std::make_unique<HoldUntil>(3_ms, b.drops));
+  b.link.receive(b.packet(1000));
+  EXPECT_EQ(b.link.queue_packets(), 1u);
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 1u);
+  EXPECT_EQ(b.sink.arrivals[0].at, 5_ms);  // released at 3 ms, 1 + 1 ms on the way
+}
+
+// A shaper whose release no ready_at() announced: it holds its head until told
+// (release()), then wakes the link with notify_ready().
+class HoldUntilReleased final : public mac::QueueDiscipline {
+ public:
+  explicit HoldUntilReleased(DropSink& drops) : QueueDiscipline(drops) {}
+  std::size_t length_packets() const override { return fifo_.size(); }
+  std::int64_t length_bytes() const override { return fifo_.bytes(); }
+  Time ready_at(Time now) const override { return empty() || !released_ ? Time::max() : now; }
+  void release() {
+    released_ = true;
+    notify_ready();
+  }
+
+ private:
+  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+    fifo_.push_back(std::move(packet));
+    return mac::EnqueueResult::accepted();
+  }
+  PacketPtr do_dequeue(Time) override { return released_ ? fifo_.pop_front() : nullptr; }
+  const Packet* do_peek() const override { return fifo_.front(); }
+
+  bool released_ = false;
+  mac::PacketFifo fifo_;
+};
+
+TEST(WiredLinkQueue, NotifyReadyWakesTheLink) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);
+  auto owned = std::make_unique<HoldUntilReleased>(b.drops);
+  HoldUntilReleased& shaper = *owned;
+  b.link.set_queue(std::move(owned));
+  b.link.receive(b.packet(1000));
+  b.scheduler.schedule_at(4_ms, [&] { shaper.release(); });
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 1u);
+  EXPECT_EQ(b.sink.arrivals[0].at, 6_ms);  // sent at 4 ms, not at some later event
+}
+
+// A wake-up is moved earlier when the discipline later names an earlier time.
+TEST(WiredLinkQueue, AnEarlierReadyTimeMovesTheWakeUp) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);
+  auto owned = std::make_unique<HoldUntil>(10_ms, b.drops);
+  HoldUntil& shaper = *owned;
+  b.link.set_queue(std::move(owned));
+  b.link.receive(b.packet(1000));  // wake-up at 10 ms
+  b.scheduler.schedule_at(1_ms, [&] {
+    shaper.set_release(3_ms);
+    b.link.receive(b.packet(1000));  // the link asks again: 3 ms
+  });
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 2u);
+  EXPECT_EQ(b.sink.arrivals[0].at, 5_ms);
+  EXPECT_EQ(b.sink.arrivals[1].at, 6_ms);
 }
 
 // Installing a discipline keeps what waits in the old one, in order.

@@ -246,5 +246,38 @@ TEST(MacManagement, TheReceivingNodeDispatchesByCategoryAndNeverToAnEndpoint) {
   EXPECT_EQ(w.macs[b]->stats().mgmt_rx_discarded, 1u);
 }
 
+// A handler that stops listening while it is told (a controller stopped from
+// on_management): the next handler of the category is still told, once.
+class Quitter final : public ManagementHandler {
+ public:
+  explicit Quitter(Node& node) : node_(node) {}
+  void on_management(std::uint32_t, const ManagementBody&, const PrevHop&) override {
+    ++calls;
+    node_.unsubscribe_management(*this);
+  }
+  int calls = 0;
+
+ private:
+  Node& node_;
+};
+
+TEST(MacManagement, AHandlerMayUnsubscribeItselfWhileTold) {
+  Simulation sim(1);
+  RoutingTables tables(1);
+  PacketLedger ledger(1, 0, Time::zero(), 1_s);
+  Node node(sim.scheduler(), 0, tables, ledger);
+  Quitter quitter(node);
+  Handler after;
+  node.subscribe_management(CongestionNotification::kCategoryMesh, quitter);
+  node.subscribe_management(CongestionNotification::kCategoryMesh, after);
+  const auto body = ccn();
+  EXPECT_TRUE(node.receive_management(*body, PrevHop{0, 5}));
+  EXPECT_EQ(quitter.calls, 1);
+  EXPECT_EQ(after.calls.size(), 1u);
+  EXPECT_TRUE(node.receive_management(*body, PrevHop{0, 5}));
+  EXPECT_EQ(quitter.calls, 1);  // gone
+  EXPECT_EQ(after.calls.size(), 2u);
+}
+
 }  // namespace
 }  // namespace wmnsim::mac

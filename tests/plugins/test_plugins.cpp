@@ -4,6 +4,7 @@
 // composed schema and docs, and is built and run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -132,9 +133,17 @@ TEST(PluginController, ContributesItsSchemaAndDocFragments) {
             nlohmann::ordered_json::array({"drop_tail", "head_drop"}));
   EXPECT_EQ(schema["$defs"]["queue"]["dependentRequired"]["head_drop_packets"],
             nlohmann::ordered_json::array({"discipline"}));
+  // The transport: its flow keys under its name's clause, its series among the kinds.
+  const std::string flows = schema["properties"]["flows"].dump();
+  EXPECT_NE(flows.find("\"probe\""), std::string::npos);
+  EXPECT_NE(flows.find("interval_s"), std::string::npos);
+  const auto& kinds = schema["properties"]["outputs"]["properties"]["timeseries"]["items"]["enum"];
+  EXPECT_EQ(kinds.back(), "probe_delivered");
+  EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "tcp_cwnd"), 1);
   const std::string doc = compose_doc(read_text(root / "docs/scenario.md"), with_plugins());
   EXPECT_NE(doc.find("| `cw_pin` | tests only |"), std::string::npos);
   EXPECT_NE(doc.find("| `head_drop` | `head_drop_packets` (1) |"), std::string::npos);
+  EXPECT_NE(doc.find("`probe`: tests only"), std::string::npos);
   // The checked-in files hold the built-ins only.
   EXPECT_EQ(read_text(root / "docs/scenario.md").find("cw_pin"), std::string::npos);
 }
@@ -193,6 +202,16 @@ TEST(PluginQueueDiscipline, BadParametersAreReportedAtTheirPaths) {
   EXPECT_EQ(issues.size(), 3u) << render(issues);
   // Without its registration the name is unknown.
   EXPECT_TRUE(has_issue(test::issues_of(udp_overload()), "/mac/queue/discipline", "unknown value \"head_drop\""));
+}
+
+TEST(PluginQueueDiscipline, RegisteredWithoutBuildIsRefusedNotReplaced) {
+  Registries registries;
+  mac::QueueDisciplineEntry entry = test::head_drop_entry();
+  entry.build = nullptr;
+  registries.queue_disciplines.add(entry);
+  const auto issues = issues_with(udp_overload(), registries);
+  EXPECT_TRUE(has_issue(issues, "/mac/queue/discipline", "\"head_drop\" is not simulated yet")) << render(issues);
+  EXPECT_EQ(issues.size(), 1u) << render(issues);
 }
 
 TEST(PluginQueueDiscipline, BuiltIntoEveryMacQueueAndRun) {
