@@ -50,8 +50,15 @@ int FragmentsCommand::run() const {
     std::cerr << "wmnsim fragments: " << e.what() << '\n';
     return kExitInvalidInput;
   }
-  const nlohmann::ordered_json composed = compose_schema(schema, registries);
-  const std::string composed_doc = compose_doc(doc_text, registries);
+  nlohmann::ordered_json composed;
+  std::string composed_doc;
+  try {
+    composed = compose_schema(schema, registries);
+    composed_doc = compose_doc(doc_text, registries);
+  } catch (const std::invalid_argument& e) {  // a file without the places the fragments go
+    std::cerr << "wmnsim fragments: " << e.what() << '\n';
+    return kExitInvalidInput;
+  }
   // The schema is compared as JSON (its hand-written formatting may differ from
   // nlohmann's); the doc as text.
   const bool schema_ok = nlohmann::json::parse(composed.dump()) == nlohmann::json::parse(schema.dump());

@@ -17,6 +17,13 @@ void put_flow_statistics(const transport::FlowEndpoint& flow, nlohmann::ordered_
   }
 }
 
+void append_columns(nlohmann::ordered_json& row, const nlohmann::ordered_json& columns) {
+  for (const auto& [key, value] : columns.items()) {
+    if (row.contains(key)) throw std::logic_error("flow statistic " + key + " would replace a key of the flow's row");
+    row[key] = value;
+  }
+}
+
 void same_keys(std::vector<nlohmann::ordered_json>& rows) {
   std::vector<std::string> keys;
   for (const auto& row : rows) {

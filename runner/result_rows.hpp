@@ -13,6 +13,9 @@ namespace wmnsim {
 // gives them, to its row. Throws std::logic_error if one would replace a key the
 // row already has.
 void put_flow_statistics(const transport::FlowEndpoint& flow, nlohmann::ordered_json& row);
+// Appends `columns` (the fixed columns after the statistics) to `row`; throws
+// std::logic_error when a statistic already took one of their names.
+void append_columns(nlohmann::ordered_json& row, const nlohmann::ordered_json& columns);
 
 // Rows of one table share their keys, in one order (first appearance, row by row);
 // a key a row lacks (a host has no MAC, a transport has no such statistic) is null

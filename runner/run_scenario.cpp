@@ -68,19 +68,21 @@ void write_flows(const Network& net, Results& out) {
     row["sent_packets"] = e.packets_sent();
     row["delivered_packets"] = d.packets;
     put_flow_statistics(e, row);  // the transport's own (TCP: retransmissions, timeouts)
-    row["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
+    nlohmann::ordered_json tail;  // the columns after them, which no statistic may take
+    tail["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
     // The MAC gave up at its retry limit: collisions, or channel errors under sinr
     // (003 Sec. II-B counts these "drops due to collision").
-    row["drops_retry_limit"] = net.ledger()
+    tail["drops_retry_limit"] = net.ledger()
                                    .flow_drops(static_cast<std::uint32_t>(i))
                                    .by_cause[static_cast<std::size_t>(DropCause::retry_limit)]
                                    .packets;
-    row["delay_mean_s"] = d.mean_delay_s();
-    row["delay_max_s"] = d.window_delay_max_s;
+    tail["delay_mean_s"] = d.mean_delay_s();
+    tail["delay_max_s"] = d.window_delay_max_s;
     if (any_fair_share) {
-      row["fair_ratio"] = f.fair_share_bps ? nlohmann::ordered_json(goodput[i] / *f.fair_share_bps) : nullptr;
+      tail["fair_ratio"] = f.fair_share_bps ? nlohmann::ordered_json(goodput[i] / *f.fair_share_bps) : nullptr;
     }
-    row["route"] = route;
+    tail["route"] = route;
+    append_columns(row, tail);
     out.flows.push_back(std::move(row));
   }
   // Flows of different transports may report different statistics.

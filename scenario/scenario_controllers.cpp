@@ -102,7 +102,8 @@ void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
       IssueSink scratch;
       ParseContext quiet{s, scratch, ctx.registries};
       EntryContext quiet_ctx(quiet);
-      JsonReader empty(nlohmann::json::object(), "/controllers", scratch);
+      const nlohmann::json no_keys = nlohmann::json::object();  // outlives the reader, which keeps a reference
+      JsonReader empty(no_keys, "/controllers", scratch);
       c.params = entry->parse(empty, quiet_ctx);
       empty.ignore_unknown_keys();
     }

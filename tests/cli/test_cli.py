@@ -190,3 +190,17 @@ def test_controllers_not_simulated_yet_are_refused_with_their_path(tmp_path):
     assert r.returncode == 2
     assert '/controllers/1/type: "tcc" is not simulated yet' in r.stderr
     assert not out.exists()
+
+
+def test_fragments_without_the_marked_regions_is_invalid_input(tmp_path):
+    schema = ROOT / "scenarios" / "schema" / "scenario.schema.json"
+    doc = tmp_path / "scenario.md"
+    doc.write_text("# a document without the registry regions\n")
+    r = wmnsim("fragments", str(schema), str(doc))
+    assert r.returncode == 2, r.stderr
+    assert "registry:controllers" in r.stderr
+
+
+def test_fragments_of_the_committed_files_are_in_sync():
+    r = wmnsim("fragments", str(ROOT / "scenarios" / "schema" / "scenario.schema.json"), str(ROOT / "docs" / "scenario.md"))
+    assert r.returncode == 0, r.stderr

@@ -154,6 +154,15 @@ TEST(FlowEndpointResults, AStatisticMayNotReplaceAColumn) {
   nlohmann::ordered_json row;
   row["goodput_bps"] = 2.0;
   EXPECT_THROW(put_flow_statistics(clash, row), std::logic_error);
+  // Nor one of the columns written after the statistics.
+  const StatisticsFlow late({{"route", 1.0}});
+  nlohmann::ordered_json head;
+  head["goodput_bps"] = 2.0;
+  put_flow_statistics(late, head);
+  nlohmann::ordered_json tail;
+  tail["dropped_packets"] = 0;
+  tail["route"] = nlohmann::ordered_json::array();
+  EXPECT_THROW(append_columns(head, tail), std::logic_error);
 }
 
 }  // namespace
