@@ -55,7 +55,7 @@ int FragmentsCommand::run() const {
   try {
     composed = compose_schema(schema, registries);
     composed_doc = compose_doc(doc_text, registries);
-  } catch (const std::invalid_argument& e) {  // a file without the places the fragments go
+  } catch (const std::exception& e) {  // a file without the places the fragments go, or of another shape
     std::cerr << "wmnsim fragments: " << e.what() << '\n';
     return kExitInvalidInput;
   }

@@ -101,6 +101,9 @@ class JsonReader {
   // Reads `value` as an object found at `path`. A non-object records one issue and
   // reads as an empty object, so callers fall back to defaults.
   JsonReader(const nlohmann::json& value, std::string path, IssueSink& issues);
+  // It keeps a reference to `value`: a temporary would dangle.
+  JsonReader(nlohmann::json&& value, std::string path, IssueSink& issues) = delete;
+  JsonReader(const nlohmann::json&& value, std::string path, IssueSink& issues) = delete;
   JsonReader(JsonReader&& other) noexcept;
   JsonReader(const JsonReader&) = delete;
   JsonReader& operator=(const JsonReader&) = delete;

@@ -109,14 +109,23 @@ void Node::unsubscribe_management(ManagementHandler& handler) {
 bool Node::receive_management(const ManagementBody& body, const PrevHop& from) {
   bool handled = false;
   const std::uint8_t category = body.category();
-  ++dispatching_management_;
+  // Unsubscribed handlers are erased when the outermost dispatch ends, also when a
+  // handler throws.
+  struct Dispatch {
+    Node& node;
+    explicit Dispatch(Node& n) : node(n) { ++node.dispatching_management_; }
+    ~Dispatch() {
+      if (--node.dispatching_management_ == 0) {
+        std::erase_if(node.management_, [](const auto& entry) { return entry.second == nullptr; });
+      }
+    }
+    Dispatch(const Dispatch&) = delete;
+    Dispatch& operator=(const Dispatch&) = delete;
+  } dispatch(*this);
   for (std::size_t i = 0; i < management_.size(); ++i) {  // by index: a handler may subscribe another
     if (management_[i].first != category || management_[i].second == nullptr) continue;
     management_[i].second->on_management(index_, body, from);
     handled = true;
-  }
-  if (--dispatching_management_ == 0) {
-    std::erase_if(management_, [](const auto& entry) { return entry.second == nullptr; });
   }
   return handled;
 }

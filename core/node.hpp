@@ -108,6 +108,9 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   void unsubscribe(NodeSubscriber& subscriber) { signals_.unsubscribe(subscriber); }
   // Management frames of `category` received by this node's MACs go to `handler`
   // (several handlers of one category are called in the order they subscribed).
+  // A handler may subscribe or unsubscribe handlers, itself included, while it is
+  // told: one unsubscribed then is not told again, one subscribed then hears the
+  // current frame too.
   void subscribe_management(std::uint8_t category, ManagementHandler& handler);
   void unsubscribe_management(ManagementHandler& handler);
   // From an interface: a management frame for this node (or broadcast). Returns

@@ -13,10 +13,10 @@
 //    can come back then instead of polling. When the head becomes sendable on an
 //    event the discipline cannot date in advance (a token refilled by a controller,
 //    a blocked class unblocked, a packet arriving in an empty class while the
-//    others are held), the discipline calls notify_ready(): its owner (the MAC,
-//    through set_ready_listener) then contends for the head at once, as for a
-//    frame arriving at an idle access function, instead of at some unrelated
-//    later event.
+//    others are held), the discipline calls notify_ready(): its owner (through
+//    set_ready_listener) then serves the head at once instead of at some unrelated
+//    later event: a MAC contends for it, as for a frame arriving at an idle access
+//    function; a wired link puts it on the wire if the wire is free.
 //  - The base class keeps the counters and calls the optional QueueObserver after
 //    every operation that changed the length (queue-length sampling, 003's and
 //    004's queue-threshold detection). Implementations only store and choose.
@@ -112,9 +112,11 @@ class QueueDiscipline {
  protected:
   // For shaping disciplines: the head became sendable now (ready_at(now) == now),
   // on an event ready_at() could not announce. Call it after the change; a call
-  // when the owner already contends, or with nothing ready, is harmless. (A packet
-  // accepted while the others are held and sendable at once needs no call: the
-  // MAC asks ready_at() after every enqueue into a held queue.)
+  // when the owner already serves the queue, or with nothing ready, is harmless,
+  // also from inside do_enqueue()/do_dequeue() (a MAC only starts contending; a
+  // wired link ignores it there and asks ready_at() when the call returns). (A packet accepted while the
+  // others are held and sendable at once needs no call: the owners ask ready_at()
+  // after every enqueue into a held queue.)
   void notify_ready() {
     if (ready_listener_ != nullptr) ready_listener_->on_queue_ready(*this);
   }

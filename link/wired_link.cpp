@@ -34,9 +34,10 @@ WiredLink::~WiredLink() {
 
 void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
   if (!queue) throw std::invalid_argument("WiredLink::set_queue: no queue discipline");
+  if (in_queue_call_) throw std::logic_error("WiredLink::set_queue from inside its queue discipline");
   const Time now = scheduler_.now();
+  queue_->set_ready_listener(nullptr);  // the old queue's drain must not serve the link
   while (PacketPtr p = queue_->dequeue(now)) queue->enqueue(std::move(p), now);
-  queue_->set_ready_listener(nullptr);
   queue_ = std::move(queue);
   queue_->set_ready_listener(this);
   // The fast path of receive() is drop tail's own behaviour; any other discipline
@@ -59,7 +60,10 @@ void WiredLink::receive(PacketPtr packet) {
     return;
   }
   const std::uint32_t bytes = packet->size_bytes;
-  if (!queue_->enqueue(std::move(packet), now).is_accepted()) {
+  in_queue_call_ = true;
+  const bool accepted = queue_->enqueue(std::move(packet), now).is_accepted();
+  in_queue_call_ = false;
+  if (!accepted) {
     ++counters_.dropped_packets;
     counters_.dropped_bytes += bytes;
     return;
@@ -71,7 +75,10 @@ void WiredLink::receive(PacketPtr packet) {
 void WiredLink::serve_queue() {
   if (serializing_ || queue_->empty()) return;
   const Time now = scheduler_.now();
-  if (PacketPtr next = queue_->dequeue(now)) {
+  in_queue_call_ = true;
+  PacketPtr next = queue_->dequeue(now);
+  in_queue_call_ = false;
+  if (next) {
     start_transmission(std::move(next));
     return;
   }

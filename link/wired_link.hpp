@@ -16,7 +16,8 @@
 //
 // Cost: O(1) per packet; at most two pending events per direction (the end of the
 // current serialization and the arrival of the oldest packet on the wire), as
-// htsim's pipe schedules only its head packet (STYLE.md 5).
+// htsim's pipe schedules only its head packet (STYLE.md 5), and a third, the
+// wake-up, while a shaping discipline holds its head.
 
 #include <cstddef>
 #include <cstdint>
@@ -98,7 +99,12 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   // Sends the queue's next packet if the wire is free and the queue has one ready;
   // if the queue holds its head back, comes back at its ready_at().
   void serve_queue();
-  void on_queue_ready(mac::QueueDiscipline& /*queue*/) override { serve_queue(); }
+  // From the discipline's notify_ready(). Ignored while the link is inside one of
+  // the discipline's own calls: receive() serves the queue after enqueue, and
+  // serve_queue() asks ready_at() after a dequeue that gave nothing.
+  void on_queue_ready(mac::QueueDiscipline& /*queue*/) override {
+    if (!in_queue_call_) serve_queue();
+  }
   void on_transmission_end();
   void on_arrival();
 
@@ -111,7 +117,11 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   DepartureListener* departures_ = nullptr;
 
   std::unique_ptr<mac::QueueDiscipline> queue_;
-  bool drop_tail_ = true;  // queue_ is the link's own drop-tail queue: idle arrivals skip it
+  // queue_ is a DropTailQueue: an arrival at an idle link with an empty queue skips
+  // it (a drop-tail FIFO would hand it straight back; its observer, if any, does
+  // not see it pass).
+  bool drop_tail_ = true;
+  bool in_queue_call_ = false;  // inside queue_->enqueue() or dequeue()
   EventId queue_wakeup_;
   Time queue_wakeup_at_;
   PacketPtr serializing_;

@@ -19,7 +19,9 @@ void put_flow_statistics(const transport::FlowEndpoint& flow, nlohmann::ordered_
 
 void append_columns(nlohmann::ordered_json& row, const nlohmann::ordered_json& columns) {
   for (const auto& [key, value] : columns.items()) {
-    if (row.contains(key)) throw std::logic_error("flow statistic " + key + " would replace a key of the flow's row");
+    if (row.contains(key)) {
+      throw std::logic_error("column " + key + " is already in the flow's row (a transport statistic took its name)");
+    }
     row[key] = value;
   }
 }

@@ -6,6 +6,9 @@
 // a test) adds its own entries and passes the bundle to parse_scenario() and
 // run_scenario(). A value, not a global.
 
+#include <string>
+#include <vector>
+
 #include "control/controller_registry.hpp"
 #include "link/queue_discipline_entry.hpp"
 #include "transport/transport_entry.hpp"
@@ -17,5 +20,9 @@ struct Registries {
   transport::TransportRegistry transports = transport::builtin_transports();
   mac::QueueDisciplineRegistry queue_disciplines = mac::builtin_queue_disciplines();
 };
+
+// The kinds outputs.timeseries may list: the built-in ones (timeseries_kinds(),
+// scenario/scenario.hpp), then what the registered transports offer.
+std::vector<std::string> timeseries_kinds(const Registries& registries);
 
 }  // namespace wmnsim

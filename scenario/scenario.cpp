@@ -106,11 +106,7 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
   s.timeseries = {"flow_goodput"};
   if (const nlohmann::json* list = r.array("timeseries")) {
     s.timeseries.clear();
-    std::vector<std::string> allowed(kTimeseriesKinds.begin(), kTimeseriesKinds.end());
-    // And what a registered transport's endpoints offer (transport/transport_entry.hpp).
-    for (const transport::FlowSeriesKind& k : transport::series_kinds(ctx.registries.transports)) {
-      if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end()) allowed.emplace_back(k.name);
-    }
+    const std::vector<std::string> allowed = timeseries_kinds(ctx.registries);
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string path = pointer_join(r.path_of("timeseries"), i);
       const auto k = check_choice((*list)[i], path, ctx.issues, allowed);
@@ -138,6 +134,14 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
 }  // namespace
 
 std::span<const std::string_view> timeseries_kinds() { return kTimeseriesKinds; }
+
+std::vector<std::string> timeseries_kinds(const Registries& registries) {
+  std::vector<std::string> kinds(kTimeseriesKinds.begin(), kTimeseriesKinds.end());
+  for (const transport::FlowSeriesKind& k : transport::series_kinds(registries.transports)) {
+    if (std::find(kinds.begin(), kinds.end(), k.name) == kinds.end()) kinds.emplace_back(k.name);
+  }
+  return kinds;
+}
 
 RoutingInput routing_input(const Scenario& scenario) {
   RoutingInput in;

@@ -141,12 +141,7 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
   compose_transports(schema, registries.transports);
   compose_queue(schema, registries.queue_disciplines);
   // outputs.timeseries: the built-in kinds, then what registered transports offer.
-  ojson kinds = ojson::array();
-  for (const std::string_view k : timeseries_kinds()) kinds.push_back(std::string(k));
-  for (const transport::FlowSeriesKind& k : transport::series_kinds(registries.transports)) {
-    if (std::find(kinds.begin(), kinds.end(), std::string(k.name)) == kinds.end()) kinds.push_back(std::string(k.name));
-  }
-  at(schema, {"properties", "outputs", "properties", "timeseries", "items"})["enum"] = kinds;
+  at(schema, {"properties", "outputs", "properties", "timeseries", "items"})["enum"] = timeseries_kinds(registries);
   return schema;
 }
 

@@ -6,9 +6,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
-#include <memory>
 
 #include "control/controller.hpp"
 #include "control/controller_registry.hpp"

@@ -283,10 +283,64 @@ TEST(WiredLinkQueue, AnEarlierReadyTimeMovesTheWakeUp) {
     shaper.set_release(3_ms);
     b.link.receive(b.packet(1000));  // the link asks again: 3 ms
   });
+  b.scheduler.run_until(8_ms);
+  EXPECT_EQ(b.scheduler.pending(), 0u);  // the 10 ms wake-up is gone, not doubled
   b.scheduler.run();
   ASSERT_EQ(b.sink.arrivals.size(), 2u);
   EXPECT_EQ(b.sink.arrivals[0].at, 5_ms);
   EXPECT_EQ(b.sink.arrivals[1].at, 6_ms);
+}
+
+// A discipline that calls notify_ready() from inside its own dequeue (the dequeue
+// unblocked another class): the link sends one packet at a time, loses none.
+class NotifyingFifo final : public mac::QueueDiscipline {
+ public:
+  explicit NotifyingFifo(DropSink& drops) : QueueDiscipline(drops) {}
+  std::size_t length_packets() const override { return fifo_.size(); }
+  std::int64_t length_bytes() const override { return fifo_.bytes(); }
+
+ private:
+  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+    fifo_.push_back(std::move(packet));
+    notify_ready();
+    return mac::EnqueueResult::accepted();
+  }
+  PacketPtr do_dequeue(Time) override {
+    PacketPtr p = fifo_.pop_front();
+    notify_ready();
+    return p;
+  }
+  const Packet* do_peek() const override { return fifo_.front(); }
+
+  mac::PacketFifo fifo_;
+};
+
+TEST(WiredLinkQueue, ANotifyFromInsideTheDisciplineIsHarmless) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);
+  b.link.set_queue(std::make_unique<NotifyingFifo>(b.drops));
+  for (int i = 0; i < 3; ++i) b.link.receive(b.packet(1000));
+  EXPECT_EQ(b.link.queue_packets(), 2u);  // one on the wire
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 3u);
+  EXPECT_EQ(b.sink.arrivals[0].at, 2_ms);
+  EXPECT_EQ(b.sink.arrivals[1].at, 3_ms);
+  EXPECT_EQ(b.sink.arrivals[2].at, 4_ms);
+  EXPECT_EQ(b.link.counters().busy_time, 3_ms);
+  EXPECT_TRUE(b.drops.ids.empty());
+}
+
+// Installing a discipline while a packet serializes leaves that packet alone; the
+// queued ones follow it in order. A null discipline is refused.
+TEST(WiredLinkQueue, SetQueueWhileSerializing) {
+  LinkBed b(QueueLimit{QueueLimit::Unit::packets, 10}, 8e6, 1_ms);
+  for (int i = 0; i < 3; ++i) b.link.receive(b.packet(1000));
+  b.scheduler.run_until(Time::us(500));
+  b.link.set_queue(std::make_unique<NotifyingFifo>(b.drops));
+  EXPECT_THROW(b.link.set_queue(nullptr), std::invalid_argument);
+  b.scheduler.run();
+  ASSERT_EQ(b.sink.arrivals.size(), 3u);
+  EXPECT_EQ(b.sink.arrivals[2].at, 4_ms);
+  EXPECT_EQ(b.link.counters().busy_time, 3_ms);
 }
 
 // Installing a discipline keeps what waits in the old one, in order.

@@ -261,6 +261,41 @@ class Quitter final : public ManagementHandler {
   Node& node_;
 };
 
+// One that unsubscribes the handler before it.
+class Remover final : public ManagementHandler {
+ public:
+  Remover(Node& node, ManagementHandler& other) : node_(node), other_(other) {}
+  void on_management(std::uint32_t, const ManagementBody&, const PrevHop&) override {
+    ++calls;
+    node_.unsubscribe_management(other_);
+  }
+  int calls = 0;
+
+ private:
+  Node& node_;
+  ManagementHandler& other_;
+};
+
+TEST(MacManagement, AHandlerMayUnsubscribeAnEarlierOneWhileTold) {
+  Simulation sim(1);
+  RoutingTables tables(1);
+  PacketLedger ledger(1, 0, Time::zero(), 1_s);
+  Node node(sim.scheduler(), 0, tables, ledger);
+  Handler first, last;
+  Remover remover(node, first);
+  node.subscribe_management(CongestionNotification::kCategoryMesh, first);
+  node.subscribe_management(CongestionNotification::kCategoryMesh, remover);
+  node.subscribe_management(CongestionNotification::kCategoryMesh, last);
+  const auto body = ccn();
+  node.receive_management(*body, PrevHop{0, 5});
+  EXPECT_EQ(first.calls.size(), 1u);
+  EXPECT_EQ(remover.calls, 1);
+  EXPECT_EQ(last.calls.size(), 1u);  // not skipped
+  node.receive_management(*body, PrevHop{0, 5});
+  EXPECT_EQ(first.calls.size(), 1u);
+  EXPECT_EQ(last.calls.size(), 2u);
+}
+
 TEST(MacManagement, AHandlerMayUnsubscribeItselfWhileTold) {
   Simulation sim(1);
   RoutingTables tables(1);
