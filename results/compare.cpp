@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numbers>
 #include <stdexcept>
+
+#include <boost/math/distributions/students_t.hpp>
 
 #include "config/json_reader.hpp"
 #include "scenario/scenario.hpp"
@@ -12,29 +13,6 @@
 namespace wmnsim {
 
 namespace {
-
-// P(|T| <= t) for Student's T with df degrees of freedom: the finite series of
-// Abramowitz & Stegun, Handbook of Mathematical Functions, 26.7.3 (odd df) and
-// 26.7.4 (even df), exact for integer df, with theta = atan(t / sqrt(df)).
-double student_t_coverage(double t, std::int64_t df) {
-  const double theta = std::atan(t / std::sqrt(static_cast<double>(df)));
-  const double c = std::cos(theta), s = std::sin(theta), c2 = c * c;
-  if (df % 2 == 1) {
-    if (df == 1) return 2.0 * theta / std::numbers::pi;
-    double term = c, sum = c;
-    for (std::int64_t k = 3; k <= df - 2; k += 2) {
-      term *= c2 * static_cast<double>(k - 1) / static_cast<double>(k);
-      sum += term;
-    }
-    return 2.0 / std::numbers::pi * (theta + s * sum);
-  }
-  double term = 1.0, sum = 1.0;
-  for (std::int64_t k = 2; k <= df - 2; k += 2) {
-    term *= c2 * static_cast<double>(k - 1) / static_cast<double>(k);
-    sum += term;
-  }
-  return s * sum;
-}
 
 // "%.6g" without trailing noise; enough digits to tell a value from its band edge.
 std::string format_value(double v) {
@@ -132,17 +110,9 @@ bool Comparison::passed() const {
 
 double student_t_quantile(double level, std::int64_t df) {
   if (!(level > 0.0 && level < 1.0) || df < 1) throw std::invalid_argument("student_t_quantile: need 0 < level < 1, df >= 1");
-  // The coverage grows monotonically with t: bracket, then bisect to double precision.
-  double lo = 0.0, hi = 1.0;
-  while (student_t_coverage(hi, df) < level) {
-    lo = hi;
-    hi *= 2.0;
-  }
-  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (student_t_coverage(mid, df) < level ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
+  // Two-sided: P(|T| <= t) = level is the (1 + level) / 2 quantile of T.
+  const boost::math::students_t_distribution<double> t(static_cast<double>(df));
+  return boost::math::quantile(t, 0.5 + 0.5 * level);
 }
 
 double ci_half_width(double level, double std, std::int64_t n, std::size_t m) {

@@ -62,7 +62,8 @@ MetricValue lookup_metric(const nlohmann::json& results, const std::string& metr
 // Meeker, Statistical Intervals, Wiley 1991, ch. 4).
 double ci_half_width(double level, double std, std::int64_t n, std::size_t m);
 
-// t with P(|T| <= t) = level for Student's T with `df` degrees of freedom (df >= 1).
+// t with P(|T| <= t) = level for Student's T with `df` degrees of freedom (df >= 1),
+// from Boost.Math's Student-t distribution (scipy.stats.t.ppf in the Python scripts).
 double student_t_quantile(double level, std::int64_t df);
 
 // A fixed-width table (metric, expected, band, measured, status), warnings, and a

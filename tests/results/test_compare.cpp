@@ -66,6 +66,8 @@ TEST(CompareStudentT, MatchesPublishedTables) {
   EXPECT_NEAR(student_t_quantile(0.99, 9), 3.250, 1e-3);
   EXPECT_NEAR(student_t_quantile(0.90, 30), 1.697, 1e-3);
   EXPECT_NEAR(student_t_quantile(0.95, 100000), 1.960, 1e-3);  // the normal limit
+  // scipy.stats.t.ppf(0.975, 7), which the Python scripts use: the two agree to 1e-9.
+  EXPECT_NEAR(student_t_quantile(0.95, 7), 2.3646242510102993, 1e-9);
 }
 
 TEST(CompareStudentT, HalfWidthShrinksWithMoreMeasuredRuns) {
