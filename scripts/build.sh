@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour into build/<flavour>:
-#   release  optimised, for runs and benchmarks
+#   release  optimised, for runs, sweeps and benchmarks (with the Python module)
 #   ci       optimised with debug info, warnings as errors, with tests and the Python module
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
 case "$flavour" in
-  release) args=(-DCMAKE_BUILD_TYPE=Release -DWMNSIM_BUILD_TESTS=OFF) ;;
+  release) args=(-DCMAKE_BUILD_TYPE=Release -DWMNSIM_BUILD_TESTS=OFF -DWMNSIM_BUILD_PYTHON=ON) ;;
   ci)      args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON) ;;
   asan)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF) ;;
   *) echo "usage: $0 [release|ci|asan]" >&2; exit 2 ;;

@@ -22,6 +22,7 @@ void register_results(pyb::module_& m);
 void register_run(pyb::module_& m);
 void register_compare(pyb::module_& m);
 void register_model(pyb::module_& m);
+void register_cli(pyb::module_& m);
 
 // Parses JSON text from the Python side with the command line's reader
 // (parse_json_text: syntax, nesting depth, numbers beyond a double, duplicate keys):

@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   wmnsim::py::register_run(m);
   wmnsim::py::register_compare(m);
   wmnsim::py::register_model(m);
+  wmnsim::py::register_cli(m);
 }

@@ -1,6 +1,7 @@
 """`python -m wmnsim` mirrors the `wmnsim` program: exit codes, stdout and stderr."""
 import json
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -37,6 +38,15 @@ def bad_file(tmp_path):
     ["run", FLAGSHIP, "--set", "/nodes/7/id=X"],
     ["run", FLAGSHIP, "--set", "no-pointer"],
     ["run", FLAGSHIP, "-o", "no/such/out.json"],
+    # A negative seed: once refused by one and taken by the other (two parsers).
+    ["run", FLAGSHIP, "--seed", "-1"],
+    ["validate", FLAGSHIP, "--seed", "18446744073709551616"],
+    ["--help"],
+    ["run", "--help"],
+    ["sweep", "--help"],
+    ["sweep", "spec.json", "-o", "out", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],
+    ["sweep", "spec.json", "-o", "out", "--workers", "0"],
+    ["sweep", "spec.json"],
 ])
 def test_same_exit_code_and_output(tmp_path, args):
     args = [bad_file(tmp_path) if a == "BAD" else tmp_path / "nope.json" if a == "MISSING" else a for a in args]
@@ -44,6 +54,14 @@ def test_same_exit_code_and_output(tmp_path, args):
     assert (p.returncode, p.stdout, p.stderr) == (c.returncode, c.stdout, c.stderr)
     if "-o" in args:
         assert list(tmp_path.iterdir()) == []
+
+
+def test_one_parser():
+    """python -m wmnsim has no parser of its own: it hands its arguments to the C++ command line."""
+    import wmnsim.cli
+
+    source = pathlib.Path(wmnsim.cli.__file__).read_text()
+    assert "argparse" not in source and "_core.command_line(" in source
 
 
 @pytest.mark.parametrize("args", [["run"], ["frobnicate"], ["run", FLAGSHIP, "--log-level", "loud"], []])
