@@ -55,23 +55,9 @@ pyb::dict compare_py(const std::string& reference, bool reference_is_path, const
   return out;
 }
 
-// A results file read and checked as `wmnsim compare` reads it.
-ResultsDocument load_results_file(const std::string& path) {
-  const nlohmann::json doc = read_json_input(path, "results file");
-  check_results_document(doc, path);
-  return ResultsDocument{nlohmann::ordered_json::parse(doc.dump())};
-}
-
 }  // namespace
 
 void register_compare(pyb::module_& m) {
-  m.def(
-      "check_reference", [](const std::string& reference, bool is_path) { (void)reference_of(reference, is_path); },
-      pyb::arg("reference"), pyb::arg("reference_is_path"),
-      "Validates a reference (a path, or JSON text); raises ScenarioError listing every problem.");
-  m.def("load_results_file", &load_results_file, pyb::arg("path"),
-        "Reads a results file as `wmnsim compare` does; raises ScenarioError when it cannot be read or "
-        "is not a results file.");
   m.def("compare", &compare_py, pyb::arg("reference"), pyb::arg("reference_is_path"), pyb::arg("results"),
         pyb::arg("labels"),
         "Compares results (ResultsDocument objects or paths) with a reference (a path, or JSON text); "

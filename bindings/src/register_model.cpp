@@ -1,7 +1,6 @@
 // The analytical models (control/), as JSON text across the boundary:
 //   starvation_model(params) -> result   params: a JSON object of
 //       StarvationModelParams fields; result: analysis/starvation_report.hpp's document
-//   starvation_report(rows, as_json) -> the text `wmnsim model starvation` prints
 // Bad parameters raise ValueError (std::invalid_argument).
 
 #include <string>
@@ -38,16 +37,6 @@ void register_model(pyb::module_& m) {
         return starvation_to_json(p, r).dump();
       },
       pyb::arg("params"));
-  m.def(
-      "starvation_report",
-      [](const std::string& rows, bool as_json) {
-        const nlohmann::ordered_json doc = parse_ordered(rows);
-        if (!doc.is_array()) throw std::invalid_argument("starvation_report: rows must be a JSON list");
-        const std::vector<nlohmann::ordered_json> list(doc.begin(), doc.end());
-        if (as_json) return nlohmann::ordered_json(list).dump(2) + "\n";
-        return format_starvation_table(list);
-      },
-      pyb::arg("rows"), pyb::arg("as_json") = false);
 }
 
 }  // namespace wmnsim::py

@@ -81,15 +81,6 @@ void register_results(pyb::module_& m) {
             return out;
           },
           "A copy with no time series (what `wmnsim run` writes when they go to outputs.timeseries_file).");
-  m.def(
-      "check_output_files",
-      [](const std::string& input, const std::vector<std::pair<std::string, std::string>>& outputs) {
-        std::vector<OutputFile> files;
-        for (const auto& [what, path] : outputs) files.push_back({what, path});
-        return check_output_files(input, files);
-      },
-      pyb::arg("input"), pyb::arg("outputs"),
-      "The command line's checks of its output files before a run: a list of messages, empty when all is well.");
 }
 
 }  // namespace wmnsim::py
