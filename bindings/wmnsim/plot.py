@@ -333,7 +333,7 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     each id is a line of its own)."""
     import pandas as pd
 
-    from .sweep import SweepData, load
+    from .sweep import SweepData, _groups, load
 
     if isinstance(source, (str, os.PathLike)):
         source = load(source)
@@ -354,9 +354,7 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     fig, ax = _axes(ax, (6.0, 4.0))
     numeric = pd.api.types.is_numeric_dtype(agg[x])
     categories = list(dict.fromkeys(agg[x]))  # non-numeric parameters: evenly spaced, in sweep order
-    lines = agg.groupby(others, sort=False, dropna=False) if others else [((), agg)]
-    for values, part in lines:
-        values = values if isinstance(values, tuple) else (values,)
+    for values, part in _groups(agg, others):
         part = part.sort_values(x) if numeric else part
         xs = part[x] if numeric else [categories.index(v) for v in part[x]]
         label = ", ".join(f"{g}={v}" for g, v in zip(others, values)) or None

@@ -674,9 +674,7 @@ class SweepData:
         if "jain_fairness_index" in metrics:
             header.append("Jain's index")
         rows = []
-        groups = agg.groupby(by, sort=False, dropna=False) if by else [((), agg)]
-        for values, part in groups:
-            values = values if isinstance(values, tuple) else (values,)
+        for values, part in _groups(agg, by):
             stats = part.set_index("metric")
             row = [_cell(v) for v in values] + [str(int(stats["count"].iloc[0]))]
             if "total_goodput_bps" in metrics:
@@ -691,6 +689,16 @@ class SweepData:
                "  ".join("-" * w for w in widths)]
         out += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
         return "\n".join(out)
+
+
+def _groups(df: "pandas.DataFrame", by: Sequence[str]) -> Iterator[Tuple[tuple, "pandas.DataFrame"]]:
+    """(values of ``by``, rows) per group, in order of first appearance, NaN a value
+    of its own; the whole table as one group when ``by`` is empty."""
+    if not by:
+        yield (), df
+        return
+    for values, part in df.groupby(list(by) if len(by) > 1 else by[0], sort=False, dropna=False):
+        yield (values if isinstance(values, tuple) else (values,)), part
 
 
 def _nan(x: Any) -> bool:
@@ -782,9 +790,7 @@ def aggregate(df: "pandas.DataFrame", by: Optional[Sequence[str]] = None, metric
             hint = f'; did you mean "{close[0]}"?' if close else ""
             raise KeyError(f"no column {m!r} to aggregate{hint}")
     rows = []
-    groups = df.groupby(by, sort=False, dropna=False) if by else [((), df)]
-    for values, part in groups:
-        values = values if isinstance(values, tuple) else (values,)
+    for values, part in _groups(df, by):
         for m in metrics:
             x = pd.to_numeric(part[m], errors="coerce").astype(float).dropna()
             n = len(x)
