@@ -42,7 +42,7 @@ from .scenario import Scenario, _plain
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["sweep", "load", "aggregate", "load_spec", "run_spec_command", "SweepData", "SweepError"]
+__all__ = ["sweep", "load", "aggregate", "load_spec", "run_spec_command", "dask_client", "SweepData", "SweepError"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -421,7 +421,8 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
     if task["topology_seed"] is not None:
         for g in task["random_groups"]:
             overrides[f"/node_groups/{g}/seed"] = task["topology_seed"]
-    result = _run.run(Scenario.from_json(task["scenario"]), seed=task["seed"], overrides=overrides)
+    # Warnings are counted in the table (and kept in results.json): not printed by every worker.
+    result = _run.run(Scenario.from_json(task["scenario"]), seed=task["seed"], overrides=overrides, log_level="error")
     run, flows, nodes = _tables(task, result)
     tmp = os.path.join(task["out_dir"], TMP_DIR, f"{task['key']}.{uuid.uuid4().hex}")
     os.makedirs(tmp)
@@ -446,9 +447,12 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _dask_client(scheduler: Any, workers: Optional[int]) -> Iterator[Any]:
-    """The embedded cluster (scheduler None), a cluster at an address, or a Client
-    given by the caller (left open)."""
+def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterator[Any]:
+    """A ``distributed.Client`` for several sweeps in a row (``sweep(...,
+    scheduler=client)``), so that the cluster starts once: the embedded
+    ``LocalCluster`` (``scheduler`` None; ``workers`` processes, default one per
+    core, one thread each), the cluster at a scheduler address, or a Client given
+    (left open). Closed, with an embedded cluster, on leaving the ``with``."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -582,7 +586,7 @@ def sweep(
 
         text = plan.scenario._text()
         tag = _digest(out, 8)
-        with _dask_client(scheduler, workers) as client:
+        with dask_client(scheduler, workers) as client:
             futures = {}
             for r in todo:
                 task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed,
@@ -851,5 +855,6 @@ sweep.load = load  # type: ignore[attr-defined]
 sweep.aggregate = aggregate  # type: ignore[attr-defined]
 sweep.load_spec = load_spec  # type: ignore[attr-defined]
 sweep.run_spec_command = run_spec_command  # type: ignore[attr-defined]
+sweep.dask_client = dask_client  # type: ignore[attr-defined]
 sweep.SweepData = SweepData  # type: ignore[attr-defined]
 sweep.SweepError = SweepError  # type: ignore[attr-defined]
