@@ -107,7 +107,7 @@ def run_seeds(wmnsim: Any, ref_path: pathlib.Path, doc: Dict[str, Any], out_dir:
         data = wmnsim.sweep(scenario, seeds=doc["seeds"], out_dir=out_dir, scheduler=client, keep_results=True,
                             progress=False)
     except wmnsim.ScenarioError as e:
-        raise ReferenceProblem(f"{ref_path}: invalid scenario, overrides or seeds:\n{e}") from None
+        raise ReferenceProblem(f"{ref_path}: cannot run the seeds {doc['seeds']}:\n{e}") from None
     except wmnsim.SweepError as e:
         raise ReferenceProblem(f"{ref_path}: {e}") from None
     keys = dict(zip(data.runs["seed"], data.runs["run_key"]))
