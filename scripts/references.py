@@ -23,6 +23,7 @@ scheduler and SciPy (scripts/setup.sh installs them).
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime
 import json
 import math
@@ -110,8 +111,7 @@ def run_seeds(wmnsim: Any, ref_path: pathlib.Path, doc: Dict[str, Any], out_dir:
         raise ReferenceProblem(f"{ref_path}: cannot run the seeds {doc['seeds']}:\n{e}") from None
     except wmnsim.SweepError as e:
         raise ReferenceProblem(f"{ref_path}: {e}") from None
-    keys = dict(zip(data.runs["seed"], data.runs["run_key"]))
-    return [out_dir / "runs" / keys[seed] / "results.json" for seed in doc["seeds"]]
+    return [out_dir / "runs" / key / "results.json" for key in data.keys]  # one point: in seed order
 
 
 # ---- metrics, as results/compare.cpp reads them -----------------------------------------
@@ -197,11 +197,15 @@ def dumps(value: Any, indent: int = 0) -> str:
     return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
 
-def generate(wmnsim: Any, ref_path: pathlib.Path, client: Any) -> None:
+def prepare(wmnsim: Any, ref_path: pathlib.Path, out_dir: pathlib.Path, client: Any
+            ) -> Tuple[Dict[str, Any], List[pathlib.Path]]:
+    """Reads a reference and runs its seeds: (the reference, its results files)."""
     doc = load(ref_path)
-    with tempfile.TemporaryDirectory(prefix="wmnsim-ref-") as tmp:
-        files = run_seeds(wmnsim, ref_path, doc, pathlib.Path(tmp), client)
-        results = [json.loads(f.read_text()) for f in files]
+    return doc, run_seeds(wmnsim, ref_path, doc, out_dir, client)
+
+
+def generate(ref_path: pathlib.Path, doc: Dict[str, Any], files: List[pathlib.Path]) -> None:
+    results = [json.loads(f.read_text()) for f in files]
 
     print(f"== {ref_path}: {len(results)} runs")
     metrics = []
@@ -246,12 +250,9 @@ def moved(old: Dict[str, Any], new: Dict[str, Any]) -> str:
     return text
 
 
-def check(wmnsim_bin: str, wmnsim: Any, ref_path: pathlib.Path, client: Any) -> int:
-    doc = load(ref_path)
-    with tempfile.TemporaryDirectory(prefix="wmnsim-ref-") as tmp:
-        files = run_seeds(wmnsim, ref_path, doc, pathlib.Path(tmp), client)
-        r = subprocess.run([wmnsim_bin, "compare", *map(str, files), "--reference", str(ref_path)],
-                           capture_output=True, text=True)
+def check(wmnsim_bin: str, ref_path: pathlib.Path, files: List[pathlib.Path]) -> int:
+    r = subprocess.run([wmnsim_bin, "compare", *map(str, files), "--reference", str(ref_path)],
+                       capture_output=True, text=True)
     print(f"== {ref_path}: {len(files)} runs")
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)
@@ -299,13 +300,21 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     status = 0
     outside: List[str] = []
-    with wmnsim.sweep.dask_client(workers=args.jobs) as client:  # one cluster for every reference
-        for ref in refs:
+    # One cluster for every reference; a few references are swept at once so that
+    # the workers never wait for this process (comparing, writing); reports follow
+    # the references' order.
+    with tempfile.TemporaryDirectory(prefix="wmnsim-ref-") as tmp, \
+            wmnsim.sweep.dask_client(workers=args.jobs) as client, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        prepared = [pool.submit(prepare, wmnsim, ref, pathlib.Path(tmp) / str(i), client)
+                    for i, ref in enumerate(refs)]
+        for ref, runs in zip(refs, prepared):
             try:
+                doc, files = runs.result()
                 if args.command == "generate":
-                    generate(wmnsim, ref, client)
+                    generate(ref, doc, files)
                     continue
-                code = check(args.wmnsim, wmnsim, ref, client)
+                code = check(args.wmnsim, ref, files)
             except ReferenceProblem as e:
                 print(e, file=sys.stderr)
                 status = EXIT_INVALID

@@ -566,8 +566,8 @@ def sweep(
     each run's results file (``results.json``, what ``wmnsim run -o`` writes).
 
     Runs already stored in ``out_dir`` are skipped, so calling this again resumes.
-    Returns the sweep's runs as :class:`SweepData` (``ran``, ``skipped`` and
-    ``duplicates`` count this call's work). Raises :class:`SweepError` when runs
+    Returns the sweep's runs as :class:`SweepData` (its tables are read on first
+    use; ``ran``, ``skipped`` and ``duplicates`` count this call's work). Raises :class:`SweepError` when runs
     failed (the others are stored), KeyboardInterrupt on Ctrl-C (finished runs are
     stored)."""
     plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
@@ -625,34 +625,55 @@ def sweep(
                          + (f", topology seed {run['topology_seed']}" if run["topology_seed"] is not None else "")
                          + f": {type(error).__name__}: {error}")
         raise SweepError("\n".join(lines), failures)
-    data = load(out, keys=[r.key for r in plan.runs])
-    data.ran, data.skipped, data.duplicates = ran, line.skipped, duplicates
-    return data
+    return SweepData(out, [r.key for r in plan.runs], plan.parameters, ran, line.skipped, duplicates)
 
 
 # ---- reading a sweep directory ----------------------------------------------------------------
 
 
-@dataclasses.dataclass
 class SweepData:
-    """The runs of a sweep directory as pandas tables.
+    """The runs of a sweep directory as pandas tables, read on first use.
 
     ``runs``: one row per run (``run_key``, ``point_key``, the parameters as
     columns named by their JSON pointer, ``seed``, ``topology_seed``, the
     summary flattened (``jain_fairness_index``, ``drops.queue_overflow``, ...),
     run statistics). ``flows`` and ``nodes``: one row per flow / node of each run
     (``flow_id`` / ``node_id``), with the run's key, parameters and seeds in front.
-    ``parameters`` lists the parameter columns. ``ran``, ``skipped`` and
+    ``parameters`` lists the parameter columns; ``keys`` the run keys (the
+    directories under ``DIR/runs``) in row order. ``ran``, ``skipped`` and
     ``duplicates`` count what :func:`sweep` did (0 from :func:`load`)."""
 
-    directory: str
-    parameters: List[str]
-    runs: "pandas.DataFrame"
-    flows: "pandas.DataFrame"
-    nodes: "pandas.DataFrame"
-    ran: int = 0
-    skipped: int = 0
-    duplicates: int = 0
+    def __init__(self, directory: str, keys: Sequence[str], parameter_order: Sequence[str] = (),
+                 ran: int = 0, skipped: int = 0, duplicates: int = 0):
+        self.directory = directory
+        self.keys = list(keys)
+        self.ran, self.skipped, self.duplicates = ran, skipped, duplicates
+        self._parameter_order = list(parameter_order)
+        self._tables: Optional[Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = None
+
+    def _read(self) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+        if self._tables is None:
+            self._tables = _read_runs(self.directory, self.keys, self._parameter_order)
+        return self._tables
+
+    @property
+    def parameters(self) -> List[str]:
+        return list(self._read()[0])
+
+    @property
+    def runs(self) -> "pandas.DataFrame":
+        return self._read()[1]
+
+    @property
+    def flows(self) -> "pandas.DataFrame":
+        return self._read()[2]
+
+    @property
+    def nodes(self) -> "pandas.DataFrame":
+        return self._read()[3]
+
+    def __repr__(self) -> str:
+        return f"<wmnsim.SweepData {self.directory!r}: {len(self.keys)} runs>"
 
     def aggregate(self, metrics: Optional[Sequence[str]] = None, by: Optional[Sequence[str]] = None,
                   table: str = "runs", confidence: float = 0.95) -> "pandas.DataFrame":
@@ -723,11 +744,9 @@ def _read_tables(run_dir: str) -> Tuple["pandas.DataFrame", "pandas.DataFrame", 
 
 
 def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData:
-    """Reads a sweep directory (every stored run, or those of ``keys``) into a
+    """A sweep directory's runs (every stored run, or those of ``keys``) as a
     :class:`SweepData`. Rows follow the sweeps' order (points, topology seeds,
     seeds) as recorded in sweep.json."""
-    import pandas as pd
-
     directory = os.path.abspath(os.fspath(directory))
     runs_dir = os.path.join(directory, RUNS_DIR)
     if not os.path.isdir(runs_dir):
@@ -744,10 +763,18 @@ def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData
     stored = set(os.listdir(runs_dir))
     wanted = [k for k in keys if k in stored] if keys is not None else \
         sorted(stored, key=lambda k: (order.get(k, len(order)), k))
-    parts = [_read_tables(os.path.join(runs_dir, k)) for k in wanted]
+    return SweepData(directory, wanted, parameters)
+
+
+def _read_runs(directory: str, keys: Sequence[str], parameter_order: Sequence[str]
+               ) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    """The parameters and the runs, flows and nodes tables of the runs ``keys``."""
+    import pandas as pd
+
+    parts = [_read_tables(os.path.join(directory, RUNS_DIR, k)) for k in keys]
     runs = pd.concat([p[0] for p in parts], ignore_index=True) if parts else pd.DataFrame()
-    parameters = [p for p in parameters if p in runs.columns] + \
-        [c for c in runs.columns if c.startswith("/") and c not in parameters]
+    parameters = [p for p in parameter_order if p in runs.columns] + \
+        [c for c in runs.columns if c.startswith("/") and c not in parameter_order]
     front = ["run_key"] + parameters + ["seed", "topology_seed"] if parts else []
 
     def with_run_columns(frames: List["pandas.DataFrame"]) -> "pandas.DataFrame":
@@ -757,8 +784,7 @@ def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData
         df = df.merge(runs[front], on="run_key", how="left", sort=False)
         return df[front + [c for c in df.columns if c not in front]]
 
-    return SweepData(directory, parameters, runs, with_run_columns([p[1] for p in parts]),
-                     with_run_columns([p[2] for p in parts]))
+    return parameters, runs, with_run_columns([p[1] for p in parts]), with_run_columns([p[2] for p in parts])
 
 
 # ---- statistics ----------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ import wmnsim.plot
 from conftest import FLAGSHIP, ROOT
 
 distributed = pytest.importorskip("distributed")
+# Debian's tornado 6.2 under distributed 2022.12: a deprecation notice, nothing wrong.
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
 
 MESH = ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json"
 SMALL_GRID = {"/mac/cw_min": [16, 64], "/simulation/duration_s": [3]}
