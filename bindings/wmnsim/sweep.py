@@ -457,19 +457,16 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
 
     from distributed import Client, LocalCluster
 
+    _check_workers(scheduler, workers)
     if scheduler is None:
         n = workers if workers is not None else (os.cpu_count() or 1)
-        if not _is_int(n) or n < 1:
-            raise ValueError(f"workers must be a positive integer, got {workers!r}")
         with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                           silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
             yield client
         return
-    if workers is not None:
-        raise ValueError("workers= sizes the embedded cluster; a cluster given by its scheduler has its own workers")
     if isinstance(scheduler, str):
         try:
-            client = Client(scheduler, timeout="20s")
+            client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError) as e:
             raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         with client:
@@ -478,19 +475,33 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
     yield scheduler  # a distributed.Client
 
 
+def _check_workers(scheduler: Any, workers: Any) -> None:
+    if workers is None:
+        return
+    if scheduler is not None:
+        raise ValueError("workers= sizes the embedded cluster; a cluster given by its scheduler has its own workers")
+    if not _is_int(workers) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+
+
 class _ProgressLine:
     """``[sweep] 12/40 runs (4 skipped)  2.1 runs/s  ETA 13 s`` redrawn on stderr."""
 
     def __init__(self, total: int, skipped: int, enabled: bool):
         self.total, self.skipped, self.enabled = total, skipped, enabled
-        self.done, self.failed, self.start = 0, 0, time.monotonic()
+        self.done, self.failed, self.start, self.drawn = 0, 0, time.monotonic(), False
+
+    def started(self) -> None:
+        """The cluster is up: the rate counts from here."""
+        self.start = time.monotonic()
+        self.draw()
 
     def update(self, failed: bool = False) -> None:
         self.done += 1
         self.failed += int(failed)
         self.draw()
 
-    def draw(self, final: bool = False) -> None:
+    def draw(self) -> None:
         if not self.enabled:
             return
         elapsed = time.monotonic() - self.start
@@ -499,7 +510,16 @@ class _ProgressLine:
         eta = f"ETA {left / rate:.0f} s" if rate > 0 and left > 0 else ("done" if left == 0 else "ETA ?")
         failed = f", {self.failed} failed" if self.failed else ""
         sys.stderr.write(f"\r[sweep] {self.skipped + self.done}/{self.total} runs ({self.skipped} skipped{failed})  "
-                         f"{rate:.2f} runs/s  {eta}   " + ("\n" if final else ""))
+                         f"{rate:.2f} runs/s  {eta}   ")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if not self.enabled:
+            return
+        if not self.drawn:
+            self.draw()
+        sys.stderr.write("\n")
         sys.stderr.flush()
 
 
@@ -570,6 +590,7 @@ def sweep(
     use; ``ran``, ``skipped`` and ``duplicates`` count this call's work). Raises :class:`SweepError` when runs
     failed (the others are stored), KeyboardInterrupt on Ctrl-C (finished runs are
     stored)."""
+    _check_workers(scheduler, workers)
     plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
     out = os.path.abspath(os.fspath(out_dir))
     os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
@@ -593,7 +614,7 @@ def sweep(
                         "topology_seed": r.topology_seed, "random_groups": list(r.random_groups), "scenario": text,
                         "out_dir": out, "version": _core.__version__, "keep_results": bool(keep_results)}
                 futures[client.submit(_execute, task, key=f"wmnsim-run-{r.key}-{tag}", pure=False)] = r
-            line.draw()
+            line.started()
             try:
                 for future in as_completed(list(futures)):
                     r = futures[future]
@@ -614,9 +635,9 @@ def sweep(
                     line.update()
             except BaseException:
                 client.cancel(list(futures))
-                line.draw(final=True)
+                line.finish()
                 raise
-    line.draw(final=True)
+    line.finish()
     if failures:
         lines = [f"{len(failures)} of {len(plan.runs)} runs failed (the others are stored in {out}; "
                  "running the sweep again retries only the failed ones):"]
@@ -862,7 +883,7 @@ def run_spec_command(spec_path: PathLike, out_dir: PathLike, scheduler: Optional
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished runs are kept in {out_dir}; the same command resumes", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except SweepError as e:
+    except (SweepError, ConnectionError) as e:
         print(str(e), file=sys.stderr)
         return EXIT_INTERNAL
     except Exception as e:  # noqa: BLE001 - the command line reports, never a traceback

@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 
+import distributed
 import numpy as np
 import pandas as pd
 import pytest
@@ -17,14 +18,11 @@ import wmnsim
 import wmnsim.plot
 from conftest import FLAGSHIP, ROOT
 
-distributed = pytest.importorskip("distributed")
 # Debian's tornado 6.2 under distributed 2022.12: a deprecation notice, nothing wrong.
 pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
 
 MESH = ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json"
 SMALL_GRID = {"/mac/cw_min": [16, 64], "/simulation/duration_s": [3]}
-# Compared with direct runs: everything but the wall clock.
-WALL = ["wall_time_s", "events_per_s"]
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +211,11 @@ def test_spec_validation_errors_name_their_json_path(tmp_path, capsys):
     assert lines == [f"{s}: /topology_seeds: the scenario has no node group with a random placement "
                      "(random_uniform, random_grid): nothing to seed"]
     assert spec_errors(tmp_path, capsys, {"grid": {}})[0] == f"{s}: /seeds: missing: a list of seeds, or a count N (seeds 1..N)"
+    # workers= sizes the embedded cluster only: refused before anything is written.
+    (tmp_path / "spec.json").write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "seeds": 1}))
+    assert wmnsim.sweep.run_spec_command(tmp_path / "spec.json", tmp_path / "out", "tcp://127.0.0.1:1", 2) == 2
+    assert "workers= sizes the embedded cluster" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 def test_aggregate_matches_a_hand_computation():
