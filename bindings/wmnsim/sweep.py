@@ -679,18 +679,22 @@ class SweepData:
 
     @property
     def parameters(self) -> List[str]:
+        """The parameter columns (JSON pointers), in the order the sweeps set them."""
         return list(self._read()[0])
 
     @property
     def runs(self) -> "pandas.DataFrame":
+        """One row per run: keys, parameters, seeds, summary, run statistics."""
         return self._read()[1]
 
     @property
     def flows(self) -> "pandas.DataFrame":
+        """One row per flow and run (``flow_id``), the run's parameters and seeds in front."""
         return self._read()[2]
 
     @property
     def nodes(self) -> "pandas.DataFrame":
+        """One row per node and run (``node_id``), the run's parameters and seeds in front."""
         return self._read()[3]
 
     def __repr__(self) -> str:
