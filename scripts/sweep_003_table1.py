@@ -130,7 +130,8 @@ def main():
                 gb = back["goodput_bps"].mean() / 1e3
                 c = fwd["drops_retry_limit"].mean() / args.duration
                 a = fwd["dropped_packets"].mean() / args.duration
-                both = (fwd["drops_retry_limit"].to_numpy() + back["drops_retry_limit"].to_numpy()).mean() / args.duration
+                both = (fwd["drops_retry_limit"].to_numpy()
+                        + back["drops_retry_limit"].to_numpy()).mean() / args.duration
                 dl = fwd["delay_mean_s"].fillna(0.0).mean()
                 print(f"| {model} | {rate:g} | {g:.1f} + {gb:.1f} | {c:.3f} | {a:.3f} | {both:.3f} | {dl:.4f} |",
                       flush=True)

@@ -342,7 +342,8 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     elif isinstance(source, pd.DataFrame) and "metric" in source.columns:
         agg = source[source["metric"] == y]
         if agg.empty:
-            raise KeyError(f"no metric {y!r} in this aggregate (metrics: {', '.join(map(str, source['metric'].unique()))})")
+            known = ", ".join(map(str, source["metric"].unique()))
+            raise KeyError(f"no metric {y!r} in this aggregate (metrics: {known})")
         confidence = source.attrs.get("confidence", confidence)
     else:
         raise TypeError("sweep() takes a sweep directory, a SweepData or a DataFrame from wmnsim.sweep.aggregate")

@@ -310,9 +310,16 @@ def _plan(scenario: Union[Scenario, PathLike, Mapping[str, Any]], grid: Any, poi
     parameters: List[str] = []
     for values, _ in point_list:
         parameters += [p for p in values if p not in parameters]
-    spec = {"scenario": base.source, "grid": grid, "points": points, "seeds": seed_list,
-            "topology_seeds": topology_seeds}
-    return _Plan(base, parameters, runs, {k: v for k, v in spec.items() if v is not None})
+    # What was asked, as plain JSON (the arguments may hold tuples or numpy numbers).
+    spec: Dict[str, Any] = {"scenario": base.source}
+    if grid is not None:
+        spec["grid"] = {p: list({_canonical(v[p]): v[p] for v, _ in point_list}.values()) for p in parameters}
+    if points is not None:
+        spec["points"] = [v for v, _ in point_list]
+    spec["seeds"] = seed_list
+    if topology_seeds is not None:
+        spec["topology_seeds"] = topo_list
+    return _Plan(base, parameters, runs, spec)
 
 
 # ---- the sweep spec file ------------------------------------------------------------------
@@ -587,9 +594,9 @@ def sweep(
 
     Runs already stored in ``out_dir`` are skipped, so calling this again resumes.
     Returns the sweep's runs as :class:`SweepData` (its tables are read on first
-    use; ``ran``, ``skipped`` and ``duplicates`` count this call's work). Raises :class:`SweepError` when runs
-    failed (the others are stored), KeyboardInterrupt on Ctrl-C (finished runs are
-    stored)."""
+    use; ``ran``, ``skipped`` and ``duplicates`` count this call's work). Raises
+    :class:`SweepError` when runs failed (the others are stored), and
+    KeyboardInterrupt on Ctrl-C (finished runs are stored)."""
     _check_workers(scheduler, workers)
     plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
     out = os.path.abspath(os.fspath(out_dir))
@@ -618,8 +625,10 @@ def sweep(
             try:
                 for future in as_completed(list(futures)):
                     r = futures[future]
-                    if future.status != "finished":
-                        failures.append((r.describe(), future.exception()))
+                    if future.status != "finished":  # an error, or cancelled by the scheduler
+                        error = future.exception() if future.status == "error" else \
+                            RuntimeError(f"the task was {future.status}")
+                        failures.append((r.describe(), error))
                         line.update(failed=True)
                         continue
                     status = future.result()["status"]
