@@ -5,6 +5,7 @@ import math
 import os
 import shutil
 import signal
+import sys
 import threading
 import time
 
@@ -270,3 +271,39 @@ def test_aggregate_of_a_sweep_and_its_plot(small, tmp_path):
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["flow_id=A_to_GW", "flow_id=B_to_GW"]
     with pytest.raises(KeyError, match="no parameter"):
         wmnsim.plot.sweep(agg, x="/mac/cw_max", y="total_goodput_bps")
+
+
+def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
+    """_execute (a worker's task) in this process: the second attempt of a stored run
+    does not run, and a copy finished after another attempt stored it is dropped."""
+    sweep_module = sys.modules["wmnsim.sweep"]
+    plan = sweep_module._plan(FLAGSHIP, {"/simulation/duration_s": [1]}, None, [4], None)
+    (r,) = plan.runs
+    os.makedirs(tmp_path / "runs")
+    os.makedirs(tmp_path / ".tmp")
+    task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed, "topology_seed": None,
+            "random_groups": [], "scenario": plan.scenario._text(), "out_dir": str(tmp_path),
+            "version": wmnsim.__version__, "keep_results": True}
+    real_run = wmnsim._run.run
+    calls = []
+
+    def run_while_another_attempt_finishes(*args, **kwargs):
+        calls.append(kwargs["seed"])
+        result = real_run(*args, **kwargs)
+        os.makedirs(tmp_path / "runs" / r.key / "from_the_other_attempt")
+        return result
+
+    monkeypatch.setattr(wmnsim._run, "run", run_while_another_attempt_finishes)
+    assert sweep_module._execute(task)["status"] == "duplicate"
+    assert calls == [4]
+    assert os.listdir(tmp_path / "runs" / r.key) == ["from_the_other_attempt"]  # the first copy stays
+    assert os.listdir(tmp_path / ".tmp") == []  # the discarded copy is gone
+    monkeypatch.setattr(wmnsim._run, "run", real_run)
+    shutil.rmtree(tmp_path / "runs" / r.key)
+    assert sweep_module._execute(task)["status"] == "done"
+    assert sorted(os.listdir(tmp_path / "runs" / r.key)) == ["flows.parquet", "nodes.parquet", "results.json",
+                                                             "run.parquet"]
+    assert sweep_module._execute(task)["status"] == "duplicate"  # a retried task finds it stored: no run
+    stored = wmnsim.Result.from_json(tmp_path / "runs" / r.key / "results.json")
+    assert stored.seed == 4
+    assert stored.summary == wmnsim.run(FLAGSHIP, seed=4, overrides={"/simulation/duration_s": 1}).summary
