@@ -5,7 +5,6 @@ import math
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 
@@ -276,8 +275,9 @@ def test_aggregate_of_a_sweep_and_its_plot(small, tmp_path):
 def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     """_execute (a worker's task) in this process: the second attempt of a stored run
     does not run, and a copy finished after another attempt stored it is dropped."""
-    sweep_module = sys.modules["wmnsim.sweep"]
-    plan = sweep_module._plan(FLAGSHIP, {"/simulation/duration_s": [1]}, None, [4], None)
+    from wmnsim.sweep import _execute, _plan
+
+    plan = _plan(FLAGSHIP, {"/simulation/duration_s": [1]}, None, [4], None)
     (r,) = plan.runs
     os.makedirs(tmp_path / "runs")
     os.makedirs(tmp_path / ".tmp")
@@ -294,16 +294,16 @@ def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
         return result
 
     monkeypatch.setattr(wmnsim._run, "run", run_while_another_attempt_finishes)
-    assert sweep_module._execute(task)["status"] == "duplicate"
+    assert _execute(task)["status"] == "duplicate"
     assert calls == [4]
     assert os.listdir(tmp_path / "runs" / r.key) == ["from_the_other_attempt"]  # the first copy stays
     assert os.listdir(tmp_path / ".tmp") == []  # the discarded copy is gone
     monkeypatch.setattr(wmnsim._run, "run", real_run)
     shutil.rmtree(tmp_path / "runs" / r.key)
-    assert sweep_module._execute(task)["status"] == "done"
+    assert _execute(task)["status"] == "done"
     assert sorted(os.listdir(tmp_path / "runs" / r.key)) == ["flows.parquet", "nodes.parquet", "results.json",
                                                              "run.parquet"]
-    assert sweep_module._execute(task)["status"] == "duplicate"  # a retried task finds it stored: no run
+    assert _execute(task)["status"] == "duplicate"  # a retried task finds it stored: no run
     stored = wmnsim.Result.from_json(tmp_path / "runs" / r.key / "results.json")
     assert stored.seed == 4
     assert stored.summary == wmnsim.run(FLAGSHIP, seed=4, overrides={"/simulation/duration_s": 1}).summary
