@@ -482,6 +482,16 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
     yield scheduler  # a distributed.Client
 
 
+def _check_requirements() -> None:
+    """Sweeps need packages plain runs do not: say which, before anything runs."""
+    import importlib.util
+
+    missing = [m for m in ("distributed", "pyarrow", "pandas", "scipy") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ImportError(f"wmnsim.sweep needs {', '.join(missing)}: scripts/setup.sh installs them "
+                          "(or: pip install 'wmnsim[sweep]')")
+
+
 def _check_workers(scheduler: Any, workers: Any) -> None:
     if workers is None:
         return
@@ -598,6 +608,7 @@ def sweep(
     :class:`SweepError` when runs failed (the others are stored), and
     KeyboardInterrupt on Ctrl-C (finished runs are stored)."""
     _check_workers(scheduler, workers)
+    _check_requirements()
     plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
     out = os.path.abspath(os.fspath(out_dir))
     os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
