@@ -94,8 +94,10 @@ def import_wmnsim(wmnsim_bin: str) -> Any:
     try:
         import wmnsim
     except ImportError as e:
-        raise ReferenceProblem(f"cannot import the wmnsim Python module ({e}): build it with "
-                               "`scripts/build.sh ci` or install it (docs/python.md)") from None
+        raise ReferenceProblem(
+            f"cannot import the wmnsim Python module ({e}) and {build_python} has none: build it with that "
+            f"program (cmake -S . -B {build_python.parent} -DWMNSIM_BUILD_PYTHON=ON && cmake --build "
+            f"{build_python.parent}; `scripts/build.sh ci` has it) or install it (docs/python.md)") from None
     return wmnsim
 
 
