@@ -125,17 +125,21 @@ def test_killed_worker_loses_and_duplicates_nothing(cluster, tmp_path):
     grid = {"/mac/cw_min": [16, 32, 64], "/simulation/duration_s": [200]}  # about a second of wall time each
     killed = {}
 
+    def executing(dask_worker):
+        return [str(ts.key) for ts in dask_worker.state.executing]
+
     def killer():
+        """Once a run is stored, SIGKILL a worker while it executes a run."""
         with distributed.Client(cluster) as client:
             pids = client.run(os.getpid)
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
                 if (out / "runs").is_dir() and os.listdir(out / "runs"):
-                    busy = [w for w, keys in client.processing().items() if keys and w in pids]
+                    busy = {w: keys for w, keys in client.run(executing).items() if keys}
                     if busy:
-                        killed["tasks"] = list(client.processing()[busy[0]])
-                        os.kill(pids[busy[0]], signal.SIGKILL)
-                        killed["pid"] = pids[busy[0]]
+                        worker, keys = next(iter(busy.items()))
+                        os.kill(pids[worker], signal.SIGKILL)
+                        killed["tasks"] = keys
                         return
                 time.sleep(0.02)
 
@@ -143,7 +147,8 @@ def test_killed_worker_loses_and_duplicates_nothing(cluster, tmp_path):
     thread.start()
     data = wmnsim.sweep(FLAGSHIP, grid, seeds=[1, 2], out_dir=out, scheduler=cluster.scheduler_address)
     thread.join()
-    assert killed.get("tasks"), "the worker was not killed while it had a run"
+    assert killed.get("tasks"), "no worker was killed while it executed a run"
+    assert all(k.startswith("wmnsim-run-") for k in killed["tasks"])
     assert len(data.runs) == 6 and data.ran + data.duplicates == 6
     assert sorted(os.listdir(out / "runs")) == sorted(data.runs["run_key"])
     check_equal_to_direct(data, FLAGSHIP)
