@@ -217,6 +217,10 @@ def test_spec_validation_errors_name_their_json_path(tmp_path, capsys):
                      "(random_uniform, random_grid): nothing to seed"]
     lines = spec_errors(tmp_path, capsys, {"grid": {}})
     assert lines == [f"{s}: /seeds: missing: a list of seeds, or a count N (seeds 1..N)"]
+    lines = spec_errors(tmp_path, capsys, {"grid": {}, "seeds": [2], "topology_seeds": [-1]})
+    assert lines == [f"{s}: /grid: must be a non-empty object of JSON pointers to lists of values, "
+                     'e.g. {"/mac/cw_min": [16, 32, 64]}',
+                     f"{s}: /topology_seeds/0: must be an integer 0..9223372036854775807, got -1"]
     # workers= sizes the embedded cluster only: refused before anything is written.
     (tmp_path / "spec.json").write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "seeds": 1}))
     assert wmnsim.sweep.run_spec_command(tmp_path / "spec.json", tmp_path / "out", "tcp://127.0.0.1:1", 2) == 2
