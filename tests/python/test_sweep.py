@@ -312,7 +312,9 @@ def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     assert _execute(task)["status"] == "done"
     assert sorted(os.listdir(tmp_path / "runs" / r.key)) == ["flows.parquet", "nodes.parquet", "results.json",
                                                              "run.parquet"]
-    assert _execute(task)["status"] == "duplicate"  # a retried task finds it stored: no run
+    # A retried task finds its run stored and does not run it again.
+    monkeypatch.setattr(wmnsim._run, "run", lambda *a, **k: pytest.fail("a stored run ran again"))
+    assert _execute(task)["status"] == "duplicate"
     stored = wmnsim.Result.from_json(tmp_path / "runs" / r.key / "results.json")
     assert stored.seed == 4
     assert stored.summary == wmnsim.run(FLAGSHIP, seed=4, overrides={"/simulation/duration_s": 1}).summary
