@@ -6,7 +6,9 @@
 
 A folder stands for every *.reference.json under it; with --quick only the
 *.quick.reference.json files (the CI subset). Each reference's scenario is run
-once per seed with its overrides (`wmnsim run SCEN --seed S --set ... -o FILE`).
+once per seed with its overrides, as `wmnsim run SCEN --seed S --set ... -o FILE`
+would, by the sweep runner (wmnsim.sweep, docs/sweeps.md) on one embedded Dask
+cluster of --jobs worker processes.
 
 generate rewrites each reference with the new mean/std/n/samples of its metrics
 (tolerances and note kept) and prints how far each mean moved. check compares the
@@ -14,7 +16,9 @@ runs with `wmnsim compare` and prints its tables.
 
 Exit codes: 0 all passed (or nothing to do), 2 invalid input or a failed run,
 3 (check) some reference has a metric outside its tolerance or missing.
-Standard library only: runs with plain /usr/bin/python3.
+Needs the wmnsim Python module of the same build as --wmnsim (taken from the
+build's python/ folder next to it, else the installed one), Dask's distributed
+scheduler and SciPy (scripts/setup.sh installs them).
 """
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Tuple
+
+from scipy import stats as scipy_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXIT_INVALID = 2
@@ -76,27 +82,38 @@ def load(path: pathlib.Path) -> Dict[str, Any]:
 
 # ---- running the seeds -------------------------------------------------------------
 
-def run_seeds(wmnsim: str, ref_path: pathlib.Path, doc: Dict[str, Any], out_dir: pathlib.Path,
-              jobs: int) -> List[pathlib.Path]:
-    """Runs the reference's scenario once per seed; returns the results files in
-    seed order."""
-    scenario = ref_path.parent / doc["scenario"]
-    overrides = doc.get("overrides", [])
+def import_wmnsim(wmnsim_bin: str) -> Any:
+    """The wmnsim Python module of the build that made --wmnsim (BUILD/cli/wmnsim ->
+    BUILD/python plus bindings/), else an installed one. Dask's worker processes
+    inherit the search path."""
+    build_python = pathlib.Path(wmnsim_bin).resolve().parents[1] / "python"
+    if (build_python / "wmnsim").is_dir():
+        paths = [str(ROOT / "bindings"), str(build_python)]
+        sys.path[:0] = paths
+        os.environ["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    try:
+        import wmnsim
+    except ImportError as e:
+        raise ReferenceProblem(
+            f"cannot import the wmnsim Python module ({e}) and {build_python} has none: build it with that "
+            f"program (cmake -S . -B {build_python.parent} -DWMNSIM_BUILD_PYTHON=ON && cmake --build "
+            f"{build_python.parent}; `scripts/build.sh ci` has it) or install it (docs/python.md)") from None
+    return wmnsim
 
-    def one(seed: int) -> pathlib.Path:
-        out = out_dir / f"seed_{seed}.json"
-        cmd = [wmnsim, "run", str(scenario), "--seed", str(seed)]
-        for o in overrides:
-            cmd += ["--set", o]
-        cmd += ["-o", str(out)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise ReferenceProblem(f"{ref_path}: seed {seed}: `{' '.join(cmd)}` failed "
-                                   f"(exit {r.returncode}):\n{r.stderr.strip()}")
-        return out
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(one, doc["seeds"]))
+def run_seeds(wmnsim: Any, ref_path: pathlib.Path, doc: Dict[str, Any], out_dir: pathlib.Path,
+              client: Any) -> List[pathlib.Path]:
+    """Runs the reference's scenario once per seed (a sweep of one point); returns
+    the results files in seed order."""
+    try:
+        scenario = wmnsim.Scenario(ref_path.parent / doc["scenario"]).with_overrides(doc.get("overrides", []))
+        data = wmnsim.sweep(scenario, seeds=doc["seeds"], out_dir=out_dir, scheduler=client, keep_results=True,
+                            progress=False)
+    except wmnsim.ScenarioError as e:
+        raise ReferenceProblem(f"{ref_path}: cannot run the seeds {doc['seeds']}:\n{e}") from None
+    except wmnsim.SweepError as e:
+        raise ReferenceProblem(f"{ref_path}: {e}") from None
+    return [out_dir / "runs" / key / "results.json" for key in data.keys]  # one point: in seed order
 
 
 # ---- metrics, as results/compare.cpp reads them -----------------------------------------
@@ -136,37 +153,9 @@ def stats(samples: List[float]) -> Tuple[float, float]:
     return mean, math.sqrt(var)
 
 
-# Student's t, as results/compare.cpp computes it: P(|T| <= t) by Abramowitz & Stegun
-# 26.7.3 (odd df) / 26.7.4 (even df), inverted by bisection.
-def t_coverage(t: float, df: int) -> float:
-    theta = math.atan(t / math.sqrt(df))
-    c2, s = math.cos(theta) ** 2, math.sin(theta)
-    if df % 2 == 1:
-        if df == 1:
-            return 2 * theta / math.pi
-        term = total = math.cos(theta)
-        for k in range(3, df - 1, 2):
-            term *= c2 * (k - 1) / k
-            total += term
-        return 2 / math.pi * (theta + s * total)
-    term = total = 1.0
-    for k in range(2, df - 1, 2):
-        term *= c2 * (k - 1) / k
-        total += term
-    return s * total
-
-
 def t_quantile(level: float, df: int) -> float:
-    lo, hi = 0.0, 1.0
-    while t_coverage(hi, df) < level:
-        lo, hi = hi, hi * 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if t_coverage(mid, df) < level:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    """Student's t with P(|T| <= t) = level, as `wmnsim compare` uses it."""
+    return float(scipy_stats.t.ppf(0.5 + level / 2, df))
 
 
 def band_half_width(metric: Dict[str, Any], m: int) -> float:
@@ -210,11 +199,15 @@ def dumps(value: Any, indent: int = 0) -> str:
     return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
 
-def generate(wmnsim: str, ref_path: pathlib.Path, jobs: int) -> None:
+def prepare(wmnsim: Any, ref_path: pathlib.Path, out_dir: pathlib.Path, client: Any
+            ) -> Tuple[Dict[str, Any], List[pathlib.Path]]:
+    """Reads a reference and runs its seeds: (the reference, its results files)."""
     doc = load(ref_path)
-    with tempfile.TemporaryDirectory(prefix="wmnsim-ref-") as tmp:
-        files = run_seeds(wmnsim, ref_path, doc, pathlib.Path(tmp), jobs)
-        results = [json.loads(f.read_text()) for f in files]
+    return doc, run_seeds(wmnsim, ref_path, doc, out_dir, client)
+
+
+def generate(ref_path: pathlib.Path, doc: Dict[str, Any], files: List[pathlib.Path]) -> None:
+    results = [json.loads(f.read_text()) for f in files]
 
     print(f"== {ref_path}: {len(results)} runs")
     metrics = []
@@ -259,12 +252,9 @@ def moved(old: Dict[str, Any], new: Dict[str, Any]) -> str:
     return text
 
 
-def check(wmnsim: str, ref_path: pathlib.Path, jobs: int) -> int:
-    doc = load(ref_path)
-    with tempfile.TemporaryDirectory(prefix="wmnsim-ref-") as tmp:
-        files = run_seeds(wmnsim, ref_path, doc, pathlib.Path(tmp), jobs)
-        r = subprocess.run([wmnsim, "compare", *map(str, files), "--reference", str(ref_path)],
-                           capture_output=True, text=True)
+def check(wmnsim_bin: str, ref_path: pathlib.Path, files: List[pathlib.Path]) -> int:
+    r = subprocess.run([wmnsim_bin, "compare", *map(str, files), "--reference", str(ref_path)],
+                       capture_output=True, text=True)
     print(f"== {ref_path}: {len(files)} runs")
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)
@@ -280,7 +270,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     common.add_argument("paths", nargs="+", help="reference files or folders (searched for *.reference.json)")
     common.add_argument("--wmnsim", default=default_wmnsim(),
                         help="the wmnsim program (default: $WMNSIM_BIN, else build/release/cli/wmnsim)")
-    common.add_argument("--jobs", type=int, default=2, help="seeds run in parallel (default 2)")
+    common.add_argument("--jobs", type=int, default=2,
+                        help="runs in parallel: worker processes of the embedded Dask cluster (default 2)")
     common.add_argument("--quick", action="store_true", help="in folders, only *.quick.reference.json (CI)")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -300,22 +291,40 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"cannot run {args.wmnsim}: give --wmnsim PATH or set WMNSIM_BIN", file=sys.stderr)
         return EXIT_INVALID
 
+    if args.jobs < 1:
+        print(f"--jobs must be at least 1, got {args.jobs}", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        wmnsim = import_wmnsim(args.wmnsim)
+    except ReferenceProblem as e:
+        print(e, file=sys.stderr)
+        return EXIT_INVALID
+
     status = 0
     outside: List[str] = []
-    for ref in refs:
-        try:
-            if args.command == "generate":
-                generate(args.wmnsim, ref, args.jobs)
+    # One cluster for every reference; a few references are swept at once so that
+    # the workers never wait for this process (comparing, writing); reports follow
+    # the references' order.
+    with tempfile.TemporaryDirectory(prefix="wmnsim-ref-") as tmp, \
+            wmnsim.sweep.dask_client(workers=args.jobs) as client, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        prepared = [pool.submit(prepare, wmnsim, ref, pathlib.Path(tmp) / str(i), client)
+                    for i, ref in enumerate(refs)]
+        for ref, runs in zip(refs, prepared):
+            try:
+                doc, files = runs.result()
+                if args.command == "generate":
+                    generate(ref, doc, files)
+                    continue
+                code = check(args.wmnsim, ref, files)
+            except ReferenceProblem as e:
+                print(e, file=sys.stderr)
+                status = EXIT_INVALID
                 continue
-            code = check(args.wmnsim, ref, args.jobs)
-        except ReferenceProblem as e:
-            print(e, file=sys.stderr)
-            status = EXIT_INVALID
-            continue
-        if code == EXIT_OUTSIDE:
-            outside.append(str(ref))
-        elif code != 0:
-            status = EXIT_INVALID
+            if code == EXIT_OUTSIDE:
+                outside.append(str(ref))
+            elif code != 0:
+                status = EXIT_INVALID
     if args.command == "check":
         print(f"{len(refs) - len(outside)} of {len(refs)} references passed" +
               (": failed " + ", ".join(outside) if outside else ""))

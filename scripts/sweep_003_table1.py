@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """003 Table I (Zhai, Chen, Fang, Sec. II-B): the knee of the 9-node chain under
 each reception model.
 
@@ -10,15 +10,19 @@ dropped due to collision exceed 0.1 packet/s and finds the knee near 24.3 packet
 a Markdown table (docs/phy.md). Collision drops are the forward flow's
 `drops_retry_limit` (the MAC gave up at its retry limit) per second.
 
+The runs go through the sweep runner (wmnsim.sweep, docs/sweeps.md): one sweep
+per model over the rates and seeds, on one embedded Dask cluster of --jobs worker
+processes; --out DIR keeps the Parquet datasets (DIR/<model>) and resumes them.
+
 Usage: scripts/sweep_003_table1.py [--wmnsim build/ci/cli/wmnsim] [--duration 100]
        [--rates 16,20,...] [--models ns2,threshold,range,sinr] [--seeds 1]
+       [--jobs 2] [--out DIR]
 """
 
 import argparse
 import copy
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -43,55 +47,66 @@ MODELS = {
 }
 
 
-def scenario(model, rate_pps, duration_s, seed, back_offset=0.0):
+def scenario(model, duration_s):
+    """The chain under one reception model; the rate is a sweep point (rate_point)."""
     with open(os.path.join(ROOT, "scenarios", "zhai_wccp", "chain9.json")) as f:
         s = json.load(f)
     s.pop("$schema", None)
-    s["name"] = f"zhai_table1_{model}_{rate_pps}"
-    s["description"] = "003 Table I sweep point (scripts/sweep_003_table1.py)"
-    s["simulation"] = {"duration_s": duration_s, "seed": seed, "measurement_interval_s": duration_s}
+    s["name"] = f"zhai_table1_{model}"
+    s["description"] = "003 Table I sweep (scripts/sweep_003_table1.py)"
+    s["simulation"] = {"duration_s": duration_s, "seed": 1, "measurement_interval_s": duration_s}
     m = MODELS[model]
     s["propagation"] = copy.deepcopy(m["propagation"])
     s["phy"]["reception"] = copy.deepcopy(m["reception"])
     if s["propagation"]["model"] == "range":
         s["phy"].pop("tx_power_dbm", None)
-    interval = 1.0 / rate_pps
     s["flows"] = [
         {"id": "data", "transport": "udp", "src": "1", "dst": "9", "payload_bytes": 1000,
-         "traffic": {"type": "cbr", "interval_s": interval}},
+         "traffic": {"type": "cbr", "interval_s": 1.0}},
         {"id": "back", "transport": "udp", "src": "9", "dst": "1", "payload_bytes": 40,
-         "traffic": {"type": "cbr", "interval_s": interval}},
+         "traffic": {"type": "cbr", "interval_s": 1.0}},
     ]
-    if back_offset > 0:
-        # Both CBR sources start at 0 by default (strictly periodic, as ns-2's CBR),
-        # so their packets meet at the same place of the chain every period.
-        s["flows"][1]["start_s"] = back_offset * interval
     s["controllers"] = []
     s["outputs"] = {"timeseries": []}
     return s
 
 
-def run(wmnsim, doc):
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "s.json")
-        out = os.path.join(d, "r.json")
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        subprocess.run([wmnsim, "run", path, "-o", out], check=True, stdout=subprocess.DEVNULL)
-        with open(out) as f:
-            return json.load(f)
+def rate_point(rate_pps, back_offset=0.0):
+    """Both flows at rate_pps packet/s."""
+    interval = 1.0 / rate_pps
+    point = {"/flows/0/traffic/interval_s": interval, "/flows/1/traffic/interval_s": interval}
+    if back_offset > 0:
+        # Both CBR sources start at 0 by default (strictly periodic, as ns-2's CBR),
+        # so their packets meet at the same place of the chain every period.
+        point["/flows/1/start_s"] = back_offset * interval
+    return point
+
+
+def import_wmnsim(wmnsim_bin):
+    """The wmnsim module of the build that made --wmnsim (BUILD/python), else the installed one."""
+    build_python = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(wmnsim_bin))), "python")
+    if os.path.isdir(os.path.join(build_python, "wmnsim")):
+        paths = [os.path.join(ROOT, "bindings"), build_python]
+        sys.path[:0] = paths
+        os.environ["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    import wmnsim
+    return wmnsim
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--wmnsim", default=os.path.join(ROOT, "build", "ci", "cli", "wmnsim"))
+    ap.add_argument("--wmnsim", default=os.path.join(ROOT, "build", "ci", "cli", "wmnsim"),
+                    help="the build whose Python module runs the sweep (BUILD/cli/wmnsim -> BUILD/python)")
     ap.add_argument("--duration", type=float, default=100.0)
     ap.add_argument("--rates", default="16,18,20,22,24,26,28,30,34,40")
     ap.add_argument("--models", default="ns2,threshold,range,sinr")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--back-offset", type=float, default=0.0,
                     help="start the 9 -> 1 flow this fraction of a period after the 1 -> 9 flow")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes of the embedded Dask cluster")
+    ap.add_argument("--out", help="keep the sweeps' datasets in OUT/<model> (and resume them)")
     args = ap.parse_args()
+    wmnsim = import_wmnsim(args.wmnsim)
     rates = [float(r) for r in args.rates.split(",")]
     seeds = [int(x) for x in args.seeds.split(",")]
     print(f"duration {args.duration:g} s per point, seeds {args.seeds}, back flow offset {args.back_offset:g} "
@@ -100,28 +115,31 @@ def main():
           "all drops/s (fwd) | collision drops/s (both flows) | mean delay fwd (s) |")
     print("|---|---|---|---|---|---|---|")
     knees, exceeded = {}, set()
-    for model in args.models.split(","):
-        for rate in rates:
-            g = gb = c = a = both = dl = 0.0
-            for seed in seeds:
-                res = run(args.wmnsim, scenario(model, rate, args.duration, seed, args.back_offset))
-                fwd = next(f for f in res["flows"] if f["id"] == "data")
-                back = next(f for f in res["flows"] if f["id"] == "back")
-                g += fwd["goodput_bps"] / 1e3
-                gb += back["goodput_bps"] / 1e3
-                c += fwd["drops_retry_limit"] / args.duration
-                a += fwd["dropped_packets"] / args.duration
-                both += (fwd["drops_retry_limit"] + back["drops_retry_limit"]) / args.duration
-                dl += fwd["delay_mean_s"] or 0.0
-            n = len(seeds)
-            g, gb, c, a, both, dl = g / n, gb / n, c / n, a / n, both / n, dl / n
-            print(f"| {model} | {rate:g} | {g:.1f} + {gb:.1f} | {c:.3f} | {a:.3f} | {both:.3f} | {dl:.4f} |",
-                  flush=True)
-            # The knee: the last rate before the first one above 0.1 collision drops/s.
-            if c > 0.1:
-                exceeded.add(model)
-            elif model not in exceeded:
-                knees[model] = (rate, g + gb)
+    with tempfile.TemporaryDirectory(prefix="wmnsim-003-") as tmp, \
+            wmnsim.sweep.dask_client(workers=args.jobs) as client:
+        for model in args.models.split(","):
+            out = os.path.join(args.out or tmp, model)
+            data = wmnsim.sweep(scenario(model, args.duration), points=[rate_point(r, args.back_offset) for r in rates],
+                                seeds=seeds, out_dir=out, scheduler=client)
+            flows = data.flows.set_index(["run_key", "flow_id"])
+            for rate in rates:
+                runs = data.runs[data.runs["/flows/0/traffic/interval_s"] == 1.0 / rate]["run_key"]
+                fwd = flows.loc[[(k, "data") for k in runs]]
+                back = flows.loc[[(k, "back") for k in runs]]
+                g = fwd["goodput_bps"].mean() / 1e3
+                gb = back["goodput_bps"].mean() / 1e3
+                c = fwd["drops_retry_limit"].mean() / args.duration
+                a = fwd["dropped_packets"].mean() / args.duration
+                both = (fwd["drops_retry_limit"].to_numpy()
+                        + back["drops_retry_limit"].to_numpy()).mean() / args.duration
+                dl = fwd["delay_mean_s"].fillna(0.0).mean()
+                print(f"| {model} | {rate:g} | {g:.1f} + {gb:.1f} | {c:.3f} | {a:.3f} | {both:.3f} | {dl:.4f} |",
+                      flush=True)
+                # The knee: the last rate before the first one above 0.1 collision drops/s.
+                if c > 0.1:
+                    exceeded.add(model)
+                elif model not in exceeded:
+                    knees[model] = (rate, g + gb)
     print()
     for model, (rate, g) in knees.items():
         print(f"knee ({model}): last swept rate before collision drops exceed 0.1/s: {rate:g} packet/s, "

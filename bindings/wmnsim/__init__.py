@@ -10,7 +10,8 @@ Run a scenario and look at the results::
 
 The public names: :class:`Scenario`, :func:`run`, :class:`Result`,
 :class:`Progress`, :func:`compare` (results against a reference file) and its
-:class:`Comparison`, the exceptions :class:`ScenarioError` (a ``ValueError``),
+:class:`Comparison`, :func:`sweep` (parameter sweeps on Dask, docs/sweeps.md)
+and its :class:`SweepData` and :class:`SweepError`, the exceptions :class:`ScenarioError` (a ``ValueError``),
 :class:`NotSupportedError` (a ``NotImplementedError``) and
 :class:`ValidationIssue`, and the modules :mod:`wmnsim.plot` and
 :mod:`wmnsim.model` (analytical models, docs/model.md). ``python -m wmnsim``
@@ -32,6 +33,8 @@ from ._run import run  # noqa: E402
 from .comparison import Comparison, compare  # noqa: E402
 from .scenario import Scenario  # noqa: E402
 from . import model  # noqa: E402
+# wmnsim.sweep is the sweep function; wmnsim.sweep.load, .aggregate, ... hang off it.
+from .sweep import SweepData, SweepError, sweep  # noqa: E402
 
 __version__: str = _core.__version__
 #: Build type of the compiled core ("Release", "RelWithDebInfo", ...).
@@ -59,6 +62,9 @@ __all__ = [
     "ValidationIssue",
     "plot",
     "model",
+    "sweep",
+    "SweepData",
+    "SweepError",
     "__version__",
     "build_type",
 ]

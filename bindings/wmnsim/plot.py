@@ -9,6 +9,8 @@ made without pyplot, so nothing needs a display and nothing global changes; pass
 - :func:`goodput_over_time`, :func:`cwnd_over_time`, :func:`timeseries`: lines over time.
 - :func:`topology`: nodes at their positions, gateways marked, radio and wired
   links coloured by use, and each flow's route.
+- :func:`sweep`: a metric of a parameter sweep against a parameter, with
+  confidence-interval error bars.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["flow_goodput", "goodput_over_time", "cwnd_over_time", "timeseries", "topology", "save"]
+__all__ = ["flow_goodput", "goodput_over_time", "cwnd_over_time", "timeseries", "topology", "sweep", "save"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -310,4 +312,62 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
     ax.set_ylabel("y (m)")
     ax.set_title(title or (d["name"] or scenario.name or "topology"))
     ax.legend(fontsize=8, loc="best")
+    return _done(fig, path)
+
+
+# ---- parameter sweeps ----------------------------------------------------------------
+
+
+def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
+          table: str = "runs", confidence: float = 0.95, title: Optional[str] = None) -> "Figure":
+    """A metric of a sweep against one parameter: the mean per point with its
+    Student-t confidence interval as error bars, one line per value of the other
+    parameters (those that take more than one value).
+
+    ``source``: a sweep directory, a :class:`wmnsim.SweepData`, or a DataFrame from
+    :func:`wmnsim.sweep.aggregate` (its columns before ``metric`` are the groups;
+    its intervals are drawn as they are). ``x``: the parameter (e.g.
+    ``"/mac/cw_min"``); ``y``: the metric (e.g. ``"total_goodput_bps"``, drawn in
+    Mbit/s like every ``*_bps``). ``table``: the table ``y`` comes from when
+    aggregating here (``"runs"``, ``"flows"`` or ``"nodes"``; per flow or node,
+    each id is a line of its own)."""
+    import pandas as pd
+
+    from .sweep import SweepData, _groups, load
+
+    if isinstance(source, (str, os.PathLike)):
+        source = load(source)
+    if isinstance(source, SweepData):
+        agg = source.aggregate(metrics=[y], table=table, confidence=confidence)
+    elif isinstance(source, pd.DataFrame) and "metric" in source.columns:
+        agg = source[source["metric"] == y]
+        if agg.empty:
+            known = ", ".join(map(str, source["metric"].unique()))
+            raise KeyError(f"no metric {y!r} in this aggregate (metrics: {known})")
+        confidence = source.attrs.get("confidence", confidence)
+    else:
+        raise TypeError("sweep() takes a sweep directory, a SweepData or a DataFrame from wmnsim.sweep.aggregate")
+    groups = list(agg.columns[:list(agg.columns).index("metric")])
+    if x not in groups:
+        raise KeyError(f"no parameter {x!r} (parameters: {', '.join(map(str, groups)) or 'none'})")
+    others = [g for g in groups if g != x and agg[g].nunique(dropna=False) > 1]
+    scale, unit = (1e6, "Mbit/s") if y.endswith("_bps") else (1.0, "")
+    fig, ax = _axes(ax, (6.0, 4.0))
+    numeric = pd.api.types.is_numeric_dtype(agg[x])
+    categories = list(dict.fromkeys(agg[x]))  # non-numeric parameters: evenly spaced, in sweep order
+    for values, part in _groups(agg, others):
+        part = part.sort_values(x) if numeric else part
+        xs = part[x] if numeric else [categories.index(v) for v in part[x]]
+        label = ", ".join(f"{g}={v}" for g, v in zip(others, values)) or None
+        ax.errorbar(xs, part["mean"] / scale, yerr=part["ci_half_width"].fillna(0.0) / scale, marker="o",
+                    capsize=4, label=label)
+    if not numeric:
+        ax.set_xticks(range(len(categories)), [str(c) for c in categories])
+    name = y[:-4] if y.endswith("_bps") else y
+    ax.set_xlabel(x)
+    ax.set_ylabel(f"{name} ({unit})" if unit else name)
+    ax.set_title(title or f"{name}: mean and {100 * confidence:g} % confidence interval")
+    if others:
+        ax.legend(fontsize=8, loc="best")
+    ax.grid(True, alpha=0.3)
     return _done(fig, path)

@@ -75,4 +75,4 @@ def test_broken_reference_exits_2(tmp_path):
                    '"metrics": [{"metric": "summary/total_goodput_bps", "tolerance": {"absolute": 1}}]}')
     r = references("check", "--quick", tmp_path)
     assert r.returncode == 2
-    assert "seed 1" in r.stderr and "nope.json" in r.stderr
+    assert "cannot run the seeds [1]" in r.stderr and "nope.json" in r.stderr

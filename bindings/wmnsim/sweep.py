@@ -1,0 +1,931 @@
+"""Parameter sweeps on Dask: every point of a grid, with every seed, is one run.
+
+    import wmnsim
+    data = wmnsim.sweep("scenarios/two_hop_chain_tcp.json",
+                        {"/mac/cw_min": [16, 32, 64], "/simulation/duration_s": [30]},
+                        seeds=5, out_dir="cw_sweep")
+    agg = wmnsim.sweep.aggregate(data.runs, metrics=["total_goodput_bps"])
+    wmnsim.plot.sweep(agg, x="/mac/cw_min", y="total_goodput_bps", path="cw.png")
+
+Runs are Dask tasks: on an embedded ``dask.distributed.LocalCluster`` (one worker
+process per core) or on an existing cluster given by its scheduler's address, so
+the same sweep moves from a laptop to a cluster unchanged. Each run is
+:func:`wmnsim.run` in a worker, written by that worker into the output directory
+as Parquet files in a directory of its own, renamed into place only when complete
+(atomic), and named by a hash of the scenario as run, the seed and the wmnsim
+version. So a sweep resumes where it stopped, a run Dask retries after a worker
+died is never stored twice, and the directory says what it holds (``sweep.json``).
+docs/sweeps.md is the guide.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import hashlib
+import itertools
+import json
+import math
+import numbers
+import os
+import shutil
+import sys
+import time
+import uuid
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import _core
+from ._errors import ScenarioError, ValidationIssue
+from .scenario import Scenario, _plain
+
+if TYPE_CHECKING:
+    import pandas
+
+__all__ = ["sweep", "load", "aggregate", "load_spec", "run_spec_command", "dask_client", "SweepData", "SweepError"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The sweep directory's metadata format (DIR/sweep.json).
+FORMAT_VERSION = 1
+METADATA_FILE = "sweep.json"
+RUNS_DIR = "runs"  # DIR/runs/<run key>/{run,flows,nodes}.parquet
+TMP_DIR = ".tmp"  # runs being written; renamed into RUNS_DIR when complete
+SPEC_KEYS = ("scenario", "grid", "points", "seeds", "topology_seeds")
+RANDOM_PLACEMENTS = ("random_uniform", "random_grid")  # the node groups that take a "seed"
+MAX_SEED = 2**64 - 1  # simulation.seed (docs/scenario.md)
+MAX_LISTED_ERRORS = 30
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INVALID, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class SweepError(RuntimeError):
+    """Some runs of a sweep failed. The runs that finished are stored; running the
+    same sweep again retries only the others. ``failures`` lists ``(run, exception)``
+    with ``run`` a dict: ``key``, ``overrides``, ``seed``, ``topology_seed``."""
+
+    def __init__(self, message: str, failures: List[Tuple[Dict[str, Any], BaseException]]):
+        super().__init__(message)
+        self.failures = failures
+
+
+# ---- the plan: points x topology seeds x seeds -------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    key: str  # hash of (scenario as run, seed, wmnsim version): the run's directory
+    point_key: str  # hash of the point's overrides: the same for all its seeds and topology seeds
+    overrides: Dict[str, Any]  # the point's overrides (pointer -> JSON value)
+    seed: int
+    topology_seed: Optional[int]
+    random_groups: Tuple[int, ...]  # the node groups topology_seed is set on
+
+    def describe(self) -> Dict[str, Any]:
+        return {"key": self.key, "point_key": self.point_key, "overrides": self.overrides,
+                "seed": self.seed, "topology_seed": self.topology_seed}
+
+
+@dataclasses.dataclass
+class _Plan:
+    scenario: Scenario
+    parameters: List[str]  # the pointers the points set, in order of first use
+    runs: List[_Run]
+    spec: Dict[str, Any]  # what was asked, for sweep.json
+
+
+def _escape(pointer: str) -> str:
+    """A grid pointer as one JSON pointer token (RFC 6901), for error paths."""
+    return pointer.replace("~", "~0").replace("/", "~1")
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _digest(value: Any, length: int = 20) -> str:
+    return hashlib.sha256(_canonical(value).encode("utf-8")).hexdigest()[:length]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_seed_list(value: Any, where: str, issues: List[ValidationIssue], maximum: int,
+                     count_allowed: bool) -> Optional[List[int]]:
+    """Seeds: a list of distinct integers 0..maximum (or a count N, meaning 1..N)."""
+    if count_allowed and _is_int(value):
+        if value < 1:
+            issues.append(ValidationIssue(where, f"a seed count must be at least 1, got {value}"))
+            return None
+        return list(range(1, int(value) + 1))
+    if not isinstance(value, (list, tuple)) or not value:
+        what = "a non-empty list of integers" + (" or a count N (seeds 1..N)" if count_allowed else "")
+        issues.append(ValidationIssue(where, f"must be {what}"))
+        return None
+    seeds, seen, ok = [], {}, True
+    for i, s in enumerate(value):
+        if not _is_int(s) or not 0 <= s <= maximum:
+            issues.append(ValidationIssue(f"{where}/{i}", f"must be an integer 0..{maximum}, got {s!r}"))
+            ok = False
+        elif s in seen:
+            issues.append(ValidationIssue(f"{where}/{i}", f"seed {s} is listed twice (also at {where}/{seen[s]})"))
+            ok = False
+        else:
+            seen[s] = i
+            seeds.append(int(s))
+    return seeds if ok else None
+
+
+def _check_pointer(pointer: Any, where: str, issues: List[ValidationIssue]) -> bool:
+    if not isinstance(pointer, str) or not pointer.startswith("/"):
+        issues.append(ValidationIssue(where, f'a key must be a JSON pointer starting with "/", got {pointer!r}'))
+        return False
+    if pointer == "/simulation/seed":
+        issues.append(ValidationIssue(where, "the simulation seed is swept by \"seeds\", not by an override"))
+        return False
+    if "=" in pointer:
+        issues.append(ValidationIssue(where, 'a pointer cannot contain "=" (as with --set)'))
+        return False
+    return True
+
+
+def _points_from_grid(grid: Any, issues: List[ValidationIssue]) -> List[Tuple[Dict[str, Any], List[str]]]:
+    """The cartesian product of a grid, each point with the error paths of its values."""
+    if not isinstance(grid, Mapping) or not grid:
+        issues.append(ValidationIssue("/grid", "must be a non-empty object of JSON pointers to lists of values, "
+                                               'e.g. {"/mac/cw_min": [16, 32, 64]}'))
+        return []
+    axes = []
+    for pointer, values in grid.items():
+        where = "/grid/" + _escape(str(pointer))
+        if not _check_pointer(pointer, where, issues):
+            continue
+        if not isinstance(values, (list, tuple)) or not values:
+            issues.append(ValidationIssue(where, "must be a non-empty list"))
+            continue
+        plain, seen = [], {}
+        for i, v in enumerate(values):
+            try:
+                v = _plain(v, f"{where}/{i}")
+            except ScenarioError as e:
+                issues.extend(e.errors)
+                continue
+            c = _canonical(v)
+            if c in seen:
+                issues.append(ValidationIssue(f"{where}/{i}", f"{c} is listed twice (also at {where}/{seen[c]})"))
+                continue
+            seen[c] = i
+            plain.append((v, f"{where}/{i}"))
+        axes.append((pointer, plain))
+    points = []
+    for combo in itertools.product(*(values for _, values in axes)):
+        points.append(({p: v for (p, _), (v, _) in zip(axes, combo)}, [w for _, w in combo]))
+    return points
+
+
+def _points_from_list(points: Any, issues: List[ValidationIssue]) -> List[Tuple[Dict[str, Any], List[str]]]:
+    if not isinstance(points, (list, tuple)) or not points:
+        issues.append(ValidationIssue("/points", "must be a non-empty list of objects of JSON pointers to values, "
+                                                 'e.g. [{"/mac/cw_min": 16}, {"/mac/cw_min": 32}]'))
+        return []
+    out = []
+    for i, point in enumerate(points):
+        where = f"/points/{i}"
+        if not isinstance(point, Mapping):
+            issues.append(ValidationIssue(where, "must be an object of JSON pointers to values"))
+            continue
+        values, ok = {}, True
+        for pointer, value in point.items():
+            ok = _check_pointer(pointer, f"{where}/{_escape(str(pointer))}", issues) and ok
+            try:
+                values[pointer] = _plain(value, f"{where}/{_escape(str(pointer))}")
+            except ScenarioError as e:
+                issues.extend(e.errors)
+                ok = False
+        if ok:
+            out.append((values, [where]))
+    return out
+
+
+def _random_groups(document: Mapping[str, Any]) -> List[int]:
+    groups = document.get("node_groups")
+    if not isinstance(groups, list):
+        return []
+    return [i for i, g in enumerate(groups) if isinstance(g, Mapping) and g.get("placement") in RANDOM_PLACEMENTS]
+
+
+def _related(issue_path: str, pointer: str) -> bool:
+    """Whether a scenario problem at issue_path can come from overriding pointer."""
+    if not issue_path:
+        return False
+    return issue_path == pointer or issue_path.startswith(pointer + "/") or pointer.startswith(issue_path + "/")
+
+
+def _plan(scenario: Union[Scenario, PathLike, Mapping[str, Any]], grid: Any, points: Any, seeds: Any,
+          topology_seeds: Any, spec_source: Optional[str] = None) -> _Plan:
+    """Checks everything a sweep needs and lists its runs; raises ScenarioError with
+    every problem (JSON paths into the spec) before anything runs."""
+    base = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
+    issues: List[ValidationIssue] = []
+    if grid is not None and points is not None:
+        issues.append(ValidationIssue("/points", 'give either "grid" or "points", not both'))
+        point_list = []
+    elif grid is not None:
+        point_list = _points_from_grid(grid, issues)
+    elif points is not None:
+        point_list = _points_from_list(points, issues)
+    else:
+        point_list = [({}, ["/scenario"])]  # the scenario as it is, once per seed
+    seed_list = _check_seed_list(seeds, "/seeds", issues, MAX_SEED, count_allowed=True)
+    topo_list: List[Optional[int]] = [None]
+    if topology_seeds is not None:
+        checked = _check_seed_list(topology_seeds, "/topology_seeds", issues, 2**63 - 1, count_allowed=False)
+        topo_list = list(checked) if checked else []
+    if issues:
+        raise ScenarioError(errors=issues, source=spec_source)
+
+    version = _core.__version__
+    runs: List[_Run] = []
+    scenario_issues: Dict[ValidationIssue, None] = {}  # an ordered set: one line per distinct problem
+    first_seen: Dict[str, str] = {}
+
+    def blame(values: Dict[str, Any], wheres: List[str], where_topo: Optional[str], err: ValidationIssue) -> None:
+        """Reports a scenario problem at the spec value that causes it, else at /scenario."""
+        if len(wheres) == len(values):  # a grid point: one path per value
+            hits = [w for p, w in zip(values, wheres) if _related(err.path, p)]
+        else:
+            hits = [wheres[0]] if any(_related(err.path, p) for p in values) else []
+        if where_topo and _related(err.path, "/node_groups"):
+            hits.append(where_topo)
+        if hits:
+            scenario_issues[ValidationIssue(hits[0], f"gives an invalid scenario: {err}")] = None
+        else:
+            scenario_issues[ValidationIssue("/scenario", f"{base.source or 'the scenario'}: {err}")] = None
+
+    for values, wheres in point_list:
+        try:
+            variant = base.with_overrides(values) if values else base
+        except ScenarioError as e:
+            for err in e.errors:
+                blame(values, wheres, None, err)
+            continue
+        groups = _random_groups(variant.to_dict())
+        if topo_list != [None] and not groups:
+            issues.append(ValidationIssue("/topology_seeds", "the scenario has no node group with a random placement "
+                                          f"({', '.join(RANDOM_PLACEMENTS)}): nothing to seed"))
+            break
+        for t_index, topo in enumerate(topo_list):
+            where_topo = None if topo is None else f"/topology_seeds/{t_index}"
+            overrides = dict(values)
+            if topo is not None:
+                for g in groups:
+                    pointer = f"/node_groups/{g}/seed"
+                    if pointer in values:
+                        issues.append(ValidationIssue(wheres[0], f"sets {pointer}, which topology_seeds sets too"))
+                    overrides[pointer] = topo
+            try:
+                as_run = base.with_overrides(overrides) if overrides else base
+                as_run.validate()
+            except ScenarioError as e:
+                for err in e.errors:
+                    blame(values, wheres, where_topo, err)
+                continue
+            canonical = _canonical(as_run.to_dict())
+            label = wheres[0] if where_topo is None else f"{wheres[0]} with {where_topo}"
+            if canonical in first_seen:
+                issues.append(ValidationIssue(wheres[0], f"gives the same scenario as {first_seen[canonical]}"))
+                continue
+            first_seen[canonical] = label
+            for seed in seed_list or []:
+                key = _digest({"scenario": as_run.to_dict(), "seed": seed, "wmnsim": version})
+                runs.append(_Run(key, _digest(values, 12), dict(values), seed, topo,
+                                 tuple(groups) if topo is not None else ()))
+    issues.extend(scenario_issues)
+    if issues:
+        if len(issues) > MAX_LISTED_ERRORS:
+            more = len(issues) - MAX_LISTED_ERRORS
+            issues = issues[:MAX_LISTED_ERRORS] + [ValidationIssue("", f"... and {more} more problems")]
+        raise ScenarioError(errors=issues, source=spec_source)
+    parameters: List[str] = []
+    for values, _ in point_list:
+        parameters += [p for p in values if p not in parameters]
+    # What was asked, as plain JSON (the arguments may hold tuples or numpy numbers).
+    spec: Dict[str, Any] = {"scenario": base.source}
+    if grid is not None:
+        spec["grid"] = {p: list({_canonical(v[p]): v[p] for v, _ in point_list}.values()) for p in parameters}
+    if points is not None:
+        spec["points"] = [v for v, _ in point_list]
+    spec["seeds"] = seed_list
+    if topology_seeds is not None:
+        spec["topology_seeds"] = topo_list
+    return _Plan(base, parameters, runs, spec)
+
+
+# ---- the sweep spec file ------------------------------------------------------------------
+
+
+def load_spec(path: PathLike) -> Dict[str, Any]:
+    """Reads a sweep spec (JSON) and returns :func:`sweep`'s arguments: ``scenario``
+    (a :class:`Scenario`; its path is relative to the spec file), ``grid`` or
+    ``points``, ``seeds``, ``topology_seeds``. Checks only the spec's shape; the
+    points are checked by :func:`sweep` (both raise ScenarioError naming the spec's
+    JSON paths)."""
+    path = os.fspath(path)
+    try:
+        _core.check_json_file(path)  # the command line's reader: line and column, duplicate keys
+    except ScenarioError as e:
+        raise e.with_source(path) from None
+    with open(path, encoding="utf-8-sig") as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict):
+        raise ScenarioError(errors=[("", f"{path}: a sweep spec must be a JSON object "
+                                         '{"scenario": ..., "grid": {...}, "seeds": [...]}')])
+    issues = []
+    for key in doc:
+        if key not in SPEC_KEYS:
+            close = difflib.get_close_matches(key, SPEC_KEYS, n=1)
+            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            issues.append(ValidationIssue("/" + _escape(key), f"unknown key{hint}; a spec has {', '.join(SPEC_KEYS)}"))
+    scenario = doc.get("scenario")
+    if not isinstance(scenario, str) or not scenario:
+        issues.append(ValidationIssue("/scenario", "must be the scenario file's path (relative to the spec file)"))
+    if "seeds" not in doc:
+        issues.append(ValidationIssue("/seeds", "missing: a list of seeds, or a count N (seeds 1..N)"))
+    if issues:
+        raise ScenarioError(errors=issues, source=path)
+    scenario_path = os.path.join(os.path.dirname(os.path.abspath(path)), scenario)
+    if not os.path.isfile(scenario_path):
+        raise ScenarioError(errors=[("/scenario", f"no such file: {scenario_path}")], source=path)
+    return {"scenario": Scenario.from_file(scenario_path), "grid": doc.get("grid"), "points": doc.get("points"),
+            "seeds": doc["seeds"], "topology_seeds": doc.get("topology_seeds")}
+
+
+# ---- one run, in a Dask worker --------------------------------------------------------------
+
+
+def _flatten(prefix: str, value: Any, out: Dict[str, Any]) -> None:
+    """Nested summary dicts -> "drops.queue_overflow" columns; lists as JSON text."""
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, (list, tuple)):
+        out[prefix] = _canonical(value)
+    else:
+        out[prefix] = value
+
+
+def _parameter_value(value: Any) -> Any:
+    """A point's override as a table cell: scalars as they are, objects and lists as JSON text."""
+    return _canonical(value) if isinstance(value, (Mapping, list, tuple)) else value
+
+
+def _tables(task: Dict[str, Any], result: Any) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    """One run's rows: the run (parameters, seeds, summary, run statistics), its
+    flows and its nodes, the latter two keyed by run key and id."""
+    import pandas as pd
+
+    row: Dict[str, Any] = {"run_key": task["key"], "point_key": task["point_key"]}
+    for pointer, value in task["overrides"].items():
+        row[pointer] = _parameter_value(value)
+    row["seed"] = task["seed"]
+    row["topology_seed"] = task["topology_seed"]
+    _flatten("", result.summary, row)
+    info, clock = result.run_info, result.wall_clock
+    row.update({"simulated_time_s": info["simulated_time_s"], "events_executed": info["events_executed"],
+                "interrupted": bool(info.get("interrupted", False)), "warnings": len(result.warnings),
+                "wall_time_s": clock.get("wall_time_s"), "events_per_s": clock.get("events_per_s"),
+                "wmnsim_version": task["version"]})
+    run = pd.DataFrame([row])
+    run["topology_seed"] = pd.array([task["topology_seed"]], dtype="Int64")
+
+    def keyed(df: "pandas.DataFrame", id_column: str) -> "pandas.DataFrame":
+        df = df.rename(columns={"id": id_column})
+        df.insert(0, "run_key", task["key"])
+        return df
+
+    return run, keyed(result.flows, "flow_id"), keyed(result.nodes, "node_id")
+
+
+def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
+    """Runs one point with one seed and stores it in DIR/runs/<key> (atomically).
+
+    Runs in a Dask worker. A run whose directory exists already (finished by an
+    earlier attempt whose worker died before reporting, or by a concurrent sweep)
+    is not run again; if one appears while this one runs, this copy is discarded."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from . import _run
+
+    if _core.__version__ != task["version"]:
+        raise RuntimeError(f"this worker has wmnsim {_core.__version__}, the sweep was planned with "
+                           f"{task['version']}: install the same version on every worker")
+    final = os.path.join(task["out_dir"], RUNS_DIR, task["key"])
+    if os.path.isdir(final):
+        return {"key": task["key"], "status": "duplicate"}
+    overrides = dict(task["overrides"])
+    if task["topology_seed"] is not None:
+        for g in task["random_groups"]:
+            overrides[f"/node_groups/{g}/seed"] = task["topology_seed"]
+    # Warnings are counted in the table (and kept in results.json): not printed by every worker.
+    result = _run.run(Scenario.from_json(task["scenario"]), seed=task["seed"], overrides=overrides, log_level="error")
+    run, flows, nodes = _tables(task, result)
+    tmp = os.path.join(task["out_dir"], TMP_DIR, f"{task['key']}.{uuid.uuid4().hex}")
+    os.makedirs(tmp)
+    try:
+        for name, df in (("run", run), ("flows", flows), ("nodes", nodes)):
+            pq.write_table(pa.Table.from_pandas(df, preserve_index=False), os.path.join(tmp, name + ".parquet"))
+        if task["keep_results"]:
+            result.to_json(os.path.join(tmp, "results.json"))
+        try:
+            os.rename(tmp, final)  # atomic: readers see the whole run or none of it
+        except OSError:
+            if not os.path.isdir(final):
+                raise
+            return {"key": task["key"], "status": "duplicate"}  # another attempt stored it first
+    finally:
+        if os.path.isdir(tmp):
+            shutil.rmtree(tmp, ignore_errors=True)
+    return {"key": task["key"], "status": "done", "wall_time_s": result.wall_clock.get("wall_time_s")}
+
+
+# ---- the sweep -------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterator[Any]:
+    """A ``distributed.Client`` for several sweeps in a row (``sweep(...,
+    scheduler=client)``), so that the cluster starts once: the embedded
+    ``LocalCluster`` (``scheduler`` None; ``workers`` processes, default one per
+    core, one thread each), the cluster at a scheduler address, or a Client given
+    (left open). Closed, with an embedded cluster, on leaving the ``with``."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    _check_workers(scheduler, workers)
+    if scheduler is None:
+        n = workers if workers is not None else (os.cpu_count() or 1)
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+            yield client
+        return
+    if isinstance(scheduler, str):
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as e:
+            raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        with client:
+            yield client
+        return
+    yield scheduler  # a distributed.Client
+
+
+def _check_requirements() -> None:
+    """Sweeps need packages plain runs do not: say which, before anything runs."""
+    import importlib.util
+
+    missing = [m for m in ("distributed", "pyarrow", "pandas", "scipy") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ImportError(f"wmnsim.sweep needs {', '.join(missing)}: scripts/setup.sh installs them "
+                          "(or: pip install 'wmnsim[sweep]')")
+
+
+def _check_workers(scheduler: Any, workers: Any) -> None:
+    if workers is None:
+        return
+    if scheduler is not None:
+        raise ValueError("workers= sizes the embedded cluster; a cluster given by its scheduler has its own workers")
+    if not _is_int(workers) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+
+
+class _ProgressLine:
+    """``[sweep] 12/40 runs (4 skipped)  2.1 runs/s  ETA 13 s`` redrawn on stderr."""
+
+    def __init__(self, total: int, skipped: int, enabled: bool):
+        self.total, self.skipped, self.enabled = total, skipped, enabled
+        self.done, self.failed, self.start, self.drawn = 0, 0, time.monotonic(), False
+
+    def started(self) -> None:
+        """The cluster is up: the rate counts from here."""
+        self.start = time.monotonic()
+        self.draw()
+
+    def update(self, failed: bool = False) -> None:
+        self.done += 1
+        self.failed += int(failed)
+        self.draw()
+
+    def draw(self) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.monotonic() - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = self.total - self.skipped - self.done
+        eta = f"ETA {left / rate:.0f} s" if rate > 0 and left > 0 else ("done" if left == 0 else "ETA ?")
+        failed = f", {self.failed} failed" if self.failed else ""
+        sys.stderr.write(f"\r[sweep] {self.skipped + self.done}/{self.total} runs ({self.skipped} skipped{failed})  "
+                         f"{rate:.2f} runs/s  {eta}   ")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if not self.enabled:
+            return
+        if not self.drawn:
+            self.draw()
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _write_metadata(out_dir: str, plan: _Plan) -> None:
+    """DIR/sweep.json: what the directory holds. A sweep run again into the same
+    directory with other points or seeds adds an entry; runs are the union."""
+    path = os.path.join(out_dir, METADATA_FILE)
+    doc: Dict[str, Any] = {"format": "wmnsim-sweep", "format_version": FORMAT_VERSION, "sweeps": []}
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            old = json.load(f)
+        if isinstance(old, dict) and old.get("format") == "wmnsim-sweep":
+            doc["sweeps"] = list(old.get("sweeps", []))
+    keys = [r.key for r in plan.runs]
+    if any([r["key"] for r in s.get("runs", [])] == keys for s in doc["sweeps"]):
+        return  # resumed: already described
+    doc["sweeps"].append({
+        "wmnsim_version": _core.__version__,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "spec": plan.spec,
+        "parameters": plan.parameters,
+        "scenario": plan.scenario.to_dict(),
+        "runs": [r.describe() for r in plan.runs],
+    })
+    _core.write_file_atomically(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+
+
+def sweep(
+    scenario: Union[Scenario, PathLike, Mapping[str, Any]],
+    grid: Optional[Mapping[str, Sequence[Any]]] = None,
+    *,
+    out_dir: PathLike,
+    points: Optional[Sequence[Mapping[str, Any]]] = None,
+    seeds: Union[int, Sequence[int]] = 1,
+    topology_seeds: Optional[Sequence[int]] = None,
+    scheduler: Any = None,
+    workers: Optional[int] = None,
+    progress: Optional[bool] = None,
+    keep_results: bool = False,
+    _spec_source: Optional[str] = None,
+) -> "SweepData":
+    """Runs every point with every seed on Dask and stores the results in ``out_dir``.
+
+    ``scenario``: a :class:`Scenario` or anything ``Scenario()`` takes. ``grid``
+    maps JSON pointers to lists of values (every combination is a point, e.g.
+    ``{"/mac/cw_min": [16, 32], "/simulation/duration_s": [30]}``); ``points`` is
+    an explicit list of such dicts instead; with neither, the scenario runs as it
+    is. ``seeds``: a list of simulation seeds, or a count N (seeds 1..N).
+    ``topology_seeds``: a list of placement seeds, each set as
+    ``/node_groups/<i>/seed`` on every node group with a random placement (the
+    other placements take no seed): one network snapshot per value
+    (docs/random.md). Every point x topology seed x seed is one
+    ``wmnsim.run(scenario, seed=..., overrides=...)`` in a Dask worker.
+
+    Everything is checked before anything runs: bad input raises
+    :class:`ScenarioError` naming its JSON path in the spec (``/grid/~1mac~1cw_min/1``).
+
+    ``scheduler``: None starts an embedded ``LocalCluster`` with ``workers``
+    processes (default: one per core), one thread each; a scheduler address
+    (``"tcp://host:8786"``) uses that cluster (its workers must import this same
+    wmnsim version and see ``out_dir`` at the same path); a
+    ``distributed.Client`` is used as it is. ``progress``: a redrawn line on
+    stderr (None: only when stderr is a terminal). ``keep_results``: also store
+    each run's results file (``results.json``, what ``wmnsim run -o`` writes).
+
+    Runs already stored in ``out_dir`` are skipped, so calling this again resumes.
+    Returns the sweep's runs as :class:`SweepData` (its tables are read on first
+    use; ``ran``, ``skipped`` and ``duplicates`` count this call's work). Raises
+    :class:`SweepError` when runs failed (the others are stored), and
+    KeyboardInterrupt on Ctrl-C (finished runs are stored)."""
+    _check_workers(scheduler, workers)
+    _check_requirements()
+    plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
+    out = os.path.abspath(os.fspath(out_dir))
+    os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
+    os.makedirs(os.path.join(out, TMP_DIR), exist_ok=True)
+    _write_metadata(out, plan)
+
+    todo = [r for r in plan.runs if not os.path.isdir(os.path.join(out, RUNS_DIR, r.key))]
+    line = _ProgressLine(len(plan.runs), len(plan.runs) - len(todo),
+                         progress if progress is not None else sys.stderr.isatty())
+    ran = duplicates = 0
+    failures: List[Tuple[Dict[str, Any], BaseException]] = []
+    if todo:
+        from distributed import as_completed
+
+        text = plan.scenario._text()
+        tag = _digest(out, 8)
+        with dask_client(scheduler, workers) as client:
+            futures = {}
+            for r in todo:
+                task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed,
+                        "topology_seed": r.topology_seed, "random_groups": list(r.random_groups), "scenario": text,
+                        "out_dir": out, "version": _core.__version__, "keep_results": bool(keep_results)}
+                futures[client.submit(_execute, task, key=f"wmnsim-run-{r.key}-{tag}", pure=False)] = r
+            line.started()
+            try:
+                for future in as_completed(list(futures)):
+                    r = futures[future]
+                    if future.status != "finished":  # an error, or cancelled by the scheduler
+                        error = future.exception() if future.status == "error" else \
+                            RuntimeError(f"the task was {future.status}")
+                        failures.append((r.describe(), error))
+                        line.update(failed=True)
+                        continue
+                    status = future.result()["status"]
+                    if not os.path.isdir(os.path.join(out, RUNS_DIR, r.key)):
+                        failures.append((r.describe(), FileNotFoundError(
+                            f"a worker stored run {r.key} but {out} does not show it: with a remote cluster, "
+                            "the output directory must be on a file system every worker and this machine share, "
+                            "at the same path")))
+                        line.update(failed=True)
+                        continue
+                    ran += status == "done"
+                    duplicates += status == "duplicate"
+                    line.update()
+            except BaseException:
+                client.cancel(list(futures))
+                line.finish()
+                raise
+    line.finish()
+    if failures:
+        lines = [f"{len(failures)} of {len(plan.runs)} runs failed (the others are stored in {out}; "
+                 "running the sweep again retries only the failed ones):"]
+        for run, error in failures[:MAX_LISTED_ERRORS]:
+            lines.append(f"  point {_canonical(run['overrides'])}, seed {run['seed']}"
+                         + (f", topology seed {run['topology_seed']}" if run["topology_seed"] is not None else "")
+                         + f": {type(error).__name__}: {error}")
+        raise SweepError("\n".join(lines), failures)
+    return SweepData(out, [r.key for r in plan.runs], plan.parameters, ran, line.skipped, duplicates)
+
+
+# ---- reading a sweep directory ----------------------------------------------------------------
+
+
+class SweepData:
+    """The runs of a sweep directory as pandas tables, read on first use.
+
+    ``runs``: one row per run (``run_key``, ``point_key``, the parameters as
+    columns named by their JSON pointer, ``seed``, ``topology_seed``, the
+    summary flattened (``jain_fairness_index``, ``drops.queue_overflow``, ...),
+    run statistics). ``flows`` and ``nodes``: one row per flow / node of each run
+    (``flow_id`` / ``node_id``), with the run's key, parameters and seeds in front.
+    ``parameters`` lists the parameter columns; ``keys`` the run keys (the
+    directories under ``DIR/runs``) in row order. ``ran``, ``skipped`` and
+    ``duplicates`` count what :func:`sweep` did (0 from :func:`load`)."""
+
+    def __init__(self, directory: str, keys: Sequence[str], parameter_order: Sequence[str] = (),
+                 ran: int = 0, skipped: int = 0, duplicates: int = 0):
+        self.directory = directory
+        self.keys = list(keys)
+        self.ran, self.skipped, self.duplicates = ran, skipped, duplicates
+        self._parameter_order = list(parameter_order)
+        self._tables: Optional[Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = None
+
+    def _read(self) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+        if self._tables is None:
+            self._tables = _read_runs(self.directory, self.keys, self._parameter_order)
+        return self._tables
+
+    @property
+    def parameters(self) -> List[str]:
+        """The parameter columns (JSON pointers), in the order the sweeps set them."""
+        return list(self._read()[0])
+
+    @property
+    def runs(self) -> "pandas.DataFrame":
+        """One row per run: keys, parameters, seeds, summary, run statistics."""
+        return self._read()[1]
+
+    @property
+    def flows(self) -> "pandas.DataFrame":
+        """One row per flow and run (``flow_id``), the run's parameters and seeds in front."""
+        return self._read()[2]
+
+    @property
+    def nodes(self) -> "pandas.DataFrame":
+        """One row per node and run (``node_id``), the run's parameters and seeds in front."""
+        return self._read()[3]
+
+    def __repr__(self) -> str:
+        return f"<wmnsim.SweepData {self.directory!r}: {len(self.keys)} runs>"
+
+    def aggregate(self, metrics: Optional[Sequence[str]] = None, by: Optional[Sequence[str]] = None,
+                  table: str = "runs", confidence: float = 0.95) -> "pandas.DataFrame":
+        """:func:`aggregate` of one table (``"runs"``, ``"flows"``, ``"nodes"``), by
+        default per point (the parameters; for flows and nodes also per id)."""
+        if table not in ("runs", "flows", "nodes"):
+            raise ValueError(f'table must be "runs", "flows" or "nodes", not {table!r}')
+        if by is None:
+            by = list(self.parameters) + {"runs": [], "flows": ["flow_id"], "nodes": ["node_id"]}[table]
+        return aggregate(getattr(self, table), by=by, metrics=metrics, confidence=confidence)
+
+    def summary_table(self, confidence: float = 0.95) -> str:
+        """Per point: runs, mean goodput (Mbit/s) with its confidence interval, and
+        mean Jain's fairness index, as aligned text."""
+        metrics = [m for m in ("total_goodput_bps", "jain_fairness_index") if m in self.runs.columns]
+        if self.runs.empty:
+            return "no runs"
+        agg = self.aggregate(metrics=metrics or ["seed"], confidence=confidence)
+        by = list(self.parameters)
+        header = by + ["runs"]
+        if "total_goodput_bps" in metrics:
+            header.append(f"goodput Mbit/s (± {100 * confidence:g} % CI)")
+        if "jain_fairness_index" in metrics:
+            header.append("Jain's index")
+        rows = []
+        for values, part in _groups(agg, by):
+            stats = part.set_index("metric")
+            row = [_cell(v) for v in values] + [str(int(stats["count"].iloc[0]))]
+            if "total_goodput_bps" in metrics:
+                g = stats.loc["total_goodput_bps"]
+                half = "" if _nan(g["ci_half_width"]) else f" ± {g['ci_half_width'] / 1e6:.3f}"
+                row.append(f"{g['mean'] / 1e6:.3f}{half}")
+            if "jain_fairness_index" in metrics:
+                row.append(f"{stats.loc['jain_fairness_index', 'mean']:.3f}")
+            rows.append(row)
+        widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+        out = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip(),
+               "  ".join("-" * w for w in widths)]
+        out += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+        return "\n".join(out)
+
+
+def _groups(df: "pandas.DataFrame", by: Sequence[str]) -> Iterator[Tuple[tuple, "pandas.DataFrame"]]:
+    """(values of ``by``, rows) per group, in order of first appearance, NaN a value
+    of its own; the whole table as one group when ``by`` is empty."""
+    if not by:
+        yield (), df
+        return
+    for values, part in df.groupby(list(by) if len(by) > 1 else by[0], sort=False, dropna=False):
+        yield (values if isinstance(values, tuple) else (values,)), part
+
+
+def _nan(x: Any) -> bool:
+    return isinstance(x, float) and math.isnan(x)
+
+
+def _cell(value: Any) -> str:
+    if value is None or _nan(value):
+        return "-"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _read_tables(run_dir: str) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    import pyarrow.parquet as pq
+
+    return tuple(pq.read_table(os.path.join(run_dir, f"{name}.parquet")).to_pandas()  # type: ignore[return-value]
+                 for name in ("run", "flows", "nodes"))
+
+
+def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData:
+    """A sweep directory's runs (every stored run, or those of ``keys``) as a
+    :class:`SweepData`. Rows follow the sweeps' order (points, topology seeds,
+    seeds) as recorded in sweep.json."""
+    directory = os.path.abspath(os.fspath(directory))
+    runs_dir = os.path.join(directory, RUNS_DIR)
+    if not os.path.isdir(runs_dir):
+        raise FileNotFoundError(f"{directory} is not a sweep directory (no {RUNS_DIR}/ folder)")
+    order: Dict[str, int] = {}
+    parameters: List[str] = []
+    meta_path = os.path.join(directory, METADATA_FILE)
+    if os.path.isfile(meta_path):
+        with open(meta_path, encoding="utf-8") as f:
+            for s in json.load(f).get("sweeps", []):
+                parameters += [p for p in s.get("parameters", []) if p not in parameters]
+                for r in s.get("runs", []):
+                    order.setdefault(r["key"], len(order))
+    stored = set(os.listdir(runs_dir))
+    wanted = [k for k in keys if k in stored] if keys is not None else \
+        sorted(stored, key=lambda k: (order.get(k, len(order)), k))
+    return SweepData(directory, wanted, parameters)
+
+
+def _read_runs(directory: str, keys: Sequence[str], parameter_order: Sequence[str]
+               ) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    """The parameters and the runs, flows and nodes tables of the runs ``keys``."""
+    import pandas as pd
+
+    parts = [_read_tables(os.path.join(directory, RUNS_DIR, k)) for k in keys]
+    runs = pd.concat([p[0] for p in parts], ignore_index=True) if parts else pd.DataFrame()
+    parameters = [p for p in parameter_order if p in runs.columns] + \
+        [c for c in runs.columns if c.startswith("/") and c not in parameter_order]
+    front = ["run_key"] + parameters + ["seed", "topology_seed"] if parts else []
+
+    def with_run_columns(frames: List["pandas.DataFrame"]) -> "pandas.DataFrame":
+        if not frames:
+            return pd.DataFrame()
+        df = pd.concat(frames, ignore_index=True)
+        df = df.merge(runs[front], on="run_key", how="left", sort=False)
+        return df[front + [c for c in df.columns if c not in front]]
+
+    return parameters, runs, with_run_columns([p[1] for p in parts]), with_run_columns([p[2] for p in parts])
+
+
+# ---- statistics ----------------------------------------------------------------------------------
+
+
+def aggregate(df: "pandas.DataFrame", by: Optional[Sequence[str]] = None, metrics: Optional[Sequence[str]] = None,
+              confidence: float = 0.95) -> "pandas.DataFrame":
+    """Statistics of ``metrics`` per group of ``by`` (default: the parameter
+    columns, those named by a JSON pointer): one row per group and metric, with
+    ``count``, ``mean``, ``std`` (sample standard deviation, ddof=1),
+    ``ci_half_width``, ``ci_low``, ``ci_high`` (Student-t interval of the mean at
+    ``confidence``, t from scipy.stats.t.ppf: NaN with fewer than two values),
+    ``min``, ``q25``, ``median``, ``q75`` (linear interpolation), ``max``.
+    ``metrics`` defaults to every numeric column but the keys and seeds. Missing
+    values (NaN) are left out of a metric's statistics."""
+    import pandas as pd
+    from scipy import stats
+
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    by = [c for c in df.columns if isinstance(c, str) and c.startswith("/")] if by is None else list(by)
+    missing = [c for c in by if c not in df.columns]
+    if missing:
+        raise KeyError(f"no column {missing[0]!r} to group by (columns: {', '.join(map(str, df.columns))})")
+    if metrics is None:
+        skip = set(by) | {"seed", "topology_seed", "events_executed", "interrupted", "warnings",
+                          "wall_time_s", "events_per_s"}
+        metrics = [c for c in df.columns if c not in skip and pd.api.types.is_numeric_dtype(df[c])
+                   and not pd.api.types.is_bool_dtype(df[c])]
+    for m in metrics:
+        if m not in df.columns:
+            close = difflib.get_close_matches(str(m), [str(c) for c in df.columns], n=1)
+            hint = f'; did you mean "{close[0]}"?' if close else ""
+            raise KeyError(f"no column {m!r} to aggregate{hint}")
+    rows = []
+    for values, part in _groups(df, by):
+        for m in metrics:
+            x = pd.to_numeric(part[m], errors="coerce").astype(float).dropna()
+            n = len(x)
+            mean = x.mean() if n else math.nan
+            std = x.std(ddof=1) if n > 1 else math.nan
+            half = float(stats.t.ppf(0.5 + confidence / 2, n - 1) * std / math.sqrt(n)) if n > 1 else math.nan
+            q = x.quantile([0.25, 0.5, 0.75]) if n else pd.Series([math.nan] * 3, index=[0.25, 0.5, 0.75])
+            rows.append(list(values) + [m, n, mean, std, half, mean - half, mean + half,
+                                        x.min() if n else math.nan, q[0.25], q[0.5], q[0.75],
+                                        x.max() if n else math.nan])
+    columns = by + ["metric", "count", "mean", "std", "ci_half_width", "ci_low", "ci_high",
+                    "min", "q25", "median", "q75", "max"]
+    out = pd.DataFrame(rows, columns=columns)
+    out.attrs["confidence"] = confidence
+    return out
+
+
+# ---- the command line's `wmnsim sweep SPEC -o DIR` ------------------------------------------------
+
+
+def run_spec_command(spec_path: PathLike, out_dir: PathLike, scheduler: Optional[str] = None,
+                     workers: Optional[int] = None, progress: Optional[bool] = None) -> int:
+    """``wmnsim sweep SPEC -o DIR [--scheduler ADDR] [--workers N]``: runs a spec
+    file's sweep, prints the summary table on stdout, and returns the exit code:
+    0 done, 2 invalid input (messages on stderr, nothing run), 1 runs failed or
+    an internal error, 130 interrupted (finished runs are kept: the same command
+    resumes)."""
+    spec = os.fspath(spec_path)
+    try:
+        kwargs = load_spec(spec)
+        data = sweep(out_dir=out_dir, scheduler=scheduler, workers=workers, progress=progress,
+                     _spec_source=spec, **kwargs)
+    except ScenarioError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INVALID
+    except ValueError as e:  # workers= with a scheduler address, a bad worker count
+        print(f"wmnsim sweep: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished runs are kept in {out_dir}; the same command resumes", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (SweepError, ConnectionError) as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as e:  # noqa: BLE001 - the command line reports, never a traceback
+        print(f"wmnsim sweep: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return EXIT_INTERNAL
+    print(data.summary_table())
+    print(f"\n{len(data.runs)} runs in {os.path.abspath(os.fspath(out_dir))}: {data.ran} run now, "
+          f"{data.skipped} skipped (stored before)" + (f", {data.duplicates} duplicates discarded"
+                                                      if data.duplicates else ""))
+    return EXIT_OK
+
+
+# ``wmnsim.sweep`` is this module's sweep function (exported by the package), so
+# the module's other entry points hang off it too: wmnsim.sweep.load(DIR).
+sweep.load = load  # type: ignore[attr-defined]
+sweep.aggregate = aggregate  # type: ignore[attr-defined]
+sweep.load_spec = load_spec  # type: ignore[attr-defined]
+sweep.run_spec_command = run_spec_command  # type: ignore[attr-defined]
+sweep.dask_client = dask_client  # type: ignore[attr-defined]
+sweep.SweepData = SweepData  # type: ignore[attr-defined]
+sweep.SweepError = SweepError  # type: ignore[attr-defined]
