@@ -96,8 +96,8 @@ def import_wmnsim(wmnsim_bin: str) -> Any:
     except ImportError as e:
         raise ReferenceProblem(
             f"cannot import the wmnsim Python module ({e}) and {build_python} has none: build it with that "
-            f"program (cmake -S . -B {build_python.parent} -DWMNSIM_BUILD_PYTHON=ON && cmake --build "
-            f"{build_python.parent}; `scripts/build.sh ci` has it) or install it (docs/python.md)") from None
+            f"program (`scripts/build.sh release` and `ci` build it; another tree: cmake -S . -B "
+            f"{build_python.parent} -DWMNSIM_BUILD_PYTHON=ON) or install it (docs/python.md)") from None
     return wmnsim
 
 
