@@ -63,7 +63,7 @@ def shipped_scenarios() -> List[str]:
     found = []
     for p in sorted((ROOT / "scenarios").rglob("*.json")):
         rel = p.relative_to(ROOT)
-        if "schema" in rel.parts[:-1] or p.name.endswith(".reference.json"):
+        if "schema" in rel.parts[:-1] or p.name.endswith((".reference.json", ".sweep.json")):  # not scenarios
             continue
         found.append(rel.as_posix())
     return found

@@ -318,3 +318,17 @@ def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     stored = wmnsim.Result.from_json(tmp_path / "runs" / r.key / "results.json")
     assert stored.seed == 4
     assert stored.summary == wmnsim.run(FLAGSHIP, seed=4, overrides={"/simulation/duration_s": 1}).summary
+
+
+def test_every_shipped_sweep_spec_is_valid():
+    """Specs kept in the repository (scenarios/**/*.sweep.json, the README's worked
+    example among them) load and plan: every point's scenario validates."""
+    from wmnsim.sweep import _plan, load_spec
+
+    specs = sorted(ROOT.joinpath("scenarios").rglob("*.sweep.json"))
+    assert specs, "the README's example spec is missing"
+    for spec in specs:
+        args = load_spec(spec)
+        plan = _plan(args["scenario"], args.get("grid"), args.get("points"), args["seeds"],
+                     args.get("topology_seeds"), spec_source=str(spec))
+        assert plan.runs, spec
