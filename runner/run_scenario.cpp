@@ -296,7 +296,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     try {
       pcap.emplace(*net.phy().medium, pcap_options(scenario), traced_network(net));
     } catch (const std::runtime_error& e) {
-      throw ScenarioError({{kPcapPath, e.what()}});
+      throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }
   const Time interval = scenario.simulation.measurement_interval;
@@ -322,7 +322,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     try {
       pcap->commit();
     } catch (const std::runtime_error& e) {
-      throw ScenarioError({{kPcapPath, e.what()}});
+      throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }
 

@@ -59,7 +59,8 @@ def scenario(transport, mac_type, rts):
     doc = {
         "simulation": {"duration_s": 3, "seed": 3},
         "phy": {"standard": "802.11b", "data_rate_bps": 11000000, "basic_rate_bps": 1000000},
-        "mac": {"type": mac_type, "rts_threshold_bytes": rts},
+        # Queues that never overflow: every packet a source sends goes on the air.
+        "mac": {"type": mac_type, "rts_threshold_bytes": rts, "queue": {"capacity_packets": 1000}},
         "nodes": [{"id": n, "position_m": [90 * i, 0]} for i, n in enumerate(NODES)],
         "routing": {"type": "auto", "metric": "hop_count"},
         "flows": flows,
@@ -80,7 +81,7 @@ def run(tmp_path, doc, name, fingerprint=False):
 
 FIELDS = ["frame.number", "wlan.fc.type_subtype", "wlan.fc.retry", "wlan.seq", "wlan.ra", "wlan.ta",
           "wlan.qos.tid", "ip.src", "ip.dst", "udp.srcport", "udp.dstport", "tcp.srcport", "tcp.dstport",
-          "tcp.len", "radiotap.dbm_tx_power", "_ws.malformed", "_ws.expert.severity"]
+          "tcp.len", "radiotap.txpower", "_ws.malformed", "_ws.expert.severity"]
 PI_ERROR = 0x00800000  # Wireshark's expert severity "Error" (epan/proto.h)
 
 
@@ -122,7 +123,7 @@ def delivered_count(rows, flow, dst, transport):
     last = {}
     count = 0
     for row in rows:
-        if not is_data(row) or row["wlan.ra"] != radio_mac(dst) or row["radiotap.dbm_tx_power"]:
+        if not is_data(row) or row["wlan.ra"] != radio_mac(dst) or row["radiotap.txpower"]:
             continue
         key = (row["wlan.ta"], row["wlan.qos.tid"])
         seq, retry = int(row["wlan.seq"]), row["wlan.fc.retry"] in ("1", "True")
@@ -172,11 +173,12 @@ def test_traces_dissect_and_count_like_the_results(tmp_path, transport, mac_type
     assert not list(tmp_path.glob(".*tmp*")), "temporary files left behind"
 
     # The channel trace is every transmission, which the node traces list as theirs.
-    transmitted = sum(1 for rows in node_rows.values() for row in rows if row["radiotap.dbm_tx_power"])
+    transmitted = sum(1 for rows in node_rows.values() for row in rows if row["radiotap.txpower"])
     assert len(channel_rows) == transmitted
     kinds = collections.Counter(row["wlan.fc.type_subtype"] for row in channel_rows)
     assert len(kinds) >= 2, kinds  # data and ACK at least (RTS/CTS too under the RTS threshold)
 
+    assert results["summary"]["drops"]["queue_overflow"] == 0
     for k, flow in enumerate(results["flows"]):
         src, dst = NODES.index(flow["src"]), NODES.index(flow["dst"])
         assert flow["delivered_packets"] > 0, flow
