@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -17,13 +18,18 @@ namespace {
 // Records gather here before one write(2): a few hundred frames per system call.
 constexpr std::size_t kBufferBytes = 1 << 18;
 
+// Tells apart the temporary files of traces written at once by one process (two
+// runs in two threads of a Python program, in one folder).
+std::atomic<std::uint64_t> g_temporary_files{0};
+
 }  // namespace
 
 PcapFile::PcapFile(std::filesystem::path path, std::uint32_t snap_length)
     : path_(std::move(path)), snap_length_(snap_length) {
   const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : std::filesystem::path(".");
-  temporary_ = dir / ("." + path_.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  temporary_ = dir / ("." + path_.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                      std::to_string(g_temporary_files.fetch_add(1)));
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ < 0) fail(errno);
   buffer_.reserve(kBufferBytes);
   put_le32(buffer_, kPcapMagicNanoseconds);

@@ -12,7 +12,7 @@
 // are simulated time from 0 (so the epoch, 1970-01-01, is the start of the run).
 //
 // The records stream through a buffer into a temporary file beside the target
-// (".<name>.tmp-<pid>"); commit() renames it into place, so a reader never sees
+// (".<name>.tmp-<pid>-<n>"); commit() renames it into place, so a reader never sees
 // half a trace. Destroyed without commit() (an interrupted or failed run), the
 // temporary file is removed.
 

@@ -184,7 +184,7 @@ TEST(Mpdu, ControlFramesHaveTheirStandardSizes) {
   f.transmitter = mac::MacAddress(1);
   f.receiver = mac::MacAddress(2);
   f.duration = Time::us(300);
-  for (const auto [kind, fc] : {std::pair{mac::FrameKind::rts, 0xb4}, std::pair{mac::FrameKind::cts, 0xc4},
+  for (const auto& [kind, fc] : {std::pair{mac::FrameKind::rts, 0xb4}, std::pair{mac::FrameKind::cts, 0xc4},
                                 std::pair{mac::FrameKind::ack, 0xd4}}) {
     f.kind = kind;
     Bytes b;
@@ -194,7 +194,9 @@ TEST(Mpdu, ControlFramesHaveTheirStandardSizes) {
     EXPECT_EQ(b[1], 0);
     EXPECT_EQ(le16(b, 2), 300);
     EXPECT_EQ(slice(b, 4, 6), (Bytes{0x02, 0, 0, 0, 0, 0x02}));
-    if (kind == mac::FrameKind::rts) EXPECT_EQ(slice(b, 10, 6), (Bytes{0x02, 0, 0, 0, 0, 0x01}));
+    if (kind == mac::FrameKind::rts) {
+      EXPECT_EQ(slice(b, 10, 6), (Bytes{0x02, 0, 0, 0, 0, 0x01}));
+    }
     EXPECT_EQ(le32(b, b.size() - 4), crc32(slice(b, 0, b.size() - 4)));
   }
 }
