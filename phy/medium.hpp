@@ -15,6 +15,7 @@
 
 #include "core/block_pool.hpp"
 #include "core/simulation.hpp"
+#include "phy/air_observer.hpp"
 #include "phy/propagation.hpp"
 #include "phy/radio.hpp"
 
@@ -79,6 +80,11 @@ class Medium {
   void transmit(RadioId from, const PhyFrame& frame);
   std::uint64_t signals_delivered() const { return signals_delivered_; }
 
+  // A frame trace's view of the air (phy/air_observer.hpp); nullptr (the default)
+  // for none. The observer must outlive its registration.
+  void set_air_observer(AirObserver* observer) { air_observer_ = observer; }
+  AirObserver* air_observer() const { return air_observer_; }
+
  private:
   struct InFlight {
     PhyFrame frame;
@@ -100,6 +106,7 @@ class Medium {
   std::deque<InFlight> in_flight_;  // a deque: references stay valid while listeners transmit
   std::uint32_t free_in_flight_ = kNone;
   std::uint64_t signals_delivered_ = 0;
+  AirObserver* air_observer_ = nullptr;
   bool connected_ = false;
   static constexpr std::uint32_t kNone = 0xffffffffu;
 };

@@ -42,6 +42,7 @@ void Radio::transmit(const PhyFrame& frame) {
     update_cca();  // the lock may have been the only reason the medium looked busy
   }
   ++stats_.frames_sent;
+  if (AirObserver* trace = medium_.air_observer()) trace->on_transmit(id_, frame);
   if (listener_ != nullptr) listener_->on_tx_start(frame);
   medium_.transmit(id_, frame);
   scheduler_.schedule_in(frame.duration, [this] { end_transmission(); }, node_);
@@ -186,10 +187,12 @@ void Radio::finish_reception(RxOutcome outcome) {
     case RxOutcome::error: ++stats_.rx_error; break;
     case RxOutcome::aborted: ++stats_.rx_aborted; break;
   }
-  if (listener_ != nullptr) {
-    const double min_sinr_db = std::isinf(l.min_sinr) ? l.min_sinr : 10.0 * std::log10(l.min_sinr);
-    listener_->on_rx_end(l.frame, outcome, RxInfo{l.power.to_dbm(), min_sinr_db});
-  }
+  AirObserver* trace = medium_.air_observer();
+  if (listener_ == nullptr && trace == nullptr) return;
+  const double min_sinr_db = std::isinf(l.min_sinr) ? l.min_sinr : 10.0 * std::log10(l.min_sinr);
+  const RxInfo info{l.power.to_dbm(), min_sinr_db};
+  if (trace != nullptr && outcome == RxOutcome::success) trace->on_decoded(id_, l.frame, info, l.start);
+  if (listener_ != nullptr) listener_->on_rx_end(l.frame, outcome, info);
 }
 
 void Radio::recompute_energy() {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "runner/network.hpp"
 #include "runner/result_rows.hpp"
 #include "scenario/registries.hpp"
+#include "trace/pcap_trace.hpp"
 
 namespace wmnsim {
 
@@ -200,6 +203,63 @@ void reject_unsupported_outputs(const Scenario& scenario) {
   }
 }
 
+// ---- outputs.pcap (docs/traces.md) ----
+
+constexpr const char* kPcapPath = "/outputs/pcap/path";
+
+trace::PcapTraceOptions pcap_options(const Scenario& s) {
+  const PcapOutput& p = *s.outputs.pcap;
+  trace::PcapTraceOptions o;
+  o.path = p.path;
+  o.per = p.per == PcapSplit::node ? trace::TraceSplit::node : trace::TraceSplit::channel;
+  o.snap_length = static_cast<std::uint32_t>(p.snap_length);
+  if (!p.nodes.empty()) {
+    o.nodes.assign(s.nodes.size(), false);
+    for (const std::size_t n : p.nodes) o.nodes[n] = true;
+  }
+  return o;
+}
+
+trace::TracedNetwork traced_network(const Network& net) {
+  const Scenario& s = net.scenario();
+  trace::TracedNetwork t;
+  for (const NodeConfig& n : s.nodes) t.node_ids.push_back(n.id);
+  for (std::size_t i = 0; i < s.flows.size(); ++i) {
+    const std::string& name = s.flows[i].transport_name;
+    // WCCP (003) runs over TCP; a registered transport the trace cannot name goes
+    // out as IP protocol 253 (experimental).
+    const trace::IpProtocol protocol = name == "udp"                    ? trace::IpProtocol::udp
+                                       : name == "tcp" || name == "wccp" ? trace::IpProtocol::tcp
+                                                                         : trace::IpProtocol::experimental;
+    t.flows.push_back({protocol, net.routing().flows[i].src});
+  }
+  return t;
+}
+
+// The trace files must be writable and must not overwrite the scenario's other
+// outputs: checked before the run, as check_output_files does for those.
+void check_pcap_files(const Network& net) {
+  const Scenario& s = net.scenario();
+  std::vector<OutputFile> files;
+  for (const auto& path : trace::trace_files(*net.phy().medium, pcap_options(s), traced_network(net))) {
+    files.push_back({kPcapPath, path});
+  }
+  std::vector<ValidationIssue> issues;
+  for (const std::string& problem : check_output_files({}, files)) issues.push_back({kPcapPath, problem});
+  const auto same = [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    return std::filesystem::absolute(a).lexically_normal() == std::filesystem::absolute(b).lexically_normal();
+  };
+  for (const OutputFile& f : files) {
+    for (const auto& other : {s.outputs.results_file, s.outputs.timeseries_file}) {
+      if (other && same(f.path, *other)) {
+        issues.push_back({kPcapPath, "the trace file " + f.path.string() + " is also an output file of " +
+                                         "/outputs; choose another path"});
+      }
+    }
+  }
+  if (!issues.empty()) throw ScenarioError(std::move(issues));
+}
+
 }  // namespace
 
 const char* why_not_recorded(std::string_view timeseries_kind) {
@@ -217,6 +277,7 @@ void check_runnable(const Scenario& scenario, const Registries& registries) {
   // The network a run builds, built the same way: what it refuses, a run refuses.
   Simulation sim(scenario.simulation.seed, scenario.name, spdlog::level::off);
   Network net(sim, scenario, registries.controllers);
+  if (scenario.outputs.pcap) check_pcap_files(net);
 }
 
 Results run_scenario(const Scenario& scenario, const RunOptions& options) {
@@ -228,6 +289,16 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
   if (options.fingerprint) sim.scheduler().enable_fingerprint();
   Network net(sim, scenario, registries.controllers);
+  // The trace only reads (phy/air_observer.hpp): it leaves the run's events as they are.
+  std::optional<trace::PcapTrace> pcap;
+  if (scenario.outputs.pcap) {
+    check_pcap_files(net);
+    try {
+      pcap.emplace(*net.phy().medium, pcap_options(scenario), traced_network(net));
+    } catch (const std::runtime_error& e) {
+      throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
+    }
+  }
   const Time interval = scenario.simulation.measurement_interval;
   FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
   mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);
@@ -246,7 +317,14 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   if (const Fingerprint* fp = sim.scheduler().fingerprint()) out.stats.fingerprint = *fp;
   out.stats.wall_time_s = std::chrono::duration<double>(wall_end - wall_start).count();
   out.stats.interrupted = !finished;
-  if (!finished) return out;
+  if (!finished) return out;  // an interrupted run's trace files are removed with `pcap`
+  if (pcap) {
+    try {
+      pcap->commit();
+    } catch (const std::runtime_error& e) {
+      throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
+    }
+  }
 
   write_flows(net, out);
   write_nodes(net, out);

@@ -11,12 +11,6 @@
 
 namespace wmnsim::phy {
 
-double channel_frequency_hz(int channel) {
-  if (channel == 14) return 2484e6;
-  if (channel >= 1 && channel <= 13) return (2407.0 + 5.0 * channel) * 1e6;
-  return (5000.0 + 5.0 * channel) * 1e6;
-}
-
 PhyProfile profile_for(const PhySection& phy) {
   PhyProfile p;
   switch (phy.standard) {

@@ -9,6 +9,7 @@
 
 #include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
+#include "phy/channel.hpp"  // channel_frequency_hz
 #include "phy/medium.hpp"
 
 namespace wmnsim::phy {
@@ -21,10 +22,6 @@ struct PhyNetwork {
   const Mcs* fixed_data_rate = nullptr;           // nullptr: "auto", chosen per link
   AutoRateSection auto_rate;
 };
-
-// 802.11 channel centre frequencies: 2407 + 5 ch MHz at 2.4 GHz (2484 for channel
-// 14), 5000 + 5 ch MHz at 5 GHz (IEEE 802.11-2012 17.4.6.3, 18.3.8.4.2).
-double channel_frequency_hz(int channel);
 
 PhyProfile profile_for(const PhySection& phy);
 ReceptionConfig reception_for(const Scenario& scenario);

@@ -101,6 +101,49 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   ctx.issues.add(path, text);
 }
 
+// outputs.pcap: where a trace goes and what it holds (docs/traces.md).
+PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
+  PcapOutput p;
+  if (auto path = r.string("path", Need::required, "\"trace\"")) {
+    if (path->empty() || path->back() == '/') {
+      ctx.issues.add(r.path_of("path"), "expected a file name prefix such as \"trace\" or \"out/trace\", got " +
+                                            quote_short(*path) + "; the files are <path>-ch<channel>.pcap or "
+                                            "<path>-<node id>.pcap");
+    } else {
+      p.path = *path;
+    }
+  }
+  p.per = r.choice_or("per", PcapSplit::channel, names(kPcapSplits));
+  p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
+  if (const nlohmann::json* list = r.array("nodes")) {
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = pointer_join(r.path_of("nodes"), i);
+      const nlohmann::json& v = (*list)[i];
+      if (!v.is_string()) {
+        ctx.issues.add(path, "expected a node id (a string), got " + describe_value(v));
+        continue;
+      }
+      const auto node = ctx.scenario.find_node(v.get<std::string>());
+      if (!node) {
+        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is not defined");
+        continue;
+      }
+      if (ctx.scenario.nodes[*node].radios.empty()) {
+        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) +
+                                 " has no radio, so no frame of it is on the air; list mesh or gateway nodes");
+        continue;
+      }
+      if (std::find(p.nodes.begin(), p.nodes.end(), *node) != p.nodes.end()) {
+        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is listed twice; remove one");
+        continue;
+      }
+      p.nodes.push_back(*node);
+    }
+  }
+  r.finish();
+  return p;
+}
+
 void parse_outputs(JsonReader r, ParseContext& ctx) {
   Scenario& s = ctx.scenario;
   s.timeseries = {"flow_goodput"};
@@ -128,6 +171,7 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
   };
   s.outputs.results_file = file_name("results_file");
   s.outputs.timeseries_file = file_name("timeseries_file");
+  if (r.get("pcap") != nullptr) s.outputs.pcap = parse_pcap(r.object("pcap"), ctx);
   r.finish();
 }
 

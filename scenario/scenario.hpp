@@ -106,9 +106,27 @@ struct FlowConfig {
 
 // ---- outputs ----------------------------------------------------------------------
 
+// outputs.pcap (docs/traces.md): one pcap file per channel or per node.
+enum class PcapSplit { channel, node };
+inline constexpr std::array<EnumName<PcapSplit>, 2> kPcapSplits{
+    {{"channel", PcapSplit::channel}, {"node", PcapSplit::node}}};
+
+struct PcapOutput {
+  std::string path;  // file name prefix: <path>-ch<channel>.pcap or <path>-<node id>.pcap
+  PcapSplit per = PcapSplit::channel;
+  // Octets kept of each record (radiotap header included), as libpcap's snaplen.
+  std::int64_t snap_length = 65535;
+  static constexpr std::int64_t kMinSnapLength = 64;       // radiotap and the longest MAC header fit
+  static constexpr std::int64_t kMaxSnapLength = 262144;   // libpcap's MAXIMUM_SNAPLEN
+  // Node indices: per node, the nodes with a file; per channel, the transmitters
+  // whose frames are written. Empty: every node.
+  std::vector<std::size_t> nodes;
+};
+
 struct OutputsSection {
   std::optional<std::string> results_file;     // the CLI's -o wins
   std::optional<std::string> timeseries_file;  // CSV; default: inside the results
+  std::optional<PcapOutput> pcap;              // none: no trace
 };
 
 // The allowed outputs.timeseries kinds.

@@ -25,10 +25,13 @@ ALLOWED = {
     "phy": {"core"},
     "mac": {"core", "link", "phy"},
     "transport": {"core", "config", "link"},
+    # Frame traces read the air (phy/'s AirObserver) and decode MAC frames; only the
+    # runner attaches them (the layers above reach them through it).
+    "trace": {"core", "link", "phy", "mac"},
     "control": {"core", "config", "link", "phy", "mac", "transport"},
     "scenario": {"core", "config", "link", "phy", "mac", "transport", "control"},
     "results": {"core", "config", "link", "phy", "mac", "transport", "control", "scenario"},
-    "runner": {"core", "config", "link", "phy", "mac", "transport", "control", "scenario", "results"},
+    "runner": {"core", "config", "link", "phy", "mac", "trace", "transport", "control", "scenario", "results"},
     "analysis": {"core", "config", "link", "phy", "mac", "transport", "control", "scenario", "results",
                  "runner"},
     # Test and benchmark set-ups, not part of any model; only tests/ and bench/ use them.

@@ -1,0 +1,33 @@
+#pragma once
+// What a frame trace (trace/pcap_trace.hpp) watches on the air: every frame a
+// radio starts to transmit and every frame a radio decodes. Owned by phy/, which
+// knows the rate, the channel and the powers; the observer reads the payload (the
+// MAC frame) as its own business.
+//
+// One observer per Medium (Medium::set_air_observer), none by default: then the
+// radios test one null pointer per transmission and per decoded frame, and
+// nothing else happens. An observer only reads: it schedules no event and
+// changes no state, so a traced run executes the same events as an untraced one
+// (docs/fingerprints.md).
+
+#include <cstdint>
+
+#include "core/time.hpp"
+#include "phy/phy_frame.hpp"
+#include "phy/phy_listener.hpp"
+
+namespace wmnsim::phy {
+
+using RadioId = std::uint32_t;  // as in phy/radio.hpp
+
+class AirObserver {
+ public:
+  virtual ~AirObserver() = default;
+  // Radio `from` starts transmitting `frame` now.
+  virtual void on_transmit(RadioId from, const PhyFrame& frame) = 0;
+  // Radio `to` decoded `frame` (RxOutcome::success) now, at its end; its first bit
+  // arrived at `first_bit`. `info.power` is the frame's received power there.
+  virtual void on_decoded(RadioId to, const PhyFrame& frame, const RxInfo& info, Time first_bit) = 0;
+};
+
+}  // namespace wmnsim::phy

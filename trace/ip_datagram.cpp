@@ -1,0 +1,141 @@
+#include "trace/ip_datagram.hpp"
+
+#include <algorithm>
+
+#include "trace/addresses.hpp"
+
+namespace wmnsim::trace {
+namespace {
+
+constexpr std::uint32_t kIpv4Header = 20;  // no options (RFC 791 3.1, IHL 5)
+constexpr std::uint32_t kUdpHeader = 8;    // RFC 768
+constexpr std::uint32_t kTcpHeader = 20;   // RFC 793 3.1, no options
+// RFC 7323 Appendix A: NOP, NOP, then kind 8, length 10, TSval, TSecr.
+constexpr std::uint32_t kTcpTimestampsOption = 12;
+
+// TCP flag bits (RFC 793 3.1, low byte of the offset/flags word).
+constexpr std::uint16_t kTcpFin = 0x01;
+constexpr std::uint16_t kTcpSyn = 0x02;
+constexpr std::uint16_t kTcpAck = 0x10;
+
+// The sum of the pseudo-header UDP and TCP checksums cover (RFC 768, RFC 793 3.1).
+std::uint32_t pseudo_header_sum(std::uint32_t src, std::uint32_t dst, IpProtocol protocol, std::uint32_t length) {
+  std::uint32_t sum = (src >> 16) + (src & 0xffff) + (dst >> 16) + (dst & 0xffff);
+  sum += static_cast<std::uint32_t>(protocol);
+  sum += length;
+  return sum;
+}
+
+// TCP timestamps tick in microseconds here (RFC 7323 5.4 leaves the clock's rate
+// to the sender), modulo 2^32.
+std::uint32_t timestamp_us(Time t) { return static_cast<std::uint32_t>(t.picoseconds() / 1'000'000); }
+
+}  // namespace
+
+std::uint16_t data_src_port(std::uint32_t flow) { return static_cast<std::uint16_t>(40000 + flow % 10000); }
+std::uint16_t data_dst_port(std::uint32_t flow) { return static_cast<std::uint16_t>(50000 + flow % 10000); }
+
+std::uint32_t ones_complement_sum(std::span<const std::uint8_t> bytes, std::uint32_t partial) {
+  std::uint64_t sum = partial;
+  std::size_t i = 0;
+  for (; i + 1 < bytes.size(); i += 2) sum += (std::uint32_t{bytes[i]} << 8) | bytes[i + 1];
+  if (i < bytes.size()) sum += std::uint32_t{bytes[i]} << 8;  // an odd octet is padded with zero
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<std::uint32_t>(sum);
+}
+
+std::uint16_t finish_checksum(std::uint32_t sum) {
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<std::uint16_t>(~sum & 0xffff);
+}
+
+std::uint32_t ip_header_bytes(const Packet& packet, IpProtocol protocol) {
+  switch (protocol) {
+    case IpProtocol::udp: return kIpv4Header + kUdpHeader;
+    case IpProtocol::tcp: return kIpv4Header + kTcpHeader + (packet.transport.timestamps ? kTcpTimestampsOption : 0);
+    case IpProtocol::experimental: return kIpv4Header;
+  }
+  return kIpv4Header;
+}
+
+void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow) {
+  const IpProtocol protocol = packet.flow == kNoFlow ? IpProtocol::experimental : flow.protocol;
+  // The real size (RFC 791 Total Length); a packet too small for the headers
+  // (a registered transport's choice) is written at the headers' size.
+  const std::uint32_t headers = ip_header_bytes(packet, protocol);
+  const std::uint32_t total = std::clamp<std::uint32_t>(packet.size_bytes, headers, 0xffff);
+  const std::uint32_t src = node_ipv4(packet.src), dst = node_ipv4(packet.dst);
+  const std::size_t ip = out.size();
+
+  // ---- IPv4 header (RFC 791 3.1) ----
+  put_u8(out, 0x45);  // version 4, IHL 5 words
+  // Type of Service: the 802.1D user priority as the precedence bits (RFC 791;
+  // RFC 2474's class selector CS<up>), 0 when the packet has none.
+  put_u8(out, static_cast<std::uint8_t>(packet.user_priority.value_or(0) << 5));
+  put_be16(out, static_cast<std::uint16_t>(total));
+  put_be16(out, static_cast<std::uint16_t>(packet.id));  // identification: the packet id, low 16 bits
+  put_be16(out, 0);                                      // flags, fragment offset: never fragmented
+  put_u8(out, packet.ttl);
+  put_u8(out, static_cast<std::uint8_t>(protocol));
+  put_be16(out, 0);  // header checksum, set below
+  put_be32(out, src);
+  put_be32(out, dst);
+  set_be16(out, ip + 10, finish_checksum(ones_complement_sum(std::span(out).subspan(ip, kIpv4Header))));
+
+  const std::size_t transport = out.size();
+  const std::uint32_t segment = total - kIpv4Header;  // transport header + payload
+  const bool data_direction = packet.src == flow.data_src_node;
+  const std::uint16_t src_port = data_direction ? data_src_port(packet.flow) : data_dst_port(packet.flow);
+  const std::uint16_t dst_port = data_direction ? data_dst_port(packet.flow) : data_src_port(packet.flow);
+  const TransportHeader& t = packet.transport;
+  std::size_t checksum_at = 0;
+  switch (protocol) {
+    case IpProtocol::udp:  // RFC 768
+      put_be16(out, src_port);
+      put_be16(out, dst_port);
+      put_be16(out, static_cast<std::uint16_t>(segment));  // length: header and data
+      checksum_at = out.size();
+      put_be16(out, 0);
+      break;
+    case IpProtocol::tcp: {  // RFC 793 3.1
+      const std::uint32_t header = headers - kIpv4Header;
+      put_be16(out, src_port);
+      put_be16(out, dst_port);
+      put_be32(out, static_cast<std::uint32_t>(t.seq));  // modulo 2^32, initial sequence number 0
+      put_be32(out, t.ack_valid ? static_cast<std::uint32_t>(t.ack) : 0);
+      std::uint16_t flags = 0;
+      if (t.fin) flags |= kTcpFin;
+      if (t.syn) flags |= kTcpSyn;
+      if (t.ack_valid) flags |= kTcpAck;
+      put_be16(out, static_cast<std::uint16_t>(((header / 4) << 12) | flags));
+      // No window scale option is modelled, so the field saturates at 65535.
+      const std::uint32_t window = t.ack_valid ? std::min<std::uint32_t>(t.window_bytes, 0xffff) : 0xffff;
+      put_be16(out, static_cast<std::uint16_t>(window));
+      checksum_at = out.size();
+      put_be16(out, 0);
+      put_be16(out, 0);  // urgent pointer
+      if (t.timestamps) {  // RFC 7323 3.2 with Appendix A's two NOPs in front
+        put_u8(out, 1);
+        put_u8(out, 1);
+        put_u8(out, 8);
+        put_u8(out, 10);
+        put_be32(out, timestamp_us(t.ts_val));
+        put_be32(out, timestamp_us(t.ts_ecr));
+      }
+      break;
+    }
+    case IpProtocol::experimental:
+      break;
+  }
+  out.resize(ip + total, 0);  // the payload: zeros
+  if (checksum_at != 0) {
+    // Over the pseudo-header, the header and the (zero) payload.
+    const std::uint32_t sum = ones_complement_sum(std::span(out).subspan(transport, segment),
+                                                  pseudo_header_sum(src, dst, protocol, segment));
+    std::uint16_t checksum = finish_checksum(sum);
+    if (protocol == IpProtocol::udp && checksum == 0) checksum = 0xffff;  // RFC 768: 0 means "none"
+    set_be16(out, checksum_at, checksum);
+  }
+}
+
+}  // namespace wmnsim::trace

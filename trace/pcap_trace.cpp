@@ -1,0 +1,119 @@
+#include "trace/pcap_trace.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "mac/frame.hpp"
+#include "phy/channel.hpp"
+#include "trace/mpdu.hpp"
+#include "trace/radiotap.hpp"
+
+namespace wmnsim::trace {
+namespace {
+
+constexpr std::uint32_t kNoFile = 0xffffffffu;  // a radio whose frames are not traced
+
+bool traced(const PcapTraceOptions& options, std::uint32_t node) {
+  return options.nodes.empty() || (node < options.nodes.size() && options.nodes[node]);
+}
+
+// One file per channel or per node, and which file each radio's frames go to.
+struct FilePlan {
+  std::vector<std::filesystem::path> paths;
+  std::vector<std::uint32_t> tx_file, rx_file;  // by radio; kNoFile: not traced
+};
+
+FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, const TracedNetwork& network) {
+  FilePlan plan;
+  const std::size_t radios = medium.radio_count();
+  plan.tx_file.assign(radios, kNoFile);
+  plan.rx_file.assign(radios, kNoFile);
+  std::map<std::uint32_t, std::uint32_t> file_of;  // channel or node -> file
+  for (phy::RadioId r = 0; r < radios; ++r) {
+    const phy::RadioSpec& spec = medium.spec(r);
+    if (!traced(options, spec.node)) continue;
+    const bool per_channel = options.per == TraceSplit::channel;
+    const auto key = per_channel ? static_cast<std::uint32_t>(spec.channel) : spec.node;
+    auto [it, added] = file_of.try_emplace(key, static_cast<std::uint32_t>(plan.paths.size()));
+    if (added) {
+      plan.paths.push_back(per_channel ? channel_trace_path(options.path, spec.channel)
+                                       : node_trace_path(options.path, network.node_ids.at(spec.node)));
+    }
+    plan.tx_file[r] = it->second;
+    if (!per_channel) plan.rx_file[r] = it->second;
+  }
+  return plan;
+}
+
+std::uint64_t microseconds(Time t) { return static_cast<std::uint64_t>(t.picoseconds() / 1'000'000); }
+
+}  // namespace
+
+std::filesystem::path channel_trace_path(const std::string& prefix, int channel) {
+  return prefix + "-ch" + std::to_string(channel) + ".pcap";
+}
+
+std::filesystem::path node_trace_path(const std::string& prefix, const std::string& node_id) {
+  return prefix + "-" + node_id + ".pcap";
+}
+
+std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const PcapTraceOptions& options,
+                                               const TracedNetwork& network) {
+  return plan_files(medium, options, network).paths;
+}
+
+PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwork network)
+    : medium_(medium), options_(std::move(options)), network_(std::move(network)) {
+  FilePlan plan = plan_files(medium_, options_, network_);
+  for (const auto& path : plan.paths) files_.push_back(std::make_unique<PcapFile>(path, options_.snap_length));
+  tx_file_ = std::move(plan.tx_file);
+  rx_file_ = std::move(plan.rx_file);
+  medium_.set_air_observer(this);
+}
+
+PcapTrace::~PcapTrace() {
+  if (medium_.air_observer() == this) medium_.set_air_observer(nullptr);
+}
+
+void PcapTrace::on_transmit(phy::RadioId from, const phy::PhyFrame& frame) {
+  if (tx_file_[from] == kNoFile) return;
+  record(tx_file_[from], from, frame, medium_.simulation().now(), nullptr);
+}
+
+void PcapTrace::on_decoded(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxInfo& info, Time first_bit) {
+  if (rx_file_[to] == kNoFile) return;
+  record(rx_file_[to], to, frame, first_bit, &info);
+}
+
+void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFrame& frame, Time at,
+                       const phy::RxInfo* received) {
+  // Every payload on a MAC's medium is a mac::Frame (mac/mac.cpp send_frame).
+  const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
+  if (mpdu == nullptr || frame.mcs == nullptr) return;
+  const phy::Radio& r = medium_.radio(radio);
+  const bool dsss = frame.mcs->family == phy::PhyFamily::Dsss;
+  RadiotapInfo info;
+  info.tsft_us = microseconds(at);
+  info.flags = kRadiotapFcsAtEnd;
+  if (dsss && r.profile().preamble == phy::Preamble::Short) info.flags |= kRadiotapShortPreamble;
+  info.rate_500kbps = static_cast<std::uint8_t>(frame.mcs->rate_bps / 500'000);
+  info.frequency_mhz = static_cast<std::uint16_t>(phy::channel_frequency_hz(r.channel()) / 1e6);
+  info.channel_flags = static_cast<std::uint16_t>((dsss ? kChannelCck : kChannelOfdm) |
+                                                  (phy::is_2ghz_channel(r.channel()) ? kChannel2Ghz : kChannel5Ghz));
+  if (received != nullptr) {
+    info.antenna_signal_dbm = dbm_s8(received->power.dbm());
+    info.antenna_noise_dbm = dbm_s8(medium_.reception().noise.dbm());
+  } else {
+    info.tx_power_dbm = dbm_s8(r.tx_power().dbm());
+  }
+  bytes_.clear();
+  append_radiotap(bytes_, info);
+  append_mpdu(bytes_, *mpdu, network_.flows);
+  files_[file]->write(at, bytes_);
+}
+
+void PcapTrace::commit() {
+  for (auto& f : files_) f->commit();
+}
+
+}  // namespace wmnsim::trace
