@@ -32,10 +32,8 @@ class SimLog {
     level_ = logger == nullptr ? spdlog::level::off : level;
   }
   // Names the nodes (by index) and radios (by radio id, the MAC address) in lines.
-  void set_labels(std::vector<std::string> nodes, std::vector<std::string> radios) {
-    node_labels_ = std::move(nodes);
-    radio_labels_ = std::move(radios);
-  }
+  void set_node_labels(std::vector<std::string> nodes) { node_labels_ = std::move(nodes); }
+  void set_radio_labels(std::vector<std::string> radios) { radio_labels_ = std::move(radios); }
   // Only lines about these node indices; an empty list: every node.
   void set_node_filter(const std::vector<std::uint32_t>& nodes) {
     node_enabled_.clear();

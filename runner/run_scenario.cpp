@@ -34,19 +34,13 @@ std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
   return radios;
 }
 
-// Names nodes and radios in log lines and applies the --log-node filter.
-void configure_log(Network& net, const std::vector<std::string>& log_nodes) {
-  SimLog& log = net.simulation().scheduler().log();
-  const Scenario& s = net.scenario();
+// Names nodes in log lines and applies the --log-node filter. Before the network
+// is built: controllers starting at 0 act (and log) while it is.
+void configure_log(Simulation& sim, const Scenario& s, const std::vector<std::string>& log_nodes) {
+  SimLog& log = sim.scheduler().log();
   std::vector<std::string> nodes;
   for (const NodeConfig& n : s.nodes) nodes.push_back(n.id);
-  std::vector<std::string> radios;
-  for (const mac::MacSampler::Radio& r : sampled_radios(net)) {
-    const std::uint32_t address = r.mac->address();
-    if (address >= radios.size()) radios.resize(address + 1);
-    radios[address] = r.id;
-  }
-  log.set_labels(std::move(nodes), std::move(radios));
+  log.set_node_labels(std::move(nodes));
   std::vector<std::uint32_t> filter;
   std::vector<ValidationIssue> unknown;
   for (const std::string& id : log_nodes) {
@@ -59,6 +53,17 @@ void configure_log(Network& net, const std::vector<std::string>& log_nodes) {
   }
   if (!unknown.empty()) throw ScenarioError(std::move(unknown));
   log.set_node_filter(filter);
+}
+
+// Names radios (MAC addresses) in log lines as the samplers do: "B", "B/1".
+void label_radios(Network& net) {
+  std::vector<std::string> radios;
+  for (const mac::MacSampler::Radio& r : sampled_radios(net)) {
+    const std::uint32_t address = r.mac->address();
+    if (address >= radios.size()) radios.resize(address + 1);
+    radios[address] = r.id;
+  }
+  net.simulation().scheduler().log().set_radio_labels(std::move(radios));
 }
 
 nlohmann::ordered_json drops_json(const DropCounters& d) {
@@ -303,8 +308,9 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   reject_unsupported_outputs(scenario);
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
   if (options.fingerprint) sim.scheduler().enable_fingerprint();
+  configure_log(sim, scenario, options.log_nodes);
   Network net(sim, scenario, registries.controllers);
-  configure_log(net, options.log_nodes);
+  label_radios(net);
   const Time interval = scenario.simulation.measurement_interval;
   FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
   mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);

@@ -184,5 +184,21 @@ TEST(Logging, LogNodesKeepsOnlyThoseNodesLines) {
   EXPECT_THROW(run_scenario(s, options), ScenarioError);
 }
 
+TEST(Logging, ControllerActionsAtTheStartAreLoggedUnderTheirNode) {
+  // counter_starvation raises the window of the gateway's one-hop neighbour (B)
+  // while the network is built, before the first event.
+  auto doc = flagship(0.01);
+  doc["controllers"] = nlohmann::json::array({{{"type", "counter_starvation"}}});
+  RunOptions options;
+  options.log_level = spdlog::level::debug;
+  options.log_nodes = {"B"};
+  testing::internal::CaptureStderr();
+  run_scenario(parse_scenario(doc), options);
+  const std::string lines = testing::internal::GetCapturedStderr();
+  EXPECT_NE(lines.find("] B controller"), std::string::npos) << lines.substr(0, 2000);
+  EXPECT_NE(lines.find("next to gateway GW: CWmin 32 -> "), std::string::npos) << lines.substr(0, 2000);
+  EXPECT_EQ(lines.find("] A "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wmnsim
