@@ -89,7 +89,7 @@ void write_flows(Network& net, Results& out, Time stop) {
   const transport::MeasurementWindow window = net.window();
   const Time clipped_end = std::min(window.end, stop);
   const double goodput_scale =
-      clipped_end >= window.end ? 1.0
+      clipped_end >= window.end || window.end == Time::max() ? 1.0  // (open-ended: goodput is 0 anyway)
       : clipped_end > window.begin ? (window.end - window.begin).to_seconds() / (clipped_end - window.begin).to_seconds()
                                    : 0.0;
   std::vector<double> goodput;
