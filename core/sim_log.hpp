@@ -78,10 +78,14 @@ class SimLog {
 
 // Logs a line about `node` at `level` (spdlog::level::debug, trace) if wanted; the
 // arguments are evaluated only then. `log` is a SimLog (e.g. scheduler_.log()).
-#define WMNSIM_LOG(log, level, node, ...)                                       \
-  do {                                                                          \
-    const ::wmnsim::SimLog& wmnsim_log_ = (log);                                \
-    if (wmnsim_log_.level_on(level) && wmnsim_log_.node_on(node)) [[unlikely]] { \
-      wmnsim_log_.write(level, node, __VA_ARGS__);                              \
-    }                                                                           \
+// The formatting (and the arguments' temporaries) sit in a cold lambda that is
+// never inlined, so that a log site adds a test and a call to its function, not
+// the formatting code, which would change what the compiler inlines on the event
+// path.
+#define WMNSIM_LOG(log, level, node, ...)                                         \
+  do {                                                                            \
+    const ::wmnsim::SimLog& wmnsim_log_ = (log);                                  \
+    if (wmnsim_log_.level_on(level) && wmnsim_log_.node_on(node)) [[unlikely]] {   \
+      [&]() __attribute__((cold, noinline)) { wmnsim_log_.write(level, node, __VA_ARGS__); }(); \
+    }                                                                             \
   } while (false)
