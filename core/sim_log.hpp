@@ -59,11 +59,14 @@ class SimLog {
     return radio < radio_labels_.size() ? radio_labels_[radio] : "radio" + std::to_string(radio);
   }
 
-  // Formats and writes one line about `node`; call through WMNSIM_LOG.
+  // Formats and writes one line about `node`; call through WMNSIM_LOG. The
+  // format string is checked at compile time; the formatting itself is vwrite's,
+  // compiled once (sim_log.cpp), not instantiated at every log site.
   template <typename... Args>
   void write(Level level, std::uint32_t node, fmt::format_string<Args...> format, Args&&... args) const {
-    logger_->log(level, "{} {}", node_label(node), fmt::format(format, std::forward<Args>(args)...));
+    vwrite(level, node, format, fmt::make_format_args(args...));
   }
+  void vwrite(Level level, std::uint32_t node, fmt::string_view format, fmt::format_args args) const;
 
  private:
   spdlog::logger* logger_ = nullptr;
