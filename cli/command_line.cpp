@@ -94,6 +94,7 @@ struct RunArgs {
   std::string csv;
   ScenarioArgs common;
   std::string log_level = "warn";
+  std::vector<std::string> log_nodes;  // --log-node, repeatable
   bool fingerprint = false;
 };
 
@@ -165,6 +166,8 @@ int run_command(const RunArgs& args) {
 
   wmnsim::RunOptions options;
   options.log_level = spdlog::level::from_str(args.log_level);
+  options.log_nodes = args.log_nodes;
+  for (const wmnsim::OutputFile& o : outputs) options.other_output_files.push_back(o.path.string());
   options.fingerprint = args.fingerprint;
   options.control.cancel = &g_interrupted;
   // Progress only on a terminal, and only once a run has lasted about a second.
@@ -192,15 +195,9 @@ int run_command(const RunArgs& args) {
     std::cerr << args.scenario << ": " << e.what() << '\n';
     return kExitInvalidInput;
   }
-  if (results.stats.interrupted) {
-    const int signal = g_signal.load();
-    std::cerr << "\ninterrupted" << (signal == SIGINT ? "" : signal == SIGTERM ? " by SIGTERM" : " by SIGHUP")
-              << " at " << results.stats.simulated.to_seconds() << " s simulated; nothing written\n";
-    return 128 + signal;
-  }
-
-  // Write the files only after the run succeeded; each is atomic on its own. A
-  // file that cannot be written (permissions, full disk) is the user's to fix.
+  // Write the files after the run, an interrupted one too (marked "partial": true,
+  // what it measured up to the stop); each is atomic on its own. A file that cannot
+  // be written (permissions, full disk) is the user's to fix.
   try {
     nlohmann::ordered_json doc = results.to_json();
     for (const wmnsim::OutputFile& o : outputs) {
@@ -216,6 +213,13 @@ int run_command(const RunArgs& args) {
   } catch (const std::runtime_error& e) {
     std::cerr << e.what() << '\n';
     return kExitInvalidInput;
+  }
+  if (results.stats.interrupted) {  // still 128 + the signal: the run did not finish
+    const int signal = g_signal.load();
+    std::cerr << "\ninterrupted" << (signal == SIGINT ? "" : signal == SIGTERM ? " by SIGTERM" : " by SIGHUP")
+              << " at " << results.stats.simulated.to_seconds() << " s simulated; "
+              << (outputs.empty() ? "no output file asked for" : "partial results written") << '\n';
+    return 128 + signal;
   }
   std::cout << wmnsim::format_flow_table(results);
   if (const auto& fp = results.stats.fingerprint) {
@@ -267,6 +271,8 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
   run_cmd->add_option("--set", run.common.sets, "Override a scenario value: /json/pointer=value (repeatable)");
   run_cmd->add_option("--log-level", run.log_level, "trace, debug, info, warn, error, critical or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  run_cmd->add_option("--log-node", run.log_nodes,
+                      "Debug and trace lines only about this node id (repeatable; default: every node)");
   run_cmd->add_flag("--fingerprint", run.fingerprint,
                     "Hash the event trace (docs/fingerprints.md): print it and record it in the results file");
 

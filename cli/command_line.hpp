@@ -5,7 +5,8 @@
 // and files are the same because the code is the same.
 //
 //   wmnsim run SCENARIO [-o results.json] [--csv flows.csv] [--seed N]
-//                       [--set /json/pointer=value ...] [--log-level L] [--fingerprint]
+//                       [--set /json/pointer=value ...] [--log-level L] [--log-node ID ...]
+//                       [--fingerprint]
 //   wmnsim validate SCENARIO... [--seed N] [--set /json/pointer=value ...]
 //   wmnsim sweep SPEC -o DIR [--scheduler ADDRESS] [--workers N]   (docs/sweeps.md)
 //   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)

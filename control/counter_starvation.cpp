@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "core/sim_log.hpp"
 
 namespace wmnsim::control {
 
@@ -61,6 +62,9 @@ void CounterStarvation::start() {
         c.cw_min_after = p.cw_min;
         c.cw_max_after = p.cw_max;
         mac.set_params(ac, p);
+        WMNSIM_LOG(ctx.sim.scheduler().log(), spdlog::level::debug, static_cast<std::uint32_t>(n),
+                   "controller {}: {} next to gateway {}: CWmin {} -> {}, CWmax {} -> {}", id(), to_string(ac),
+                   ctx.node_info[g].id, c.cw_min_before, c.cw_min_after, c.cw_max_before, c.cw_max_after);
         changes_.push_back(c);
       }
     }
@@ -74,6 +78,8 @@ void CounterStarvation::on_stop() {
     p.cw_min = c.cw_min_before;
     p.cw_max = c.cw_max_before;
     mac.set_params(c.category, p);
+    WMNSIM_LOG(context().sim.scheduler().log(), spdlog::level::debug, static_cast<std::uint32_t>(c.node),
+               "controller {}: {} restored: CWmin {}, CWmax {}", id(), to_string(c.category), p.cw_min, p.cw_max);
   }
 }
 

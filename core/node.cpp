@@ -1,8 +1,10 @@
 #include "core/node.hpp"
 
+#include "core/sim_log.hpp"
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include "core/sim_log.hpp"
 
 namespace wmnsim {
 
@@ -82,6 +84,11 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
   if (cause != DropCause::retry_limit) {
     if (Backlog* b = backlog_of(*packet)) --b->queued;
   }
+  // Every drop on the node comes here (queue overflow, queue lifetime, MAC retry
+  // limit, TTL, no route), so this one line logs them all.
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, index_, "drop ({}): packet {} of flow {}, {} B, {} hops", to_string(cause),
+             packet->id, packet->flow == kNoFlow ? std::string("-") : std::to_string(packet->flow), packet->size_bytes,
+             packet->hops);
   ledger_.dropped(*packet, index_, cause, now);
   if (Fingerprint* fp = scheduler_.fingerprint()) fp->drop(now, index_, to_string(cause), packet->flow, packet->size_bytes);
   if (signals_.active()) signals_.dropped(index_, *packet, cause);

@@ -13,7 +13,7 @@ void DropCounters::add(const Packet& p, DropCause cause, bool in_window) {
 }
 
 PacketLedger::PacketLedger(std::size_t nodes, std::size_t flows, Time window_begin, Time window_end)
-    : node_drops_(nodes), flow_drops_(flows), flow_deliveries_(flows), window_begin_(window_begin), window_end_(window_end) {}
+    : node_drops_(nodes), flow_drops_(flows), flow_deliveries_(flows), flow_sent_(flows), window_begin_(window_begin), window_end_(window_end) {}
 
 PacketLedger::Entry* PacketLedger::entry(PacketId id) {
   if (id >= entries_.size()) return nullptr;
@@ -26,6 +26,10 @@ void PacketLedger::originated(const Packet& p) {
   if (e.fate != untracked) throw std::logic_error("PacketLedger: packet originated twice");
   e.fate = in_flight;
   ++originated_;
+  if (p.flow < flow_sent_.size() && !p.transport.is_pure_ack()) {
+    ++flow_sent_[p.flow].tx_packets;
+    flow_sent_[p.flow].tx_bytes += p.size_bytes;
+  }
 }
 
 void PacketLedger::arrived(const Packet& p) {
@@ -50,7 +54,10 @@ void PacketLedger::delivered(const Packet& p, Time now) {
   if (p.flow < flow_deliveries_.size() && !p.transport.is_pure_ack()) {
     FlowDeliveries& d = flow_deliveries_[p.flow];
     ++d.packets;
+    d.bytes += p.size_bytes;
     if (window_begin_ <= now && now < window_end_) {
+      d.window_delays.add(now - p.created);
+      d.window_jitter.add(now - p.created);
       const double delay = (now - p.created).to_seconds();
       ++d.window_packets;
       d.window_delay_sum_s += delay;
@@ -70,9 +77,27 @@ bool PacketLedger::dropped(const Packet& p, std::uint32_t node, DropCause cause,
   ++dropped_;
   const bool in_window = window_begin_ <= now && now < window_end_;
   node_drops_.at(node).add(p, cause, in_window);
-  if (p.flow != kNoFlow && p.flow < flow_drops_.size()) flow_drops_[p.flow].add(p, cause, in_window);
+  if (p.flow != kNoFlow && p.flow < flow_drops_.size()) {
+    flow_drops_[p.flow].add(p, cause, in_window);
+    if (!p.transport.is_pure_ack()) {
+      ++flow_sent_[p.flow].lost_packets;
+      flow_sent_[p.flow].lost_bytes += p.size_bytes;
+    }
+  }
   all_drops_.add(p, cause, in_window);
   return true;
+}
+
+std::vector<std::uint64_t> PacketLedger::flow_in_network(const PacketPool& pool) const {
+  std::vector<std::uint64_t> counts(flow_sent_.size(), 0);
+  std::vector<bool> counted(entries_.size(), false);  // one packet, however many copies
+  pool.for_each_live([&](const Packet& p) {
+    if (p.id >= entries_.size() || counted[p.id] || entries_[p.id].fate != in_flight) return;
+    if (p.flow >= counts.size() || p.transport.is_pure_ack()) return;
+    counted[p.id] = true;
+    ++counts[p.flow];
+  });
+  return counts;
 }
 
 Conservation PacketLedger::balance(const PacketPool& pool) const {

@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/delay_distribution.hpp"
+#include "core/delay_variation.hpp"
 #include "core/packet.hpp"
 #include "core/time.hpp"
 
@@ -66,10 +68,27 @@ struct Conservation {
 // measurement window.
 struct FlowDeliveries {
   std::uint64_t packets = 0;
+  std::uint64_t bytes = 0;  // IP bytes (Packet::size_bytes) of those packets
   std::uint64_t window_packets = 0;
+  // The one-way delays (creation at the source to delivery) inside the window:
+  // every one (percentiles, histogram) and their variation in arrival order (jitter).
+  DelayDistribution window_delays;
+  DelayVariation window_jitter;
   double window_delay_sum_s = 0.0;
   double window_delay_max_s = 0.0;
   double mean_delay_s() const { return window_packets == 0 ? 0.0 : window_delay_sum_s / static_cast<double>(window_packets); }
+};
+
+// What a flow's source sent and what of it was lost, data packets only (not the
+// flow's TCP ACKs), as FlowMonitor counts per flow (txPackets, txBytes,
+// lostPackets). Over the whole run. A packet is lost when it was dropped (its
+// furthest copy, with a cause; stale copies are not losses), so at any time
+// tx_packets = delivered + lost_packets + still in the network.
+struct FlowSent {
+  std::uint64_t tx_packets = 0;
+  std::uint64_t tx_bytes = 0;  // IP bytes
+  std::uint64_t lost_packets = 0;
+  std::uint64_t lost_bytes = 0;
 };
 
 class PacketLedger {
@@ -88,6 +107,10 @@ class PacketLedger {
   const DropCounters& all_drops() const { return all_drops_; }
   // Data packets of the flow (not its ACKs) delivered at the flow's destination.
   const FlowDeliveries& flow_deliveries(std::uint32_t flow) const { return flow_deliveries_.at(flow); }
+  // Data packets the flow's source originated, and those lost.
+  const FlowSent& flow_sent(std::uint32_t flow) const { return flow_sent_.at(flow); }
+  // Data packets of each flow with a copy still in `pool` (queued, on a link, on the air).
+  std::vector<std::uint64_t> flow_in_network(const PacketPool& pool) const;
   std::uint64_t stale_copy_drops() const { return stale_copy_drops_; }
 
   // Live copies in `pool` are what is still in the network.
@@ -105,6 +128,7 @@ class PacketLedger {
   std::vector<DropCounters> node_drops_;
   std::vector<DropCounters> flow_drops_;
   std::vector<FlowDeliveries> flow_deliveries_;
+  std::vector<FlowSent> flow_sent_;
   DropCounters all_drops_;
   Time window_begin_, window_end_;
   std::uint64_t originated_ = 0, delivered_ = 0, dropped_ = 0;

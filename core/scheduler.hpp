@@ -23,6 +23,7 @@
 
 #include "core/cache_line_allocator.hpp"
 #include "core/fingerprint.hpp"
+#include "core/sim_log.hpp"
 #include "core/inline_function.hpp"
 #include "core/radix_queue.hpp"
 #include "core/time.hpp"
@@ -141,6 +142,9 @@ class Scheduler {
   // their own records (frames, deliveries, drops) through it.
   Fingerprint* fingerprint() { return fingerprinting_ ? &fingerprint_ : nullptr; }
   const Fingerprint* fingerprint() const { return fingerprinting_ ? &fingerprint_ : nullptr; }
+  // What the layers log (core/sim_log.hpp); off until a Simulation configures it.
+  SimLog& log() { return log_; }
+  const SimLog& log() const { return log_; }
 
  private:
   // A queue key is one 128-bit unsigned integer:
@@ -201,6 +205,7 @@ class Scheduler {
   std::int64_t instant_ps_ = -1;
   std::uint64_t instant_events_ = 0;
   std::uint64_t max_events_per_instant_ = kMaxEventsPerInstant;
+  SimLog log_;  // last: read only at log sites, never by the event loop
 };
 
 }  // namespace wmnsim

@@ -39,6 +39,7 @@ Simulation::Simulation(std::uint64_t seed, std::string name, spdlog::level::leve
   formatter->add_flag<SimTimeFlag>('*', &scheduler_).set_pattern("[%^%l%$] [%n %*] %v");
   logger_->set_formatter(std::move(formatter));
   logger_->set_level(log_level);
+  scheduler_.log().configure(logger_.get(), log_level);
 }
 
 bool Simulation::run_until(Time end, const RunControl& control) {

@@ -7,6 +7,7 @@
 #include "link/drop_tail_queue.hpp"
 #include "phy/airtime.hpp"
 #include "phy/medium.hpp"
+#include "core/sim_log.hpp"
 
 namespace wmnsim::mac {
 namespace {
@@ -330,6 +331,8 @@ void Mac::reschedule_access_timer() {
 void Mac::set_nav(Time until) {
   // 9.3.2.4: the NAV only ever grows from a received Duration.
   if (until <= nav_end_) return;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::trace, radio_.node(), "mac {}: NAV set until {:.9f}s",
+             scheduler_.log().radio_label(radio_.id()), until.to_seconds());
   nav_end_ = until;
   scheduler_.cancel(nav_timer_);
   nav_timer_ = scheduler_.schedule_at(until, [this] { refresh_medium(); }, radio_.node());
@@ -341,6 +344,8 @@ void Mac::draw_backoff(AccessFunction& f, Time now) {
   f.committed = false;
   f.draw_on_busy = false;
   f.backoff_slots = static_cast<int>(backoff_draws_.uniform_int(static_cast<std::uint64_t>(f.cw)));
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::trace, radio_.node(), "mac {}: backoff {} slots drawn (CW {}, {})",
+             scheduler_.log().radio_label(radio_.id()), f.backoff_slots, f.cw, to_string(f.ac));
   f.eligible_from = now;
   f.access_at = Time::max();
   if (!busy_) schedule_access(f);
@@ -398,6 +403,8 @@ void Mac::on_access_timer() {
   for (std::size_t l = 0; l < loser_count; ++l) {
     AccessFunction& f = functions_[losers[l]];
     ++stats_.internal_collisions;
+    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(), "mac {}: internal collision, {} loses to {}",
+               scheduler_.log().radio_label(radio_.id()), to_string(f.ac), to_string(functions_[*winner].ac));
     load_next_mpdu(f);  // the lost frame is charged the retry (9.19.2.3)
     retry_or_drop(f, long_mpdu(loaded_mpdu(f)));
   }
@@ -432,6 +439,7 @@ void Mac::load_next_mpdu(AccessFunction& f) {
   } else {
     f.packet = f.queue->dequeue(scheduler_.now());
     if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
+    f.service_start = std::max(f.packet->queued_at, f.last_service_end);
   }
   // One sequence counter for every MPDU (8.2.4.4.2; the simulator keeps one for
   // QoS data too).
@@ -570,6 +578,10 @@ void Mac::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending
   const std::uint32_t bytes = frame->size_bytes();
   const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(radio_.profile(), rate, bytes), frame};
   if (observer_ != nullptr) observer_->on_frame_sent(address(), *frame, phy_frame.duration);
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(),
+             "mac {}: {} sent to {}, {} B at {}, retry {}, seq {}, airtime {:.1f}us", scheduler_.log().radio_label(radio_.id()), to_string(frame->kind),
+             frame->receiver.is_broadcast() ? std::string("broadcast") : scheduler_.log().radio_label(frame->receiver.radio()),
+             bytes, rate.name, frame->retry ? 1 : 0, frame->sequence, phy_frame.duration.to_seconds() * 1e6);
   if (Fingerprint* fp = scheduler_.fingerprint()) {
     fp->frame(scheduler_.now(), address(), to_string(frame->kind), bytes, phy_frame.duration);
   }
@@ -599,8 +611,10 @@ void Mac::on_tx_end() {
       } else {
         ++stats_.tx_success;
         ++stats_.broadcasts;
+        service_delays_.add(now - f.service_start);
         f.packet.reset();
       }
+      f.last_service_end = now;
       f.cw = f.params.cw_min;
       finish_exchange(f);
       break;
@@ -685,13 +699,16 @@ void Mac::exchange_succeeded() {
   awaiting_ = Awaiting::nothing;
   AccessFunction& f = functions_[*exchange_];
   // 9.3.4.4: the retry count of the frame resets on its ACK; the window too.
+  const Time now = scheduler_.now();
   if (f.mgmt.body) {
     ++stats_.mgmt_tx_success;
     f.mgmt = {};
   } else {
     ++stats_.tx_success;
+    service_delays_.add(now - f.service_start);
     f.packet.reset();
   }
+  f.last_service_end = now;
   f.short_retries = 0;
   f.long_retries = 0;
   f.cw = f.params.cw_min;
@@ -705,6 +722,8 @@ void Mac::exchange_succeeded() {
 void Mac::exchange_failed() {
   scheduler_.cancel(response_timer_);
   const bool rts_failed = awaiting_ == Awaiting::cts;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(), "mac {}: exchange failed: no {}", scheduler_.log().radio_label(radio_.id()),
+             rts_failed ? "CTS" : "ACK");
   awaiting_ = Awaiting::nothing;
   timeout_passed_ = false;
   ++stats_.failed_attempts;
@@ -729,16 +748,22 @@ void Mac::retry_or_drop(AccessFunction& f, bool long_frame) {
     f.long_retries = 0;
     f.cw = f.params.cw_min;
     f.mgmt = {};
+    f.last_service_end = now;
   } else if (f.packet && count >= limit) {
     ++stats_.drops_retry_limit;
+    // (the drop itself is logged where every drop goes: Node::on_drop)
     f.short_retries = 0;
     f.long_retries = 0;
     f.cw = f.params.cw_min;
+    service_delays_.add(now - f.service_start);
+    f.last_service_end = now;
     if (observer_ != nullptr) observer_->on_drop(address(), *f.packet, DropCause::retry_limit);
     drops_.on_drop(std::move(f.packet), DropCause::retry_limit, now);
     f.packet.reset();
   } else {
     f.cw = next_cw(f.cw, f.params.cw_max);
+    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(), "mac {}: retry {} of {} ({} retry count), CW now {}",
+               scheduler_.log().radio_label(radio_.id()), count, limit, long_frame ? "long" : "short", f.cw);
   }
   draw_backoff(f, now);
   reschedule_access_timer();
@@ -764,10 +789,15 @@ void Mac::on_cca_idle() {
   refresh_medium();
 }
 
-void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, const phy::RxInfo& /*info*/) {
+void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, const phy::RxInfo& info) {
   if (outcome == phy::RxOutcome::aborted) return;  // our own transmission cut it: no EIFS
   if (outcome == phy::RxOutcome::error) {
     ++stats_.rx_errors;
+    // The PHY does not say whether a collision or a channel error lost the frame;
+    // the worst SINR (sinr reception model; infinite under the others) hints which.
+    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(),
+               "mac {}: reception lost (collision or channel error), worst SINR {:.1f} dB",
+               scheduler_.log().radio_label(radio_.id()), info.min_sinr_db);
     use_eifs_ = true;  // 9.3.2.3.7
     // Whatever it was, the awaited response did not arrive intact.
     if (awaiting_ != Awaiting::nothing) exchange_failed();
@@ -778,6 +808,10 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
   const auto* frame = static_cast<const Frame*>(phy_frame.payload.get());
   if (frame == nullptr) return;
   if (observer_ != nullptr) observer_->on_frame_received(address(), *frame);
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(), "mac {}: {} received from {} to {}, {} B, retry {}, seq {}",
+             scheduler_.log().radio_label(radio_.id()), to_string(frame->kind), scheduler_.log().radio_label(frame->transmitter.radio()),
+             frame->receiver.is_broadcast() ? std::string("broadcast") : scheduler_.log().radio_label(frame->receiver.radio()),
+             phy_frame.psdu_bytes, frame->retry ? 1 : 0, frame->sequence);
   const bool to_me = frame->receiver == MacAddress(address());
   if (awaiting_ == Awaiting::cts && to_me && frame->kind == FrameKind::cts) {
     scheduler_.cancel(response_timer_);

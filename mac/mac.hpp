@@ -64,6 +64,7 @@
 
 #include "core/management_body.hpp"
 #include "core/block_pool.hpp"
+#include "core/delay_distribution.hpp"
 #include "core/packet.hpp"
 #include "core/random.hpp"
 #include "mac/mac_params.hpp"
@@ -146,6 +147,12 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
 
   // ---- observation ----
   const MacStats& stats() const { return stats_; }
+  // MAC service delay of every data MPDU finished so far: from when it reached
+  // the head of its queue (the later of its arrival and the end of the previous
+  // frame's service at that access function) to its ACK, its end on the air
+  // (broadcast) or its drop at the retry limit. Packets that expired in the queue
+  // never reached service and are not counted.
+  const DelayDistribution& service_delays() const { return service_delays_; }
   // Time the channel was busy as 003 Sec. III-A defines it for the channel
   // busyness ratio: transmitting, receiving (CCA busy) or NAV set. Up to now.
   Time channel_busy_time() const;
@@ -195,6 +202,8 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
     bool sent_once = false;  // DATA transmitted at least once: retransmissions set Retry
     int short_retries = 0;   // SRC (QSRC[AC])
     int long_retries = 0;    // LRC (QLRC[AC])
+    Time service_start;      // the data MPDU reached the head of the queue
+    Time last_service_end;   // the previous MPDU (data or management) was done
 
     bool has_mpdu() const { return packet != nullptr || mgmt.body != nullptr; }
     // (Data first: the common case decides on the first two tests.)
@@ -342,6 +351,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   std::int64_t txop_frames_ = 0;
 
   MacStats stats_;
+  DelayDistribution service_delays_;
 };
 
 // A busy indication this close before an access time does not stop it (see above).

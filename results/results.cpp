@@ -56,7 +56,8 @@ nlohmann::ordered_json Results::to_json() const {
                 {"events_executed", stats.events_executed},
                 {"event_fingerprint", nullptr},
                 {"fingerprint_records", nullptr},
-                {"interrupted", stats.interrupted}};
+                {"interrupted", stats.interrupted},
+                {"partial", stats.partial}};
   if (const auto& fp = stats.fingerprint) {
     out["run"]["event_fingerprint"] = fp->hex();
     const Fingerprint::Counts& c = fp->counts();
@@ -72,6 +73,8 @@ nlohmann::ordered_json Results::to_json() const {
   for (const auto& f : flows) out["flows"].push_back(f);
   out["nodes"] = J::array();
   for (const auto& n : nodes) out["nodes"].push_back(n);
+  out["flow_delay_histograms"] = J::array();
+  for (const auto& h : flow_delay_histograms) out["flow_delay_histograms"].push_back(h);
   out["controllers"] = J::array();
   for (const auto& c : controllers) out["controllers"].push_back(c);
   J series = J::object();

@@ -51,6 +51,9 @@ struct RunStats {
   std::optional<Fingerprint> fingerprint;
   double wall_time_s = 0.0;        // wall clock: excluded from reproducibility comparisons
   bool interrupted = false;        // stopped early by the user
+  // The tables cover the run up to where it stopped, not its whole duration
+  // (interrupted or cancelled; the measurement window was clipped to the stop).
+  bool partial = false;
 };
 
 // Something about a finished run a user should not miss (a flow that delivered
@@ -73,6 +76,9 @@ struct Results {
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   std::vector<RunWarning> warnings;
   std::map<std::string, TimeSeries> timeseries;
+  // Per flow, in flows order: {"flow", "bin_width_s", "counts"}, the delay
+  // histogram (docs/results.md). Apart from the flat rows, which CSV carries.
+  std::vector<nlohmann::ordered_json> flow_delay_histograms;
 
   nlohmann::ordered_json to_json() const;
   // The per-flow table as CSV: a header of the flow keys, one line per flow.

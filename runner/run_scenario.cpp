@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/delay_distribution.hpp"
 #include "core/fairness.hpp"
+#include "core/sim_log.hpp"
 #include "config/json_reader.hpp"
 #include "runner/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
@@ -34,24 +36,75 @@ std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
   return radios;
 }
 
+// Names nodes in log lines and applies the --log-node filter. Before the network
+// is built: controllers starting at 0 act (and log) while it is.
+void configure_log(Simulation& sim, const Scenario& s, const std::vector<std::string>& log_nodes) {
+  SimLog& log = sim.scheduler().log();
+  std::vector<std::string> nodes;
+  for (const NodeConfig& n : s.nodes) nodes.push_back(n.id);
+  log.set_node_labels(std::move(nodes));
+  std::vector<std::uint32_t> filter;
+  std::vector<ValidationIssue> unknown;
+  for (const std::string& id : log_nodes) {
+    const auto it = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const NodeConfig& n) { return n.id == id; });
+    if (it == s.nodes.end()) {
+      unknown.push_back({"/nodes", "log node \"" + id + "\": no node has this id"});
+    } else {
+      filter.push_back(static_cast<std::uint32_t>(it - s.nodes.begin()));
+    }
+  }
+  if (!unknown.empty()) throw ScenarioError(std::move(unknown));
+  log.set_node_filter(filter);
+}
+
+// Names radios (MAC addresses) in log lines as the samplers do: "B", "B/1".
+void label_radios(Network& net) {
+  std::vector<std::string> radios;
+  for (const mac::MacSampler::Radio& r : sampled_radios(net)) {
+    const std::uint32_t address = r.mac->address();
+    if (address >= radios.size()) radios.resize(address + 1);
+    radios[address] = r.id;
+  }
+  net.simulation().scheduler().log().set_radio_labels(std::move(radios));
+}
+
 nlohmann::ordered_json drops_json(const DropCounters& d) {
   nlohmann::ordered_json j;
   for (std::size_t c = 0; c < kDropCauseCount; ++c) j[std::string(to_string(static_cast<DropCause>(c)))] = d.by_cause[c].packets;
   return j;
 }
 
-void write_flows(const Network& net, Results& out) {
+nlohmann::ordered_json or_null(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+// FlowMonitor's default delay histogram bin width (ns-3 FlowMonitor attribute
+// DelayBinWidth, 0.001 s).
+constexpr Time kDelayHistogramBinWidth = Time::ms(1);
+
+// `stop`: where the run ended (the duration, or earlier when interrupted). The
+// endpoints compute goodput over the configured window [begin, end); a run stopped
+// before `end` delivered nothing after the stop, so the same bytes over the clipped
+// window [begin, stop) are goodput * (end - begin) / (stop - begin).
+void write_flows(Network& net, Results& out, Time stop) {
   const Scenario& s = net.scenario();
+  const transport::MeasurementWindow window = net.window();
+  const Time clipped_end = std::min(window.end, stop);
+  const double goodput_scale =
+      clipped_end >= window.end || window.end == Time::max() ? 1.0  // (open-ended: goodput is 0 anyway)
+      : clipped_end > window.begin ? (window.end - window.begin).to_seconds() / (clipped_end - window.begin).to_seconds()
+                                   : 0.0;
   std::vector<double> goodput;
   std::vector<std::vector<std::string>> routes;
   std::vector<double> hops;  // links on each flow's data route
   for (std::size_t i = 0; i < s.flows.size(); ++i) {
-    goodput.push_back(net.flow(i).goodput_bps());
+    goodput.push_back(net.flow(i).goodput_bps() * goodput_scale);
     routes.push_back(net.route_of(i));
     hops.push_back(routes.back().empty() ? 0.0 : static_cast<double>(routes.back().size() - 1));
   }
   double total = 0.0;
   for (double g : goodput) total += g;
+  const std::vector<std::uint64_t> in_network = net.ledger().flow_in_network(net.pool());
   bool any_fair_share = false;
   for (const FlowConfig& f : s.flows) any_fair_share = any_fair_share || f.fair_share_bps.has_value();
   for (std::size_t i = 0; i < s.flows.size(); ++i) {
@@ -81,12 +134,28 @@ void write_flows(const Network& net, Results& out) {
                                    .packets;
     tail["delay_mean_s"] = d.mean_delay_s();
     tail["delay_max_s"] = d.window_delay_max_s;
+    // FlowMonitor-style columns (docs/results.md, "Per-flow statistics").
+    const DelayDistribution::Summary delays = d.window_delays.summary();
+    tail["delay_p50_s"] = or_null(delays.p50_s);
+    tail["delay_p95_s"] = or_null(delays.p95_s);
+    tail["delay_p99_s"] = or_null(delays.p99_s);
+    tail["jitter_s"] = or_null(d.window_jitter.mean_s());
+    const FlowSent& sent = net.ledger().flow_sent(static_cast<std::uint32_t>(i));
+    tail["tx_packets"] = sent.tx_packets;
+    tail["tx_bytes"] = sent.tx_bytes;
+    tail["rx_packets"] = d.packets;
+    tail["rx_bytes"] = d.bytes;
+    tail["lost_packets"] = sent.lost_packets;
+    tail["in_network_packets"] = in_network[i];
     if (any_fair_share) {
       tail["fair_ratio"] = f.fair_share_bps ? nlohmann::ordered_json(goodput[i] / *f.fair_share_bps) : nullptr;
     }
     tail["route"] = route;
     append_columns(row, tail);
     out.flows.push_back(std::move(row));
+    out.flow_delay_histograms.push_back({{"flow", f.id},
+                                         {"bin_width_s", kDelayHistogramBinWidth.to_seconds()},
+                                         {"counts", d.window_delays.histogram(kDelayHistogramBinWidth)}});
   }
   // Flows of different transports may report different statistics.
   same_keys(out.flows);
@@ -121,10 +190,11 @@ void write_flows(const Network& net, Results& out) {
   }
 }
 
-void write_nodes(Network& net, Results& out) {
+void write_nodes(Network& net, Results& out, Time stop) {
   const Scenario& s = net.scenario();
   const Time elapsed = net.simulation().now();
-  const double window_s = (net.window().end - net.window().begin).to_seconds();
+  const Time clipped_end = std::min(net.window().end, stop);
+  const double window_s = clipped_end > net.window().begin ? (clipped_end - net.window().begin).to_seconds() : 0.0;
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
     const Node& node = net.node(n);
     const DropCounters& d = net.ledger().node_drops(static_cast<std::uint32_t>(n));
@@ -160,6 +230,16 @@ void write_nodes(Network& net, Results& out) {
     }
     row["radios"] = macs.size();
     for (auto& [key, value] : mac_sum.items()) row[key] = value;
+    if (!macs.empty()) {
+      // MAC service delay (head of the queue to ACK or drop), the node's radios pooled.
+      DelayDistribution service;
+      for (const mac::Mac* m : macs) service.merge(m->service_delays());
+      const DelayDistribution::Summary sd = service.summary();
+      row["mac_service_delay_mean_s"] = or_null(sd.mean_s);
+      row["mac_service_delay_p50_s"] = or_null(sd.p50_s);
+      row["mac_service_delay_p95_s"] = or_null(sd.p95_s);
+      row["mac_service_delay_p99_s"] = or_null(sd.p99_s);
+    }
     out.nodes.push_back(std::move(row));
   }
   same_keys(out.nodes);
@@ -167,11 +247,11 @@ void write_nodes(Network& net, Results& out) {
 
 // A flow that was on during the run and delivered no packet at all: the results
 // would show goodput 0 among the others, easy to miss and almost never intended.
-void warn_silent_flows(const Network& net, Results& out) {
+void warn_silent_flows(const Network& net, Results& out, Time stop) {
   const Scenario& s = net.scenario();
   for (std::size_t i = 0; i < s.flows.size(); ++i) {
     const FlowConfig& f = s.flows[i];
-    if (f.start >= s.simulation.duration) continue;  // never on: cut by a shorter run
+    if (f.start >= std::min(s.simulation.duration, stop)) continue;  // never on: cut by a shorter or stopped run
     const auto flow = static_cast<std::uint32_t>(i);
     if (net.ledger().flow_deliveries(flow).packets > 0) continue;
     const DropCounters& drops = net.ledger().flow_drops(flow);
@@ -238,7 +318,7 @@ trace::TracedNetwork traced_network(const Network& net) {
 
 // The trace files must be writable and must not overwrite the scenario's other
 // outputs: checked before the run, as check_output_files does for those.
-void check_pcap_files(const Network& net) {
+void check_pcap_files(const Network& net, const std::vector<std::string>& other_outputs = {}) {
   const Scenario& s = net.scenario();
   std::vector<OutputFile> files;
   for (const auto& path : trace::trace_files(*net.phy().medium, pcap_options(s), traced_network(net))) {
@@ -254,6 +334,12 @@ void check_pcap_files(const Network& net) {
       if (other && same(f.path, *other)) {
         issues.push_back({kPcapPath, "the trace file " + f.path.string() + " is also an output file of " +
                                          "/outputs; choose another path"});
+      }
+    }
+    for (const std::string& other : other_outputs) {
+      if (same(f.path, other)) {
+        issues.push_back({kPcapPath, "the trace file " + f.path.string() +
+                                         " is also the run's -o or --csv file; choose another path"});
       }
     }
   }
@@ -288,11 +374,13 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   reject_unsupported_outputs(scenario);
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
   if (options.fingerprint) sim.scheduler().enable_fingerprint();
+  configure_log(sim, scenario, options.log_nodes);
   Network net(sim, scenario, registries.controllers);
+  label_radios(net);
   // The trace only reads (phy/air_observer.hpp): it leaves the run's events as they are.
   std::optional<trace::PcapTrace> pcap;
   if (scenario.outputs.pcap) {
-    check_pcap_files(net);
+    check_pcap_files(net, options.other_output_files);
     try {
       pcap.emplace(*net.phy().medium, pcap_options(scenario), traced_network(net));
     } catch (const std::runtime_error& e) {
@@ -317,7 +405,10 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   if (const Fingerprint* fp = sim.scheduler().fingerprint()) out.stats.fingerprint = *fp;
   out.stats.wall_time_s = std::chrono::duration<double>(wall_end - wall_start).count();
   out.stats.interrupted = !finished;
-  if (!finished) return out;  // an interrupted run's trace files are removed with `pcap`
+  // Stopped early, the tables still cover what was measured up to the stop, with
+  // the measurement window clipped to it (docs/results.md, "Partial results"); the
+  // trace holds the frames up to the stop.
+  out.stats.partial = !finished;
   if (pcap) {
     try {
       pcap->commit();
@@ -326,9 +417,9 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     }
   }
 
-  write_flows(net, out);
-  write_nodes(net, out);
-  warn_silent_flows(net, out);
+  write_flows(net, out, sim.now());
+  write_nodes(net, out, sim.now());
+  warn_silent_flows(net, out, sim.now());
   for (const RunWarning& w : out.warnings) sim.log().warn("{}: {}", w.path, w.message);
   for (std::size_t i = 0; i < net.controller_count(); ++i) {
     const control::Controller& c = net.controller(i);
@@ -338,7 +429,8 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   mac_sampler.write_timeseries(out);
 
   const DropCounters& all = net.ledger().all_drops();
-  const double window_s = (net.window().end - net.window().begin).to_seconds();
+  const Time clipped_end = std::min(net.window().end, sim.now());
+  const double window_s = clipped_end > net.window().begin ? (clipped_end - net.window().begin).to_seconds() : 0.0;
   // 004 Sec. 4.2: dropped bits per second, each weighted by the hops it had made.
   out.summary["weighted_intra_mesh_loss_bps"] =
       window_s > 0 ? static_cast<double>(all.window_total.hop_weighted_bits) / window_s : 0.0;

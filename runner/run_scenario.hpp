@@ -1,7 +1,9 @@
 #pragma once
 // Runs a scenario: builds the network from every layer, runs it, collects results.
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/not_supported.hpp"
 #include "results/results.hpp"
@@ -13,9 +15,15 @@ namespace wmnsim {
 struct RunOptions {
   RunControl control;
   spdlog::level::level_enum log_level = spdlog::level::warn;
+  // Debug and trace lines only about these nodes (scenario node ids); empty: all.
+  // An id no node has is a ScenarioError.
+  std::vector<std::string> log_nodes;
   // Fold the event trace into a fingerprint (core/fingerprint.hpp) and record it in
   // Results::stats; off by default, as it costs a little per event.
   bool fingerprint = false;
+  // Files the caller writes after the run (the command line's -o and --csv): a
+  // trace file (outputs.pcap) may not be one of them.
+  std::vector<std::string> other_output_files;
 };
 
 // Why a time-series kind of the scenario format is not recorded yet (a run refuses

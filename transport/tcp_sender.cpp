@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "transport/header_sizes.hpp"
+#include "core/sim_log.hpp"
 
 namespace wmnsim::transport {
 
@@ -292,6 +293,9 @@ void TcpSender::enter_fast_recovery() {
   if (config_.variant != TcpVariant::reno && recover_valid_ && snd_una_ <= recover_ + 1) return;
   const std::uint64_t mss = config_.mss;
   ++stats_.fast_retransmits;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, config_.address.src,
+             "tcp flow {}: fast retransmit of byte {} (third duplicate ACK), flight {} B", config_.address.flow, snd_una_,
+             flight_size_bytes());
   in_recovery_ = true;
   first_partial_ack_ = true;
   recover_ = snd_max_ - 1;  // RFC 6582 3.2 step 2
@@ -310,6 +314,9 @@ void TcpSender::on_timeout() {
   if (snd_una_ == snd_max_) return;  // nothing outstanding (cannot happen: the timer is stopped)
   const std::uint64_t mss = config_.mss;
   ++stats_.timeouts;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, config_.address.src,
+             "tcp flow {}: retransmission timeout (RTO {:.6f}s), resending from byte {}", config_.address.flow,
+             rtt_.rto().to_seconds(), snd_una_);
   if (!fixed()) {
     // RFC 5681 3.1: ssthresh = max(FlightSize/2, 2*SMSS) (eq. 4); cwnd = LW = 1 SMSS.
     ssthresh_ = std::max(flight_size_bytes() / 2, 2 * mss);

@@ -4,6 +4,10 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "python_watch.hpp"
@@ -27,12 +31,13 @@ spdlog::level::level_enum log_level_of(const std::string& name) {
 // Returns (ResultsDocument, pending exception or None). Raises ScenarioError,
 // NotSupportedError; the caller raises the pending exception (KeyboardInterrupt).
 pyb::tuple run(const std::string& text, const std::string& name, const std::string& log_level,
-               pyb::object progress, pyb::object cancel, bool fingerprint) {
+               pyb::object progress, pyb::object cancel, bool fingerprint, std::vector<std::string> log_nodes) {
   Scenario scenario = parse_scenario(parse_document(text));
   if (scenario.name.empty()) scenario.name = name;
   RunOptions options;
   options.log_level = log_level_of(log_level);
   options.fingerprint = fingerprint;
+  options.log_nodes = std::move(log_nodes);
   PythonWatch watch(std::move(progress), std::move(cancel));
   options.control = watch.control();
   Results results;
@@ -78,6 +83,7 @@ pyb::dict engine_workload(double duration_s, double period_s, pyb::object progre
 void register_run(pyb::module_& m) {
   m.def("run", &run, pyb::arg("document"), pyb::arg("name"), pyb::arg("log_level") = "warn",
         pyb::arg("progress") = pyb::none(), pyb::arg("cancel") = pyb::none(), pyb::arg("fingerprint") = false,
+        pyb::arg("log_nodes") = std::vector<std::string>{},
         "Validates and runs a scenario document with the GIL released; returns "
         "(ResultsDocument, pending exception or None).");
   m.def("engine_workload", &engine_workload, pyb::arg("duration_s"), pyb::arg("period_s"),

@@ -40,6 +40,7 @@ def run(
     progress: Optional[ProgressCallback] = None,
     cancel: Optional[Any] = None,
     fingerprint: bool = False,
+    log_nodes: List[str] = ...,
 ) -> Tuple[ResultsDocument, Optional[BaseException]]: ...
 def engine_workload(
     duration_s: float,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from . import _core
 from ._errors import ScenarioError
@@ -25,6 +25,7 @@ def run(
     log_level: str = "warn",
     cancel: Any = None,
     fingerprint: bool = False,
+    log_nodes: Optional[Sequence[str]] = None,
 ) -> Result:
     """Runs a scenario and returns its :class:`Result`.
 
@@ -46,7 +47,9 @@ def run(
     returns its partial Result. ``log_level``: trace, debug, info, warn, error,
     critical or off (log lines go to stderr). ``fingerprint``: hash the event trace
     (docs/fingerprints.md) into :attr:`Result.event_fingerprint`, as ``wmnsim run
-    --fingerprint`` does.
+    --fingerprint`` does. ``log_nodes``: node ids whose debug and trace lines are
+    logged (``wmnsim run --log-node``); None: every node. A partial Result (Ctrl-C,
+    ``cancel``) holds the tables measured up to the stop, with ``partial`` true.
 
     Raises :class:`ScenarioError` (a ValueError) for invalid input, with every
     problem's JSON path, and :class:`NotSupportedError` (a ScenarioError and a
@@ -69,12 +72,20 @@ def run(
     callback = _callback(progress)
     try:
         document, pending = _core.run(sc._text(), sc.name or "scenario", log_level, callback, cancel,
-                                      bool(fingerprint))
+                                      bool(fingerprint), _node_ids(log_nodes))
     except ScenarioError as e:  # NotSupportedError included: with_source keeps the class
         raise e.with_source(sc.source) from None
     result = Result(document)
     _raise_pending(pending, result)
     return result
+
+
+def _node_ids(log_nodes: Optional[Sequence[str]]) -> List[str]:
+    if log_nodes is None:
+        return []
+    if isinstance(log_nodes, str):
+        raise TypeError("log_nodes must be a list of node ids, not a string")
+    return [str(n) for n in log_nodes]
 
 
 def _raise_pending(pending: Optional[BaseException], result: Any) -> None:

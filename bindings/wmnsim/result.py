@@ -90,13 +90,20 @@ class Result:
     @property
     def run_info(self) -> Dict[str, Any]:
         """``simulated_time_s``, ``events_executed``, ``event_fingerprint``,
-        ``fingerprint_records``, ``interrupted``."""
+        ``fingerprint_records``, ``interrupted``, ``partial``."""
         return dict(self._data["run"])
 
     @property
     def interrupted(self) -> bool:
         """True if the run was stopped before the end (Ctrl-C or a cancel event)."""
         return bool(self._data["run"].get("interrupted", False))
+
+    @property
+    def partial(self) -> bool:
+        """True if the tables cover the run only up to where it stopped (an
+        interrupted or cancelled run; the measurement window is clipped to the
+        stop, docs/results.md "Partial results")."""
+        return bool(self._data["run"].get("partial", False))
 
     @property
     def simulated_time_s(self) -> float:
@@ -148,6 +155,25 @@ class Result:
     def nodes(self) -> "pandas.DataFrame":
         """One row per node (MAC statistics, drops), ``id`` first."""
         return _table(self._data["nodes"])
+
+    def delay_histogram(self, flow: str) -> "pandas.DataFrame":
+        """The delay histogram of one flow (by id): columns ``delay_s`` (the bin's
+        lower edge), ``count``; ``df.attrs["bin_width_s"]`` the bin width (1 ms).
+        Delays of data packets delivered in the measurement window
+        (docs/results.md, "Per-flow statistics"). Raises KeyError naming the flows."""
+        import pandas as pd
+
+        histograms = self._data.get("flow_delay_histograms", [])
+        for h in histograms:
+            if h.get("flow") == flow:
+                width = float(h["bin_width_s"])
+                counts = [int(c) for c in h["counts"]]
+                df = pd.DataFrame({"delay_s": [k * width for k in range(len(counts))], "count": counts})
+                df = df.astype({"delay_s": "float64", "count": "int64"})
+                df.attrs["bin_width_s"] = width
+                return df
+        known = ", ".join(str(h.get("flow")) for h in histograms) or "none"
+        raise KeyError(f'no delay histogram for flow "{flow}" (flows: {known})')
 
     @property
     def warnings(self) -> List[Dict[str, Any]]:
@@ -215,7 +241,7 @@ class Result:
 
     def __repr__(self) -> str:
         name = self._data.get("scenario", {}).get("name", "")
-        state = ", interrupted" if self.interrupted else ""
+        state = ", interrupted (partial)" if self.partial else ", interrupted" if self.interrupted else ""
         return (f"<wmnsim.Result {name!r}: {len(self._data['flows'])} flows, "
                 f"{self.simulated_time_s:g} s simulated, seed {self.seed}{state}>")
 

@@ -32,15 +32,40 @@ def scenario(tmp_path, **changes):
 @pytest.mark.parametrize("sig,code,words", [(signal.SIGINT, 130, "interrupted at"),
                                             (signal.SIGTERM, 143, "interrupted by SIGTERM at"),
                                             (signal.SIGHUP, 129, "interrupted by SIGHUP at")])
-def test_stop_signals_end_the_run_and_write_nothing(tmp_path, sig, code, words):
-    out = tmp_path / "out.json"
-    p = subprocess.Popen([WMNSIM, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000", "-o", str(out)],
-                         stderr=subprocess.PIPE, text=True)
+def test_stop_signals_end_the_run_and_write_partial_results(tmp_path, sig, code, words):
+    out, csv = tmp_path / "out.json", tmp_path / "out.csv"
+    p = subprocess.Popen([WMNSIM, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000", "-o", str(out),
+                          "--csv", str(csv)], stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)
     assert p.returncode == code, err
-    assert words in err and "nothing written" in err
+    assert words in err and "partial results written" in err
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["out.csv", "out.json"]
+    doc = json.loads(out.read_text())
+    assert doc["run"]["partial"] is True and doc["run"]["interrupted"] is True
+    stop = doc["run"]["simulated_time_s"]
+    assert 0 < stop < 100000
+    # The tables hold what was measured up to the stop, over the clipped window.
+    assert [f["id"] for f in doc["flows"]] == [f["id"] for f in doc["scenario"]["flows"]]
+    assert len(doc["nodes"]) == len(doc["scenario"]["nodes"])
+    assert sum(f["rx_packets"] for f in doc["flows"]) > 0
+    assert any(f["goodput_bps"] > 0 for f in doc["flows"])
+    for f in doc["flows"]:
+        assert f["tx_packets"] == f["rx_packets"] + f["lost_packets"] + f["in_network_packets"]
+    balance = doc["summary"]["packets"]
+    assert balance["originated"] == balance["delivered"] + balance["dropped"] + balance["in_network"]
+    assert csv.read_text().splitlines()[0].startswith("id,")
+
+
+def test_an_interrupted_run_without_output_files_says_so(tmp_path):
+    p = subprocess.Popen([WMNSIM, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "no output file asked for" in err
     assert list(tmp_path.iterdir()) == []
 
 

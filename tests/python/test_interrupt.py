@@ -1,6 +1,6 @@
 """The run plumbing without a radio stack: the event engine alone runs through the
 same GIL release, Ctrl-C polling and cancel flag as wmnsim.run (bindings/src/
-python_watch.hpp), so these tests hold today and keep holding once runs work."""
+python_watch.hpp); then real runs, stopped, carry their partial results."""
 import os
 import signal
 import threading
@@ -117,3 +117,56 @@ def test_bad_workload_arguments_raise():
         _engine_workload(-1.0, 1e-6)
     with pytest.raises(TypeError):
         _engine_workload(1.0, 1e-6, progress=42)
+
+
+# ---- real runs: partial results (docs/results.md, "Partial results") -------------
+
+def _check_partial_tables(result):
+    assert result.interrupted and result.partial
+    assert 0 < result.simulated_time_s < 1e5
+    flows, nodes = result.flows, result.nodes
+    assert len(flows) == len(result.scenario.to_dict()["flows"]) and len(nodes) > 0
+    assert (flows["tx_packets"] == flows["rx_packets"] + flows["lost_packets"] + flows["in_network_packets"]).all()
+    assert flows["rx_packets"].sum() > 0 and (flows["goodput_bps"] > 0).any()
+    packets = result.summary["packets"]
+    assert packets["originated"] == packets["delivered"] + packets["dropped"] + packets["in_network"]
+    assert result.to_dict()["run"]["partial"] is True
+
+
+def test_a_cancelled_real_run_returns_partial_tables():
+    from conftest import FLAGSHIP
+
+    cancel = threading.Event()
+    threading.Timer(0.7, cancel.set).start()
+    result = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1e5}, cancel=cancel)
+    _check_partial_tables(result)
+    hist = result.delay_histogram(result.flows["id"][0])
+    assert hist.attrs["bin_width_s"] == 0.001 and hist["count"].sum() > 0
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")
+def test_ctrl_c_on_a_real_run_carries_partial_tables():
+    from conftest import FLAGSHIP
+
+    timer = threading.Timer(0.7, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt) as info:
+        wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1e5})
+    timer.join()
+    _check_partial_tables(info.value.result)
+
+
+def test_a_finished_run_is_not_partial_and_log_nodes_are_checked():
+    from conftest import FLAGSHIP
+
+    result = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1})
+    assert not result.partial and not result.interrupted
+    node = result.nodes["id"][0]
+    quiet = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1}, fingerprint=True)
+    traced = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1}, fingerprint=True, log_level="trace",
+                        log_nodes=[node])
+    assert traced.event_fingerprint == quiet.event_fingerprint  # logging changes nothing
+    with pytest.raises(wmnsim.ScenarioError, match="no node has this id"):
+        wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1}, log_level="debug", log_nodes=["nowhere"])
+    with pytest.raises(TypeError):
+        wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 1}, log_nodes=node)

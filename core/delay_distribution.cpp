@@ -1,0 +1,56 @@
+#include "core/delay_distribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace wmnsim {
+
+void DelayDistribution::merge(const DelayDistribution& other) {
+  delays_ps_.insert(delays_ps_.end(), other.delays_ps_.begin(), other.delays_ps_.end());
+  sum_ps_ += other.sum_ps_;
+}
+
+std::optional<double> DelayDistribution::mean_s() const {
+  if (delays_ps_.empty()) return std::nullopt;
+  return sum_ps_ / static_cast<double>(delays_ps_.size()) * 1e-12;
+}
+
+std::int64_t DelayDistribution::nearest_rank(const std::vector<std::int64_t>& sorted_ps, double p) {
+  if (sorted_ps.empty()) throw std::invalid_argument("nearest_rank: no values");
+  if (!(p >= 0.0 && p <= 100.0)) throw std::invalid_argument("nearest_rank: p must be in [0, 100]");
+  const double n = static_cast<double>(sorted_ps.size());
+  // rank = ceil(p/100 * n), at least 1. p/100 * n is computed as p * n / 100 so that
+  // exact products (p = 95, n = 20: rank 19) are not pushed up by rounding.
+  const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p * n / 100.0)));
+  return sorted_ps[std::min(rank, sorted_ps.size()) - 1];
+}
+
+DelayDistribution::Summary DelayDistribution::summary() const {
+  Summary s;
+  s.count = delays_ps_.size();
+  if (delays_ps_.empty()) return s;
+  std::vector<std::int64_t> sorted = delays_ps_;
+  std::sort(sorted.begin(), sorted.end());
+  const auto seconds = [](std::int64_t ps) { return static_cast<double>(ps) * 1e-12; };
+  s.mean_s = mean_s();
+  s.p50_s = seconds(nearest_rank(sorted, 50));
+  s.p95_s = seconds(nearest_rank(sorted, 95));
+  s.p99_s = seconds(nearest_rank(sorted, 99));
+  s.max_s = seconds(sorted.back());
+  return s;
+}
+
+std::vector<std::uint64_t> DelayDistribution::histogram(Time bin_width) const {
+  if (bin_width <= Time::zero()) throw std::invalid_argument("histogram: the bin width must be positive");
+  std::vector<std::uint64_t> counts;
+  const std::int64_t width = bin_width.picoseconds();
+  for (const std::int64_t d : delays_ps_) {
+    const auto bin = static_cast<std::size_t>(std::max<std::int64_t>(d, 0) / width);
+    if (bin >= counts.size()) counts.resize(bin + 1, 0);
+    ++counts[bin];
+  }
+  return counts;
+}
+
+}  // namespace wmnsim

@@ -1,0 +1,97 @@
+// DelayDistribution (exact percentiles, histogram) and DelayVariation (FlowMonitor
+// jitter) on delays whose answers are computed by hand.
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "core/delay_distribution.hpp"
+#include "core/delay_variation.hpp"
+
+namespace wmnsim {
+namespace {
+
+DelayDistribution of_ms(const std::vector<int>& ms) {
+  DelayDistribution d;
+  for (int m : ms) d.add(Time::ms(m));
+  return d;
+}
+
+TEST(DelayDistribution, NearestRankPercentilesOfOneToTwenty) {
+  // 1..20 ms, given out of order. Nearest rank: p50 -> rank ceil(10) = 10 -> 10 ms;
+  // p95 -> ceil(19) = 19 -> 19 ms; p99 -> ceil(19.8) = 20 -> 20 ms.
+  const DelayDistribution d = of_ms({7, 3, 20, 1, 15, 2, 19, 4, 18, 5, 17, 6, 16, 8, 14, 9, 13, 10, 12, 11});
+  const DelayDistribution::Summary s = d.summary();
+  EXPECT_EQ(s.count, 20u);
+  EXPECT_DOUBLE_EQ(*s.mean_s, 0.0105);  // (1 + ... + 20) / 20 = 10.5 ms
+  EXPECT_DOUBLE_EQ(*s.p50_s, 0.010);
+  EXPECT_DOUBLE_EQ(*s.p95_s, 0.019);
+  EXPECT_DOUBLE_EQ(*s.p99_s, 0.020);
+  EXPECT_DOUBLE_EQ(*s.max_s, 0.020);
+}
+
+TEST(DelayDistribution, NearestRankOfFiveValues) {
+  // n = 5: p50 -> rank ceil(2.5) = 3; p95 -> ceil(4.75) = 5; p0 -> rank 1; p20 -> rank 1; p21 -> rank 2.
+  const std::vector<std::int64_t> sorted{10, 20, 30, 40, 50};
+  EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 50), 30);
+  EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 95), 50);
+  EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 0), 10);
+  EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 20), 10);
+  EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 21), 20);
+  EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 100), 50);
+  EXPECT_THROW(DelayDistribution::nearest_rank({}, 50), std::invalid_argument);
+  EXPECT_THROW(DelayDistribution::nearest_rank(sorted, 101), std::invalid_argument);
+}
+
+TEST(DelayDistribution, EmptyHasNoSummaryValues) {
+  const DelayDistribution d;
+  const DelayDistribution::Summary s = d.summary();
+  EXPECT_EQ(s.count, 0u);
+  EXPECT_FALSE(s.mean_s || s.p50_s || s.p95_s || s.p99_s || s.max_s);
+  EXPECT_TRUE(d.histogram(Time::ms(1)).empty());
+}
+
+TEST(DelayDistribution, HistogramCountsHalfOpenBins) {
+  // 1 ms bins [0,1) [1,2) [2,3) [3,4): 0.5 -> 0; 1.0 and 1.999 -> 1; 3.0 -> 3.
+  DelayDistribution d;
+  d.add(Time::us(500));
+  d.add(Time::ms(1));
+  d.add(Time::us(1999));
+  d.add(Time::ms(3));
+  EXPECT_EQ(d.histogram(Time::ms(1)), (std::vector<std::uint64_t>{1, 2, 0, 1}));
+  EXPECT_EQ(d.histogram(Time::ms(2)), (std::vector<std::uint64_t>{3, 1}));
+  EXPECT_THROW(d.histogram(Time::zero()), std::invalid_argument);
+}
+
+TEST(DelayDistribution, MergePoolsTwoSets) {
+  DelayDistribution a = of_ms({1, 2});
+  a.merge(of_ms({3, 4, 10}));
+  const DelayDistribution::Summary s = a.summary();
+  EXPECT_EQ(s.count, 5u);
+  EXPECT_DOUBLE_EQ(*s.mean_s, 0.004);
+  EXPECT_DOUBLE_EQ(*s.p50_s, 0.003);
+  EXPECT_DOUBLE_EQ(*s.max_s, 0.010);
+}
+
+TEST(DelayVariation, MeanAbsoluteDifferenceOfConsecutiveDelays) {
+  // Delays 10, 12, 11, 15 ms in arrival order: |2| + |-1| + |4| = 7 ms over 3 pairs.
+  DelayVariation j;
+  EXPECT_FALSE(j.mean_s());
+  j.add(Time::ms(10));
+  EXPECT_FALSE(j.mean_s());  // one packet: no pair yet
+  j.add(Time::ms(12));
+  j.add(Time::ms(11));
+  j.add(Time::ms(15));
+  EXPECT_EQ(j.packets(), 4u);
+  EXPECT_NEAR(*j.mean_s(), 0.007 / 3.0, 1e-15);
+}
+
+TEST(DelayVariation, ConstantDelayHasNoJitter) {
+  DelayVariation j;
+  for (int i = 0; i < 5; ++i) j.add(Time::ms(3));
+  EXPECT_EQ(*j.mean_s(), 0.0);
+}
+
+}  // namespace
+}  // namespace wmnsim
