@@ -236,6 +236,7 @@ TEST(NetworkLinks, EveryScenarioInTheRepositoryRoutes) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     if (entry.path().parent_path().filename() == "schema") continue;
     if (entry.path().filename().string().ends_with(".reference.json")) continue;  // docs/references.md
+    if (entry.path().filename().string().ends_with(".sweep.json")) continue;      // docs/sweeps.md
     SCOPED_TRACE(entry.path().string());
     const Scenario s = load_scenario_file(entry.path());
     Simulation sim(s.simulation.seed);

@@ -518,6 +518,7 @@ std::vector<std::filesystem::path> scenario_files() {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     if (entry.path().parent_path().filename() == "schema") continue;
     if (entry.path().filename().string().ends_with(".reference.json")) continue;  // docs/references.md
+    if (entry.path().filename().string().ends_with(".sweep.json")) continue;      // docs/sweeps.md
     files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
