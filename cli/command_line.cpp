@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include "cli/compare_command.hpp"
@@ -29,8 +31,9 @@ namespace wmnsim::cli {
 namespace {
 
 // SIGINT (Ctrl-C), SIGTERM (kill, a batch system's time limit) and SIGHUP (a closed
-// terminal) all stop a run the same way: at the next slice of events, nothing
-// written, exit code 128 + the signal's number (130, 143, 129).
+// terminal) all stop a run the same way: at the next slice of events; the files
+// are written, marked partial, and the exit code is 128 + the signal's number
+// (130, 143, 129).
 std::atomic<bool> g_interrupted{false};  // what a signal handler may touch
 std::atomic<int> g_signal{0};
 extern "C" void on_stop_signal(int signal) {
@@ -39,25 +42,45 @@ extern "C" void on_stop_signal(int signal) {
 }
 constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
 
-// Installs the stop handlers for one run and puts the previous ones back: inside
-// the Python module those are Python's own.
+// Installs the stop handlers while runs are going on and puts the previous ones
+// back, whole (handler, flags and mask, through sigaction): inside the Python
+// module those are Python's own, and several Python threads may run the command
+// line at once. The first run in installs and clears the flags, the last one out
+// restores; a signal meanwhile stops every run in progress.
 class StopSignals {
  public:
   StopSignals() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    if (state().users++ > 0) return;
     g_interrupted.store(false);
     g_signal.store(0);
-    for (std::size_t i = 0; i < kStopSignals.size(); ++i) previous_[i] = std::signal(kStopSignals[i], on_stop_signal);
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    action.sa_flags = SA_RESTART;  // a write to stderr or a results file is not cut short
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < kStopSignals.size(); ++i) sigaction(kStopSignals[i], &action, &state().previous[i]);
   }
   ~StopSignals() {
-    for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
-      if (previous_[i] != SIG_ERR) std::signal(kStopSignals[i], previous_[i]);
-    }
+    const std::lock_guard<std::mutex> lock(mutex());
+    if (--state().users > 0) return;
+    for (std::size_t i = 0; i < kStopSignals.size(); ++i) sigaction(kStopSignals[i], &state().previous[i], nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
  private:
-  std::array<void (*)(int), 3> previous_{};
+  struct State {
+    int users = 0;
+    std::array<struct sigaction, 3> previous{};
+  };
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static State& state() {
+    static State s;
+    return s;
+  }
 };
 
 void print_issues(const std::string& file, const wmnsim::ScenarioError& e) {

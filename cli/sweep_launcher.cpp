@@ -1,6 +1,8 @@
 #include "cli/sweep_launcher.hpp"
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -70,18 +72,24 @@ int launch_python_sweep(const SweepArgs& args) {
   pid_t pid = 0;
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
+  // The child must not inherit the "ignored" set here for the wait, but a signal
+  // ignored before (nohup, a background job) stays ignored in it.
   sigset_t defaults;
   sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGHUP);
-  posix_spawnattr_setsigdefault(&attr, &defaults);  // the child must not inherit "ignored"
+  if (old_int.sa_handler != SIG_IGN) sigaddset(&defaults, SIGINT);
+  if (old_term.sa_handler != SIG_IGN) sigaddset(&defaults, SIGTERM);
+  if (old_hup.sa_handler != SIG_IGN) sigaddset(&defaults, SIGHUP);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   const int spawned = posix_spawnp(&pid, python.c_str(), nullptr, &attr, argv.data(), envp.data());
   posix_spawnattr_destroy(&attr);
   int status = 0;
-  if (spawned == 0) {
-    while (waitpid(pid, &status, 0) < 0) {
+  bool waited = spawned == 0;
+  int wait_error = 0;
+  while (waited && waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {  // ECHILD: SIGCHLD ignored by whoever started us
+      wait_error = errno;
+      waited = false;
     }
   }
   sigaction(SIGINT, &old_int, nullptr);
@@ -91,6 +99,10 @@ int launch_python_sweep(const SweepArgs& args) {
     std::cerr << "sweep: cannot start the Python interpreter " << python
               << " (set WMNSIM_PYTHON to one with the wmnsim module and Dask)\n";
     return kExitInvalidInput;
+  }
+  if (!waited) {
+    std::cerr << "sweep: lost track of the Python interpreter (waitpid: " << std::strerror(wait_error) << ")\n";
+    return kExitInternal;
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);

@@ -48,7 +48,7 @@ void configure_log(Simulation& sim, const Scenario& s, const std::vector<std::st
   for (const std::string& id : log_nodes) {
     const auto it = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const NodeConfig& n) { return n.id == id; });
     if (it == s.nodes.end()) {
-      unknown.push_back({"/nodes", "log node \"" + id + "\": no node has this id"});
+      unknown.push_back({"--log-node", "\"" + id + "\": no node has this id (the ids are under /nodes)"});
     } else {
       filter.push_back(static_cast<std::uint32_t>(it - s.nodes.begin()));
     }

@@ -1,6 +1,7 @@
 #include "trace/pcap_trace.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "mac/frame.hpp"
@@ -101,8 +102,12 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   info.channel_flags = static_cast<std::uint16_t>((dsss ? kChannelCck : kChannelOfdm) |
                                                   (phy::is_2ghz_channel(r.channel()) ? kChannel2Ghz : kChannel5Ghz));
   if (received != nullptr) {
-    info.antenna_signal_dbm = dbm_s8(received->power.dbm());
-    info.antenna_noise_dbm = dbm_s8(medium_.reception().noise.dbm());
+    // A reception model without powers (the range model) leaves the fields out
+    // rather than write a made-up 0 dBm.
+    if (std::isfinite(received->power.dbm())) info.antenna_signal_dbm = dbm_s8(received->power.dbm());
+    if (std::isfinite(medium_.reception().noise.dbm())) {
+      info.antenna_noise_dbm = dbm_s8(medium_.reception().noise.dbm());
+    }
   } else {
     info.tx_power_dbm = dbm_s8(r.tx_power().dbm());
   }

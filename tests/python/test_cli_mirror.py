@@ -68,3 +68,26 @@ def test_one_parser():
 def test_bad_command_lines_exit_2(args):
     c, p = both(*args)
     assert c.returncode == p.returncode == 2
+
+
+def test_python_keeps_its_ctrl_c_after_command_lines_in_threads():
+    """The command line installs its stop handlers for a run and puts Python's back,
+    also when several threads run it at once (the last one out restores)."""
+    code = f"""
+import os, signal, threading, time, wmnsim.cli
+args = ["run", {str(FLAGSHIP)!r}, "--set", "/simulation/duration_s=3"]
+codes = []
+threads = [threading.Thread(target=lambda: codes.append(wmnsim.cli.main(args))) for _ in range(3)]
+for t in threads: t.start()
+for t in threads: t.join()
+assert codes == [0, 0, 0], codes
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(1)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env=os.environ.copy())
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.rstrip().endswith("KeyboardInterrupt")
