@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
+import fcntl
 import hashlib
 import itertools
 import json
@@ -51,6 +52,11 @@ FORMAT_VERSION = 1
 METADATA_FILE = "sweep.json"
 RUNS_DIR = "runs"  # DIR/runs/<run key>/{run,flows,nodes}.parquet
 TMP_DIR = ".tmp"  # runs being written; renamed into RUNS_DIR when complete
+LOCK_FILE = ".sweep.json.lock"  # flock()ed around the read-modify-write of sweep.json
+STALE_TMP_S = 3600  # a DIR/.tmp entry untouched this long is left by a killed worker: removed
+# Columns a run's stored files do not hold: they belong to the sweep that asks for the run
+# (another sweep can reach the same scenario, hence the same run key, by other parameters).
+PLAN_COLUMNS = ("point_key", "seed", "topology_seed")
 SPEC_KEYS = ("scenario", "grid", "points", "seeds", "topology_seeds")
 RANDOM_PLACEMENTS = ("random_uniform", "random_grid")  # the node groups that take a "seed"
 MAX_SEED = 2**64 - 1  # simulation.seed (docs/scenario.md)
@@ -381,15 +387,14 @@ def _parameter_value(value: Any) -> Any:
 
 
 def _tables(task: Dict[str, Any], result: Any) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
-    """One run's rows: the run (parameters, seeds, summary, run statistics), its
-    flows and its nodes, the latter two keyed by run key and id."""
+    """One run's rows: the run (key, seed, summary, run statistics), its flows and
+    its nodes, the latter two keyed by run key and id. Not the point's parameters,
+    point key or topology seed: the run key hashes the scenario as run, which other
+    parameters can reach too, so those columns come from the sweep reading the run
+    (:func:`_read_runs`)."""
     import pandas as pd
 
-    row: Dict[str, Any] = {"run_key": task["key"], "point_key": task["point_key"]}
-    for pointer, value in task["overrides"].items():
-        row[pointer] = _parameter_value(value)
-    row["seed"] = task["seed"]
-    row["topology_seed"] = task["topology_seed"]
+    row: Dict[str, Any] = {"run_key": task["key"], "seed": task["seed"]}
     _flatten("", result.summary, row)
     info, clock = result.run_info, result.wall_clock
     row.update({"simulated_time_s": info["simulated_time_s"], "events_executed": info["events_executed"],
@@ -397,7 +402,6 @@ def _tables(task: Dict[str, Any], result: Any) -> Tuple["pandas.DataFrame", "pan
                 "wall_time_s": clock.get("wall_time_s"), "events_per_s": clock.get("events_per_s"),
                 "wmnsim_version": task["version"]})
     run = pd.DataFrame([row])
-    run["topology_seed"] = pd.array([task["topology_seed"]], dtype="Int64")
 
     def keyed(df: "pandas.DataFrame", id_column: str) -> "pandas.DataFrame":
         df = df.rename(columns={"id": id_column})
@@ -430,6 +434,10 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
             overrides[f"/node_groups/{g}/seed"] = task["topology_seed"]
     # Warnings are counted in the table (and kept in results.json): not printed by every worker.
     result = _run.run(Scenario.from_json(task["scenario"]), seed=task["seed"], overrides=overrides, log_level="error")
+    if getattr(result, "partial", False):
+        # Stopped early (a signal to the worker, a cancel): stored, it would be skipped
+        # as finished by every resume. Raised instead, so Dask retries or reports it.
+        raise RuntimeError(f"run {task['key']} stopped before its end (a partial result): not stored")
     run, flows, nodes = _tables(task, result)
     tmp = os.path.join(task["out_dir"], TMP_DIR, f"{task['key']}.{uuid.uuid4().hex}")
     os.makedirs(tmp)
@@ -542,7 +550,15 @@ class _ProgressLine:
 
 def _write_metadata(out_dir: str, plan: _Plan) -> None:
     """DIR/sweep.json: what the directory holds. A sweep run again into the same
-    directory with other points or seeds adds an entry; runs are the union."""
+    directory with other points or seeds adds an entry; runs are the union. The
+    read-modify-write holds an flock on DIR/.sweep.json.lock, so that sweeps started
+    together into one directory each keep their entry."""
+    with open(os.path.join(out_dir, LOCK_FILE), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        _update_metadata(out_dir, plan)
+
+
+def _update_metadata(out_dir: str, plan: _Plan) -> None:
     path = os.path.join(out_dir, METADATA_FILE)
     doc: Dict[str, Any] = {"format": "wmnsim-sweep", "format_version": FORMAT_VERSION, "sweeps": []}
     if os.path.isfile(path):
@@ -562,6 +578,30 @@ def _write_metadata(out_dir: str, plan: _Plan) -> None:
         "runs": [r.describe() for r in plan.runs],
     })
     _core.write_file_atomically(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+
+
+def _remove_stale_tmp(out_dir: str, now: Optional[float] = None) -> None:
+    """Removes DIR/.tmp entries left by workers killed while they wrote (SIGKILL: no
+    cleanup ran). A live run writes its three files within seconds of creating its
+    directory, so only entries of which nothing changed for STALE_TMP_S are removed."""
+    tmp_dir = os.path.join(out_dir, TMP_DIR)
+    now = time.time() if now is None else now
+    for name in os.listdir(tmp_dir):
+        path = os.path.join(tmp_dir, name)
+        try:
+            newest = os.lstat(path).st_mtime
+            if os.path.isdir(path) and not os.path.islink(path):
+                for entry in os.scandir(path):
+                    newest = max(newest, entry.stat(follow_symlinks=False).st_mtime)
+        except FileNotFoundError:
+            continue  # renamed into place or removed meanwhile
+        if now - newest < STALE_TMP_S:
+            continue
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
 
 
 def sweep(
@@ -613,6 +653,7 @@ def sweep(
     out = os.path.abspath(os.fspath(out_dir))
     os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
     os.makedirs(os.path.join(out, TMP_DIR), exist_ok=True)
+    _remove_stale_tmp(out)
     _write_metadata(out, plan)
 
     todo = [r for r in plan.runs if not os.path.isdir(os.path.join(out, RUNS_DIR, r.key))]
@@ -624,7 +665,10 @@ def sweep(
         from distributed import as_completed
 
         text = plan.scenario._text()
-        tag = _digest(out, 8)
+        # Per invocation: a task of an interrupted sweep may still be cancelling on an
+        # external scheduler, and a future with its key would come back cancelled. Two
+        # attempts at one run are harmless: the atomic rename keeps the first.
+        tag = f"{_digest(out, 8)}-{uuid.uuid4().hex[:8]}"
         with dask_client(scheduler, workers) as client:
             futures = {}
             for r in todo:
@@ -666,7 +710,8 @@ def sweep(
                          + (f", topology seed {run['topology_seed']}" if run["topology_seed"] is not None else "")
                          + f": {type(error).__name__}: {error}")
         raise SweepError("\n".join(lines), failures)
-    return SweepData(out, [r.key for r in plan.runs], plan.parameters, ran, line.skipped, duplicates)
+    return SweepData(out, [_entry_row(r.describe()) for r in plan.runs], plan.parameters, ran, line.skipped,
+                     duplicates)
 
 
 # ---- reading a sweep directory ----------------------------------------------------------------
@@ -680,21 +725,24 @@ class SweepData:
     summary flattened (``jain_fairness_index``, ``drops.queue_overflow``, ...),
     run statistics). ``flows`` and ``nodes``: one row per flow / node of each run
     (``flow_id`` / ``node_id``), with the run's key, parameters and seeds in front.
+    The parameters, ``point_key`` and ``topology_seed`` are those of the sweep that
+    asked for the run (its plan, or its sweep.json entry), not stored with the run.
     ``parameters`` lists the parameter columns; ``keys`` the run keys (the
     directories under ``DIR/runs``) in row order. ``ran``, ``skipped`` and
     ``duplicates`` count what :func:`sweep` did (0 from :func:`load`)."""
 
-    def __init__(self, directory: str, keys: Sequence[str], parameter_order: Sequence[str] = (),
+    def __init__(self, directory: str, rows: Sequence[Dict[str, Any]], parameter_order: Sequence[str] = (),
                  ran: int = 0, skipped: int = 0, duplicates: int = 0):
         self.directory = directory
-        self.keys = list(keys)
+        self._rows = list(rows)  # per row: run_key, point_key, parameters (as cells), seed, topology_seed
+        self.keys = [r["run_key"] for r in self._rows]
         self.ran, self.skipped, self.duplicates = ran, skipped, duplicates
         self._parameter_order = list(parameter_order)
         self._tables: Optional[Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = None
 
     def _read(self) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
         if self._tables is None:
-            self._tables = _read_runs(self.directory, self.keys, self._parameter_order)
+            self._tables = _read_runs(self.directory, self._rows, self._parameter_order)
         return self._tables
 
     @property
@@ -788,15 +836,34 @@ def _read_tables(run_dir: str) -> Tuple["pandas.DataFrame", "pandas.DataFrame", 
                  for name in ("run", "flows", "nodes"))
 
 
+def _entry_row(run: Mapping[str, Any]) -> Dict[str, Any]:
+    """A run as a sweep asked for it (``_Run.describe()``, a sweep.json ``runs``
+    entry) -> the columns the sweep gives it: key, point key, parameters, seeds."""
+    row: Dict[str, Any] = {"run_key": run["key"], "point_key": run.get("point_key")}
+    for pointer, value in (run.get("overrides") or {}).items():
+        row[pointer] = _parameter_value(value)
+    row["seed"] = run.get("seed")
+    row["topology_seed"] = run.get("topology_seed")
+    return row
+
+
 def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData:
     """A sweep directory's runs (every stored run, or those of ``keys``) as a
     :class:`SweepData`. Rows follow the sweeps' order (points, topology seeds,
-    seeds) as recorded in sweep.json."""
+    seeds) as recorded in sweep.json.
+
+    The parameters, ``point_key`` and ``topology_seed`` come from the sweep.json
+    entries. With several sweeps in the directory, there is one row per (sweep
+    point, run): a run that two sweeps reached by different parameters (a default
+    set explicitly, /node_groups/0/seed instead of topology_seeds) appears once per
+    way, each row with that sweep's values (a parameter another sweep did not set
+    is missing, NaN); the same point of several sweeps is one row. A stored run no
+    entry describes has its key and results only."""
     directory = os.path.abspath(os.fspath(directory))
     runs_dir = os.path.join(directory, RUNS_DIR)
     if not os.path.isdir(runs_dir):
         raise FileNotFoundError(f"{directory} is not a sweep directory (no {RUNS_DIR}/ folder)")
-    order: Dict[str, int] = {}
+    rows: Dict[str, Dict[str, Any]] = {}  # canonical row -> row, in the sweeps' order
     parameters: List[str] = []
     meta_path = os.path.join(directory, METADATA_FILE)
     if os.path.isfile(meta_path):
@@ -804,32 +871,57 @@ def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData
             for s in json.load(f).get("sweeps", []):
                 parameters += [p for p in s.get("parameters", []) if p not in parameters]
                 for r in s.get("runs", []):
-                    order.setdefault(r["key"], len(order))
+                    row = _entry_row(r)
+                    rows.setdefault(_canonical(row), row)
     stored = set(os.listdir(runs_dir))
-    wanted = [k for k in keys if k in stored] if keys is not None else \
-        sorted(stored, key=lambda k: (order.get(k, len(order)), k))
-    return SweepData(directory, wanted, parameters)
+    described = {r["run_key"] for r in rows.values()}
+    found = [r for r in rows.values() if r["run_key"] in stored]
+    found += [{"run_key": k} for k in sorted(stored - described)]
+    if keys is not None:
+        wanted = set(keys)
+        found = [r for r in found if r["run_key"] in wanted]
+    return SweepData(directory, found, parameters)
 
 
-def _read_runs(directory: str, keys: Sequence[str], parameter_order: Sequence[str]
+def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: Sequence[str]
                ) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
-    """The parameters and the runs, flows and nodes tables of the runs ``keys``."""
+    """The parameters and the runs, flows and nodes tables of ``rows``: each row's
+    stored run (by its key) with that row's parameters, point key and seeds in front."""
     import pandas as pd
 
-    parts = [_read_tables(os.path.join(directory, RUNS_DIR, k)) for k in keys]
-    runs = pd.concat([p[0] for p in parts], ignore_index=True) if parts else pd.DataFrame()
-    parameters = [p for p in parameter_order if p in runs.columns] + \
-        [c for c in runs.columns if c.startswith("/") and c not in parameter_order]
-    front = ["run_key"] + parameters + ["seed", "topology_seed"] if parts else []
+    stored: Dict[str, Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = {}
+    for r in rows:
+        if r["run_key"] not in stored:
+            run, flows, nodes = _read_tables(os.path.join(directory, RUNS_DIR, r["run_key"]))
+            # Directories written before the plan columns left the stored files: the
+            # sweep's own values win, never those of the sweep that ran it first.
+            run = run.drop(columns=[c for c in run.columns if c in PLAN_COLUMNS or str(c).startswith("/")])
+            stored[r["run_key"]] = run, flows, nodes
+    if not rows:
+        return [], pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
+    plan = pd.DataFrame(list(rows))
+    columns = list(plan.columns)
+    parameters = [p for p in parameter_order if p in columns] + \
+        [c for c in columns if c.startswith("/") and c not in parameter_order]
+    for c in ["point_key"] + parameters + ["seed", "topology_seed"]:
+        if c not in plan.columns:
+            plan[c] = None
+    plan["topology_seed"] = pd.array(plan["topology_seed"].tolist(), dtype="Int64")
+    front = ["run_key", "point_key"] + parameters + ["seed", "topology_seed"]
+    plan = plan[front]
 
-    def with_run_columns(frames: List["pandas.DataFrame"]) -> "pandas.DataFrame":
-        if not frames:
-            return pd.DataFrame()
-        df = pd.concat(frames, ignore_index=True)
-        df = df.merge(runs[front], on="run_key", how="left", sort=False)
-        return df[front + [c for c in df.columns if c not in front]]
+    def joined(index: int, with_point_key: bool) -> "pandas.DataFrame":
+        """Each row's stored table ``index`` with the row's columns in front."""
+        columns = front if with_point_key else [c for c in front if c != "point_key"]
+        frames = []
+        for i, r in enumerate(rows):
+            part = stored[r["run_key"]][index]
+            head = plan.iloc[[i] * len(part)][columns].reset_index(drop=True)
+            frames.append(pd.concat([head, part.drop(columns=[c for c in columns if c in part.columns])
+                                     .reset_index(drop=True)], axis=1))
+        return pd.concat(frames, ignore_index=True)
 
-    return parameters, runs, with_run_columns([p[1] for p in parts]), with_run_columns([p[2] for p in parts])
+    return parameters, joined(0, True), joined(1, False), joined(2, False)
 
 
 # ---- statistics ----------------------------------------------------------------------------------
@@ -895,14 +987,21 @@ def run_spec_command(spec_path: PathLike, out_dir: PathLike, scheduler: Optional
     resumes)."""
     spec = os.fspath(spec_path)
     try:
-        kwargs = load_spec(spec)
+        # Invalid input is told apart here, before anything runs: a ValueError from
+        # pandas or pyarrow during the sweep is an internal error (exit 1), not exit 2.
+        try:
+            kwargs = load_spec(spec)
+            _check_workers(scheduler, workers)
+        except ScenarioError as e:
+            print(str(e), file=sys.stderr)
+            return EXIT_INVALID
+        except ValueError as e:  # workers= with a scheduler address, a bad worker count
+            print(f"wmnsim sweep: {e}", file=sys.stderr)
+            return EXIT_INVALID
         data = sweep(out_dir=out_dir, scheduler=scheduler, workers=workers, progress=progress,
                      _spec_source=spec, **kwargs)
-    except ScenarioError as e:
+    except ScenarioError as e:  # the points, checked by sweep() before anything runs
         print(str(e), file=sys.stderr)
-        return EXIT_INVALID
-    except ValueError as e:  # workers= with a scheduler address, a bad worker count
-        print(f"wmnsim sweep: {e}", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished runs are kept in {out_dir}; the same command resumes", file=sys.stderr)

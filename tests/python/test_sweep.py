@@ -128,6 +128,49 @@ def test_resume_skips_finished_runs_and_adds_only_new_ones(small, cluster, tmp_p
     assert len(json.loads((copy / "sweep.json").read_text())["sweeps"]) == 2
 
 
+def test_a_run_reached_by_other_parameters_has_each_sweeps_own_values(small, cluster, tmp_path):
+    """A second sweep reaching stored scenarios by other parameters (a default set
+    explicitly) skips them and shows its own parameters, not the first sweep's."""
+    out, data = small
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    other = wmnsim.sweep(FLAGSHIP, points=[{"/mac/cw_min": 64, "/mac/cw_max": 1024, "/simulation/duration_s": 3}],
+                         seeds=[1, 2], out_dir=copy, scheduler=cluster.scheduler_address)
+    assert (other.ran, other.skipped) == (0, 2)
+    first = data.runs[data.runs["/mac/cw_min"] == 64]
+    assert other.runs["run_key"].tolist() == first["run_key"].tolist()  # the same runs
+    assert other.parameters == ["/mac/cw_min", "/mac/cw_max", "/simulation/duration_s"]
+    assert other.runs["/mac/cw_max"].tolist() == [1024, 1024]
+    assert other.runs["point_key"].nunique() == 1 and other.runs["point_key"].iloc[0] != first["point_key"].iloc[0]
+    assert other.flows["/mac/cw_max"].eq(1024).all()
+    assert other.runs["total_goodput_bps"].tolist() == first["total_goodput_bps"].tolist()
+    # load(): one row per (sweep's point, run), each with its sweep's values.
+    both = wmnsim.sweep.load(copy)
+    assert len(both.runs) == 6 and both.runs["run_key"].nunique() == 4
+    assert both.parameters == ["/mac/cw_min", "/simulation/duration_s", "/mac/cw_max"]
+    assert both.runs["/mac/cw_max"].isna().tolist() == [True] * 4 + [False] * 2
+    # The first sweep, run again, still reads its own values.
+    again = wmnsim.sweep(FLAGSHIP, SMALL_GRID, seeds=[1, 2], out_dir=copy, scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(again.runs, data.runs)
+
+
+def test_stale_tmp_entries_are_removed_fresh_ones_kept(tmp_path):
+    from wmnsim.sweep import STALE_TMP_S, _remove_stale_tmp
+
+    tmp = tmp_path / ".tmp"
+    (tmp / "old.1").mkdir(parents=True)
+    (tmp / "old.1" / "run.parquet").write_bytes(b"x")
+    (tmp / "live.2").mkdir()
+    (tmp / "live.2" / "run.parquet").write_bytes(b"x")
+    (tmp / "touched.3").mkdir()
+    (tmp / "touched.3" / "run.parquet").write_bytes(b"x")
+    long_ago = time.time() - STALE_TMP_S - 60
+    for path in (tmp / "old.1" / "run.parquet", tmp / "old.1", tmp / "touched.3"):
+        os.utime(path, (long_ago, long_ago))
+    _remove_stale_tmp(str(tmp_path))
+    assert sorted(os.listdir(tmp)) == ["live.2", "touched.3"]  # touched.3: a file in it is recent
+
+
 def test_killed_worker_loses_and_duplicates_nothing(cluster, tmp_path):
     out = tmp_path / "killed"
     grid = {"/mac/cw_min": [16, 32, 64], "/simulation/duration_s": [200]}  # about a second of wall time each
@@ -326,6 +369,34 @@ def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     stored = wmnsim.Result.from_json(tmp_path / "runs" / r.key / "results.json")
     assert stored.seed == 4
     assert stored.summary == wmnsim.run(FLAGSHIP, seed=4, overrides={"/simulation/duration_s": 1}).summary
+
+
+def test_a_partial_result_is_never_stored(tmp_path, monkeypatch):
+    """A run stopped early (a signal in the worker) raises: stored, every resume would skip it."""
+    from wmnsim.sweep import _execute, _plan
+
+    plan = _plan(FLAGSHIP, {"/simulation/duration_s": [1]}, None, [4], None)
+    (r,) = plan.runs
+    os.makedirs(tmp_path / "runs")
+    os.makedirs(tmp_path / ".tmp")
+    task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed, "topology_seed": None,
+            "random_groups": [], "scenario": plan.scenario._text(), "out_dir": str(tmp_path),
+            "version": wmnsim.__version__, "keep_results": False}
+    real_run = wmnsim._run.run
+
+    class Partial:
+        def __init__(self, result):
+            self._result = result
+
+        def __getattr__(self, name):
+            return getattr(self._result, name)
+
+        partial = True
+
+    monkeypatch.setattr(wmnsim._run, "run", lambda *a, **k: Partial(real_run(*a, **k)))
+    with pytest.raises(RuntimeError, match="partial"):
+        _execute(task)
+    assert os.listdir(tmp_path / "runs") == [] and os.listdir(tmp_path / ".tmp") == []
 
 
 def test_every_shipped_sweep_spec_is_valid():
