@@ -3,7 +3,10 @@
 //  - the flagship, 000's two-hop chain with two TCP uploads (120 s), and
 //  - 004's mesh: 40 stations on a random 20 m grid in 500 m x 500 m, four corner
 //    gateways, SINR PHY with auto rate, RTS/CTS, 300 kbit/s down + 100 kbit/s up CBR
-//    per station (scenarios/fu2009/mesh40_4gw.json, 180 s).
+//    per station (scenarios/fu2009/mesh40_4gw.json, 180 s), and
+//  - a dense collision domain: 50 saturated 802.11b stations uploading to one
+//    access point (scenarios/bench/cell50_saturated.json, 21 s), under the SINR
+//    and the threshold reception model (issue 17: the first within 2x the second).
 // Reports the median over repetitions (different seeds) of wall time per
 // simulated second and events per second. With --fingerprint the runs hash their
 // event trace (docs/fingerprints.md), to measure what that costs.
@@ -32,13 +35,15 @@ double median(std::vector<double> v) {
 
 bool g_fingerprint = false;
 
-void bench(const std::string& label, const std::filesystem::path& file, int repetitions, double seconds) {
+void bench(const std::string& label, const std::filesystem::path& file, int repetitions, double seconds,
+           const char* reception = nullptr) {
   std::vector<double> wall, wall_per_s, events_per_s;
   double goodput = 0.0;
   std::uint64_t events = 0;
   for (int r = 0; r < repetitions; ++r) {
     nlohmann::json doc = read_json_file(file);
     if (seconds > 0) doc["simulation"]["duration_s"] = seconds;
+    if (reception != nullptr) doc["phy"]["reception"]["model"] = reception;
     doc["simulation"]["seed"] = r + 1;
     const Scenario scenario = parse_scenario(doc);
     RunOptions options;
@@ -74,5 +79,7 @@ int main(int argc, char** argv) {
               "events", "Mbit/s");
   bench("flagship two_hop_chain_tcp", root / "scenarios/two_hop_chain_tcp.json", repetitions, 120.0);
   bench("fu2009 mesh40_4gw (40+4 nodes)", root / "scenarios/fu2009/mesh40_4gw.json", repetitions, mesh_seconds);
+  bench("cell50 saturated, sinr", root / "scenarios/bench/cell50_saturated.json", repetitions, 21.0, "sinr");
+  bench("cell50 saturated, threshold", root / "scenarios/bench/cell50_saturated.json", repetitions, 21.0, "threshold");
   return 0;
 }

@@ -68,6 +68,8 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
   stop_requested_ = false;
   const std::int64_t end_ps = end.picoseconds();
   const std::uint64_t budget_end = max_events > ~executed_ ? ~std::uint64_t{0} : executed_ + max_events;
+  end_ps_ = end_ps;
+  budget_end_ = budget_end;
   while (!queue_.empty() && !stop_requested_) {
     if (executed_ == budget_end) {
       running_ = false;
@@ -132,6 +134,7 @@ void Scheduler::renumber() {
   std::uint64_t seq = 0;
   for (const Key k : keys) queue_.push(make_key(key_time(k), (seq++ << kSlotBits) | key_slot(k)));
   next_sequence_ = seq;
+  ++renumberings_;  // sequence numbers reserved before are void
 }
 
 }  // namespace wmnsim

@@ -102,6 +102,72 @@ class Scheduler {
     ++live_;
     return EventId{slot, s.generation};
   }
+  // Batched events: a producer of many events known in advance (a frame's arrival
+  // at each receiver, core of phy/medium.cpp) reserves their sequence numbers at
+  // once and keeps one of them in the queue at a time; the event, when it runs,
+  // handles the next ones inline while advance_inline says nothing else comes
+  // first, and otherwise files itself again with schedule_reserved. The order of
+  // everything, and so every event trace and fingerprint, is that of scheduling
+  // each event on its own.
+  //
+  // Reserves `n` consecutive sequence numbers and returns the first; they are
+  // valid while reservation_epoch() stays the same (a renumbering, after 2^40
+  // events, invalidates them).
+  std::uint64_t reserve_sequences(std::uint64_t n) {
+    if (next_sequence_ + n > kMaxSequence) [[unlikely]] renumber();
+    const std::uint64_t first = next_sequence_;
+    next_sequence_ += n;
+    return first;
+  }
+  std::uint64_t reservation_epoch() const { return renumberings_; }
+  // schedule_at under a reserved sequence number (or a fresh one when the epoch
+  // moved since the reservation: then the event takes its turn among equal times
+  // as a newly scheduled one).
+  template <typename F>
+  EventId schedule_reserved(Time at, std::uint64_t sequence, std::uint64_t epoch, F&& callback,
+                            ContextId context = kNoContext) {
+    if (epoch != renumberings_) [[unlikely]] return schedule_at(at, std::forward<F>(callback), context);
+    if (at < now_) [[unlikely]] throw_in_the_past(at);
+    const std::uint32_t slot = allocate_slot();
+    Slot& s = slots_[slot];
+    try {
+      s.callback.emplace(std::forward<F>(callback));
+      queue_.push(make_key(at.picoseconds(), (sequence << kSlotBits) | slot));
+    } catch (...) {
+      s.callback.reset();
+      free_slot(slot);
+      throw;
+    }
+    s.context_or_next_free = context;
+    ++live_;
+    return EventId{slot, s.generation};
+  }
+  // From inside a running event: if the event (at, sequence) of context `context`
+  // would run next (nothing pending before it, within the running run_until's end
+  // and event budget, no stop requested), makes it the current event (now() = at,
+  // counted, fingerprinted) and returns true; the caller then does its work.
+  // Otherwise returns false and changes nothing.
+  bool advance_inline(Time at, std::uint64_t sequence, std::uint64_t epoch, ContextId context) {
+    const std::int64_t t = at.picoseconds();
+    if (!running_ || stop_requested_ || executed_ == budget_end_ || t > end_ps_ || epoch != renumberings_) {
+      return false;
+    }
+    if (!queue_.empty() && queue_.min() <= make_key(t, (sequence << kSlotBits) | kSlotMask)) return false;
+    if (t != instant_ps_) [[likely]] {
+      instant_ps_ = t;
+      instant_events_ = 0;
+    } else if (++instant_events_ >= max_events_per_instant_) [[unlikely]] {
+      now_ = at;
+      current_context_ = context;
+      throw_flood();
+    }
+    now_ = at;
+    current_context_ = context;
+    ++executed_;
+    if (fingerprinting_ && context != kObserverContext) fingerprint_.event(now_, context);
+    return true;
+  }
+
   // `delay` must be >= 0 and now() + delay must not pass Time::max()
   // (std::logic_error otherwise).
   template <typename F>
@@ -198,7 +264,11 @@ class Scheduler {
   Time now_;
   ContextId current_context_ = kNoContext;
   std::uint64_t next_sequence_ = 0;
+  std::uint64_t renumberings_ = 0;
   std::uint64_t executed_ = 0;
+  // The running run_until's bounds, for advance_inline.
+  std::int64_t end_ps_ = 0;
+  std::uint64_t budget_end_ = 0;
   std::size_t live_ = 0;
   Fingerprint fingerprint_;  // after the hot members: touched only when enabled
   // Events run at the instant instant_ps_, against max_events_per_instant_.

@@ -55,6 +55,7 @@ void Medium::connect(const PathGainFn& gain) {
       }
     }
   }
+  sort_deliveries();
   connected_ = true;
 }
 
@@ -75,7 +76,20 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
       links_[b].push_back(Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
     }
   }
+  sort_deliveries();
   connected_ = true;
+}
+
+void Medium::sort_deliveries() {
+  delivery_order_.assign(links_.size(), {});
+  for (std::size_t r = 0; r < links_.size(); ++r) {
+    const std::vector<Link>& links = links_[r];
+    DeliveryOrder& order = delivery_order_[r];
+    order.resize(links.size());
+    for (std::uint32_t i = 0; i < links.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return links[a].delay < links[b].delay; });
+  }
 }
 
 const Link* Medium::link(RadioId from, RadioId to) const {
@@ -100,19 +114,69 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
   const std::vector<Link>& links = links_[from];
   if (links.empty()) return;
   const std::uint32_t slot = allocate_in_flight();
-  in_flight_[slot].frame = frame;
-  in_flight_[slot].pending_ends = static_cast<std::uint32_t>(links.size());
-  Scheduler& s = sim_.scheduler();
-  for (std::uint32_t i = 0; i < links.size(); ++i) {
-    const Link& l = links[i];
-    const ContextId ctx = specs_[l.to].node;
-    s.schedule_in(l.delay, [this, slot, from, i] {
-      const Link& link = links_[from][i];
-      radios_[link.to]->signal_start(slot, in_flight_[slot].frame, link.power, link.reach);
-    }, ctx);
-    s.schedule_in(l.delay + frame.duration, [this, slot, to = l.to] { signal_ends(slot, to); }, ctx);
-  }
+  InFlight& f = in_flight_[slot];
+  f.frame = frame;
+  f.pending_ends = static_cast<std::uint32_t>(links.size());
   signals_delivered_ += links.size();
+  // Two events stand for the 2 x links arrivals and ends: one walks the receivers
+  // in arrival order, handling each arrival inline while nothing else is due
+  // first (Scheduler::advance_inline), the other walks the ends. Each arrival and
+  // end keeps the sequence number its own event would have had (link i: 2i for
+  // the start, 2i + 1 for the end), so the order of everything, ties at one
+  // picosecond included, is that of scheduling them one by one.
+  Scheduler& s = sim_.scheduler();
+  f.from = from;
+  f.sent = s.now();
+  f.sequence = s.reserve_sequences(2 * links.size());
+  f.epoch = s.reservation_epoch();
+  f.next_start = f.next_end = 0;
+  const std::uint32_t first = delivery_order_[from].front();
+  const Link& l = links[first];
+  const ContextId ctx = specs_[l.to].node;
+  s.schedule_reserved(f.sent + l.delay, f.sequence + 2 * first, f.epoch, [this, slot] { deliver_starts(slot); }, ctx);
+  s.schedule_reserved(f.sent + l.delay + frame.duration, f.sequence + 2 * first + 1, f.epoch,
+                      [this, slot] { deliver_ends(slot); }, ctx);
+}
+
+void Medium::deliver_starts(std::uint32_t slot) {
+  Scheduler& s = sim_.scheduler();
+  InFlight& f = in_flight_[slot];  // a deque: stays valid while listeners transmit
+  const std::vector<Link>& links = links_[f.from];
+  const DeliveryOrder& order = delivery_order_[f.from];
+  for (;;) {
+    const Link& l = links[order[f.next_start++]];
+    radios_[l.to]->signal_start(slot, f.frame, l.power, l.reach);
+    if (f.next_start == order.size()) return;
+    const std::uint32_t i = order[f.next_start];
+    const Time at = f.sent + links[i].delay;
+    const ContextId ctx = specs_[links[i].to].node;
+    if (!s.advance_inline(at, f.sequence + 2 * i, f.epoch, ctx)) {
+      s.schedule_reserved(at, f.sequence + 2 * i, f.epoch, [this, slot] { deliver_starts(slot); }, ctx);
+      return;
+    }
+  }
+}
+
+void Medium::deliver_ends(std::uint32_t slot) {
+  Scheduler& s = sim_.scheduler();
+  InFlight& f = in_flight_[slot];
+  const std::vector<Link>& links = links_[f.from];
+  const DeliveryOrder& order = delivery_order_[f.from];
+  for (;;) {
+    const RadioId to = links[order[f.next_end++]].to;
+    if (f.next_end == order.size()) {
+      signal_ends(slot, to);  // the last: frees the slot
+      return;
+    }
+    signal_ends(slot, to);
+    const std::uint32_t i = order[f.next_end];
+    const Time at = f.sent + links[i].delay + f.frame.duration;
+    const ContextId ctx = specs_[links[i].to].node;
+    if (!s.advance_inline(at, f.sequence + 2 * i + 1, f.epoch, ctx)) {
+      s.schedule_reserved(at, f.sequence + 2 * i + 1, f.epoch, [this, slot] { deliver_ends(slot); }, ctx);
+      return;
+    }
+  }
 }
 
 void Medium::signal_ends(std::uint32_t slot, RadioId to) {

@@ -90,9 +90,22 @@ class Medium {
     PhyFrame frame;
     std::uint32_t pending_ends = 0;
     std::uint32_t next_free = 0;
+    // Batched delivery (transmit): the sender, when it started, the sequence
+    // numbers reserved for its arrivals, and the next receiver (in delivery order)
+    // whose start and end are due.
+    RadioId from = 0;
+    Time sent;
+    std::uint64_t sequence = 0, epoch = 0;
+    std::uint32_t next_start = 0, next_end = 0;
   };
+  // Each radio's links by arrival order: delay, then link index, the order their
+  // events took when each was scheduled on its own.
+  using DeliveryOrder = std::vector<std::uint32_t>;
   std::uint32_t allocate_in_flight();
   void signal_ends(std::uint32_t slot, RadioId to);
+  void sort_deliveries();
+  void deliver_starts(std::uint32_t slot);
+  void deliver_ends(std::uint32_t slot);
   Time propagation_delay(double distance) const;
 
   Simulation& sim_;
@@ -103,6 +116,7 @@ class Medium {
   std::vector<RadioSpec> specs_;
   std::vector<std::unique_ptr<Radio>> radios_;
   std::vector<std::vector<Link>> links_;
+  std::vector<DeliveryOrder> delivery_order_;
   std::deque<InFlight> in_flight_;  // a deque: references stay valid while listeners transmit
   std::uint32_t free_in_flight_ = kNone;
   std::uint64_t signals_delivered_ = 0;

@@ -19,6 +19,8 @@ namespace wmnsim {
 enum class PhyStandard { dot11b, dot11a, dot11g };
 enum class ReceptionModel { sinr, threshold, ns2 };
 
+enum class ErrorEvaluation { bounded, exact };
+
 struct ReceptionSection {
   ReceptionModel model = ReceptionModel::sinr;
   // threshold, ns2: a frame survives an overlapping one if its power exceeds the other's
@@ -36,6 +38,9 @@ struct ReceptionSection {
   // Signals weaker than this are not delivered at all: neither sensed nor counted as
   // interference. Empty: noise_dbm - 10 dB.
   std::optional<double> signal_floor_dbm;
+  // sinr: "exact" evaluates the error model for every chunk; "bounded" (default)
+  // decides from tabulated bounds where they suffice, with the same outcomes.
+  ErrorEvaluation error_evaluation = ErrorEvaluation::bounded;
 };
 
 struct AutoRateSection {
@@ -77,6 +82,8 @@ inline constexpr std::array<EnumName<phy::Preamble>, 2> kPreambles{
     {{"long", phy::Preamble::Long}, {"short", phy::Preamble::Short}}};
 inline constexpr std::array<EnumName<ReceptionModel>, 3> kReceptionModels{
     {{"sinr", ReceptionModel::sinr}, {"threshold", ReceptionModel::threshold}, {"ns2", ReceptionModel::ns2}}};
+inline constexpr std::array<EnumName<ErrorEvaluation>, 2> kErrorEvaluations{
+    {{"bounded", ErrorEvaluation::bounded}, {"exact", ErrorEvaluation::exact}}};
 constexpr std::string_view to_string(PhyStandard v) { return enum_name(names(kPhyStandards), v); }
 
 enum class PropagationModel { log_distance, two_ray, friis, range };

@@ -96,7 +96,7 @@ void Radio::signal_end(std::uint32_t tx) {
     bool ok;
     if (reception_.kind == ReceptionKind::sinr) {
       // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
-      ok = error_draws_.uniform01() < std::exp(locked_->log_success);
+      ok = locked_->success.survives(error_draws_.uniform01(), chunk_errors_);
     } else {
       ok = !locked_->doomed;
     }
@@ -111,8 +111,18 @@ void Radio::signal_end(std::uint32_t tx) {
 void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach) {
   const Time now = scheduler_.now();
   const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
-  Locked l{tx, frame, power, now, now + frame.duration, now + plcp.preamble, now + plcp.preamble + plcp.header,
-           plcp.header_mcs, now, 0.0, std::numeric_limits<double>::infinity(), false};
+  Locked l{tx,
+           frame,
+           power,
+           now,
+           now + frame.duration,
+           now + plcp.preamble,
+           now + plcp.preamble + plcp.header,
+           plcp.header_mcs,
+           now,
+           FrameSuccess(reception_.exact_error_evaluation),
+           std::numeric_limits<double>::infinity(),
+           false};
   if (reception_.kind == ReceptionKind::ns2) {
     // ns-2 (WirelessPhy::sendUp): between CSThresh and RXThresh a frame is
     // detected but marked in error; one arriving during a transmission too
@@ -171,7 +181,7 @@ void Radio::account_chunk() {
   // data bits: its detection was the lock decision.
   const auto part = [&](Time from, Time to, const Mcs& mcs) {
     const Time a = std::max(from, l.last_change), b = std::min(to, now);
-    if (b > a) l.log_success += chunk_errors_.chunk_log_success(mcs, sinr, b - a);
+    if (b > a) l.success.add(mcs, sinr, b - a, chunk_errors_);
   };
   part(l.header_start, l.payload_start, *l.header_mcs);
   // 802.11g's signal extension is silence after the last symbol: no bits there.

@@ -15,6 +15,7 @@
 #include "core/time.hpp"
 #include "phy/airtime.hpp"
 #include "phy/error_model.hpp"
+#include "phy/frame_success.hpp"
 #include "phy/phy_frame.hpp"
 #include "phy/phy_listener.hpp"
 #include "phy/profile.hpp"
@@ -81,7 +82,7 @@ class Radio {
     Time header_start, payload_start;  // PLCP header and PSDU boundaries
     const Mcs* header_mcs;
     Time last_change;           // SINR: start of the chunk not yet accounted
-    double log_success = 0.0;   // SINR: sum of log(chunk success probability)
+    FrameSuccess success;       // SINR: the chunks' success, decided at the end
     double min_sinr = 0.0;      // linear
     bool doomed = false;        // threshold/range/ns2: already lost (interferer, below RXThresh, own transmission)
   };

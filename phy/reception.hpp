@@ -49,6 +49,10 @@ struct ReceptionConfig {
   // counted as interference (default noise - 10 dB, where they could not change a
   // decision measurably). Keeps a frame O(neighbours).
   PowerDbm signal_floor{-103.5};
+  // sinr: evaluate every chunk's error model as it comes instead of bounding it from
+  // a table and evaluating only when the draw needs it (phy/frame_success.hpp).
+  // Both decide every frame alike; the exact path is the reference tests compare with.
+  bool exact_error_evaluation = false;
 };
 
 // What a signal from one radio can do at another, fixed per pair when the

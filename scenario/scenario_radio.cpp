@@ -242,6 +242,7 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     // An SNR in dB; -50..50 covers every detector (ns-3's default is 4 dB).
     rec.preamble_detection_snr_db = rx.number("preamble_detection_snr_db", NumberRange::closed(-50, 50));
     rec.signal_floor_dbm = power_dbm(rx, "signal_floor_dbm");
+    rec.error_evaluation = rx.choice_or("error_evaluation", ErrorEvaluation::bounded, names(kErrorEvaluations));
     if (!phy.data_rate_bps && rx.has("model") && rec.model != ReceptionModel::sinr) {
       ctx.issues.add(r.path_of("data_rate_bps"),
                      "\"auto\" picks rates from frame error rates at the link's SINR; it needs "

@@ -112,5 +112,22 @@ TEST(FingerprintOfARun, HoldsTheFramesDeliveriesAndDropsTheLayersCount) {
   EXPECT_LE(c.events, r.stats.events_executed);
 }
 
+
+TEST(Fingerprint, BoundedAndExactErrorEvaluationRunAlike) {
+  // phy/frame_success.hpp: bounding the error model from a table decides every
+  // frame as evaluating it exactly. A dense 802.11b cell (50 saturated stations:
+  // collisions at every SINR) and 004's mesh (OFDM, auto rate) for a short run.
+  for (const char* file : {"scenarios/bench/cell50_saturated.json", "scenarios/fu2009/mesh40_4gw.json"}) {
+    nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / file);
+    doc["simulation"]["duration_s"] = 2;
+    doc["simulation"]["warmup_s"] = 0;
+    const Results bounded = run(doc);
+    doc["phy"]["reception"]["error_evaluation"] = "exact";
+    const Results exact = run(doc);
+    EXPECT_EQ(fingerprint_of(bounded).value(), fingerprint_of(exact).value()) << file;
+    EXPECT_GT(fingerprint_of(bounded).counts().frames, 1000u) << file;
+  }
+}
+
 }  // namespace
 }  // namespace wmnsim

@@ -1,0 +1,150 @@
+#include "phy/frame_success.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace wmnsim::phy {
+namespace {
+
+// The grid: SINRs 2^k (1 + j/64), k from -20 to 19, j from 0 to 63, i.e. the
+// doubles whose bits below the top 6 mantissa bits are zero; a positive double's
+// bits grow with its value, so the grid point at or below an SINR is its bits
+// shifted down.
+constexpr int kFractionBits = 6;  // 64 points per octave
+constexpr int kShift = 52 - kFractionBits;
+constexpr int kMinExponent = -20, kMaxExponent = 20;  // -60.2 dB .. +60.2 dB
+constexpr std::size_t kPoints = static_cast<std::size_t>(kMaxExponent - kMinExponent) << kFractionBits;  // + 1 below
+constexpr std::uint64_t kMinBits = static_cast<std::uint64_t>(1023 + kMinExponent) << 52;
+constexpr std::uint64_t kMaxBits = static_cast<std::uint64_t>(1023 + kMaxExponent) << 52;
+constexpr std::size_t kTables = kDsssMcs.size() + kOfdmMcs.size();
+
+// Rounding: the closed forms compute a unit's error u and then log1p(-u); near
+// u = 1 the result is limited by u's rounding (about 1e-16 absolute), an error
+// of about 1e-16 / exp(f) in f = log(1 - u). 1e-14 exp(-f) is a hundred times
+// that, and 1e-9 |f| covers the rounding of units * f and of the sums (relative,
+// 1e-16 a step). Below f = -30 (a unit fails with probability 1 - 1e-13) the
+// values are too noisy to bound tightly and too small to matter: the lower bound
+// is -inf there and the upper bound that of -30. Simpson's truncation error in
+// the CCK quadrature (relative 1e-7) changes smoothly with the SINR and does not
+// reverse the order of neighbouring grid points.
+constexpr double kFloor = -30.0;
+double margin(double f) { return 1e-9 * std::fabs(f) + 1e-14 * std::exp(-f); }
+double lower_of(double f) { return f >= kFloor ? f - margin(f) : -std::numeric_limits<double>::infinity(); }
+double upper_of(double f) {
+  const double g = std::max(f, kFloor);
+  return std::min(g + margin(g), 0.0);
+}
+
+// Filled lazily, shared by every radio and thread: an entry is the bits of a
+// value complemented, 0 while not yet computed (no value's complement is 0). Two
+// threads filling one entry store the same value.
+struct Entry {
+  std::atomic<std::uint64_t> lower{0}, upper{0};
+};
+std::array<std::array<Entry, kPoints + 1>, kTables> g_tables;
+
+int table_of(const Mcs& mcs) {
+  const std::less<const Mcs*> less;
+  const Mcs* const dsss = kDsssMcs.data();
+  const Mcs* const ofdm = kOfdmMcs.data();
+  if (!less(&mcs, dsss) && less(&mcs, dsss + kDsssMcs.size())) return static_cast<int>(&mcs - dsss);
+  if (!less(&mcs, ofdm) && less(&mcs, ofdm + kOfdmMcs.size())) {
+    return static_cast<int>(kDsssMcs.size()) + static_cast<int>(&mcs - ofdm);
+  }
+  return -1;
+}
+
+double point_sinr(std::size_t i) { return std::bit_cast<double>(kMinBits + (static_cast<std::uint64_t>(i) << kShift)); }
+
+void fill(const Mcs& mcs, std::size_t i, Entry& e) {
+  const double f = unit_log_success(mcs, point_sinr(i));
+  e.lower.store(~std::bit_cast<std::uint64_t>(lower_of(f)), std::memory_order_relaxed);
+  e.upper.store(~std::bit_cast<std::uint64_t>(upper_of(f)), std::memory_order_relaxed);
+}
+
+double lower_at(const Mcs& mcs, int table, std::size_t i) {
+  Entry& e = g_tables[static_cast<std::size_t>(table)][i];
+  std::uint64_t v = e.lower.load(std::memory_order_relaxed);
+  if (v == 0) [[unlikely]] {
+    fill(mcs, i, e);
+    v = e.lower.load(std::memory_order_relaxed);
+  }
+  return std::bit_cast<double>(~v);
+}
+
+double upper_at(const Mcs& mcs, int table, std::size_t i) {
+  Entry& e = g_tables[static_cast<std::size_t>(table)][i];
+  std::uint64_t v = e.upper.load(std::memory_order_relaxed);
+  if (v == 0) [[unlikely]] {
+    fill(mcs, i, e);
+    v = e.upper.load(std::memory_order_relaxed);
+  }
+  return std::bit_cast<double>(~v);
+}
+
+void check_sinr(double sinr) {
+  if (!(sinr >= 0.0)) {  // also catches NaN
+    throw std::invalid_argument("SINR must be >= 0 (linear), got " + std::to_string(sinr));
+  }
+}
+
+}  // namespace
+
+LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr) {
+  check_sinr(sinr);
+  const int table = table_of(mcs);
+  if (table < 0) return {};
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr);
+  if (bits < kMinBits) return {-std::numeric_limits<double>::infinity(), upper_at(mcs, table, 0), true};
+  if (bits >= kMaxBits) return {lower_at(mcs, table, kPoints), 0.0, true};
+  const std::size_t i = static_cast<std::size_t>((bits - kMinBits) >> kShift);
+  // An SINR on a grid point is bounded by that point alone.
+  const bool on_point = ((bits - kMinBits) & ((std::uint64_t{1} << kShift) - 1)) == 0;
+  return {lower_at(mcs, table, i), upper_at(mcs, table, on_point ? i : i + 1), true};
+}
+
+void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration, ChunkErrorCache& cache) {
+  if (exact_) {
+    log_success_ += cache.chunk_log_success(mcs, sinr, duration);
+    return;
+  }
+  const LogSuccessBounds b = unit_log_success_bounds(mcs, sinr);  // checks the SINR
+  if (!b.tabulated || kept_ == kMaxKept) {
+    go_exact(cache);
+    log_success_ += cache.chunk_log_success(mcs, sinr, duration);
+    return;
+  }
+  const double bits = SinrChunk::from_duration(mcs, sinr, duration).bits;
+  if (!(bits > 0.0)) return;  // adds 0 on the exact path
+  const double units = decoding_units(mcs, bits);
+  chunks_[static_cast<std::size_t>(kept_++)] = Chunk{&mcs, sinr, duration};
+  lower_ += units * b.lower;
+  upper_ += units * b.upper;
+}
+
+void FrameSuccess::go_exact(ChunkErrorCache& cache) {
+  if (exact_) return;
+  exact_ = true;
+  log_success_ = 0.0;
+  for (int i = 0; i < kept_; ++i) {
+    const Chunk& c = chunks_[static_cast<std::size_t>(i)];
+    log_success_ += cache.chunk_log_success(*c.mcs, c.sinr, c.duration);
+  }
+}
+
+bool FrameSuccess::survives(double u, ChunkErrorCache& cache) {
+  if (!exact_) {
+    if (u < std::exp(lower_)) return true;
+    if (u >= std::exp(upper_)) return false;
+    go_exact(cache);  // the draw fell between the bounds
+  }
+  return u < std::exp(log_success_);
+}
+
+}  // namespace wmnsim::phy

@@ -1,0 +1,73 @@
+#pragma once
+// Whether a frame received over chunks of constant SINR survives: the draw
+// u ~ U[0,1) against the frame's success probability exp(sum of the chunks' log
+// success), decided exactly as the closed forms would decide it, but mostly
+// without evaluating them.
+//
+// Why: in a dense collision domain nearly every chunk has an SINR never seen
+// before (each overlap of frames gives a new one), so ChunkErrorCache misses and
+// the closed forms (erfc, exp, log1p; for CCK a 257-point quadrature) were most
+// of the CPU (issue 17: a 50-station 802.11b cell cost 8 times its threshold-model
+// run). Yet the draw almost never lands near the success probability: a chunk at
+// a collision's SINR is lost for certain, a clean one survives for certain.
+//
+// How: unit_log_success is non-decreasing in the SINR (a stronger signal never
+// decodes worse; each closed form is monotone). A process-wide table holds it at
+// 64 points per octave of SINR (0.047 dB apart) from -60 dB to +60 dB, filled
+// lazily; the two grid points around a chunk's SINR bound its value, widened by a
+// margin above the closed forms' rounding noise (frame_success.cpp). The sums of
+// the bounds bound the frame's log success; when the draw falls outside
+// [exp(lower), exp(upper)) the outcome is known, otherwise (rarely) the chunks,
+// kept in order, are evaluated exactly with the same arithmetic as the exact path,
+// so every decision is the one the exact path makes. The exact path stays
+// available (ReceptionConfig::exact_error_evaluation) and a test checks that both
+// give the same runs.
+
+#include <array>
+#include <cstdint>
+
+#include "core/time.hpp"
+#include "phy/error_model.hpp"
+#include "phy/mcs.hpp"
+
+namespace wmnsim::phy {
+
+// Bounds on unit_log_success(mcs, sinr): lower <= value <= upper (<= 0). `tabulated`
+// is false for an MCS outside the static tables of mcs.hpp (a test's own Mcs):
+// then there are no bounds.
+struct LogSuccessBounds {
+  double lower = 0.0;
+  double upper = 0.0;
+  bool tabulated = false;
+};
+LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr_linear);
+
+class FrameSuccess {
+ public:
+  // `exact`: evaluate every chunk's closed form as it comes (the reference path).
+  explicit FrameSuccess(bool exact = false) : exact_(exact) {}
+
+  // Adds the chunk `duration` at `mcs` and a constant SINR (throws
+  // std::invalid_argument for a negative or NaN SINR, as chunk_log_success does).
+  void add(const Mcs& mcs, double sinr_linear, Time duration, ChunkErrorCache& cache);
+  // True iff u < exp(sum of the chunks' chunk_log_success, added in order): the
+  // frame survives the draw u.
+  bool survives(double u, ChunkErrorCache& cache);
+
+ private:
+  struct Chunk {
+    const Mcs* mcs;
+    double sinr;
+    Time duration;
+  };
+  static constexpr int kMaxKept = 8;  // more chunks than this: switch to exact
+  void go_exact(ChunkErrorCache& cache);
+
+  std::array<Chunk, kMaxKept> chunks_{};
+  int kept_ = 0;
+  bool exact_;
+  double lower_ = 0.0, upper_ = 0.0;  // bounds on the log success
+  double log_success_ = 0.0;          // exact mode: the sum itself
+};
+
+}  // namespace wmnsim::phy

@@ -1,0 +1,134 @@
+#include "phy/frame_success.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "phy/error_model.hpp"
+#include "phy/mcs.hpp"
+
+namespace wmnsim::phy {
+namespace {
+
+std::vector<const Mcs*> every_mcs() {
+  std::vector<const Mcs*> all;
+  for (const Mcs& m : kDsssMcs) all.push_back(&m);
+  for (const Mcs& m : kOfdmMcs) all.push_back(&m);
+  return all;
+}
+
+double from_db(double db) { return std::pow(10.0, db / 10.0); }
+
+TEST(UnitLogSuccessBounds, HoldAcrossTheWholeSinrRange) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> db(-70.0, 70.0);
+  for (const Mcs* mcs : every_mcs()) {
+    std::vector<double> sinrs{0.0, 1e-300, std::ldexp(1.0, -20), std::ldexp(1.0, 20), std::ldexp(1.0, 25),
+                              std::ldexp(1.0 + 5.0 / 64, 3), std::nextafter(std::ldexp(1.0, 3), 0.0)};
+    for (int i = 0; i < 400; ++i) sinrs.push_back(from_db(db(rng)));
+    for (const double s : sinrs) {
+      const LogSuccessBounds b = unit_log_success_bounds(*mcs, s);
+      const double exact = unit_log_success(*mcs, s);
+      ASSERT_TRUE(b.tabulated);
+      EXPECT_LE(b.lower, exact) << mcs->name << " at SINR " << s;
+      EXPECT_GE(b.upper, exact) << mcs->name << " at SINR " << s;
+      EXPECT_LE(b.upper, 0.0);
+    }
+  }
+}
+
+TEST(UnitLogSuccessBounds, TheClosedFormsAreMonotoneOnAFinerGrid) {
+  // The bounds rest on unit_log_success being non-decreasing in the SINR. Check it
+  // at four points per table interval over the range where frames are decided
+  // (-10 dB .. 40 dB), within the margin the table allows for rounding.
+  for (const Mcs* mcs : every_mcs()) {
+    double previous = -std::numeric_limits<double>::infinity();
+    for (double db = -10.0; db <= 40.0; db += 0.0117) {
+      const double f = unit_log_success(*mcs, from_db(db));
+      if (f > -30.0) {
+        EXPECT_GE(f, previous - 1e-9 * std::fabs(f) - 1e-14 * std::exp(-f)) << mcs->name << " at " << db << " dB";
+      }
+      previous = std::max(previous, f);
+    }
+  }
+}
+
+TEST(UnitLogSuccessBounds, AreTightWhereFramesAreDecided) {
+  // 64 points an octave: around the SINRs where a 1500-byte frame is neither sure
+  // to fail nor sure to survive, the bracket is narrow, so the draw rarely falls
+  // inside it.
+  for (const Mcs* mcs : every_mcs()) {
+    for (double db = -5.0; db <= 30.0; db += 0.25) {
+      const LogSuccessBounds b = unit_log_success_bounds(*mcs, from_db(db));
+      const double units = decoding_units(*mcs, 12000.0);
+      const double p_lower = std::exp(units * b.lower), p_upper = std::exp(units * b.upper);
+      if (p_upper > 1e-6 && p_lower < 1.0 - 1e-6) {
+        EXPECT_LT(p_upper - p_lower, 0.25) << mcs->name << " at " << db << " dB";
+      }
+    }
+  }
+}
+
+TEST(UnitLogSuccessBounds, AnMcsOutsideTheTablesHasNone) {
+  const Mcs own = kOfdmMcs[0];  // a copy: not one of the static tables
+  EXPECT_FALSE(unit_log_success_bounds(own, 10.0).tabulated);
+  EXPECT_THROW(unit_log_success_bounds(kOfdmMcs[0], -1.0), std::invalid_argument);
+  EXPECT_THROW(unit_log_success_bounds(kOfdmMcs[0], std::nan("")), std::invalid_argument);
+}
+
+// The exact decision, as the radio made it before bounds: the chunks' log success
+// summed in order, then u < exp(sum).
+bool exact_decision(const std::vector<std::tuple<const Mcs*, double, Time>>& chunks, double u) {
+  double sum = 0.0;
+  for (const auto& [mcs, sinr, d] : chunks) sum += chunk_log_success(*mcs, sinr, d);
+  return u < std::exp(sum);
+}
+
+TEST(FrameSuccess, DecidesEveryDrawAsTheExactPath) {
+  std::mt19937_64 rng(11);
+  const std::vector<const Mcs*> all = every_mcs();
+  std::uniform_int_distribution<std::size_t> pick(0, all.size() - 1);
+  std::uniform_int_distribution<int> count(1, 12);  // past the 8 kept: the switch to exact
+  std::uniform_real_distribution<double> db(-8.0, 35.0), unit(0.0, 1.0);
+  std::uniform_int_distribution<std::int64_t> ns(0, 3000);
+  int decided_by_bounds = 0, frames = 0;
+  for (int f = 0; f < 4000; ++f) {
+    std::vector<std::tuple<const Mcs*, double, Time>> chunks;
+    const int n = count(rng);
+    for (int c = 0; c < n; ++c) chunks.emplace_back(all[pick(rng)], from_db(db(rng)), Time::ns(ns(rng)));
+    double sum = 0.0;
+    for (const auto& [mcs, sinr, d] : chunks) sum += chunk_log_success(*mcs, sinr, d);
+    const double p = std::exp(sum);
+    // Random draws, and draws on either side of the exact probability.
+    for (const double u : {unit(rng), unit(rng), p, std::nextafter(p, 0.0), std::nextafter(p, 1.0)}) {
+      if (!(u >= 0.0 && u < 1.0)) continue;
+      for (const bool exact : {false, true}) {
+        ChunkErrorCache cache;
+        FrameSuccess success(exact);
+        for (const auto& [mcs, sinr, d] : chunks) success.add(*mcs, sinr, d, cache);
+        const std::uint64_t misses_before = cache.misses();
+        EXPECT_EQ(success.survives(u, cache), exact_decision(chunks, u)) << "frame " << f << " u " << u;
+        if (!exact) {
+          ++frames;
+          if (cache.misses() == misses_before && n <= 8) ++decided_by_bounds;
+        }
+      }
+    }
+  }
+  // Random draws are nearly always decided by the bounds alone.
+  EXPECT_GT(decided_by_bounds, frames / 3);
+}
+
+TEST(FrameSuccess, RejectsANegativeSinrLikeTheExactPath) {
+  ChunkErrorCache cache;
+  FrameSuccess bounded(false), exact(true);
+  EXPECT_THROW(bounded.add(kOfdmMcs[0], -0.5, Time::us(4), cache), std::invalid_argument);
+  EXPECT_THROW(exact.add(kOfdmMcs[0], -0.5, Time::us(4), cache), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace wmnsim::phy
