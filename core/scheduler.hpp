@@ -103,7 +103,7 @@ class Scheduler {
     return EventId{slot, s.generation};
   }
   // Batched events: a producer of many events known in advance (a frame's arrival
-  // at each receiver, core of phy/medium.cpp) reserves their sequence numbers at
+  // at each of its receivers, phy/medium.cpp) reserves their sequence numbers at
   // once and keeps one of them in the queue at a time; the event, when it runs,
   // handles the next ones inline while advance_inline says nothing else comes
   // first, and otherwise files itself again with schedule_reserved. The order of

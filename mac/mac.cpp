@@ -797,7 +797,7 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
     // the worst SINR (sinr reception model; infinite under the others) hints which.
     WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(),
                "mac {}: reception lost (collision or channel error), worst SINR {:.1f} dB",
-               scheduler_.log().radio_label(radio_.id()), info.min_sinr_db);
+               scheduler_.log().radio_label(radio_.id()), info.min_sinr_db());
     use_eifs_ = true;  // 9.3.2.3.7
     // Whatever it was, the awaited response did not arrive intact.
     if (awaiting_ != Awaiting::nothing) exchange_failed();

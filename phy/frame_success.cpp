@@ -115,7 +115,7 @@ void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration, ChunkErrorCac
     return;
   }
   const LogSuccessBounds b = unit_log_success_bounds(mcs, sinr);  // checks the SINR
-  if (!b.tabulated || kept_ == kMaxKept) {
+  if (!b.tabulated) {  // no table: the exact path from here on
     go_exact(cache);
     log_success_ += cache.chunk_log_success(mcs, sinr, duration);
     return;
@@ -123,7 +123,7 @@ void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration, ChunkErrorCac
   const double bits = SinrChunk::from_duration(mcs, sinr, duration).bits;
   if (!(bits > 0.0)) return;  // adds 0 on the exact path
   const double units = decoding_units(mcs, bits);
-  chunks_[static_cast<std::size_t>(kept_++)] = Chunk{&mcs, sinr, duration};
+  chunks_.push_back(Chunk{&mcs, sinr, duration});
   lower_ += units * b.lower;
   upper_ += units * b.upper;
 }
@@ -132,10 +132,7 @@ void FrameSuccess::go_exact(ChunkErrorCache& cache) {
   if (exact_) return;
   exact_ = true;
   log_success_ = 0.0;
-  for (int i = 0; i < kept_; ++i) {
-    const Chunk& c = chunks_[static_cast<std::size_t>(i)];
-    log_success_ += cache.chunk_log_success(*c.mcs, c.sinr, c.duration);
-  }
+  for (const Chunk& c : chunks_) log_success_ += cache.chunk_log_success(*c.mcs, c.sinr, c.duration);
 }
 
 bool FrameSuccess::survives(double u, ChunkErrorCache& cache) {

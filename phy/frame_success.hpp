@@ -23,8 +23,8 @@
 // available (ReceptionConfig::exact_error_evaluation) and a test checks that both
 // give the same runs.
 
-#include <array>
 #include <cstdint>
+#include <vector>
 
 #include "core/time.hpp"
 #include "phy/error_model.hpp"
@@ -42,10 +42,18 @@ struct LogSuccessBounds {
 };
 LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr_linear);
 
+// One per radio, reused frame after frame (the chunk list keeps its capacity).
 class FrameSuccess {
  public:
   // `exact`: evaluate every chunk's closed form as it comes (the reference path).
-  explicit FrameSuccess(bool exact = false) : exact_(exact) {}
+  explicit FrameSuccess(bool exact = false) : always_exact_(exact), exact_(exact) {}
+
+  // Starts a new frame.
+  void reset() {
+    chunks_.clear();
+    exact_ = always_exact_;
+    lower_ = upper_ = log_success_ = 0.0;
+  }
 
   // Adds the chunk `duration` at `mcs` and a constant SINR (throws
   // std::invalid_argument for a negative or NaN SINR, as chunk_log_success does).
@@ -60,11 +68,10 @@ class FrameSuccess {
     double sinr;
     Time duration;
   };
-  static constexpr int kMaxKept = 8;  // more chunks than this: switch to exact
   void go_exact(ChunkErrorCache& cache);
 
-  std::array<Chunk, kMaxKept> chunks_{};
-  int kept_ = 0;
+  std::vector<Chunk> chunks_;
+  bool always_exact_;
   bool exact_;
   double lower_ = 0.0, upper_ = 0.0;  // bounds on the log success
   double log_success_ = 0.0;          // exact mode: the sum itself

@@ -3,6 +3,8 @@
 // phy/ so that phy/ knows nothing of mac/ (DESIGN.md). All notifications come at
 // the exact simulated time of the transition.
 
+#include <cmath>
+
 #include "phy/phy_frame.hpp"
 #include "phy/units.hpp"
 
@@ -14,10 +16,13 @@ enum class RxOutcome {
   aborted,  // the radio started transmitting while receiving (half duplex)
 };
 
+// Linear, converted to dB on demand (a logarithm each: most receptions never ask).
 struct RxInfo {
-  PowerDbm power;     // received signal power
-  double min_sinr_db;  // the worst SINR over the frame (the SNR if nothing interfered); +inf
-                       // under the threshold and range models, which have no SINR
+  PowerMw power;            // received signal power
+  double min_sinr = 0.0;    // the worst SINR over the frame, linear (the SNR if nothing
+                            // interfered); +inf under the threshold and range models, which have no SINR
+  PowerDbm power_dbm() const { return power.to_dbm(); }
+  double min_sinr_db() const { return std::isinf(min_sinr) ? min_sinr : 10.0 * std::log10(min_sinr); }
 };
 
 class PhyListener {

@@ -25,7 +25,8 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
       capture_ratio_(reception.kind == ReceptionKind::range ? std::numeric_limits<double>::infinity()
                                                             : reception.capture_threshold.linear()),
       preamble_snr_(reception.preamble_detection_snr.linear()),
-      error_draws_(error_draws) {}
+      error_draws_(error_draws),
+      success_(reception.exact_error_evaluation) {}
 
 void Radio::transmit(const PhyFrame& frame) {
   if (transmitting_) throw std::logic_error("radio asked to transmit while already transmitting");
@@ -96,7 +97,7 @@ void Radio::signal_end(std::uint32_t tx) {
     bool ok;
     if (reception_.kind == ReceptionKind::sinr) {
       // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
-      ok = locked_->success.survives(error_draws_.uniform01(), chunk_errors_);
+      ok = success_.survives(error_draws_.uniform01(), chunk_errors_);
     } else {
       ok = !locked_->doomed;
     }
@@ -120,7 +121,6 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
            now + plcp.preamble + plcp.header,
            plcp.header_mcs,
            now,
-           FrameSuccess(reception_.exact_error_evaluation),
            std::numeric_limits<double>::infinity(),
            false};
   if (reception_.kind == ReceptionKind::ns2) {
@@ -135,6 +135,7 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
     }
   }
   locked_ = std::move(l);
+  success_.reset();
   if (listener_ != nullptr) listener_->on_rx_start(frame);
 }
 
@@ -181,7 +182,7 @@ void Radio::account_chunk() {
   // data bits: its detection was the lock decision.
   const auto part = [&](Time from, Time to, const Mcs& mcs) {
     const Time a = std::max(from, l.last_change), b = std::min(to, now);
-    if (b > a) l.success.add(mcs, sinr, b - a, chunk_errors_);
+    if (b > a) success_.add(mcs, sinr, b - a, chunk_errors_);
   };
   part(l.header_start, l.payload_start, *l.header_mcs);
   // 802.11g's signal extension is silence after the last symbol: no bits there.
@@ -199,8 +200,7 @@ void Radio::finish_reception(RxOutcome outcome) {
   }
   AirObserver* trace = medium_.air_observer();
   if (listener_ == nullptr && trace == nullptr) return;
-  const double min_sinr_db = std::isinf(l.min_sinr) ? l.min_sinr : 10.0 * std::log10(l.min_sinr);
-  const RxInfo info{l.power.to_dbm(), min_sinr_db};
+  const RxInfo info{l.power, l.min_sinr};
   if (trace != nullptr && outcome == RxOutcome::success) trace->on_decoded(id_, l.frame, info, l.start);
   if (listener_ != nullptr) listener_->on_rx_end(l.frame, outcome, info);
 }

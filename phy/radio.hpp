@@ -82,7 +82,6 @@ class Radio {
     Time header_start, payload_start;  // PLCP header and PSDU boundaries
     const Mcs* header_mcs;
     Time last_change;           // SINR: start of the chunk not yet accounted
-    FrameSuccess success;       // SINR: the chunks' success, decided at the end
     double min_sinr = 0.0;      // linear
     bool doomed = false;        // threshold/range/ns2: already lost (interferer, below RXThresh, own transmission)
   };
@@ -110,6 +109,7 @@ class Radio {
   double preamble_snr_;  // linear; 0: no condition
   RandomStream error_draws_;
   ChunkErrorCache chunk_errors_;
+  FrameSuccess success_;  // SINR: the locked frame's chunks, decided at its end
   PhyListener* listener_ = nullptr;
 
   std::vector<Signal> signals_;  // on the air here now

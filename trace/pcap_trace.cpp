@@ -104,7 +104,7 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   if (received != nullptr) {
     // A reception model without powers (the range model) leaves the fields out
     // rather than write a made-up 0 dBm.
-    if (std::isfinite(received->power.dbm())) info.antenna_signal_dbm = dbm_s8(received->power.dbm());
+    if (std::isfinite(received->power_dbm().dbm())) info.antenna_signal_dbm = dbm_s8(received->power_dbm().dbm());
     if (std::isfinite(medium_.reception().noise.dbm())) {
       info.antenna_noise_dbm = dbm_s8(medium_.reception().noise.dbm());
     }

@@ -32,7 +32,7 @@ class Recorder : public PhyListener {
   void on_tx_end() override { events.push_back({Event::tx_end, s_.now()}); }
   void on_rx_start(const PhyFrame&) override { events.push_back({Event::rx_start, s_.now()}); }
   void on_rx_end(const PhyFrame&, RxOutcome o, const RxInfo& info) override {
-    events.push_back({Event::rx_end, s_.now(), o, info.min_sinr_db});
+    events.push_back({Event::rx_end, s_.now(), o, info.min_sinr_db()});
   }
   int count(Event::Kind k) const {
     int n = 0;
