@@ -1,6 +1,7 @@
 #include "runner/network.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -33,19 +34,38 @@ phy::PhyNetwork checked_phy(Simulation& sim, const Scenario& scenario,
   return phy::build_phy(sim, scenario);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class F>
+auto timed(double& seconds, F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  auto out = f();
+  seconds = seconds_since(start);
+  return out;
+}
+
 }  // namespace
 
 Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry)
     : sim_(sim),
       scenario_(scenario),
       window_{scenario.simulation.warmup, scenario.simulation.duration},
-      phy_(checked_phy(sim, scenario, registry)),
-      routing_(compute_routing(scenario, routing_links(scenario, phy_))),
+      phy_(timed(setup_times_.phy_s, [&] { return checked_phy(sim, scenario, registry); })),
+      routing_(timed(setup_times_.routing_s, [&] {
+        const std::vector<RoutingLink> links =
+            timed(setup_times_.routing_links_s, [&] { return routing_links(scenario, phy_); });
+        return compute_routing(scenario, links);
+      })),
       ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
+  const auto start = std::chrono::steady_clock::now();
   build_nodes();
   build_wired_links();
   build_flows();
   build_controllers(registry);
+  setup_times_.layers_s = seconds_since(start);
+  setup_times_.routing_s -= setup_times_.routing_links_s;  // timed inside it
 }
 
 Network::~Network() = default;
