@@ -185,5 +185,38 @@ TEST(RoutingLazyTables, GatewayTreesMatchTheFullComputationOverTheTreeLinks) {
   }
 }
 
+// Static tables are looked up per column too: a node's own entry for the
+// destination, else its "*" entry, as written.
+TEST(RoutingLazyTables, StaticTablesAreTheEntriesThenTheDefaults) {
+  const std::uint32_t n = 50;
+  const std::vector<RoutingLink> links = random_links(n, 0.35, 17);
+  const LinkGraph g(n, links, RoutingMetric::hop_count);
+  const RoutingTables full = all_pairs(g).tables;
+  RoutingInput in = input(n, RoutingType::static_tables, RoutingMetric::hop_count, {0});
+  // "*": the shortest path towards node 0; own entries: the shortest paths to 9 and 31.
+  for (std::uint32_t x = 1; x < n; ++x) {
+    if (const NextHop* h = full.next_hop(x, 0)) in.routing.routes.push_back({x, std::nullopt, h->node, "/r"});
+  }
+  for (const std::uint32_t d : {9u, 31u}) {
+    for (std::uint32_t x = 0; x < n; ++x) {
+      if (const NextHop* h = full.next_hop(x, d)) in.routing.routes.push_back({x, d, h->node, "/r"});
+    }
+  }
+  const Routing r = compute_routing(in, links);
+  for (std::uint32_t d = 0; d < n; ++d) {
+    for (std::uint32_t x = 0; x < n; ++x) {
+      const NextHop* own = d == 9 || d == 31 ? full.next_hop(x, d) : nullptr;
+      const NextHop* expected = x == d ? nullptr : own ? own : full.next_hop(x, 0);
+      const NextHop* got = r.tables.next_hop(x, d);
+      ASSERT_EQ(expected == nullptr, got == nullptr) << x << " -> " << d;
+      if (expected) {
+        EXPECT_EQ(expected->node, got->node);
+        EXPECT_EQ(expected->interface, got->interface);
+        EXPECT_EQ(expected->address, got->address);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wmnsim
