@@ -17,14 +17,17 @@
 // random pairs 150 to 350 m apart (two or three hops, whatever the network's size,
 // so the work per delivered frame should not grow with it). Routing "auto" by the
 // airtime metric, or with --gateway_trees gateway trees rooted at gateways on the
-// corners of every 500 m x 500 m cell, the flows going up to "@gateway". Each node
-// count runs in a child process, so its peak memory is its own. Reports per node
+// corners of every 500 m x 500 m cell (counted in the nodes), the flows going up
+// to "@gateway". Each node count runs in a child process, so its peak memory is
+// its own. Reports per node
 // count the set-up time by phase (scenario parse, PHY, routing links, routing, the
 // other layers), the run's wall time, events/s, wall time per delivered packet and
 // the peak resident memory. A single node count runs in this process (for
 // valgrind --tool=massif).
 //
-//   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16] [--gateway_trees]
+// --flows=all: a flow from every station instead (see scale_flows).
+//
+//   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16|all] [--gateway_trees]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -109,6 +112,7 @@ nlohmann::json scale_scenario(int count, double seconds, bool gateway_trees) {
   doc["simulation"] = {{"duration_s", seconds}, {"seed", 1}, {"measurement_interval_s", seconds}};
   for (const char* key : {"phy", "propagation", "mac"}) doc[key] = mesh[key];
   doc["nodes"] = nlohmann::json::array();
+  int stations = count;
   if (gateway_trees) {
     const int cells = std::max(1, static_cast<int>(std::lround(side / 500.0)));
     for (int i = 0; i <= cells; ++i) {
@@ -118,8 +122,9 @@ nlohmann::json scale_scenario(int count, double seconds, bool gateway_trees) {
                                 {"position_m", {side * i / cells, side * j / cells}}});
       }
     }
+    stations -= (cells + 1) * (cells + 1);  // `count` nodes in all
   }
-  doc["node_groups"] = {{{"id_prefix", "n"}, {"placement", "random_uniform"}, {"count", count},
+  doc["node_groups"] = {{{"id_prefix", "n"}, {"placement", "random_uniform"}, {"count", stations},
                          {"area_m", {side, side}}, {"seed", 1}}};
   doc["routing"] = {{"type", gateway_trees ? "gateway_trees" : "auto"}, {"metric", "airtime"}};
   // A placeholder (a scenario needs a flow); scale_flows picks the real ones.
@@ -132,6 +137,38 @@ nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees) {
   std::vector<std::size_t> mesh;
   for (std::size_t i = 0; i < s.nodes.size(); ++i) {
     if (s.nodes[i].role == NodeRole::mesh) mesh.push_back(i);
+  }
+  if (count < 0) {
+    // --flows=all: 004's pattern, thinned: every station sends 8 kbit/s to its
+    // gateway (or to a random node 150-350 m away) and, under gateway trees, its
+    // gateway 8 kbit/s to it; the routing then needs a column per station.
+    nlohmann::json flows = nlohmann::json::array();
+    std::mt19937_64 rng(17);
+    for (const std::size_t a : mesh) {
+      std::string dst = "@gateway";
+      if (!gateway_trees) {
+        std::uniform_int_distribution<std::size_t> pick(0, mesh.size() - 1);
+        for (int tries = 0; tries < 1000; ++tries) {
+          const std::size_t b = mesh[pick(rng)];
+          const Position& pa = *s.nodes[a].position;
+          const Position& pb = *s.nodes[b].position;
+          const double d = std::hypot(pa.x_m - pb.x_m, pa.y_m - pb.y_m);
+          if (d >= 150.0 && d <= 350.0) {
+            dst = s.nodes[b].id;
+            break;
+          }
+        }
+        if (dst == "@gateway") continue;
+      }
+      const nlohmann::json cbr = {{"type", "cbr"}, {"rate_bps", 8000}};
+      flows.push_back({{"id", s.nodes[a].id + "_up"}, {"transport", "udp"}, {"src", s.nodes[a].id},
+                       {"dst", dst}, {"payload_bytes", 1000}, {"traffic", cbr}});
+      if (gateway_trees) {
+        flows.push_back({{"id", s.nodes[a].id + "_down"}, {"transport", "udp"}, {"src", "@gateway"},
+                         {"dst", s.nodes[a].id}, {"payload_bytes", 1000}, {"traffic", cbr}});
+      }
+    }
+    return flows;
   }
   std::mt19937_64 rng(17);
   std::uniform_int_distribution<std::size_t> pick(0, mesh.size() - 1);
@@ -163,7 +200,9 @@ void scale_one(int count, const ScaleOptions& o) {
     Results res;
     start = std::chrono::steady_clock::now();
     try {
-      res = run_scenario(scenario, RunOptions{});
+      RunOptions options;
+      options.log_level = spdlog::level::off;  // no "delivered nothing" warnings
+      res = run_scenario(scenario, options);
     } catch (const ScenarioError& e) {
       std::set<std::size_t> bad;
       for (const ValidationIssue& issue : e.issues()) {
@@ -241,7 +280,7 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--seconds=", 10) == 0) {
       scale_options.seconds = std::atof(argv[i] + 10);
     } else if (std::strncmp(argv[i], "--flows=", 8) == 0) {
-      scale_options.flows = std::atoi(argv[i] + 8);
+      scale_options.flows = std::strcmp(argv[i] + 8, "all") == 0 ? -1 : std::atoi(argv[i] + 8);
     } else if (std::strcmp(argv[i], "--gateway_trees") == 0) {
       scale_options.gateway_trees = true;
     } else {
