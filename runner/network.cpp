@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "core/not_supported.hpp"
@@ -90,17 +91,19 @@ void Network::build_nodes() {
 
 void Network::build_wired_links() {
   // Then each node's wired links, in the order of Scenario::links.
+  const auto interfaces = wired_interfaces(scenario_);
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
     const WiredLinkConfig& l = scenario_.links[k];
-    for (const auto& [from, to] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+    const auto [at_a, at_b] = interfaces[k];
+    for (const auto& [from, to, at_from, at_to] : {std::tuple{l.a, l.b, at_a, at_b}, std::tuple{l.b, l.a, at_b, at_a}}) {
       Node& near = *nodes_[from];
       Node& far = *nodes_[to];
       // The routing's numbering (runner/network_links.hpp) is the one that counts.
-      if (near.interface_count() != wired_interface(scenario_, from, k)) {
+      if (near.interface_count() != at_from) {
         throw std::logic_error("wired link " + std::to_string(k) + ": interface numbering differs from the routing's");
       }
       // The far node receives on its own interface of this link, from this node.
-      PacketSink& arrivals = far.arrivals(PrevHop{wired_interface(scenario_, to, k), static_cast<std::uint32_t>(from)});
+      PacketSink& arrivals = far.arrivals(PrevHop{at_to, static_cast<std::uint32_t>(from)});
       wired_links_.push_back(
           std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
       // The link's queue discipline (queue.discipline); drop-tail unless chosen.
