@@ -12,12 +12,39 @@
 // event trace (docs/fingerprints.md), to measure what that costs.
 //
 //   bench_network [repetitions=3] [mesh_seconds=180] [--fingerprint]
+//
+// --scale: the whole-network series of issue 17 at the constant density of 004's
+// mesh (40 stations per 500 m x 500 m, the fu2009 PHY, propagation and MAC): for
+// each node count a random_uniform node group on a square scaled to keep that
+// density, and `flows` UDP CBR flows (200 kbit/s, 1000-byte payloads) between
+// random pairs 150 to 350 m apart (two or three hops, whatever the network's size,
+// so the work per delivered frame should not grow with it). Routing "auto" by the
+// airtime metric, or with --gateway_trees gateway trees rooted at gateways on the
+// corners of every 500 m x 500 m cell (counted in the nodes), the flows going up
+// to "@gateway". Each node count runs in a child process, so its peak memory is
+// its own. Reports per node
+// count the set-up time by phase (scenario parse, PHY, routing links, routing, the
+// other layers), the run's wall time, events/s, wall time per delivered packet and
+// the peak resident memory. A single node count runs in this process (for
+// valgrind --tool=massif).
+//
+// --flows=all: a flow from every station instead (see scale_flows).
+//
+//   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16|all] [--gateway_trees]
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,16 +88,220 @@ void bench(const std::string& label, const std::filesystem::path& file, int repe
               static_cast<unsigned long long>(events), goodput / 1e6);
 }
 
+// ---- --scale -------------------------------------------------------------------
+
+struct ScaleOptions {
+  std::vector<int> counts{40, 400, 4000, 10000};
+  double seconds = 2.0;
+  int flows = 16;
+  bool gateway_trees = false;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
+// The scenario of one node count, before its flows: 004's PHY, propagation and MAC at
+// 004's density.
+nlohmann::json scale_scenario(int count, double seconds, bool gateway_trees) {
+  const nlohmann::json mesh = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/fu2009/mesh40_4gw.json");
+  const double side = 500.0 * std::sqrt(count / 40.0);
+  nlohmann::json doc;
+  doc["name"] = std::string("scale_").append(std::to_string(count));
+  doc["simulation"] = {{"duration_s", seconds}, {"seed", 1}, {"measurement_interval_s", seconds}};
+  for (const char* key : {"phy", "propagation", "mac"}) doc[key] = mesh[key];
+  doc["nodes"] = nlohmann::json::array();
+  int stations = count;
+  if (gateway_trees) {
+    const int cells = std::max(1, static_cast<int>(std::lround(side / 500.0)));
+    for (int i = 0; i <= cells; ++i) {
+      for (int j = 0; j <= cells; ++j) {
+        doc["nodes"].push_back({{"id", std::string("GW").append(std::to_string(i)).append("_").append(std::to_string(j))},
+                                {"role", "gateway"},
+                                {"position_m", {side * i / cells, side * j / cells}}});
+      }
+    }
+    stations -= (cells + 1) * (cells + 1);  // `count` nodes in all
+  }
+  doc["node_groups"] = {{{"id_prefix", "n"}, {"placement", "random_uniform"}, {"count", stations},
+                         {"area_m", {side, side}}, {"seed", 1}}};
+  doc["routing"] = {{"type", gateway_trees ? "gateway_trees" : "auto"}, {"metric", "airtime"}};
+  // A placeholder (a scenario needs a flow); scale_flows picks the real ones.
+  doc["flows"] = {{{"id", "f"}, {"transport", "udp"}, {"src", "n0"}, {"dst", "n1"}}};
+  return doc;
+}
+
+// `count` flows between random pairs of mesh nodes 150 to 350 m apart.
+nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees) {
+  std::vector<std::size_t> mesh;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    if (s.nodes[i].role == NodeRole::mesh) mesh.push_back(i);
+  }
+  if (count < 0) {
+    // --flows=all: 004's pattern, thinned: every station sends 8 kbit/s to its
+    // gateway (or to a random node 150-350 m away) and, under gateway trees, its
+    // gateway 8 kbit/s to it; the routing then needs a column per station.
+    nlohmann::json flows = nlohmann::json::array();
+    std::mt19937_64 rng(17);
+    for (const std::size_t a : mesh) {
+      std::string dst = "@gateway";
+      if (!gateway_trees) {
+        std::uniform_int_distribution<std::size_t> pick(0, mesh.size() - 1);
+        for (int tries = 0; tries < 1000; ++tries) {
+          const std::size_t b = mesh[pick(rng)];
+          const Position& pa = *s.nodes[a].position;
+          const Position& pb = *s.nodes[b].position;
+          const double d = std::hypot(pa.x_m - pb.x_m, pa.y_m - pb.y_m);
+          if (d >= 150.0 && d <= 350.0) {
+            dst = s.nodes[b].id;
+            break;
+          }
+        }
+        if (dst == "@gateway") continue;
+      }
+      const nlohmann::json cbr = {{"type", "cbr"}, {"rate_bps", 8000}};
+      flows.push_back({{"id", s.nodes[a].id + "_up"}, {"transport", "udp"}, {"src", s.nodes[a].id},
+                       {"dst", dst}, {"payload_bytes", 1000}, {"traffic", cbr}});
+      if (gateway_trees) {
+        flows.push_back({{"id", s.nodes[a].id + "_down"}, {"transport", "udp"}, {"src", "@gateway"},
+                         {"dst", s.nodes[a].id}, {"payload_bytes", 1000}, {"traffic", cbr}});
+      }
+    }
+    return flows;
+  }
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<std::size_t> pick(0, mesh.size() - 1);
+  nlohmann::json flows = nlohmann::json::array();
+  std::set<std::size_t> used;
+  for (int tries = 0; static_cast<int>(flows.size()) < count && tries < 100000; ++tries) {
+    const std::size_t a = mesh[pick(rng)], b = mesh[pick(rng)];
+    const Position& pa = *s.nodes[a].position;
+    const Position& pb = *s.nodes[b].position;
+    const double d = std::hypot(pa.x_m - pb.x_m, pa.y_m - pb.y_m);
+    if (!gateway_trees && (a == b || d < 150.0 || d > 350.0)) continue;
+    if (!used.insert(a).second) continue;
+    nlohmann::json f = {{"id", std::string("f").append(std::to_string(flows.size()))}, {"transport", "udp"},
+                        {"src", s.nodes[a].id}, {"dst", gateway_trees ? "@gateway" : s.nodes[b].id},
+                        {"payload_bytes", 1000}, {"traffic", {{"type", "cbr"}, {"rate_bps", 200000}}}};
+    flows.push_back(f);
+  }
+  return flows;
+}
+
+void scale_one(int count, const ScaleOptions& o) {
+  nlohmann::json doc = scale_scenario(count, o.seconds, o.gateway_trees);
+  doc["flows"] = scale_flows(parse_scenario(doc), o.flows, o.gateway_trees);
+  // Flows some node of which has no route (an isolated node) are left out.
+  for (int attempt = 0;; ++attempt) {
+    auto start = std::chrono::steady_clock::now();
+    Scenario scenario = parse_scenario(doc);
+    const double parse_s = seconds_since(start);
+    Results res;
+    start = std::chrono::steady_clock::now();
+    try {
+      RunOptions options;
+      options.log_level = spdlog::level::off;  // no "delivered nothing" warnings
+      res = run_scenario(scenario, options);
+    } catch (const ScenarioError& e) {
+      std::set<std::size_t> bad;
+      for (const ValidationIssue& issue : e.issues()) {
+        if (issue.path.rfind("/flows/", 0) == 0) bad.insert(std::stoul(issue.path.substr(7)));
+      }
+      if (bad.empty() || attempt > 3) throw;
+      nlohmann::json kept = nlohmann::json::array();
+      for (std::size_t i = 0; i < doc["flows"].size(); ++i) {
+        if (!bad.contains(i)) kept.push_back(doc["flows"][i]);
+      }
+      doc["flows"] = kept;
+      continue;
+    }
+    const double total_s = seconds_since(start);
+    double setup_s = 0.0;
+    std::string phases;
+    for (const auto& [name, s] : res.stats.setup_s) {
+      setup_s += s;
+      char buf[48];
+      std::snprintf(buf, sizeof buf, " %9.3f", s);
+      phases += buf;
+    }
+    const std::uint64_t delivered = res.summary["packets"]["delivered"].get<std::uint64_t>();
+    const double peak = peak_rss_mb();
+    std::printf("%7zu %5zu %8.3f%s %8.3f %8.3f %10llu %8.2fM %9llu %9.1f %9.1f %8.0f\n", scenario.nodes.size(),
+                doc["flows"].size(), parse_s, phases.c_str(), res.stats.wall_time_s, total_s - setup_s - res.stats.wall_time_s,
+                static_cast<unsigned long long>(res.stats.events_executed),
+                res.stats.events_executed / res.stats.wall_time_s / 1e6, static_cast<unsigned long long>(delivered),
+                delivered > 0 ? res.stats.wall_time_s / delivered * 1e6 : 0.0, peak,
+                peak * 1024.0 * 1024.0 / static_cast<double>(scenario.nodes.size()));
+    return;
+  }
+}
+
+int scale(const ScaleOptions& o) {
+  std::printf("%7s %5s %8s %9s %9s %9s %9s %8s %8s %10s %9s %9s %9s %9s %8s\n", "nodes", "flows", "parse s", "phy s",
+              "links s", "route s", "layers s", "run s", "after s", "events", "events/s", "delivered", "us/pkt",
+              "peak MB", "B/node");
+  std::fflush(stdout);
+  if (o.counts.size() == 1) {  // in this process (for valgrind --tool=massif)
+    scale_one(o.counts.front(), o);
+    return 0;
+  }
+  for (const int count : o.counts) {
+    const pid_t child = fork();
+    if (child == 0) {
+      try {
+        scale_one(count, o);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "%d nodes: %s\n", count, e.what());
+        std::fflush(nullptr);
+        _exit(1);
+      }
+      std::fflush(nullptr);
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<const char*> args;
+  bool scale_series = false;
+  ScaleOptions scale_options;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--fingerprint") == 0) {
       g_fingerprint = true;
+    } else if (std::strcmp(argv[i], "--scale") == 0) {
+      scale_series = true;
+    } else if (std::strncmp(argv[i], "--seconds=", 10) == 0) {
+      scale_options.seconds = std::atof(argv[i] + 10);
+    } else if (std::strncmp(argv[i], "--flows=", 8) == 0) {
+      scale_options.flows = std::strcmp(argv[i] + 8, "all") == 0 ? -1 : std::atoi(argv[i] + 8);
+    } else if (std::strcmp(argv[i], "--gateway_trees") == 0) {
+      scale_options.gateway_trees = true;
     } else {
       args.push_back(argv[i]);
     }
+  }
+  if (scale_series) {
+    if (!args.empty()) {
+      scale_options.counts.clear();
+      for (std::string list = args[0]; !list.empty();) {
+        const std::size_t comma = list.find(',');
+        scale_options.counts.push_back(std::atoi(list.substr(0, comma).c_str()));
+        list = comma == std::string::npos ? "" : list.substr(comma + 1);
+      }
+    }
+    return scale(scale_options);
   }
   const int repetitions = args.size() > 0 ? std::atoi(args[0]) : 3;
   const double mesh_seconds = args.size() > 1 ? std::atof(args[1]) : 180.0;

@@ -12,8 +12,19 @@ Node::Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& table
     : scheduler_(scheduler), index_(index), tables_(tables), ledger_(ledger) {}
 
 void Node::set_endpoint(std::uint32_t flow, PacketSink& endpoint) {
-  if (flow >= endpoints_.size()) endpoints_.resize(flow + 1, nullptr);
-  endpoints_[flow] = &endpoint;
+  const auto at = std::lower_bound(endpoints_.begin(), endpoints_.end(), flow,
+                                   [](const auto& e, std::uint32_t f) { return e.first < f; });
+  if (at != endpoints_.end() && at->first == flow) {
+    at->second = &endpoint;
+  } else {
+    endpoints_.insert(at, {flow, &endpoint});
+  }
+}
+
+PacketSink* Node::endpoint_of(std::uint32_t flow) const {
+  const auto at = std::lower_bound(endpoints_.begin(), endpoints_.end(), flow,
+                                   [](const auto& e, std::uint32_t f) { return e.first < f; });
+  return at != endpoints_.end() && at->first == flow ? at->second : nullptr;
 }
 
 void Node::set_backlog_source(std::uint32_t flow, BacklogSource& source, int target) {
@@ -47,7 +58,7 @@ void Node::arrive(PacketPtr packet, PrevHop from) {
   ++packet->hops;
   ledger_.arrived(*packet);
   if (packet->dst == index_) {
-    PacketSink* endpoint = packet->flow < endpoints_.size() ? endpoints_[packet->flow] : nullptr;
+    PacketSink* endpoint = endpoint_of(packet->flow);
     if (endpoint == nullptr) {
       throw std::logic_error("node " + std::to_string(index_) + ": no endpoint for flow " +
                              std::to_string(packet->flow));

@@ -25,8 +25,9 @@
 // forwarded, delivered and dropped here; the management frames its MACs receive go
 // to the handlers subscribed to their category (core/management_body.hpp).
 //
-// Cost: O(1) per packet (a table lookup, a flow-indexed endpoint array), plus one
-// branch per packet and event while nobody subscribes.
+// Cost: O(1) per packet forwarded (a table lookup), O(log E) per packet delivered
+// (E: the endpoints on this node), plus one branch per packet and event while
+// nobody subscribes.
 
 #include <cstdint>
 #include <deque>
@@ -155,7 +156,10 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   std::vector<std::pair<std::uint8_t, ManagementHandler*>> management_;  // (category, handler)
   int dispatching_management_ = 0;  // depth: a handler unsubscribed meanwhile is nulled, erased after
   std::vector<NetInterface*> interfaces_;
-  std::vector<PacketSink*> endpoints_;       // by flow
+  // (flow, endpoint), sorted by flow: the endpoints on this node only, so a network
+  // of N nodes and F flows holds F of them, not N x F.
+  std::vector<std::pair<std::uint32_t, PacketSink*>> endpoints_;
+  PacketSink* endpoint_of(std::uint32_t flow) const;
   std::vector<Backlog> backlog_;
   NodeCounters counters_;
 };

@@ -17,38 +17,51 @@
 
 namespace wmnsim {
 
-using routing_detail::AllPairs;
 using routing_detail::LinkGraph;
 using routing_detail::same_cost;
 using routing_detail::StaticTables;
 
 // ---- RoutingTables ------------------------------------------------------------------
 
-RoutingTables::RoutingTables(std::size_t nodes) : nodes_(nodes), table_(nodes * nodes) {}
+RoutingTables::RoutingTables(std::size_t nodes) : nodes_(nodes), columns_(nodes) {}
 
-const NextHop* RoutingTables::next_hop(std::uint32_t node, std::uint32_t dst) const {
-  if (node >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
-  const auto& e = table_[static_cast<std::size_t>(node) * nodes_ + dst];
-  return e ? &*e : nullptr;
+RoutingTables::RoutingTables(std::size_t nodes, std::vector<NextHop> hops, std::shared_ptr<const Source> source)
+    : nodes_(nodes), hops_(std::move(hops)), source_(std::move(source)), columns_(nodes) {}
+
+void RoutingTables::out_of_range() { throw std::out_of_range("RoutingTables: node index out of range"); }
+
+const std::vector<std::uint32_t>& RoutingTables::fill(std::uint32_t dst) const {
+  std::vector<std::uint32_t>& col = columns_[dst];
+  col.assign(nodes_, kNoHop);
+  if (source_) source_->column(dst, col);
+  col[dst] = kNoHop;
+  return col;
 }
 
 void RoutingTables::set(std::uint32_t node, std::uint32_t dst, NextHop hop) {
-  if (node >= nodes_ || dst >= nodes_ || hop.node >= nodes_) {
-    throw std::out_of_range("RoutingTables: node index out of range");
-  }
+  if (node >= nodes_ || dst >= nodes_ || hop.node >= nodes_) out_of_range();
   if (node == dst || hop.node == node) {
     throw std::invalid_argument("RoutingTables: a node routes neither to itself nor through itself");
   }
-  table_[static_cast<std::size_t>(node) * nodes_ + dst] = hop;
+  if (hops_.size() >= kNoHop) throw std::length_error("RoutingTables: too many entries");
+  column(dst);
+  hops_.push_back(hop);
+  columns_[dst][node] = static_cast<std::uint32_t>(hops_.size() - 1);
 }
 
 void RoutingTables::clear(std::uint32_t node, std::uint32_t dst) {
-  if (node >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
-  table_[static_cast<std::size_t>(node) * nodes_ + dst].reset();
+  if (node >= nodes_ || dst >= nodes_) out_of_range();
+  column(dst);
+  columns_[dst][node] = kNoHop;
+}
+
+std::size_t RoutingTables::columns_in_use() const {
+  return static_cast<std::size_t>(
+      std::count_if(columns_.begin(), columns_.end(), [](const auto& c) { return !c.empty(); }));
 }
 
 std::vector<std::uint32_t> RoutingTables::path(std::uint32_t src, std::uint32_t dst) const {
-  if (src >= nodes_ || dst >= nodes_) throw std::out_of_range("RoutingTables: node index out of range");
+  if (src >= nodes_ || dst >= nodes_) out_of_range();
   std::vector<std::uint32_t> p{src};
   std::uint32_t at = src;
   while (at != dst) {
@@ -179,25 +192,24 @@ class Diagnosis {
   const std::vector<std::optional<std::uint32_t>>* roots_;
 };
 
-// The cheapest gateway of each mesh node by `dist` (ties: the lowest index); a
-// gateway is its own, hosts have none.
-std::vector<std::optional<std::uint32_t>> nearest_gateways(const RoutingInput& s,
-                                                           const AllPairs& ap) {
-  const std::vector<std::uint32_t> gws = gateways_of(s);
-  std::vector<std::optional<std::uint32_t>> out(s.nodes.size());
-  for (std::uint32_t x = 0; x < s.nodes.size(); ++x) {
-    if (is_role(s, x, NodeRole::gateway)) {
-      out[x] = x;
-    } else if (is_role(s, x, NodeRole::mesh)) {
-      double best = routing_detail::kUnreachable;
-      for (const std::uint32_t g : gws) {  // ascending: a later gateway must be cheaper
-        const double d = ap.distance(x, g);
-        if (d < best && !same_cost(d, best)) {
-          best = d;
-          out[x] = g;
-        }
+// The cheapest gateway of each mesh node over `g` (ties: the lowest index); a
+// gateway is its own, hosts have none. One shortest-path run per gateway.
+std::vector<std::optional<std::uint32_t>> nearest_gateways(const RoutingInput& s, const LinkGraph& g) {
+  const std::size_t n = s.nodes.size();
+  std::vector<std::optional<std::uint32_t>> out(n);
+  std::vector<double> best(n, routing_detail::kUnreachable);
+  for (const std::uint32_t gw : gateways_of(s)) {  // ascending: a later gateway must be cheaper
+    const std::uint32_t target[] = {gw};
+    const std::vector<double> d = g.distances_to(target);
+    for (std::uint32_t x = 0; x < n; ++x) {
+      if (is_role(s, x, NodeRole::mesh) && d[x] < best[x] && !same_cost(d[x], best[x])) {
+        best[x] = d[x];
+        out[x] = gw;
       }
     }
+  }
+  for (std::uint32_t x = 0; x < n; ++x) {
+    if (is_role(s, x, NodeRole::gateway)) out[x] = x;
   }
   return out;
 }
@@ -247,9 +259,8 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
   std::optional<Diagnosis> diagnosis;
   switch (rs.type) {
     case RoutingType::automatic: {
-      AllPairs ap = routing_detail::all_pairs(all);
-      out.gateway = nearest_gateways(scenario, ap);
-      out.tables = std::move(ap.tables);
+      out.gateway = nearest_gateways(scenario, all);
+      out.tables = routing_detail::shortest_path_tables(all);
       diagnosis.emplace(scenario, all, all);
       break;
     }
@@ -267,7 +278,7 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
       tree_graph.emplace(n, links, rs.metric, [&](const RoutingLink& l) {
         return l.wired || trees.parent[l.from] == l.to || trees.parent[l.to] == l.from;
       });
-      out.tables = routing_detail::all_pairs(*tree_graph).tables;
+      out.tables = routing_detail::shortest_path_tables(*tree_graph);
       out.gateway = std::move(trees.root);
       diagnosis.emplace(scenario, all, *tree_graph, &*wireless, &out.gateway);
       break;

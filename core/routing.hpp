@@ -18,6 +18,7 @@
 // and the wired links); core/ knows nothing of radios.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -56,23 +57,62 @@ struct FlowEnds {
   std::uint32_t dst = 0;
 };
 
+// Next-hop tables, one column per destination. A column is either filled by set()
+// or, for tables computed from links (compute_routing: auto and gateway_trees),
+// computed the first time a lookup asks for that destination: one shortest-path
+// run per destination actually used (the flows' ends, the gateways), so a whole
+// network costs memory per node and per used destination, not per node pair.
+// The result is the same whenever a column is computed.
+//
+// Lookups may compute a column, so concurrent lookups on one RoutingTables need
+// external synchronisation (each run owns its own tables).
 class RoutingTables {
  public:
+  // What computes a column on demand: for destination `dst`, each node's next hop
+  // as an index into the hops the tables were built with, kNoHop for none.
+  class Source {
+   public:
+    virtual ~Source() = default;
+    virtual void column(std::uint32_t dst, std::span<std::uint32_t> out) const = 0;
+  };
+  static constexpr std::uint32_t kNoHop = 0xffffffffu;
+
   RoutingTables() = default;
+  // Empty tables (no routes) for set() to fill.
   explicit RoutingTables(std::size_t nodes);
+  // Tables whose columns `source` computes on first use, over these hops.
+  RoutingTables(std::size_t nodes, std::vector<NextHop> hops, std::shared_ptr<const Source> source);
 
   std::size_t node_count() const { return nodes_; }
-  // nullptr: no route from `node` to `dst` (or node == dst).
-  const NextHop* next_hop(std::uint32_t node, std::uint32_t dst) const;
+  // nullptr: no route from `node` to `dst` (or node == dst). The pointer stays valid
+  // until the next set().
+  const NextHop* next_hop(std::uint32_t node, std::uint32_t dst) const {
+    if (node >= nodes_ || dst >= nodes_) out_of_range();
+    const std::vector<std::uint32_t>& col = column(dst);
+    const std::uint32_t slot = col[node];
+    return slot == kNoHop ? nullptr : &hops_[slot];
+  }
   void set(std::uint32_t node, std::uint32_t dst, NextHop hop);
   void clear(std::uint32_t node, std::uint32_t dst);
   // The nodes a packet from src to dst visits, src and dst included; empty when
   // the tables lead nowhere (no route, or a loop).
   std::vector<std::uint32_t> path(std::uint32_t src, std::uint32_t dst) const;
+  // Destinations whose column exists (computed or set), for tests and benchmarks.
+  std::size_t columns_in_use() const;
 
  private:
+  [[noreturn]] static void out_of_range();
+  const std::vector<std::uint32_t>& column(std::uint32_t dst) const {
+    const std::vector<std::uint32_t>& col = columns_[dst];
+    return col.empty() ? fill(dst) : col;
+  }
+  const std::vector<std::uint32_t>& fill(std::uint32_t dst) const;
+
   std::size_t nodes_ = 0;
-  std::vector<std::optional<NextHop>> table_;  // nodes_ x nodes_, row = node, column = dst
+  std::vector<NextHop> hops_;  // what the columns point at: the source's, then set()'s
+  std::shared_ptr<const Source> source_;
+  // By destination: per node an index into hops_ (kNoHop: none); empty until used.
+  mutable std::vector<std::vector<std::uint32_t>> columns_;
 };
 
 struct Routing {

@@ -44,6 +44,35 @@ std::vector<bool> breadth_first(const std::vector<std::vector<std::uint32_t>>& a
 
 }  // namespace
 
+class ReversedGraph {
+ public:
+  // Arcs by node, as (to, weight); the same insertion order always gives the same graph.
+  template <class Arcs>
+  explicit ReversedGraph(const Arcs& out) : n_(out.size()), graph_(out.size() + 1) {
+    for (std::uint32_t from = 0; from < n_; ++from) {
+      for (const auto& a : out[from]) boost::add_edge(a.to, from, a.weight, graph_);
+    }
+  }
+
+  // A shortest path from the virtual source to X here is one from X to the nearest
+  // target in the real graph.
+  std::vector<double> distances_to(std::span<const std::uint32_t> targets) {
+    boost::clear_out_edges(n_, graph_);
+    for (const std::uint32_t t : targets) boost::add_edge(n_, t, 0.0, graph_);
+    std::vector<double> dist(n_ + 1, kUnreachable);
+    boost::dijkstra_shortest_paths(
+        graph_, n_,
+        boost::distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, graph_)))
+            .distance_inf(kUnreachable));
+    dist.pop_back();
+    return dist;
+  }
+
+ private:
+  std::size_t n_;
+  Graph graph_;
+};
+
 bool same_cost(double a, double b) {
   if (a == b) return true;
   if (std::isinf(a) || std::isinf(b)) return false;  // unreachable equals only unreachable
@@ -78,6 +107,9 @@ LinkGraph::LinkGraph(std::size_t nodes, std::span<const RoutingLink> links, Rout
   }
 }
 
+LinkGraph::~LinkGraph() = default;
+LinkGraph::LinkGraph(LinkGraph&&) noexcept = default;
+
 const Arc* LinkGraph::arc(std::uint32_t from, std::uint32_t to) const {
   const auto& row = out_[from];
   const auto at = std::lower_bound(row.begin(), row.end(), to,
@@ -86,22 +118,8 @@ const Arc* LinkGraph::arc(std::uint32_t from, std::uint32_t to) const {
 }
 
 std::vector<double> LinkGraph::distances_to(std::span<const std::uint32_t> targets) const {
-  // Reversed arcs: a shortest path from the virtual source (vertex n) to X in this
-  // graph is a shortest path from X to the nearest target in the real one.
-  const std::size_t n = out_.size();
-  Graph reversed(n + 1);
-  for (std::uint32_t from = 0; from < n; ++from) {
-    for (const Arc& a : out_[from]) boost::add_edge(a.to, from, a.weight, reversed);
-  }
-  for (const std::uint32_t t : targets) boost::add_edge(n, t, 0.0, reversed);
-  std::vector<double> dist(n + 1, kUnreachable);
-  boost::dijkstra_shortest_paths(
-      reversed, n,
-      boost::distance_map(boost::make_iterator_property_map(
-                              dist.begin(), boost::get(boost::vertex_index, reversed)))
-          .distance_inf(kUnreachable));
-  dist.pop_back();
-  return dist;
+  if (!reversed_) reversed_ = std::make_unique<ReversedGraph>(out_);
+  return reversed_->distances_to(targets);
 }
 
 const Arc* LinkGraph::best_arc(std::uint32_t node, std::span<const double> dist) const {
@@ -146,6 +164,67 @@ AllPairs all_pairs(const LinkGraph& g) {
     }
   }
   return out;
+}
+
+namespace {
+
+// What the lazy tables keep of a LinkGraph: its arcs without their links, in the
+// same order, and the reversed graph.
+class ShortestPathSource final : public RoutingTables::Source {
+ public:
+  struct Hop {
+    std::uint32_t to = 0;
+    double weight = 0.0;
+  };
+
+  explicit ShortestPathSource(const LinkGraph& g) : first_(g.node_count() + 1, 0) {
+    std::vector<std::span<const Hop>> rows;
+    for (std::uint32_t x = 0; x < g.node_count(); ++x) {
+      for (const Arc& a : g.out(x)) arcs_.push_back(Hop{a.to, a.weight});
+      first_[x + 1] = static_cast<std::uint32_t>(arcs_.size());
+    }
+    for (std::uint32_t x = 0; x < g.node_count(); ++x) rows.push_back(row(x));
+    reversed_ = std::make_unique<ReversedGraph>(rows);
+  }
+
+  // LinkGraph::best_arc over the copied arcs: the lowest index within tolerance.
+  void column(std::uint32_t dst, std::span<std::uint32_t> out) const override {
+    const std::uint32_t target[] = {dst};
+    const std::vector<double> d = reversed_->distances_to(target);
+    for (std::uint32_t x = 0; x + 1 < first_.size(); ++x) {
+      if (x == dst) continue;
+      double best = kUnreachable;
+      for (const Hop& a : row(x)) best = std::min(best, a.weight + d[a.to]);
+      if (best == kUnreachable) continue;
+      for (std::uint32_t k = first_[x]; k < first_[x + 1]; ++k) {
+        if (same_cost(arcs_[k].weight + d[arcs_[k].to], best)) {
+          out[x] = k;
+          break;
+        }
+      }
+    }
+  }
+
+ private:
+  std::span<const Hop> row(std::uint32_t x) const {
+    return std::span<const Hop>(arcs_).subspan(first_[x], first_[x + 1] - first_[x]);
+  }
+
+  std::vector<Hop> arcs_;
+  std::vector<std::uint32_t> first_;  // node x's arcs: [first_[x], first_[x + 1])
+  // Dijkstra adds and removes the virtual source's arcs: not shared between threads.
+  std::unique_ptr<ReversedGraph> reversed_;
+};
+
+}  // namespace
+
+RoutingTables shortest_path_tables(const LinkGraph& g) {
+  std::vector<NextHop> hops;
+  for (std::uint32_t x = 0; x < g.node_count(); ++x) {
+    for (const Arc& a : g.out(x)) hops.push_back(NextHop{a.to, a.link->interface, a.link->address});
+  }
+  if (hops.size() >= RoutingTables::kNoHop) throw std::length_error("routing: too many links");
+  return RoutingTables(g.node_count(), std::move(hops), std::make_shared<const ShortestPathSource>(g));
 }
 
 }  // namespace wmnsim::routing_detail

@@ -4,9 +4,12 @@
 // RoutingLinks are collapsed to one arc per ordered pair of nodes: a multi-radio
 // pair keeps its cheapest link by the metric (then by cost_s, then the lowest
 // interface), so routing never depends on the order of the link list. Distances to a
-// destination come from one Dijkstra run (Boost.Graph) on the reversed graph, so a
-// whole column of the next-hop table costs one run; several destinations at once
-// (gateway trees) hang off a virtual source joined to each of them at zero cost.
+// destination come from one Dijkstra run (Boost.Graph) on the reversed graph, built
+// once per LinkGraph, so a whole column of the next-hop table costs one run; several
+// destinations at once (gateway trees) hang off a virtual source joined to each of
+// them at zero cost. shortest_path_tables() computes a column only when a lookup
+// first needs it; all_pairs() computes every column at once (the reference the
+// tests hold the lazy tables to).
 //
 // The next hop of X towards D is the neighbour N minimising weight(X, N) + dist(N, D);
 // equal costs (within a relative tolerance, since Dijkstra may add equal paths up in
@@ -16,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -35,6 +39,10 @@ struct Arc {
   const RoutingLink* link = nullptr;
 };
 
+// The reversed arcs of a graph as Boost.Graph holds them, plus a virtual source
+// (vertex n), built once and reused by every distances_to() call.
+class ReversedGraph;
+
 class LinkGraph {
  public:
   using Keep = std::function<bool(const RoutingLink&)>;
@@ -42,6 +50,8 @@ class LinkGraph {
   // to itself, or (airtime) has no positive finite cost: those are bugs of the caller.
   LinkGraph(std::size_t nodes, std::span<const RoutingLink> links, RoutingMetric metric,
             const Keep& keep = {});
+  ~LinkGraph();
+  LinkGraph(LinkGraph&&) noexcept;
 
   std::size_t node_count() const { return out_.size(); }
   std::span<const Arc> out(std::uint32_t node) const { return out_[node]; }  // by Arc::to
@@ -58,6 +68,7 @@ class LinkGraph {
 
  private:
   std::vector<std::vector<Arc>> out_;
+  mutable std::unique_ptr<ReversedGraph> reversed_;  // built by the first distances_to()
 };
 
 // Shortest-path next hops between every pair of nodes of `g`, and their costs.
@@ -69,5 +80,9 @@ struct AllPairs {
   }
 };
 AllPairs all_pairs(const LinkGraph& g);
+
+// The same next hops as all_pairs(g).tables, each column computed on first use.
+// The tables keep what they need of `g` (not `g` itself, nor its links).
+RoutingTables shortest_path_tables(const LinkGraph& g);
 
 }  // namespace wmnsim::routing_detail

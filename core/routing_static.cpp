@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 namespace wmnsim::routing_detail {
@@ -11,29 +12,52 @@ std::string quoted(const std::string& id) { return "\"" + id + "\""; }
 
 }  // namespace
 
+std::optional<std::size_t> StaticTables::Entries::entry(std::uint32_t node, std::uint32_t dst) const {
+  if (node == dst) return std::nullopt;
+  const auto it = own.find(static_cast<std::uint64_t>(node) * n + dst);
+  return it != own.end() ? std::optional<std::size_t>(it->second) : default_route[node];
+}
+
+// A column of the tables: each node's usable route towards the destination, as the
+// route's index (the tables hold one next hop per route).
+class StaticTables::Columns final : public RoutingTables::Source {
+ public:
+  explicit Columns(std::shared_ptr<const Entries> entries) : entries_(std::move(entries)) {}
+  void column(std::uint32_t dst, std::span<std::uint32_t> out) const override {
+    for (std::uint32_t node = 0; node < entries_->n; ++node) {
+      const auto e = entries_->entry(node, dst);
+      if (e && entries_->usable[*e]) out[node] = static_cast<std::uint32_t>(*e);
+    }
+  }
+
+ private:
+  std::shared_ptr<const Entries> entries_;
+};
+
 StaticTables::StaticTables(const RoutingInput& scenario, const LinkGraph& graph, IssueSink& issues)
-    : scenario_(scenario),
-      n_(scenario.nodes.size()),
-      entry_(n_ * n_),
-      usable_(scenario.routing.routes.size(), false),
-      tables_(n_) {
+    : scenario_(scenario), n_(scenario.nodes.size()), entries_(std::make_shared<Entries>()) {
   const auto& routes = scenario.routing.routes;
   const auto& nodes = scenario.nodes;
+  Entries& entries = *entries_;
+  entries.n = n_;
+  entries.default_route.assign(n_, std::nullopt);
+  entries.usable.assign(routes.size(), false);
 
   // Next hops must be neighbours: unicast needs a link there (and, for wireless
   // links, the ACK back, which runner/network_links.cpp already requires).
-  std::vector<std::optional<std::size_t>> default_route(n_);
+  std::vector<NextHop> hops(routes.size());  // by route; those of unusable routes are never read
   for (std::size_t i = 0; i < routes.size(); ++i) {
     const StaticRoute& r = routes[i];
     const auto node = static_cast<std::uint32_t>(r.node);
     const auto hop = static_cast<std::uint32_t>(r.next_hop);
     if (r.dst) {
-      entry_[node * n_ + *r.dst] = i;
+      entries.own[static_cast<std::uint64_t>(node) * n_ + *r.dst] = i;
     } else {
-      default_route[node] = i;
+      entries.default_route[node] = i;
     }
-    if (graph.arc(node, hop) != nullptr) {
-      usable_[i] = true;
+    if (const Arc* arc = graph.arc(node, hop)) {
+      entries.usable[i] = true;
+      hops[i] = NextHop{hop, arc->link->interface, arc->link->address};
       continue;
     }
     std::vector<std::string> neighbours;
@@ -48,23 +72,10 @@ StaticTables::StaticTables(const RoutingInput& scenario, const LinkGraph& graph,
                                    "); pick one of them, or bring the two into range");
     }
   }
-
-  // Destinations without an entry of their own take the node's default route.
-  for (std::uint32_t node = 0; node < n_; ++node) {
-    for (std::uint32_t dst = 0; dst < n_; ++dst) {
-      auto& e = entry_[node * n_ + dst];
-      if (node == dst) {
-        e.reset();
-        continue;
-      }
-      if (!e) e = default_route[node];
-      if (e && usable_[*e]) {
-        const auto hop = static_cast<std::uint32_t>(routes[*e].next_hop);
-        const RoutingLink* link = graph.arc(node, hop)->link;
-        tables_.set(node, dst, NextHop{hop, link->interface, link->address});
-      }
-    }
-  }
+  // Destinations without an entry of their own take the node's default route; the
+  // tables look each column up when a lookup first needs it.
+  if (routes.size() >= RoutingTables::kNoHop) throw std::length_error("static routing: too many routes");
+  tables_ = RoutingTables(n_, std::move(hops), std::make_shared<const Columns>(entries_));
 
   // Every explicit entry promises a route to its destination; check the whole path.
   // One report per loop and per dead end, at the first entry (in file order) that
@@ -91,12 +102,12 @@ StaticTables::Walk StaticTables::walk(std::uint32_t from, std::uint32_t to) cons
   seen[from] = true;
   std::uint32_t at = from;
   while (at != to) {
-    const auto& e = entry_[at * n_ + to];
+    const auto e = entries_->entry(at, to);
     if (!e) {
       w.end = End::dead_end;
       return w;
     }
-    if (!usable_[*e]) {
+    if (!entries_->usable[*e]) {
       w.end = End::bad_entry;
       w.route = *e;
       return w;

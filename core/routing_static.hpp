@@ -12,8 +12,10 @@
 // The flows' paths are checked by compute_routing with failure() for the message.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/input_error.hpp"
@@ -42,10 +44,20 @@ class StaticTables {
   std::string sequence(const std::vector<std::uint32_t>& nodes) const;
   std::string table_path(std::uint32_t node) const;
 
+  // Which route (node, dst) uses: the node's entry for dst, else its "*" entry.
+  // Kept per entry written, not per node pair; the tables' columns read it too.
+  struct Entries {
+    std::size_t n = 0;
+    std::unordered_map<std::uint64_t, std::size_t> own;  // node * n + dst -> route index
+    std::vector<std::optional<std::size_t>> default_route;  // per node: its "*" route
+    std::vector<bool> usable;                                // per route: its next hop is a neighbour
+    std::optional<std::size_t> entry(std::uint32_t node, std::uint32_t dst) const;
+  };
+  class Columns;
+
   const RoutingInput& scenario_;
   std::size_t n_;
-  std::vector<std::optional<std::size_t>> entry_;  // n x n: route index used by (node, dst)
-  std::vector<bool> usable_;                       // per route: its next hop is a neighbour
+  std::shared_ptr<Entries> entries_;
   RoutingTables tables_;
 };
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/fingerprint.hpp"
@@ -50,6 +51,9 @@ struct RunStats {
   // The event-trace fingerprint, when the run was asked for it (RunOptions).
   std::optional<Fingerprint> fingerprint;
   double wall_time_s = 0.0;        // wall clock: excluded from reproducibility comparisons
+  // Wall clock of building the network before the run, per phase (phy, routing_links,
+  // routing, layers); for benchmarks, not written to any output.
+  std::vector<std::pair<std::string, double>> setup_s;
   bool interrupted = false;        // stopped early by the user
   // The tables cover the run up to where it stopped, not its whole duration
   // (interrupted or cancelled; the measurement window was clipped to the stop).

@@ -1,8 +1,10 @@
 #include "runner/network.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "core/not_supported.hpp"
@@ -33,19 +35,38 @@ phy::PhyNetwork checked_phy(Simulation& sim, const Scenario& scenario,
   return phy::build_phy(sim, scenario);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class F>
+auto timed(double& seconds, F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  auto out = f();
+  seconds = seconds_since(start);
+  return out;
+}
+
 }  // namespace
 
 Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry)
     : sim_(sim),
       scenario_(scenario),
       window_{scenario.simulation.warmup, scenario.simulation.duration},
-      phy_(checked_phy(sim, scenario, registry)),
-      routing_(compute_routing(scenario, routing_links(scenario, phy_))),
+      phy_(timed(setup_times_.phy_s, [&] { return checked_phy(sim, scenario, registry); })),
+      routing_(timed(setup_times_.routing_s, [&] {
+        const std::vector<RoutingLink> links =
+            timed(setup_times_.routing_links_s, [&] { return routing_links(scenario, phy_); });
+        return compute_routing(scenario, links);
+      })),
       ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
+  const auto start = std::chrono::steady_clock::now();
   build_nodes();
   build_wired_links();
   build_flows();
   build_controllers(registry);
+  setup_times_.layers_s = seconds_since(start);
+  setup_times_.routing_s -= setup_times_.routing_links_s;  // timed inside it
 }
 
 Network::~Network() = default;
@@ -70,17 +91,19 @@ void Network::build_nodes() {
 
 void Network::build_wired_links() {
   // Then each node's wired links, in the order of Scenario::links.
+  const auto interfaces = wired_interfaces(scenario_);
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
     const WiredLinkConfig& l = scenario_.links[k];
-    for (const auto& [from, to] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+    const auto [at_a, at_b] = interfaces[k];
+    for (const auto& [from, to, at_from, at_to] : {std::tuple{l.a, l.b, at_a, at_b}, std::tuple{l.b, l.a, at_b, at_a}}) {
       Node& near = *nodes_[from];
       Node& far = *nodes_[to];
       // The routing's numbering (runner/network_links.hpp) is the one that counts.
-      if (near.interface_count() != wired_interface(scenario_, from, k)) {
+      if (near.interface_count() != at_from) {
         throw std::logic_error("wired link " + std::to_string(k) + ": interface numbering differs from the routing's");
       }
       // The far node receives on its own interface of this link, from this node.
-      PacketSink& arrivals = far.arrivals(PrevHop{wired_interface(scenario_, to, k), static_cast<std::uint32_t>(from)});
+      PacketSink& arrivals = far.arrivals(PrevHop{at_to, static_cast<std::uint32_t>(from)});
       wired_links_.push_back(
           std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
       // The link's queue discipline (queue.discipline); drop-tail unless chosen.

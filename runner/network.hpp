@@ -67,6 +67,15 @@ class Network {
   // The end-of-run balance of every packet (PacketLedger::balance).
   Conservation conservation() const { return ledger_.balance(pool_); }
 
+  // Wall-clock seconds the constructor spent per phase (bench/bench_network --scale).
+  struct SetupTimes {
+    double phy_s = 0.0;            // phy::build_phy: radios, propagation, neighbours
+    double routing_links_s = 0.0;  // routing_links: the links routing may use, with their costs
+    double routing_s = 0.0;        // compute_routing: tables, "@gateway", reachability checks
+    double layers_s = 0.0;         // nodes, MACs, wired links, flows, controllers
+  };
+  const SetupTimes& setup_times() const { return setup_times_; }
+
  private:
   void build_nodes();
   void build_wired_links();
@@ -76,6 +85,7 @@ class Network {
   Simulation& sim_;
   const Scenario& scenario_;
   transport::MeasurementWindow window_;
+  SetupTimes setup_times_;  // before phy_ and routing_: their initializers fill it
   // Declared first: destroyed last, after everything that may hold a packet.
   PacketPool pool_;
   phy::PhyNetwork phy_;

@@ -40,6 +40,18 @@ std::uint32_t wired_interface(const Scenario& scenario, std::size_t node, std::s
   return static_cast<std::uint32_t>(scenario.nodes[node].radios.size()) + rank;
 }
 
+std::vector<std::pair<std::uint32_t, std::uint32_t>> wired_interfaces(const Scenario& scenario) {
+  std::vector<std::uint32_t> next(scenario.nodes.size());  // per node: its next free interface
+  for (std::size_t n = 0; n < next.size(); ++n) next[n] = static_cast<std::uint32_t>(scenario.nodes[n].radios.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  out.reserve(scenario.links.size());
+  for (const WiredLinkConfig& w : scenario.links) {
+    const std::uint32_t at_a = next[w.a]++;
+    out.emplace_back(at_a, next[w.b]++);
+  }
+  return out;
+}
+
 std::optional<std::size_t> wired_link_of(const Scenario& scenario, std::size_t node, std::uint32_t interface) {
   const std::size_t radios = scenario.nodes[node].radios.size();
   if (interface < radios) return std::nullopt;
@@ -78,12 +90,13 @@ std::vector<RoutingLink> routing_links(const Scenario& scenario, const phy::PhyN
     }
   }
 
+  const auto interfaces = wired_interfaces(scenario);
   for (std::size_t k = 0; k < scenario.links.size(); ++k) {
     const WiredLinkConfig& w = scenario.links[k];
     const double cost = kTestFrameBits / w.rate_bps + w.delay.to_seconds();
     const auto a = static_cast<std::uint32_t>(w.a), b = static_cast<std::uint32_t>(w.b);
-    out.push_back(RoutingLink{a, b, wired_interface(scenario, a, k), b, cost, true});
-    out.push_back(RoutingLink{b, a, wired_interface(scenario, b, k), a, cost, true});
+    out.push_back(RoutingLink{a, b, interfaces[k].first, b, cost, true});
+    out.push_back(RoutingLink{b, a, interfaces[k].second, a, cost, true});
   }
 
   std::sort(out.begin(), out.end(), [](const RoutingLink& x, const RoutingLink& y) {

@@ -3,12 +3,14 @@
 // scenario and its wired links, and the interface numbering the node layer shares.
 //
 // Interfaces of a node: its radios first (interface r is radio r), then its wired
-// links in the order of Scenario::links. wired_interface() and wired_link_of() are
-// the one place that numbering is computed, for routing and forwarding alike.
+// links in the order of Scenario::links. wired_interface(), wired_interfaces() and
+// wired_link_of() are the one place that numbering is computed, for routing and
+// forwarding alike.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/routing.hpp"
@@ -39,6 +41,10 @@ double airtime_cost_s(const Scenario& scenario, const phy::PhyNetwork& net, cons
 // that touches `node`): radio count + its rank among the node's wired links.
 // Throws std::invalid_argument when the link does not touch the node.
 std::uint32_t wired_interface(const Scenario& scenario, std::size_t node, std::size_t link_index);
+
+// wired_interface() of both ends of every Scenario::links entry, in one pass over
+// the links: element k is (the interface at links[k].a, the one at links[k].b).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> wired_interfaces(const Scenario& scenario);
 
 // The inverse: the Scenario::links index behind interface `interface` of `node`;
 // empty for a radio interface or a number past the node's last link.

@@ -405,6 +405,11 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   if (const Fingerprint* fp = sim.scheduler().fingerprint()) out.stats.fingerprint = *fp;
   out.stats.wall_time_s = std::chrono::duration<double>(wall_end - wall_start).count();
   out.stats.interrupted = !finished;
+  const Network::SetupTimes& setup = net.setup_times();
+  out.stats.setup_s = {{"phy", setup.phy_s},
+                       {"routing_links", setup.routing_links_s},
+                       {"routing", setup.routing_s},
+                       {"layers", setup.layers_s}};
   // Stopped early, the tables still cover what was measured up to the stop, with
   // the measurement window clipped to it (docs/results.md, "Partial results"); the
   // trace holds the frames up to the stop.

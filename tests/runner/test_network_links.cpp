@@ -130,6 +130,13 @@ TEST(NetworkLinks, WiredInterfacesFollowTheRadios) {
   EXPECT_EQ(wired_interface(b.scenario, h2, 1), 0u);
   EXPECT_EQ(wired_interface(b.scenario, h2, 2), 1u);
   EXPECT_THROW(wired_interface(b.scenario, gw, 1), std::invalid_argument);
+  // All at once, the same numbering.
+  const auto all = wired_interfaces(b.scenario);
+  ASSERT_EQ(all.size(), b.scenario.links.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    EXPECT_EQ(all[k].first, wired_interface(b.scenario, b.scenario.links[k].a, k));
+    EXPECT_EQ(all[k].second, wired_interface(b.scenario, b.scenario.links[k].b, k));
+  }
   EXPECT_EQ(wired_link_of(b.scenario, gw, 0), std::nullopt);  // the radio
   EXPECT_EQ(wired_link_of(b.scenario, gw, 1), 0u);
   EXPECT_EQ(wired_link_of(b.scenario, gw, 2), 2u);
