@@ -21,15 +21,6 @@ inline std::uint64_t splitmix64_next(std::uint64_t& state) {
   return splitmix64_mix(state);
 }
 
-// 64-bit FNV-1a (Fowler, Noll, Vo).
-inline std::uint64_t fnv1a64(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 }  // namespace
 
 RandomStream::RandomStream(std::uint64_t key) {
@@ -88,8 +79,46 @@ double RandomStream::normal(double mean, double stddev) {
   return mean + stddev * u * f;
 }
 
+RandomStream::NormalTail::NormalTail(double min_abs_z) : s_max(1.0) {
+  if (min_abs_z > 0.0) {
+    const double t = min_abs_z * (1.0 - 1e-9);
+    s_max = std::exp(-0.5 * t * t) * (1.0 + 1e-9);
+  }
+}
+
+std::optional<double> RandomStream::normal_beyond(double mean, double stddev, NormalTail tail) {
+  if (has_spare_normal_) {
+    has_spare_normal_ = false;
+    return mean + stddev * spare_normal_;
+  }
+  double u, v, s;
+  do {
+    u = 2.0 * uniform01() - 1.0;
+    v = 2.0 * uniform01() - 1.0;
+    s = u * u + v * v;
+  } while (s >= 1.0 || s == 0.0);
+  if (s > tail.s_max) return std::nullopt;
+  const double f = std::sqrt(-2.0 * std::log(s) / s);
+  spare_normal_ = v * f;
+  has_spare_normal_ = true;
+  return mean + stddev * u * f;
+}
+
 std::uint64_t RandomStreams::key_for(std::string_view canonical_path) const {
-  return splitmix64_mix(master_seed_) ^ splitmix64_mix(fnv1a64(canonical_path));
+  return splitmix64_mix(master_seed_) ^ splitmix64_mix(extend_path_hash(kEmptyPathHash, canonical_path));
+}
+
+// 64-bit FNV-1a (Fowler, Noll, Vo), continued from `hash`.
+std::uint64_t RandomStreams::extend_path_hash(std::uint64_t hash, std::string_view more) {
+  for (const char c : more) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::uint64_t RandomStreams::key_for_path_hash(std::uint64_t path_hash) const {
+  return splitmix64_mix(master_seed_) ^ splitmix64_mix(path_hash);
 }
 
 RandomStream RandomStreams::stream(std::string_view purpose) const {
