@@ -21,10 +21,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/simulation.hpp"
 #include "phy/airtime.hpp"
@@ -112,33 +116,60 @@ void setup_bench(const std::vector<std::size_t>& sizes, bool shadowing) {
   const nlohmann::json base = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/fu2009/mesh40_4gw.json");
   std::printf("PHY set-up (build_phy): mesh40_4gw's PHY and log-distance propagation, %s, 40 radios per 500 m x 500 m\n",
               shadowing ? "3.65 dB per-link shadowing" : "no shadowing");
-  std::printf("%7s %10s %12s %12s %12s %12s %10s\n", "nodes", "build s", "peak MB", "kept MB", "links MB", "B/node+links",
+  std::printf("%7s %10s %10s %12s %12s %12s %12s %10s\n", "nodes", "build s", "cpu s", "peak MB", "kept MB", "links MB", "B/node+links",
               "links/node");
+  Scenario parsed = parse_scenario(base);
+  if (!shadowing) parsed.propagation.shadowing.sigma_db = 0.0;
+  const NodeConfig station = parsed.nodes.back();
+  std::printf("(per radio: Radio %zu B, RadioSpec %zu B; per neighbour: Link %zu B; each size in a fresh process)\n",
+              sizeof(phy::Radio), sizeof(phy::RadioSpec), sizeof(phy::Link));
+  std::fflush(stdout);
   for (const std::size_t n : sizes) {
-    nlohmann::json doc = base;
+    // A fresh process per size, so that memory freed by a smaller size is not reused.
+    const pid_t child = fork();
+    if (child < 0) {
+      std::perror("fork");
+      std::exit(1);
+    }
+    if (child > 0) {
+      int status = 0;
+      waitpid(child, &status, 0);
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) std::exit(1);
+      continue;
+    }
+    // The file's first gateway and N - 1 stations placed uniformly at random, built
+    // here rather than by a node group, which stops at 10,000 nodes (routing's cost).
+    Scenario scenario = parsed;
+    scenario.nodes.resize(1);
     const double side = 500.0 * std::sqrt(static_cast<double>(n) / 40.0);
-    // The file's first gateway (a flow needs one) and N - 1 stations; one flow.
-    doc["nodes"] = nlohmann::json::array({base["nodes"][0]});
-    doc["flows"] = nlohmann::json::array({base["flows"][0]});
-    doc["node_groups"] = nlohmann::json::array(
-        {{{"id_prefix", "s"}, {"placement", "random_uniform"}, {"count", n - 1}, {"area_m", {side, side}}, {"seed", 1}}});
-    if (!shadowing) doc["propagation"]["shadowing"]["sigma_db"] = 0.0;
-    const Scenario scenario = parse_scenario(doc);
+    RandomStream place(7);
+    for (std::size_t i = 1; i < n; ++i) {
+      NodeConfig node = station;
+      char id[24];
+      std::snprintf(id, sizeof id, "s%zu", i - 1);
+      node.id = id;
+      node.position = Position{place.uniform(0, side), place.uniform(0, side), 0.0};
+      scenario.nodes.push_back(std::move(node));
+    }
     Simulation sim(1);
     reset_peak_rss();
     const long rss0 = status_kb("VmRSS");
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     phy::PhyNetwork net = phy::build_phy(sim, scenario);
+    const std::clock_t c1 = std::clock();
     const auto t1 = std::chrono::steady_clock::now();
     const long peak = status_kb("VmHWM"), rss1 = status_kb("VmRSS");
     std::size_t links = 0;
     for (RadioId r = 0; r < net.medium->radio_count(); ++r) links += net.medium->neighbours(r).size();
     const double links_bytes = static_cast<double>(links * sizeof(phy::Link));
     const double kept_bytes = static_cast<double>(rss1 - rss0) * 1024.0;
-    std::printf("%7zu %10.3f %12.1f %12.1f %12.1f %12.0f %10.1f\n", n, std::chrono::duration<double>(t1 - t0).count(),
+    std::printf("%7zu %10.3f %10.3f %12.1f %12.1f %12.1f %12.0f %10.1f\n", n, std::chrono::duration<double>(t1 - t0).count(),
+                static_cast<double>(c1 - c0) / CLOCKS_PER_SEC,
                 static_cast<double>(peak - rss0) / 1024.0, kept_bytes / 1048576.0, links_bytes / 1048576.0,
                 (kept_bytes - links_bytes) / static_cast<double>(n), static_cast<double>(links) / static_cast<double>(n));
     std::fflush(stdout);
+    std::_Exit(0);
   }
 }
 }  // namespace

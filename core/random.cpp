@@ -21,6 +21,19 @@ inline std::uint64_t splitmix64_next(std::uint64_t& state) {
   return splitmix64_mix(state);
 }
 
+// xoshiro256** 1.0: one step of the state, its output.
+inline std::uint64_t xoshiro256ss_next(std::uint64_t (&s)[4]) {
+  const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
+  const std::uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
 }  // namespace
 
 RandomStream::RandomStream(std::uint64_t key) {
@@ -30,18 +43,7 @@ RandomStream::RandomStream(std::uint64_t key) {
   // forbidden all-zero xoshiro state cannot occur.
 }
 
-std::uint64_t RandomStream::next_u64() {
-  // xoshiro256** 1.0
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
+std::uint64_t RandomStream::next_u64() { return xoshiro256ss_next(s_); }
 
 std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("uniform_int: empty range");
@@ -91,10 +93,13 @@ std::optional<double> RandomStream::normal_beyond(double mean, double stddev, No
     has_spare_normal_ = false;
     return mean + stddev * spare_normal_;
   }
+  // normal()'s loop, with uniform01() spelt out on the inlined generator (a hot path:
+  // one call per pair of nodes within reach when the PHY is built).
+  const auto uniform = [this] { return static_cast<double>(xoshiro256ss_next(s_) >> 11) * 0x1.0p-53; };
   double u, v, s;
   do {
-    u = 2.0 * uniform01() - 1.0;
-    v = 2.0 * uniform01() - 1.0;
+    u = 2.0 * uniform() - 1.0;
+    v = 2.0 * uniform() - 1.0;
     s = u * u + v * v;
   } while (s >= 1.0 || s == 0.0);
   if (s > tail.s_max) return std::nullopt;
