@@ -137,14 +137,17 @@ void for_each_pair_within(std::span<const RadioSpec> specs, double reach_m, F&& 
   }
 }
 
-// Neighbour lists in increasing `to` (the order the all-pairs loop produced: radio r
-// got the pairs (a, r), a < r, in increasing a, then (r, b) in increasing b), and no
-// spare capacity.
-void sort_links(std::vector<std::vector<Link>>& links) {
-  for (auto& l : links) {
-    std::sort(l.begin(), l.end(), [](const Link& x, const Link& y) { return x.to < y.to; });
-    l.shrink_to_fit();
-  }
+// Fills the neighbour lists from the links found, in any order: each list gets
+// exactly its size (no spare capacity, and no trail of freed smaller arrays from
+// growing it link by link), sorted by `to`, the order the all-pairs loop produced
+// (radio r got the pairs (a, r), a < r, in increasing a, then (r, b) in increasing b).
+void fill_links(std::vector<std::vector<Link>>& links, std::vector<std::pair<RadioId, Link>>& found) {
+  std::vector<std::uint32_t> count(links.size(), 0);
+  for (const auto& f : found) ++count[f.first];
+  for (std::size_t r = 0; r < links.size(); ++r) links[r].reserve(count[r]);
+  for (const auto& [from, link] : found) links[from].push_back(link);
+  std::vector<std::pair<RadioId, Link>>().swap(found);
+  for (auto& l : links) std::sort(l.begin(), l.end(), [](const Link& x, const Link& y) { return x.to < y.to; });
 }
 
 }  // namespace
@@ -181,6 +184,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m) {
   links_.assign(n, {});
   const bool cs_floor = reception_.kind == ReceptionKind::threshold || reception_.kind == ReceptionKind::ns2;
   const PowerDbm cutoff = delivery_cutoff();
+  std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
   // Pairs on different channels never interact (non-overlapping channels).
   for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
@@ -196,10 +200,10 @@ void Medium::connect(const PathGainFn& gain, double reach_m) {
       // interferes. sinr: energy is judged in aggregate.
       reach.sensed = cs_floor;
       reach.interferes = true;
-      links_[from].push_back(Link{to, p.to_mw(), p, delay, reach});
+      found.emplace_back(from, Link{to, p.to_mw(), p, delay, reach});
     }
   });
-  sort_links(links_);
+  fill_links(links_, found);
   connected_ = true;
 }
 
@@ -208,14 +212,15 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
   const std::size_t n = radios_.size();
   links_.assign(n, {});
   const double reach_m = std::max(ranges.cs_range_m, interference_range_m);
+  std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
     const SignalReach reach{d <= ranges.rx_range_m, d <= ranges.cs_range_m, d <= interference_range_m};
     // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
     const PowerDbm nominal{0.0};
-    links_[a].push_back(Link{b, nominal.to_mw(), nominal, propagation_delay(d), reach});
-    links_[b].push_back(Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
+    found.emplace_back(a, Link{b, nominal.to_mw(), nominal, propagation_delay(d), reach});
+    found.emplace_back(b, Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
   });
-  sort_links(links_);
+  fill_links(links_, found);
   connected_ = true;
 }
 
