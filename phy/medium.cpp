@@ -187,9 +187,11 @@ void Medium::connect(const PathGainFn& gain, double reach_m) {
   std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
   // Pairs on different channels never interact (non-overlapping channels).
+  std::vector<PowerDbm> tx_power(n);  // compact: read once per pair within reach
+  for (std::size_t r = 0; r < n; ++r) tx_power[r] = specs_[r].tx_power;
   for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
     const Db g = gain(a, b, d);
-    if (specs_[a].tx_power + g < cutoff && specs_[b].tx_power + g < cutoff) return;  // the usual case
+    if (tx_power[a] + g < cutoff && tx_power[b] + g < cutoff) return;  // the usual case
     const Time delay = propagation_delay(d);
     for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
       const PowerDbm p = specs_[from].tx_power + g;

@@ -174,8 +174,19 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
   // directions, from the stream streams.stream("link", pair, "shadowing") with pair =
   // min(ia, ib) + "|" + max(ia, ib) of the node ids. Its name is hashed in pieces:
   // "link/<id>|" once per radio, "<id>/shadowing" per pair.
-  std::vector<std::uint64_t> pair_prefix_hash;
-  std::vector<std::uint32_t> id_rank;  // by node index: the node id's rank in sorted order
+  // Per radio, compact and in one place (the gain function runs once per pair within
+  // reach, for radios scattered over the scenario's node list): its channel's
+  // frequency, and for shadowing its node id's rank in sorted order, the hash of
+  // "link/<id>|" and the id itself.
+  struct PairName {
+    std::uint64_t prefix_hash = 0;
+    std::uint32_t rank = 0;
+    std::uint32_t id_begin = 0, id_size = 0;  // in `names`
+  };
+  std::vector<double> frequency(medium.radio_count());
+  for (RadioId r = 0; r < medium.radio_count(); ++r) frequency[r] = channel_frequency_hz(medium.spec(r).channel);
+  std::vector<PairName> pair_names;
+  std::string names;
   // A pair whose mean power is below the cutoff arrives only through a fade in its
   // favour: z <= -need / sigma for need = cutoff - tx - mean gain. Squared distances up
   // to reach^2 in kTailBins bins, each with the smallest such |z| of any pair in it
@@ -190,12 +201,15 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
               [&](std::size_t x, std::size_t y) { return scenario.nodes[x].id < scenario.nodes[y].id; });
-    id_rank.resize(order.size());
+    std::vector<std::uint32_t> id_rank(order.size());
     for (std::size_t k = 0; k < order.size(); ++k) id_rank[order[k]] = static_cast<std::uint32_t>(k);
     const std::uint64_t link_hash = RandomStreams::extend_path_hash(RandomStreams::kEmptyPathHash, "link/");
     for (const std::size_t n : radio_node) {
-      pair_prefix_hash.push_back(
-          RandomStreams::extend_path_hash(RandomStreams::extend_path_hash(link_hash, scenario.nodes[n].id), "|"));
+      const std::string& id = scenario.nodes[n].id;
+      pair_names.push_back(PairName{
+          RandomStreams::extend_path_hash(RandomStreams::extend_path_hash(link_hash, id), "|"), id_rank[n],
+          static_cast<std::uint32_t>(names.size()), static_cast<std::uint32_t>(id.size())});
+      names += id;
     }
     if (std::isfinite(reach_m) && reach_m > 0) {
       bin_width_m2 = reach_m * reach_m / static_cast<double>(kTailBins);
@@ -208,12 +222,14 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
   }
   net.medium->connect(
       [&](RadioId a, RadioId b, double d) {
-        const double f = channel_frequency_hz(medium.spec(a).channel);
-        if (sigma <= 0) return model_gain(prop, f, d) + Db(antenna_gain[a] + antenna_gain[b]);
-        const bool a_first = id_rank[radio_node[a]] <= id_rank[radio_node[b]];
-        const RadioId second = a_first ? b : a;
+        if (sigma <= 0) return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]);
+        const PairName& na = pair_names[a];
+        const PairName& nb = pair_names[b];
+        const bool a_first = na.rank <= nb.rank;
+        const PairName& second = a_first ? nb : na;
         const std::uint64_t h = RandomStreams::extend_path_hash(
-            RandomStreams::extend_path_hash(pair_prefix_hash[a_first ? a : b], scenario.nodes[radio_node[second]].id),
+            RandomStreams::extend_path_hash((a_first ? na : nb).prefix_hash,
+                                            std::string_view(names).substr(second.id_begin, second.id_size)),
             "/shadowing");
         RandomStream draws(streams.key_for_path_hash(h));
         const RandomStream::NormalTail tail =
@@ -221,7 +237,7 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
                           : tails[std::min(tails.size() - 1, static_cast<std::size_t>(d * d / bin_width_m2))];
         const std::optional<double> psi = draws.normal_beyond(0.0, sigma, tail);
         if (!psi) return Db(-std::numeric_limits<double>::infinity());
-        return model_gain(prop, f, d) + Db(antenna_gain[a] + antenna_gain[b]) - Db(*psi);
+        return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]) - Db(*psi);
       },
       reach_m);
   return net;
