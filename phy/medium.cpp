@@ -64,11 +64,13 @@ void for_each_pair_within(std::span<const RadioSpec> specs, double reach_m, F&& 
       y0 = std::min(y0, specs[r].position.y_m);
       y1 = std::max(y1, specs[r].position.y_m);
     }
-    // Cells at least reach_m wide, and no more cells than about 2 per radio (a small
-    // reach over a wide area would otherwise make the grid larger than the network).
+    // Cells a little wider than reach_m (so that rounding in the cell index cannot put
+    // two radios within reach two cells apart), and no more cells than about 2 per
+    // radio (a small reach over a wide area would otherwise make the grid larger than
+    // the network).
     const double span_x = x1 - x0, span_y = y1 - y0;
     const double min_cell = std::sqrt(std::max(span_x, 1.0) * std::max(span_y, 1.0) / (2.0 * static_cast<double>(group.size())));
-    const double cell = std::max(reach_m, min_cell);
+    const double cell = std::max(reach_m * (1.0 + 1e-6), min_cell);
     std::size_t nx = 1, ny = 1;
     if (std::isfinite(cell) && cell > 0.0) {
       nx = static_cast<std::size_t>(std::min(span_x / cell, 1e6)) + 1;

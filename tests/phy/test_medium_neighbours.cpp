@@ -152,7 +152,7 @@ TEST(MediumNeighbours, GridFindsExactlyTheAllPairsLinks) {
 }
 
 TEST(MediumNeighbours, PairsExactlyAtTheReachAreLookedAtAndFartherOnesNot) {
-  // Radios on a lattice of pitch R (cell edges fall on radios), and a second one
+  // Radios on a lattice of pitch R (axis neighbours exactly R apart), and a second one
   // whose pitch is one ulp longer: pairs at exactly R are within reach, pairs just
   // beyond are not.
   const double reach = 125.0;  // multiples exact: lattice neighbours exactly R apart
