@@ -73,7 +73,9 @@ Row run(std::size_t n, double simulated_s) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   const LogDistance model{};
-  medium.connect([&](RadioId, RadioId, double d) { return model.gain(std::max(d, 1.0)); });
+  const auto gain = [&](double d) { return model.gain(std::max(d, 1.0)); };
+  medium.connect([&](RadioId, RadioId, double d) { return gain(d); },
+                 reach_distance_m(gain, PowerDbm(20), medium.delivery_cutoff()));
   const auto t1 = std::chrono::steady_clock::now();
 
   const Mcs& mcs = *find_mcs(PhyFamily::Ofdm, 6'000'000);
