@@ -21,15 +21,19 @@ inline std::uint64_t splitmix64_next(std::uint64_t& state) {
   return splitmix64_mix(state);
 }
 
-// 64-bit FNV-1a (Fowler, Noll, Vo).
-inline std::uint64_t fnv1a64(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
+// xoshiro256** 1.0: one step of the state, its output.
+inline std::uint64_t xoshiro256ss_next(std::uint64_t (&s)[4]) {
+  const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
+  const std::uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
 }
+
 }  // namespace
 
 RandomStream::RandomStream(std::uint64_t key) {
@@ -39,18 +43,7 @@ RandomStream::RandomStream(std::uint64_t key) {
   // forbidden all-zero xoshiro state cannot occur.
 }
 
-std::uint64_t RandomStream::next_u64() {
-  // xoshiro256** 1.0
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
+std::uint64_t RandomStream::next_u64() { return xoshiro256ss_next(s_); }
 
 std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("uniform_int: empty range");
@@ -88,8 +81,49 @@ double RandomStream::normal(double mean, double stddev) {
   return mean + stddev * u * f;
 }
 
+RandomStream::NormalTail::NormalTail(double min_abs_z) : s_max(1.0) {
+  if (min_abs_z > 0.0) {
+    const double t = min_abs_z * (1.0 - 1e-9);
+    s_max = std::exp(-0.5 * t * t) * (1.0 + 1e-9);
+  }
+}
+
+std::optional<double> RandomStream::normal_beyond(double mean, double stddev, NormalTail tail) {
+  if (has_spare_normal_) {
+    has_spare_normal_ = false;
+    return mean + stddev * spare_normal_;
+  }
+  // normal()'s loop, with uniform01() spelt out on the inlined generator (a hot path:
+  // one call per pair of nodes within reach when the PHY is built).
+  const auto uniform = [this] { return static_cast<double>(xoshiro256ss_next(s_) >> 11) * 0x1.0p-53; };
+  double u, v, s;
+  do {
+    u = 2.0 * uniform() - 1.0;
+    v = 2.0 * uniform() - 1.0;
+    s = u * u + v * v;
+  } while (s >= 1.0 || s == 0.0);
+  if (s > tail.s_max) return std::nullopt;
+  const double f = std::sqrt(-2.0 * std::log(s) / s);
+  spare_normal_ = v * f;
+  has_spare_normal_ = true;
+  return mean + stddev * u * f;
+}
+
 std::uint64_t RandomStreams::key_for(std::string_view canonical_path) const {
-  return splitmix64_mix(master_seed_) ^ splitmix64_mix(fnv1a64(canonical_path));
+  return splitmix64_mix(master_seed_) ^ splitmix64_mix(extend_path_hash(kEmptyPathHash, canonical_path));
+}
+
+// 64-bit FNV-1a (Fowler, Noll, Vo), continued from `hash`.
+std::uint64_t RandomStreams::extend_path_hash(std::uint64_t hash, std::string_view more) {
+  for (const char c : more) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::uint64_t RandomStreams::key_for_path_hash(std::uint64_t path_hash) const {
+  return splitmix64_mix(master_seed_) ^ splitmix64_mix(path_hash);
 }
 
 RandomStream RandomStreams::stream(std::string_view purpose) const {

@@ -18,6 +18,7 @@
 // every standard library.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,28 @@ class RandomStream {
   double exponential(double mean);
   // Normal by the Marsaglia polar method.
   double normal(double mean, double stddev);
+  // No draw of normal(0, 1) exceeds this in magnitude, so |normal(m, s) - m| <= s *
+  // kNormalMaxAbs. Derivation: u = 2 uniform01() - 1 = (k - 2^52) 2^-52 for a 53-bit
+  // integer k, exactly, so u and v are integer multiples of 2^-52 and an accepted
+  // s = u^2 + v^2 (0 < s < 1) is at least 2^-104 (rounding is monotone and a nonzero
+  // u has u^2 >= 2^-104). The draw is u f (or v f) with f = sqrt(-2 ln s / s), and
+  // |u| <= sqrt(s), so |z| <= sqrt(-2 ln s) <= sqrt(-2 ln 2^-104) = sqrt(208 ln 2)
+  // = 12.007273..., reached at u = 2^-52, v = 0. 12.0073 leaves room for the few
+  // ulps of rounding in s, ln, sqrt and the products.
+  static constexpr double kNormalMaxAbs = 12.0073;
+  // For callers that only use a large normal draw (a far link that only a deep fade
+  // in its favour would bring in range). NormalTail(t) says which polar-method
+  // draws can reach |z| >= t: |z| <= sqrt(-2 ln s) (see kNormalMaxAbs), so only
+  // those with s <= exp(-t^2 / 2) (a relative margin of 1e-9 absorbs rounding).
+  struct NormalTail {
+    explicit NormalTail(double min_abs_z);
+    double s_max;
+  };
+  // Consumes exactly the uniforms normal() would and returns what normal(mean,
+  // stddev) would return, unless the draw's |z| is certainly below the tail's t: then
+  // nothing, without the logarithm. A returned value may still be below t. Without a
+  // value no spare is kept, so use it on a fresh stream (a stream per draw).
+  std::optional<double> normal_beyond(double mean, double stddev, NormalTail tail);
   bool bernoulli(double p) { return uniform01() < p; }
 
  private:
@@ -61,6 +84,12 @@ class RandomStreams {
 
   // The key a path maps to (exposed for tests and documentation).
   std::uint64_t key_for(std::string_view canonical_path) const;
+  // The same in pieces, for callers naming many streams with shared prefixes (a
+  // stream per pair of nodes): key_for(p + q) ==
+  // key_for_path_hash(extend_path_hash(extend_path_hash(kEmptyPathHash, p), q)).
+  static constexpr std::uint64_t kEmptyPathHash = 0xcbf29ce484222325ull;  // FNV-1a offset basis
+  static std::uint64_t extend_path_hash(std::uint64_t hash, std::string_view more);
+  std::uint64_t key_for_path_hash(std::uint64_t path_hash) const;
 
  private:
   std::uint64_t master_seed_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace wmnsim::phy {
@@ -26,35 +27,187 @@ Time Medium::propagation_delay(double distance) const {
   return Time::ps(std::llround(distance / kSpeedOfLight * 1e12));
 }
 
-void Medium::connect(const PathGainFn& gain) {
-  if (reception_.kind == ReceptionKind::range) throw std::logic_error("range reception needs connect_by_range");
-  const std::size_t n = radios_.size();
-  links_.assign(n, {});
+namespace {
+
+// Calls f(a, b, d) for every pair of radios a < b on the same channel whose
+// distance d = distance_m(...) is at most reach_m, each pair once. Radios are
+// bucketed per channel into a uniform grid over (x, y) with cells at least reach_m
+// wide, so a pair within reach lies in the same or adjacent cells (the 3-D distance
+// is at least the horizontal one); each cell is paired with itself and its four
+// "forward" neighbours (+x; -x..+x at +y), which covers each adjacent pair of cells
+// once. Within a cell radios are in increasing id, so with a single cell (infinite
+// reach) the pairs come in the order of the all-pairs loop: a, then b > a.
+template <class F>
+void for_each_pair_within(std::span<const RadioSpec> specs, double reach_m, F&& f) {
+  const std::size_t n = specs.size();
+  if (n < 2) return;
+  if (std::isnan(reach_m)) reach_m = std::numeric_limits<double>::infinity();
+  // Radio ids grouped by channel, increasing within each group.
+  std::vector<RadioId> by_channel(n);
+  for (RadioId i = 0; i < n; ++i) by_channel[i] = i;
+  std::stable_sort(by_channel.begin(), by_channel.end(),
+                   [&](RadioId a, RadioId b) { return specs[a].channel < specs[b].channel; });
+  std::vector<std::uint32_t> cell_of;
+  std::vector<std::uint32_t> cell_start;
+  std::vector<RadioId> items;
+  std::vector<Point> item_pos;
+  for (std::size_t g0 = 0; g0 < n;) {
+    std::size_t g1 = g0 + 1;
+    while (g1 < n && specs[by_channel[g1]].channel == specs[by_channel[g0]].channel) ++g1;
+    const std::span<const RadioId> group(by_channel.data() + g0, g1 - g0);
+    g0 = g1;
+    if (group.size() < 2) continue;
+    double x0 = std::numeric_limits<double>::infinity(), y0 = x0, x1 = -x0, y1 = -x0;
+    for (const RadioId r : group) {
+      x0 = std::min(x0, specs[r].position.x_m);
+      x1 = std::max(x1, specs[r].position.x_m);
+      y0 = std::min(y0, specs[r].position.y_m);
+      y1 = std::max(y1, specs[r].position.y_m);
+    }
+    // Cells a little wider than reach_m (so that rounding in the cell index cannot put
+    // two radios within reach two cells apart), and no more cells than about 2 per
+    // radio (a small reach over a wide area would otherwise make the grid larger than
+    // the network).
+    const double span_x = x1 - x0, span_y = y1 - y0;
+    const double min_cell = std::sqrt(std::max(span_x, 1.0) * std::max(span_y, 1.0) / (2.0 * static_cast<double>(group.size())));
+    const double cell = std::max(reach_m * (1.0 + 1e-6), min_cell);
+    std::size_t nx = 1, ny = 1;
+    if (std::isfinite(cell) && cell > 0.0) {
+      nx = static_cast<std::size_t>(std::min(span_x / cell, 1e6)) + 1;
+      ny = static_cast<std::size_t>(std::min(span_y / cell, 1e6)) + 1;
+    }
+    auto cell_index = [&](const Point& p) -> std::uint32_t {
+      if (nx == 1 && ny == 1) return 0;
+      const auto cx = std::min(nx - 1, static_cast<std::size_t>((p.x_m - x0) / cell));
+      const auto cy = std::min(ny - 1, static_cast<std::size_t>((p.y_m - y0) / cell));
+      return static_cast<std::uint32_t>(cy * nx + cx);
+    };
+    // Counting sort by cell, stable: ids stay increasing within a cell.
+    const std::size_t cells = nx * ny;
+    cell_of.resize(group.size());
+    cell_start.assign(cells + 1, 0);
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      cell_of[i] = cell_index(specs[group[i]].position);
+      ++cell_start[cell_of[i] + 1];
+    }
+    for (std::size_t c = 0; c < cells; ++c) cell_start[c + 1] += cell_start[c];
+    items.resize(group.size());
+    item_pos.resize(group.size());
+    {
+      std::vector<std::uint32_t> fill(cell_start.begin(), cell_start.end() - 1);
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        const std::uint32_t k = fill[cell_of[i]]++;
+        items[k] = group[i];
+        item_pos[k] = specs[group[i]].position;
+      }
+    }
+    // Squared distances filter cheaply; the distance handed on is distance_m's.
+    const double reach2 = reach_m * reach_m * (1.0 + 1e-9);
+    auto visit = [&](std::size_t i, std::size_t j) {
+      const Point& p = item_pos[i];
+      const Point& q = item_pos[j];
+      const double dx = p.x_m - q.x_m, dy = p.y_m - q.y_m, dz = p.z_m - q.z_m;
+      if (dx * dx + dy * dy + dz * dz > reach2) return;
+      const double d = distance_m(p, q);
+      if (d > reach_m) return;
+      const RadioId a = items[i], b = items[j];
+      if (a < b) f(a, b, d);
+      else f(b, a, d);
+    };
+    for (std::size_t cy = 0; cy < ny; ++cy) {
+      for (std::size_t cx = 0; cx < nx; ++cx) {
+        const std::size_t c = cy * nx + cx;
+        const std::uint32_t begin = cell_start[c], end = cell_start[c + 1];
+        if (begin == end) continue;
+        for (std::uint32_t i = begin; i < end; ++i) {
+          for (std::uint32_t j = i + 1; j < end; ++j) visit(i, j);
+        }
+        auto with_cell = [&](std::size_t ox, std::size_t oy) {
+          const std::size_t o = oy * nx + ox;
+          for (std::uint32_t i = begin; i < end; ++i) {
+            for (std::uint32_t j = cell_start[o]; j < cell_start[o + 1]; ++j) visit(i, j);
+          }
+        };
+        if (cx + 1 < nx) with_cell(cx + 1, cy);
+        if (cy + 1 < ny) {
+          if (cx > 0) with_cell(cx - 1, cy + 1);
+          with_cell(cx, cy + 1);
+          if (cx + 1 < nx) with_cell(cx + 1, cy + 1);
+        }
+      }
+    }
+  }
+}
+
+// Fills the neighbour lists from the links found, in any order: each list gets
+// exactly its size (no spare capacity, and no trail of freed smaller arrays from
+// growing it link by link), sorted by `to`, the order the all-pairs loop produced
+// (radio r got the pairs (a, r), a < r, in increasing a, then (r, b) in increasing b).
+void fill_links(std::vector<std::vector<Link>>& links, std::vector<std::pair<RadioId, Link>>& found) {
+  std::vector<std::uint32_t> count(links.size(), 0);
+  for (const auto& f : found) ++count[f.first];
+  for (std::size_t r = 0; r < links.size(); ++r) links[r].reserve(count[r]);
+  for (const auto& [from, link] : found) links[from].push_back(link);
+  std::vector<std::pair<RadioId, Link>>().swap(found);
+  for (auto& l : links) std::sort(l.begin(), l.end(), [](const Link& x, const Link& y) { return x.to < y.to; });
+}
+
+}  // namespace
+
+double reach_distance_m(const std::function<Db(double distance_m)>& max_gain, PowerDbm tx_power, PowerDbm cutoff) {
+  constexpr double kMarginDb = 1e-6;
+  const auto out_of_reach = [&](double d) { return (tx_power + max_gain(d)).dbm() < cutoff.dbm() - kMarginDb; };
+  double lo = 0.0, hi = 1.0;
+  while (!out_of_reach(hi)) {
+    lo = hi;
+    hi *= 2.0;
+    if (hi > 1e12) return std::numeric_limits<double>::infinity();
+  }
+  // out_of_reach(hi) holds; shrink hi towards the boundary, keeping it so.
+  for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (out_of_reach(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+PowerDbm Medium::delivery_cutoff() const {
   // Below the signal floor nothing arrives. ns-2 (WirelessPhy::sendUp) also drops
   // everything below CSThresh before the MAC sees it: for threshold and ns2 that
   // is a second floor.
   const bool cs_floor = reception_.kind == ReceptionKind::threshold || reception_.kind == ReceptionKind::ns2;
-  const PowerDbm cutoff = cs_floor ? std::max(reception_.signal_floor, reception_.cca_threshold) : reception_.signal_floor;
+  return cs_floor ? std::max(reception_.signal_floor, reception_.cca_threshold) : reception_.signal_floor;
+}
+
+void Medium::connect(const PathGainFn& gain, double reach_m) {
+  if (reception_.kind == ReceptionKind::range) throw std::logic_error("range reception needs connect_by_range");
+  const std::size_t n = radios_.size();
+  links_.assign(n, {});
+  const bool cs_floor = reception_.kind == ReceptionKind::threshold || reception_.kind == ReceptionKind::ns2;
+  const PowerDbm cutoff = delivery_cutoff();
+  std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
-  for (RadioId a = 0; a < n; ++a) {
-    for (RadioId b = a + 1; b < n; ++b) {
-      if (specs_[a].channel != specs_[b].channel) continue;  // non-overlapping channels
-      const double d = distance_m(specs_[a].position, specs_[b].position);
-      const Db g = gain(a, b, d);
-      const Time delay = propagation_delay(d);
-      for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-        const PowerDbm p = specs_[from].tx_power + g;
-        if (p < cutoff) continue;
-        SignalReach reach{};
-        reach.decodable = p >= reception_.sensitivity;
-        // threshold and ns2: what arrives (above CSThresh) both senses and
-        // interferes. sinr: energy is judged in aggregate.
-        reach.sensed = cs_floor;
-        reach.interferes = true;
-        links_[from].push_back(Link{to, p.to_mw(), p, delay, reach});
-      }
+  // Pairs on different channels never interact (non-overlapping channels).
+  std::vector<PowerDbm> tx_power(n);  // compact: read once per pair within reach
+  for (std::size_t r = 0; r < n; ++r) tx_power[r] = specs_[r].tx_power;
+  for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
+    const Db g = gain(a, b, d);
+    if (tx_power[a] + g < cutoff && tx_power[b] + g < cutoff) return;  // the usual case
+    const Time delay = propagation_delay(d);
+    for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+      const PowerDbm p = specs_[from].tx_power + g;
+      if (p < cutoff) continue;
+      SignalReach reach{};
+      reach.decodable = p >= reception_.sensitivity;
+      // threshold and ns2: what arrives (above CSThresh) both senses and
+      // interferes. sinr: energy is judged in aggregate.
+      reach.sensed = cs_floor;
+      reach.interferes = true;
+      found.emplace_back(from, Link{to, p.to_mw(), p, delay, reach});
     }
-  }
+  });
+  fill_links(links_, found);
   sort_deliveries();
   connected_ = true;
 }
@@ -64,18 +217,15 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
   const std::size_t n = radios_.size();
   links_.assign(n, {});
   const double reach_m = std::max(ranges.cs_range_m, interference_range_m);
-  for (RadioId a = 0; a < n; ++a) {
-    for (RadioId b = a + 1; b < n; ++b) {
-      if (specs_[a].channel != specs_[b].channel) continue;
-      const double d = distance_m(specs_[a].position, specs_[b].position);
-      if (d > reach_m) continue;
-      const SignalReach reach{d <= ranges.rx_range_m, d <= ranges.cs_range_m, d <= interference_range_m};
-      // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
-      const PowerDbm nominal{0.0};
-      links_[a].push_back(Link{b, nominal.to_mw(), nominal, propagation_delay(d), reach});
-      links_[b].push_back(Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
-    }
-  }
+  std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
+  for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
+    const SignalReach reach{d <= ranges.rx_range_m, d <= ranges.cs_range_m, d <= interference_range_m};
+    // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
+    const PowerDbm nominal{0.0};
+    found.emplace_back(a, Link{b, nominal.to_mw(), nominal, propagation_delay(d), reach});
+    found.emplace_back(b, Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
+  });
+  fill_links(links_, found);
   sort_deliveries();
   connected_ = true;
 }
@@ -93,10 +243,9 @@ void Medium::sort_deliveries() {
 }
 
 const Link* Medium::link(RadioId from, RadioId to) const {
-  for (const Link& l : links_[from]) {
-    if (l.to == to) return &l;
-  }
-  return nullptr;
+  const std::vector<Link>& links = links_[from];
+  const auto it = std::lower_bound(links.begin(), links.end(), to, [](const Link& l, RadioId r) { return l.to < r; });
+  return it != links.end() && it->to == to ? &*it : nullptr;
 }
 
 std::uint32_t Medium::allocate_in_flight() {

@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -44,8 +45,20 @@ struct Link {
 };
 
 // Path gain in dB between two radios, symmetric (gain(a,b) == gain(b,a)),
-// shadowing included; the caller owns any randomness.
+// shadowing included; the caller owns any randomness. connect() calls it once per
+// same-channel pair (a < b) within its reach, in no promised order: it must be a
+// function of its arguments (draw per-pair randomness from a stream named by the
+// pair, as build_phy does, not from one shared stream). For a pair it knows falls
+// below delivery_cutoff() in both directions it may return -infinity.
 using PathGainFn = std::function<Db(RadioId a, RadioId b, double distance_m)>;
+
+// The largest distance at which a transmission can still arrive above `cutoff`:
+// the smallest R found with tx_power + max_gain(d) < cutoff for every d >= R, where
+// max_gain(d) bounds from above the path gain at distance d (mean gain, antenna
+// gains and the largest shadowing draw) and does not increase with d. A margin of
+// 1e-6 dB absorbs rounding in how the caller sums the same terms. Infinity when
+// the gain stays above the cutoff out to 1e12 m.
+double reach_distance_m(const std::function<Db(double distance_m)>& max_gain, PowerDbm tx_power, PowerDbm cutoff);
 
 class Medium {
  public:
@@ -57,10 +70,17 @@ class Medium {
   RadioId add_radio(const RadioSpec& spec, RandomStream error_draws);
 
   // Builds every radio's neighbour list from the path gains (sinr, threshold, ns2
-  // reception). Call once, after the last add_radio.
-  void connect(const PathGainFn& gain);
+  // reception). Call once, after the last add_radio. `reach_m` promises that no pair
+  // farther apart arrives above delivery_cutoff() (reach_distance_m computes it):
+  // only pairs within it are looked at, found through a uniform grid of cells
+  // `reach_m` wide, so set-up costs O(N x pairs within reach), not O(N^2). The
+  // default, infinity, looks at every pair. Each neighbour list is sorted by `to`.
+  void connect(const PathGainFn& gain, double reach_m = std::numeric_limits<double>::infinity());
   // The same for the range reception model: reach decided by distance alone.
   void connect_by_range(const RangeModel& ranges, double interference_range_m);
+  // The power below which nothing arrives: the signal floor, and for threshold and
+  // ns2 reception also the carrier-sense threshold (as ns-2 drops below CSThresh).
+  PowerDbm delivery_cutoff() const;
 
   Radio& radio(RadioId id) { return *radios_[id]; }
   const Radio& radio(RadioId id) const { return *radios_[id]; }
@@ -73,7 +93,8 @@ class Medium {
   BlockPool& payload_pool() { return payload_pool_; }
 
   std::span<const Link> neighbours(RadioId from) const { return links_[from]; }
-  // The link from `from` to `to`, or nullptr when `to` does not hear `from`.
+  // The link from `from` to `to`, or nullptr when `to` does not hear `from`
+  // (a binary search: neighbour lists are sorted by `to`).
   const Link* link(RadioId from, RadioId to) const;
 
   // Called by Radio::transmit: delivers the signal's start and end to each neighbour.

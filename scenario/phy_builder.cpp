@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/not_supported.hpp"
@@ -136,24 +137,110 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
     return net;
   }
   const double sigma = prop.shadowing.sigma_db;
+  // Only pairs within reach can arrive above the medium's cutoff: the farthest
+  // distance at which the strongest transmitter, the two largest antenna gains and
+  // the largest shadowing draw (RandomStream::kNormalMaxAbs sigma) still reach it.
+  // Every model's mean gain falls with distance (log-distance: exponent > 0; Friis;
+  // two-ray: Friis up to the crossover, then d^-4), so pairs farther apart need not
+  // be looked at; their gains are never computed or stored.
+  const Medium& medium = *net.medium;
+  const PowerDbm cutoff = medium.delivery_cutoff();
+  PowerDbm max_tx(-std::numeric_limits<double>::infinity());
+  double max_antenna = -std::numeric_limits<double>::infinity();
+  std::vector<double> frequencies;
+  for (RadioId r = 0; r < medium.radio_count(); ++r) {
+    max_tx = std::max(max_tx, medium.spec(r).tx_power);
+    max_antenna = std::max(max_antenna, antenna_gain[r]);
+    const double f = channel_frequency_hz(medium.spec(r).channel);
+    if (std::find(frequencies.begin(), frequencies.end(), f) == frequencies.end()) frequencies.push_back(f);
+  }
+  // The largest mean gain, antenna gains included, of any pair at distance d.
+  const auto max_mean_gain = [&](double d) {
+    Db best(-std::numeric_limits<double>::infinity());
+    for (const double f : frequencies) best = std::max(best, model_gain(prop, f, d));
+    return best + Db(2.0 * max_antenna);
+  };
+  const double max_shadowing_db = sigma > 0 ? sigma * RandomStream::kNormalMaxAbs : 0.0;
+  const bool decreasing = prop.model != wmnsim::PropagationModel::log_distance || prop.exponent > 0;
+  double reach_m = std::numeric_limits<double>::infinity();
+  if (medium.radio_count() > 1 && decreasing && std::isfinite(max_shadowing_db) && std::isfinite(max_antenna)) {
+    reach_m = reach_distance_m([&](double d) { return max_mean_gain(d) + Db(max_shadowing_db); }, max_tx, cutoff);
+  }
   // Shadowing belongs to the topology, not to the run: its streams derive from the
   // topology's seed (Scenario: shadowing.seed, else the placement seed), so runs of
   // one snapshot with different simulation seeds share every path gain, rate and
   // route, as 004's three runs per snapshot do (docs/random.md).
   const RandomStreams streams(prop.shadowing.seed);
-  net.medium->connect([&](RadioId a, RadioId b, double d) {
-    const double f = channel_frequency_hz(net.medium->spec(a).channel);
-    Db g = model_gain(prop, f, d) + Db(antenna_gain[a] + antenna_gain[b]);
-    if (sigma > 0) {
-      // 004 Eq. (1): psi ~ N(0, sigma), drawn once per node pair and identical in
-      // both directions; named by the pair of node ids in sorted order.
-      const std::string& ia = scenario.nodes[radio_node[a]].id;
-      const std::string& ib = scenario.nodes[radio_node[b]].id;
-      const std::string pair = std::min(ia, ib) + "|" + std::max(ia, ib);
-      g = g - Db(streams.stream("link", pair, "shadowing").normal(0.0, sigma));
+  // 004 Eq. (1): psi ~ N(0, sigma), drawn once per node pair and identical in both
+  // directions, from the stream streams.stream("link", pair, "shadowing") with pair =
+  // min(ia, ib) + "|" + max(ia, ib) of the node ids. Its name is hashed in pieces:
+  // "link/<id>|" once per radio, "<id>/shadowing" per pair.
+  // Per radio, compact and in one place (the gain function runs once per pair within
+  // reach, for radios scattered over the scenario's node list): its channel's
+  // frequency, and for shadowing its node id's rank in sorted order, the hash of
+  // "link/<id>|" and the id itself.
+  struct PairName {
+    std::uint64_t prefix_hash = 0;
+    std::uint32_t rank = 0;
+    std::uint32_t id_begin = 0, id_size = 0;  // in `names`
+  };
+  std::vector<double> frequency(medium.radio_count());
+  for (RadioId r = 0; r < medium.radio_count(); ++r) frequency[r] = channel_frequency_hz(medium.spec(r).channel);
+  std::vector<PairName> pair_names;
+  std::string names;
+  // A pair whose mean power is below the cutoff arrives only through a fade in its
+  // favour: z <= -need / sigma for need = cutoff - tx - mean gain. Squared distances up
+  // to reach^2 in kTailBins bins, each with the smallest such |z| of any pair in it
+  // (at the bin's near edge, strongest transmitter and antennas; need grows with d):
+  // a draw that cannot be that deep is not finished (normal_beyond), and the pair is
+  // out of reach without its mean gain being computed.
+  constexpr std::size_t kTailBins = 1024;
+  std::vector<RandomStream::NormalTail> tails;
+  double bin_width_m2 = 0.0;
+  if (sigma > 0) {
+    std::vector<std::size_t> order(scenario.nodes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return scenario.nodes[x].id < scenario.nodes[y].id; });
+    std::vector<std::uint32_t> id_rank(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) id_rank[order[k]] = static_cast<std::uint32_t>(k);
+    const std::uint64_t link_hash = RandomStreams::extend_path_hash(RandomStreams::kEmptyPathHash, "link/");
+    for (const std::size_t n : radio_node) {
+      const std::string& id = scenario.nodes[n].id;
+      pair_names.push_back(PairName{
+          RandomStreams::extend_path_hash(RandomStreams::extend_path_hash(link_hash, id), "|"), id_rank[n],
+          static_cast<std::uint32_t>(names.size()), static_cast<std::uint32_t>(id.size())});
+      names += id;
     }
-    return g;
-  });
+    if (std::isfinite(reach_m) && reach_m > 0) {
+      bin_width_m2 = reach_m * reach_m / static_cast<double>(kTailBins);
+      for (std::size_t k = 0; k <= kTailBins; ++k) {  // one spare bin for rounding at reach
+        const double near_m = std::sqrt(static_cast<double>(k) * bin_width_m2);
+        const double need = (cutoff - max_tx - max_mean_gain(near_m)).db() - 1e-6;
+        tails.emplace_back(need > 0 ? need / sigma : 0.0);
+      }
+    }
+  }
+  net.medium->connect(
+      [&](RadioId a, RadioId b, double d) {
+        if (sigma <= 0) return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]);
+        const PairName& na = pair_names[a];
+        const PairName& nb = pair_names[b];
+        const bool a_first = na.rank <= nb.rank;
+        const PairName& second = a_first ? nb : na;
+        const std::uint64_t h = RandomStreams::extend_path_hash(
+            RandomStreams::extend_path_hash((a_first ? na : nb).prefix_hash,
+                                            std::string_view(names).substr(second.id_begin, second.id_size)),
+            "/shadowing");
+        RandomStream draws(streams.key_for_path_hash(h));
+        const RandomStream::NormalTail tail =
+            tails.empty() ? RandomStream::NormalTail(0.0)
+                          : tails[std::min(tails.size() - 1, static_cast<std::size_t>(d * d / bin_width_m2))];
+        const std::optional<double> psi = draws.normal_beyond(0.0, sigma, tail);
+        if (!psi) return Db(-std::numeric_limits<double>::infinity());
+        return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]) - Db(*psi);
+      },
+      reach_m);
   return net;
 }
 

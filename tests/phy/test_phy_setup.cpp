@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/not_supported.hpp"
@@ -154,6 +156,103 @@ TEST(PhySetup, AddingANodeKeepsEveryOtherPairsShadowing) {
       ASSERT_NE(same, nullptr);
       EXPECT_DOUBLE_EQ(same->power_dbm.dbm(), l.power_dbm.dbm());
     }
+  }
+}
+
+// The path gain build_phy gave every pair before its medium had a reach: the model's
+// mean gain, antenna gains and the pair's shadowing draw, named by the node ids.
+Db reference_gain(const Scenario& s, double channel_hz, double d, double antennas, const std::string& ia,
+                  const std::string& ib) {
+  const PropagationSection& prop = s.propagation;
+  const double f = prop.frequency_hz.value_or(channel_hz);
+  d = std::max(d, 1e-3);
+  Db g;
+  switch (prop.model) {
+    case wmnsim::PropagationModel::log_distance: {
+      LogDistance m;
+      m.gamma = prop.exponent;
+      m.d0_m = prop.reference_distance_m;
+      m.k = prop.reference_gain_db ? Db(*prop.reference_gain_db) : Friis{f}.gain(prop.reference_distance_m);
+      g = m.gain(d);
+      break;
+    }
+    case wmnsim::PropagationModel::friis: g = Friis{f}.gain(d); break;
+    default: {
+      TwoRayGround m;
+      m.frequency_hz = f;
+      m.tx_height_m = m.rx_height_m = prop.antenna_height_m;
+      g = m.gain(d);
+    }
+  }
+  g = g - Db(prop.system_loss_db) + Db(antennas);
+  if (prop.shadowing.sigma_db > 0) {
+    const std::string pair = std::min(ia, ib) + "|" + std::max(ia, ib);
+    g = g - Db(RandomStreams(prop.shadowing.seed).stream("link", pair, "shadowing").normal(0.0, prop.shadowing.sigma_db));
+  }
+  return g;
+}
+
+TEST(PhySetup, NeighboursWithinReachAreExactlyThoseOfAllPairs) {
+  // build_phy looks only at pairs within reach, and finishes a far pair's shadowing
+  // draw only if it could be deep enough: the links must be exactly those of the
+  // all-pairs construction, for each propagation model, with and without shadowing,
+  // several channels, antenna gains and powers, and nodes with two radios.
+  struct Case {
+    wmnsim::PropagationModel model;
+    double sigma;
+  };
+  for (const Case c : {Case{wmnsim::PropagationModel::log_distance, 3.65}, Case{wmnsim::PropagationModel::log_distance, 0},
+                       Case{wmnsim::PropagationModel::log_distance, 1.0},
+                       Case{wmnsim::PropagationModel::friis, 2.0}, Case{wmnsim::PropagationModel::two_ray, 5.0}}) {
+    SCOPED_TRACE(std::string(to_string(c.model)) + " sigma " + std::to_string(c.sigma));
+    Scenario s = load("fu2009/mesh40_4gw.json");
+    s.propagation.model = c.model;
+    s.propagation.shadowing.sigma_db = c.sigma;
+    if (c.model != wmnsim::PropagationModel::log_distance) s.propagation.system_loss_db = 30;  // a few hundred metres
+    RandomStream rng(static_cast<std::uint64_t>(c.sigma * 100) + static_cast<std::uint64_t>(c.model));
+    const NodeConfig station = s.nodes.back();
+    const double side = 500.0 * std::sqrt(600.0 / 40.0);
+    for (int i = 0; i < 560; ++i) {
+      NodeConfig n = station;
+      n.id = "x" + std::to_string(i);
+      n.position = Position{rng.uniform(0, side), rng.uniform(0, side), rng.uniform(0, 10)};
+      n.radios[0].channel = std::array{1, 6, 11}[rng.uniform_int(3)];
+      n.radios[0].tx_power_dbm = rng.uniform(15, 20);
+      n.radios[0].antenna_gain_dbi = rng.uniform(0, 4);
+      if (i % 10 == 0) n.radios.push_back(n.radios[0]);  // two radios on one channel
+      s.nodes.push_back(n);
+    }
+    Simulation sim(1), ref_sim(1);
+    const PhyNetwork net = build_phy(sim, s);
+    Medium ref(ref_sim, reception_for(s));
+    std::vector<std::size_t> node_of;
+    std::vector<double> antenna;
+    for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+      for (std::size_t r = 0; r < net.node_radios[n].size(); ++r) {
+        ref.add_radio(net.medium->spec(net.node_radios[n][r]), ref_sim.random().stream("x"));
+        node_of.push_back(n);
+        antenna.push_back(s.nodes[n].radios[r].antenna_gain_dbi);
+      }
+    }
+    ref.connect([&](RadioId a, RadioId b, double d) {
+      return reference_gain(s, channel_frequency_hz(ref.spec(a).channel), d, antenna[a] + antenna[b],
+                            s.nodes[node_of[a]].id, s.nodes[node_of[b]].id);
+    });
+    std::size_t links = 0;
+    ASSERT_EQ(net.medium->radio_count(), ref.radio_count());
+    for (RadioId r = 0; r < ref.radio_count(); ++r) {
+      const auto got = net.medium->neighbours(r), expected = ref.neighbours(r);
+      ASSERT_EQ(got.size(), expected.size()) << "radio " << r;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i].to, expected[i].to);
+        EXPECT_EQ(got[i].power_dbm.dbm(), expected[i].power_dbm.dbm());
+        EXPECT_EQ(got[i].power.mw(), expected[i].power.mw());
+        EXPECT_EQ(got[i].delay, expected[i].delay);
+        EXPECT_EQ(got[i].reach.decodable, expected[i].reach.decodable);
+      }
+      links += got.size();
+    }
+    EXPECT_GT(links, 3000u);
   }
 }
 
