@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -190,7 +191,13 @@ class ShortestPathSource final : public RoutingTables::Source {
   // LinkGraph::best_arc over the copied arcs: the lowest index within tolerance.
   void column(std::uint32_t dst, std::span<std::uint32_t> out) const override {
     const std::uint32_t target[] = {dst};
-    const std::vector<double> d = reversed_->distances_to(target);
+    // Copies of a RoutingTables share this source, and the reversed graph's
+    // virtual source edges change per run: one column at a time.
+    std::vector<double> d;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      d = reversed_->distances_to(target);
+    }
     for (std::uint32_t x = 0; x + 1 < first_.size(); ++x) {
       if (x == dst) continue;
       double best = kUnreachable;
@@ -212,8 +219,9 @@ class ShortestPathSource final : public RoutingTables::Source {
 
   std::vector<Hop> arcs_;
   std::vector<std::uint32_t> first_;  // node x's arcs: [first_[x], first_[x + 1])
-  // Dijkstra adds and removes the virtual source's arcs: not shared between threads.
+  // Dijkstra adds and removes the virtual source's arcs: one column at a time (mutex_).
   std::unique_ptr<ReversedGraph> reversed_;
+  mutable std::mutex mutex_;
 };
 
 }  // namespace

@@ -70,6 +70,7 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
   const std::uint64_t budget_end = max_events > ~executed_ ? ~std::uint64_t{0} : executed_ + max_events;
   end_ps_ = end_ps;
   budget_end_ = budget_end;
+  fingerprint_in_run_ = kFingerprint;
   while (!queue_.empty() && !stop_requested_) {
     if (executed_ == budget_end) {
       running_ = false;

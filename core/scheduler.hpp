@@ -164,7 +164,7 @@ class Scheduler {
     now_ = at;
     current_context_ = context;
     ++executed_;
-    if (fingerprinting_ && context != kObserverContext) fingerprint_.event(now_, context);
+    if (fingerprint_in_run_ && context != kObserverContext) fingerprint_.event(now_, context);
     return true;
   }
 
@@ -266,7 +266,8 @@ class Scheduler {
   std::uint64_t next_sequence_ = 0;
   std::uint64_t renumberings_ = 0;
   std::uint64_t executed_ = 0;
-  // The running run_until's bounds, for advance_inline.
+  // The running run_until's bounds and fingerprint choice, for advance_inline.
+  bool fingerprint_in_run_ = false;
   std::int64_t end_ps_ = 0;
   std::uint64_t budget_end_ = 0;
   std::size_t live_ = 0;

@@ -25,16 +25,17 @@ constexpr std::uint64_t kMaxBits = static_cast<std::uint64_t>(1023 + kMaxExponen
 constexpr std::size_t kTables = kDsssMcs.size() + kOfdmMcs.size();
 
 // Rounding: the closed forms compute a unit's error u and then log1p(-u); near
-// u = 1 the result is limited by u's rounding (about 1e-16 absolute), an error
-// of about 1e-16 / exp(f) in f = log(1 - u). 1e-14 exp(-f) is a hundred times
-// that, and 1e-9 |f| covers the rounding of units * f and of the sums (relative,
-// 1e-16 a step). Below f = -30 (a unit fails with probability 1 - 1e-13) the
+// u = 1 the result is limited by u's rounding (about 1e-16 absolute; the Viterbi
+// bound's D^26 term multiplies erfc's rounding by up to 26), an error of about
+// 1e-16 / exp(f) to 5e-15 / exp(f) in f = log(1 - u). 1e-12 exp(-f) is two hundred
+// times the larger, and 1e-9 |f| covers the rounding of units * f and of the sums
+// (relative, 1e-16 a step). Below f = -30 (a unit fails with probability 1 - 1e-13) the
 // values are too noisy to bound tightly and too small to matter: the lower bound
 // is -inf there and the upper bound that of -30. Simpson's truncation error in
 // the CCK quadrature (relative 1e-7) changes smoothly with the SINR and does not
 // reverse the order of neighbouring grid points.
 constexpr double kFloor = -30.0;
-double margin(double f) { return 1e-9 * std::fabs(f) + 1e-14 * std::exp(-f); }
+double margin(double f) { return 1e-9 * std::fabs(f) + 1e-12 * std::exp(-f); }
 double lower_of(double f) { return f >= kFloor ? f - margin(f) : -std::numeric_limits<double>::infinity(); }
 double upper_of(double f) {
   const double g = std::max(f, kFloor);
@@ -98,6 +99,7 @@ void check_sinr(double sinr) {
 
 LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr) {
   check_sinr(sinr);
+  sinr += 0.0;  // -0.0 becomes +0.0: its sign bit would read as a huge SINR
   const int table = table_of(mcs);
   if (table < 0) return {};
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr);
@@ -109,15 +111,15 @@ LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr) {
   return {lower_at(mcs, table, i), upper_at(mcs, table, on_point ? i : i + 1), true};
 }
 
-void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration, ChunkErrorCache& cache) {
+void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration) {
   if (exact_) {
-    log_success_ += cache.chunk_log_success(mcs, sinr, duration);
+    log_success_ += cache().chunk_log_success(mcs, sinr, duration);
     return;
   }
   const LogSuccessBounds b = unit_log_success_bounds(mcs, sinr);  // checks the SINR
   if (!b.tabulated) {  // no table: the exact path from here on
-    go_exact(cache);
-    log_success_ += cache.chunk_log_success(mcs, sinr, duration);
+    go_exact();
+    log_success_ += cache().chunk_log_success(mcs, sinr, duration);
     return;
   }
   const double bits = SinrChunk::from_duration(mcs, sinr, duration).bits;
@@ -128,18 +130,19 @@ void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration, ChunkErrorCac
   upper_ += units * b.upper;
 }
 
-void FrameSuccess::go_exact(ChunkErrorCache& cache) {
+void FrameSuccess::go_exact() {
   if (exact_) return;
   exact_ = true;
   log_success_ = 0.0;
-  for (const Chunk& c : chunks_) log_success_ += cache.chunk_log_success(*c.mcs, c.sinr, c.duration);
+  for (const Chunk& c : chunks_) log_success_ += cache().chunk_log_success(*c.mcs, c.sinr, c.duration);
 }
 
-bool FrameSuccess::survives(double u, ChunkErrorCache& cache) {
+bool FrameSuccess::survives(double u) {
   if (!exact_) {
-    if (u < std::exp(lower_)) return true;
-    if (u >= std::exp(upper_)) return false;
-    go_exact(cache);  // the draw fell between the bounds
+    // exp is not promised monotone to the last bit: a relative 2^-50 either way.
+    if (u < std::exp(lower_) * (1.0 - 0x1p-50)) return true;
+    if (u >= std::exp(upper_) * (1.0 + 0x1p-50)) return false;
+    go_exact();  // the draw fell between the bounds
   }
   return u < std::exp(log_success_);
 }

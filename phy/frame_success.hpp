@@ -24,6 +24,7 @@
 // give the same runs.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/time.hpp"
@@ -43,6 +44,8 @@ struct LogSuccessBounds {
 LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr_linear);
 
 // One per radio, reused frame after frame (the chunk list keeps its capacity).
+// The exact path's ChunkErrorCache (6 KB) is allocated only when a radio first
+// needs it, so a radio that never meets an undecided draw does not carry it.
 class FrameSuccess {
  public:
   // `exact`: evaluate every chunk's closed form as it comes (the reference path).
@@ -57,10 +60,13 @@ class FrameSuccess {
 
   // Adds the chunk `duration` at `mcs` and a constant SINR (throws
   // std::invalid_argument for a negative or NaN SINR, as chunk_log_success does).
-  void add(const Mcs& mcs, double sinr_linear, Time duration, ChunkErrorCache& cache);
+  void add(const Mcs& mcs, double sinr_linear, Time duration);
   // True iff u < exp(sum of the chunks' chunk_log_success, added in order): the
   // frame survives the draw u.
-  bool survives(double u, ChunkErrorCache& cache);
+  bool survives(double u);
+  // Whether this frame needed the closed forms (bounded mode: the draw fell
+  // between the bounds, or an MCS without a table), for tests.
+  bool evaluated_exactly() const { return exact_ && !always_exact_; }
 
  private:
   struct Chunk {
@@ -68,9 +74,14 @@ class FrameSuccess {
     double sinr;
     Time duration;
   };
-  void go_exact(ChunkErrorCache& cache);
+  void go_exact();
+  ChunkErrorCache& cache() {
+    if (!cache_) cache_ = std::make_unique<ChunkErrorCache>();
+    return *cache_;
+  }
 
   std::vector<Chunk> chunks_;
+  std::unique_ptr<ChunkErrorCache> cache_;
   bool always_exact_;
   bool exact_;
   double lower_ = 0.0, upper_ = 0.0;  // bounds on the log success

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace wmnsim::phy {
 
@@ -274,6 +275,10 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
   // the start, 2i + 1 for the end), so the order of everything, ties at one
   // picosecond included, is that of scheduling them one by one.
   Scheduler& s = sim_.scheduler();
+  const Time last_end = links[delivery_order_[from].back()].delay + frame.duration;
+  if (last_end > Time::max() - s.now()) {
+    throw std::logic_error("a frame sent at " + s.now().to_string() + " would end past the end of simulated time");
+  }
   f.from = from;
   f.sent = s.now();
   f.sequence = s.reserve_sequences(2 * links.size());

@@ -97,7 +97,7 @@ void Radio::signal_end(std::uint32_t tx) {
     bool ok;
     if (reception_.kind == ReceptionKind::sinr) {
       // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
-      ok = success_.survives(error_draws_.uniform01(), chunk_errors_);
+      ok = success_.survives(error_draws_.uniform01());
     } else {
       ok = !locked_->doomed;
     }
@@ -182,7 +182,7 @@ void Radio::account_chunk() {
   // data bits: its detection was the lock decision.
   const auto part = [&](Time from, Time to, const Mcs& mcs) {
     const Time a = std::max(from, l.last_change), b = std::min(to, now);
-    if (b > a) success_.add(mcs, sinr, b - a, chunk_errors_);
+    if (b > a) success_.add(mcs, sinr, b - a);
   };
   part(l.header_start, l.payload_start, *l.header_mcs);
   // 802.11g's signal extension is silence after the last symbol: no bits there.

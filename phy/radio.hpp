@@ -108,7 +108,6 @@ class Radio {
   double capture_ratio_;
   double preamble_snr_;  // linear; 0: no condition
   RandomStream error_draws_;
-  ChunkErrorCache chunk_errors_;
   FrameSuccess success_;  // SINR: the locked frame's chunks, decided at its end
   PhyListener* listener_ = nullptr;
 

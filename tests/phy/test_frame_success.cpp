@@ -50,7 +50,7 @@ TEST(UnitLogSuccessBounds, TheClosedFormsAreMonotoneOnAFinerGrid) {
     for (double db = -10.0; db <= 40.0; db += 0.0117) {
       const double f = unit_log_success(*mcs, from_db(db));
       if (f > -30.0) {
-        EXPECT_GE(f, previous - 1e-9 * std::fabs(f) - 1e-14 * std::exp(-f)) << mcs->name << " at " << db << " dB";
+        EXPECT_GE(f, previous - 1e-9 * std::fabs(f) - 1e-12 * std::exp(-f)) << mcs->name << " at " << db << " dB";
       }
       previous = std::max(previous, f);
     }
@@ -77,6 +77,11 @@ TEST(UnitLogSuccessBounds, AnMcsOutsideTheTablesHasNone) {
   const Mcs own = kOfdmMcs[0];  // a copy: not one of the static tables
   EXPECT_FALSE(unit_log_success_bounds(own, 10.0).tabulated);
   EXPECT_THROW(unit_log_success_bounds(kOfdmMcs[0], -1.0), std::invalid_argument);
+  // -0.0 is a zero SINR, not (by its sign bit) a huge one.
+  for (const Mcs* mcs : every_mcs()) {
+    EXPECT_EQ(unit_log_success_bounds(*mcs, -0.0).lower, -std::numeric_limits<double>::infinity()) << mcs->name;
+    EXPECT_LE(unit_log_success_bounds(*mcs, -0.0).upper, unit_log_success_bounds(*mcs, 1e-3).upper) << mcs->name;
+  }
   EXPECT_THROW(unit_log_success_bounds(kOfdmMcs[0], std::nan("")), std::invalid_argument);
 }
 
@@ -109,28 +114,42 @@ TEST(FrameSuccess, DecidesEveryDrawAsTheExactPath) {
     for (const double u : {unit(rng), unit(rng), p, std::nextafter(p, 0.0), std::nextafter(p, 1.0)}) {
       if (!(u >= 0.0 && u < 1.0)) continue;
       for (const bool exact : {false, true}) {
-        ChunkErrorCache cache;
         FrameSuccess& success = exact ? exact_success : bounded_success;
         success.reset();
-        for (const auto& [mcs, sinr, d] : chunks) success.add(*mcs, sinr, d, cache);
-        const std::uint64_t misses_before = cache.misses();
-        EXPECT_EQ(success.survives(u, cache), exact_decision(chunks, u)) << "frame " << f << " u " << u;
+        for (const auto& [mcs, sinr, d] : chunks) success.add(*mcs, sinr, d);
+        EXPECT_EQ(success.survives(u), exact_decision(chunks, u)) << "frame " << f << " u " << u;
         if (!exact) {
           ++frames;
-          if (cache.misses() == misses_before) ++decided_by_bounds;
+          if (!success.evaluated_exactly()) ++decided_by_bounds;
         }
       }
     }
   }
   // Random draws are nearly always decided by the bounds alone.
   EXPECT_GT(decided_by_bounds, frames / 3);
+  EXPECT_LT(decided_by_bounds, frames);  // and the draws at the probability are not
+}
+
+TEST(FrameSuccess, AnMcsWithoutATableIsEvaluatedExactly) {
+  const Mcs own = kOfdmMcs[3];  // a copy: no table
+  FrameSuccess success;
+  for (const double db : {2.0, 6.0, 9.0, 12.0, 30.0}) {
+    for (const double u : {0.01, 0.5, 0.99}) {
+      success.reset();
+      success.add(kOfdmMcs[0], from_db(25.0), Time::us(20));  // the header, tabulated
+      success.add(own, from_db(db), Time::us(1000));
+      const double sum = chunk_log_success(kOfdmMcs[0], from_db(25.0), Time::us(20)) +
+                         chunk_log_success(own, from_db(db), Time::us(1000));
+      EXPECT_EQ(success.survives(u), u < std::exp(sum)) << db << " dB, u " << u;
+      EXPECT_TRUE(success.evaluated_exactly());
+    }
+  }
 }
 
 TEST(FrameSuccess, RejectsANegativeSinrLikeTheExactPath) {
-  ChunkErrorCache cache;
   FrameSuccess bounded(false), exact(true);
-  EXPECT_THROW(bounded.add(kOfdmMcs[0], -0.5, Time::us(4), cache), std::invalid_argument);
-  EXPECT_THROW(exact.add(kOfdmMcs[0], -0.5, Time::us(4), cache), std::invalid_argument);
+  EXPECT_THROW(bounded.add(kOfdmMcs[0], -0.5, Time::us(4)), std::invalid_argument);
+  EXPECT_THROW(exact.add(kOfdmMcs[0], -0.5, Time::us(4)), std::invalid_argument);
 }
 
 }  // namespace
