@@ -69,25 +69,19 @@ void fill(const Mcs& mcs, std::size_t i, Entry& e) {
   e.upper.store(~std::bit_cast<std::uint64_t>(upper_of(f)), std::memory_order_relaxed);
 }
 
-double lower_at(const Mcs& mcs, int table, std::size_t i) {
+// One bound at grid point i (the lower or the upper), computing the point first
+// if nobody has yet.
+double bound_at(const Mcs& mcs, int table, std::size_t i, std::atomic<std::uint64_t> Entry::*bound) {
   Entry& e = g_tables[static_cast<std::size_t>(table)][i];
-  std::uint64_t v = e.lower.load(std::memory_order_relaxed);
+  std::uint64_t v = (e.*bound).load(std::memory_order_relaxed);
   if (v == 0) [[unlikely]] {
     fill(mcs, i, e);
-    v = e.lower.load(std::memory_order_relaxed);
+    v = (e.*bound).load(std::memory_order_relaxed);
   }
   return std::bit_cast<double>(~v);
 }
-
-double upper_at(const Mcs& mcs, int table, std::size_t i) {
-  Entry& e = g_tables[static_cast<std::size_t>(table)][i];
-  std::uint64_t v = e.upper.load(std::memory_order_relaxed);
-  if (v == 0) [[unlikely]] {
-    fill(mcs, i, e);
-    v = e.upper.load(std::memory_order_relaxed);
-  }
-  return std::bit_cast<double>(~v);
-}
+double lower_at(const Mcs& mcs, int table, std::size_t i) { return bound_at(mcs, table, i, &Entry::lower); }
+double upper_at(const Mcs& mcs, int table, std::size_t i) { return bound_at(mcs, table, i, &Entry::upper); }
 
 void check_sinr(double sinr) {
   if (!(sinr >= 0.0)) {  // also catches NaN
