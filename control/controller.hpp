@@ -41,11 +41,24 @@ struct ControlContext {
     NodeRole role = NodeRole::mesh;
   };
 
+  // Each scenario flow: its id, its ends (node indices, after "@gateway" is
+  // resolved), whether ACKs come back, and the user priorities its transport tags
+  // data and ACKs with (none: the MAC's classifier decides).
+  struct FlowInfo {
+    std::string id;
+    std::uint32_t src = 0;
+    std::uint32_t dst = 0;
+    bool sends_acks = false;
+    std::optional<std::uint8_t> user_priority;
+    std::optional<std::uint8_t> ack_user_priority;
+  };
+
   Simulation& sim;
   const Routing& routing;
   std::vector<NodeInfo> node_info;
   std::vector<Node*> nodes;                  // by scenario node index
   std::vector<std::vector<mac::Mac*>> macs;  // by scenario node index, in radio order; empty for hosts
+  std::vector<FlowInfo> flows;               // by scenario flow index
 
   // The index of the node with this id.
   std::optional<std::size_t> find_node(std::string_view id) const {

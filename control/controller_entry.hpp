@@ -39,6 +39,9 @@ class ControllerParseContext {
   virtual NodeRole node_role(std::size_t node) const = 0;
   // A node reference (an id) at `path`: its index, or an issue naming the known ids.
   virtual std::optional<std::size_t> resolve_node(const nlohmann::json& v, const std::string& path) = 0;
+  // A flow reference (an id) at `path`: its index, or an issue naming the known ids.
+  virtual std::optional<std::size_t> resolve_flow(const nlohmann::json& v, const std::string& path) = 0;
+  virtual std::size_t flow_count() const = 0;
   // A contention window at `path`: a size in slots, a power of two 1..32768.
   virtual std::optional<int> check_window(const nlohmann::json& v, const std::string& path) = 0;
 };
@@ -53,6 +56,12 @@ struct ControllerEntry {
   // True: takes "nodes", the node ids it acts on (default: every wireless node).
   // False: the entry names its own places (gateways) and forbids "nodes" itself.
   bool acts_on_nodes = true;
+  // True: the controller tunes EDCA parameters. On a scenario written for DCF the
+  // loader then builds EDCA MACs whose four categories all carry DCF's parameters
+  // (AIFSN 2, the scenario's windows, one frame per access), with all traffic in
+  // AC_BE, so that the DCF baseline and the tuned run are one --set apart
+  // (docs/controllers.md, "EDCA from a DCF scenario").
+  bool needs_edca = false;
   Parse parse;
   // Empty: parsed and validated, and a run refuses it (not simulated yet).
   Factory build;

@@ -33,6 +33,7 @@ class AccessClassifier {
   void clear_flow_category(std::uint32_t flow) { by_flow_.erase(flow); }
   void set_pure_ack_category(std::optional<AccessCategory> ac) { pure_ack_category_ = ac; }
   void set_default_category(AccessCategory ac) { default_category_ = ac; }
+  std::optional<AccessCategory> pure_ack_category() const { return pure_ack_category_; }
 
  private:
   std::unordered_map<std::uint32_t, AccessCategory> by_flow_;

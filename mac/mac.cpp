@@ -103,8 +103,11 @@ std::size_t Mac::management_index() const { return index_for(management_category
 void Mac::set_params(AccessCategory ac, const EdcaParams& params) {
   check_params(params);
   AccessFunction& f = function_for(ac);
+  // A window at its reset value (no failure since the last success, 9.19.2.5) is
+  // CWmin: it follows the new CWmin either way. A doubled one is kept within bounds.
+  const bool at_reset = f.cw == f.params.cw_min;
   f.params = params;
-  f.cw = std::clamp(f.cw, params.cw_min, params.cw_max);
+  f.cw = at_reset ? params.cw_min : std::clamp(f.cw, params.cw_min, params.cw_max);
   // A changed AIFSN moves the access time of a counting function.
   if (f.counting && !f.committed && !busy_) {
     schedule_access(f);

@@ -127,8 +127,8 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   // Under DCF there is one category: every AccessCategory argument names it.
   std::size_t category_count() const { return functions_.size(); }
   const EdcaParams& params(AccessCategory ac) const { return function_for(ac).params; }
-  // Takes effect at the next backoff draw; a current window above the new cw_max
-  // is cut to it. Throws std::invalid_argument for aifsn < 1 or windows < 1 or
+  // Takes effect at the next backoff draw; a window at its reset value becomes the
+  // new cw_min, a doubled one is kept within the new bounds. Throws std::invalid_argument for aifsn < 1 or windows < 1 or
   // cw_max < cw_min.
   void set_params(AccessCategory ac, const EdcaParams& params);
   void set_cw_min(AccessCategory ac, int cw_min);

@@ -135,9 +135,18 @@ void Network::build_flows() {
 
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
-      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs});
+      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}});
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
+  const bool edca = scenario_.mac.type == MacType::edca;
+  for (std::size_t i = 0; i < scenario_.flows.size(); ++i) {
+    const FlowConfig& f = scenario_.flows[i];
+    const FlowEnds ends = routing_.flows.at(i);
+    const transport::FlowSpec spec =
+        transport::flow_spec(f, {static_cast<std::uint32_t>(i), ends.src, ends.dst}, edca, scenario_.simulation.duration);
+    control_context_->flows.push_back(
+        {f.id, ends.src, ends.dst, f.sends_acks, spec.user_priority, spec.ack_user_priority});
+  }
   for (std::size_t i = 0; i < scenario_.controllers.size(); ++i) {
     const ControllerConfig& config = scenario_.controllers[i];
     controllers_.push_back(registry.create(config, i, *control_context_));

@@ -93,8 +93,13 @@ struct FlowConfig {
   // results then report goodput/fair share and U/U_opt.
   std::optional<double> fair_share_bps;
   TrafficConfig traffic;
-  AccessCategory access_category = AccessCategory::ac_be;      // edca only
-  AccessCategory ack_access_category = AccessCategory::ac_be;  // edca, a transport's ACKs
+  // edca only, when the flow names them: its packets are tagged with the category's
+  // user priority, which decides over any controller's rule (mac/access_classifier.hpp).
+  // Unnamed: untagged, so the MAC's classifier decides (AC_BE unless a controller,
+  // such as 002's ACK priority, says otherwise). A transport's ACKs default to the
+  // flow's named category.
+  std::optional<AccessCategory> access_category;
+  std::optional<AccessCategory> ack_access_category;
 
   // The transport's parameters as its entry parsed them (tcp: TcpConfig; wccp:
   // WccpConfig). Throws std::bad_any_cast for another type.

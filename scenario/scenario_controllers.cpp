@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "mac/edca_params.hpp"
 #include "scenario/scenario_parse.hpp"
 
 namespace wmnsim::scenario_detail {
@@ -23,6 +24,10 @@ class EntryContext final : public control::ControllerParseContext {
   std::optional<std::size_t> resolve_node(const nlohmann::json& v, const std::string& path) override {
     return ctx_.nodes.resolve(v, path, ctx_.issues);
   }
+  std::optional<std::size_t> resolve_flow(const nlohmann::json& v, const std::string& path) override {
+    return ctx_.flows.resolve(v, path, ctx_.issues);
+  }
+  std::size_t flow_count() const override { return ctx_.scenario.flows.size(); }
   std::optional<int> check_window(const nlohmann::json& v, const std::string& path) override {
     return scenario_detail::check_window(v, path, ctx_.issues);
   }
@@ -69,6 +74,20 @@ void parse_controller(JsonReader r, std::size_t index, ParseContext& ctx) {
   ctx.scenario.controllers.push_back(std::move(c));
 }
 
+// A controller that tunes EDCA on a scenario written for DCF (ControllerEntry::
+// needs_edca): EDCA MACs whose four categories all carry the radio's DCF parameters
+// (AIFSN 2, so AIFS = DIFS, IEEE 802.11-2012 9.3.2.3; its windows; one frame per
+// access), and untagged traffic goes to AC_BE. Until the controller acts, channel
+// access is DCF's; only the QoS Control field (2 bytes) of QoS data frames differs.
+void run_dcf_as_edca(Scenario& s) {
+  const auto dcf_everywhere = [](MacParams& p) { p.access_categories.fill(mac::dcf_params(p)); };
+  s.mac.type = MacType::edca;
+  dcf_everywhere(s.mac.params);
+  for (NodeConfig& node : s.nodes) {
+    for (RadioConfig& radio : node.radios) dcf_everywhere(radio.mac);
+  }
+}
+
 }  // namespace
 
 void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
@@ -76,6 +95,13 @@ void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
   for (std::size_t i = 0; controllers != nullptr && i < controllers->size(); ++i) {
     parse_controller(JsonReader((*controllers)[i], pointer_join("/controllers", i), ctx.issues), i,
                      ctx);
+  }
+  if (s.mac.type == MacType::dcf) {
+    const bool edca_wanted = std::any_of(s.controllers.begin(), s.controllers.end(), [&](const ControllerConfig& c) {
+      const control::ControllerEntry* e = ctx.registries.controllers.find(c.type);
+      return e != nullptr && e->needs_edca;
+    });
+    if (edca_wanted) run_dcf_as_edca(s);
   }
   // A transport may need a controller on every node (WCCP flows need its in-network
   // half); without an explicit one it runs with its entry's defaults.

@@ -184,13 +184,11 @@ void read_transport_settings(JsonReader& r, FlowConfig& f, const transport::Tran
   }
   if (entry.parse) f.transport_params = entry.parse(r);
   if (ctx.scenario.mac.type == MacType::edca) {
-    f.access_category =
-        r.choice_or("access_category", AccessCategory::ac_be, names(kAccessCategories));
+    f.access_category = r.choice("access_category", names(kAccessCategories));
     if (!entry.sends_acks) {
       r.forbid("ack_access_category", "applies only to " + transports_with_acks(ctx) + " flows, which send ACKs");
     } else {
-      f.ack_access_category =
-          r.choice_or("ack_access_category", f.access_category, names(kAccessCategories));
+      f.ack_access_category = r.choice("ack_access_category", names(kAccessCategories));
     }
   } else {
     r.forbid("access_category", "applies only with \"type\": \"edca\" in /mac");

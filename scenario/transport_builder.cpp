@@ -14,8 +14,11 @@ FlowSpec flow_spec(const FlowConfig& flow, FlowAddress address, bool edca, Time 
   // (docs/scenario.md), so the run covers [0, duration).
   s.stop = flow.stop ? std::min(*flow.stop, run_end) : run_end;
   if (edca) {
-    s.user_priority = user_priority_of(flow.access_category);
-    s.ack_user_priority = user_priority_of(flow.ack_access_category);
+    // Only categories the flow names are tagged; the classifier decides the rest.
+    if (flow.access_category) s.user_priority = user_priority_of(*flow.access_category);
+    if (const auto ack = flow.ack_access_category ? flow.ack_access_category : flow.access_category) {
+      s.ack_user_priority = user_priority_of(*ack);
+    }
   }
   s.params = flow.transport_params;
   return s;

@@ -116,14 +116,14 @@ TEST(CounterStarvation, ActsBetweenStartAndStop) {
 }
 
 TEST(ControllerRegistry, UnknownTypesAreRefusedWithTheirPath) {
-  nlohmann::json doc = tree(nlohmann::json::parse(R"([{"type": "counter_starvation"}, {"type": "edca_txop"}])"), "edca");
+  nlohmann::json doc = tree(nlohmann::json::parse(R"([{"type": "counter_starvation"}, {"type": "tcc"}])"), "edca");
   const Scenario s = parse_scenario(doc);
   Simulation sim(1);
   try {
     Network net(sim, s);
     FAIL() << "expected NotSupportedError";
   } catch (const NotSupportedError& e) {
-    EXPECT_NE(std::string(e.what()).find("/controllers/1/type: \"edca_txop\" is not simulated yet"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("/controllers/1/type: \"tcc\" is not simulated yet"), std::string::npos)
         << e.what();
   }
 }

@@ -351,5 +351,20 @@ TEST(MacTimeline, RuntimeCwMinChangeTakesEffectAtTheNextDraw) {
   EXPECT_THROW(w.macs[a]->set_params(AccessCategory::ac_be, EdcaParams{2, 64, 32, {}}), std::invalid_argument);
 }
 
+TEST(MacTimeline, RuntimeCwMinChangeMovesAWindowAtItsResetValue) {
+  // A controller acting before any failure (002's ACK category at CWmin 4, its
+  // CWmin/2) means the new CWmin for the very first backoff, lower or higher.
+  MacWorld w = dot11b_world();
+  const auto a = w.add();
+  w.add();
+  w.build();
+  Mac& mac = *w.macs[a];
+  EXPECT_EQ(mac.current_cw(AccessCategory::ac_be), 32);
+  mac.set_cw_min(AccessCategory::ac_be, 4);
+  EXPECT_EQ(mac.current_cw(AccessCategory::ac_be), 4);
+  mac.set_cw_min(AccessCategory::ac_be, 128);
+  EXPECT_EQ(mac.current_cw(AccessCategory::ac_be), 128);
+}
+
 }  // namespace
 }  // namespace wmnsim::mac

@@ -337,11 +337,31 @@ const BadCase kBadCases[] = {
        d["phy"] = {{"data_rate_bps", "auto"}, {"reception", {{"model", "threshold"}}}};
      },
      "/phy/data_rate_bps", "it needs \"reception\": {\"model\": \"sinr\"}"},
-    {"EdcaControllerWithDcf",
+    {"EdcaAckPriorityAcksInTheDataCategory",
      [](json& d) {
-       d["controllers"] = {{{"type", "edca_txop"}}};
+       d["controllers"] = {{{"type", "edca_ack_priority"}, {"ack_access_category", "ac_be"}}};
      },
-     "/controllers/0/type", "set \"type\": \"edca\" in /mac"},
+     "/controllers/0/ack_access_category", "TCP ACKs need a category of their own"},
+    {"EdcaTxopWeightOfAnUnknownFlow",
+     [](json& d) {
+       d["controllers"] = {{{"type", "edca_txop"}, {"weights", {{"f2", 2}}}}};
+     },
+     "/controllers/0/weights/f2", "flow \"f2\" is not defined"},
+    {"EdcaTxopWeightNotPositive",
+     [](json& d) {
+       d["controllers"] = {{{"type", "edca_txop"}, {"weights", {{"f1", 0}}}}};
+     },
+     "/controllers/0/weights/f1", "> 0"},
+    {"EdcaTxopSourceWeightsByNode",
+     [](json& d) {
+       d["controllers"] = {{{"type", "edca_txop"}, {"flow_definition", "source_node"}, {"weights", {{"f1", 2}}}}};
+     },
+     "/controllers/0/weights/f1", "node \"f1\" is not defined"},
+    {"EdcaTxopIdleTimeoutWhenStatic",
+     [](json& d) {
+       d["controllers"] = {{{"type", "edca_txop"}, {"dynamic", false}, {"flow_idle_timeout_s", 2}}};
+     },
+     "/controllers/0/flow_idle_timeout_s", "applies only with \"dynamic\": true"},
 };
 
 class ScenarioBadInput : public ::testing::TestWithParam<BadCase> {};

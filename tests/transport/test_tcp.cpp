@@ -378,6 +378,14 @@ TEST(Tcp, ConfigFromAScenarioFlow) {
   EXPECT_EQ(r.window.begin, 10_s);
   EXPECT_EQ(r.mss, 1000u);
   EXPECT_EQ(r.ack_user_priority, user_priority_of(AccessCategory::ac_vo));
+  // ACKs follow the flow's named category unless named themselves ...
+  flow.ack_access_category.reset();
+  EXPECT_EQ(flow_spec(flow, addr, true, 60_s).ack_user_priority, user_priority_of(AccessCategory::ac_vi));
+  // ... and a flow that names none is untagged: the MAC's classifier decides.
+  flow.access_category.reset();
+  const FlowSpec untagged = flow_spec(flow, addr, true, 60_s);
+  EXPECT_FALSE(untagged.user_priority.has_value());
+  EXPECT_FALSE(untagged.ack_user_priority.has_value());
   flow.traffic.type = TrafficType::saturated;
   EXPECT_EQ(tcp_sender_config(tcp, flow_spec(flow, addr, false, 60_s)).application, TcpApplication::bulk);
 }
