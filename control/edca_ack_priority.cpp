@@ -43,7 +43,10 @@ void EdcaAckPriority::start() {
 void EdcaAckPriority::on_stop() {
   for (const Change& c : changes_) {
     mac::Mac& mac = *context().macs.at(c.node).at(c.radio);
-    mac.set_params(params_.data_category, c.data_before);
+    // Only what this controller changed: another (edca_txop) may own the TXOP.
+    EdcaParams data = mac.params(params_.data_category);
+    data.aifsn = c.data_before.aifsn;
+    mac.set_params(params_.data_category, data);
     mac.set_params(params_.ack_category, c.ack_before);
     mac.classifier().set_pure_ack_category(c.pure_ack_category_before);
   }

@@ -160,7 +160,13 @@ void EdcaTxop::apply(RadioState& s) {
     if (!params_.dynamic || now - seen.last <= params_.flow_idle_timeout) flows += seen.weight;
   }
   s.flows = flows;
-  const EdcaParams next = scaled(s.own, flows, params_.scaling);
+  // Only the TXOP and CWmin are this controller's: other fields (the AIFSN that
+  // edca_ack_priority raised, in whichever order the two started) stay as they are.
+  const EdcaParams target = scaled(s.own, flows, params_.scaling);
+  EdcaParams next = s.mac->params(params_.category);
+  next.txop = target.txop;
+  next.cw_min = target.cw_min;
+  next.cw_max = std::max(next.cw_max, next.cw_min);
   if (same(next, s.mac->params(params_.category))) return;
   s.mac->set_params(params_.category, next);
   ++s.changes;
@@ -175,7 +181,13 @@ void EdcaTxop::apply(RadioState& s) {
 }
 
 void EdcaTxop::on_stop() {
-  for (RadioState& s : radios_) s.mac->set_params(params_.category, s.own);
+  for (RadioState& s : radios_) {
+    EdcaParams p = s.mac->params(params_.category);
+    p.txop = s.own.txop;
+    p.cw_min = s.own.cw_min;
+    p.cw_max = std::max(p.cw_max, p.cw_min);
+    s.mac->set_params(params_.category, p);
+  }
 }
 
 nlohmann::ordered_json EdcaTxop::statistics() const {

@@ -17,7 +17,8 @@
 //    halved (half_txop_half_cw, Sec. IV-A: CWmin moves only in powers of two; an
 //    odd n rounds the TXOP up, so 3 flows get 2 frames at twice the access rate);
 //  - a radio that sends no counted flow keeps its own parameters.
-// At stop every radio gets its own parameters back.
+// Only the TXOP and CWmin are the controller's: the AIFSN edca_ack_priority raises
+// stays, whichever starts first. At stop every radio gets its own TXOP and CWmin back.
 
 #include <cstdint>
 #include <unordered_map>

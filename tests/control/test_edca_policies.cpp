@@ -146,6 +146,23 @@ TEST(EdcaTxop, StaticCountsTheFlowsEachRadioSendsFromTheRoutes) {
   }
 }
 
+TEST(EdcaPolicies, EachControllerOwnsItsFieldsWhicheverStartsOrStopsFirst) {
+  // TXOP first, ACK priority second, and ACK priority stopping while TXOP goes on.
+  const Scenario s = parse_scenario(parking_lot(nlohmann::json::parse(
+      R"([{"type": "edca_txop", "scaling": "half_txop_half_cw", "start_s": 0.2},
+          {"type": "edca_ack_priority", "stop_s": 0.6}])")));
+  Simulation sim(1);
+  Network net(sim, s);
+  sim.run_until(Time::ms(500));
+  EXPECT_EQ(be(net, s, "R9", 1).aifsn, 6);
+  EXPECT_EQ(txop_frames(net, s, "R9", 1), 5);
+  EXPECT_EQ(be(net, s, "R9", 1).cw_min, 8);
+  sim.run_until(Time::ms(700));
+  EXPECT_EQ(be(net, s, "R9", 1).aifsn, 2);  // ACK priority gone ...
+  EXPECT_EQ(txop_frames(net, s, "R9", 1), 5);  // ... the TXOP stays
+  EXPECT_EQ(be(net, s, "R9", 1).cw_min, 8);
+}
+
 TEST(EdcaTxop, SourceNodesAndWeights) {
   // 002 Sec. V: TXOP = the sum of the weights of the flows carried.
   const Scenario s = parse_scenario(parking_lot(nlohmann::json::parse(
