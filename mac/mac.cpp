@@ -443,6 +443,9 @@ void Mac::load_next_mpdu(AccessFunction& f) {
     f.packet = f.queue->dequeue(scheduler_.now());
     if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
     f.service_start = std::max(f.packet->queued_at, f.last_service_end);
+    // Here, where each data MPDU is taken exactly once (has_mpdu() above keeps a
+    // retried MPDU from coming back), not where its service ends.
+    queueing_delays_.add(f.service_start - f.packet->queued_at);
   }
   // One sequence counter for every MPDU (8.2.4.4.2; the simulator keeps one for
   // QoS data too).

@@ -153,6 +153,13 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   // (broadcast) or its drop at the retry limit. Packets that expired in the queue
   // never reached service and are not counted.
   const DelayDistribution& service_delays() const { return service_delays_; }
+  // MAC queueing delay of every data MPDU that reached service: from its arrival
+  // in the MAC queue (Packet::queued_at) to the start of its service as
+  // service_delays() counts it (so queueing + service = arrival to ACK). Counted
+  // once, when the MAC takes the MPDU from its queue: an MPDU still in service when
+  // the run ends is here but not yet in service_delays(); one that expired in the
+  // queue is in neither.
+  const DelayDistribution& queueing_delays() const { return queueing_delays_; }
   // Time the channel was busy as 003 Sec. III-A defines it for the channel
   // busyness ratio: transmitting, receiving (CCA busy) or NAV set. Up to now.
   Time channel_busy_time() const;
@@ -352,6 +359,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
 
   MacStats stats_;
   DelayDistribution service_delays_;
+  DelayDistribution queueing_delays_;
 };
 
 // A busy indication this close before an access time does not stop it (see above).

@@ -43,7 +43,7 @@ MetricValue number_at(const nlohmann::json& v) {
 
 MetricValue lookup_row(const nlohmann::json& results, const std::string& section, const std::string& id,
                        const std::string& column) {
-  const std::string kind = section == "flows" ? "flow" : "node";
+  const std::string kind = section == "flows" ? "flow" : section == "nodes" ? "node" : "radio";
   const auto it = results.find(section);
   if (it == results.end() || !it->is_array()) return {std::nullopt, "the results have no \"" + section + "\" table"};
   std::vector<std::string> ids;
@@ -135,7 +135,7 @@ MetricValue lookup_metric(const nlohmann::json& results, const std::string& metr
   if (first == std::string::npos) return {std::nullopt, "not a metric name"};
   const std::string section = metric.substr(0, first);
   if (section == "summary") return lookup_summary(results, metric.substr(first + 1));
-  if ((section == "flows" || section == "nodes") && last > first + 1) {
+  if ((section == "flows" || section == "nodes" || section == "radios") && last > first + 1) {
     return lookup_row(results, section, metric.substr(first + 1, last - first - 1), metric.substr(last + 1));
   }
   return {std::nullopt, "not a metric name"};

@@ -14,15 +14,16 @@ namespace wmnsim {
 
 namespace {
 
-// The three metric families of a results document (docs/results.md). Flow and node
-// ids may themselves contain '/', so only the first and last segments are fixed.
+// The metric families of a results document (docs/results.md). Flow, node and
+// radio ids may themselves contain '/', so only the first and last segments are
+// fixed.
 bool valid_metric_name(std::string_view name) {
   const auto first = name.find('/');
   if (first == std::string_view::npos || first + 1 >= name.size()) return false;
   const std::string_view section = name.substr(0, first);
   if (name.back() == '/') return false;
   if (section == "summary") return true;
-  if (section != "flows" && section != "nodes") return false;
+  if (section != "flows" && section != "nodes" && section != "radios") return false;
   const auto last = name.rfind('/');
   return last > first + 1;  // a non-empty id between the section and the column
 }
@@ -65,7 +66,8 @@ ReferenceMetric parse_metric(JsonReader r, std::set<std::string>& seen) {
     m.metric = *name;
     if (!valid_metric_name(*name)) {
       r.issues().add(r.path_of("metric"),
-                     "expected summary/<key>, flows/<flow id>/<column> or nodes/<node id>/<column>, got \"" +
+                     "expected summary/<key>, flows/<flow id>/<column>, nodes/<node id>/<column> or "
+                     "radios/<node id>:<radio>/<column>, got \"" +
                          *name + "\"");
     } else if (!seen.insert(*name).second) {
       r.issues().add(r.path_of("metric"), "metric \"" + *name + "\" is listed twice; keep one");

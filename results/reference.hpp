@@ -27,7 +27,9 @@ struct Tolerance {
 };
 
 struct ReferenceMetric {
-  std::string metric;           // "summary/<key>[/<key>...]", "flows/<id>/<column>", "nodes/<id>/<column>"
+  // "summary/<key>[/<key>...]", "flows/<id>/<column>", "nodes/<id>/<column>",
+  // "radios/<node id>:<radio>/<column>"
+  std::string metric;
   double mean = 0.0;
   double std = 0.0;             // sample standard deviation (n - 1 in the denominator)
   std::int64_t n = 1;           // runs behind mean and std

@@ -73,6 +73,8 @@ nlohmann::ordered_json Results::to_json() const {
   for (const auto& f : flows) out["flows"].push_back(f);
   out["nodes"] = J::array();
   for (const auto& n : nodes) out["nodes"].push_back(n);
+  out["radios"] = J::array();
+  for (const auto& r : radios) out["radios"].push_back(r);
   out["flow_delay_histograms"] = J::array();
   for (const auto& h : flow_delay_histograms) out["flow_delay_histograms"].push_back(h);
   out["controllers"] = J::array();

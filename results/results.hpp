@@ -75,6 +75,10 @@ struct Results {
   // metric columns are defined by the layers that produce them).
   std::vector<nlohmann::ordered_json> flows;
   std::vector<nlohmann::ordered_json> nodes;
+  // One object per radio of every node with radios, in node order then radio
+  // order (relays of 002 have two, on different channels), all with the same keys:
+  // the node rows pool a node's radios, these keep them apart.
+  std::vector<nlohmann::ordered_json> radios;
   // One object per controller: id, type and the controller's own statistics.
   std::vector<nlohmann::ordered_json> controllers;
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();

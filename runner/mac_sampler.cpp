@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "runner/result_rows.hpp"
 
 namespace wmnsim::mac {
 
@@ -13,12 +17,13 @@ MacSampler::MacSampler(Simulation& sim, std::vector<Radio> radios, Time interval
   queue_ = wants("queue_length");
   cw_ = wants("contention_window");
   drops_ = wants("drops");
+  txop_ = wants("txop_limit");
 }
 
 MacSampler::~MacSampler() { sim_.scheduler().cancel(next_); }
 
 void MacSampler::start() {
-  if (!(busyness_ || queue_ || cw_ || drops_)) return;
+  if (!(busyness_ || queue_ || cw_ || drops_ || txop_)) return;
   next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
@@ -38,6 +43,21 @@ std::uint64_t queue_drops(const Mac& mac) {
   std::uint64_t n = 0;
   for_each_queue(mac, [&](const QueueDiscipline& q) { n += q.counters().dropped_total(); });
   return n;
+}
+
+// The categories a MAC has with their sample ids: DCF's one under the radio's
+// id; under EDCA one per access category (802.11-2012 9.19.2), under
+// "<radio id>:<category>".
+template <typename Fn>
+void for_each_category(const Mac& mac, const std::string& id, Fn fn) {
+  if (mac.category_count() == 1) {
+    fn(AccessCategory::ac_be, id);
+    return;
+  }
+  for (std::size_t c = 0; c < kAccessCategoryCount; ++c) {
+    const auto ac = static_cast<AccessCategory>(c);
+    fn(ac, id + ":" + std::string(to_string(ac)));
+  }
 }
 
 }  // namespace
@@ -63,16 +83,23 @@ void MacSampler::sample() {
     }
     if (queue_) queue_samples_.push_back({t, id, static_cast<double>(queued_packets(mac))});
     if (cw_) {
-      // DCF has one window, sampled under the radio's id; EDCA one per access
-      // category (802.11-2012 9.19.2), under "<radio id>:<category>".
-      if (mac.category_count() == 1) {
-        cw_samples_.push_back({t, id, static_cast<double>(mac.current_cw(AccessCategory::ac_be))});
-      } else {
-        for (std::size_t c = 0; c < kAccessCategoryCount; ++c) {
-          const auto ac = static_cast<AccessCategory>(c);
-          cw_samples_.push_back({t, id + ":" + std::string(to_string(ac)), static_cast<double>(mac.current_cw(ac))});
+      for_each_category(mac, id, [&](AccessCategory ac, std::string sample_id) {
+        cw_samples_.push_back({t, std::move(sample_id), static_cast<double>(mac.current_cw(ac))});
+      });
+    }
+    if (txop_) {
+      // Read at each sample, so a controller's Mac::set_params shows from the
+      // next sample on.
+      for_each_category(mac, id, [&](AccessCategory ac, std::string sample_id) {
+        const TxopLimit& limit = mac.params(ac).txop;
+        if (limit.time > Time::zero()) {
+          txop_time_samples_.push_back({t, std::move(sample_id), limit.time.to_seconds()});
+        } else {
+          // No limit is a TXOP of one frame (802.11's TXOP limit 0).
+          const double frames = limit.frames > 0 ? static_cast<double>(limit.frames) : 1.0;
+          txop_frame_samples_.push_back({t, std::move(sample_id), frames});
         }
-      }
+      });
     }
     if (drops_) {
       const std::uint64_t d = total_drops(mac);
@@ -91,6 +118,10 @@ void MacSampler::write_timeseries(Results& out) const {
   put("queue_length", "packets", queue_samples_, queue_);
   put("contention_window", "slots", cw_samples_, cw_);
   put("drops", "packets", drop_samples_, drops_);
+  put("txop_limit", "frames", txop_frame_samples_, txop_);
+  // Only when some category is limited by time: a run of frame limits (002) has
+  // no empty second kind.
+  put("txop_limit_time", "s", txop_time_samples_, txop_ && !txop_time_samples_.empty());
 }
 
 nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
@@ -114,16 +145,31 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   return row;
 }
 
+nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed) {
+  const Mac& mac = *r.mac;
+  nlohmann::ordered_json row;
+  // Not the sample id ("R9/1"): ':' keeps the reference metric name
+  // radios/<id>/<column> readable, and radio 0 gets an index too.
+  row["id"] = r.node + ":" + std::to_string(r.radio_index);
+  row["node"] = r.node;
+  row["radio"] = r.radio_index;
+  row["channel"] = r.mac->radio().channel();
+  const nlohmann::ordered_json t = totals(mac, elapsed);
+  for (const auto& [key, value] : t.items()) row[key] = value;
+  put_delay_columns(row, "mac_service_delay", mac.service_delays());
+  put_delay_columns(row, "mac_queueing_delay", mac.queueing_delays());
+  // AC_BE (DCF: its one function), the category of 002's TCP flows; as the
+  // scenario writes it, both limits 0 means one frame per channel access.
+  const EdcaParams& be = mac.params(AccessCategory::ac_be);
+  row["txop_limit_frames"] = be.txop.frames;
+  row["txop_limit_s"] = be.txop.time.to_seconds();
+  row["cw_min"] = be.cw_min;
+  return row;
+}
+
 void MacSampler::write(Results& out) const {
   write_timeseries(out);
-  for (const Radio& r : radios_) {
-    nlohmann::ordered_json row;
-    row["node"] = r.node;
-    row["radio"] = r.radio_index;
-    const nlohmann::ordered_json t = totals(*r.mac, sim_.now());
-    for (const auto& [key, value] : t.items()) row[key] = value;
-    out.nodes.push_back(std::move(row));
-  }
+  for (const Radio& r : radios_) out.radios.push_back(radio_row(r, sim_.now()));
 }
 
 }  // namespace wmnsim::mac

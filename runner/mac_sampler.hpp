@@ -1,8 +1,9 @@
 #pragma once
 // Per-interval MAC statistics: every measurement interval, each MAC's counters
 // are differenced against the previous sample and written as time series into
-// the run's Results (docs/results.md), and at the end one row per radio carries
-// the totals. Time series kinds (scenario outputs.timeseries):
+// the run's Results (docs/results.md), and at the end one row per radio (the
+// radios table) carries the totals, the delays and the parameters in force.
+// Time series kinds (scenario outputs.timeseries):
 //   channel_busyness   busy time / interval, 003 Sec. III-A (transmitting,
 //                      receiving or NAV set)
 //   queue_length       packets queued in all categories at the sample instant
@@ -10,6 +11,15 @@
 //                      radio's id; under EDCA one per access category, under
 //                      "<radio id>:ac_bk" ... "<radio id>:ac_vo"
 //   drops              packets dropped in the interval: retry limit + queues
+//   txop_limit         the TXOP limit in force at the sample instant, with the
+//                      ids of contention_window. 802.11 gives it as a time and
+//                      002 as a frame count (mac_params.hpp, TxopLimit), two
+//                      units that do not convert, so it is written as two kinds:
+//                      "txop_limit" in frames for a category limited by frames or
+//                      not at all (1: one frame per channel access), and
+//                      "txop_limit_time" in seconds for one limited by time (EDCA's
+//                      default AC_VI and AC_VO). Each (radio, category) has one
+//                      sample per interval, in one of the two.
 // Sample ids are "<node id>" for a node's first radio and "<node id>/<radio>"
 // for the others. Samples are taken at the end of each interval, from time 0.
 
@@ -40,12 +50,17 @@ class MacSampler {
 
   // Starts sampling at `interval`, 2 interval, ...
   void start();
-  // Writes the collected time series and one totals row per radio into `out`.
+  // Writes the collected time series and one row per radio (radio_row) into
+  // out.radios.
   void write(Results& out) const;
   // Only the time series.
   void write_timeseries(Results& out) const;
-  // A MAC's totals since time 0 (the keys of a radio's row after node and radio).
+  // A MAC's totals since time 0 (the counter columns of a radio's row).
   static nlohmann::ordered_json totals(const Mac& mac, Time elapsed);
+  // A radio's row of the radios table (docs/results.md): id "<node>:<radio>",
+  // node, radio, channel, totals(), the MAC service and queueing delays, and the
+  // AC_BE parameters in force at the end (TXOP limit, CWmin).
+  static nlohmann::ordered_json radio_row(const Radio& radio, Time elapsed);
 
   static std::uint64_t total_drops(const Mac& mac);
   static std::size_t queued_packets(const Mac& mac);
@@ -60,9 +75,10 @@ class MacSampler {
   Simulation& sim_;
   std::vector<Radio> radios_;
   Time interval_;
-  bool busyness_ = false, queue_ = false, cw_ = false, drops_ = false;
+  bool busyness_ = false, queue_ = false, cw_ = false, drops_ = false, txop_ = false;
   std::vector<Last> last_;
   std::vector<TimeSeries::Sample> busy_samples_, queue_samples_, cw_samples_, drop_samples_;
+  std::vector<TimeSeries::Sample> txop_frame_samples_, txop_time_samples_;
   EventId next_{};
 };
 

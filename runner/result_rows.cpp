@@ -1,6 +1,7 @@
 #include "runner/result_rows.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -38,6 +39,17 @@ void same_keys(std::vector<nlohmann::ordered_json>& rows) {
     for (const std::string& key : keys) ordered[key] = row.contains(key) ? row[key] : nlohmann::ordered_json(nullptr);
     row = std::move(ordered);
   }
+}
+
+void put_delay_columns(nlohmann::ordered_json& row, const std::string& prefix, const DelayDistribution& delays) {
+  const DelayDistribution::Summary d = delays.summary();
+  const auto or_null = [](const std::optional<double>& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  };
+  row[prefix + "_mean_s"] = or_null(d.mean_s);
+  row[prefix + "_p50_s"] = or_null(d.p50_s);
+  row[prefix + "_p95_s"] = or_null(d.p95_s);
+  row[prefix + "_p99_s"] = or_null(d.p99_s);
 }
 
 }  // namespace wmnsim

@@ -3,8 +3,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <vector>
 
+#include "core/delay_distribution.hpp"
 #include "transport/flow_endpoint.hpp"
 
 namespace wmnsim {
@@ -21,5 +23,9 @@ void append_columns(nlohmann::ordered_json& row, const nlohmann::ordered_json& c
 // a key a row lacks (a host has no MAC, a transport has no such statistic) is null
 // there.
 void same_keys(std::vector<nlohmann::ordered_json>& rows);
+
+// Adds <prefix>_mean_s, _p50_s, _p95_s and _p99_s of `delays` to `row`, null when
+// there are none (a radio that sent no data).
+void put_delay_columns(nlohmann::ordered_json& row, const std::string& prefix, const DelayDistribution& delays);
 
 }  // namespace wmnsim

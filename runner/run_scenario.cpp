@@ -231,14 +231,16 @@ void write_nodes(Network& net, Results& out, Time stop) {
     row["radios"] = macs.size();
     for (auto& [key, value] : mac_sum.items()) row[key] = value;
     if (!macs.empty()) {
-      // MAC service delay (head of the queue to ACK or drop), the node's radios pooled.
-      DelayDistribution service;
-      for (const mac::Mac* m : macs) service.merge(m->service_delays());
-      const DelayDistribution::Summary sd = service.summary();
-      row["mac_service_delay_mean_s"] = or_null(sd.mean_s);
-      row["mac_service_delay_p50_s"] = or_null(sd.p50_s);
-      row["mac_service_delay_p95_s"] = or_null(sd.p95_s);
-      row["mac_service_delay_p99_s"] = or_null(sd.p99_s);
+      // MAC service delay (head of the queue to ACK or drop) and queueing delay
+      // (arrival in the queue to its head), the node's radios pooled; the radios
+      // table has them per radio.
+      DelayDistribution service, queueing;
+      for (const mac::Mac* m : macs) {
+        service.merge(m->service_delays());
+        queueing.merge(m->queueing_delays());
+      }
+      put_delay_columns(row, "mac_service_delay", service);
+      put_delay_columns(row, "mac_queueing_delay", queueing);
     }
     out.nodes.push_back(std::move(row));
   }
@@ -350,9 +352,6 @@ void check_pcap_files(const Network& net, const std::vector<std::string>& other_
 
 const char* why_not_recorded(std::string_view timeseries_kind) {
   if (timeseries_kind == "wccp_rate") return "WCCP (003) is not simulated yet";
-  if (timeseries_kind == "txop_limit") {
-    return "the TXOP changes only under the edca_txop controller (002), which is not simulated yet";
-  }
   return nullptr;
 }
 
@@ -431,7 +430,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     out.controllers.push_back({{"id", c.id()}, {"type", c.config().type}, {"statistics", c.statistics()}});
   }
   flow_sampler.write(out);
-  mac_sampler.write_timeseries(out);
+  mac_sampler.write(out);  // its time series and the radios table
 
   const DropCounters& all = net.ledger().all_drops();
   const Time clipped_end = std::min(net.window().end, sim.now());

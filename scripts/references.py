@@ -126,7 +126,7 @@ def lookup(results: Dict[str, Any], metric: str) -> Optional[float]:
             if not isinstance(value, dict) or key not in value:
                 return None
             value = value[key]
-    elif section in ("flows", "nodes") and "/" in rest:
+    elif section in ("flows", "nodes", "radios") and "/" in rest:
         row_id, _, column = rest.rpartition("/")  # ids may contain '/'; the column cannot
         rows = [r for r in results.get(section, []) if isinstance(r, dict) and r.get("id") == row_id]
         if not rows or column not in rows[0]:

@@ -329,8 +329,8 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     its intervals are drawn as they are). ``x``: the parameter (e.g.
     ``"/mac/cw_min"``); ``y``: the metric (e.g. ``"total_goodput_bps"``, drawn in
     Mbit/s like every ``*_bps``). ``table``: the table ``y`` comes from when
-    aggregating here (``"runs"``, ``"flows"`` or ``"nodes"``; per flow or node,
-    each id is a line of its own)."""
+    aggregating here (``"runs"``, ``"flows"``, ``"nodes"`` or ``"radios"``; per
+    flow, node or radio, each id is a line of its own)."""
     import pandas as pd
 
     from .sweep import SweepData, _groups, load

@@ -156,6 +156,15 @@ class Result:
         """One row per node (MAC statistics, drops), ``id`` first."""
         return _table(self._data["nodes"])
 
+    @property
+    def radios(self) -> "pandas.DataFrame":
+        """One row per radio of every node with radios, ``id`` first
+        (``"<node id>:<radio index>"``, e.g. ``"R9:1"``): the node rows' MAC
+        columns per radio, with the channel, the MAC service and queueing delays
+        and the AC_BE TXOP limit and CWmin at the end (docs/results.md). Empty for
+        results files written before the table existed."""
+        return _table(self._data.get("radios", []))
+
     def delay_histogram(self, flow: str) -> "pandas.DataFrame":
         """The delay histogram of one flow (by id): columns ``delay_s`` (the bin's
         lower edge), ``count``; ``df.attrs["bin_width_s"]`` the bin width (1 ms).
@@ -278,7 +287,9 @@ def _check_results(data: Any) -> None:
         fail("/run", "expected an object with simulated_time_s, events_executed, event_fingerprint, interrupted")
     if not isinstance(data.get("summary"), dict):
         fail("/summary", "expected an object")
-    for key in ("flows", "nodes"):
+    for key in ("flows", "nodes", "radios"):
+        if key == "radios" and key not in data:
+            continue  # written before the radios table existed
         rows = data.get(key)
         if not isinstance(rows, list):
             fail("/" + key, "expected an array")

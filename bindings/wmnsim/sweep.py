@@ -50,7 +50,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 #: The sweep directory's metadata format (DIR/sweep.json).
 FORMAT_VERSION = 1
 METADATA_FILE = "sweep.json"
-RUNS_DIR = "runs"  # DIR/runs/<run key>/{run,flows,nodes}.parquet
+RUNS_DIR = "runs"  # DIR/runs/<run key>/{run,flows,nodes,radios}.parquet
 TMP_DIR = ".tmp"  # runs being written; renamed into RUNS_DIR when complete
 LOCK_FILE = ".sweep.json.lock"  # flock()ed around the read-modify-write of sweep.json
 STALE_TMP_S = 3600  # a DIR/.tmp entry untouched this long is left by a killed worker: removed
@@ -386,9 +386,10 @@ def _parameter_value(value: Any) -> Any:
     return _canonical(value) if isinstance(value, (Mapping, list, tuple)) else value
 
 
-def _tables(task: Dict[str, Any], result: Any) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
-    """One run's rows: the run (key, seed, summary, run statistics), its flows and
-    its nodes, the latter two keyed by run key and id. Not the point's parameters,
+def _tables(task: Dict[str, Any], result: Any
+            ) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    """One run's rows: the run (key, seed, summary, run statistics), its flows,
+    nodes and radios, the latter three keyed by run key and id. Not the point's parameters,
     point key or topology seed: the run key hashes the scenario as run, which other
     parameters can reach too, so those columns come from the sweep reading the run
     (:func:`_read_runs`)."""
@@ -408,7 +409,7 @@ def _tables(task: Dict[str, Any], result: Any) -> Tuple["pandas.DataFrame", "pan
         df.insert(0, "run_key", task["key"])
         return df
 
-    return run, keyed(result.flows, "flow_id"), keyed(result.nodes, "node_id")
+    return run, keyed(result.flows, "flow_id"), keyed(result.nodes, "node_id"), keyed(result.radios, "radio_id")
 
 
 def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
@@ -438,11 +439,11 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
         # Stopped early (a signal to the worker, a cancel): stored, it would be skipped
         # as finished by every resume. Raised instead, so Dask retries or reports it.
         raise RuntimeError(f"run {task['key']} stopped before its end (a partial result): not stored")
-    run, flows, nodes = _tables(task, result)
+    run, flows, nodes, radios = _tables(task, result)
     tmp = os.path.join(task["out_dir"], TMP_DIR, f"{task['key']}.{uuid.uuid4().hex}")
     os.makedirs(tmp)
     try:
-        for name, df in (("run", run), ("flows", flows), ("nodes", nodes)):
+        for name, df in (("run", run), ("flows", flows), ("nodes", nodes), ("radios", radios)):
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), os.path.join(tmp, name + ".parquet"))
         if task["keep_results"]:
             result.to_json(os.path.join(tmp, "results.json"))
@@ -723,8 +724,9 @@ class SweepData:
     ``runs``: one row per run (``run_key``, ``point_key``, the parameters as
     columns named by their JSON pointer, ``seed``, ``topology_seed``, the
     summary flattened (``jain_fairness_index``, ``drops.queue_overflow``, ...),
-    run statistics). ``flows`` and ``nodes``: one row per flow / node of each run
-    (``flow_id`` / ``node_id``), with the run's key, parameters and seeds in front.
+    run statistics). ``flows``, ``nodes`` and ``radios``: one row per flow / node /
+    radio of each run (``flow_id`` / ``node_id`` / ``radio_id``), with the run's
+    key, parameters and seeds in front.
     The parameters, ``point_key`` and ``topology_seed`` are those of the sweep that
     asked for the run (its plan, or its sweep.json entry), not stored with the run.
     ``parameters`` lists the parameter columns; ``keys`` the run keys (the
@@ -738,9 +740,11 @@ class SweepData:
         self.keys = [r["run_key"] for r in self._rows]
         self.ran, self.skipped, self.duplicates = ran, skipped, duplicates
         self._parameter_order = list(parameter_order)
-        self._tables: Optional[Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = None
+        self._tables: Optional[Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame",
+                                     "pandas.DataFrame"]] = None
 
-    def _read(self) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    def _read(self) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame",
+                             "pandas.DataFrame"]:
         if self._tables is None:
             self._tables = _read_runs(self.directory, self._rows, self._parameter_order)
         return self._tables
@@ -765,17 +769,26 @@ class SweepData:
         """One row per node and run (``node_id``), the run's parameters and seeds in front."""
         return self._read()[3]
 
+    @property
+    def radios(self) -> "pandas.DataFrame":
+        """One row per radio and run (``radio_id``, ``"<node id>:<radio index>"``),
+        the run's parameters and seeds in front. Runs stored before the radios
+        table existed have no rows here."""
+        return self._read()[4]
+
     def __repr__(self) -> str:
         return f"<wmnsim.SweepData {self.directory!r}: {len(self.keys)} runs>"
 
     def aggregate(self, metrics: Optional[Sequence[str]] = None, by: Optional[Sequence[str]] = None,
                   table: str = "runs", confidence: float = 0.95) -> "pandas.DataFrame":
-        """:func:`aggregate` of one table (``"runs"``, ``"flows"``, ``"nodes"``), by
-        default per point (the parameters; for flows and nodes also per id)."""
-        if table not in ("runs", "flows", "nodes"):
-            raise ValueError(f'table must be "runs", "flows" or "nodes", not {table!r}')
+        """:func:`aggregate` of one table (``"runs"``, ``"flows"``, ``"nodes"``,
+        ``"radios"``), by default per point (the parameters; for flows, nodes and
+        radios also per id)."""
+        if table not in ("runs", "flows", "nodes", "radios"):
+            raise ValueError(f'table must be "runs", "flows", "nodes" or "radios", not {table!r}')
         if by is None:
-            by = list(self.parameters) + {"runs": [], "flows": ["flow_id"], "nodes": ["node_id"]}[table]
+            by = list(self.parameters) + {"runs": [], "flows": ["flow_id"], "nodes": ["node_id"],
+                                          "radios": ["radio_id"]}[table]
         return aggregate(getattr(self, table), by=by, metrics=metrics, confidence=confidence)
 
     def summary_table(self, confidence: float = 0.95) -> str:
@@ -829,11 +842,18 @@ def _cell(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _read_tables(run_dir: str) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+def _read_tables(run_dir: str
+                 ) -> Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    import pandas as pd
     import pyarrow.parquet as pq
 
-    return tuple(pq.read_table(os.path.join(run_dir, f"{name}.parquet")).to_pandas()  # type: ignore[return-value]
-                 for name in ("run", "flows", "nodes"))
+    def read(name: str) -> "pandas.DataFrame":
+        path = os.path.join(run_dir, f"{name}.parquet")
+        if name == "radios" and not os.path.exists(path):
+            return pd.DataFrame()  # stored before the radios table existed
+        return pq.read_table(path).to_pandas()
+
+    return tuple(read(name) for name in ("run", "flows", "nodes", "radios"))  # type: ignore[return-value]
 
 
 def _entry_row(run: Mapping[str, Any]) -> Dict[str, Any]:
@@ -884,21 +904,21 @@ def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData
 
 
 def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: Sequence[str]
-               ) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
-    """The parameters and the runs, flows and nodes tables of ``rows``: each row's
+               ) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
+    """The parameters and the runs, flows, nodes and radios tables of ``rows``: each row's
     stored run (by its key) with that row's parameters, point key and seeds in front."""
     import pandas as pd
 
-    stored: Dict[str, Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = {}
+    stored: Dict[str, Tuple["pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]] = {}
     for r in rows:
         if r["run_key"] not in stored:
-            run, flows, nodes = _read_tables(os.path.join(directory, RUNS_DIR, r["run_key"]))
+            run, flows, nodes, radios = _read_tables(os.path.join(directory, RUNS_DIR, r["run_key"]))
             # Directories written before the plan columns left the stored files: the
             # sweep's own values win, never those of the sweep that ran it first.
             run = run.drop(columns=[c for c in run.columns if c in PLAN_COLUMNS or str(c).startswith("/")])
-            stored[r["run_key"]] = run, flows, nodes
+            stored[r["run_key"]] = run, flows, nodes, radios
     if not rows:
-        return [], pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
+        return [], pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
     plan = pd.DataFrame(list(rows))
     columns = list(plan.columns)
     parameters = [p for p in parameter_order if p in columns] + \
@@ -921,7 +941,7 @@ def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: 
                                      .reset_index(drop=True)], axis=1))
         return pd.concat(frames, ignore_index=True)
 
-    return parameters, joined(0, True), joined(1, False), joined(2, False)
+    return parameters, joined(0, True), joined(1, False), joined(2, False), joined(3, False)
 
 
 # ---- statistics ----------------------------------------------------------------------------------

@@ -76,3 +76,16 @@ def test_broken_reference_exits_2(tmp_path):
     r = references("check", "--quick", tmp_path)
     assert r.returncode == 2
     assert "cannot run the seeds [1]" in r.stderr and "nope.json" in r.stderr
+
+
+def test_lookup_reads_radio_rows_as_compare_does():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("references_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    results = {"radios": [{"id": "R9:0", "mac_service_delay_mean_s": 0.0023},
+                          {"id": "R9:1", "mac_service_delay_mean_s": 0.0064}]}
+    assert module.lookup(results, "radios/R9:1/mac_service_delay_mean_s") == 0.0064
+    assert module.lookup(results, "radios/R6:1/mac_service_delay_mean_s") is None
+    assert module.lookup({}, "radios/R9:1/channel") is None  # a file without the table

@@ -115,3 +115,22 @@ def test_a_flow_that_delivers_nothing_shows_in_result_warnings():
     assert [w["path"] for w in result.warnings] == ["/flows/2"]
     assert result.warnings[0]["message"].startswith('flow "late" delivered nothing')
     assert wmnsim.run(FLAGSHIP, overrides=SHORT).warnings == []
+
+
+def test_radios_are_a_dataframe_one_row_per_radio_with_the_txop_series():
+    # 002's parking lot: relays R9, R6, R3 have one radio per side, on two channels.
+    parking_lot = FLAGSHIP.parent / "badarla" / "parking_lot.json"
+    result = wmnsim.run(parking_lot, overrides={"/simulation/duration_s": 2, "/simulation/warmup_s": 0,
+                                                "/simulation/measurement_interval_s": 1})
+    radios = result.radios.set_index("id")
+    assert list(result.radios["id"][:7]) == ["S:0", "R9:0", "R9:1", "R6:0", "R6:1", "R3:0", "R3:1"]
+    assert len(radios) == len(result.nodes) + 3
+    assert radios.loc["R9:0", "channel"] == 44 and radios.loc["R9:1", "channel"] == 48
+    assert radios.loc["R6:1", "txop_limit_frames"] == 6 and radios.loc["a0:0", "txop_limit_frames"] == 1
+    assert radios.loc["R9:1", "mac_queueing_delay_mean_s"] >= 0
+    # The node row pools its radios: the per-radio counters add up to it.
+    nodes = result.nodes.set_index("id")
+    assert radios.loc[["R9:0", "R9:1"], "tx_success"].sum() == nodes.loc["R9", "tx_success"]
+    txop = result.timeseries("txop_limit")
+    assert txop.attrs["unit"] == "frames"
+    assert set(txop[txop["id"] == "R3/1:ac_be"]["value"]) == {3.0}

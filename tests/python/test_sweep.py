@@ -81,6 +81,10 @@ def check_equal_to_direct(data, scenario, extra_overrides=None):
         assert list(nodes["node_id"]) == list(r.nodes["id"])
         for column in r.nodes.columns.drop("id"):
             assert nodes[column].tolist() == r.nodes[column].tolist(), column
+        radios = data.radios[data.radios["run_key"] == row["run_key"]].reset_index(drop=True)
+        assert list(radios["radio_id"]) == list(r.radios["id"])
+        for column in r.radios.columns.drop("id"):
+            assert _same(radios[column].tolist(), r.radios[column].tolist()), column
 
 
 def test_small_sweep_matches_direct_runs(small):
@@ -89,7 +93,8 @@ def test_small_sweep_matches_direct_runs(small):
     assert data.parameters == ["/mac/cw_min", "/simulation/duration_s"]
     assert sorted(os.listdir(out / "runs")) == sorted(data.runs["run_key"])
     assert os.listdir(out / ".tmp") == []  # nothing left half-written
-    assert set(os.listdir(out / "runs" / data.runs["run_key"][0])) == {"run.parquet", "flows.parquet", "nodes.parquet"}
+    assert set(os.listdir(out / "runs" / data.runs["run_key"][0])) == {"run.parquet", "flows.parquet", "nodes.parquet",
+                                                                      "radios.parquet"}
     # Rows in sweep order: points (the grid's product), then seeds.
     assert data.runs[["/mac/cw_min", "seed"]].values.tolist() == [[16, 1], [16, 2], [64, 1], [64, 2]]
     assert data.runs["topology_seed"].isna().all()
@@ -319,6 +324,9 @@ def test_aggregate_of_a_sweep_and_its_plot(small, tmp_path):
     per_flow = data.aggregate(metrics=["goodput_bps"], table="flows")
     assert per_flow[["/mac/cw_min", "flow_id"]].values.tolist() == [
         [16, "A_to_GW"], [16, "B_to_GW"], [64, "A_to_GW"], [64, "B_to_GW"]]
+    per_radio = data.aggregate(metrics=["mac_service_delay_mean_s"], table="radios")
+    assert per_radio[["/mac/cw_min", "radio_id"]].values.tolist() == [
+        [16, "A:0"], [16, "B:0"], [16, "GW:0"], [64, "A:0"], [64, "B:0"], [64, "GW:0"]]
     png = tmp_path / "sweep.png"
     fig = wmnsim.plot.sweep(out, x="/mac/cw_min", y="total_goodput_bps", path=png)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000
@@ -330,6 +338,18 @@ def test_aggregate_of_a_sweep_and_its_plot(small, tmp_path):
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["flow_id=A_to_GW", "flow_id=B_to_GW"]
     with pytest.raises(KeyError, match="no parameter"):
         wmnsim.plot.sweep(agg, x="/mac/cw_max", y="total_goodput_bps")
+
+
+def test_runs_stored_before_the_radios_table_load_without_radios(small, tmp_path):
+    out, data = small
+    copy = tmp_path / "old"
+    shutil.copytree(out, copy)
+    first = data.runs["run_key"][0]
+    os.remove(copy / "runs" / first / "radios.parquet")  # as a sweep of an older wmnsim stored it
+    old = wmnsim.sweep.load(copy)
+    assert len(old.runs) == len(data.runs)
+    assert first not in set(old.radios["run_key"]) and len(old.radios) == len(data.radios) - 3
+    assert old.nodes["run_key"].tolist() == data.nodes["run_key"].tolist()
 
 
 def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
@@ -361,8 +381,8 @@ def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     monkeypatch.setattr(wmnsim._run, "run", real_run)
     shutil.rmtree(tmp_path / "runs" / r.key)
     assert _execute(task)["status"] == "done"
-    assert sorted(os.listdir(tmp_path / "runs" / r.key)) == ["flows.parquet", "nodes.parquet", "results.json",
-                                                             "run.parquet"]
+    assert sorted(os.listdir(tmp_path / "runs" / r.key)) == ["flows.parquet", "nodes.parquet", "radios.parquet",
+                                                             "results.json", "run.parquet"]
     # A retried task finds its run stored and does not run it again.
     monkeypatch.setattr(wmnsim._run, "run", lambda *a, **k: pytest.fail("a stored run ran again"))
     assert _execute(task)["status"] == "duplicate"

@@ -134,6 +134,39 @@ TEST(CompareLookup, AddressesSummaryFlowsAndNodes) {
             std::string::npos);
 }
 
+TEST(CompareLookup, AddressesRadiosByNodeAndRadioIndex) {
+  json r = results_doc(1000, 3, 50);
+  r["radios"] = json::array({{{"id", "R9:0"}, {"mac_service_delay_mean_s", 0.0023}},
+                             {{"id", "R9:1"}, {"mac_service_delay_mean_s", 0.0064}}});
+  EXPECT_EQ(lookup_metric(r, "radios/R9:1/mac_service_delay_mean_s").value, 0.0064);
+  EXPECT_EQ(lookup_metric(r, "radios/R9:0/mac_service_delay_mean_s").value, 0.0023);
+  EXPECT_NE(lookup_metric(r, "radios/R6:1/mac_service_delay_mean_s").reason.find("no radio \"R6:1\" in the results"),
+            std::string::npos);
+  EXPECT_NE(lookup_metric(r, "radios/R9:1/mac_service_delay").reason.find("radio \"R9:1\" has no column"),
+            std::string::npos);
+  // A results file written before the radios table.
+  EXPECT_NE(lookup_metric(results_doc(1000, 3, 50), "radios/R9:1/channel").reason.find("no \"radios\" table"),
+            std::string::npos);
+}
+
+TEST(CompareRows, ARadioMetricIsParsedAndCompared) {
+  json d = reference_doc();
+  d["metrics"] = json::array({{{"metric", "radios/R9:1/mac_service_delay_mean_s"}, {"mean", 0.0064},
+                               {"tolerance", {{"relative", 0.1}}}}});
+  const Reference ref = parse_reference(d, ".");
+  ASSERT_EQ(ref.metrics.size(), 1u);
+  json r = results_doc(1000, 3, 50);
+  r["radios"] = json::array({{{"id", "R9:1"}, {"mac_service_delay_mean_s", 0.0068}}});
+  EXPECT_EQ(compare(ref, {{"r.json", r}}).rows[0].status, CompareStatus::pass);
+  r["radios"][0]["mac_service_delay_mean_s"] = 0.0080;
+  EXPECT_EQ(compare(ref, {{"r.json", r}}).rows[0].status, CompareStatus::fail);
+  // A radio id needs a column after it; the section name is checked.
+  d["metrics"][0]["metric"] = "radios/R9:1";
+  EXPECT_TRUE(has_issue(issues_of(d), "/metrics/0/metric", "radios/<node id>:<radio>/<column>"));
+  d["metrics"][0]["metric"] = "radio/R9:1/channel";
+  EXPECT_TRUE(has_issue(issues_of(d), "/metrics/0/metric", "expected summary/<key>"));
+}
+
 TEST(CompareRows, PassFailAndMissing) {
   json d = reference_doc();
   d["metrics"].push_back({{"metric", "flows/Z/goodput_bps"}, {"mean", 1}, {"tolerance", {{"absolute", 1}}}});

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tests/mac/mac_world.hpp"
 
 namespace wmnsim::mac {
@@ -44,11 +46,83 @@ TEST(MacSampler, IntervalSeriesAndTotals) {
   EXPECT_GE(queue.samples[0].value, 1.0);  // A is backlogged
   const TimeSeries& cw = r.timeseries.at("contention_window");
   EXPECT_DOUBLE_EQ(cw.samples[1].value, 32.0);  // B never sends data
-  ASSERT_EQ(r.nodes.size(), 3u);
-  EXPECT_EQ(r.nodes[2]["node"], "C");
-  EXPECT_EQ(r.nodes[2]["drops_queue"], 15u);
-  EXPECT_EQ(r.nodes[2]["tx_success"], 5u);
-  EXPECT_EQ(r.nodes[0]["tx_success"], w.macs[a]->stats().tx_success);
+  EXPECT_TRUE(r.nodes.empty());  // the radios table has the per-radio rows
+  ASSERT_EQ(r.radios.size(), 3u);
+  EXPECT_EQ(r.radios[2]["id"], "C:0");
+  EXPECT_EQ(r.radios[2]["node"], "C");
+  EXPECT_EQ(r.radios[2]["radio"], 0u);
+  EXPECT_EQ(r.radios[2]["channel"], 1);
+  EXPECT_EQ(r.radios[2]["drops_queue"], 15u);
+  EXPECT_EQ(r.radios[2]["tx_success"], 5u);
+  EXPECT_EQ(r.radios[0]["tx_success"], w.macs[a]->stats().tx_success);
+  // C's five frames waited behind one another: queueing delays 0 .. 4 services.
+  EXPECT_EQ(r.radios[2]["mac_queueing_delay_p50_s"], *w.macs[c]->queueing_delays().summary().p50_s);
+  EXPECT_GT(r.radios[2]["mac_queueing_delay_mean_s"].get<double>(), 0.0);
+  EXPECT_TRUE(r.radios[1]["mac_service_delay_mean_s"].is_null());  // B sent only ACKs
+  EXPECT_EQ(r.radios[0]["txop_limit_frames"], 0);  // DCF: one frame per access
+  EXPECT_EQ(r.radios[0]["txop_limit_s"], 0.0);
+  EXPECT_EQ(r.radios[0]["cw_min"], 32);
+}
+
+double value_at(const TimeSeries& ts, double t, const std::string& id) {
+  for (const auto& s : ts.samples) {
+    if (s.time_s == t && s.id == id) return s.value;
+  }
+  ADD_FAILURE() << "no sample of " << id << " at " << t;
+  return -1.0;
+}
+
+TEST(MacSampler, TxopLimitFollowsSetParamsPerAccessCategory) {
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::edca);
+  const auto a = w.add(), b = w.add();
+  w.build();
+  w.taps[a]->saturate(b, 1500);
+  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", "A", 0}, {w.macs[b].get(), "B/1", "B", 1}}, 1_s, {"txop_limit"});
+  sampler.start();
+  w.run(1500_ms);
+  // What a controller does (002's edca_txop): a TXOP of 4 frames for A's AC_BE.
+  EdcaParams be = w.macs[a]->params(AccessCategory::ac_be);
+  be.txop = TxopLimit{Time::zero(), 4};
+  w.macs[a]->set_params(AccessCategory::ac_be, be);
+  w.run(3_s);
+  Results r;
+  sampler.write(r);
+  const TimeSeries& frames = r.timeseries.at("txop_limit");
+  EXPECT_EQ(frames.unit, "frames");
+  EXPECT_EQ(value_at(frames, 1.0, "A:ac_be"), 1.0);  // 802.11's default: one frame
+  EXPECT_EQ(value_at(frames, 2.0, "A:ac_be"), 4.0);
+  EXPECT_EQ(value_at(frames, 3.0, "A:ac_be"), 4.0);
+  EXPECT_EQ(value_at(frames, 3.0, "B/1:ac_be"), 1.0);
+  EXPECT_EQ(value_at(frames, 3.0, "A:ac_bk"), 1.0);
+  // AC_VI and AC_VO default to time limits (802.11b: 6.016 and 3.264 ms): the other kind.
+  const TimeSeries& time = r.timeseries.at("txop_limit_time");
+  EXPECT_EQ(time.unit, "s");
+  EXPECT_DOUBLE_EQ(value_at(time, 2.0, "A:ac_vi"), 6.016e-3);
+  EXPECT_DOUBLE_EQ(value_at(time, 2.0, "B/1:ac_vo"), 3.264e-3);
+  // One sample per radio, category and interval, across the two kinds.
+  EXPECT_EQ(frames.samples.size() + time.samples.size(), 3u * 2u * 4u);
+  // The radios table has the limit in force at the end, and A really bursts.
+  EXPECT_EQ(r.radios[0]["id"], "A:0");
+  EXPECT_EQ(r.radios[0]["txop_limit_frames"], 4);
+  EXPECT_EQ(r.radios[1]["id"], "B:1");
+  EXPECT_EQ(r.radios[1]["txop_limit_frames"], 0);
+  EXPECT_GT(w.macs[a]->stats().txop_continuations, 0u);
+}
+
+TEST(MacSampler, TxopLimitUnderDcfIsOneSeriesPerRadio) {
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6);
+  const auto a = w.add(), b = w.add();
+  w.build();
+  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", "A", 0}, {w.macs[b].get(), "B", "B", 0}}, 1_s, {"txop_limit"});
+  sampler.start();
+  w.run(2_s);
+  Results r;
+  sampler.write(r);
+  const TimeSeries& frames = r.timeseries.at("txop_limit");
+  ASSERT_EQ(frames.samples.size(), 4u);
+  EXPECT_EQ(frames.samples[0].id, "A");
+  EXPECT_EQ(frames.samples[0].value, 1.0);
+  EXPECT_EQ(r.timeseries.count("txop_limit_time"), 0u);  // no time limit anywhere
 }
 
 }  // namespace

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/not_supported.hpp"
 #include "runner/run_scenario.hpp"
@@ -73,7 +77,7 @@ TEST(Outputs, WeightedIntraMeshLossIsRecordedPerNodeAndSumsToTheSummary) {
 }
 
 TEST(Outputs, KindsNotRecordedYetAreRefusedByRunAndByTheCheck) {
-  for (const char* kind : {"wccp_rate", "txop_limit"}) {
+  for (const char* kind : {"wccp_rate"}) {
     auto doc = udp_chain();
     doc["outputs"]["timeseries"] = {"flow_goodput", kind};
     const Scenario s = parse_scenario(doc);
@@ -92,6 +96,74 @@ TEST(Outputs, KindsNotRecordedYetAreRefusedByRunAndByTheCheck) {
       }
     }
   }
+}
+
+// 002's parking lot, short: relays R9, R6, R3 with one radio per side.
+nlohmann::json parking_lot() {
+  std::ifstream in(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios" / "badarla" / "parking_lot.json");
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["simulation"]["duration_s"] = 3;
+  doc["simulation"]["warmup_s"] = 0;
+  doc["simulation"]["measurement_interval_s"] = 1;
+  return doc;
+}
+
+TEST(Outputs, TxopLimitIsRecordedPerRadioAndAccessCategory) {
+  const nlohmann::json doc = parking_lot();
+  EXPECT_NO_THROW(check_runnable(parse_scenario(doc)));  // the scenario asks for txop_limit
+  Results r = run_scenario(parse_scenario(doc));
+  const TimeSeries& frames = r.timeseries.at("txop_limit");
+  EXPECT_EQ(frames.unit, "frames");
+  const std::set<std::string> ids = ids_of(frames);
+  // Sample ids as for contention_window: R9's second radio is "R9/1".
+  EXPECT_TRUE(ids.contains("R9:ac_be") && ids.contains("R9/1:ac_be") && ids.contains("a0:ac_vo"));
+  for (const auto& s : frames.samples) {
+    if (s.id == "R9/1:ac_be") {
+      EXPECT_EQ(s.value, 9.0);
+    } else if (s.id == "R3:ac_be") {
+      EXPECT_EQ(s.value, 3.0);
+    } else if (s.id == "a0:ac_be") {
+      EXPECT_EQ(s.value, 1.0);
+    }
+  }
+  // AC_VI keeps 802.11a's default time limit, 3.008 ms.
+  for (const auto& s : r.timeseries.at("txop_limit_time").samples) {
+    EXPECT_TRUE(s.id.ends_with(":ac_vi")) << s.id;
+    EXPECT_DOUBLE_EQ(s.value, 3.008e-3);
+  }
+}
+
+TEST(Outputs, RadiosTableHasOneRowPerRadioInNodeThenRadioOrder) {
+  Results r = run_scenario(parse_scenario(parking_lot()));
+  ASSERT_EQ(r.radios.size(), r.nodes.size() + 3);  // three relays with two radios
+  const std::vector<std::pair<std::string, int>> first{{"S:0", 48}, {"R9:0", 44}, {"R9:1", 48}, {"R6:0", 40},
+                                                       {"R6:1", 44}, {"R3:0", 36}, {"R3:1", 40}, {"d0:0", 48}};
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    EXPECT_EQ(r.radios[i]["id"], first[i].first);
+    EXPECT_EQ(r.radios[i]["channel"], first[i].second) << first[i].first;
+  }
+  EXPECT_EQ(r.radios[2]["node"], "R9");
+  EXPECT_EQ(r.radios[2]["radio"], 1u);
+  EXPECT_EQ(r.radios[2]["txop_limit_frames"], 9);
+  EXPECT_EQ(r.radios[2]["cw_min"], 16);
+  EXPECT_EQ(r.radios[7]["txop_limit_frames"], 1);
+  for (const auto& row : r.radios) {
+    EXPECT_EQ(row.size(), r.radios[0].size());  // same keys
+    EXPECT_EQ(row["txop_limit_s"], 0.0);
+  }
+  // Node rows pool their radios: R9's counters are the sum of its two radios'.
+  const auto& r9 = r.nodes[1];
+  ASSERT_EQ(r9["id"], "R9");
+  EXPECT_EQ(r9["tx_success"].get<std::uint64_t>(),
+            r.radios[1]["tx_success"].get<std::uint64_t>() + r.radios[2]["tx_success"].get<std::uint64_t>());
+  EXPECT_GT(r9["tx_success"].get<std::uint64_t>(), 0u);
+  // Both delays, per radio and pooled; R9 forwards data on its radio to S.
+  EXPECT_TRUE(r.radios[2]["mac_service_delay_mean_s"].is_number());
+  EXPECT_TRUE(r.radios[2]["mac_queueing_delay_p99_s"].is_number());
+  EXPECT_TRUE(r9["mac_queueing_delay_mean_s"].is_number());
+  const nlohmann::ordered_json doc = r.to_json();
+  ASSERT_TRUE(doc.contains("radios"));
+  EXPECT_EQ(doc["radios"].size(), r.radios.size());
 }
 
 TEST(Outputs, CheckRunnableFindsWhatOnlyTheNetworkSees) {
