@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/time.hpp"
@@ -50,8 +51,20 @@ constexpr std::string_view to_string(DropCause c) {
   return names[static_cast<std::size_t>(c)];
 }
 
+// At most 4 SACK blocks fit TCP's 40 bytes of options (RFC 2018 3: 2 + 8 * 4 =
+// 34 bytes; with the 12 bytes of timestamps only 3 fit, 26 of the remaining 28).
+inline constexpr std::size_t kMaxSackBlocks = 4;
+
+// One RFC 2018 SACK block, [left, right) as offsets from the ACK number: the
+// receiver reports only data it holds beyond RCV.NXT and inside its window, so 32
+// bits are enough (as on the wire) while sequence numbers here are 64-bit.
+struct SackBlock {
+  std::uint32_t left = 0;
+  std::uint32_t right = 0;
+};
+
 // Transport header as plain fields, enough for UDP and TCP (NewReno, Reno, fixed
-// window) and extensible for WCCP's congestion header.
+// window, SACK) and extensible for WCCP's congestion header.
 struct TransportHeader {
   std::uint64_t seq = 0;  // TCP: sequence number of the first payload byte; UDP: datagram number
   std::uint64_t ack = 0;  // TCP: next byte expected, valid when ack_valid
@@ -64,8 +77,21 @@ struct TransportHeader {
   // TCP timestamps option (RFC 7323 3): TSval (the sender's clock when it sent the
   // segment) and TSecr (the TSval echoed), valid when `timestamps`.
   bool timestamps = false;
+  // TCP SACK option (RFC 2018 3): how many of sack_blocks are valid (0: no option).
+  std::uint8_t sack_count = 0;
   Time ts_val;
   Time ts_ecr;
+  std::array<SackBlock, kMaxSackBlocks> sack_blocks{};
+
+  // Block i as absolute sequence numbers [first, second).
+  constexpr std::pair<std::uint64_t, std::uint64_t> sack(std::size_t i) const {
+    return {ack + sack_blocks[i].left, ack + sack_blocks[i].right};
+  }
+  // Appends [left, right) (set `ack` first; left >= ack, and a block must fit
+  // 32-bit offsets: the receiver's window bounds it).
+  constexpr void add_sack(std::uint64_t left, std::uint64_t right) {
+    sack_blocks[sack_count++] = {static_cast<std::uint32_t>(left - ack), static_cast<std::uint32_t>(right - ack)};
+  }
 
   // A TCP segment that only acknowledges. 002 gives these their own access category,
   // and in 000 they are what contends against the data of the other direction.

@@ -12,6 +12,8 @@ constexpr std::uint32_t kUdpHeader = 8;    // RFC 768
 constexpr std::uint32_t kTcpHeader = 20;   // RFC 793 3.1, no options
 // RFC 7323 Appendix A: NOP, NOP, then kind 8, length 10, TSval, TSecr.
 constexpr std::uint32_t kTcpTimestampsOption = 12;
+// RFC 2018 3: kind 5, length 2 + 8 per block; two NOPs in front, as Linux pads it.
+constexpr std::uint32_t tcp_sack_option(std::uint32_t blocks) { return blocks == 0 ? 0 : 2 + 2 + 8 * blocks; }
 
 // TCP flag bits (RFC 793 3.1, low byte of the offset/flags word).
 constexpr std::uint16_t kTcpFin = 0x01;
@@ -52,7 +54,9 @@ std::uint16_t finish_checksum(std::uint32_t sum) {
 std::uint32_t ip_header_bytes(const Packet& packet, IpProtocol protocol) {
   switch (protocol) {
     case IpProtocol::udp: return kIpv4Header + kUdpHeader;
-    case IpProtocol::tcp: return kIpv4Header + kTcpHeader + (packet.transport.timestamps ? kTcpTimestampsOption : 0);
+    case IpProtocol::tcp:
+      return kIpv4Header + kTcpHeader + (packet.transport.timestamps ? kTcpTimestampsOption : 0) +
+             tcp_sack_option(packet.transport.sack_count);
     case IpProtocol::experimental: return kIpv4Header;
   }
   return kIpv4Header;
@@ -121,6 +125,17 @@ void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow)
         put_u8(out, 10);
         put_be32(out, timestamp_us(t.ts_val));
         put_be32(out, timestamp_us(t.ts_ecr));
+      }
+      if (t.sack_count > 0) {  // RFC 2018 3, after the timestamps (Linux's order)
+        put_u8(out, 1);
+        put_u8(out, 1);
+        put_u8(out, 5);
+        put_u8(out, static_cast<std::uint8_t>(2 + 8 * t.sack_count));
+        for (std::size_t i = 0; i < t.sack_count; ++i) {
+          const auto [left, right] = t.sack(i);
+          put_be32(out, static_cast<std::uint32_t>(left));  // modulo 2^32, as the sequence number
+          put_be32(out, static_cast<std::uint32_t>(right));
+        }
       }
       break;
     }

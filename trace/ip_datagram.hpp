@@ -1,6 +1,7 @@
 #pragma once
 // The bytes of a simulated packet as an IP datagram: an IPv4 header (RFC 791
-// 3.1) and a UDP (RFC 768) or TCP (RFC 793 3.1; timestamps option RFC 7323 3.2)
+// 3.1) and a UDP (RFC 768) or TCP (RFC 793 3.1; timestamps option RFC 7323 3.2,
+// SACK option RFC 2018 3)
 // header carrying the packet's own fields, then the payload as zeros. The
 // simulator keeps headers as typed fields (core/packet.hpp); this is the one place
 // that lays them out as octets.

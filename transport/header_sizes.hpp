@@ -2,6 +2,7 @@
 // Header sizes the transport adds to Packet::size_bytes (an IP datagram: the IP
 // header, the transport header and the payload; TCP options only when enabled).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/packet.hpp"  // kIpv4HeaderBytes
@@ -15,5 +16,12 @@ inline constexpr std::uint32_t kTcpIpHeaderBytes = kIpv4HeaderBytes + kTcpHeader
 // RFC 7323 3: the timestamps option is 10 bytes, padded to 12 with two NOPs
 // (RFC 7323 Appendix A's layout), on every segment when in use.
 inline constexpr std::uint32_t kTcpTimestampOptionBytes = 12;
+// RFC 2018 3: the SACK option is 2 + 8 bytes per block; like Linux we pad it with
+// two NOPs to a multiple of 4 (12, 20, 28 or 36 bytes), on ACKs that carry blocks.
+constexpr std::uint32_t sack_option_bytes(std::size_t blocks) {
+  return blocks == 0 ? 0 : static_cast<std::uint32_t>(2 + 8 * blocks + 2);
+}
+// RFC 2018 3: 40 bytes of TCP options hold 4 blocks, or 3 beside the 12 of timestamps.
+constexpr std::size_t max_sack_blocks(bool timestamps) { return timestamps ? 3 : kMaxSackBlocks; }
 
 }  // namespace wmnsim::transport

@@ -36,6 +36,9 @@ struct TcpSenderConfig {
   // RFC 7323: the timestamps option on every segment; an RTT sample from every
   // ACK that advances SND.UNA (RTTM), which also times retransmitted segments.
   bool timestamps = false;
+  // RFC 2018 SACK option with RFC 6675 loss recovery (the receiver must send
+  // blocks: TcpReceiverConfig::sack). No SYN, so no SACK-permitted negotiation.
+  bool sack = false;
   RtoLimits rto;
   TcpApplication application = TcpApplication::bulk;
   std::uint64_t finite_bytes = 0;  // finite only
@@ -57,6 +60,7 @@ struct TcpReceiverConfig {
   MeasurementWindow window;  // goodput
   std::optional<std::uint8_t> ack_user_priority;  // copied into every ACK (802.1D UP)
   bool timestamps = false;  // RFC 7323: echo TS.Recent in every ACK
+  bool sack = false;        // RFC 2018: SACK blocks on every ACK while data is held out of order
 };
 
 }  // namespace wmnsim::transport

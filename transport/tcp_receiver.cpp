@@ -1,6 +1,8 @@
 #include "transport/tcp_receiver.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <iterator>
 #include <stdexcept>
 
@@ -13,6 +15,7 @@ TcpReceiver::TcpReceiver(Scheduler& scheduler, PacketPool& pool, PacketSink& net
   if (config_.mss == 0) throw std::invalid_argument("TCP MSS must be at least one byte");
   if (config_.window_packets == 0) throw std::invalid_argument("TCP window must be at least one segment");
   out_of_order_.reserve(config_.window_packets);
+  if (config_.sack) sack_blocks_.reserve(kMaxSackBlocks);
 }
 
 TcpReceiver::~TcpReceiver() { scheduler_.cancel(delayed_ack_); }
@@ -78,12 +81,45 @@ void TcpReceiver::receive(PacketPtr packet) {
     if (!ack_now && ++unacked_segments_ >= 2) ack_now = true;
   }
 
+  if (config_.sack) update_sack_blocks(begin);
+
   if (ack_now) {
     send_ack();
   } else if (!scheduler_.is_pending(delayed_ack_)) {
     // RFC 1122 4.2.3.2: the delay must stay below 0.5 s.
     delayed_ack_ = scheduler_.schedule_in(config_.delayed_ack_timeout, [this] { send_ack(); });
   }
+}
+
+void TcpReceiver::update_sack_blocks(std::uint64_t segment_begin) {
+  using Range = std::pair<std::uint64_t, std::uint64_t>;
+  // The held block containing seq (blocks start beyond rcv_nxt_, so a block
+  // reported before and since delivered is not found).
+  const auto block_of = [this](std::uint64_t seq) -> const Range* {
+    auto it = std::upper_bound(out_of_order_.begin(), out_of_order_.end(), seq,
+                               [](std::uint64_t s, const Range& r) { return s < r.first; });
+    if (it == out_of_order_.begin() || std::prev(it)->second <= seq) return nullptr;
+    return &*std::prev(it);
+  };
+  const std::size_t max_blocks = max_sack_blocks(config_.timestamps);
+  std::array<Range, kMaxSackBlocks> next{};
+  std::size_t n = 0;
+  const auto add = [&](const Range& b) {
+    if (n < max_blocks && std::find(next.begin(), next.begin() + n, b) == next.begin() + n) next[n++] = b;
+  };
+  // RFC 2018 4: "The first SACK block ... MUST specify the contiguous block of
+  // data containing the segment which triggered this ACK", unless that segment
+  // advanced RCV.NXT (then it is acknowledged cumulatively).
+  if (const Range* b = block_of(segment_begin)) add(*b);
+  // RFC 2018 4: the other blocks repeat the most recently reported ones, as they
+  // are now (a block may have grown by merging), without duplicates.
+  for (const Range& r : sack_blocks_) {
+    if (const Range* b = block_of(r.first)) add(*b);
+  }
+  // "As many distinct SACK blocks as possible": holes beyond the blocks recently
+  // reported (more holes than fit) are reported from the lowest up.
+  for (const Range& b : out_of_order_) add(b);
+  sack_blocks_.assign(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 void TcpReceiver::send_ack() {
@@ -105,6 +141,11 @@ void TcpReceiver::send_ack() {
     p->transport.ts_val = scheduler_.now();
     p->transport.ts_ecr = ts_recent_;
     last_ack_sent_ = rcv_nxt_;
+  }
+  if (config_.sack) {
+    // RFC 2018 3-4: the blocks after the ACK number, 2 + 8 bytes each (+2 NOPs).
+    for (const auto& [left, right] : sack_blocks_) p->transport.add_sack(left, right);
+    p->size_bytes += sack_option_bytes(sack_blocks_.size());
   }
   p->transport.window_bytes = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));

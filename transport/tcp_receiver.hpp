@@ -11,7 +11,12 @@
 //  - out-of-order segments, duplicates, and segments that fill (part of) a gap
 //    are acknowledged at once (the duplicate ACKs fast retransmit relies on).
 // With the timestamps option (RFC 7323), every ACK echoes TS.Recent.
-// Cost: O(1) per in-order segment; O(holes) per out-of-order one.
+// With the SACK option (RFC 2018), every ACK sent while data is held out of order
+// carries up to 4 blocks (3 with timestamps): the first one holds the segment
+// that triggered the ACK, the others repeat the most recently reported blocks
+// (RFC 2018 4). No D-SACK (RFC 2883), no reneging.
+// Cost: O(1) per in-order segment; O(holes) per out-of-order one (and per
+// segment with SACK while holes remain).
 
 #include <cstdint>
 #include <utility>
@@ -50,10 +55,13 @@ class TcpReceiver final : public PacketSink {
   // Application bytes delivered in order inside the measurement window, in bit/s.
   double goodput_bps() const { return config_.window.rate_bps(stats_.window_delivered_bytes); }
   bool delayed_ack_pending() const { return scheduler_.is_pending(delayed_ack_); }
+  // The blocks the next ACK will carry (RFC 2018 4's order), empty without SACK.
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>>& sack_blocks() const { return sack_blocks_; }
 
  private:
   void deliver_up_to(std::uint64_t end);
   void store_out_of_order(std::uint64_t begin, std::uint64_t end);
+  void update_sack_blocks(std::uint64_t segment_begin);
   void send_ack();
 
   Scheduler& scheduler_;
@@ -64,6 +72,8 @@ class TcpReceiver final : public PacketSink {
   std::uint64_t rcv_nxt_ = 0;
   // Disjoint [begin, end) ranges beyond rcv_nxt_, sorted by begin.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> out_of_order_;
+  // SACK (RFC 2018 4): the blocks to report, most recent first.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sack_blocks_;
   std::uint32_t unacked_segments_ = 0;  // in-order segments waiting for a delayed ACK
   // RFC 7323 4.3: the TSval to echo and the ACK number last sent.
   Time ts_recent_;

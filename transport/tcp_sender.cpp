@@ -89,9 +89,24 @@ std::uint64_t TcpSender::usable_window() const {
 
 void TcpSender::send_available() {
   if (!open_) return;
+  if (config_.sack && in_recovery_) {
+    sack_transmit();
+    return;
+  }
   // After a timeout snd_nxt_ is back at snd_una_ (go-back-N) and this resends.
   while (snd_nxt_ < data_end_) {
-    const std::uint32_t length = segment_length(snd_nxt_);
+    std::uint32_t length = segment_length(snd_nxt_);
+    if (config_.sack && snd_nxt_ < snd_max_) {
+      // RFC 6675 5.1: after a timeout, SACK information that arrives since is
+      // used to fill in only the holes, not to resend what the receiver holds.
+      const std::uint64_t next = scoreboard_.first_unsacked(snd_nxt_);
+      if (next != snd_nxt_) {
+        snd_nxt_ = std::min(next, snd_max_);
+        continue;
+      }
+      length = static_cast<std::uint32_t>(
+          std::min<std::uint64_t>(length, scoreboard_.hole_end(snd_nxt_, snd_max_) - snd_nxt_));
+    }
     if (snd_nxt_ + length > snd_una_ + usable_window()) break;
     send_segment(snd_nxt_, length);
   }
@@ -157,11 +172,16 @@ void TcpSender::receive(PacketPtr packet) {
   // A zero window would stall the sender for good: there is no persist timer
   // (our receiver always advertises its whole buffer), so 0 means "no news".
   if (t.window_bytes > 0) rwnd_ = t.window_bytes;
+  // RFC 6675 5: every ACK's SACK blocks go to the scoreboard (Update()).
+  bool new_sack = false;
+  if (config_.sack) new_sack = scoreboard_.update(t, std::max(ack, snd_una_), snd_max_);
   if (ack > snd_una_) {
     on_new_ack(ack, t);
-  } else if (ack == snd_una_ && snd_max_ > snd_una_ && t.payload_bytes == 0 && rwnd_ == old_rwnd) {
+  } else if (ack == snd_una_ && snd_max_ > snd_una_ && t.payload_bytes == 0 && rwnd_ == old_rwnd &&
+             (!config_.sack || new_sack || t.sack_count == 0)) {
     // RFC 5681 2 (DUPLICATE ACKNOWLEDGMENT): outstanding data, no payload, the
     // same window, and the ACK number equal to the greatest acknowledged so far.
+    // RFC 6675 2 adds, for an ACK with SACK blocks, that they SACK new data.
     on_duplicate_ack();
   }
   send_available();
@@ -220,7 +240,12 @@ void TcpSender::on_new_ack(std::uint64_t ack, const TransportHeader& header) {
 
   bool restart = true;
   if (in_recovery_) {
-    if (config_.variant == TcpVariant::reno) {
+    if (config_.sack) {
+      // RFC 6675 5 (A): a cumulative ACK beyond RecoveryPoint ends recovery; cwnd
+      // stays at the ssthresh set on entry. The scoreboard above SND.UNA is kept.
+      // (B): otherwise SetPipe and NextSeg run once the ACK is processed.
+      if (ack > recover_) in_recovery_ = false;
+    } else if (config_.variant == TcpVariant::reno) {
       // RFC 5681 3.2 step 6: the first ACK of new data ends recovery, cwnd = ssthresh.
       in_recovery_ = false;
       set_cwnd(ssthresh_);
@@ -261,12 +286,25 @@ void TcpSender::on_new_ack(std::uint64_t ack, const TransportHeader& header) {
 void TcpSender::on_duplicate_ack() {
   ++stats_.duplicate_acks;
   if (in_recovery_) {
+    // RFC 6675: no cwnd inflation; SetPipe counts what the SACK says has left.
+    if (config_.sack) return;
     // RFC 5681 3.2 step 4 / RFC 6582 3.2 step 4: each further duplicate ACK means
     // a segment left the network: inflate cwnd by one SMSS.
     if (!fixed()) set_cwnd(cwnd_ + config_.mss);
     return;
   }
-  if (++dupacks_ == 3) {
+  ++dupacks_;
+  if (config_.sack) {
+    // RFC 6675 5 (1.a) DupAcks >= DupThresh, or (1.b) IsLost(HighACK + 1): three
+    // segments' worth SACKed above SND.UNA.
+    if (dupacks_ >= SackScoreboard::kDupThresh || scoreboard_.is_lost(snd_una_, config_.mss)) {
+      enter_sack_recovery();
+    } else if (config_.limited_transmit) {
+      limited_transmit();  // (1.c), as RFC 3042 (FlightSize, not pipe)
+    }
+    return;
+  }
+  if (dupacks_ == 3) {
     enter_fast_recovery();
   } else if (dupacks_ < 3 && config_.limited_transmit) {
     limited_transmit();
@@ -310,6 +348,55 @@ void TcpSender::enter_fast_recovery() {
   if (!fixed()) set_cwnd(ssthresh_ + 3 * mss);
 }
 
+void TcpSender::enter_sack_recovery() {
+  // RFC 6675 5.1: after a timeout, no new recovery until HighACK >= RecoveryPoint.
+  if (recover_valid_ && snd_una_ <= recover_) return;
+  const std::uint64_t mss = config_.mss;
+  ++stats_.fast_retransmits;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, config_.address.src,
+             "tcp flow {}: SACK loss recovery from byte {}, flight {} B, {} B SACKed", config_.address.flow, snd_una_,
+             flight_size_bytes(), scoreboard_.sacked_bytes());
+  in_recovery_ = true;
+  recover_ = snd_max_ - 1;  // (4.1) RecoveryPoint = HighData
+  recover_valid_ = true;
+  snd_nxt_ = snd_max_;  // NextSeg chooses what to send from now on
+  if (!fixed()) {
+    // (4.2) ssthresh = cwnd = FlightSize / 2, at least 2 SMSS (RFC 5681 eq. 4,
+    // without the limited-transmit segments as RFC 5681 3.2 step 2 says).
+    ssthresh_ = std::max((flight_size_bytes() - limited_transmit_bytes_) / 2, 2 * mss);
+    set_cwnd(ssthresh_);
+  }
+  // (4.3) Retransmit the segment at HighACK + 1 (up to the first SACKed byte);
+  // HighRxt and RescueRxt = its last byte.
+  const std::uint64_t end =
+      std::min(snd_una_ + segment_length(snd_una_), scoreboard_.hole_end(snd_una_, snd_max_));
+  high_rxt_ = end;
+  rescue_rxt_ = end;
+  send_segment(snd_una_, static_cast<std::uint32_t>(end - snd_una_));
+  // (4.4) SetPipe and (4.5) step (C): sack_transmit, when receive() ends.
+}
+
+void TcpSender::sack_transmit() {
+  const std::uint32_t mss = config_.mss;
+  // RFC 6675 5 (B.2) / (4.4): SetPipe.
+  pipe_ = scoreboard_.pipe(snd_una_, snd_max_, high_rxt_, mss);
+  // (C): while cwnd - pipe >= 1 SMSS, send what NextSeg returns (C.1, C.5).
+  while (cwnd_ >= pipe_ + mss) {
+    const auto seg = scoreboard_.next_seg(
+        {snd_una_, snd_max_, high_rxt_, data_end_, snd_una_ + rwnd_, rescue_rxt_, mss});
+    if (!seg) return;
+    if (seg->rule == 4) {
+      // NextSeg (4.a): RescueRxt = RecoveryPoint; HighRxt is not updated.
+      ++stats_.rescue_retransmits;
+      rescue_rxt_ = recover_ + 1;
+    } else if (seg->seq < snd_max_) {
+      high_rxt_ = std::max(high_rxt_, seg->seq + seg->length);  // (C.2)
+    }
+    pipe_ += seg->length;  // (C.4)
+    send_segment(seg->seq, seg->length);  // (C.3): new data moves HighData
+  }
+}
+
 void TcpSender::on_timeout() {
   if (snd_una_ == snd_max_) return;  // nothing outstanding (cannot happen: the timer is stopped)
   const std::uint64_t mss = config_.mss;
@@ -330,6 +417,13 @@ void TcpSender::on_timeout() {
   dupacks_ = 0;
   limited_transmit_bytes_ = 0;
   timing_ = false;  // Karn's rule
+  if (config_.sack) {
+    // RFC 2018 8 and RFC 6675 5.1: the receiver may have reneged, so the SACK
+    // information is dropped; the resends below fill in holes reported since.
+    scoreboard_.clear();
+    rescue_rxt_.reset();
+    pipe_ = 0;
+  }
   // RFC 6298 5.5: back off; 5.4: retransmit the earliest unacknowledged segment;
   // 5.6: restart the timer with the doubled RTO.
   rtt_.back_off();

@@ -11,11 +11,13 @@
 // Retransmission timer: RFC 6298 with Karn's algorithm (the backed-off RTO is
 // kept until a valid RTT sample). Options, off by default: limited transmit
 // (RFC 3042) and timestamps (RFC 7323 RTTM: a sample from every ACK that
-// advances SND.UNA). No SYN handshake: the connection starts established at
-// ISN 0 (byte 0 is the first payload byte) in slow start. No SACK, no Nagle.
+// advances SND.UNA) and SACK (RFC 2018 blocks read into a scoreboard, RFC 6675
+// loss recovery in place of the variant's fast recovery; sack_scoreboard.hpp).
+// No SYN handshake: the connection starts established at ISN 0 (byte 0 is the
+// first payload byte) in slow start. No Nagle.
 //
-// Cost: O(1) per ACK and per segment; one pending timer event (plus the start
-// and stop events).
+// Cost: O(1) per ACK and per segment without SACK, O(SACKed ranges) with it; one
+// pending timer event (plus the start and stop events).
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +26,7 @@
 #include "core/packet_sink.hpp"
 #include "core/scheduler.hpp"
 #include "transport/rtt_estimator.hpp"
+#include "transport/sack_scoreboard.hpp"
 #include "transport/tcp_config.hpp"
 #include "transport/time_series.hpp"
 #include "transport/traffic_generator.hpp"
@@ -38,6 +41,7 @@ struct TcpSenderStats {
   std::uint64_t fast_retransmits = 0;    // recovery episodes begun on the third duplicate ACK
   std::uint64_t partial_ack_retransmits = 0;  // RFC 6582 (newreno, fixed_window)
   std::uint64_t limited_transmits = 0;   // RFC 3042: new segments sent on the first two duplicate ACKs
+  std::uint64_t rescue_retransmits = 0;  // SACK: RFC 6675 NextSeg rule 4
   std::uint64_t acks_received = 0;
   std::uint64_t duplicate_acks = 0;
   std::uint64_t bytes_acked = 0;
@@ -72,6 +76,9 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   std::uint64_t snd_max() const { return snd_max_; }  // one past the highest byte ever sent
   std::uint64_t flight_size_bytes() const { return snd_max_ - snd_una_; }  // RFC 5681 FlightSize
   bool in_recovery() const { return in_recovery_; }
+  const SackScoreboard& scoreboard() const { return scoreboard_; }
+  // SACK recovery: RFC 6675 4 SetPipe as of the last ACK and the segments sent since.
+  std::uint64_t pipe_bytes() const { return pipe_; }
   bool retransmission_timer_pending() const { return scheduler_.is_pending(timer_); }
   // Every byte the application offered is acknowledged and it offers no more.
   bool finished() const { return stats_.completed_at.has_value(); }
@@ -88,6 +95,8 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   void limited_transmit();
   void take_rtt_sample(Time sample);
   void enter_fast_recovery();
+  void enter_sack_recovery();
+  void sack_transmit();
   void on_timeout();
   void restart_timer();
   void grow_cwnd(std::uint64_t newly_acked);
@@ -120,6 +129,12 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   bool first_partial_ack_ = false;  // RFC 6582: only the first partial ACK resets the timer
   bool recover_valid_ = false;
   std::uint64_t recover_ = 0;       // RFC 6582 "recover": highest byte sent when recovery or a timeout began
+  // SACK (RFC 6675): the scoreboard, HighRxt + 1, RescueRxt + 1 (empty: undefined)
+  // and pipe, while in recovery.
+  SackScoreboard scoreboard_;
+  std::uint64_t high_rxt_ = 0;
+  std::optional<std::uint64_t> rescue_rxt_;
+  std::uint64_t pipe_ = 0;
   // RTT measurement of one segment at a time (RFC 6298 3: Karn's rule).
   bool timing_ = false;
   std::uint64_t timed_end_ = 0;

@@ -12,6 +12,7 @@ TcpSenderConfig tcp_sender_config(const TcpConfig& tcp, const FlowSpec& flow) {
   c.initial_window_segments = static_cast<std::uint32_t>(tcp.initial_window_segments);
   c.limited_transmit = tcp.limited_transmit;
   c.timestamps = tcp.timestamps;
+  c.sack = tcp.sack;
   c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
   c.start = flow.start;
   c.stop = flow.stop;
@@ -26,6 +27,7 @@ TcpReceiverConfig tcp_receiver_config(const TcpConfig& tcp, const FlowSpec& flow
   c.window_packets = static_cast<std::uint32_t>(tcp.window_packets);
   c.delayed_ack = tcp.delayed_ack;
   c.timestamps = tcp.timestamps;
+  c.sack = tcp.sack;
   c.window = window;
   c.ack_user_priority = flow.ack_user_priority;
   return c;

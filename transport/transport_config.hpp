@@ -32,6 +32,7 @@ struct TcpConfig {
   int initial_window_segments = 0;  // 0: RFC 5681 3.1 eq. (1) (3 segments for MSS 1460)
   bool limited_transmit = false;    // RFC 3042
   bool timestamps = false;          // RFC 7323 option: RTTM on every ACK, 12 bytes per segment
+  bool sack = false;                // RFC 2018 option, RFC 6675 loss recovery
 };
 
 struct WccpConfig {

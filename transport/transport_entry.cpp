@@ -88,6 +88,7 @@ TransportEntry tcp_entry() {
     c.initial_window_segments = static_cast<int>(t.integer("initial_window_segments", 1, 100000).value_or(0));
     c.limited_transmit = t.boolean_or("limited_transmit", false);
     c.timestamps = t.boolean_or("timestamps", false);
+    c.sack = t.boolean_or("sack", false);
     t.finish();
     return std::any(c);
   };
@@ -138,6 +139,11 @@ TransportEntry tcp_entry() {
           "type": "boolean",
           "default": false,
           "description": "RFC 7323 timestamps option (12 bytes per segment): an RTT sample from every ACK that advances SND.UNA"
+        },
+        "sack": {
+          "type": "boolean",
+          "default": false,
+          "description": "RFC 2018 SACK option (up to 4 blocks, 3 with timestamps, on ACKs while data is held out of order) and RFC 6675 loss recovery"
         }
       },
       "additionalProperties": false
@@ -151,7 +157,9 @@ fixed congestion window); `delayed_ack` (false); `min_rto_s` (0.2);
 `initial_window_segments` (absent: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
 3 segments for MSS 1460 and 4 up to 1095 bytes; 1 to 100000; ns-2.35's agents
 use 2, Linux 10); `limited_transmit` (false: RFC 3042); `timestamps` (false: RFC
-7323, 12 more header bytes on every segment and an RTT sample from every ACK).
+7323, 12 more header bytes on every segment and an RTT sample from every ACK);
+`sack` (false: RFC 2018 blocks on the ACKs, 12 to 36 bytes, and RFC 6675 loss
+recovery in place of the variant's fast recovery).
 docs/transport.md's "TCP defaults" lists every default beside ns-2's and Linux's.)md";
   return e;
 }

@@ -262,6 +262,35 @@ TEST(IpDatagram, KnownIpv4Checksum) {
   EXPECT_EQ(finish_checksum(ones_complement_sum(h)), 0xb861);
 }
 
+TEST(IpDatagram, TcpAckWithTimestampsAndSackBlocks) {
+  // RFC 2018 3 after RFC 7323's option: NOP NOP TS(10), NOP NOP SACK(2 + 8 * 2).
+  PacketPool pool;
+  const FlowTrace tcp{IpProtocol::tcp, 0};
+  PacketPtr ack = pool.make(Time::zero());
+  ack->src = 2;
+  ack->dst = 0;
+  ack->flow = 3;
+  ack->size_bytes = 40 + 12 + 20;
+  ack->transport.ack_valid = true;
+  ack->transport.ack = (1ull << 32) + 6000;
+  ack->transport.timestamps = true;
+  ack->transport.add_sack((1ull << 32) + 8000, (1ull << 32) + 9000);
+  ack->transport.add_sack((1ull << 32) + 7000, (1ull << 32) + 7500);
+  Bytes a;
+  append_ip_datagram(a, *ack, tcp);
+  ASSERT_EQ(a.size(), 72u);
+  EXPECT_EQ(a[32], 13 << 4);  // data offset: 52 octets
+  EXPECT_EQ(slice(a, 40, 2), (Bytes{1, 1}));
+  EXPECT_EQ(a[42], 8);
+  EXPECT_EQ(slice(a, 52, 4), (Bytes{1, 1, 5, 18}));
+  EXPECT_EQ(be32(a, 56), 8000u);
+  EXPECT_EQ(be32(a, 60), 9000u);
+  EXPECT_EQ(be32(a, 64), 7000u);
+  EXPECT_EQ(be32(a, 68), 7500u);
+  Bytes pseudo{0x0a, 0, 0, 3, 0x0a, 0, 0, 1, 0, 6, 0, 52};  // TCP length 52
+  EXPECT_EQ(ones_complement_sum(slice(a, 20, 52), ones_complement_sum(pseudo)), 0xffffu);
+}
+
 TEST(IpDatagram, TcpDataSegmentAndAck) {
   PacketPool pool;
   const FlowTrace tcp{IpProtocol::tcp, 0};
