@@ -80,7 +80,7 @@ TEST(EdcaAckPriority, RaisesDataAifsAndSendsPureAcksToTheirOwnCategoryUntilStop)
   Network net(sim, s);
   mac::Mac& relay = mac_of(net, s, "R6", 0);
   EXPECT_EQ(relay.params(AccessCategory::ac_be).aifsn, 2);
-  sim.run_until(Time::ms(600));
+  sim.run_until(Time::ms(500) + Time::us(1));  // just after the start
   for (const NodeConfig& node : s.nodes) {
     for (std::size_t r = 0; r < node.radios.size(); ++r) {
       const mac::Mac& m = mac_of(net, s, node.id, r);
@@ -92,6 +92,7 @@ TEST(EdcaAckPriority, RaisesDataAifsAndSendsPureAcksToTheirOwnCategoryUntilStop)
       EXPECT_EQ(m.current_cw(AccessCategory::ac_vo), 4) << node.id;  // from the first draw
     }
   }
+  sim.run_until(Time::ms(600));
   EXPECT_EQ(relay.classifier().classify(tcp_packet(3, true)), AccessCategory::ac_vo);
   EXPECT_EQ(relay.classifier().classify(tcp_packet(3, false)), AccessCategory::ac_be);
   // A packet tagged by its flow keeps its category.
@@ -249,10 +250,13 @@ TEST(EdcaTxop, StopGivesEveryRadioItsOwnParametersBack) {
   EXPECT_EQ(be(net, s, "R6", 1).aifsn, 6);  // the ACK priority's change stays
 }
 
-TEST(EdcaPolicies, TxopMakesTheParkingLotFairAndAckPriorityEndsStarvation) {
-  // 002's claims, on 60 s of the parking lot: under DCF the 4-hop flows starve
-  // (Fig. 2); ACK priority gives every flow a share (Fig. 3(a)); with TXOP = flows
-  // the per-flow goodputs are close to equal (Fig. 3(b)) and the total rises.
+TEST(EdcaPolicies, AckPriorityExposesPerStationFairnessAndTxopMakesItPerFlow) {
+  // 002's claims, on 60 s of the parking lot. With ACK priority the ACKs no longer
+  // throttle every flow at S, and the MAC's per-station fairness shows: on S's
+  // channel d0, d1, d2 and R9 each get about a quarter of the transmissions, so the
+  // three one-hop flows take about 3/4 of the goodput (Fig. 3(a): "flows 0-2
+  // significantly out-performing the other flows"). With TXOP = flows the per-flow
+  // goodputs are close to equal (Fig. 3(b)), and each scheme carries more in total.
   const auto run = [](const nlohmann::json& controllers) {
     nlohmann::json doc = parking_lot(controllers, 60);
     doc["simulation"]["warmup_s"] = 10;
@@ -262,25 +266,25 @@ TEST(EdcaPolicies, TxopMakesTheParkingLotFairAndAckPriorityEndsStarvation) {
   const Results ack = run(nlohmann::json::parse(R"([{"type": "edca_ack_priority"}])"));
   const Results txop =
       run(nlohmann::json::parse(R"([{"type": "edca_ack_priority"}, {"type": "edca_txop", "dynamic": false}])"));
-  const auto min_goodput = [](const Results& r) {
-    double m = 1e18;
-    for (const auto& f : r.flows) m = std::min(m, f["goodput_bps"].get<double>());
-    return m;
-  };
-  const auto jfi = [](const Results& r) { return r.summary["jain_fairness_index"].get<double>(); };
-  const auto total = [](const Results& r) {
+  const auto goodput = [](const Results& r, std::size_t f) { return r.flows.at(f)["goodput_bps"].get<double>(); };
+  const auto total = [&](const Results& r) {
     double t = 0;
-    for (const auto& f : r.flows) t += f["goodput_bps"].get<double>();
+    for (std::size_t f = 0; f < r.flows.size(); ++f) t += goodput(r, f);
     return t;
   };
-  // Fair share: about 400 kbit/s. Seeds 1-3 give the weakest flow 0-31 kbit/s
-  // under DCF, 62-68 kbit/s with ACK priority, 260-320 kbit/s with TXOP too.
-  EXPECT_LT(min_goodput(dcf), 45e3);
-  EXPECT_GT(min_goodput(ack), 50e3);
-  EXPECT_GT(min_goodput(txop), 200e3);
-  EXPECT_GT(jfi(txop), 0.9);
-  EXPECT_LT(jfi(dcf), 0.7);
-  EXPECT_GT(total(txop), total(dcf));
+  const auto one_hop_share = [&](const Results& r) { return (goodput(r, 0) + goodput(r, 1) + goodput(r, 2)) / total(r); };
+  const auto weakest = [&](const Results& r) {
+    double m = 1e18;
+    for (std::size_t f = 0; f < r.flows.size(); ++f) m = std::min(m, goodput(r, f));
+    return m;
+  };
+  // Seeds 1-3: one-hop share 0.49-0.56 under DCF, 0.753-0.755 with ACK priority.
+  EXPECT_LT(one_hop_share(dcf), 0.65);
+  EXPECT_GT(one_hop_share(ack), 0.7);
+  EXPECT_GT(txop.summary["jain_fairness_index"].get<double>(), 0.95);
+  EXPECT_GT(weakest(txop), 0.7 * total(txop) / 12);
+  EXPECT_GT(total(ack), total(dcf));
+  EXPECT_GT(total(txop), total(ack));
 }
 
 }  // namespace
