@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "transport/byte_ranges.hpp"
+
 namespace wmnsim::transport {
 
 bool SackScoreboard::update(const TransportHeader& ack, std::uint64_t una, std::uint64_t high_data) {
@@ -20,18 +22,7 @@ bool SackScoreboard::update(const TransportHeader& ack, std::uint64_t una, std::
 bool SackScoreboard::add(std::uint64_t first, std::uint64_t second) {
   if (first >= second) return false;
   const bool news = sacked_between(first, second) < second - first;
-  // Insert, then merge with overlapping or touching neighbours.
-  auto it = std::lower_bound(ranges_.begin(), ranges_.end(), Range{first, second});
-  it = ranges_.insert(it, {first, second});
-  if (it != ranges_.begin() && std::prev(it)->second >= it->first) {
-    --it;
-    it->second = std::max(it->second, std::next(it)->second);
-    ranges_.erase(std::next(it));
-  }
-  while (std::next(it) != ranges_.end() && std::next(it)->first <= it->second) {
-    it->second = std::max(it->second, std::next(it)->second);
-    ranges_.erase(std::next(it));
-  }
+  insert_merged(ranges_, first, second);
   return news;
 }
 

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "transport/byte_ranges.hpp"
 #include "transport/header_sizes.hpp"
 
 namespace wmnsim::transport {
@@ -28,18 +29,7 @@ void TcpReceiver::deliver_up_to(std::uint64_t end) {
 }
 
 void TcpReceiver::store_out_of_order(std::uint64_t begin, std::uint64_t end) {
-  // Insert, then merge with overlapping or touching neighbours.
-  auto it = std::lower_bound(out_of_order_.begin(), out_of_order_.end(), std::make_pair(begin, end));
-  it = out_of_order_.insert(it, {begin, end});
-  if (it != out_of_order_.begin() && std::prev(it)->second >= it->first) {
-    --it;
-    it->second = std::max(it->second, std::next(it)->second);
-    out_of_order_.erase(std::next(it));
-  }
-  while (std::next(it) != out_of_order_.end() && std::next(it)->first <= it->second) {
-    it->second = std::max(it->second, std::next(it)->second);
-    out_of_order_.erase(std::next(it));
-  }
+  insert_merged(out_of_order_, begin, end);
 }
 
 void TcpReceiver::receive(PacketPtr packet) {

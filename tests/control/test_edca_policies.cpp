@@ -11,6 +11,7 @@
 #include "scenario/scenario.hpp"
 #include "runner/network.hpp"
 #include "runner/run_scenario.hpp"
+#include "tests/core/test_packets.hpp"
 
 namespace wmnsim {
 namespace {
@@ -39,13 +40,7 @@ std::int64_t txop_frames(const Network& net, const Scenario& s, const std::strin
   return be(net, s, node, radio).txop.frames;
 }
 
-Packet tcp_packet(std::uint32_t flow, bool pure_ack) {
-  Packet p;
-  p.flow = flow;
-  p.transport.ack_valid = true;
-  p.transport.payload_bytes = pure_ack ? 0 : 1460;
-  return p;
-}
+using test::tcp_packet;
 
 TEST(EdcaFromDcf, ADcfScenarioWithAnEdcaControllerRunsOnEdcaMacsWithDcfParameters) {
   const Scenario plain = parse_scenario(parking_lot(nullptr));

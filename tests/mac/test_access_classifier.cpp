@@ -5,16 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/core/test_packets.hpp"
+
 namespace wmnsim::mac {
 namespace {
 
-Packet tcp_packet(std::uint32_t flow, bool pure_ack) {
-  Packet p;
-  p.flow = flow;
-  p.transport.ack_valid = true;
-  p.transport.payload_bytes = pure_ack ? 0 : 1460;
-  return p;
-}
+using test::tcp_packet;
 
 TEST(AccessClassifier, RulesInOrder) {
   AccessClassifier c;
