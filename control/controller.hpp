@@ -83,6 +83,13 @@ class Controller {
   // undo what should not outlive the controller. stop() cancels the timers first.
   virtual void start() = 0;
   void stop();
+  // After start(), once every controller starting at the same instant has started
+  // (the runner calls it; not after stop()). For a policy that reads what others set
+  // up at their start, whatever the list order: edca_txop's static flow count reads
+  // the MAC classifiers that edca_ack_priority sets.
+  void started_together() {
+    if (!stopped_) on_started_together();
+  }
 
   // What the controller did, as one JSON object (numbers, lists, per-node rows).
   virtual nlohmann::ordered_json statistics() const = 0;
@@ -96,6 +103,8 @@ class Controller {
   std::size_t every(Time period, std::function<void()> tick);
   // Undo hook for stop(); timers are already cancelled when it runs.
   virtual void on_stop() {}
+  // See started_together().
+  virtual void on_started_together() {}
 
   // Subscribes `subscriber` (usually the controller itself) to the signals of
   // context().nodes[node], in the order of the calls, until stop() or the

@@ -23,12 +23,14 @@ EdcaTxop::EdcaTxop(const ControllerConfig& config, ControlContext& context)
     : Controller(config, context), params_(config.params_as<EdcaTxopParams>()) {}
 
 EdcaParams EdcaTxop::scaled(const EdcaParams& own, double flows, TxopScaling scaling) {
-  if (flows <= 0) return own;  // sends nothing counted: its own parameters
-  const auto n = std::max<std::int64_t>(1, std::llround(flows));
+  const auto n = flows <= 0 ? 0 : std::max<std::int64_t>(1, std::llround(flows));
+  // One flow or none: nothing to share out, its own parameters (one frame per
+  // access by default; a time limit of its own stays).
+  if (n <= 1) return own;
   EdcaParams p = own;
   if (scaling == TxopScaling::flows) {
     p.txop = {Time::zero(), n};
-  } else if (n >= 2) {
+  } else {
     // 002 Sec. IV-A: twice the accesses (CWmin / 2), each half as long.
     p.txop = {Time::zero(), (n + 1) / 2};
     p.cw_min = std::max(1, own.cw_min / 2);
@@ -57,9 +59,11 @@ void EdcaTxop::start() {
     for (const std::size_t n : config().nodes) subscribe(static_cast<std::uint32_t>(n), *this);
     // Expired flows are noticed between one and 1.5 timeouts after their last packet.
     every(params_.flow_idle_timeout / 2, [this] { sweep(); });
-  } else {
-    count_static();
   }
+}
+
+void EdcaTxop::on_started_together() {
+  if (!params_.dynamic) count_static();
 }
 
 EdcaTxop::RadioState* EdcaTxop::state_of(std::uint32_t node, std::uint32_t interface) {
@@ -165,8 +169,7 @@ void EdcaTxop::apply(RadioState& s) {
   const EdcaParams target = scaled(s.own, flows, params_.scaling);
   EdcaParams next = s.mac->params(params_.category);
   next.txop = target.txop;
-  next.cw_min = target.cw_min;
-  next.cw_max = std::max(next.cw_max, next.cw_min);
+  if (params_.scaling == TxopScaling::half_txop_half_cw) next.cw_min = target.cw_min;
   if (same(next, s.mac->params(params_.category))) return;
   s.mac->set_params(params_.category, next);
   ++s.changes;
@@ -184,8 +187,10 @@ void EdcaTxop::on_stop() {
   for (RadioState& s : radios_) {
     EdcaParams p = s.mac->params(params_.category);
     p.txop = s.own.txop;
-    p.cw_min = s.own.cw_min;
-    p.cw_max = std::max(p.cw_max, p.cw_min);
+    if (params_.scaling == TxopScaling::half_txop_half_cw) {
+      p.cw_min = s.own.cw_min;
+      p.cw_max = std::max(p.cw_max, p.cw_min);
+    }
     s.mac->set_params(params_.category, p);
   }
 }

@@ -8,17 +8,20 @@
 //    direction (five_tuple: a TCP flow's ACK stream is a flow of its own, counted
 //    where the ACKs share the data category) or all one source node sends
 //    (source_node); only packets the MAC would put in that category count;
-//  - static (dynamic false): from the routes at start, every scenario flow;
+//  - static (dynamic false): from the routes, every scenario flow, once every
+//    controller starting at the same instant has started (so edca_ack_priority's
+//    ACK rule counts whatever the list order; one that starts later is not seen);
 //    dynamic (Sec. IV-B): from the packets the radio's node originates or forwards,
 //    a flow ending when silent for flow_idle_timeout (noticed within 1.5 timeouts);
 //    a new flow raises the TXOP at its first packet;
 //  - n is the sum of the flows' weights (Sec. V; default 1), rounded, at least 1;
-//    TXOP = n frames (flows), or for n >= 2 TXOP = ceil(n / 2) frames with CWmin
+//    for n >= 2, TXOP = n frames (flows), or TXOP = ceil(n / 2) frames with CWmin
 //    halved (half_txop_half_cw, Sec. IV-A: CWmin moves only in powers of two; an
 //    odd n rounds the TXOP up, so 3 flows get 2 frames at twice the access rate);
-//  - a radio that sends no counted flow keeps its own parameters.
-// Only the TXOP and CWmin are the controller's: the AIFSN edca_ack_priority raises
-// stays, whichever starts first. At stop every radio gets its own TXOP and CWmin back.
+//  - a radio that sends one counted flow or none keeps its own TXOP and CWmin.
+// Only the TXOP (and, halving, CWmin) are the controller's: the AIFSN
+// edca_ack_priority raises and a CWmin another policy sets stay. At stop every radio
+// gets its own TXOP (and CWmin, halving) back.
 
 #include <cstdint>
 #include <unordered_map>
@@ -63,6 +66,7 @@ class EdcaTxop final : public Controller, private NodeSubscriber {
 
  private:
   void on_stop() override;
+  void on_started_together() override;
   void on_originated(std::uint32_t node, Packet& packet) override;
   void on_forwarded(std::uint32_t node, Packet& packet, const PrevHop& from, const NextHop& to) override;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -148,16 +149,29 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
         {f.id, ends.src, ends.dst, f.sends_acks, spec.user_priority, spec.ack_user_priority});
   }
   for (std::size_t i = 0; i < scenario_.controllers.size(); ++i) {
-    const ControllerConfig& config = scenario_.controllers[i];
-    controllers_.push_back(registry.create(config, i, *control_context_));
-    control::Controller* c = controllers_.back().get();
-    // At 0 the controller acts before any frame is queued or any backoff drawn.
-    if (config.start == Time{}) {
-      c->start();
+    controllers_.push_back(registry.create(scenario_.controllers[i], i, *control_context_));
+  }
+  // Controllers that start at the same instant start together, in list order, and
+  // are then told so (Controller::on_started_together): one event per start time.
+  // At 0 they act before any frame is queued or any backoff drawn.
+  std::map<Time, std::vector<control::Controller*>> by_start;
+  for (std::size_t i = 0; i < controllers_.size(); ++i) {
+    by_start[scenario_.controllers[i].start].push_back(controllers_[i].get());
+  }
+  for (auto& [start, group] : by_start) {
+    const auto start_group = [group] {
+      for (control::Controller* c : group) c->start();
+      for (control::Controller* c : group) c->started_together();
+    };
+    if (start == Time{}) {
+      start_group();
     } else {
-      sim_.scheduler().schedule_at(config.start, [c] { c->start(); });
+      sim_.scheduler().schedule_at(start, start_group);
     }
-    if (config.stop) sim_.scheduler().schedule_at(*config.stop, [c] { c->stop(); });
+  }
+  for (std::size_t i = 0; i < controllers_.size(); ++i) {
+    control::Controller* c = controllers_[i].get();
+    if (const auto& stop = scenario_.controllers[i].stop) sim_.scheduler().schedule_at(*stop, [c] { c->stop(); });
   }
 }
 

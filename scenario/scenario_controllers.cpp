@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "control/edca_policy_params.hpp"
 #include "mac/edca_params.hpp"
 #include "scenario/scenario_parse.hpp"
 
@@ -88,13 +89,86 @@ void run_dcf_as_edca(Scenario& s) {
   }
 }
 
+// Whether two controllers act at some common time ([start, stop) intervals meet).
+bool overlap_in_time(const ControllerConfig& a, const ControllerConfig& b) {
+  const Time a_end = a.stop.value_or(Time::max()), b_end = b.stop.value_or(Time::max());
+  return a.start < b_end && b.start < a_end;
+}
+
+// A node both act on, if any.
+std::optional<std::size_t> common_node(const ControllerConfig& a, const ControllerConfig& b) {
+  for (const std::size_t n : a.nodes) {
+    if (std::find(b.nodes.begin(), b.nodes.end(), n) != b.nodes.end()) return n;
+  }
+  return std::nullopt;
+}
+
+// 002's two EDCA policies: one of each kind per node at a time, the TXOP on the
+// category ACK priority puts TCP data in, and AIFSNs the EDCA Parameter Set can
+// carry (4-bit field, IEEE 802.11-2012 8.4.2.31). After the DCF conversion.
+void check_edca_policies(ParseContext& ctx, const std::vector<std::size_t>& json_index) {
+  const Scenario& s = ctx.scenario;
+  const std::size_t listed = json_index.size();
+  const auto path = [&](std::size_t i, std::string_view key) {
+    return pointer_join(pointer_join("/controllers", json_index[i]), key);
+  };
+  const auto at = [&](std::size_t i) { return "/controllers/" + std::to_string(json_index[i]); };
+  for (std::size_t i = 0; i < listed; ++i) {
+    const ControllerConfig& a = s.controllers[i];
+    if (a.type != "edca_ack_priority" && a.type != "edca_txop") continue;
+    if (!a.params.has_value()) continue;  // its own issues are reported
+    if (a.type == "edca_ack_priority") {
+      const auto& p = a.params_as<EdcaAckPriorityParams>();
+      for (const std::size_t n : a.nodes) {
+        for (const RadioConfig& radio : s.nodes[n].radios) {
+          const int aifsn = radio.mac.ac(p.data_category).aifsn + p.data_aifsn_increase;
+          if (aifsn > 15) {
+            ctx.issues.add(path(i, "data_aifsn_increase"),
+                           "node \"" + s.nodes[n].id + "\" would get AIFSN " + std::to_string(aifsn) + " for " +
+                               std::string(to_string(p.data_category)) +
+                               "; the EDCA Parameter Set carries at most 15 (a 4-bit field)");
+            break;
+          }
+        }
+      }
+    }
+    for (std::size_t j = i + 1; j < listed; ++j) {
+      const ControllerConfig& b = s.controllers[j];
+      if ((b.type != "edca_ack_priority" && b.type != "edca_txop") || !b.params.has_value()) continue;
+      const auto node = common_node(a, b);
+      if (!node || !overlap_in_time(a, b)) continue;
+      const std::string where = "node \"" + s.nodes[*node].id + "\"";
+      if (a.type == b.type) {
+        ctx.issues.add(path(j, "type"), "\"" + b.type + "\" already acts on " + where + " at the same time (" + at(i) +
+                                            "); give each node one, with \"nodes\" or start_s/stop_s");
+        continue;
+      }
+      const ControllerConfig& ack = a.type == "edca_ack_priority" ? a : b;
+      const ControllerConfig& txop = a.type == "edca_txop" ? a : b;
+      const std::size_t txop_index = &txop == &a ? i : j;
+      const AccessCategory data = ack.params_as<EdcaAckPriorityParams>().data_category;
+      const AccessCategory tuned = txop.params_as<EdcaTxopParams>().category;
+      if (data != tuned) {
+        ctx.issues.add(path(txop_index, "access_category"),
+                       "edca_ack_priority (" + at(&ack == &a ? i : j) + ") puts TCP data in \"" +
+                           std::string(to_string(data)) + "\" on " + where + ", and this TXOP is for \"" +
+                           std::string(to_string(tuned)) + "\"; set \"access_category\": \"" +
+                           std::string(to_string(data)) + "\"");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
   Scenario& s = ctx.scenario;
+  std::vector<std::size_t> json_index;  // of each parsed controller (one with a bad type is not)
   for (std::size_t i = 0; controllers != nullptr && i < controllers->size(); ++i) {
+    const std::size_t before = s.controllers.size();
     parse_controller(JsonReader((*controllers)[i], pointer_join("/controllers", i), ctx.issues), i,
                      ctx);
+    if (s.controllers.size() > before) json_index.push_back(i);
   }
   if (s.mac.type == MacType::dcf) {
     const bool edca_wanted = std::any_of(s.controllers.begin(), s.controllers.end(), [&](const ControllerConfig& c) {
@@ -103,6 +177,7 @@ void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
     });
     if (edca_wanted) run_dcf_as_edca(s);
   }
+  check_edca_policies(ctx, json_index);
   // A transport may need a controller on every node (WCCP flows need its in-network
   // half); without an explicit one it runs with its entry's defaults.
   std::vector<std::string> companions;

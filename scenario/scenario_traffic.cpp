@@ -191,8 +191,13 @@ void read_transport_settings(JsonReader& r, FlowConfig& f, const transport::Tran
       f.ack_access_category = r.choice("ack_access_category", names(kAccessCategories));
     }
   } else {
-    r.forbid("access_category", "applies only with \"type\": \"edca\" in /mac");
-    r.forbid("ack_access_category", "applies only with \"type\": \"edca\" in /mac");
+    // A DCF scenario that lists edca_ack_priority or edca_txop runs on EDCA MACs, but
+    // its flows are untagged by design: the controllers' classifier rules decide.
+    const char* why =
+        "applies only with \"type\": \"edca\" in /mac (a DCF scenario with edca_ack_priority or edca_txop "
+        "runs on EDCA too, and leaves its flows' categories to those controllers)";
+    r.forbid("access_category", why);
+    r.forbid("ack_access_category", why);
   }
 }
 

@@ -4,8 +4,10 @@
 // CWmin/2, start and stop, and what they do to the parking lot's fairness.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "control/edca_txop.hpp"
 #include "scenario/scenario.hpp"
@@ -125,10 +127,23 @@ TEST(EdcaTxop, StaticCountsTheFlowsEachRadioSendsFromTheRoutes) {
     EXPECT_EQ(txop_frames(net, s, "R9", 1), 9);
     EXPECT_EQ(txop_frames(net, s, "R9", 0), 0);  // sends only ACKs: its own TXOP
     EXPECT_EQ(txop_frames(net, s, "S", 0), 0);
-    EXPECT_EQ(txop_frames(net, s, "a0", 0), 1);
+    EXPECT_EQ(txop_frames(net, s, "a0", 0), 0);  // one flow: its own (one frame per access)
     const auto stats = net.controller(1).statistics();
     EXPECT_EQ(stats["radios"].size(), 19u);
-    EXPECT_EQ(stats["changes"].size(), 15u);  // 12 stations and 3 relays
+    EXPECT_EQ(stats["changes"].size(), 3u);  // the relays' upstream radios
+    EXPECT_EQ(stats["radios"][2]["node"], "R9");
+    EXPECT_EQ(stats["radios"][2]["flows"], 9.0);
+  }
+  {
+    // Listed the other way round: counted once both have started, the same counts.
+    const Scenario s = parse_scenario(
+        parking_lot(nlohmann::json::parse(R"([{"type": "edca_txop", "dynamic": false}, {"type": "edca_ack_priority"}])")));
+    Simulation sim(1);
+    Network net(sim, s);
+    EXPECT_EQ(txop_frames(net, s, "R9", 1), 9);
+    EXPECT_EQ(txop_frames(net, s, "R9", 0), 0);
+    EXPECT_EQ(txop_frames(net, s, "S", 0), 0);
+    EXPECT_EQ(net.controller(0).statistics()["changes"].size(), 3u);
   }
   {
     // Without it the ACK streams share AC_BE and count as flows (5-tuples) too.
@@ -172,14 +187,70 @@ TEST(EdcaTxop, SourceNodesAndWeights) {
   EXPECT_EQ(txop_frames(net, s, "b1", 0), 2);   // round(2.4)
 }
 
+TEST(EdcaTxop, CountingFlowsLeavesAnotherPolicysCwMinAlone) {
+  // TXOP = flows owns the TXOP only: 000's counter-starvation CWmin at the
+  // gateway's neighbour survives every recount and the stop.
+  nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/two_hop_chain_tcp.json");
+  doc["simulation"]["duration_s"] = 3;
+  doc["controllers"] = nlohmann::json::parse(
+      R"([{"type": "edca_txop", "flow_idle_timeout_s": 0.005, "stop_s": 2.5},
+          {"type": "counter_starvation", "start_s": 0.5}])");
+  const Scenario s = parse_scenario(doc);
+  Simulation sim(1);
+  Network net(sim, s);
+  sim.run_until(Time::s(2));
+  EXPECT_EQ(be(net, s, "B", 0).cw_min, 128);
+  sim.run_until(Time::s(3));
+  EXPECT_EQ(be(net, s, "B", 0).cw_min, 128);
+  EXPECT_GT(net.controller(0).statistics()["changes"].size(), 0u) << "B relays two flows: TXOP 2 at times";
+}
+
+TEST(EdcaPolicies, ConflictsAreRefusedAtLoadWithTheirPaths) {
+  const auto issues = [](const nlohmann::json& controllers) {
+    try {
+      parse_scenario(parking_lot(controllers));
+    } catch (const ScenarioError& e) {
+      return e.issues();
+    }
+    return std::vector<ValidationIssue>{};
+  };
+  const auto has = [](const std::vector<ValidationIssue>& v, const std::string& path, const std::string& text) {
+    return std::any_of(v.begin(), v.end(), [&](const ValidationIssue& i) {
+      return i.path == path && i.message.find(text) != std::string::npos;
+    });
+  };
+  auto v = issues(nlohmann::json::parse(R"([{"type": "edca_txop"}, {"type": "edca_txop", "nodes": ["R9"]}])"));
+  EXPECT_TRUE(has(v, "/controllers/1/type", "already acts on node \"R9\"")) << v.size();
+  // One after the other is fine.
+  v = issues(nlohmann::json::parse(R"([{"type": "edca_txop", "stop_s": 1}, {"type": "edca_txop", "start_s": 1}])"));
+  EXPECT_TRUE(v.empty());
+  v = issues(nlohmann::json::parse(
+      R"([{"type": "edca_ack_priority", "data_access_category": "ac_bk", "ack_access_category": "ac_vo"}, {"type": "edca_txop"}])"));
+  EXPECT_TRUE(has(v, "/controllers/1/access_category", "set \"access_category\": \"ac_bk\""));
+  v = issues(nlohmann::json::parse(R"([{"type": "edca_ack_priority", "data_aifsn_increase": 13}])"));
+  EXPECT_TRUE(v.empty());  // DCF's AIFSN 2 + 13 = 15 fits
+  nlohmann::json doc = parking_lot(nlohmann::json::parse(R"([{"type": "edca_ack_priority", "data_aifsn_increase": 13}])"));
+  doc["mac"] = {{"type", "edca"}};  // AC_BE's own AIFSN is 3
+  try {
+    parse_scenario(doc);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_TRUE(has(e.issues(), "/controllers/0/data_aifsn_increase", "would get AIFSN 16"));
+  }
+}
+
 TEST(EdcaTxop, HalfTxopHalfCwRoundsOddCountsUp) {
   const EdcaParams own{6, 16, 1024, {}};
   using control::EdcaTxop;
   const auto half = TxopScaling::half_txop_half_cw;
   EXPECT_EQ(EdcaTxop::scaled(own, 0, half).txop.frames, 0);  // nothing sent: its own
-  const EdcaParams one = EdcaTxop::scaled(own, 1, half);
-  EXPECT_EQ(one.txop.frames, 0);  // one flow: nothing to halve
-  EXPECT_EQ(one.cw_min, 16);
+  for (const auto scaling : {half, TxopScaling::flows}) {
+    const EdcaParams one = EdcaTxop::scaled(own, 1, scaling);
+    EXPECT_EQ(one.txop.frames, 0);  // one flow: nothing to share, its own
+    EXPECT_EQ(one.cw_min, 16);
+    const EdcaParams timed{6, 16, 1024, {Time::us(3008), 0}};
+    EXPECT_EQ(EdcaTxop::scaled(timed, 1.2, scaling).txop.time, Time::us(3008));  // a time limit of its own stays
+  }
   for (const auto& [n, frames] : {std::pair{2, 1}, {3, 2}, {6, 3}, {9, 5}}) {
     const EdcaParams p = EdcaTxop::scaled(own, n, half);
     EXPECT_EQ(p.txop.frames, frames) << n;
@@ -188,7 +259,7 @@ TEST(EdcaTxop, HalfTxopHalfCwRoundsOddCountsUp) {
   }
   EXPECT_EQ(EdcaTxop::scaled(own, 9, TxopScaling::flows).txop.frames, 9);
   EXPECT_EQ(EdcaTxop::scaled(own, 9, TxopScaling::flows).cw_min, 16);
-  EXPECT_EQ(EdcaTxop::scaled(own, 0.3, TxopScaling::flows).txop.frames, 1);  // at least one frame
+  EXPECT_EQ(EdcaTxop::scaled(own, 1.6, TxopScaling::flows).txop.frames, 2);  // weights round to the nearest
 
   const Scenario s = parse_scenario(parking_lot(nlohmann::json::parse(
       R"([{"type": "edca_ack_priority"}, {"type": "edca_txop", "dynamic": false, "scaling": "half_txop_half_cw"}])")));
