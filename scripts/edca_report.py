@@ -22,7 +22,6 @@ import argparse
 import json
 import math
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from scipy import stats as scipy_stats
+
+from doc_blocks import replace_block
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios" / "badarla"
@@ -252,12 +253,6 @@ def transient_table(dynamic: List[Dict[str, List[Tuple[float, float]]]]) -> str:
 
 # ---- the document and the figure -------------------------------------------------------
 
-def replace_block(text: str, name: str, body: str) -> str:
-    pattern = re.compile(rf"(<!-- begin:{name} -->\n).*?(<!-- end:{name} -->)", re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{DOC}: no <!-- begin:{name} --> ... <!-- end:{name} --> block")
-    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
-
 
 def plot(pl: Dict[str, Dict[str, List[Tuple[float, float]]]], dynamic: Dict[str, List[Tuple[float, float]]]) -> None:
     import matplotlib
@@ -328,12 +323,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         pl = {name: run_series(args.wmnsim, name, 1, tmp) for name, _, _ in PARKING[:3]}
         dynamic = [run_series(args.wmnsim, "parking_lot_dynamic", s, tmp) for s in load("parking_lot_dynamic")["seeds"]]
     text = DOC.read_text()
-    text = replace_block(text, "parking_lot", parking_table())
-    text = replace_block(text, "steadiness", steadiness_table(pl))
-    text = replace_block(text, "mac_delay", delay_table())
-    text = replace_block(text, "transient", transient_table(dynamic))
-    text = replace_block(text, "hierarchical", hierarchical_table())
-    text = replace_block(text, "sack", sack_table())
+    text = replace_block(text, "parking_lot", parking_table(), DOC)
+    text = replace_block(text, "steadiness", steadiness_table(pl), DOC)
+    text = replace_block(text, "mac_delay", delay_table(), DOC)
+    text = replace_block(text, "transient", transient_table(dynamic), DOC)
+    text = replace_block(text, "hierarchical", hierarchical_table(), DOC)
+    text = replace_block(text, "sack", sack_table(), DOC)
     DOC.write_text(text)
     print(f"wrote {DOC.relative_to(ROOT)}")
     if not args.no_plot:

@@ -18,10 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
+
+from doc_blocks import replace_block
 
 ROOT = Path(__file__).resolve().parent.parent
 REFS = ROOT / "scenarios" / "starvation" / "references"
@@ -110,12 +111,6 @@ def sweep_table(model: list) -> str:
     return "\n".join(rows)
 
 
-def replace_block(text: str, name: str, body: str) -> str:
-    pattern = re.compile(rf"(<!-- begin:{name} -->\n).*?(<!-- end:{name} -->)", re.S)
-    if not pattern.search(text):
-        sys.exit(f"{DOC}: no <!-- begin:{name} --> ... <!-- end:{name} --> markers")
-    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
-
 
 def plot(model: list) -> None:
     import matplotlib
@@ -171,9 +166,9 @@ def main() -> int:
     args = ap.parse_args()
     model = model_sweep(args.wmnsim)
     text = DOC.read_text()
-    text = replace_block(text, "pairs", pairs_table())
-    text = replace_block(text, "udp", udp_table())
-    text = replace_block(text, "sweep", sweep_table(model))
+    text = replace_block(text, "pairs", pairs_table(), DOC)
+    text = replace_block(text, "udp", udp_table(), DOC)
+    text = replace_block(text, "sweep", sweep_table(model), DOC)
     DOC.write_text(text)
     print(f"wrote the tables of {DOC.relative_to(ROOT)}")
     if not args.no_plot:
