@@ -12,11 +12,6 @@ namespace {
 
 constexpr std::size_t kListedChanges = 10'000;  // the rest are counted, not listed
 
-bool same(const EdcaParams& a, const EdcaParams& b) {
-  return a.aifsn == b.aifsn && a.cw_min == b.cw_min && a.cw_max == b.cw_max && a.txop.time == b.txop.time &&
-         a.txop.frames == b.txop.frames;
-}
-
 }  // namespace
 
 EdcaTxop::EdcaTxop(const ControllerConfig& config, ControlContext& context)
@@ -170,7 +165,7 @@ void EdcaTxop::apply(RadioState& s) {
   EdcaParams next = s.mac->params(params_.category);
   next.txop = target.txop;
   if (params_.scaling == TxopScaling::half_txop_half_cw) next.cw_min = target.cw_min;
-  if (same(next, s.mac->params(params_.category))) return;
+  if (next == s.mac->params(params_.category)) return;
   s.mac->set_params(params_.category, next);
   ++s.changes;
   WMNSIM_LOG(context().sim.scheduler().log(), spdlog::level::debug, static_cast<std::uint32_t>(s.node),

@@ -23,6 +23,7 @@ enum class AccessCategory { ac_bk, ac_be, ac_vi, ac_vo };  // index into access_
 struct TxopLimit {
   Time time;                // txop_limit_us
   std::int64_t frames = 0;  // txop_limit_frames (paper 002 sets TXOP in packets)
+  bool operator==(const TxopLimit&) const = default;
 };
 
 // Contention windows are sizes in slots, as the papers write them: the backoff is
@@ -32,6 +33,7 @@ struct EdcaParams {
   int cw_min = 16;
   int cw_max = 1024;
   TxopLimit txop;
+  bool operator==(const EdcaParams&) const = default;
 };
 
 // Everything a per-node or per-radio override may change.
