@@ -86,6 +86,7 @@ class Runner:
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode == 2:
                 msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "exit code 2"
+                msg = msg.removeprefix(f"{scen}: ")
                 self.refusals[scen.name if not scen.is_relative_to(ROOT) else str(scen.relative_to(ROOT))] = msg
                 return None
             if r.returncode != 0:
