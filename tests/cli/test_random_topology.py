@@ -89,3 +89,18 @@ def test_output_validates(tmp_path):
     out = generate(tmp_path, "v.json", "--seed", "3", "--nodes", "20", "--area", "800", "300", "--flows", "5")
     r = subprocess.run([WMNSIM_BIN, "validate", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_committed_snapshots_are_the_generators():
+    # scenarios/zhai_wccp/random50 (003 Sec. IV-B): the nodes and flows of each committed snapshot are what the
+    # generator draws from its seed (the README's command), and the TCP and WCCP files share them.
+    folder = ROOT / "scenarios" / "zhai_wccp" / "random50"
+    for seed in (1, 7, 20):
+        tcp = json.loads((folder / f"snapshot_{seed:02d}_tcp.json").read_text())
+        wccp = json.loads((folder / f"snapshot_{seed:02d}_wccp.json").read_text())
+        scen, _ = random_topology.build(json.loads(TEMPLATE.read_text()), nodes=50, width_m=1500, height_m=300,
+                                        range_m=250, margin_m=0.5, flows=10, seed=seed, transport="tcp")
+        assert tcp["nodes"] == scen["nodes"] == wccp["nodes"]
+        assert tcp["flows"] == scen["flows"]
+        assert [(f["src"], f["dst"]) for f in wccp["flows"]] == [(f["src"], f["dst"]) for f in tcp["flows"]]
+        assert all(f["transport"] == "wccp" for f in wccp["flows"])
