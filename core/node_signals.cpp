@@ -39,7 +39,7 @@ void NodeSignals::forwarded(std::uint32_t node, Packet& p, const PrevHop& from, 
   for (NodeSubscriber* s : subscribers_) s->on_forwarded(node, p, from, to);
 }
 
-void NodeSignals::delivered(std::uint32_t node, const Packet& p, const PrevHop& from) {
+void NodeSignals::delivered(std::uint32_t node, Packet& p, const PrevHop& from) {
   const Firing firing(firing_);
   for (NodeSubscriber* s : subscribers_) s->on_delivered(node, p, from);
 }

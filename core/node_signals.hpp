@@ -11,20 +11,21 @@
 //    decremented and its next hop found; fired just before the packet is handed to
 //    the interface of the next hop. `from` is where it came from, `to` where it
 //    goes. (A forwarded packet with no route is dropped instead: no_route.)
-//  - delivered: a packet reached the endpoint of its flow on this node.
+//  - delivered: a packet reached its destination; fired just before the node hands
+//    it to the endpoint of its flow.
 //  - dropped: the node gave a packet up, whoever dropped it (its queues, MACs,
 //    wired links, or forwarding: no_route, ttl_expired), with the cause. Stale
 //    copies (docs/network.md, Accounting) included: it is every on_drop.
 //
-// Packet& or const Packet&. originated and forwarded give Packet&: the packet has
-// not left yet, and a subscriber may edit its header on the way (003's WCCP stamps
-// its congestion feedback on every forwarded packet). It may change transport and
-// QoS fields (TransportHeader, user_priority); it must not change what the
-// network layer has already acted on or accounted for (id, src, dst, flow,
-// size_bytes, ttl, hops: the ledger and the route lookup have used them).
-// delivered and dropped give const Packet&: the packet is gone from the network
-// (to its endpoint or back to its pool), and an edit would change nothing but the
-// endpoint's view, which no controller owns.
+// Packet& or const Packet&. originated, forwarded and delivered give Packet&: the
+// packet has not reached its next holder yet (the interface, or the endpoint: the
+// signal comes first), and a subscriber may edit its header on the way (003's WCCP
+// stamps its congestion feedback at every node of the path, the destination
+// included). It may change transport and QoS fields (TransportHeader,
+// user_priority); it must not change what the network layer has already acted on
+// or accounted for (id, src, dst, flow, size_bytes, ttl, hops: the ledger and the
+// route lookup have used them). dropped gives const Packet&: the packet goes back
+// to its pool.
 //
 // A subscriber must not subscribe or unsubscribe anyone while a signal is being
 // fired (Node::subscribe and unsubscribe throw then).
@@ -57,7 +58,7 @@ class NodeSubscriber {
   virtual void on_originated(std::uint32_t /*node*/, Packet& /*packet*/) {}
   virtual void on_forwarded(std::uint32_t /*node*/, Packet& /*packet*/, const PrevHop& /*from*/,
                             const NextHop& /*to*/) {}
-  virtual void on_delivered(std::uint32_t /*node*/, const Packet& /*packet*/, const PrevHop& /*from*/) {}
+  virtual void on_delivered(std::uint32_t /*node*/, Packet& /*packet*/, const PrevHop& /*from*/) {}
   virtual void on_dropped(std::uint32_t /*node*/, const Packet& /*packet*/, DropCause /*cause*/) {}
 };
 
@@ -73,7 +74,7 @@ class NodeSignals {
 
   void originated(std::uint32_t node, Packet& p);
   void forwarded(std::uint32_t node, Packet& p, const PrevHop& from, const NextHop& to);
-  void delivered(std::uint32_t node, const Packet& p, const PrevHop& from);
+  void delivered(std::uint32_t node, Packet& p, const PrevHop& from);
   void dropped(std::uint32_t node, const Packet& p, DropCause cause);
 
  private:

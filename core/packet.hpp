@@ -8,6 +8,7 @@
 // A pool belongs to one Simulation (no global state) and is single-threaded.
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -63,8 +64,22 @@ struct SackBlock {
   std::uint32_t right = 0;
 };
 
-// Transport header as plain fields, enough for UDP and TCP (NewReno, Reno, fixed
-// window, SACK) and extensible for WCCP's congestion header.
+// WCCP's congestion header (003 Sec. III-E), on every WCCP data packet and copied
+// by the receiver into the ACK of that packet. The sender fills rate_pps and
+// control_interval and never changes them; every node on the path may lower
+// feedback_pps. On the wire it is three 32-bit fields (003 gives no size; ours:
+// transport/header_sizes.hpp kCongestionHeaderBytes); sent_at is bookkeeping the
+// sender could keep per sequence number, for 003's rule on feedback from before a
+// timeout, and costs no bytes.
+struct CongestionHeader {
+  double rate_pps = 0.0;     // r_p: the sender's permit rate, packets/s (0: no RTT estimate yet)
+  Time control_interval;     // T_c = max(srtt, beta / r_p) (zero with r_p = 0)
+  double feedback_pps = 0.0;  // fb: the change of r_p the path allows, packets/s
+  Time sent_at;              // when the sender handed the data packet to its node
+};
+
+// Transport header as plain fields: UDP, TCP (NewReno, Reno, fixed window, SACK)
+// and WCCP (TCP's fields plus the congestion header).
 struct TransportHeader {
   std::uint64_t seq = 0;  // TCP: sequence number of the first payload byte; UDP: datagram number
   std::uint64_t ack = 0;  // TCP: next byte expected, valid when ack_valid
@@ -79,18 +94,43 @@ struct TransportHeader {
   bool timestamps = false;
   // TCP SACK option (RFC 2018 3): how many of sack_blocks are valid (0: no option).
   std::uint8_t sack_count = 0;
+  bool has_congestion = false;  // carries WCCP's congestion header (in `options`, in place of SACK blocks)
   Time ts_val;
   Time ts_ecr;
-  std::array<SackBlock, kMaxSackBlocks> sack_blocks{};
+  // SACK blocks and WCCP's congestion header never travel together (WCCP has no
+  // SACK), so they share storage and a Packet stays 128 bytes (two cache lines).
+  union Options {
+    constexpr Options() : sack_blocks{} {}
+    std::array<SackBlock, kMaxSackBlocks> sack_blocks;
+    CongestionHeader congestion;
+  };
+  Options options;
+
+  // The congestion header; only when has_congestion.
+  CongestionHeader& congestion() {
+    assert(has_congestion);
+    return options.congestion;
+  }
+  const CongestionHeader& congestion() const {
+    assert(has_congestion);
+    return options.congestion;
+  }
+  // Makes the congestion header the live member of `options`, with these fields.
+  void set_congestion(const CongestionHeader& header) {
+    assert(sack_count == 0);
+    std::construct_at(&options.congestion, header);
+    has_congestion = true;
+  }
 
   // Block i as absolute sequence numbers [first, second).
   constexpr std::pair<std::uint64_t, std::uint64_t> sack(std::size_t i) const {
-    return {ack + sack_blocks[i].left, ack + sack_blocks[i].right};
+    return {ack + options.sack_blocks[i].left, ack + options.sack_blocks[i].right};
   }
   // Appends [left, right) (set `ack` first; left >= ack, and a block must fit
   // 32-bit offsets: the receiver's window bounds it).
   constexpr void add_sack(std::uint64_t left, std::uint64_t right) {
-    sack_blocks[sack_count++] = {static_cast<std::uint32_t>(left - ack), static_cast<std::uint32_t>(right - ack)};
+    assert(!has_congestion);
+    options.sack_blocks[sack_count++] = {static_cast<std::uint32_t>(left - ack), static_cast<std::uint32_t>(right - ack)};
   }
 
   // A TCP segment that only acknowledges. 002 gives these their own access category,
@@ -119,6 +159,9 @@ struct Packet {
   Time queued_at;  // when it entered the MAC queue it is in (the queue lifetime counts from here)
   TransportHeader transport;
 };
+// Two cache lines: the pools' chunks and every queue move packets by pointer, but
+// the MAC and the node read them on every hop.
+static_assert(sizeof(Packet) <= 128, "Packet grew past two cache lines");
 
 class PacketPool;
 

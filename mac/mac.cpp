@@ -257,10 +257,40 @@ Time Mac::channel_busy_time() const {
   return channel_busy_ ? channel_busy_total_ + (scheduler_.now() - channel_busy_since_) : channel_busy_total_;
 }
 
+Time Mac::ns2_busy_time() const {
+  if (!ns2_busy_) return ns2_busy_total_;
+  return ns2_busy_total_ + (std::min(scheduler_.now(), ns2_busy_until_) - ns2_busy_since_);
+}
+
+void Mac::account_ns2_busy() {
+  const Time now = scheduler_.now();
+  if (ns2_busy_ && ns2_busy_until_ <= now) {  // an EIFS that ended since the last call
+    ns2_busy_total_ += ns2_busy_until_ - ns2_busy_since_;
+    ns2_busy_ = false;
+  }
+  const bool cause = phy_busy_ || radio_.transmitting() || nav_set() || awaiting_ != Awaiting::nothing;
+  Time until = cause ? Time::max() : Time::zero();
+  // ns-2's Mac802_11::recv_timer sets the NAV to EIFS after a collided or errored frame.
+  if (!cause && use_eifs_) until = idle_since_ + timing_.eifs;
+  if (until > now) {
+    if (!ns2_busy_) {
+      ns2_busy_ = true;
+      ns2_busy_since_ = now;
+    }
+    ns2_busy_until_ = until;
+  } else if (ns2_busy_) {
+    ns2_busy_total_ += now - ns2_busy_since_;
+    ns2_busy_ = false;
+  }
+}
+
 void Mac::refresh_medium() {
   account_channel_busy();
   const bool busy = medium_busy();
-  if (busy == busy_) return;
+  if (busy == busy_) {
+    account_ns2_busy();
+    return;
+  }
   busy_ = busy;
   const Time now = scheduler_.now();
   if (busy) {
@@ -269,6 +299,7 @@ void Mac::refresh_medium() {
     idle_since_ = now;
     on_medium_idle();
   }
+  account_ns2_busy();  // after idle_since_ moved: an EIFS counts from there
 }
 
 Time Mac::defer_for(const AccessFunction& f) const {
@@ -703,6 +734,7 @@ void Mac::on_response_timeout() {
 void Mac::exchange_succeeded() {
   scheduler_.cancel(response_timer_);
   awaiting_ = Awaiting::nothing;
+  account_ns2_busy();
   AccessFunction& f = functions_[*exchange_];
   // 9.3.4.4: the retry count of the frame resets on its ACK; the window too.
   const Time now = scheduler_.now();
@@ -805,11 +837,13 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
                "mac {}: reception lost (collision or channel error), worst SINR {:.1f} dB",
                scheduler_.log().radio_label(radio_.id()), info.min_sinr_db());
     use_eifs_ = true;  // 9.3.2.3.7
+    account_ns2_busy();
     // Whatever it was, the awaited response did not arrive intact.
     if (awaiting_ != Awaiting::nothing) exchange_failed();
     return;
   }
   use_eifs_ = false;  // an error-free frame resynchronises (9.3.2.3.7)
+  account_ns2_busy();
   // Every payload on a MAC's channel is a mac::Frame; the PHY tests send none.
   const auto* frame = static_cast<const Frame*>(phy_frame.payload.get());
   if (frame == nullptr) return;
@@ -823,6 +857,7 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
     scheduler_.cancel(response_timer_);
     awaiting_ = Awaiting::nothing;
     functions_[*exchange_].short_retries = 0;  // 9.3.4.4: SRC resets on the CTS
+    account_ns2_busy();
     schedule_sifs(SifsAction::data_after_cts);
     return;
   }

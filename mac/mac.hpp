@@ -163,6 +163,11 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   // Time the channel was busy as 003 Sec. III-A defines it for the channel
   // busyness ratio: transmitting, receiving (CCA busy) or NAV set. Up to now.
   Time channel_busy_time() const;
+  // The same as ns-2's Mac802_11 counts it (!is_idle(): its own frame exchange in
+  // progress, including the wait for CTS or ACK; a reception; the NAV, which ns-2
+  // also sets for EIFS after a collided or errored frame). 003 measured its ratio
+  // in ns-2 (Sec. IV); the wccp controller's busy_time "ns2" reads this one.
+  Time ns2_busy_time() const;
   const MacTiming& timing() const { return timing_; }
   std::uint32_t address() const { return radio_.id(); }
   phy::Radio& radio() { return radio_; }
@@ -266,6 +271,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   void on_access_timer();
   void set_nav(Time until);
   void account_channel_busy();
+  void account_ns2_busy();
 
   // Backoff.
   void draw_backoff(AccessFunction& f, Time now);
@@ -343,6 +349,12 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   bool channel_busy_ = false;
   Time channel_busy_since_;
   Time channel_busy_total_;
+  // ns-2's busy (ns2_busy_time): a busy period from ns2_busy_since_ lasting until
+  // ns2_busy_until_ (Time::max() while the cause lasts; the EIFS's end after one).
+  bool ns2_busy_ = false;
+  Time ns2_busy_since_;
+  Time ns2_busy_until_;
+  Time ns2_busy_total_;
 
   // Exchange.
   std::optional<std::size_t> exchange_;  // index of the EDCAF holding the TXOP

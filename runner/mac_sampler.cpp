@@ -142,6 +142,8 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   row["mgmt_sent"] = s.mgmt_attempts;
   row["mgmt_received"] = s.mgmt_rx;
   row["channel_busyness"] = elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
+  // As ns-2's MAC counts it (mac::Mac::ns2_busy_time): what 003's figures show.
+  row["channel_busyness_ns2"] = elapsed > Time::zero() ? mac.ns2_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
   return row;
 }
 

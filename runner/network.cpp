@@ -22,10 +22,9 @@ void reject_unsupported(const Scenario& scenario, const control::ControllerRegis
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
     const FlowConfig& f = scenario.flows[i];
     if (f.transport_build) continue;
-    // Registered for parsing only (transport/transport_entry.hpp): wccp until 003 lands.
-    std::string advice = f.transport_name == "wccp" ? "; use \"tcp\" meanwhile" : "";
+    // Registered for parsing only (transport/transport_entry.hpp: no build hook).
     throw NotSupportedError("/flows/" + std::to_string(i) + "/transport: " + f.transport_name +
-                            " is not simulated yet" + advice);
+                            " is not simulated yet");
   }
 }
 

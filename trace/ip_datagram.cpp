@@ -1,6 +1,8 @@
 #include "trace/ip_datagram.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "trace/addresses.hpp"
 
@@ -14,6 +16,12 @@ constexpr std::uint32_t kTcpHeader = 20;   // RFC 793 3.1, no options
 constexpr std::uint32_t kTcpTimestampsOption = 12;
 // RFC 2018 3: kind 5, length 2 + 8 per block; two NOPs in front, as Linux pads it.
 constexpr std::uint32_t tcp_sack_option(std::uint32_t blocks) { return blocks == 0 ? 0 : 2 + 2 + 8 * blocks; }
+
+// WCCP's congestion header (003 Sec. III-E) as an RFC 4727 experimental TCP option:
+// kind 253, length 12, r_p and fb as IEEE 754 single floats (packets/s), T_c in
+// milliseconds (16 bits): the 12 bytes transport/header_sizes.hpp counts.
+constexpr std::uint32_t kWccpOption = 12;
+constexpr std::uint8_t kWccpOptionKind = 253;
 
 // TCP flag bits (RFC 793 3.1, low byte of the offset/flags word).
 constexpr std::uint16_t kTcpFin = 0x01;
@@ -56,7 +64,7 @@ std::uint32_t ip_header_bytes(const Packet& packet, IpProtocol protocol) {
     case IpProtocol::udp: return kIpv4Header + kUdpHeader;
     case IpProtocol::tcp:
       return kIpv4Header + kTcpHeader + (packet.transport.timestamps ? kTcpTimestampsOption : 0) +
-             tcp_sack_option(packet.transport.sack_count);
+             tcp_sack_option(packet.transport.sack_count) + (packet.transport.has_congestion ? kWccpOption : 0);
     case IpProtocol::experimental: return kIpv4Header;
   }
   return kIpv4Header;
@@ -136,6 +144,15 @@ void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow)
           put_be32(out, static_cast<std::uint32_t>(left));  // modulo 2^32, as the sequence number
           put_be32(out, static_cast<std::uint32_t>(right));
         }
+      }
+      if (t.has_congestion) {
+        const CongestionHeader& c = t.congestion();
+        put_u8(out, kWccpOptionKind);
+        put_u8(out, static_cast<std::uint8_t>(kWccpOption));
+        put_be32(out, std::bit_cast<std::uint32_t>(static_cast<float>(c.rate_pps)));
+        put_be32(out, std::bit_cast<std::uint32_t>(static_cast<float>(c.feedback_pps)));
+        const double ms = std::round(c.control_interval.to_seconds() * 1e3);
+        put_be16(out, static_cast<std::uint16_t>(std::clamp(ms, 0.0, 65535.0)));
       }
       break;
     }

@@ -21,6 +21,9 @@ inline constexpr std::uint32_t kTcpTimestampOptionBytes = 12;
 constexpr std::uint32_t sack_option_bytes(std::size_t blocks) {
   return blocks == 0 ? 0 : static_cast<std::uint32_t>(2 + 8 * blocks + 2);
 }
+// 003 Sec. III-E: WCCP's congestion header (r_p, T_c, fb). 003 gives no size; we
+// count three 32-bit fields, on every WCCP data segment and on the ACK that echoes it.
+inline constexpr std::uint32_t kCongestionHeaderBytes = 12;
 // RFC 2018 3: 40 bytes of TCP options hold 4 blocks, or 3 beside the 12 of timestamps.
 constexpr std::size_t max_sack_blocks(bool timestamps) { return timestamps ? 3 : kMaxSackBlocks; }
 

@@ -72,6 +72,9 @@ void TcpReceiver::receive(PacketPtr packet) {
   }
 
   if (config_.sack) update_sack_blocks(begin);
+  // 003 Sec. III-E: "when acknowledging a packet, it copies the congestion header
+  // from the data packet to its ACK" (a delayed ACK: the later segment's).
+  if (t.has_congestion) echo_ = t.congestion();
 
   if (ack_now) {
     send_ack();
@@ -136,6 +139,11 @@ void TcpReceiver::send_ack() {
     // RFC 2018 3-4: the blocks after the ACK number, 2 + 8 bytes each (+2 NOPs).
     for (const auto& [left, right] : sack_blocks_) p->transport.add_sack(left, right);
     p->size_bytes += sack_option_bytes(sack_blocks_.size());
+  }
+  if (echo_) {
+    p->transport.set_congestion(*echo_);
+    p->size_bytes += kCongestionHeaderBytes;
+    echo_.reset();
   }
   p->transport.window_bytes = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));

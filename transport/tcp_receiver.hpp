@@ -15,10 +15,13 @@
 // carries up to 4 blocks (3 with timestamps): the first one holds the segment
 // that triggered the ACK, the others repeat the most recently reported blocks
 // (RFC 2018 4). No D-SACK (RFC 2883), no reneging.
+// A segment with WCCP's congestion header (003 Sec. III-E) has it copied into the
+// ACK it triggers (12 more bytes): the receiver of a wccp flow is this one.
 // Cost: O(1) per in-order segment; O(holes) per out-of-order one (and per
 // segment with SACK while holes remain).
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -77,6 +80,7 @@ class TcpReceiver final : public PacketSink {
   std::uint32_t unacked_segments_ = 0;  // in-order segments waiting for a delayed ACK
   // RFC 7323 4.3: the TSval to echo and the ACK number last sent.
   Time ts_recent_;
+  std::optional<CongestionHeader> echo_;  // WCCP: the header the next ACK copies
   std::uint64_t last_ack_sent_ = 0;
   EventId delayed_ack_;
 };

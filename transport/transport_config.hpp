@@ -37,6 +37,11 @@ struct TcpConfig {
 
 struct WccpConfig {
   double beta = 5.0;  // 003 Eq. 15: at least beta packets per control interval
+  // Where 003 is silent (transport/wccp_sender.hpp): TCP's receiver window, RTO
+  // floor and fast retransmit, with TcpConfig's defaults.
+  int window_packets = 64;
+  Time min_rto = Time::ms(200);
+  bool fast_retransmit = true;
 };
 
 inline constexpr std::array<EnumName<TrafficType>, 4> kTrafficTypes{

@@ -7,6 +7,7 @@
 #include "transport/tcp_settings.hpp"
 #include "transport/transport_config.hpp"
 #include "transport/udp_flow.hpp"
+#include "transport/wccp_flow.hpp"
 
 namespace wmnsim::transport {
 
@@ -33,6 +34,35 @@ std::unique_ptr<FlowEndpoint> build_tcp(FlowBuildContext& site) {
   const auto& tcp = std::any_cast<const TcpConfig&>(f.params);
   auto flow = std::make_unique<TcpFlow>(site.scheduler, site.pool, site.src, site.dst, tcp_sender_config(tcp, f),
                                         tcp_receiver_config(tcp, f, site.window), f.traffic, site.arrivals);
+  site.src.set_endpoint(f.address.flow, flow->sender());
+  site.dst.set_endpoint(f.address.flow, flow->receiver());
+  return flow;
+}
+
+std::unique_ptr<FlowEndpoint> build_wccp(FlowBuildContext& site) {
+  const FlowSpec& f = site.flow;
+  const auto& wccp = std::any_cast<const WccpConfig&>(f.params);
+  WccpSenderConfig c;
+  c.address = f.address;
+  c.mss = f.payload_bytes;
+  c.window_packets = static_cast<std::uint32_t>(wccp.window_packets);
+  c.beta = wccp.beta;
+  c.fast_retransmit = wccp.fast_retransmit;
+  c.rto.min = wccp.min_rto;
+  c.application = f.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
+  if (c.application == TcpApplication::written && f.payload_bytes > 0) {
+    c.desired_rate_pps = f.traffic.rate_bps / (8.0 * f.payload_bytes);  // while on, for on_off
+  }
+  c.start = f.start;
+  c.stop = f.stop;
+  c.user_priority = f.user_priority;
+  TcpReceiverConfig r;
+  r.address = f.address;
+  r.mss = f.payload_bytes;
+  r.window_packets = c.window_packets;
+  r.window = site.window;
+  r.ack_user_priority = f.ack_user_priority;
+  auto flow = std::make_unique<WccpFlow>(site.scheduler, site.pool, site.src, site.dst, c, r, f.traffic, site.arrivals);
   site.src.set_endpoint(f.address.flow, flow->sender());
   site.dst.set_endpoint(f.address.flow, flow->receiver());
   return flow;
@@ -168,13 +198,18 @@ TransportEntry wccp_entry() {
   TransportEntry e;
   e.name = "wccp";
   e.keys = {"wccp"};
-  e.header_bytes = 40;  // TCP/IP-sized, the bound the loader has always applied to wccp
+  e.header_bytes = 52;  // TCP/IP (40) and the congestion header (12, transport/header_sizes.hpp)
   e.sends_acks = true;
   e.companion_controller = "wccp";
+  e.build = build_wccp;
+  e.series.assign(std::begin(WccpFlow::kSeries), std::end(WccpFlow::kSeries));
   e.parse = [](JsonReader& flow) {
     WccpConfig c;
     JsonReader w = flow.object("wccp");
     c.beta = w.number_or("beta", 5.0, NumberRange::positive());
+    c.window_packets = static_cast<int>(w.integer_or("window_packets", 64, 1, 100000));
+    c.min_rto = w.seconds_or("min_rto_s", Time::ms(200), NumberRange::positive());
+    c.fast_retransmit = w.boolean_or("fast_retransmit", true);
     w.finish();
     return std::any(c);
   };
@@ -188,15 +223,36 @@ TransportEntry wccp_entry() {
           "description": "003 Eq. 15: at least beta packets per control interval",
           "exclusiveMinimum": 0,
           "default": 5
+        },
+        "window_packets": {
+          "type": "integer",
+          "description": "at most this many segments outstanding (the receiver's window; 003 gives none)",
+          "minimum": 1,
+          "maximum": 100000,
+          "default": 64
+        },
+        "min_rto_s": {
+          "type": "number",
+          "description": "lower bound of the retransmission timeout (seconds), as tcp's",
+          "exclusiveMinimum": 0,
+          "default": 0.2
+        },
+        "fast_retransmit": {
+          "type": "boolean",
+          "default": true,
+          "description": "resend a lost segment on the third duplicate ACK or a partial ACK, at the next permit, without changing the rate (003 names only the timeout)"
         }
       },
       "additionalProperties": false
     }
   }
 })json";
-  e.doc = R"md(`wccp` (003): 40 bytes of headers, ACKs back. The `wccp` object: `beta` (default 5,
-003 Eq. 15). Its in-network half is the `wccp` controller, added with its defaults on
-every node when no `wccp` controller is listed.)md";
+  e.doc = R"md(`wccp` (003 Sec. III-E): a rate-based sender over TCP's reliability, 52 bytes of
+headers (TCP/IP and a 12-byte congestion header), ACKs back with the header copied
+(docs/transport.md, "WCCP"). The `wccp` object: `beta` (5, Eq. 15); `window_packets`
+(64); `min_rto_s` (0.2); `fast_retransmit` (true). Its in-network half is the `wccp`
+controller, added with its defaults on every wireless node when no `wccp`
+controller is listed.)md";
   return e;
 }
 

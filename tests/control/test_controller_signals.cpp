@@ -53,7 +53,7 @@ class Listener final : public control::Controller, public NodeSubscriber {
     forwarded_from[node].insert({from.interface, from.address});
     forwarded_to[node].insert(to.interface);
   }
-  void on_delivered(std::uint32_t node, const Packet&, const PrevHop& from) override {
+  void on_delivered(std::uint32_t node, Packet&, const PrevHop& from) override {
     ++delivered[node];
     delivered_from[node].insert({from.interface, from.address});
   }

@@ -44,7 +44,7 @@ class Recorder final : public NodeSubscriber {
     log_.push_back({name_, "forwarded", node, p.id, from, to});
     if (stamp) p.transport.window_bytes = stamp;  // e.g. 003's feedback stamped on the way
   }
-  void on_delivered(std::uint32_t node, const Packet& p, const PrevHop& from) override {
+  void on_delivered(std::uint32_t node, Packet& p, const PrevHop& from) override {
     log_.push_back({name_, "delivered", node, p.id, from, {}});
     delivered_window = p.transport.window_bytes;
   }

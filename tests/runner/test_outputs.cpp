@@ -76,26 +76,18 @@ TEST(Outputs, WeightedIntraMeshLossIsRecordedPerNodeAndSumsToTheSummary) {
   EXPECT_NEAR(total_bits / 3.0, summary, 1e-9 * summary);
 }
 
-TEST(Outputs, KindsNotRecordedYetAreRefusedByRunAndByTheCheck) {
-  for (const char* kind : {"wccp_rate"}) {
-    auto doc = udp_chain();
-    doc["outputs"]["timeseries"] = {"flow_goodput", kind};
-    const Scenario s = parse_scenario(doc);
-    for (const bool run : {false, true}) {
-      try {
-        if (run) {
-          run_scenario(s);
-        } else {
-          check_runnable(s);
-        }
-        FAIL() << kind << " accepted";
-      } catch (const NotSupportedError& e) {
-        EXPECT_EQ(std::string(e.what()).rfind("/outputs/timeseries/1: \"" + std::string(kind) + "\" is not recorded yet", 0),
-                  0u)
-            << e.what();
-      }
-    }
-  }
+TEST(Outputs, WccpRateIsRecordedPerWccpFlowOnceTheFirstAckSetsIt) {
+  auto doc = udp_chain();
+  doc["flows"][0]["transport"] = "wccp";
+  doc["outputs"]["timeseries"] = {"wccp_rate", "flow_rtt"};
+  const Scenario s = parse_scenario(doc);
+  check_runnable(s);  // every kind of the format is recorded now
+  const Results r = run_scenario(s);
+  const TimeSeries& rate = r.timeseries.at("wccp_rate");
+  ASSERT_FALSE(rate.samples.empty());
+  EXPECT_EQ(ids_of(rate), (std::set<std::string>{doc["flows"][0]["id"].get<std::string>()}));
+  for (const auto& sample : rate.samples) EXPECT_GT(sample.value, 0.0);
+  EXPECT_FALSE(r.timeseries.at("flow_rtt").samples.empty());
 }
 
 // 002's parking lot, short: relays R9, R6, R3 with one radio per side.

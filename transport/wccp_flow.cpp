@@ -1,0 +1,34 @@
+#include "transport/wccp_flow.hpp"
+
+#include <utility>
+
+namespace wmnsim::transport {
+
+WccpFlow::WccpFlow(Scheduler& scheduler, PacketPool& pool, PacketSink& src_network, PacketSink& dst_network,
+                   const WccpSenderConfig& sender, const TcpReceiverConfig& receiver, const TrafficConfig& traffic,
+                   RandomStream arrivals)
+    : sender_(scheduler, pool, src_network, sender), receiver_(scheduler, pool, dst_network, receiver) {
+  if (sender.application == TcpApplication::written) {
+    application_ = std::make_unique<TrafficGenerator>(scheduler, static_cast<TrafficGenerator::Consumer&>(sender_),
+                                                      traffic, sender.mss, sender.start, sender.stop,
+                                                      std::move(arrivals));
+  }
+}
+
+std::vector<FlowStatistic> WccpFlow::statistics() const {
+  const WccpSenderStats& s = sender_.stats();
+  return {{"retransmissions", s.retransmissions},
+          {"timeouts", s.timeouts},
+          {"fast_retransmits", s.fast_retransmits},
+          {"feedback_applied", s.feedback_applied},
+          {"feedback_ignored", s.feedback_ignored},
+          {"wccp_rate_pps", sender_.rate_pps()}};
+}
+
+std::optional<double> WccpFlow::sample(std::string_view kind) const {
+  if (kind == "wccp_rate" && sender_.rate_pps() > 0.0) return sender_.rate_pps();
+  if (kind == "flow_rtt" && sender_.rtt().has_sample()) return sender_.rtt().srtt().to_seconds();
+  return std::nullopt;
+}
+
+}  // namespace wmnsim::transport
