@@ -268,10 +268,8 @@ void Mac::account_ns2_busy() {
     ns2_busy_total_ += ns2_busy_until_ - ns2_busy_since_;
     ns2_busy_ = false;
   }
-  const bool cause = phy_busy_ || radio_.transmitting() || nav_set() || awaiting_ != Awaiting::nothing;
-  Time until = cause ? Time::max() : Time::zero();
-  // ns-2's Mac802_11::recv_timer sets the NAV to EIFS after a collided or errored frame.
-  if (!cause && use_eifs_) until = idle_since_ + timing_.eifs;
+  const bool cause = phy_busy_ || radio_.transmitting() || nav_set();
+  const Time until = cause ? Time::max() : std::max(ns2_send_until_, ns2_nav_until_);
   if (until > now) {
     if (!ns2_busy_) {
       ns2_busy_ = true;
@@ -623,7 +621,50 @@ void Mac::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending
     fp->frame(scheduler_.now(), address(), to_string(frame->kind), bytes, phy_frame.duration);
   }
   sending_ = what;
+  arm_ns2_send_timer(what, phy_frame.duration, frame->duration);
   radio_.transmit(phy_frame);
+}
+
+void Mac::arm_ns2_send_timer(Sending what, Time airtime, Time duration_field) {
+  // ns-2's Mac802_11::check_pktRTS/check_pktTx/check_pktCTRL start mhSend_ with the
+  // transmission; tx_state_ stays busy until it fires or the response stops it.
+  // DSSS_MaxPropagationDelay (mac-802_11.h) is 2 us.
+  constexpr Time prop = Time::us(2);
+  const Time start = scheduler_.now();
+  Time until = start + airtime;
+  switch (what) {
+    case Sending::rts:
+      until += prop + timing_.sifs + timing_.cts_airtime + prop;
+      break;
+    case Sending::mpdu_unicast:
+      until += prop + timing_.sifs + timing_.ack_airtime + prop;
+      break;
+    case Sending::cts:
+      // "cts + data tx time": the CTS's duration field less SIFS and the ACK.
+      until += prop + duration_field + prop - timing_.sifs - timing_.ack_airtime;
+      break;
+    case Sending::mpdu_broadcast:
+    case Sending::ack:
+    case Sending::nothing:
+      break;
+  }
+  ns2_send_until_ = until;
+  ns2_cts_wait_ = what == Sending::cts;
+}
+
+void Mac::stop_ns2_send_timer() {
+  ns2_send_until_ = std::min(ns2_send_until_, scheduler_.now());
+  ns2_cts_wait_ = false;
+  account_ns2_busy();
+}
+
+void Mac::on_rx_ignored(const phy::PhyFrame& frame) {
+  // ns-2's Mac802_11::capture: a frame weaker than the one being received by
+  // CPThresh is dropped, and the NAV set to EIFS past its end "so that this does
+  // not screw up carrier sense". Counted here only; wmnsim's MAC does not defer
+  // on it (docs/phy.md, known differences).
+  ns2_nav_until_ = std::max(ns2_nav_until_, scheduler_.now() + frame.duration + timing_.eifs);
+  account_ns2_busy();
 }
 
 void Mac::on_tx_start(const phy::PhyFrame& /*frame*/) { refresh_medium(); }
@@ -734,7 +775,7 @@ void Mac::on_response_timeout() {
 void Mac::exchange_succeeded() {
   scheduler_.cancel(response_timer_);
   awaiting_ = Awaiting::nothing;
-  account_ns2_busy();
+  stop_ns2_send_timer();  // ns-2's recvACK
   AccessFunction& f = functions_[*exchange_];
   // 9.3.4.4: the retry count of the frame resets on its ACK; the window too.
   const Time now = scheduler_.now();
@@ -837,6 +878,8 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
                "mac {}: reception lost (collision or channel error), worst SINR {:.1f} dB",
                scheduler_.log().radio_label(radio_.id()), info.min_sinr_db());
     use_eifs_ = true;  // 9.3.2.3.7
+    // ns-2's recv_timer: set_nav(EIFS) from the lost frame's end.
+    ns2_nav_until_ = std::max(ns2_nav_until_, scheduler_.now() + timing_.eifs);
     account_ns2_busy();
     // Whatever it was, the awaited response did not arrive intact.
     if (awaiting_ != Awaiting::nothing) exchange_failed();
@@ -857,9 +900,13 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
     scheduler_.cancel(response_timer_);
     awaiting_ = Awaiting::nothing;
     functions_[*exchange_].short_retries = 0;  // 9.3.4.4: SRC resets on the CTS
-    account_ns2_busy();
+    stop_ns2_send_timer();  // ns-2's recvCTS
     schedule_sifs(SifsAction::data_after_cts);
     return;
+  }
+  // ns-2's recvDATA stops a CTS sender's timer when the DATA arrives.
+  if (ns2_cts_wait_ && to_me && (frame->kind == FrameKind::data || frame->kind == FrameKind::qos_data || frame->kind == FrameKind::action)) {
+    stop_ns2_send_timer();
   }
   if (awaiting_ == Awaiting::ack && to_me && frame->kind == FrameKind::ack) {
     exchange_succeeded();

@@ -163,10 +163,14 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   // Time the channel was busy as 003 Sec. III-A defines it for the channel
   // busyness ratio: transmitting, receiving (CCA busy) or NAV set. Up to now.
   Time channel_busy_time() const;
-  // The same as ns-2's Mac802_11 counts it (!is_idle(): its own frame exchange in
-  // progress, including the wait for CTS or ACK; a reception; the NAV, which ns-2
-  // also sets for EIFS after a collided or errored frame). 003 measured its ratio
-  // in ns-2 (Sec. IV); the wccp controller's busy_time "ns2" reads this one.
+  // The same as ns-2's Mac802_11 counts it (!is_idle(), mac-802_11.cc): tx_state_
+  // from each transmission's start until ns-2's send timer would fire (the wait for
+  // CTS or ACK, and a CTS sender's wait until the DATA's end), whatever our own
+  // response timeout does; a reception or carrier; the NAV, which ns-2 also sets
+  // for EIFS after a collided or errored frame, and for EIFS past the end of a frame
+  // ignored by capture (ns2 reception model). Accounting only: no event depends on
+  // it. 003 measured its ratio in ns-2 (Sec. IV); the wccp controller's busy_time
+  // "ns2" reads this one.
   Time ns2_busy_time() const;
   const MacTiming& timing() const { return timing_; }
   std::uint32_t address() const { return radio_.id(); }
@@ -181,6 +185,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   void on_tx_start(const phy::PhyFrame& frame) override;
   void on_tx_end() override;
   void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info) override;
+  void on_rx_ignored(const phy::PhyFrame& frame) override;
 
  private:
   // A management frame to send: its body and receiver (a radio, or broadcast).
@@ -272,6 +277,8 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   void set_nav(Time until);
   void account_channel_busy();
   void account_ns2_busy();
+  void arm_ns2_send_timer(Sending what, Time airtime, Time duration_field);
+  void stop_ns2_send_timer();
 
   // Backoff.
   void draw_backoff(AccessFunction& f, Time now);
@@ -350,11 +357,17 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   Time channel_busy_since_;
   Time channel_busy_total_;
   // ns-2's busy (ns2_busy_time): a busy period from ns2_busy_since_ lasting until
-  // ns2_busy_until_ (Time::max() while the cause lasts; the EIFS's end after one).
+  // ns2_busy_until_ (Time::max() while a cause lasts, else the later deadline below).
   bool ns2_busy_ = false;
   Time ns2_busy_since_;
   Time ns2_busy_until_;
   Time ns2_busy_total_;
+  // When ns-2's send timer (mhSend_) would fire: its tx_state_ is not idle until then.
+  Time ns2_send_until_;
+  bool ns2_cts_wait_ = false;  // that timer covers a CTS's wait for the DATA
+  // When ns-2's NAV set for EIFS (recv_timer, capture) would end. A deadline, armed
+  // once per lost or ignored frame: unlike use_eifs_, later idle periods do not renew it.
+  Time ns2_nav_until_;
 
   // Exchange.
   std::optional<std::size_t> exchange_;  // index of the EDCAF holding the TXOP

@@ -39,6 +39,10 @@ class PhyListener {
   // now + frame.duration (less the part already elapsed: none, the lock is at the start).
   virtual void on_rx_start(const PhyFrame& /*frame*/) {}
   virtual void on_rx_end(const PhyFrame& /*frame*/, RxOutcome /*outcome*/, const RxInfo& /*info*/) {}
+  // ns2 reception model only: a frame arrived while another was being received and
+  // was ignored, being weaker by the capture threshold (ns-2's Mac802_11::capture).
+  // It ends at now + frame.duration. Nothing else reports it: it never locks.
+  virtual void on_rx_ignored(const PhyFrame& /*frame*/) {}
 };
 
 }  // namespace wmnsim::phy

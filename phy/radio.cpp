@@ -143,7 +143,10 @@ void Radio::ns2_overlap(std::uint32_t tx, const PhyFrame& frame, PowerMw power) 
   Locked& l = *locked_;
   // Mac802_11::recv: the new frame is ignored (capture()) when the one being
   // received is stronger by CPThresh; it never takes the receiver over.
-  if (l.power.mw() >= power.mw() * capture_ratio_) return;
+  if (l.power.mw() >= power.mw() * capture_ratio_) {
+    if (listener_ != nullptr) listener_->on_rx_ignored(frame);
+    return;
+  }
   // Mac802_11::collision(): both are lost, and the reception lasts until the
   // longer of the two ends, later frames being compared with that one.
   l.doomed = true;
