@@ -15,7 +15,9 @@ What runs (every run 300 s unless --duration):
     (ns2 reception) at 003's rate of 24.3 packet/s, --seeds each (one rate, not the
     sweep: run that script for the knee);
   - Fig. 1(b)/Fig. 6 and Fig. 1(c)/Fig. 7: chain9_{3,6}flows_{tcp,wccp}.json, --seeds each;
-  - Sec. IV-B/Fig. 8-9(a): random50/snapshot_NN_{tcp,wccp}.json, seed 1 each.
+  - Sec. IV-B/Fig. 8-9(a): random50/snapshot_NN_{tcp,wccp}.json, seed 1 each;
+  - the threshold sweep of "Differences": chain9.json under both busy-time measures
+    at th_b 0.80 to 0.95, the first 3 seeds each.
 
 A WCCP scenario the build refuses (exit code 2: WCCP not simulated yet) is reported
 once on stderr and its cells read "not run"; no number is ever made up. The runs'
@@ -61,6 +63,11 @@ UDP_RATE_PPS = 24.3
 MAXMIN_3 = [1 / 8, 1 / 8, 1 / 8]  # our derivation for Fig. 1(b): 8 transmissions of x in links 1-2..4-5
 MAXMIN_6 = [1 / 12] * 5 + [1 / 3]  # 003 Sec. II-C for Fig. 1(c)
 MAXAGG_6 = [0.0] + [1 / 8] * 4 + [1 / 2]  # 003 Sec. II-C
+# The threshold sweep of "Differences": one WCCP flow on the chain, each busy-time
+# measure at each th_b, over the first SWEEP_SEEDS seeds.
+SWEEP_BUSY_TIMES = ("standard", "ns2")
+SWEEP_THRESHOLDS = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95)
+SWEEP_SEEDS = 3
 
 
 class Refused(Exception):
@@ -74,12 +81,12 @@ class Runner:
         self.wmnsim, self.out, self.duration, self.jobs = wmnsim, out, duration, jobs
         self.refusals: Dict[str, str] = {}
 
-    def path(self, scen: Path, seed: int) -> Path:
+    def path(self, scen: Path, seed: int, tag: str = "") -> Path:
         rel = scen.relative_to(ROOT).with_suffix("") if scen.is_relative_to(ROOT) else Path(scen.stem)
-        return self.out / f"{str(rel).replace('/', '__')}.d{self.duration:g}.s{seed}.json"
+        return self.out / f"{str(rel).replace('/', '__')}{tag}.d{self.duration:g}.s{seed}.json"
 
-    def run_one(self, scen: Path, seed: int, extra: Sequence[str] = ()) -> Optional[dict]:
-        out = self.path(scen, seed)
+    def run_one(self, scen: Path, seed: int, extra: Sequence[str] = (), tag: str = "") -> Optional[dict]:
+        out = self.path(scen, seed, tag)
         if not out.exists():
             cmd = [self.wmnsim, "run", str(scen), "--seed", str(seed), "-o", str(out),
                    "--set", f"/simulation/duration_s={self.duration:g}", *extra]
@@ -93,12 +100,15 @@ class Runner:
                 raise SystemExit(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stderr}")
         return json.loads(out.read_text())
 
-    def run_many(self, jobs: List[Tuple[Path, int, Tuple[str, ...]]]) -> Dict[Tuple[str, int], Optional[dict]]:
+    def run_many(self, jobs: List[Tuple[Path, int, Tuple[str, ...]]], tags: Optional[List[str]] = None
+                 ) -> Dict[Tuple[str, int], Optional[dict]]:
+        """Runs `jobs`; results keyed by (scenario name + tag, seed)."""
         results: Dict[Tuple[str, int], Optional[dict]] = {}
+        tags = tags or [""] * len(jobs)
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as ex:
-            futs = {ex.submit(self.run_one, s, seed, extra): (s.name if s.parent == SCEN else
-                                                               str(s.relative_to(SCEN)), seed)
-                    for s, seed, extra in jobs}
+            futs = {ex.submit(self.run_one, s, seed, extra, tag): ((s.name if s.parent == SCEN else
+                                                                    str(s.relative_to(SCEN))) + tag, seed)
+                    for (s, seed, extra), tag in zip(jobs, tags)}
             for f in concurrent.futures.as_completed(futs):
                 results[futs[f]] = f.result()
         return results
@@ -341,6 +351,46 @@ def random_table(res, snapshots) -> str:
     return "\n".join(lines)
 
 
+def sweep_tag(busy: str, th: float) -> str:
+    return f"@{busy}@{th:g}"
+
+
+def sweep_jobs(seeds: Sequence[int]) -> Tuple[List[Tuple[Path, int, Tuple[str, ...]]], List[str]]:
+    jobs, tags = [], []
+    for busy in SWEEP_BUSY_TIMES:
+        for th in SWEEP_THRESHOLDS:
+            extra = ("--set", f"/controllers/0/busy_time={json.dumps(busy)}",
+                     "--set", f"/controllers/0/busyness_threshold={th:g}")
+            for s in seeds:
+                jobs.append((SCEN / "chain9.json", s, extra))
+                tags.append(sweep_tag(busy, th))
+    return jobs, tags
+
+
+def sweep_table(docs, seeds) -> str:
+    lines = ["| busy time | th_b | goodput (kbit/s) | delay (s) | drops/s | timeouts per run | busiest node's r_b |",
+             "|---|---|---|---|---|---|---|"]
+    for busy in SWEEP_BUSY_TIMES:
+        for th in SWEEP_THRESHOLDS:
+            runs = [docs[("chain9.json" + sweep_tag(busy, th), s)] for s in seeds]
+            if any(r is None for r in runs):
+                lines.append(f"| {busy} | {th:.2f} | {NOT_RUN} | | | | |")
+                continue
+            m = [run_metrics(r) for r in runs]
+            timeouts = ", ".join(str(sum(f["timeouts"] or 0 for f in r["flows"])) for r in runs)
+            column = "channel_busyness_ns2" if busy == "ns2" else "channel_busyness"
+            rb = [max(n[column] for n in r["nodes"]) for r in runs]
+            lines.append(f"| {busy} | {th:.2f} | {fmt([x['goodput'] for x in m], 1)} | {fmt([x['delay'] for x in m], 3)} | "
+                         f"{fmt([x['drops'] for x in m], 3)} | {timeouts} | {fmt(rb, 3)} |")
+    lines.append("")
+    length = duration_of([{"duration": duration(d)} for d in docs.values() if d])
+    lines.append(f"chain9.json (one WCCP flow) with `--set /controllers/0/busy_time=B --set "
+                 f"/controllers/0/busyness_threshold=T`; mean of {len(seeds)} runs of {length} "
+                 "± 95 % CI. Timeouts: WCCP retransmission timeouts in each run. r_b: the busiest node's busy fraction "
+                 "over the whole run, in the measure its controller used.")
+    return "\n".join(lines)
+
+
 # ---- figure -----------------------------------------------------------------------------
 
 def plot(res, seeds, snapshots, docs: Dict[str, Optional[dict]]) -> None:
@@ -557,9 +607,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         udp_path = udp_scenario(Path(tmp_name), args.duration)
         interval = 1.0 / UDP_RATE_PPS
         udp_extra = ("--set", f"/flows/0/traffic/interval_s={interval!r}", "--set", f"/flows/1/traffic/interval_s={interval!r}")
-        print(f"{len(jobs) + len(seeds)} runs of {args.duration:g} s on {args.jobs} workers, results in {out}",
-              file=sys.stderr)
+        sweep_seeds = seeds[:SWEEP_SEEDS]
+        s_jobs, s_tags = sweep_jobs(sweep_seeds)
+        print(f"{len(jobs) + len(s_jobs) + len(seeds)} runs of {args.duration:g} s on {args.jobs} workers, "
+              f"results in {out}", file=sys.stderr)
         docs = runner.run_many(jobs)
+        sweep_docs = runner.run_many(s_jobs, s_tags)
         udp_docs = [runner.run_one(udp_path, s, udp_extra) for s in seeds]
         res = {k: (None if v is None else dict(run_metrics(v), duration=duration(v))) for k, v in docs.items()}
         udp = [udp_metrics(d) for d in udp_docs]
@@ -574,6 +627,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             "fig7": fairness_table(res, seeds, ("chain9_6flows_tcp.json", "chain9_6flows_wccp.json"),
                                    [("003 max-min", MAXMIN_6), ("003 max aggregate", MAXAGG_6)]),
             "random": random_table(res, snapshots),
+            "threshold_sweep": sweep_table(sweep_docs, sweep_seeds),
         }
         if runner.refusals:
             print("not run (refused by this build, exit code 2):", file=sys.stderr)
