@@ -40,7 +40,8 @@
 // count in S only, and get no feedback (infinity: fb is left as it is).
 // Conventions where 003 is silent: an interval with r_b = 0 (nothing sensed) or
 // without rate-carrying packets gives Delta S = 0; the first interval lasts
-// initial_control_interval; T_c never goes below min_control_interval.
+// initial_control_interval; T_c never goes below min_control_interval (1 ms, a
+// guard against a zero-length timer, not a scenario key: 003 has no such parameter).
 
 #include <cstdint>
 #include <limits>
@@ -84,7 +85,8 @@ class WccpFeedback {
   // (kNoFeedback for r_p = 0), taken from the budget of the current interval.
   double feedback(const CongestionHeader& header, std::uint32_t size_bytes, int weight);
   // Ends the interval that lasted `length` with busy fraction `busy_ratio`, and
-  // starts the next one (of control_interval()).
+  // starts the next one (of control_interval()). Returns last(), valid until the
+  // next call.
   const WccpInterval& end_interval(double busy_ratio, Time length);
 
   // The average control interval in force: the next interval's length.

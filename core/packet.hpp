@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -116,8 +117,10 @@ struct TransportHeader {
     return options.congestion;
   }
   // Makes the congestion header the live member of `options`, with these fields.
+  // They share storage with the SACK blocks: a packet carrying both is a wiring
+  // error (a SACK receiver behind a WCCP sender), refused in every build.
   void set_congestion(const CongestionHeader& header) {
-    assert(sack_count == 0);
+    if (sack_count != 0) throw std::logic_error("a packet cannot carry both SACK blocks and WCCP's congestion header");
     std::construct_at(&options.congestion, header);
     has_congestion = true;
   }
@@ -129,7 +132,7 @@ struct TransportHeader {
   // Appends [left, right) (set `ack` first; left >= ack, and a block must fit
   // 32-bit offsets: the receiver's window bounds it).
   constexpr void add_sack(std::uint64_t left, std::uint64_t right) {
-    assert(!has_congestion);
+    if (has_congestion) throw std::logic_error("a packet cannot carry both WCCP's congestion header and SACK blocks");
     options.sack_blocks[sack_count++] = {static_cast<std::uint32_t>(left - ack), static_cast<std::uint32_t>(right - ack)};
   }
 

@@ -114,7 +114,6 @@ class WccpSender final : public PacketSink, public TrafficGenerator::Consumer {
   void send_segment(std::uint64_t seq);
   std::uint32_t segment_length(std::uint64_t seq) const;
   bool can_send_new() const;
-  void on_permit_timer();
   void schedule_permit();
   void on_timeout();
   void restart_timer();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -128,6 +129,20 @@ TEST(Packet, PureAck) {
   h.syn = false;
   h.payload_bytes = 1;
   EXPECT_FALSE(h.is_pure_ack());  // piggybacked data
+}
+
+TEST(Packet, SackBlocksAndCongestionHeaderNeverShareAPacket) {
+  // One options union holds either: mixing them is refused, not silently corrupted.
+  TransportHeader sack;
+  sack.ack = 1000;
+  sack.add_sack(2000, 3000);
+  EXPECT_THROW(sack.set_congestion(CongestionHeader{}), std::logic_error);
+  TransportHeader wccp;
+  CongestionHeader c;
+  c.rate_pps = 25.0;
+  wccp.set_congestion(c);
+  EXPECT_THROW(wccp.add_sack(2000, 3000), std::logic_error);
+  EXPECT_EQ(wccp.congestion().rate_pps, 25.0);
 }
 
 TEST(Packet, DropCauseNames) {
