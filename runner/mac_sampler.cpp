@@ -14,6 +14,7 @@ MacSampler::MacSampler(Simulation& sim, std::vector<Radio> radios, Time interval
   if (interval_ <= Time::zero()) throw std::invalid_argument("MAC sampler: the interval must be positive");
   const auto wants = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
   busyness_ = wants("channel_busyness");
+  busyness_ns2_ = wants("channel_busyness_ns2");
   queue_ = wants("queue_length");
   cw_ = wants("contention_window");
   drops_ = wants("drops");
@@ -23,7 +24,7 @@ MacSampler::MacSampler(Simulation& sim, std::vector<Radio> radios, Time interval
 MacSampler::~MacSampler() { sim_.scheduler().cancel(next_); }
 
 void MacSampler::start() {
-  if (!(busyness_ || queue_ || cw_ || drops_ || txop_)) return;
+  if (!(busyness_ || busyness_ns2_ || queue_ || cw_ || drops_ || txop_)) return;
   next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
@@ -81,6 +82,11 @@ void MacSampler::sample() {
       busy_samples_.push_back({t, id, (busy - last.busy).to_seconds() / interval_.to_seconds()});
       last.busy = busy;
     }
+    if (busyness_ns2_) {
+      const Time busy = mac.ns2_busy_time();
+      busy_ns2_samples_.push_back({t, id, (busy - last.busy_ns2).to_seconds() / interval_.to_seconds()});
+      last.busy_ns2 = busy;
+    }
     if (queue_) queue_samples_.push_back({t, id, static_cast<double>(queued_packets(mac))});
     if (cw_) {
       for_each_category(mac, id, [&](AccessCategory ac, std::string sample_id) {
@@ -115,6 +121,7 @@ void MacSampler::write_timeseries(Results& out) const {
     if (on) append_timeseries(out, kind, unit, interval_, samples);
   };
   put("channel_busyness", "ratio", busy_samples_, busyness_);
+  put("channel_busyness_ns2", "ratio", busy_ns2_samples_, busyness_ns2_);
   put("queue_length", "packets", queue_samples_, queue_);
   put("contention_window", "slots", cw_samples_, cw_);
   put("drops", "packets", drop_samples_, drops_);

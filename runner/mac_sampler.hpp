@@ -6,6 +6,8 @@
 // Time series kinds (scenario outputs.timeseries):
 //   channel_busyness   busy time / interval, 003 Sec. III-A (transmitting,
 //                      receiving or NAV set)
+//   channel_busyness_ns2  the same as ns-2's MAC counts it (Mac::ns2_busy_time),
+//                      the measure 003's controller read
 //   queue_length       packets queued in all categories at the sample instant
 //   contention_window  the current window, slots: DCF's one window under the
 //                      radio's id; under EDCA one per access category, under
@@ -68,6 +70,7 @@ class MacSampler {
  private:
   struct Last {
     Time busy;
+    Time busy_ns2;
     std::uint64_t drops = 0;
   };
   void sample();
@@ -75,9 +78,9 @@ class MacSampler {
   Simulation& sim_;
   std::vector<Radio> radios_;
   Time interval_;
-  bool busyness_ = false, queue_ = false, cw_ = false, drops_ = false, txop_ = false;
+  bool busyness_ = false, busyness_ns2_ = false, queue_ = false, cw_ = false, drops_ = false, txop_ = false;
   std::vector<Last> last_;
-  std::vector<TimeSeries::Sample> busy_samples_, queue_samples_, cw_samples_, drop_samples_;
+  std::vector<TimeSeries::Sample> busy_samples_, busy_ns2_samples_, queue_samples_, cw_samples_, drop_samples_;
   std::vector<TimeSeries::Sample> txop_frame_samples_, txop_time_samples_;
   EventId next_{};
 };

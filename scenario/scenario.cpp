@@ -17,13 +17,14 @@ using namespace scenario_detail;
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kTimeseriesKinds{
+constexpr std::array<std::string_view, 11> kTimeseriesKinds{
     "flow_goodput",             // delivered payload bits per interval, per flow
     "flow_rtt",                 // smoothed RTT of tcp and wccp flows
     "tcp_cwnd",                 // congestion window, per tcp flow
     "wccp_rate",                // permit rate of the leaky bucket, per wccp flow (003)
     "queue_length",             // interface queue, per node and radio
     "channel_busyness",         // busy fraction of the medium, per node (003)
+    "channel_busyness_ns2",     // the same as ns-2's MAC counts it, per node (003)
     "contention_window",        // current CW, per node and radio
     "txop_limit",               // TXOP in force, per node and radio (002)
     "drops",                    // drops by cause, per node

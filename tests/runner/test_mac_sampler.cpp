@@ -23,7 +23,7 @@ TEST(MacSampler, IntervalSeriesAndTotals) {
   for (int i = 0; i < 20; ++i) w.send(c, b, 1500);
   MacSampler sampler(w.sim,
                      {{w.macs[a].get(), "A", "A", 0}, {w.macs[b].get(), "B", "B", 0}, {w.macs[c].get(), "C", "C", 0}},
-                     1_s, {"channel_busyness", "queue_length", "contention_window", "drops", "flow_goodput"});
+                     1_s, {"channel_busyness", "channel_busyness_ns2", "queue_length", "contention_window", "drops", "flow_goodput"});
   sampler.start();
   w.run(3_s);
   Results r;
@@ -38,6 +38,15 @@ TEST(MacSampler, IntervalSeriesAndTotals) {
   for (const auto& s : busy.samples) {
     EXPECT_GT(s.value, 0.75) << s.id << " at " << s.time_s;  // one saturated link: ~0.82
     EXPECT_LE(s.value, 1.0);
+  }
+  // ns-2's measure counts at least as much, in every interval (docs/mac.md).
+  const TimeSeries& busy_ns2 = r.timeseries.at("channel_busyness_ns2");
+  EXPECT_EQ(busy_ns2.unit, "ratio");
+  ASSERT_EQ(busy_ns2.samples.size(), busy.samples.size());
+  for (std::size_t i = 0; i < busy.samples.size(); ++i) {
+    EXPECT_EQ(busy_ns2.samples[i].id, busy.samples[i].id);
+    EXPECT_GE(busy_ns2.samples[i].value, busy.samples[i].value) << busy.samples[i].id << " at " << busy.samples[i].time_s;
+    EXPECT_LE(busy_ns2.samples[i].value, 1.0);
   }
   const TimeSeries& drops = r.timeseries.at("drops");
   EXPECT_DOUBLE_EQ(drops.samples[2].value, 15.0);  // C, first interval
