@@ -1,19 +1,6 @@
 #include "transport/wccp_flow.hpp"
 
-#include <utility>
-
 namespace wmnsim::transport {
-
-WccpFlow::WccpFlow(Scheduler& scheduler, PacketPool& pool, PacketSink& src_network, PacketSink& dst_network,
-                   const WccpSenderConfig& sender, const TcpReceiverConfig& receiver, const TrafficConfig& traffic,
-                   RandomStream arrivals)
-    : sender_(scheduler, pool, src_network, sender), receiver_(scheduler, pool, dst_network, receiver) {
-  if (sender.application == TcpApplication::written) {
-    application_ = std::make_unique<TrafficGenerator>(scheduler, static_cast<TrafficGenerator::Consumer&>(sender_),
-                                                      traffic, sender.mss, sender.start, sender.stop,
-                                                      std::move(arrivals));
-  }
-}
 
 std::vector<FlowStatistic> WccpFlow::statistics() const {
   const WccpSenderStats& s = sender_.stats();
