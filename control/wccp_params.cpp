@@ -39,7 +39,7 @@ ControllerEntry wccp_entry() {
     "busy_time": {
       "enum": ["standard", "ns2"],
       "default": "standard",
-      "description": "what counts as busy: standard (transmitting, receiving or sensing, NAV set: Sec. III-B) or ns2 (as ns-2's 802.11 MAC, where 003 measured: also the wait for CTS/ACK and EIFS after an errored frame, which ns-2 keeps in the NAV)"
+      "description": "what counts as busy: standard (transmitting, receiving or sensing, NAV set: Sec. III-B) or ns2 (as ns-2's 802.11 MAC, where 003 measured: also its send timer's waits for CTS, DATA and ACK, and the EIFS after an errored or captured frame, once per frame, which ns-2 keeps in the NAV; docs/mac.md)"
     },
     "initial_control_interval_s": {
       "type": "number",

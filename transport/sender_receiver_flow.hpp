@@ -3,8 +3,8 @@
 // `Sender` at the source, the TcpReceiver at the destination, and for paced
 // traffic (cbr, poisson, on_off; the `written` application) the TrafficGenerator
 // that writes into the sender's buffer. The subclass names its statistics and
-// series. `Sender` has stats().segments_sent and a Config with application, mss,
-// start and stop, and is a TrafficGenerator::Consumer.
+// series. `Sender` has stats().segments_sent, is a TrafficGenerator::Consumer and
+// is built from a `SenderConfig` with application, mss, start and stop.
 #include <cstdint>
 #include <memory>
 #include <utility>

@@ -112,6 +112,31 @@ TEST(MacNs2Busy, LostFrameArmsEifsOnceAndUnansweredDataWaitsNs2sTimeout) {
   EXPECT_GE(sc[0].at, sa[0].at + sa[0].airtime + t.eifs);
 }
 
+TEST(MacNs2Busy, UnansweredRtsWaitsNs2sCtsTimeout) {
+  // B hears no one: each of A's RTS attempts counts until ns-2's check_pktRTS
+  // timeout, RTS + 2 prop + SIFS + CTS, however soon wmnsim's own CTS timeout
+  // (SIFS + slot + PHY-RX-START delay) gives up.
+  MacWorld w = make_world();
+  w.params().rts_threshold_bytes = 0;
+  const auto a = w.add(), b = w.add();
+  w.hide(a, b);
+  w.build();
+  w.send(a, b, kBytes);
+  w.run(500_ms);
+  const MacTiming t = w.timing();
+  const auto& sa = w.taps[a]->sent;
+  ASSERT_GE(sa.size(), 2u);  // retried up to the short retry limit
+  std::vector<Interval> standard, ns2;
+  for (const auto& f : sa) {
+    ASSERT_EQ(f.kind, FrameKind::rts);
+    standard.push_back(on_air(f));
+    ns2.push_back({f.at, f.at + f.airtime + kNs2Propagation + t.sifs + t.cts_airtime + kNs2Propagation});
+  }
+  EXPECT_EQ(w.macs[a]->channel_busy_time(), union_length(standard));
+  EXPECT_EQ(w.macs[a]->ns2_busy_time(), union_length(ns2));
+  EXPECT_GT(t.sifs + t.cts_airtime, t.cts_timeout);  // ns-2 waits longer than wmnsim
+}
+
 TEST(MacNs2Busy, CapturedFrameSetsEifsPastItsEnd) {
   // B receives A's frame at -40 dBm; C's frame reaches B at -60 dBm while it does,
   // and is ignored (weaker by more than CPThresh, 10 dB). ns-2's capture() sets
