@@ -48,6 +48,7 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       backoff_draws_(backoff_draws),
       data_rate_(config.data_rate),
       rts_threshold_(config.params.rts_threshold_bytes),
+      deferral_(config.params.deferral),
       short_retry_limit_(config.params.short_retry_limit),
       long_retry_limit_(config.params.long_retry_limit),
       queue_lifetime_(config.params.queue_lifetime) {
@@ -661,9 +662,10 @@ void Mac::stop_ns2_send_timer() {
 void Mac::on_rx_ignored(const phy::PhyFrame& frame) {
   // ns-2's Mac802_11::capture: a frame weaker than the one being received by
   // CPThresh is dropped, and the NAV set to EIFS past its end "so that this does
-  // not screw up carrier sense". Counted here only; wmnsim's MAC does not defer
-  // on it (docs/phy.md, known differences).
+  // not screw up carrier sense". Always counted in ns2_busy_time; deferred on
+  // only with deferral "ns2" (the standard has no such rule: docs/phy.md).
   ns2_nav_until_ = std::max(ns2_nav_until_, scheduler_.now() + frame.duration + timing_.eifs);
+  if (deferral_ == Deferral::ns2) set_nav(scheduler_.now() + frame.duration + timing_.eifs);
   account_ns2_busy();
 }
 
@@ -877,9 +879,13 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
     WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(),
                "mac {}: reception lost (collision or channel error), worst SINR {:.1f} dB",
                scheduler_.log().radio_label(radio_.id()), info.min_sinr_db());
-    use_eifs_ = true;  // 9.3.2.3.7
     // ns-2's recv_timer: set_nav(EIFS) from the lost frame's end.
     ns2_nav_until_ = std::max(ns2_nav_until_, scheduler_.now() + timing_.eifs);
+    if (deferral_ == Deferral::ns2) {
+      set_nav(scheduler_.now() + timing_.eifs);  // then DIFS, as after any NAV
+    } else {
+      use_eifs_ = true;  // 9.3.2.3.7
+    }
     account_ns2_busy();
     // Whatever it was, the awaited response did not arrive intact.
     if (awaiting_ != Awaiting::nothing) exchange_failed();

@@ -338,6 +338,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   DuplicateFilter duplicates_;
   std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one
   std::optional<std::int64_t> rts_threshold_;
+  Deferral deferral_;
   int short_retry_limit_;
   int long_retry_limit_;
   std::optional<Time> queue_lifetime_;  // empty: packets wait in the queue for ever

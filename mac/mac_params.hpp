@@ -37,6 +37,19 @@ struct EdcaParams {
 };
 
 // Everything a per-node or per-radio override may change.
+// How a station defers after a frame it could not use.
+enum class Deferral : std::uint8_t {
+  // 802.11-2012 9.3.2.3.7: EIFS (instead of DIFS/AIFS) after an errored frame, until
+  // an error-free frame resynchronises; a frame ignored by capture is energy only.
+  standard,
+  // ns-2's Mac802_11 (2.27-2.35), where 001 and 003 ran: the NAV is set to EIFS at
+  // an errored frame's end (recv_timer) and to EIFS past the end of a frame ignored
+  // by capture (capture(), ns2 reception model), and DIFS follows the NAV; so an
+  // errored frame costs EIFS + DIFS, a good frame does not cut it short, and a CTS
+  // is not sent while it lasts (check_pktCTRL: !is_idle()).
+  ns2,
+};
+
 struct MacParams {
   int cw_min = 32;    // dcf only
   int cw_max = 1024;  // dcf only
@@ -51,6 +64,7 @@ struct MacParams {
   // Empty: unlimited. t: a packet that waited longer than t in the queue is dropped
   // (lifetime_expired) when the MAC would take it (docs/mac.md).
   std::optional<Time> queue_lifetime;
+  Deferral deferral = Deferral::standard;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -62,6 +76,8 @@ struct MacSection {
   MacParams params;  // scenario-wide values; each radio carries its resolved copy
 };
 
+inline constexpr std::array<EnumName<Deferral>, 2> kDeferrals{
+    {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{
     {{"dcf", MacType::dcf}, {"edca", MacType::edca}}};
 inline constexpr std::array<EnumName<AccessCategory>, 4> kAccessCategories{

@@ -398,6 +398,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   if (r.has("queue")) p.queue = parse_queue(r.object("queue"), p.queue, p.queue_discipline, ctx);
   r.get("queue");
   parse_queue_lifetime(r, p);
+  p.deferral = r.choice_or("deferral", p.deferral, names(kDeferrals));
   return p;
 }
 

@@ -22,8 +22,10 @@ struct Deferral {
   std::uint64_t rx_errors;
 };
 
-Deferral deferral_at_c(const phy::ReceptionConfig& rc, double a_to_c_dbm) {
+Deferral deferral_at_c(const phy::ReceptionConfig& rc, double a_to_c_dbm,
+                       ::wmnsim::Deferral rule = ::wmnsim::Deferral::standard) {
   MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, rc);
+  w.params().deferral = rule;
   const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
   w.set_gain(a, c, a_to_c_dbm - 20.0);  // radios transmit at 20 dBm
   w.hide(b, c);
@@ -59,6 +61,20 @@ TEST(MacReception, Ns2FrameBelowRxThreshButAboveCsThreshIsFollowedByEifs) {
   const Deferral threshold = deferral_at_c(rc, -72.5);
   EXPECT_EQ(threshold.rx_errors, 0u);
   EXPECT_EQ(threshold.after_frame, t.difs);
+}
+
+TEST(MacReception, Ns2DeferralKeepsEifsInTheNavThenDifs) {
+  // deferral "ns2": ns-2's recv_timer sets the NAV to EIFS at the lost frame's end,
+  // and the backoff resumes after DIFS once the NAV ends: EIFS + DIFS in all.
+  phy::ReceptionConfig rc;
+  rc.kind = phy::ReceptionKind::ns2;
+  rc.noise = phy::PowerDbm(-101.0);
+  rc.sensitivity = phy::PowerDbm(-64.37);
+  rc.cca_threshold = phy::PowerDbm(-78.07);
+  const MacTiming t = mac_timing(phy::profile_80211b(phy::Preamble::Long), *phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000));
+  const Deferral ns2 = deferral_at_c(rc, -72.5, ::wmnsim::Deferral::ns2);
+  EXPECT_EQ(ns2.rx_errors, 1u);
+  EXPECT_EQ(ns2.after_frame, t.eifs + t.difs);
 }
 
 TEST(MacReception, UndetectedPreambleIsFollowedByDifsNotEifs) {
