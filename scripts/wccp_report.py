@@ -17,7 +17,10 @@ What runs (every run 300 s unless --duration):
   - Fig. 1(b)/Fig. 6 and Fig. 1(c)/Fig. 7: chain9_{3,6}flows_{tcp,wccp}.json, --seeds each;
   - Sec. IV-B/Fig. 8-9(a): random50/snapshot_NN_{tcp,wccp}.json, seed 1 each;
   - the threshold sweep of "Differences": chain9.json under both busy-time measures
-    at th_b 0.80 to 0.95, the first 3 seeds each.
+    and, with ns-2's busy time, also under ns-2's deferral (mac.deferral "ns2"), at
+    th_b 0.80 to 0.95, the first 3 seeds each;
+  - the deferral comparison: chain9_tcp.json and chain9.json under ns-2's deferral,
+    --seeds each.
 
 A WCCP scenario the build refuses (exit code 2: WCCP not simulated yet) is reported
 once on stderr and its cells read "not run"; no number is ever made up. The runs'
@@ -65,7 +68,8 @@ MAXMIN_6 = [1 / 12] * 5 + [1 / 3]  # 003 Sec. II-C for Fig. 1(c)
 MAXAGG_6 = [0.0] + [1 / 8] * 4 + [1 / 2]  # 003 Sec. II-C
 # The threshold sweep of "Differences": one WCCP flow on the chain, each busy-time
 # measure at each th_b, over the first SWEEP_SEEDS seeds.
-SWEEP_BUSY_TIMES = ("standard", "ns2")
+# (busy_time, mac.deferral): the busy measure WCCP reads and how the MAC defers.
+SWEEP_CONFIGS = (("standard", "standard"), ("ns2", "standard"), ("ns2", "ns2"))
 SWEEP_THRESHOLDS = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95)
 SWEEP_SEEDS = 3
 
@@ -169,6 +173,8 @@ def run_metrics(doc: dict) -> dict:
         "rtt": mean([mean([v for _, v in pts]) for pts in rtt.values()]) if rtt else float("nan"),
         "busyness": {n["id"]: n["channel_busyness"] for n in doc["nodes"]},
         "busyness_ns2": {n["id"]: n["channel_busyness_ns2"] for n in doc["nodes"]},
+        "timeouts": sum(f.get("timeouts") or 0 for f in flows),
+        "rb": max(n["channel_busyness_ns2"] for n in doc["nodes"]),
         "queue": {k: mean([v for _, v in pts]) for k, pts in series(doc, "queue_length").items()},
     }
 
@@ -355,41 +361,85 @@ def random_table(res, snapshots) -> str:
     return "\n".join(lines)
 
 
-def sweep_tag(busy: str, th: float) -> str:
-    return f"@{busy}@{th:g}"
+def sweep_tag(busy: str, deferral: str, th: float) -> str:
+    # The first two configurations keep their tags of before mac.deferral existed.
+    return f"@{busy}@{th:g}" if deferral == "standard" else f"@{busy}@{deferral}@{th:g}"
+
+
+DEFERRAL_NS2 = ("--set", '/mac/deferral="ns2"')
 
 
 def sweep_jobs(seeds: Sequence[int]) -> Tuple[List[Tuple[Path, int, Tuple[str, ...]]], List[str]]:
     jobs, tags = [], []
-    for busy in SWEEP_BUSY_TIMES:
+    for busy, deferral in SWEEP_CONFIGS:
         for th in SWEEP_THRESHOLDS:
             extra = ("--set", f"/controllers/0/busy_time={json.dumps(busy)}",
                      "--set", f"/controllers/0/busyness_threshold={th:g}")
+            if deferral == "ns2":
+                extra += DEFERRAL_NS2
             for s in seeds:
                 jobs.append((SCEN / "chain9.json", s, extra))
-                tags.append(sweep_tag(busy, th))
+                tags.append(sweep_tag(busy, deferral, th))
     return jobs, tags
 
 
+def deferral_jobs(seeds: Sequence[int]) -> Tuple[List[Tuple[Path, int, Tuple[str, ...]]], List[str]]:
+    jobs, tags = [], []
+    for name in ("chain9_tcp.json", "chain9.json"):
+        for s in seeds:
+            jobs.append((SCEN / name, s, DEFERRAL_NS2))
+            tags.append("@deferral_ns2")
+    return jobs, tags
+
+
+def deferral_table(res, docs, seeds) -> str:
+    """Fig. 1(a) under both deferral rules, beside 003."""
+    def runs(name: str, ns2: bool):
+        if ns2:
+            return [None if d is None else run_metrics(d) for d in (docs[(name + "@deferral_ns2", s)] for s in seeds)]
+        return [res[(name, s)] for s in seeds]
+    cols = [("003 TCP", None), ("TCP, standard", runs("chain9_tcp.json", False)),
+            ("TCP, ns2 deferral", runs("chain9_tcp.json", True)), ("003 WCCP", None),
+            ("WCCP, standard", runs("chain9.json", False)), ("WCCP, ns2 deferral", runs("chain9.json", True))]
+    paper = {"003 TCP": PAPER_FIG1A["tcp"], "003 WCCP": PAPER_FIG1A["wccp"]}
+    rows = [("goodput (kbit/s)", "goodput", 1), ("dropped packets/s", "drops", 3), ("end-to-end delay (s)", "delay", 4),
+            ("RTT (s)", "rtt", 4), ("timeouts per run", "timeouts", 1), ("busiest node's ns-2 busyness", "rb", 3)]
+    lines = ["| metric | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---|" * len(cols)]
+    for label, key, d in rows:
+        cells = []
+        for c, rs in cols:
+            if rs is None:
+                cells.append(str(paper[c].get(key, "-")))
+            else:
+                cells.append(fmt([None if r is None else r.get(key, float("nan")) for r in rs], d))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"chain9_tcp.json and chain9.json (th_b 0.92, busy_time ns2) as shipped (\"standard\": 802.11's EIFS) "
+                 f"and with `--set '/mac/deferral=\"ns2\"'` (ns-2's EIFS NAV, then DIFS; docs/mac.md); mean of "
+                 f"{len(seeds)} runs ± 95 % CI. Timeouts: the flow's retransmission timeouts; busyness: the largest "
+                 "node's busy fraction over the run as ns-2 counts it.")
+    return "\n".join(lines)
+
+
 def sweep_table(docs, seeds) -> str:
-    lines = ["| busy time | th_b | goodput (kbit/s) | delay (s) | drops/s | timeouts per run | busiest node's r_b |",
-             "|---|---|---|---|---|---|---|"]
-    for busy in SWEEP_BUSY_TIMES:
+    lines = ["| busy time | deferral | th_b | goodput (kbit/s) | delay (s) | drops/s | timeouts per run | "
+             "busiest node's r_b |", "|---|---|---|---|---|---|---|---|"]
+    for busy, deferral in SWEEP_CONFIGS:
         for th in SWEEP_THRESHOLDS:
-            runs = [docs[("chain9.json" + sweep_tag(busy, th), s)] for s in seeds]
+            runs = [docs[("chain9.json" + sweep_tag(busy, deferral, th), s)] for s in seeds]
             if any(r is None for r in runs):
-                lines.append(f"| {busy} | {th:.2f} | {NOT_RUN} | | | | |")
+                lines.append(f"| {busy} | {deferral} | {th:.2f} | {NOT_RUN} | | | | |")
                 continue
             m = [run_metrics(r) for r in runs]
             timeouts = ", ".join(str(sum(f["timeouts"] or 0 for f in r["flows"])) for r in runs)
             column = "channel_busyness_ns2" if busy == "ns2" else "channel_busyness"
             rb = [max(n[column] for n in r["nodes"]) for r in runs]
-            lines.append(f"| {busy} | {th:.2f} | {fmt([x['goodput'] for x in m], 1)} | {fmt([x['delay'] for x in m], 3)} | "
+            lines.append(f"| {busy} | {deferral} | {th:.2f} | {fmt([x['goodput'] for x in m], 1)} | {fmt([x['delay'] for x in m], 3)} | "
                          f"{fmt([x['drops'] for x in m], 3)} | {timeouts} | {fmt(rb, 3)} |")
     lines.append("")
     length = duration_of([{"duration": duration(d)} for d in docs.values() if d])
     lines.append(f"chain9.json (one WCCP flow) with `--set /controllers/0/busy_time=B --set "
-                 f"/controllers/0/busyness_threshold=T`; mean of {len(seeds)} runs of {length} "
+                 f"/controllers/0/busyness_threshold=T` (and `--set '/mac/deferral=\"ns2\"'` in the last rows); mean of {len(seeds)} runs of {length} "
                  "± 95 % CI. Timeouts: WCCP retransmission timeouts in each run. r_b: the busiest node's busy fraction "
                  "over the whole run, in the measure its controller used.")
     return "\n".join(lines)
@@ -615,6 +665,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         udp_extra = ("--set", f"/flows/0/traffic/interval_s={interval!r}", "--set", f"/flows/1/traffic/interval_s={interval!r}")
         sweep_seeds = seeds[:SWEEP_SEEDS]
         s_jobs, s_tags = sweep_jobs(sweep_seeds)
+        d_jobs, d_tags = deferral_jobs(seeds)
+        s_jobs, s_tags = s_jobs + d_jobs, s_tags + d_tags
         print(f"{len(jobs) + len(s_jobs) + len(seeds)} runs of {args.duration:g} s on {args.jobs} workers, "
               f"results in {out}", file=sys.stderr)
         docs = runner.run_many(jobs)
@@ -634,6 +686,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                    [("003 max-min", MAXMIN_6), ("003 max aggregate", MAXAGG_6)]),
             "random": random_table(res, snapshots),
             "threshold_sweep": sweep_table(sweep_docs, sweep_seeds),
+            "deferral": deferral_table(res, sweep_docs, seeds),
         }
         if runner.refusals:
             print("not run (refused by this build, exit code 2):", file=sys.stderr)

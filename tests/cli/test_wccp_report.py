@@ -11,7 +11,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "wccp_report.py"
 DOC = ROOT / "docs" / "reproductions" / "wccp.md"
 WMNSIM_BIN = os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "ci" / "cli" / "wmnsim"))
-BLOCKS = ["fig1a", "fig2", "table1", "fig6", "fig7", "random", "threshold_sweep"]
+BLOCKS = ["fig1a", "fig2", "table1", "fig6", "fig7", "random", "threshold_sweep", "deferral"]
 
 
 def test_doc_has_every_block():
