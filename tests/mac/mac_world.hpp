@@ -116,6 +116,17 @@ class MacWorld {
     return rc;
   }
 
+  // ns-2's reception model with its thresholds (docs/phy.md, the ns-2 preset):
+  // RXThresh -64.37 dBm, CSThresh -78.07 dBm.
+  static phy::ReceptionConfig ns2_reception() {
+    phy::ReceptionConfig rc;
+    rc.kind = phy::ReceptionKind::ns2;
+    rc.noise = phy::PowerDbm(-101.0);
+    rc.sensitivity = phy::PowerDbm(-64.37);
+    rc.cca_threshold = phy::PowerDbm(-78.07);
+    return rc;
+  }
+
   // Adds a radio at (x, y); positions only set propagation delays here.
   std::uint32_t add(double x = 0.0, double y = 0.0) {
     const auto id = medium.add_radio(

@@ -48,11 +48,7 @@ TEST(MacReception, Ns2FrameBelowRxThreshButAboveCsThreshIsFollowedByEifs) {
   // ns-2 locks onto it (WirelessPhy::sendUp marks it in error), and recv_timer sets
   // the NAV to EIFS; wmnsim's MAC defers EIFS after the errored reception. The
   // threshold model only senses such a frame: no error, DIFS.
-  phy::ReceptionConfig rc;
-  rc.kind = phy::ReceptionKind::ns2;
-  rc.noise = phy::PowerDbm(-101.0);
-  rc.sensitivity = phy::PowerDbm(-64.37);
-  rc.cca_threshold = phy::PowerDbm(-78.07);
+  phy::ReceptionConfig rc = MacWorld::ns2_reception();
   const MacTiming t = mac_timing(phy::profile_80211b(phy::Preamble::Long), *phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000));
   const Deferral ns2 = deferral_at_c(rc, -72.5);  // 400 m under the ns-2 preset
   EXPECT_EQ(ns2.rx_errors, 1u);
@@ -66,11 +62,7 @@ TEST(MacReception, Ns2FrameBelowRxThreshButAboveCsThreshIsFollowedByEifs) {
 TEST(MacReception, Ns2DeferralKeepsEifsInTheNavThenDifs) {
   // deferral "ns2": ns-2's recv_timer sets the NAV to EIFS at the lost frame's end,
   // and the backoff resumes after DIFS once the NAV ends: EIFS + DIFS in all.
-  phy::ReceptionConfig rc;
-  rc.kind = phy::ReceptionKind::ns2;
-  rc.noise = phy::PowerDbm(-101.0);
-  rc.sensitivity = phy::PowerDbm(-64.37);
-  rc.cca_threshold = phy::PowerDbm(-78.07);
+  phy::ReceptionConfig rc = MacWorld::ns2_reception();
   const MacTiming t = mac_timing(phy::profile_80211b(phy::Preamble::Long), *phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000));
   const Deferral ns2 = deferral_at_c(rc, -72.5, ::wmnsim::Deferral::ns2);
   EXPECT_EQ(ns2.rx_errors, 1u);

@@ -42,16 +42,9 @@ Time union_length(std::vector<Interval> v) {
 
 Interval on_air(const SentFrame& f) { return {f.at, f.at + f.airtime}; }
 
-phy::ReceptionConfig ns2_reception() {
-  phy::ReceptionConfig rc;
-  rc.kind = phy::ReceptionKind::ns2;
-  rc.noise = phy::PowerDbm(-101.0);
-  rc.sensitivity = phy::PowerDbm(-64.37);    // RXThresh
-  rc.cca_threshold = phy::PowerDbm(-78.07);  // CSThresh
-  return rc;
+MacWorld make_world() {
+  return MacWorld(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception());
 }
-
-MacWorld make_world() { return MacWorld(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, ns2_reception()); }
 
 TEST(MacNs2Busy, RtsCtsExchangeCountsTheWaitsForCtsAckAndData) {
   // A's timer covers the SIFS before the CTS and before the ACK, B's (the CTS
