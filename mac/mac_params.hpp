@@ -36,7 +36,6 @@ struct EdcaParams {
   bool operator==(const EdcaParams&) const = default;
 };
 
-// Everything a per-node or per-radio override may change.
 // How a station defers after a frame it could not use.
 enum class Deferral : std::uint8_t {
   // 802.11-2012 9.3.2.3.7: EIFS (instead of DIFS/AIFS) after an errored frame, until
@@ -50,6 +49,7 @@ enum class Deferral : std::uint8_t {
   ns2,
 };
 
+// Everything a per-node or per-radio override may change.
 struct MacParams {
   int cw_min = 32;    // dcf only
   int cw_max = 1024;  // dcf only

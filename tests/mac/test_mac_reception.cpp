@@ -16,7 +16,8 @@ constexpr std::uint32_t kBytes = 1500;
 
 // A sends to B; C hears A's frame only (at `a_to_c_dbm`), not B's ACK, and gets a
 // packet for D (hidden from A and B) while A's frame is on the air. Returns when
-// C's first frame starts, less A's frame end, less C's backoff: EIFS or DIFS.
+// C's first frame starts, less A's frame end, less C's backoff: EIFS, DIFS, or
+// under ns-2's deferral EIFS + DIFS.
 struct Deferral {
   Time after_frame;
   std::uint64_t rx_errors;
