@@ -38,7 +38,8 @@ PacketPtr DropTailQueue::do_dequeue(Time /*now*/) { return fifo_.pop_front(); }
 QueueDisciplineEntry drop_tail_entry() {
   QueueDisciplineEntry e;
   e.name = "drop_tail";
-  e.build = [](const QueueLimit& limit, const std::any&, DropSink& drops) -> std::unique_ptr<QueueDiscipline> {
+  e.build = [](const QueueLimit& limit, const std::any&, DropSink& drops,
+                const QueueContext&) -> std::unique_ptr<QueueDiscipline> {
     return std::make_unique<DropTailQueue>(limit, drops);
   };
   e.schema = R"json({"properties": {}})json";

@@ -16,7 +16,9 @@
 //    others are held), the discipline calls notify_ready(): its owner (through
 //    set_ready_listener) then serves the head at once instead of at some unrelated
 //    later event: a MAC contends for it, as for a frame arriving at an idle access
-//    function; a wired link puts it on the wire if the wire is free.
+//    function; a wired link puts it on the wire if the wire is free. A discipline
+//    whose release date moved earlier without the head being ready now (a token
+//    bucket given a higher rate) calls it too: the owner then asks ready_at() again.
 //  - The base class keeps the counters and calls the optional QueueObserver after
 //    every operation that changed the length (queue-length sampling, 003's and
 //    004's queue-threshold detection). Implementations only store and choose.

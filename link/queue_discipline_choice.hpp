@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/packet_sink.hpp"
+#include "link/packet_classifier.hpp"
 #include "link/queue_limit.hpp"
 
 namespace wmnsim::mac {
@@ -18,7 +19,8 @@ class QueueDiscipline;
 
 struct QueueDisciplineChoice {
   using Build =
-      std::function<std::unique_ptr<QueueDiscipline>(const QueueLimit& limit, const std::any& params, DropSink& drops)>;
+      std::function<std::unique_ptr<QueueDiscipline>(const QueueLimit& limit, const std::any& params, DropSink& drops,
+                                                     const QueueContext& context)>;
 
   std::string name = "drop_tail";
   std::any params;  // what the entry's parse produced; empty: no `queue` object was read, use defaults

@@ -228,7 +228,13 @@ void Mac::release_if_ready(AccessFunction& f) {
 
 void Mac::on_queue_ready(QueueDiscipline& queue) {
   for (AccessFunction& f : functions_) {
-    if (f.queue.get() == &queue) release_if_ready(f);
+    if (f.queue.get() != &queue || !f.held) continue;
+    const Time now = scheduler_.now();
+    if (f.has_frame_ready(now)) {
+      start_access(f, now);
+    } else {
+      hold(f, now);  // not yet: the release date may have moved (a shaper's new rate)
+    }
   }
 }
 

@@ -92,6 +92,7 @@ void Network::build_nodes() {
 void Network::build_wired_links() {
   // Then each node's wired links, in the order of Scenario::links.
   const auto interfaces = wired_interfaces(scenario_);
+  const mac::QueueContext context = mac::queue_context(scenario_);
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
     const WiredLinkConfig& l = scenario_.links[k];
     const auto [at_a, at_b] = interfaces[k];
@@ -108,7 +109,7 @@ void Network::build_wired_links() {
           std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
       // The link's queue discipline (queue.discipline); drop-tail unless chosen.
       if (l.queue_discipline.build) {
-        wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near));
+        wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near, context));
       }
       wired_links_.back()->set_departure_listener(&near);
       wired_interfaces_.push_back(std::make_unique<WiredInterface>(*wired_links_.back()));

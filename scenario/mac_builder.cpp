@@ -11,18 +11,32 @@ namespace {
 // The radio's queue discipline (queue.discipline), one per access function: one
 // under DCF, one per access category under EDCA. The Mac starts with drop-tail
 // queues; before the first packet, replacing them moves nothing.
-void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& drops) {
+void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& drops, const QueueContext& context) {
   const QueueDisciplineChoice& choice = params.queue_discipline;
   if (!choice.build) return;  // not chosen by a parse: the Mac's own drop tail
   const std::vector<AccessCategory> dcf{AccessCategory::ac_be};
   const std::vector<AccessCategory> edca{AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
                                          AccessCategory::ac_vo};
   for (const AccessCategory ac : type == MacType::dcf ? dcf : edca) {
-    mac.set_queue(ac, choice.build(params.queue, choice.params, drops));
+    mac.set_queue(ac, choice.build(params.queue, choice.params, drops, context));
   }
 }
 
 }  // namespace
+
+QueueContext queue_context(const Scenario& scenario) {
+  QueueContext c;
+  c.flow_subscriber.reserve(scenario.flows.size());
+  const auto is_mesh = [&](const std::optional<std::size_t>& n) {
+    return n && scenario.nodes[*n].role == NodeRole::mesh;
+  };
+  for (const FlowConfig& f : scenario.flows) {
+    // An "@gateway" end is empty here; the gateway routing resolves it later.
+    std::optional<std::size_t> sub = is_mesh(f.src) ? f.src : is_mesh(f.dst) ? f.dst : f.src ? f.src : f.dst;
+    c.flow_subscriber.push_back(sub ? static_cast<std::uint32_t>(*sub) : kNoFlow);
+  }
+  return c;
+}
 
 MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
                       DropSink& drops) {
@@ -36,6 +50,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
   MacNetwork net;
   net.macs.resize(phy.medium->radio_count());
   net.node_macs.resize(scenario.nodes.size());
+  const QueueContext context = queue_context(scenario);
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
     for (std::size_t r = 0; r < phy.node_radios[n].size(); ++r) {
@@ -48,7 +63,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
-      install_queues(*mac, scenario.mac.type, node.radios[r].mac, *node_drops[n]);
+      install_queues(*mac, scenario.mac.type, node.radios[r].mac, *node_drops[n], context);
       net.node_macs[n].push_back(mac.get());
       net.macs[id] = std::move(mac);
     }

@@ -32,7 +32,8 @@ mac::QueueDisciplineEntry head_drop_entry() {
     p.head_drop_packets = static_cast<int>(queue.integer_or("head_drop_packets", p.head_drop_packets, 1, 100));
     return std::any(p);
   };
-  e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops) -> std::unique_ptr<mac::QueueDiscipline> {
+  e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops,
+                const mac::QueueContext&) -> std::unique_ptr<mac::QueueDiscipline> {
     const HeadDropParams p = params.has_value() ? std::any_cast<HeadDropParams>(params) : HeadDropParams{};
     return std::make_unique<HeadDropQueue>(limit, p, drops);
   };
