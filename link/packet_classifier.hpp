@@ -15,6 +15,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/packet.hpp"
+#include "core/random.hpp"
 
 namespace wmnsim::mac {
 
@@ -25,11 +26,16 @@ inline constexpr std::array<EnumName<ClassifyBy>, 2> kClassifyBy{
 // The class of packets that belong to no flow.
 inline constexpr std::uint32_t kControlClass = kNoFlow;
 
-// What a queue discipline may know of the network it is built into.
+// What a queue discipline may know of the network and the interface it is built
+// for.
 struct QueueContext {
-  // By scenario flow index: the flow's subscriber node (runner: its end with role
-  // "mesh", the source when both or neither end is one).
+  // By scenario flow index: the flow's subscriber node (scenario/mac_builder.hpp
+  // queue_context: its end with role "mesh", the source when both or neither is).
   std::vector<std::uint32_t> flow_subscriber;
+  // The queue's own stream, for disciplines that draw (RED's early drops): named
+  // ("node", <node id>, "queue/<interface>/<queue>") by the builder, so adding a
+  // queue elsewhere changes no one's draws (docs/random.md).
+  RandomStream random{0};
 };
 
 class PacketClassifier {

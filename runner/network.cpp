@@ -109,7 +109,9 @@ void Network::build_wired_links() {
           std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
       // The link's queue discipline (queue.discipline); drop-tail unless chosen.
       if (l.queue_discipline.build) {
-        wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near, context));
+        mac::QueueContext c = context;
+        c.random = sim_.random().stream("node", scenario_.nodes[from].id, "queue/link" + std::to_string(k));
+        wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near, c));
       }
       wired_links_.back()->set_departure_listener(&near);
       wired_interfaces_.push_back(std::make_unique<WiredInterface>(*wired_links_.back()));

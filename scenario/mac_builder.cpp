@@ -11,14 +11,17 @@ namespace {
 // The radio's queue discipline (queue.discipline), one per access function: one
 // under DCF, one per access category under EDCA. The Mac starts with drop-tail
 // queues; before the first packet, replacing them moves nothing.
-void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& drops, const QueueContext& context) {
+void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& drops, const QueueContext& context,
+                    const RandomStreams& random, const std::string& node_id, std::size_t radio) {
   const QueueDisciplineChoice& choice = params.queue_discipline;
   if (!choice.build) return;  // not chosen by a parse: the Mac's own drop tail
   const std::vector<AccessCategory> dcf{AccessCategory::ac_be};
   const std::vector<AccessCategory> edca{AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
                                          AccessCategory::ac_vo};
+  QueueContext c = context;
   for (const AccessCategory ac : type == MacType::dcf ? dcf : edca) {
-    mac.set_queue(ac, choice.build(params.queue, choice.params, drops, context));
+    c.random = random.stream("node", node_id, "queue/radio" + std::to_string(radio) + "/" + std::string(to_string(ac)));
+    mac.set_queue(ac, choice.build(params.queue, choice.params, drops, c));
   }
 }
 
@@ -63,7 +66,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
-      install_queues(*mac, scenario.mac.type, node.radios[r].mac, *node_drops[n], context);
+      install_queues(*mac, scenario.mac.type, node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);
       net.node_macs[n].push_back(mac.get());
       net.macs[id] = std::move(mac);
     }
