@@ -1,0 +1,285 @@
+#include "link/shaping_queue.hpp"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <utility>
+
+namespace wmnsim::mac {
+
+// ---- AggregateShaper ----------------------------------------------------------------
+
+AggregateShaper::AggregateShaper(QueueLimit limit, const TokenBucketParams& params, PacketClassifier classifier,
+                                 DropSink& drops, Time now)
+    : QueueDiscipline(drops),
+      limit_(limit),
+      classifier_(std::move(classifier)),
+      bucket_(params.rate_bps, params.burst_bytes, now) {
+  if (limit_.capacity < 1) throw std::invalid_argument("token bucket queue capacity must be at least 1");
+  if (params.inner == TokenBucketParams::Inner::fq) {
+    fq_.emplace(params.fq.quantum_bytes, static_cast<std::size_t>(params.fq.per_class_packets));
+  } else {
+    fifo_.emplace();
+  }
+}
+
+std::size_t AggregateShaper::length_packets() const { return control_.size() + (fq_ ? fq_->size() : fifo_->size()); }
+std::int64_t AggregateShaper::length_bytes() const { return control_.bytes() + (fq_ ? fq_->bytes() : fifo_->bytes()); }
+
+const Packet* AggregateShaper::shaped_head() const { return fq_ ? fq_->front() : fifo_->front(); }
+
+const Packet* AggregateShaper::do_peek() const {
+  return control_.empty() ? shaped_head() : control_.front();
+}
+
+Time AggregateShaper::ready_at(Time now) const {
+  if (!control_.empty()) return now;
+  const Packet* head = shaped_head();
+  return head == nullptr ? Time::max() : bucket_.ready_at(now, head->size_bytes);
+}
+
+EnqueueResult AggregateShaper::do_enqueue(PacketPtr& packet, Time /*now*/) {
+  if (!fits_limit(limit_, length_packets(), length_bytes(), packet->size_bytes)) {
+    return EnqueueResult::dropped(DropCause::queue_overflow);
+  }
+  const std::uint32_t cls = classifier_.class_of(*packet);
+  if (cls == kControlClass) {
+    control_.push_back(std::move(packet));
+  } else if (fq_) {
+    if (!fq_->push(packet, cls)) return EnqueueResult::dropped(DropCause::queue_overflow);
+  } else {
+    fifo_->push_back(std::move(packet));
+  }
+  return EnqueueResult::accepted();
+}
+
+PacketPtr AggregateShaper::do_dequeue(Time now) {
+  if (!control_.empty()) return control_.pop_front();
+  const Packet* head = shaped_head();
+  if (head == nullptr || bucket_.ready_at(now, head->size_bytes) > now) return nullptr;
+  bucket_.take(now, head->size_bytes);
+  return fq_ ? fq_->pop() : fifo_->pop_front();
+}
+
+void AggregateShaper::set_rate(Time now, double rate_bps) {
+  bucket_.set_rate(now, rate_bps);
+  notify_ready();  // the head's release may now come earlier: the owner asks again
+}
+
+std::size_t AggregateShaper::class_length(std::uint32_t cls) const {
+  if (cls == kControlClass) return control_.size();
+  if (!fq_) throw std::logic_error("AggregateShaper::class_length: a shared FIFO keeps no classes");
+  return fq_->class_length(cls);
+}
+
+// ---- PerClassShaper -----------------------------------------------------------------
+
+PerClassShaper::PerClassShaper(QueueLimit limit, const PerClassTokenBucketParams& params, PacketClassifier classifier,
+                               DropSink& drops)
+    : QueueDiscipline(drops), limit_(limit), params_(params), classifier_(std::move(classifier)) {
+  if (limit_.capacity < 1) throw std::invalid_argument("per-class token bucket queue capacity must be at least 1");
+  // Checks the rate and depth now rather than at the first packet.
+  (void)TokenBucket(params_.rate_bps, params_.burst_bytes, Time::zero());
+}
+
+PerClassShaper::Class& PerClassShaper::class_for(std::uint32_t cls, Time now) {
+  auto it = classes_.find(cls);
+  if (it == classes_.end()) {
+    // A new class starts with a full bucket, from now.
+    it = classes_.emplace(cls, Class{TokenBucket(params_.rate_bps, params_.burst_bytes, now), PacketFifo(), false})
+             .first;
+  }
+  return it->second;
+}
+
+PerClassShaper::ClassIt PerClassShaper::next_ready(Time now) const {
+  const auto ready = [now](const Class& c) {
+    return !c.fifo.empty() && c.bucket.ready_at(now, c.fifo.front()->size_bytes) <= now;
+  };
+  // Round robin: from the class after the last served to the end, then from the start.
+  const ClassIt after = last_served_ ? classes_.upper_bound(*last_served_) : classes_.begin();
+  for (ClassIt it = after; it != classes_.end(); ++it) {
+    if (ready(it->second)) return it;
+  }
+  for (ClassIt it = classes_.begin(); it != after; ++it) {
+    if (ready(it->second)) return it;
+  }
+  return classes_.end();
+}
+
+const PerClassShaper::Class* PerClassShaper::earliest(Time now) const {
+  const Class* best = nullptr;
+  Time best_at = Time::max();
+  for (const auto& [id, c] : classes_) {
+    if (c.fifo.empty()) continue;
+    const Time at = c.bucket.ready_at(now, c.fifo.front()->size_bytes);
+    if (best == nullptr || at < best_at) {
+      best = &c;
+      best_at = at;
+    }
+  }
+  return best;
+}
+
+Time PerClassShaper::ready_at(Time now) const {
+  if (!control_.empty()) return now;
+  const Class* c = earliest(now);
+  return c == nullptr ? Time::max() : c->bucket.ready_at(now, c->fifo.front()->size_bytes);
+}
+
+const Packet* PerClassShaper::do_peek() const {
+  if (!control_.empty()) return control_.front();
+  const ClassIt it = next_ready(last_now_);
+  const Class* c = it != classes_.end() ? &it->second : earliest(last_now_);
+  return c == nullptr ? nullptr : c->fifo.front();
+}
+
+EnqueueResult PerClassShaper::do_enqueue(PacketPtr& packet, Time now) {
+  last_now_ = std::max(last_now_, now);
+  if (!fits_limit(limit_, packets_, bytes_, packet->size_bytes)) return EnqueueResult::dropped(DropCause::queue_overflow);
+  const std::uint32_t cls = classifier_.class_of(*packet);
+  const std::uint32_t size = packet->size_bytes;
+  if (cls == kControlClass) {
+    control_.push_back(std::move(packet));
+  } else {
+    Class& c = class_for(cls, now);
+    if (c.fifo.size() >= static_cast<std::size_t>(params_.classes.per_class_packets)) {
+      return EnqueueResult::dropped(DropCause::queue_overflow);
+    }
+    c.fifo.push_back(std::move(packet));
+  }
+  ++packets_;
+  bytes_ += size;
+  return EnqueueResult::accepted();
+}
+
+PacketPtr PerClassShaper::do_dequeue(Time now) {
+  last_now_ = std::max(last_now_, now);
+  PacketPtr p;
+  if (!control_.empty()) {
+    p = control_.pop_front();
+  } else if (const ClassIt ready = next_ready(now); ready != classes_.end()) {
+    Class& c = classes_.at(ready->first);
+    c.bucket.take(now, c.fifo.front()->size_bytes);
+    p = c.fifo.pop_front();
+    last_served_ = ready->first;
+  }
+  if (p) {
+    --packets_;
+    bytes_ -= p->size_bytes;
+  }
+  return p;
+}
+
+void PerClassShaper::set_class_rate(Time now, std::uint32_t cls, double rate_bps) {
+  last_now_ = std::max(last_now_, now);
+  Class& c = class_for(cls, now);
+  c.bucket.set_rate(now, rate_bps);
+  c.own_rate = true;
+  notify_ready();
+}
+
+void PerClassShaper::set_default_rate(Time now, double rate_bps) {
+  last_now_ = std::max(last_now_, now);
+  (void)TokenBucket(rate_bps, params_.burst_bytes, now);  // checks it
+  params_.rate_bps = rate_bps;
+  for (auto& [id, c] : classes_) {
+    if (!c.own_rate) c.bucket.set_rate(now, rate_bps);
+  }
+  notify_ready();
+}
+
+const TokenBucket* PerClassShaper::bucket(std::uint32_t cls) const {
+  const auto it = classes_.find(cls);
+  return it == classes_.end() ? nullptr : &it->second.bucket;
+}
+
+std::size_t PerClassShaper::class_length(std::uint32_t cls) const {
+  if (cls == kControlClass) return control_.size();
+  const auto it = classes_.find(cls);
+  return it == classes_.end() ? 0 : it->second.fifo.size();
+}
+
+}  // namespace wmnsim::mac
+
+// ---- registry entries ---------------------------------------------------------------
+
+namespace wmnsim::mac {
+
+namespace {
+
+constexpr std::array<EnumName<TokenBucketParams::Inner>, 2> kInner{
+    {{"fifo", TokenBucketParams::Inner::fifo}, {"fq", TokenBucketParams::Inner::fq}}};
+
+// rate_bps: required, unless a per-node override inherits it.
+double parse_rate(JsonReader& queue, double inherited, bool has_base) {
+  const auto rate = queue.number("rate_bps", NumberRange::positive(), has_base ? Need::optional : Need::required,
+                                 "125000");
+  return rate.value_or(inherited);
+}
+
+std::int64_t parse_burst(JsonReader& queue, std::int64_t inherited) {
+  return queue.integer_or("burst_bytes", inherited, 1, TokenBucket::kMaxDepthBytes);
+}
+
+}  // namespace
+
+QueueDisciplineEntry token_bucket_entry() {
+  QueueDisciplineEntry e;
+  e.name = "token_bucket";
+  e.parse = [](JsonReader& queue, const std::any* base) {
+    TokenBucketParams p = base != nullptr ? std::any_cast<TokenBucketParams>(*base) : TokenBucketParams{};
+    p.rate_bps = parse_rate(queue, p.rate_bps, base != nullptr);
+    p.burst_bytes = parse_burst(queue, p.burst_bytes);
+    p.inner = queue.choice_or("inner", p.inner, std::span<const EnumName<TokenBucketParams::Inner>>(kInner));
+    // Fair-queueing keys only with fair queueing inside; otherwise finish() reports them.
+    if (p.inner == TokenBucketParams::Inner::fq) p.fq = parse_fair_queue_params(queue, p.fq);
+    return std::any(p);
+  };
+  e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops,
+               const QueueContext& context) -> std::unique_ptr<QueueDiscipline> {
+    if (!params.has_value()) throw std::invalid_argument("token_bucket: no rate_bps was given");
+    const auto& p = std::any_cast<const TokenBucketParams&>(params);
+    return std::make_unique<AggregateShaper>(limit, p, PacketClassifier(p.fq.classify, context.flow_subscriber),
+                                             drops);
+  };
+  e.schema = R"json({"properties": {
+  "rate_bps": {"type": "number", "exclusiveMinimum": 0,
+    "description": "token_bucket: the aggregate rate; per_class_token_bucket: each class's rate (bit/s); required"},
+  "burst_bytes": {"type": "integer", "minimum": 1, "maximum": 500000, "default": 1500,
+    "description": "token_bucket, per_class_token_bucket: bucket depth (bytes); a bucket starts full"},
+  "inner": {"enum": ["fifo", "fq"], "default": "fifo",
+    "description": "token_bucket: one shared FIFO (001 Fig. 2a) or fair queueing (Fig. 2b) under the bucket"}
+}})json";
+  e.doc = R"md(| `token_bucket` | `rate_bps` (required), `burst_bytes` (1500), `inner` (`fifo` or `fq`; with `fq` also `per_class_packets`, `quantum_bytes`, `classify`) | non-work-conserving shaping of the aggregate: a packet leaves only when the bucket holds its size in tokens, the MAC idles meanwhile (001 Sec. 4.3.1-4.3.2, Fig. 2a/2b); packets of no flow bypass it; exact token times (docs/queues.md) |)md";
+  return e;
+}
+
+QueueDisciplineEntry per_class_token_bucket_entry() {
+  QueueDisciplineEntry e;
+  e.name = "per_class_token_bucket";
+  e.parse = [](JsonReader& queue, const std::any* base) {
+    PerClassTokenBucketParams p =
+        base != nullptr ? std::any_cast<PerClassTokenBucketParams>(*base) : PerClassTokenBucketParams{};
+    p.rate_bps = parse_rate(queue, p.rate_bps, base != nullptr);
+    p.burst_bytes = parse_burst(queue, p.burst_bytes);
+    p.classes.per_class_packets =
+        static_cast<int>(queue.integer_or("per_class_packets", p.classes.per_class_packets, 1, 1'000'000));
+    p.classes.classify = queue.choice_or("classify", p.classes.classify, names(kClassifyBy));
+    return std::any(p);
+  };
+  e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops,
+               const QueueContext& context) -> std::unique_ptr<QueueDiscipline> {
+    if (!params.has_value()) throw std::invalid_argument("per_class_token_bucket: no rate_bps was given");
+    const auto& p = std::any_cast<const PerClassTokenBucketParams&>(params);
+    return std::make_unique<PerClassShaper>(limit, p, PacketClassifier(p.classes.classify, context.flow_subscriber),
+                                            drops);
+  };
+  e.schema = R"json({"properties": {}})json";
+  e.doc = R"md(| `per_class_token_bucket` | `rate_bps` (required, each class's), `burst_bytes` (1500), `per_class_packets` (5), `classify` (`flow`) | a token bucket and a FIFO per class, each drained at its own rate; classes ready at once take turns (001 Sec. 4.3.3, Fig. 2c: per-flow rate limit); packets of no flow bypass it |)md";
+  return e;
+}
+
+}  // namespace wmnsim::mac
