@@ -51,6 +51,7 @@ struct ControlContext {
     bool sends_acks = false;
     std::optional<std::uint8_t> user_priority;
     std::optional<std::uint8_t> ack_user_priority;
+    std::optional<double> fair_share_bps;  // the scenario's `fair_share_bps`, if given
   };
 
   Simulation& sim;

@@ -1,6 +1,8 @@
 #include "control/gateway_rate_control_params.hpp"
 
 #include "config/limits.hpp"
+#include "control/gateway_rate_control.hpp"
+#include "link/token_bucket.hpp"
 
 namespace wmnsim::control {
 
@@ -24,6 +26,9 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
   p.buffer_packets = static_cast<int>(r.integer_or("buffer_packets", 25, 1, 1'000'000));
   p.per_flow_buffer_packets = static_cast<int>(r.integer_or("per_flow_buffer_packets", 5, 1, 1'000'000));
   p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
+  p.classify = r.choice_or("classify", p.classify, names(mac::kClassifyBy));
+  p.burst_bytes = r.integer_or("burst_bytes", p.burst_bytes, 1, mac::TokenBucket::kMaxDepthBytes);
+  p.report_interval = r.seconds_or("report_interval_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
   if (p.scheme == GatewayScheme::fred) {
     JsonReader f = r.object("fred");
     FredParams& fr = p.fred;
@@ -57,6 +62,7 @@ ControllerEntry gateway_rate_control_entry() {
   e.name = "gateway_rate_control";
   e.acts_on_nodes = false;
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, ctx)); };
+  e.build = make_gateway_rate_control;
   e.schema = R"json({
   "description": "001: gateway queueing and rate control",
   "properties": {
@@ -87,7 +93,7 @@ ControllerEntry gateway_rate_control_entry() {
     },
     "fair_rate_bps": {
       "type": "number",
-      "description": "per-flow share instead of the model's",
+      "description": "each class's share (bit/s); default: the flows' fair_share_bps summed per class",
       "exclusiveMinimum": 0
     },
     "buffer_packets": {
@@ -105,6 +111,24 @@ ControllerEntry gateway_rate_control_entry() {
     "flow_idle_timeout_s": {
       "type": "number",
       "description": "a flow silent this long counts as ended (seconds); at least 1e-6",
+      "minimum": 1e-06,
+      "default": 1.0
+    },
+    "classify": {
+      "enum": ["flow", "subscriber"],
+      "description": "a class per flow, or per subscriber (the mesh node a flow starts or ends at, 001 Sec. 4.3.2)",
+      "default": "subscriber"
+    },
+    "burst_bytes": {
+      "type": "integer",
+      "description": "the shapers' token bucket depth (bytes)",
+      "minimum": 1,
+      "maximum": 500000,
+      "default": 1500
+    },
+    "report_interval_s": {
+      "type": "number",
+      "description": "interval of the per-class arrival rates in the statistics (seconds)",
       "minimum": 1e-06,
       "default": 1.0
     },
@@ -165,7 +189,7 @@ ControllerEntry gateway_rate_control_entry() {
   }
 })json";
   e.doc =
-      R"md(| `gateway_rate_control` | 001 Sec. 4 | at `gateway` (the only gateway): `scheme` `fifo`, `fq`, `fred`, `aggregate_rate_limit`, `aggregate_rate_limit_fq`, `per_flow_rate_limit` (default) or `source_rate_limit`; `capacity_model` `collision_domain` (default) or `clique` for the fair shares, or a fixed `fair_rate_bps`; `buffer_packets` (25, shared FIFO), `per_flow_buffer_packets` (5); `flow_idle_timeout_s` (1.0); `fred` (scheme fred only): `min_th_packets` 5, `max_th_packets` 15, `max_p` 0.1, `queue_weight` 0.002, `min_q_packets` 2; no `nodes` |)md";
+      R"md(| `gateway_rate_control` | 001 Sec. 4 | at `gateway` (the only gateway): `scheme` `fifo`, `fq`, `fred`, `aggregate_rate_limit`, `aggregate_rate_limit_fq`, `per_flow_rate_limit` (default) or `source_rate_limit`; `capacity_model` `collision_domain` (default) or `clique` for the fair shares, or a fixed `fair_rate_bps`; `buffer_packets` (25, shared FIFO), `per_flow_buffer_packets` (5); `flow_idle_timeout_s` (1.0); `classify` (`subscriber` or `flow`); `burst_bytes` (1500); `report_interval_s` (1.0); `fred` (scheme fred only): `min_th_packets` 5, `max_th_packets` 15, `max_p` 0.1, `queue_weight` 0.002, `min_q_packets` 2; no `nodes` |)md";
   return e;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The parameters of 001's gateway rate control (issue 19 implements the controller).
+// The parameters of 001's gateway rate control (control/gateway_rate_control.hpp).
 
 #include <array>
 #include <cstddef>
@@ -9,6 +9,7 @@
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
 #include "control/controller_entry.hpp"
+#include "link/packet_classifier.hpp"
 
 namespace wmnsim {
 
@@ -41,6 +42,9 @@ struct GatewayRateControlParams {
   int per_flow_buffer_packets = 5;      // per-flow buffers (fq and the rest)
   FredParams fred;
   Time flow_idle_timeout = Time::s(1);  // a flow silent this long counts as inactive
+  mac::ClassifyBy classify = mac::ClassifyBy::subscriber;  // 001 Sec. 4.3.2: per mesh router
+  std::int64_t burst_bytes = 1500;      // the shapers' bucket depth
+  Time report_interval = Time::s(1);    // of the per-class arrival rates
 };
 
 inline constexpr std::array<EnumName<GatewayScheme>, 7> kGatewaySchemes{
@@ -56,7 +60,7 @@ inline constexpr std::array<EnumName<CapacityModel>, 2> kCapacityModels{
 constexpr std::string_view to_string(GatewayScheme v) { return enum_name(names(kGatewaySchemes), v); }
 
 namespace control {
-// Its registry entry (control/controller_registry.hpp): parse, schema, doc; no factory yet.
+// Its registry entry (control/controller_registry.hpp): parse, schema, doc, factory.
 ControllerEntry gateway_rate_control_entry();
 }  // namespace control
 

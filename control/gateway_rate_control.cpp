@@ -1,0 +1,239 @@
+#include "control/gateway_rate_control.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "core/not_supported.hpp"
+#include "link/drop_tail_queue.hpp"
+#include "link/fair_queue.hpp"
+#include "link/shaping_queue.hpp"
+
+namespace wmnsim::control {
+
+namespace {
+
+// A per-class discipline's whole-queue bound: the per-class buffers are the limit.
+constexpr QueueLimit kPerClassOnly{QueueLimit::Unit::packets, 1'000'000};
+
+bool shapes(GatewayScheme s) {
+  return s == GatewayScheme::aggregate_rate_limit || s == GatewayScheme::aggregate_rate_limit_fq ||
+         s == GatewayScheme::per_flow_rate_limit;
+}
+
+}  // namespace
+
+GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlContext& context)
+    : Controller(config, context), params_(config.params_as<GatewayRateControlParams>()) {
+  if (params_.scheme == GatewayScheme::fred || params_.scheme == GatewayScheme::source_rate_limit) {
+    throw NotSupportedError("gateway_rate_control: scheme \"" + std::string(to_string(params_.scheme)) +
+                            "\" is not simulated yet; use fifo, fq, aggregate_rate_limit, aggregate_rate_limit_fq "
+                            "or per_flow_rate_limit");
+  }
+  gateway_ = static_cast<std::uint32_t>(params_.gateway);
+  macs_ = context.macs.at(gateway_);
+  if (macs_.empty()) throw std::invalid_argument("gateway_rate_control: the gateway has no radio");
+
+  // Each flow's subscriber: its end with role "mesh" (the source when both or
+  // neither is one), as scenario/mac_builder.hpp queue_context says.
+  std::vector<std::uint32_t> subscriber;
+  for (const ControlContext::FlowInfo& f : context.flows) {
+    const bool src_mesh = context.node_info.at(f.src).role == NodeRole::mesh;
+    const bool dst_mesh = context.node_info.at(f.dst).role == NodeRole::mesh;
+    subscriber.push_back(src_mesh || !dst_mesh ? f.src : f.dst);
+  }
+  classifier_ = mac::PacketClassifier(params_.classify, subscriber);
+
+  // The classes: flows whose data path crosses the gateway.
+  for (std::uint32_t i = 0; i < context.flows.size(); ++i) {
+    const ControlContext::FlowInfo& f = context.flows[i];
+    const std::vector<std::uint32_t> path = context.routing.tables.path(f.src, f.dst);
+    if (std::find(path.begin(), path.end(), gateway_) == path.end()) continue;
+    Packet probe;
+    probe.flow = i;
+    const std::uint32_t cls = classifier_.class_of(probe);
+    ClassState& c = classes_[cls];
+    c.name = params_.classify == mac::ClassifyBy::flow ? f.id : context.node_info.at(cls).id;
+    c.flows.push_back(i);
+    if (params_.fair_rate_bps) {
+      c.share_bps = *params_.fair_rate_bps;
+    } else if (f.fair_share_bps) {
+      c.share_bps += *f.fair_share_bps;
+    } else if (shapes(params_.scheme)) {
+      throw std::invalid_argument("gateway_rate_control: flow \"" + f.id +
+                                  "\" has no fair_share_bps and the controller no fair_rate_bps; give one");
+    }
+  }
+}
+
+GatewayRateControl::~GatewayRateControl() = default;
+
+std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_queue() {
+  DropSink& drops = *context().nodes.at(gateway_);
+  const QueueLimit shared{QueueLimit::Unit::packets, params_.buffer_packets};
+  mac::FairQueueParams fq;
+  fq.per_class_packets = params_.per_flow_buffer_packets;
+  fq.classify = params_.classify;
+  switch (params_.scheme) {
+    case GatewayScheme::fifo:
+      return std::make_unique<mac::DropTailQueue>(shared, drops);
+    case GatewayScheme::fq:
+      return std::make_unique<mac::FairQueue>(kPerClassOnly, fq, classifier_, drops);
+    case GatewayScheme::aggregate_rate_limit:
+    case GatewayScheme::aggregate_rate_limit_fq: {
+      mac::TokenBucketParams tb;
+      tb.burst_bytes = params_.burst_bytes;
+      const bool with_fq = params_.scheme == GatewayScheme::aggregate_rate_limit_fq;
+      tb.inner = with_fq ? mac::TokenBucketParams::Inner::fq : mac::TokenBucketParams::Inner::fifo;
+      tb.fq = fq;
+      auto q = std::make_unique<mac::AggregateShaper>(with_fq ? kPerClassOnly : shared, tb, classifier_, drops,
+                                                      sim().now());
+      aggregate_shapers_.push_back(q.get());
+      return q;
+    }
+    case GatewayScheme::per_flow_rate_limit: {
+      mac::PerClassTokenBucketParams pc;
+      pc.burst_bytes = params_.burst_bytes;
+      pc.classes = fq;
+      auto q = std::make_unique<mac::PerClassShaper>(kPerClassOnly, pc, classifier_, drops);
+      class_shapers_.push_back(q.get());
+      return q;
+    }
+    case GatewayScheme::fred:
+    case GatewayScheme::source_rate_limit:
+      break;
+  }
+  throw std::logic_error("gateway_rate_control: no queue for this scheme");
+}
+
+void GatewayRateControl::start() {
+  // Before any packet: replacing the gateway's queues moves nothing.
+  for (mac::Mac* m : macs_) m->set_queue(AccessCategory::ac_be, make_queue());
+  subscribe(gateway_, *this);
+  apply_rates();
+  every(params_.flow_idle_timeout / 4, [this] { look_for_idle(); });
+  every(params_.report_interval, [this] { report(); });
+}
+
+void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
+  const auto it = classes_.find(classifier_.class_of(packet));
+  if (it == classes_.end()) return;  // not a class this controller shapes (or control traffic)
+  ClassState& c = it->second;
+  c.last_seen = sim().now();
+  if (into_queue) {
+    ++c.packets;
+    c.bytes += packet.size_bytes;
+    if (!packet.transport.is_pure_ack()) {
+      ++c.data_packets;
+      c.data_bytes += packet.size_bytes;
+    }
+  }
+  if (!c.active) {
+    c.active = true;  // before the packet reaches the queue (the signal comes first)
+    ++activity_changes_;
+    apply_rates();
+  }
+}
+
+void GatewayRateControl::on_originated(std::uint32_t /*node*/, Packet& packet) {
+  const NextHop* next = context().routing.tables.next_hop(gateway_, packet.dst);
+  seen(packet, next != nullptr && next->interface < macs_.size());
+}
+
+void GatewayRateControl::on_forwarded(std::uint32_t /*node*/, Packet& packet, const PrevHop& /*from*/,
+                                      const NextHop& to) {
+  seen(packet, to.interface < macs_.size());  // radios come first in the numbering
+}
+
+void GatewayRateControl::on_delivered(std::uint32_t /*node*/, Packet& packet, const PrevHop& /*from*/) {
+  seen(packet, false);  // an upstream flow ending here is active too
+}
+
+void GatewayRateControl::on_dropped(std::uint32_t /*node*/, const Packet& packet, DropCause cause) {
+  const auto it = classes_.find(classifier_.class_of(packet));
+  if (it != classes_.end()) ++it->second.drops[std::string(to_string(cause))];
+}
+
+void GatewayRateControl::look_for_idle() {
+  const Time now = sim().now();
+  bool changed = false;
+  for (auto& [id, c] : classes_) {
+    if (c.active && now - c.last_seen >= params_.flow_idle_timeout) {
+      c.active = false;
+      changed = true;
+      ++activity_changes_;
+    }
+  }
+  if (changed) apply_rates();
+}
+
+void GatewayRateControl::apply_rates() {
+  const Time now = sim().now();
+  double aggregate = 0.0;
+  for (const auto& [id, c] : classes_) {
+    if (c.active) aggregate += c.share_bps;
+  }
+  for (mac::AggregateShaper* q : aggregate_shapers_) q->set_rate(now, aggregate);
+  // An inactive class keeps its share: its first packet back should not wait for
+  // a rate (it is recomputed as the class turns active, before the packet queues).
+  for (mac::PerClassShaper* q : class_shapers_) {
+    for (const auto& [id, c] : classes_) q->set_class_rate(now, id, c.share_bps);
+  }
+  aggregate_rate_bps_ = aggregate;
+}
+
+void GatewayRateControl::report() {
+  const double seconds = params_.report_interval.to_seconds();
+  for (auto& [id, c] : classes_) {
+    c.data_rate_bps.push_back(static_cast<double>(c.data_bytes - c.data_bytes_at_report) * 8.0 / seconds);
+    c.data_bytes_at_report = c.data_bytes;
+  }
+  aggregate_series_bps_.push_back(aggregate_rate_bps_);
+}
+
+nlohmann::ordered_json GatewayRateControl::statistics() const {
+  nlohmann::ordered_json out;
+  out["gateway"] = context().node_info.at(gateway_).id;
+  out["scheme"] = std::string(to_string(params_.scheme));
+  out["classify"] = params_.classify == mac::ClassifyBy::flow ? "flow" : "subscriber";
+  out["aggregate_rate_bps"] = shapes(params_.scheme) && params_.scheme != GatewayScheme::per_flow_rate_limit
+                                  ? nlohmann::ordered_json(aggregate_rate_bps_)
+                                  : nlohmann::ordered_json(nullptr);
+  out["activity_changes"] = activity_changes_;
+  out["report_interval_s"] = params_.report_interval.to_seconds();
+  nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+  for (const auto& [id, c] : classes_) {
+    nlohmann::ordered_json row;
+    row["class"] = c.name;
+    nlohmann::ordered_json flows = nlohmann::ordered_json::array();
+    for (const std::uint32_t f : c.flows) flows.push_back(context().flows.at(f).id);
+    row["flows"] = flows;
+    row["share_bps"] = c.share_bps;
+    row["active"] = c.active;
+    row["packets_in"] = c.packets;
+    row["bytes_in"] = c.bytes;
+    row["data_packets_in"] = c.data_packets;
+    row["data_bytes_in"] = c.data_bytes;
+    row["drops"] = c.drops;
+    std::size_t queued = 0;
+    for (mac::Mac* m : macs_) {
+      const mac::QueueDiscipline& q = m->queue(AccessCategory::ac_be);
+      if (const auto* fq = dynamic_cast<const mac::FairQueue*>(&q)) queued += fq->class_length(id);
+      if (const auto* pc = dynamic_cast<const mac::PerClassShaper*>(&q)) queued += pc->class_length(id);
+    }
+    row["queued_at_end"] = queued;
+    row["data_arrival_rate_bps"] = c.data_rate_bps;
+    classes.push_back(std::move(row));
+  }
+  out["classes"] = std::move(classes);
+  out["aggregate_rate_series_bps"] = aggregate_series_bps_;
+  return out;
+}
+
+std::unique_ptr<Controller> make_gateway_rate_control(const ControllerConfig& config, ControlContext& context) {
+  return std::make_unique<GatewayRateControl>(config, context);
+}
+
+}  // namespace wmnsim::control

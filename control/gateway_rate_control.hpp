@@ -1,0 +1,90 @@
+#pragma once
+// 001 Sec. 4-5: queueing and rate control at one gateway, as a controller. At its
+// start it installs the scheme's queue discipline on every radio of the gateway
+// (link/: drop_tail, fq, token_bucket over a FIFO or fq, per_class_token_bucket)
+// and from then on keeps the shapers' rates at the fair shares of the classes that
+// are active (flows, or subscribers: 001 Sec. 4.3.2).
+//
+// Fair shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
+// scenario summed per class. The aggregate limit is the sum of the active classes'
+// shares (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum
+// of the fair rates of constituent flows").
+//
+// Activity (001 Sec. 5.3.3): a class turns active with its first packet at the
+// gateway (into the mesh, or out of it: delivered or forwarded) and inactive once none has passed for `flow_idle_timeout_s`; the rates
+// are then recomputed. The controller looks every timeout / 4, so a silent class is
+// found between 1 and 1.25 timeouts after its last packet.
+//
+// It reports, per class: its flows, its share now, packets and bytes into the
+// gateway's radio queues (data and ACKs; data alone, for 001 Fig. 4's arrival
+// rate), drops at the gateway by cause, and each report interval's data arrival
+// rate into the gateway queue.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "control/controller.hpp"
+#include "control/gateway_rate_control_params.hpp"
+#include "link/packet_classifier.hpp"
+
+namespace wmnsim::mac {
+class AggregateShaper;
+class PerClassShaper;
+class QueueDiscipline;
+}  // namespace wmnsim::mac
+
+namespace wmnsim::control {
+
+class GatewayRateControl final : public Controller, private NodeSubscriber {
+ public:
+  GatewayRateControl(const ControllerConfig& config, ControlContext& context);
+  ~GatewayRateControl() override;
+  void start() override;
+  nlohmann::ordered_json statistics() const override;
+
+  struct ClassState {
+    std::string name;                 // the subscriber's node id, or the flow's id
+    std::vector<std::uint32_t> flows;  // scenario flow indices
+    double share_bps = 0.0;           // its fair share while active
+    bool active = false;
+    Time last_seen;
+    std::uint64_t packets = 0, bytes = 0, data_packets = 0, data_bytes = 0;
+    std::map<std::string, std::uint64_t> drops;  // at the gateway, by cause
+    std::vector<double> data_rate_bps;           // per report interval
+    std::uint64_t data_bytes_at_report = 0;
+  };
+  const std::map<std::uint32_t, ClassState>& classes() const { return classes_; }
+  // The rate now: the aggregate (aggregate schemes) or 0.
+  double aggregate_rate_bps() const { return aggregate_rate_bps_; }
+
+ private:
+  void on_originated(std::uint32_t node, Packet& packet) override;
+  void on_forwarded(std::uint32_t node, Packet& packet, const PrevHop& from, const NextHop& to) override;
+  void on_delivered(std::uint32_t node, Packet& packet, const PrevHop& from) override;
+  void on_dropped(std::uint32_t node, const Packet& packet, DropCause cause) override;
+  // Any packet of a class at the gateway marks it active; `into_queue`: it goes
+  // into one of the gateway's radio queues (counted).
+  void seen(const Packet& packet, bool into_queue);
+  void look_for_idle();
+  void report();
+  void apply_rates();
+  std::unique_ptr<mac::QueueDiscipline> make_queue();
+
+  const GatewayRateControlParams& params_;
+  std::uint32_t gateway_ = 0;
+  std::vector<mac::Mac*> macs_;
+  mac::PacketClassifier classifier_;
+  std::map<std::uint32_t, ClassState> classes_;  // by class id: node index or flow index
+  std::vector<mac::AggregateShaper*> aggregate_shapers_;
+  std::vector<mac::PerClassShaper*> class_shapers_;
+  double aggregate_rate_bps_ = 0.0;
+  std::uint64_t activity_changes_ = 0;  // classes turned active or inactive
+  std::vector<double> aggregate_series_bps_;  // per report interval, at its end
+};
+
+// Its registry entry's factory (control/gateway_rate_control_params.cpp).
+std::unique_ptr<Controller> make_gateway_rate_control(const ControllerConfig& config, ControlContext& context);
+
+}  // namespace wmnsim::control
