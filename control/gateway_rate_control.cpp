@@ -20,17 +20,17 @@ constexpr QueueLimit kPerClassOnly{QueueLimit::Unit::packets, 1'000'000};
 
 bool shapes(GatewayScheme s) {
   return s == GatewayScheme::aggregate_rate_limit || s == GatewayScheme::aggregate_rate_limit_fq ||
-         s == GatewayScheme::per_flow_rate_limit;
+         s == GatewayScheme::per_flow_rate_limit || s == GatewayScheme::source_rate_limit;
 }
 
 }  // namespace
 
 GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlContext& context)
     : Controller(config, context), params_(config.params_as<GatewayRateControlParams>()) {
-  if (params_.scheme == GatewayScheme::fred || params_.scheme == GatewayScheme::source_rate_limit) {
+  if (params_.scheme == GatewayScheme::fred) {
     throw NotSupportedError("gateway_rate_control: scheme \"" + std::string(to_string(params_.scheme)) +
-                            "\" is not simulated yet; use fifo, fq, aggregate_rate_limit, aggregate_rate_limit_fq "
-                            "or per_flow_rate_limit");
+                            "\" is not simulated yet; use fifo, fq, aggregate_rate_limit, aggregate_rate_limit_fq, "
+                            "per_flow_rate_limit or source_rate_limit");
   }
   gateway_ = static_cast<std::uint32_t>(params_.gateway);
   macs_ = context.macs.at(gateway_);
@@ -101,16 +101,59 @@ std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_queue() {
       class_shapers_.push_back(q.get());
       return q;
     }
-    case GatewayScheme::fred:
     case GatewayScheme::source_rate_limit:
+      // The gateway is left alone (001 Table 2) unless flows start there or beyond
+      // it (downstream): those are paced here, "akin to per-flow gateway rate limit".
+      if (paced_at(gateway_).empty()) return std::make_unique<mac::DropTailQueue>(shared, drops);
+      pacer_node_ = gateway_;
+      return make_pacer(shared, drops);
+    case GatewayScheme::fred:
       break;
   }
   throw std::logic_error("gateway_rate_control: no queue for this scheme");
 }
 
+std::vector<std::uint32_t> GatewayRateControl::paced_at(std::uint32_t node) const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [id, c] : classes_) {
+    for (const std::uint32_t f : c.flows) {
+      std::uint32_t src = context().flows.at(f).src;
+      if (context().macs.at(src).empty()) src = gateway_;  // a host beyond the gateway
+      if (src == node) {
+        out.push_back(id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_pacer(QueueLimit fifo, DropSink& drops) {
+  auto q = std::make_unique<mac::SourcePacer>(fifo, params_.burst_bytes,
+                                              static_cast<std::size_t>(params_.per_flow_buffer_packets), classifier_,
+                                              drops);
+  pacers_.push_back(q.get());
+  pacer_classes_.push_back(paced_at(pacer_node_));
+  return q;
+}
+
+void GatewayRateControl::install_source_pacers() {
+  for (std::uint32_t n = 0; n < context().macs.size(); ++n) {
+    if (n == gateway_ || paced_at(n).empty()) continue;
+    pacer_node_ = n;
+    for (mac::Mac* m : context().macs[n]) {
+      // The node's own queue's capacity (drop tail unless the scenario chose otherwise).
+      const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(AccessCategory::ac_be));
+      const QueueLimit fifo = own != nullptr ? own->limit() : QueueLimit{};
+      m->set_queue(AccessCategory::ac_be, make_pacer(fifo, *context().nodes.at(n)));
+    }
+  }
+}
+
 void GatewayRateControl::start() {
   // Before any packet: replacing the gateway's queues moves nothing.
   for (mac::Mac* m : macs_) m->set_queue(AccessCategory::ac_be, make_queue());
+  if (params_.scheme == GatewayScheme::source_rate_limit) install_source_pacers();
   subscribe(gateway_, *this);
   apply_rates();
   every(params_.flow_idle_timeout / 4, [this] { look_for_idle(); });
@@ -181,6 +224,10 @@ void GatewayRateControl::apply_rates() {
   for (mac::PerClassShaper* q : class_shapers_) {
     for (const auto& [id, c] : classes_) q->set_class_rate(now, id, c.share_bps);
   }
+  // A pacer paces only the classes set here: its node's own (paced_at).
+  for (std::size_t i = 0; i < pacers_.size(); ++i) {
+    for (const std::uint32_t id : pacer_classes_[i]) pacers_[i]->set_class_rate(now, id, classes_.at(id).share_bps);
+  }
   aggregate_rate_bps_ = aggregate;
 }
 
@@ -222,6 +269,7 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
       const mac::QueueDiscipline& q = m->queue(AccessCategory::ac_be);
       if (const auto* fq = dynamic_cast<const mac::FairQueue*>(&q)) queued += fq->class_length(id);
       if (const auto* pc = dynamic_cast<const mac::PerClassShaper*>(&q)) queued += pc->class_length(id);
+      if (const auto* sp = dynamic_cast<const mac::SourcePacer*>(&q)) queued += sp->paced_length(id);
     }
     row["queued_at_end"] = queued;
     row["data_arrival_rate_bps"] = c.data_rate_bps;

@@ -1,8 +1,9 @@
 #pragma once
 // 001 Sec. 4-5: queueing and rate control at one gateway, as a controller. At its
 // start it installs the scheme's queue discipline on every radio of the gateway
-// (link/: drop_tail, fq, token_bucket over a FIFO or fq, per_class_token_bucket)
-// and from then on keeps the shapers' rates at the fair shares of the classes that
+// (link/: drop_tail, fq, token_bucket over a FIFO or fq, per_class_token_bucket;
+// for source_rate_limit a SourcePacer on each source node's radios instead, the
+// gateway untouched unless flows start there or beyond it) and from then on keeps the shapers' rates at the fair shares of the classes that
 // are active (flows, or subscribers: 001 Sec. 4.3.2).
 //
 // Fair shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
@@ -28,10 +29,12 @@
 #include "control/controller.hpp"
 #include "control/gateway_rate_control_params.hpp"
 #include "link/packet_classifier.hpp"
+#include "link/queue_limit.hpp"
 
 namespace wmnsim::mac {
 class AggregateShaper;
 class PerClassShaper;
+class SourcePacer;
 class QueueDiscipline;
 }  // namespace wmnsim::mac
 
@@ -71,6 +74,11 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   void report();
   void apply_rates();
   std::unique_ptr<mac::QueueDiscipline> make_queue();
+  // source_rate_limit: the classes whose flows start at `node` (a flow from a host
+  // counts at the gateway), and the pacers on the node's radios.
+  std::vector<std::uint32_t> paced_at(std::uint32_t node) const;
+  std::unique_ptr<mac::QueueDiscipline> make_pacer(QueueLimit fifo, DropSink& drops);
+  void install_source_pacers();
 
   const GatewayRateControlParams& params_;
   std::uint32_t gateway_ = 0;
@@ -79,6 +87,9 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::map<std::uint32_t, ClassState> classes_;  // by class id: node index or flow index
   std::vector<mac::AggregateShaper*> aggregate_shapers_;
   std::vector<mac::PerClassShaper*> class_shapers_;
+  std::vector<mac::SourcePacer*> pacers_;
+  std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
+  std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for
   double aggregate_rate_bps_ = 0.0;
   std::uint64_t activity_changes_ = 0;  // classes turned active or inactive
   std::vector<double> aggregate_series_bps_;  // per report interval, at its end

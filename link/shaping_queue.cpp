@@ -204,6 +204,106 @@ std::size_t PerClassShaper::class_length(std::uint32_t cls) const {
 
 }  // namespace wmnsim::mac
 
+namespace wmnsim::mac {
+
+// ---- SourcePacer ----------------------------------------------------------------------
+
+SourcePacer::SourcePacer(QueueLimit fifo, std::int64_t burst_bytes, std::size_t pacer_packets,
+                         PacketClassifier classifier, DropSink& drops)
+    : QueueDiscipline(drops),
+      limit_(fifo),
+      burst_bytes_(burst_bytes),
+      pacer_packets_(pacer_packets),
+      classifier_(std::move(classifier)) {
+  if (limit_.capacity < 1) throw std::invalid_argument("source pacer FIFO capacity must be at least 1");
+  if (pacer_packets_ < 1) throw std::invalid_argument("source pacer buffer must be at least 1 packet");
+  (void)TokenBucket(0, burst_bytes_, Time::zero());  // checks the depth
+}
+
+std::size_t SourcePacer::length_packets() const {
+  std::size_t n = fifo_.size();
+  for (const auto& [id, p] : paced_) n += p.fifo.size();
+  return n;
+}
+
+std::int64_t SourcePacer::length_bytes() const {
+  std::int64_t n = fifo_.bytes();
+  for (const auto& [id, p] : paced_) n += p.fifo.bytes();
+  return n;
+}
+
+void SourcePacer::release_due(Time now) {
+  for (;;) {
+    Paced* next = nullptr;
+    Time next_at = Time::max();
+    for (auto& [id, p] : paced_) {
+      if (p.fifo.empty()) continue;
+      const Time at = p.bucket.ready_at(now, p.fifo.front()->size_bytes);
+      if (at > now) continue;
+      // The instant it could go: its tokens complete and it queued (the MAC stamps
+      // queued_at). Earlier ones joined the FIFO first.
+      const Time since = std::max(p.bucket.complete_at(p.fifo.front()->size_bytes), p.fifo.front()->queued_at);
+      if (next == nullptr || since < next_at) {
+        next = &p;
+        next_at = since;
+      }
+    }
+    if (next == nullptr) return;
+    next->bucket.take(next_at, next->fifo.front()->size_bytes);
+    PacketPtr packet = next->fifo.pop_front();
+    if (fits_limit(limit_, fifo_.size(), fifo_.bytes(), packet->size_bytes)) {
+      fifo_.push_back(std::move(packet));
+    } else {
+      drop(std::move(packet), DropCause::queue_overflow, now);
+    }
+  }
+}
+
+Time SourcePacer::ready_at(Time now) const {
+  if (!fifo_.empty()) return now;
+  Time first = Time::max();
+  for (const auto& [id, p] : paced_) {
+    if (!p.fifo.empty()) first = std::min(first, p.bucket.ready_at(now, p.fifo.front()->size_bytes));
+  }
+  return first;
+}
+
+EnqueueResult SourcePacer::do_enqueue(PacketPtr& packet, Time now) {
+  release_due(now);
+  const auto it = paced_.find(classifier_.class_of(*packet));
+  if (it == paced_.end()) {
+    if (!fits_limit(limit_, fifo_.size(), fifo_.bytes(), packet->size_bytes)) {
+      return EnqueueResult::dropped(DropCause::queue_overflow);
+    }
+    fifo_.push_back(std::move(packet));
+    return EnqueueResult::accepted();
+  }
+  Paced& p = it->second;
+  if (p.fifo.size() >= pacer_packets_) return EnqueueResult::dropped(DropCause::queue_overflow);
+  p.fifo.push_back(std::move(packet));
+  release_due(now);  // its tokens may be there already
+  return EnqueueResult::accepted();
+}
+
+PacketPtr SourcePacer::do_dequeue(Time now) {
+  release_due(now);
+  return fifo_.pop_front();
+}
+
+void SourcePacer::set_class_rate(Time now, std::uint32_t cls, double rate_bps) {
+  release_due(now);
+  const auto [it, inserted] = paced_.try_emplace(cls, Paced{TokenBucket(rate_bps, burst_bytes_, now), PacketFifo()});
+  if (!inserted) it->second.bucket.set_rate(now, rate_bps);
+  notify_ready();
+}
+
+std::size_t SourcePacer::paced_length(std::uint32_t cls) const {
+  const auto it = paced_.find(cls);
+  return it == paced_.end() ? 0 : it->second.fifo.size();
+}
+
+}  // namespace wmnsim::mac
+
 // ---- registry entries ---------------------------------------------------------------
 
 namespace wmnsim::mac {

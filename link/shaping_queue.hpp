@@ -119,6 +119,49 @@ class PerClassShaper final : public QueueDiscipline {
   std::int64_t bytes_ = 0;
 };
 
+// Source rate limiting (001 Sec. 5.3.1, Table 2 "source rate limit"): a node's own
+// flows are paced, each by its token bucket, before they join the node's one
+// drop-tail FIFO, where relayed traffic queues as without the limit. A paced packet
+// joins the FIFO the instant its tokens are complete, behind whatever arrived
+// before that instant and ahead of what arrived after: every call first moves the
+// packets whose time has come, in the order of their times (ties: class id), so the
+// FIFO's order is the one an application pacing its own sends would give. A packet
+// whose time comes while the FIFO is full is dropped (queue_overflow), as the
+// FIFO would drop the application's send. Classes without a rate are not paced.
+class SourcePacer final : public QueueDiscipline {
+ public:
+  // `fifo`: the node's queue (capacity); `pacer_packets`: each paced class's buffer.
+  SourcePacer(QueueLimit fifo, std::int64_t burst_bytes, std::size_t pacer_packets, PacketClassifier classifier,
+              DropSink& drops);
+
+  std::size_t length_packets() const override;
+  std::int64_t length_bytes() const override;
+  Time ready_at(Time now) const override;
+
+  // Paces class `cls` at `rate_bps` from `now` on.
+  void set_class_rate(Time now, std::uint32_t cls, double rate_bps);
+  std::size_t paced_length(std::uint32_t cls) const;
+
+ private:
+  struct Paced {
+    TokenBucket bucket;
+    PacketFifo fifo;
+  };
+  EnqueueResult do_enqueue(PacketPtr& packet, Time now) override;
+  PacketPtr do_dequeue(Time now) override;
+  const Packet* do_peek() const override { return fifo_.front(); }
+  // Moves every paced packet whose tokens are complete by `now` into the FIFO, in
+  // the order of those instants.
+  void release_due(Time now);
+
+  QueueLimit limit_;
+  std::int64_t burst_bytes_;
+  std::size_t pacer_packets_;
+  PacketClassifier classifier_;
+  PacketFifo fifo_;
+  std::map<std::uint32_t, Paced> paced_;
+};
+
 // Registry entries (link/queue_discipline_entry.hpp): `token_bucket`, `per_class_token_bucket`.
 QueueDisciplineEntry token_bucket_entry();
 QueueDisciplineEntry per_class_token_bucket_entry();

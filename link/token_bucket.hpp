@@ -51,7 +51,11 @@ class TokenBucket {
     const std::int64_t wait_ps = (missing + rate_ - 1) / rate_;  // round up: tokens complete then
     return now + Time::ps(wait_ps);
   }
-  // Takes the tokens of a packet of `bytes` now (call when ready_at(now) == now).
+  // The first instant, not before the bucket's last change, at which a packet of
+  // `bytes` has its tokens (Time::max() at rate 0 when they are not there).
+  Time complete_at(std::uint32_t bytes) const { return ready_at(updated_, bytes); }
+  // Takes the tokens of a packet of `bytes` now (call when ready_at(now) == now;
+  // `now` not before the last change).
   void take(Time now, std::uint32_t bytes) {
     tokens_ = tokens_at(now) - static_cast<std::int64_t>(bytes) * kPicobitsPerByte;
     updated_ = now;

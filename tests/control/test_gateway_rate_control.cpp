@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "runner/run_scenario.hpp"
 #include "scenario/scenario.hpp"
@@ -53,6 +54,24 @@ TEST(GatewayRateControl, FifoStarvesTheThreeHopFlowAndPerFlowLimitingDoesNot) {
   EXPECT_LT(fifo.summary["jain_fairness_index"].get<double>(), 0.8);
   EXPECT_GT(limited.summary["jain_fairness_index"].get<double>(), 0.97);
   EXPECT_LT(fifo.flows[2]["goodput_bps"].get<double>(), 0.3 * fifo.flows[0]["goodput_bps"].get<double>());
+}
+
+TEST(GatewayRateControl, SourceRateLimitPacesUpstreamFlowsAtTheirSources) {
+  // 001 Table 2's "source rate limit": upstream TCP flows paced at their mesh
+  // routers to the fair share; the gateway keeps its FIFO.
+  nlohmann::json doc = jamshaid("chain_1mbps.json");
+  doc["simulation"]["duration_s"] = 60;
+  doc["simulation"]["warmup_s"] = 5;
+  for (auto& f : doc["flows"]) std::swap(f["src"], f["dst"]);
+  doc["controllers"][0]["scheme"] = "source_rate_limit";
+  doc["controllers"][0]["fair_rate_bps"] = 100000;
+  const Results r = run_scenario(parse_scenario(doc));
+  for (const auto& f : r.flows) {
+    EXPECT_LE(f["goodput_bps"].get<double>(), 100000 * 1000 / 1040 * 1.02) << f["id"];
+  }
+  EXPECT_GT(r.summary["jain_fairness_index"].get<double>(), 0.97);
+  const auto& stats = r.controllers.at(0)["statistics"];
+  EXPECT_EQ(stats["classes"][2]["class"], "n3");
 }
 
 TEST(GatewayRateControl, TheAggregateLimitFollowsTheActiveClasses) {

@@ -291,5 +291,65 @@ TEST(PerClassShaper, DefaultRateChangesSparesClassesWithTheirOwn) {
   EXPECT_EQ(q.bucket(7), nullptr);
 }
 
+// ---- source pacer ------------------------------------------------------------------------
+
+PacketPtr queued(PacketPool& pool, std::uint32_t flow, Time at, std::uint32_t bytes = 1000) {
+  PacketPtr p = packet(pool, flow, bytes);
+  p->queued_at = at;  // as Mac::enqueue stamps it
+  return p;
+}
+
+TEST(SourcePacer, PacedPacketsJoinTheFifoAtTheirTokenTimeAmongRelayedOnes) {
+  PacketPool pool;
+  RecordingSink sink;
+  // Flow 0 is the node's own, paced at 1 byte per ms with a 1-byte bucket; flow 9
+  // is relayed and not paced.
+  SourcePacer q(QueueLimit{QueueLimit::Unit::packets, 10}, 1, 5, PacketClassifier(), sink);
+  q.set_class_rate(Time::zero(), 0, 8000);
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());  // the bucket's byte: joins at once
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());  // due at 1 s (999 debt + 1)
+  q.enqueue(queued(pool, 9, Time::ms(500)), Time::ms(500));
+  EXPECT_EQ(q.paced_length(0), 1u);
+  q.enqueue(queued(pool, 9, Time::ms(1500)), Time::ms(1500));  // after the paced one's time
+  EXPECT_EQ(q.paced_length(0), 0u);
+  std::vector<std::pair<std::uint32_t, Time>> out;
+  while (PacketPtr p = q.dequeue(Time::ms(1500))) out.push_back({p->flow, p->queued_at});
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].first, 0u);
+  EXPECT_EQ(out[1].first, 9u);  // arrived at 0.5 s, before the paced packet's 1 s
+  EXPECT_EQ(out[2].first, 0u);
+  EXPECT_EQ(out[3].first, 9u);
+}
+
+TEST(SourcePacer, AnEmptyFifoWaitsExactlyForTheNextPacedPacket) {
+  PacketPool pool;
+  RecordingSink sink;
+  SourcePacer q(QueueLimit{QueueLimit::Unit::packets, 10}, 1000, 5, PacketClassifier(), sink);
+  q.set_class_rate(Time::zero(), 0, 8000);
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());
+  EXPECT_NE(q.dequeue(Time::zero()), nullptr);
+  EXPECT_EQ(q.ready_at(Time::zero()), Time::s(1));
+  EXPECT_EQ(q.dequeue(Time::ms(999)), nullptr);
+  EXPECT_NE(q.dequeue(Time::s(1)), nullptr);
+  EXPECT_EQ(q.ready_at(Time::s(1)), Time::max());
+}
+
+TEST(SourcePacer, OverflowOfThePacerAndOfTheFifo) {
+  PacketPool pool;
+  RecordingSink sink;
+  SourcePacer q(QueueLimit{QueueLimit::Unit::packets, 1}, 1, 2, PacketClassifier(), sink);
+  q.set_class_rate(Time::zero(), 0, 8000);
+  q.enqueue(queued(pool, 9, Time::zero()), Time::zero());  // fills the FIFO
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());  // due now, FIFO full: dropped
+  ASSERT_EQ(sink.drops.size(), 1u);
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());
+  q.enqueue(queued(pool, 0, Time::zero()), Time::zero());  // the pacer holds 2
+  ASSERT_EQ(sink.drops.size(), 2u);
+  EXPECT_EQ(sink.drops[1].second, DropCause::queue_overflow);
+  EXPECT_EQ(q.length_packets(), 3u);
+}
+
 }  // namespace
 }  // namespace wmnsim::mac
