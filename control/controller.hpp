@@ -28,6 +28,7 @@
 #include "control/controller_config.hpp"
 #include "core/topology.hpp"
 #include "core/simulation.hpp"
+#include "link/wired_link.hpp"
 #include "mac/mac.hpp"
 
 namespace wmnsim::control {
@@ -59,6 +60,9 @@ struct ControlContext {
   std::vector<NodeInfo> node_info;
   std::vector<Node*> nodes;                  // by scenario node index
   std::vector<std::vector<mac::Mac*>> macs;  // by scenario node index, in radio order; empty for hosts
+  // By scenario node index: the wired links it sends on, in interface order (after
+  // its radios: RoutingLink numbering); a controller may replace their queues.
+  std::vector<std::vector<WiredLink*>> wired;
   std::vector<FlowInfo> flows;               // by scenario flow index
 
   // The index of the node with this id.

@@ -153,6 +153,13 @@ void GatewayRateControl::install_source_pacers() {
 void GatewayRateControl::start() {
   // Before any packet: replacing the gateway's queues moves nothing.
   for (mac::Mac* m : macs_) m->set_queue(AccessCategory::ac_be, make_queue());
+  // Its wired links carry the upstream data: shaping them delays or drops it at the
+  // gateway (001 Sec. 5.3.4: "we can limit the goodput of f_1 to its fair share by
+  // dropping its excess traffic at the gateway"), and a delayed TCP segment delays
+  // its ACK. The baseline and source limiting leave them alone.
+  if (params_.scheme != GatewayScheme::fifo && params_.scheme != GatewayScheme::source_rate_limit) {
+    for (WiredLink* l : context().wired.at(gateway_)) l->set_queue(make_queue());
+  }
   if (params_.scheme == GatewayScheme::source_rate_limit) install_source_pacers();
   subscribe(gateway_, *this);
   apply_rates();
@@ -180,14 +187,11 @@ void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
   }
 }
 
-void GatewayRateControl::on_originated(std::uint32_t /*node*/, Packet& packet) {
-  const NextHop* next = context().routing.tables.next_hop(gateway_, packet.dst);
-  seen(packet, next != nullptr && next->interface < macs_.size());
-}
+void GatewayRateControl::on_originated(std::uint32_t /*node*/, Packet& packet) { seen(packet, true); }
 
 void GatewayRateControl::on_forwarded(std::uint32_t /*node*/, Packet& packet, const PrevHop& /*from*/,
-                                      const NextHop& to) {
-  seen(packet, to.interface < macs_.size());  // radios come first in the numbering
+                                      const NextHop& /*to*/) {
+  seen(packet, true);
 }
 
 void GatewayRateControl::on_delivered(std::uint32_t /*node*/, Packet& packet, const PrevHop& /*from*/) {

@@ -1,10 +1,11 @@
 #pragma once
 // 001 Sec. 4-5: queueing and rate control at one gateway, as a controller. At its
 // start it installs the scheme's queue discipline on every radio of the gateway
-// (link/: drop_tail, fq, token_bucket over a FIFO or fq, per_class_token_bucket;
-// for source_rate_limit a SourcePacer on each source node's radios instead, the
-// gateway untouched unless flows start there or beyond it) and from then on keeps the shapers' rates at the fair shares of the classes that
-// are active (flows, or subscribers: 001 Sec. 4.3.2).
+// and on its outgoing wired links (link/: drop_tail, fq, token_bucket over a FIFO
+// or fq, per_class_token_bucket); for source_rate_limit a SourcePacer on each
+// source node's radios instead, the gateway untouched unless flows start there or
+// beyond it. From then on it keeps the shapers' rates at the fair shares of the
+// classes that are active (flows, or subscribers: 001 Sec. 4.3.2).
 //
 // Fair shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
 // scenario summed per class. The aggregate limit is the sum of the active classes'
@@ -16,8 +17,8 @@
 // are then recomputed. The controller looks every timeout / 4, so a silent class is
 // found between 1 and 1.25 timeouts after its last packet.
 //
-// It reports, per class: its flows, its share now, packets and bytes into the
-// gateway's radio queues (data and ACKs; data alone, for 001 Fig. 4's arrival
+// It reports, per class: its flows, its share now, packets and bytes the gateway
+// sends on, into its radio or wired queues (data and ACKs; data alone, for 001 Fig. 4's arrival
 // rate), drops at the gateway by cause, and each report interval's data arrival
 // rate into the gateway queue.
 #include <cstdint>
@@ -67,8 +68,8 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   void on_forwarded(std::uint32_t node, Packet& packet, const PrevHop& from, const NextHop& to) override;
   void on_delivered(std::uint32_t node, Packet& packet, const PrevHop& from) override;
   void on_dropped(std::uint32_t node, const Packet& packet, DropCause cause) override;
-  // Any packet of a class at the gateway marks it active; `into_queue`: it goes
-  // into one of the gateway's radio queues (counted).
+  // Any packet of a class at the gateway marks it active; `into_queue`: the
+  // gateway sends it on (counted) rather than delivering it.
   void seen(const Packet& packet, bool into_queue);
   void look_for_idle();
   void report();

@@ -138,9 +138,15 @@ void Network::build_flows() {
 
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
-      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}});
+      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}});
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
+  control_context_->wired.resize(scenario_.nodes.size());
+  for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
+    // In the order build_wired_links added them, which is each node's interface order.
+    control_context_->wired.at(scenario_.links[k].a).push_back(wired_links_.at(2 * k).get());
+    control_context_->wired.at(scenario_.links[k].b).push_back(wired_links_.at(2 * k + 1).get());
+  }
   const bool edca = scenario_.mac.type == MacType::edca;
   for (std::size_t i = 0; i < scenario_.flows.size(); ++i) {
     const FlowConfig& f = scenario_.flows[i];
