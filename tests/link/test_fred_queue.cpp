@@ -11,6 +11,9 @@
 #include "core/packet.hpp"
 #include "core/random.hpp"
 #include "link/fred_queue.hpp"
+#include "runner/network.hpp"
+#include "scenario/scenario.hpp"
+#include "tests/scenario/test_scenario_util.hpp"
 
 namespace wmnsim::mac {
 namespace {
@@ -283,6 +286,50 @@ TEST_F(FredTest, RejectsInconsistentParameters) {
   p.min_q_packets = 0;
   bad(p);
   bad(FredParams{}, {QueueLimit::Unit::packets, 0});
+}
+
+// ---- from a scenario: `"discipline": "fred"` ------------------------------------
+
+TEST(FredScenario, KeysAreParsedInheritedAndBuiltIntoEveryQueue) {
+  nlohmann::json doc = test::minimal_scenario();
+  doc["mac"] = R"({"queue": {"discipline": "fred", "capacity_packets": 25, "min_th_packets": 4, "wait": false,
+                             "mean_packet_time_us": 0, "classify": "subscriber"}})"_json;
+  doc["nodes"][1]["mac"] = R"({"queue": {"max_th_packets": 12}})"_json;  // keeps the rest
+  const Scenario s = parse_scenario(doc);
+  const auto& b = s.nodes[1].radios[0].mac;
+  EXPECT_EQ(b.queue_discipline.name, "fred");
+  EXPECT_EQ(b.queue.capacity, 25);
+
+  Simulation sim(1);
+  Network net(sim, s);
+  const auto fred_of = [&](std::size_t node) {
+    return dynamic_cast<const FredQueue*>(&net.macs().node_macs.at(node).at(0)->queue(AccessCategory::ac_be));
+  };
+  const FredQueue* a = fred_of(0);
+  const FredQueue* over = fred_of(1);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(over, nullptr);
+  EXPECT_EQ(a->params().min_th_packets, 4);
+  EXPECT_EQ(a->params().max_th_packets, 15);
+  EXPECT_FALSE(a->params().wait);
+  EXPECT_EQ(a->params().mean_packet_time, Time::zero());
+  EXPECT_EQ(a->limit().capacity, 25);
+  EXPECT_EQ(over->params().min_th_packets, 4);
+  EXPECT_EQ(over->params().max_th_packets, 12);
+  EXPECT_EQ(over->params().queue_weight, 0.002);
+}
+
+TEST(FredScenario, BadKeysAreReportedAtTheirPaths) {
+  nlohmann::json doc = test::minimal_scenario();
+  doc["mac"] = R"({"queue": {"discipline": "fred", "min_th_packets": 6, "max_th_packets": 6, "max_p": 0,
+                             "classify": "node"}})"_json;
+  doc["nodes"][1]["mac"] = R"({"queue": {"min_th_packets": 20}})"_json;  // past the inherited 6
+  const auto issues = test::issues_of(doc);
+  EXPECT_TRUE(test::has_issue(issues, "/mac/queue/max_th_packets", "must exceed min_th_packets (6)"));
+  EXPECT_TRUE(test::has_issue(issues, "/mac/queue/max_p", "> 0"));
+  EXPECT_TRUE(test::has_issue(issues, "/mac/queue/classify", "\"node\""));
+  EXPECT_TRUE(test::has_issue(issues, "/nodes/1/mac/queue/min_th_packets", "must exceed min_th_packets (20)"));
+  EXPECT_EQ(issues.size(), 4u) << test::render(issues);
 }
 
 }  // namespace
