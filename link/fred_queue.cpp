@@ -195,7 +195,7 @@ QueueDisciplineEntry fred_entry() {
     "description": "fred: per-flow or per-subscriber accounting"}
 }})json";
   e.doc =
-      R"md(| `fred` | `min_th_packets` (5), `max_th_packets` (15), `max_p` (0.1), `queue_weight` (0.002), `min_q_packets` (2), `wait` (true), `mean_packet_time_us` (4000), `classify` (`"flow"` or `"subscriber"`) | FRED (Lin and Morris 1997; ns-2's defaults): one FIFO, RED's average with per-class accounting; random drops of classes over max(min_q, avg per class) between the thresholds and every drop above `max_th_packets` are `queue_early_drop`, a class over its per-class limit or a full buffer `queue_overflow` (docs/controllers.md) |)md";
+      R"md(| `fred` | `min_th_packets` (5), `max_th_packets` (15), `max_p` (0.1), `queue_weight` (0.002), `min_q_packets` (2), `wait` (true), `mean_packet_time_us` (4000), `classify` (`"flow"` or `"subscriber"`) | FRED (Lin and Morris 1997; ns-2's defaults): one FIFO, RED's average with per-class accounting; random drops of classes holding max(`min_q_packets`, average per class) or more between the thresholds, and of every arrival once the average reaches `max_th_packets`, are `queue_early_drop`; a class over its own limit or a full buffer, `queue_overflow` (docs/controllers.md) |)md";
   return e;
 }
 
