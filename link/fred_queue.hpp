@@ -26,7 +26,7 @@
 // idle time), ptc = link rate / (8 mean_pktsize_)); a discipline does not know its
 // link's rate, so `mean_packet_time` gives 1/ptc.
 // Thresholds count packets whatever the unit of the buffer.
-// Cost: O(1) per packet (hash lookups of the class).
+// Cost per packet: a hash lookup of the class and a map lookup of its statistics.
 
 #include <cstddef>
 #include <cstdint>
