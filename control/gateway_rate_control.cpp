@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/not_supported.hpp"
 #include "link/drop_tail_queue.hpp"
 #include "link/fair_queue.hpp"
+#include "link/fred_queue.hpp"
 #include "link/shaping_queue.hpp"
 
 namespace wmnsim::control {
@@ -27,11 +27,6 @@ bool shapes(GatewayScheme s) {
 
 GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlContext& context)
     : Controller(config, context), params_(config.params_as<GatewayRateControlParams>()) {
-  if (params_.scheme == GatewayScheme::fred) {
-    throw NotSupportedError("gateway_rate_control: scheme \"" + std::string(to_string(params_.scheme)) +
-                            "\" is not simulated yet; use fifo, fq, aggregate_rate_limit, aggregate_rate_limit_fq, "
-                            "per_flow_rate_limit or source_rate_limit");
-  }
   gateway_ = static_cast<std::uint32_t>(params_.gateway);
   macs_ = context.macs.at(gateway_);
   if (macs_.empty()) throw std::invalid_argument("gateway_rate_control: the gateway has no radio");
@@ -71,6 +66,7 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
 GatewayRateControl::~GatewayRateControl() = default;
 
 std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_queue() {
+  ++queues_built_;
   DropSink& drops = *context().nodes.at(gateway_);
   const QueueLimit shared{QueueLimit::Unit::packets, params_.buffer_packets};
   mac::FairQueueParams fq;
@@ -107,8 +103,13 @@ std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_queue() {
       if (paced_at(gateway_).empty()) return std::make_unique<mac::DropTailQueue>(shared, drops);
       pacer_node_ = gateway_;
       return make_pacer(shared, drops);
-    case GatewayScheme::fred:
-      break;
+    case GatewayScheme::fred: {
+      // Its own draws, named per queue (docs/random.md).
+      const std::string name = "queue/gateway_rate_control/" + std::to_string(queues_built_);
+      return std::make_unique<mac::FredQueue>(shared, params_.fred, classifier_,
+                                              sim().random().stream("node", context().node_info.at(gateway_).id, name),
+                                              drops);
+    }
   }
   throw std::logic_error("gateway_rate_control: no queue for this scheme");
 }

@@ -1,8 +1,8 @@
 #pragma once
 // 001 Sec. 4-5: queueing and rate control at one gateway, as a controller. At its
 // start it installs the scheme's queue discipline on every radio of the gateway
-// and on its outgoing wired links (link/: drop_tail, fq, token_bucket over a FIFO
-// or fq, per_class_token_bucket); for source_rate_limit a SourcePacer on each
+// and on its outgoing wired links (link/: drop_tail, fq, fred, token_bucket over a
+// FIFO or fq, per_class_token_bucket); for source_rate_limit a SourcePacer on each
 // source node's radios instead, the gateway untouched unless flows start there or
 // beyond it. From then on it keeps the shapers' rates at the fair shares of the
 // classes that are active (flows, or subscribers: 001 Sec. 4.3.2).
@@ -91,6 +91,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::vector<mac::SourcePacer*> pacers_;
   std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
   std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for
+  int queues_built_ = 0;
   double aggregate_rate_bps_ = 0.0;
   std::uint64_t activity_changes_ = 0;  // classes turned active or inactive
   std::vector<double> aggregate_series_bps_;  // per report interval, at its end

@@ -10,6 +10,7 @@
 #include "core/time.hpp"
 #include "control/controller_entry.hpp"
 #include "link/packet_classifier.hpp"
+#include "link/fred_queue.hpp"  // FredParams
 
 namespace wmnsim {
 
@@ -23,14 +24,6 @@ enum class GatewayScheme {
   source_rate_limit,
 };
 enum class CapacityModel { collision_domain, clique };
-
-struct FredParams {
-  int min_th_packets = 5;
-  int max_th_packets = 15;
-  double max_p = 0.1;
-  double queue_weight = 0.002;
-  int min_q_packets = 2;
-};
 
 // 001: queueing and rate control at one gateway.
 struct GatewayRateControlParams {

@@ -3,6 +3,7 @@
 #include "link/drop_tail_queue.hpp"
 #include "link/fair_queue.hpp"
 #include "link/shaping_queue.hpp"
+#include "link/fred_queue.hpp"
 
 namespace wmnsim::mac {
 
@@ -12,6 +13,7 @@ QueueDisciplineRegistry builtin_queue_disciplines() {
   r.add(fair_queue_entry());
   r.add(token_bucket_entry());
   r.add(per_class_token_bucket_entry());
+  r.add(fred_entry());
   return r;
 }
 

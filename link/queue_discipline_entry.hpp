@@ -37,7 +37,7 @@ struct QueueDisciplineEntry {
 
 using QueueDisciplineRegistry = Registry<QueueDisciplineEntry>;
 
-// drop_tail, the default.
+// drop_tail (the default) and fred.
 QueueDisciplineRegistry builtin_queue_disciplines();
 
 }  // namespace wmnsim::mac

@@ -130,7 +130,7 @@ TEST(PluginController, ContributesItsSchemaAndDocFragments) {
   EXPECT_TRUE(last["properties"].contains("nodes"));  // common keys around its own
   EXPECT_EQ(last["required"], nlohmann::ordered_json::array({"cw_min"}));
   EXPECT_EQ(schema["$defs"]["queue"]["properties"]["discipline"]["enum"],
-            nlohmann::ordered_json::array({"drop_tail", "fq", "token_bucket", "per_class_token_bucket", "head_drop"}));
+            nlohmann::ordered_json::array({"drop_tail", "fq", "token_bucket", "per_class_token_bucket", "fred", "head_drop"}));
   EXPECT_EQ(schema["$defs"]["queue"]["dependentRequired"]["head_drop_packets"],
             nlohmann::ordered_json::array({"discipline"}));
   // The transport: its flow keys under its name's clause, its series among the kinds.
