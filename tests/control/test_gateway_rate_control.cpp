@@ -56,6 +56,21 @@ TEST(GatewayRateControl, FifoStarvesTheThreeHopFlowAndPerFlowLimitingDoesNot) {
   EXPECT_LT(fifo.flows[2]["goodput_bps"].get<double>(), 0.3 * fifo.flows[0]["goodput_bps"].get<double>());
 }
 
+TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
+  // 001 Sec. 5.2, Fig. 3-4: FRED drops some of f1's and f2's packets (here at its
+  // per-flow limit, maxq = min_th = 5, with 25 places free), but n3's ACKs still
+  // collide and its flow starves; its data arrival rate into the gateway queue
+  // falls away (Fig. 4).
+  const Results r = parking_lot("fred", 125000, 60);
+  const auto& stats = r.controllers.at(0)["statistics"];
+  EXPECT_EQ(stats["scheme"], "fred");
+  EXPECT_GT(stats["classes"][0]["drops"].value("queue_overflow", 0), 0);
+  EXPECT_GT(stats["classes"][1]["drops"].value("queue_overflow", 0), 0);
+  EXPECT_LT(r.flows[2]["goodput_bps"].get<double>(), 0.3 * r.flows[1]["goodput_bps"].get<double>());
+  const auto& f3 = stats["classes"][2]["data_arrival_rate_bps"];
+  EXPECT_LT(f3.back().get<double>(), stats["classes"][0]["data_arrival_rate_bps"].back().get<double>());
+}
+
 TEST(GatewayRateControl, SourceRateLimitPacesUpstreamFlowsAtTheirSources) {
   // 001 Table 2's "source rate limit": upstream TCP flows paced at their mesh
   // routers to the fair share; the gateway keeps its FIFO.
