@@ -26,6 +26,7 @@
 #include "core/node.hpp"
 #include "core/routing.hpp"
 #include "control/controller_config.hpp"
+#include "control/gateway_rate_control_params.hpp"
 #include "core/topology.hpp"
 #include "core/simulation.hpp"
 #include "link/wired_link.hpp"
@@ -64,6 +65,10 @@ struct ControlContext {
   // its radios: RoutingLink numbering); a controller may replace their queues.
   std::vector<std::vector<WiredLink*>> wired;
   std::vector<FlowInfo> flows;               // by scenario flow index
+  // 001's capacity models (control/capacity_model.hpp) over this network: each
+  // flow's max-min fair share (bit/s; 0 for the inactive), by flow index. Empty
+  // where the runner offers none.
+  std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active)> fair_shares;
 
   // The index of the node with this id.
   std::optional<std::size_t> find_node(std::string_view id) const {

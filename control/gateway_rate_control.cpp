@@ -56,10 +56,12 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
       c.share_bps = *params_.fair_rate_bps;
     } else if (f.fair_share_bps) {
       c.share_bps += *f.fair_share_bps;
-    } else if (shapes(params_.scheme)) {
-      throw std::invalid_argument("gateway_rate_control: flow \"" + f.id +
-                                  "\" has no fair_share_bps and the controller no fair_rate_bps; give one");
+    } else {
+      from_model_ = true;  // a flow without a share: every share from the model
     }
+  }
+  if (from_model_ && !context.fair_shares) {
+    throw std::invalid_argument("gateway_rate_control: no capacity model in this context; give fair_rate_bps");
   }
 }
 
@@ -217,8 +219,24 @@ void GatewayRateControl::look_for_idle() {
   if (changed) apply_rates();
 }
 
+void GatewayRateControl::model_shares() {
+  // 001 App. A.3: the max-min shares of the streams active now (G(s) = infinity),
+  // the others silent (G(s) = 0); a class's share is its flows'.
+  std::vector<bool> active(context().flows.size(), false);
+  for (const auto& [id, c] : classes_) {
+    for (const std::uint32_t f : c.flows) active[f] = c.active;
+  }
+  const std::vector<double> rates = context().fair_shares(params_.capacity_model, active);
+  for (auto& [id, c] : classes_) {
+    if (!c.active) continue;  // keeps its last share for its first packet back
+    c.share_bps = 0.0;
+    for (const std::uint32_t f : c.flows) c.share_bps += rates.at(f);
+  }
+}
+
 void GatewayRateControl::apply_rates() {
   const Time now = sim().now();
+  if (from_model_) model_shares();
   double aggregate = 0.0;
   for (const auto& [id, c] : classes_) {
     if (c.active) aggregate += c.share_bps;
@@ -241,6 +259,7 @@ void GatewayRateControl::report() {
   for (auto& [id, c] : classes_) {
     c.data_rate_bps.push_back(static_cast<double>(c.data_bytes - c.data_bytes_at_report) * 8.0 / seconds);
     c.data_bytes_at_report = c.data_bytes;
+    c.share_series_bps.push_back(c.active ? c.share_bps : 0.0);
   }
   aggregate_series_bps_.push_back(aggregate_rate_bps_);
 }
@@ -250,6 +269,9 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
   out["gateway"] = context().node_info.at(gateway_).id;
   out["scheme"] = std::string(to_string(params_.scheme));
   out["classify"] = params_.classify == mac::ClassifyBy::flow ? "flow" : "subscriber";
+  out["shares_from"] = params_.fair_rate_bps ? "fair_rate_bps"
+                       : from_model_        ? std::string(to_string(params_.capacity_model))
+                                            : "fair_share_bps";
   out["aggregate_rate_bps"] = shapes(params_.scheme) && params_.scheme != GatewayScheme::per_flow_rate_limit
                                   ? nlohmann::ordered_json(aggregate_rate_bps_)
                                   : nlohmann::ordered_json(nullptr);
@@ -278,6 +300,7 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
     }
     row["queued_at_end"] = queued;
     row["data_arrival_rate_bps"] = c.data_rate_bps;
+    row["share_series_bps"] = c.share_series_bps;
     classes.push_back(std::move(row));
   }
   out["classes"] = std::move(classes);

@@ -8,7 +8,9 @@
 // classes that are active (flows, or subscribers: 001 Sec. 4.3.2).
 //
 // Fair shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
-// scenario summed per class. The aggregate limit is the sum of the active classes'
+// scenario summed per class, or else 001's capacity model (`capacity_model`,
+// control/capacity_model.hpp) over the classes active at the time, recomputed as
+// classes come and go. The aggregate limit is the sum of the active classes'
 // shares (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum
 // of the fair rates of constituent flows").
 //
@@ -57,6 +59,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
     std::uint64_t packets = 0, bytes = 0, data_packets = 0, data_bytes = 0;
     std::map<std::string, std::uint64_t> drops;  // at the gateway, by cause
     std::vector<double> data_rate_bps;           // per report interval
+    std::vector<double> share_series_bps;        // its share at each report (0 while inactive)
     std::uint64_t data_bytes_at_report = 0;
   };
   const std::map<std::uint32_t, ClassState>& classes() const { return classes_; }
@@ -74,6 +77,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   void look_for_idle();
   void report();
   void apply_rates();
+  void model_shares();
   std::unique_ptr<mac::QueueDiscipline> make_queue();
   // source_rate_limit: the classes whose flows start at `node` (a flow from a host
   // counts at the gateway), and the pacers on the node's radios.
@@ -92,6 +96,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
   std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for
   int queues_built_ = 0;
+  bool from_model_ = false;  // shares from context().fair_shares (the capacity model)
   double aggregate_rate_bps_ = 0.0;
   std::uint64_t activity_changes_ = 0;  // classes turned active or inactive
   std::vector<double> aggregate_series_bps_;  // per report interval, at its end

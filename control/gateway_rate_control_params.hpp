@@ -51,6 +51,7 @@ inline constexpr std::array<EnumName<GatewayScheme>, 7> kGatewaySchemes{
 inline constexpr std::array<EnumName<CapacityModel>, 2> kCapacityModels{
     {{"collision_domain", CapacityModel::collision_domain}, {"clique", CapacityModel::clique}}};
 constexpr std::string_view to_string(GatewayScheme v) { return enum_name(names(kGatewaySchemes), v); }
+constexpr std::string_view to_string(CapacityModel v) { return enum_name(names(kCapacityModels), v); }
 
 namespace control {
 // Its registry entry (control/controller_registry.hpp): parse, schema, doc, factory.

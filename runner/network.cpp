@@ -138,7 +138,7 @@ void Network::build_flows() {
 
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
-      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}});
+      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}});
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   control_context_->wired.resize(scenario_.nodes.size());
