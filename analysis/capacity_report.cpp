@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
-#include <span>
 #include <cstdio>
 #include <vector>
 
@@ -41,12 +39,8 @@ Json capacity_report(const Scenario& scenario, const CapacityReportOptions& opti
   const ScenarioCapacity sc = capacity_problem(scenario, net, routing, options.capacity);
   const std::vector<bool> active =
       options.at ? active_flows(scenario, *options.at) : std::vector<bool>(scenario.flows.size(), true);
-  // std::vector<bool> has no contiguous bools for a span.
-  const std::unique_ptr<bool[]> flags = std::make_unique<bool[]>(active.size());
-  std::copy(active.begin(), active.end(), flags.get());
-  const std::span<const bool> active_span(flags.get(), active.size());
-  const control::CapacityResult cd = control::solve_capacity(sc.problem, CapacityModel::collision_domain, active_span);
-  const control::CapacityResult cl = control::solve_capacity(sc.problem, CapacityModel::clique, active_span);
+  const control::CapacityResult cd = control::solve_capacity(sc.problem, CapacityModel::collision_domain, active);
+  const control::CapacityResult cl = control::solve_capacity(sc.problem, CapacityModel::clique, active);
 
   Json b{{"source", sc.b_given ? "given" : (sc.bianchi_bps ? "bianchi" : "bianchi_per_link")},
          {"mac_capacity_bps", sc.problem.mac_capacity_bps},

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -243,6 +244,17 @@ CapacityResult solve_capacity(const CapacityProblem& problem, CapacityModel mode
 }
 
 std::vector<double> fair_shares(const CapacityProblem& problem, CapacityModel model, std::span<const bool> active) {
+  return solve_capacity(problem, model, active).rate_bps;
+}
+
+CapacityResult solve_capacity(const CapacityProblem& problem, CapacityModel model, const std::vector<bool>& active) {
+  const std::unique_ptr<bool[]> flags = std::make_unique<bool[]>(active.size());
+  std::copy(active.begin(), active.end(), flags.get());
+  // An empty vector means "all active", as an empty span does.
+  return solve_capacity(problem, model, std::span<const bool>(flags.get(), active.size()));
+}
+
+std::vector<double> fair_shares(const CapacityProblem& problem, CapacityModel model, const std::vector<bool>& active) {
   return solve_capacity(problem, model, active).rate_bps;
 }
 

@@ -108,6 +108,10 @@ CapacityResult solve_capacity(const CapacityProblem& problem, CapacityModel mode
 // What a controller asks: each stream's fair rate in bit/s (solve_capacity().rate_bps).
 std::vector<double> fair_shares(const CapacityProblem& problem, CapacityModel model,
                                 std::span<const bool> active = {});
+// The same with the flags in a std::vector<bool> (which has no span), as
+// scenario/capacity_problem.hpp's active_flows() returns them.
+std::vector<double> fair_shares(const CapacityProblem& problem, CapacityModel model, const std::vector<bool>& active);
+CapacityResult solve_capacity(const CapacityProblem& problem, CapacityModel model, const std::vector<bool>& active);
 
 // What B is by default: Bianchi's saturation throughput (control/bianchi.hpp) of ONE
 // saturated station, i.e. one link of a one-hop network with infrastructure (001 A),

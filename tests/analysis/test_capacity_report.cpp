@@ -57,10 +57,12 @@ TEST(CapacityReport, ThreeHopParkingLotSharesOneSixthOfB) {
 
 TEST(CapacityReport, SevenHopChainFollowsTheActiveFlows) {
   // chain7_short_lived: flows 1->0, 0->5, 0->7, 3->0, 0->6 (22 hops), then 1->0 and 0->5
-  // stop at 150 s, 0->7 at 200 s, and 1->0, 0->7 come back at 250 s. On the chain
-  // (proto-solved by hand: tests/control/test_capacity_model.cpp's rules) the
-  // collision domain of link (n2,n3) holds links n0..n5 and the clique {(n0,n1) ..
-  // (n3,n4)} four links (sensing to 400 m, not 600).
+  // stop at 150 s, 0->7 at 200 s, and 1->0, 0->7 come back at 250 s. By hand: the
+  // collision domain of link (n2,n3) holds the links n0..n5, every hop of the flows
+  // within 5 hops of the gateway and 5 of the longer ones: 1 + 5 + 5 + 3 + 5 = 19 at
+  // first; the clique {(n0,n1) .. (n3,n4)} (sensing reaches 400 m, not 600) holds
+  // 1 + 4 + 4 + 3 + 4 = 16. Later: 5 + 3 + 5 = 13 and 4 + 3 + 4 = 11; 3 + 5 = 8 and
+  // 3 + 4 = 7; 3 + 5 + 1 + 5 = 14 and 3 + 4 + 1 + 4 = 12.
   const Scenario s = jamshaid("chain7_short_lived.json");
   struct Case {
     double at_s;
@@ -122,11 +124,22 @@ TEST(CapacityProblem, GivenCapacityReplacesBianchi) {
 }
 
 TEST(CapacityProblem, AutoRateGivesEachLinkItsOwnB) {
-  Scenario s = parse_scenario(apply_overrides(jamshaid("chain_1mbps.json").document, {"/phy/data_rate_bps=\"auto\""}));
+  // "auto" needs sinr reception, under which 24.5 dBm reaches every node of the chain
+  // at 11 Mbit/s: 12 links, every flow one hop, one collision domain: B/3 each, B
+  // from Bianchi at each link's rate.
+  Scenario s = parse_scenario(apply_overrides(jamshaid("chain_1mbps.json").document,
+                                              {"/phy/data_rate_bps=\"auto\"", "/phy/reception={\"model\": \"sinr\"}"}));
   const nlohmann::ordered_json r = capacity_report(s);
   EXPECT_EQ(r["b"]["source"], "bianchi_per_link");
-  ASSERT_EQ(r["b"]["per_link"].size(), 6u);
-  for (const auto& f : r["flows"]) EXPECT_GT(f["collision_domain_bps"].get<double>(), 0.0);
+  ASSERT_EQ(r["links"], 12);
+  ASSERT_EQ(r["b"]["per_link"].size(), 12u);
+  const double b11 = control::one_hop_mac_capacity_bps(phy::profile_80211b(), phy::kDsssMcs[3], phy::kDsssMcs[0],
+                                                       MacType::dcf, MacParams{}, 1000, 40);
+  for (const auto& l : r["b"]["per_link"]) EXPECT_DOUBLE_EQ(l["mac_capacity_bps"].get<double>(), b11);
+  for (const auto& f : r["flows"]) {
+    EXPECT_EQ(f["hops"], 1);
+    EXPECT_NEAR(f["collision_domain_bps"].get<double>(), b11 / 3, 1e-6);
+  }
 }
 
 }  // namespace
