@@ -122,7 +122,8 @@ std::string format_capacity_table(const Json& report) {
     out += line;
   }
   const Json& m = report.at("models");
-  std::snprintf(line, sizeof line, "\nU_opt: collision_domain %.1f kbit/s (%zu domains), clique %.1f kbit/s (%zu cliques)\n",
+  std::snprintf(line, sizeof line,
+                "\nU_opt: collision_domain %.1f kbit/s (constraints: %zu), clique %.1f kbit/s (constraints: %zu)\n",
                 m.at("collision_domain").at("u_opt_bps").get<double>() / 1e3,
                 m.at("collision_domain").at("constraints").size(), m.at("clique").at("u_opt_bps").get<double>() / 1e3,
                 m.at("clique").at("constraints").size());
