@@ -311,7 +311,8 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
   const wmnsim::cli::CompareCommand compare(app);
   const wmnsim::cli::FragmentsCommand fragments(app);
   wmnsim::cli::ModelArgs model;
-  CLI::App* model_cmd = wmnsim::cli::add_model_command(app, model);
+  wmnsim::cli::CapacityArgs capacity;
+  CLI::App* model_cmd = wmnsim::cli::add_model_command(app, model, capacity);
 
   SweepArgs sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
@@ -351,7 +352,7 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
     }
     if (compare.selected()) return compare.run();
     if (fragments.selected()) return fragments.run();
-    if (*model_cmd) return wmnsim::cli::run_model_command(model);
+    if (*model_cmd) return wmnsim::cli::run_model_command(*model_cmd, model, capacity);
   } catch (const std::exception& e) {
     std::cerr << "wmnsim: internal error: " << e.what() << '\n';
     return kExitInternal;

@@ -1,11 +1,16 @@
 #include "model_command.hpp"
 
+#include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
 
 #include "control/starvation_model.hpp"
+#include "analysis/capacity_report.hpp"
 #include "analysis/starvation_report.hpp"
+#include "core/input_error.hpp"
+#include "core/not_supported.hpp"
 
 namespace wmnsim::cli {
 
@@ -37,9 +42,50 @@ std::vector<int> parse_list(const std::string& text) {
   return values;
 }
 
+int run_capacity_command(const CapacityArgs& args) {
+  const std::string& file = args.scenario;
+  nlohmann::ordered_json report;
+  try {
+    if (args.at_s && !(std::isfinite(*args.at_s) && *args.at_s >= 0.0)) {
+      throw std::invalid_argument("capacity model: --at must be a time in seconds >= 0, got " +
+                                  std::to_string(*args.at_s));
+    }
+    Scenario scenario = parse_scenario(apply_overrides(read_json_file(file), args.sets));
+    if (scenario.name.empty()) {
+      const std::string stem = std::filesystem::path(file).stem().string();
+      scenario.name = valid_utf8(stem) ? stem : "scenario";  // the name goes into JSON
+    }
+    CapacityReportOptions options;
+    if (args.at_s) options.at = Time::from_seconds(*args.at_s);
+    options.capacity.mac_capacity_bps = args.mac_capacity_bps;
+    report = capacity_report(scenario, options);
+  } catch (const ScenarioError& e) {
+    for (const auto& issue : e.issues()) {
+      if (issue.path.empty()) {
+        std::cerr << issue.message << '\n';
+      } else {
+        std::cerr << file << ": " << issue.path << ": " << issue.message << '\n';
+      }
+    }
+    return kExitInvalidInput;
+  } catch (const NotSupportedError& e) {
+    std::cerr << file << ": " << e.what() << '\n';
+    return kExitInvalidInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << file << ": " << e.what() << '\n';
+    return kExitInvalidInput;
+  }
+  if (args.json) {
+    std::cout << report.dump(2) << '\n';
+  } else {
+    std::cout << format_capacity_table(report);
+  }
+  return 0;
+}
+
 }  // namespace
 
-CLI::App* add_model_command(CLI::App& app, ModelArgs& args) {
+CLI::App* add_model_command(CLI::App& app, ModelArgs& args, CapacityArgs& capacity) {
   CLI::App* model = app.add_subcommand("model", "Analytical models");
   model->require_subcommand(1);
   CLI::App* s = model->add_subcommand("starvation", "Markov model of TCP starvation in a two-hop chain (paper 000 Sec. 5)");
@@ -53,10 +99,19 @@ CLI::App* add_model_command(CLI::App& app, ModelArgs& args) {
   s->add_option("--rts", args.rts, "RTS/CTS: on or off (default off)")->check(CLI::IsMember({"on", "off"}));
   s->add_option("--payload-bytes", args.payload_bytes, "TCP payload of a data packet (default 1460)");
   s->add_flag("--json", args.json, "Print JSON (a list, one object per CWmin_B) instead of the table");
+  CLI::App* c = model->add_subcommand(
+      "capacity", "Max-min fair share per flow under the collision-domain and clique models (paper 001 App. A)");
+  c->add_option("scenario", capacity.scenario, "Scenario JSON file")->required();
+  c->add_option("--set", capacity.sets, "Override a scenario value: /json/pointer=value (repeatable), as run does");
+  c->add_option("--at", capacity.at_s, "Only the flows sending at this time, s (start <= t < stop); default: all");
+  c->add_option("--mac-capacity-bps", capacity.mac_capacity_bps,
+                "B, bit/s, instead of Bianchi's one-station saturation throughput");
+  c->add_flag("--json", capacity.json, "Print the JSON document instead of the table");
   return model;
 }
 
-int run_model_command(const ModelArgs& args) {
+int run_model_command(const CLI::App& model, const ModelArgs& args, const CapacityArgs& capacity) {
+  if (model.got_subcommand("capacity")) return run_capacity_command(capacity);
   std::vector<nlohmann::ordered_json> rows;
   try {
     control::StarvationModelParams p;

@@ -8,11 +8,19 @@
 //
 // --window sets both windows; --window-a / --window-b then override one. A list of
 // CWmin_B values is a sweep: one row each. Exit codes: 0, or 2 for a bad value.
+//
+//   wmnsim model capacity SCENARIO [--set /ptr=value ...] [--at SECONDS]
+//                         [--mac-capacity-bps B] [--json]
+//
+// 001's capacity models (analysis/capacity_report.hpp, docs/capacity.md): each
+// flow's hops and max-min fair share under the collision-domain and clique models,
+// B and U_opt. Exit codes: 0, or 2 for a scenario or value that cannot be used.
 
 #include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wmnsim::cli {
 
@@ -27,10 +35,18 @@ struct ModelArgs {
   bool json = false;
 };
 
-// Adds `model` (with its `starvation` subcommand) to `app`; returns `model`.
-CLI::App* add_model_command(CLI::App& app, ModelArgs& args);
+struct CapacityArgs {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::optional<double> at_s;
+  std::optional<double> mac_capacity_bps;
+  bool json = false;
+};
 
-// Runs it: prints the table (or JSON) and returns the exit code.
-int run_model_command(const ModelArgs& args);
+// Adds `model` (with its `starvation` and `capacity` subcommands) to `app`; returns `model`.
+CLI::App* add_model_command(CLI::App& app, ModelArgs& args, CapacityArgs& capacity);
+
+// Runs the chosen subcommand: prints the table (or JSON) and returns the exit code.
+int run_model_command(const CLI::App& model, const ModelArgs& args, const CapacityArgs& capacity);
 
 }  // namespace wmnsim::cli

@@ -5,17 +5,25 @@ two-hop chain, paper 000 Sec. 5 (control/starvation_model.hpp, docs/model.md)::
     r = wmnsim.model.starvation(cw_min_b=64, window=3)
     print(r.lambda_a_pps, r.lambda_b_pps, r.share_a, r.p_q1_and_qg_empty)
 
+:func:`capacity` gives each flow's max-min fair share under paper 001's collision-domain
+and clique models (control/capacity_model.hpp, docs/capacity.md)::
+
+    c = wmnsim.model.capacity("scenarios/jamshaid/chain_1mbps.json")
+    print([f["collision_domain_bps"] for f in c["flows"]], c["b"]["mac_capacity_bps"])
+
 Bad parameters raise ``ValueError`` with the C++ message naming the parameter.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _core
+from ._errors import ScenarioError
+from .scenario import Overrides, PathLike, Scenario
 
-__all__ = ["StarvationResult", "starvation"]
+__all__ = ["StarvationResult", "capacity", "starvation"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,3 +81,29 @@ def starvation(cw_min_b: int = 32, window: int = 3, *, window_a: Optional[int] =
         "retry_limit": retry_limit, "rts_cts": rts_cts, "payload_bytes": payload_bytes, **phy,
     }
     return StarvationResult.from_dict(json.loads(_starvation_text(params)))
+
+
+def capacity(scenario: Union[PathLike, Mapping[str, Any], Scenario], *, at: Optional[float] = None,
+             mac_capacity_bps: Optional[float] = None, overrides: Optional[Overrides] = None) -> Dict[str, Any]:
+    """Paper 001's capacity models (Appendix A) for a scenario: its PHY and routing built
+    as a run builds them, then each flow's max-min fair share under the collision-domain
+    and the clique model. Returns what ``wmnsim model capacity --json`` prints: ``b``
+    (B and where it came from), ``models`` (U_opt and the constraints of each model) and
+    ``flows`` (per flow: ``hops``, ``route``, ``active``, ``collision_domain_bps``,
+    ``clique_bps``; a rate is None for a flow with no wireless hop).
+
+    ``at``: only the flows sending at that time (start <= at < stop) are active; the
+    others get 0. ``mac_capacity_bps``: B instead of Bianchi's one-station figure.
+    ``overrides``: as :meth:`Scenario.with_overrides`. A scenario that cannot be built
+    raises :class:`ScenarioError` (or ``NotSupportedError``); a bad value ``ValueError``.
+    """
+    sc = Scenario(scenario)
+    if overrides is not None:
+        sc = sc.with_overrides(overrides)
+    try:
+        text = _core.capacity_model(sc._text(), None if at is None else float(at),
+                                    None if mac_capacity_bps is None else float(mac_capacity_bps))
+    except ScenarioError as e:
+        raise e.with_source(sc._source) from None
+    result: Dict[str, Any] = json.loads(text)
+    return result

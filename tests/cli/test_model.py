@@ -66,3 +66,79 @@ def test_bad_values_exit_2(args, words):
                                   ["model", "starvation", "--cwmin-a", "abc"]])
 def test_bad_command_lines_exit_2(args):
     assert wmnsim(*args).returncode == 2
+
+
+# ---- `wmnsim model capacity`: paper 001's capacity models (docs/capacity.md) ----
+
+CHAIN = ROOT / "scenarios" / "jamshaid" / "chain_1mbps.json"
+CHAIN7 = ROOT / "scenarios" / "jamshaid" / "chain7_short_lived.json"
+
+
+def test_capacity_table_on_the_3hop_parking_lot():
+    r = wmnsim("model", "capacity", CHAIN)
+    assert r.returncode == 0, r.stderr
+    assert "Capacity models (paper 001 App. A): jamshaid_parking_lot_3hop_down" in r.stdout
+    assert "B = 844.4 kbit/s (Bianchi, one saturated station; 1000 B payload + 40 B headers" in r.stdout
+    rows = [line.split() for line in r.stdout.splitlines() if line[:2] in ("f1", "f2", "f3")]
+    assert [(row[0], row[4], row[5], row[6]) for row in rows] == [
+        ("f1", "1", "140.7", "140.7"), ("f2", "2", "140.7", "140.7"), ("f3", "3", "140.7", "140.7")]
+    assert "U_opt: collision_domain 844.4 kbit/s" in r.stdout
+
+
+def test_capacity_json_every_flow_a_sixth_of_b():
+    r = wmnsim("model", "capacity", CHAIN, "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    b = doc["b"]["mac_capacity_bps"]
+    assert doc["b"]["source"] == "bianchi" and doc["links"] == 6
+    assert [f["hops"] for f in doc["flows"]] == [1, 2, 3]
+    assert doc["flows"][2]["route"] == ["n0", "n1", "n2", "n3"]
+    for f in doc["flows"]:
+        assert f["collision_domain_bps"] == pytest.approx(b / 6, rel=1e-12)
+        assert f["clique_bps"] == pytest.approx(b / 6, rel=1e-12)
+    for model in ("collision_domain", "clique"):
+        assert doc["models"][model]["u_opt_bps"] == pytest.approx(b, rel=1e-12)
+
+
+def test_capacity_options_b_at_and_set():
+    r = wmnsim("model", "capacity", CHAIN, "--mac-capacity-bps", "750000", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["b"]["source"] == "given"
+    assert [f["collision_domain_bps"] for f in doc["flows"]] == pytest.approx([125e3] * 3)  # 001 Sec. 5.3
+    # --set reaches the scenario: f3 starts late, so at 10 s only f1, f2 share B (1 + 2 hops).
+    r = wmnsim("model", "capacity", CHAIN, "--set", "/flows/2/start_s=20", "--at", "10", "--mac-capacity-bps",
+               "750000", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["at_s"] == 10
+    assert [f["active"] for f in doc["flows"]] == [True, True, False]
+    assert [f["clique_bps"] for f in doc["flows"]] == pytest.approx([250e3, 250e3, 0.0])
+    # The 7-hop chain at 225 s: flows 3 -> 0 and 0 -> 6 only, B/8 and B/7.
+    r = wmnsim("model", "capacity", CHAIN7, "--at", "225", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    b = doc["b"]["mac_capacity_bps"]
+    on = [f for f in doc["flows"] if f["active"]]
+    assert [f["id"] for f in on] == ["3to0", "0to6"]
+    assert [f["collision_domain_bps"] for f in on] == pytest.approx([b / 8] * 2)
+    assert [f["clique_bps"] for f in on] == pytest.approx([b / 7] * 2)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--at", "-1"], "--at must be a time in seconds >= 0"),
+    (["--mac-capacity-bps", "0"], "MAC capacity B must be a positive number"),
+    (["--set", "/flows/0/dst=nowhere"], "/flows/0/dst"),
+    (["--set", "/nodes/3/position_m=[5000, 0]"], "no route"),
+])
+def test_capacity_bad_input_exits_2_naming_the_problem(args, message):
+    r = wmnsim("model", "capacity", CHAIN, *args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert message in r.stderr, r.stderr
+    assert r.stdout == ""
+
+
+def test_capacity_missing_file_exits_2(tmp_path):
+    r = wmnsim("model", "capacity", tmp_path / "missing.json")
+    assert r.returncode == 2
+    assert "missing.json" in r.stderr

@@ -7,7 +7,9 @@ import sys
 import pytest
 
 import wmnsim
-from conftest import WMNSIM_BIN
+from conftest import ROOT, WMNSIM_BIN
+
+CHAIN = str(ROOT / "scenarios" / "jamshaid" / "chain_1mbps.json")
 
 
 def test_starvation_defaults():
@@ -55,6 +57,9 @@ def both(*args):
     ["model", "starvation", "--cwmin-b", "48"],
     ["model", "starvation", "--cwmin-b", "16,,32"],
     ["model", "starvation", "--window-a", "300"],
+    ["model", "capacity", CHAIN],
+    ["model", "capacity", CHAIN, "--at", "5", "--json"],
+    ["model", "capacity", CHAIN, "--mac-capacity-bps", "-1"],
 ])
 def test_cli_mirror(args):
     c, p = both(*args)
@@ -72,3 +77,31 @@ def test_json_output_parses():
     c, _ = both("model", "starvation", "--json")
     (row,) = json.loads(c.stdout)
     assert row["params"]["cw_min_b"] == 32
+
+
+# ---- wmnsim.model.capacity: paper 001's capacity models (docs/capacity.md) ----
+
+def test_capacity_three_hop_parking_lot():
+    path = ROOT / "scenarios" / "jamshaid" / "chain_1mbps.json"
+    c = wmnsim.model.capacity(str(path))
+    b = c["b"]["mac_capacity_bps"]
+    assert c["b"]["source"] == "bianchi"
+    assert [f["hops"] for f in c["flows"]] == [1, 2, 3]
+    assert [f["collision_domain_bps"] for f in c["flows"]] == pytest.approx([b / 6] * 3)
+    assert [f["clique_bps"] for f in c["flows"]] == pytest.approx([b / 6] * 3)
+    # The same as the command line's document, from a dict and with options.
+    doc = json.loads(path.read_text())
+    given = wmnsim.model.capacity(doc, mac_capacity_bps=750e3, overrides={"/flows/2/start_s": 20}, at=10)
+    assert given["b"]["source"] == "given"
+    assert [f["collision_domain_bps"] for f in given["flows"]] == pytest.approx([250e3, 250e3, 0.0])
+    r = subprocess.run([WMNSIM_BIN, "model", "capacity", str(path), "--json"], capture_output=True, text=True,
+                       check=True)
+    assert json.loads(r.stdout)["flows"] == c["flows"]
+
+
+def test_capacity_errors():
+    path = ROOT / "scenarios" / "jamshaid" / "chain_1mbps.json"
+    with pytest.raises(ValueError, match="MAC capacity B"):
+        wmnsim.model.capacity(str(path), mac_capacity_bps=-5)
+    with pytest.raises(wmnsim.ScenarioError, match="no route"):
+        wmnsim.model.capacity(str(path), overrides={"/nodes/3/position_m": [5000, 0]})
