@@ -15,6 +15,9 @@ namespace wmnsim::control {
 
 namespace {
 
+// The rate of a class the model does not bound.
+constexpr double kUnbounded = mac::TokenBucket::kMaxRateBps;
+
 // A per-class discipline's whole-queue bound: the per-class buffers are the limit.
 constexpr QueueLimit kPerClassOnly{QueueLimit::Unit::packets, 1'000'000};
 
@@ -40,6 +43,7 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
     subscriber.push_back(src_mesh || !dst_mesh ? f.src : f.dst);
   }
   classifier_ = mac::PacketClassifier(params_.classify, subscriber);
+  flows_.resize(context.flows.size());
 
   // The classes: flows whose data path crosses the gateway.
   for (std::uint32_t i = 0; i < context.flows.size(); ++i) {
@@ -174,7 +178,12 @@ void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
   const auto it = classes_.find(classifier_.class_of(packet));
   if (it == classes_.end()) return;  // not a class this controller shapes (or control traffic)
   ClassState& c = it->second;
-  c.last_seen = sim().now();
+  const Time now = sim().now();
+  c.last_seen = now;
+  FlowActivity& flow = flows_.at(packet.flow);
+  flow.last_seen = now;
+  const bool flow_was_active = flow.active;
+  flow.active = true;
   if (into_queue) {
     ++c.packets;
     c.bytes += packet.size_bytes;
@@ -187,6 +196,8 @@ void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
     c.active = true;  // before the packet reaches the queue (the signal comes first)
     ++activity_changes_;
     apply_rates();
+  } else if (!flow_was_active && from_model_) {
+    apply_rates();  // the class's model stream may now follow another route
   }
 }
 
@@ -209,6 +220,12 @@ void GatewayRateControl::on_dropped(std::uint32_t /*node*/, const Packet& packet
 void GatewayRateControl::look_for_idle() {
   const Time now = sim().now();
   bool changed = false;
+  for (FlowActivity& f : flows_) {
+    if (f.active && now - f.last_seen >= params_.flow_idle_timeout) {
+      f.active = false;
+      changed = changed || from_model_;
+    }
+  }
   for (auto& [id, c] : classes_) {
     if (c.active && now - c.last_seen >= params_.flow_idle_timeout) {
       c.active = false;
@@ -221,16 +238,28 @@ void GatewayRateControl::look_for_idle() {
 
 void GatewayRateControl::model_shares() {
   // 001 App. A.3: the max-min shares of the streams active now (G(s) = infinity),
-  // the others silent (G(s) = 0); a class's share is its flows'.
+  // the others silent (G(s) = 0). A class is one stream, whatever its flow count
+  // (001 Sec. 5.3.2: "per-subscriber fairness irrespective of their flow count"),
+  // along the route of its first active flow.
   std::vector<bool> active(context().flows.size(), false);
+  std::map<std::uint32_t, std::uint32_t> stream_of;  // class -> its representative flow
   for (const auto& [id, c] : classes_) {
-    for (const std::uint32_t f : c.flows) active[f] = c.active;
+    if (!c.active) continue;
+    for (const std::uint32_t f : c.flows) {
+      if (flows_.at(f).active) {
+        active[f] = true;
+        stream_of[id] = f;
+        break;
+      }
+    }
   }
   const std::vector<double> rates = context().fair_shares(params_.capacity_model, active);
   for (auto& [id, c] : classes_) {
-    if (!c.active) continue;  // keeps its last share for its first packet back
-    c.share_bps = 0.0;
-    for (const std::uint32_t f : c.flows) c.share_bps += rates.at(f);
+    const auto s = stream_of.find(id);
+    if (s == stream_of.end()) continue;  // inactive: keeps its last share for its first packet back
+    // A flow that crosses no wireless link has no bound in the model (infinity):
+    // its class is not held back.
+    c.share_bps = std::min(rates.at(s->second), kUnbounded);
   }
 }
 
@@ -241,6 +270,7 @@ void GatewayRateControl::apply_rates() {
   for (const auto& [id, c] : classes_) {
     if (c.active) aggregate += c.share_bps;
   }
+  aggregate = std::min(aggregate, kUnbounded);
   for (mac::AggregateShaper* q : aggregate_shapers_) q->set_rate(now, aggregate);
   // An inactive class keeps its share: its first packet back should not wait for
   // a rate (it is recomputed as the class turns active, before the packet queues).

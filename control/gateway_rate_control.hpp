@@ -9,8 +9,8 @@
 //
 // Fair shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
 // scenario summed per class, or else 001's capacity model (`capacity_model`,
-// control/capacity_model.hpp) over the classes active at the time, recomputed as
-// classes come and go. The aggregate limit is the sum of the active classes'
+// control/capacity_model.hpp) over the classes active at the time, each class one
+// stream along the route of its first active flow, recomputed as flows come and go. The aggregate limit is the sum of the active classes'
 // shares (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum
 // of the fair rates of constituent flows").
 //
@@ -85,7 +85,12 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::unique_ptr<mac::QueueDiscipline> make_pacer(QueueLimit fifo, DropSink& drops);
   void install_source_pacers();
 
+  struct FlowActivity {
+    bool active = false;
+    Time last_seen;
+  };
   const GatewayRateControlParams& params_;
+  std::vector<FlowActivity> flows_;  // by scenario flow index
   std::uint32_t gateway_ = 0;
   std::vector<mac::Mac*> macs_;
   mac::PacketClassifier classifier_;

@@ -29,6 +29,8 @@ class TokenBucket {
   // The largest depth whose picobit count, with a full bucket's debt, still fits
   // int64 twice over (ready_at subtracts a debt from a cost).
   static constexpr std::int64_t kMaxDepthBytes = 500'000;
+  // The fastest rate: far beyond any link, and rate x elapsed stays in int64.
+  static constexpr double kMaxRateBps = 1e15;
 
   // Starts full at `now`. Throws std::invalid_argument for a depth outside
   // [1, kMaxDepthBytes] or a negative or non-finite rate.
@@ -75,7 +77,7 @@ class TokenBucket {
     return bytes;
   }
   static std::int64_t checked_rate(double bps) {
-    if (!std::isfinite(bps) || bps < 0 || bps > 1e15) {
+    if (!std::isfinite(bps) || bps < 0 || bps > kMaxRateBps) {
       throw std::invalid_argument("token bucket rate must be 0 to 1e15 bit/s, got " + std::to_string(bps));
     }
     return std::llround(bps);

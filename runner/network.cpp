@@ -10,6 +10,7 @@
 
 #include "core/not_supported.hpp"
 #include "runner/network_links.hpp"
+#include "scenario/capacity_problem.hpp"
 #include "scenario/transport_builder.hpp"
 #include "transport/flow_build_context.hpp"
 
@@ -141,6 +142,13 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
       control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}});
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
+  // 001's capacity models over this network, built at the first call (only a
+  // gateway controller without given shares asks).
+  control_context_->fair_shares = [this, capacity = std::shared_ptr<const ScenarioCapacity>()](
+                                      CapacityModel model, const std::vector<bool>& active) mutable {
+    if (!capacity) capacity = std::make_shared<const ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
+    return control::fair_shares(capacity->problem, model, active);
+  };
   control_context_->wired.resize(scenario_.nodes.size());
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
     // In the order build_wired_links added them, which is each node's interface order.
