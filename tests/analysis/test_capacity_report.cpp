@@ -89,7 +89,10 @@ TEST(CapacityProblem, ContentionFromThePhy) {
   const Routing routing = compute_routing(s, routing_links(s, net));
   const ScenarioCapacity sc = capacity_problem(s, net, routing);
   const auto& p = sc.problem;
-  const auto link = [&](std::uint32_t a, std::uint32_t b) {
+  // By chain position: n<i> (the wired host is a node too, so indices are not positions).
+  const auto link = [&](int i, int j) {
+    const auto a = static_cast<std::uint32_t>(*s.find_node("n" + std::to_string(i)));
+    const auto b = static_cast<std::uint32_t>(*s.find_node("n" + std::to_string(j)));
     for (std::size_t l = 0; l < p.links.size(); ++l) {
       if (p.links[l].from == a && p.links[l].to == b) return l;
     }

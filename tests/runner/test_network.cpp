@@ -262,6 +262,9 @@ TEST(Network, EveryShippedScenarioConservesPackets) {
         f["transport"] = "tcp";
         f.erase("wccp");
       }
+      // A flow that would start after the shortened end (001's multi-radio flows
+      // start at 100 s and later) starts at once instead.
+      if (f.value("start_s", 0.0) >= 2.0) f["start_s"] = 0.0;
     }
     const Results r = run_scenario(parse_scenario(doc));
     expect_conserved(r);
