@@ -54,6 +54,9 @@ struct ControlContext {
     std::optional<std::uint8_t> user_priority;
     std::optional<std::uint8_t> ack_user_priority;
     std::optional<double> fair_share_bps;  // the scenario's `fair_share_bps`, if given
+    // A data packet's size over its payload: a goodput rate times this is the rate
+    // of whole IP packets that carries it (a shaper counts packets).
+    double packet_per_payload = 1.0;
   };
 
   Simulation& sim;

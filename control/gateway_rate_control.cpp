@@ -263,23 +263,29 @@ void GatewayRateControl::model_shares() {
   }
 }
 
+double GatewayRateControl::token_rate(const ClassState& c) const {
+  return std::min(c.share_bps * context().flows.at(c.flows.front()).packet_per_payload, kUnbounded);
+}
+
 void GatewayRateControl::apply_rates() {
   const Time now = sim().now();
   if (from_model_) model_shares();
+  // Shares are goodput rates; the shapers count whole IP packets (the header
+  // bytes on top of the payload), so their token rates are scaled up to match.
   double aggregate = 0.0;
   for (const auto& [id, c] : classes_) {
-    if (c.active) aggregate += c.share_bps;
+    if (c.active) aggregate += token_rate(c);
   }
   aggregate = std::min(aggregate, kUnbounded);
   for (mac::AggregateShaper* q : aggregate_shapers_) q->set_rate(now, aggregate);
   // An inactive class keeps its share: its first packet back should not wait for
   // a rate (it is recomputed as the class turns active, before the packet queues).
   for (mac::PerClassShaper* q : class_shapers_) {
-    for (const auto& [id, c] : classes_) q->set_class_rate(now, id, c.share_bps);
+    for (const auto& [id, c] : classes_) q->set_class_rate(now, id, token_rate(c));
   }
   // A pacer paces only the classes set here: its node's own (paced_at).
   for (std::size_t i = 0; i < pacers_.size(); ++i) {
-    for (const std::uint32_t id : pacer_classes_[i]) pacers_[i]->set_class_rate(now, id, classes_.at(id).share_bps);
+    for (const std::uint32_t id : pacer_classes_[i]) pacers_[i]->set_class_rate(now, id, token_rate(classes_.at(id)));
   }
   aggregate_rate_bps_ = aggregate;
 }

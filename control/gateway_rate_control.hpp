@@ -7,7 +7,9 @@
 // beyond it. From then on it keeps the shapers' rates at the fair shares of the
 // classes that are active (flows, or subscribers: 001 Sec. 4.3.2).
 //
-// Fair shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
+// Fair shares are goodput rates (001's, and B's in the capacity model); the shapers
+// count whole IP packets, so their token rates are the shares times a data
+// packet's size over its payload. The shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
 // scenario summed per class, or else 001's capacity model (`capacity_model`,
 // control/capacity_model.hpp) over the classes active at the time, each class one
 // stream along the route of its first active flow, recomputed as flows come and go. The aggregate limit is the sum of the active classes'
@@ -78,6 +80,9 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   void report();
   void apply_rates();
   void model_shares();
+  // A class's share as a rate of whole IP packets (its first flow's packet size
+  // over payload), bounded by the token bucket's largest rate.
+  double token_rate(const ClassState& c) const;
   std::unique_ptr<mac::QueueDiscipline> make_queue();
   // source_rate_limit: the classes whose flows start at `node` (a flow from a host
   // counts at the gateway), and the pacers on the node's radios.

@@ -28,14 +28,13 @@ bool decodable(const phy::Medium& medium, phy::RadioId x, phy::RadioId y) {
   return l != nullptr && l->reach.decodable;
 }
 
-// The transport and IP header bytes of a flow's packets (the registry's figure).
+}  // namespace
+
 std::uint32_t header_bytes_of(const FlowConfig& flow) {
   static const transport::TransportRegistry registry = transport::builtin_transports();
   const transport::TransportEntry* e = registry.find(flow.transport_name);
   return static_cast<std::uint32_t>(e != nullptr ? e->header_bytes : 28);
 }
-
-}  // namespace
 
 ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwork& net, const Routing& routing,
                                   const CapacityOptions& options) {

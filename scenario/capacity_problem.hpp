@@ -54,6 +54,10 @@ struct ScenarioCapacity {
 ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwork& net, const Routing& routing,
                                   const CapacityOptions& options = {});
 
+// The transport and IP header bytes of a flow's data packets (its transport's
+// registry figure; 28, UDP's, for a transport the registry does not know).
+std::uint32_t header_bytes_of(const FlowConfig& flow);
+
 // Which flows send at time `at`: start <= at < stop (001's G(s) = infinity), by flow index.
 std::vector<bool> active_flows(const Scenario& scenario, Time at);
 

@@ -19,8 +19,9 @@ script's choices (stated in each file's description):
 - every mesh node (at most 35) has one flow, or --sources random ones have
   --flows-per-source MIN MAX flows each (001 Fig. 6: 10 of 20 nodes, 1 to 3 upload
   flows); --direction up: from it to the wired host, down: from the host to it;
-- activation: the flows start in a random order (the seed's), one every --stagger
-  seconds from 0, and run to the end.
+- activation: the flows start in a random order (the seed's, or --order-seed's to
+  keep the topology and vary the order, as 001 does), one every --stagger seconds
+  from 0, and run to the end.
 
 The radio, MAC, TCP and gateway settings are the template's (default
 scenarios/jamshaid/chain_1mbps.json: ns-2's defaults, 1 Mbit/s, NewReno, 1000-byte
@@ -29,7 +30,9 @@ segments); the template's controller is kept with its scheme (override it with
 controller's capacity model unless the template gives fair_rate_bps.
 
 Reproducibility: every draw is random.Random(seed).random() (see
-scripts/random_topology.py): the same arguments give the same file on any Python 3.
+scripts/random_topology.py), or random.Random("order-<order seed>").random(), whose
+string seeding is fixed since Python 3.2: the same arguments give the same file on
+any Python 3.
 
 Usage:
   scripts/gateway_topology.py --kind random --nodes 25 --area 1000 1000 --seed 3 \\
@@ -78,7 +81,10 @@ def build(template: dict, args: argparse.Namespace) -> dict:
     mesh = [i for i in range(len(pos)) if i != gw]
     if len(mesh) > MAX_ACTIVE:
         raise SystemExit(f"{len(mesh)} mesh nodes: 001 has at most {MAX_ACTIVE} active; use fewer")
-    # A random activation order: repeatedly draw one of the nodes not yet drawn.
+    # A random activation order: repeatedly draw one of the nodes not yet drawn
+    # (from --order-seed's own stream when given: one topology, many sequences).
+    if args.order_seed is not None:
+        rng = random.Random(f"order-{args.order_seed}")
     order: List[int] = []
     left = list(mesh)
     while left:
@@ -141,6 +147,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--sources", type=int, default=0, help="random mesh nodes with flows (default: all)")
     p.add_argument("--flows-per-source", type=int, nargs=2, default=[1, 1], metavar=("MIN", "MAX"))
     p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--order-seed", type=int, help="seed of the activation order and sources alone (default: --seed's stream)")
     p.add_argument("--template", default="scenarios/jamshaid/chain_1mbps.json")
     p.add_argument("--name")
     p.add_argument("--out", required=True)
