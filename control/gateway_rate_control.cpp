@@ -21,6 +21,11 @@ constexpr double kUnbounded = mac::TokenBucket::kMaxRateBps;
 // A per-class discipline's whole-queue bound: the per-class buffers are the limit.
 constexpr QueueLimit kPerClassOnly{QueueLimit::Unit::packets, 1'000'000};
 
+std::vector<AccessCategory> access_functions(const mac::Mac& m) {
+  if (m.type() == MacType::dcf) return {AccessCategory::ac_be};
+  return {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi, AccessCategory::ac_vo};
+}
+
 bool shapes(GatewayScheme s) {
   return s == GatewayScheme::aggregate_rate_limit || s == GatewayScheme::aggregate_rate_limit_fq ||
          s == GatewayScheme::per_flow_rate_limit || s == GatewayScheme::source_rate_limit;
@@ -48,8 +53,13 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
   // The classes: flows whose data path crosses the gateway.
   for (std::uint32_t i = 0; i < context.flows.size(); ++i) {
     const ControlContext::FlowInfo& f = context.flows[i];
+    // Its data or its ACKs cross the gateway.
     const std::vector<std::uint32_t> path = context.routing.tables.path(f.src, f.dst);
-    if (std::find(path.begin(), path.end(), gateway_) == path.end()) continue;
+    const std::vector<std::uint32_t> back = context.routing.tables.path(f.dst, f.src);
+    if (std::find(path.begin(), path.end(), gateway_) == path.end() &&
+        std::find(back.begin(), back.end(), gateway_) == back.end()) {
+      continue;
+    }
     Packet probe;
     probe.flow = i;
     const std::uint32_t cls = classifier_.class_of(probe);
@@ -97,6 +107,7 @@ std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_queue() {
     }
     case GatewayScheme::per_flow_rate_limit: {
       mac::PerClassTokenBucketParams pc;
+      pc.rate_bps = kUnbounded;  // a class the controller does not know is not held back
       pc.burst_bytes = params_.burst_bytes;
       pc.classes = fq;
       auto q = std::make_unique<mac::PerClassShaper>(kPerClassOnly, pc, classifier_, drops);
@@ -149,17 +160,23 @@ void GatewayRateControl::install_source_pacers() {
     if (n == gateway_ || paced_at(n).empty()) continue;
     pacer_node_ = n;
     for (mac::Mac* m : context().macs[n]) {
-      // The node's own queue's capacity (drop tail unless the scenario chose otherwise).
-      const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(AccessCategory::ac_be));
-      const QueueLimit fifo = own != nullptr ? own->limit() : QueueLimit{};
-      m->set_queue(AccessCategory::ac_be, make_pacer(fifo, *context().nodes.at(n)));
+      for (const AccessCategory ac : access_functions(*m)) {
+        // The node's own queue's capacity (drop tail unless the scenario chose otherwise).
+        const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(ac));
+        const QueueLimit fifo = own != nullptr ? own->limit() : QueueLimit{};
+        m->set_queue(ac, make_pacer(fifo, *context().nodes.at(n)));
+      }
     }
   }
 }
 
 void GatewayRateControl::start() {
   // Before any packet: replacing the gateway's queues moves nothing.
-  for (mac::Mac* m : macs_) m->set_queue(AccessCategory::ac_be, make_queue());
+  // Every access function's queue: DCF's one, or EDCA's four, each its own
+  // discipline (under EDCA an aggregate limit holds per access category).
+  for (mac::Mac* m : macs_) {
+    for (const AccessCategory ac : access_functions(*m)) m->set_queue(ac, make_queue());
+  }
   // Its wired links carry the upstream data: shaping them delays or drops it at the
   // gateway (001 Sec. 5.3.4: "we can limit the goodput of f_1 to its fair share by
   // dropping its excess traffic at the gateway"), and a delayed TCP segment delays
@@ -333,6 +350,9 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
       if (const auto* fq = dynamic_cast<const mac::FairQueue*>(&q)) queued += fq->class_length(id);
       if (const auto* pc = dynamic_cast<const mac::PerClassShaper*>(&q)) queued += pc->class_length(id);
       if (const auto* sp = dynamic_cast<const mac::SourcePacer*>(&q)) queued += sp->paced_length(id);
+      if (const auto* ag = dynamic_cast<const mac::AggregateShaper*>(&q); ag != nullptr && ag->has_classes()) {
+        queued += ag->class_length(id);
+      }
     }
     row["queued_at_end"] = queued;
     row["data_arrival_rate_bps"] = c.data_rate_bps;

@@ -22,7 +22,7 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
   }
   p.scheme = r.choice_or("scheme", GatewayScheme::per_flow_rate_limit, names(kGatewaySchemes));
   p.capacity_model = r.choice_or("capacity_model", CapacityModel::collision_domain, names(kCapacityModels));
-  p.fair_rate_bps = r.number("fair_rate_bps", NumberRange::positive());
+  p.fair_rate_bps = r.number("fair_rate_bps", NumberRange::at_least(1));  // shapers keep whole bit/s
   p.buffer_packets = static_cast<int>(r.integer_or("buffer_packets", 25, 1, 1'000'000));
   p.per_flow_buffer_packets = static_cast<int>(r.integer_or("per_flow_buffer_packets", 5, 1, 1'000'000));
   p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
@@ -93,8 +93,8 @@ ControllerEntry gateway_rate_control_entry() {
     },
     "fair_rate_bps": {
       "type": "number",
-      "description": "each class's share (bit/s); default: the flows' fair_share_bps summed per class",
-      "exclusiveMinimum": 0
+      "description": "each class's share (bit/s); default: the flows' fair_share_bps summed per class, else the capacity model's",
+      "minimum": 1
     },
     "buffer_packets": {
       "type": "integer",

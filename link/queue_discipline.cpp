@@ -44,7 +44,7 @@ PacketPtr QueueDiscipline::dequeue(Time now) {
 
 std::size_t QueueDiscipline::drop_expired(Time now, Time lifetime) {
   std::size_t dropped = 0;
-  for (const Packet* head = peek(); head != nullptr && now - head->queued_at > lifetime; head = peek()) {
+  for (const Packet* head = peek_at(now); head != nullptr && now - head->queued_at > lifetime; head = peek_at(now)) {
     const std::size_t packets_before = length_packets();
     const std::int64_t bytes_before = length_bytes();
     PacketPtr packet = do_dequeue(now);

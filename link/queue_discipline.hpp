@@ -94,6 +94,8 @@ class QueueDiscipline {
   PacketPtr dequeue(Time now);
   // The packet dequeue() would return if called now, or null.
   const Packet* peek() const { return do_peek(); }
+  // The same for a call at `now`: a shaper's choice may depend on the time.
+  const Packet* peek_at(Time now) const { return do_peek_at(now); }
   // Drops (lifetime_expired) the packets dequeue() would return next for as long as
   // they have waited more than `lifetime` since Packet::queued_at; returns how many.
   // A drop may make the owner enqueue at once (a saturated source refills).
@@ -128,6 +130,7 @@ class QueueDiscipline {
   virtual EnqueueResult do_enqueue(PacketPtr& packet, Time now) = 0;
   virtual PacketPtr do_dequeue(Time now) = 0;
   virtual const Packet* do_peek() const = 0;
+  virtual const Packet* do_peek_at(Time /*now*/) const { return do_peek(); }
 
   // For implementations that drop a packet already stored (push-out, AQM at
   // dequeue): counts it and hands it to the sink.

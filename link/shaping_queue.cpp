@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 #include <span>
+#include <vector>
 #include <stdexcept>
 #include <utility>
 
@@ -129,10 +130,10 @@ Time PerClassShaper::ready_at(Time now) const {
   return c == nullptr ? Time::max() : c->bucket.ready_at(now, c->fifo.front()->size_bytes);
 }
 
-const Packet* PerClassShaper::do_peek() const {
+const Packet* PerClassShaper::do_peek_at(Time now) const {
   if (!control_.empty()) return control_.front();
-  const ClassIt it = next_ready(last_now_);
-  const Class* c = it != classes_.end() ? &it->second : earliest(last_now_);
+  const ClassIt it = next_ready(now);
+  const Class* c = it != classes_.end() ? &it->second : earliest(now);
   return c == nullptr ? nullptr : c->fifo.front();
 }
 
@@ -233,6 +234,7 @@ std::int64_t SourcePacer::length_bytes() const {
 }
 
 void SourcePacer::release_due(Time now) {
+  std::vector<PacketPtr> overflow;
   for (;;) {
     Paced* next = nullptr;
     Time next_at = Time::max();
@@ -248,15 +250,17 @@ void SourcePacer::release_due(Time now) {
         next_at = since;
       }
     }
-    if (next == nullptr) return;
+    if (next == nullptr) break;
     next->bucket.take(next_at, next->fifo.front()->size_bytes);
     PacketPtr packet = next->fifo.pop_front();
     if (fits_limit(limit_, fifo_.size(), fifo_.bytes(), packet->size_bytes)) {
       fifo_.push_back(std::move(packet));
     } else {
-      drop(std::move(packet), DropCause::queue_overflow, now);
+      overflow.push_back(std::move(packet));
     }
   }
+  // Handed over after the moves: a drop may make a saturated source enqueue again.
+  for (PacketPtr& p : overflow) drop(std::move(p), DropCause::queue_overflow, now);
 }
 
 Time SourcePacer::ready_at(Time now) const {
@@ -315,7 +319,8 @@ constexpr std::array<EnumName<TokenBucketParams::Inner>, 2> kInner{
 
 // rate_bps: required, unless a per-node override inherits it.
 double parse_rate(JsonReader& queue, double inherited, bool has_base) {
-  const auto rate = queue.number("rate_bps", NumberRange::positive(), has_base ? Need::optional : Need::required,
+  // At least 1 bit/s: buckets keep whole bit/s (link/token_bucket.hpp).
+  const auto rate = queue.number("rate_bps", NumberRange::at_least(1), has_base ? Need::optional : Need::required,
                                  "125000");
   return rate.value_or(inherited);
 }
@@ -346,7 +351,7 @@ QueueDisciplineEntry token_bucket_entry() {
                                              drops);
   };
   e.schema = R"json({"properties": {
-  "rate_bps": {"type": "number", "exclusiveMinimum": 0,
+  "rate_bps": {"type": "number", "minimum": 1,
     "description": "token_bucket: the aggregate rate; per_class_token_bucket: each class's rate (bit/s); required"},
   "burst_bytes": {"type": "integer", "minimum": 1, "maximum": 500000, "default": 1500,
     "description": "token_bucket, per_class_token_bucket: bucket depth (bytes); a bucket starts full"},

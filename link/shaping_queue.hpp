@@ -57,6 +57,8 @@ class AggregateShaper final : public QueueDiscipline {
 
   void set_rate(Time now, double rate_bps);
   const TokenBucket& bucket() const { return bucket_; }
+  // Inner fq keeps classes (class_length); a shared FIFO does not.
+  bool has_classes() const { return fq_.has_value(); }
   std::size_t class_length(std::uint32_t cls) const;
 
  private:
@@ -98,7 +100,8 @@ class PerClassShaper final : public QueueDiscipline {
   };
   EnqueueResult do_enqueue(PacketPtr& packet, Time now) override;
   PacketPtr do_dequeue(Time now) override;
-  const Packet* do_peek() const override;
+  const Packet* do_peek() const override { return do_peek_at(last_now_); }
+  const Packet* do_peek_at(Time now) const override;
   using ClassIt = std::map<std::uint32_t, Class>::const_iterator;
   Class& class_for(std::uint32_t cls, Time now);
   // The class to serve at `now`: the first ready one after the last served, in id

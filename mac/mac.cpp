@@ -529,7 +529,8 @@ Mac::MpduInfo Mac::loaded_mpdu(const AccessFunction& f) {
 
 Mac::MpduInfo Mac::next_mpdu(const AccessFunction& f) {
   if (f.has_mpdu()) return loaded_mpdu(f);
-  return f.management.empty() ? data_mpdu(*f.queue->peek()) : management_mpdu(f.management.front());
+  if (!f.management.empty()) return management_mpdu(f.management.front());
+  return data_mpdu(*f.queue->peek_at(scheduler_.now()));
 }
 
 std::uint32_t Mac::data_mpdu_bytes(const Packet& p) const {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "control/edca_policy_params.hpp"
+#include "control/gateway_rate_control_params.hpp"
 #include "mac/edca_params.hpp"
 #include "scenario/scenario_parse.hpp"
 
@@ -178,6 +179,20 @@ void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
     if (edca_wanted) run_dcf_as_edca(s);
   }
   check_edca_policies(ctx, json_index);
+  // A gateway's queues have one owner: a second gateway_rate_control there would
+  // replace the queues the first one shapes.
+  std::vector<std::size_t> shaped;  // gateways, in list order
+  for (std::size_t k = 0; k < s.controllers.size(); ++k) {
+    const auto* p = std::any_cast<GatewayRateControlParams>(&s.controllers[k].params);
+    // (A gateway the entry could not resolve has its own issue already.)
+    if (s.controllers[k].type != "gateway_rate_control" || p == nullptr || p->gateway >= s.nodes.size()) continue;
+    if (std::find(shaped.begin(), shaped.end(), p->gateway) != shaped.end()) {
+      ctx.issues.add(pointer_join("/controllers", json_index.at(k)),
+                     "a second gateway_rate_control at gateway \"" + s.nodes[p->gateway].id +
+                         "\": one controller owns a gateway's queues; keep one");
+    }
+    shaped.push_back(p->gateway);
+  }
   // A transport may need a controller on every node (WCCP flows need its in-network
   // half); without an explicit one it runs with its entry's defaults.
   std::vector<std::string> companions;
