@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace wmnsim {
 
@@ -47,7 +48,11 @@ void PacketLedger::delivered(const Packet& p, Time now) {
   }
   // A counted drop is the furthest copy's (a drop below the packet's progress is
   // stale), so no copy can still be on its way: delivering one now is a bug.
-  if (e->fate == dropped_fate) throw std::logic_error("PacketLedger: packet delivered after it was dropped");
+  if (e->fate == dropped_fate) {
+    throw std::logic_error("PacketLedger: packet " + std::to_string(p.id) + " (flow " + std::to_string(p.flow) +
+                           ") delivered after " + std::to_string(p.hops) + " hops, but dropped after " +
+                           std::to_string(e->progress));
+  }
   e->fate = delivered_fate;
   ++delivered_;
   // Data only: a TCP ACK is the flow's packet too, but travels the other way.

@@ -714,6 +714,7 @@ void Mac::on_tx_end() {
   if (awaiting_ != Awaiting::nothing) {
     // 9.3.2.8: the response must start within SIFS + slot + PHY-RX-START delay.
     timeout_passed_ = false;
+    response_window_start_ = now;
     const Time timeout = awaiting_ == Awaiting::cts ? timing_.cts_timeout : timing_.ack_timeout;
     response_timer_ = scheduler_.schedule_at(now + timeout, [this] { on_response_timeout(); }, radio_.node());
   }
@@ -773,7 +774,7 @@ bool Mac::txop_allows_next(AccessFunction& f) {
 // ---- outcomes -----------------------------------------------------------------------
 
 void Mac::on_response_timeout() {
-  if (radio_.receiving()) {
+  if (radio_.receiving() && radio_.reception_start() >= response_window_start_) {
     // A frame started in time: its end decides (9.3.2.8).
     timeout_passed_ = true;
     return;
@@ -894,8 +895,10 @@ void Mac::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, cons
       use_eifs_ = true;  // 9.3.2.3.7
     }
     account_ns2_busy();
-    // Whatever it was, the awaited response did not arrive intact.
-    if (awaiting_ != Awaiting::nothing) exchange_failed();
+    // Whatever it was, the awaited response did not arrive intact; unless it began
+    // before the response window (it overlapped our own frame, so it was never a
+    // PHY-RXSTART in the window, 9.3.2.8): then the timeout decides.
+    if (awaiting_ != Awaiting::nothing && (timeout_passed_ || info.start >= response_window_start_)) exchange_failed();
     return;
   }
   use_eifs_ = false;  // an error-free frame resynchronises (9.3.2.3.7)

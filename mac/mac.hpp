@@ -374,6 +374,9 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   std::optional<std::size_t> exchange_;  // index of the EDCAF holding the TXOP
   Awaiting awaiting_ = Awaiting::nothing;
   bool timeout_passed_ = false;  // the timeout fired while a reception was under way
+  // When the awaited response's window opened (the end of the frame that asked for
+  // it): only a reception that began after it can be the response (9.3.2.8).
+  Time response_window_start_;
   EventId response_timer_{};
   SifsAction sifs_action_ = SifsAction::none;
   EventId sifs_timer_{};

@@ -21,6 +21,7 @@ struct RxInfo {
   PowerMw power;            // received signal power
   double min_sinr = 0.0;    // the worst SINR over the frame, linear (the SNR if nothing
                             // interfered); +inf under the threshold and range models, which have no SINR
+  Time start;               // when the radio locked on (the first bit of the frame it began with)
   PowerDbm power_dbm() const { return power.to_dbm(); }
   double min_sinr_db() const { return std::isinf(min_sinr) ? min_sinr : 10.0 * std::log10(min_sinr); }
 };

@@ -203,7 +203,7 @@ void Radio::finish_reception(RxOutcome outcome) {
   }
   AirObserver* trace = medium_.air_observer();
   if (listener_ == nullptr && trace == nullptr) return;
-  const RxInfo info{l.power, l.min_sinr};
+  const RxInfo info{l.power, l.min_sinr, l.start};
   if (trace != nullptr && outcome == RxOutcome::success) trace->on_decoded(id_, l.frame, info, l.start);
   if (listener_ != nullptr) listener_->on_rx_end(l.frame, outcome, info);
 }

@@ -51,6 +51,8 @@ class Radio {
 
   bool transmitting() const { return transmitting_; }
   bool receiving() const { return locked_.has_value(); }
+  // When the reception in progress began (receiving() only).
+  Time reception_start() const { return locked_->start; }
   bool cca_busy() const { return cca_busy_; }
   // Total power of the signals on the air here now (noise excluded).
   PowerMw signal_energy() const { return total_; }

@@ -86,5 +86,40 @@ TEST(MacReception, UndetectedPreambleIsFollowedByDifsNotEifs) {
   EXPECT_EQ(undetected.after_frame, t.difs);
 }
 
+// A sends to B while C, whose frame A cannot help receiving under ns-2's reception
+// (it locks on during its own transmission), sends to D at the same instant. C's
+// frame is `extra_bytes` longer, so it ends after A's. Only a reception that begins
+// after A's frame can be the ACK (802.11-2012 9.3.2.8: a PHY-RXSTART within the
+// ACKTimeout); C's frame, lost at A, must not fail A's exchange, and B's ACK, which
+// starts a SIFS after A's frame, is received once C's frame has ended.
+MacStats overlapped_sender(std::uint32_t extra_bytes) {
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception());
+  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
+  w.hide(b, c);
+  w.hide(a, d);
+  w.hide(b, d);
+  w.build();
+  w.send(a, b, kBytes);
+  w.send(c, d, kBytes + extra_bytes);
+  w.run(20_ms);
+  EXPECT_EQ(w.taps[a]->sent.at(0).at, w.taps[c]->sent.at(0).at);  // both accessed the idle medium at DIFS
+  return w.macs[a]->stats();
+}
+
+TEST(MacReception, FrameThatBeganDuringOurOwnDoesNotFailTheAwaitedAck) {
+  // C's frame ends 8 us after A's (one byte at 1 Mbit/s), before B's ACK starts.
+  const MacStats s = overlapped_sender(1);
+  EXPECT_EQ(s.rx_errors, 1u);  // C's frame, lost at A
+  EXPECT_EQ(s.tx_success, 1u);
+  EXPECT_EQ(s.failed_attempts, 0u);
+}
+
+TEST(MacReception, FrameThatBeganDuringOurOwnAndCoversTheAckFailsAtTheTimeout) {
+  // C's frame lasts 800 us past A's: B's ACK arrives while A is still locked on it.
+  const MacStats s = overlapped_sender(100);
+  EXPECT_EQ(s.tx_success, 0u);
+  EXPECT_EQ(s.failed_attempts, 1u);
+}
+
 }  // namespace
 }  // namespace wmnsim::mac::testing

@@ -5,8 +5,10 @@
 // feedback; the receiver's ACKs bring it back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "runner/run_scenario.hpp"
 
@@ -23,33 +25,51 @@ nlohmann::json chain9(double duration_s, const std::string& transport) {
 
 double number(const nlohmann::ordered_json& row, const char* key) { return row.at(key).get<double>(); }
 
+double median(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  return xs[xs.size() / 2];
+}
+
 TEST(WccpRuns, ChainKeepsQueuesShortAndDelayBelowTcps) {
-  // 30 s: the rate has settled and, in our model, no queue has yet built up at the
-  // bottleneck (it does over minutes: docs/reproductions/wccp.md).
-  const Results wccp = run_scenario(parse_scenario(chain9(30, "wccp")));
-  const Results tcp = run_scenario(parse_scenario(chain9(30, "tcp")));
-  const auto& w = wccp.flows.at(0);
-  const auto& t = tcp.flows.at(0);
-  // 003 Sec. IV-A: WCCP's delay 0.0757 s against TCP's 0.1844 s, without losing
-  // throughput (209.9 against 194.6 kbit/s).
-  EXPECT_LT(number(w, "delay_mean_s"), 0.5 * number(t, "delay_mean_s"));
-  EXPECT_GT(number(w, "goodput_bps"), 0.8 * number(t, "goodput_bps"));
-  // Short queues: the mean over every node and second stays below one packet.
-  double sum = 0.0;
-  std::size_t n = 0;
-  for (const auto& s : wccp.timeseries.at("queue_length").samples) {
-    sum += s.value;
-    ++n;
+  // 30 s: the rate has settled and, in most runs of our model, no queue has yet built
+  // up at the bottleneck (it does over minutes: docs/reproductions/wccp.md). In some
+  // runs one builds early (3 of seeds 1-10), so the claims are on medians of 5 seeds.
+  std::vector<double> wccp_delay, tcp_delay, wccp_queue;
+  std::uint64_t wccp_drops = 0, tcp_drops = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    nlohmann::json w_doc = chain9(30, "wccp"), t_doc = chain9(30, "tcp");
+    w_doc["simulation"]["seed"] = seed;
+    t_doc["simulation"]["seed"] = seed;
+    const Results wccp = run_scenario(parse_scenario(w_doc));
+    const Results tcp = run_scenario(parse_scenario(t_doc));
+    const auto& w = wccp.flows.at(0);
+    const auto& t = tcp.flows.at(0);
+    wccp_delay.push_back(number(w, "delay_mean_s"));
+    tcp_delay.push_back(number(t, "delay_mean_s"));
+    // Without losing throughput (003 Sec. IV-A: 209.9 against 194.6 kbit/s).
+    EXPECT_GT(number(w, "goodput_bps"), 0.8 * number(t, "goodput_bps")) << "seed " << seed;
+    double sum = 0.0;
+    std::size_t n = 0;
+    for (const auto& s : wccp.timeseries.at("queue_length").samples) {
+      sum += s.value;
+      ++n;
+    }
+    ASSERT_GT(n, 0u);
+    wccp_queue.push_back(sum / static_cast<double>(n));
+    // The rate settles near the chain's capacity (003 Table I: about 24 packets/s),
+    // far from the 1/srtt it starts at and below what TCP pushes.
+    const double rate = number(w, "wccp_rate_pps");
+    EXPECT_GT(rate, 15.0) << "seed " << seed;
+    EXPECT_LT(rate, 35.0) << "seed " << seed;
+    EXPECT_GT(w.at("feedback_applied").get<std::uint64_t>(), 500u) << "seed " << seed;
+    wccp_drops += w.at("dropped_packets").get<std::uint64_t>();
+    tcp_drops += t.at("dropped_packets").get<std::uint64_t>();
   }
-  ASSERT_GT(n, 0u);
-  EXPECT_LT(sum / static_cast<double>(n), 1.0);
-  // The rate settles near the chain's capacity (003 Table I: about 24 packets/s),
-  // far from the 1/srtt it starts at and below what TCP pushes.
-  const double rate = number(w, "wccp_rate_pps");
-  EXPECT_GT(rate, 15.0);
-  EXPECT_LT(rate, 35.0);
-  EXPECT_GT(w.at("feedback_applied").get<std::uint64_t>(), 500u);
-  EXPECT_LT(w.at("dropped_packets").get<std::uint64_t>(), t.at("dropped_packets").get<std::uint64_t>());
+  // 003 Sec. IV-A: WCCP's delay 0.0757 s against TCP's 0.1844 s.
+  EXPECT_LT(median(wccp_delay), 0.5 * median(tcp_delay));
+  // Short queues: the mean over every node and second stays below one packet.
+  EXPECT_LT(median(wccp_queue), 1.0);
+  EXPECT_LT(wccp_drops, tcp_drops);
 }
 
 TEST(WccpRuns, EveryNodeOfThePathGivesFeedbackAndNs2BusynessIsTheHigher) {
