@@ -345,15 +345,11 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
     row["data_bytes_in"] = c.data_bytes;
     row["drops"] = c.drops;
     std::size_t queued = 0;
+    // Every queue the controller shapes: each radio's access functions and the wired links.
     for (mac::Mac* m : macs_) {
-      const mac::QueueDiscipline& q = m->queue(AccessCategory::ac_be);
-      if (const auto* fq = dynamic_cast<const mac::FairQueue*>(&q)) queued += fq->class_length(id);
-      if (const auto* pc = dynamic_cast<const mac::PerClassShaper*>(&q)) queued += pc->class_length(id);
-      if (const auto* sp = dynamic_cast<const mac::SourcePacer*>(&q)) queued += sp->paced_length(id);
-      if (const auto* ag = dynamic_cast<const mac::AggregateShaper*>(&q); ag != nullptr && ag->has_classes()) {
-        queued += ag->class_length(id);
-      }
+      for (const AccessCategory ac : access_functions(*m)) queued += m->queue(ac).packets_of_class(id).value_or(0);
     }
+    for (WiredLink* l : context().wired.at(gateway_)) queued += l->queue().packets_of_class(id).value_or(0);
     row["queued_at_end"] = queued;
     row["data_arrival_rate_bps"] = c.data_rate_bps;
     row["share_series_bps"] = c.share_series_bps;

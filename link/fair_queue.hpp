@@ -34,6 +34,7 @@ class FairQueue final : public QueueDiscipline {
 
   std::size_t length_packets() const override { return store_.size(); }
   std::int64_t length_bytes() const override { return store_.bytes(); }
+  std::optional<std::size_t> packets_of_class(std::uint32_t cls) const override { return class_length(cls); }
   std::size_t class_length(std::uint32_t cls) const { return store_.class_length(cls); }
 
  private:

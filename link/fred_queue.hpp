@@ -87,6 +87,7 @@ class FredQueue final : public QueueDiscipline {
 
   std::size_t length_packets() const override { return fifo_.size(); }
   std::int64_t length_bytes() const override { return fifo_.bytes(); }
+  std::optional<std::size_t> packets_of_class(std::uint32_t cls) const override { return class_length(cls); }
 
   const QueueLimit& limit() const { return limit_; }
   const FredParams& params() const { return params_; }

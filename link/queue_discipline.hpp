@@ -27,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
@@ -107,6 +108,9 @@ class QueueDiscipline {
   // When dequeue() can next return a packet: `now` if one is ready, Time::max() when
   // empty. Only shaping disciplines say anything else.
   virtual Time ready_at(Time now) const { return empty() ? Time::max() : now; }
+  // Packets of class `cls` (link/packet_classifier.hpp) held here, for a discipline
+  // that keeps classes; nullopt for one that does not (drop_tail, a shaper over one FIFO).
+  virtual std::optional<std::size_t> packets_of_class(std::uint32_t /*cls*/) const { return std::nullopt; }
 
   const QueueCounters& counters() const { return counters_; }
 

@@ -59,6 +59,9 @@ class AggregateShaper final : public QueueDiscipline {
   const TokenBucket& bucket() const { return bucket_; }
   // Inner fq keeps classes (class_length); a shared FIFO does not.
   bool has_classes() const { return fq_.has_value(); }
+  std::optional<std::size_t> packets_of_class(std::uint32_t cls) const override {
+    return has_classes() ? std::optional<std::size_t>(class_length(cls)) : std::nullopt;
+  }
   std::size_t class_length(std::uint32_t cls) const;
 
  private:
@@ -82,6 +85,7 @@ class PerClassShaper final : public QueueDiscipline {
 
   std::size_t length_packets() const override { return packets_; }
   std::int64_t length_bytes() const override { return bytes_; }
+  std::optional<std::size_t> packets_of_class(std::uint32_t cls) const override { return class_length(cls); }
   Time ready_at(Time now) const override;
 
   // Class `cls`'s rate from `now` on (a class not seen yet starts with it).

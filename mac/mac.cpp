@@ -49,6 +49,7 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       data_rate_(config.data_rate),
       rts_threshold_(config.params.rts_threshold_bytes),
       deferral_(config.params.deferral),
+      dequeue_(config.params.dequeue),
       short_retry_limit_(config.params.short_retry_limit),
       long_retry_limit_(config.params.long_retry_limit),
       queue_lifetime_(config.params.queue_lifetime) {
@@ -167,6 +168,7 @@ EnqueueResult Mac::enqueue(PacketPtr packet) {
   } else if (f.held) {
     release_if_ready(f);  // a held discipline may let the new packet go at once
   }
+  take_next_early(f);
   return result;
 }
 
@@ -491,6 +493,13 @@ void Mac::load_next_mpdu(AccessFunction& f) {
   f.short_retries = 0;
   f.long_retries = 0;
   if (!management && user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
+}
+
+void Mac::take_next_early(AccessFunction& f) {
+  if (dequeue_ != Dequeue::after_exchange || f.has_mpdu() || in_exchange(f)) return;
+  // A shaper's held head stays in its queue until released (then taken at access).
+  if (!f.has_frame_ready(scheduler_.now())) return;
+  load_next_mpdu(f);
 }
 
 void Mac::send_mpdu(std::size_t index) {
@@ -855,6 +864,7 @@ void Mac::retry_or_drop(AccessFunction& f, bool long_frame) {
                scheduler_.log().radio_label(radio_.id()), count, limit, long_frame ? "long" : "short", f.cw);
   }
   draw_backoff(f, now);
+  take_next_early(f);  // after a drop, the next frame (mac.dequeue "after_exchange")
   reschedule_access_timer();
 }
 
@@ -862,6 +872,7 @@ void Mac::finish_exchange(AccessFunction& f) {
   exchange_.reset();
   // Post-backoff after every exchange (9.3.4.3), with the window now in force.
   draw_backoff(f, scheduler_.now());
+  take_next_early(f);
   refresh_medium();
   reschedule_access_timer();
 }

@@ -287,6 +287,8 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   void start_txop(std::size_t index);
   void send_mpdu(std::size_t index);
   void load_next_mpdu(AccessFunction& f);
+  // mac.dequeue "after_exchange": takes the next frame now if the function has none.
+  void take_next_early(AccessFunction& f);
   bool needs_rts(const AccessFunction& f) const;
   void send_rts(std::size_t index);
   void send_data(std::size_t index);
@@ -339,6 +341,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one
   std::optional<std::int64_t> rts_threshold_;
   Deferral deferral_;
+  Dequeue dequeue_;
   int short_retry_limit_;
   int long_retry_limit_;
   std::optional<Time> queue_lifetime_;  // empty: packets wait in the queue for ever

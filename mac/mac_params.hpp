@@ -49,6 +49,19 @@ enum class Deferral : std::uint8_t {
   ns2,
 };
 
+// When the MAC takes its next packet from the queue.
+enum class Dequeue : std::uint8_t {
+  // When it wins the medium (as ns-3's Txop): the packet waits in the queue through
+  // deferral and backoff.
+  at_access,
+  // As soon as the last one is done (sent, or dropped at the retry limit), as ns-2's
+  // Mac802_11 pulls from its interface queue (tx_resume() calls the queue's handler
+  // once pktTx_ is gone; Queue::recv passes a packet straight to an idle MAC): the
+  // packet waits in the MAC through deferral and backoff, and the queue has its
+  // place free meanwhile.
+  after_exchange,
+};
+
 // Everything a per-node or per-radio override may change.
 struct MacParams {
   int cw_min = 32;    // dcf only
@@ -65,6 +78,7 @@ struct MacParams {
   // (lifetime_expired) when the MAC would take it (docs/mac.md).
   std::optional<Time> queue_lifetime;
   Deferral deferral = Deferral::standard;
+  Dequeue dequeue = Dequeue::at_access;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -78,6 +92,8 @@ struct MacSection {
 
 inline constexpr std::array<EnumName<Deferral>, 2> kDeferrals{
     {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}}};
+inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
+    {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{
     {{"dcf", MacType::dcf}, {"edca", MacType::edca}}};
 inline constexpr std::array<EnumName<AccessCategory>, 4> kAccessCategories{

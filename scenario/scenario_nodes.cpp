@@ -445,7 +445,8 @@ void parse_links(const nlohmann::json* links, ParseContext& ctx) {
         }
       }
     }
-    link.rate_bps = r.number_or("rate_bps", 100e6, NumberRange::positive());
+    // At least 1 bit/s: a 64 KiB packet then takes 524 288 s, far inside Time's range.
+    link.rate_bps = r.number_or("rate_bps", 100e6, NumberRange::at_least(1.0));
     link.delay = r.seconds_or("delay_s", Time::ms(1), NumberRange::non_negative());
     link.queue_discipline = default_queue_discipline(ctx);
     if (r.has("queue")) link.queue = parse_queue(r.object("queue"), link.queue, link.queue_discipline, ctx);

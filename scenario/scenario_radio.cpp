@@ -399,6 +399,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   r.get("queue");
   parse_queue_lifetime(r, p);
   p.deferral = r.choice_or("deferral", p.deferral, names(kDeferrals));
+  p.dequeue = r.choice_or("dequeue", p.dequeue, names(kDequeues));
   return p;
 }
 

@@ -31,7 +31,8 @@ The experiment, as 001 App. A.4 describes it:
     the clique model's lowest share (the omniscient model's view);
   - a run lasts long enough for 300 packets per stream at the clique share (at least
     100 s), after a 20 s warm-up; radio, MAC and queues are scenarios/jamshaid/
-    chain_1mbps.json's (ns-2's defaults, 1 Mbit/s, 50-packet drop-tail queues);
+    chain_1mbps.json's (ns-2's defaults, 1 Mbit/s, 50-packet drop-tail queues, the
+    next packet taken after each exchange as ns-2's MAC does);
   - B is Bianchi's one-station saturation throughput for the scenario's access mode
     (with RTS/CTS, the RTS/CTS exchange is in B); the table also gives the error of
     the models when B ignores RTS/CTS, as a B measured without it would.
@@ -373,8 +374,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(t5 + "\n\n" + f10)
         return 0
     text = DOC.read_text()
-    text = replace_block(text, "table5", t5)
-    text = replace_block(text, "fig10", f10)
+    text = replace_block(text, "table5", t5, DOC)
+    text = replace_block(text, "fig10", f10, DOC)
     DOC.write_text(text)
     try:
         draw(grid)

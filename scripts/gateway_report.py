@@ -15,6 +15,7 @@ What runs (--duration seconds each, default 300; --seeds):
     flow per mesh node, down and up, every scheme, one activation order per seed;
   - Table 3: parking_lot3_udp_{up,down}.json;
   - Table 4: multi_radio.json (500 s, its own timeline), per 100-s interval;
+  - Fig. 6: random20_fig6.json (10 subscribers with 1-3 upload flows each);
   - Fig. 7: chain7_short_lived.json, per 50-s interval.
 
 Usage: /usr/bin/python3 scripts/gateway_report.py [--wmnsim build/release/cli/wmnsim]
@@ -220,6 +221,39 @@ def interval_table(docs: List[Optional[dict]], intervals: Sequence[Tuple[float, 
     return "\n".join(lines)
 
 
+def fig6_table(docs: List[Optional[dict]]) -> str:
+    """001 Fig. 6: per subscriber, each flow's goodput and their sum over the subscriber's share."""
+    runs = [d for d in docs if d]
+    if not runs:
+        return "not run"
+    rows: Dict[str, Dict[str, List[float]]] = {}
+    for d in runs:
+        rates = {f["id"]: f["goodput_bps"] for f in d["flows"]}
+        for c in d["controllers"][0]["statistics"]["classes"]:
+            share = c["share_bps"]
+            if not share:
+                continue
+            entry = rows.setdefault(c["class"], {})
+            for fid in c["flows"]:
+                entry.setdefault(fid, []).append(rates[fid] / share)
+            entry.setdefault("sum", []).append(sum(rates[f] for f in c["flows"]) / share)
+
+    def ci(xs: List[float]) -> str:
+        half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+        return f"{statistics.mean(xs):.2f} ± {half:.2f}"
+
+    lines = ["| subscriber | flows | each flow / subscriber's share | sum / share |", "|---|---:|---|---:|"]
+    for cls in sorted(rows, key=lambda c: int("".join(ch for ch in c if ch.isdigit()) or 0)):
+        flows = [f for f in rows[cls] if f != "sum"]
+        lines.append(f"| {cls} | {len(flows)} | {', '.join(ci(rows[cls][f]) for f in sorted(flows))} | "
+                     f"{ci(rows[cls]['sum'])} |")
+    sums = [statistics.mean(v["sum"]) for v in rows.values()]
+    return ("\n".join(lines) + f"\n\nPer-flow rate limiting with one class per subscriber (the mesh node), the "
+            f"collision-domain share; mean ± 95 % confidence interval over {len(runs)} seeds of "
+            f"{runs[0]['run']['simulated_time_s']:g} s. Subscribers' sums / share: {min(sums):.2f} to "
+            f"{max(sums):.2f}, JFI of the sums {jain(sums):.3f}.")
+
+
 PAPER_T4 = {"100-200": ["0.96", "0.99", "", "", "0.98", "0.95"], "200-300": ["0.98", "1.06", "0.88", "", "0.97", "0.94"],
             "300-400": ["0.95", "0.99", "0.99", "0.99", "0.96", "0.99"], "400-500": ["0.95", "", "0.91", "", "", "0.88"]}
 
@@ -263,6 +297,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     for s in seeds:
         jobs.append(("t4", SCEN / "multi_radio.json", out / f"t4_{s}.json", s, []))
         jobs.append(("fig7", SCEN / "chain7_short_lived.json", out / f"fig7_{s}.json", s, []))
+        jobs.append(("fig6", SCEN / "random20_fig6.json", out / f"fig6_{s}.json", s, dur))
 
     results: Dict[str, List[Optional[dict]]] = {}
     scenarios: Dict[str, List[Path]] = {}
@@ -282,6 +317,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "table3": table3({d: results[f"t3/{d}"] for d in ("up", "down")}),
         "table4": interval_table(results["t4"], [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                                  {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}),
+        "fig6": fig6_table(results["fig6"]),
         "fig7": interval_table(results["fig7"], [(0, 150), (150, 200), (200, 250), (250, 300)], {},
                                {"1->0": ["1to0", "1to0_again"], "0->5": ["0to5"], "0->7": ["0to7", "0to7_again"],
                                 "3->0": ["3to0"], "0->6": ["0to6"]}),

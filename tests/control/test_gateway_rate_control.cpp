@@ -72,6 +72,18 @@ TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
   EXPECT_LT(f3.back().get<double>(), stats["classes"][0]["data_arrival_rate_bps"].back().get<double>());
 }
 
+TEST(GatewayRateControl, QueuedAtEndCountsThePacketsOfEveryClassKeepingDiscipline) {
+  // Three downstream TCP windows of 20 segments keep the gateway's 25-packet buffer
+  // backlogged: at the end each discipline that keeps classes holds some of them.
+  for (const char* scheme : {"fq", "fred", "per_flow_rate_limit"}) {
+    const Results r = parking_lot(scheme, 125000, 30);
+    std::size_t queued = 0;
+    for (const auto& c : r.controllers.at(0)["statistics"]["classes"]) queued += c["queued_at_end"].get<std::size_t>();
+    EXPECT_GT(queued, 0u) << scheme;
+    EXPECT_LE(queued, 25u) << scheme;
+  }
+}
+
 TEST(GatewayRateControl, SourceRateLimitPacesUpstreamFlowsAtTheirSources) {
   // 001 Table 2's "source rate limit": upstream TCP flows paced at their mesh
   // routers to the fair share; the gateway keeps its FIFO.
