@@ -497,8 +497,15 @@ void Mac::load_next_mpdu(AccessFunction& f) {
 
 void Mac::take_next_early(AccessFunction& f) {
   if (dequeue_ != Dequeue::after_exchange || f.has_mpdu() || in_exchange(f)) return;
+  const Time now = scheduler_.now();
+  // The queue lifetime holds here as at access: stale heads go first. A drop may
+  // refill the queue (a saturated source) and so come back through enqueue().
+  drop_expired(f, now);
+  if (f.has_mpdu()) return;
   // A shaper's held head stays in its queue until released (then taken at access).
-  if (!f.has_frame_ready(scheduler_.now())) return;
+  // A frame taken early goes before a management frame that comes after it, and
+  // a queue replaced by set_queue() does not see it: it has left the queue.
+  if (!f.has_frame_ready(now)) return;
   load_next_mpdu(f);
 }
 

@@ -162,19 +162,21 @@ def tables12(res: Dict[Tuple[str, str, str], List[Tuple[Optional[dict], Dict[str
 
 def table3(docs: Dict[str, List[Optional[dict]]]) -> str:
     lines = ["| traffic | flow | avg rate / fair rate | JFI | 001 |", "|---|---|---:|---:|---|"]
-    paper = {"up": ["1.00", "0.31", "0.02", "0.54"], "down": ["1.00", "1.00", "1.01", "1.00"]}
-    for direction in ("up", "down"):
+    paper = {"up": ["1.00", "0.31", "0.02", "0.54"], "down": ["1.00", "1.00", "1.01", "1.00"],
+             "up_poisson": ["", "", "", ""]}
+    label = {"up": "upstream UDP", "down": "downstream UDP", "up_poisson": "upstream UDP, Poisson sources (not in 001)"}
+    for direction in ("up", "down", "up_poisson"):
         runs = [d for d in docs[direction] if d]
         if not runs:
-            lines.append(f"| {direction}stream UDP | not run | | | |")
+            lines.append(f"| {label[direction]} | not run | | | |")
             continue
         ids = [f["id"] for f in runs[0]["flows"]]
         for i, fid in enumerate(ids):
             ratio = statistics.mean(d["flows"][i]["goodput_bps"] / shares(d)[fid] for d in runs)
             jfi = statistics.mean(jain([f["goodput_bps"] for f in d["flows"]]) for d in runs) if i == 0 else None
             p = paper[direction]
-            lines.append(f"| {direction}stream UDP | {fid} | {ratio:.2f} | {'' if jfi is None else f'{jfi:.2f}'} | "
-                         f"{p[i]}{' (JFI ' + p[3] + ')' if i == 0 else ''} |")
+            lines.append(f"| {label[direction]} | {fid} | {ratio:.2f} | {'' if jfi is None else f'{jfi:.2f}'} | "
+                         f"{p[i]}{' (JFI ' + p[3] + ')' if i == 0 and p[3] else ''} |")
     return "\n".join(lines) + "\n\nThe fair rate is the scenarios' 125 kbit/s, 001's figure."
 
 
@@ -229,8 +231,13 @@ def fig6_table(docs: List[Optional[dict]]) -> str:
     rows: Dict[str, Dict[str, List[float]]] = {}
     for d in runs:
         rates = {f["id"]: f["goodput_bps"] for f in d["flows"]}
-        for c in d["controllers"][0]["statistics"]["classes"]:
-            share = c["share_bps"]
+        st = d["controllers"][0]["statistics"]
+        first = int(d["scenario"]["simulation"].get("warmup_s", 0) / st["report_interval_s"])
+        for c in st["classes"]:
+            # The share over the measurement window (the series has one value per
+            # report interval), as the goodput is.
+            window = c["share_series_bps"][first:] or [c["share_bps"]]
+            share = statistics.mean(window)
             if not share:
                 continue
             entry = rows.setdefault(c["class"], {})
@@ -294,6 +301,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         for s in seeds:
             jobs.append((f"t3/{direction}", SCEN / f"parking_lot3_udp_{direction}.json",
                          out / f"t3_{direction}_{s}.json", s, []))
+    # Not in 001: the upstream case with Poisson sources of the same mean rate, to
+    # show how much of n2's and n3's loss is the CBR's lock-step (gateway.md, Table 3).
+    for s in seeds:
+        jobs.append(("t3/up_poisson", SCEN / "parking_lot3_udp_up.json", out / f"t3_up_poisson_{s}.json", s,
+                     [f'/flows/{i}/traffic/type="poisson"' for i in range(3)]))
     for s in seeds:
         jobs.append(("t4", SCEN / "multi_radio.json", out / f"t4_{s}.json", s, []))
         jobs.append(("fig7", SCEN / "chain7_short_lived.json", out / f"fig7_{s}.json", s, []))
@@ -314,7 +326,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "fig3": fig3_table(fig3, model_shares(args.wmnsim, SCEN / "chain_1mbps.json")),
         "table1": tables12(t12, "down"),
         "table2": tables12(t12, "up"),
-        "table3": table3({d: results[f"t3/{d}"] for d in ("up", "down")}),
+        "table3": table3({d: results[f"t3/{d}"] for d in ("up", "down", "up_poisson")}),
         "table4": interval_table(results["t4"], [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                                  {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}),
         "fig6": fig6_table(results["fig6"]),

@@ -55,5 +55,22 @@ TEST(MacDequeue, AfterExchangeHandsAPacketArrivingAtAnIdleMacStraightOver) {
   EXPECT_EQ(w.taps[b]->delivered.size(), 1u);
 }
 
+TEST(MacDequeue, AfterExchangeDropsAStaleHeadBeforeTakingIt) {
+  // queue_lifetime_s holds when the packet is taken early, as at access: the third
+  // packet has waited longer than the lifetime when the second exchange ends.
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6);
+  w.params().dequeue = Dequeue::after_exchange;
+  w.params().queue_lifetime = 10_ms;
+  const auto a = w.add(), b = w.add();
+  w.build();
+  for (int i = 0; i < 3; ++i) w.send(a, b, kBytes);
+  w.run(200_ms);
+  // The first goes at once, the second is taken as the first exchange ends (about
+  // 9.5 ms in); the third has waited over 10 ms when the second one's ends.
+  EXPECT_EQ(w.taps[b]->delivered.size(), 2u);
+  ASSERT_EQ(w.taps[a]->drops.size(), 1u);
+  EXPECT_EQ(w.taps[a]->drops[0].second, DropCause::lifetime_expired);
+}
+
 }  // namespace
 }  // namespace wmnsim::mac::testing

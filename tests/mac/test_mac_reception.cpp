@@ -116,9 +116,22 @@ TEST(MacReception, FrameThatBeganDuringOurOwnDoesNotFailTheAwaitedAck) {
 
 TEST(MacReception, FrameThatBeganDuringOurOwnAndCoversTheAckFailsAtTheTimeout) {
   // C's frame lasts 800 us past A's: B's ACK arrives while A is still locked on it.
-  const MacStats s = overlapped_sender(100);
-  EXPECT_EQ(s.tx_success, 0u);
-  EXPECT_EQ(s.failed_attempts, 1u);
+  // No reception began in the window, so the ACK timeout decides, not C's frame end.
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception());
+  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
+  w.hide(b, c);
+  w.hide(a, d);
+  w.hide(b, d);
+  w.build();
+  w.send(a, b, kBytes);
+  w.send(c, d, kBytes + 100);
+  const MacTiming t = w.timing();
+  const Time a_end = t.difs + w.airtime_data(kBytes);
+  w.run(a_end + t.ack_timeout - 1_us);
+  EXPECT_EQ(w.macs[a]->stats().failed_attempts, 0u);
+  w.run(a_end + t.ack_timeout + 1_us);  // C's frame ends only 800 us after A's
+  EXPECT_EQ(w.macs[a]->stats().failed_attempts, 1u);
+  EXPECT_EQ(w.macs[a]->stats().tx_success, 0u);
 }
 
 }  // namespace
