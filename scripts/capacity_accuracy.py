@@ -313,7 +313,7 @@ def table5(randoms: Dict[bool, List[Experiment]]) -> str:
             cells = []
             for rts, basic_b in ((False, False), (True, False), (True, True)):
                 errs = [e.errors(basic_b)[m] for e in randoms[rts] if located(e)]
-                cells.append(f"{mean_sd(errs)[idx]:+.3f}" if errs else "none")
+                cells.append((f"{mean_sd(errs)[0]:+.3f}" if idx == 0 else f"{mean_sd(errs)[1]:.3f}") if errs else "none")
             paper = f"{PAPER_T5[(m, False)][idx]:g}, {PAPER_T5[(m, True)][idx]:g}"
             lines.append(f"| {what} of ({'Ocl' if m == 'clique' else 'Rcd'} - fp) / fp | {' | '.join(cells)} | "
                          f"{paper} |")
@@ -365,14 +365,14 @@ def draw(grid: Experiment) -> None:
     for s in grid.streams:
         style = "-" if s in grid.bottleneck else ":"
         ax.plot(x, [t / 1e3 for t in grid.mean_throughput[s]], style, linewidth=1)
-    ax.plot(x, x, "k--", linewidth=0.8, label="throughput = input")
+    ax.plot(x, x, "k:", linewidth=0.8, label="throughput = input")
     for m, label, colour in (("clique", "o+cl", "tab:red"), ("collision_domain", "r+cd", "tab:blue")):
         ax.axvline(grid.first[m] / 1e3, color=colour, linewidth=1, label=label)
     if located(grid):
-        ax.axvline(grid.fp / 1e3, color="k", linewidth=1.5, label="fair-share point")
+        ax.axvline(grid.fp / 1e3, color="k", linestyle="--", linewidth=1.2, label="fair-share point found")
     ax.set_xlabel("input rate per stream (kbit/s)")
     ax.set_ylabel("throughput per stream (kbit/s)")
-    ax.set_title("001 Fig. 10 in wmnsim: 6x6 grid, 15 streams, no RTS/CTS (solid: bottleneck 1)")
+    ax.set_title("001 Fig. 10 in wmnsim: 6x6 grid, 15 streams, no RTS/CTS")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(FIGURE, dpi=100)
