@@ -15,6 +15,8 @@ What runs (--duration seconds each, default 300; --seeds):
     flow per mesh node, down and up, every scheme, one activation order per seed;
   - Table 3: parking_lot3_udp_{up,down}.json;
   - Table 4: multi_radio.json (500 s, its own timeline), per 100-s interval;
+  - Fig. 5: chain5_4flows.json (5-hop chain, 4 downstream flows) under FQ, the
+    aggregate limit, aggregate + FQ and per-flow limiting;
   - Fig. 6: random20_fig6.json (10 subscribers with 1-3 upload flows each);
   - Fig. 7: chain7_short_lived.json, per 50-s interval.
 
@@ -223,6 +225,37 @@ def interval_table(docs: List[Optional[dict]], intervals: Sequence[Tuple[float, 
     return "\n".join(lines)
 
 
+FIG5_SCHEMES = ("fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
+
+
+def fig5_table(docs: Dict[str, List[Optional[dict]]]) -> str:
+    """001 Fig. 5: per scheme and flow, goodput and the TCP window (mean and spread over time)."""
+    lines = ["| scheme | flow | goodput (kbit/s) | cwnd mean (packets) | cwnd std. dev. over time |",
+             "|---|---|---:|---:|---:|"]
+    share = None
+    for scheme in FIG5_SCHEMES:
+        runs = [d for d in docs[scheme] if d]
+        if not runs:
+            lines.append(f"| {NAMES[scheme]} | not run | | | |")
+            continue
+        warmup = runs[0]["scenario"]["simulation"].get("warmup_s", 0)
+        share = share or shares(runs[0])
+        for i, fid in enumerate(f["id"] for f in runs[0]["flows"]):
+            goodput = statistics.mean(d["flows"][i]["goodput_bps"] for d in runs) / 1e3
+            cw_means, cw_sds = [], []
+            for d in runs:
+                cw = [v for t, f, v in d["timeseries"]["tcp_cwnd"]["rows"] if f == fid and t > warmup]
+                cw_means.append(statistics.mean(cw))
+                cw_sds.append(statistics.pstdev(cw))
+            lines.append(f"| {NAMES[scheme] if i == 0 else ''} | {fid} | {goodput:.1f} | "
+                         f"{statistics.mean(cw_means):.1f} | {statistics.mean(cw_sds):.1f} |")
+    fair = f"{statistics.mean(share.values()) / 1e3:.1f} kbit/s" if share else "?"
+    return ("\n".join(lines) + f"\n\nFlows to n2..n5 behind the gateway n0; mean of {len(docs[FIG5_SCHEMES[0]])} "
+            f"seeds. The controller's share per flow (collision-domain model): {fair} (001: about 65). "
+            "The window is sampled every measurement interval after the warm-up; its spread over time shows "
+            "how much it swings.")
+
+
 def fig6_table(docs: List[Optional[dict]]) -> str:
     """001 Fig. 6: per subscriber, each flow's goodput and their sum over the subscriber's share."""
     runs = [d for d in docs if d]
@@ -310,6 +343,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         jobs.append(("t4", SCEN / "multi_radio.json", out / f"t4_{s}.json", s, []))
         jobs.append(("fig7", SCEN / "chain7_short_lived.json", out / f"fig7_{s}.json", s, []))
         jobs.append(("fig6", SCEN / "random20_fig6.json", out / f"fig6_{s}.json", s, dur))
+        for scheme in FIG5_SCHEMES:
+            # 001 Fig. 5c-d: the aggregate limit alone over one 25-packet FIFO.
+            jobs.append((f"fig5/{scheme}", SCEN / "chain5_4flows.json", out / f"fig5_{scheme}_{s}.json", s,
+                         dur + [f"/controllers/0/scheme={scheme}"]))
 
     results: Dict[str, List[Optional[dict]]] = {}
     scenarios: Dict[str, List[Path]] = {}
@@ -329,6 +366,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "table3": table3({d: results[f"t3/{d}"] for d in ("up", "down", "up_poisson")}),
         "table4": interval_table(results["t4"], [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                                  {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}),
+        "fig5": fig5_table({scheme: results[f"fig5/{scheme}"] for scheme in FIG5_SCHEMES}),
         "fig6": fig6_table(results["fig6"]),
         "fig7": interval_table(results["fig7"], [(0, 150), (150, 200), (200, 250), (250, 300)], {},
                                {"1->0": ["1to0", "1to0_again"], "0->5": ["0to5"], "0->7": ["0to7", "0to7_again"],
