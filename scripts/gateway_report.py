@@ -225,6 +225,33 @@ def interval_table(docs: List[Optional[dict]], intervals: Sequence[Tuple[float, 
     return "\n".join(lines)
 
 
+def fig4_table(docs: List[Optional[dict]]) -> str:
+    """001 Fig. 4: each flow's new-data arrival rate into the FRED queue, per 50-s window."""
+    runs = [d for d in docs if d]
+    if not runs:
+        return "not run"
+    classes = [c["class"] for c in runs[0]["controllers"][0]["statistics"]["classes"]]
+    end = int(runs[0]["run"]["simulated_time_s"])
+    windows = [(a, min(a + 50, end)) for a in range(0, end, 50)]
+    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds) |",
+             "|---|" + "---:|" * (len(windows) + 1)]
+    for k, cls in enumerate(classes):
+        cells = []
+        for a, b in windows:
+            vals = [statistics.mean(d["controllers"][0]["statistics"]["classes"][k]["data_arrival_rate_bps"][a:b])
+                    for d in runs]
+            cells.append(f"{statistics.mean(vals) / 1e3:.1f}")
+        drops: Dict[str, int] = {}
+        for d in runs:
+            for cause, n in d["controllers"][0]["statistics"]["classes"][k]["drops"].items():
+                drops[cause] = drops.get(cause, 0) + n
+        flows = ", ".join(runs[0]["controllers"][0]["statistics"]["classes"][k]["flows"])
+        lines.append(f"| {flows} ({cls}) | {' | '.join(cells)} | "
+                     f"{', '.join(f'{c} {n}' for c, n in sorted(drops.items())) or 'none'} |")
+    return ("\n".join(lines) + f"\n\nNew data (not ACKs) entering the gateway's FRED queue, kbit/s, mean of "
+            f"{len(runs)} seeds (the fig3 runs' FRED scheme).")
+
+
 FIG5_SCHEMES = ("fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
 
 
@@ -366,6 +393,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "table3": table3({d: results[f"t3/{d}"] for d in ("up", "down", "up_poisson")}),
         "table4": interval_table(results["t4"], [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                                  {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}),
+        "fig4": fig4_table(fig3["fred"]),
         "fig5": fig5_table({scheme: results[f"fig5/{scheme}"] for scheme in FIG5_SCHEMES}),
         "fig6": fig6_table(results["fig6"]),
         "fig7": interval_table(results["fig7"], [(0, 150), (150, 200), (200, 250), (250, 300)], {},

@@ -1,0 +1,75 @@
+"""001 App. A.4's rule for the fair-share point, as scripts/capacity_accuracy.py applies
+it (Table 5, Fig. 10): a stream's point of loss is the first of four successive input
+rates at which its throughput is more than 5 % below the input; the fair-share point
+is the rate at which more than a third of the bottleneck's streams have passed theirs.
+And one small experiment end to end, on a scenario the models solve by hand."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = importlib.util.spec_from_file_location("capacity_accuracy", ROOT / "scripts" / "capacity_accuracy.py")
+ca = importlib.util.module_from_spec(SPEC)
+sys.path.insert(0, str(ROOT / "scripts"))
+SPEC.loader.exec_module(ca)
+
+RATES = [10.0 * (k + 1) for k in range(10)]  # 10 .. 100
+
+
+def saturating(at: float):
+    """Throughput that follows the input up to `at`, then stays there."""
+    return [min(r, at) for r in RATES]
+
+
+def test_loss_point_is_the_first_of_four_successive_lossy_points():
+    # Lossy (> 5 % short) from 50 on: the first of four is index 4 (rate 50).
+    assert ca.loss_point(RATES, saturating(45.0)) == 4
+    # 4 % short is not lossy.
+    assert ca.loss_point(RATES, [0.96 * r for r in RATES]) is None
+    # A single dip (one point, then fine again) is no loss point.
+    dip = list(RATES)
+    dip[2] = 0.5 * RATES[2]
+    assert ca.loss_point(RATES, dip) is None
+    # Three lossy points at the end cannot make four.
+    assert ca.loss_point(RATES, saturating(75.0)) is None
+
+
+def test_fair_share_point_needs_more_than_a_third_of_the_bottleneck():
+    per_stream = {"a": saturating(25.0), "b": saturating(45.0), "c": saturating(65.0),
+                  "d": list(RATES), "e": list(RATES), "f": list(RATES)}
+    # Six streams: more than a third is three. Loss points: a 30, b 50, c 70.
+    assert ca.fair_share_point(RATES, per_stream, ["a", "b", "c", "d", "e", "f"]) == 70.0
+    # Three streams: more than a third is two (b at 50).
+    assert ca.fair_share_point(RATES, per_stream, ["a", "b", "c"]) == 50.0
+    # Too few streams ever lose: no fair-share point in the sweep.
+    assert ca.fair_share_point(RATES, per_stream, ["a", "d", "e", "f"]) is None
+
+
+@pytest.mark.skipif(not os.environ.get("WMNSIM_BIN"), reason="needs the wmnsim program (WMNSIM_BIN)")
+def test_a_parking_lot_saturates_near_the_clique_share(tmp_path):
+    # 001 App. A's two-hop parking lot: streams gw->n1 and gw->n2 share one clique,
+    # each gets B/3. Sweeping both from 50 % to 150 % of it, the throughput follows
+    # the input below the share and falls short above it.
+    layout = ([(0.0, 0.0), (200.0, 0.0), (400.0, 0.0)], 0, [(1, "down"), (2, "down")])
+    scen = ca.scenario("lot", layout, False)
+    path = tmp_path / "lot.json"
+    path.write_text(json.dumps(scen))
+    cap = ca.capacity(os.environ["WMNSIM_BIN"], path)
+    clique = {f["id"]: f["clique_bps"] for f in cap["flows"]}
+    b = cap["b"]["mac_capacity_bps"]
+    assert clique["n1_down"] == pytest.approx(b / 3, rel=1e-9)
+    rates = {}
+    for step in (0.6, 1.4):
+        s = ca.scenario("lot", layout, False, {k: step * b / 3 for k in clique}, 60.0, {"n1_down": 0.0, "n2_down": 0.5})
+        p = tmp_path / f"lot_{step}.json"
+        p.write_text(json.dumps(s))
+        out = tmp_path / f"lot_{step}.goodput.json"
+        rates[step] = ca.run_one(os.environ["WMNSIM_BIN"], p, 1, out)
+    for k in clique:
+        assert rates[0.6][k] > 0.95 * 0.6 * b / 3  # below the share: carried
+    assert min(rates[1.4].values()) < 0.95 * 1.4 * b / 3  # above it: some stream falls short
