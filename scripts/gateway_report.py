@@ -11,8 +11,10 @@ statistics; nothing is typed in.
 What runs (--duration seconds each, default 300; --seeds):
   - Fig. 3 / Sec. 5.1-5.2: chain_1mbps.json (3-hop parking lot, downstream TCP)
     under every gateway scheme;
-  - Tables 1 and 2: generated chains, grids and random meshes (TOPOLOGIES), one TCP
-    flow per mesh node, down and up, every scheme, one activation order per seed;
+  - Tables 1 and 2: generated chains, grids and random meshes (TOPOLOGIES, up to
+    35 active mesh nodes), one TCP flow per mesh node, down and up, every scheme,
+    --orders activation orders per topology (default 25, as 001), each run with the
+    seed of its order;
   - Table 3: parking_lot3_udp_{up,down}.json;
   - Table 4: multi_radio.json (500 s, its own timeline), per 100-s interval;
   - Fig. 5: chain5_4flows.json (5-hop chain, 4 downstream flows) under FQ, the
@@ -21,7 +23,7 @@ What runs (--duration seconds each, default 300; --seeds):
   - Fig. 7: chain7_short_lived.json, per 50-s interval.
 
 Usage: /usr/bin/python3 scripts/gateway_report.py [--wmnsim build/release/cli/wmnsim]
-          [--seeds 1,2,3] [--duration 300] [--jobs 2] [--out DIR] [--no-doc]
+          [--seeds 1,2,3] [--orders 25] [--duration 300] [--jobs 2] [--out DIR] [--no-doc]
 Results are kept in --out (default: a temporary folder) and reused when present
 (delete the folder after a model change). --no-doc prints the tables instead.
 """
@@ -59,13 +61,14 @@ PAPER_T2 = {"fifo": (0.31, 0.17, 15.2, 0.95), "fq": (0.32, 0.16, 14.04, 1.00),
             "aggregate_rate_limit": (0.79, 0.43, 2.23, 0.99), "aggregate_rate_limit_fq": (0.91, 0.59, 1.38, 1.00),
             "per_flow_rate_limit": (0.99, 0.76, 1.00, 0.90), "source_rate_limit": (0.99, 0.77, 1.00, 0.91)}
 # The generated set: (name, generator arguments). 001 gives no sizes; these span
-# 3 to 20 mesh nodes.
+# 4 to 35 mesh nodes (001's maximum of simultaneously active nodes).
 TOPOLOGIES = (("chain4", ["--kind", "chain", "--nodes", "4"]),
               ("chain7", ["--kind", "chain", "--nodes", "7"]),
               ("grid3x3", ["--kind", "grid", "--cols", "3", "--rows", "3"]),
               ("grid4x4", ["--kind", "grid", "--cols", "4", "--rows", "4"]),
               ("random15", ["--kind", "random", "--nodes", "15", "--area", "800", "800", "--seed", "11"]),
-              ("random20", ["--kind", "random", "--nodes", "20", "--area", "1000", "1000", "--seed", "3"]))
+              ("random20", ["--kind", "random", "--nodes", "20", "--area", "1000", "1000", "--seed", "3"]),
+              ("grid6x6", ["--kind", "grid", "--cols", "6", "--rows", "6"]))
 
 
 def run(wmnsim: str, scenario: Path, out: Path, seed: int, sets: Sequence[str]) -> Optional[dict]:
@@ -329,6 +332,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--wmnsim", default=str(ROOT / "build" / "release" / "cli" / "wmnsim"))
     p.add_argument("--seeds", default="1,2,3")
+    p.add_argument("--orders", type=int, default=25, help="activation orders per topology (Tables 1-2)")
     p.add_argument("--duration", type=float, default=300.0)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out")
@@ -347,7 +351,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     generated.mkdir(exist_ok=True)
     for name, gen in TOPOLOGIES:
         for direction in ("down", "up"):
-            for s in seeds:
+            for s in range(1, args.orders + 1):
                 scen = generated / f"{name}_{direction}_{s}.json"
                 if not scen.exists():
                     extra = [] if "--seed" in gen else ["--seed", "1"]

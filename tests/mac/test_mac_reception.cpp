@@ -92,46 +92,42 @@ TEST(MacReception, UndetectedPreambleIsFollowedByDifsNotEifs) {
 // after A's frame can be the ACK (802.11-2012 9.3.2.8: a PHY-RXSTART within the
 // ACKTimeout); C's frame, lost at A, must not fail A's exchange, and B's ACK, which
 // starts a SIFS after A's frame, is received once C's frame has ended.
-MacStats overlapped_sender(std::uint32_t extra_bytes) {
-  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception());
-  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
-  w.hide(b, c);
-  w.hide(a, d);
-  w.hide(b, d);
-  w.build();
-  w.send(a, b, kBytes);
-  w.send(c, d, kBytes + extra_bytes);
-  w.run(20_ms);
-  EXPECT_EQ(w.taps[a]->sent.at(0).at, w.taps[c]->sent.at(0).at);  // both accessed the idle medium at DIFS
-  return w.macs[a]->stats();
-}
+// Radios: A = 0, B = 1, C = 2, D = 3. Both frames are queued at 0.
+struct Overlap {
+  MacWorld w{phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception()};
+  explicit Overlap(std::uint32_t extra_bytes) {
+    const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
+    w.hide(b, c);
+    w.hide(a, d);
+    w.hide(b, d);
+    w.build();
+    w.send(a, b, kBytes);
+    w.send(c, d, kBytes + extra_bytes);
+  }
+  const MacStats& a_stats() const { return w.macs[0]->stats(); }
+};
 
 TEST(MacReception, FrameThatBeganDuringOurOwnDoesNotFailTheAwaitedAck) {
   // C's frame ends 8 us after A's (one byte at 1 Mbit/s), before B's ACK starts.
-  const MacStats s = overlapped_sender(1);
-  EXPECT_EQ(s.rx_errors, 1u);  // C's frame, lost at A
-  EXPECT_EQ(s.tx_success, 1u);
-  EXPECT_EQ(s.failed_attempts, 0u);
+  Overlap o(1);
+  o.w.run(20_ms);
+  EXPECT_EQ(o.w.taps[0]->sent.at(0).at, o.w.taps[2]->sent.at(0).at);  // both went at DIFS
+  EXPECT_EQ(o.a_stats().rx_errors, 1u);  // C's frame, lost at A
+  EXPECT_EQ(o.a_stats().tx_success, 1u);
+  EXPECT_EQ(o.a_stats().failed_attempts, 0u);
 }
 
 TEST(MacReception, FrameThatBeganDuringOurOwnAndCoversTheAckFailsAtTheTimeout) {
   // C's frame lasts 800 us past A's: B's ACK arrives while A is still locked on it.
   // No reception began in the window, so the ACK timeout decides, not C's frame end.
-  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception());
-  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add();
-  w.hide(b, c);
-  w.hide(a, d);
-  w.hide(b, d);
-  w.build();
-  w.send(a, b, kBytes);
-  w.send(c, d, kBytes + 100);
-  const MacTiming t = w.timing();
-  const Time a_end = t.difs + w.airtime_data(kBytes);
-  w.run(a_end + t.ack_timeout - 1_us);
-  EXPECT_EQ(w.macs[a]->stats().failed_attempts, 0u);
-  w.run(a_end + t.ack_timeout + 1_us);  // C's frame ends only 800 us after A's
-  EXPECT_EQ(w.macs[a]->stats().failed_attempts, 1u);
-  EXPECT_EQ(w.macs[a]->stats().tx_success, 0u);
+  Overlap o(100);
+  const MacTiming t = o.w.timing();
+  const Time a_end = t.difs + o.w.airtime_data(kBytes);
+  o.w.run(a_end + t.ack_timeout - 1_us);
+  EXPECT_EQ(o.a_stats().failed_attempts, 0u);
+  o.w.run(a_end + t.ack_timeout + 1_us);  // C's frame ends only 800 us after A's
+  EXPECT_EQ(o.a_stats().failed_attempts, 1u);
+  EXPECT_EQ(o.a_stats().tx_success, 0u);
 }
 
 }  // namespace
