@@ -37,8 +37,8 @@ The experiment, as 001 App. A.4 describes it:
     (with RTS/CTS, the RTS/CTS exchange is in B); the table also gives the error of
     the models when B ignores RTS/CTS, as a B measured without it would.
   - When fp lies at the sweep's edge (loss already at 50 %, or none by 150 %), the
-    sweep is widened in the same steps down to 10 % or up to 200 % (with runs long
-    enough for 300 packets per stream at rates below 50 %); a topology without an fp
+    sweep is widened in the same steps down to 10 % or up to 200 % (runs below 50 %
+    lengthened to keep 150 packets per stream); a topology without an fp
     even then is counted and left out of the means.
 
 Usage: /usr/bin/python3 scripts/capacity_accuracy.py [--wmnsim build/release/cli/wmnsim]
@@ -88,8 +88,8 @@ SUCCESSIVE = 4        # 001: "true for four successive data points"
 PACKETS_PER_STREAM = 300
 WARMUP_S = 20.0
 # 001 Table 5 (the means and standard deviations of (model - fp) / fp).
-PAPER_T5 = {("clique", False): (0.000077, 0.11), ("collision_domain", False): (0.027, 0.12),
-            ("clique", True): (0.183, 0.357), ("collision_domain", True): (0.212, 0.361)}
+PAPER_T5 = {("clique", False): ("0.000077", "0.11"), ("collision_domain", False): ("0.027", "0.12"),
+            ("clique", True): ("0.183", "0.357"), ("collision_domain", True): ("0.212", "0.361")}
 MODELS = ("clique", "collision_domain")
 MODEL_NAMES = {"clique": "clique (Ocl)", "collision_domain": "collision domain (Rcd)"}
 
@@ -314,7 +314,7 @@ def table5(randoms: Dict[bool, List[Experiment]]) -> str:
             for rts, basic_b in ((False, False), (True, False), (True, True)):
                 errs = [e.errors(basic_b)[m] for e in randoms[rts] if located(e)]
                 cells.append((f"{mean_sd(errs)[0]:+.3f}" if idx == 0 else f"{mean_sd(errs)[1]:.3f}") if errs else "none")
-            paper = f"{PAPER_T5[(m, False)][idx]:g}, {PAPER_T5[(m, True)][idx]:g}"
+            paper = f"{PAPER_T5[(m, False)][idx]}, {PAPER_T5[(m, True)][idx]}"
             lines.append(f"| {what} of ({'Ocl' if m == 'clique' else 'Rcd'} - fp) / fp | {' | '.join(cells)} | "
                          f"{paper} |")
     lines += ["", "| | no RTS/CTS | with RTS/CTS |", "|---|---:|---:|"]

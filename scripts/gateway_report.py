@@ -84,6 +84,7 @@ def run(wmnsim: str, scenario: Path, out: Path, seed: int, sets: Sequence[str]) 
 
 
 MODEL_CACHE: Dict[Tuple[str, str], Dict[str, float]] = {}
+HOPS_CACHE: Dict[str, Dict[str, int]] = {}
 
 
 def model_shares(wmnsim: str, scenario: Path, model: str = "collision_domain") -> Dict[str, float]:
@@ -93,7 +94,11 @@ def model_shares(wmnsim: str, scenario: Path, model: str = "collision_domain") -
     if key not in MODEL_CACHE:
         p = subprocess.run([wmnsim, "model", "capacity", str(scenario), "--json"], capture_output=True, text=True,
                            check=True)
-        MODEL_CACHE[key] = {f["id"]: f[f"{model}_bps"] for f in json.loads(p.stdout)["flows"]}
+        flows = json.loads(p.stdout)["flows"]
+        MODEL_CACHE[key] = {f["id"]: f[f"{model}_bps"] for f in flows}
+        # Wireless hops only, as the model and 001's U count them (a run's `hops`
+        # also counts the wired link to the host).
+        HOPS_CACHE[str(scenario)] = {f["id"]: f["hops"] for f in flows}
     return MODEL_CACHE[key]
 
 
@@ -111,10 +116,9 @@ def jain(xs: Sequence[float]) -> float:
     return s * s / (len(xs) * q) if q > 0 else float("nan")
 
 
-def fairness_metrics(doc: dict, fair: Dict[str, float]) -> Tuple[float, float, float, float]:
-    """001 Tables 1-2: JFI, min rate / fair, max rate / fair, U / U_opt."""
+def fairness_metrics(doc: dict, fair: Dict[str, float], hops: Dict[str, int]) -> Tuple[float, float, float, float]:
+    """001 Tables 1-2: JFI, min rate / fair, max rate / fair, U / U_opt (wireless hops)."""
     rates = {f["id"]: f["goodput_bps"] for f in doc["flows"]}
-    hops = {f["id"]: f["hops"] for f in doc["flows"]}
     ratios = [rates[f] / fair[f] for f in rates if fair.get(f)]
     u = sum(rates[f] * hops[f] for f in rates)
     u_opt = sum(fair[f] * hops[f] for f in rates if f in fair)
@@ -155,13 +159,13 @@ def tables12(res: Dict[Tuple[str, str, str], List[Tuple[Optional[dict], Dict[str
     lines = ["| scheme | JFI | min/fair | max/fair | U/U_opt | 001: JFI, min/fair, max/fair, U/U_opt |",
              "|---|---:|---:|---:|---:|---|"]
     for scheme in schemes:
-        metrics = [fairness_metrics(d, fair) for (topo, dirn, sch), docs in res.items()
-                   if dirn == direction and sch == scheme for d, fair in docs if d]
+        metrics = [fairness_metrics(d, fair, hops) for (topo, dirn, sch), docs in res.items()
+                   if dirn == direction and sch == scheme for d, fair, hops in docs if d]
         cols = [mean_sd([m[i] for m in metrics]) for i in range(4)] if metrics else ["not run"] * 4
         p = paper.get(scheme)
         lines.append(f"| {NAMES[scheme]} | {' | '.join(cols)} | {', '.join(f'{x:g}' for x in p) if p else ''} |")
     n = len({k[0] for k in res})
-    runs = len([1 for (t, d, s), docs in res.items() if d == direction and s == schemes[0] for x, _ in docs if x])
+    runs = len([1 for (t, d, s), docs in res.items() if d == direction and s == schemes[0] for x, *_ in docs if x])
     return "\n".join(lines) + f"\n\nMean ± standard deviation over {runs} runs ({n} topologies x activation orders)."
 
 
@@ -217,9 +221,12 @@ def interval_table(docs: List[Optional[dict]], intervals: Sequence[Tuple[float, 
             vals = []
             for d in runs:
                 means = interval_means(d, a + 20, b)  # the first 20 s of an interval: convergence
+                spans = {f["id"]: (f.get("start_s", 0), f.get("stop_s", math.inf)) for f in d["scenario"]["flows"]}
                 for fid in groups[name]:
                     share = share_at(d, fid, (a + b) / 2)
-                    if fid in means and share and means[fid] > 0:
+                    # A flow sending through the whole interval counts, starved or not.
+                    sending = fid in spans and spans[fid][0] <= a and spans[fid][1] >= b
+                    if fid in means and share and sending:
                         vals.append(means[fid] / share)
             cells.append(f"{statistics.mean(vals):.2f}" if vals else "")
         p = paper.get(f"{a:g}-{b:g}")
@@ -240,9 +247,10 @@ def fig4_table(docs: List[Optional[dict]]) -> str:
              "|---|" + "---:|" * (len(windows) + 1)]
     for k, cls in enumerate(classes):
         cells = []
+        dt = runs[0]["controllers"][0]["statistics"]["report_interval_s"]
         for a, b in windows:
-            vals = [statistics.mean(d["controllers"][0]["statistics"]["classes"][k]["data_arrival_rate_bps"][a:b])
-                    for d in runs]
+            vals = [statistics.mean(d["controllers"][0]["statistics"]["classes"][k]["data_arrival_rate_bps"]
+                                    [int(a / dt):int(b / dt)]) for d in runs]
             cells.append(f"{statistics.mean(vals) / 1e3:.1f}")
         drops: Dict[str, int] = {}
         for d in runs:
@@ -309,7 +317,9 @@ def fig6_table(docs: List[Optional[dict]]) -> str:
             entry.setdefault("sum", []).append(sum(rates[f] for f in c["flows"]) / share)
 
     def ci(xs: List[float]) -> str:
-        half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+        # Student's t for n - 1 degrees of freedom (two-sided 95 %).
+        t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26}.get(len(xs), 1.96)
+        half = t * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
         return f"{statistics.mean(xs):.2f} ± {half:.2f}"
 
     lines = ["| subscriber | flows | each flow / subscriber's share | sum / share |", "|---|---:|---|---:|"]
@@ -358,9 +368,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                     subprocess.run([sys.executable, str(GENERATOR), *gen, *extra, "--order-seed", str(s),
                                     "--direction", direction, "--out", str(scen)], check=True, cwd=ROOT)
                 schemes = TABLE_SCHEMES + (("source_rate_limit",) if direction == "up" else ())
+                # Measure from 20 s after the last flow started (flows start 1 s apart).
+                last_start = max(f.get("start_s", 0) for f in json.loads(scen.read_text())["flows"])
+                warm = [f"/simulation/warmup_s={last_start + 20:g}"]
                 for scheme in schemes:
-                    jobs.append((f"t12/{name}/{direction}/{scheme}", scen, out / f"t12_{name}_{direction}_{scheme}_{s}.json",
-                                 s, dur + [f"/controllers/0/scheme={scheme}"]))
+                    jobs.append((f"t12/{name}/{direction}/{scheme}", scen, out / f"t12w_{name}_{direction}_{scheme}_{s}.json",
+                                 s, dur + warm + [f"/controllers/0/scheme={scheme}"]))
     for direction in ("up", "down"):
         for s in seeds:
             jobs.append((f"t3/{direction}", SCEN / f"parking_lot3_udp_{direction}.json",
@@ -388,7 +401,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             scenarios.setdefault(key, []).append(scen)
 
     fig3 = {scheme: results[f"fig3/{scheme}"] for scheme in SCHEMES}
-    t12 = {tuple(k.split("/")[1:]): [(d, model_shares(args.wmnsim, scen)) for d, scen in zip(v, scenarios[k])]
+    t12 = {tuple(k.split("/")[1:]): [(d, model_shares(args.wmnsim, scen), HOPS_CACHE[str(scen)])
+                                     for d, scen in zip(v, scenarios[k])]
            for k, v in results.items() if k.startswith("t12/")}
     blocks = {
         "fig3": fig3_table(fig3, model_shares(args.wmnsim, SCEN / "chain_1mbps.json")),

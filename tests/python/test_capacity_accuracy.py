@@ -29,8 +29,9 @@ def saturating(at: float):
 def test_loss_point_is_the_first_of_four_successive_lossy_points():
     # Lossy (> 5 % short) from 50 on: the first of four is index 4 (rate 50).
     assert ca.loss_point(RATES, saturating(45.0)) == 4
-    # 4 % short is not lossy.
-    assert ca.loss_point(RATES, [0.96 * r for r in RATES]) is None
+    # "More than 5 %" short: 4.9 % is not lossy, 5.1 % is.
+    assert ca.loss_point(RATES, [0.951 * r for r in RATES]) is None
+    assert ca.loss_point(RATES, [0.949 * r for r in RATES]) == 0
     # A single dip (one point, then fine again) is no loss point.
     dip = list(RATES)
     dip[2] = 0.5 * RATES[2]
@@ -42,10 +43,13 @@ def test_loss_point_is_the_first_of_four_successive_lossy_points():
 def test_fair_share_point_needs_more_than_a_third_of_the_bottleneck():
     per_stream = {"a": saturating(25.0), "b": saturating(45.0), "c": saturating(65.0),
                   "d": list(RATES), "e": list(RATES), "f": list(RATES)}
-    # Six streams: more than a third is three. Loss points: a 30, b 50, c 70.
+    # Six streams: more than a third is three. Loss points: a 30, b 50, c 70; the
+    # order the streams are listed in does not matter.
     assert ca.fair_share_point(RATES, per_stream, ["a", "b", "c", "d", "e", "f"]) == 70.0
-    # Three streams: more than a third is two (b at 50).
+    assert ca.fair_share_point(RATES, per_stream, ["f", "c", "e", "a", "d", "b"]) == 70.0
+    # Three streams: more than a third is two (b at 50), in any order.
     assert ca.fair_share_point(RATES, per_stream, ["a", "b", "c"]) == 50.0
+    assert ca.fair_share_point(RATES, per_stream, ["c", "a", "b"]) == 50.0
     # Too few streams ever lose: no fair-share point in the sweep.
     assert ca.fair_share_point(RATES, per_stream, ["a", "d", "e", "f"]) is None
 
