@@ -9,6 +9,7 @@ collision domain unless a scenario says otherwise), read from each run's
 statistics; nothing is typed in.
 
 What runs (--duration seconds each, default 300; --seeds):
+  - Fig. 1: information_asymmetry.json and flow_in_the_middle.json (Sec. 2.2);
   - Fig. 3 / Sec. 5.1-5.2: chain_1mbps.json (3-hop parking lot, downstream TCP)
     under every gateway scheme;
   - Tables 1 and 2: generated chains, grids and random meshes (TOPOLOGIES, up to
@@ -235,6 +236,25 @@ def interval_table(docs: List[Optional[dict]], intervals: Sequence[Tuple[float, 
     return "\n".join(lines)
 
 
+FIG1 = (("information_asymmetry", "Fig. 1a, information asymmetry", "S1 starves, S2 takes the channel"),
+        ("flow_in_the_middle", "Fig. 1b, flow in the middle", "S2 starves, S1 and S3 each get the channel"))
+
+
+def fig1_table(docs: Dict[str, List[Optional[dict]]]) -> str:
+    """001 Fig. 1: each sender's goodput in the two unfairness topologies."""
+    lines = ["| topology | flow | goodput (kbit/s) | 001 |", "|---|---|---:|---|"]
+    for name, label, claim in FIG1:
+        runs = [d for d in docs[name] if d]
+        if not runs:
+            lines.append(f"| {label} | not run | | |")
+            continue
+        for i, f in enumerate(runs[0]["flows"]):
+            goodput = statistics.mean(d["flows"][i]["goodput_bps"] for d in runs) / 1e3
+            lines.append(f"| {label if i == 0 else ''} | {f['id']} | {goodput:.1f} | {claim if i == 0 else ''} |")
+    n = len(docs[FIG1[0][0]])
+    return "\n".join(lines) + f"\n\nSaturated UDP senders; mean of {n} seeds of each scenario's own duration."
+
+
 def fig4_table(docs: List[Optional[dict]]) -> str:
     """001 Fig. 4: each flow's new-data arrival rate into the FRED queue, per 50-s window."""
     runs = [d for d in docs if d]
@@ -387,6 +407,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         jobs.append(("t4", SCEN / "multi_radio.json", out / f"t4_{s}.json", s, []))
         jobs.append(("fig7", SCEN / "chain7_short_lived.json", out / f"fig7_{s}.json", s, []))
         jobs.append(("fig6", SCEN / "random20_fig6.json", out / f"fig6_{s}.json", s, dur))
+        for name, _, _ in FIG1:
+            jobs.append((f"fig1/{name}", SCEN / f"{name}.json", out / f"fig1_{name}_{s}.json", s, []))
         for scheme in FIG5_SCHEMES:
             # 001 Fig. 5c-d: the aggregate limit alone over one 25-packet FIFO.
             jobs.append((f"fig5/{scheme}", SCEN / "chain5_4flows.json", out / f"fig5_{scheme}_{s}.json", s,
@@ -405,6 +427,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                      for d, scen in zip(v, scenarios[k])]
            for k, v in results.items() if k.startswith("t12/")}
     blocks = {
+        "fig1": fig1_table({name: results[f"fig1/{name}"] for name, _, _ in FIG1}),
         "fig3": fig3_table(fig3, model_shares(args.wmnsim, SCEN / "chain_1mbps.json")),
         "table1": tables12(t12, "down"),
         "table2": tables12(t12, "up"),
