@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config/limits.hpp"
+#include "control/mesh_congestion_control.hpp"
 
 namespace wmnsim::control {
 
@@ -18,6 +19,7 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
   p.initial_duration = r.seconds_or("initial_duration_s", Time::ms(100), NumberRange::closed(kMinPeriodS, 6.5535));
   p.increase_factor = r.number_or("increase_factor", 1.2, NumberRange{1.0, 100.0, true, false});
   p.decrease_factor = fraction(r, "decrease_factor", 0.8);
+  p.expiry_check_lead = r.seconds_or("expiry_check_lead_s", Time::ms(10), NumberRange::closed(0.0, 6.5535));
   // 004's thresholds are ordered: too long < too short < congested.
   if (!(p.too_long_threshold < p.too_short_threshold)) {
     ctx.issues().add(r.path_of("too_long_threshold"), "too_long_threshold must be below too_short_threshold");
@@ -87,6 +89,13 @@ constexpr const char* kSharedProperties = R"json(
       "exclusiveMinimum": 0,
       "exclusiveMaximum": 1,
       "default": 0.8
+    },
+    "expiry_check_lead_s": {
+      "type": "number",
+      "description": "how long before a notification expires the buffer is checked (seconds; at most half the notification's duration is used); 004 says only 'shortly before'",
+      "minimum": 0,
+      "maximum": 6.5535,
+      "default": 0.01
     }
 )json";
 
@@ -96,12 +105,13 @@ ControllerEntry tcc_entry() {
   ControllerEntry e;
   e.name = "tcc";
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, false, ctx)); };
+  e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<MeshCongestionControl>(c, ctx); };
   e.schema = std::string(R"json({
   "description": "004: total congestion control (802.11s)",
   "properties": {
 )json") + kSharedProperties + "}}";
   e.doc =
-      R"md(| `tcc` | 004 Sec. 3 | `forward_share` (0.8), `congestion_threshold` (0.6), `too_short_threshold` (0.2), `too_long_threshold` (0.1), `initial_duration_s` (0.1, at most 6.5535), `increase_factor` (1.2), `decrease_factor` (0.8). Thresholds must satisfy too_long < too_short <= congestion |)md";
+      R"md(| `tcc` | 004 Sec. 3 | `forward_share` (0.8), `congestion_threshold` (0.6), `too_short_threshold` (0.2), `too_long_threshold` (0.1), `initial_duration_s` (0.1, at most 6.5535), `increase_factor` (1.2), `decrease_factor` (0.8), `expiry_check_lead_s` (0.01, ours: 004 says "shortly before"). Thresholds must satisfy too_long < too_short <= congestion |)md";
   return e;
 }
 
@@ -109,6 +119,7 @@ ControllerEntry lscc_entry() {
   ControllerEntry e;
   e.name = "lscc";
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, true, ctx)); };
+  e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<MeshCongestionControl>(c, ctx); };
   e.schema = std::string(R"json({
   "description": "004: link-selective congestion control (802.11s)",
   "properties": {

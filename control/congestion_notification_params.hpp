@@ -1,5 +1,5 @@
 #pragma once
-// The parameters of 004's 802.11s congestion control, TCC and LSCC (issue 21 implements them).
+// The parameters of 004's 802.11s congestion control, TCC and LSCC (control/mesh_congestion_control.hpp).
 
 #include "core/time.hpp"
 #include "control/controller_entry.hpp"
@@ -16,6 +16,9 @@ struct CongestionNotificationParams {
   Time initial_duration = Time::ms(100);
   double increase_factor = 1.2;
   double decrease_factor = 0.8;
+  // How long before a running notification expires the station checks its buffer
+  // (004 Sec. 3.1: "shortly before"; the value is ours, see docs/controllers.md).
+  Time expiry_check_lead = Time::ms(10);
   // lscc only
   double blocked_local_limit = 0.5;   // share of the local buffer blocked packets may use
   double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling
@@ -23,7 +26,8 @@ struct CongestionNotificationParams {
 };
 
 namespace control {
-// Its registry entry (control/controller_registry.hpp): parse, schema, doc; no factory yet.
+// Its registry entry (control/controller_registry.hpp): parse, schema, doc, build
+// (control/mesh_congestion_control.hpp).
 ControllerEntry tcc_entry();
 ControllerEntry lscc_entry();
 }  // namespace control

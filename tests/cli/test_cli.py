@@ -183,12 +183,12 @@ def test_counter_starvation_runs_and_reports_what_it_changed(tmp_path):
     assert c["statistics"]["changed"][0]["cw_min_after"] == 128
 
 
-def test_controllers_not_simulated_yet_are_refused_with_their_path(tmp_path):
+def test_features_not_modelled_yet_are_refused_with_their_path(tmp_path):
     out = tmp_path / "out.json"
-    r = wmnsim("run", FLAGSHIP, "--set", '/controllers=[{"type": "counter_starvation"}, {"type": "tcc"}]',
-               "-o", out)
+    r = wmnsim("run", FLAGSHIP, "--set", '/controllers=[{"type": "counter_starvation"}]', "--set",
+               '/propagation={"model": "log_distance", "shadowing": {"sigma_db": 3, "mode": "per_frame"}}', "-o", out)
     assert r.returncode == 2
-    assert '/controllers/1/type: "tcc" is not simulated yet' in r.stderr
+    assert "/propagation/shadowing/mode: per-frame shadowing is not modelled yet" in r.stderr
     assert not out.exists()
 
 

@@ -96,12 +96,12 @@ def test_timeseries_file_takes_the_series_out_of_the_results(tmp_path):
 
 def test_validate_answers_what_run_would(tmp_path):
     doc = json.loads(FLAGSHIP.read_text())
-    doc["controllers"] = [{"type": "tcc"}]
-    bad = tmp_path / "tcc.json"
+    doc["propagation"] = {"model": "log_distance", "shadowing": {"sigma_db": 3, "mode": "per_frame"}}
+    bad = tmp_path / "per_frame.json"
     bad.write_text(json.dumps(doc))
     v, r = wmnsim("validate", bad), wmnsim("run", bad)
     assert v.returncode == r.returncode == 2
-    assert '/controllers/0/type: "tcc" is not simulated yet' in v.stderr
+    assert "/propagation/shadowing/mode: per-frame shadowing is not modelled yet" in v.stderr
     assert v.stderr == r.stderr
     doc = json.loads(FLAGSHIP.read_text())
     doc["nodes"][0]["position_m"] = [-2000, 0]

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "control/congestion_notification_params.hpp"
 #include "control/controller_registry.hpp"
 #include "control/counter_starvation.hpp"
 #include "core/not_supported.hpp"
@@ -115,12 +116,17 @@ TEST(CounterStarvation, ActsBetweenStartAndStop) {
   EXPECT_EQ(cw_min_of(net, s, "b0"), 32);
 }
 
-TEST(ControllerRegistry, UnknownTypesAreRefusedWithTheirPath) {
+TEST(ControllerRegistry, ParseOnlyTypesAreRefusedWithTheirPath) {
   nlohmann::json doc = tree(nlohmann::json::parse(R"([{"type": "counter_starvation"}, {"type": "tcc"}])"), "edca");
   const Scenario s = parse_scenario(doc);
+  // A registry where tcc is parsed but not simulated (as a new entry starts out).
+  control::ControllerRegistry registry = control::ControllerRegistry::with_builtins();
+  control::ControllerEntry parse_only = control::tcc_entry();
+  parse_only.build = nullptr;
+  registry.add(std::move(parse_only));
   Simulation sim(1);
   try {
-    Network net(sim, s);
+    Network net(sim, s, registry);
     FAIL() << "expected NotSupportedError";
   } catch (const NotSupportedError& e) {
     EXPECT_NE(std::string(e.what()).find("/controllers/1/type: \"tcc\" is not simulated yet"), std::string::npos)

@@ -58,12 +58,12 @@ def test_seeds_are_refused_as_by_the_command_line():
 
 def test_not_supported_is_a_scenario_error_with_its_path_and_validate_finds_it():
     doc = small()
-    doc["controllers"] = [{"type": "tcc"}]
+    doc["propagation"] = {"model": "log_distance", "shadowing": {"sigma_db": 3, "mode": "per_frame"}}
     for call in (wmnsim.Scenario(doc).validate, lambda: wmnsim.run(doc)):
         e = pytest.raises(wmnsim.NotSupportedError, call).value
         assert isinstance(e, wmnsim.ScenarioError) and isinstance(e, NotImplementedError)
-        assert e.errors[0].path == "/controllers/0/type" and "is not simulated yet" in e.errors[0].message
-    assert wmnsim.Scenario(doc).errors()[0].path == "/controllers/0/type"
+        assert e.errors[0].path == "/propagation/shadowing/mode" and "is not modelled yet" in e.errors[0].message
+    assert wmnsim.Scenario(doc).errors()[0].path == "/propagation/shadowing/mode"
 
 
 def test_validate_finds_unreachable_flows():

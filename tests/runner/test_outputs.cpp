@@ -169,7 +169,7 @@ TEST(Outputs, CheckRunnableFindsWhatOnlyTheNetworkSees) {
     EXPECT_TRUE(test::has_issue(e.issues(), "/flows/0", "no route"));
   }
   doc = udp_chain();
-  doc["controllers"] = {{{"type", "tcc"}}};
+  doc["propagation"] = {{"model", "log_distance"}, {"shadowing", {{"sigma_db", 3.0}, {"mode", "per_frame"}}}};
   EXPECT_THROW(check_runnable(parse_scenario(doc)), NotSupportedError);
 }
 

@@ -1,0 +1,351 @@
+#include "control/mesh_congestion_control.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "link/drop_tail_queue.hpp"
+#include "mac/congestion_notification.hpp"
+
+namespace wmnsim::control {
+
+namespace {
+
+constexpr AccessCategory kCategory = AccessCategory::ac_be;  // 004 Sec. 3.1: one access class
+const Time kMaxDuration = mac::CongestionNotification::kDurationUnit * mac::CongestionNotification::kMaxDurationUnits;
+// A queue limited in packets counts full-size packets.
+constexpr std::int64_t kBytesPerPacket = 1500;
+
+std::vector<AccessCategory> access_functions(const mac::Mac& m) {
+  if (m.type() == MacType::dcf) return {AccessCategory::ac_be};
+  return {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi, AccessCategory::ac_vo};
+}
+
+double seconds(Time t) { return t.to_seconds(); }
+
+}  // namespace
+
+MeshCongestionControl::MeshCongestionControl(const ControllerConfig& config, ControlContext& context)
+    : Controller(config, context), params_(config.params_as<CongestionNotificationParams>()) {}
+
+MeshCongestionControl::~MeshCongestionControl() {
+  for (auto& s : radios_) sim().scheduler().cancel(s->check);
+}
+
+void MeshCongestionControl::on_stop() {
+  for (auto& s : radios_) sim().scheduler().cancel(s->check);
+}
+
+void MeshCongestionControl::start() {
+  ControlContext& ctx = context();
+  const Time now = sim().now();
+  for (const std::size_t n : config().nodes) {
+    if (n >= ctx.macs.size()) continue;
+    for (mac::Mac* m : ctx.macs[n]) {
+      auto s = std::make_unique<RadioState>();
+      s->owner = this;
+      s->node = static_cast<std::uint32_t>(n);
+      s->mac = m;
+      s->duration = params_.initial_duration;
+      s->duration_series.emplace_back(now, s->duration);
+      RadioState* state = s.get();
+      for (const AccessCategory ac : access_functions(*m)) {
+        const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(ac));
+        const QueueLimit limit = own != nullptr ? own->limit() : QueueLimit{};
+        mac::MeshBufferParams bp;
+        bp.capacity_bytes = limit.unit == QueueLimit::Unit::bytes ? limit.capacity : limit.capacity * kBytesPerPacket;
+        bp.forward_share = params_.forward_share;
+        bp.link_selective = params_.link_selective;
+        bp.blocked_local_limit = params_.blocked_local_limit;
+        auto previous_hop = [state](const Packet& p) -> std::uint32_t {
+          if (p.hops == 0) return mac::MeshBuffer::kLocal;
+          if (state->incoming_valid && state->incoming == p.id) return state->incoming_from;
+          return mac::MeshBuffer::kLocal - 1;  // forwarded, from a neighbour not known here
+        };
+        auto buffer = std::make_unique<mac::MeshBuffer>(bp, previous_hop, *ctx.nodes.at(n), state);
+        s->buffers.push_back(buffer.get());
+        m->set_queue(ac, std::move(buffer));
+      }
+      s->packets = 0;
+      for (const mac::MeshBuffer* b : s->buffers) s->packets += b->length_packets();
+      radios_.push_back(std::move(s));
+    }
+  }
+  std::uint32_t max_radio = 0;
+  for (const auto& s : radios_) max_radio = std::max(max_radio, s->mac->address());
+  by_radio_.assign(radios_.empty() ? 0 : max_radio + 1, -1);
+  for (std::size_t i = 0; i < radios_.size(); ++i) by_radio_[radios_[i]->mac->address()] = static_cast<std::int32_t>(i);
+  tree_neighbours();
+  std::set<std::uint32_t> nodes;
+  for (const auto& s : radios_) nodes.insert(s->node);
+  for (const std::uint32_t n : nodes) {
+    subscribe(n, *this);
+    subscribe_management(n, mac::CongestionNotification::kCategoryMesh, *this);
+  }
+}
+
+MeshCongestionControl::RadioState* MeshCongestionControl::state_of_radio(std::uint32_t radio) {
+  if (radio >= by_radio_.size() || by_radio_[radio] < 0) return nullptr;
+  return radios_[static_cast<std::size_t>(by_radio_[radio])].get();
+}
+
+void MeshCongestionControl::tree_neighbours() {
+  // Sec. 3.2: "all neighbors in the routing tree". Here: the neighbours that the
+  // flows' paths cross this radio with, both ways, ACK paths included.
+  const ControlContext& ctx = context();
+  const auto walk = [&](std::uint32_t src, std::uint32_t dst) {
+    std::uint32_t at = src;
+    for (std::size_t step = 0; at != dst && step <= ctx.nodes.size(); ++step) {
+      const NextHop* hop = ctx.routing.tables.next_hop(at, dst);
+      if (hop == nullptr) return;
+      const bool radio_hop = hop->interface < ctx.macs[at].size();
+      if (radio_hop) {
+        const std::uint32_t from_radio = ctx.macs[at][hop->interface]->address();
+        if (RadioState* a = state_of_radio(from_radio)) a->tree_neighbours.push_back(hop->address);
+        if (RadioState* b = state_of_radio(hop->address)) b->tree_neighbours.push_back(from_radio);
+      }
+      at = hop->node;
+    }
+  };
+  for (const ControlContext::FlowInfo& f : ctx.flows) {
+    walk(f.src, f.dst);
+    if (f.sends_acks) walk(f.dst, f.src);
+  }
+  for (auto& s : radios_) {
+    std::sort(s->tree_neighbours.begin(), s->tree_neighbours.end());
+    s->tree_neighbours.erase(std::unique(s->tree_neighbours.begin(), s->tree_neighbours.end()), s->tree_neighbours.end());
+  }
+}
+
+void MeshCongestionControl::on_forwarded(std::uint32_t node, Packet& packet, const PrevHop& from, const NextHop& to) {
+  const ControlContext& ctx = context();
+  if (to.interface >= ctx.macs[node].size()) return;  // onto a wired link
+  RadioState* s = state_of_radio(ctx.macs[node][to.interface]->address());
+  if (s == nullptr) return;
+  s->incoming = packet.id;
+  s->incoming_valid = true;
+  // A radio neighbour by its address; a wired one is no neighbour to notify.
+  s->incoming_from = from.interface < ctx.macs[node].size() ? from.address : mac::MeshBuffer::kLocal - 1;
+}
+
+std::int64_t MeshCongestionControl::held_bytes(const RadioState& s) const {
+  std::int64_t b = 0;
+  for (const mac::MeshBuffer* q : s.buffers) b += q->length_bytes();
+  return b;
+}
+std::int64_t MeshCongestionControl::forward_bytes(const RadioState& s) const {
+  std::int64_t b = 0;
+  for (const mac::MeshBuffer* q : s.buffers) b += q->forward_bytes();
+  return b;
+}
+std::int64_t MeshCongestionControl::capacity(const RadioState& s) const {
+  std::int64_t b = 0;
+  for (const mac::MeshBuffer* q : s.buffers) b += q->params().capacity_bytes;
+  return b;
+}
+
+void MeshCongestionControl::RadioState::on_queue_length(Time now, std::size_t held, std::int64_t /*bytes*/) {
+  // The buffers' packet count over all access functions: a drop at enqueue changes
+  // nothing, so a smaller count is a packet leaving (for the MAC; or a lifetime drop).
+  std::size_t total = 0;
+  for (const mac::MeshBuffer* b : buffers) total += b->length_packets();
+  (void)held;
+  const bool departed = total < packets;
+  packets = total;
+  owner->on_change(*this, now, departed);
+}
+
+bool MeshCongestionControl::running(const RadioState& s, std::uint32_t radio, Time now) const {
+  for (const Notified& n : s.notified) {
+    if (n.radio == radio) return n.until > now;
+  }
+  return false;
+}
+
+void MeshCongestionControl::set_duration(RadioState& s, Time d, Time now) {
+  // The field's range: 100 us units up to 6.5535 s (mac/congestion_notification.hpp).
+  d = std::clamp(d, mac::CongestionNotification::kDurationUnit, kMaxDuration);
+  s.duration = d;
+  s.duration_series.emplace_back(now, d);
+}
+
+void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
+  const double cap = static_cast<double>(capacity(s));
+  const double held = static_cast<double>(held_bytes(s));
+  const double forwarded = static_cast<double>(forward_bytes(s));
+  // Too long (Sec. 3.1): a data packet left and the forwarding part is nearly empty.
+  if (departed && s.adapting && forwarded < params_.too_long_threshold * cap) {
+    bool any = false;
+    for (const Notified& n : s.notified) any = any || n.until > now;
+    if (any) {
+      set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.decrease_factor), now);
+      ++s.decreases;
+      const std::vector<Notified> lift = s.notified;
+      for (const Notified& n : lift) {
+        if (n.until > now) notify(s, n.radio, Time::zero(), now, false);
+      }
+      sim().scheduler().cancel(s.check);
+    }
+  }
+  // Congestion (Sec. 3.1, 4.1): more than 60 % of the buffer occupied.
+  if (held > params_.congestion_threshold * cap) {
+    bool sent = false;
+    for (const std::uint32_t r : s.tree_neighbours) {
+      if (!running(s, r, now)) {
+        notify(s, r, s.duration, now, false);
+        sent = true;
+      }
+    }
+    if (sent) ++s.congested_detections;
+  }
+  // Look-ahead (LSCC, Sec. 3.3, 4.1): the neighbours whose packets hold too much.
+  if (params_.link_selective && forwarded > params_.look_ahead_threshold * cap) {
+    for (const mac::MeshBuffer* b : s.buffers) {
+      for (const auto& [radio, bytes] : b->holders()) {
+        if (radio >= mac::MeshBuffer::kLocal - 1) continue;  // not a radio neighbour
+        if (static_cast<double>(bytes) > params_.look_ahead_share * held && !running(s, radio, now)) {
+          notify(s, radio, s.duration, now, true);
+        }
+      }
+    }
+  }
+}
+
+void MeshCongestionControl::notify(RadioState& s, std::uint32_t radio, Time duration, Time now, bool look_ahead) {
+  auto body = std::make_shared<mac::CongestionNotification>();
+  body->set_duration(kCategory, duration);
+  const Time sent = body->duration(kCategory);  // in the field's units
+  s.mac->send_management(body, radio);
+  auto it = std::find_if(s.notified.begin(), s.notified.end(), [radio](const Notified& n) { return n.radio == radio; });
+  // Checked expiry_check_lead before it expires (half its duration when shorter).
+  const Time check_at = now + sent - std::min(params_.expiry_check_lead, sent / 2);
+  if (it == s.notified.end()) {
+    s.notified.push_back(Notified{radio, now + sent, check_at});
+  } else {
+    it->until = now + sent;
+    it->check_at = check_at;
+  }
+  if (duration > Time::zero()) {
+    ++s.sent;
+    if (look_ahead) ++s.sent_look_ahead;
+    s.adapting = true;
+    schedule_check(s, now);
+  } else {
+    ++s.sent_zero;
+  }
+}
+
+void MeshCongestionControl::schedule_check(RadioState& s, Time now) {
+  // The next running notification to check, shortly before it expires.
+  Time at = Time::max();
+  for (const Notified& n : s.notified) {
+    if (n.until > now && n.check_at > now) at = std::min(at, n.check_at);
+  }
+  sim().scheduler().cancel(s.check);
+  if (at == Time::max()) return;
+  RadioState* state = &s;
+  s.check = sim().scheduler().schedule_at(at, [this, state] { check_expiry(*state); }, s.mac->radio().node());
+}
+
+void MeshCongestionControl::check_expiry(RadioState& s) {
+  const Time now = sim().now();
+  // Too short (Sec. 3.1): the buffer is still at least 20 % full when a
+  // notification is about to expire: a longer one goes to the same neighbour.
+  if (static_cast<double>(held_bytes(s)) >= params_.too_short_threshold * static_cast<double>(capacity(s))) {
+    set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.increase_factor), now);
+    ++s.increases;
+    const std::vector<Notified> renew = s.notified;
+    for (const Notified& n : renew) {
+      if (n.until > now && n.check_at <= now) notify(s, n.radio, s.duration, now, false);
+    }
+  }
+  schedule_check(s, now);
+}
+
+void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBody& body, const PrevHop& from) {
+  const auto* ccn = dynamic_cast<const mac::CongestionNotification*>(&body);
+  if (ccn == nullptr || ccn->action() != mac::CongestionNotification::kActionCongestionControlNotification) return;
+  const ControlContext& ctx = context();
+  if (from.interface >= ctx.macs[node].size()) return;
+  RadioState* s = state_of_radio(ctx.macs[node][from.interface]->address());
+  if (s == nullptr) return;
+  const Time now = sim().now();
+  const Time d = ccn->duration(kCategory);
+  const Time until = now + d;
+  ++s->received;
+  if (d == Time::zero()) ++s->received_zero;
+  // Time blocked: closed blocks summed, the current one [since, until).
+  const auto update = [now](BlockedBy& b, Time u) {
+    if (b.until > now) {  // a block stands
+      if (u <= now) {
+        b.total += now - b.since;
+        b.since = b.until = now;
+      } else {
+        b.until = u;
+      }
+    } else {
+      b.total += b.until - b.since;
+      b.since = now;
+      b.until = std::max(u, now);
+    }
+  };
+  auto it = std::find_if(s->blocked_by.begin(), s->blocked_by.end(),
+                         [&](const BlockedBy& b) { return b.radio == from.address; });
+  if (it == s->blocked_by.end()) {
+    s->blocked_by.push_back(BlockedBy{from.address, now, now, Time::zero()});
+    it = s->blocked_by.end() - 1;
+  }
+  update(*it, until);
+  Time any_until = now;
+  for (const BlockedBy& b : s->blocked_by) any_until = std::max(any_until, b.until);
+  update(s->blocked_any, any_until);
+  for (mac::MeshBuffer* b : s->buffers) b->block(from.address, until, now);
+}
+
+nlohmann::ordered_json MeshCongestionControl::statistics() const {
+  const ControlContext& ctx = context();
+  const Time now = ctx.sim.now();
+  nlohmann::ordered_json out;
+  out["scheme"] = params_.link_selective ? "lscc" : "tcc";
+  std::uint64_t sent = 0, zero = 0, look = 0, received = 0;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& sp : radios_) {
+    const RadioState& s = *sp;
+    sent += s.sent;
+    zero += s.sent_zero;
+    look += s.sent_look_ahead;
+    received += s.received;
+    nlohmann::ordered_json r;
+    r["node"] = ctx.node_info.at(s.node).id;
+    r["radio"] = s.mac->address();
+    r["tree_neighbours"] = s.tree_neighbours;
+    r["congestion_detections"] = s.congested_detections;
+    r["notifications_sent"] = s.sent;
+    r["notifications_sent_look_ahead"] = s.sent_look_ahead;
+    r["notifications_sent_zero"] = s.sent_zero;
+    r["notifications_received"] = s.received;
+    r["notifications_received_zero"] = s.received_zero;
+    r["duration_increases"] = s.increases;
+    r["duration_decreases"] = s.decreases;
+    r["duration_s"] = seconds(s.duration);
+    nlohmann::ordered_json series = nlohmann::ordered_json::array();
+    for (const auto& [t, d] : s.duration_series) series.push_back({seconds(t), seconds(d)});
+    r["duration_over_time"] = std::move(series);
+    r["blocked_s"] = seconds(s.blocked_any.held(now));
+    nlohmann::ordered_json links = nlohmann::ordered_json::object();
+    for (const BlockedBy& b : s.blocked_by) links[std::to_string(b.radio)] = seconds(b.held(now));
+    r["blocked_by_radio_s"] = std::move(links);
+    std::int64_t local_drops = 0;
+    for (const mac::MeshBuffer* b : s.buffers) local_drops += static_cast<std::int64_t>(b->counters().dropped_total());
+    r["buffer_drops"] = local_drops;
+    rows.push_back(std::move(r));
+  }
+  out["notifications_sent"] = sent;
+  out["notifications_sent_look_ahead"] = look;
+  out["notifications_sent_zero"] = zero;
+  out["notifications_received"] = received;
+  out["radios"] = std::move(rows);
+  return out;
+}
+
+}  // namespace wmnsim::control

@@ -1,0 +1,119 @@
+#pragma once
+// 004's IEEE 802.11s intra-mesh congestion control (Fu, Staehle, Pries, Staehle,
+// MSWiM 2010, Sec. 3), controller types "tcc" and "lscc".
+//
+// Each acted-on radio gets a MeshBuffer (link/mesh_buffer.hpp: 80/20 forward/local
+// split; LSCC's per-next-hop virtual FIFOs) in place of its data queue, and:
+//  - detection (Sec. 3.1): congested while more than congestion_threshold (60 %)
+//    of the buffer is occupied;
+//  - signalling (Sec. 3.2): a Congestion Control Notification
+//    (mac/congestion_notification.hpp, an Action frame at the basic rate, around
+//    the data queue) carrying the congestion duration D, sent to each neighbour in
+//    the routing tree (the neighbours the flows' paths, and their ACK paths,
+//    cross) that is not already under a running notification. It is sent unicast,
+//    one frame per neighbour, acknowledged and retried: 004 says "multicast" but
+//    not how group frames are protected; 802.11 gives them neither ACK nor retry;
+//  - LSCC look-ahead (Sec. 3.3, 4.1): while the forwarded packets fill more than
+//    look_ahead_threshold (40 %) of the buffer, each neighbour whose packets hold
+//    more than look_ahead_share (2 %) of the buffer's content is notified too;
+//  - adaptation (Sec. 3.1, 4.1), from the first notification on: expiry_check_lead
+//    before a running notification expires, if at least too_short_threshold
+//    (20 %) of the buffer is still occupied, D *= increase_factor (1.2) and a new
+//    notification with it goes to the same neighbours; after each data packet
+//    leaves the buffer, if a notification is running and the forwarded packets
+//    fill less than too_long_threshold (10 %), D *= decrease_factor (0.8) and a
+//    notification with timer 0 lifts the limit. (004 leaves the check's lead open;
+//    it applies the decrease "each time" a packet leaves, which read literally
+//    would shrink D at every packet of an uncongested station: here it applies
+//    once per running notification, the one whose duration was too long.)
+//  - rate control: a notified radio blocks data towards the notifier until the
+//    notification's timer runs out (a later one replaces it, timer 0 lifts it);
+//    TCC then sends no data at all (Sec. 3.2), LSCC none to the notifier
+//    (Sec. 3.3). Management frames are never blocked. A frame the MAC had already
+//    taken from the buffer finishes its retries.
+// One access category (004 Sec. 3.1): the durations travel in the AC_BE field.
+//
+// Statistics: per radio, notifications sent (with a timer, with timer 0, by
+// look-ahead) and received, duration changes and D over time, time blocked per
+// notifying neighbour and in all (TCC: while any block stands).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "control/congestion_notification_params.hpp"
+#include "control/controller.hpp"
+#include "link/mesh_buffer.hpp"
+
+namespace wmnsim::control {
+
+class MeshCongestionControl final : public Controller, private NodeSubscriber, private ManagementHandler {
+ public:
+  MeshCongestionControl(const ControllerConfig& config, ControlContext& context);
+  ~MeshCongestionControl() override;
+
+  void start() override;
+  nlohmann::ordered_json statistics() const override;
+
+  // A running notification this radio sent to `radio`: it expires at `until`.
+  struct Notified {
+    std::uint32_t radio = 0;
+    Time until;
+    Time check_at;  // when to check whether it was too short
+  };
+  // Blocks this radio received from `radio` (the notifier), and the time they held.
+  struct BlockedBy {
+    std::uint32_t radio = 0;
+    Time since, until;  // the current or last block
+    Time total;         // closed blocks
+    Time held(Time now) const { return total + (std::min(now, until) - since); }
+  };
+  struct RadioState final : mac::QueueObserver {
+    MeshCongestionControl* owner = nullptr;
+    std::uint32_t node = 0;
+    mac::Mac* mac = nullptr;
+    std::vector<mac::MeshBuffer*> buffers;       // one per access function
+    std::vector<std::uint32_t> tree_neighbours;  // radios, sorted
+    Time duration;                               // D
+    bool adapting = false;
+    std::vector<Notified> notified;
+    EventId check;
+    std::size_t packets = 0;                     // held at the last change
+    // The packet being forwarded onto this radio now, and the radio it came from.
+    PacketId incoming = 0;
+    std::uint32_t incoming_from = mac::MeshBuffer::kLocal;
+    bool incoming_valid = false;
+    std::vector<BlockedBy> blocked_by;
+    BlockedBy blocked_any;  // TCC's view: while any block stands
+    // Statistics.
+    std::uint64_t sent = 0, sent_zero = 0, sent_look_ahead = 0, received = 0, received_zero = 0;
+    std::uint64_t increases = 0, decreases = 0, congested_detections = 0;
+    std::vector<std::pair<Time, Time>> duration_series;  // (when, D)
+
+    void on_queue_length(Time now, std::size_t packets, std::int64_t bytes) override;
+  };
+  const std::vector<std::unique_ptr<RadioState>>& radios() const { return radios_; }
+
+ private:
+  void on_stop() override;
+  void on_forwarded(std::uint32_t node, Packet& packet, const PrevHop& from, const NextHop& to) override;
+  void on_management(std::uint32_t node, const ManagementBody& body, const PrevHop& from) override;
+
+  void on_change(RadioState& s, Time now, bool departed);
+  void notify(RadioState& s, std::uint32_t radio, Time duration, Time now, bool look_ahead);
+  bool running(const RadioState& s, std::uint32_t radio, Time now) const;
+  void schedule_check(RadioState& s, Time now);
+  void check_expiry(RadioState& s);
+  void set_duration(RadioState& s, Time d, Time now);
+  RadioState* state_of_radio(std::uint32_t radio);
+  void tree_neighbours();
+  std::int64_t held_bytes(const RadioState& s) const;
+  std::int64_t forward_bytes(const RadioState& s) const;
+  std::int64_t capacity(const RadioState& s) const;
+
+  CongestionNotificationParams params_;
+  std::vector<std::unique_ptr<RadioState>> radios_;
+  std::vector<std::int32_t> by_radio_;  // radio id -> index in radios_, -1 for none
+};
+
+}  // namespace wmnsim::control
