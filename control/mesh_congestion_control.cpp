@@ -16,11 +16,6 @@ const Time kMaxDuration = mac::CongestionNotification::kDurationUnit * mac::Cong
 // A queue limited in packets counts full-size packets.
 constexpr std::int64_t kBytesPerPacket = 1500;
 
-std::vector<AccessCategory> access_functions(const mac::Mac& m) {
-  if (m.type() == MacType::dcf) return {AccessCategory::ac_be};
-  return {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi, AccessCategory::ac_vo};
-}
-
 double seconds(Time t) { return t.to_seconds(); }
 
 }  // namespace
@@ -49,7 +44,9 @@ void MeshCongestionControl::start() {
       s->duration = params_.initial_duration;
       s->duration_series.emplace_back(now, s->duration);
       RadioState* state = s.get();
-      for (const AccessCategory ac : access_functions(*m)) {
+      // Data travels in AC_BE (DCF's one category; under EDCA the category 004's
+      // single access class maps to): its queue becomes the mesh buffer.
+      for (const AccessCategory ac : {AccessCategory::ac_be}) {
         const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(ac));
         const QueueLimit limit = own != nullptr ? own->limit() : QueueLimit{};
         mac::MeshBufferParams bp;
@@ -256,7 +253,8 @@ void MeshCongestionControl::check_expiry(RadioState& s) {
     ++s.increases;
     const std::vector<Notified> renew = s.notified;
     for (const Notified& n : renew) {
-      if (n.until > now && n.check_at <= now) notify(s, n.radio, s.duration, now, false);
+      // (until == now: a lead of zero checks at the expiry itself.)
+      if (n.until >= now && n.check_at <= now) notify(s, n.radio, s.duration, now, false);
     }
   }
   schedule_check(s, now);

@@ -31,7 +31,14 @@
 //    TCC then sends no data at all (Sec. 3.2), LSCC none to the notifier
 //    (Sec. 3.3). Management frames are never blocked. A frame the MAC had already
 //    taken from the buffer finishes its retries.
-// One access category (004 Sec. 3.1): the durations travel in the AC_BE field.
+// One access category (004 Sec. 3.1): the durations travel in the AC_BE field,
+// and the mesh buffer replaces the AC_BE queue (DCF's only one; under EDCA the
+// other categories keep their queues and are not controlled).
+// A station's own packets are local, a gateway's too: in 004's mesh the downlink
+// flows start at the gateway, so a gateway holds them in its 20 % local part.
+// The capacity is that of the radio's drop-tail queue (bytes; packets count 1500
+// bytes each); another discipline's queue gives way to a mesh buffer of 50 packets'
+// worth (75 kB).
 //
 // Statistics: per radio, notifications sent (with a timer, with timer 0, by
 // look-ahead) and received, duration changes and D over time, time blocked per

@@ -49,16 +49,16 @@ bool MeshBuffer::blocked(std::uint32_t neighbour, Time now) const {
 }
 
 void MeshBuffer::block(std::uint32_t neighbour, Time until, Time now) {
-  const bool was_ready = ready_at(now) <= now;
+  const Time release_before = ready_at(now);
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [neighbour](const Block& b) { return b.neighbour == neighbour; });
   if (it == blocks_.end()) {
     blocks_.push_back(Block{neighbour, until});
   } else {
     it->until = until;
   }
-  // A block lifted early (a notification with timer 0) or shortened: the owner
-  // cannot have dated that release.
-  if (!was_ready && ready_at(now) <= now) notify_ready();
+  // A block lifted early (a notification with timer 0) or shortened moves the
+  // release earlier than the owner dated it: tell it (it asks ready_at() again).
+  if (ready_at(now) < release_before) notify_ready();
 }
 
 std::size_t MeshBuffer::next_colour(Time now) const {
@@ -137,6 +137,7 @@ EnqueueResult MeshBuffer::do_enqueue(PacketPtr& packet, Time now) {
   if (local ? local_bytes_ + size > local_capacity() : forward_bytes_ + size > forward_capacity_) {
     return EnqueueResult::dropped(DropCause::queue_overflow);
   }
+  const Time release_before = ready_at(now);
   Colour& colour = colour_of(packet->next_hop_radio);
   if (local && params_.link_selective && block_end(colour.next_hop) > now) {
     // Sec. 3.3: blocked local packets use at most half of the local part.
@@ -152,6 +153,11 @@ EnqueueResult MeshBuffer::do_enqueue(PacketPtr& packet, Time now) {
   else add_from(from, size);
   ++packets_;
   colour.fifo.push_back(Held{std::move(packet), next_order_++, from});
+  // LSCC: a packet for a colour whose block ends before the current release date
+  // (or for an open colour) moves the release earlier.
+  const Time release = ready_at(now);
+  // (Into an empty buffer: the owner dates the release after the enqueue itself.)
+  if (release_before != Time::max() && release < release_before && release > now) notify_ready();
   return EnqueueResult::accepted();
 }
 

@@ -119,6 +119,34 @@ TEST(MeshBuffer, LiftingABlockEarlyWakesTheOwner) {
   EXPECT_EQ(owner.calls, 1);
 }
 
+TEST(MeshBuffer, AnEarlierReleaseStillInTheFutureIsAnnounced) {
+  PacketPool pool;
+  RecordingSink sink;
+  CountingListener owner;
+  // TCC: blocked by C until 100 ms and by B until 60 ms; C lifts its block at 20 ms.
+  MeshBuffer q(params(false), from_flow(), sink);
+  q.set_ready_listener(&owner);
+  q.enqueue(packet(pool, kB, kFromD), Time::zero());
+  q.block(kC, Time::ms(100), Time::zero());
+  q.block(kB, Time::ms(60), Time::zero());
+  EXPECT_EQ(owner.calls, 0);
+  q.block(kC, Time::ms(20), Time::ms(20));
+  EXPECT_EQ(owner.calls, 1);  // the owner dated 100 ms; it is 60 ms now
+  EXPECT_EQ(q.ready_at(Time::ms(20)), Time::ms(60));
+  // LSCC: only B's packets, blocked until 100 ms; a packet for C, blocked until
+  // 30 ms, moves the release to 30 ms.
+  MeshBuffer l(params(true), from_flow(), sink);
+  l.set_ready_listener(&owner);
+  l.block(kB, Time::ms(100), Time::zero());
+  l.block(kC, Time::ms(30), Time::zero());
+  l.enqueue(packet(pool, kB, kFromD), Time::zero());
+  EXPECT_EQ(owner.calls, 1);
+  EXPECT_EQ(l.ready_at(Time::zero()), Time::ms(100));
+  l.enqueue(packet(pool, kC, kFromD), Time::ms(10));
+  EXPECT_EQ(owner.calls, 2);
+  EXPECT_EQ(l.ready_at(Time::ms(10)), Time::ms(30));
+}
+
 TEST(MeshBuffer, VirtualFifosSkipOnlyTheBlockedColour) {
   PacketPool pool;
   RecordingSink sink;
