@@ -4,7 +4,6 @@
 #include <cmath>
 #include <set>
 
-#include "link/drop_tail_queue.hpp"
 #include "mac/congestion_notification.hpp"
 
 namespace wmnsim::control {
@@ -47,8 +46,7 @@ void MeshCongestionControl::start() {
       // Data travels in AC_BE (DCF's one category; under EDCA the category 004's
       // single access class maps to): its queue becomes the mesh buffer.
       for (const AccessCategory ac : {AccessCategory::ac_be}) {
-        const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(ac));
-        const QueueLimit limit = own != nullptr ? own->limit() : QueueLimit{};
+        const QueueLimit& limit = m->queue_limit();  // the scenario's, whatever queue is there now
         mac::MeshBufferParams bp;
         bp.capacity_bytes = limit.unit == QueueLimit::Unit::bytes ? limit.capacity : limit.capacity * kBytesPerPacket;
         bp.forward_share = params_.forward_share;
@@ -63,8 +61,6 @@ void MeshCongestionControl::start() {
         s->buffers.push_back(buffer.get());
         m->set_queue(ac, std::move(buffer));
       }
-      s->packets = 0;
-      for (const mac::MeshBuffer* b : s->buffers) s->packets += b->length_packets();
       radios_.push_back(std::move(s));
     }
   }
@@ -141,14 +137,13 @@ std::int64_t MeshCongestionControl::capacity(const RadioState& s) const {
   return b;
 }
 
-void MeshCongestionControl::RadioState::on_queue_length(Time now, std::size_t held, std::int64_t /*bytes*/) {
-  // The buffers' packet count over all access functions: a drop at enqueue changes
-  // nothing, so a smaller count is a packet leaving (for the MAC; or a lifetime drop).
-  std::size_t total = 0;
-  for (const mac::MeshBuffer* b : buffers) total += b->length_packets();
-  (void)held;
-  const bool departed = total < packets;
-  packets = total;
+void MeshCongestionControl::RadioState::on_queue_length(Time now, std::size_t /*packets*/, std::int64_t /*bytes*/) {
+  // A data packet left for the MAC: dequeue() counts it before telling the observer,
+  // a lifetime drop does not count it.
+  std::uint64_t taken = 0;
+  for (const mac::MeshBuffer* b : buffers) taken += b->counters().dequeued_packets;
+  const bool departed = taken > dequeued;
+  dequeued = taken;
   owner->on_change(*this, now, departed);
 }
 
@@ -256,6 +251,10 @@ void MeshCongestionControl::check_expiry(RadioState& s) {
       // (until == now: a lead of zero checks at the expiry itself.)
       if (n.until >= now && n.check_at <= now) notify(s, n.radio, s.duration, now, false);
     }
+  }
+  // The notifications checked now and not renewed expire unchecked from here on.
+  for (Notified& n : s.notified) {
+    if (n.check_at <= now) n.check_at = Time::max();
   }
   schedule_check(s, now);
 }

@@ -36,9 +36,8 @@
 // other categories keep their queues and are not controlled).
 // A station's own packets are local, a gateway's too: in 004's mesh the downlink
 // flows start at the gateway, so a gateway holds them in its 20 % local part.
-// The capacity is that of the radio's drop-tail queue (bytes; packets count 1500
-// bytes each); another discipline's queue gives way to a mesh buffer of 50 packets'
-// worth (75 kB).
+// The capacity is the radio's queue capacity from the scenario (/mac/queue; in
+// packets, 1500 bytes each).
 //
 // Statistics: per radio, notifications sent (with a timer, with timer 0, by
 // look-ahead) and received, duration changes and D over time, time blocked per
@@ -85,7 +84,7 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
     bool adapting = false;
     std::vector<Notified> notified;
     EventId check;
-    std::size_t packets = 0;                     // held at the last change
+    std::uint64_t dequeued = 0;                  // packets taken by the MAC so far
     // The packet being forwarded onto this radio now, and the radio it came from.
     PacketId incoming = 0;
     std::uint32_t incoming_from = mac::MeshBuffer::kLocal;

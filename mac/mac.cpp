@@ -52,7 +52,8 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       dequeue_(config.params.dequeue),
       short_retry_limit_(config.params.short_retry_limit),
       long_retry_limit_(config.params.long_retry_limit),
-      queue_lifetime_(config.params.queue_lifetime) {
+      queue_lifetime_(config.params.queue_lifetime),
+      queue_limit_(config.params.queue) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
   auto add_function = [&](AccessCategory ac, const EdcaParams& params) {
     check_params(params);

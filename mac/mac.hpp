@@ -142,6 +142,9 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   // listens to its notify_ready().
   void set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue);
   QueueDiscipline& queue(AccessCategory ac) { return *function_for(ac).queue; }
+  // The capacity the scenario gave this radio's queues (each access function's),
+  // whatever discipline a controller installed since.
+  const QueueLimit& queue_limit() const { return queue_limit_; }
   const QueueDiscipline& queue(AccessCategory ac) const { return *function_for(ac).queue; }
   AccessClassifier& classifier() { return classifier_; }
 
@@ -345,6 +348,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   int short_retry_limit_;
   int long_retry_limit_;
   std::optional<Time> queue_lifetime_;  // empty: packets wait in the queue for ever
+  QueueLimit queue_limit_;
   std::uint16_t next_sequence_ = 0;
 
   // Medium.
