@@ -9,7 +9,12 @@ namespace wmnsim {
 void DropCounters::add(const Packet& p, DropCause cause, bool in_window) {
   by_cause[static_cast<std::size_t>(cause)].add(p);
   total.add(p);
-  (p.hops == 0 ? local : intra_mesh).add(p);
+  if (p.hops == 0) {
+    local.add(p);
+  } else {
+    intra_mesh.add(p);
+    intra_mesh_by_cause[static_cast<std::size_t>(cause)].add(p);
+  }
   if (in_window) window_total.add(p);
 }
 

@@ -45,6 +45,7 @@ struct DropCounters {
   std::array<DropTally, kDropCauseCount> by_cause{};
   DropTally local;       // at the packet's source, before its first hop
   DropTally intra_mesh;  // after at least one hop
+  std::array<DropTally, kDropCauseCount> intra_mesh_by_cause{};  // intra_mesh, by cause (004's loss is a buffer's)
   DropTally total;
   DropTally window_total;  // inside the measurement window
   void add(const Packet& p, DropCause cause, bool in_window);

@@ -68,11 +68,12 @@ void label_radios(Network& net) {
   net.simulation().scheduler().log().set_radio_labels(std::move(radios));
 }
 
-nlohmann::ordered_json drops_json(const DropCounters& d) {
+nlohmann::ordered_json drops_json(const std::array<DropTally, kDropCauseCount>& by_cause) {
   nlohmann::ordered_json j;
-  for (std::size_t c = 0; c < kDropCauseCount; ++c) j[std::string(to_string(static_cast<DropCause>(c)))] = d.by_cause[c].packets;
+  for (std::size_t c = 0; c < kDropCauseCount; ++c) j[std::string(to_string(static_cast<DropCause>(c)))] = by_cause[c].packets;
   return j;
 }
+nlohmann::ordered_json drops_json(const DropCounters& d) { return drops_json(d.by_cause); }
 
 nlohmann::ordered_json or_null(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
@@ -209,6 +210,7 @@ void write_nodes(Network& net, Results& out, Time stop) {
     for (const auto& [cause, count] : by_cause.items()) row["drops_" + cause] = count;
     row["drops_local"] = d.local.packets;
     row["drops_intra_mesh"] = d.intra_mesh.packets;
+    row["drops_intra_mesh_queue_overflow"] = d.intra_mesh_by_cause[static_cast<std::size_t>(DropCause::queue_overflow)].packets;
     row["weighted_loss_bps"] = window_s > 0 ? static_cast<double>(d.window_total.hop_weighted_bits) / window_s : 0.0;
     // MAC totals summed over the node's radios (busyness: the mean); hosts have none.
     const auto& macs = net.macs().node_macs[n];
@@ -443,6 +445,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
       window_s > 0 ? static_cast<double>(all.window_total.hop_weighted_bits) / window_s : 0.0;
   out.summary["drops_local"] = all.local.packets;
   out.summary["drops_intra_mesh"] = all.intra_mesh.packets;
+  out.summary["drops_intra_mesh_by_cause"] = drops_json(all.intra_mesh_by_cause);
   out.summary["drops"] = drops_json(all);
 
   // Every packet is delivered, dropped with a cause, or still in the network.

@@ -52,8 +52,9 @@ TEST(MeshCongestionControl, AvoidsIntraMeshLossAndTccWastesBandwidth) {
   for (const std::uint64_t seed : {1u, 2u}) {
     SCOPED_TRACE(seed);
     const Results none = run("", seed), tcc = run("tcc", seed), lscc = run("lscc", seed);
-    // Without congestion control R drops hundreds of forwarded packets.
+    // Without congestion control R's buffer drops hundreds of forwarded packets.
     EXPECT_GT(none.summary["drops_intra_mesh"].get<double>(), 300);
+    EXPECT_EQ(none.summary["drops_intra_mesh_by_cause"]["queue_overflow"], none.summary["drops_intra_mesh"]);
     EXPECT_GT(none.summary["weighted_intra_mesh_loss_bps"].get<double>(), 0.0);
     for (const Results* r : {&tcc, &lscc}) {
       EXPECT_EQ(r->summary["drops_intra_mesh"].get<double>(), 0.0);

@@ -121,6 +121,8 @@ TEST(Node, DropsAtTtlOneAndWithoutRouteRecordingNodeAndHops) {
   EXPECT_EQ(d.by_cause[static_cast<std::size_t>(DropCause::ttl_expired)].packets, 1u);
   EXPECT_EQ(d.by_cause[static_cast<std::size_t>(DropCause::no_route)].packets, 1u);
   EXPECT_EQ(d.intra_mesh.packets, 1u);  // the TTL drop had made one hop
+  EXPECT_EQ(d.intra_mesh_by_cause[static_cast<std::size_t>(DropCause::ttl_expired)].packets, 1u);
+  EXPECT_EQ(d.intra_mesh_by_cause[static_cast<std::size_t>(DropCause::no_route)].packets, 0u);
   EXPECT_EQ(d.local.packets, 1u);       // the unroutable one had made none
   EXPECT_EQ(d.window_total.hop_weighted_bits, 1500u * 8u * 1u);
 }
