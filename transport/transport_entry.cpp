@@ -13,6 +13,8 @@ namespace wmnsim::transport {
 
 namespace {
 
+constexpr double kMaxWccpBeta = 1000.0;  // see the parse of "beta"
+
 std::unique_ptr<FlowEndpoint> build_udp(FlowBuildContext& site) {
   const FlowSpec& f = site.flow;
   UdpSourceConfig c;
@@ -112,7 +114,8 @@ TransportEntry tcp_entry() {
     JsonReader t = flow.object("tcp");
     c.variant = t.choice_or("variant", TcpVariant::newreno, names(kTcpVariants));
     c.delayed_ack = t.boolean_or("delayed_ack", false);
-    c.min_rto = t.seconds_or("min_rto_s", Time::ms(200), NumberRange::positive());
+    // At most RttEstimator's cap (RFC 6298 2.5: 60 s): a floor above the cap is no RTO.
+    c.min_rto = t.seconds_or("min_rto_s", Time::ms(200), NumberRange::open_closed(0.0, 60.0));
     c.window_packets = static_cast<int>(t.integer_or("window_packets", 64, 1, 100000));
     // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
     c.initial_window_segments = static_cast<int>(t.integer("initial_window_segments", 1, 100000).value_or(0));
@@ -143,8 +146,9 @@ TransportEntry tcp_entry() {
         },
         "min_rto_s": {
           "type": "number",
-          "description": "lower bound of the retransmission timeout (seconds)",
+          "description": "lower bound of the retransmission timeout (seconds), at most the 60-s cap (RFC 6298 2.5)",
           "exclusiveMinimum": 0,
+          "maximum": 60,
           "default": 0.2
         },
         "window_packets": {
@@ -182,7 +186,7 @@ TransportEntry tcp_entry() {
 })json";
   e.doc = R"md(`tcp`: 40 bytes of TCP/IP headers, ACKs back (docs/transport.md). The `tcp` object:
 `variant` `newreno` (default), `reno` or `fixed_window` (000 Sec. 5.5: a
-fixed congestion window); `delayed_ack` (false); `min_rto_s` (0.2);
+fixed congestion window); `delayed_ack` (false); `min_rto_s` (0.2, at most 60);
 `window_packets` (64: the maximum window, or the fixed window for `fixed_window`);
 `initial_window_segments` (absent: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
 3 segments for MSS 1460 and 4 up to 1095 bytes; 1 to 100000; ns-2.35's agents
@@ -206,9 +210,11 @@ TransportEntry wccp_entry() {
   e.parse = [](JsonReader& flow) {
     WccpConfig c;
     JsonReader w = flow.object("wccp");
-    c.beta = w.number_or("beta", 5.0, NumberRange::positive());
+    // 003 Sec. III-E chooses 5. The bound keeps T_c = beta / r_p (r_p >= 1/RTO, RTO <= 60 s)
+    // within hours, inside the engine's time range; a larger beta is no control loop.
+    c.beta = w.number_or("beta", 5.0, NumberRange::open_closed(0.0, kMaxWccpBeta));
     c.window_packets = static_cast<int>(w.integer_or("window_packets", 64, 1, 100000));
-    c.min_rto = w.seconds_or("min_rto_s", Time::ms(200), NumberRange::positive());
+    c.min_rto = w.seconds_or("min_rto_s", Time::ms(200), NumberRange::open_closed(0.0, 60.0));
     c.fast_retransmit = w.boolean_or("fast_retransmit", true);
     w.finish();
     return std::any(c);
@@ -222,6 +228,7 @@ TransportEntry wccp_entry() {
           "type": "number",
           "description": "003 Eq. 15: at least beta packets per control interval",
           "exclusiveMinimum": 0,
+          "maximum": 1000,
           "default": 5
         },
         "window_packets": {
@@ -235,6 +242,7 @@ TransportEntry wccp_entry() {
           "type": "number",
           "description": "lower bound of the retransmission timeout (seconds), as tcp's",
           "exclusiveMinimum": 0,
+          "maximum": 60,
           "default": 0.2
         },
         "fast_retransmit": {
@@ -249,8 +257,8 @@ TransportEntry wccp_entry() {
 })json";
   e.doc = R"md(`wccp` (003 Sec. III-E): a rate-based sender over TCP's reliability, 52 bytes of
 headers (TCP/IP and a 12-byte congestion header), ACKs back with the header copied
-(docs/transport.md, "WCCP"). The `wccp` object: `beta` (5, Eq. 15); `window_packets`
-(64); `min_rto_s` (0.2); `fast_retransmit` (true). Its in-network half is the `wccp`
+(docs/transport.md, "WCCP"). The `wccp` object: `beta` (5, Eq. 15, at most 1000); `window_packets`
+(64); `min_rto_s` (0.2, at most 60); `fast_retransmit` (true). Its in-network half is the `wccp`
 controller, added with its defaults on every wireless node when no `wccp`
 controller is listed.)md";
   return e;
