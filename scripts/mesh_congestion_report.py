@@ -42,22 +42,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doc_blocks import replace_block  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json"
 DOC = ROOT / "docs" / "reproductions" / "mesh-congestion.md"
-FIGURE = ROOT / "docs" / "reproductions" / "mesh-congestion.png"
+# The two traffic mixes: 004 Sec. 4.2-4.3 (UDP CBR) and Sec. 4.4 (each flow split
+# into a TCP half and a bursty UDP half; the throughput counted is TCP's).
+VARIANTS = {
+    "udp": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json", "figure": "mesh-congestion.png",
+            "tag": "", "counted": "", "offered": 16e6},
+    "tcp_bursty": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw_tcp_bursty.json",
+                   "figure": "mesh-congestion-tcp.png", "tag": "tcp_", "counted": "_tcp_", "offered": 8e6},
+}
 SCHEMES = ("none", "tcc", "lscc")
 NAMES = {"none": "no congestion control", "tcc": "TCC", "lscc": "LSCC"}
 STARVING = 0.1  # a flow under this share of its rate starves
 
 
-def run_one(wmnsim: str, out_dir: Path, scheme: str, snapshot: int, seed: int, duration: float) -> dict:
+def run_one(wmnsim: str, scenario: Path, out_dir: Path, scheme: str, snapshot: int, seed: int, duration: float) -> dict:
     """One run, cached as a compact JSON file (summary, flows, controller totals)."""
     path = out_dir / scheme / f"s{snapshot:02d}_r{seed}.json"
     if path.exists():
         return json.loads(path.read_text())
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = path.with_suffix(".raw.json")
-    cmd = [wmnsim, "run", str(SCENARIO), "--seed", str(seed), "--set", f"/node_groups/0/seed={snapshot}",
+    cmd = [wmnsim, "run", str(scenario), "--seed", str(seed), "--set", f"/node_groups/0/seed={snapshot}",
            "--set", f"/simulation/duration_s={duration}", "--set", "/outputs/timeseries=[]", "-o", str(raw)]
     if scheme != "none":
         cmd += ["--set", f'/controllers=[{{"type": "{scheme}"}}]']
@@ -110,14 +116,24 @@ def main() -> int:
     ap.add_argument("--example", type=int, default=1, help="the snapshot of Fig. 8")
     ap.add_argument("--no-doc", action="store_true", help="print the tables instead of writing the document")
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--variant", choices=sorted(VARIANTS), default="udp",
+                    help="udp: Fig. 6-8 (UDP CBR); tcp_bursty: Fig. 9-10 (TCP + bursty UDP, TCP's throughput)")
     args = ap.parse_args()
+    v = VARIANTS[args.variant]
+    tag, counted = v["tag"], v["counted"]
+
+    def counted_goodput(r: dict) -> float:
+        if not counted:
+            return r["summary"]["total_goodput_bps"]
+        return sum(f["goodput_bps"] for f in r["flows"] if counted in f["id"])
     seeds = [int(s) for s in args.seeds.split(",")]
     out_dir = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="mesh_congestion_"))
     snapshots = list(range(1, args.snapshots + 1))
     jobs = [(scheme, k, s) for k in snapshots for s in seeds for scheme in SCHEMES]
     runs: Dict[tuple, dict] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_one, args.wmnsim, out_dir, sc, k, s, args.duration): (sc, k, s) for sc, k, s in jobs}
+        futures = {pool.submit(run_one, args.wmnsim, v["scenario"], out_dir, sc, k, s, args.duration): (sc, k, s)
+                   for sc, k, s in jobs}
         for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             runs[futures[fut]] = fut.result()
             if done % 50 == 0:
@@ -127,7 +143,8 @@ def main() -> int:
     def per_snapshot(scheme: str, key) -> Dict[int, float]:
         return {k: mean([key(runs[(scheme, k, s)]) for s in seeds]) for k in snapshots}
 
-    thr = {sc: per_snapshot(sc, lambda r: r["summary"]["total_goodput_bps"]) for sc in SCHEMES}
+    thr = {sc: per_snapshot(sc, counted_goodput) for sc in SCHEMES}
+    total = {sc: per_snapshot(sc, lambda r: r["summary"]["total_goodput_bps"]) for sc in SCHEMES}
     wloss = {sc: per_snapshot(sc, lambda r: r["summary"]["weighted_intra_mesh_loss_bps"]) for sc in SCHEMES}
     buf = {sc: per_snapshot(sc, lambda r: r["summary"]["drops_intra_mesh_by_cause"]["queue_overflow"]) for sc in SCHEMES}
     retry = {sc: per_snapshot(sc, lambda r: r["summary"]["drops_intra_mesh_by_cause"]["retry_limit"]) for sc in SCHEMES}
@@ -147,28 +164,36 @@ def main() -> int:
     lines.append(f"{len(snapshots)} snapshots x {len(seeds)} runs of {args.duration:g} s, no congestion control; "
                  f"throughput {mbps(min(t))} to {mbps(max(t))} Mbit/s of the 16 offered (004: 6.4 to 15.6), "
                  f"weighted intra-mesh loss {mbps(min(w))} to {mbps(max(w))} Mbit/s (004: 0 to 8.5).")
-    blocks["fig6"] = "\n".join(lines)
+    if not tag:
+        blocks["fig6"] = "\n".join(lines)
 
     # ---- Fig. 7 ----
     order7 = sorted(snapshots, key=lambda k: (thr["none"][k], k))
-    lines = ["| rank | snapshot | none (Mbit/s) | TCC | LSCC | TCC - none | LSCC - none |",
+    what = "TCP throughput" if tag else "throughput"
+    lines = [f"| rank | snapshot | {what}, none (Mbit/s) | TCC | LSCC | TCC - none | LSCC - none |",
              "|---:|---:|---:|---:|---:|---:|---:|"]
     for i, k in enumerate(order7, 1):
         n, tc, ls = thr["none"][k], thr["tcc"][k], thr["lscc"][k]
         lines.append(f"| {i} | {k} | {mbps(n)} | {mbps(tc)} | {mbps(ls)} | {(tc - n) / 1e6:+.2f} | {(ls - n) / 1e6:+.2f} |")
-    blocks["fig7"] = "\n".join(lines)
+    blocks[tag + "fig7"] = "\n".join(lines)
 
     def change_row(sc: str) -> str:
         d = [thr[sc][k] - thr["none"][k] for k in snapshots]
-        up = sum(1 for x in d if x > 0.01 * 16e6)
-        down = sum(1 for x in d if x < -0.01 * 16e6)
+        up = sum(1 for x in d if x > 0.01 * v["offered"])
+        down = sum(1 for x in d if x < -0.01 * v["offered"])
         return (f"| {NAMES[sc]} | {mbps(mean([thr[sc][k] for k in snapshots]))} | {mean(d) / 1e6:+.2f} | "
                 f"{max(d) / 1e6:+.2f} | {min(d) / 1e6:+.2f} | {up} | {down} | {len(snapshots) - up - down} |")
-    lines = ["| scheme | mean throughput (Mbit/s) | mean change | largest gain | largest loss | snapshots raised by > 0.16 Mbit/s | lowered | within |",
+    band = mbps(0.01 * v["offered"])
+    lines = [f"| scheme | mean {what} (Mbit/s) | mean change | largest gain | largest loss | snapshots raised by > {band} Mbit/s | lowered | within |",
              "|---|---:|---:|---:|---:|---:|---:|---:|",
              f"| {NAMES['none']} | {mbps(mean([thr['none'][k] for k in snapshots]))} | | | | | | |",
              change_row("tcc"), change_row("lscc")]
-    blocks["fig7_summary"] = "\n".join(lines)
+    if tag:
+        udp = {sc: mean([total[sc][k] - thr[sc][k] for k in snapshots]) for sc in SCHEMES}
+        lines.append("")
+        lines.append("Bursty UDP throughput, mean over the snapshots: " +
+                     ", ".join(f"{NAMES[sc]} {mbps(udp[sc])} Mbit/s" for sc in SCHEMES) + " (004: roughly 8).")
+    blocks[tag + "fig7_summary"] = "\n".join(lines)
 
     # ---- loss by cause ----
     lines = ["| scheme | weighted intra-mesh loss (Mbit/s), mean | snapshots with forwarded packets lost in buffers | such packets per run, mean (max) | retry-limit drops after forwarding per run, mean | local drops per run, mean | notifications sent per run, mean |",
@@ -178,14 +203,15 @@ def main() -> int:
         lines.append(f"| {NAMES[sc]} | {mbps(mean([wloss[sc][k] for k in snapshots]))} | {sum(1 for x in b if x > 0)} | "
                      f"{mean(b):.0f} ({max(b):.0f}) | {mean([retry[sc][k] for k in snapshots]):.0f} | "
                      f"{mean([local[sc][k] for k in snapshots]):.0f} | {mean([sent[sc][k] for k in snapshots]):.0f} |")
-    blocks["loss"] = "\n".join(lines)
+    blocks[tag + "loss"] = "\n".join(lines)
 
     # ---- Fig. 8 ----
     ex = args.example
     lines = ["| direction | scheme | median (kbit/s) | quartiles | whiskers | outliers | starving (< 10 % of the rate) |",
              "|---|---|---:|---|---|---:|---:|"]
     box = {}
-    for direction, suffix in (("uplink", "_up"), ("downlink", "_down")):
+    for direction, suffix in (("uplink", counted + "up" if counted else "_up"),
+                              ("downlink", counted + "down" if counted else "_down")):
         for sc in SCHEMES:
             vals, starving = [], 0
             for s in seeds:
@@ -199,9 +225,13 @@ def main() -> int:
             lines.append(f"| {direction} | {NAMES[sc]} | {kbps(q['median'])} | {kbps(q['q1'])}-{kbps(q['q3'])} | "
                          f"{kbps(q['low'])}-{kbps(q['high'])} | {q['outliers']} | {starving / len(seeds):.1f} |")
     lines.append("")
-    lines.append(f"Snapshot {ex}: the 40 uplink (100 kbit/s) and 40 downlink (300 kbit/s) flows of each of "
-                 f"{len(seeds)} runs pooled; starving flows per run.")
-    blocks["fig8"] = "\n".join(lines)
+    if tag:
+        lines.append(f"Snapshot {ex}: the 40 uplink (fed at 50 kbit/s) and 40 downlink (150 kbit/s) TCP flows of each of "
+                     f"{len(seeds)} runs pooled; starving flows per run.")
+    else:
+        lines.append(f"Snapshot {ex}: the 40 uplink (100 kbit/s) and 40 downlink (300 kbit/s) flows of each of "
+                     f"{len(seeds)} runs pooled; starving flows per run.")
+    blocks[tag + "fig8"] = "\n".join(lines)
 
     if args.no_doc:
         for name, text in blocks.items():
@@ -213,11 +243,11 @@ def main() -> int:
         DOC.write_text(doc)
         print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
     if not args.no_plot:
-        plot(order6, order7, thr, wloss, box, ex)
+        plot(order6, order7, thr, wloss, box, ex, ROOT / "docs" / "reproductions" / v["figure"], bool(tag))
     return 0
 
 
-def plot(order6, order7, thr, wloss, box, ex) -> None:
+def plot(order6, order7, thr, wloss, box, ex, figure: Path, tcp: bool) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -228,25 +258,25 @@ def plot(order6, order7, thr, wloss, box, ex) -> None:
     a.plot(x, [wloss["none"][k] / 1e6 for k in order6], "s-", label="weighted intra-mesh loss")
     a.set_xlabel("snapshot (sorted by loss)")
     a.set_ylabel("Mbit/s")
-    a.set_title("Fig. 6: no congestion control")
+    a.set_title("Fig. 6: no congestion control" + (" (TCP + bursty UDP)" if tcp else ""))
     a.legend()
     a = axes[0][1]
     x = range(1, len(order7) + 1)
     for sc, m in (("none", "o-"), ("tcc", "^-"), ("lscc", "s-")):
         a.plot(x, [thr[sc][k] / 1e6 for k in order7], m, label=NAMES[sc])
     a.set_xlabel("snapshot (sorted by throughput without congestion control)")
-    a.set_ylabel("throughput (Mbit/s)")
-    a.set_title("Fig. 7: UDP")
+    a.set_ylabel("TCP throughput (Mbit/s)" if tcp else "throughput (Mbit/s)")
+    a.set_title("Fig. 9: TCP" if tcp else "Fig. 7: UDP")
     a.legend()
     for col, direction in enumerate(("uplink", "downlink")):
         a = axes[1][col]
         a.boxplot([[v / 1e3 for v in box[(direction, sc)]] for sc in SCHEMES], labels=[NAMES[sc] for sc in SCHEMES],
                   whis=1.5, sym="x")
         a.set_ylabel("flow throughput (kbit/s)")
-        a.set_title(f"Fig. 8: {direction} flows, snapshot {ex}")
+        a.set_title(f"Fig. {10 if tcp else 8}: {direction} {'TCP ' if tcp else ''}flows, snapshot {ex}")
     fig.tight_layout()
-    fig.savefig(FIGURE, dpi=90)
-    print(f"wrote {FIGURE.relative_to(ROOT)}", file=sys.stderr)
+    fig.savefig(figure, dpi=90)
+    print(f"wrote {figure.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
