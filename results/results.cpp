@@ -243,7 +243,7 @@ std::vector<std::string> check_output_files(const fs::path& input, const std::ve
     }
     const fs::path dir = folder_of(o.path);
     if (!fs::is_directory(dir, ec)) {
-      problems.push_back("cannot write " + name + ": the folder " + dir.string() +
+      problems.push_back("cannot write " + name + " (" + o.what + "): the folder " + dir.string() +
                          " does not exist; create it or choose another output path");
       continue;
     }
@@ -255,7 +255,8 @@ std::vector<std::string> check_output_files(const fs::path& input, const std::ve
       if (fd >= 0) ::unlink(probe.c_str());
     }
     if (fd < 0) {
-      problems.push_back("cannot write " + name + ": the folder " + dir.string() + " does not take a new file (" +
+      problems.push_back("cannot write " + name + " (" + o.what + "): the folder " + dir.string() +
+                         " does not take a new file (" +
                          std::strerror(errno) + ")");
       continue;
     }
