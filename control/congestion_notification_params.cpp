@@ -20,6 +20,7 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
   p.increase_factor = r.number_or("increase_factor", 1.2, NumberRange{1.0, 100.0, true, false});
   p.decrease_factor = fraction(r, "decrease_factor", 0.8);
   p.expiry_check_lead = r.seconds_or("expiry_check_lead_s", Time::ms(10), NumberRange::closed(0.0, 6.5535));
+  p.delivery = r.choice_or("notification_delivery", NotificationDelivery::unicast, names(kNotificationDeliveries));
   // 004's thresholds are ordered: too long < too short < congested.
   if (!(p.too_long_threshold < p.too_short_threshold)) {
     ctx.issues().add(r.path_of("too_long_threshold"), "too_long_threshold must be below too_short_threshold");
@@ -96,6 +97,11 @@ constexpr const char* kSharedProperties = R"json(
       "minimum": 0,
       "maximum": 6.5535,
       "default": 0.01
+    },
+    "notification_delivery": {
+      "enum": ["unicast", "group"],
+      "description": "unicast: one acknowledged, retried frame per notified neighbour; group: one group-addressed frame to all of them, not acknowledged, not retried (004 says 'multicast')",
+      "default": "unicast"
     }
 )json";
 
@@ -111,7 +117,7 @@ ControllerEntry tcc_entry() {
   "properties": {
 )json") + kSharedProperties + "}}";
   e.doc =
-      R"md(| `tcc` | 004 Sec. 3 | `forward_share` (0.8), `congestion_threshold` (0.6), `too_short_threshold` (0.2), `too_long_threshold` (0.1), `initial_duration_s` (0.1, at most 6.5535), `increase_factor` (1.2), `decrease_factor` (0.8), `expiry_check_lead_s` (0.01, ours: 004 says "shortly before"). Thresholds must satisfy too_long < too_short <= congestion |)md";
+      R"md(| `tcc` | 004 Sec. 3 | `forward_share` (0.8), `congestion_threshold` (0.6), `too_short_threshold` (0.2), `too_long_threshold` (0.1), `initial_duration_s` (0.1, at most 6.5535), `increase_factor` (1.2), `decrease_factor` (0.8), `expiry_check_lead_s` (0.01, ours: 004 says "shortly before"), `notification_delivery` (`unicast`, or `group`: one unacknowledged group-addressed frame; 004 says "multicast"). Thresholds must satisfy too_long < too_short <= congestion |)md";
   return e;
 }
 

@@ -1,10 +1,21 @@
 #pragma once
 // The parameters of 004's 802.11s congestion control, TCC and LSCC (control/mesh_congestion_control.hpp).
 
+#include <array>
+
+#include "core/enum_names.hpp"
 #include "core/time.hpp"
 #include "control/controller_entry.hpp"
 
 namespace wmnsim {
+
+// How a notification reaches its neighbours: one acknowledged, retried frame per
+// neighbour (unicast), or one group-addressed frame to all of them, neither
+// acknowledged nor retried (IEEE 802.11-2012 9.3.6: group frames get no ACK; 004
+// Sec. 3.2 says "multicast").
+enum class NotificationDelivery { unicast, group };
+inline constexpr std::array<EnumName<NotificationDelivery>, 2> kNotificationDeliveries{
+    {{"unicast", NotificationDelivery::unicast}, {"group", NotificationDelivery::group}}};
 
 // 004: IEEE 802.11s intra-mesh congestion control, TCC or (link_selective) LSCC.
 struct CongestionNotificationParams {
@@ -19,6 +30,7 @@ struct CongestionNotificationParams {
   // How long before a running notification expires the station checks its buffer
   // (004 Sec. 3.1: "shortly before"; the value is ours, see docs/controllers.md).
   Time expiry_check_lead = Time::ms(10);
+  NotificationDelivery delivery = NotificationDelivery::unicast;
   // lscc only
   double blocked_local_limit = 0.5;   // share of the local buffer blocked packets may use
   double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling

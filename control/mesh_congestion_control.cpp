@@ -167,63 +167,85 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
   const double forwarded = static_cast<double>(forward_bytes(s));
   // Too long (Sec. 3.1): a data packet left and the forwarding part is nearly empty.
   if (departed && s.adapting && forwarded < params_.too_long_threshold * cap) {
-    bool any = false;
-    for (const Notified& n : s.notified) any = any || n.until > now;
-    if (any) {
+    std::vector<std::uint32_t> lift;
+    for (const Notified& n : s.notified) {
+      if (n.until > now) lift.push_back(n.radio);
+    }
+    if (!lift.empty()) {
       set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.decrease_factor), now);
       ++s.decreases;
-      const std::vector<Notified> lift = s.notified;
-      for (const Notified& n : lift) {
-        if (n.until > now) notify(s, n.radio, Time::zero(), now, false);
-      }
+      notify(s, lift, Time::zero(), now, false);
       sim().scheduler().cancel(s.check);
     }
   }
   // Congestion (Sec. 3.1, 4.1): more than 60 % of the buffer occupied.
   if (held > params_.congestion_threshold * cap) {
-    bool sent = false;
+    std::vector<std::uint32_t> to;
     for (const std::uint32_t r : s.tree_neighbours) {
-      if (!running(s, r, now)) {
-        notify(s, r, s.duration, now, false);
-        sent = true;
-      }
+      if (!running(s, r, now)) to.push_back(r);
     }
-    if (sent) ++s.congested_detections;
+    if (!to.empty()) {
+      notify(s, to, s.duration, now, false);
+      ++s.congested_detections;
+    }
   }
   // Look-ahead (LSCC, Sec. 3.3, 4.1): the neighbours whose packets hold too much.
   if (params_.link_selective && forwarded > params_.look_ahead_threshold * cap) {
+    std::vector<std::uint32_t> to;
     for (const mac::MeshBuffer* b : s.buffers) {
       for (const auto& [radio, bytes] : b->holders()) {
         if (radio >= mac::MeshBuffer::kLocal - 1) continue;  // not a radio neighbour
-        if (static_cast<double>(bytes) > params_.look_ahead_share * held && !running(s, radio, now)) {
-          notify(s, radio, s.duration, now, true);
+        if (static_cast<double>(bytes) > params_.look_ahead_share * held && !running(s, radio, now) &&
+            std::find(to.begin(), to.end(), radio) == to.end()) {
+          to.push_back(radio);
         }
       }
     }
+    if (!to.empty()) notify(s, to, s.duration, now, true);
   }
 }
 
-void MeshCongestionControl::notify(RadioState& s, std::uint32_t radio, Time duration, Time now, bool look_ahead) {
-  auto body = std::make_shared<mac::CongestionNotification>();
-  body->set_duration(kCategory, duration);
-  const Time sent = body->duration(kCategory);  // in the field's units
-  s.mac->send_management(body, radio);
-  auto it = std::find_if(s.notified.begin(), s.notified.end(), [radio](const Notified& n) { return n.radio == radio; });
-  // Checked expiry_check_lead before it expires (half its duration when shorter).
-  const Time check_at = now + sent - std::min(params_.expiry_check_lead, sent / 2);
-  if (it == s.notified.end()) {
-    s.notified.push_back(Notified{radio, now + sent, check_at});
-  } else {
-    it->until = now + sent;
-    it->check_at = check_at;
+void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_t>& radios, Time duration, Time now,
+                                   bool look_ahead) {
+  if (radios.empty()) return;  // (an empty group would address every receiver)
+  const auto frame = [&] {
+    auto body = std::make_shared<mac::CongestionNotification>();
+    body->set_duration(kCategory, duration);
+    return body;
+  };
+  Time sent = Time::zero();
+  if (params_.delivery == NotificationDelivery::group) {
+    // One group-addressed frame for all of them (no ACK, no retry).
+    auto body = frame();
+    body->set_addressees(radios);
+    sent = body->duration(kCategory);  // in the field's units
+    s.mac->send_management(body, kBroadcastRadio);
+  }
+  for (const std::uint32_t radio : radios) {
+    if (params_.delivery == NotificationDelivery::unicast) {
+      auto body = frame();
+      sent = body->duration(kCategory);
+      s.mac->send_management(body, radio);
+    }
+    auto it = std::find_if(s.notified.begin(), s.notified.end(), [radio](const Notified& n) { return n.radio == radio; });
+    // Checked expiry_check_lead before it expires (half its duration when shorter).
+    const Time check_at = now + sent - std::min(params_.expiry_check_lead, sent / 2);
+    if (it == s.notified.end()) {
+      s.notified.push_back(Notified{radio, now + sent, check_at});
+    } else {
+      it->until = now + sent;
+      it->check_at = check_at;
+    }
+    if (duration > Time::zero()) {
+      ++s.sent;
+      if (look_ahead) ++s.sent_look_ahead;
+    } else {
+      ++s.sent_zero;
+    }
   }
   if (duration > Time::zero()) {
-    ++s.sent;
-    if (look_ahead) ++s.sent_look_ahead;
     s.adapting = true;
     schedule_check(s, now);
-  } else {
-    ++s.sent_zero;
   }
 }
 
@@ -246,11 +268,12 @@ void MeshCongestionControl::check_expiry(RadioState& s) {
   if (static_cast<double>(held_bytes(s)) >= params_.too_short_threshold * static_cast<double>(capacity(s))) {
     set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.increase_factor), now);
     ++s.increases;
-    const std::vector<Notified> renew = s.notified;
-    for (const Notified& n : renew) {
+    std::vector<std::uint32_t> renew;
+    for (const Notified& n : s.notified) {
       // (until == now: a lead of zero checks at the expiry itself.)
-      if (n.until >= now && n.check_at <= now) notify(s, n.radio, s.duration, now, false);
+      if (n.until >= now && n.check_at <= now) renew.push_back(n.radio);
     }
+    if (!renew.empty()) notify(s, renew, s.duration, now, false);
   }
   // The notifications checked now and not renewed expire unchecked from here on.
   for (Notified& n : s.notified) {
@@ -264,7 +287,9 @@ void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBo
   if (ccn == nullptr || ccn->action() != mac::CongestionNotification::kActionCongestionControlNotification) return;
   const ControlContext& ctx = context();
   if (from.interface >= ctx.macs[node].size()) return;
-  RadioState* s = state_of_radio(ctx.macs[node][from.interface]->address());
+  const std::uint32_t me = ctx.macs[node][from.interface]->address();
+  if (!ccn->addressed_to(me)) return;  // a group notification for other neighbours
+  RadioState* s = state_of_radio(me);
   if (s == nullptr) return;
   const Time now = sim().now();
   const Time d = ccn->duration(kCategory);

@@ -10,9 +10,11 @@
 //    (mac/congestion_notification.hpp, an Action frame at the basic rate, around
 //    the data queue) carrying the congestion duration D, sent to each neighbour in
 //    the routing tree (the neighbours the flows' paths, and their ACK paths,
-//    cross) that is not already under a running notification. It is sent unicast,
-//    one frame per neighbour, acknowledged and retried: 004 says "multicast" but
-//    not how group frames are protected; 802.11 gives them neither ACK nor retry;
+//    cross) that is not already under a running notification. By default it is
+//    sent unicast, one frame per neighbour, acknowledged and retried: 004 says
+//    "multicast" but not how group frames are protected; 802.11 gives them neither
+//    ACK nor retry. notification_delivery "group" sends one group-addressed frame
+//    to all the neighbours notified at that instant instead;
 //  - LSCC look-ahead (Sec. 3.3, 4.1): while the forwarded packets fill more than
 //    look_ahead_threshold (40 %) of the buffer, each neighbour whose packets hold
 //    more than look_ahead_share (2 %) of the buffer's content is notified too;
@@ -106,7 +108,9 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   void on_management(std::uint32_t node, const ManagementBody& body, const PrevHop& from) override;
 
   void on_change(RadioState& s, Time now, bool departed);
-  void notify(RadioState& s, std::uint32_t radio, Time duration, Time now, bool look_ahead);
+  // One notification with `duration` to each of `radios` (a group frame for all of
+  // them under NotificationDelivery::group).
+  void notify(RadioState& s, const std::vector<std::uint32_t>& radios, Time duration, Time now, bool look_ahead);
   bool running(const RadioState& s, std::uint32_t radio, Time now) const;
   void schedule_check(RadioState& s, Time now);
   void check_expiry(RadioState& s);

@@ -19,9 +19,12 @@
 // Sent with Mac::send_management; received by the handlers a node subscribes to
 // category kCategoryMesh (Node::subscribe_management).
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "core/management_body.hpp"
 #include "core/packet.hpp"  // kBroadcastRadio
@@ -48,6 +51,14 @@ class CongestionNotification final : public ManagementBody {
   std::uint32_t size_bytes() const override { return kBodyBytes; }
 
   std::uint32_t destination() const { return destination_; }
+  // A group-addressed notification is for the neighbours its group address names:
+  // here the list of their radios (the address is the frame's RA, so the list adds
+  // nothing on the air). Empty: every receiver (a unicast frame has one anyway).
+  const std::vector<std::uint32_t>& addressees() const { return addressees_; }
+  void set_addressees(std::vector<std::uint32_t> radios) { addressees_ = std::move(radios); }
+  bool addressed_to(std::uint32_t radio) const {
+    return addressees_.empty() || std::find(addressees_.begin(), addressees_.end(), radio) != addressees_.end();
+  }
   Time duration(AccessCategory ac) const { return duration_[index_of(ac)]; }
   // Rounded up to the field's unit; throws std::invalid_argument outside
   // [0, 65535 x 100 us].
@@ -61,6 +72,7 @@ class CongestionNotification final : public ManagementBody {
 
  private:
   std::uint32_t destination_;
+  std::vector<std::uint32_t> addressees_;
   std::array<Time, kAccessCategoryCount> duration_{};
 };
 

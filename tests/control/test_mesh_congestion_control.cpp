@@ -114,6 +114,35 @@ TEST(MeshCongestionControl, NotificationsAndBlocksAreReported) {
             radio_of(tcc, "G")["notifications_received"].get<int>() / 2);
 }
 
+const nlohmann::ordered_json& radio_row(const Results& r, const std::string& id) {
+  for (const auto& row : r.radios) {
+    if (row["id"] == id) return row;
+  }
+  throw std::runtime_error("no radio " + id);
+}
+
+TEST(MeshCongestionControl, GroupDeliverySendsOneUnacknowledgedFrameForSeveralNeighbours) {
+  // notification_delivery "group" (004 Sec. 3.2's "multicast"): one group-addressed
+  // frame for all the neighbours notified at that instant; every neighbour hears it,
+  // only the addressed ones obey.
+  const Results uni = run("lscc"), group = run("lscc", 1, {{"notification_delivery", "group"}});
+  // Unicast: a frame (and its retries) per notified neighbour.
+  EXPECT_GE(radio_row(uni, "R:0")["mgmt_sent"].get<int>(), radio_of(uni, "R")["notifications_sent"].get<int>());
+  // Group: fewer frames than notifications, and no retries to add to them.
+  const int frames = radio_row(group, "R:0")["mgmt_sent"].get<int>();
+  EXPECT_GT(frames, 0);
+  EXPECT_LT(frames, radio_of(group, "R")["notifications_sent"].get<int>() +
+                        radio_of(group, "R")["notifications_sent_zero"].get<int>());
+  // X and the gateway hear them but are not addressed (look-ahead picks the sources).
+  EXPECT_GT(radio_row(group, "X:0")["mgmt_received"].get<int>(), 0);
+  EXPECT_EQ(radio_of(group, "X")["notifications_received"].get<int>(), 0);
+  EXPECT_EQ(radio_of(group, "G")["notifications_received"].get<int>(), 0);
+  EXPECT_GT(radio_of(group, "S2")["blocked_s"].get<double>(), 0.1);
+  // The relay's forwarding buffer is still protected.
+  const Results none = run("");
+  EXPECT_LT(group.summary["drops_intra_mesh"].get<double>(), 0.1 * none.summary["drops_intra_mesh"].get<double>());
+}
+
 TEST(MeshCongestionControl, CongestionControlCollision) {
   // 004 Fig. 2: B and C, each unable to drain towards its slow outer link, notify
   // each other. No forwarded packet is lost, but the two block each other for most
