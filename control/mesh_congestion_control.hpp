@@ -42,7 +42,7 @@
 // packets, 1500 bytes each).
 //
 // Statistics: per radio, notifications sent (with a timer, with timer 0, by
-// look-ahead) and received, duration changes and D over time, time blocked per
+// look-ahead; per notified neighbour, also when one group frame carries several) and received, duration changes and D over time, time blocked per
 // notifying neighbour and in all (TCC: while any block stands).
 
 #include <cstdint>

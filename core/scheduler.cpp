@@ -37,10 +37,6 @@ void Scheduler::throw_in_the_past(Time at) const {
 
 void Scheduler::throw_without_callback() { throw std::logic_error("event scheduled without a callback"); }
 
-void Scheduler::throw_past_the_end(Time delay) const {
-  throw std::logic_error("event delay " + delay.to_string() + " runs past the end of simulated time");
-}
-
 bool Scheduler::cancel(EventId id) {
   if (!is_pending(id)) return false;
   Slot& s = slots_[id.slot];

@@ -21,7 +21,7 @@ docs/reproductions/mesh-congestion.png. Nothing is typed in.
 
 Usage: /usr/bin/python3 scripts/mesh_congestion_report.py [--wmnsim build/release/cli/wmnsim]
           [--snapshots 50] [--seeds 1,2,3] [--duration 180] [--jobs 2] [--out DIR]
-          [--example 1] [--no-doc] [--no-plot]
+          [--example 1] [--no-doc] [--no-plot] [--variant udp|tcp_bursty|tcp]
 Results are kept in --out (default: a temporary folder) and reused when present
 (delete the folder after a model change).
 """
@@ -43,33 +43,45 @@ from doc_blocks import replace_block  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "reproductions" / "mesh-congestion.md"
-# The two traffic mixes: 004 Sec. 4.2-4.3 (UDP CBR) and Sec. 4.4 (each flow split
-# into a TCP half and a bursty UDP half; the throughput counted is TCP's).
+# The traffic mixes: 004 Sec. 4.2-4.3 (UDP CBR), Sec. 4.4 (each flow split into a
+# TCP half and a bursty UDP half; the throughput counted is TCP's) and Sec. 4.4's
+# first paragraph (one TCP flow each way per station; only the summary and the loss
+# table, for its claim that congestion control changes nothing there).
 VARIANTS = {
     "udp": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json", "figure": "mesh-congestion.png",
             "tag": "", "counted": "", "offered": 16e6},
     "tcp_bursty": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw_tcp_bursty.json",
                    "figure": "mesh-congestion-tcp.png", "tag": "tcp_", "counted": "_tcp_", "offered": 8e6},
+    "tcp": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw_tcp.json", "figure": None,
+            "tag": "tcponly_", "counted": "", "offered": 16e6, "blocks": ("fig7_summary", "loss")},
 }
 SCHEMES = ("none", "tcc", "lscc")
 NAMES = {"none": "no congestion control", "tcc": "TCC", "lscc": "LSCC"}
 STARVING = 0.1  # a flow under this share of its rate starves
 
 
-def run_one(wmnsim: str, scenario: Path, out_dir: Path, scheme: str, snapshot: int, seed: int, duration: float) -> dict:
-    """One run, cached as a compact JSON file (summary, flows, controller totals)."""
-    path = out_dir / scheme / f"s{snapshot:02d}_r{seed}.json"
-    if path.exists():
-        return json.loads(path.read_text())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = path.with_suffix(".raw.json")
-    cmd = [wmnsim, "run", str(scenario), "--seed", str(seed), "--set", f"/node_groups/0/seed={snapshot}",
-           "--set", f"/simulation/duration_s={duration}", "--set", "/outputs/timeseries=[]", "-o", str(raw)]
-    if scheme != "none":
-        cmd += ["--set", f'/controllers=[{{"type": "{scheme}"}}]']
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    full = json.loads(raw.read_text())
-    keep = {
+def controllers_of(scheme: str) -> str:
+    """The /controllers value of a scheme: "tcc", "lscc", or either with "_group"
+    (notification_delivery "group": one unacknowledged group frame per notification)."""
+    kind, _, delivery = scheme.partition("_")
+    keys = f'"type": "{kind}"' + (', "notification_delivery": "group"' if delivery == "group" else "")
+    return f"[{{{keys}}}]"
+
+
+def mutual_blocks(full: dict) -> int:
+    """Pairs of radios that each blocked the other for more than half the run (004
+    Fig. 2's congestion-control collision, persisting)."""
+    if not full.get("controllers"):
+        return 0
+    half = full["scenario"]["simulation"]["duration_s"] / 2
+    by = {r["radio"]: r["blocked_by_radio_s"] for r in full["controllers"][0]["statistics"]["radios"]}
+    return sum(1 for a in by for b in by
+               if a < b and by[a].get(str(b), 0) > half and by[b].get(str(a), 0) > half)
+
+
+def condense(full: dict, scheme: str, snapshot: int, seed: int) -> dict:
+    """What the tables need of one run's results."""
+    return {
         "scheme": scheme, "snapshot": snapshot, "seed": seed,
         "summary": full["summary"],
         "flows": [{k: f[k] for k in ("id", "src", "dst", "hops", "goodput_bps")} for f in full["flows"]],
@@ -77,7 +89,29 @@ def run_one(wmnsim: str, scenario: Path, out_dir: Path, scheme: str, snapshot: i
         "controller": {k: v for k, v in full["controllers"][0]["statistics"].items() if k != "radios"}
         if full.get("controllers") else None,
         "mgmt_sent": sum((n.get("mgmt_sent") or 0) for n in full["nodes"]),
+        "mutual_blocks": mutual_blocks(full),
     }
+
+
+def run_one(wmnsim: str, scenario: Path, out_dir: Path, scheme: str, snapshot: int, seed: int, duration: float,
+            need_blocks: bool = False) -> dict:
+    """One run, cached as a compact JSON file (summary, flows, controller totals).
+    need_blocks: a cached run from before mutual_blocks was kept is run again."""
+    # Per scenario (the variants share flow ids); a run of another duration is redone.
+    path = out_dir / scenario.stem / scheme / f"s{snapshot:02d}_r{seed}.json"
+    if path.exists():
+        kept = json.loads(path.read_text())
+        if (not need_blocks or "mutual_blocks" in kept) and kept.get("duration", duration) == duration:
+            return kept
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = path.with_suffix(".raw.json")
+    cmd = [wmnsim, "run", str(scenario), "--seed", str(seed), "--set", f"/node_groups/0/seed={snapshot}",
+           "--set", f"/simulation/duration_s={duration}", "--set", "/outputs/timeseries=[]", "-o", str(raw)]
+    if scheme != "none":
+        cmd += ["--set", f"/controllers={controllers_of(scheme)}"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    keep = condense(json.loads(raw.read_text()), scheme, snapshot, seed)
+    keep["duration"] = duration
     path.write_text(json.dumps(keep))
     raw.unlink()
     return keep
@@ -116,8 +150,12 @@ def main() -> int:
     ap.add_argument("--example", type=int, default=1, help="the snapshot of Fig. 8")
     ap.add_argument("--no-doc", action="store_true", help="print the tables instead of writing the document")
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--group-seeds", default="",
+                    help="also run TCC and LSCC with group-addressed notifications for these seeds (e.g. 1) "
+                         "and write the 'group' block (udp only)")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="udp",
-                    help="udp: Fig. 6-8 (UDP CBR); tcp_bursty: Fig. 9-10 (TCP + bursty UDP, TCP's throughput)")
+                    help="udp: Fig. 6-8 (UDP CBR); tcp_bursty: Fig. 9-10 (TCP + bursty UDP, TCP's throughput); "
+                         "tcp: one TCP flow each way per station (Sec. 4.4's first claim)")
     args = ap.parse_args()
     v = VARIANTS[args.variant]
     tag, counted = v["tag"], v["counted"]
@@ -188,7 +226,7 @@ def main() -> int:
              "|---|---:|---:|---:|---:|---:|---:|---:|",
              f"| {NAMES['none']} | {mbps(mean([thr['none'][k] for k in snapshots]))} | | | | | | |",
              change_row("tcc"), change_row("lscc")]
-    if tag:
+    if counted:
         udp = {sc: mean([total[sc][k] - thr[sc][k] for k in snapshots]) for sc in SCHEMES}
         lines.append("")
         lines.append("Bursty UDP throughput, mean over the snapshots: " +
@@ -225,7 +263,7 @@ def main() -> int:
             lines.append(f"| {direction} | {NAMES[sc]} | {kbps(q['median'])} | {kbps(q['q1'])}-{kbps(q['q3'])} | "
                          f"{kbps(q['low'])}-{kbps(q['high'])} | {q['outliers']} | {starving / len(seeds):.1f} |")
     lines.append("")
-    if tag:
+    if counted:
         lines.append(f"Snapshot {ex}: the 40 uplink (fed at 50 kbit/s) and 40 downlink (150 kbit/s) TCP flows of each of "
                      f"{len(seeds)} runs pooled; starving flows per run.")
     else:
@@ -233,6 +271,47 @@ def main() -> int:
                      f"{len(seeds)} runs pooled; starving flows per run.")
     blocks[tag + "fig8"] = "\n".join(lines)
 
+    # ---- unicast against group-addressed notifications ----
+    if args.group_seeds and not tag:
+        gseeds = [int(x) for x in args.group_seeds.split(",")]
+        gschemes = ("none", "tcc", "tcc_group", "lscc", "lscc_group")
+        gruns: Dict[tuple, dict] = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(run_one, args.wmnsim, v["scenario"], out_dir, sc, k, s, args.duration, sc != "none"):
+                       (sc, k, s) for k in snapshots for s in gseeds for sc in gschemes}
+            for fut in concurrent.futures.as_completed(futures):
+                gruns[futures[fut]] = fut.result()
+
+        def gmean(sc: str, key) -> Dict[int, float]:
+            return {k: mean([key(gruns[(sc, k, s)]) for s in gseeds]) for k in snapshots}
+        gthr = {sc: gmean(sc, lambda r: r["summary"]["total_goodput_bps"]) for sc in gschemes}
+        lines = ["| scheme | notifications | mean throughput (Mbit/s) | snapshots raised by > 0.16 Mbit/s | lowered | within | "
+                 "weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
+                 "snapshots with a mutual block | notification frames per run, mean |",
+                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+                 f"| {NAMES['none']} | | {mbps(mean(list(gthr['none'].values())))} | | | | "
+                 f"{mbps(mean(list(gmean('none', lambda r: r['summary']['weighted_intra_mesh_loss_bps']).values())))} | "
+                 f"{mean(list(gmean('none', lambda r: r['summary']['drops_intra_mesh_by_cause']['queue_overflow']).values())):.0f} | | |"]
+        for sc in gschemes[1:]:
+            d = [gthr[sc][k] - gthr["none"][k] for k in snapshots]
+            up = sum(1 for x in d if x > 0.01 * v["offered"])
+            down = sum(1 for x in d if x < -0.01 * v["offered"])
+            pairs = sum(1 for k in snapshots if any(gruns[(sc, k, s)]["mutual_blocks"] for s in gseeds))
+            kind, _, delivery = sc.partition("_")
+            lines.append(
+                f"| {NAMES[kind]} | {'group, unacknowledged' if delivery else 'unicast, acknowledged'} | "
+                f"{mbps(mean(list(gthr[sc].values())))} | {up} | {down} | {len(snapshots) - up - down} | "
+                f"{mbps(mean(list(gmean(sc, lambda r: r['summary']['weighted_intra_mesh_loss_bps']).values())))} | "
+                f"{mean(list(gmean(sc, lambda r: r['summary']['drops_intra_mesh_by_cause']['queue_overflow']).values())):.0f} | "
+                f"{pairs} | {mean(list(gmean(sc, lambda r: r['mgmt_sent']).values())):.0f} |")
+        lines.append("")
+        lines.append(f"{len(snapshots)} snapshots, run seed{'s' if len(gseeds) > 1 else ''} "
+                     f"{', '.join(map(str, gseeds))}. A mutual block: two stations each blocked by the other for more "
+                     "than half the run. Notification frames: management frames put on the air, retries included.")
+        blocks["group"] = "\n".join(lines)
+
+    if "blocks" in v:
+        blocks = {tag + b: blocks[tag + b] for b in v["blocks"]}
     if args.no_doc:
         for name, text in blocks.items():
             print(f"## {name}\n{text}\n")
@@ -242,7 +321,7 @@ def main() -> int:
             doc = replace_block(doc, name, text, DOC)
         DOC.write_text(doc)
         print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
-    if not args.no_plot:
+    if not args.no_plot and v["figure"]:
         plot(order6, order7, thr, wloss, box, ex, ROOT / "docs" / "reproductions" / v["figure"], bool(tag))
     return 0
 

@@ -27,6 +27,20 @@ TEST(Scheduler, RunsEventsInTimeOrder) {
   EXPECT_EQ(s.pending(), 0u);
 }
 
+TEST(Scheduler, DelayPastTheEndOfTimeWaitsAtTheEnd) {
+  // A period longer than what is left of Time's range (a long run's last timer)
+  // is kept pending at Time::max instead of failing; no bounded run reaches it.
+  Scheduler s;
+  bool ran = false;
+  s.schedule_at(Time::s(9000000), [] {});
+  s.run_until(Time::s(9000000));
+  const EventId far = s.schedule_in(Time::s(1000000), [&] { ran = true; });
+  EXPECT_TRUE(s.is_pending(far));
+  s.run_until(Time::s(9100000));
+  EXPECT_FALSE(ran);
+  EXPECT_TRUE(s.cancel(far));
+}
+
 TEST(Scheduler, EqualTimesLeaveInInsertionOrder) {
   Scheduler s;
   std::vector<int> order;
