@@ -32,8 +32,9 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
     p.blocked_local_limit = fraction(r, "blocked_local_limit", 0.5);
     p.look_ahead_threshold = fraction(r, "look_ahead_threshold", 0.4);
     p.look_ahead_share = fraction(r, "look_ahead_share", 0.02);
+    p.exclude_blocked_packets = r.boolean_or("exclude_blocked_packets", false);
   } else {
-    for (const char* key : {"blocked_local_limit", "look_ahead_threshold", "look_ahead_share"}) {
+    for (const char* key : {"blocked_local_limit", "look_ahead_threshold", "look_ahead_share", "exclude_blocked_packets"}) {
       r.forbid(key, "applies only to \"lscc\" (TCC has no virtual buffers or look-ahead)");
     }
   }
@@ -150,10 +151,15 @@ ControllerEntry lscc_entry() {
       "exclusiveMinimum": 0,
       "exclusiveMaximum": 1,
       "default": 0.02
+    },
+    "exclude_blocked_packets": {
+      "type": "boolean",
+      "description": "ours, outside 004: the congestion, look-ahead and renewal tests leave out the packets held for neighbours that block this station (ends congestion-control collisions)",
+      "default": false
     }
 }})json";
   e.doc =
-      R"md(| `lscc` | 004 Sec. 4.1 | the keys of `tcc`, and `blocked_local_limit` (0.5), `look_ahead_threshold` (0.4), `look_ahead_share` (0.02) |)md";
+      R"md(| `lscc` | 004 Sec. 4.1 | the keys of `tcc`, and `blocked_local_limit` (0.5), `look_ahead_threshold` (0.4), `look_ahead_share` (0.02), `exclude_blocked_packets` (false; ours, outside 004: the congestion, look-ahead and renewal tests leave out packets held for neighbours that block the station) |)md";
   return e;
 }
 

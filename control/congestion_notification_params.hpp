@@ -35,6 +35,11 @@ struct CongestionNotificationParams {
   double blocked_local_limit = 0.5;   // share of the local buffer blocked packets may use
   double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling
   double look_ahead_share = 0.02;     // neighbours above this share of the buffer are signalled
+  // Ours, outside 004 (default off): the congestion, look-ahead and renewal tests
+  // leave out the packets held for neighbours that block this station, which no
+  // notification of its own can drain; this ends congestion-control collisions
+  // (docs/reproductions/mesh-congestion.md, "Why LSCC loses").
+  bool exclude_blocked_packets = false;
 };
 
 namespace control {

@@ -126,6 +126,13 @@ std::int64_t MeshCongestionControl::held_bytes(const RadioState& s) const {
   for (const mac::MeshBuffer* q : s.buffers) b += q->length_bytes();
   return b;
 }
+std::int64_t MeshCongestionControl::blocked_bytes(const RadioState& s, Time now, bool forwarded_only) const {
+  if (!params_.exclude_blocked_packets) return 0;
+  std::int64_t b = 0;
+  for (const mac::MeshBuffer* q : s.buffers) b += q->bytes_for_blockers(now, forwarded_only);
+  return b;
+}
+
 std::int64_t MeshCongestionControl::forward_bytes(const RadioState& s) const {
   std::int64_t b = 0;
   for (const mac::MeshBuffer* q : s.buffers) b += q->forward_bytes();
@@ -165,6 +172,10 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
   const double cap = static_cast<double>(capacity(s));
   const double held = static_cast<double>(held_bytes(s));
   const double forwarded = static_cast<double>(forward_bytes(s));
+  // What the congestion and look-ahead tests see (exclude_blocked_packets: not the
+  // packets only another station's notification keeps here).
+  const double held_tested = held - static_cast<double>(blocked_bytes(s, now, false));
+  const double forwarded_tested = forwarded - static_cast<double>(blocked_bytes(s, now, true));
   // Too long (Sec. 3.1): a data packet left and the forwarding part is nearly empty.
   if (departed && s.adapting && forwarded < params_.too_long_threshold * cap) {
     std::vector<std::uint32_t> lift;
@@ -179,7 +190,7 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
     }
   }
   // Congestion (Sec. 3.1, 4.1): more than 60 % of the buffer occupied.
-  if (held > params_.congestion_threshold * cap) {
+  if (held_tested > params_.congestion_threshold * cap) {
     std::vector<std::uint32_t> to;
     for (const std::uint32_t r : s.tree_neighbours) {
       if (!running(s, r, now)) to.push_back(r);
@@ -190,7 +201,7 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
     }
   }
   // Look-ahead (LSCC, Sec. 3.3, 4.1): the neighbours whose packets hold too much.
-  if (params_.link_selective && forwarded > params_.look_ahead_threshold * cap) {
+  if (params_.link_selective && forwarded_tested > params_.look_ahead_threshold * cap) {
     std::vector<std::uint32_t> to;
     for (const mac::MeshBuffer* b : s.buffers) {
       for (const auto& [radio, bytes] : b->holders()) {
@@ -265,7 +276,8 @@ void MeshCongestionControl::check_expiry(RadioState& s) {
   const Time now = sim().now();
   // Too short (Sec. 3.1): the buffer is still at least 20 % full when a
   // notification is about to expire: a longer one goes to the same neighbour.
-  if (static_cast<double>(held_bytes(s)) >= params_.too_short_threshold * static_cast<double>(capacity(s))) {
+  const std::int64_t held = held_bytes(s) - blocked_bytes(s, now, false);
+  if (static_cast<double>(held) >= params_.too_short_threshold * static_cast<double>(capacity(s))) {
     set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.increase_factor), now);
     ++s.increases;
     std::vector<std::uint32_t> renew;

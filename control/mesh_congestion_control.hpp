@@ -33,6 +33,11 @@
 //    TCC then sends no data at all (Sec. 3.2), LSCC none to the notifier
 //    (Sec. 3.3). Management frames are never blocked. A frame the MAC had already
 //    taken from the buffer finishes its retries.
+// exclude_blocked_packets (LSCC, ours, outside 004, off by default): the congestion,
+// look-ahead and renewal tests leave out the packets held for neighbours that block
+// this station. Under 004's rules two stations that each hold packets for the
+// other above the renewal level block each other for good (004's congestion-
+// control collision, Fig. 2, in a form its Sec. 3.3 says LSCC resolves).
 // One access category (004 Sec. 3.1): the durations travel in the AC_BE field,
 // and the mesh buffer replaces the AC_BE queue (DCF's only one; under EDCA the
 // other categories keep their queues and are not controlled).
@@ -119,6 +124,8 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   void tree_neighbours();
   std::int64_t held_bytes(const RadioState& s) const;
   std::int64_t forward_bytes(const RadioState& s) const;
+  // exclude_blocked_packets: the bytes held for neighbours blocking `s` now, else 0.
+  std::int64_t blocked_bytes(const RadioState& s, Time now, bool forwarded_only) const;
   std::int64_t capacity(const RadioState& s) const;
 
   CongestionNotificationParams params_;

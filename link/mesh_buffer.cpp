@@ -129,6 +129,15 @@ std::vector<std::pair<std::uint32_t, std::int64_t>> MeshBuffer::holders() const 
   return out;
 }
 
+std::int64_t MeshBuffer::bytes_for_blockers(Time now, bool forwarded_only) const {
+  if (!params_.link_selective) return 0;
+  std::int64_t bytes = 0;
+  for (const Colour& c : colours_) {
+    if (block_end(c.next_hop) > now) bytes += c.forward_bytes + (forwarded_only ? 0 : c.local_bytes);
+  }
+  return bytes;
+}
+
 EnqueueResult MeshBuffer::do_enqueue(PacketPtr& packet, Time now) {
   const std::uint32_t from = previous_hop_(*packet);
   const bool local = from == kLocal;
@@ -149,8 +158,12 @@ EnqueueResult MeshBuffer::do_enqueue(PacketPtr& packet, Time now) {
     if (static_cast<double>(blocked_local + size) > limit) return EnqueueResult::dropped(DropCause::queue_overflow);
   }
   (local ? local_bytes_ : forward_bytes_) += size;
-  if (local) colour.local_bytes += size;
-  else add_from(from, size);
+  if (local) {
+    colour.local_bytes += size;
+  } else {
+    colour.forward_bytes += size;
+    add_from(from, size);
+  }
   ++packets_;
   colour.fifo.push_back(Held{std::move(packet), next_order_++, from});
   // LSCC: a packet for a colour whose block ends before the current release date
@@ -173,6 +186,7 @@ PacketPtr MeshBuffer::do_dequeue(Time now) {
     c.local_bytes -= size;
   } else {
     forward_bytes_ -= size;
+    c.forward_bytes -= size;
     add_from(h.from, -size);
   }
   --packets_;

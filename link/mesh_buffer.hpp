@@ -77,6 +77,10 @@ class MeshBuffer final : public QueueDiscipline {
   bool blocked(std::uint32_t neighbour, Time now) const;
   // Whether any block is in force at `now`.
   bool any_block(Time now) const;
+  // LSCC: the bytes held for next hops that block this station at `now` (all, or
+  // only the forwarded ones): what no notification of this station can drain.
+  // 0 without link selection (one FIFO for every next hop).
+  std::int64_t bytes_for_blockers(Time now, bool forwarded_only) const;
 
  private:
   struct Held {
@@ -88,6 +92,7 @@ class MeshBuffer final : public QueueDiscipline {
     std::uint32_t next_hop;  // the radio the packets go to
     std::deque<Held> fifo;
     std::int64_t local_bytes = 0;
+    std::int64_t forward_bytes = 0;
   };
   struct Block {
     std::uint32_t neighbour;

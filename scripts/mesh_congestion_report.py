@@ -60,12 +60,19 @@ NAMES = {"none": "no congestion control", "tcc": "TCC", "lscc": "LSCC"}
 STARVING = 0.1  # a flow under this share of its rate starves
 
 
+VARIANT_KEYS = {"": "", "group": ', "notification_delivery": "group"',
+                "exclude": ', "exclude_blocked_packets": true'}
+VARIANT_NAMES = {"": "unicast notifications (004's rules)", "group": "group-addressed notifications",
+                 "exclude": "exclude_blocked_packets (ours, outside 004)"}
+
+
 def controllers_of(scheme: str) -> str:
     """The /controllers value of a scheme: "tcc", "lscc", or either with "_group"
-    (notification_delivery "group": one unacknowledged group frame per notification)."""
-    kind, _, delivery = scheme.partition("_")
-    keys = f'"type": "{kind}"' + (', "notification_delivery": "group"' if delivery == "group" else "")
-    return f"[{{{keys}}}]"
+    (notification_delivery "group": one unacknowledged group frame per notification),
+    or "lscc_exclude" (exclude_blocked_packets)."""
+    kind, _, variant = scheme.partition("_")
+    return f'[{{"type": "{kind}"{VARIANT_KEYS[variant]}}}]'
+
 
 
 def mutual_blocks(full: dict) -> int:
@@ -151,8 +158,8 @@ def main() -> int:
     ap.add_argument("--no-doc", action="store_true", help="print the tables instead of writing the document")
     ap.add_argument("--no-plot", action="store_true")
     ap.add_argument("--group-seeds", default="",
-                    help="also run TCC and LSCC with group-addressed notifications for these seeds (e.g. 1) "
-                         "and write the 'group' block (udp only)")
+                    help="also run TCC and LSCC with group-addressed notifications, and LSCC with "
+                         "exclude_blocked_packets, for these seeds (e.g. 1) and write the 'group' block (udp only)")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="udp",
                     help="udp: Fig. 6-8 (UDP CBR); tcp_bursty: Fig. 9-10 (TCP + bursty UDP, TCP's throughput); "
                          "tcp: one TCP flow each way per station (Sec. 4.4's first claim)")
@@ -274,7 +281,7 @@ def main() -> int:
     # ---- unicast against group-addressed notifications ----
     if args.group_seeds and not tag:
         gseeds = [int(x) for x in args.group_seeds.split(",")]
-        gschemes = ("none", "tcc", "tcc_group", "lscc", "lscc_group")
+        gschemes = ("none", "tcc", "tcc_group", "lscc", "lscc_group", "lscc_exclude")
         gruns: Dict[tuple, dict] = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             futures = {pool.submit(run_one, args.wmnsim, v["scenario"], out_dir, sc, k, s, args.duration, sc != "none"):
@@ -285,7 +292,7 @@ def main() -> int:
         def gmean(sc: str, key) -> Dict[int, float]:
             return {k: mean([key(gruns[(sc, k, s)]) for s in gseeds]) for k in snapshots}
         gthr = {sc: gmean(sc, lambda r: r["summary"]["total_goodput_bps"]) for sc in gschemes}
-        lines = ["| scheme | notifications | mean throughput (Mbit/s) | snapshots raised by > 0.16 Mbit/s | lowered | within | "
+        lines = ["| scheme | variant | mean throughput (Mbit/s) | snapshots raised by > 0.16 Mbit/s | lowered | within | "
                  "weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
                  "snapshots with a mutual block | notification frames per run, mean |",
                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -297,9 +304,9 @@ def main() -> int:
             up = sum(1 for x in d if x > 0.01 * v["offered"])
             down = sum(1 for x in d if x < -0.01 * v["offered"])
             pairs = sum(1 for k in snapshots if any(gruns[(sc, k, s)]["mutual_blocks"] for s in gseeds))
-            kind, _, delivery = sc.partition("_")
+            kind, _, variant = sc.partition("_")
             lines.append(
-                f"| {NAMES[kind]} | {'group, unacknowledged' if delivery else 'unicast, acknowledged'} | "
+                f"| {NAMES[kind]} | {VARIANT_NAMES[variant]} | "
                 f"{mbps(mean(list(gthr[sc].values())))} | {up} | {down} | {len(snapshots) - up - down} | "
                 f"{mbps(mean(list(gmean(sc, lambda r: r['summary']['weighted_intra_mesh_loss_bps']).values())))} | "
                 f"{mean(list(gmean(sc, lambda r: r['summary']['drops_intra_mesh_by_cause']['queue_overflow']).values())):.0f} | "

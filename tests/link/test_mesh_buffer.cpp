@@ -196,6 +196,28 @@ TEST(MeshBuffer, BlockedLocalPacketsUseAtMostHalfTheLocalPart) {
   EXPECT_EQ(sink.drops.size(), 1u);
 }
 
+TEST(MeshBuffer, BytesForBlockersCountTheBlockedColoursWhileTheBlockStands) {
+  PacketPool pool;
+  RecordingSink sink;
+  MeshBuffer q(params(true), from_flow(), sink);
+  q.enqueue(packet(pool, kB, kFromD, 1500), Time::zero());
+  q.enqueue(packet(pool, kB, MeshBuffer::kLocal, 300), Time::zero());
+  q.enqueue(packet(pool, kC, kFromE, 700), Time::zero());
+  EXPECT_EQ(q.bytes_for_blockers(Time::zero(), false), 0);
+  q.block(kB, Time::ms(50), Time::zero());
+  EXPECT_EQ(q.bytes_for_blockers(Time::ms(1), false), 1800);
+  EXPECT_EQ(q.bytes_for_blockers(Time::ms(1), true), 1500);
+  // C's packet leaves; B's stay counted until the block ends.
+  q.dequeue(Time::ms(1));
+  EXPECT_EQ(q.bytes_for_blockers(Time::ms(2), false), 1800);
+  EXPECT_EQ(q.bytes_for_blockers(Time::ms(50), false), 0);
+  // Without link selection there is one FIFO for every next hop: nothing to tell apart.
+  MeshBuffer tcc(params(false), from_flow(), sink);
+  tcc.enqueue(packet(pool, kB, kFromD), Time::zero());
+  tcc.block(kB, Time::ms(50), Time::zero());
+  EXPECT_EQ(tcc.bytes_for_blockers(Time::ms(1), false), 0);
+}
+
 TEST(MeshBuffer, HoldersCountTheBytesOfEachPreviousHop) {
   PacketPool pool;
   RecordingSink sink;
