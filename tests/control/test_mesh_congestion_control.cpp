@@ -67,12 +67,6 @@ TEST(MeshCongestionControl, AvoidsIntraMeshLossAndTccWastesBandwidth) {
   }
 }
 
-TEST(MeshCongestionControl, ExcludeBlockedPacketsIsLsccOnly) {
-  nlohmann::json doc = read_json_file(kFolder / "waste_of_bandwidth.json");
-  doc["controllers"] = {{{"type", "tcc"}, {"exclude_blocked_packets", true}}};
-  EXPECT_THROW(parse_scenario(doc), ScenarioError);
-}
-
 TEST(MeshCongestionControl, ThresholdsAreSharesOfTheWholeBuffer) {
   // The relay only forwards, so its packets fill at most the forwarding 80 %: a
   // congestion threshold above that is never crossed, one below it is (Sec. 3.1).

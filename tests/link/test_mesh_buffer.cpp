@@ -211,6 +211,14 @@ TEST(MeshBuffer, BytesForBlockersCountTheBlockedColoursWhileTheBlockStands) {
   q.dequeue(Time::ms(1));
   EXPECT_EQ(q.bytes_for_blockers(Time::ms(2), false), 1800);
   EXPECT_EQ(q.bytes_for_blockers(Time::ms(50), false), 0);
+  // Packets that left stop counting: C blocked after its packet went, B after both of its.
+  q.block(kC, Time::ms(100), Time::ms(50));
+  EXPECT_EQ(q.bytes_for_blockers(Time::ms(51), false), 0);
+  q.dequeue(Time::ms(51));
+  q.dequeue(Time::ms(51));
+  EXPECT_TRUE(q.empty());
+  q.block(kB, Time::ms(100), Time::ms(51));
+  EXPECT_EQ(q.bytes_for_blockers(Time::ms(52), false), 0);
   // Without link selection there is one FIFO for every next hop: nothing to tell apart.
   MeshBuffer tcc(params(false), from_flow(), sink);
   tcc.enqueue(packet(pool, kB, kFromD), Time::zero());

@@ -322,6 +322,11 @@ const BadCase kBadCases[] = {
        d["controllers"] = {{{"type", "tcc"}, {"look_ahead_share", 0.1}}};
      },
      "/controllers/0/look_ahead_share", "applies only to \"lscc\""},
+    {"ExcludeBlockedPacketsOnTcc",
+     [](json& d) {
+       d["controllers"] = {{{"type", "tcc"}, {"exclude_blocked_packets", true}}};
+     },
+     "/controllers/0/exclude_blocked_packets", "applies only to \"lscc\""},
     {"CounterStarvationWindowTooSmall",
      [](json& d) {
        d["controllers"] = {{{"type", "counter_starvation"}, {"cw_min", 32}}};
