@@ -29,8 +29,10 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
     ctx.issues().add(r.path_of("too_short_threshold"), "too_short_threshold must not exceed congestion_threshold");
   }
   if (link_selective) {
-    p.blocked_local_limit = fraction(r, "blocked_local_limit", 0.5);
-    p.look_ahead_threshold = fraction(r, "look_ahead_threshold", 0.4);
+    // 1 turns each remedy off (no limit on blocked local packets; no look-ahead):
+    // 004's Fig. 3 buffer blocking without them.
+    p.blocked_local_limit = r.number_or("blocked_local_limit", 0.5, NumberRange::open_closed(0, 1));
+    p.look_ahead_threshold = r.number_or("look_ahead_threshold", 0.4, NumberRange::open_closed(0, 1));
     p.look_ahead_share = fraction(r, "look_ahead_share", 0.02);
     p.exclude_blocked_packets = r.boolean_or("exclude_blocked_packets", false);
   } else {
@@ -133,16 +135,16 @@ ControllerEntry lscc_entry() {
 )json") + kSharedProperties + R"json(,
     "blocked_local_limit": {
       "type": "number",
-      "description": "share of the local buffer blocked packets may use",
+      "description": "share of the local buffer blocked packets may use (1: no limit)",
       "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
+      "maximum": 1,
       "default": 0.5
     },
     "look_ahead_threshold": {
       "type": "number",
-      "description": "forwarded fill that starts look-ahead signalling",
+      "description": "forwarded fill that starts look-ahead signalling (1: no look-ahead)",
       "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
+      "maximum": 1,
       "default": 0.4
     },
     "look_ahead_share": {

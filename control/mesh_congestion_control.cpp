@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
 
+#include "core/sim_log.hpp"
 #include "mac/congestion_notification.hpp"
 
 namespace wmnsim::control {
@@ -16,6 +18,15 @@ const Time kMaxDuration = mac::CongestionNotification::kDurationUnit * mac::Cong
 constexpr std::int64_t kBytesPerPacket = 1500;
 
 double seconds(Time t) { return t.to_seconds(); }
+
+std::string radio_list(const SimLog& log, const std::vector<std::uint32_t>& radios) {
+  std::string out;
+  for (const std::uint32_t r : radios) {
+    if (!out.empty()) out += ", ";
+    out += log.radio_label(r);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -185,7 +196,7 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
     if (!lift.empty()) {
       set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.decrease_factor), now);
       ++s.decreases;
-      notify(s, lift, Time::zero(), now, false);
+      notify(s, lift, Time::zero(), now, Reason::lift);
       sim().scheduler().cancel(s.check);
     }
   }
@@ -196,7 +207,7 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
       if (!running(s, r, now)) to.push_back(r);
     }
     if (!to.empty()) {
-      notify(s, to, s.duration, now, false);
+      notify(s, to, s.duration, now, Reason::congestion);
       ++s.congested_detections;
     }
   }
@@ -212,13 +223,30 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
         }
       }
     }
-    if (!to.empty()) notify(s, to, s.duration, now, true);
+    if (!to.empty()) notify(s, to, s.duration, now, Reason::look_ahead);
   }
 }
 
+const char* MeshCongestionControl::reason_name(Reason r) {
+  switch (r) {
+    case Reason::congestion: return "congestion";
+    case Reason::look_ahead: return "look-ahead";
+    case Reason::renewal: return "renewal, too short";
+    case Reason::lift: return "lift, too long";
+  }
+  return "?";
+}
+
 void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_t>& radios, Time duration, Time now,
-                                   bool look_ahead) {
+                                   Reason reason) {
   if (radios.empty()) return;  // (an empty group would address every receiver)
+  const bool look_ahead = reason == Reason::look_ahead;
+  WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s.node,
+             "{}: notify {} radio(s) [{}], timer {:.4f} s ({}); buffer {:.1f} % held, {:.1f} % forwarded",
+             params_.link_selective ? "lscc" : "tcc", radios.size(), radio_list(sim().scheduler().log(), radios),
+             duration.to_seconds(), reason_name(reason),
+             100.0 * static_cast<double>(held_bytes(s)) / static_cast<double>(capacity(s)),
+             100.0 * static_cast<double>(forward_bytes(s)) / static_cast<double>(capacity(s)));
   const auto frame = [&] {
     auto body = std::make_shared<mac::CongestionNotification>();
     body->set_duration(kCategory, duration);
@@ -285,7 +313,7 @@ void MeshCongestionControl::check_expiry(RadioState& s) {
       // (until == now: a lead of zero checks at the expiry itself.)
       if (n.until >= now && n.check_at <= now) renew.push_back(n.radio);
     }
-    if (!renew.empty()) notify(s, renew, s.duration, now, false);
+    if (!renew.empty()) notify(s, renew, s.duration, now, Reason::renewal);
   }
   // The notifications checked now and not renewed expire unchecked from here on.
   for (Notified& n : s.notified) {
@@ -308,6 +336,8 @@ void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBo
   const Time until = now + d;
   ++s->received;
   if (d == Time::zero()) ++s->received_zero;
+  WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s->node, "{}: notified by {}: data to it blocked for {:.4f} s",
+             params_.link_selective ? "lscc" : "tcc", sim().scheduler().log().radio_label(from.address), d.to_seconds());
   // Time blocked: closed blocks summed, the current one [since, until).
   const auto update = [now](BlockedBy& b, Time u) {
     if (b.until > now) {  // a block stands

@@ -113,9 +113,12 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   void on_management(std::uint32_t node, const ManagementBody& body, const PrevHop& from) override;
 
   void on_change(RadioState& s, Time now, bool departed);
+  // Why a notification is sent (statistics and the debug log).
+  enum class Reason { congestion, look_ahead, renewal, lift };
+  static const char* reason_name(Reason r);
   // One notification with `duration` to each of `radios` (a group frame for all of
   // them under NotificationDelivery::group).
-  void notify(RadioState& s, const std::vector<std::uint32_t>& radios, Time duration, Time now, bool look_ahead);
+  void notify(RadioState& s, const std::vector<std::uint32_t>& radios, Time duration, Time now, Reason reason);
   bool running(const RadioState& s, std::uint32_t radio, Time now) const;
   void schedule_check(RadioState& s, Time now);
   void check_expiry(RadioState& s);

@@ -14,10 +14,13 @@ MeshBuffer::MeshBuffer(const MeshBufferParams& params, PreviousHop previous_hop,
     throw std::invalid_argument("mesh buffer capacity must be at least 1 byte, got " +
                                 std::to_string(params_.capacity_bytes));
   }
-  for (const double share : {params_.forward_share, params_.blocked_local_limit}) {
-    if (!(share > 0.0 && share < 1.0)) {
-      throw std::invalid_argument("mesh buffer shares must lie strictly between 0 and 1, got " + std::to_string(share));
-    }
+  if (!(params_.forward_share > 0.0 && params_.forward_share < 1.0)) {
+    throw std::invalid_argument("mesh buffer forward_share must lie strictly between 0 and 1, got " +
+                                std::to_string(params_.forward_share));
+  }
+  if (!(params_.blocked_local_limit > 0.0 && params_.blocked_local_limit <= 1.0)) {
+    throw std::invalid_argument("mesh buffer blocked_local_limit must lie in (0, 1], got " +
+                                std::to_string(params_.blocked_local_limit));
   }
   if (!previous_hop_) throw std::invalid_argument("mesh buffer needs a previous-hop function");
   forward_capacity_ = static_cast<std::int64_t>(std::floor(params_.forward_share * static_cast<double>(params_.capacity_bytes)));

@@ -327,6 +327,16 @@ const BadCase kBadCases[] = {
        d["controllers"] = {{{"type", "tcc"}, {"exclude_blocked_packets", true}}};
      },
      "/controllers/0/exclude_blocked_packets", "applies only to \"lscc\""},
+    {"LookAheadThresholdAboveOne",
+     [](json& d) {
+       d["controllers"] = {{{"type", "lscc"}, {"look_ahead_threshold", 1.5}}};
+     },
+     "/controllers/0/look_ahead_threshold", "<= 1"},
+    {"BlockedLocalLimitZero",
+     [](json& d) {
+       d["controllers"] = {{{"type", "lscc"}, {"blocked_local_limit", 0}}};
+     },
+     "/controllers/0/blocked_local_limit", "> 0"},
     {"CounterStarvationWindowTooSmall",
      [](json& d) {
        d["controllers"] = {{{"type", "counter_starvation"}, {"cw_min", 32}}};
