@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "link/mesh_buffer.hpp"
 #include "mac/mac.hpp"
 #include "mac_world.hpp"
 
@@ -306,6 +307,46 @@ TEST(MacTimeline, TxopLimitInTimeFitsWholeExchanges) {
   EXPECT_EQ(frames[1].at, frames[0].at + exchange);
   EXPECT_GT(frames[2].at, frames[1].at + exchange);  // a new backoff
   EXPECT_EQ(frames[3].at, frames[2].at + exchange);
+}
+
+TEST(MacTimeline, TxopContinuationChecksTheFrameItTakes) {
+  // An LSCC mesh buffer (link/mesh_buffer.hpp) as A's AC_BE queue holds, in arrival
+  // order, a long packet X for C, blocked, then two short ones for B. The TXOP has
+  // room for the first short exchange and one more short one. At the end of the
+  // first exchange the next short one fits; the block on C ends during the SIFS
+  // after it, which puts X (the earliest arrival) first. X does not fit: the TXOP
+  // ends there instead of sending it (9.19.2.2), and X goes after a new backoff.
+  MacWorld w = dot11b_world(MacType::edca);
+  const auto a = w.add(), b = w.add(), c = w.add();
+  const MacTiming t = w.timing();
+  constexpr std::uint32_t kShort = 100;
+  const Time short_exchange = w.airtime_data(kShort) + t.sifs + t.ack_airtime + t.sifs;
+  w.params().access_categories[index_of(AccessCategory::ac_be)].txop = TxopLimit{2 * short_exchange + 50_us, 0};
+  w.build();
+  mac::MeshBufferParams bp;
+  bp.capacity_bytes = 100000;
+  bp.link_selective = true;
+  auto buffer = std::make_unique<mac::MeshBuffer>(
+      bp, [](const Packet&) { return mac::MeshBuffer::kLocal; }, *w.taps[a]);
+  mac::MeshBuffer* q = buffer.get();
+  w.macs[a]->set_queue(AccessCategory::ac_be, std::move(buffer));
+  const Time first = t.aifs(3);  // AC_BE's AIFSN, the medium idle since 0
+  const Time first_ack_end = first + w.airtime_data(kShort) + t.sifs + t.ack_airtime;
+  q->block(c, first_ack_end + t.sifs / 2, Time::zero());
+  w.send(a, c, kBytes);
+  w.send(a, b, kShort);
+  w.send(a, b, kShort);
+  w.run(50_ms);
+
+  const auto frames = w.taps[a]->sent_of(FrameKind::qos_data);
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[0].at, first);
+  EXPECT_EQ(frames[0].receiver, b);
+  EXPECT_EQ(frames[1].receiver, c);  // X, first once its block ended
+  EXPECT_GT(frames[1].at, first_ack_end + t.sifs);
+  EXPECT_EQ(w.macs[a]->stats().txop_continuations, 0u);
+  EXPECT_EQ(w.taps[c]->delivered.size(), 1u);
+  EXPECT_EQ(w.taps[b]->delivered.size(), 2u);
 }
 
 TEST(MacTimeline, InternalCollisionGoesToTheHigherCategory) {
