@@ -17,11 +17,13 @@ docs/reproductions/mesh-congestion.png. Nothing is typed in.
   - loss: intra-mesh loss by cause under each scheme (buffer drops of forwarded
     packets, 004's intra-mesh loss; retry-limit drops after forwarding);
   - fig8: snapshot --example's 40 uplink and 40 downlink flows under each scheme:
-    quartiles, whiskers and starving flows (under 10 % of the flow's rate) (Fig. 8).
+    quartiles, whiskers and starving flows (under 10 % of the flow's rate) (Fig. 8);
+  - docs/reproductions/mesh-congestion-topology.png: snapshot --example with its
+    routes (Fig. 5; alone with --topology-only; needs the Python module).
 
 Usage: /usr/bin/python3 scripts/mesh_congestion_report.py [--wmnsim build/release/cli/wmnsim]
           [--snapshots 50] [--seeds 1,2,3] [--duration 180] [--jobs 2] [--out DIR]
-          [--example 1] [--no-doc] [--no-plot] [--variant udp|tcp_bursty|tcp]
+          [--example 1] [--no-doc] [--no-plot] [--variant udp|tcp_bursty|tcp] [--topology-only]
 Results are kept in --out (default: a temporary folder) and reused when present
 (delete the folder after a model change).
 """
@@ -163,8 +165,14 @@ def main() -> int:
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="udp",
                     help="udp: Fig. 6-8 (UDP CBR); tcp_bursty: Fig. 9-10 (TCP + bursty UDP, TCP's throughput); "
                          "tcp: one TCP flow each way per station (Sec. 4.4's first claim)")
+    ap.add_argument("--topology-only", action="store_true",
+                    help="only draw Fig. 5 (snapshot --example and its routing trees)")
     args = ap.parse_args()
     v = VARIANTS[args.variant]
+    topology = ROOT / "docs" / "reproductions" / "mesh-congestion-topology.png"
+    if args.topology_only:
+        plot_topology(args.wmnsim, v["scenario"], args.example, topology)
+        return 0
     tag, counted = v["tag"], v["counted"]
 
     def counted_goodput(r: dict) -> float:
@@ -330,7 +338,28 @@ def main() -> int:
         print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
     if not args.no_plot and v["figure"]:
         plot(order6, order7, thr, wloss, box, ex, ROOT / "docs" / "reproductions" / v["figure"], bool(tag))
+        if not tag:
+            plot_topology(args.wmnsim, v["scenario"], ex, topology)
     return 0
+
+
+def plot_topology(wmnsim: str, scenario: Path, snapshot: int, figure: Path) -> None:
+    """004 Fig. 5: the example snapshot with its routing trees, drawn by the Python
+    module's wmnsim.plot.topology from a run without congestion control (run seed 1,
+    180 s): gateways as squares, the links that can carry data in grey, those the
+    flows' recorded routes use shaded by the goodput routed over them. The module of
+    the build that made --wmnsim is used (BUILD/python), else an installed one."""
+    import matplotlib
+    matplotlib.use("Agg")
+    build_python = Path(wmnsim).resolve().parents[1] / "python"
+    if (build_python / "wmnsim").is_dir():
+        sys.path[:0] = [str(ROOT / "bindings"), str(build_python)]
+    import wmnsim as wm
+    import wmnsim.plot  # noqa: F401
+    result = wm.run(scenario, seed=1, overrides={"/node_groups/0/seed": snapshot, "/outputs/timeseries": []})
+    wm.plot.topology(result, path=figure, routes=False, labels=False,
+                     title=f"Fig. 5: snapshot {snapshot}, no congestion control")
+    print(f"wrote {figure.relative_to(ROOT)}", file=sys.stderr)
 
 
 def plot(order6, order7, thr, wloss, box, ex, figure: Path, tcp: bool) -> None:
