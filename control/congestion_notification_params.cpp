@@ -161,7 +161,7 @@ ControllerEntry lscc_entry() {
     }
 }})json";
   e.doc =
-      R"md(| `lscc` | 004 Sec. 4.1 | the keys of `tcc`, and `blocked_local_limit` (0.5), `look_ahead_threshold` (0.4), `look_ahead_share` (0.02), `exclude_blocked_packets` (false; ours, outside 004: the congestion, look-ahead and renewal tests leave out packets held for neighbours that block the station) |)md";
+      R"md(| `lscc` | 004 Sec. 4.1 | the keys of `tcc`, and `blocked_local_limit` (0.5; 1: no limit), `look_ahead_threshold` (0.4; 1: no look-ahead), `look_ahead_share` (0.02), `exclude_blocked_packets` (false; ours, outside 004: the congestion, look-ahead and renewal tests leave out packets held for neighbours that block the station) |)md";
   return e;
 }
 

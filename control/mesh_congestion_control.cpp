@@ -241,12 +241,6 @@ void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_
                                    Reason reason) {
   if (radios.empty()) return;  // (an empty group would address every receiver)
   const bool look_ahead = reason == Reason::look_ahead;
-  WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s.node,
-             "{}: notify {} radio(s) [{}], timer {:.4f} s ({}); buffer {:.1f} % held, {:.1f} % forwarded",
-             params_.link_selective ? "lscc" : "tcc", radios.size(), radio_list(sim().scheduler().log(), radios),
-             duration.to_seconds(), reason_name(reason),
-             100.0 * static_cast<double>(held_bytes(s)) / static_cast<double>(capacity(s)),
-             100.0 * static_cast<double>(forward_bytes(s)) / static_cast<double>(capacity(s)));
   const auto frame = [&] {
     auto body = std::make_shared<mac::CongestionNotification>();
     body->set_duration(kCategory, duration);
@@ -282,6 +276,12 @@ void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_
       ++s.sent_zero;
     }
   }
+  WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s.node,
+             "controller {}: notify {} radio(s) [{}], timer {:.4f} s ({}); buffer {:.1f} % held, {:.1f} % forwarded",
+             id(), radios.size(), radio_list(sim().scheduler().log(), radios),
+             sent.to_seconds(), reason_name(reason),
+             100.0 * static_cast<double>(held_bytes(s)) / static_cast<double>(capacity(s)),
+             100.0 * static_cast<double>(forward_bytes(s)) / static_cast<double>(capacity(s)));
   if (duration > Time::zero()) {
     s.adapting = true;
     schedule_check(s, now);
@@ -336,8 +336,14 @@ void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBo
   const Time until = now + d;
   ++s->received;
   if (d == Time::zero()) ++s->received_zero;
-  WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s->node, "{}: notified by {}: data to it blocked for {:.4f} s",
-             params_.link_selective ? "lscc" : "tcc", sim().scheduler().log().radio_label(from.address), d.to_seconds());
+  if (d == Time::zero()) {
+    WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s->node, "controller {}: notified by {}: block lifted",
+               id(), sim().scheduler().log().radio_label(from.address));
+  } else {
+    WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s->node,
+               "controller {}: notified by {}: data to it blocked for {:.4f} s", id(),
+               sim().scheduler().log().radio_label(from.address), d.to_seconds());
+  }
   // Time blocked: closed blocks summed, the current one [since, until).
   const auto update = [now](BlockedBy& b, Time u) {
     if (b.until > now) {  // a block stands

@@ -51,7 +51,8 @@ class MeshBuffer final : public QueueDiscipline {
   using PreviousHop = std::function<std::uint32_t(const Packet&)>;
   static constexpr std::uint32_t kLocal = std::numeric_limits<std::uint32_t>::max();
 
-  // Throws std::invalid_argument for a capacity below 1 or shares outside (0, 1).
+  // Throws std::invalid_argument for a capacity below 1, a forward_share outside
+  // (0, 1) or a blocked_local_limit outside (0, 1] (1: no limit).
   MeshBuffer(const MeshBufferParams& params, PreviousHop previous_hop, DropSink& drops,
              QueueObserver* observer = nullptr);
 

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doc_blocks import replace_block  # noqa: E402
@@ -40,27 +40,34 @@ CASES = [
     ("Fig. 3: buffer blocking, forwarding part", "look_ahead_solvable", ["A", "E"],
      [("LSCC without look-ahead", {"type": "lscc", "look_ahead_threshold": 1}),
       ("LSCC (004)", {"type": "lscc"})]),
-    ("Fig. 3: buffer blocking, local part", "buffer_blocking", ["A", "E"],
+    ("Fig. 3: buffer blocking, local part", "buffer_blocking", ["A", "E", "B"],
      [("LSCC without the limit on blocked local packets", {"type": "lscc", "blocked_local_limit": 1}),
       ("LSCC (004: 50 % of the local part)", {"type": "lscc"})]),
     ("Fig. 4(a): solvable", "look_ahead_solvable", ["A", "E"],
-     [("none", None), ("TCC", {"type": "tcc"}), ("LSCC", {"type": "lscc"})]),
+     [("none", None), ("TCC", {"type": "tcc"}), ("LSCC (as Fig. 3's with look-ahead)", {"type": "lscc"})]),
     ("Fig. 4(b): unsolvable", "look_ahead_unsolvable", ["A", "E"],
      [("none", None), ("LSCC", {"type": "lscc"})]),
 ]
 
 
-def run(wmnsim: str, scenario: str, controller, seed: int, out: Path) -> dict:
-    raw = out / f"{scenario}_{abs(hash(json.dumps(controller, sort_keys=True)))}_{seed}.json"
-    cmd = [wmnsim, "run", str(FOLDER / f"{scenario}.json"), "--seed", str(seed), "-o", str(raw)]
-    if controller is not None:
-        cmd += ["--set", "/controllers=" + json.dumps([controller])]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return json.loads(raw.read_text())
+_RUNS: Dict[str, dict] = {}
+
+
+def run(wmnsim: str, scenario: str, controller: Optional[dict], seed: int, out: Path) -> dict:
+    """One run's results; the same scenario, controller and seed are run once."""
+    key = json.dumps([scenario, controller, seed], sort_keys=True)
+    if key not in _RUNS:
+        raw = out / f"run{len(_RUNS)}.json"
+        cmd = [wmnsim, "run", str(FOLDER / f"{scenario}.json"), "--seed", str(seed), "-o", str(raw)]
+        if controller is not None:
+            cmd += ["--set", "/controllers=" + json.dumps([controller])]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        _RUNS[key] = json.loads(raw.read_text())
+    return _RUNS[key]
 
 
 def mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs)
+    return sum(xs) / len(xs) if xs else float("nan")
 
 
 def main() -> int:
@@ -77,7 +84,7 @@ def main() -> int:
         for figure, scenario, shown, configs in CASES:
             for label, controller in configs:
                 rs = [run(args.wmnsim, scenario, controller, s, Path(tmp)) for s in seeds]
-                flows = [f["id"] for f in rs[0]["flows"]]
+                flows = sorted(f["id"] for f in rs[0]["flows"])
                 goodput = ", ".join(
                     f"{fid} {mean([next(f['goodput_bps'] for f in r['flows'] if f['id'] == fid) for r in rs]) / 1e6:.2f}"
                     for fid in flows)

@@ -178,32 +178,39 @@ TEST(MeshCongestionControl, CongestionControlCollision) {
 }
 
 double blocked(const Results& r, const std::string& node) { return radio_of(r, node)["blocked_s"].get<double>(); }
-double intra_mesh_drops(const Results& r) { return r.summary["drops_intra_mesh"].get<double>(); }
+
+// The thresholds below hold with margin over run seeds 1-30 (checked when written);
+// the tests run seeds 1 and 2.
+double forwarded_buffer_drops(const Results& r) {
+  return r.summary["drops_intra_mesh_by_cause"]["queue_overflow"].get<double>();
+}
 
 TEST(MeshCongestionControl, LookAheadSolvesBufferBlocking) {
   // 004 Fig. 4(a) on look_ahead_solvable.json: C, the bottleneck, keeps blocking B;
-  // B's buffer fills with flow 1's packets for C while B could still forward flow 2
-  // (E to A, 0.5 Mbit/s offered).
+  // B's buffer fills with flow 2's packets for C (A to D) while B could still
+  // forward flow 1 (E to A, 0.5 Mbit/s offered).
   for (const std::uint64_t seed : {1u, 2u}) {
     SCOPED_TRACE(seed);
     const std::string file = "look_ahead_solvable.json";
     const Results none = run("", seed, nlohmann::json::object(), file);
     const Results tcc = run("tcc", seed, nlohmann::json::object(), file);
     const Results lscc = run("lscc", seed, nlohmann::json::object(), file);
-    EXPECT_GT(intra_mesh_drops(none), 1000);
-    // LSCC: B's look-ahead notifies A, whose packets fill its buffer; flow 2 keeps
-    // its rate, no forwarded packet is lost, and flow 1 gains from what C no
-    // longer drops.
-    EXPECT_GT(radio_of(lscc, "B")["notifications_sent_look_ahead"].get<int>(), 10);
-    EXPECT_LE(intra_mesh_drops(lscc), 5);
-    EXPECT_GT(goodput(lscc, "f2"), 0.9 * 0.5e6);
-    EXPECT_GT(goodput(lscc, "f1"), 1.3 * goodput(none, "f1"));
-    // E is notified only when its packets exceed 2 % of B's buffer (queued behind
-    // flow 1's in arrival order once a block ends): far less than A.
+    EXPECT_GT(forwarded_buffer_drops(none), 1000);
+    // LSCC: B's look-ahead notifies A, whose packets fill its buffer, before the
+    // buffer reaches the congestion level; no forwarded packet is lost, and flow 2
+    // gains from what C no longer drops.
+    EXPECT_GT(radio_of(lscc, "B")["notifications_sent_look_ahead"].get<int>(), 15);
+    EXPECT_LE(radio_of(lscc, "B")["congestion_detections"].get<int>(), 1);
+    EXPECT_LE(forwarded_buffer_drops(lscc), 0.02 * forwarded_buffer_drops(none));
+    EXPECT_GT(goodput(lscc, "f2"), 1.3 * goodput(none, "f2"));
+    // The selection: E is notified only when its packets exceed 2 % of B's buffer
+    // (queued behind flow 2's in arrival order once a block ends), for much less
+    // time than A, and flow 1 keeps most of its rate.
     EXPECT_GT(blocked(lscc, "A"), 5.0);
-    EXPECT_LT(blocked(lscc, "E"), 0.5 * blocked(lscc, "A"));
-    // TCC: B and C block each other (Fig. 2) and flow 2 stops with the rest.
-    EXPECT_LT(goodput(tcc, "f2"), 0.2 * goodput(lscc, "f2"));
+    EXPECT_LT(blocked(lscc, "E"), 0.75 * blocked(lscc, "A"));
+    EXPECT_GT(goodput(lscc, "f1"), 0.8 * 0.5e6);
+    // TCC: B and C block each other (Fig. 2) and flow 1 stops with the rest.
+    EXPECT_LT(goodput(tcc, "f1"), 0.2 * goodput(lscc, "f1"));
     EXPECT_GT(blocked(tcc, "E"), 20.0);
   }
 }
@@ -213,33 +220,30 @@ TEST(MeshCongestionControl, BufferBlockingWithoutItsRemedies) {
   for (const std::uint64_t seed : {1u, 2u}) {
     SCOPED_TRACE(seed);
     // The forwarding part, without look-ahead (a threshold of 1 is never crossed):
-    // B's buffer fills with packets for C to the 60 % congestion level and B
-    // notifies every tree neighbour, E as long as A; flow 2 loses what look-ahead
-    // (Fig. 4(a)) keeps.
-    const std::string file = "look_ahead_solvable.json";
-    const Results with = run("lscc", seed, nlohmann::json::object(), file);
-    const Results without = run("lscc", seed, {{"look_ahead_threshold", 1}}, file);
+    // B's buffer fills with packets for C to the 60 % congestion level, again and
+    // again, and B notifies every tree neighbour: E as long as A. With look-ahead
+    // (Fig. 4(a), above) B rarely gets there and E is blocked far less than A.
+    const Results without = run("lscc", seed, {{"look_ahead_threshold", 1}}, "look_ahead_solvable.json");
     EXPECT_EQ(radio_of(without, "B")["notifications_sent_look_ahead"].get<int>(), 0);
-    EXPECT_GT(radio_of(without, "B")["congestion_detections"].get<int>(), 5);
-    EXPECT_LT(radio_of(with, "B")["congestion_detections"].get<int>(), 3);
-    EXPECT_GT(blocked(without, "E"), 0.9 * blocked(without, "A"));
-    EXPECT_LT(goodput(without, "f2"), 0.93 * goodput(with, "f2"));
-    EXPECT_LE(intra_mesh_drops(without), 20);
+    EXPECT_GE(radio_of(without, "B")["congestion_detections"].get<int>(), 5);
+    EXPECT_GT(blocked(without, "A"), 5.0);
+    EXPECT_GT(blocked(without, "E"), 0.95 * blocked(without, "A"));
     // The local part (buffer_blocking.json, B's own b1 to D through C and b2 to A):
     // without the limit on blocked local packets, b1's fill B's local part and b2's
     // are dropped on arrival; 004's 50 % limit keeps room for them.
     const Results limited = run("lscc", seed, nlohmann::json::object(), "buffer_blocking.json");
     const Results unlimited = run("lscc", seed, {{"blocked_local_limit", 1}}, "buffer_blocking.json");
     EXPECT_GT(goodput(limited, "b2"), 1.6 * goodput(unlimited, "b2"));
-    EXPECT_GT(goodput(limited, "b1"), 0.85 * goodput(unlimited, "b1"));
+    EXPECT_GT(goodput(limited, "b1"), 0.8 * goodput(unlimited, "b1"));
   }
 }
 
 TEST(MeshCongestionControl, LookAheadCannotSingleOutAFlow) {
-  // 004 Fig. 4(b) on look_ahead_unsolvable.json: flow 2 (0.5 Mbit/s) now starts at
-  // A beside flow 1. A notification carries a duration, not a flow, so B's
-  // look-ahead blocks A and flow 2 with it, though B could forward flow 2: it
-  // delivers less than without congestion control, and less than from E (Fig. 4(a)).
+  // 004 Fig. 4(b) on look_ahead_unsolvable.json: flow 1 (0.5 Mbit/s) now starts at
+  // A, beside flow 2. B could forward flow 1 and A would only have to stop flow 2,
+  // but a notification carries a duration, not a flow: B's look-ahead blocks A and
+  // flow 1 with it. It delivers less than without congestion control, and less than
+  // from E (Fig. 4(a)).
   for (const std::uint64_t seed : {1u, 2u}) {
     SCOPED_TRACE(seed);
     const std::string file = "look_ahead_unsolvable.json";
@@ -248,10 +252,10 @@ TEST(MeshCongestionControl, LookAheadCannotSingleOutAFlow) {
     const Results solvable = run("lscc", seed, nlohmann::json::object(), "look_ahead_solvable.json");
     EXPECT_GT(radio_of(lscc, "B")["notifications_sent_look_ahead"].get<int>(), 10);
     EXPECT_GT(blocked(lscc, "A"), 5.0);
-    EXPECT_LT(goodput(lscc, "f2"), 0.9 * goodput(none, "f2"));
-    EXPECT_LT(goodput(lscc, "f2"), 0.85 * goodput(solvable, "f2"));
+    EXPECT_LT(goodput(lscc, "f1"), 0.92 * goodput(none, "f1"));
+    EXPECT_LT(goodput(lscc, "f1"), 0.9 * goodput(solvable, "f1"));
     // Intra-mesh loss is still avoided.
-    EXPECT_LE(intra_mesh_drops(lscc), 20);
+    EXPECT_LE(forwarded_buffer_drops(lscc), 0.02 * forwarded_buffer_drops(none));
   }
 }
 

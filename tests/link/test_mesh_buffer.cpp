@@ -79,6 +79,11 @@ TEST(MeshBuffer, RefusesBadParameters) {
   p.forward_share = 1.0;
   EXPECT_THROW(MeshBuffer(p, from_flow(), sink), std::invalid_argument);
   EXPECT_THROW(MeshBuffer(params(false), nullptr, sink), std::invalid_argument);
+  p = params(true);
+  p.blocked_local_limit = 1.01;
+  EXPECT_THROW(MeshBuffer(p, from_flow(), sink), std::invalid_argument);
+  p.blocked_local_limit = 0.0;
+  EXPECT_THROW(MeshBuffer(p, from_flow(), sink), std::invalid_argument);
 }
 
 TEST(MeshBuffer, TotalBlockStopsEverythingUntilTheLastBlockEnds) {
@@ -194,6 +199,23 @@ TEST(MeshBuffer, BlockedLocalPacketsUseAtMostHalfTheLocalPart) {
   q.dequeue(Time::s(1));  // the first local packet to B
   q.enqueue(packet(pool, kB, MeshBuffer::kLocal), Time::s(1));
   EXPECT_EQ(sink.drops.size(), 1u);
+}
+
+TEST(MeshBuffer, ABlockedLocalLimitOfOneLetsBlockedPacketsFillTheLocalPart) {
+  // 004 Fig. 3's local buffer blocking, the remedy off: blocked local packets take
+  // the whole local part and a packet to an open colour finds no room.
+  PacketPool pool;
+  RecordingSink sink;
+  MeshBufferParams p = params(true, 20000);  // a local part of 4000
+  p.blocked_local_limit = 1.0;
+  MeshBuffer q(p, from_flow(), sink);
+  q.block(kB, Time::s(1), Time::zero());
+  for (int i = 0; i < 5; ++i) q.enqueue(packet(pool, kB, MeshBuffer::kLocal), Time::zero());
+  EXPECT_EQ(q.local_bytes(), 4000);
+  EXPECT_EQ(sink.drops.size(), 1u);
+  q.enqueue(packet(pool, kC, MeshBuffer::kLocal), Time::zero());
+  EXPECT_EQ(sink.drops.size(), 2u);
+  EXPECT_EQ(q.local_bytes(), 4000);
 }
 
 TEST(MeshBuffer, BytesForBlockersCountTheBlockedColoursWhileTheBlockStands) {
