@@ -148,6 +148,9 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   // Management frames, apart from the data counters above (docs/mac.md).
   row["mgmt_sent"] = s.mgmt_attempts;
   row["mgmt_received"] = s.mgmt_rx;
+  // Unicast management frames given up at the retry limit: notifications that
+  // never arrived (a congestion control's blind spot).
+  row["mgmt_drops_retry_limit"] = s.mgmt_drops_retry_limit;
   row["channel_busyness"] = elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
   // As ns-2's MAC counts it (mac::Mac::ns2_busy_time): what 003's figures show.
   row["channel_busyness_ns2"] = elapsed > Time::zero() ? mac.ns2_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
