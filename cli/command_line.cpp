@@ -280,7 +280,8 @@ int validate_command(const std::vector<std::string>& files, const ScenarioArgs& 
 
 int run_command_line(const std::vector<std::string>& args, const CommandLineHooks& hooks) {
   CLI::App app{"wmnsim: discrete-event simulator of 802.11 wireless mesh networks", "wmnsim"};
-  app.set_version_flag("--version", "wmnsim " + std::string(wmnsim::wmnsim_version()) + " (" +
+  app.set_version_flag("--version", "wmnsim " + std::string(wmnsim::wmnsim_version()) + " (commit " +
+                                        std::string(wmnsim::wmnsim_commit()) + ", " +
                                         std::string(wmnsim::wmnsim_build_type()) + ")");
   app.require_subcommand(1);
 

@@ -50,7 +50,7 @@ nlohmann::ordered_json Results::to_json() const {
   J out;
   out["format"] = "wmnsim-results";
   out["format_version"] = kResultsFormatVersion;
-  out["wmnsim"] = {{"version", wmnsim_version()}, {"build_type", wmnsim_build_type()}};
+  out["wmnsim"] = {{"version", wmnsim_version()}, {"commit", wmnsim_commit()}, {"build_type", wmnsim_build_type()}};
   out["seed"] = seed;
   out["run"] = {{"simulated_time_s", stats.simulated.to_seconds()},
                 {"events_executed", stats.events_executed},

@@ -23,9 +23,12 @@ namespace wmnsim {
 
 inline constexpr int kResultsFormatVersion = 1;
 
-// The wmnsim version and build type compiled into this library.
+// The wmnsim version, build type and git commit compiled into this library (the
+// commit: 12 hex digits, "+dirty" when the tree had uncommitted changes, "unknown"
+// outside a git checkout).
 std::string_view wmnsim_version();
 std::string_view wmnsim_build_type();
+std::string_view wmnsim_commit();
 
 // One requested time series, long form: (time_s, id, value) rows.
 struct TimeSeries {

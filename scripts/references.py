@@ -226,6 +226,7 @@ def generate(ref_path: pathlib.Path, doc: Dict[str, Any], files: List[pathlib.Pa
     doc["generated"] = {
         "wmnsim_version": version.get("version", "?"),
         "build_type": version.get("build_type", "?"),
+        "commit": version.get("commit", "?"),
         "date": datetime.date.today().isoformat(),
     }
     doc["metrics"] = metrics

@@ -39,6 +39,9 @@ from .sweep import SweepData, SweepError, sweep  # noqa: E402
 __version__: str = _core.__version__
 #: Build type of the compiled core ("Release", "RelWithDebInfo", ...).
 build_type: str = _core.build_type
+#: Git commit of the compiled core (12 hex digits, "+dirty" for a modified tree,
+#: "unknown" outside a git checkout).
+commit: str = _core.commit
 
 
 def __getattr__(name: str):
@@ -67,4 +70,5 @@ __all__ = [
     "SweepError",
     "__version__",
     "build_type",
+    "commit",
 ]

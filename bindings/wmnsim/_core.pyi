@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 __version__: str
 build_type: str
+commit: str
 
 # register_scenario.cpp
 def check_json_file(path: str) -> None: ...

@@ -129,7 +129,7 @@ class Result:
 
     @property
     def version(self) -> Dict[str, Any]:
-        """The wmnsim build that produced the results (``version``, ``build_type``)."""
+        """The wmnsim build that produced the results (``version``, ``commit``, ``build_type``)."""
         return dict(self._data.get("wmnsim", {}))
 
     @property

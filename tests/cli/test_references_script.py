@@ -38,7 +38,7 @@ def test_generate_check_break_regenerate(tmp_path):
     doc = json.loads(text)
     assert list(doc) == ["wmnsim_reference", "scenario", "overrides", "seeds", "generated", "note", "metrics"]
     assert doc["note"] == "kept as written"
-    assert set(doc["generated"]) == {"wmnsim_version", "build_type", "date"}
+    assert set(doc["generated"]) == {"wmnsim_version", "build_type", "commit", "date"}
     m = doc["metrics"][0]
     assert list(m) == ["metric", "mean", "std", "n", "samples", "tolerance"]
     assert m["n"] == 2 and len(m["samples"]) == 2 and m["tolerance"] == {"ci": 0.95, "relative": 0.05}

@@ -1,6 +1,7 @@
 """wmnsim.run against the command line: same outcome, same per-flow results."""
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -30,6 +31,16 @@ def test_run_has_the_same_outcome_as_the_cli(tmp_path):
     result = wmnsim.run(FLAGSHIP, seed=3, overrides=SHORT)
     assert r.returncode == 0, r.stderr
     assert without_wall_clock(result.to_json()) == without_wall_clock(out.read_text())
+
+
+def test_results_name_the_commit_they_were_built_from():
+    # The source tree's git commit, as the build recorded it: results can be traced
+    # back to the code that produced them (a CI clone is a git checkout).
+    result = wmnsim.run(FLAGSHIP, seed=3, overrides=SHORT)
+    assert result.version["commit"] == wmnsim.commit
+    assert re.fullmatch(r"[0-9a-f]{12}(\+dirty)?|unknown", wmnsim.commit)
+    r = cli("--version")
+    assert r.returncode == 0 and f"commit {wmnsim.commit}" in r.stdout
 
 
 def test_invalid_input_to_run_raises_scenario_error_with_paths():
