@@ -762,19 +762,10 @@ void Mac::on_sifs() {
     case SifsAction::data_after_cts:
       send_loaded(*exchange_);
       break;
-    case SifsAction::txop_next: {
-      // Checked again now that the frame is taken: the first frame may have changed
-      // during the SIFS (a mesh buffer's block ended, putting an earlier packet of
-      // another next hop first; a lifetime ran out), and the TXOP must still hold it.
-      AccessFunction& f = functions_[*exchange_];
-      if (!txop_allows_next(f)) {
-        finish_exchange(f);
-        break;
-      }
+    case SifsAction::txop_next:
       ++stats_.txop_continuations;
-      send_mpdu(*exchange_);
+      send_mpdu(*exchange_);  // the frame taken when the TXOP was continued
       break;
-    }
     case SifsAction::none:
       refresh_medium();
       break;
@@ -785,7 +776,7 @@ bool Mac::txop_allows_next(AccessFunction& f) {
   // 9.19.2.2: more frames of the same category, SIFS apart, while the TXOP lasts.
   const TxopLimit& limit = f.params.txop;
   if (limit.frames <= 0 && limit.time <= Time::zero()) return false;  // one frame per access
-  drop_expired(f, scheduler_.now());
+  drop_expired(f, scheduler_.now());  // the next frame is taken now
   if (!f.has_frame_ready(scheduler_.now())) return false;
   if (limit.frames > 0) return txop_frames_ < limit.frames;
   const MpduInfo next = next_mpdu(f);
@@ -828,6 +819,10 @@ void Mac::exchange_succeeded() {
   f.long_retries = 0;
   f.cw = f.params.cw_min;
   if (txop_allows_next(f)) {
+    // The frame checked is the frame sent (9.19.2.2): taken now, so nothing the
+    // queue does during the SIFS (a mesh buffer's block ending, which can put an
+    // earlier packet for another next hop first) swaps in one the TXOP may not hold.
+    load_next_mpdu(f);
     schedule_sifs(SifsAction::txop_next);
     return;
   }

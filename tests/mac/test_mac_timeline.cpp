@@ -309,13 +309,14 @@ TEST(MacTimeline, TxopLimitInTimeFitsWholeExchanges) {
   EXPECT_EQ(frames[3].at, frames[2].at + exchange);
 }
 
-TEST(MacTimeline, TxopContinuationChecksTheFrameItTakes) {
+TEST(MacTimeline, TxopContinuationSendsTheFrameItChecked) {
   // An LSCC mesh buffer (link/mesh_buffer.hpp) as A's AC_BE queue holds, in arrival
   // order, a long packet X for C, blocked, then two short ones for B. The TXOP has
   // room for the first short exchange and one more short one. At the end of the
-  // first exchange the next short one fits; the block on C ends during the SIFS
-  // after it, which puts X (the earliest arrival) first. X does not fit: the TXOP
-  // ends there instead of sending it (9.19.2.2), and X goes after a new backoff.
+  // first exchange the next short one fits and is taken (9.19.2.2); the block on C
+  // ends during the SIFS after it, which puts X (the earliest arrival) first, but
+  // the frame sent is the one checked. X, which would not fit, goes after a new
+  // backoff.
   MacWorld w = dot11b_world(MacType::edca);
   const auto a = w.add(), b = w.add(), c = w.add();
   const MacTiming t = w.timing();
@@ -342,9 +343,11 @@ TEST(MacTimeline, TxopContinuationChecksTheFrameItTakes) {
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].at, first);
   EXPECT_EQ(frames[0].receiver, b);
-  EXPECT_EQ(frames[1].receiver, c);  // X, first once its block ended
-  EXPECT_GT(frames[1].at, first_ack_end + t.sifs);
-  EXPECT_EQ(w.macs[a]->stats().txop_continuations, 0u);
+  EXPECT_EQ(frames[1].at, first_ack_end + t.sifs);  // the TXOP continued...
+  EXPECT_EQ(frames[1].receiver, b);                  // ...with the frame checked
+  EXPECT_EQ(frames[2].receiver, c);                  // X, after a new backoff
+  EXPECT_GT(frames[2].at, frames[1].at + short_exchange);
+  EXPECT_EQ(w.macs[a]->stats().txop_continuations, 1u);
   EXPECT_EQ(w.taps[c]->delivered.size(), 1u);
   EXPECT_EQ(w.taps[b]->delivered.size(), 2u);
 }
