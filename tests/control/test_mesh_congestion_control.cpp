@@ -167,8 +167,12 @@ TEST(MeshCongestionControl, EveryNotificationArrivesOrIsCountedLost) {
   EXPECT_GT(lost, 0);
   EXPECT_LE(received, sent);
   EXPECT_LE(received, on_air);
-  // At most one frame per radio still waiting when the run ends.
-  EXPECT_GE(received + lost, sent - static_cast<std::int64_t>(r.radios.size()));
+  // The balance: a few frames may still wait in a MAC when the run ends (none in
+  // this run); a frame counted both received and lost (every ACK lost) would show
+  // as a negative remainder.
+  const std::int64_t unaccounted = sent - received - lost;
+  EXPECT_GE(unaccounted, 0);
+  EXPECT_LE(unaccounted, 5);
 }
 
 TEST(MeshCongestionControl, CongestionControlCollision) {
