@@ -249,6 +249,8 @@ bool Mac::exchange_active() const {
   return awaiting_ != Awaiting::nothing || sifs_action_ != SifsAction::none || sending_ != Sending::nothing;
 }
 
+bool Mac::wants_min_sinr() const { return scheduler_.log().enabled(spdlog::level::debug, radio_.node()); }
+
 bool Mac::medium_busy() const { return phy_busy_ || radio_.transmitting() || nav_set() || exchange_active(); }
 
 void Mac::account_channel_busy() {

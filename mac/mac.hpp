@@ -188,6 +188,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   void on_tx_start(const phy::PhyFrame& frame) override;
   void on_tx_end() override;
   void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info) override;
+  bool wants_min_sinr() const override;  // for the debug log only
   void on_rx_ignored(const phy::PhyFrame& frame) override;
 
  private:

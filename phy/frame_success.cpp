@@ -1,6 +1,7 @@
 #include "phy/frame_success.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -91,18 +92,33 @@ void check_sinr(double sinr) {
 
 }  // namespace
 
-LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr) {
-  check_sinr(sinr);
-  sinr += 0.0;  // -0.0 becomes +0.0: its sign bit would read as a huge SINR
-  const int table = table_of(mcs);
-  if (table < 0) return {};
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr);
-  if (bits < kMinBits) return {-std::numeric_limits<double>::infinity(), upper_at(mcs, table, 0), true};
-  if (bits >= kMaxBits) return {lower_at(mcs, table, kPoints), 0.0, true};
+namespace {
+
+// The two sides of unit_log_success_bounds, for a table (table_of >= 0) and a
+// checked SINR.
+double lower_bound_of(const Mcs& mcs, int table, double sinr) {
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr + 0.0);  // -0.0 would read as a huge SINR
+  if (bits < kMinBits) return -std::numeric_limits<double>::infinity();
+  if (bits >= kMaxBits) return lower_at(mcs, table, kPoints);
+  return lower_at(mcs, table, static_cast<std::size_t>((bits - kMinBits) >> kShift));
+}
+double upper_bound_of(const Mcs& mcs, int table, double sinr) {
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr + 0.0);
+  if (bits < kMinBits) return upper_at(mcs, table, 0);
+  if (bits >= kMaxBits) return 0.0;
   const std::size_t i = static_cast<std::size_t>((bits - kMinBits) >> kShift);
   // An SINR on a grid point is bounded by that point alone.
   const bool on_point = ((bits - kMinBits) & ((std::uint64_t{1} << kShift) - 1)) == 0;
-  return {lower_at(mcs, table, i), upper_at(mcs, table, on_point ? i : i + 1), true};
+  return upper_at(mcs, table, on_point ? i : i + 1);
+}
+
+}  // namespace
+
+LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr) {
+  check_sinr(sinr);
+  const int table = table_of(mcs);
+  if (table < 0) return {};
+  return {lower_bound_of(mcs, table, sinr), upper_bound_of(mcs, table, sinr), true};
 }
 
 void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration) {
@@ -110,8 +126,8 @@ void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration) {
     log_success_ += cache().chunk_log_success(mcs, sinr, duration);
     return;
   }
-  const LogSuccessBounds b = unit_log_success_bounds(mcs, sinr);  // checks the SINR
-  if (!b.tabulated) {  // no table: the exact path from here on
+  check_sinr(sinr);
+  if (table_of(mcs) < 0) {  // no table: the exact path from here on
     go_exact();
     log_success_ += cache().chunk_log_success(mcs, sinr, duration);
     return;
@@ -119,9 +135,58 @@ void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration) {
   const double bits = SinrChunk::from_duration(mcs, sinr, duration).bits;
   if (!(bits > 0.0)) return;  // adds 0 on the exact path
   const double units = decoding_units(mcs, bits);
-  chunks_.push_back(Chunk{&mcs, sinr, duration});
-  lower_ += units * b.lower;
-  upper_ += units * b.upper;
+  chunks_.push_back(Chunk{&mcs, sinr, duration, units});
+}
+
+int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) const {
+  if (always_exact_) return -1;
+  const auto units = [](const Mcs& mcs, Time d) {
+    return decoding_units(mcs, SinrChunk::from_duration(mcs, 0.0, d).bits);
+  };
+  // Lower bound: every unit of an MCS at its floor SINR. Units of the whole
+  // duration rather than summed chunk by chunk: a rounding difference of about
+  // 1e-16, far inside the bounds' margin (1e-9 of the value and 1e-12 a unit,
+  // margin() above).
+  std::array<int, 4> tables{};
+  if (worst.size() > tables.size()) return -1;
+  double lower = 0.0;
+  for (std::size_t k = 0; k < worst.size(); ++k) {
+    const WorstChunk& w = worst[k];
+    check_sinr(w.sinr_floor);
+    check_sinr(w.worst_sinr);
+    tables[k] = table_of(*w.mcs);
+    if (tables[k] < 0) return -1;
+    if (w.duration > Time()) lower += units(*w.mcs, w.duration) * lower_bound_of(*w.mcs, tables[k], w.sinr_floor);
+  }
+  // exp(x) >= 1 + x: a clean frame is decided without exp. The lower bound sits
+  // at least 1e-12 a unit below the log success, far more than 1 + x's rounding.
+  if (u < (1.0 + lower) * (1.0 - 0x1p-50)) return 1;
+  // exp is not promised monotone to the last bit: a relative 2^-50 either way.
+  // (exp(-40) < 1e-17: no need to compute it for a larger draw.)
+  if ((lower > -40.0 || u < 1e-17) && u < std::exp(lower) * (1.0 - 0x1p-50)) return 1;
+  // Upper bound: each MCS's worst stretch alone (every chunk's log success is <= 0).
+  double upper = 0.0;
+  for (std::size_t k = 0; k < worst.size(); ++k) {
+    const WorstChunk& w = worst[k];
+    if (w.worst_duration > Time()) {
+      upper += units(*w.mcs, w.worst_duration) * upper_bound_of(*w.mcs, tables[k], w.worst_sinr);
+    }
+  }
+  if (upper < -40.0 && u >= 1e-17) return 0;
+  if (u >= std::exp(upper) * (1.0 + 0x1p-50)) return 0;
+  return -1;
+}
+
+int FrameSuccess::decide_by_chunks(double u) const {
+  double lower = 0.0, upper = 0.0;
+  for (const Chunk& c : chunks_) {
+    const LogSuccessBounds b = unit_log_success_bounds(*c.mcs, c.sinr);
+    lower += c.units * b.lower;
+    upper += c.units * b.upper;
+  }
+  if (u < std::exp(lower) * (1.0 - 0x1p-50)) return 1;
+  if (u >= std::exp(upper) * (1.0 + 0x1p-50)) return 0;
+  return -1;
 }
 
 void FrameSuccess::go_exact() {
@@ -133,9 +198,8 @@ void FrameSuccess::go_exact() {
 
 bool FrameSuccess::survives(double u) {
   if (!exact_) {
-    // exp is not promised monotone to the last bit: a relative 2^-50 either way.
-    if (u < std::exp(lower_) * (1.0 - 0x1p-50)) return true;
-    if (u >= std::exp(upper_) * (1.0 + 0x1p-50)) return false;
+    const int decided = decide_by_chunks(u);
+    if (decided >= 0) return decided == 1;
     go_exact();  // the draw fell between the bounds
   }
   return u < std::exp(log_success_);

@@ -22,9 +22,17 @@
 // so every decision is the one the exact path makes. The exact path stays
 // available (ReceptionConfig::exact_error_evaluation) and a test checks that both
 // give the same runs.
+//
+// Cheaper still, and tried first (decide_by_worst): per MCS, an SINR below every
+// chunk's bounds the frame from below (every chunk decodes at least as well; the
+// table's bounds do not decrease with the SINR), and a stretch known to be at or
+// below some SINR bounds it from above (the other chunks counting 0). A clean
+// frame, or one hit by a collision, is decided from one or two lookups per MCS,
+// before its chunks are even listed.
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/time.hpp"
@@ -43,6 +51,17 @@ struct LogSuccessBounds {
 };
 LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr_linear);
 
+// Per MCS of a frame (e.g. the PLCP header's and the PSDU's): how long it lasts,
+// an SINR no chunk of it falls below, and a stretch of it whose chunks are all at
+// or below a second SINR (the worst chunk itself when the chunks are known).
+struct WorstChunk {
+  const Mcs* mcs;
+  Time duration;
+  double sinr_floor;
+  Time worst_duration;
+  double worst_sinr;
+};
+
 // One per radio, reused frame after frame (the chunk list keeps its capacity).
 // The exact path's ChunkErrorCache (6 KB) is allocated only when a radio first
 // needs it, so a radio that never meets an undecided draw does not carry it.
@@ -55,8 +74,13 @@ class FrameSuccess {
   void reset() {
     chunks_.clear();
     exact_ = always_exact_;
-    lower_ = upper_ = log_success_ = 0.0;
+    log_success_ = 0.0;
   }
+
+  // Before any add(): the outcome of the draw u from each MCS's worst chunk alone,
+  // when that decides it: 1 survives, 0 lost, -1 undecided (then add the chunks
+  // and call survives(u)). Always -1 on the exact path and for an MCS without a table.
+  int decide_by_worst(std::span<const WorstChunk> worst, double u) const;
 
   // Adds the chunk `duration` at `mcs` and a constant SINR (throws
   // std::invalid_argument for a negative or NaN SINR, as chunk_log_success does).
@@ -73,8 +97,11 @@ class FrameSuccess {
     const Mcs* mcs;
     double sinr;
     Time duration;
+    double units;  // decoding units (bits, or CCK symbols)
   };
   void go_exact();
+  // The outcome from every chunk's bounds: 1 survives, 0 lost, -1 undecided.
+  int decide_by_chunks(double u) const;
   ChunkErrorCache& cache() {
     if (!cache_) cache_ = std::make_unique<ChunkErrorCache>();
     return *cache_;
@@ -84,8 +111,7 @@ class FrameSuccess {
   std::unique_ptr<ChunkErrorCache> cache_;
   bool always_exact_;
   bool exact_;
-  double lower_ = 0.0, upper_ = 0.0;  // bounds on the log success
-  double log_success_ = 0.0;          // exact mode: the sum itself
+  double log_success_ = 0.0;  // exact mode: the sum itself
 };
 
 }  // namespace wmnsim::phy

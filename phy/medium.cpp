@@ -233,14 +233,26 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
 
 void Medium::sort_deliveries() {
   delivery_order_.assign(links_.size(), {});
+  faint_.assign(links_.size(), {});
+  // Signals that can never be locked onto only add energy (sinr reception): they
+  // are handed to the radio as intervals rather than delivered as events.
+  const bool intervals = reception_.kind == ReceptionKind::sinr && !reception_.faint_signal_events;
+  std::vector<double> faint_bound(links_.size(), 0.0);
   for (std::size_t r = 0; r < links_.size(); ++r) {
     const std::vector<Link>& links = links_[r];
     DeliveryOrder& order = delivery_order_[r];
-    order.resize(links.size());
-    for (std::uint32_t i = 0; i < links.size(); ++i) order[i] = i;
+    for (std::uint32_t i = 0; i < links.size(); ++i) {
+      if (intervals && !links[i].reach.decodable) {
+        faint_[r].push_back(i);
+        faint_bound[links[i].to] += links[i].power.mw();
+      } else {
+        order.push_back(i);
+      }
+    }
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return links[a].delay < links[b].delay; });
   }
+  for (std::size_t r = 0; r < links_.size(); ++r) radios_[r]->set_faint_bound(PowerMw(faint_bound[r]));
 }
 
 const Link* Medium::link(RadioId from, RadioId to) const {
@@ -262,34 +274,45 @@ std::uint32_t Medium::allocate_in_flight() {
 void Medium::transmit(RadioId from, const PhyFrame& frame) {
   if (!connected_) throw std::logic_error("Medium::transmit before connect()");
   const std::vector<Link>& links = links_[from];
-  if (links.empty()) return;
-  const std::uint32_t slot = allocate_in_flight();
-  InFlight& f = in_flight_[slot];
-  f.frame = frame;
-  f.pending_ends = static_cast<std::uint32_t>(links.size());
-  signals_delivered_ += links.size();
-  // Two events stand for the 2 x links arrivals and ends: one walks the receivers
-  // in arrival order, handling each arrival inline while nothing else is due
-  // first (Scheduler::advance_inline), the other walks the ends. Each arrival and
-  // end keeps the sequence number its own event would have had (link i: 2i for
-  // the start, 2i + 1 for the end), so the order of everything, ties at one
-  // picosecond included, is that of scheduling them one by one.
+  const DeliveryOrder& order = delivery_order_[from];
+  const std::vector<std::uint32_t>& faint = faint_[from];
   Scheduler& s = sim_.scheduler();
-  const Time last_end = links[delivery_order_[from].back()].delay + frame.duration;
-  if (last_end > Time::max() - s.now()) {
+  Time last_delay;
+  if (!order.empty()) last_delay = links[order.back()].delay;
+  for (const std::uint32_t i : faint) last_delay = std::max(last_delay, links[i].delay);
+  if (last_delay + frame.duration > Time::max() - s.now()) {
     throw std::logic_error("a frame sent at " + s.now().to_string() + " would end past the end of simulated time");
   }
-  f.from = from;
-  f.sent = s.now();
-  f.sequence = s.reserve_sequences(2 * links.size());
-  f.epoch = s.reservation_epoch();
-  f.next_start = f.next_end = 0;
-  const std::uint32_t first = delivery_order_[from].front();
-  const Link& l = links[first];
-  const ContextId ctx = specs_[l.to].node;
-  s.schedule_reserved(f.sent + l.delay, f.sequence + 2 * first, f.epoch, [this, slot] { deliver_starts(slot); }, ctx);
-  s.schedule_reserved(f.sent + l.delay + frame.duration, f.sequence + 2 * first + 1, f.epoch,
-                      [this, slot] { deliver_ends(slot); }, ctx);
+  signals_delivered_ += links.size();
+  if (!order.empty()) {
+    const std::uint32_t slot = allocate_in_flight();
+    InFlight& f = in_flight_[slot];
+    f.frame = frame;
+    f.pending_ends = static_cast<std::uint32_t>(order.size());
+    // Two events stand for the 2 x links arrivals and ends: one walks the receivers
+    // in arrival order, handling each arrival inline while nothing else is due
+    // first (Scheduler::advance_inline), the other walks the ends. Each arrival and
+    // end keeps the sequence number its own event would have had (link i: 2i for
+    // the start, 2i + 1 for the end), so the order of everything, ties at one
+    // picosecond included, is that of scheduling them one by one.
+    f.from = from;
+    f.sent = s.now();
+    f.sequence = s.reserve_sequences(2 * links.size());
+    f.epoch = s.reservation_epoch();
+    f.next_start = f.next_end = 0;
+    const std::uint32_t first = order.front();
+    const Link& l = links[first];
+    const ContextId ctx = specs_[l.to].node;
+    s.schedule_reserved(f.sent + l.delay, f.sequence + 2 * first, f.epoch, [this, slot] { deliver_starts(slot); },
+                        ctx);
+    s.schedule_reserved(f.sent + l.delay + frame.duration, f.sequence + 2 * first + 1, f.epoch,
+                        [this, slot] { deliver_ends(slot); }, ctx);
+  }
+  for (const std::uint32_t i : faint) {
+    const Link& l = links[i];
+    const Time start = s.now() + l.delay;
+    radios_[l.to]->faint_signal(start, start + frame.duration, l.power);
+  }
 }
 
 void Medium::deliver_starts(std::uint32_t slot) {

@@ -120,7 +120,9 @@ class Medium {
     std::uint32_t next_start = 0, next_end = 0;
   };
   // Each radio's links by arrival order: delay, then link index, the order their
-  // events took when each was scheduled on its own.
+  // events took when each was scheduled on its own. Faint links (sinr reception,
+  // below the sensitivity, unless ReceptionConfig::faint_signal_events) are not
+  // in it: they are in faint_ instead, handed to their radios as intervals.
   using DeliveryOrder = std::vector<std::uint32_t>;
   std::uint32_t allocate_in_flight();
   void signal_ends(std::uint32_t slot, RadioId to);
@@ -138,6 +140,7 @@ class Medium {
   std::vector<std::unique_ptr<Radio>> radios_;
   std::vector<std::vector<Link>> links_;
   std::vector<DeliveryOrder> delivery_order_;
+  std::vector<std::vector<std::uint32_t>> faint_;  // per sender, link indices
   std::deque<InFlight> in_flight_;  // a deque: references stay valid while listeners transmit
   std::uint32_t free_in_flight_ = kNone;
   std::uint64_t signals_delivered_ = 0;

@@ -20,6 +20,7 @@ enum class PhyStandard { dot11b, dot11a, dot11g };
 enum class ReceptionModel { sinr, threshold, ns2 };
 
 enum class ErrorEvaluation { bounded, exact };
+enum class FaintSignals { intervals, events };
 
 struct ReceptionSection {
   ReceptionModel model = ReceptionModel::sinr;
@@ -41,6 +42,9 @@ struct ReceptionSection {
   // sinr: "exact" evaluates the error model for every chunk; "bounded" (default)
   // decides from tabulated bounds where they suffice, with the same outcomes.
   ErrorEvaluation error_evaluation = ErrorEvaluation::bounded;
+  // sinr: signals below the sensitivity as time intervals the radio sums when it
+  // needs them ("intervals", default) or as events ("events"); same outcomes.
+  FaintSignals faint_signals = FaintSignals::intervals;
 };
 
 struct AutoRateSection {
@@ -84,6 +88,8 @@ inline constexpr std::array<EnumName<ReceptionModel>, 3> kReceptionModels{
     {{"sinr", ReceptionModel::sinr}, {"threshold", ReceptionModel::threshold}, {"ns2", ReceptionModel::ns2}}};
 inline constexpr std::array<EnumName<ErrorEvaluation>, 2> kErrorEvaluations{
     {{"bounded", ErrorEvaluation::bounded}, {"exact", ErrorEvaluation::exact}}};
+inline constexpr std::array<EnumName<FaintSignals>, 2> kFaintSignals{
+    {{"intervals", FaintSignals::intervals}, {"events", FaintSignals::events}}};
 constexpr std::string_view to_string(PhyStandard v) { return enum_name(names(kPhyStandards), v); }
 
 enum class PropagationModel { log_distance, two_ray, friis, range };

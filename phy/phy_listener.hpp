@@ -20,7 +20,8 @@ enum class RxOutcome {
 struct RxInfo {
   PowerMw power;            // received signal power
   double min_sinr = 0.0;    // the worst SINR over the frame, linear (the SNR if nothing
-                            // interfered); +inf under the threshold and range models, which have no SINR
+                            // interfered); +inf under the threshold and range models, which have no SINR;
+                            // NaN when the listener does not want it (wants_min_sinr)
   Time start;               // when the radio locked on (the first bit of the frame it began with)
   PowerDbm power_dbm() const { return power.to_dbm(); }
   double min_sinr_db() const { return std::isinf(min_sinr) ? min_sinr : 10.0 * std::log10(min_sinr); }
@@ -39,6 +40,10 @@ class PhyListener {
   // A preamble was detected and the radio locked onto the frame; it ends at
   // now + frame.duration (less the part already elapsed: none, the lock is at the start).
   virtual void on_rx_start(const PhyFrame& /*frame*/) {}
+  // Whether on_rx_end's RxInfo should carry min_sinr (sinr reception). Finding it
+  // walks every chunk of the frame, while the error draw is mostly decided from
+  // bounds without that walk; a listener that answers false gets NaN.
+  virtual bool wants_min_sinr() const { return true; }
   virtual void on_rx_end(const PhyFrame& /*frame*/, RxOutcome /*outcome*/, const RxInfo& /*info*/) {}
   // ns2 reception model only: a frame arrived while another was being received and
   // was ignored, being weaker by the capture threshold (ns-2's Mac802_11::capture).

@@ -1,6 +1,7 @@
 #include "phy/radio.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -39,6 +40,7 @@ void Radio::transmit(const PhyFrame& frame) {
     // the radio is still transmitting, and defers EIFS otherwise.
     locked_->doomed = true;
   } else if (locked_) {
+    account_chunk();  // its worst SINR covers it up to now
     finish_reception(RxOutcome::aborted);
     update_cca();  // the lock may have been the only reason the medium looked busy
   }
@@ -97,7 +99,7 @@ void Radio::signal_end(std::uint32_t tx) {
     bool ok;
     if (reception_.kind == ReceptionKind::sinr) {
       // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
-      ok = success_.survives(error_draws_.uniform01());
+      ok = decide_reception(error_draws_.uniform01());
     } else {
       ok = !locked_->doomed;
     }
@@ -122,6 +124,7 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
            plcp.header_mcs,
            now,
            std::numeric_limits<double>::infinity(),
+           false,
            false};
   if (reception_.kind == ReceptionKind::ns2) {
     // ns-2 (WirelessPhy::sendUp): between CSThresh and RXThresh a frame is
@@ -136,6 +139,8 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   }
   locked_ = std::move(l);
   success_.reset();
+  stretches_.clear();
+  prune_faint();  // for_each_chunk reads faint_ whole
   if (listener_ != nullptr) listener_->on_rx_start(frame);
 }
 
@@ -160,7 +165,8 @@ void Radio::ns2_overlap(std::uint32_t tx, const PhyFrame& frame, PowerMw power) 
 
 bool Radio::preamble_detected(PowerMw power) const {
   // The SINR of the preamble as it arrives: noise plus every other signal on the air.
-  const double others = std::max(0.0, total_.mw() - power.mw());
+  if (preamble_snr_ <= 0.0) return true;  // no SINR condition
+  const double others = std::max(0.0, total_.mw() - power.mw() + faint_energy(scheduler_.now()));
   return power.mw() >= (noise_.mw() + others) * preamble_snr_;
 }
 
@@ -173,27 +179,206 @@ bool Radio::destroys(const Signal& s, PowerMw locked_power) const {
 void Radio::account_chunk() {
   Locked& l = *locked_;
   const Time now = scheduler_.now();
-  if (reception_.kind != ReceptionKind::sinr || now <= l.last_change) {
-    l.last_change = now;
-    return;
+  if (reception_.kind == ReceptionKind::sinr && now > l.last_change) {
+    // Recorded now, evaluated when the reception is decided (decide_reception): a
+    // reception cut short (aborted, captured) never needs its chunks.
+    stretches_.push_back({l.last_change, now, total_.mw() - l.power.mw()});
   }
-  const double interference = total_.mw() - l.power.mw();
-  const double sinr = l.power.mw() / (noise_.mw() + std::max(0.0, interference));
-  l.min_sinr = std::min(l.min_sinr, sinr);
-  // The chunk [last_change, now) may straddle the preamble, the PLCP header (at
-  // the header rate) and the PSDU (at the data rate). The preamble carries no
-  // data bits: its detection was the lock decision.
-  const auto part = [&](Time from, Time to, const Mcs& mcs) {
-    const Time a = std::max(from, l.last_change), b = std::min(to, now);
-    if (b > a) success_.add(mcs, sinr, b - a);
-  };
-  part(l.header_start, l.payload_start, *l.header_mcs);
-  // 802.11g's signal extension is silence after the last symbol: no bits there.
-  part(l.payload_start, l.start + l.frame.duration - profile_.signal_extension, *l.frame.mcs);
   l.last_change = now;
 }
 
+template <typename F>
+void Radio::for_each_chunk(F&& f) {
+  if (stretches_.empty()) return;
+  // The loops below are written without data-dependent branches (a sum of
+  // products by 0 or 1, a write kept or overwritten): which faint signal is on
+  // the air when is unpredictable, and mispredicted branches cost more here than
+  // the arithmetic.
+  // faint_ holds nothing that ended before the reception began (try_lock pruned it).
+  const auto faint_at = [&](Time t) {
+    double sum = 0.0;
+    for (const Faint& x : faint_) sum += x.mw * static_cast<double>((x.start <= t) & (t < x.end));
+    return sum;
+  };
+  // Where the faint signals split the reception besides the stretches' own ends.
+  const Time from = stretches_.front().from, to = stretches_.back().to;
+  cuts_.resize(2 * faint_.size());
+  std::size_t n = 0;
+  for (const Faint& x : faint_) {
+    cuts_[n] = x.start;
+    n += static_cast<std::size_t>((x.start > from) & (x.start < to));
+    cuts_[n] = x.end;
+    n += static_cast<std::size_t>((x.end > from) & (x.end < to));
+  }
+  std::sort(cuts_.begin(), cuts_.begin() + static_cast<std::ptrdiff_t>(n));
+  const double signal = locked_->power.mw();
+  const auto chunk = [&](Time a, Time b, double interference) {
+    f(a, b, signal / (noise_.mw() + std::max(0.0, interference)));
+  };
+  std::size_t next = 0;
+  for (const Stretch& st : stretches_) {
+    Time a = st.from;
+    while (next < n && cuts_[next] <= a) ++next;
+    for (; next < n && cuts_[next] < st.to; ++next) {
+      chunk(a, cuts_[next], st.interference_mw + faint_at(a));
+      a = cuts_[next];
+      while (next + 1 < n && cuts_[next + 1] == a) ++next;  // a start and an end at one instant
+    }
+    chunk(a, st.to, st.interference_mw + faint_at(a));
+  }
+}
+
+void Radio::find_min_sinr() {
+  Locked& l = *locked_;
+  l.evaluated = true;
+  for_each_chunk([&](Time, Time, double sinr) { l.min_sinr = std::min(l.min_sinr, sinr); });
+}
+
+bool Radio::decide_reception(double u) {
+  Locked& l = *locked_;
+  l.evaluated = true;
+  // A chunk [a, b) may straddle the preamble, the PLCP header (at the header rate)
+  // and the PSDU (at the data rate). The preamble carries no data bits: its
+  // detection was the lock decision. 802.11g's signal extension is silence after
+  // the last symbol: no bits there either.
+  const Time payload_end = l.start + l.frame.duration - profile_.signal_extension;
+  const auto overlap = [](Time a, Time b, Time from, Time to) {
+    const Time x = std::max(from, a), y = std::min(to, b);
+    return y > x ? y - x : Time();
+  };
+  const Time header_time = l.payload_start - l.header_start, payload_time = payload_end - l.payload_start;
+  const double signal = l.power.mw();
+  if (!stretches_.empty() && (listener_ == nullptr || !listener_->wants_min_sinr())) {
+    // Bounds without the chunks. No chunk has more interference than the most
+    // (non-faint) interference of any stretch plus every faint signal that
+    // overlaps the reception: the floor. The stretch with that most interference
+    // has at most the SINR without faint signals. The floating-point operations
+    // are monotone, and the sums run over faint_ in the order for_each_chunk
+    // sums them, so the floor is below every chunk's SINR as computed there.
+    const Stretch* most = &stretches_.front();
+    for (const Stretch& st : stretches_) {
+      if (st.interference_mw > most->interference_mw) most = &st;
+    }
+    const Time now = scheduler_.now();
+    double faint = 0.0;
+    for (const Faint& x : faint_) faint += x.mw * static_cast<double>(x.start < now);
+    const double floor = signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint));
+    const double at_most = signal / (noise_.mw() + std::max(0.0, most->interference_mw));
+    const std::array<WorstChunk, 2> bounds{
+        WorstChunk{l.header_mcs, header_time, floor, overlap(most->from, most->to, l.header_start, l.payload_start),
+                   at_most},
+        WorstChunk{l.frame.mcs, payload_time, floor, overlap(most->from, most->to, l.payload_start, payload_end),
+                   at_most}};
+    const int quick = success_.decide_by_worst(bounds, u);
+    if (quick >= 0) {
+      l.min_sinr = std::numeric_limits<double>::quiet_NaN();  // not wanted, not computed
+      return quick == 1;
+    }
+  }
+  std::array<WorstChunk, 2> worst{
+      WorstChunk{l.header_mcs, header_time, std::numeric_limits<double>::infinity(), Time(),
+                 std::numeric_limits<double>::infinity()},
+      WorstChunk{l.frame.mcs, payload_time, std::numeric_limits<double>::infinity(), Time(),
+                 std::numeric_limits<double>::infinity()}};
+  for_each_chunk([&](Time a, Time b, double sinr) {
+    l.min_sinr = std::min(l.min_sinr, sinr);
+    const Time header = overlap(a, b, l.header_start, l.payload_start);
+    const Time payload = overlap(a, b, l.payload_start, payload_end);
+    if (header > Time() && sinr < worst[0].worst_sinr) worst[0].worst_sinr = sinr, worst[0].worst_duration = header;
+    if (payload > Time() && sinr < worst[1].worst_sinr) worst[1].worst_sinr = sinr, worst[1].worst_duration = payload;
+  });
+  for (WorstChunk& w : worst) {
+    w.sinr_floor = w.worst_sinr;
+    if (w.worst_duration == Time()) w.duration = Time();  // no bits of this part (or none at all)
+  }
+  const int quick = success_.decide_by_worst(worst, u);
+  if (quick >= 0) return quick == 1;
+  // Undecided: every chunk, in order (FrameSuccess bounds each, then evaluates exactly if need be).
+  for_each_chunk([&](Time a, Time b, double sinr) {
+    const Time header = overlap(a, b, l.header_start, l.payload_start);
+    const Time payload = overlap(a, b, l.payload_start, payload_end);
+    if (header > Time()) success_.add(*l.header_mcs, sinr, header);
+    if (payload > Time()) success_.add(*l.frame.mcs, sinr, payload);
+  });
+  return success_.survives(u);
+}
+
+void Radio::prune_faint() {
+  const Time now = scheduler_.now();
+  if (faint_first_end_ > now) return;  // nothing has ended yet
+  // Compacted without a data-dependent branch (see for_each_chunk).
+  std::size_t n = 0;
+  Time first_end = Time::max();
+  for (const Faint& f : faint_) {
+    faint_[n] = f;
+    const bool keep = f.end > now;
+    n += static_cast<std::size_t>(keep);
+    first_end = std::min(first_end, keep ? f.end : Time::max());
+  }
+  faint_.resize(n);
+  faint_first_end_ = first_end;
+}
+
+double Radio::faint_energy(Time t) const {
+  double sum = 0.0;
+  for (const Faint& f : faint_) sum += f.mw * static_cast<double>((f.start <= t) & (t < f.end));
+  return sum;
+}
+
+PowerMw Radio::signal_energy() const { return PowerMw(total_.mw() + faint_energy(scheduler_.now())); }
+
+void Radio::faint_signal(Time start, Time end, PowerMw power) {
+  // Drop what can matter no more: over before now, or before the reception in
+  // progress began (its chunks still need the ones that overlap it).
+  // What is over can matter no more, unless a reception in progress overlaps it.
+  if (!locked_) prune_faint();
+  faint_.push_back({start, end, power.mw()});
+  faint_first_end_ = std::min(faint_first_end_, end);
+  if (cca_ambiguous_ && start < faint_watch_at_) watch_faint(start);
+}
+
+void Radio::set_faint_bound(PowerMw bound) {
+  faint_bound_ = bound.mw() * (1.0 + 1e-9);  // above any sum of a subset, rounding included
+  // As energy_busy would find it with nothing on the air: faint signals alone may
+  // cross the threshold, and no other signal's start would make the radio look.
+  cca_ambiguous_ = total_.mw() < cca_threshold_.mw() && total_.mw() + faint_bound_ >= cca_threshold_.mw();
+}
+
+bool Radio::energy_busy() {
+  const double strong = total_.mw();
+  const double threshold = cca_threshold_.mw();
+  // Faint signals only add energy, at most faint_bound_: unless the rest is within
+  // that of the threshold, they cannot change the assessment.
+  cca_ambiguous_ = strong < threshold && strong + faint_bound_ >= threshold;
+  if (!cca_ambiguous_) {
+    if (faint_watch_at_ != Time::max()) watch_faint(Time::max());
+    return strong >= threshold;
+  }
+  const Time now = scheduler_.now();
+  Time next = Time::max();
+  for (const Faint& f : faint_) {
+    if (f.start > now) next = std::min(next, f.start);
+    else if (f.end > now) next = std::min(next, f.end);
+  }
+  watch_faint(next);
+  return strong + faint_energy(now) >= threshold;
+}
+
+void Radio::watch_faint(Time next) {
+  if (next == faint_watch_at_) return;
+  if (faint_watch_at_ != Time::max()) scheduler_.cancel(faint_watch_);
+  faint_watch_at_ = next;
+  if (next != Time::max()) faint_watch_ = scheduler_.schedule_at(next, [this] { on_faint_watch(); }, node_);
+}
+
+void Radio::on_faint_watch() {
+  faint_watch_at_ = Time::max();
+  update_cca();
+}
+
 void Radio::finish_reception(RxOutcome outcome) {
+  // A reception cut short still reports its worst SINR so far.
+  if (reception_.kind == ReceptionKind::sinr && !locked_->evaluated) find_min_sinr();
   Locked l = std::move(*locked_);
   locked_.reset();
   switch (outcome) {
@@ -216,7 +401,7 @@ void Radio::recompute_energy() {
 }
 
 void Radio::update_cca() {
-  const bool energy = reception_.kind == ReceptionKind::sinr ? total_ >= cca_threshold_ : sensed_ > 0;
+  const bool energy = reception_.kind == ReceptionKind::sinr ? energy_busy() : sensed_ > 0;
   const bool busy = locked_.has_value() || energy;
   if (busy == cca_busy_) return;
   cca_busy_ = busy;

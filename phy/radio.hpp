@@ -54,8 +54,8 @@ class Radio {
   // When the reception in progress began (receiving() only).
   Time reception_start() const { return locked_->start; }
   bool cca_busy() const { return cca_busy_; }
-  // Total power of the signals on the air here now (noise excluded).
-  PowerMw signal_energy() const { return total_; }
+  // Total power of the signals on the air here now (noise excluded), faint ones included.
+  PowerMw signal_energy() const;
 
   RadioId id() const { return id_; }
   Medium& medium() { return medium_; }
@@ -68,12 +68,29 @@ class Radio {
   // Called by the Medium when a signal's first and last bit reach this radio.
   void signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
   void signal_end(std::uint32_t tx);
+  // A faint signal (below the sensitivity, sinr reception; ReceptionConfig::
+  // faint_signal_events false): on the air here over [start, end), energy only.
+  // Called by the Medium when the frame is sent, before `start`.
+  void faint_signal(Time start, Time end, PowerMw power);
+  // The most the faint signals can add together: the sum of every faint link's
+  // power into this radio (set once by the Medium).
+  void set_faint_bound(PowerMw bound);
 
  private:
   struct Signal {
     std::uint32_t tx;
     PowerMw power;
     SignalReach reach;
+  };
+  struct Faint {
+    Time start, end;
+    double mw;
+  };
+  // A stretch of a reception between two changes of the (non-faint) signals on the
+  // air; faint signals split it further when the reception is decided.
+  struct Stretch {
+    Time from, to;
+    double interference_mw;  // the non-faint signals other than the locked one
   };
   struct Locked {
     std::uint32_t tx;
@@ -83,9 +100,10 @@ class Radio {
     Time end;                   // when the reception ends (ns2: the latest of collided frames)
     Time header_start, payload_start;  // PLCP header and PSDU boundaries
     const Mcs* header_mcs;
-    Time last_change;           // SINR: start of the chunk not yet accounted
-    double min_sinr = 0.0;      // linear
+    Time last_change;           // SINR: start of the stretch not yet recorded
+    double min_sinr = 0.0;      // linear (sinr: computed when the reception is decided)
     bool doomed = false;        // threshold/range/ns2: already lost (interferer, below RXThresh, own transmission)
+    bool evaluated = false;     // sinr: min_sinr is final
   };
 
   void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
@@ -93,6 +111,19 @@ class Radio {
   bool preamble_detected(PowerMw power) const;
   bool destroys(const Signal& s, PowerMw locked_power) const;
   void account_chunk();
+  // sinr: calls f(from, to, sinr) for each chunk of the locked frame in order: the
+  // recorded stretches split at the faint signals' starts and ends.
+  template <typename F>
+  void for_each_chunk(F&& f);
+  // sinr: the frame's worst SINR, and whether it survives the draw u (the worst
+  // chunk of each MCS first, FrameSuccess::decide_by_worst; every chunk if need be).
+  void find_min_sinr();
+  bool decide_reception(double u);
+  double faint_energy(Time t) const;
+  void prune_faint();  // drops the faint signals that ended by now
+  bool energy_busy();
+  void watch_faint(Time next);
+  void on_faint_watch();
   void finish_reception(RxOutcome outcome);
   void recompute_energy();
   void update_cca();
@@ -115,6 +146,18 @@ class Radio {
 
   std::vector<Signal> signals_;  // on the air here now
   PowerMw total_;                // sum of signals_' power
+  std::vector<Stretch> stretches_;  // sinr: the locked frame's, in order
+  std::vector<Time> cuts_;          // for_each_chunk's scratch
+  // Faint signals not yet over, or over but overlapping the reception in progress
+  // (pruned when a reception begins, and when one arrives while none is).
+  std::vector<Faint> faint_;
+  Time faint_first_end_ = Time::max();  // the earliest end in faint_
+  double faint_bound_ = 0.0;     // mW, a little above the sum of every faint link's power
+  // CCA near the threshold: faint signals could tip it, so the radio re-assesses at
+  // their next start or end (at faint_watch_at_).
+  bool cca_ambiguous_ = false;
+  EventId faint_watch_;
+  Time faint_watch_at_ = Time::max();
   int sensed_ = 0;               // signals with reach.sensed
   std::optional<Locked> locked_;
   bool transmitting_ = false;

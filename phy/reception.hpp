@@ -53,6 +53,13 @@ struct ReceptionConfig {
   // a table and evaluating only when the draw needs it (phy/frame_success.hpp).
   // Both decide every frame alike; the exact path is the reference tests compare with.
   bool exact_error_evaluation = false;
+  // sinr: signals below the sensitivity can never be locked onto; they only add
+  // energy. false (default): each is kept at its receiver as a time interval with
+  // its power, summed when the radio needs the energy (a chunk of a reception, a
+  // clear-channel assessment near the threshold), so it costs no events. true:
+  // each start and end is delivered as an event, like any other signal. Both give
+  // the same receptions and outcomes (docs/phy.md "Faint signals").
+  bool faint_signal_events = false;
 };
 
 // What a signal from one radio can do at another, fixed per pair when the

@@ -33,6 +33,7 @@ ReceptionConfig reception_for(const Scenario& scenario) {
   rc.capture_threshold = Db(phy.reception.capture_threshold_db);
   rc.frame_capture = phy.reception.frame_capture;
   rc.exact_error_evaluation = phy.reception.error_evaluation == ErrorEvaluation::exact;
+  rc.faint_signal_events = phy.reception.faint_signals == FaintSignals::events;
   // Below noise - 10 dB a signal could not change a decision measurably.
   rc.signal_floor = PowerDbm(phy.reception.signal_floor_dbm.value_or(phy.noise_dbm - 10.0));
   if (scenario.propagation.model == wmnsim::PropagationModel::range) {

@@ -243,6 +243,7 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     rec.preamble_detection_snr_db = rx.number("preamble_detection_snr_db", NumberRange::closed(-50, 50));
     rec.signal_floor_dbm = power_dbm(rx, "signal_floor_dbm");
     rec.error_evaluation = rx.choice_or("error_evaluation", ErrorEvaluation::bounded, names(kErrorEvaluations));
+    rec.faint_signals = rx.choice_or("faint_signals", FaintSignals::intervals, names(kFaintSignals));
     if (!phy.data_rate_bps && rx.has("model") && rec.model != ReceptionModel::sinr) {
       ctx.issues.add(r.path_of("data_rate_bps"),
                      "\"auto\" picks rates from frame error rates at the link's SINR; it needs "

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "phy/error_model.hpp"
@@ -128,6 +130,71 @@ TEST(FrameSuccess, DecidesEveryDrawAsTheExactPath) {
   // Random draws are nearly always decided by the bounds alone.
   EXPECT_GT(decided_by_bounds, frames / 3);
   EXPECT_LT(decided_by_bounds, frames);  // and the draws at the probability are not
+}
+
+TEST(FrameSuccess, TheWorstChunksDecideOnlyAsTheExactPathWould) {
+  // decide_by_worst, as the radio calls it: per MCS (a header MCS and a data MCS)
+  // the whole duration, an SINR at or below every chunk's (the exact minimum, or a
+  // looser floor), and a stretch of chunks at or below a second SINR (the worst
+  // chunk, or a stretch whose chunks are all below a looser ceiling). Whenever it
+  // decides, the exact path decides the same.
+  std::mt19937_64 rng(13);
+  const std::vector<const Mcs*> all = every_mcs();
+  std::uniform_int_distribution<std::size_t> pick(0, all.size() - 1);
+  std::uniform_int_distribution<int> count(1, 12);
+  std::uniform_real_distribution<double> db(-8.0, 35.0), unit(0.0, 1.0), slack(0.0, 3.0);
+  std::uniform_int_distribution<std::int64_t> ns(1, 3000);
+  const FrameSuccess success(false), exact(true);
+  int decided = 0, survived = 0, lost = 0, draws = 0;
+  for (int f = 0; f < 4000; ++f) {
+    const Mcs* header = all[pick(rng)];
+    const Mcs* data = all[pick(rng)];
+    std::vector<std::tuple<const Mcs*, double, Time>> chunks;
+    for (const Mcs* mcs : {header, data}) {
+      const int n = count(rng);
+      for (int c = 0; c < n; ++c) chunks.emplace_back(mcs, from_db(db(rng)), Time::ns(ns(rng)));
+    }
+    const bool loose = f % 2 == 1;
+    std::array<WorstChunk, 2> worst{};
+    std::size_t k = 0;
+    for (const Mcs* mcs : {header, data}) {
+      WorstChunk w{mcs, Time(), std::numeric_limits<double>::infinity(), Time(),
+                   std::numeric_limits<double>::infinity()};
+      for (const auto& [m, sinr, d] : chunks) {
+        if (m != mcs) continue;
+        w.duration += d;
+        if (sinr < w.worst_sinr) {
+          w.worst_sinr = sinr;
+          w.worst_duration = d;
+        }
+      }
+      w.sinr_floor = w.worst_sinr;
+      if (loose) {  // the radio's bounds without the chunks: looser on both sides
+        w.sinr_floor /= from_db(slack(rng));
+        w.worst_sinr *= from_db(slack(rng));
+      }
+      worst[k++] = w;
+    }
+    if (header == data) continue;  // one MCS twice is not what the radio passes
+    double sum = 0.0;
+    for (const auto& [mcs, sinr, d] : chunks) sum += chunk_log_success(*mcs, sinr, d);
+    const double p = std::exp(sum);
+    for (const double u : {unit(rng), unit(rng), p, std::nextafter(p, 0.0), std::nextafter(p, 1.0)}) {
+      if (!(u >= 0.0 && u < 1.0)) continue;
+      ++draws;
+      EXPECT_EQ(exact.decide_by_worst(worst, u), -1);  // the exact path lists every chunk
+      const int quick = success.decide_by_worst(worst, u);
+      if (quick < 0) continue;
+      ++decided;
+      (quick == 1 ? survived : lost) += 1;
+      EXPECT_EQ(quick == 1, exact_decision(chunks, u)) << "frame " << f << " u " << u;
+    }
+  }
+  // Most random draws are decided this way, both ways (random frames mostly fail:
+  // each has a chunk somewhere in -8..35 dB at one of every rate).
+  EXPECT_GT(decided, draws / 3);
+  EXPECT_GT(survived, draws / 100);
+  EXPECT_GT(lost, draws / 20);
 }
 
 TEST(FrameSuccess, AnMcsWithoutATableIsEvaluatedExactly) {

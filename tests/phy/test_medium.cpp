@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <tuple>
+#include <random>
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -632,6 +636,105 @@ TEST(PhyMedium, SignalsBelowTheFloorAreNeitherSensedNorInterference) {
   const double snr = 20 - 140.046 - 40 * std::log10(0.1) + 93.5;  // a at b over the noise
   EXPECT_NEAR(sinr_high, snr, 1e-9);  // c's energy is not there at all
   EXPECT_LT(sinr_low, snr - 0.5);  // 12.4 dB against 13.5
+}
+
+// Runs the same sends under faint_signal_events false and true and returns every
+// radio's listener events, and the events the scheduler ran.
+std::pair<std::vector<std::vector<Event>>, std::uint64_t> run_faint(
+    ReceptionConfig rc, bool events, const std::vector<std::pair<double, double>>& positions,
+    const std::vector<std::tuple<Time, RadioId, double, std::uint32_t>>& sends) {
+  rc.faint_signal_events = events;
+  World w(rc);
+  for (const auto& [x, y] : positions) w.add(x, 36, 20.0, y);
+  w.connect_log_distance();
+  for (const auto& [t, from, rate, bytes] : sends) w.send_at(t, from, w.frame(rate, bytes));
+  w.sim.run_until(1_s);
+  std::vector<std::vector<Event>> all;
+  for (RadioId r = 0; r < w.medium.radio_count(); ++r) all.push_back(w.rec(r).events);
+  return {all, w.sim.scheduler().executed()};
+}
+
+void expect_same_events(const std::vector<std::vector<Event>>& a, const std::vector<std::vector<Event>>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    ASSERT_EQ(a[r].size(), b[r].size()) << "radio " << r;
+    for (std::size_t i = 0; i < a[r].size(); ++i) {
+      EXPECT_EQ(a[r][i].kind, b[r][i].kind) << "radio " << r << " event " << i;
+      EXPECT_EQ(a[r][i].at, b[r][i].at) << "radio " << r << " event " << i;
+      EXPECT_EQ(a[r][i].outcome, b[r][i].outcome) << "radio " << r << " event " << i;
+      // The energy is summed in another order: equal to rounding.
+      EXPECT_NEAR(a[r][i].min_sinr_db, b[r][i].min_sinr_db, 1e-9) << "radio " << r << " event " << i;
+    }
+  }
+}
+
+TEST(PhyMedium, FaintSignalsAsIntervalsGiveTheEventsOutcomes) {
+  // Radios scattered over 700 m (004's propagation: the sensitivity, at the noise,
+  // is reached at 217 m, the floor at 386 m): most pairs hear each other only
+  // faintly. Random frames at random times, many overlapping; under the default
+  // CCA threshold and under one low enough (-90 dBm) that faint signals tip it.
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> where(0.0, 700.0);
+  std::uniform_int_distribution<int> offset_us(0, 800), bytes(20, 1500), rate(0, 2);
+  std::vector<std::pair<double, double>> positions;
+  for (int i = 0; i < 30; ++i) positions.emplace_back(where(rng), where(rng) * 0.3);
+  std::vector<std::tuple<Time, RadioId, double, std::uint32_t>> sends;
+  for (int i = 0; i < 600; ++i) {
+    // Each radio sends every 3 ms at most (a frame lasts up to 2.1 ms), the 30 at random offsets.
+    sends.emplace_back(Time::us(3000 * (i / 30) + offset_us(rng)), static_cast<RadioId>(i % 30),
+                       std::array{6e6, 24e6, 54e6}[rate(rng)], static_cast<std::uint32_t>(bytes(rng)));
+  }
+  for (const double cca_dbm : {-62.0, -90.0}) {
+    ReceptionConfig rc = sinr_config();
+    rc.cca_threshold = PowerDbm(cca_dbm);
+    const auto [intervals, intervals_events] = run_faint(rc, false, positions, sends);
+    const auto [events, events_events] = run_faint(rc, true, positions, sends);
+    expect_same_events(intervals, events);
+    // Faint starts and ends are no events, except near the CCA threshold.
+    EXPECT_LT(intervals_events, events_events) << cca_dbm;
+    int receptions = 0, lost = 0;
+    for (const auto& r : intervals) {
+      for (const Event& e : r) {
+        receptions += e.kind == Event::rx_end;
+        lost += e.kind == Event::rx_end && e.outcome == RxOutcome::error;
+      }
+    }
+    EXPECT_GT(receptions, 1000);
+    EXPECT_GT(lost, 100);  // overlaps at every SINR
+  }
+}
+
+TEST(PhyMedium, FaintSignalsTipTheEnergyDetectionAtTheirExactTimes) {
+  // Neither signal reaches the sensitivity (-80 dBm here), so neither is locked
+  // onto; a alone (-90.3 dBm at b, 181 m away) stays under the CCA threshold of
+  // -90 dBm, and c's (-99.1 dBm, 300 m) on top of it crosses it: the medium at b
+  // is busy exactly while both are on the air, as when every start and end is an
+  // event. No other signal arrives at b: only faint ones move its energy.
+  ReceptionConfig rc = sinr_config();
+  rc.sensitivity = PowerDbm(-80.0);
+  rc.cca_threshold = PowerDbm(-90.0);
+  const std::vector<std::pair<double, double>> positions{{0.0, 0.0}, {181.0, 0.0}, {181.0 + 300.0, 0.0}};
+  const std::vector<std::tuple<Time, RadioId, double, std::uint32_t>> sends{
+      {1_ms, 0, 6e6, 1000}, {1_ms + 300_us, 2, 54e6, 500}, {1_ms + 100_us, 2, 54e6, 20}};
+  const auto [intervals, n_intervals] = run_faint(rc, false, positions, sends);
+  const auto [events, n_events] = run_faint(rc, true, positions, sends);
+  expect_same_events(intervals, events);
+  const std::vector<Event>& b = intervals[1];
+  const Time c_delay = Time::ps(std::llround(300.0 / kSpeedOfLight * 1e12));
+  const PhyFrame blip = World(rc).frame(54e6, 20), longer = World(rc).frame(54e6, 500);
+  // c's two frames on top of a's, and nothing else.
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b[0].kind, Event::cca_busy);
+  EXPECT_EQ(b[0].at, 1_ms + 100_us + c_delay);
+  EXPECT_EQ(b[1].kind, Event::cca_idle);
+  EXPECT_EQ(b[1].at, 1_ms + 100_us + c_delay + blip.duration);
+  EXPECT_EQ(b[2].kind, Event::cca_busy);
+  EXPECT_EQ(b[2].at, 1_ms + 300_us + c_delay);
+  EXPECT_EQ(b[3].kind, Event::cca_idle);
+  EXPECT_EQ(b[3].at, 1_ms + 300_us + c_delay + longer.duration);
+  // Near the threshold the radio looks again at every faint start and end: as many
+  // events as delivering them would take.
+  EXPECT_LE(n_intervals, n_events);
 }
 
 }  // namespace
