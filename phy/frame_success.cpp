@@ -143,7 +143,7 @@ int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) c
   const auto units = [](const Mcs& mcs, Time d) {
     return decoding_units(mcs, SinrChunk::from_duration(mcs, 0.0, d).bits);
   };
-  // Lower bound: every unit of an MCS at its floor SINR. Units of the whole
+  // Lower bound: every unit of a part at its floor SINR. Units of the whole
   // duration rather than summed chunk by chunk: a rounding difference of about
   // 1e-16, far inside the bounds' margin (1e-9 of the value and 1e-12 a unit,
   // margin() above).
@@ -164,7 +164,7 @@ int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) c
   // exp is not promised monotone to the last bit: a relative 2^-50 either way.
   // (exp(-40) < 1e-17: no need to compute it for a larger draw.)
   if ((lower > -40.0 || u < 1e-17) && u < std::exp(lower) * (1.0 - 0x1p-50)) return 1;
-  // Upper bound: each MCS's worst stretch alone (every chunk's log success is <= 0).
+  // Upper bound: each part's worst stretch alone (every chunk's log success is <= 0).
   double upper = 0.0;
   for (std::size_t k = 0; k < worst.size(); ++k) {
     const WorstChunk& w = worst[k];

@@ -23,7 +23,7 @@
 // available (ReceptionConfig::exact_error_evaluation) and a test checks that both
 // give the same runs.
 //
-// Cheaper still, and tried first (decide_by_worst): per MCS, an SINR below every
+// Cheaper still, and tried first (decide_by_worst): per part, an SINR below every
 // chunk's bounds the frame from below (every chunk decodes at least as well; the
 // table's bounds do not decrease with the SINR), and a stretch known to be at or
 // below some SINR bounds it from above (the other chunks counting 0). A clean
@@ -51,9 +51,10 @@ struct LogSuccessBounds {
 };
 LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr_linear);
 
-// Per MCS of a frame (e.g. the PLCP header's and the PSDU's): how long it lasts,
-// an SINR no chunk of it falls below, and a stretch of it whose chunks are all at
-// or below a second SINR (the worst chunk itself when the chunks are known).
+// Per part of a frame sent at one MCS (the PLCP header, the PSDU; both may use the
+// same MCS): how long it lasts, an SINR no chunk of it falls below, and a stretch
+// of it whose chunks are all at or below a second SINR (the worst chunk itself
+// when the chunks are known).
 struct WorstChunk {
   const Mcs* mcs;
   Time duration;
@@ -77,7 +78,7 @@ class FrameSuccess {
     log_success_ = 0.0;
   }
 
-  // Before any add(): the outcome of the draw u from each MCS's worst chunk alone,
+  // Before any add(): the outcome of the draw u from each part's bounds alone,
   // when that decides it: 1 survives, 0 lost, -1 undecided (then add the chunks
   // and call survives(u)). Always -1 on the exact path and for an MCS without a table.
   int decide_by_worst(std::span<const WorstChunk> worst, double u) const;

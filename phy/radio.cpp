@@ -328,9 +328,8 @@ double Radio::faint_energy(Time t) const {
 PowerMw Radio::signal_energy() const { return PowerMw(total_.mw() + faint_energy(scheduler_.now())); }
 
 void Radio::faint_signal(Time start, Time end, PowerMw power) {
-  // Drop what can matter no more: over before now, or before the reception in
-  // progress began (its chunks still need the ones that overlap it).
-  // What is over can matter no more, unless a reception in progress overlaps it.
+  // What is over can matter no more, unless a reception in progress overlaps it
+  // (then try_lock prunes when the next one begins).
   if (!locked_) prune_faint();
   faint_.push_back({start, end, power.mw()});
   faint_first_end_ = std::min(faint_first_end_, end);
@@ -377,8 +376,11 @@ void Radio::on_faint_watch() {
 }
 
 void Radio::finish_reception(RxOutcome outcome) {
-  // A reception cut short still reports its worst SINR so far.
-  if (reception_.kind == ReceptionKind::sinr && !locked_->evaluated) find_min_sinr();
+  if (reception_.kind == ReceptionKind::sinr && !locked_->evaluated) {
+    // A reception cut short (aborted, captured): its worst SINR so far, if wanted.
+    if (listener_ == nullptr || listener_->wants_min_sinr()) find_min_sinr();
+    else locked_->min_sinr = std::numeric_limits<double>::quiet_NaN();
+  }
   Locked l = std::move(*locked_);
   locked_.reset();
   switch (outcome) {

@@ -38,6 +38,8 @@ class Recorder : public PhyListener {
   void on_rx_end(const PhyFrame&, RxOutcome o, const RxInfo& info) override {
     events.push_back({Event::rx_end, s_.now(), o, info.min_sinr_db()});
   }
+  bool wants_min_sinr() const override { return want_min_sinr; }
+  bool want_min_sinr = true;
   int count(Event::Kind k) const {
     int n = 0;
     for (const auto& e : events) n += e.kind == k;
@@ -642,10 +644,10 @@ TEST(PhyMedium, SignalsBelowTheFloorAreNeitherSensedNorInterference) {
 // radio's listener events, and the events the scheduler ran.
 std::pair<std::vector<std::vector<Event>>, std::uint64_t> run_faint(
     ReceptionConfig rc, bool events, const std::vector<std::pair<double, double>>& positions,
-    const std::vector<std::tuple<Time, RadioId, double, std::uint32_t>>& sends) {
+    const std::vector<std::tuple<Time, RadioId, double, std::uint32_t>>& sends, bool want_min_sinr = true) {
   rc.faint_signal_events = events;
   World w(rc);
-  for (const auto& [x, y] : positions) w.add(x, 36, 20.0, y);
+  for (const auto& [x, y] : positions) w.rec(w.add(x, 36, 20.0, y)).want_min_sinr = want_min_sinr;
   w.connect_log_distance();
   for (const auto& [t, from, rate, bytes] : sends) w.send_at(t, from, w.frame(rate, bytes));
   w.sim.run_until(1_s);
@@ -662,8 +664,10 @@ void expect_same_events(const std::vector<std::vector<Event>>& a, const std::vec
       EXPECT_EQ(a[r][i].kind, b[r][i].kind) << "radio " << r << " event " << i;
       EXPECT_EQ(a[r][i].at, b[r][i].at) << "radio " << r << " event " << i;
       EXPECT_EQ(a[r][i].outcome, b[r][i].outcome) << "radio " << r << " event " << i;
-      // The energy is summed in another order: equal to rounding.
-      EXPECT_NEAR(a[r][i].min_sinr_db, b[r][i].min_sinr_db, 1e-9) << "radio " << r << " event " << i;
+      // The energy is summed in another order: equal to rounding. NaN: not wanted.
+      if (!std::isnan(a[r][i].min_sinr_db) && !std::isnan(b[r][i].min_sinr_db)) {
+        EXPECT_NEAR(a[r][i].min_sinr_db, b[r][i].min_sinr_db, 1e-9) << "radio " << r << " event " << i;
+      }
     }
   }
 }
@@ -671,8 +675,7 @@ void expect_same_events(const std::vector<std::vector<Event>>& a, const std::vec
 TEST(PhyMedium, FaintSignalsAsIntervalsGiveTheEventsOutcomes) {
   // Radios scattered over 700 m (004's propagation: the sensitivity, at the noise,
   // is reached at 217 m, the floor at 386 m): most pairs hear each other only
-  // faintly. Random frames at random times, many overlapping; under the default
-  // CCA threshold and under one low enough (-90 dBm) that faint signals tip it.
+  // faintly. Random frames at random times, many overlapping.
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> where(0.0, 700.0);
   std::uniform_int_distribution<int> offset_us(0, 800), bytes(20, 1500), rate(0, 2);
@@ -684,23 +687,31 @@ TEST(PhyMedium, FaintSignalsAsIntervalsGiveTheEventsOutcomes) {
     sends.emplace_back(Time::us(3000 * (i / 30) + offset_us(rng)), static_cast<RadioId>(i % 30),
                        std::array{6e6, 24e6, 54e6}[rate(rng)], static_cast<std::uint32_t>(bytes(rng)));
   }
-  for (const double cca_dbm : {-62.0, -90.0}) {
+  // The default; a CCA threshold low enough (-90 dBm) that faint signals tip it;
+  // frame capture; a preamble detection SNR of 4 dB (both count faint energy).
+  for (int variant = 0; variant < 4; ++variant) {
     ReceptionConfig rc = sinr_config();
-    rc.cca_threshold = PowerDbm(cca_dbm);
-    const auto [intervals, intervals_events] = run_faint(rc, false, positions, sends);
+    if (variant == 1) rc.cca_threshold = PowerDbm(-90.0);
+    if (variant == 2) rc.frame_capture = true;
+    if (variant == 3) rc.preamble_detection_snr = Db(4.0);
     const auto [events, events_events] = run_faint(rc, true, positions, sends);
-    expect_same_events(intervals, events);
-    // Faint starts and ends are no events, except near the CCA threshold.
-    EXPECT_LT(intervals_events, events_events) << cca_dbm;
+    // A listener that does not want the worst SINR lets the radio decide from
+    // bounds without the chunks (Radio::decide_reception): the same outcomes.
+    for (const bool want_min_sinr : {true, false}) {
+      const auto [intervals, intervals_events] = run_faint(rc, false, positions, sends, want_min_sinr);
+      expect_same_events(intervals, events);
+      // Faint starts and ends are no events, except near the CCA threshold.
+      EXPECT_LT(intervals_events, events_events) << variant;
+    }
     int receptions = 0, lost = 0;
-    for (const auto& r : intervals) {
+    for (const auto& r : events) {
       for (const Event& e : r) {
         receptions += e.kind == Event::rx_end;
         lost += e.kind == Event::rx_end && e.outcome == RxOutcome::error;
       }
     }
-    EXPECT_GT(receptions, 1000);
-    EXPECT_GT(lost, 100);  // overlaps at every SINR
+    EXPECT_GT(receptions, 500) << variant;  // fewer with the preamble condition
+    EXPECT_GT(lost, 100) << variant;  // overlaps at every SINR
   }
 }
 
