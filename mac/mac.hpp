@@ -56,8 +56,8 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
+#include <list>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -214,7 +214,8 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
     bool held = false;
     EventId ready_timer{};
     // Management frames waiting (only at the management function), before the queue.
-    std::deque<Management> management;
+    // A list: rare, and an empty one allocates nothing (a deque takes 512 B at once).
+    std::list<Management> management;
     // The MPDU being sent, kept until it is acknowledged or dropped: a data packet
     // or (mgmt.body set) a management frame.
     PacketPtr packet;
