@@ -152,7 +152,7 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   const RoutingTables& tables_;
   PacketLedger& ledger_;
   // A list: the sinks handed out never move, and an empty one allocates nothing
-  // (libstdc++'s deque takes 512 B at construction, a node's largest item).
+  // (libstdc++'s deque takes over 512 B at construction).
   std::list<Arrivals> arrivals_;
   NodeSignals signals_;
   std::vector<std::pair<std::uint8_t, ManagementHandler*>> management_;  // (category, handler)

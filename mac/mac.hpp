@@ -214,7 +214,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
     bool held = false;
     EventId ready_timer{};
     // Management frames waiting (only at the management function), before the queue.
-    // A list: rare, and an empty one allocates nothing (a deque takes 512 B at once).
+    // A list: rare, and an empty one allocates nothing (a deque takes over 512 B at once).
     std::list<Management> management;
     // The MPDU being sent, kept until it is acknowledged or dropped: a data packet
     // or (mgmt.body set) a management frame.

@@ -289,12 +289,13 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
     InFlight& f = in_flight_[slot];
     f.frame = frame;
     f.pending_ends = static_cast<std::uint32_t>(order.size());
-    // Two events stand for the 2 x links arrivals and ends: one walks the receivers
-    // in arrival order, handling each arrival inline while nothing else is due
-    // first (Scheduler::advance_inline), the other walks the ends. Each arrival and
-    // end keeps the sequence number its own event would have had (link i: 2i for
-    // the start, 2i + 1 for the end), so the order of everything, ties at one
-    // picosecond included, is that of scheduling them one by one.
+    // Two events stand for the arrivals and ends at the non-faint receivers: one
+    // walks them in arrival order, handling each arrival inline while nothing else
+    // is due first (Scheduler::advance_inline), the other walks the ends. Each
+    // arrival and end keeps the sequence number its own event would have had (link
+    // i: 2i for the start, 2i + 1 for the end; reserved for every link, faint or
+    // not), so the order of everything, ties at one picosecond included, is that of
+    // scheduling them one by one.
     f.from = from;
     f.sent = s.now();
     f.sequence = s.reserve_sequences(2 * links.size());

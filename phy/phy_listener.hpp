@@ -21,7 +21,8 @@ struct RxInfo {
   PowerMw power;            // received signal power
   double min_sinr = 0.0;    // the worst SINR over the frame, linear (the SNR if nothing
                             // interfered); +inf under the threshold and range models, which have no SINR;
-                            // NaN when the listener does not want it (wants_min_sinr)
+                            // NaN when the listener does not want it (wants_min_sinr) and
+                            // the radio decided the frame without walking its chunks
   Time start;               // when the radio locked on (the first bit of the frame it began with)
   PowerDbm power_dbm() const { return power.to_dbm(); }
   double min_sinr_db() const { return std::isinf(min_sinr) ? min_sinr : 10.0 * std::log10(min_sinr); }

@@ -248,7 +248,7 @@ bool Radio::decide_reception(double u) {
   };
   const Time header_time = l.payload_start - l.header_start, payload_time = payload_end - l.payload_start;
   const double signal = l.power.mw();
-  if (!stretches_.empty() && (listener_ == nullptr || !listener_->wants_min_sinr())) {
+  if (!stretches_.empty() && !wants_min_sinr()) {
     // Bounds without the chunks. No chunk has more interference than the most
     // (non-faint) interference of any stretch plus every faint signal that
     // overlaps the reception: the floor. The stretch with that most interference
@@ -378,7 +378,7 @@ void Radio::on_faint_watch() {
 void Radio::finish_reception(RxOutcome outcome) {
   if (reception_.kind == ReceptionKind::sinr && !locked_->evaluated) {
     // A reception cut short (aborted, captured): its worst SINR so far, if wanted.
-    if (listener_ == nullptr || listener_->wants_min_sinr()) find_min_sinr();
+    if (wants_min_sinr()) find_min_sinr();
     else locked_->min_sinr = std::numeric_limits<double>::quiet_NaN();
   }
   Locked l = std::move(*locked_);

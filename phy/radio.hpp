@@ -4,7 +4,9 @@
 // tells its listener (the MAC) about each transition at its exact time.
 //
 // Cost: O(signals currently on the air at this radio) per signal start or end,
-// which is a handful even in dense meshes.
+// which is a handful even in dense meshes; faint signals (below the sensitivity)
+// cost O(1) when sent, and O(those overlapping) where their energy is needed (a
+// reception's decision, a clear-channel assessment near the threshold).
 
 #include <cstdint>
 #include <optional>
@@ -119,6 +121,8 @@ class Radio {
   // chunk of each MCS first, FrameSuccess::decide_by_worst; every chunk if need be).
   void find_min_sinr();
   bool decide_reception(double u);
+  // Whether RxInfo::min_sinr must be found (the listener asks; without one, nobody reads it).
+  bool wants_min_sinr() const { return listener_ != nullptr && listener_->wants_min_sinr(); }
   double faint_energy(Time t) const;
   void prune_faint();  // drops the faint signals that ended by now
   bool energy_busy();

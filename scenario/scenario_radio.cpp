@@ -261,6 +261,15 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
                      "preamble_detection_snr_db applies to the \"sinr\" reception model, the only "
                      "one with an SINR; the threshold models detect a preamble by rx_sensitivity_dbm");
     }
+    // How the sinr model evaluates errors and faint signals: the threshold models
+    // have neither, so the keys would be silently ignored.
+    for (const char* key : {"error_evaluation", "faint_signals"}) {
+      if (rx.has(key) && rec.model != ReceptionModel::sinr) {
+        ctx.issues.add(rx.path_of(key), std::string(key) +
+                                            " applies to the \"sinr\" reception model only (frame error "
+                                            "draws and signals below the sensitivity); remove it");
+      }
+    }
     rx.finish();
   }
   {
@@ -355,7 +364,8 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
                    "propagation model gives none; use \"two_ray\" (docs/phy.md, the ns2 preset)");
   }
   for (const char* key :
-       {"rx_sensitivity_dbm", "cs_threshold_dbm", "signal_floor_dbm", "preamble_detection_snr_db"}) {
+       {"rx_sensitivity_dbm", "cs_threshold_dbm", "signal_floor_dbm", "preamble_detection_snr_db", "error_evaluation",
+        "faint_signals"}) {
     if (find_key_path(doc, {"phy", "reception", key}) != nullptr) {
       ctx.issues.add(std::string("/phy/reception/") + key,
                      std::string("\"") + key +

@@ -143,6 +143,21 @@ const BadCase kBadCases[] = {
        d["phy"] = {{"reception", {{"preamble_detection_snr_db", 4}}}};
      },
      "/phy/reception/preamble_detection_snr_db", "does not apply with propagation model \"range\""},
+    {"FaintSignalsWithThreshold",
+     [](json& d) { d["phy"] = {{"reception", {{"model", "threshold"}, {"faint_signals", "events"}}}}; },
+     "/phy/reception/faint_signals", "applies to the \"sinr\" reception model only"},
+    {"ErrorEvaluationWithNs2",
+     [](json& d) { d["phy"] = {{"reception", {{"model", "ns2"}, {"error_evaluation", "exact"}}}}; },
+     "/phy/reception/error_evaluation", "applies to the \"sinr\" reception model only"},
+    {"FaintSignalsWithRangeModel",
+     [](json& d) {
+       d["propagation"] = {{"model", "range"}};
+       d["phy"] = {{"reception", {{"faint_signals", "events"}}}};
+     },
+     "/phy/reception/faint_signals", "does not apply with propagation model \"range\""},
+    {"FaintSignalsUnknown",
+     [](json& d) { d["phy"] = {{"reception", {{"faint_signals", "lazy"}}}}; },
+     "/phy/reception/faint_signals", "intervals"},
     {"FrameCaptureWithNs2",
      [](json& d) { d["phy"] = {{"reception", {{"model", "ns2"}, {"frame_capture", true}}}}; },
      "/phy/reception/frame_capture", "the \"ns2\" model already keeps the stronger frame"},
