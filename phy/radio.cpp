@@ -195,11 +195,7 @@ void Radio::for_each_chunk(F&& f) {
   // the air when is unpredictable, and mispredicted branches cost more here than
   // the arithmetic.
   // faint_ holds nothing that ended before the reception began (try_lock pruned it).
-  const auto faint_at = [&](Time t) {
-    double sum = 0.0;
-    for (const Faint& x : faint_) sum += x.mw * static_cast<double>((x.start <= t) & (t < x.end));
-    return sum;
-  };
+  const auto faint_at = [this](Time t) { return faint_energy(t); };
   // Where the faint signals split the reception besides the stretches' own ends.
   const Time from = stretches_.front().from, to = stretches_.back().to;
   cuts_.resize(2 * faint_.size());
