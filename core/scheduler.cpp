@@ -37,20 +37,6 @@ void Scheduler::throw_in_the_past(Time at) const {
 
 void Scheduler::throw_without_callback() { throw std::logic_error("event scheduled without a callback"); }
 
-bool Scheduler::cancel(EventId id) {
-  if (!is_pending(id)) return false;
-  Slot& s = slots_[id.slot];
-  s.callback.reset();  // releases captured state now; the entry is skipped when popped
-  ++s.generation;      // the handle goes stale at once
-  --live_;
-  return true;
-}
-
-bool Scheduler::is_pending(EventId id) const {
-  return id.slot < slots_.size() && slots_[id.slot].generation == id.generation &&
-         static_cast<bool>(slots_[id.slot].callback);
-}
-
 bool Scheduler::run_until(Time end, std::uint64_t max_events) {
   if (running_) throw std::logic_error("Scheduler::run_until called from inside an event");
   // Chosen once per call, outside the loop: without fingerprinting the loop has

@@ -178,9 +178,20 @@ class Scheduler {
     return schedule_at(now_ + delay, std::forward<F>(callback), context);
   }
 
-  // Returns true if the event was pending and is now cancelled.
-  bool cancel(EventId id);
-  bool is_pending(EventId id) const;
+  // Returns true if the event was pending and is now cancelled. Inline: MAC
+  // timers are cancelled and re-armed on every change of the medium.
+  bool cancel(EventId id) {
+    if (!is_pending(id)) return false;
+    Slot& s = slots_[id.slot];
+    s.callback.reset();  // releases captured state now; the entry is skipped when popped
+    ++s.generation;      // the handle goes stale at once
+    --live_;
+    return true;
+  }
+  bool is_pending(EventId id) const {
+    return id.slot < slots_.size() && slots_[id.slot].generation == id.generation &&
+           static_cast<bool>(slots_[id.slot].callback);
+  }
 
   // Lowers the limit on events at one instant (tests).
   void set_max_events_per_instant(std::uint64_t n) { max_events_per_instant_ = n; }

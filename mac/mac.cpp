@@ -251,10 +251,11 @@ bool Mac::exchange_active() const {
 
 bool Mac::wants_min_sinr() const { return scheduler_.log().enabled(spdlog::level::debug, radio_.node()); }
 
-bool Mac::medium_busy() const { return phy_busy_ || radio_.transmitting() || nav_set() || exchange_active(); }
+bool Mac::channel_cause() const { return phy_busy_ || radio_.transmitting() || nav_set(); }
 
-void Mac::account_channel_busy() {
-  const bool busy = phy_busy_ || radio_.transmitting() || nav_set();
+bool Mac::medium_busy() const { return channel_cause() || exchange_active(); }
+
+void Mac::account_channel_busy(bool busy) {
   if (busy == channel_busy_) return;
   const Time now = scheduler_.now();
   if (busy) {
@@ -274,14 +275,22 @@ Time Mac::ns2_busy_time() const {
   return ns2_busy_total_ + (std::min(scheduler_.now(), ns2_busy_until_) - ns2_busy_since_);
 }
 
-void Mac::account_ns2_busy() {
+void Mac::account_ns2_busy() { account_ns2_busy(channel_cause()); }
+
+void Mac::account_ns2_busy(bool cause) {
+  const Time deadline = std::max(ns2_send_until_, ns2_nav_until_);
+  // Called on every change of the medium. With the cause and the deadline of the
+  // last call, a call could only close a period at its recorded end (an EIFS that
+  // ran out), which the next call with other inputs, or ns2_busy_time, does alike.
+  if (cause == ns2_last_cause_ && deadline == ns2_last_deadline_) return;
+  ns2_last_cause_ = cause;
+  ns2_last_deadline_ = deadline;
   const Time now = scheduler_.now();
   if (ns2_busy_ && ns2_busy_until_ <= now) {  // an EIFS that ended since the last call
     ns2_busy_total_ += ns2_busy_until_ - ns2_busy_since_;
     ns2_busy_ = false;
   }
-  const bool cause = phy_busy_ || radio_.transmitting() || nav_set();
-  const Time until = cause ? Time::max() : std::max(ns2_send_until_, ns2_nav_until_);
+  const Time until = cause ? Time::max() : deadline;
   if (until > now) {
     if (!ns2_busy_) {
       ns2_busy_ = true;
@@ -295,21 +304,20 @@ void Mac::account_ns2_busy() {
 }
 
 void Mac::refresh_medium() {
-  account_channel_busy();
-  const bool busy = medium_busy();
-  if (busy == busy_) {
-    account_ns2_busy();
-    return;
+  const bool cause = channel_cause();
+  account_channel_busy(cause);
+  const bool busy = cause || exchange_active();
+  if (busy != busy_) {
+    busy_ = busy;
+    const Time now = scheduler_.now();
+    if (busy) {
+      on_medium_busy(now);
+    } else {
+      idle_since_ = now;
+      on_medium_idle();
+    }
   }
-  busy_ = busy;
-  const Time now = scheduler_.now();
-  if (busy) {
-    on_medium_busy(now);
-  } else {
-    idle_since_ = now;
-    on_medium_idle();
-  }
-  account_ns2_busy();  // after idle_since_ moved: an EIFS counts from there
+  account_ns2_busy(cause);  // after idle_since_ moved: an EIFS counts from there
 }
 
 Time Mac::defer_for(const AccessFunction& f) const {
@@ -364,7 +372,8 @@ void Mac::reschedule_access_timer() {
   for (const AccessFunction& f : functions_) {
     if (f.counting) earliest = std::min(earliest, f.access_at);
   }
-  if (earliest == access_timer_at_ && scheduler_.is_pending(access_timer_)) return;
+  // access_timer_at_ is Time::max() exactly while no access timer is pending.
+  if (earliest == access_timer_at_) return;
   scheduler_.cancel(access_timer_);
   access_timer_at_ = earliest;
   if (earliest != Time::max()) {

@@ -280,8 +280,12 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   void reschedule_access_timer();
   void on_access_timer();
   void set_nav(Time until);
-  void account_channel_busy();
+  // What makes the channel busy for the busy-time counters: the PHY, our own
+  // transmission, the NAV (not our exchange's gaps).
+  bool channel_cause() const;
+  void account_channel_busy(bool busy);
   void account_ns2_busy();
+  void account_ns2_busy(bool cause);
   void arm_ns2_send_timer(Sending what, Time airtime, Time duration_field);
   void stop_ns2_send_timer();
 
@@ -372,6 +376,9 @@ class Mac final : public phy::PhyListener, private QueueReadyListener {
   Time ns2_busy_since_;
   Time ns2_busy_until_;
   Time ns2_busy_total_;
+  // account_ns2_busy's inputs at its last call (-1 ps: none yet).
+  bool ns2_last_cause_ = false;
+  Time ns2_last_deadline_ = Time::ps(-1);
   // When ns-2's send timer (mhSend_) would fire: its tx_state_ is not idle until then.
   Time ns2_send_until_;
   bool ns2_cts_wait_ = false;  // that timer covers a CTS's wait for the DATA

@@ -187,10 +187,6 @@ double log_success(const Mcs& mcs, double sinr, double bits) {
 
 }  // namespace
 
-double decoding_units(const Mcs& mcs, double bits) {
-  return mcs.modulation == Modulation::Cck ? bits / mcs.bits_per_symbol : bits;
-}
-
 double unit_log_success(const Mcs& mcs, double sinr) {
   double unit_error = 0.0;  // error probability of one decoding unit
   switch (mcs.modulation) {

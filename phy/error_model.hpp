@@ -62,7 +62,9 @@ double frame_error_rate(const Mcs& mcs, double sinr_linear, std::uint64_t bits);
 // The pieces of a chunk's log success: log(1 - u) for one decoding unit (a bit, or
 // a CCK symbol) at this SINR, and how many units `bits` make.
 double unit_log_success(const Mcs& mcs, double sinr_linear);
-double decoding_units(const Mcs& mcs, double bits);
+inline double decoding_units(const Mcs& mcs, double bits) {
+  return mcs.modulation == Modulation::Cck ? bits / mcs.bits_per_symbol : bits;
+}
 
 // chunk_log_success with the per-unit term remembered for recent (MCS, SINR)
 // pairs. The result is bit-identical to chunk_log_success: the same arithmetic,

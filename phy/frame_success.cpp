@@ -5,7 +5,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
-#include <functional>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -52,19 +52,21 @@ struct Entry {
 std::array<std::array<Entry, kPoints + 1>, kTables> g_tables;
 
 int table_of(const Mcs& mcs) {
-  const std::less<const Mcs*> less;
-  const Mcs* const dsss = kDsssMcs.data();
-  const Mcs* const ofdm = kOfdmMcs.data();
-  if (!less(&mcs, dsss) && less(&mcs, dsss + kDsssMcs.size())) return static_cast<int>(&mcs - dsss);
-  if (!less(&mcs, ofdm) && less(&mcs, ofdm + kOfdmMcs.size())) {
-    return static_cast<int>(kDsssMcs.size()) + static_cast<int>(&mcs - ofdm);
+  // Addresses compared as integers: one subtraction and one unsigned comparison
+  // per table (an Mcs outside both arrays, a caller's own, has no table).
+  const auto at = reinterpret_cast<std::uintptr_t>(&mcs);
+  const auto dsss = at - reinterpret_cast<std::uintptr_t>(kDsssMcs.data());
+  if (dsss < kDsssMcs.size() * sizeof(Mcs) && dsss % sizeof(Mcs) == 0) return static_cast<int>(dsss / sizeof(Mcs));
+  const auto ofdm = at - reinterpret_cast<std::uintptr_t>(kOfdmMcs.data());
+  if (ofdm < kOfdmMcs.size() * sizeof(Mcs) && ofdm % sizeof(Mcs) == 0) {
+    return static_cast<int>(kDsssMcs.size() + ofdm / sizeof(Mcs));
   }
   return -1;
 }
 
 double point_sinr(std::size_t i) { return std::bit_cast<double>(kMinBits + (static_cast<std::uint64_t>(i) << kShift)); }
 
-void fill(const Mcs& mcs, std::size_t i, Entry& e) {
+[[gnu::noinline]] void fill(const Mcs& mcs, std::size_t i, Entry& e) {
   const double f = unit_log_success(mcs, point_sinr(i));
   e.lower.store(~std::bit_cast<std::uint64_t>(lower_of(f)), std::memory_order_relaxed);
   e.upper.store(~std::bit_cast<std::uint64_t>(upper_of(f)), std::memory_order_relaxed);
@@ -72,7 +74,7 @@ void fill(const Mcs& mcs, std::size_t i, Entry& e) {
 
 // One bound at grid point i (the lower or the upper), computing the point first
 // if nobody has yet.
-double bound_at(const Mcs& mcs, int table, std::size_t i, std::atomic<std::uint64_t> Entry::*bound) {
+inline double bound_at(const Mcs& mcs, int table, std::size_t i, std::atomic<std::uint64_t> Entry::*bound) {
   Entry& e = g_tables[static_cast<std::size_t>(table)][i];
   std::uint64_t v = (e.*bound).load(std::memory_order_relaxed);
   if (v == 0) [[unlikely]] {

@@ -325,8 +325,14 @@ PowerMw Radio::signal_energy() const { return PowerMw(total_.mw() + faint_energy
 
 void Radio::faint_signal(Time start, Time end, PowerMw power) {
   // What is over can matter no more, unless a reception in progress overlaps it
-  // (then try_lock prunes when the next one begins).
-  if (!locked_) prune_faint();
+  // (then try_lock prunes when the next one begins). Every reader but the lock's
+  // own looks at times, so ended signals may wait here until the list is full:
+  // pruned once per fill rather than at every arrival, with room doubled when
+  // more than half of it is still on the air.
+  if (!locked_ && faint_.size() == faint_.capacity()) {
+    prune_faint();
+    if (2 * faint_.size() > faint_.capacity()) faint_.reserve(2 * faint_.capacity());
+  }
   faint_.push_back({start, end, power.mw()});
   faint_first_end_ = std::min(faint_first_end_, end);
   if (cca_ambiguous_ && start < faint_watch_at_) watch_faint(start);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -42,6 +44,29 @@ TEST(DelayDistribution, NearestRankOfFiveValues) {
   EXPECT_EQ(DelayDistribution::nearest_rank(sorted, 100), 50);
   EXPECT_THROW(DelayDistribution::nearest_rank({}, 50), std::invalid_argument);
   EXPECT_THROW(DelayDistribution::nearest_rank(sorted, 101), std::invalid_argument);
+}
+
+TEST(DelayDistribution, SelectedPercentilesAreThoseOfTheSortedValues) {
+  // summary() selects the ranks instead of sorting: on random values with many
+  // ties, every size from 1 to 300, each percentile must be the sorted one's.
+  std::uint64_t state = 12345;
+  for (std::size_t n = 1; n <= 300; ++n) {
+    DelayDistribution d;
+    std::vector<std::int64_t> sorted;
+    for (std::size_t i = 0; i < n; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const auto ps = static_cast<std::int64_t>((state >> 33) % 50);  // ties
+      d.add(Time::ps(ps));
+      sorted.push_back(ps);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    const DelayDistribution::Summary s = d.summary();
+    const auto seconds = [](std::int64_t ps) { return static_cast<double>(ps) * 1e-12; };
+    ASSERT_EQ(*s.p50_s, seconds(DelayDistribution::nearest_rank(sorted, 50))) << n;
+    ASSERT_EQ(*s.p95_s, seconds(DelayDistribution::nearest_rank(sorted, 95))) << n;
+    ASSERT_EQ(*s.p99_s, seconds(DelayDistribution::nearest_rank(sorted, 99))) << n;
+    ASSERT_EQ(*s.max_s, seconds(sorted.back())) << n;
+  }
 }
 
 TEST(DelayDistribution, EmptyHasNoSummaryValues) {
