@@ -114,6 +114,14 @@ void Mac::set_params(AccessCategory ac, const EdcaParams& params) {
   // A changed AIFSN moves the access time of a counting function.
   if (f.counting && !f.committed && !busy_) {
     schedule_access(f);
+    const Time now = scheduler_.now();
+    if (f.access_at < now) {
+      // A shorter AIFS under which the count would have ended already: access at the
+      // first slot boundary from now on the new count's grid (9.19.2.3: counting
+      // and access are at slot boundaries).
+      const std::int64_t slots = (now - f.access_at + timing_.slot - Time::ps(1)) / timing_.slot;
+      f.access_at = f.access_at + slots * timing_.slot;
+    }
     reschedule_access_timer();
   }
 }
@@ -375,9 +383,10 @@ void Mac::reschedule_access_timer() {
   // access_timer_at_ is Time::max() exactly while no access timer is pending.
   if (earliest == access_timer_at_) return;
   scheduler_.cancel(access_timer_);
-  access_timer_at_ = earliest;
+  access_timer_at_ = Time::max();
   if (earliest != Time::max()) {
     access_timer_ = scheduler_.schedule_at(earliest, [this] { on_access_timer(); }, radio_.node());
+    access_timer_at_ = earliest;  // once scheduled: a throw leaves the invariant above
   }
 }
 

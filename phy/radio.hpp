@@ -152,8 +152,9 @@ class Radio {
   PowerMw total_;                // sum of signals_' power
   std::vector<Stretch> stretches_;  // sinr: the locked frame's, in order
   std::vector<Time> cuts_;          // for_each_chunk's scratch
-  // Faint signals not yet over, or over but overlapping the reception in progress
-  // (pruned when a reception begins, and when one arrives while none is).
+  // Faint signals, in arrival order: every one overlapping the reception in
+  // progress, and ended ones until the next prune (when a reception begins, and
+  // when one arrives while none is and the list is full).
   std::vector<Faint> faint_;
   Time faint_first_end_ = Time::max();  // the earliest end in faint_
   double faint_bound_ = 0.0;     // mW, a little above the sum of every faint link's power

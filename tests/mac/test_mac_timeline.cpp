@@ -395,6 +395,38 @@ TEST(MacTimeline, RuntimeCwMinChangeTakesEffectAtTheNextDraw) {
   EXPECT_THROW(w.macs[a]->set_params(AccessCategory::ac_be, EdcaParams{2, 64, 32, {}}), std::invalid_argument);
 }
 
+TEST(MacTimeline, ShorterAifsWhoseCountEndedAlreadyAccessesAtTheNextSlotBoundary) {
+  // A controller lowering AIFSN (7 -> 2) while a backoff counts on an idle medium,
+  // at a time when the count under the new AIFS would have ended: the frame goes at
+  // the first slot boundary from then on the new count's grid (it used to throw:
+  // an access scheduled in the past).
+  MacWorld w = dot11b_world(MacType::edca);
+  const auto a = w.add(), b = w.add();
+  w.params().access_categories[index_of(AccessCategory::ac_be)] = EdcaParams{7, 3, 3, {}};
+  w.build();
+  w.send(a, b, kBytes, AccessCategory::ac_be);
+  w.send(a, b, kBytes, AccessCategory::ac_be);
+  const MacTiming t = w.timing();
+  const Time data = w.airtime_data(kBytes);
+  const Time first = t.aifs(7);  // immediate access on an idle medium
+  const Time idle = first + data + t.sifs + t.ack_airtime;  // the ACK's end: post-backoff from here
+  RandomStream draws = w.backoff_stream(a);
+  const auto k = static_cast<std::int64_t>(draws.uniform_int(3));
+  const Time change = idle + t.aifs(2) + 3 * t.slot + Time::us(1);  // past the new count's end (k <= 3)
+  w.run(change);
+  ASSERT_EQ(w.taps[a]->sent_of(FrameKind::qos_data).size(), 1u);
+  w.macs[a]->set_params(AccessCategory::ac_be, EdcaParams{2, 3, 3, {}});
+  w.run(change + 10_ms);
+  const auto frames = w.taps[a]->sent_of(FrameKind::qos_data);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].at, first);
+  const Time ended = idle + t.aifs(2) + k * t.slot;  // when the new count reached zero
+  EXPECT_LT(ended, change);
+  const std::int64_t late = (change - ended + t.slot - Time::ps(1)) / t.slot;
+  EXPECT_EQ(frames[1].at, ended + late * t.slot);
+  EXPECT_EQ(frames[1].at, idle + t.aifs(2) + 4 * t.slot);  // the same, by hand: the boundary after 3 slots + 1 us
+}
+
 TEST(MacTimeline, RuntimeCwMinChangeMovesAWindowAtItsResetValue) {
   // A controller acting before any failure (002's ACK category at CWmin 4, its
   // CWmin/2) means the new CWmin for the very first backoff, lower or higher.
