@@ -181,7 +181,16 @@ PowerDbm Medium::delivery_cutoff() const {
   return cs_floor ? std::max(reception_.signal_floor, reception_.cca_threshold) : reception_.signal_floor;
 }
 
-void Medium::connect(const PathGainFn& gain, double reach_m) {
+namespace {
+
+[[noreturn]] void throw_too_many_links(std::size_t radios, std::size_t max_links) {
+  throw TooManyLinks("the " + std::to_string(radios) + " radios hear each other over more than " +
+                     std::to_string(max_links) + " links (pairs above the signal floor, each direction)");
+}
+
+}  // namespace
+
+void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_links) {
   if (reception_.kind == ReceptionKind::range) throw std::logic_error("range reception needs connect_by_range");
   const std::size_t n = radios_.size();
   links_.assign(n, {});
@@ -205,6 +214,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m) {
       // interferes. sinr: energy is judged in aggregate.
       reach.sensed = cs_floor;
       reach.interferes = true;
+      if (found.size() == max_links) throw_too_many_links(n, max_links);
       found.emplace_back(from, Link{to, p.to_mw(), p, delay, reach});
     }
   });
@@ -213,7 +223,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m) {
   connected_ = true;
 }
 
-void Medium::connect_by_range(const RangeModel& ranges, double interference_range_m) {
+void Medium::connect_by_range(const RangeModel& ranges, double interference_range_m, std::size_t max_links) {
   if (reception_.kind != ReceptionKind::range) throw std::logic_error("connect_by_range needs range reception");
   const std::size_t n = radios_.size();
   links_.assign(n, {});
@@ -223,6 +233,7 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
     const SignalReach reach{d <= ranges.rx_range_m, d <= ranges.cs_range_m, d <= interference_range_m};
     // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
     const PowerDbm nominal{0.0};
+    if (found.size() + 2 > max_links) throw_too_many_links(n, max_links);
     found.emplace_back(a, Link{b, nominal.to_mw(), nominal, propagation_delay(d), reach});
     found.emplace_back(b, Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
   });

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "core/block_pool.hpp"
@@ -60,8 +61,21 @@ using PathGainFn = std::function<Db(RadioId a, RadioId b, double distance_m)>;
 // the gain stays above the cutoff out to 1e12 m.
 double reach_distance_m(const std::function<Db(double distance_m)>& max_gain, PowerDbm tx_power, PowerDbm cutoff);
 
+// Thrown by Medium::connect when the radios hear each other over more links than
+// the medium's cap: what a scenario would need cannot be held.
+class TooManyLinks : public std::length_error {
+ public:
+  using std::length_error::length_error;
+};
+
 class Medium {
  public:
+  // At most this many links (pairs of radios that hear each other, one per
+  // direction) by default: 40 bytes each kept, 48 more while they are found, so
+  // about 2.6 GB at the cap. 004's density with its shadowing gives 78 per radio,
+  // 7.8 million for 100,000 radios; the cap stops a dense crowd (every one of 10^5
+  // radios within reach of every other would be 10^10) before it fills the memory.
+  static constexpr std::size_t kMaxLinks = 30'000'000;
   Medium(Simulation& sim, ReceptionConfig reception);
   Medium(const Medium&) = delete;
   Medium& operator=(const Medium&) = delete;
@@ -75,9 +89,11 @@ class Medium {
   // only pairs within it are looked at, found through a uniform grid of cells
   // `reach_m` wide, so set-up costs O(N x pairs within reach), not O(N^2). The
   // default, infinity, looks at every pair. Each neighbour list is sorted by `to`.
-  void connect(const PathGainFn& gain, double reach_m = std::numeric_limits<double>::infinity());
+  // Throws TooManyLinks as soon as more than `max_links` links are found.
+  void connect(const PathGainFn& gain, double reach_m = std::numeric_limits<double>::infinity(),
+               std::size_t max_links = kMaxLinks);
   // The same for the range reception model: reach decided by distance alone.
-  void connect_by_range(const RangeModel& ranges, double interference_range_m);
+  void connect_by_range(const RangeModel& ranges, double interference_range_m, std::size_t max_links = kMaxLinks);
   // The power below which nothing arrives: the signal floor, and for threshold and
   // ns2 reception also the carrier-sense threshold (as ns-2 drops below CSThresh).
   PowerDbm delivery_cutoff() const;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "core/input_error.hpp"
 #include "core/not_supported.hpp"
 #include "core/random.hpp"
 #include "phy/propagation.hpp"
@@ -100,7 +101,25 @@ Db model_gain(const PropagationSection& prop, double channel_hz, double d) {
 
 }  // namespace
 
-PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
+namespace {
+
+// Medium::connect's cap as an input error: the scenario's nodes are too many for how
+// densely they hear each other. Named at the entry that placed the last node.
+template <typename F>
+void connect_within_cap(const Scenario& scenario, F&& connect) {
+  try {
+    connect();
+  } catch (const TooManyLinks& e) {
+    const std::string at = scenario.nodes.empty() ? std::string("/nodes") : scenario.nodes.back().defined_at;
+    throw ScenarioError({{at, std::string(e.what()) +
+                                  ": too dense for this many nodes; place them farther apart, use fewer, or "
+                                  "raise /phy/reception/signal_floor_dbm"}});
+  }
+}
+
+}  // namespace
+
+PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_links) {
   const PropagationSection& prop = scenario.propagation;
   if (prop.shadowing.sigma_db > 0 && prop.shadowing.mode == ShadowingMode::per_frame) {
     throw NotSupportedError(
@@ -134,7 +153,9 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
   }
 
   if (prop.model == wmnsim::PropagationModel::range) {
-    net.medium->connect_by_range(RangeModel{prop.rx_range_m, prop.cs_range_m}, prop.interference_range_m);
+    connect_within_cap(scenario, [&] {
+      net.medium->connect_by_range(RangeModel{prop.rx_range_m, prop.cs_range_m}, prop.interference_range_m, max_links);
+    });
     return net;
   }
   const double sigma = prop.shadowing.sigma_db;
@@ -222,26 +243,28 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario) {
       }
     }
   }
-  net.medium->connect(
-      [&](RadioId a, RadioId b, double d) {
-        if (sigma <= 0) return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]);
-        const PairName& na = pair_names[a];
-        const PairName& nb = pair_names[b];
-        const bool a_first = na.rank <= nb.rank;
-        const PairName& second = a_first ? nb : na;
-        const std::uint64_t h = RandomStreams::extend_path_hash(
-            RandomStreams::extend_path_hash((a_first ? na : nb).prefix_hash,
-                                            std::string_view(names).substr(second.id_begin, second.id_size)),
-            "/shadowing");
-        RandomStream draws(streams.key_for_path_hash(h));
-        const RandomStream::NormalTail tail =
-            tails.empty() ? RandomStream::NormalTail(0.0)
-                          : tails[std::min(tails.size() - 1, static_cast<std::size_t>(d * d / bin_width_m2))];
-        const std::optional<double> psi = draws.normal_beyond(0.0, sigma, tail);
-        if (!psi) return Db(-std::numeric_limits<double>::infinity());
-        return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]) - Db(*psi);
-      },
-      reach_m);
+  connect_within_cap(scenario, [&] {
+    net.medium->connect(
+        [&](RadioId a, RadioId b, double d) {
+          if (sigma <= 0) return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]);
+          const PairName& na = pair_names[a];
+          const PairName& nb = pair_names[b];
+          const bool a_first = na.rank <= nb.rank;
+          const PairName& second = a_first ? nb : na;
+          const std::uint64_t h = RandomStreams::extend_path_hash(
+              RandomStreams::extend_path_hash((a_first ? na : nb).prefix_hash,
+                                              std::string_view(names).substr(second.id_begin, second.id_size)),
+              "/shadowing");
+          RandomStream draws(streams.key_for_path_hash(h));
+          const RandomStream::NormalTail tail =
+              tails.empty() ? RandomStream::NormalTail(0.0)
+                            : tails[std::min(tails.size() - 1, static_cast<std::size_t>(d * d / bin_width_m2))];
+          const std::optional<double> psi = draws.normal_beyond(0.0, sigma, tail);
+          if (!psi) return Db(-std::numeric_limits<double>::infinity());
+          return model_gain(prop, frequency[a], d) + Db(antenna_gain[a] + antenna_gain[b]) - Db(*psi);
+        },
+        reach_m, max_links);
+  });
   return net;
 }
 

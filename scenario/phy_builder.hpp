@@ -26,8 +26,9 @@ struct PhyNetwork {
 PhyProfile profile_for(const PhySection& phy);
 ReceptionConfig reception_for(const Scenario& scenario);
 
-// Throws NotSupportedError for PHY features the simulator does not model yet.
-PhyNetwork build_phy(Simulation& sim, const Scenario& scenario);
+// Throws NotSupportedError for PHY features the simulator does not model yet, and
+// ScenarioError when the radios hear each other over more than `max_links` links.
+PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_links = Medium::kMaxLinks);
 
 // The data rate of the link from -> to: the fixed rate, or with "auto" the
 // fastest MCS whose FER for auto_rate.reference_bytes at the link's mean SNR is

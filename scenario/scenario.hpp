@@ -169,11 +169,14 @@ inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 
 // Limits on what a scenario sets in motion: kMinPeriodS (config/limits.hpp, where
 // every registered entry can read it), and:
-// Nodes in a scenario, explicit and generated. The routing finds shortest paths to
-// every node (work ~ nodes x links, up to nodes^3 when everyone hears everyone):
-// about 2 s for 1000 nodes of a sparse mesh, a minute and 2.6 GB for 10,000 (issue 17
-// measures and targets that size); 004, the largest study, has 44.
-inline constexpr std::size_t kMaxNodes = 10000;
+// Nodes in a scenario, explicit and generated. 100,000 nodes at 004's density (its
+// shadowing included) set up in about 31 s and 1.5 GB (README, "Whole network");
+// how densely they hear each other is capped by phy::Medium::kMaxLinks, and the
+// routing tables by kMaxRoutingEntries. 004, the largest study, has 44.
+inline constexpr std::size_t kMaxNodes = 100000;
+// Routing table entries: nodes x the nodes packets are routed towards (the flows'
+// ends and the gateways), 4 bytes each, so at most 2 GB.
+inline constexpr double kMaxRoutingEntries = 5e8;
 // Samples all time series of one run may hold together: 10^7 rows are about 1 GB
 // of results JSON and half that in memory.
 inline constexpr double kMaxTimeseriesSamples = 1e7;

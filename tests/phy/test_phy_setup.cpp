@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.hpp"
 #include "core/not_supported.hpp"
 #include "phy/rate_selection.hpp"
 
@@ -26,6 +27,33 @@ TEST(PhySetup, ChannelFrequencies) {
   EXPECT_DOUBLE_EQ(channel_frequency_hz(14), 2484e6);
   EXPECT_DOUBLE_EQ(channel_frequency_hz(36), 5180e6);
   EXPECT_DOUBLE_EQ(channel_frequency_hz(165), 5825e6);
+}
+
+TEST(PhySetup, MoreLinksThanTheCapIsAnInputErrorAtTheNodesThatMadeThem) {
+  // The cap (Medium::kMaxLinks) lowered to what each network needs, and to one less:
+  // the SINR mesh of 004 (connect) and the flagship under the range model
+  // (connect_by_range).
+  for (const char* file : {"fu2009/mesh40_4gw.json", "two_hop_chain_tcp.json"}) {
+    const Scenario s = load(file);
+    Simulation sim(1);
+    const PhyNetwork net = build_phy(sim, s);
+    std::size_t links = 0;
+    for (RadioId r = 0; r < net.medium->radio_count(); ++r) links += net.medium->neighbours(r).size();
+    ASSERT_GT(links, 2u) << file;
+    Simulation at_cap(1);
+    EXPECT_NO_THROW(build_phy(at_cap, s, links)) << file;
+    Simulation above(1);
+    try {
+      build_phy(above, s, links - 1);
+      ADD_FAILURE() << file << ": no error";
+    } catch (const ScenarioError& e) {
+      ASSERT_EQ(e.issues().size(), 1u);
+      EXPECT_EQ(e.issues()[0].path, s.nodes.back().defined_at) << file;
+      EXPECT_NE(e.issues()[0].message.find("more than " + std::to_string(links - 1) + " links"), std::string::npos)
+          << e.issues()[0].message;
+      EXPECT_NE(e.issues()[0].message.find("/phy/reception/signal_floor_dbm"), std::string::npos);
+    }
+  }
 }
 
 TEST(PhySetup, FlagshipChainIsHiddenUnderTheRangeModel) {
