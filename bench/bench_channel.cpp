@@ -140,7 +140,7 @@ void setup_bench(const std::vector<std::size_t>& sizes, bool shadowing) {
       continue;
     }
     // The file's first gateway and N - 1 stations placed uniformly at random, built
-    // here rather than by a node group, which stops at 10,000 nodes (routing's cost).
+    // here rather than by a node group, which stops at 10,000 nodes (docs/scenario.md, Limits).
     Scenario scenario = parsed;
     scenario.nodes.resize(1);
     const double side = 500.0 * std::sqrt(static_cast<double>(n) / 40.0);

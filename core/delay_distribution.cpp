@@ -16,48 +16,28 @@ std::optional<double> DelayDistribution::mean_s() const {
   return sum_ps_ / static_cast<double>(delays_ps_.size()) * 1e-12;
 }
 
-namespace {
-
-// The nearest rank (1-based) of percentile p among n values: ceil(p/100 * n), at
-// least 1. p/100 * n is computed as p * n / 100 so that exact products (p = 95,
-// n = 20: rank 19) are not pushed up by rounding.
-std::size_t rank_of(std::size_t size, double p) {
-  const double n = static_cast<double>(size);
-  const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p * n / 100.0)));
-  return std::min(rank, size);
-}
-
-}  // namespace
-
 std::int64_t DelayDistribution::nearest_rank(const std::vector<std::int64_t>& sorted_ps, double p) {
   if (sorted_ps.empty()) throw std::invalid_argument("nearest_rank: no values");
   if (!(p >= 0.0 && p <= 100.0)) throw std::invalid_argument("nearest_rank: p must be in [0, 100]");
-  return sorted_ps[rank_of(sorted_ps.size(), p) - 1];
+  const double n = static_cast<double>(sorted_ps.size());
+  // rank = ceil(p/100 * n), at least 1. p/100 * n is computed as p * n / 100 so that
+  // exact products (p = 95, n = 20: rank 19) are not pushed up by rounding.
+  const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p * n / 100.0)));
+  return sorted_ps[std::min(rank, sorted_ps.size()) - 1];
 }
 
 DelayDistribution::Summary DelayDistribution::summary() const {
   Summary s;
   s.count = delays_ps_.size();
   if (delays_ps_.empty()) return s;
-  // The values at ranks r50 <= r95 <= r99 and the largest, selected in turn, each
-  // within what lies above the previous one: the values a full sort would put
-  // there (linear time rather than a sort of every delay).
-  std::vector<std::int64_t> values = delays_ps_;
+  std::vector<std::int64_t> sorted = delays_ps_;
+  std::sort(sorted.begin(), sorted.end());
   const auto seconds = [](std::int64_t ps) { return static_cast<double>(ps) * 1e-12; };
-  auto from = values.begin();
-  const auto at_rank = [&](double p) {
-    const auto nth = values.begin() + static_cast<std::ptrdiff_t>(rank_of(values.size(), p) - 1);
-    if (nth >= from) {
-      std::nth_element(from, nth, values.end());
-      from = nth + 1;
-    }
-    return *nth;
-  };
   s.mean_s = mean_s();
-  s.p50_s = seconds(at_rank(50));
-  s.p95_s = seconds(at_rank(95));
-  s.p99_s = seconds(at_rank(99));
-  s.max_s = seconds(at_rank(100));
+  s.p50_s = seconds(nearest_rank(sorted, 50));
+  s.p95_s = seconds(nearest_rank(sorted, 95));
+  s.p99_s = seconds(nearest_rank(sorted, 99));
+  s.max_s = seconds(sorted.back());
   return s;
 }
 

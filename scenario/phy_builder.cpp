@@ -111,9 +111,16 @@ void connect_within_cap(const Scenario& scenario, F&& connect) {
     connect();
   } catch (const TooManyLinks& e) {
     const std::string at = scenario.nodes.empty() ? std::string("/nodes") : scenario.nodes.back().defined_at;
-    throw ScenarioError({{at, std::string(e.what()) +
-                                  ": too dense for this many nodes; place them farther apart, use fewer, or "
-                                  "raise /phy/reception/signal_floor_dbm"}});
+    // What decides that two radios are linked, per model (Medium::delivery_cutoff).
+    const char* knob = "raise /phy/reception/signal_floor_dbm";
+    if (scenario.propagation.model == wmnsim::PropagationModel::range) {
+      knob = "shorten /propagation/cs_range_m and /propagation/interference_range_m";
+    } else if (scenario.phy.reception.model == ReceptionModel::threshold ||
+               scenario.phy.reception.model == ReceptionModel::ns2) {
+      knob = "raise /phy/reception/cs_threshold_dbm and /phy/reception/signal_floor_dbm";
+    }
+    throw ScenarioError({{at, std::string(e.what()) + ": too dense for this many nodes; place them farther apart, " +
+                                  "use fewer, or " + knob}});
   }
 }
 

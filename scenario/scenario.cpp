@@ -68,35 +68,6 @@ bool is_transport_series(std::string_view kind, const ParseContext& ctx) {
 // The samples the requested time series will hold (an upper bound: flow kinds count
 // every flow, MAC kinds every radio and, under EDCA, every access category), against
 // kMaxTimeseriesSamples, so that no interval writes gigabytes.
-// Routing keeps a column of next hops, 4 bytes per node, for every node a packet is
-// routed towards (docs/network.md): the flows' ends and the gateways. Their product
-// with the node count bounds the tables (docs/scenario.md, "Limits").
-void check_routing_volume(ParseContext& ctx) {
-  const Scenario& s = ctx.scenario;
-  std::vector<bool> routed_to(s.nodes.size(), false);
-  double ends = 0.0;
-  const auto mark = [&](std::optional<std::size_t> n) {
-    if (!n || *n >= routed_to.size() || routed_to[*n]) return;
-    routed_to[*n] = true;
-    ends += 1.0;
-  };
-  for (const FlowConfig& f : s.flows) {
-    mark(f.src);
-    mark(f.dst);
-  }
-  for (std::size_t n = 0; n < s.nodes.size(); ++n) {
-    if (s.nodes[n].role == NodeRole::gateway) mark(n);
-  }
-  const double entries = ends * static_cast<double>(s.nodes.size());
-  if (entries <= kMaxRoutingEntries) return;
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "routing towards %.0f flow ends and gateways among %zu nodes needs %.3g table entries; at most "
-                "%.0e (2 GB): use fewer flow ends or fewer nodes",
-                ends, s.nodes.size(), entries, kMaxRoutingEntries);
-  ctx.issues.add("/flows", text);
-}
-
 void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   const Scenario& s = ctx.scenario;
   if (s.simulation.duration <= Time::zero() || s.simulation.measurement_interval <= Time::zero()) return;
@@ -280,7 +251,6 @@ Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries)
   parse_links(top.array("links"), ctx);
   parse_routing(top.object("routing"), ctx);
   parse_flows(top.array("flows", Need::required), ctx);
-  check_routing_volume(ctx);
   parse_controllers(top.array("controllers"), ctx);
   parse_outputs(top.object("outputs"), ctx);
   check_timeseries_volume(doc, ctx);

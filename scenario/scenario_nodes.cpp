@@ -407,7 +407,7 @@ void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, Pars
     if (ctx.scenario.nodes.size() <= kMaxNodes) return false;
     ctx.issues.add(path, "the scenario has " + std::to_string(ctx.scenario.nodes.size()) + " nodes" +
                              (path == "/nodes" ? "" : " with this group") + "; at most " +
-                             std::to_string(kMaxNodes) + " (set-up and memory grow with the nodes and their neighbours)");
+                             std::to_string(kMaxNodes) + " (some analyses still grow with nodes x nodes: docs/scenario.md, Limits)");
     return true;
   };
   bool capped = too_many("/nodes");

@@ -51,7 +51,10 @@ TEST(PhySetup, MoreLinksThanTheCapIsAnInputErrorAtTheNodesThatMadeThem) {
       EXPECT_EQ(e.issues()[0].path, s.nodes.back().defined_at) << file;
       EXPECT_NE(e.issues()[0].message.find("more than " + std::to_string(links - 1) + " links"), std::string::npos)
           << e.issues()[0].message;
-      EXPECT_NE(e.issues()[0].message.find("/phy/reception/signal_floor_dbm"), std::string::npos);
+      // What decides a link: the signal floor (sinr), the ranges (range propagation).
+      const std::string knob = s.propagation.model == wmnsim::PropagationModel::range ? "/propagation/cs_range_m"
+                                                                                     : "/phy/reception/signal_floor_dbm";
+      EXPECT_NE(e.issues()[0].message.find(knob), std::string::npos) << e.issues()[0].message;
     }
   }
 }
