@@ -46,9 +46,10 @@ TEST(DelayDistribution, NearestRankOfFiveValues) {
   EXPECT_THROW(DelayDistribution::nearest_rank(sorted, 101), std::invalid_argument);
 }
 
-TEST(DelayDistribution, SelectedPercentilesAreThoseOfTheSortedValues) {
-  // summary() selects the ranks instead of sorting: on random values with many
-  // ties, every size from 1 to 300, each percentile must be the sorted one's.
+TEST(DelayDistribution, SummaryPercentilesAreTheNearestRanksOfTheSortedValues) {
+  // Whatever summary() does to find them (it sorts a copy; selecting the ranks was
+  // tried): on random values with many ties, every size from 1 to 300, each
+  // percentile and the maximum must be the sorted values' nearest ranks.
   std::uint64_t state = 12345;
   for (std::size_t n = 1; n <= 300; ++n) {
     DelayDistribution d;
