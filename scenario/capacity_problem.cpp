@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "core/input_error.hpp"
 #include "transport/transport_entry.hpp"
 
 namespace wmnsim {
@@ -37,7 +38,7 @@ std::uint32_t header_bytes_of(const FlowConfig& flow) {
 }
 
 ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwork& net, const Routing& routing,
-                                  const CapacityOptions& options) {
+                                  const CapacityOptions& options, std::size_t max_links) {
   const phy::Medium& medium = *net.medium;
   ScenarioCapacity out;
   control::CapacityProblem& p = out.problem;
@@ -78,8 +79,14 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
     }
   }
 
-  // Contention (clique model), from the PHY.
+  // Contention (clique model), from the PHY: every pair of links.
   const std::size_t n = p.links.size();
+  if (n > max_links) {
+    throw ScenarioError({{"", "001's capacity model pairs every link of the network with every other, and this one has " +
+                                  std::to_string(n) + " (each direction of a radio pair that decodes both ways); at most " +
+                                  std::to_string(max_links) + ": give the gateway controller its shares " +
+                                  "(fair_rate_bps, or the flows' fair_share_bps) or model a smaller network"}});
+  }
   p.contention.assign(n * n, false);
   for (std::size_t i = 0; i < n; ++i) {
     const auto [a, b] = out.link_radios[i];

@@ -50,9 +50,15 @@ struct ScenarioCapacity {
   bool b_given = false;  // CapacityOptions::mac_capacity_bps was used
 };
 
-// Throws std::invalid_argument for a given B that is not a positive number.
+// At most this many links (each direction of a radio pair that decodes both ways)
+// in a capacity problem: contention is a links x links matrix, built by checking
+// every pair (4 x 10^8 pairs, 50 MB at the cap; about 1,300 nodes at 004's density).
+inline constexpr std::size_t kMaxCapacityLinks = 20000;
+
+// Throws std::invalid_argument for a given B that is not a positive number, and
+// ScenarioError (at the root) when the network has more than `max_links` links.
 ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwork& net, const Routing& routing,
-                                  const CapacityOptions& options = {});
+                                  const CapacityOptions& options = {}, std::size_t max_links = kMaxCapacityLinks);
 
 // The transport and IP header bytes of a flow's data packets (its transport's
 // registry figure; 28, UDP's, for a transport the registry does not know).

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "control/capacity_model.hpp"
+#include "core/input_error.hpp"
 #include "core/simulation.hpp"
 #include "phy/mcs.hpp"
 #include "phy/profile.hpp"
@@ -79,6 +80,26 @@ TEST(CapacityReport, SevenHopChainFollowsTheActiveFlows) {
       EXPECT_NEAR(f["collision_domain_bps"].get<double>(), on ? c.cd * b : 0.0, 1e-6) << c.at_s << " " << f["id"];
       EXPECT_NEAR(f["clique_bps"].get<double>(), on ? c.clique * b : 0.0, 1e-6) << c.at_s << " " << f["id"];
     }
+  }
+}
+
+TEST(CapacityProblem, MoreLinksThanTheCapIsAnInputError) {
+  // The cap (kMaxCapacityLinks) lowered to the chain's link count passes, one less
+  // is refused with what to do, before the links x links matrix is built.
+  const Scenario s = jamshaid("chain7_short_lived.json");
+  Simulation sim(s.simulation.seed, s.name, spdlog::level::off);
+  const phy::PhyNetwork net = phy::build_phy(sim, s);
+  const Routing routing = compute_routing(s, routing_links(s, net));
+  const std::size_t links = capacity_problem(s, net, routing).problem.links.size();
+  ASSERT_GT(links, 1u);
+  EXPECT_EQ(capacity_problem(s, net, routing, {}, links).problem.links.size(), links);
+  try {
+    capacity_problem(s, net, routing, {}, links - 1);
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    ASSERT_EQ(e.issues().size(), 1u);
+    EXPECT_NE(e.issues()[0].message.find("this one has " + std::to_string(links)), std::string::npos);
+    EXPECT_NE(e.issues()[0].message.find("fair_rate_bps"), std::string::npos);
   }
 }
 
