@@ -327,6 +327,28 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
   sweep_cmd->add_option("--workers", sweep.workers, "Worker processes of the local cluster (default: one per core)")
       ->check(CLI::Range(1, 4096));
 
+  ReproduceArgs reproduce;
+  CLI::App* reproduce_cmd = app.add_subcommand(
+      "reproduce", "Run every experiment of a study on Dask, store its runs and regenerate its reproduction doc "
+                   "(docs/reproduce.md)");
+  reproduce_cmd->add_option("study", reproduce.study,
+                            "starvation, gateway, edca, wccp, mesh-congestion (several: a,b), or all")
+      ->required();
+  reproduce_cmd->add_flag("--quick", reproduce.quick,
+                          "The short variants: checked against the stored quick runs, the doc rendered into -o");
+  reproduce_cmd->add_option("-o,--output", reproduce.output,
+                            "Work folder of the runs (resumed when present; default build/reproduce)");
+  reproduce_cmd->add_option("--scheduler", reproduce.scheduler,
+                            "Address of a running Dask scheduler (tcp://host:8786); default: a local cluster");
+  reproduce_cmd->add_option("--workers", reproduce.workers, "Worker processes of the local cluster")
+      ->check(CLI::Range(1, 4096));
+  reproduce_cmd->add_flag("--report-only", reproduce.report_only, "No runs: regenerate the doc from the stored runs");
+  reproduce_cmd->add_flag("--check", reproduce.check,
+                          "With --report-only: write nothing, exit 3 if a doc differs from its stored runs");
+  reproduce_cmd->add_flag("--store", reproduce.store, "With --quick: store the quick runs in the repository");
+  reproduce_cmd->add_option("--experiments", reproduce.experiments, "Only these experiments (a,b)");
+  reproduce_cmd->add_flag("--no-plot", reproduce.no_plot, "Do not draw the figures");
+
   // CLI11 reads argv-style input: the program name first.
   std::vector<const char*> argv{"wmnsim"};
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -350,6 +372,24 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
       if (!hooks.sweep) throw std::logic_error("this build has no sweep runner");
       std::cout.flush();
       return hooks.sweep(sweep);
+    }
+    if (*reproduce_cmd) {
+      if (reproduce.scheduler && reproduce.workers) {
+        std::cerr << "reproduce: --workers sizes the local cluster; with --scheduler the cluster has its own "
+                     "workers\n";
+        return kExitInvalidInput;
+      }
+      if (reproduce.check && !reproduce.report_only) {
+        std::cerr << "reproduce: --check compares the docs with their stored runs: give --report-only too\n";
+        return kExitInvalidInput;
+      }
+      if (reproduce.store && !reproduce.quick) {
+        std::cerr << "reproduce: --store is for --quick (a full reproduction always stores its runs)\n";
+        return kExitInvalidInput;
+      }
+      if (!hooks.reproduce) throw std::logic_error("this build has no reproduction runner");
+      std::cout.flush();
+      return hooks.reproduce(reproduce);
     }
     if (compare.selected()) return compare.run();
     if (fragments.selected()) return fragments.run();

@@ -9,6 +9,7 @@
 //                       [--fingerprint]
 //   wmnsim validate SCENARIO... [--seed N] [--set /json/pointer=value ...]
 //   wmnsim sweep SPEC -o DIR [--scheduler ADDRESS] [--workers N]   (docs/sweeps.md)
+//   wmnsim reproduce STUDY [--quick] [-o DIR] [--scheduler ADDRESS] [--workers N] ...   (docs/reproduce.md)
 //   wmnsim compare RESULTS... REFERENCE   (cli/compare_command.hpp)
 //   wmnsim model starvation [options]   (cli/model_command.hpp)
 //   wmnsim fragments SCHEMA DOC [--write]   (cli/fragments_command.hpp)
@@ -37,11 +38,27 @@ struct SweepArgs {
   std::optional<int> workers;       // worker processes of the local cluster; none: one per core
 };
 
+// `wmnsim reproduce`, parsed; it runs in Python too (bindings/wmnsim/reproduce.py).
+struct ReproduceArgs {
+  std::string study;                     // a study's short name, several joined by commas, or "all"
+  bool quick = false;                    // the short variants, checked against the stored quick runs
+  std::optional<std::string> output;     // the work folder of the runs; none: build/reproduce
+  std::optional<std::string> scheduler;  // as SweepArgs
+  std::optional<int> workers;
+  bool report_only = false;              // no runs: the doc from the stored runs
+  bool check = false;                    // with report_only: exit 3 if the doc differs from its runs
+  bool store = false;                    // with quick: store the quick runs as the new reference
+  std::optional<std::string> experiments;  // only these experiments (comma-separated)
+  bool no_plot = false;
+};
+
 // What differs between the program and the Python module.
 struct CommandLineHooks {
   // Runs a parsed `wmnsim sweep` and returns its exit code. The program starts a
   // Python interpreter (cli/sweep_launcher.hpp); the module calls wmnsim.sweep.
   std::function<int(const SweepArgs&)> sweep;
+  // Runs a parsed `wmnsim reproduce`, the same way.
+  std::function<int(const ReproduceArgs&)> reproduce;
 };
 
 // Parses and runs one command line; `args` excludes the program name. Returns the

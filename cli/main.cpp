@@ -1,5 +1,5 @@
 // The wmnsim program: the command line of cli/command_line.hpp, with `wmnsim
-// sweep` handed to a Python interpreter (cli/sweep_launcher.hpp).
+// sweep` and `wmnsim reproduce` handed to a Python interpreter (cli/sweep_launcher.hpp).
 
 #include <string>
 #include <vector>
@@ -11,5 +11,6 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   wmnsim::cli::CommandLineHooks hooks;
   hooks.sweep = wmnsim::cli::launch_python_sweep;
+  hooks.reproduce = wmnsim::cli::launch_python_reproduce;
   return wmnsim::cli::run_command_line(args, hooks);
 }

@@ -30,6 +30,20 @@ constexpr const char* kSweepProgram =
     "a = sys.argv[1:]\n"
     "sys.exit(run_spec_command(a[0], a[1], a[2] or None, int(a[3]) if a[3] else None))\n";
 
+// `wmnsim reproduce`: the arguments arrive as strings, "" for an option not given.
+constexpr const char* kReproduceProgram =
+    "import sys\n"
+    "try:\n"
+    "    from wmnsim.reproduce import run_command\n"
+    "except ImportError as e:\n"
+    "    print(f'wmnsim reproduce needs the Python module (scripts/build.sh ci or release builds it; "
+    "or pip install .) and Dask: {e}', file=sys.stderr)\n"
+    "    sys.exit(2)\n"
+    "a = sys.argv[1:]\n"
+    "sys.exit(run_command(a[0], quick=a[1] == '1', output=a[2] or None, scheduler=a[3] or None,\n"
+    "                     workers=int(a[4]) if a[4] else None, report_only=a[5] == '1', check=a[6] == '1',\n"
+    "                     store=a[7] == '1', experiments=a[8] or None, no_plot=a[9] == '1'))\n";
+
 std::vector<std::string> environment_with_pythonpath() {
   std::vector<std::string> env;
   std::string pythonpath = WMNSIM_PYTHONPATH;  // the build's bindings/ and python/ folders
@@ -48,13 +62,15 @@ std::vector<std::string> environment_with_pythonpath() {
 
 }  // namespace
 
-int launch_python_sweep(const SweepArgs& args) {
+namespace {
+
+// Runs `program` (Python source) with `program_args` in the chosen interpreter and
+// returns its exit code; `command` names the subcommand in messages.
+int launch_python(const char* command, const char* program, const std::vector<std::string>& program_args) {
   const char* chosen = std::getenv("WMNSIM_PYTHON");
   const std::string python = chosen != nullptr && *chosen != '\0' ? chosen : WMNSIM_PYTHON_EXECUTABLE;
-  const std::vector<std::string> argv_text{python,      "-c",
-                                           kSweepProgram, args.spec,
-                                           args.output, args.scheduler.value_or(""),
-                                           args.workers ? std::to_string(*args.workers) : ""};
+  std::vector<std::string> argv_text{python, "-c", program};
+  argv_text.insert(argv_text.end(), program_args.begin(), program_args.end());
   const std::vector<std::string> env_text = environment_with_pythonpath();
   std::vector<char*> argv, envp;
   for (const std::string& a : argv_text) argv.push_back(const_cast<char*>(a.c_str()));
@@ -96,16 +112,32 @@ int launch_python_sweep(const SweepArgs& args) {
   sigaction(SIGTERM, &old_term, nullptr);
   sigaction(SIGHUP, &old_hup, nullptr);
   if (spawned != 0) {
-    std::cerr << "sweep: cannot start the Python interpreter " << python
+    std::cerr << command << ": cannot start the Python interpreter " << python
               << " (set WMNSIM_PYTHON to one with the wmnsim module and Dask)\n";
     return kExitInvalidInput;
   }
   if (!waited) {
-    std::cerr << "sweep: lost track of the Python interpreter (waitpid: " << std::strerror(wait_error) << ")\n";
+    std::cerr << command << ": lost track of the Python interpreter (waitpid: " << std::strerror(wait_error) << ")\n";
     return kExitInternal;
   }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+int launch_python_sweep(const SweepArgs& args) {
+  return launch_python("sweep", kSweepProgram,
+                       {args.spec, args.output, args.scheduler.value_or(""),
+                        args.workers ? std::to_string(*args.workers) : ""});
+}
+
+int launch_python_reproduce(const ReproduceArgs& args) {
+  auto flag = [](bool b) { return std::string(b ? "1" : "0"); };
+  return launch_python("reproduce", kReproduceProgram,
+                       {args.study, flag(args.quick), args.output.value_or(""), args.scheduler.value_or(""),
+                        args.workers ? std::to_string(*args.workers) : "", flag(args.report_only),
+                        flag(args.check), flag(args.store), args.experiments.value_or(""), flag(args.no_plot)});
 }
 
 }  // namespace wmnsim::cli

@@ -5,7 +5,7 @@
     fingerprints.py check    [SCENARIO...] [--wmnsim PATH] [--jobs N] [--file FILE]
 
 FILE (default tests/fingerprints/fingerprints.json) holds one entry per shipped
-scenario (every scenarios/**/*.json but the schema and *.reference.json files) and
+scenario (every scenarios/**/*.json but the schema, *.reference.json files and reproduction/ folders) and
 seed: the scenario run for a short duration with fixed overrides, and its
 fingerprint (`wmnsim run SCEN --seed S --set /simulation/duration_s=D --set ...
 --fingerprint`) with the number of records of each kind behind it. A scenario the
@@ -63,7 +63,7 @@ def shipped_scenarios() -> List[str]:
     found = []
     for p in sorted((ROOT / "scenarios").rglob("*.json")):
         rel = p.relative_to(ROOT)
-        if "schema" in rel.parts[:-1] or p.name.endswith((".reference.json", ".sweep.json")):  # not scenarios
+        if "schema" in rel.parts[:-1] or "reproduction" in rel.parts or p.name.endswith((".reference.json", ".sweep.json")):  # not scenarios
             continue
         found.append(rel.as_posix())
     return found

@@ -1,34 +1,25 @@
 #!/usr/bin/env python3
-"""The tables and the figure of docs/reproductions/starvation.md, from the results.
+"""The tables and the figure of docs/reproductions/starvation.md (paper 000), from stored runs.
 
-Reads the reference files of paper 000's scenarios (scenarios/starvation/references/
-*.reference.json: the per-seed values of real runs, written by scripts/references.py
-generate) and the Markov model (`wmnsim model starvation --json`), then
+Reads the study's stored runs (scenarios/starvation/reproduction/data/: experiments
+pairs, udp and fixed_window, written by `wmnsim reproduce starvation`; nothing is run
+here) and the Markov model of 000 Sec. 5 (wmnsim.model, analytic), then rewrites the
+generated blocks and values of the doc (scripts/doc_blocks.py) and draws
+docs/reproductions/starvation.png (needs matplotlib).
 
-  - rewrites the tables between the <!-- begin:NAME --> / <!-- end:NAME --> markers
-    of docs/reproductions/starvation.md, and
-  - draws docs/reproductions/starvation.png (needs matplotlib).
-
-Usage: /usr/bin/python3 scripts/starvation_report.py [--wmnsim PATH] [--no-plot]
-After a deliberate model change: scripts/references.py generate
-scenarios/starvation/references, then this script.
+Usage: wmnsim reproduce starvation [--report-only]   (or: this script [--data DIR]
+[--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
-from doc_blocks import replace_block
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from doc_blocks import Report  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-REFS = ROOT / "scenarios" / "starvation" / "references"
-DOC = ROOT / "docs" / "reproductions" / "starvation.md"
-FIGURE = DOC.with_suffix(".png")
 SWEEP = [16, 32, 64, 128, 256, 512]
+CW_B = "/nodes/1/mac/cw_min"
 
 # (reference name without policy suffix, paper figures, what the paper reports)
 PAIRS = [
@@ -50,9 +41,32 @@ UDP = [
 ]
 
 
-def load(name: str) -> dict:
-    ref = json.loads((REFS / f"{name}.reference.json").read_text())
-    return {m["metric"]: m for m in ref["metrics"]}
+class Stats(dict):
+    """metric -> {"mean", "std"} of one scenario (or sweep point) over its seeds, named as
+    the references named them: flows/<id>/goodput_bps, summary/<metric>."""
+
+
+def stats_of(runs, flows) -> Stats:
+    out = Stats()
+    for fid, part in flows.groupby("flow_id", sort=False):
+        x = part["goodput_bps"].astype(float)
+        out[f"flows/{fid}/goodput_bps"] = {"mean": x.mean(), "std": x.std(ddof=1)}
+    for m in ("jain_fairness_index", "effective_utilization_bps"):
+        x = runs[m].astype(float)
+        out[f"summary/{m}"] = {"mean": x.mean(), "std": x.std(ddof=1)}
+    return out
+
+
+def by_scenario(data) -> dict:
+    """scenario name -> Stats."""
+    return {name: stats_of(data.runs[data.runs["scenario"] == name], data.flows[data.flows["scenario"] == name])
+            for name in data.runs["scenario"].unique()}
+
+
+def by_cw(data) -> dict:
+    """B's CWmin -> Stats, the fixed-window sweep."""
+    return {int(cw): stats_of(data.runs[data.runs[CW_B] == cw], data.flows[data.flows[CW_B] == cw])
+            for cw in data.runs[CW_B].unique()}
 
 
 def flows(metrics: dict) -> list:
@@ -73,7 +87,7 @@ def summary(metrics: dict) -> str:
     return f"{j['mean']:.3f} ± {j['std']:.3f} | {u['mean'] / 1e6:.2f}"
 
 
-def pairs_table() -> str:
+def pairs_table(load) -> str:
     rows = ["| scenario | 000 Fig. | paper | wmnsim, default: goodput Mbit/s (mean ± std, 5 seeds) | JFI | U Mbit/s "
             "| wmnsim, policy: goodput Mbit/s | JFI | U Mbit/s |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -83,7 +97,7 @@ def pairs_table() -> str:
     return "\n".join(rows)
 
 
-def udp_table() -> str:
+def udp_table(load) -> str:
     rows = ["| scenario | 000 Fig. | paper | wmnsim: goodput Mbit/s (mean ± std, 5 seeds) | JFI | U Mbit/s |",
             "|---|---|---|---|---|---|"]
     for name, figs, paper in UDP:
@@ -92,18 +106,19 @@ def udp_table() -> str:
     return "\n".join(rows)
 
 
-def model_sweep(wmnsim: str) -> list:
-    out = subprocess.run([wmnsim, "model", "starvation", "--window", "3", "--cwmin-b", ",".join(map(str, SWEEP)),
-                          "--json"], check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+def model_sweep() -> list:
+    """000 Sec. 5's Markov model (analytic, no simulation) at each CWmin of B, window 3."""
+    from wmnsim import model
+
+    return [dict(vars(model.starvation(window=3, cw_min_b=cw))) for cw in SWEEP]
 
 
-def sweep_table(model: list) -> str:
+def sweep_table(model: list, sweep: dict) -> str:
     rows = ["| CWmin_B | model: A, B Mbit/s | model: A's share | model: JFI | model: P(Q1=Qg=0) "
             "| wmnsim: A, B Mbit/s (5 seeds) | wmnsim: A's share | wmnsim: JFI |",
             "|---|---|---|---|---|---|---|---|"]
     for cw, m in zip(SWEEP, model):
-        s = load(f"chain2_fixed_window3.cwb{cw}")
+        s = sweep[cw]
         a, b = s["flows/A_to_GW/goodput_bps"]["mean"], s["flows/B_to_GW/goodput_bps"]["mean"]
         rows.append(f"| {cw} | {m['lambda_a_bps'] / 1e6:.3f}, {m['lambda_b_bps'] / 1e6:.3f} | {m['share_a']:.3f} "
                     f"| {m['jain_index']:.3f} | {m['p_q1_and_qg_empty']:.3f} | {a / 1e6:.3f}, {b / 1e6:.3f} "
@@ -112,7 +127,7 @@ def sweep_table(model: list) -> str:
 
 
 
-def plot(model: list) -> None:
+def plot(model: list, load, sweep: dict, path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -141,7 +156,7 @@ def plot(model: list) -> None:
     ax = axes[1]
     sim = []
     for cw in SWEEP:
-        s = load(f"chain2_fixed_window3.cwb{cw}")
+        s = sweep[cw]
         a, b = s["flows/A_to_GW/goodput_bps"]["mean"], s["flows/B_to_GW/goodput_bps"]["mean"]
         sim.append((a / 1e6, b / 1e6))
     ax.plot(SWEEP, [m["lambda_a_bps"] / 1e6 for m in model], "o--", color="tab:red", label="A->GW, model")
@@ -155,25 +170,23 @@ def plot(model: list) -> None:
     ax.set_title("Fig. 27: fixed window 3")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(FIGURE, dpi=110)
-    print(f"wrote {FIGURE.relative_to(ROOT)}")
+    fig.savefig(path, dpi=110)
+    print(f"wrote {path}")
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--wmnsim", default=os.environ.get("WMNSIM_BIN", str(ROOT / "build/release/cli/wmnsim")))
-    ap.add_argument("--no-plot", action="store_true", help="only rewrite the tables")
-    args = ap.parse_args()
-    model = model_sweep(args.wmnsim)
-    text = DOC.read_text()
-    text = replace_block(text, "pairs", pairs_table(), DOC)
-    text = replace_block(text, "udp", udp_table(), DOC)
-    text = replace_block(text, "sweep", sweep_table(model), DOC)
-    DOC.write_text(text)
-    print(f"wrote the tables of {DOC.relative_to(ROOT)}")
-    if not args.no_plot:
-        plot(model)
-    return 0
+    report = Report("starvation", __doc__)
+    pairs, udp, fixed = report.data("pairs"), report.data("udp"), report.data("fixed_window")
+    scenarios = {**by_scenario(pairs), **by_scenario(udp)}
+    load = scenarios.__getitem__
+    sweep = by_cw(fixed)
+    model = model_sweep()
+    report.block("pairs", pairs_table(load), pairs)
+    report.block("udp", udp_table(load), udp)
+    report.block("sweep", sweep_table(model, sweep), fixed)
+    if report.plot:
+        plot(model, load, sweep, report.figure("starvation.png"))
+    return report.finish()
 
 
 if __name__ == "__main__":

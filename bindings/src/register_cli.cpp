@@ -19,7 +19,7 @@ namespace {
 
 constexpr int kExitInterrupted = 130;  // as the program: 128 + SIGINT
 
-int command_line(const std::vector<std::string>& args, pyb::object sweep) {
+int command_line(const std::vector<std::string>& args, pyb::object sweep, pyb::object reproduce) {
   cli::CommandLineHooks hooks;
   hooks.sweep = [&sweep](const cli::SweepArgs& a) -> int {
     std::cout.flush();
@@ -33,6 +33,25 @@ int command_line(const std::vector<std::string>& args, pyb::object sweep) {
       if (e.matches(PyExc_KeyboardInterrupt)) return kExitInterrupted;
       e.restore();
       PyErr_Print();  // the traceback: an internal error, as the program reports one
+      return cli::kExitInternal;
+    }
+  };
+  hooks.reproduce = [&reproduce](const cli::ReproduceArgs& a) -> int {
+    std::cout.flush();
+    std::fflush(stdout);
+    pyb::gil_scoped_acquire gil;
+    try {
+      auto optional = [](const std::optional<std::string>& s) {
+        return s ? pyb::object(pyb::str(*s)) : pyb::object(pyb::none());
+      };
+      pyb::object workers = a.workers ? pyb::object(pyb::int_(*a.workers)) : pyb::none();
+      return reproduce(a.study, a.quick, optional(a.scheduler), workers, optional(a.output), a.report_only, a.check,
+                       a.store, optional(a.experiments), a.no_plot)
+          .cast<int>();
+    } catch (pyb::error_already_set& e) {
+      if (e.matches(PyExc_KeyboardInterrupt)) return kExitInterrupted;
+      e.restore();
+      PyErr_Print();
       return cli::kExitInternal;
     }
   };
@@ -50,9 +69,10 @@ int command_line(const std::vector<std::string>& args, pyb::object sweep) {
 }  // namespace
 
 void register_cli(pyb::module_& m) {
-  m.def("command_line", &command_line, pyb::arg("args"), pyb::arg("sweep"),
+  m.def("command_line", &command_line, pyb::arg("args"), pyb::arg("sweep"), pyb::arg("reproduce"),
         "Runs the wmnsim command line (arguments without the program name) and returns its exit "
-        "code; `sweep(spec, output, scheduler, workers)` runs `wmnsim sweep`.");
+        "code; `sweep(spec, output, scheduler, workers)` runs `wmnsim sweep`, `reproduce(study, quick, "
+        "scheduler, workers, output, report_only, check, store, experiments, no_plot)` `wmnsim reproduce`.");
 }
 
 }  // namespace wmnsim::py

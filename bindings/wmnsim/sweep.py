@@ -401,7 +401,7 @@ def _tables(task: Dict[str, Any], result: Any
     row.update({"simulated_time_s": info["simulated_time_s"], "events_executed": info["events_executed"],
                 "interrupted": bool(info.get("interrupted", False)), "warnings": len(result.warnings),
                 "wall_time_s": clock.get("wall_time_s"), "events_per_s": clock.get("events_per_s"),
-                "wmnsim_version": task["version"]})
+                "wmnsim_version": task["version"], "wmnsim_commit": _core.commit})
     run = pd.DataFrame([row])
 
     def keyed(df: "pandas.DataFrame", id_column: str) -> "pandas.DataFrame":

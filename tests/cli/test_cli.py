@@ -17,7 +17,7 @@ def wmnsim(*args, cwd=None):
 
 def all_scenarios():
     return sorted(p for p in (ROOT / "scenarios").rglob("*.json")
-                  if "schema" not in p.parts and not p.name.endswith((".reference.json", ".sweep.json")))
+                  if "schema" not in p.parts and "reproduction" not in p.parts and not p.name.endswith((".reference.json", ".sweep.json")))
 
 
 def test_version():

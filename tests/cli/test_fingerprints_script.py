@@ -31,7 +31,7 @@ def stored_copy(tmp_path):
 def test_every_shipped_scenario_is_stored_once_per_seed():
     doc = json.loads(STORED.read_text())
     scenarios = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "scenarios").rglob("*.json")
-                       if p.parent.name != "schema" and not p.name.endswith((".reference.json", ".sweep.json")))
+                       if p.parent.name != "schema" and "reproduction" not in p.parts and not p.name.endswith((".reference.json", ".sweep.json")))
     assert sorted({e["scenario"] for e in doc["runs"]}) == scenarios
     keys = [(e["scenario"], e["seed"], tuple(e["overrides"])) for e in doc["runs"]]
     assert len(keys) == len(set(keys))

@@ -1,0 +1,659 @@
+"""Reproductions of the five studies: every experiment is data, every number comes
+from stored runs (docs/reproduce.md).
+
+A study lives in ``scenarios/<folder>/reproduction/``:
+
+- ``study.json``: its short name (``starvation``, ``gateway``, ``edca``, ``wccp``,
+  ``mesh-congestion``), the paper, the reproduction doc and its report script;
+- one *experiment* per other ``*.json`` file: a sweep spec (docs/sweeps.md) that may
+  list several scenarios (``"scenarios"``), fix overrides for all its points
+  (``"set"``), keep controller statistics or time series (``"keep"``), and say what
+  its short CI variant changes (``"quick"``);
+- ``data/<experiment>/`` (and ``data/quick/<experiment>/``): the runs' per-run,
+  per-flow, per-node and per-radio rows as Parquet tables, with ``provenance.json``
+  (the commits that ran them). These are kept in the repository: the report script
+  of a study reads only them, so a doc regenerates without a single run.
+
+``wmnsim reproduce STUDY`` runs every experiment on the sweep engine (resumable:
+runs already in the work folder are skipped), stores the tables, and runs the
+report script, which rewrites the doc's generated blocks and figures.
+``--quick`` runs the short variants into the work folder, checks them against the
+stored quick tables with the bands of docs/references.md, and renders a copy of
+the doc there (the repository's doc is left alone).
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ._errors import ScenarioError, ValidationIssue
+from .scenario import Scenario
+
+__all__ = ["Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
+           "run_study", "collect", "check_quick", "render", "run_command"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+STUDY_FILE = "study.json"
+FOLDER = "reproduction"  # scenarios/<folder>/reproduction/
+DATA = "data"
+QUICK = "quick"
+PROVENANCE = "provenance.json"
+TABLES = ("runs", "flows", "nodes", "radios")
+EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "keep",
+                   "quick")
+QUICK_KEYS = ("grid", "points", "seeds", "topology_seeds", "set", "checks")
+STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
+# Columns a stored table leaves out: they change from one build or machine to the next
+# (the run key hashes the wmnsim version) and say nothing about the network.
+VOLATILE = ("run_key", "point_key", "wall_time_s", "events_per_s", "wmnsim_version", "wmnsim_commit")
+# The default checks of a quick variant against the stored quick tables (docs/references.md bands).
+DEFAULT_CHECKS = (
+    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"ci": 0.95, "relative": 0.05}},
+    {"table": "runs", "metric": "jain_fairness_index", "tolerance": {"ci": 0.95, "absolute": 0.02}},
+    {"table": "flows", "metric": "goodput_bps", "tolerance": {"ci": 0.95, "relative": 0.05, "absolute": 2000}},
+)
+EXIT_OK, EXIT_INTERNAL, EXIT_INVALID, EXIT_OUTSIDE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+# ---- the repository, its studies and their experiments -------------------------------------
+
+
+def find_root(start: Optional[PathLike] = None) -> str:
+    """The repository root: the first folder from ``start`` (default: the current
+    one) upwards that holds ``scenarios/`` and ``docs/reproductions/``."""
+    here = os.path.abspath(os.fspath(start) if start is not None else os.getcwd())
+    while True:
+        if os.path.isdir(os.path.join(here, "scenarios")) and os.path.isdir(os.path.join(here, "docs", "reproductions")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            raise FileNotFoundError("not inside a wmnsim repository (no scenarios/ and docs/reproductions/ "
+                                    "above the current folder): run from the repository, or give --root")
+        here = parent
+
+
+@dataclasses.dataclass(frozen=True)
+class Study:
+    name: str  # the short name: wmnsim reproduce NAME
+    paper: str
+    title: str
+    folder: str  # scenarios/<folder>/reproduction, absolute
+    doc: str  # the reproduction doc, absolute
+    report: str  # the report script, absolute
+    experiments: Tuple[str, ...]  # experiment names, in the order the study lists them
+    root: str
+
+    def experiment_path(self, name: str) -> str:
+        return os.path.join(self.folder, f"{name}.json")
+
+    def data_dir(self, quick: bool = False) -> str:
+        return os.path.join(self.folder, DATA, QUICK) if quick else os.path.join(self.folder, DATA)
+
+    def relative(self, path: str) -> str:
+        return os.path.relpath(path, self.root)
+
+
+def _read_json(path: str) -> Any:
+    from . import _core
+
+    try:
+        _core.check_json_file(path)  # line and column, duplicate keys
+    except ScenarioError as e:
+        raise e.with_source(path) from None
+    with open(path, encoding="utf-8-sig") as f:
+        return json.load(f)
+
+
+def _unknown_keys(doc: Mapping[str, Any], allowed: Sequence[str], where: str) -> List[ValidationIssue]:
+    issues = []
+    for key in doc:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            issues.append(ValidationIssue(f"{where}/{key}", f"unknown key{hint}; allowed: {', '.join(allowed)}"))
+    return issues
+
+
+def _load_study(root: str, path: str) -> Study:
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise ScenarioError(errors=[("", "a study file must be a JSON object")], source=path)
+    issues = _unknown_keys(doc, STUDY_KEYS, "")
+    for key in ("study", "paper", "doc", "report"):
+        if not isinstance(doc.get(key), str) or not doc.get(key):
+            issues.append(ValidationIssue(f"/{key}", "missing: a non-empty string"))
+    folder = os.path.dirname(os.path.abspath(path))
+    listed = doc.get("experiments")
+    if listed is None:
+        names = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json") and f != STUDY_FILE)
+    elif isinstance(listed, list) and all(isinstance(x, str) for x in listed):
+        names = list(listed)
+        for i, name in enumerate(names):
+            if not os.path.isfile(os.path.join(folder, f"{name}.json")):
+                issues.append(ValidationIssue(f"/experiments/{i}", f"no experiment file {name}.json in {folder}"))
+    else:
+        issues.append(ValidationIssue("/experiments", "must be a list of experiment names (files NAME.json here)"))
+        names = []
+    if issues:
+        raise ScenarioError(errors=issues, source=path)
+    return Study(doc["study"], doc["paper"], doc.get("title", ""), folder, os.path.join(root, doc["doc"]),
+                 os.path.join(root, doc["report"]), tuple(names), root)
+
+
+def studies(root: Optional[PathLike] = None) -> Dict[str, Study]:
+    """Every study of the repository (``scenarios/*/reproduction/study.json``), by short name."""
+    root = find_root(root)
+    found: Dict[str, Study] = {}
+    scenarios = os.path.join(root, "scenarios")
+    for folder in sorted(os.listdir(scenarios)):
+        path = os.path.join(scenarios, folder, FOLDER, STUDY_FILE)
+        if os.path.isfile(path):
+            s = _load_study(root, path)
+            if s.name in found:
+                raise ScenarioError(errors=[("/study", f'"{s.name}" is also the name of {found[s.name].folder}')],
+                                    source=path)
+            found[s.name] = s
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Experiment:
+    """One experiment file, with its quick variant applied when asked."""
+    name: str
+    path: str
+    description: str
+    scenarios: Tuple[str, ...]  # absolute paths
+    grid: Optional[Dict[str, List[Any]]]
+    points: Optional[List[Dict[str, Any]]]
+    seeds: Any
+    topology_seeds: Any
+    fixed: Dict[str, Any]  # "set": overrides of every point
+    keep: Tuple[str, ...]  # "controllers", "timeseries:<kind>"
+    checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
+
+    def label(self, scenario: str) -> str:
+        """A scenario's name in the tables: its file name without .json."""
+        return os.path.splitext(os.path.basename(scenario))[0]
+
+
+def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
+    """Reads an experiment file; with ``quick``, its ``"quick"`` keys replace the
+    spec's (``set`` is merged into the spec's). Raises ScenarioError naming the JSON
+    path of each problem; the points themselves are checked by the sweep."""
+    path = os.path.abspath(os.fspath(path))
+    doc = _read_json(path)
+    if not isinstance(doc, dict):
+        raise ScenarioError(errors=[("", "an experiment must be a JSON object (a sweep spec, docs/reproduce.md)")],
+                            source=path)
+    issues = _unknown_keys(doc, EXPERIMENT_KEYS, "")
+    if ("scenario" in doc) == ("scenarios" in doc):
+        issues.append(ValidationIssue("/scenarios", 'give "scenario" (one file) or "scenarios" (a list of files)'))
+    files = [doc["scenario"]] if "scenario" in doc else doc.get("scenarios")
+    where = "/scenario" if "scenario" in doc else "/scenarios"
+    scenario_paths: List[str] = []
+    if not isinstance(files, list) or not files or not all(isinstance(f, str) and f for f in files):
+        issues.append(ValidationIssue(where, "must be scenario file paths, relative to the experiment file"))
+    else:
+        for i, f in enumerate(files):
+            p = os.path.normpath(os.path.join(os.path.dirname(path), f))
+            if not os.path.isfile(p):
+                issues.append(ValidationIssue(f"{where}/{i}" if "scenarios" in doc else where, f"no such file: {p}"))
+            scenario_paths.append(p)
+        stems = [os.path.splitext(os.path.basename(p))[0] for p in scenario_paths]
+        for i, s in enumerate(stems):
+            if stems.index(s) != i:
+                issues.append(ValidationIssue(f"{where}/{i}", f'a second scenario named "{s}": names must differ'))
+    if "seeds" not in doc:
+        issues.append(ValidationIssue("/seeds", "missing: a list of seeds, or a count N (seeds 1..N)"))
+    fixed = doc.get("set", {})
+    if not isinstance(fixed, dict):
+        issues.append(ValidationIssue("/set", "must be an object of JSON pointer -> value"))
+        fixed = {}
+    keep = doc.get("keep", [])
+    if not isinstance(keep, list) or not all(isinstance(k, str) and (k == "controllers" or k.startswith("timeseries:"))
+                                             for k in keep):
+        issues.append(ValidationIssue("/keep", 'must be a list of "controllers" and "timeseries:<kind>"'))
+        keep = []
+    quick_doc = doc.get("quick", {})
+    if not isinstance(quick_doc, dict):
+        issues.append(ValidationIssue("/quick", "must be an object"))
+        quick_doc = {}
+    issues += _unknown_keys(quick_doc, QUICK_KEYS, "/quick")
+    checks = quick_doc.get("checks", list(DEFAULT_CHECKS))
+    if not isinstance(checks, list) or not all(isinstance(c, dict) and isinstance(c.get("metric"), str)
+                                               and c.get("table", "runs") in TABLES
+                                               and isinstance(c.get("tolerance"), dict) for c in checks):
+        issues.append(ValidationIssue("/quick/checks", 'must be a list of {"table": "runs"|"flows"|"nodes"|"radios", '
+                                                       '"metric": NAME, "tolerance": {...}}'))
+        checks = []
+    if issues:
+        raise ScenarioError(errors=issues, source=path)
+    spec = {k: doc.get(k) for k in ("grid", "points", "seeds", "topology_seeds")}
+    if quick:
+        for k in ("grid", "points", "seeds", "topology_seeds"):
+            if k in quick_doc:
+                spec[k] = quick_doc[k]
+        if "grid" in quick_doc:
+            spec["points"] = None
+        if "points" in quick_doc:
+            spec["grid"] = None
+        fixed = {**fixed, **quick_doc.get("set", {})}
+    name = os.path.splitext(os.path.basename(path))[0]
+    return Experiment(name, path, str(doc.get("description", "")), tuple(scenario_paths), spec["grid"],
+                      spec["points"], spec["seeds"], spec["topology_seeds"], dict(fixed), tuple(keep),
+                      tuple(checks) if quick else ())
+
+
+# ---- running ---------------------------------------------------------------------------------------
+
+
+def _sweep_dir(work: str, study: Study, experiment: Experiment, scenario: str, quick: bool) -> str:
+    return os.path.join(work, study.name, QUICK if quick else "full", experiment.name, experiment.label(scenario))
+
+
+def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = None, workers: Optional[int] = None,
+              progress: Optional[bool] = None, only: Optional[Sequence[str]] = None) -> Dict[str, Dict[str, Any]]:
+    """Runs every experiment of ``study`` (or those in ``only``) into ``work``
+    (resumable) and returns, per experiment, the SweepData of each scenario."""
+    from .sweep import dask_client, sweep
+
+    import shutil
+
+    names = [n for n in study.experiments if only is None or n in only]
+    experiments = [load_experiment(study.experiment_path(n), quick) for n in names]
+    if quick:
+        # Quick runs are cheap and start afresh: a run key names the scenario, seed and
+        # version, not the commit, so a stored one could predate a model change.
+        for e in experiments:
+            shutil.rmtree(os.path.join(work, study.name, QUICK, e.name), ignore_errors=True)
+    out: Dict[str, Dict[str, Any]] = {}
+    with dask_client(scheduler, workers) as client:
+        for e in experiments:
+            out[e.name] = {}
+            for scenario in e.scenarios:
+                base = Scenario.from_file(scenario)
+                if e.fixed:
+                    base = Scenario.from_dict(base.with_overrides(e.fixed).to_dict())
+                if progress is not False:
+                    print(f"{study.name}/{e.name}/{e.label(scenario)}", file=sys.stderr, flush=True)
+                out[e.name][scenario] = sweep(base, e.grid, points=e.points, seeds=e.seeds,
+                                              topology_seeds=e.topology_seeds,
+                                              out_dir=_sweep_dir(work, study, e, scenario, quick),
+                                              scheduler=client, progress=progress, keep_results=bool(e.keep),
+                                              _spec_source=e.path)
+    return out
+
+
+# ---- storing -----------------------------------------------------------------------------------------
+
+
+def _flat(prefix: str, value: Any, out: Dict[str, Any]) -> None:
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _flat(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, (list, tuple)):
+        out[prefix] = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    else:
+        out[prefix] = value
+
+
+def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"]:  # noqa: F821
+    """The controller statistics and time series of each run (from its results.json)."""
+    import pandas as pd
+
+    from .result import Result
+
+    front = [c for c in data.runs.columns if c == "run_key" or c in data.parameters
+             or c in ("seed", "topology_seed")]
+    frames: Dict[str, List[Any]] = {}
+    for _, row in data.runs[front].iterrows():
+        result = Result.from_json(os.path.join(data.directory, "runs", row["run_key"], "results.json"))
+        head = {c: row[c] for c in front}
+        for k in keep:
+            if k == "controllers":
+                rows = []
+                for index, c in enumerate(result.controllers):
+                    r = dict(head, controller_index=index, controller_id=c.get("id"), controller_type=c.get("type"))
+                    _flat("", c.get("statistics", {}), r)
+                    rows.append(r)
+                frames.setdefault("controllers", []).append(pd.DataFrame(rows))
+            else:
+                kind = k.split(":", 1)[1]
+                ts = result.timeseries(kind)
+                for c in reversed(front):
+                    ts.insert(0, c, head[c])
+                frames.setdefault(f"timeseries_{kind}", []).append(ts)
+    return {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
+
+
+def _write_table(df: "pandas.DataFrame", path: str) -> None:  # noqa: F821
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df.reset_index(drop=True), preserve_index=False)
+    # No pandas metadata: the files stay the same for the same rows, whatever pandas wrote them.
+    table = table.replace_schema_metadata(None)
+    tmp = f"{path}.tmp"
+    pq.write_table(table, tmp, compression="zstd", compression_level=9)
+    os.replace(tmp, path)
+
+
+def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], data_dir: str) -> Dict[str, Any]:
+    """Stores one experiment's runs in ``data_dir/<experiment>/``: per table, every
+    run's rows with a ``scenario`` column (the file name) in front and without the
+    volatile columns; ``provenance.json`` names the commits and the runs. Returns the
+    provenance."""
+    import pandas as pd
+
+    tables: Dict[str, List[Any]] = {}
+    commits: Dict[str, int] = {}
+    for scenario, data in sweeps.items():
+        label = experiment.label(scenario)
+        parts = {"runs": data.runs, "flows": data.flows, "nodes": data.nodes, "radios": data.radios}
+        if experiment.keep:
+            parts.update(_kept_tables(data, experiment.keep))
+        if "wmnsim_commit" in data.runs.columns:
+            for c in data.runs["wmnsim_commit"]:
+                commits[str(c)] = commits.get(str(c), 0) + 1
+        for name, df in parts.items():
+            if df is None or df.empty:
+                continue
+            df = df.drop(columns=[c for c in VOLATILE if c in df.columns])
+            df.insert(0, "scenario", label)
+            tables.setdefault(name, []).append(df)
+    out = os.path.join(data_dir, experiment.name)
+    os.makedirs(out, exist_ok=True)
+    for stale in os.listdir(out):
+        if stale.endswith(".parquet"):
+            os.remove(os.path.join(out, stale))
+    sizes = {}
+    for name, parts in tables.items():
+        df = pd.concat(parts, ignore_index=True)
+        path = os.path.join(out, f"{name}.parquet")
+        _write_table(df, path)
+        sizes[name] = os.path.getsize(path)
+    from . import _core
+
+    provenance = {
+        "study": study.name,
+        "experiment": experiment.name,
+        "spec": study.relative(experiment.path),
+        "spec_sha256": hashlib.sha256(open(experiment.path, "rb").read()).hexdigest()[:16],
+        "runs": int(sum(len(d.runs) for d in sweeps.values())),
+        "commits": commits or {_core.commit: int(sum(len(d.runs) for d in sweeps.values()))},
+        "wmnsim_version": _core.__version__,
+        "tables": sizes,
+    }
+    with open(os.path.join(out, PROVENANCE), "w", encoding="utf-8") as f:
+        json.dump(provenance, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return provenance
+
+
+class ExperimentData:
+    """One experiment's stored tables (``runs``, ``flows``, ``nodes``, ``radios``,
+    ``controllers``, ``timeseries_<kind>``: pandas DataFrames read on first use) and
+    its ``provenance``. ``source`` is the folder, relative to the repository root."""
+
+    def __init__(self, directory: str, root: Optional[str] = None):
+        self.directory = directory
+        path = os.path.join(directory, PROVENANCE)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"{directory}: no stored runs ({PROVENANCE} missing): "
+                                    "run `wmnsim reproduce STUDY` to make them")
+        with open(path, encoding="utf-8") as f:
+            self.provenance: Dict[str, Any] = json.load(f)
+        self.source = os.path.relpath(directory, root) if root else directory
+        self._cache: Dict[str, Any] = {}
+
+    def table(self, name: str) -> "pandas.DataFrame":  # noqa: F821
+        if name not in self._cache:
+            import pandas as pd
+            import pyarrow.parquet as pq
+
+            path = os.path.join(self.directory, f"{name}.parquet")
+            self._cache[name] = pq.read_table(path).to_pandas() if os.path.isfile(path) else pd.DataFrame()
+        return self._cache[name]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in ("directory", "provenance", "source"):
+            raise AttributeError(name)
+        return self.table(name)
+
+    @property
+    def commit(self) -> str:
+        """The commit that ran most of the runs (all of them, normally)."""
+        commits = self.provenance.get("commits", {})
+        return max(commits, key=lambda c: commits[c]) if commits else "unknown"
+
+    def stamp(self) -> str:
+        """What a generated block says of where its numbers come from."""
+        commits = self.provenance.get("commits", {})
+        which = ", ".join(sorted(commits)) if commits else "unknown"
+        return f"{self.source} ({self.provenance.get('runs', '?')} runs, wmnsim {which})"
+
+
+def load_data(study: Union[Study, str], experiment: str, quick: bool = False,
+              data_dir: Optional[str] = None, root: Optional[PathLike] = None) -> ExperimentData:
+    """An experiment's stored tables: from ``data_dir`` when given, else the study's
+    ``data/`` (``data/quick/`` with ``quick``)."""
+    s = study if isinstance(study, Study) else studies(root)[study]
+    base = data_dir if data_dir is not None else s.data_dir(quick)
+    return ExperimentData(os.path.join(base, experiment), s.root)
+
+
+# ---- the quick check -----------------------------------------------------------------------------
+
+
+def _band(mean: float, std: float, n: int, m: int, tolerance: Mapping[str, Any]) -> float:
+    """The half-width docs/references.md gives a tolerance: the widest of the stated bands."""
+    from scipy import stats
+
+    width = 0.0
+    if "absolute" in tolerance:
+        width = max(width, float(tolerance["absolute"]))
+    if "relative" in tolerance:
+        width = max(width, float(tolerance["relative"]) * abs(mean))
+    if "ci" in tolerance and n >= 2 and not math.isnan(std):
+        t = float(stats.t.ppf(0.5 + float(tolerance["ci"]) / 2, n - 1))
+        width = max(width, t * std * math.sqrt(1.0 / n + 1.0 / max(m, 1)))
+    return width
+
+
+def check_quick(study: Study, fresh_dir: str) -> List[Dict[str, Any]]:
+    """Compares the quick runs in ``fresh_dir`` with the stored quick tables: per
+    experiment, check, and group (scenario, parameters, id), the fresh mean must lie
+    within the band around the stored mean. Returns one row per comparison."""
+    rows: List[Dict[str, Any]] = []
+    for name in study.experiments:
+        e = load_experiment(study.experiment_path(name), quick=True)
+        stored_dir = os.path.join(study.data_dir(quick=True), name)
+        if not os.path.isfile(os.path.join(stored_dir, PROVENANCE)):
+            rows.append({"experiment": name, "metric": "-", "group": "-", "status": "missing",
+                         "reason": f"no stored quick runs in {study.relative(stored_dir)} "
+                                   "(wmnsim reproduce STUDY --quick --store)"})
+            continue
+        stored, fresh = ExperimentData(stored_dir), ExperimentData(os.path.join(fresh_dir, name))
+        for check in e.checks:
+            table, metric = check.get("table", "runs"), check["metric"]
+            a, b = stored.table(table), fresh.table(table)
+            if metric not in a.columns:
+                continue  # a metric this experiment's tables do not have (a default check)
+            if metric not in b.columns:
+                rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": "-", "status": "missing",
+                             "reason": "not in the fresh runs"})
+                continue
+            keys = ["scenario"] + [c for c in a.columns if isinstance(c, str) and c.startswith("/")] + \
+                [c for c in ("flow_id", "node_id", "radio_id") if c in a.columns]
+            for group, part in a.groupby(keys if len(keys) > 1 else keys[0], sort=False, dropna=False):
+                group = group if isinstance(group, tuple) else (group,)
+                mask = None
+                for k, v in zip(keys, group):
+                    col = b[k] if k in b.columns else None
+                    hit = (col.isna() if isinstance(v, float) and math.isnan(v) else col == v) if col is not None \
+                        else False
+                    mask = hit if mask is None else mask & hit
+                x = part[metric].astype(float).dropna()
+                y = b.loc[mask, metric].astype(float).dropna() if mask is not None else b[metric].iloc[:0]
+                label = "/".join(str(v) for v in group)
+                if y.empty:
+                    rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": label,
+                                 "status": "missing", "reason": "no fresh run of this group"})
+                    continue
+                mean, std = float(x.mean()), float(x.std(ddof=1)) if len(x) > 1 else math.nan
+                width = _band(mean, std, len(x), len(y), check["tolerance"])
+                low, high = mean - width, mean + width
+                measured = float(y.mean())
+                ok = low - 1e-12 * abs(mean) <= measured <= high + 1e-12 * abs(mean)
+                rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": label, "expected": mean,
+                             "low": low, "high": high, "measured": measured,
+                             "status": "pass" if ok else "fail", "reason": ""})
+    return rows
+
+
+# ---- the report ------------------------------------------------------------------------------------
+
+
+def render(study: Study, data_dir: str, doc_out: str, figures_dir: str, check: bool = False,
+           plot: bool = True) -> int:
+    """Runs the study's report script on the tables in ``data_dir``: it rewrites
+    the generated blocks of ``doc_out`` (a copy of the doc when it is not the doc)
+    and the figures in ``figures_dir``; with ``check``, writes nothing and returns 1
+    when the doc would change."""
+    if os.path.abspath(doc_out) != os.path.abspath(study.doc) and not check:
+        os.makedirs(os.path.dirname(os.path.abspath(doc_out)), exist_ok=True)
+        with open(study.doc, encoding="utf-8") as src, open(doc_out, "w", encoding="utf-8") as dst:
+            dst.write(src.read())
+    cmd = [sys.executable, study.report, "--root", study.root, "--data", data_dir,
+           "--doc", doc_out if not check else study.doc, "--figures", figures_dir]
+    if check:
+        cmd.append("--check")
+    if not plot or check:
+        cmd.append("--no-plot")
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder that holds wmnsim/
+    from . import _core
+
+    core_dir = os.path.dirname(os.path.abspath(_core.__file__))
+    env["PYTHONPATH"] = os.pathsep.join([here, core_dir] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.setdefault("MPLBACKEND", "Agg")
+    return subprocess.run(cmd, env=env).returncode
+
+
+# ---- the command line: wmnsim reproduce -------------------------------------------------------------
+
+
+def _chosen(names: str, known: Dict[str, Study]) -> List[Study]:
+    if names == "all":
+        return list(known.values())
+    out = []
+    for name in names.split(","):
+        if name not in known:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            raise ValueError(f'no study "{name}"{hint}; the studies: {", ".join(known)}, or all')
+        out.append(known[name])
+    return out
+
+
+def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None, workers: Optional[int] = None,
+                output: Optional[str] = None, report_only: bool = False, check: bool = False,
+                store: bool = False, experiments: Optional[str] = None, no_plot: bool = False,
+                root: Optional[str] = None) -> int:
+    """``wmnsim reproduce STUDY [--quick] [--scheduler ADDR] [--workers N] [-o DIR]
+    [--report-only] [--check] [--store] [--experiments A,B] [--no-plot]``; returns
+    the exit code: 0 done, 1 runs failed or an internal error, 2 invalid input, 3 a
+    quick run outside its band or a doc that differs from its stored data (--check),
+    130 interrupted (the same command resumes)."""
+    from .sweep import SweepError
+
+    start = time.monotonic()
+    try:
+        try:
+            known = studies(root)
+            chosen = _chosen(study, known)
+        except (ValueError, FileNotFoundError) as e:
+            print(f"wmnsim reproduce: {e}", file=sys.stderr)
+            return EXIT_INVALID
+        only = experiments.split(",") if experiments else None
+        if only:
+            listed = {n for s in chosen for n in s.experiments}
+            unknown = [n for n in only if n not in listed]
+            if unknown:
+                print(f"wmnsim reproduce: no experiment {unknown[0]!r} in {study} "
+                      f"(experiments: {', '.join(sorted(listed))})", file=sys.stderr)
+                return EXIT_INVALID
+        root_dir = chosen[0].root if chosen else find_root(root)
+        work = os.path.abspath(output) if output else os.path.join(root_dir, "build", "reproduce")
+        for s in chosen:  # everything checked before anything runs
+            for n in s.experiments:
+                load_experiment(s.experiment_path(n), quick)
+        status = EXIT_OK
+        for s in chosen:
+            names = [n for n in s.experiments if only is None or n in only]
+            if not names:
+                continue
+            if quick:
+                fresh = os.path.join(work, s.name, QUICK, DATA)
+                if not report_only:
+                    sweeps = run_study(s, work, quick=True, scheduler=scheduler, workers=workers, only=names)
+                    target = s.data_dir(quick=True) if store else fresh
+                    for n in names:
+                        collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
+                    if not store:
+                        rows = check_quick(s, fresh) if only is None else \
+                            [r for r in check_quick(s, fresh) if r["experiment"] in names]
+                        bad = [r for r in rows if r["status"] != "pass"]
+                        for r in bad:
+                            band = f" [{r['low']:.6g}, {r['high']:.6g}] measured {r['measured']:.6g}" \
+                                if "low" in r else ""
+                            print(f"{s.name}/{r['experiment']}: {r['metric']} {r['group']}: {r['status'].upper()}"
+                                  f"{band} {r['reason']}".rstrip(), file=sys.stderr)
+                        print(f"{s.name}: {len(rows) - len(bad)} of {len(rows)} quick checks within their bands",
+                              file=sys.stderr)
+                        if bad:
+                            status = max(status, EXIT_OUTSIDE)
+                if only is None:
+                    # The report on the quick tables: a copy of the doc, never the doc itself.
+                    data = s.data_dir(quick=True) if store or report_only else fresh
+                    out_doc = os.path.join(work, s.name, QUICK, os.path.basename(s.doc))
+                    code = render(s, data, out_doc, os.path.dirname(out_doc), plot=not no_plot)
+                    if code != 0:
+                        print(f"{s.name}: the report failed on the quick runs (exit {code})", file=sys.stderr)
+                        status = max(status, EXIT_INTERNAL)
+            else:
+                if not report_only:
+                    sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
+                    for n in names:
+                        collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
+                code = render(s, s.data_dir(), s.doc, os.path.dirname(s.doc), check=check, plot=not no_plot)
+                if code != 0:
+                    print(f"{s.name}: " + ("the doc differs from what its stored runs give (run `wmnsim reproduce "
+                                           f"{s.name} --report-only` and commit)" if check and code == 3 else
+                                           f"the report failed (exit {code})"), file=sys.stderr)
+                    status = max(status, EXIT_OUTSIDE if check and code == 3 else EXIT_INTERNAL)
+        print(f"wmnsim reproduce {study}{' --quick' if quick else ''}: {time.monotonic() - start:.0f} s",
+              file=sys.stderr)
+        return status
+    except ScenarioError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished runs are kept; the same command resumes", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (SweepError, ConnectionError) as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as e:  # noqa: BLE001 - the command line reports, never a traceback
+        print(f"wmnsim reproduce: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return EXIT_INTERNAL

@@ -1,0 +1,161 @@
+"""wmnsim reproduce (docs/reproduce.md): a study's experiments run, are stored, and its
+doc regenerates from them exactly; quick runs are checked against stored ones; bad
+input is refused with its JSON path. On a tiny study in a folder of its own."""
+import json
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import wmnsim
+import wmnsim.reproduce as reproduce
+from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
+
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
+
+REPORT = '''
+import sys
+sys.path.insert(0, %r)
+from doc_blocks import Report
+report = Report("tiny", __doc__)
+runs = report.data("chain")
+flows = runs.flows
+a = flows[flows["flow_id"] == "A_to_GW"]["goodput_bps"].mean()
+b = flows[flows["flow_id"] == "B_to_GW"]["goodput_bps"].mean()
+report.block("table", "| flow | goodput |\\n|---|---|\\n" + f"| A | {a:.0f} |\\n| B | {b:.0f} |", runs)
+report.value("share", f"{a / (a + b):.1%%}", runs)
+sys.exit(report.finish())
+''' % str(ROOT / "scripts")
+
+DOC = """# Tiny
+
+<!-- begin:table -->
+<!-- end:table -->
+
+A gets <!--v:share-->?<!--/v--> of the goodput.
+"""
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A repository with one study: the flagship chain, 2 s, 2 seeds (quick: 1 s)."""
+    root = tmp_path / "repo"
+    folder = root / "scenarios" / "tiny" / "reproduction"
+    folder.mkdir(parents=True)
+    (root / "docs" / "reproductions").mkdir(parents=True)
+    (root / "scripts").mkdir()
+    shutil.copy(FLAGSHIP, root / "scenarios" / "tiny" / "chain.json")
+    (folder / "study.json").write_text(json.dumps({
+        "study": "tiny", "paper": "000", "doc": "docs/reproductions/tiny.md", "report": "scripts/tiny_report.py"}))
+    (folder / "chain.json").write_text(json.dumps({
+        "scenario": "../chain.json", "set": {"/simulation/duration_s": 2}, "seeds": 2,
+        "quick": {"set": {"/simulation/duration_s": 1}, "seeds": [1]}}))
+    (root / "docs" / "reproductions" / "tiny.md").write_text(DOC)
+    (root / "scripts" / "tiny_report.py").write_text(REPORT)
+    return root
+
+
+def _command(repo, **kw):
+    return reproduce.run_command("tiny", root=str(repo), output=str(repo / "work"), workers=2, no_plot=True, **kw)
+
+
+def test_a_study_runs_stores_and_regenerates_its_doc(repo):
+    assert _command(repo) == 0
+    data = reproduce.load_data("tiny", "chain", root=repo)
+    assert sorted(data.runs["seed"]) == [1, 2]
+    assert set(data.flows["scenario"]) == {"chain"}
+    assert "run_key" not in data.runs.columns and "wall_time_s" not in data.runs.columns
+    assert data.provenance["runs"] == 2 and wmnsim.commit in data.provenance["commits"]
+    # The same numbers as direct runs of the scenario as the experiment sets it.
+    direct = [wmnsim.run(FLAGSHIP, seed=s, overrides={"/simulation/duration_s": 2}) for s in (1, 2)]
+    expected = sum(r.flows.set_index("id").loc["B_to_GW", "goodput_bps"] for r in direct) / 2
+    doc = (repo / "docs" / "reproductions" / "tiny.md").read_text()
+    assert f"| B | {expected:.0f} |" in doc
+    assert "<!-- generated from scenarios/tiny/reproduction/data/chain (2 runs, wmnsim " in doc
+    assert "<!--v:share-->?<!--/v-->" not in doc and "% <!--/v-->" not in doc
+    # The doc regenerates exactly; a hand edit is caught.
+    assert _command(repo, report_only=True, check=True) == 0
+    (repo / "docs" / "reproductions" / "tiny.md").write_text(doc.replace("| B | ", "| B | 1"))
+    assert _command(repo, report_only=True, check=True) == 3
+
+
+def test_stored_runs_are_the_same_files_for_the_same_runs(repo):
+    assert _command(repo) == 0
+    folder = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"
+    first = {p.name: p.read_bytes() for p in folder.iterdir()}
+    shutil.rmtree(repo / "work")
+    assert _command(repo) == 0
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == first
+
+
+def test_quick_runs_are_checked_against_the_stored_ones(repo, capsys):
+    assert _command(repo, quick=True, store=True) == 0
+    assert _command(repo, quick=True) == 0
+    assert (repo / "work" / "tiny" / "quick" / "tiny.md").is_file()  # the doc rendered on the quick runs
+    assert "A gets <!--v:share-->?<!--/v-->" not in (repo / "work" / "tiny" / "quick" / "tiny.md").read_text()
+    # A stored quick run that differs (as after a model change) fails its band: exit 3.
+    path = repo / "scenarios" / "tiny" / "reproduction" / "data" / "quick" / "chain" / "flows.parquet"
+    flows = pd.read_parquet(path)
+    flows.loc[flows["flow_id"] == "B_to_GW", "goodput_bps"] *= 2
+    flows.to_parquet(path, index=False)
+    capsys.readouterr()
+    assert _command(repo, quick=True) == 3
+    assert "flows/goodput_bps chain/B_to_GW: FAIL" in capsys.readouterr().err
+
+
+def test_the_repository_doc_is_left_alone_by_quick(repo):
+    before = (repo / "docs" / "reproductions" / "tiny.md").read_text()
+    assert _command(repo, quick=True, store=True) == 0
+    assert (repo / "docs" / "reproductions" / "tiny.md").read_text() == before
+
+
+def test_bad_input_is_refused_with_its_path(repo, capsys):
+    assert reproduce.run_command("tinny", root=str(repo)) == 2
+    assert 'no study "tinny" (did you mean "tiny"?)' in capsys.readouterr().err
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "sedes": 2, "quick": {"seed": 1}}))
+    assert _command(repo) == 2
+    err = capsys.readouterr().err
+    assert "/sedes: unknown key (did you mean \"seeds\"?)" in err
+    assert "/quick/seed: unknown key (did you mean \"seeds\"?)" in err
+    assert "/seeds: missing" in err
+    exp.write_text(json.dumps({"scenarios": ["../chain.json", "../chain.json"], "seeds": 1}))
+    assert _command(repo) == 2
+    assert '/scenarios/1: a second scenario named "chain"' in capsys.readouterr().err
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "set": {"/mac/cw_min": 3}}))
+    assert _command(repo) == 2
+    assert "/mac/cw_min" in capsys.readouterr().err
+    assert not (repo / "scenarios" / "tiny" / "reproduction" / "data").exists()  # nothing stored
+
+
+def test_a_doc_and_its_report_must_agree(repo, capfd):
+    assert _command(repo) == 0
+    doc = repo / "docs" / "reproductions" / "tiny.md"
+    doc.write_text(doc.read_text() + "\nAnd <!--v:typo-->3<!--/v--> more.\n")
+    assert _command(repo, report_only=True) == 1  # the report refused: exit 2 of the script
+    assert "value typo is in the doc but the report does not give it" in capfd.readouterr().err
+
+
+def test_the_command_line_hands_over_with_its_exit_codes(tmp_path):
+    p = subprocess.run([WMNSIM_BIN, "reproduce", "nosuch"], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 2 and 'no study "nosuch"' in p.stderr
+    p = subprocess.run([WMNSIM_BIN, "reproduce", "starvation", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 2 and "--report-only" in p.stderr
+    p = subprocess.run([WMNSIM_BIN, "reproduce", "starvation", "--report-only", "--check"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "not inside a wmnsim repository" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "wmnsim", "reproduce", "nosuch"], cwd=ROOT, capture_output=True,
+                       text=True)
+    assert p.returncode == 2 and 'no study "nosuch"' in p.stderr
+
+
+def test_every_study_of_the_repository_is_well_formed():
+    found = reproduce.studies(ROOT)
+    for study in found.values():
+        assert study.doc.startswith(str(ROOT)) and study.report.endswith("_report.py")
+        for name in study.experiments:
+            for quick in (False, True):
+                e = reproduce.load_experiment(study.experiment_path(name), quick)
+                assert e.scenarios
