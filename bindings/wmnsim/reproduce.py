@@ -390,7 +390,8 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
         "spec": study.relative(experiment.path),
         "spec_sha256": hashlib.sha256(open(experiment.path, "rb").read()).hexdigest()[:16],
         "runs": int(sum(len(d.runs) for d in sweeps.values())),
-        "commits": commits or {_core.commit: int(sum(len(d.runs) for d in sweeps.values()))},
+        # Runs stored by a sweep before runs recorded their commit: "unknown", not this build's.
+        "commits": commits or {"unknown": int(sum(len(d.runs) for d in sweeps.values()))},
         "wmnsim_version": _core.__version__,
         "tables": sizes,
     }
