@@ -51,7 +51,7 @@ PROVENANCE = "provenance.json"
 TABLES = ("runs", "flows", "nodes", "radios")
 EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "keep",
                    "quick")
-QUICK_KEYS = ("grid", "points", "seeds", "topology_seeds", "set", "checks")
+QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
 # (the run key hashes the wmnsim version) and say nothing about the network.
@@ -180,6 +180,11 @@ class Experiment:
     fixed: Dict[str, Any]  # "set": overrides of every point
     keep: Tuple[str, ...]  # "controllers", "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
+    scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
+
+    def seeds_of(self, scenario: str) -> Any:
+        """The seeds a scenario runs with: its own (``{"file": ..., "seeds": ...}``) or the experiment's."""
+        return self.scenario_seeds.get(scenario, self.seeds)
 
     def label(self, scenario: str) -> str:
         """A scenario's name in the tables: its file name without .json."""
@@ -198,17 +203,31 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     issues = _unknown_keys(doc, EXPERIMENT_KEYS, "")
     if ("scenario" in doc) == ("scenarios" in doc):
         issues.append(ValidationIssue("/scenarios", 'give "scenario" (one file) or "scenarios" (a list of files)'))
-    files = [doc["scenario"]] if "scenario" in doc else doc.get("scenarios")
-    where = "/scenario" if "scenario" in doc else "/scenarios"
+    quick_doc = doc.get("quick", {})
+    # A quick variant may run other scenarios (a few of a long list).
+    source = quick_doc if quick and isinstance(quick_doc, dict) and ("scenario" in quick_doc
+                                                                      or "scenarios" in quick_doc) else doc
+    prefix = "/quick" if source is not doc else ""
+    files = [source["scenario"]] if "scenario" in source else source.get("scenarios")
+    where = prefix + ("/scenario" if "scenario" in source else "/scenarios")
     scenario_paths: List[str] = []
-    if not isinstance(files, list) or not files or not all(isinstance(f, str) and f for f in files):
-        issues.append(ValidationIssue(where, "must be scenario file paths, relative to the experiment file"))
+    scenario_seeds: Dict[str, Any] = {}
+    # An entry is a file, or {"file": ..., "seeds": ...}: that scenario with its own seeds.
+    if not isinstance(files, list) or not files or not all(
+            (isinstance(f, str) and f) or (isinstance(f, dict) and isinstance(f.get("file"), str) and f["file"]
+                                          and "seeds" in f and set(f) <= {"file", "seeds"}) for f in files):
+        issues.append(ValidationIssue(where, "must be scenario file paths, relative to the experiment file, or "
+                                             '{"file": PATH, "seeds": SEEDS}'))
     else:
         for i, f in enumerate(files):
-            p = os.path.normpath(os.path.join(os.path.dirname(path), f))
+            name = f if isinstance(f, str) else f["file"]
+            p = os.path.normpath(os.path.join(os.path.dirname(path), name))
             if not os.path.isfile(p):
-                issues.append(ValidationIssue(f"{where}/{i}" if "scenarios" in doc else where, f"no such file: {p}"))
+                issues.append(ValidationIssue(f"{where}/{i}" if "scenarios" in source else where,
+                                              f"no such file: {p}"))
             scenario_paths.append(p)
+            if isinstance(f, dict):
+                scenario_seeds[p] = f["seeds"]
         stems = [os.path.splitext(os.path.basename(p))[0] for p in scenario_paths]
         for i, s in enumerate(stems):
             if stems.index(s) != i:
@@ -224,7 +243,6 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
                                              for k in keep):
         issues.append(ValidationIssue("/keep", 'must be a list of "controllers" and "timeseries:<kind>"'))
         keep = []
-    quick_doc = doc.get("quick", {})
     if not isinstance(quick_doc, dict):
         issues.append(ValidationIssue("/quick", "must be an object"))
         quick_doc = {}
@@ -251,7 +269,7 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     name = os.path.splitext(os.path.basename(path))[0]
     return Experiment(name, path, str(doc.get("description", "")), tuple(scenario_paths), spec["grid"],
                       spec["points"], spec["seeds"], spec["topology_seeds"], dict(fixed), tuple(keep),
-                      tuple(checks) if quick else ())
+                      tuple(checks) if quick else (), scenario_seeds)
 
 
 # ---- running ---------------------------------------------------------------------------------------
@@ -286,7 +304,7 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
                     base = Scenario.from_dict(base.with_overrides(e.fixed).to_dict())
                 if progress is not False:
                     print(f"{study.name}/{e.name}/{e.label(scenario)}", file=sys.stderr, flush=True)
-                out[e.name][scenario] = sweep(base, e.grid, points=e.points, seeds=e.seeds,
+                out[e.name][scenario] = sweep(base, e.grid, points=e.points, seeds=e.seeds_of(scenario),
                                               topology_seeds=e.topology_seeds,
                                               out_dir=_sweep_dir(work, study, e, scenario, quick),
                                               scheduler=client, progress=progress, keep_results=bool(e.keep),

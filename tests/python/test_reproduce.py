@@ -159,3 +159,24 @@ def test_every_study_of_the_repository_is_well_formed():
             for quick in (False, True):
                 e = reproduce.load_experiment(study.experiment_path(name), quick)
                 assert e.scenarios
+
+
+def test_a_scenario_may_have_its_own_seeds_and_quick_may_run_other_scenarios(repo):
+    folder = repo / "scenarios" / "tiny"
+    shutil.copy(folder / "chain.json", folder / "chain_b.json")
+    exp = folder / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({
+        "scenarios": ["../chain.json", {"file": "../chain_b.json", "seeds": [7]}],
+        "set": {"/simulation/duration_s": 1}, "seeds": 2,
+        "quick": {"scenarios": [{"file": "../chain_b.json", "seeds": [3]}]}}))
+    e = reproduce.load_experiment(exp)
+    assert [e.label(s) for s in e.scenarios] == ["chain", "chain_b"]
+    assert e.seeds_of(e.scenarios[0]) == 2 and e.seeds_of(e.scenarios[1]) == [7]
+    q = reproduce.load_experiment(exp, quick=True)
+    assert [q.label(s) for s in q.scenarios] == ["chain_b"] and q.seeds_of(q.scenarios[0]) == [3]
+    assert _command(repo) == 0
+    data = reproduce.load_data("tiny", "chain", root=repo)
+    assert sorted(zip(data.runs["scenario"], data.runs["seed"])) == [("chain", 1), ("chain", 2), ("chain_b", 7)]
+    exp.write_text(json.dumps({"scenarios": [{"file": "../chain_b.json"}], "seeds": 1}))
+    with pytest.raises(wmnsim.ScenarioError, match="/scenarios"):
+        reproduce.load_experiment(exp)
