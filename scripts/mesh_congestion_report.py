@@ -1,133 +1,200 @@
-#!/usr/bin/python3
-"""The tables and figure of docs/reproductions/mesh-congestion.md (paper 004), from runs.
+#!/usr/bin/env python3
+"""The tables, inline values and figures of docs/reproductions/mesh-congestion.md (paper 004), from stored runs.
 
-Runs 004's mesh (scenarios/fu2009/mesh40_4gw.json: 40 stations on a 20 m grid in
-500 m x 500 m, four corner gateways, 300 kbit/s down and 100 kbit/s up of UDP CBR
-per station, 180 s) for --snapshots snapshots (the placement and shadowing seed,
-/node_groups/0/seed = 1..N; 004: 50) and --seeds runs each (004: 3), with no
-congestion control, TCC and LSCC (004 Sec. 4.1's parameters, the controllers'
-defaults), then rewrites the blocks between <!-- begin:NAME --> and
-<!-- end:NAME --> of the document (scripts/doc_blocks.py) and draws
-docs/reproductions/mesh-congestion.png. Nothing is typed in.
+Reads the study's stored runs (scenarios/fu2009/reproduction/data/, written by
+`wmnsim reproduce mesh-congestion`; nothing is run here; the experiments are the JSON
+files beside study.json) and rewrites the generated blocks and inline values of the
+doc (scripts/doc_blocks.py):
 
-  - fig6: per snapshot, no congestion control: throughput and weighted intra-mesh
-    loss, sorted by the loss (004 Fig. 6);
-  - fig7: per snapshot, throughput with none, TCC and LSCC, sorted by none (Fig. 7),
-    and how often each scheme raises or lowers it;
-  - loss: intra-mesh loss by cause under each scheme (buffer drops of forwarded
-    packets, 004's intra-mesh loss; retry-limit drops after forwarding);
-  - fig8: snapshot --example's 40 uplink and 40 downlink flows under each scheme:
-    quartiles, whiskers and starving flows (under 10 % of the flow's rate) (Fig. 8);
-  - docs/reproductions/mesh-congestion-topology.png: snapshot --example with its
-    routes (Fig. 5; alone with --topology-only; needs the Python module).
+  - mechanisms (experiment mechanisms): 004's Figs. 1-4 on the small scenarios;
+  - fig6, fig7_summary, fig7, loss (udp): per snapshot, throughput and intra-mesh
+    loss without control, and under TCC and LSCC; loss by cause; mutual blocks;
+  - fig8 (fig8): snapshot 1's flows, three runs pooled;
+  - snapshot22 (snapshot22): the snapshot where LSCC loses most, under the renewal
+    levels, without look-ahead and with exclude_blocked_packets;
+  - options (udp, group, exclude): group-addressed notifications and
+    exclude_blocked_packets over the 50 snapshots, throughput and loss side by side;
+  - tcponly_* (tcp): Sec. 4.4's TCP alone, when that experiment is in study.json.
 
-Usage: /usr/bin/python3 scripts/mesh_congestion_report.py [--wmnsim build/release/cli/wmnsim]
-          [--snapshots 50] [--seeds 1,2,3] [--duration 180] [--jobs 2] [--out DIR]
-          [--example 1] [--no-doc] [--no-plot] [--variant udp|tcp_bursty|tcp] [--topology-only]
-Results are kept in --out (default: a temporary folder) and reused when present
-(delete the folder after a model change).
+Figures: docs/reproductions/mesh-congestion.png (Figs. 6-8),
+mesh-congestion-snapshot22.png (D and queue lengths over time),
+mesh-congestion-topology.png (Fig. 5: snapshot 1 and its routing trees, from the
+scenario alone: wmnsim's describe(), no run). The experiments tcp and tcp_bursty
+(Sec. 4.4, Figs. 9-10) are defined but not in study.json's list: not run, not
+reported (tcp's tables would be filled by tcp_alone() once listed).
+
+Usage: wmnsim reproduce mesh-congestion [--report-only]   (or: this script [--data DIR]
+[--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
 """
 from __future__ import annotations
 
-import argparse
-import concurrent.futures
 import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from doc_blocks import replace_block  # noqa: E402
+from doc_blocks import Report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "reproductions" / "mesh-congestion.md"
-# The traffic mixes: 004 Sec. 4.2-4.3 (UDP CBR), Sec. 4.4 (each flow split into a
-# TCP half and a bursty UDP half; the throughput counted is TCP's) and Sec. 4.4's
-# first paragraph (one TCP flow each way per station; only the summary and the loss
-# table, for its claim that congestion control changes nothing there).
-VARIANTS = {
-    "udp": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json", "figure": "mesh-congestion.png",
-            "tag": "", "counted": "", "offered": 16e6},
-    "tcp_bursty": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw_tcp_bursty.json",
-                   "figure": "mesh-congestion-tcp.png", "tag": "tcp_", "counted": "_tcp_", "offered": 8e6},
-    "tcp": {"scenario": ROOT / "scenarios" / "fu2009" / "mesh40_4gw_tcp.json", "figure": None,
-            "tag": "tcponly_", "counted": "", "offered": 16e6, "blocks": ("fig7_summary", "loss")},
-}
-SCHEMES = ("none", "tcc", "lscc")
+FOLDER = ROOT / "scenarios" / "fu2009"
 NAMES = {"none": "no congestion control", "tcc": "TCC", "lscc": "LSCC"}
 STARVING = 0.1  # a flow under this share of its rate starves
+OFFERED_UDP = 16e6  # 40 x (300 + 100) kbit/s
+BAND = 0.01  # a change within 1 % of the offered load counts as none
+
+# /controllers options -> the suffix of a scheme's key
+OPTION_KEYS = {("notification_delivery", "group"): "group", ("exclude_blocked_packets", True): "exclude",
+               ("look_ahead_threshold", 1): "nolookahead", ("blocked_local_limit", 1): "nolimit",
+               ("too_short_threshold", 0.5): "renew50", ("too_short_threshold", 0.6): "renew60"}
 
 
-VARIANT_KEYS = {"": "", "group": ', "notification_delivery": "group"',
-                "exclude": ', "exclude_blocked_packets": true'}
-VARIANT_NAMES = {"": "unicast notifications (004's rules)", "group": "group-addressed notifications",
-                 "exclude": "exclude_blocked_packets (ours, outside 004)"}
-
-
-def controllers_of(scheme: str) -> str:
-    """The /controllers value of a scheme: "tcc", "lscc", or either with "_group"
-    (notification_delivery "group": one unacknowledged group frame per notification),
-    or "lscc_exclude" (exclude_blocked_packets)."""
-    kind, _, variant = scheme.partition("_")
-    return f'[{{"type": "{kind}"{VARIANT_KEYS[variant]}}}]'
-
-
-
-def mutual_blocks(full: dict) -> int:
-    """Pairs of radios that each blocked the other for more than half the run (004
-    Fig. 2's congestion-control collision, persisting)."""
-    if not full.get("controllers"):
-        return 0
-    half = full["scenario"]["simulation"]["duration_s"] / 2
-    by = {r["radio"]: r["blocked_by_radio_s"] for r in full["controllers"][0]["statistics"]["radios"]}
-    return sum(1 for a in by for b in by
-               if a < b and by[a].get(str(b), 0) > half and by[b].get(str(a), 0) > half)
-
-
-def condense(full: dict, scheme: str, snapshot: int, seed: int) -> dict:
-    """What the tables need of one run's results."""
-    return {
-        "scheme": scheme, "snapshot": snapshot, "seed": seed,
-        "summary": full["summary"],
-        "flows": [{k: f[k] for k in ("id", "src", "dst", "hops", "goodput_bps")} for f in full["flows"]],
-        "rates": {f["id"]: f["traffic"]["rate_bps"] for f in full["scenario"]["flows"]},
-        "controller": {k: v for k, v in full["controllers"][0]["statistics"].items() if k != "radios"}
-        if full.get("controllers") else None,
-        "mgmt_sent": sum((n.get("mgmt_sent") or 0) for n in full["nodes"]),
-        "mutual_blocks": mutual_blocks(full),
-    }
-
-
-def run_one(wmnsim: str, scenario: Path, out_dir: Path, scheme: str, snapshot: int, seed: int, duration: float,
-            need_blocks: bool = False) -> dict:
-    """One run, cached as a compact JSON file (summary, flows, controller totals).
-    need_blocks: a cached run from before mutual_blocks was kept is run again."""
-    # Per scenario (the variants share flow ids); a run of another duration is redone.
-    path = out_dir / scenario.stem / scheme / f"s{snapshot:02d}_r{seed}.json"
-    if path.exists():
-        kept = json.loads(path.read_text())
-        if (not need_blocks or "mutual_blocks" in kept) and kept.get("duration", duration) == duration:
-            return kept
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = path.with_suffix(".raw.json")
-    cmd = [wmnsim, "run", str(scenario), "--seed", str(seed), "--set", f"/node_groups/0/seed={snapshot}",
-           "--set", f"/simulation/duration_s={duration}", "--set", "/outputs/timeseries=[]", "-o", str(raw)]
-    if scheme != "none":
-        cmd += ["--set", f"/controllers={controllers_of(scheme)}"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    keep = condense(json.loads(raw.read_text()), scheme, snapshot, seed)
-    keep["duration"] = duration
-    path.write_text(json.dumps(keep))
-    raw.unlink()
-    return keep
+def scheme_of(text: str) -> str:
+    """The scheme key of a /controllers value: none, tcc, lscc, or with a suffix per
+    option (lscc_exclude, tcc_group, lscc_renew50, ...)."""
+    cs = json.loads(text) if isinstance(text, str) else text
+    if not cs:
+        return "none"
+    c = dict(cs[0])
+    kind = c.pop("type")
+    return "_".join([kind] + [OPTION_KEYS[(k, v)] for k, v in sorted(c.items())])
 
 
 def mean(xs: Sequence[float]) -> float:
+    xs = list(xs)
     return sum(xs) / len(xs) if xs else float("nan")
+
+
+def mbps(x: float) -> str:
+    return f"{x / 1e6:.2f}"
+
+
+def kbps(x: float) -> str:
+    return f"{x / 1e3:.0f}"
+
+
+def count(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def pct(x: float) -> str:
+    return f"{x:.0%}".replace("%", " %")
+
+
+# ---- per-run rows ------------------------------------------------------------------------------
+
+
+def radios_of(row) -> List[dict]:
+    return json.loads(row["radios"]) if isinstance(row.get("radios"), str) else []
+
+
+def mutual_pairs(radios: List[dict], half: float) -> List[Tuple[str, str, float, float]]:
+    """Pairs of stations each blocked by the other for more than `half` seconds (004
+    Fig. 2's congestion-control collision, persisting): (a, b, a blocked by b, b by a)."""
+    by = {r["radio"]: r for r in radios}
+    out = []
+    for a in sorted(by):
+        for b in sorted(by):
+            if a < b:
+                ab = by[a]["blocked_by_radio_s"].get(str(b), 0.0)
+                ba = by[b]["blocked_by_radio_s"].get(str(a), 0.0)
+                if ab > half and ba > half:
+                    out.append((by[a]["node"], by[b]["node"], ab, ba))
+    return out
+
+
+def norm(df):
+    """The table with topology_seed as an integer (0: none) so that tables join."""
+    df = df.copy()
+    if "topology_seed" in df.columns:
+        df["topology_seed"] = df["topology_seed"].fillna(0).astype(int)
+    return df
+
+
+class Runs:
+    """One experiment's runs, one row each with the scheme and what the tables need."""
+
+    def __init__(self, data):
+        import pandas as pd
+
+        self.data = data
+        r = norm(data.runs)
+        r["scheme"] = r["/controllers"].map(scheme_of)
+        r["snapshot"] = r["topology_seed"]
+        keys = ["scenario", "/controllers", "seed", "topology_seed"]
+        mg = norm(data.nodes).groupby(keys, dropna=False)["mgmt_sent"].sum().rename("mgmt_sent").reset_index()
+        r = r.merge(mg, on=keys, how="left")
+        c = data.controllers
+        if not c.empty:
+            c = norm(c)
+            c["scheme"] = c["/controllers"].map(scheme_of)
+            c = c.merge(r[keys + ["simulated_time_s"]], on=keys, how="left")
+            c["pairs"] = [mutual_pairs(radios_of(row), row["simulated_time_s"] / 2) for _, row in c.iterrows()]
+            c["n_pairs"] = c["pairs"].map(len)
+            c["detections"] = [sum(x["congestion_detections"] for x in radios_of(row)) for _, row in c.iterrows()]
+            r = r.merge(c[keys + ["notifications_sent", "notifications_sent_look_ahead", "n_pairs", "detections"]],
+                        on=keys, how="left")
+            self.controllers = c
+        else:
+            for col in ("notifications_sent", "notifications_sent_look_ahead", "n_pairs", "detections"):
+                r[col] = 0
+            self.controllers = pd.DataFrame()
+        for col in ("notifications_sent", "notifications_sent_look_ahead", "n_pairs", "detections"):
+            r[col] = r[col].fillna(0)
+        r["thr"] = r["total_goodput_bps"]
+        r["wloss"] = r["weighted_intra_mesh_loss_bps"]
+        r["buf"] = r["drops_intra_mesh_by_cause.queue_overflow"]
+        r["retry"] = r["drops_intra_mesh_by_cause.retry_limit"]
+        r["local"] = r["drops_local"]
+        self.runs = r
+        f = norm(data.flows)
+        f["scheme"] = f["/controllers"].map(scheme_of)
+        self.flows = f
+
+    def schemes(self) -> List[str]:
+        return list(dict.fromkeys(self.runs["scheme"]))
+
+    def has(self, scheme: str) -> bool:
+        return bool((self.runs["scheme"] == scheme).any())
+
+    def sel(self, scheme: str, scenario: Optional[str] = None, seeds: Optional[Sequence[int]] = None):
+        r = self.runs[self.runs["scheme"] == scheme]
+        if scenario is not None:
+            r = r[r["scenario"] == scenario]
+        if seeds is not None:
+            r = r[r["seed"].isin(list(seeds))]
+        return r
+
+    def per_snapshot(self, scheme: str, col: str, seeds: Optional[Sequence[int]] = None) -> Dict[int, float]:
+        """snapshot -> the mean of `col` over its runs."""
+        r = self.sel(scheme, seeds=seeds)
+        return {int(k): float(v) for k, v in r.groupby("snapshot")[col].mean().items()}
+
+    def seeds(self) -> List[int]:
+        return sorted(int(s) for s in self.runs["seed"].unique())
+
+    def snapshots(self) -> List[int]:
+        return sorted(int(s) for s in self.runs["snapshot"].dropna().unique())
+
+    def controller_radios(self, scheme: str, snapshot: Optional[int], seed: int) -> Dict[str, dict]:
+        c = self.controllers
+        c = c[(c["scheme"] == scheme) & (c["seed"] == seed)] if "scheme" in c else c.iloc[0:0]
+        if snapshot is not None:
+            c = c[c["topology_seed"] == snapshot]
+        if c.empty:
+            return {}
+        return {x["node"]: x for x in radios_of(c.iloc[0])}
+
+
+def changes(thr: Dict[str, Dict[int, float]], scheme: str, offered: float, base: str = "none") -> Dict[str, Any]:
+    ks = sorted(set(thr[scheme]) & set(thr[base]))
+    d = {k: thr[scheme][k] - thr[base][k] for k in ks}
+    up = [k for k in ks if d[k] > BAND * offered]
+    down = [k for k in ks if d[k] < -BAND * offered]
+    return {"d": d, "up": up, "down": down, "within": len(ks) - len(up) - len(down), "n": len(ks),
+            "mean": mean(d.values()), "max": max(d.values()) if d else float("nan"),
+            "min": min(d.values()) if d else float("nan")}
 
 
 def quartiles(xs: Sequence[float]) -> Dict[str, float]:
@@ -140,258 +207,735 @@ def quartiles(xs: Sequence[float]) -> Dict[str, float]:
             "outliers": sum(1 for x in s if x < lo or x > hi)}
 
 
-def mbps(x: float) -> str:
-    return f"{x / 1e6:.2f}"
+def rates_of(scenario_file: str) -> Dict[str, float]:
+    d = json.loads((FOLDER / scenario_file).read_text())
+    return {f["id"]: float(f["traffic"]["rate_bps"]) for f in d["flows"]}
 
 
-def kbps(x: float) -> str:
-    return f"{x / 1e3:.0f}"
+# ---- Figs. 1-4 ---------------------------------------------------------------------------------
+
+# (figure, scenario, the nodes whose blocked time is shown, [(label, scheme)])
+CASES = [
+    ("Fig. 1: waste of bandwidth", "waste_of_bandwidth", ["S1", "G"],
+     [("none", "none"), ("TCC", "tcc"), ("LSCC", "lscc")]),
+    ("Fig. 2: congestion-control collision", "congestion_control_collision", ["B", "C"],
+     [("none", "none"), ("TCC", "tcc"), ("LSCC", "lscc"),
+      ("LSCC, exclude_blocked_packets (ours)", "lscc_exclude")]),
+    ("Fig. 3: buffer blocking, forwarding part", "look_ahead_solvable", ["A", "E"],
+     [("LSCC without look-ahead", "lscc_nolookahead"), ("LSCC (004)", "lscc")]),
+    ("Fig. 3: buffer blocking, local part", "buffer_blocking", ["A", "E", "B"],
+     [("LSCC without the limit on blocked local packets", "lscc_nolimit"),
+      ("LSCC (004: 50 % of the local part)", "lscc")]),
+    ("Fig. 4(a): solvable", "look_ahead_solvable", ["A", "E"],
+     [("none", "none"), ("TCC", "tcc"), ("LSCC (as Fig. 3's with look-ahead)", "lscc")]),
+    ("Fig. 4(b): unsolvable", "look_ahead_unsolvable", ["A", "E"],
+     [("none", "none"), ("LSCC", "lscc")]),
+]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--wmnsim", default=os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "release" / "cli" / "wmnsim")))
-    ap.add_argument("--snapshots", type=int, default=50)
-    ap.add_argument("--seeds", default="1,2,3")
-    ap.add_argument("--duration", type=float, default=180.0)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", help="keep the runs' results here (and reuse them)")
-    ap.add_argument("--example", type=int, default=1, help="the snapshot of Fig. 8")
-    ap.add_argument("--no-doc", action="store_true", help="print the tables instead of writing the document")
-    ap.add_argument("--no-plot", action="store_true")
-    ap.add_argument("--group-seeds", default="",
-                    help="also run TCC and LSCC with group-addressed notifications, and LSCC with "
-                         "exclude_blocked_packets, for these seeds (e.g. 1) and write the 'group' block (udp only)")
-    ap.add_argument("--variant", choices=sorted(VARIANTS), default="udp",
-                    help="udp: Fig. 6-8 (UDP CBR); tcp_bursty: Fig. 9-10 (TCP + bursty UDP, TCP's throughput); "
-                         "tcp: one TCP flow each way per station (Sec. 4.4's first claim)")
-    ap.add_argument("--topology-only", action="store_true",
-                    help="only draw Fig. 5 (snapshot --example and its routing trees)")
-    args = ap.parse_args()
-    v = VARIANTS[args.variant]
-    topology = ROOT / "docs" / "reproductions" / "mesh-congestion-topology.png"
-    if args.topology_only:
-        plot_topology(args.wmnsim, v["scenario"], args.example, topology)
-        return 0
-    tag, counted = v["tag"], v["counted"]
+def flow_goodput(m: Runs, scenario: str, scheme: str) -> Dict[str, Dict[int, float]]:
+    """flow id -> seed -> goodput."""
+    f = m.flows[(m.flows["scenario"] == scenario) & (m.flows["scheme"] == scheme)]
+    out: Dict[str, Dict[int, float]] = {}
+    for _, row in f.iterrows():
+        out.setdefault(row["flow_id"], {})[int(row["seed"])] = float(row["goodput_bps"])
+    return out
 
-    def counted_goodput(r: dict) -> float:
-        if not counted:
-            return r["summary"]["total_goodput_bps"]
-        return sum(f["goodput_bps"] for f in r["flows"] if counted in f["id"])
-    seeds = [int(s) for s in args.seeds.split(",")]
-    out_dir = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="mesh_congestion_"))
-    snapshots = list(range(1, args.snapshots + 1))
-    jobs = [(scheme, k, s) for k in snapshots for s in seeds for scheme in SCHEMES]
-    runs: Dict[tuple, dict] = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_one, args.wmnsim, v["scenario"], out_dir, sc, k, s, args.duration): (sc, k, s)
-                   for sc, k, s in jobs}
-        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
-            runs[futures[fut]] = fut.result()
-            if done % 50 == 0:
-                print(f"{done}/{len(jobs)} runs", file=sys.stderr)
-    print(f"{len(jobs)} runs of {args.duration:g} s on {args.jobs} workers, results in {out_dir}", file=sys.stderr)
 
-    def per_snapshot(scheme: str, key) -> Dict[int, float]:
-        return {k: mean([key(runs[(scheme, k, s)]) for s in seeds]) for k in snapshots}
+def blocked(m: Runs, scenario: str, scheme: str, node: str) -> Dict[int, float]:
+    c = m.controllers
+    c = c[(c["scenario"] == scenario) & (c["scheme"] == scheme)]
+    return {int(row["seed"]): next(x["blocked_s"] for x in radios_of(row) if x["node"] == node)
+            for _, row in c.iterrows()}
 
-    thr = {sc: per_snapshot(sc, counted_goodput) for sc in SCHEMES}
-    total = {sc: per_snapshot(sc, lambda r: r["summary"]["total_goodput_bps"]) for sc in SCHEMES}
-    wloss = {sc: per_snapshot(sc, lambda r: r["summary"]["weighted_intra_mesh_loss_bps"]) for sc in SCHEMES}
-    buf = {sc: per_snapshot(sc, lambda r: r["summary"]["drops_intra_mesh_by_cause"]["queue_overflow"]) for sc in SCHEMES}
-    retry = {sc: per_snapshot(sc, lambda r: r["summary"]["drops_intra_mesh_by_cause"]["retry_limit"]) for sc in SCHEMES}
-    local = {sc: per_snapshot(sc, lambda r: r["summary"]["drops_local"]) for sc in SCHEMES}
-    sent = {sc: per_snapshot(sc, lambda r: (r["controller"] or {}).get("notifications_sent", 0)) for sc in SCHEMES}
 
-    blocks: Dict[str, str] = {}
-    # ---- Fig. 6 ----
-    order6 = sorted(snapshots, key=lambda k: (wloss["none"][k], k))
-    lines = ["| rank | snapshot | throughput (Mbit/s) | weighted intra-mesh loss (Mbit/s) | forwarded packets lost in buffers | local drops |",
-             "|---:|---:|---:|---:|---:|---:|"]
-    for i, k in enumerate(order6, 1):
-        lines.append(f"| {i} | {k} | {mbps(thr['none'][k])} | {mbps(wloss['none'][k])} | {buf['none'][k]:.0f} | {local['none'][k]:.0f} |")
-    t = [thr["none"][k] for k in snapshots]
-    w = [wloss["none"][k] for k in snapshots]
+def mechanisms(report: Report, data) -> None:
+    m = Runs(data)
+    seeds = m.seeds()
+    lines = ["| 004 | scenario | configuration | goodput per flow (Mbit/s) | forwarded packets lost in buffers | "
+             "blocked (s) | look-ahead notifications | congestion detections |",
+             "|---|---|---|---|---:|---|---:|---:|"]
+    for figure, scenario, shown, configs in CASES:
+        for label, scheme in configs:
+            r = m.sel(scheme, scenario)
+            fg = flow_goodput(m, scenario, scheme)
+            goodput = ", ".join(f"{fid} {mean(fg[fid].values()) / 1e6:.2f}" for fid in sorted(fg))
+            bl, look, detect = "", "", ""
+            if scheme != "none":
+                bl = ", ".join(f"{n} {mean(blocked(m, scenario, scheme, n).values()):.1f}" for n in shown)
+                look = f"{r['notifications_sent_look_ahead'].mean():.0f}"
+                detect = f"{r['detections'].mean():.0f}"
+            duration = r["simulated_time_s"].iloc[0]
+            lines.append(f"| {figure} | {scenario}.json ({duration:g} s) | {label} | {goodput} | {r['buf'].mean():.0f} | "
+                         f"{bl} | {look} | {detect} |")
     lines.append("")
-    lines.append(f"{len(snapshots)} snapshots x {len(seeds)} runs of {args.duration:g} s, no congestion control; "
-                 f"throughput {mbps(min(t))} to {mbps(max(t))} Mbit/s of the 16 offered (004: 6.4 to 15.6), "
-                 f"weighted intra-mesh loss {mbps(min(w))} to {mbps(max(w))} Mbit/s (004: 0 to 8.5).")
-    if not tag:
-        blocks["fig6"] = "\n".join(lines)
+    lines.append(f"Means of run seeds {', '.join(map(str, seeds))}. Blocked: the time the named stations spent under "
+                 "a notification. Look-ahead notifications and congestion detections: all stations together.")
+    report.block("mechanisms", "\n".join(lines), data)
 
-    # ---- Fig. 7 ----
-    order7 = sorted(snapshots, key=lambda k: (thr["none"][k], k))
-    what = "TCP throughput" if tag else "throughput"
-    lines = [f"| rank | snapshot | {what}, none (Mbit/s) | TCC | LSCC | TCC - none | LSCC - none |",
+    def v(name: str, text: str) -> None:
+        report.value(name, text, data)
+
+    def ratio(scenario: str, flow: str, a: str, b: str) -> Dict[int, float]:
+        """per seed: flow's goodput under scheme a over its goodput under b."""
+        ga, gb = flow_goodput(m, scenario, a)[flow], flow_goodput(m, scenario, b)[flow]
+        return {s: ga[s] / gb[s] for s in ga if s in gb and gb[s] > 0}
+
+    # Fig. 1: flow x under TCC and LSCC against no control.
+    x_tcc = ratio("waste_of_bandwidth", "x", "tcc", "none")
+    x_lscc = ratio("waste_of_bandwidth", "x", "lscc", "none")
+    v("fig1_x_tcc_loss", pct(1 - mean(x_tcc.values())))
+    v("fig1_x_lscc", pct(mean(x_lscc.values())))
+    # Fig. 3, forwarding part: flow 1 without look-ahead against LSCC with it.
+    f1 = ratio("look_ahead_solvable", "f1", "lscc_nolookahead", "lscc")
+    v("fig3_f1_loss_mean", pct(1 - mean(f1.values())))
+    v("fig3_f1_loss_range", f"{pct(1 - max(f1.values()))} to {pct(1 - min(f1.values()))}")
+    eb = blocked(m, "look_ahead_solvable", "lscc_nolookahead", "E")
+    ab = blocked(m, "look_ahead_solvable", "lscc_nolookahead", "A")
+    v("fig3_e_over_a", pct(mean(eb.values()) / mean(ab.values())))
+    # Fig. 3, local part: b2 without the limit against with it.
+    b2 = ratio("buffer_blocking", "b2", "lscc_nolimit", "lscc")
+    b1 = ratio("buffer_blocking", "b1", "lscc_nolimit", "lscc")
+    v("fig3_b2_share", pct(mean(b2.values())))
+    v("fig3_b1_share", pct(mean(b1.values())))
+    # Fig. 4(a): E's blocked time against A's; flow 1's share of its rate.
+    e = blocked(m, "look_ahead_solvable", "lscc", "E")
+    a = blocked(m, "look_ahead_solvable", "lscc", "A")
+    per_seed = [e[s] / a[s] for s in e if a.get(s)]
+    v("fig4a_e_over_a", pct(mean(e.values()) / mean(a.values())))
+    v("fig4a_e_over_a_range", f"{pct(min(per_seed))} to {pct(max(per_seed))}")
+    rate = rates_of("look_ahead_solvable.json")["f1"]
+    f1a = flow_goodput(m, "look_ahead_solvable", "lscc")["f1"]
+    v("fig4a_f1_share", f"{pct(min(f1a.values()) / rate)} to {pct(max(f1a.values()) / rate)}")
+    f2a = ratio("look_ahead_solvable", "f2", "lscc", "none")
+    v("fig4a_f2_gain", pct(mean(f2a.values()) - 1))
+    f1a_loss = ratio("look_ahead_solvable", "f1", "lscc", "none")
+    v("fig4a_f1_loss", pct(1 - mean(f1a_loss.values())))
+    # Fig. 4(b): flow 1 from A.
+    f1b = ratio("look_ahead_unsolvable", "f1", "lscc", "none")
+    v("fig4b_f1_loss", pct(1 - mean(f1b.values())))
+    v("fig4b_f1_loss_range", f"{pct(1 - max(f1b.values()))} to {pct(1 - min(f1b.values()))}")
+    v("mech_seeds", f"{len(seeds)}")
+    # Fig. 2 under LSCC: the share of the run B and C spend blocked.
+    dur = float(m.sel("lscc", "congestion_control_collision")["simulated_time_s"].iloc[0])
+    bb = mean(blocked(m, "congestion_control_collision", "lscc", "B").values())
+    v("fig2_lscc_blocked", pct(bb / dur))
+    g = {s: mean(m.sel(s, "congestion_control_collision")["thr"]) for s in ("none", "lscc", "lscc_exclude")}
+    v("fig2_lscc_share", pct(g["lscc"] / g["none"]))
+    v("fig2_exclude_share", pct(g["lscc_exclude"] / g["none"]))
+
+
+# ---- the mesh with UDP -----------------------------------------------------------------------
+
+
+def udp_blocks(report: Report, data) -> Tuple[Runs, Dict[str, Dict[int, float]]]:
+    m = Runs(data)
+    seeds, snapshots = m.seeds(), m.snapshots()
+    schemes = ("none", "tcc", "lscc")
+    thr = {sc: m.per_snapshot(sc, "thr") for sc in schemes}
+    wloss = {sc: m.per_snapshot(sc, "wloss") for sc in schemes}
+    buf = {sc: m.per_snapshot(sc, "buf") for sc in schemes}
+    retry = {sc: m.per_snapshot(sc, "retry") for sc in schemes}
+    local = {sc: m.per_snapshot(sc, "local") for sc in schemes}
+    sent = {sc: m.per_snapshot(sc, "notifications_sent") for sc in schemes}
+    pairs = {sc: m.per_snapshot(sc, "n_pairs") for sc in schemes}
+    runs_text = f"{len(snapshots)} snapshots x {len(seeds)} run{'s' if len(seeds) > 1 else ''}"
+    dur = float(m.runs["simulated_time_s"].iloc[0])
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, data)
+
+    # Fig. 6
+    order6 = sorted(snapshots, key=lambda k: (wloss["none"][k], k))
+    lines = ["| rank | snapshot | throughput (Mbit/s) | weighted intra-mesh loss (Mbit/s) | forwarded packets lost in buffers | "
+             "retry-limit drops after forwarding | local drops |",
              "|---:|---:|---:|---:|---:|---:|---:|"]
+    for i, k in enumerate(order6, 1):
+        lines.append(f"| {i} | {k} | {mbps(thr['none'][k])} | {mbps(wloss['none'][k])} | {buf['none'][k]:.0f} | "
+                     f"{retry['none'][k]:.0f} | {local['none'][k]:.0f} |")
+    t, w = [thr["none"][k] for k in snapshots], [wloss["none"][k] for k in snapshots]
+    lines.append("")
+    lines.append(f"{runs_text} of {dur:g} s (run seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}), "
+                 f"no congestion control; throughput {mbps(min(t))} to {mbps(max(t))} Mbit/s of the 16 offered "
+                 f"(004: 6.4 to 15.6), weighted intra-mesh loss {mbps(min(w))} to {mbps(max(w))} Mbit/s (004: 0 to 8.5).")
+    report.block("fig6", "\n".join(lines), data)
+    v("fig6_thr_range", f"{min(t) / 1e6:.1f} to {max(t) / 1e6:.1f}")
+    v("fig6_loss_range", f"{min(w) / 1e6:.1f} to {max(w) / 1e6:.1f}")
+    least = order6[0]
+    v("fig6_least_lossy", str(least))
+    v("fig6_least_lossy_buf", f"{buf['none'][least]:.0f}")
+    v("fig6_least_lossy_retry", f"{retry['none'][least]:.0f}")
+    no_buf = [k for k in snapshots if buf["none"][k] == 0]
+
+    # Fig. 7
+    ch = {sc: changes(thr, sc, OFFERED_UDP) for sc in ("tcc", "lscc")}
+    band = mbps(BAND * OFFERED_UDP)
+    lines = [f"| scheme | mean throughput (Mbit/s) | mean change | largest gain | largest loss | "
+             f"snapshots raised by > {band} Mbit/s | lowered | within |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|",
+             f"| {NAMES['none']} | {mbps(mean(thr['none'].values()))} | | | | | | |"]
+    for sc in ("tcc", "lscc"):
+        c = ch[sc]
+        lines.append(f"| {NAMES[sc]} | {mbps(mean(thr[sc].values()))} | {c['mean'] / 1e6:+.2f} | {c['max'] / 1e6:+.2f} | "
+                     f"{c['min'] / 1e6:+.2f} | {len(c['up'])} | {len(c['down'])} | {c['within']} |")
+    report.block("fig7_summary", "\n".join(lines), data)
+    order7 = sorted(snapshots, key=lambda k: (thr["none"][k], k))
+    lines = ["| rank | snapshot | throughput, none (Mbit/s) | TCC | LSCC | TCC - none | LSCC - none | "
+             "weighted intra-mesh loss, none | TCC | LSCC |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for i, k in enumerate(order7, 1):
         n, tc, ls = thr["none"][k], thr["tcc"][k], thr["lscc"][k]
-        lines.append(f"| {i} | {k} | {mbps(n)} | {mbps(tc)} | {mbps(ls)} | {(tc - n) / 1e6:+.2f} | {(ls - n) / 1e6:+.2f} |")
-    blocks[tag + "fig7"] = "\n".join(lines)
+        lines.append(f"| {i} | {k} | {mbps(n)} | {mbps(tc)} | {mbps(ls)} | {(tc - n) / 1e6:+.2f} | {(ls - n) / 1e6:+.2f} | "
+                     f"{mbps(wloss['none'][k])} | {mbps(wloss['tcc'][k])} | {mbps(wloss['lscc'][k])} |")
+    report.block("fig7", "\n".join(lines), data)
+    for sc in ("tcc", "lscc"):
+        c = ch[sc]
+        v(f"{sc}_up", str(len(c["up"])))
+        v(f"{sc}_down", str(len(c["down"])))
+        v(f"{sc}_within", str(c["within"]))
+        v(f"{sc}_mean_change", f"{c['mean'] / 1e6:+.2f}")
+    v("band", band)
+    v("n_snapshots", str(len(snapshots)))
+    v("udp_topology", f"{snapshots[0]} to {snapshots[-1]}" if snapshots == list(range(snapshots[0], snapshots[-1] + 1))
+      else ", ".join(map(str, snapshots)))
+    d = ch["lscc"]["d"]
+    gains = sorted(d, key=lambda k: -d[k])
+    losses = sorted(d, key=lambda k: d[k])
+    v("lscc_top_gains", ", ".join(str(k) for k in gains[:5] if d[k] > 0))
+    v("lscc_max_gain", f"{max(d.values()) / 1e6:+.1f}")
+    v("lscc_top_losses", ", ".join(f"{k}: {d[k] / 1e6:+.2f}" for k in losses[:2] if d[k] < 0))
+    better = sum(1 for k in d if thr["lscc"][k] > thr["tcc"][k] + 0.01e6)
+    v("lscc_beats_tcc", str(better))
+    lost = [d[k] for k in ch["lscc"]["down"]]
+    v("lscc_loss_range", f"{-max(lost) / 1e6:.1f} to {-min(lost) / 1e6:.1f}" if lost else "n/a")
 
-    def change_row(sc: str) -> str:
-        d = [thr[sc][k] - thr["none"][k] for k in snapshots]
-        up = sum(1 for x in d if x > 0.01 * v["offered"])
-        down = sum(1 for x in d if x < -0.01 * v["offered"])
-        return (f"| {NAMES[sc]} | {mbps(mean([thr[sc][k] for k in snapshots]))} | {mean(d) / 1e6:+.2f} | "
-                f"{max(d) / 1e6:+.2f} | {min(d) / 1e6:+.2f} | {up} | {down} | {len(snapshots) - up - down} |")
-    band = mbps(0.01 * v["offered"])
-    lines = [f"| scheme | mean {what} (Mbit/s) | mean change | largest gain | largest loss | snapshots raised by > {band} Mbit/s | lowered | within |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|",
-             f"| {NAMES['none']} | {mbps(mean([thr['none'][k] for k in snapshots]))} | | | | | | |",
-             change_row("tcc"), change_row("lscc")]
-    if counted:
-        udp = {sc: mean([total[sc][k] - thr[sc][k] for k in snapshots]) for sc in SCHEMES}
-        lines.append("")
-        lines.append("Bursty UDP throughput, mean over the snapshots: " +
-                     ", ".join(f"{NAMES[sc]} {mbps(udp[sc])} Mbit/s" for sc in SCHEMES) + " (004: roughly 8).")
-    blocks[tag + "fig7_summary"] = "\n".join(lines)
+    # verdicts on 004's claims: TCC lowers more snapshots than it raises; LSCC "nearly always" raises
+    # (taken as: lowers at most a tenth of the snapshots)
+    tc, lc = ch["tcc"], ch["lscc"]
+    v("tcc_verdict", "reproduced" if len(tc["down"]) > len(tc["up"]) else "not reproduced")
+    v("lscc_verdict", "reproduced" if len(lc["down"]) <= 0.1 * lc["n"] else "not reproduced")
+    v("tcc_more_often", "more often than it helps" if len(tc["down"]) > len(tc["up"]) else "no more often than it helps")
 
-    # ---- loss by cause ----
-    lines = ["| scheme | weighted intra-mesh loss (Mbit/s), mean | snapshots with forwarded packets lost in buffers | such packets per run, mean (max) | retry-limit drops after forwarding per run, mean | local drops per run, mean | notifications sent per run, mean |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
-    for sc in SCHEMES:
+    # loss by cause
+    lines = ["| scheme | throughput (Mbit/s), mean | weighted intra-mesh loss (Mbit/s), mean | snapshots with forwarded packets "
+             "lost in buffers | such packets per run, mean (max) | retry-limit drops after forwarding per run, mean | "
+             "local drops per run, mean | notifications sent per run, mean | snapshots with a mutual block |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for sc in schemes:
         b = [buf[sc][k] for k in snapshots]
-        lines.append(f"| {NAMES[sc]} | {mbps(mean([wloss[sc][k] for k in snapshots]))} | {sum(1 for x in b if x > 0)} | "
-                     f"{mean(b):.0f} ({max(b):.0f}) | {mean([retry[sc][k] for k in snapshots]):.0f} | "
-                     f"{mean([local[sc][k] for k in snapshots]):.0f} | {mean([sent[sc][k] for k in snapshots]):.0f} |")
-    blocks[tag + "loss"] = "\n".join(lines)
+        lines.append(f"| {NAMES[sc]} | {mbps(mean(thr[sc].values()))} | {mbps(mean(wloss[sc].values()))} | "
+                     f"{sum(1 for x in b if x > 0)} | {mean(b):.0f} ({max(b):.0f}) | {mean(retry[sc].values()):.0f} | "
+                     f"{mean(local[sc].values()):.0f} | {mean(sent[sc].values()):.0f} | "
+                     f"{'' if sc == 'none' else sum(1 for k in snapshots if pairs[sc][k] > 0)} |")
+    report.block("loss", "\n".join(lines), data)
+    mb = {sc: mean(buf[sc].values()) for sc in schemes}
+    v("buf_cut_tcc", pct(1 - mb["tcc"] / mb["none"]))
+    v("buf_cut_lscc", pct(1 - mb["lscc"] / mb["none"]))
+    v("buf_none", count(mb["none"]))
+    v("buf_tcc", count(mb["tcc"]))
+    v("buf_lscc", count(mb["lscc"]))
+    for sc in schemes:
+        v(f"wloss_{sc}", mbps(mean(wloss[sc].values())))
+        v(f"retry_{sc}", count(mean(retry[sc].values())))
+        v(f"local_{sc}", count(mean(local[sc].values())))
+    cut = min(1 - mb["tcc"] / mb["none"], 1 - mb["lscc"] / mb["none"])
+    v("buf_cut_min", f"{int(cut * 100 // 10 * 10)} %")
 
-    # ---- Fig. 8 ----
-    ex = args.example
+    # mutual blocks and LSCC's losses
+    has_pair = [k for k in snapshots if pairs["lscc"][k] > 0]
+    v("lscc_pair_snapshots", str(len(has_pair)))
+    v("tcc_pair_snapshots", str(sum(1 for k in snapshots if pairs["tcc"][k] > 0)))
+    lowered = ch["lscc"]["down"]
+    v("lscc_lowered_with_pair", f"{sum(1 for k in lowered if k in has_pair)} of {len(lowered)}")
+    raised = ch["lscc"]["up"]
+    v("lscc_raised_with_pair", f"{sum(1 for k in raised if k in has_pair)} of {len(raised)}")
+    free = [k for k in snapshots if k not in has_pair]
+    v("lscc_no_pair_n", str(len(free)))
+    v("lscc_no_pair_mean", f"{mean([d[k] for k in free]) / 1e6:+.2f}" if free else "n/a")
+    v("lscc_pair_mean", f"{mean([d[k] for k in has_pair]) / 1e6:+.2f}" if has_pair else "n/a")
+
+    # Where the remaining buffer drops are (run seed 1): snapshot 1's frozen pair, snapshot 14's top dropper.
+    nodes = norm(data.nodes)
+    nodes["scheme"] = nodes["/controllers"].map(scheme_of)
+    seed = seeds[0]
+
+    def node_drops(sc: str, k: int) -> Dict[str, float]:
+        x = nodes[(nodes["scheme"] == sc) & (nodes["topology_seed"] == k) & (nodes["seed"] == seed)]
+        return {row["node_id"]: float(row["drops_intra_mesh_queue_overflow"]) for _, row in x.iterrows()}
+
+    def node_col(sc: str, k: int, node: str, col: str) -> float:
+        x = nodes[(nodes["scheme"] == sc) & (nodes["topology_seed"] == k) & (nodes["seed"] == seed) & (nodes["node_id"] == node)]
+        return float(x[col].iloc[0]) if not x.empty else float("nan")
+
+    k1 = snapshots[0]
+    v("trace1_snapshot", str(k1))
+    rad = m.controller_radios("lscc", k1, seed)
+    half = float(m.sel("lscc", seeds=[seed])["simulated_time_s"].iloc[0]) / 2
+    pr = mutual_pairs(list(rad.values()), half)
+    dl, dt = node_drops("lscc", k1), node_drops("tcc", k1)
+    if pr:
+        a, b, ab, ba = max(pr, key=lambda p: dl.get(p[0], 0) + dl.get(p[1], 0))
+        v("trace1_pair", f"{a} and {b}")
+        v("trace1_pair_blocked", f"{min(ab, ba):.0f}-{max(ab, ba):.0f}")
+        v("trace1_pair_lscc", f"{dl.get(a, 0):,.0f} and {dl.get(b, 0):,.0f} of the run's {sum(dl.values()):,.0f}")
+        v("trace1_pair_tcc", f"{dt.get(a, 0):,.0f} and {dt.get(b, 0):,.0f} of {sum(dt.values()):,.0f}")
+        top = a if dl.get(a, 0) >= dl.get(b, 0) else b
+        v("trace1_top", top)
+        v("trace1_top_lost", f"{node_col('lscc', k1, top, 'mgmt_drops_retry_limit'):.0f}")
+        v("trace1_top_sent", f"{rad[top]['notifications_sent']:.0f}" if top in rad else "n/a")
+    else:
+        for name in ("trace1_pair", "trace1_pair_blocked", "trace1_pair_lscc", "trace1_pair_tcc", "trace1_top",
+                     "trace1_top_lost", "trace1_top_sent"):
+            v(name, "n/a")
+    k14 = 14 if 14 in snapshots else snapshots[-1]
+    v("trace14_snapshot", str(k14))
+    d14 = node_drops("lscc", k14)
+    top14 = max(d14, key=lambda n: d14[n])
+    r14 = m.controller_radios("lscc", k14, seed)
+    v("trace14_top", top14)
+    v("trace14_top_drops", f"{d14[top14]:,.0f} of the run's {sum(d14.values()):,.0f}")
+    v("trace14_top_blocked", f"{r14[top14]['blocked_s']:.1f}" if top14 in r14 else "n/a")
+
+    # Sec. 4.3: snapshots with no forwarded packet lost in buffers; the highest throughput
+    moved = [max(abs(thr["tcc"][k] - thr["none"][k]), abs(thr["lscc"][k] - thr["none"][k])) for k in no_buf]
+    v("sec43_no_buf", ", ".join(map(str, no_buf)) if no_buf else "none")
+    v("sec43_moved", f"{max(moved) / 1e6:.2f}" if moved else "n/a")
+    top = order7[-1]
+    v("sec43_top", str(top))
+    v("sec43_top_tcc", f"{(thr['tcc'][top] - thr['none'][top]) / 1e6:+.2f}")
+    v("sec43_top_lscc", f"{(thr['lscc'][top] - thr['none'][top]) / 1e6:+.2f}")
+    v("sec43_top_buf", f"{buf['none'][top]:.0f}")
+    return m, thr
+
+
+def fig8_block(report: Report, data, udp: Runs) -> Dict[Tuple[str, str], List[float]]:
+    """Snapshot 1's flows: udp's runs of it (seed 1) pooled with fig8's (seeds 2, 3)."""
+    import pandas as pd
+
+    m = Runs(data)
+    ex = m.snapshots()[0]
+    uf = udp.flows[(udp.flows["topology_seed"] == ex) & ~udp.flows["seed"].isin(m.seeds())]
+    flows = pd.concat([uf, m.flows], ignore_index=True)
+    seeds = sorted(int(s) for s in flows["seed"].unique())
+    rates = rates_of("mesh40_4gw.json")
     lines = ["| direction | scheme | median (kbit/s) | quartiles | whiskers | outliers | starving (< 10 % of the rate) |",
              "|---|---|---:|---|---|---:|---:|"]
-    box = {}
-    for direction, suffix in (("uplink", counted + "up" if counted else "_up"),
-                              ("downlink", counted + "down" if counted else "_down")):
-        for sc in SCHEMES:
-            vals, starving = [], 0
-            for s in seeds:
-                r = runs[(sc, ex, s)]
-                for f in r["flows"]:
-                    if f["id"].endswith(suffix):
-                        vals.append(f["goodput_bps"])
-                        starving += f["goodput_bps"] < STARVING * r["rates"][f["id"]]
+    box: Dict[Tuple[str, str], List[float]] = {}
+    starving: Dict[Tuple[str, str], float] = {}
+    for direction, suffix in (("uplink", "_up"), ("downlink", "_down")):
+        for sc in ("none", "tcc", "lscc"):
+            f = flows[(flows["scheme"] == sc) & flows["flow_id"].str.endswith(suffix)]
+            vals = [float(x) for x in f["goodput_bps"]]
+            st = sum(1 for _, row in f.iterrows() if row["goodput_bps"] < STARVING * rates[row["flow_id"]]) / len(seeds)
             q = quartiles(vals)
             box[(direction, sc)] = vals
+            starving[(direction, sc)] = st
             lines.append(f"| {direction} | {NAMES[sc]} | {kbps(q['median'])} | {kbps(q['q1'])}-{kbps(q['q3'])} | "
-                         f"{kbps(q['low'])}-{kbps(q['high'])} | {q['outliers']} | {starving / len(seeds):.1f} |")
+                         f"{kbps(q['low'])}-{kbps(q['high'])} | {q['outliers']} | {st:.1f} |")
+            report.value(f"fig8_{direction}_{sc}_median", kbps(q["median"]), data, udp.data)
+            report.value(f"fig8_{direction}_{sc}_starving", f"{st:.1f}".removesuffix(".0"), data, udp.data)
     lines.append("")
+    lines.append(f"Snapshot {ex}: the 40 uplink (100 kbit/s) and 40 downlink (300 kbit/s) flows of each of "
+                 f"{len(seeds)} run{'s' if len(seeds) > 1 else ''} (seed{'s' if len(seeds) > 1 else ''} "
+                 f"{', '.join(map(str, seeds))}) pooled; starving flows per run.")
+    report.block("fig8", "\n".join(lines), data, udp.data)
+    return box
+
+
+# ---- snapshot 22 -------------------------------------------------------------------------------
+
+S22_ROWS = [("none", "no congestion control"), ("lscc", "LSCC (004's parameters)"),
+            ("lscc_renew50", "LSCC, renewal level 50 % (004: 20 %)"),
+            ("lscc_renew60", "LSCC, renewal level 60 %"),
+            ("lscc_nolookahead", "LSCC without look-ahead"),
+            ("lscc_exclude", "LSCC with exclude_blocked_packets (ours, outside 004)")]
+
+
+def snapshot22(report: Report, data) -> Runs:
+    m = Runs(data)
+    seeds = m.seeds()
+    lines = ["| configuration | throughput (Mbit/s) | weighted intra-mesh loss (Mbit/s) | forwarded packets lost in buffers | "
+             "retry-limit drops after forwarding | local drops | runs with a mutual block |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for sc, label in S22_ROWS:
+        r = m.sel(sc)
+        if r.empty:
+            continue
+        lines.append(f"| {label} | {mbps(r['thr'].mean())} | {mbps(r['wloss'].mean())} | {r['buf'].mean():.0f} | "
+                     f"{r['retry'].mean():.0f} | {r['local'].mean():.0f} | "
+                     f"{'' if sc == 'none' else f'{int((r.n_pairs > 0).sum())} of {len(r)}'} |")
+    lines.append("")
+    dur = float(m.runs["simulated_time_s"].iloc[0])
+    lines.append(f"Snapshot 22, means of run seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))} "
+                 f"({dur:g} s each). A mutual block: two "
+                 "stations each blocked by the other for more than half the run.")
+    report.block("snapshot22", "\n".join(lines), data)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, data)
+
+    def mean_of(sc: str, col: str, seed: Optional[int] = None) -> float:
+        r = m.sel(sc, seeds=[seed] if seed is not None else None)
+        return float(r[col].mean()) if not r.empty else float("nan")
+
+    s1 = seeds[0]
+    v("s22_none_seed1", mbps(mean_of("none", "thr", s1)))
+    v("s22_lscc_seed1", mbps(mean_of("lscc", "thr", s1)))
+    v("s22_none", mbps(mean_of("none", "thr")))
+    v("s22_lscc", mbps(mean_of("lscc", "thr")))
+    v("s22_exclude", mbps(mean_of("lscc_exclude", "thr")))
+    v("s22_seeds", str(len(seeds)))
+    for sc in ("none", "lscc", "lscc_exclude"):
+        v(f"s22_buf_{sc}", count(mean_of(sc, "buf")))
+        v(f"s22_wloss_{sc}", mbps(mean_of(sc, "wloss")))
+    v("s22_intra_none", count(mean_of("none", "drops_intra_mesh")))
+    v("s22_intra_lscc", count(mean_of("lscc", "drops_intra_mesh")))
+    v("s22_thr_cut", mbps(mean_of("none", "thr") - mean_of("lscc", "thr")))
+    for sc in ("lscc_renew50", "lscc_renew60", "lscc_nolookahead"):
+        r = m.sel(sc)
+        v(f"s22_{sc}_cut", mbps(mean_of("none", "thr") - mean_of(sc, "thr")) if not r.empty else "n/a")
+        v(f"s22_{sc}_pairs", f"{int((r.n_pairs > 0).sum())} of {len(r)}" if not r.empty else "n/a")
+
+    # The collision traced in seed 1: s1 (GW_SW's relay) and s2.
+    rad = m.controller_radios("lscc", None, s1)
+    half = float(m.sel("lscc", seeds=[s1])["simulated_time_s"].iloc[0]) / 2 if rad else 90.0
+    idx = {x["node"]: x["radio"] for x in rad.values()}
+
+    def blocked_by(a: str, b: str) -> float:
+        return rad[a]["blocked_by_radio_s"].get(str(idx[b]), 0.0) if a in rad and b in idx else 0.0
+
+    v("s22_s1_by_s2", f"{blocked_by('s1', 's2'):.0f}")
+    v("s22_s2_by_s1", f"{blocked_by('s2', 's1'):.0f}")
+    v("s22_gw_by_s1", f"{blocked_by('GW_SW', 's1'):.0f}")
+    dmax = max((d for x in ("s1", "s2") if x in rad for _, d in rad[x]["duration_over_time"]), default=float("nan"))
+    v("s22_dmax", f"{dmax:.4f}")
+    cap_t = [t for x in ("s1", "s2") if x in rad for t, d in rad[x]["duration_over_time"] if d >= 6.5]
+    v("s22_cap_time", f"{min(cap_t):.0f}" if cap_t else "never")
+    dot = rad["s1"]["duration_over_time"] if "s1" in rad else []
+    dec_early = sum(1 for (t0, d0), (t1, d1) in zip(dot, dot[1:]) if d1 < d0 and t1 < 50)
+    v("s22_s1_decreases_50", str(dec_early))
+    pairs = mutual_pairs(list(rad.values()), half)
+    others = [p for p in pairs if {p[0], p[1]} != {"s1", "s2"}]
+    v("s22_other_pairs", "; ".join(f"{a} and {b} ({ab:.0f} and {ba:.0f} s)" for a, b, ab, ba in others) or "none")
+    # The subtree under s1: downlink flows from GW_SW routed through s1.
+    f = m.flows
+    sub = f[(f["scheme"] == "none") & (f["seed"] == s1) & f["flow_id"].str.endswith("_down")]
+    sub_ids = sorted({row["flow_id"] for _, row in sub.iterrows()
+                      if len(row["route"]) > 1 and row["route"][0] == "GW_SW" and row["route"][1] == "s1"})
+    v("s22_subtree", str(len(sub_ids)))
+
+    def subtree_goodput(sc: str) -> float:
+        x = f[(f["scheme"] == sc) & f["flow_id"].isin(sub_ids)]
+        return x.groupby("seed")["goodput_bps"].sum().mean() if not x.empty else float("nan")
+    v("s22_subtree_none", mbps(subtree_goodput("none")))
+    v("s22_subtree_lscc", mbps(subtree_goodput("lscc")))
+    v("s22_subtree_exclude", mbps(subtree_goodput("lscc_exclude")))
+    n = data.nodes
+    n = n.assign(scheme=n["/controllers"].map(scheme_of))
+    gw = n[n["node_id"] == "GW_SW"].groupby("scheme")["drops_local"].mean()
+    v("s22_gw_local_none", count(gw.get("none", float("nan"))))
+    v("s22_gw_local_lscc", count(gw.get("lscc", float("nan"))))
+    # The frozen buffers: s1's and s2's queue over the last part of the run (seed 1).
+    ts = data.table("timeseries_queue_length")
+    frozen = "n/a"
+    if not ts.empty:
+        ts = ts.assign(scheme=ts["/controllers"].map(scheme_of))
+        cols = [c for c in ts.columns if c not in ("scenario", "/controllers", "seed", "topology_seed", "scheme")]
+        node_col = next((c for c in ("node", "node_id", "entity", "id") if c in cols), None)
+        val_col = next((c for c in ("packets", "value", "queue_packets", "length") if c in cols), None)
+        t_col = next((c for c in ("time_s", "t", "time") if c in cols), None)
+        if node_col and val_col and t_col:
+            x = ts[(ts["scheme"] == "lscc") & (ts["seed"] == s1) & (ts[t_col] >= 60)]
+            q = {nd: x[x[node_col] == nd][val_col] for nd in ("s1", "s2")}
+            if all(len(s) for s in q.values()):
+                frozen = " and ".join(f"{s.min():.0f}" if s.min() == s.max() else f"{s.min():.0f}-{s.max():.0f}"
+                                      for s in q.values())
+    v("s22_frozen", frozen)
+    return m
+
+
+# ---- options over the 50 snapshots -------------------------------------------------------------
+
+
+def options(report: Report, udp: Runs, group, exclude) -> None:
+    seed = min(udp.seeds())
+    sources = [udp.data] + [d.data for d in (group, exclude) if d is not None]
+    rows = [("none", "", udp), ("tcc", "unicast notifications (004's rules)", udp)]
+    if group is not None:
+        rows.append(("tcc_group", "group-addressed notifications", group))
+    rows.append(("lscc", "unicast notifications (004's rules)", udp))
+    if group is not None:
+        rows.append(("lscc_group", "group-addressed notifications", group))
+    if exclude is not None:
+        rows.append(("lscc_exclude", "exclude_blocked_packets (ours, outside 004)", exclude))
+    thr = {sc: src.per_snapshot(sc, "thr", [seed]) for sc, _, src in rows}
+    lines = [f"| scheme | variant | mean throughput (Mbit/s) | snapshots raised by > {mbps(BAND * OFFERED_UDP)} Mbit/s | "
+             "lowered | within | weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
+             "retry-limit drops after forwarding per run, mean | local drops per run, mean | snapshots with a mutual block | "
+             "notification frames per run, mean |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    stats: Dict[str, Dict[str, float]] = {}
+    for sc, variant, src in rows:
+        kind = sc.split("_")[0]
+        st = {col: mean(src.per_snapshot(sc, col, [seed]).values()) for col in ("wloss", "buf", "retry", "local", "mgmt_sent")}
+        st["pairs"] = sum(1 for x in src.per_snapshot(sc, "n_pairs", [seed]).values() if x > 0)
+        st["thr"] = mean(thr[sc].values())
+        stats[sc] = st
+        if sc == "none":
+            lines.append(f"| {NAMES[kind]} | | {mbps(st['thr'])} | | | | {mbps(st['wloss'])} | {st['buf']:.0f} | "
+                         f"{st['retry']:.0f} | {st['local']:.0f} | | |")
+            continue
+        c = changes(thr, sc, OFFERED_UDP)
+        stats[sc].update(up=len(c["up"]), down=len(c["down"]), within=c["within"])
+        lines.append(f"| {NAMES[kind]} | {variant} | {mbps(st['thr'])} | {len(c['up'])} | {len(c['down'])} | {c['within']} | "
+                     f"{mbps(st['wloss'])} | {st['buf']:.0f} | {st['retry']:.0f} | {st['local']:.0f} | {st['pairs']} | "
+                     f"{st['mgmt_sent']:.0f} |")
+    n = len(thr["none"])
+    lines.append("")
+    dur = float(udp.runs["simulated_time_s"].iloc[0])
+    lines.append(f"{n} snapshots, run seed {seed}, {dur:g} s. A mutual block: two stations each blocked by the other for "
+                 "more than half the run. Notification frames: management frames put on the air, retries included.")
+    report.block("options", "\n".join(lines), *sources)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, *sources)
+    if "lscc_exclude" in stats:
+        ex, ls, no = stats["lscc_exclude"], stats["lscc"], stats["none"]
+        v("ex_up", str(ex["up"]))
+        v("ex_down", str(ex["down"]))
+        v("ex_thr", mbps(ex["thr"]))
+        v("ex_none_thr", mbps(no["thr"]))
+        v("ex_lscc_thr", mbps(ls["thr"]))
+        v("ex_pairs", str(ex["pairs"]))
+        v("ex_buf", count(ex["buf"]))
+        v("ex_buf_lscc", count(ls["buf"]))
+        v("ex_buf_none", count(no["buf"]))
+        v("ex_buf_share", pct(ex["buf"] / no["buf"]))
+        v("ex_wloss", mbps(ex["wloss"]))
+        v("ex_wloss_lscc", mbps(ls["wloss"]))
+        v("ex_wloss_none", mbps(no["wloss"]))
+        # where exclude's gain is largest: how much of the loss comes back there
+        d_ex = {k: thr["lscc_exclude"][k] - thr["lscc"][k] for k in thr["lscc"]}
+        best = sorted(d_ex, key=lambda k: -d_ex[k])[:3]
+        v("ex_best", ", ".join(str(k) for k in best))
+        bx = exclude.per_snapshot("lscc_exclude", "buf", [seed])
+        bn = udp.per_snapshot("none", "buf", [seed])
+        bl = udp.per_snapshot("lscc", "buf", [seed])
+        v("ex_best_buf", "; ".join(f"{k}: {bn[k]:.0f}, {bl[k]:.0f}, {bx[k]:.0f}" for k in best))
+        g = udp.per_snapshot("lscc", "thr", [seed])
+        top = sorted(g, key=lambda k: -(g[k] - thr["none"][k]))[:2]
+        v("ex_top_gains", "; ".join(f"{k}: {(g[k] - thr['none'][k]) / 1e6:+.2f} to "
+                                    f"{(thr['lscc_exclude'][k] - thr['none'][k]) / 1e6:+.2f}" for k in top))
+    if "lscc_group" in stats:
+        lg, tg, ls, tc = stats["lscc_group"], stats["tcc_group"], stats["lscc"], stats["tcc"]
+        v("gr_lscc_pairs", str(lg["pairs"]))
+        v("gr_lscc_pairs_unicast", str(ls["pairs"]))
+        v("gr_lscc_thr", mbps(lg["thr"]))
+        v("gr_lscc_thr_unicast", mbps(ls["thr"]))
+        v("gr_lscc_updown", f"{lg['up']} snapshots raised and {lg['down']} lowered against {ls['up']} and {ls['down']}")
+        v("gr_lscc_buf", f"{ls['buf']:,.0f} to {lg['buf']:,.0f}")
+        v("gr_tcc_buf", f"{tc['buf']:,.0f} to {tg['buf']:,.0f}")
+        v("gr_frames", pct(mean([lg["mgmt_sent"] / ls["mgmt_sent"], tg["mgmt_sent"] / tc["mgmt_sent"]])))
+        v("gr_lscc_wloss", f"{mbps(ls['wloss'])} to {mbps(lg['wloss'])}")
+
+
+# ---- TCP ---------------------------------------------------------------------------------------
+
+
+def tcp_blocks(report: Report, data, tag: str, counted: str, offered: float) -> Tuple[Runs, dict, dict]:
+    m = Runs(data)
+    snapshots = m.snapshots()
+    schemes = ("none", "tcc", "lscc")
     if counted:
-        lines.append(f"Snapshot {ex}: the 40 uplink (fed at 50 kbit/s) and 40 downlink (150 kbit/s) TCP flows of each of "
-                     f"{len(seeds)} runs pooled; starving flows per run.")
+        f = m.flows[m.flows["flow_id"].str.contains(counted)]
+        tcp = f.groupby(["scheme", "seed", "topology_seed"])["goodput_bps"].sum().groupby(["scheme", "topology_seed"]).mean()
+        thr = {sc: {int(k): float(v) for k, v in tcp[sc].items()} for sc in schemes}
     else:
-        lines.append(f"Snapshot {ex}: the 40 uplink (100 kbit/s) and 40 downlink (300 kbit/s) flows of each of "
-                     f"{len(seeds)} runs pooled; starving flows per run.")
-    blocks[tag + "fig8"] = "\n".join(lines)
-
-    # ---- unicast against group-addressed notifications ----
-    if args.group_seeds and not tag:
-        gseeds = [int(x) for x in args.group_seeds.split(",")]
-        gschemes = ("none", "tcc", "tcc_group", "lscc", "lscc_group", "lscc_exclude")
-        gruns: Dict[tuple, dict] = {}
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(run_one, args.wmnsim, v["scenario"], out_dir, sc, k, s, args.duration, sc != "none"):
-                       (sc, k, s) for k in snapshots for s in gseeds for sc in gschemes}
-            for fut in concurrent.futures.as_completed(futures):
-                gruns[futures[fut]] = fut.result()
-
-        def gmean(sc: str, key) -> Dict[int, float]:
-            return {k: mean([key(gruns[(sc, k, s)]) for s in gseeds]) for k in snapshots}
-        gthr = {sc: gmean(sc, lambda r: r["summary"]["total_goodput_bps"]) for sc in gschemes}
-        lines = ["| scheme | variant | mean throughput (Mbit/s) | snapshots raised by > 0.16 Mbit/s | lowered | within | "
-                 "weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
-                 "snapshots with a mutual block | notification frames per run, mean |",
-                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-                 f"| {NAMES['none']} | | {mbps(mean(list(gthr['none'].values())))} | | | | "
-                 f"{mbps(mean(list(gmean('none', lambda r: r['summary']['weighted_intra_mesh_loss_bps']).values())))} | "
-                 f"{mean(list(gmean('none', lambda r: r['summary']['drops_intra_mesh_by_cause']['queue_overflow']).values())):.0f} | | |"]
-        for sc in gschemes[1:]:
-            d = [gthr[sc][k] - gthr["none"][k] for k in snapshots]
-            up = sum(1 for x in d if x > 0.01 * v["offered"])
-            down = sum(1 for x in d if x < -0.01 * v["offered"])
-            pairs = sum(1 for k in snapshots if any(gruns[(sc, k, s)]["mutual_blocks"] for s in gseeds))
-            kind, _, variant = sc.partition("_")
-            lines.append(
-                f"| {NAMES[kind]} | {VARIANT_NAMES[variant]} | "
-                f"{mbps(mean(list(gthr[sc].values())))} | {up} | {down} | {len(snapshots) - up - down} | "
-                f"{mbps(mean(list(gmean(sc, lambda r: r['summary']['weighted_intra_mesh_loss_bps']).values())))} | "
-                f"{mean(list(gmean(sc, lambda r: r['summary']['drops_intra_mesh_by_cause']['queue_overflow']).values())):.0f} | "
-                f"{pairs} | {mean(list(gmean(sc, lambda r: r['mgmt_sent']).values())):.0f} |")
+        thr = {sc: m.per_snapshot(sc, "thr") for sc in schemes}
+    total = {sc: m.per_snapshot(sc, "thr") for sc in schemes}
+    what = "TCP throughput"
+    band = mbps(BAND * offered)
+    ch = {sc: changes(thr, sc, offered) for sc in ("tcc", "lscc")}
+    lines = [f"| scheme | mean {what} (Mbit/s) | mean change | largest gain | largest loss | "
+             f"snapshots raised by > {band} Mbit/s | lowered | within |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|",
+             f"| {NAMES['none']} | {mbps(mean(thr['none'].values()))} | | | | | | |"]
+    for sc in ("tcc", "lscc"):
+        c = ch[sc]
+        lines.append(f"| {NAMES[sc]} | {mbps(mean(thr[sc].values()))} | {c['mean'] / 1e6:+.2f} | {c['max'] / 1e6:+.2f} | "
+                     f"{c['min'] / 1e6:+.2f} | {len(c['up'])} | {len(c['down'])} | {c['within']} |")
+    if counted:
+        udp = {sc: mean([total[sc][k] - thr[sc][k] for k in snapshots]) for sc in schemes}
         lines.append("")
-        lines.append(f"{len(snapshots)} snapshots, run seed{'s' if len(gseeds) > 1 else ''} "
-                     f"{', '.join(map(str, gseeds))}. A mutual block: two stations each blocked by the other for more "
-                     "than half the run. Notification frames: management frames put on the air, retries included.")
-        blocks["group"] = "\n".join(lines)
+        lines.append("Bursty UDP throughput, mean over the snapshots: " +
+                     ", ".join(f"{NAMES[sc]} {mbps(udp[sc])} Mbit/s" for sc in schemes) + " (004: roughly 8).")
+    report.block(tag + "fig7_summary", "\n".join(lines), data)
+    lines = ["| scheme | weighted intra-mesh loss (Mbit/s), mean | snapshots with forwarded packets lost in buffers | "
+             "such packets per run, mean (max) | retry-limit drops after forwarding per run, mean | local drops per run, mean | "
+             "notifications sent per run, mean |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    stats = {}
+    for sc in schemes:
+        b = list(m.per_snapshot(sc, "buf").values())
+        stats[sc] = {"buf": mean(b), "buf_n": sum(1 for x in b if x > 0), "sent": mean(m.per_snapshot(sc, "notifications_sent").values()),
+                     "wloss": mean(m.per_snapshot(sc, "wloss").values()), "retry": mean(m.per_snapshot(sc, "retry").values())}
+        lines.append(f"| {NAMES[sc]} | {mbps(stats[sc]['wloss'])} | {stats[sc]['buf_n']} | {mean(b):.0f} ({max(b):.0f}) | "
+                     f"{stats[sc]['retry']:.0f} | {mean(m.per_snapshot(sc, 'local').values()):.0f} | {stats[sc]['sent']:.0f} |")
+    report.block(tag + "loss", "\n".join(lines), data)
+    return m, ch, stats
 
-    if "blocks" in v:
-        blocks = {tag + b: blocks[tag + b] for b in v["blocks"]}
-    if args.no_doc:
-        for name, text in blocks.items():
-            print(f"## {name}\n{text}\n")
+
+def tcp_alone(report: Report, data) -> None:
+    m, ch, stats = tcp_blocks(report, data, "tcponly_", "", OFFERED_UDP)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, data)
+    v("tcponly_buf", f"{stats['none']['buf']:.0f}")
+    v("tcponly_buf_n", str(stats["none"]["buf_n"]))
+    v("tcponly_sent_tcc", f"{stats['tcc']['sent']:.0f}")
+    v("tcponly_sent_lscc", f"{stats['lscc']['sent']:.0f}")
+    v("tcponly_within_tcc", str(ch["tcc"]["within"]))
+    v("tcponly_within_lscc", str(ch["lscc"]["within"]))
+    v("tcponly_wloss", mbps(stats["none"]["wloss"]))
+    v("tcponly_n", str(len(m.snapshots())))
+
+
+def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
+    """What the doc says was run and what was not, from study.json's list."""
+    src = udp.data
+    missing = [what for name, what in (("group", "the group-addressed notifications over the snapshots"),
+                                       ("tcp", "TCP alone (Sec. 4.4's first claim)"),
+                                       ("tcp_bursty", "TCP with bursty UDP (Figs. 9 and 10)")) if name not in listed]
+    if not missing:
+        text = "every experiment of study.json is run"
     else:
-        doc = DOC.read_text()
-        for name, text in blocks.items():
-            doc = replace_block(doc, name, text, DOC)
-        DOC.write_text(doc)
-        print(f"wrote {DOC.relative_to(ROOT)}", file=sys.stderr)
-    if not args.no_plot and v["figure"]:
-        plot(order6, order7, thr, wloss, box, ex, ROOT / "docs" / "reproductions" / v["figure"], bool(tag))
-        if not tag:
-            plot_topology(args.wmnsim, v["scenario"], ex, topology)
-    return 0
+        text = (", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]) + \
+            (" are" if len(missing) > 1 else " is") + " not run"
+    report.value("not_run", text, src)
+    report.value("tcp_status", "neither is in study.json's list yet, so no result of them is stated here"
+                 if "tcp" not in listed and "tcp_bursty" not in listed else
+                 "only those in study.json's list are run", src)
+    report.value("group_status", "its experiment over the snapshots (`group`) is not run here, so what it "
+                 "changes is not stated" if "group" not in listed else "the table above measures what it changes", src)
+    report.value("options_intro", f"The same {len(udp.snapshots())} snapshots as Fig. 7, run seed {udp.seeds()[0]}: "
+                 "LSCC with 004's rules and with `exclude_blocked_packets`"
+                 + (", and both schemes with group-addressed notifications" if "group" in listed else "")
+                 + ", throughput and loss side by side.", src)
 
 
-def plot_topology(wmnsim: str, scenario: Path, snapshot: int, figure: Path) -> None:
-    """004 Fig. 5: the example snapshot with its routing trees, drawn by the Python
-    module's wmnsim.plot.topology from a run without congestion control (run seed 1,
-    180 s): gateways as squares, the links that can carry data in grey, those the
-    flows' recorded routes use shaded by the goodput routed over them. The module of
-    the build that made --wmnsim is used (BUILD/python), else an installed one."""
-    import matplotlib
-    matplotlib.use("Agg")
-    build_python = Path(wmnsim).resolve().parents[1] / "python"
-    if (build_python / "wmnsim").is_dir():
-        sys.path[:0] = [str(ROOT / "bindings"), str(build_python)]
-    import wmnsim as wm
-    import wmnsim.plot  # noqa: F401
-    result = wm.run(scenario, seed=1, overrides={"/node_groups/0/seed": snapshot, "/outputs/timeseries": []})
-    wm.plot.topology(result, path=figure, routes=False, labels=False,
-                     title=f"Fig. 5: snapshot {snapshot}, no congestion control")
-    print(f"wrote {figure.relative_to(ROOT)}", file=sys.stderr)
+# ---- figures -----------------------------------------------------------------------------------
 
 
-def plot(order6, order7, thr, wloss, box, ex, figure: Path, tcp: bool) -> None:
+def plot(udp: Runs, thr, box, figure: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    wloss = udp.per_snapshot("none", "wloss")
+    snaps = sorted(thr["none"])
+    order6 = sorted(snaps, key=lambda k: (wloss[k], k))
+    order7 = sorted(snaps, key=lambda k: (thr["none"][k], k))
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
     a = axes[0][0]
     x = range(1, len(order6) + 1)
     a.plot(x, [thr["none"][k] / 1e6 for k in order6], "o-", label="throughput")
-    a.plot(x, [wloss["none"][k] / 1e6 for k in order6], "s-", label="weighted intra-mesh loss")
+    a.plot(x, [wloss[k] / 1e6 for k in order6], "s-", label="weighted intra-mesh loss")
     a.set_xlabel("snapshot (sorted by loss)")
     a.set_ylabel("Mbit/s")
-    a.set_title("Fig. 6: no congestion control" + (" (TCP + bursty UDP)" if tcp else ""))
+    a.set_title("Fig. 6: no congestion control")
     a.legend()
     a = axes[0][1]
     x = range(1, len(order7) + 1)
-    for sc, m in (("none", "o-"), ("tcc", "^-"), ("lscc", "s-")):
-        a.plot(x, [thr[sc][k] / 1e6 for k in order7], m, label=NAMES[sc])
+    for sc, mk in (("none", "o-"), ("tcc", "^-"), ("lscc", "s-")):
+        a.plot(x, [thr[sc][k] / 1e6 for k in order7], mk, label=NAMES[sc])
     a.set_xlabel("snapshot (sorted by throughput without congestion control)")
-    a.set_ylabel("TCP throughput (Mbit/s)" if tcp else "throughput (Mbit/s)")
-    a.set_title("Fig. 9: TCP" if tcp else "Fig. 7: UDP")
+    a.set_ylabel("throughput (Mbit/s)")
+    a.set_title("Fig. 7: UDP")
     a.legend()
     for col, direction in enumerate(("uplink", "downlink")):
         a = axes[1][col]
-        a.boxplot([[v / 1e3 for v in box[(direction, sc)]] for sc in SCHEMES], labels=[NAMES[sc] for sc in SCHEMES],
-                  whis=1.5, sym="x")
+        a.boxplot([[v / 1e3 for v in box[(direction, sc)]] for sc in ("none", "tcc", "lscc")],
+                  labels=[NAMES[sc] for sc in ("none", "tcc", "lscc")], whis=1.5, sym="x")
         a.set_ylabel("flow throughput (kbit/s)")
-        a.set_title(f"Fig. {10 if tcp else 8}: {direction} {'TCP ' if tcp else ''}flows, snapshot {ex}")
+        a.set_title(f"Fig. 8: {direction} flows, snapshot 1")
     fig.tight_layout()
     fig.savefig(figure, dpi=90)
-    print(f"wrote {figure.relative_to(ROOT)}", file=sys.stderr)
+    plt.close(fig)
+    print(f"wrote {figure}")
+
+
+def plot_snapshot22(s22: Runs, figure: Path) -> None:
+    """D of s1 and s2 over time, and their queues, under LSCC and with exclude_blocked_packets (seed 1)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    seed = s22.seeds()[0]
+    ts = s22.data.table("timeseries_queue_length")
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    for sc, style in (("lscc", "-"), ("lscc_exclude", ":")):
+        rad = s22.controller_radios(sc, None, seed)
+        for node in ("s1", "s2"):
+            if node in rad:
+                end = float(s22.sel(sc, seeds=[seed])["simulated_time_s"].iloc[0])
+                pts = rad[node]["duration_over_time"] + [[end, rad[node]["duration_s"]]]
+                axes[0].step([p[0] for p in pts], [p[1] for p in pts], style, where="post",
+                             label=f"{node}, {'LSCC' if sc == 'lscc' else 'exclude_blocked_packets'}")
+    axes[0].set_xlabel("time (s)")
+    axes[0].set_ylabel("congestion duration D (s)")
+    axes[0].set_title("Snapshot 22, seed 1: D of s1 and s2")
+    axes[0].legend(fontsize=8)
+    if not ts.empty:
+        ts = ts.assign(scheme=ts["/controllers"].map(scheme_of))
+        cols = list(ts.columns)
+        node_col = next((c for c in ("node", "node_id", "entity", "id") if c in cols), None)
+        val_col = next((c for c in ("packets", "value", "queue_packets", "length") if c in cols), None)
+        t_col = next((c for c in ("time_s", "t", "time") if c in cols), None)
+        if node_col and val_col and t_col:
+            for sc, style in (("none", "--"), ("lscc", "-"), ("lscc_exclude", ":")):
+                for node in ("s1", "s2"):
+                    x = ts[(ts["scheme"] == sc) & (ts["seed"] == seed) & (ts[node_col] == node)]
+                    axes[1].plot(x[t_col], x[val_col], style, label=f"{node}, {sc}")
+            axes[1].set_ylabel(val_col)
+    axes[1].set_xlabel("time (s)")
+    axes[1].set_title("Queue of s1 and s2")
+    axes[1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(figure, dpi=90)
+    plt.close(fig)
+    print(f"wrote {figure}")
+
+
+def plot_topology(figure: Path) -> None:
+    """004 Fig. 5: snapshot 1 with its routing trees, from the scenario alone
+    (wmnsim.plot.topology of a Scenario: positions, links, routes by describe(); no run):
+    links coloured by the number of flows routed over them."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import wmnsim as wm
+    import wmnsim.plot  # noqa: F401
+    scenario = wm.Scenario.from_file(FOLDER / "mesh40_4gw.json").with_overrides({"/node_groups/0/seed": 1})
+    wm.plot.topology(scenario, path=figure, routes=False, labels=False,
+                     title="Fig. 5: snapshot 1 and its routing trees")
+    print(f"wrote {figure}")
+
+
+def main() -> int:
+    report = Report("mesh-congestion", __doc__)
+    listed = report.study.experiments
+    mechanisms(report, report.data("mechanisms"))
+    udp, thr = udp_blocks(report, report.data("udp"))
+    box = fig8_block(report, report.data("fig8"), udp)
+    s22 = snapshot22(report, report.data("snapshot22"))
+    group = Runs(report.data("group")) if "group" in listed else None
+    exclude = Runs(report.data("exclude")) if "exclude" in listed else None
+    options(report, udp, group, exclude)
+    if "tcp" in listed:
+        tcp_alone(report, report.data("tcp"))
+    statuses(report, listed, udp)
+    if report.plot:
+        plot(udp, thr, box, report.figure("mesh-congestion.png"))
+        plot_snapshot22(s22, report.figure("mesh-congestion-snapshot22.png"))
+        plot_topology(report.figure("mesh-congestion-topology.png"))
+    return report.finish()
 
 
 if __name__ == "__main__":

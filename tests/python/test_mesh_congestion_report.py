@@ -1,0 +1,36 @@
+"""The non-trivial computations of scripts/mesh_congestion_report.py (docs/reproductions/mesh-congestion.md):
+which stations block each other (004 Fig. 2's collision, persisting), how a /controllers value is named, and
+how snapshots are counted as raised, lowered or unchanged."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import mesh_congestion_report as report  # noqa: E402
+
+
+def radio(index, node, blocked_by):
+    return {"radio": index, "node": node, "blocked_by_radio_s": {str(k): v for k, v in blocked_by.items()}}
+
+
+def test_mutual_pairs_need_both_directions_over_half_the_run():
+    radios = [radio(0, "a", {1: 120.0}), radio(1, "b", {0: 95.0, 2: 170.0}), radio(2, "c", {1: 80.0}),
+              radio(3, "d", {})]
+    # a and b block each other for more than 90 s each; b is blocked by c for long, but c by b only 80 s.
+    assert report.mutual_pairs(radios, 90.0) == [("a", "b", 120.0, 95.0)]
+    assert report.mutual_pairs(radios, 100.0) == []
+    assert report.mutual_pairs(radios, 70.0) == [("a", "b", 120.0, 95.0), ("b", "c", 170.0, 80.0)]
+
+
+def test_scheme_names():
+    assert report.scheme_of("[]") == "none"
+    assert report.scheme_of('[{"type":"tcc"}]') == "tcc"
+    assert report.scheme_of('[{"exclude_blocked_packets":true,"type":"lscc"}]') == "lscc_exclude"
+    assert report.scheme_of('[{"notification_delivery":"group","type":"tcc"}]') == "tcc_group"
+    assert report.scheme_of('[{"too_short_threshold":0.5,"type":"lscc"}]') == "lscc_renew50"
+
+
+def test_changes_count_only_beyond_one_percent_of_the_offered_load():
+    thr = {"none": {1: 10e6, 2: 10e6, 3: 10e6, 4: 10e6}, "lscc": {1: 10.2e6, 2: 9.9e6, 3: 9.7e6, 4: 10.15e6}}
+    c = report.changes(thr, "lscc", 16e6)  # band 0.16 Mbit/s
+    assert c["up"] == [1] and c["down"] == [3] and c["within"] == 2
+    assert abs(c["mean"] - (-0.0125e6)) < 1e-3
