@@ -17,6 +17,13 @@ processes; --out DIR keeps the Parquet datasets (DIR/<model>) and resumes them.
 Usage: scripts/sweep_003_table1.py [--wmnsim build/ci/cli/wmnsim] [--duration 100]
        [--rates 16,20,...] [--models ns2,threshold,range,sinr] [--seeds 1]
        [--jobs 2] [--out DIR]
+       scripts/sweep_003_table1.py --write-scenarios scenarios/zhai_wccp/reproduction/generated
+
+--write-scenarios DIR writes the chain under each model, 300 s, as DIR/table1_<model>.json
+and runs nothing: the scenarios of the wccp study's Table I experiments
+(scenarios/zhai_wccp/reproduction/table1_*.json, `wmnsim reproduce wccp`, whose
+report makes the tables of docs/reproductions/wccp.md that docs/phy.md points to).
+That command regenerates the committed files byte for byte.
 """
 
 import argparse
@@ -105,7 +112,18 @@ def main():
                     help="start the 9 -> 1 flow this fraction of a period after the 1 -> 9 flow")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes of the embedded Dask cluster")
     ap.add_argument("--out", help="keep the sweeps' datasets in OUT/<model> (and resume them)")
+    ap.add_argument("--write-scenarios", metavar="DIR",
+                    help="write DIR/table1_<model>.json (300 s) for every model and exit (no runs)")
     args = ap.parse_args()
+    if args.write_scenarios:
+        os.makedirs(args.write_scenarios, exist_ok=True)
+        for model in MODELS:
+            path = os.path.join(args.write_scenarios, f"table1_{model}.json")
+            with open(path, "w") as f:
+                json.dump(scenario(model, 300.0), f, indent=1)
+                f.write("\n")
+            print(f"wrote {path}")
+        return 0
     wmnsim = import_wmnsim(args.wmnsim)
     rates = [float(r) for r in args.rates.split(",")]
     seeds = [int(x) for x in args.seeds.split(",")]

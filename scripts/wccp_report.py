@@ -1,60 +1,40 @@
 #!/usr/bin/python3
-"""The tables and the figure of docs/reproductions/wccp.md (paper 003, WCCP), from runs.
+"""The tables, values and figure of docs/reproductions/wccp.md (paper 003, WCCP), from stored runs.
 
-Runs paper 003's scenarios (scenarios/zhai_wccp/) with `wmnsim run`, TCP and WCCP
-side by side, then
+Reads the study's stored runs (scenarios/zhai_wccp/reproduction/data/, written by
+`wmnsim reproduce wccp`; nothing is run here):
 
-  - rewrites the tables between the <!-- begin:NAME --> / <!-- end:NAME --> markers
-    of docs/reproductions/wccp.md (scripts/doc_blocks.py), and
-  - draws docs/reproductions/wccp.png (needs matplotlib).
+  - one_flow: chain9_tcp and chain9 (Fig. 1(a), Fig. 5), with per-second RTT, goodput,
+    busyness (both measures) and queue series and WCCP's per-node statistics;
+  - tcp_flows: 2 to 5 TCP flows (Fig. 2, Table I's TCP column);
+  - table1_udp: the bidirectional CBR chain at 003's knee (Table I's UDP column);
+  - fairness: Fig. 1(b)/Fig. 6 and Fig. 1(c)/Fig. 7, with ns-2 busyness series;
+  - random: the 20 random topologies (Fig. 8, Fig. 9(a));
+  - threshold: one WCCP flow, th_b and the busy-time measure swept, with WCCP's statistics;
+  - deferral: Fig. 1(a) under ns-2's deferral;
+  - tcp_window: the single TCP flow with other windows and Reno;
+  - table1_<model>: Table I's knee under each reception model (docs/phy.md points here);
 
-What runs (every run 300 s unless --duration):
-  - Fig. 1(a)/Fig. 5: chain9_tcp.json and chain9.json (WCCP), --seeds each;
-  - Fig. 2 and Table I: chain9_tcp.json and chain9_tcp_{2..5}flows.json, --seeds each;
-    Table I's UDP column: scripts/sweep_003_table1.py's bidirectional CBR scenario
-    (ns2 reception) at 003's rate of 24.3 packet/s, --seeds each (one rate, not the
-    sweep: run that script for the knee);
-  - Fig. 1(b)/Fig. 6 and Fig. 1(c)/Fig. 7: chain9_{3,6}flows_{tcp,wccp}.json, --seeds each;
-  - Sec. IV-B/Fig. 8-9(a): random50/snapshot_NN_{tcp,wccp}.json, seed 1 each;
-  - the threshold sweep of "Differences": chain9.json under both busy-time measures
-    and, with ns-2's busy time, also under ns-2's deferral (mac.deferral "ns2"), at
-    th_b 0.80 to 0.95, the first 3 seeds each;
-  - the deferral comparison: chain9_tcp.json and chain9.json under ns-2's deferral,
-    --seeds each.
+then rewrites the generated blocks and values of the doc (scripts/doc_blocks.py) and
+draws docs/reproductions/wccp.png (needs matplotlib).
 
-A WCCP scenario the build refuses (exit code 2: WCCP not simulated yet) is reported
-once on stderr and its cells read "not run"; no number is ever made up. The runs'
-results are kept in --out (default: a temporary folder) and reused when the
-results file is already there (delete the folder after a model change).
-
-Usage: /usr/bin/python3 scripts/wccp_report.py [--wmnsim build/ci/cli/wmnsim]
-          [--seeds 1,2,3,4,5] [--duration 300] [--snapshots 20] [--jobs 2]
-          [--out DIR] [--no-plot] [--no-doc]
---no-doc prints the tables instead of writing the document.
+Usage: wmnsim reproduce wccp [--report-only]   (or: this script [--data DIR] [--doc PATH]
+[--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
 """
 from __future__ import annotations
 
-import argparse
-import concurrent.futures
 import json
 import math
-import os
-import subprocess
 import sys
-import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from doc_blocks import replace_block  # noqa: E402
-import sweep_003_table1  # noqa: E402
+import numpy as np
+import pandas as pd
 
-ROOT = Path(__file__).resolve().parent.parent
-SCEN = ROOT / "scenarios" / "zhai_wccp"
-DOC = ROOT / "docs" / "reproductions" / "wccp.md"
-FIGURE = DOC.with_suffix(".png")
-NOT_RUN = "not run"
-TIMESERIES_TCP = ["flow_goodput", "flow_rtt", "channel_busyness", "channel_busyness_ns2", "queue_length", "drops"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from doc_blocks import VALUE, Report  # noqa: E402
 
 # 003's numbers (text of Sec. II and IV).
 PAPER_FIG1A = {"tcp": {"drops": 0.834, "delay": 0.1844, "goodput": 194.6, "rtt": 0.2646},
@@ -66,59 +46,20 @@ UDP_RATE_PPS = 24.3
 MAXMIN_3 = [1 / 8, 1 / 8, 1 / 8]  # our derivation for Fig. 1(b): 8 transmissions of x in links 1-2..4-5
 MAXMIN_6 = [1 / 12] * 5 + [1 / 3]  # 003 Sec. II-C for Fig. 1(c)
 MAXAGG_6 = [0.0] + [1 / 8] * 4 + [1 / 2]  # 003 Sec. II-C
-# The threshold sweep of "Differences": one WCCP flow on the chain, each busy-time
-# measure at each th_b, over the first SWEEP_SEEDS seeds.
-# (busy_time, mac.deferral): the busy measure WCCP reads and how the MAC defers.
+TH_B, ALPHA = 0.92, 0.1  # 003 Sec. III
+BOTTLENECK = ("4", "5", "6")
+# The threshold experiment's configurations: (busy_time, mac.deferral).
 SWEEP_CONFIGS = (("standard", "standard"), ("ns2", "standard"), ("ns2", "ns2"))
 SWEEP_THRESHOLDS = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95)
-SWEEP_SEEDS = 3
+BUSY, DEFER, THRESH = "/controllers/0/busy_time", "/mac/deferral", "/controllers/0/busyness_threshold"
+INTERVAL = "/flows/0/traffic/interval_s"
+OFFSET = "/flows/1/start_s"
+WINDOW, VARIANT = "/flows/0/tcp/window_packets", "/flows/0/tcp/variant"
+MODELS = ("ns2", "threshold", "sinr", "range")
+KNEE_DROPS = 0.1  # 003 Sec. II-B: collision drops per second
 
 
-class Refused(Exception):
-    pass
-
-
-# ---- running -------------------------------------------------------------------------
-
-class Runner:
-    def __init__(self, wmnsim: str, out: Path, duration: float, jobs: int):
-        self.wmnsim, self.out, self.duration, self.jobs = wmnsim, out, duration, jobs
-        self.refusals: Dict[str, str] = {}
-
-    def path(self, scen: Path, seed: int, tag: str = "") -> Path:
-        rel = scen.relative_to(ROOT).with_suffix("") if scen.is_relative_to(ROOT) else Path(scen.stem)
-        return self.out / f"{str(rel).replace('/', '__')}{tag}.d{self.duration:g}.s{seed}.json"
-
-    def run_one(self, scen: Path, seed: int, extra: Sequence[str] = (), tag: str = "") -> Optional[dict]:
-        out = self.path(scen, seed, tag)
-        if not out.exists():
-            cmd = [self.wmnsim, "run", str(scen), "--seed", str(seed), "-o", str(out),
-                   "--set", f"/simulation/duration_s={self.duration:g}", *extra]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode == 2:
-                msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "exit code 2"
-                msg = msg.removeprefix(f"{scen}: ")
-                self.refusals[scen.name if not scen.is_relative_to(ROOT) else str(scen.relative_to(ROOT))] = msg
-                return None
-            if r.returncode != 0:
-                raise SystemExit(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stderr}")
-        return json.loads(out.read_text())
-
-    def run_many(self, jobs: List[Tuple[Path, int, Tuple[str, ...]]], tags: Optional[List[str]] = None
-                 ) -> Dict[Tuple[str, int], Optional[dict]]:
-        """Runs `jobs`; results keyed by (scenario name + tag, seed)."""
-        results: Dict[Tuple[str, int], Optional[dict]] = {}
-        tags = tags or [""] * len(jobs)
-        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as ex:
-            futs = {ex.submit(self.run_one, s, seed, extra, tag): ((s.name if s.parent == SCEN else
-                                                                    str(s.relative_to(SCEN))) + tag, seed)
-                    for (s, seed, extra), tag in zip(jobs, tags)}
-            for f in concurrent.futures.as_completed(futs):
-                results[futs[f]] = f.result()
-        return results
-
-
-# ---- metrics of one run ------------------------------------------------------------------
+# ---- statistics --------------------------------------------------------------------------
 
 def mean(xs: Sequence[float]) -> float:
     xs = [x for x in xs if x is not None and not math.isnan(x)]
@@ -126,6 +67,7 @@ def mean(xs: Sequence[float]) -> float:
 
 
 def ci95(xs: Sequence[float]) -> float:
+    """Half-width of the 95 % confidence interval of the mean (Student's t)."""
     xs = [x for x in xs if x is not None and not math.isnan(x)]
     n = len(xs)
     if n < 2:
@@ -136,331 +78,509 @@ def ci95(xs: Sequence[float]) -> float:
     return float(scipy_stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
 
 
-def series(doc: dict, kind: str) -> Dict[str, List[Tuple[float, float]]]:
-    out: Dict[str, List[Tuple[float, float]]] = {}
-    ts = doc.get("timeseries", {}).get(kind)
-    if not ts:
-        return out
-    for t, ident, v in ts["rows"]:
-        if v is not None:
-            out.setdefault(ident, []).append((float(t), float(v)))
-    return out
+def shuffle_band(th: float = TH_B, alpha: float = ALPHA) -> Tuple[float, float]:
+    """The r_b for which Eq. 13 shuffles: |Delta S| < alpha (S + Delta S) with Eq. 5's
+    Delta S = (th - r_b) / r_b S is |th - r_b| < alpha th, i.e. th (1 - alpha) < r_b <
+    th (1 + alpha) (r_b = th itself gives Delta S = 0: no feedback at all)."""
+    return th * (1 - alpha), th * (1 + alpha)
 
 
-def duration(doc: dict) -> float:
-    return float(doc["scenario"]["simulation"]["duration_s"])
+def share_in_band(values: Sequence[float], lo: float, hi: float, th: float = TH_B) -> float:
+    """The share of `values` (per-interval r_b) inside the shuffling band (lo, hi), th excluded."""
+    v = np.asarray([x for x in values if x is not None and not math.isnan(x)], dtype=float)
+    if v.size == 0:
+        return float("nan")
+    return float(np.mean((v > lo) & (v < hi) & (v != th)))
 
 
-def run_metrics(doc: dict) -> dict:
-    """Aggregates of one run: goodput (kbit/s), drops/s, delay, RTT, ..."""
-    flows = doc["flows"]
-    dur = duration(doc)
-    delivered = sum(f["delivered_packets"] for f in flows)
-    delay = (sum((f["delay_mean_s"] or 0.0) * f["delivered_packets"] for f in flows) / delivered
-             if delivered else float("nan"))
-    rtt = series(doc, "flow_rtt")
-    drops = doc["summary"]["drops"]
-    return {
-        "goodput": doc["summary"]["total_goodput_bps"] / 1e3,
-        "per_flow": {f["id"]: f["goodput_bps"] / 1e3 for f in flows},
-        "hops": {f["id"]: f["hops"] for f in flows},
-        "jfi": doc["summary"]["jain_fairness_index"],
-        "drops": sum(drops.values()) / dur,
-        "drops_collision": drops["retry_limit"] / dur,
-        "drops_overflow": drops["queue_overflow"] / dur,
-        "delay": delay,
-        # The mean over the flows of each flow's smoothed RTT sampled every interval.
-        "rtt": mean([mean([v for _, v in pts]) for pts in rtt.values()]) if rtt else float("nan"),
-        "busyness": {n["id"]: n["channel_busyness"] for n in doc["nodes"]},
-        "busyness_ns2": {n["id"]: n["channel_busyness_ns2"] for n in doc["nodes"]},
-        "timeouts": sum(f.get("timeouts") or 0 for f in flows),
-        "rb": max(n["channel_busyness_ns2"] for n in doc["nodes"]),
-        "queue": {k: mean([v for _, v in pts]) for k, pts in series(doc, "queue_length").items()},
-    }
+def controller_nodes(controllers: pd.DataFrame) -> pd.DataFrame:
+    """WCCP's per-node statistics (the controllers table's `nodes` column, JSON text),
+    one row per run and node, with the run's identifying columns in front."""
+    rows = []
+    front = [c for c in controllers.columns if c == "scenario" or c == "seed" or c.startswith("/")]
+    for _, r in controllers[controllers["controller_type"] == "wccp"].iterrows():
+        for n in json.loads(r["nodes"]):
+            rows.append({**{c: r[c] for c in front}, **n})
+    return pd.DataFrame(rows)
 
 
-# ---- formatting -------------------------------------------------------------------------
+def at_threshold_share(nodes: pd.DataFrame) -> pd.Series:
+    """Per node: the share of WCCP's control intervals with r_b >= th_b, pooled over the runs."""
+    g = nodes.groupby("node")
+    return g["intervals_at_threshold"].sum() / g["intervals"].sum()
 
-def fmt(xs: Sequence[Optional[float]], digits: int) -> str:
-    if not xs or any(x is None for x in xs):
-        return NOT_RUN
+
+def interval_mean(nodes: pd.DataFrame) -> pd.Series:
+    """Per node: the mean r_b per control interval, weighted by each run's intervals."""
+    w = nodes["busy_ratio_mean"] * nodes["intervals"]
+    return w.groupby(nodes["node"]).sum() / nodes.groupby("node")["intervals"].sum()
+
+
+def busiest_nodes(nodes: pd.DataFrame, k: int = 3) -> List[str]:
+    """The k nodes of the highest mean r_b per control interval (WCCP's bottleneck), in node order."""
+    m = interval_mean(nodes)
+    return sorted(m.sort_values(ascending=False).index[:k], key=lambda n: (len(n), n))
+
+
+def pct_span(a: float, b: float) -> str:
+    """Two shares as "17-30 %", or one when both round alike."""
+    x, y = f"{a * 100:.0f}", f"{b * 100:.0f}"
+    return f"{x} %" if x == y else f"{x}-{y} %"
+
+
+# ---- selecting stored runs ---------------------------------------------------------------
+
+def select(df: pd.DataFrame, scenario: Optional[str] = None, where: Optional[dict] = None) -> pd.DataFrame:
+    m = pd.Series(True, index=df.index)
+    if scenario is not None:
+        m &= df["scenario"] == scenario
+    for k, v in (where or {}).items():
+        m &= np.isclose(df[k].astype(float), v) if isinstance(v, float) else (df[k] == v)
+    return df[m]
+
+
+class Runs:
+    """The runs of one scenario (and one point of a sweep) of an experiment: per-run metrics
+    in seed order."""
+
+    def __init__(self, data, scenario: str, where: Optional[dict] = None):
+        self.data, self.scenario, self.where = data, scenario, where or {}
+        self.runs = select(data.runs, scenario, where).sort_values("seed")
+        self.seeds = list(self.runs["seed"])
+        self.flows = select(data.flows, scenario, where)
+        self.nodes = select(data.nodes, scenario, where)
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    def duration(self) -> float:
+        return float(self.runs["simulated_time_s"].iloc[0])
+
+    def per_run(self, what) -> List[float]:
+        return [what(s) for s in self.seeds]
+
+    def _flows(self, seed) -> pd.DataFrame:
+        return self.flows[self.flows["seed"] == seed]
+
+    def _run(self, seed) -> pd.Series:
+        return self.runs[self.runs["seed"] == seed].iloc[0]
+
+    def goodput(self) -> List[float]:
+        return self.per_run(lambda s: self._run(s)["total_goodput_bps"] / 1e3)
+
+    def jfi(self) -> List[float]:
+        return self.per_run(lambda s: self._run(s)["jain_fairness_index"])
+
+    def drops(self, cause: Optional[str] = None) -> List[float]:
+        """Every packet dropped in the run (data and ACKs), or those of one cause, per second."""
+        cols = [f"drops.{cause}"] if cause else [c for c in self.runs.columns if c.startswith("drops.")]
+        return self.per_run(lambda s: float(self._run(s)[cols].sum()) / float(self._run(s)["simulated_time_s"]))
+
+    def delay(self) -> List[float]:
+        """Mean end-to-end delay of the delivered data packets, packet-weighted over the flows."""
+        def one(s):
+            f = self._flows(s)
+            n = f["delivered_packets"].sum()
+            return float((f["delay_mean_s"].fillna(0.0) * f["delivered_packets"]).sum() / n) if n else float("nan")
+        return self.per_run(one)
+
+    def timeouts(self) -> List[float]:
+        return self.per_run(lambda s: float(self._flows(s)["timeouts"].fillna(0).sum()))
+
+    def per_flow(self, fid: str) -> List[float]:
+        f = self.flows.set_index(["seed", "flow_id"])["goodput_bps"]
+        return [f[(s, fid)] / 1e3 for s in self.seeds]
+
+    def flow_ids(self) -> List[str]:
+        return list(dict.fromkeys(self.flows.sort_values(["seed"])["flow_id"]))
+
+    def hops(self, fid: str) -> int:
+        return int(self.flows[self.flows["flow_id"] == fid]["hops"].iloc[0])
+
+    def busiest(self, column: str = "channel_busyness_ns2") -> List[float]:
+        return self.per_run(lambda s: float(self.nodes[self.nodes["seed"] == s][column].max()))
+
+    def node(self, node: str, column: str) -> List[float]:
+        n = self.nodes.set_index(["seed", "node_id"])[column]
+        return [float(n[(s, node)]) for s in self.seeds]
+
+    def series(self, kind: str) -> pd.DataFrame:
+        return select(self.data.table(f"timeseries_{kind}"), self.scenario, self.where)
+
+    def rtt(self) -> List[float]:
+        """Each flow's smoothed RTT sampled every interval, averaged over the run, then over the flows."""
+        ts = self.series("flow_rtt")
+        per = ts.groupby(["seed", "id"])["value"].mean().groupby("seed").mean()
+        return [float(per.get(s, float("nan"))) for s in self.seeds]
+
+    def queue(self, node: str) -> List[float]:
+        ts = self.series("queue_length")
+        per = ts[ts["id"] == node].groupby("seed")["value"].mean()
+        return [float(per.get(s, float("nan"))) for s in self.seeds]
+
+    def controller(self) -> pd.DataFrame:
+        return controller_nodes(select(self.data.controllers, self.scenario, self.where))
+
+
+def fmt(xs: Sequence[float], digits: int) -> str:
     m = mean(xs)
     if len(xs) == 1:
         return f"{m:.{digits}f}"
     return f"{m:.{digits}f} ± {ci95(xs):.{digits}f}"
 
 
-def metric_over(runs: List[Optional[dict]], key: str) -> List[Optional[float]]:
-    return [None if r is None else r[key] for r in runs]
+def seeds_text(runs: Runs) -> str:
+    return f"{len(runs)} run{'s' if len(runs) != 1 else ''} of {runs.duration():g} s"
 
 
-# ---- tables -----------------------------------------------------------------------------
+# ---- tables -------------------------------------------------------------------------------
 
-def fig1a_table(res, seeds) -> str:
-    rows = [("goodput (kbit/s)", "goodput", 1), ("dropped packets/s", "drops", 3),
-            ("of which at the retry limit (collisions)", "drops_collision", 3),
-            ("end-to-end delay (s)", "delay", 4), ("RTT (s)", "rtt", 4)]
-    tcp = [res[("chain9_tcp.json", s)] for s in seeds]
-    wccp = [res[("chain9.json", s)] for s in seeds]
+def fig1a_table(tcp: Runs, wccp: Runs) -> str:
+    rows = [("goodput (kbit/s)", "goodput", lambda r: r.goodput(), 1),
+            ("dropped packets/s", "drops", lambda r: r.drops(), 3),
+            ("of which at the retry limit (collisions)", None, lambda r: r.drops("retry_limit"), 3),
+            ("end-to-end delay (s)", "delay", lambda r: r.delay(), 4),
+            ("RTT (s)", "rtt", lambda r: r.rtt(), 4),
+            ("timeouts per run", None, lambda r: r.timeouts(), 1)]
     lines = ["| metric | 003 TCP | wmnsim TCP | 003 WCCP | wmnsim WCCP |", "|---|---|---|---|---|"]
-    for label, key, d in rows:
-        p_t = PAPER_FIG1A["tcp"].get(key, "-")
-        p_w = PAPER_FIG1A["wccp"].get(key, "-")
-        lines.append(f"| {label} | {p_t} | {fmt(metric_over(tcp, key), d)} | {p_w} | {fmt(metric_over(wccp, key), d)} |")
-    lines.append("")
-    lines.append(f"One flow 1 -> 9; mean of {len(seeds)} runs of {duration_of(tcp)} ± the 95 % confidence interval of "
-                 "the mean. Drops: every packet of the run dropped (data and ACKs, all causes) per second. Delay: mean "
-                 "end-to-end delay of the delivered data packets. RTT: the flow's smoothed RTT sampled every second, "
-                 "averaged over the run.")
-    lines.append("")
+    for label, key, f, d in rows:
+        p_t = PAPER_FIG1A["tcp"].get(key, "-") if key else "-"
+        p_w = PAPER_FIG1A["wccp"].get(key, "-") if key else "-"
+        lines.append(f"| {label} | {p_t} | {fmt(f(tcp), d)} | {p_w} | {fmt(f(wccp), d)} |")
+    lines += ["", f"One flow 1 -> 9; mean of {seeds_text(tcp)} ± the 95 % confidence interval of the mean. Drops: "
+              "every packet of the run dropped (data and ACKs, all causes) per second. Delay: mean end-to-end delay "
+              "of the delivered data packets. RTT: the flow's smoothed RTT sampled every second, averaged over the "
+              "run. Timeouts: the sender's retransmission timeouts.", ""]
     lines.append("| node | busyness TCP | busyness WCCP | ns-2 busyness TCP | ns-2 busyness WCCP | "
                  "mean queue TCP (packets) | mean queue WCCP (packets) |")
     lines.append("|---|---|---|---|---|---|---|")
     for node in [str(i) for i in range(1, 10)]:
-        def per_node(runs, what):
-            return [None if r is None else r[what].get(node, float("nan")) for r in runs]
-        lines.append(f"| {node} | {fmt(per_node(tcp, 'busyness'), 3)} | {fmt(per_node(wccp, 'busyness'), 3)} | "
-                     f"{fmt(per_node(tcp, 'busyness_ns2'), 3)} | {fmt(per_node(wccp, 'busyness_ns2'), 3)} | "
-                     f"{fmt(per_node(tcp, 'queue'), 2)} | {fmt(per_node(wccp, 'queue'), 2)} |")
-    lines.append("")
-    lines.append("Channel busyness: each node's busy fraction over the run (transmitting, receiving, carrier sensed or "
-                 "NAV; docs/mac.md); ns-2 busyness: the same as ns-2's MAC counts it, the measure the 003 scenarios' "
-                 "controller reads (`busy_time: \"ns2\"`); queue: the interface queue length sampled every second, averaged over the run "
-                 "(Fig. 5(a) and (c)).")
+        lines.append(f"| {node} | {fmt(tcp.node(node, 'channel_busyness'), 3)} | "
+                     f"{fmt(wccp.node(node, 'channel_busyness'), 3)} | "
+                     f"{fmt(tcp.node(node, 'channel_busyness_ns2'), 3)} | "
+                     f"{fmt(wccp.node(node, 'channel_busyness_ns2'), 3)} | "
+                     f"{fmt(tcp.queue(node), 2)} | {fmt(wccp.queue(node), 2)} |")
+    lines += ["", "Channel busyness: each node's busy fraction over the run (transmitting, receiving, carrier sensed "
+              "or NAV; docs/mac.md); ns-2 busyness: the same as ns-2's MAC counts it, the measure the 003 scenarios' "
+              "controller reads (`busy_time: \"ns2\"`); queue: the interface queue length sampled every second, "
+              "averaged over the run (Fig. 5(a) and (c))."]
     return "\n".join(lines)
 
 
-def duration_of(runs: List[Optional[dict]]) -> str:
-    for r in runs:
-        if r is not None:
-            return f"{r['duration']:g} s"
-    return "(none ran)"
+def busyness_table(wccp_runs: List[Tuple[str, Runs]], lo: float, hi: float) -> str:
+    """Per-interval r_b of WCCP's bottleneck nodes: WCCP's own control intervals (its statistics)
+    and the 1-s samples of the measure it reads."""
+    lines = ["| scenario | node (the three of the highest mean r_b) | control intervals per run | "
+             "mean r_b per control interval | "
+             f"control intervals with r_b >= {TH_B:g} | 1-s samples with r_b >= {TH_B:g} | "
+             f"1-s samples in the shuffling band ({lo:.3f}, {hi:.3f}) |", "|---|---|---|---|---|---|---|"]
+    for label, r in wccp_runs:
+        cn = r.controller()
+        means, shares = interval_mean(cn), at_threshold_share(cn)
+        ts = r.series("channel_busyness_ns2")
+        for node in busiest_nodes(cn):
+            v = ts[ts["id"] == node]["value"]
+            per_run = cn[cn["node"] == node]["intervals"].mean()
+            lines.append(f"| {label} | {node} | {per_run:.0f} | {means[node]:.3f} | {pct(shares[node])} | "
+                         f"{pct(float(np.mean(v >= TH_B)))} | {pct(share_in_band(v, lo, hi))} |")
+    lines += ["", "WCCP's statistics (`controllers[].statistics.nodes`, docs/controllers.md): the r_b each node "
+              "measured at the end of each of its control intervals (Eq. 17's average RTT, about "
+              f"{mean(list(wccp_runs[0][1].controller()['control_interval_s'])):.2f} s on the single-flow chain), "
+              "averaged, and the share of the intervals at or above th_b, pooled over the "
+              f"{len(wccp_runs[0][1])} seeds. The 1-s samples: the `channel_busyness_ns2` time series (the measure "
+              "the scenarios' controller reads); Eq. 13 shuffles in a control interval whose r_b lies in the band, "
+              "and the 1-s samples smooth several control intervals, so their share in the band is an estimate, not "
+              "a count (WCCP does not record its shuffles). Every control interval at or above th_b in which WCCP "
+              "packets passed shuffles (the band's upper end exceeds 1), so the fifth column is about a lower bound "
+              "of the share that shuffles."]
+    return "\n".join(lines)
 
 
-def fig2_table(res, seeds) -> str:
+def fig2_table(runs: List[Runs]) -> str:
     lines = ["| TCP flows 1 -> 9 | aggregate goodput (kbit/s) | dropped packets/s | of which collisions/s | "
              "queue overflows/s | delay (s) | RTT (s) | JFI |", "|---|---|---|---|---|---|---|---|"]
-    for n in range(1, 6):
-        name = "chain9_tcp.json" if n == 1 else f"chain9_tcp_{n}flows.json"
-        runs = [res[(name, s)] for s in seeds]
-        lines.append(f"| {n} | {fmt(metric_over(runs, 'goodput'), 1)} | {fmt(metric_over(runs, 'drops'), 3)} | "
-                     f"{fmt(metric_over(runs, 'drops_collision'), 3)} | {fmt(metric_over(runs, 'drops_overflow'), 3)} | "
-                     f"{fmt(metric_over(runs, 'delay'), 3)} | {fmt(metric_over(runs, 'rtt'), 3)} | "
-                     f"{fmt(metric_over(runs, 'jfi'), 3)} |")
-    lines.append("")
-    lines.append("003 Fig. 2(a): 0.83 to 3.63 dropped packets/s for 1 to 5 flows, none from queue overflow. "
-                 f"Mean of {len(seeds)} runs ± 95 % CI.")
+    for n, r in enumerate(runs, start=1):
+        lines.append(f"| {n} | {fmt(r.goodput(), 1)} | {fmt(r.drops(), 3)} | {fmt(r.drops('retry_limit'), 3)} | "
+                     f"{fmt(r.drops('queue_overflow'), 3)} | {fmt(r.delay(), 3)} | {fmt(r.rtt(), 3)} | "
+                     f"{fmt(r.jfi(), 3)} |")
+    lines += ["", "003 Fig. 2(a): 0.83 to 3.63 dropped packets/s for 1 to 5 flows, none from queue overflow. "
+              f"Mean of {seeds_text(runs[0])} ± 95 % CI (1 flow: one_flow's chain9_tcp runs)."]
     return "\n".join(lines)
 
 
-def table1(res, seeds, udp) -> str:
-    tcp5 = [res[("chain9_tcp_5flows.json", s)] for s in seeds]
+def udp_metrics(udp) -> Dict[str, List[float]]:
+    fl = udp.flows.set_index(["seed", "flow_id"])
+    runs = udp.runs.sort_values("seed")
+    out: Dict[str, List[float]] = {"goodput": [], "delay": [], "rtt": [], "drops": []}
+    for _, r in runs.iterrows():
+        s, dur = r["seed"], float(r["simulated_time_s"])
+        f, b = fl.loc[(s, "data")], fl.loc[(s, "back")]
+        out["goodput"].append((f["goodput_bps"] + b["goodput_bps"]) / 1e3)
+        out["delay"].append(f["delay_mean_s"])
+        out["rtt"].append(f["delay_mean_s"] + b["delay_mean_s"])
+        out["drops"].append((f["drops_retry_limit"] + b["drops_retry_limit"]) / dur)
+    return out
+
+
+def table1(udp, tcp5: Runs) -> str:
+    u = udp_metrics(udp)
+    t = {"goodput": tcp5.goodput(), "delay": tcp5.delay(), "rtt": tcp5.rtt(), "drops": tcp5.drops("retry_limit")}
     lines = ["| | 003 UDP (1 -> 9 and back) | wmnsim UDP | 003 5 TCP flows | wmnsim 5 TCP flows |",
              "|---|---|---|---|---|"]
-    rows = [("aggregate throughput (kbit/s)", "goodput", 1), ("average end-to-end delay (s)", "delay", 4),
-            ("RTT (s)", "rtt", 3), ("dropped packets/s due to collision", "drops", 3)]
-    for label, key, d in rows:
-        u = [x[key] for x in udp]
-        t_key = {"drops": "drops_collision"}.get(key, key)
-        lines.append(f"| {label} | {PAPER_TABLE1['udp'][key]} | {fmt(u, d)} | {PAPER_TABLE1['tcp5'][key]} | "
-                     f"{fmt(metric_over(tcp5, t_key), d)} |")
-    lines.append("")
-    lines.append(f"UDP: 1000-byte CBR packets 1 -> 9 and 40-byte packets 9 -> 1, both at {UDP_RATE_PPS} packet/s (003's "
-                 "knee), scripts/sweep_003_table1.py's scenario under the ns2 reception model; throughput: both "
-                 "directions; delay: the forward flow's; RTT as 003's footnote: the sum of the two flows' mean delays; "
-                 "collision drops: packets dropped at the retry limit, both flows. 5 TCP: collision drops are "
-                 f"retry-limit drops of data and ACKs. Mean of {len(seeds)} runs ± 95 % CI. The knee itself: "
-                 "scripts/sweep_003_table1.py (docs/phy.md).")
+    for label, key, d in (("aggregate throughput (kbit/s)", "goodput", 1), ("average end-to-end delay (s)", "delay", 4),
+                          ("RTT (s)", "rtt", 3), ("dropped packets/s due to collision", "drops", 3)):
+        lines.append(f"| {label} | {PAPER_TABLE1['udp'][key]} | {fmt(u[key], d)} | {PAPER_TABLE1['tcp5'][key]} | "
+                     f"{fmt(t[key], d)} |")
+    n = len(udp.runs)
+    dur = float(udp.runs["simulated_time_s"].iloc[0])
+    lines += ["", f"UDP: 1000-byte CBR packets 1 -> 9 and 40-byte packets 9 -> 1, both at {UDP_RATE_PPS} packet/s "
+              "(003's knee), the chain of the table1 experiments below under the ns2 reception model; throughput: "
+              "both directions; delay: the forward flow's; RTT as 003's footnote: the sum of the two flows' mean "
+              "delays; collision drops: packets dropped at the retry limit, both flows. 5 TCP: collision drops are "
+              f"retry-limit drops of data and ACKs. Mean of {n} runs of {dur:g} s ± 95 % CI (5 TCP: "
+              f"{seeds_text(tcp5)})."]
     return "\n".join(lines)
 
 
-def fairness_table(res, seeds, names: Tuple[str, str], shares: List[Tuple[str, List[float]]]) -> str:
-    tcp = [res[(names[0], s)] for s in seeds]
-    wccp = [res[(names[1], s)] for s in seeds]
-    ids = None
-    for r in tcp + wccp:
-        if r is not None:
-            ids = list(r["per_flow"])
-            break
+def fairness_table(tcp: Runs, wccp: Runs, shares: List[Tuple[str, List[float]]]) -> str:
+    ids = tcp.flow_ids()
     head = "| flow | hops | " + " | ".join(f"{label} (share of 2 Mbit/s)" for label, _ in shares) + \
            " | TCP (kbit/s) | WCCP (kbit/s) |"
     lines = [head, "|" + "---|" * (4 + len(shares))]
-    for k, fid in enumerate(ids or []):
-        hops = next(r["hops"][fid] for r in tcp + wccp if r is not None)
+    for k, fid in enumerate(ids):
         cells = [f"{v[k]:.3f}" for _, v in shares]
-        t = [None if r is None else r["per_flow"][fid] for r in tcp]
-        w = [None if r is None else r["per_flow"][fid] for r in wccp]
-        lines.append(f"| {fid} | {hops} | " + " | ".join(cells) + f" | {fmt(t, 1)} | {fmt(w, 1)} |")
-    agg_cells = [f"{sum(v):.3f}" for _, v in shares]
-    lines.append("| aggregate | | " + " | ".join(agg_cells) + f" | {fmt(metric_over(tcp, 'goodput'), 1)} | "
-                 f"{fmt(metric_over(wccp, 'goodput'), 1)} |")
-    lines.append("| JFI | | " + " | ".join("" for _ in shares) + f" | {fmt(metric_over(tcp, 'jfi'), 3)} | "
-                 f"{fmt(metric_over(wccp, 'jfi'), 3)} |")
-    lines.append("| delay (s) | | " + " | ".join("" for _ in shares) + f" | {fmt(metric_over(tcp, 'delay'), 3)} | "
-                 f"{fmt(metric_over(wccp, 'delay'), 3)} |")
-    lines.append("| dropped packets/s | | " + " | ".join("" for _ in shares) + f" | {fmt(metric_over(tcp, 'drops'), 2)} | "
-                 f"{fmt(metric_over(wccp, 'drops'), 2)} |")
-    lines.append("")
-    lines.append(f"Goodput per flow, mean of {len(seeds)} runs ± 95 % CI. The shares are fractions of the 2 Mbit/s "
-                 "channel under perfect scheduling (Sec. II-C's model), an upper bound no 802.11 run reaches: compare "
-                 "the ratios between flows, not the values.")
+        lines.append(f"| {fid} | {tcp.hops(fid)} | " + " | ".join(cells) +
+                     f" | {fmt(tcp.per_flow(fid), 1)} | {fmt(wccp.per_flow(fid), 1)} |")
+    blank = " | ".join("" for _ in shares)
+    lines.append("| aggregate | | " + " | ".join(f"{sum(v):.3f}" for _, v in shares) +
+                 f" | {fmt(tcp.goodput(), 1)} | {fmt(wccp.goodput(), 1)} |")
+    lines.append(f"| JFI | | {blank} | {fmt(tcp.jfi(), 3)} | {fmt(wccp.jfi(), 3)} |")
+    lines.append(f"| delay (s) | | {blank} | {fmt(tcp.delay(), 3)} | {fmt(wccp.delay(), 3)} |")
+    lines.append(f"| dropped packets/s | | {blank} | {fmt(tcp.drops(), 2)} | {fmt(wccp.drops(), 2)} |")
+    lines += ["", f"Goodput per flow, mean of {seeds_text(tcp)} ± 95 % CI. The shares are fractions of the 2 Mbit/s "
+              "channel under perfect scheduling (Sec. II-C's model), an upper bound no 802.11 run reaches: compare "
+              "the ratios between flows, not the values."]
     return "\n".join(lines)
 
 
-def random_metrics(runs: List[Optional[dict]]) -> Optional[dict]:
-    if not runs or any(r is None for r in runs):
-        return None
-    mins = [min(r["per_flow"].values()) for r in runs]
-    maxs = [max(r["per_flow"].values()) for r in runs]
+def random_metrics(data, kind: str) -> dict:
+    names = sorted(n for n in data.runs["scenario"].unique() if n.endswith(f"_{kind}"))
+    per = [Runs(data, n) for n in names]
+    flows = [r.flows.set_index("flow_id")["goodput_bps"] / 1e3 for r in per]
+    mins = [float(f.min()) for f in flows]
+    maxs = [float(f.max()) for f in flows]
     return {
-        "min_of_runs": min(mins),
-        "avg_min": mean(mins),
-        "avg_max": mean(maxs),
+        "n": len(per), "flows": sum(len(f) for f in flows),
+        "min_of_runs": min(mins), "avg_min": mean(mins), "avg_max": mean(maxs),
         "ratio": mean(maxs) / mean(mins) if mean(mins) > 0 else float("inf"),
-        "jfi": mean([r["jfi"] for r in runs]),
-        "aggregate": mean([r["goodput"] for r in runs]),
-        "delay": mean([r["delay"] for r in runs]),
-        "starved": sum(1 for r in runs for v in r["per_flow"].values() if v < 1.0),
-        "mins": mins,
+        "jfi": mean([r.jfi()[0] for r in per]), "aggregate": mean([r.goodput()[0] for r in per]),
+        "delay": mean([r.delay()[0] for r in per]),
+        "starved": sum(int((f < 1.0).sum()) for f in flows),
+        "mins": mins, "names": names, "duration": per[0].duration(),
     }
 
 
-def random_table(res, snapshots) -> str:
-    tcp = random_metrics([res[(f"random50/snapshot_{k:02d}_tcp.json", 1)] for k in snapshots])
-    wccp = random_metrics([res[(f"random50/snapshot_{k:02d}_wccp.json", 1)] for k in snapshots])
-    rows = [("minimum flow throughput over the runs (kbit/s), Fig. 8(a)", "min_of_runs", 2),
-            ("minimum flow throughput, averaged (kbit/s), Fig. 8(b)", "avg_min", 2),
-            ("maximum flow throughput, averaged (kbit/s), Fig. 8(c)", "avg_max", 1),
-            ("averaged max / averaged min, Fig. 8(d)", "ratio", 1),
-            ("Jain's fairness index, Fig. 9(a)", "jfi", 3),
-            ("aggregate throughput (kbit/s), Fig. 9(a)", "aggregate", 1),
-            ("end-to-end delay (s), Fig. 9(a)", "delay", 3),
-            ("flows under 1 kbit/s (of 10 per run)", "starved", 0)]
+RANDOM_ROWS = [("minimum flow throughput over the runs (kbit/s), Fig. 8(a)", "min_of_runs", 2),
+               ("minimum flow throughput, averaged (kbit/s), Fig. 8(b)", "avg_min", 2),
+               ("maximum flow throughput, averaged (kbit/s), Fig. 8(c)", "avg_max", 1),
+               ("averaged max / averaged min, Fig. 8(d)", "ratio", 1),
+               ("Jain's fairness index, Fig. 9(a)", "jfi", 3),
+               ("aggregate throughput (kbit/s), Fig. 9(a)", "aggregate", 1),
+               ("end-to-end delay (s), Fig. 9(a)", "delay", 3),
+               ("flows under 1 kbit/s", "starved", 0)]
+
+
+def versus(key: str, tcp: dict, wccp: dict) -> str:
+    if key == "jfi":
+        return f"{wccp[key] - tcp[key]:+.3f}"
+    if key == "aggregate":
+        return f"{(wccp[key] / tcp[key] - 1) * 100:+.0f} %"
+    if key in ("delay", "ratio") and wccp[key] > 0:
+        return f"{tcp[key] / wccp[key]:.1f} times lower"
+    return "-"
+
+
+def random_table(tcp: dict, wccp: dict) -> str:
     lines = ["| metric | TCP | WCCP | WCCP vs TCP | 003 (WCCP vs TCP) |", "|---|---|---|---|---|"]
     paper = {"ratio": "decreased by up to 1000 times", "jfi": "about +0.1", "aggregate": "-20 % to -45 %",
              "delay": "8 to 10 times lower", "min_of_runs": "TCP: always some starved flows; WCCP: none"}
-    for label, key, d in rows:
-        t = f"{tcp[key]:.{d}f}" if tcp else NOT_RUN
-        w = f"{wccp[key]:.{d}f}" if wccp else NOT_RUN
-        if tcp and wccp:
-            if key == "jfi":
-                vs = f"{wccp[key] - tcp[key]:+.3f}"
-            elif key in ("aggregate",):
-                vs = f"{(wccp[key] / tcp[key] - 1) * 100:+.0f} %"
-            elif key in ("delay", "ratio") and wccp[key] > 0:
-                vs = f"{tcp[key] / wccp[key]:.1f} times lower"
-            else:
-                vs = "-"
-        else:
-            vs = NOT_RUN
-        lines.append(f"| {label} | {t} | {w} | {vs} | {paper.get(key, '-')} |")
-    lines.append("")
-    lines.append(f"{len(snapshots)} random snapshots (scenarios/zhai_wccp/random50/), one run of each with seed 1; "
-                 "10 flows per snapshot. Delay: packet-weighted mean over the flows of a run, averaged over the runs. "
-                 "003 Fig. 9(b) (AODV routing) is not reproduced: wmnsim has no on-demand routing protocol.")
+    for label, key, d in RANDOM_ROWS:
+        lines.append(f"| {label} | {tcp[key]:.{d}f} | {wccp[key]:.{d}f} | {versus(key, tcp, wccp)} | "
+                     f"{paper.get(key, '-')} |")
+    lines += ["", f"{tcp['n']} random snapshots (scenarios/zhai_wccp/random50/), one run of {tcp['duration']:g} s of "
+              f"each with seed 1; {tcp['flows']} flows in all. Delay: packet-weighted mean over the flows of a run, "
+              "averaged over the runs. 003 Fig. 9(b) (AODV routing) is not reproduced: wmnsim has no on-demand "
+              "routing protocol."]
     return "\n".join(lines)
 
 
-def sweep_tag(busy: str, deferral: str, th: float) -> str:
-    # The first two configurations keep their tags of before mac.deferral existed.
-    return f"@{busy}@{th:g}" if deferral == "standard" else f"@{busy}@{deferral}@{th:g}"
+def sweep_runs(data, busy: str, deferral: str, th: float) -> Runs:
+    return Runs(data, "chain9", {BUSY: busy, DEFER: deferral, THRESH: th})
 
 
-DEFERRAL_NS2 = ("--set", '/mac/deferral="ns2"')
-
-
-def sweep_jobs(seeds: Sequence[int]) -> Tuple[List[Tuple[Path, int, Tuple[str, ...]]], List[str]]:
-    jobs, tags = [], []
-    for busy, deferral in SWEEP_CONFIGS:
-        for th in SWEEP_THRESHOLDS:
-            extra = ("--set", f"/controllers/0/busy_time={json.dumps(busy)}",
-                     "--set", f"/controllers/0/busyness_threshold={th:g}")
-            if deferral == "ns2":
-                extra += DEFERRAL_NS2
-            for s in seeds:
-                jobs.append((SCEN / "chain9.json", s, extra))
-                tags.append(sweep_tag(busy, deferral, th))
-    return jobs, tags
-
-
-def deferral_jobs(seeds: Sequence[int]) -> Tuple[List[Tuple[Path, int, Tuple[str, ...]]], List[str]]:
-    jobs, tags = [], []
-    for name in ("chain9_tcp.json", "chain9.json"):
-        for s in seeds:
-            jobs.append((SCEN / name, s, DEFERRAL_NS2))
-            tags.append("@deferral_ns2")
-    return jobs, tags
-
-
-def deferral_table(res, docs, seeds) -> str:
-    """Fig. 1(a) under both deferral rules, beside 003."""
-    def runs(name: str, ns2: bool):
-        if ns2:
-            return [None if d is None else run_metrics(d) for d in (docs[(name + "@deferral_ns2", s)] for s in seeds)]
-        return [res[(name, s)] for s in seeds]
-    cols = [("003 TCP", None), ("TCP, standard", runs("chain9_tcp.json", False)),
-            ("TCP, ns2 deferral", runs("chain9_tcp.json", True)), ("003 WCCP", None),
-            ("WCCP, standard", runs("chain9.json", False)), ("WCCP, ns2 deferral", runs("chain9.json", True))]
-    paper = {"003 TCP": PAPER_FIG1A["tcp"], "003 WCCP": PAPER_FIG1A["wccp"]}
-    rows = [("goodput (kbit/s)", "goodput", 1), ("dropped packets/s", "drops", 3), ("end-to-end delay (s)", "delay", 4),
-            ("RTT (s)", "rtt", 4), ("timeouts per run", "timeouts", 1), ("busiest node's ns-2 busyness", "rb", 3)]
-    lines = ["| metric | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---|" * len(cols)]
-    for label, key, d in rows:
-        cells = []
-        for c, rs in cols:
-            if rs is None:
-                cells.append(str(paper[c].get(key, "-")))
-            else:
-                cells.append(fmt([None if r is None else r.get(key, float("nan")) for r in rs], d))
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    lines.append("")
-    lines.append(f"chain9_tcp.json and chain9.json (th_b 0.92, busy_time ns2) as shipped (\"standard\": 802.11's EIFS) "
-                 f"and with `--set '/mac/deferral=\"ns2\"'` (ns-2's EIFS NAV, then DIFS; docs/mac.md); mean of "
-                 f"{len(seeds)} runs ± 95 % CI. Timeouts: the flow's retransmission timeouts; busyness: the largest "
-                 "node's busy fraction over the run as ns-2 counts it.")
-    return "\n".join(lines)
-
-
-def sweep_table(docs, seeds) -> str:
+def sweep_table(data) -> Tuple[str, dict]:
     lines = ["| busy time | deferral | th_b | goodput (kbit/s) | delay (s) | drops/s | timeouts per run | "
-             "busiest node's r_b |", "|---|---|---|---|---|---|---|---|"]
+             "busiest node's r_b over the run | bottleneck's mean r_b per control interval | "
+             "bottleneck's control intervals at or above th_b |", "|---|---|---|---|---|---|---|---|---|---|"]
+    pct_cell = pct_span
+    facts = {}
     for busy, deferral in SWEEP_CONFIGS:
         for th in SWEEP_THRESHOLDS:
-            runs = [docs[("chain9.json" + sweep_tag(busy, deferral, th), s)] for s in seeds]
-            if any(r is None for r in runs):
-                lines.append(f"| {busy} | {deferral} | {th:.2f} | {NOT_RUN} | | | | |")
+            r = sweep_runs(data, busy, deferral, th)
+            if len(r) == 0:
                 continue
-            m = [run_metrics(r) for r in runs]
-            timeouts = ", ".join(str(sum(f["timeouts"] or 0 for f in r["flows"])) for r in runs)
             column = "channel_busyness_ns2" if busy == "ns2" else "channel_busyness"
-            rb = [max(n[column] for n in r["nodes"]) for r in runs]
-            lines.append(f"| {busy} | {deferral} | {th:.2f} | {fmt([x['goodput'] for x in m], 1)} | {fmt([x['delay'] for x in m], 3)} | "
-                         f"{fmt([x['drops'] for x in m], 3)} | {timeouts} | {fmt(rb, 3)} |")
-    lines.append("")
-    length = duration_of([{"duration": duration(d)} for d in docs.values() if d])
-    lines.append(f"chain9.json (one WCCP flow) with `--set /controllers/0/busy_time=B --set "
-                 f"/controllers/0/busyness_threshold=T` (and `--set '/mac/deferral=\"ns2\"'` in the last rows); mean of {len(seeds)} runs of {length} "
-                 "± 95 % CI. Timeouts: WCCP retransmission timeouts in each run. r_b: the busiest node's busy fraction "
-                 "over the whole run, in the measure its controller used.")
+            cn = r.controller()
+            bn = cn[cn["node"].isin(BOTTLENECK)]
+            m, sh = interval_mean(bn), at_threshold_share(bn)
+            timeouts = r.timeouts()
+            facts[(busy, deferral, th)] = {"runs": r, "timeouts": timeouts, "goodput": r.goodput(),
+                                           "delay": r.delay(), "drops": r.drops(), "rb": r.busiest(column),
+                                           "interval_mean": m, "at_th": sh}
+            lines.append(f"| {busy} | {deferral} | {th:.2f} | {fmt(r.goodput(), 1)} | {fmt(r.delay(), 3)} | "
+                         f"{fmt(r.drops(), 3)} | {', '.join(f'{t:.0f}' for t in timeouts)} | "
+                         f"{fmt(r.busiest(column), 3)} | {span(m.min(), m.max(), 3)} | "
+                         f"{pct_cell(sh.min(), sh.max())} |")
+    r0 = next(f["runs"] for f in facts.values())
+    lines += ["", "chain9 (one WCCP flow) with `/controllers/0/busy_time`, `/controllers/0/busyness_threshold` and "
+              f"`/mac/deferral` set as in the first three columns; mean of {seeds_text(r0)} ± 95 % CI. Timeouts: WCCP "
+              "retransmission timeouts in each run. r_b over the run: the busiest node's busy fraction over the whole "
+              "run, in the measure its controller used. The last two columns: the range over the bottleneck nodes "
+              f"{', '.join(BOTTLENECK)} of WCCP's own per-interval statistics, pooled over the runs."]
+    return "\n".join(lines), facts
+
+
+def deferral_table(std_tcp: Runs, std_wccp: Runs, ns2_tcp: Runs, ns2_wccp: Runs) -> str:
+    cols = [("003 TCP", None), ("TCP, standard", std_tcp), ("TCP, ns2 deferral", ns2_tcp), ("003 WCCP", None),
+            ("WCCP, standard", std_wccp), ("WCCP, ns2 deferral", ns2_wccp)]
+    paper = {"003 TCP": PAPER_FIG1A["tcp"], "003 WCCP": PAPER_FIG1A["wccp"]}
+    rows = [("goodput (kbit/s)", "goodput", lambda r: r.goodput(), 1), ("dropped packets/s", "drops", lambda r: r.drops(), 3),
+            ("end-to-end delay (s)", "delay", lambda r: r.delay(), 4), ("RTT (s)", "rtt", lambda r: r.rtt(), 4),
+            ("timeouts per run", "timeouts", lambda r: r.timeouts(), 1),
+            ("busiest node's ns-2 busyness", "rb", lambda r: r.busiest(), 3)]
+    lines = ["| metric | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---|" * len(cols)]
+    for label, key, f, d in rows:
+        cells = [str(paper[c].get(key, "-")) if r is None else fmt(f(r), d) for c, r in cols]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) as shipped (\"standard\": 802.11's EIFS; the "
+              "one_flow runs) and with `/mac/deferral` `\"ns2\"` (ns-2's EIFS NAV, then DIFS; docs/mac.md; the "
+              f"deferral runs); mean of {seeds_text(ns2_tcp)} ± 95 % CI. Timeouts: the flow's retransmission "
+              "timeouts; busyness: the largest node's busy fraction over the run as ns-2 counts it."]
     return "\n".join(lines)
 
 
-# ---- figure -----------------------------------------------------------------------------
+def window_table(data, base: Runs) -> Tuple[str, dict]:
+    lines = ["| TCP | window (segments) | goodput (kbit/s) | dropped packets/s | delay (s) | RTT (s) | timeouts per run |",
+             "|---|---|---|---|---|---|---|"]
+    out = {}
+    points = [("newreno", 4), ("newreno", 8), ("newreno", 64), ("reno", 20)]
+    for variant, w in points:
+        r = Runs(data, "chain9_tcp", {VARIANT: variant, WINDOW: w})
+        if len(r) == 0:
+            continue
+        out[(variant, w)] = r
+        lines.append(f"| {variant} | {w} | {fmt(r.goodput(), 1)} | {fmt(r.drops(), 3)} | {fmt(r.delay(), 3)} | "
+                     f"{fmt(r.rtt(), 3)} | {fmt(r.timeouts(), 1)} |")
+    lines.append(f"| newreno (as shipped) | 20 | {fmt(base.goodput(), 1)} | {fmt(base.drops(), 3)} | "
+                 f"{fmt(base.delay(), 3)} | {fmt(base.rtt(), 3)} | {fmt(base.timeouts(), 1)} |")
+    r = next(iter(out.values()))
+    lines += ["", f"chain9_tcp with `/flows/0/tcp/window_packets` and `/flows/0/tcp/variant` set; mean of {seeds_text(r)}"
+              f" ± 95 % CI; the last row: the one_flow runs ({seeds_text(base)})."]
+    return "\n".join(lines), out
 
-def plot(res, seeds, snapshots, docs: Dict[str, Optional[dict]]) -> None:
+
+# ---- Table I's knee under each reception model (docs/phy.md) --------------------------------
+
+def knee_rows(data, model: str) -> List[dict]:
+    """Per swept point: rate, offset, goodput fwd/back, collision drops fwd and both, all drops fwd, delay fwd."""
+    runs, flows = data.runs, data.flows
+    out = []
+    for (interval, offset), part in runs.groupby([INTERVAL, OFFSET], sort=False):
+        fl = flows[np.isclose(flows[INTERVAL], interval) & np.isclose(flows[OFFSET], offset)]
+        fwd, back = fl[fl["flow_id"] == "data"], fl[fl["flow_id"] == "back"]
+        dur = float(part["simulated_time_s"].iloc[0])
+        both = (fwd.sort_values("seed")["drops_retry_limit"].to_numpy()
+                + back.sort_values("seed")["drops_retry_limit"].to_numpy())
+        out.append({"model": model, "rate": 1.0 / interval, "offset": offset / interval,
+                    "fwd": fwd["goodput_bps"].mean() / 1e3, "back": back["goodput_bps"].mean() / 1e3,
+                    "coll": fwd["drops_retry_limit"].mean() / dur, "all": fwd["dropped_packets"].mean() / dur,
+                    "both": both.mean() / dur, "delay": fwd["delay_mean_s"].fillna(0.0).mean(),
+                    "overflow": 0.0, "seeds": len(part), "duration": dur})
+    out.sort(key=lambda r: (r["offset"], r["rate"]))
+    return out
+
+
+def knee(rows: List[dict]) -> Tuple[Optional[dict], Optional[dict]]:
+    """003's criterion: the last swept rate before the forward flow's collision drops first exceed
+    0.1/s, and that first rate."""
+    last = None
+    for r in rows:
+        if r["coll"] > KNEE_DROPS:
+            return last, r
+        last = r
+    return last, None
+
+
+def saturation(rows: List[dict]) -> Optional[dict]:
+    """The rate of the highest aggregate goodput."""
+    return max(rows, key=lambda r: r["fwd"] + r["back"]) if rows else None
+
+
+def knee_tables(datas: Dict[str, object]) -> Tuple[str, str, dict]:
+    sweep = ["| model | rate | goodput | collision drops (fwd) | all drops (fwd) | collision drops (both flows) | "
+             "delay fwd (s) |", "|---|---|---|---|---|---|---|"]
+    summary = ["| model | knee (packet/s) | aggregate goodput at the knee (kbit/s) | first rate past the knee | "
+               "highest aggregate goodput | with the back flow started half a period later: knee, first rate past it |",
+               "|---|---|---|---|---|---|",
+               f"| 003 (ns-2.27) | 24.3 | 198 | | | |"]
+    facts = {}
+    for model in MODELS:
+        rows = knee_rows(datas[model], model)
+        inphase = [r for r in rows if r["offset"] == 0.0]
+        shifted = [r for r in rows if r["offset"] > 0.0]
+        k, past = knee(inphase)
+        ks, pasts = knee(shifted)
+        sat = saturation(inphase)
+        facts[model] = {"knee": k, "past": past, "sat": sat, "knee_shifted": ks, "past_shifted": pasts,
+                        "rows": inphase, "shifted": shifted}
+        for r in inphase:
+            mark = "**" if past is not None and r is past else ""
+            sweep.append(f"| {model} | {r['rate']:g} | {r['fwd']:.1f} + {r['back']:.1f} | {mark}{r['coll']:.3f}{mark} | "
+                         f"{r['all']:.3f} | {r['both']:.3f} | {r['delay']:.3f} |")
+
+        def kn(k, p):
+            a = f"{k['rate']:g} ({k['coll']:.3f}/s)" if k else "below the lowest rate swept"
+            b = f"{p['rate']:g} ({p['coll']:.3f}/s)" if p else "none swept"
+            return a, b
+        a, b = kn(k, past)
+        a2, b2 = kn(ks, pasts)
+        agg = f"{k['fwd'] + k['back']:.0f}" if k else "-"
+        summary.append(f"| `{model}` | {a} | {agg} | {b} | {sat['fwd'] + sat['back']:.0f} kbit/s at {sat['rate']:g} "
+                       f"packet/s | {a2}; {b2} |")
+    any_rows = knee_rows(datas[MODELS[0]], MODELS[0])
+    note = (f"Rates in packet/s; goodput forward + back in kbit/s; drops in packet/s; mean of "
+            f"{any_rows[0]['seeds']} runs of {any_rows[0]['duration']:g} s per point. In bold: the first rate whose "
+            f"forward collision drops exceed {KNEE_DROPS}/s.")
+    summary_note = ("The knee: the last swept rate before the forward flow's collision drops first exceed "
+                    f"{KNEE_DROPS}/s (003's criterion); its aggregate goodput (both directions); the first rate past "
+                    "it; the rate of the highest aggregate goodput swept (past it the chain is saturated and the "
+                    "queues overflow). The last column runs the same rates with the 9 -> 1 flow started half a "
+                    "period after the 1 -> 9 flow.")
+    return "\n".join(sweep + ["", note]), "\n".join(summary + ["", summary_note]), facts
+
+
+# ---- figure --------------------------------------------------------------------------------
+
+def plot(path: Path, one_tcp: Runs, one_wccp: Runs, tcp_n: List[Runs], fair: dict, rnd: dict) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(3, 4, figsize=(20, 13))
-
-    def note_not_run(ax, what):
-        ax.text(0.5, 0.5, f"{what}: not run", transform=ax.transAxes, ha="center", va="center", color="grey")
-
+    seed1 = one_tcp.seeds[0]
     # Row 1: Fig. 2, 1..5 TCP flows.
-    names = ["chain9_tcp.json"] + [f"chain9_tcp_{n}flows.json" for n in range(2, 6)]
     ax = axes[0][0]
-    d = [[res[(nm, s)]["drops"] for s in seeds] for nm in names]
+    d = [r.drops() for r in tcp_n]
     ax.errorbar(range(1, 6), [mean(x) for x in d], yerr=[ci95(x) for x in d], marker="o", capsize=3, label="wmnsim")
     ax.plot([1, 5], [0.83, 3.63], "x", color="k", ms=9, label="003 Fig. 2(a) range ends")
     ax.set_xlabel("TCP flows 1 -> 9")
@@ -468,106 +588,74 @@ def plot(res, seeds, snapshots, docs: Dict[str, Optional[dict]]) -> None:
     ax.set_title("Fig. 2(a): drops, 1..5 TCP flows", fontsize=10)
     ax.legend(fontsize=8)
     for col, (kind, ylabel, scale, title) in enumerate(
-            [("flow_rtt", "RTT (s)", 1.0, "Fig. 2(b): RTT, seed 1"),
-             ("flow_goodput", "aggregate goodput (kbit/s)", 1e-3, "Fig. 2(b): throughput, seed 1")], start=1):
+            [("flow_rtt", "RTT (s)", 1.0, f"Fig. 2(b): RTT, seed {seed1}"),
+             ("flow_goodput", "aggregate goodput (kbit/s)", 1e-3, f"Fig. 2(b): throughput, seed {seed1}")], start=1):
         ax = axes[0][col]
-        for nm, n in ((names[0], 1), (names[4], 5)):
-            ss = series(docs[nm], kind)
+        for r, n in ((tcp_n[0], 1), (tcp_n[4], 5)):
+            ts = r.series(kind)
+            ts = ts[ts["seed"] == seed1]
+            colour = "tab:blue" if n == 1 else "tab:red"
+            label = f"{n} flow{'s' if n > 1 else ''}"
             if kind == "flow_rtt":
-                for k, (fid, pts) in enumerate(sorted(ss.items())):
-                    t, v = zip(*pts)
-                    ax.plot(t, v, lw=0.6, color="tab:blue" if n == 1 else "tab:red",
-                            label=f"{n} flow{'s' if n > 1 else ''}" if k == 0 else None)
+                for k, (fid, pts) in enumerate(sorted(ts.groupby("id"))):
+                    ax.plot(pts["time_s"], pts["value"], lw=0.6, color=colour, label=label if k == 0 else None)
             else:
-                agg: Dict[float, float] = {}
-                for pts in ss.values():
-                    for t, v in pts:
-                        agg[t] = agg.get(t, 0.0) + v
-                ts = sorted(agg)
-                ax.plot(ts, [agg[t] * scale for t in ts], lw=0.6, color="tab:blue" if n == 1 else "tab:red",
-                        label=f"{n} flow{'s' if n > 1 else ''}")
+                agg = ts.groupby("time_s")["value"].sum()
+                ax.plot(agg.index, agg.values * scale, lw=0.6, color=colour, label=label)
         ax.set_xlabel("time (s)")
         ax.set_ylabel(ylabel)
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=8)
-    # Row 1, last: Fig. 5(b), RTT TCP vs WCCP.
     ax = axes[0][3]
-    for nm, label, colour in (("chain9_tcp.json", "TCP", "tab:red"), ("chain9.json", "WCCP", "tab:green")):
-        if docs.get(nm) is None:
-            note_not_run(ax, label)
-            continue
-        for fid, pts in series(docs[nm], "flow_rtt").items():
-            t, v = zip(*pts)
-            ax.plot(t, v, lw=0.7, color=colour, label=label)
+    for r, label, colour in ((one_tcp, "TCP", "tab:red"), (one_wccp, "WCCP", "tab:green")):
+        ts = r.series("flow_rtt")
+        ts = ts[ts["seed"] == seed1]
+        ax.plot(ts["time_s"], ts["value"], lw=0.7, color=colour, label=label)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("RTT (s)")
-    ax.set_title("Fig. 5(b): RTT, one flow, seed 1", fontsize=10)
+    ax.set_title(f"Fig. 5(b): RTT, one flow, seed {seed1}", fontsize=10)
     ax.legend(fontsize=8)
 
-    # Row 2: Fig. 5(a) busyness over time, TCP and WCCP; Fig. 5(c) queues.
-    for col, (nm, label) in enumerate((("chain9_tcp.json", "TCP"), ("chain9.json", "WCCP"))):
+    # Row 2: Fig. 5(a) busyness over time, TCP and WCCP; Fig. 5(c) queues; busyness per node.
+    for col, (r, label) in enumerate(((one_tcp, "TCP"), (one_wccp, "WCCP"))):
         ax = axes[1][col]
-        ax.set_title(f"Fig. 5(a): ns-2 busyness, {label}, seed 1", fontsize=10)
+        ax.set_title(f"Fig. 5(a): ns-2 busyness, {label}, seed {seed1}", fontsize=10)
         ax.set_xlabel("time (s)")
         ax.set_ylabel("busyness ratio (1-s means)")
         ax.set_ylim(0, 1)
-        if docs.get(nm) is None:
-            note_not_run(ax, label)
-            continue
-        # As ns-2 counted it: what 003's Fig. 5(a) shows and WCCP's controller reads.
-        ss = series(docs[nm], "channel_busyness_ns2")
+        ts = r.series("channel_busyness_ns2")
+        ts = ts[ts["seed"] == seed1]
         for node in ("1", "5", "9"):
-            if node in ss:
-                t, v = zip(*ss[node])
-                ax.plot(t, v, lw=0.6, label=f"node {node}")
-        ax.axhline(0.92, color="grey", ls="--", lw=0.8)
+            pts = ts[ts["id"] == node]
+            ax.plot(pts["time_s"], pts["value"], lw=0.6, label=f"node {node}")
+        ax.axhline(TH_B, color="grey", ls="--", lw=0.8)
         ax.legend(fontsize=8)
-    ax = axes[1][2]
     width = 0.4
-    for k, (nm, label) in enumerate((("chain9_tcp.json", "TCP"), ("chain9.json", "WCCP"))):
-        runs = [res[(nm, s)] for s in seeds]
-        if any(r is None for r in runs):
-            note_not_run(ax, label)
-            continue
-        ys = [mean([r["queue"].get(str(i), float("nan")) for r in runs]) for i in range(1, 10)]
-        ax.bar([i + (k - 0.5) * width for i in range(1, 10)], ys, width, label=label)
-    ax.set_xticks(range(1, 10))
-    ax.set_xlabel("node")
-    ax.set_ylabel("mean queue length (packets)")
-    ax.set_title(f"Fig. 5(c): queues, one flow, {len(seeds)} seeds", fontsize=10)
-    ax.legend(fontsize=8)
-    ax = axes[1][3]
-    for k, (nm, label) in enumerate((("chain9_tcp.json", "TCP"), ("chain9.json", "WCCP"))):
-        runs = [res[(nm, s)] for s in seeds]
-        if any(r is None for r in runs):
-            note_not_run(ax, label)
-            continue
-        ys = [mean([r["busyness_ns2"].get(str(i), float("nan")) for r in runs]) for i in range(1, 10)]
-        ax.bar([i + (k - 0.5) * width for i in range(1, 10)], ys, width, label=label)
-    ax.axhline(0.92, color="grey", ls="--", lw=0.8)
-    ax.set_xticks(range(1, 10))
-    ax.set_xlabel("node")
-    ax.set_ylabel("ns-2 busyness ratio over the run")
-    ax.set_title(f"Fig. 5(a): mean ns-2 busyness per node, {len(seeds)} seeds", fontsize=10)
-    ax.legend(fontsize=8)
+    for col, what, ylabel, title in ((2, "queue", "mean queue length (packets)", "Fig. 5(c): queues, one flow"),
+                                       (3, "busy", "ns-2 busyness ratio over the run",
+                                        "Fig. 5(a): mean ns-2 busyness per node")):
+        ax = axes[1][col]
+        for k, (r, label) in enumerate(((one_tcp, "TCP"), (one_wccp, "WCCP"))):
+            ys = [mean(r.queue(str(i)) if what == "queue" else r.node(str(i), "channel_busyness_ns2"))
+                  for i in range(1, 10)]
+            ax.bar([i + (k - 0.5) * width for i in range(1, 10)], ys, width, label=label)
+        if what == "busy":
+            ax.axhline(TH_B, color="grey", ls="--", lw=0.8)
+        ax.set_xticks(range(1, 10))
+        ax.set_xlabel("node")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{title}, {len(one_tcp)} seeds", fontsize=10)
+        ax.legend(fontsize=8)
 
     # Row 3: Fig. 6, Fig. 7, Fig. 8(a), Fig. 9(a).
-    for col, (names2, shares, title) in enumerate((
-            (("chain9_3flows_tcp.json", "chain9_3flows_wccp.json"), MAXMIN_3, "Fig. 6: Fig. 1(b), per flow"),
-            (("chain9_6flows_tcp.json", "chain9_6flows_wccp.json"), MAXMIN_6, "Fig. 7: Fig. 1(c), per flow"))):
+    for col, (key, shares, title) in enumerate(((3, MAXMIN_3, "Fig. 6: Fig. 1(b), per flow"),
+                                                (6, MAXMIN_6, "Fig. 7: Fig. 1(c), per flow"))):
         ax = axes[2][col]
-        width = 0.4
-        for k, (nm, label) in enumerate(((names2[0], "TCP"), (names2[1], "WCCP"))):
-            runs = [res[(nm, s)] for s in seeds]
-            if any(r is None for r in runs):
-                note_not_run(ax, label)
-                continue
-            ids = list(runs[0]["per_flow"])
-            ys = [[r["per_flow"][f] for r in runs] for f in ids]
+        for k, (r, label) in enumerate(((fair[key][0], "TCP"), (fair[key][1], "WCCP"))):
+            ids = r.flow_ids()
+            ys = [r.per_flow(f) for f in ids]
             ax.bar([i + (k - 0.5) * width for i in range(len(ids))], [mean(y) for y in ys], width,
                    yerr=[ci95(y) for y in ys], capsize=2, label=label)
-        # The shares on their own axis: fractions of 2 Mbit/s under perfect scheduling, to compare as ratios
-        # between flows, not as predicted values.
         ax.set_xticks(range(len(shares)))
         ax.set_xticklabels([f"flow{i + 1}" for i in range(len(shares))])
         ax2 = ax.twinx()
@@ -575,135 +663,343 @@ def plot(res, seeds, snapshots, docs: Dict[str, Optional[dict]]) -> None:
         ax2.set_ylabel("max-min share of the channel")
         ax2.set_ylim(0, max(shares) * 1.6)
         ax.set_ylabel("goodput (kbit/s)")
-        ax.set_title(title + f", {len(seeds)} seeds (95 % CI)", fontsize=10)
+        ax.set_title(title + f", {len(fair[key][0])} seeds (95 % CI)", fontsize=10)
         ax.legend(fontsize=8, loc="upper left")
         ax2.legend(fontsize=8, loc="upper right")
     ax = axes[2][2]
-    for nm, label, m in (("tcp", "TCP", "o"), ("wccp", "WCCP", "s")):
-        runs = [res[(f"random50/snapshot_{k:02d}_{nm}.json", 1)] for k in snapshots]
-        if any(r is None for r in runs):
-            note_not_run(ax, label)
-            continue
-        ax.plot(snapshots, [min(r["per_flow"].values()) for r in runs], m, label=label)
+    for kind, label, m in (("tcp", "TCP", "o"), ("wccp", "WCCP", "s")):
+        ax.plot(range(1, len(rnd[kind]["mins"]) + 1), rnd[kind]["mins"], m, label=label)
     ax.set_yscale("symlog", linthresh=1)
     ax.set_xlabel("snapshot")
     ax.set_ylabel("minimum flow goodput (kbit/s)")
     ax.set_title("Fig. 8(a): minimum flow throughput per run", fontsize=10)
     ax.legend(fontsize=8)
     ax = axes[2][3]
-    tcp = random_metrics([res[(f"random50/snapshot_{k:02d}_tcp.json", 1)] for k in snapshots])
-    wccp = random_metrics([res[(f"random50/snapshot_{k:02d}_wccp.json", 1)] for k in snapshots])
     keys = [("jfi", "JFI"), ("aggregate", "aggregate\n(Mbit/s)"), ("delay", "delay (s)")]
     scale = {"aggregate": 1e-3}
-    for k, (m, label) in enumerate(((tcp, "TCP"), (wccp, "WCCP"))):
-        if m is None:
-            note_not_run(ax, label)
-            continue
-        ax.bar([i + (k - 0.5) * 0.4 for i in range(len(keys))], [m[key] * scale.get(key, 1) for key, _ in keys], 0.4,
-               label=label)
+    for k, (kind, label) in enumerate((("tcp", "TCP"), ("wccp", "WCCP"))):
+        ax.bar([i + (k - 0.5) * 0.4 for i in range(len(keys))], [rnd[kind][key] * scale.get(key, 1) for key, _ in keys],
+               0.4, label=label)
     ax.set_xticks(range(len(keys)))
     ax.set_xticklabels([label for _, label in keys])
-    ax.set_title(f"Fig. 9(a): {len(snapshots)} random topologies", fontsize=10)
+    ax.set_title(f"Fig. 9(a): {rnd['tcp']['n']} random topologies", fontsize=10)
     ax.legend(fontsize=8)
-
     fig.tight_layout()
-    fig.savefig(FIGURE, dpi=80)
-    print(f"wrote {FIGURE.relative_to(ROOT)}")
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
 
 
-# ---- main --------------------------------------------------------------------------------
+def plot_knee(path: Path, facts: dict) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
-def udp_scenario(tmp: Path, duration: float) -> Path:
-    s = sweep_003_table1.scenario("ns2", duration)
-    s["outputs"] = {"timeseries": ["flow_goodput"]}
-    path = tmp / "table1_udp.json"
-    path.write_text(json.dumps(s))
-    return path
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for model in MODELS:
+        rows = facts[model]["rows"]
+        x = [r["rate"] for r in rows]
+        axes[0].plot(x, [r["coll"] for r in rows], "o-", ms=4, label=model)
+        axes[1].plot(x, [r["fwd"] + r["back"] for r in rows], "o-", ms=4, label=model)
+    axes[0].axhline(KNEE_DROPS, color="grey", ls="--", lw=0.8)
+    axes[0].axvline(UDP_RATE_PPS, color="k", ls=":", lw=0.8, label="003's knee")
+    axes[0].set_yscale("symlog", linthresh=0.01)
+    axes[0].set_ylim(bottom=0)
+    axes[0].set_ylabel("collision drops/s, forward flow")
+    axes[1].axvline(UDP_RATE_PPS, color="k", ls=":", lw=0.8, label="003's knee")
+    axes[1].set_ylabel("aggregate goodput (kbit/s)")
+    for ax in axes:
+        ax.set_xlabel("rate of both CBR flows (packet/s)")
+        ax.legend(fontsize=8)
+    axes[0].set_title("003 Table I: collision drops against rate, per reception model", fontsize=10)
+    axes[1].set_title("throughput against rate", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
 
 
-def udp_metrics(doc: dict) -> dict:
-    fl = {f["id"]: f for f in doc["flows"]}
-    dur = duration(doc)
-    return {
-        "goodput": (fl["data"]["goodput_bps"] + fl["back"]["goodput_bps"]) / 1e3,
-        "delay": fl["data"]["delay_mean_s"],
-        "rtt": fl["data"]["delay_mean_s"] + fl["back"]["delay_mean_s"],
-        "drops": (fl["data"]["drops_retry_limit"] + fl["back"]["drops_retry_limit"]) / dur,
-    }
+# ---- prose values --------------------------------------------------------------------------
+
+def span(a: float, b: float, digits: int = 0) -> str:
+    """"a-b", or one value when both round alike."""
+    x, y = f"{a:.{digits}f}", f"{b:.{digits}f}"
+    return x if x == y else f"{x}-{y}"
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--wmnsim", default=os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "ci" / "cli" / "wmnsim")))
-    ap.add_argument("--seeds", default="1,2,3,4,5")
-    ap.add_argument("--duration", type=float, default=300.0)
-    ap.add_argument("--snapshots", type=int, default=20)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", help="keep the runs' results here (and reuse them)")
-    ap.add_argument("--no-plot", action="store_true")
-    ap.add_argument("--no-doc", action="store_true", help="print the tables instead of writing the document")
-    args = ap.parse_args(argv)
-    seeds = [int(s) for s in args.seeds.split(",")]
-    snapshots = list(range(1, args.snapshots + 1))
+def pct(x: float) -> str:
+    return f"{x:.0%}".replace("%", " %")
 
-    with tempfile.TemporaryDirectory(prefix="wmnsim-wccp-") as tmp_name:
-        out = Path(args.out) if args.out else Path(tmp_name)
-        out.mkdir(parents=True, exist_ok=True)
-        runner = Runner(args.wmnsim, out, args.duration, args.jobs)
-        chain = ["chain9_tcp.json", "chain9.json"] + [f"chain9_tcp_{n}flows.json" for n in range(2, 6)] + \
-                [f"chain9_{k}flows_{t}.json" for k in (3, 6) for t in ("tcp", "wccp")]
-        # chain9.json records no drops series; every chain run records the same kinds (+ WCCP's rate).
-        jobs = []
-        for name in chain:
-            extra: Tuple[str, ...] = ()
-            if name == "chain9.json":
-                extra = ("--set", "/outputs/timeseries=" + json.dumps(TIMESERIES_TCP + ["wccp_rate"]))
-            jobs += [(SCEN / name, s, extra) for s in seeds]
-        jobs += [(SCEN / "random50" / f"snapshot_{k:02d}_{t}.json", 1, ()) for k in snapshots for t in ("tcp", "wccp")]
-        udp_path = udp_scenario(Path(tmp_name), args.duration)
-        interval = 1.0 / UDP_RATE_PPS
-        udp_extra = ("--set", f"/flows/0/traffic/interval_s={interval!r}", "--set", f"/flows/1/traffic/interval_s={interval!r}")
-        sweep_seeds = seeds[:SWEEP_SEEDS]
-        s_jobs, s_tags = sweep_jobs(sweep_seeds)
-        d_jobs, d_tags = deferral_jobs(seeds)
-        s_jobs, s_tags = s_jobs + d_jobs, s_tags + d_tags
-        print(f"{len(jobs) + len(s_jobs) + len(seeds)} runs of {args.duration:g} s on {args.jobs} workers, "
-              f"results in {out}", file=sys.stderr)
-        docs = runner.run_many(jobs)
-        sweep_docs = runner.run_many(s_jobs, s_tags)
-        udp_docs = [runner.run_one(udp_path, s, udp_extra) for s in seeds]
-        res = {k: (None if v is None else dict(run_metrics(v), duration=duration(v))) for k, v in docs.items()}
-        udp = [udp_metrics(d) for d in udp_docs]
-        seed1 = {name: docs[(name, seeds[0])] for name in chain}
 
-        blocks = {
-            "fig1a": fig1a_table(res, seeds),
-            "fig2": fig2_table(res, seeds),
-            "table1": table1(res, seeds, udp),
-            "fig6": fairness_table(res, seeds, ("chain9_3flows_tcp.json", "chain9_3flows_wccp.json"),
-                                   [("max-min (our derivation)", MAXMIN_3)]),
-            "fig7": fairness_table(res, seeds, ("chain9_6flows_tcp.json", "chain9_6flows_wccp.json"),
-                                   [("003 max-min", MAXMIN_6), ("003 max aggregate", MAXAGG_6)]),
-            "random": random_table(res, snapshots),
-            "threshold_sweep": sweep_table(sweep_docs, sweep_seeds),
-            "deferral": deferral_table(res, sweep_docs, seeds),
-        }
-        if runner.refusals:
-            print("not run (refused by this build, exit code 2):", file=sys.stderr)
-            for scen, msg in sorted(runner.refusals.items()):
-                print(f"  {scen}: {msg}", file=sys.stderr)
-        if args.no_doc:
-            for name, body in blocks.items():
-                print(f"## {name}\n\n{body}\n")
-        else:
-            text = DOC.read_text()
-            for name, body in blocks.items():
-                text = replace_block(text, name, body, DOC)
-            DOC.write_text(text)
-            print(f"wrote {DOC.relative_to(ROOT)}")
-        if not args.no_plot:
-            plot(res, seeds, snapshots, seed1)
-    return 0
+def times(a: float, b: float) -> str:
+    return f"{a / b:.1f}"
+
+
+def main() -> int:
+    report = Report("wccp", __doc__)
+    one, tflows, udp, fair_d = report.data("one_flow"), report.data("tcp_flows"), report.data("table1_udp"), \
+        report.data("fairness")
+    rnd_d, thr, dfr, win = report.data("random"), report.data("threshold"), report.data("deferral"), \
+        report.data("tcp_window")
+    knees = {m: report.data(f"table1_{m}") for m in MODELS}
+    V = report.value
+    # The quick variant stores fewer points: what needs a missing one reads "n/a" there; with
+    # the study's own data every part must work.
+    quick = Path(report.args.data).resolve() != Path(report.study.data_dir()).resolve()
+
+    @contextmanager
+    def part(*blocks: str):
+        try:
+            yield
+        except (KeyError, IndexError, ValueError, ZeroDivisionError, TypeError, AttributeError, NameError,
+                StopIteration):
+            if not quick:
+                raise
+            for b in blocks:
+                if b not in report.blocks:
+                    report.block(b, "(not in the quick runs)")
+
+    tcp1, wccp1 = Runs(one, "chain9_tcp"), Runs(one, "chain9")
+    tcp_n = [tcp1] + [Runs(tflows, f"chain9_tcp_{n}flows") for n in range(2, 6)]
+    fair = {3: (Runs(fair_d, "chain9_3flows_tcp"), Runs(fair_d, "chain9_3flows_wccp")),
+            6: (Runs(fair_d, "chain9_6flows_tcp"), Runs(fair_d, "chain9_6flows_wccp"))}
+    udp_runs = Runs(udp, "table1_ns2")
+    rnd = {k: random_metrics(rnd_d, k) for k in ("tcp", "wccp")}
+    lo, hi = shuffle_band()
+
+    with part("fig1a"):
+        report.block("fig1a", fig1a_table(tcp1, wccp1), one)
+    with part("fig2"):
+        report.block("fig2", fig2_table(tcp_n), one, tflows)
+    with part("table1"):
+        report.block("table1", table1(udp_runs, tcp_n[4]), udp, tflows)
+    with part("fig6"):
+        report.block("fig6", fairness_table(*fair[3], [("max-min (our derivation)", MAXMIN_3)]), fair_d)
+    with part("fig7"):
+        report.block("fig7", fairness_table(*fair[6], [("003 max-min", MAXMIN_6), ("003 max aggregate", MAXAGG_6)]),
+                     fair_d)
+    with part("random"):
+        report.block("random", random_table(rnd["tcp"], rnd["wccp"]), rnd_d)
+    sw: dict = {}
+    with part("threshold_sweep"):
+        sweep_text, sw = sweep_table(thr)
+        report.block("threshold_sweep", sweep_text, thr)
+    ns2_tcp, ns2_wccp = Runs(dfr, "chain9_tcp"), Runs(dfr, "chain9")
+    with part("deferral"):
+        report.block("deferral", deferral_table(tcp1, wccp1, ns2_tcp, ns2_wccp), one, dfr)
+    wr: dict = {}
+    with part("tcp_window"):
+        wtext, wr = window_table(win, tcp1)
+        report.block("tcp_window", wtext, win, one)
+    busy_runs = [("chain9 (one flow)", wccp1), ("chain9_3flows_wccp", fair[3][1]), ("chain9_6flows_wccp", fair[6][1])]
+    with part("busyness"):
+        report.block("busyness", busyness_table(busy_runs, lo, hi), one, fair_d)
+    kf: dict = {}
+    with part("knee_sweep", "knee_summary"):
+        ktext, ksummary, kf = knee_tables(knees)
+        report.block("knee_sweep", ktext, *knees.values())
+        report.block("knee_summary", ksummary, *knees.values())
+
+    # ---- In short / Fig. 1(a)
+    with part():
+        V("f1a_drops_tcp", f"{mean(tcp1.drops()):.2f}", one)
+        V("f1a_drops_wccp", f"{mean(wccp1.drops()):.2f}", one)
+        V("f1a_delay_tcp", f"{mean(tcp1.delay()):.3f}", one)
+        V("f1a_delay_wccp", f"{mean(wccp1.delay()):.3f}", one)
+        V("f1a_rtt_tcp", f"{mean(tcp1.rtt()):.2f}", one)
+        V("f1a_rtt_wccp", f"{mean(wccp1.rtt()):.2f}", one)
+        V("f1a_goodput_tcp", f"{mean(tcp1.goodput()):.0f}", one)
+        V("f1a_goodput_wccp", f"{mean(wccp1.goodput()):.0f}", one)
+        to = wccp1.timeouts()
+        gp = wccp1.goodput()
+        clean = [g for g, t in zip(gp, to) if t == 0]
+        dirty = [t for t in to if t > 0]
+        V("f1a_clean_runs", f"{len(clean)} of the {len(to)}", one)
+        V("f1a_clean_goodput", span(min(clean), max(clean)) if clean else "-", one)
+        V("f1a_timeout_range", span(min(dirty), max(dirty)) if dirty else "no", one)
+        V("f1a_clean_goodput2", span(min(clean), max(clean)) if clean else "-", one)
+        # Fig. 5: node ordering, queues, node 5's band.
+        wb = {str(i): mean(wccp1.node(str(i), "channel_busyness_ns2")) for i in range(1, 10)}
+        tb = {str(i): mean(tcp1.node(str(i), "channel_busyness_ns2")) for i in range(1, 10)}
+        top3 = sorted(wb, key=wb.get, reverse=True)[:3]
+        V("f5_busiest", ", ".join(sorted(top3, key=int)), one)
+        V("f5_node5_rank", {0: "the busiest", 1: "the second busiest", 2: "the third busiest"}.get(
+            sorted(wb, key=wb.get, reverse=True).index("5"), "not among the three busiest"), one)
+        V("f5_least", min(wb, key=wb.get), one)
+        shorter = sum(1 for i in range(1, 10) if mean(wccp1.queue(str(i))) < mean(tcp1.queue(str(i))))
+        V("f5_queues_shorter", "every node's" if shorter == 9 else f"{shorter} of the 9 nodes'", one)
+
+        def band(r: Runs, seeds: Sequence[int]) -> str:
+            """The 10th-90th percentiles of node 5's 1-s ns-2 busyness samples after the first 10 s."""
+            ts = r.series("channel_busyness_ns2")
+            v = ts[(ts["id"] == "5") & (ts["seed"].isin(list(seeds))) & (ts["time_s"] > 10)]["value"]
+            return f"{v.quantile(0.1):.2f}-{v.quantile(0.9):.2f}"
+        clean_seeds = [s_ for s_, t in zip(wccp1.seeds, to) if t == 0]
+        dirty_seeds = [s_ for s_, t in zip(wccp1.seeds, to) if t > 0]
+        V("f5_clean_seeds", ", ".join(str(s_) for s_ in clean_seeds), one)
+        V("f5_band_wccp", band(wccp1, clean_seeds), one)
+        V("f5_band_tcp", band(tcp1, tcp1.seeds), one)
+        ts5 = wccp1.series("channel_busyness_ns2")
+        v5 = ts5[(ts5["id"] == "5") & (ts5["seed"].isin(dirty_seeds)) & (ts5["time_s"] > 10)]["value"]
+        V("f5_dip_share", pct(float((v5 < 0.5).mean())), one)
+        # Busyness per interval (issue 37: shuffling, 0.92).
+        cn = wccp1.controller()
+        bn = cn[cn["node"].isin(BOTTLENECK)]
+        im, sh = interval_mean(bn), at_threshold_share(bn)
+        V("rb_interval_mean", span(im.min(), im.max(), 2), one)
+        V("rb_at_th", pct_span(sh.min(), sh.max()), one)
+        V("shuffle_lo", f"{lo:.3f}", one)
+        V("shuffle_hi", f"{hi:.3f}", one)
+        ts = wccp1.series("channel_busyness_ns2")
+        band_share = [share_in_band(ts[ts["id"] == n]["value"], lo, hi) for n in busiest_nodes(cn)]
+        V("shuffle_share_one", pct_span(min(band_share), max(band_share)), one)
+        fshares = []
+        for k in (3, 6):
+            t = fair[k][1].series("channel_busyness_ns2")
+            fshares += [share_in_band(t[t["id"] == n]["value"], lo, hi) for n in busiest_nodes(fair[k][1].controller())]
+        V("shuffle_share_fair", pct_span(min(fshares), max(fshares)), fair_d)
+        std92 = sw[("standard", "standard", 0.92)]
+        std_bn = std92["runs"].controller()
+        std_bn = std_bn[std_bn["node"].isin(BOTTLENECK)]
+        std_sh = at_threshold_share(std_bn)
+        V("std_at_th", pct_span(std_sh.min(), std_sh.max()), thr)
+        V("std_timeouts", span(min(std92["timeouts"]), max(std92["timeouts"])), thr)
+        # TCP's busyness under the standard measure at the bottleneck.
+        tstd = [mean(tcp1.node(n, "channel_busyness")) for n in ("3", "4", "5", "6")]
+        V("tcp_std_busy", span(min(tstd), max(tstd), 2), one)
+        tns2 = [mean(tcp1.node(n, "channel_busyness_ns2")) - mean(tcp1.node(n, "channel_busyness")) for n in BOTTLENECK]
+        V("ns2_minus_std", span(min(tns2), max(tns2), 2), one)
+    # ---- fairness
+    with part():
+        t3, w3 = fair[3]
+        V("f6_flow2_tcp", f"{mean(t3.per_flow('flow2')):.0f}", fair_d)
+        V("f6_flow2_wccp", f"{mean(w3.per_flow('flow2')):.0f}", fair_d)
+        V("f6_jfi_tcp", f"{mean(t3.jfi()):.2f}", fair_d)
+        V("f6_jfi_wccp", f"{mean(w3.jfi()):.2f}", fair_d)
+        t6, w6 = fair[6]
+        V("f7_flow1_tcp", f"{mean(t6.per_flow('flow1')):.1f}", fair_d)
+        V("f7_flow1_wccp", f"{mean(w6.per_flow('flow1')):.0f}", fair_d)
+        drop_ratio = [mean(t.drops()) / mean(w.drops()) for t, w in (fair[3], fair[6])]
+        V("fair_drops_ratio", span(min(drop_ratio), max(drop_ratio)), fair_d)
+        delay_ratio = [mean(t.delay()) / mean(w.delay()) for t, w in (fair[3], fair[6])]
+        V("fair_delay_ratio", span(min(delay_ratio), max(delay_ratio)), fair_d)
+        V("f6_cost", pct(1 - mean(w3.goodput()) / mean(t3.goodput())), fair_d)
+        V("f7_cost", pct(1 - mean(w6.goodput()) / mean(t6.goodput())), fair_d)
+        mid = mean([mean(w6.per_flow(f"flow{i}")) for i in range(2, 6)])
+        V("f7_flow1_fraction", f"{mean(w6.per_flow('flow1')) / mid:.2f}", fair_d)
+        def order(r: Runs, low: str, high: str) -> str:
+            g = {f: mean(r.per_flow(f)) for f in r.flow_ids()}
+            return "hold" if min(g, key=g.get) == low and max(g, key=g.get) == high else "do not hold"
+        V("f6_order", order(t3, "flow2", "flow3"), fair_d)
+        V("f7_order", order(t6, "flow1", "flow6"), fair_d)
+    # ---- random
+    with part():
+        T, W = rnd["tcp"], rnd["wccp"]
+        V("rnd_delay", f"{T['delay'] / W['delay']:.1f}", rnd_d)
+        V("rnd_aggregate", f"{(W['aggregate'] / T['aggregate'] - 1) * 100:+.0f} %", rnd_d)
+        V("rnd_ratio", f"{T['ratio'] / W['ratio']:.0f}", rnd_d)
+        V("rnd_starved_tcp", f"{T['starved']}", rnd_d)
+        V("rnd_starved_wccp", f"{W['starved']}", rnd_d)
+        V("rnd_flows", f"{T['flows']}", rnd_d)
+        V("rnd_jfi", f"{W['jfi'] - T['jfi']:+.2f}", rnd_d)
+        V("rnd_starved_wccp2", f"{W['starved']}", rnd_d)
+        starved_w = [f for n in rnd["wccp"]["names"] for _, f in Runs(rnd_d, n).flows.iterrows()
+                     if f["goodput_bps"] < 1e3]
+        V("rnd_starved_wccp3", f"{len(starved_w)}", rnd_d)
+        V("rnd_starved_wccp_to", f"{sum(1 for f in starved_w if (f['timeouts'] or 0) > 0)}", rnd_d)
+    # ---- threshold sweep
+    with part():
+        def tipped(key) -> int:
+            return sum(1 for t in sw[key]["timeouts"] if t > 0)
+        n_sw = len(sw[("ns2", "standard", 0.88)]["timeouts"])
+        clean_upto = None
+        for th in SWEEP_THRESHOLDS:
+            if tipped(("ns2", "standard", th)) > 0:
+                break
+            clean_upto = th
+        V("sw_clean_upto", f"{clean_upto:.2f}" if clean_upto is not None else "none of the thresholds", thr)
+        V("sw_088_rb", f"{mean(sw[('ns2', 'standard', clean_upto or 0.88)]['rb']):.2f}", thr)
+        k088 = tipped(("ns2", "standard", 0.88))
+        V("sw_088_timeouts", f"none of the {n_sw} runs has" if k088 == 0 else f"{k088} of the {n_sw} runs have", thr)
+        V("sw_tipped", ", ".join(f"{tipped(('ns2', 'standard', th))} of {n_sw} at {th:.2f}"
+                                 for th in (0.90, 0.92, 0.95)), thr)
+        g088 = sw[("ns2", "standard", 0.88)]
+        V("sw_088_goodput", f"{mean(g088['goodput']):.0f}", thr)
+        V("sw_088_delay", f"{mean(g088['delay']):.3f}", thr)
+        V("sw_088_drops", f"{mean(g088['drops']):.3f}", thr)
+        V("sw_std_tipped", ", ".join(f"{tipped(('standard', 'standard', th))} of {n_sw} at {th:.2f}"
+                                     for th in (0.85, 0.88, 0.90, 0.92)), thr)
+        nd = [tipped(("ns2", "ns2", th)) for th in SWEEP_THRESHOLDS]
+        V("sw_ns2def_tipped", ", ".join(f"{t} of {n_sw} at {th:.2f}" for t, th in zip(nd, SWEEP_THRESHOLDS)), thr)
+    # ---- deferral
+    with part():
+        V("def_tcp_drops", f"{mean(ns2_tcp.drops()):.2f}", dfr)
+        V("def_tcp_drops_std", f"{mean(tcp1.drops()):.2f}", one)
+        V("def_tcp_delay", f"{mean(ns2_tcp.delay()):.3f}", dfr)
+        V("def_tcp_delay_std", f"{mean(tcp1.delay()):.3f}", one)
+        V("def_tcp_rtt", f"{mean(ns2_tcp.rtt()):.2f}", dfr)
+        V("def_tcp_rtt_std", f"{mean(tcp1.rtt()):.2f}", one)
+        V("def_tcp_goodput", f"{mean(ns2_tcp.goodput()):.0f}", dfr)
+        V("def_tcp_goodput_std", f"{mean(tcp1.goodput()):.0f}", one)
+        V("def_tcp_rb", f"{mean(ns2_tcp.busiest()):.2f}", dfr)
+        V("def_tcp_rb_std", f"{mean(tcp1.busiest()):.2f}", one)
+        V("def_wccp_timeouts", f"{mean(ns2_wccp.timeouts()):.0f}", dfr)
+        V("def_wccp_goodput", f"{mean(ns2_wccp.goodput()):.0f}", dfr)
+        V("def_wccp_rb", f"{mean(ns2_wccp.busiest()):.2f}", dfr)
+        dcn = ns2_wccp.controller()
+        dbn = dcn[dcn["node"].isin(BOTTLENECK)]
+        V("def_wccp_at_th", pct_span(at_threshold_share(dbn).min(), at_threshold_share(dbn).max()), dfr)
+    # ---- TCP side
+    with part():
+        V("tcp_drops_1", f"{mean(tcp_n[0].drops()):.2f}", one)
+        V("tcp_drops_5", f"{mean(tcp_n[4].drops()):.2f}", tflows)
+        V("tcp_drops_5_share", f"{mean(tcp_n[4].drops()) / 3.63:.0%}".replace("%", " %"), tflows)
+        ov = max(mean(r.drops("queue_overflow")) for r in tcp_n)
+        V("tcp_overflow_max", f"{ov:.3f}", one, tflows)
+        aggs = [mean(r.goodput()) for r in tcp_n]
+        V("tcp_aggregate", span(min(aggs), max(aggs)), one, tflows)
+        t5 = tcp_n[4]
+        V("t1_tcp5_goodput", f"{mean(t5.goodput()):.0f}", tflows)
+        V("t1_tcp5_delay", f"{mean(t5.delay()):.3f}", tflows)
+        V("t1_tcp5_rtt", f"{mean(t5.rtt()):.2f}", tflows)
+        V("t1_tcp5_drops", f"{mean(t5.drops('retry_limit')):.2f}", tflows)
+        u = udp_metrics(udp_runs)
+        V("t1_udp_drops", f"{mean(u['drops']):.3f}", udp)
+        kn = kf["ns2"]
+        V("knee_ns2", f"{kn['knee']['rate']:g}" if kn["knee"] else "below the swept rates", *knees.values())
+        V("knee_ns2_past", f"{kn['past']['coll']:.2f} collision drops/s at {kn['past']['rate']:g} packet/s"
+          if kn["past"] else "no rate past it swept", *knees.values())
+        for variant, w in (("newreno", 4), ("newreno", 8), ("newreno", 64), ("reno", 20)):
+            r = wr[(variant, w)]
+            tag = f"{variant}{w}"
+            V(f"win_{tag}_drops", f"{mean(r.drops()):.2f}", win)
+            V(f"win_{tag}_delay", f"{mean(r.delay()):.3f}", win)
+            V(f"win_{tag}_rtt", f"{mean(r.rtt()):.3f}", win)
+        V("win_reno_timeouts", f"{mean(wr[('reno', 20)].timeouts()):.0f}", win)
+        V("win_newreno_timeouts", f"{mean(tcp1.timeouts()):.0f}", one)
+        V("win_reno_goodput", f"{mean(wr[('reno', 20)].goodput()):.0f}", win)
+        wg = [mean(wr[("newreno", w)].goodput()) for w in (4, 8, 64)]
+        V("win_goodput_range", span(min(wg), max(wg)), win)
+        # Random snapshot 1 under TCP: the starved one-hop flow and its neighbours.
+        s1 = Runs(rnd_d, "snapshot_01_tcp")
+        V("rnd1_f1", f"{s1.per_flow('f1')[0]:.1f}", rnd_d)
+        V("rnd1_f4", f"{s1.per_flow('f4')[0]:.0f}", rnd_d)
+        V("rnd1_f5", f"{s1.per_flow('f5')[0]:.0f}", rnd_d)
+        one_hop_starved = sum(1 for n in rnd["tcp"]["names"] for _, f in Runs(rnd_d, n).flows.iterrows()
+                              if f["hops"] == 1 and f["goodput_bps"] < 1e3)
+        V("rnd_onehop_starved", f"{one_hop_starved}", rnd_d)
+    # ---- how the numbers are made
+    with part():
+        total = sum(d.provenance["runs"] for d in [one, tflows, udp, fair_d, rnd_d, thr, dfr, win, *knees.values()])
+        V("runs_total", f"{total}", one, tflows, udp, fair_d, rnd_d, thr, dfr, win, *knees.values())
+    if quick:
+        for name in dict.fromkeys(m.group(1) for m in VALUE.finditer(report.text)):
+            if name not in report.values:
+                report.value(name, "n/a")
+    if report.plot:
+        with part():
+            plot(report.figure("wccp.png"), tcp1, wccp1, tcp_n, fair, rnd)
+        with part():
+            plot_knee(report.figure("wccp_table1.png"), kf)
+    return report.finish()
 
 
 if __name__ == "__main__":
