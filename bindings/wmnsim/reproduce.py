@@ -50,7 +50,7 @@ QUICK = "quick"
 PROVENANCE = "provenance.json"
 TABLES = ("runs", "flows", "nodes", "radios")
 EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "keep",
-                   "quick")
+                   "tables", "quick")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -181,6 +181,7 @@ class Experiment:
     keep: Tuple[str, ...]  # "controllers", "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
+    tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
 
     def seeds_of(self, scenario: str) -> Any:
         """The seeds a scenario runs with: its own (``{"file": ..., "seeds": ...}``) or the experiment's."""
@@ -203,6 +204,10 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     issues = _unknown_keys(doc, EXPERIMENT_KEYS, "")
     if ("scenario" in doc) == ("scenarios" in doc):
         issues.append(ValidationIssue("/scenarios", 'give "scenario" (one file) or "scenarios" (a list of files)'))
+    tables = doc.get("tables", list(TABLES))
+    if not isinstance(tables, list) or not tables or not all(t in TABLES for t in tables):
+        issues.append(ValidationIssue("/tables", f"must be a non-empty list of {', '.join(TABLES)}"))
+        tables = list(TABLES)
     quick_doc = doc.get("quick", {})
     # A quick variant may run other scenarios (a few of a long list).
     source = quick_doc if quick and isinstance(quick_doc, dict) and ("scenario" in quick_doc
@@ -269,7 +274,7 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     name = os.path.splitext(os.path.basename(path))[0]
     return Experiment(name, path, str(doc.get("description", "")), tuple(scenario_paths), spec["grid"],
                       spec["points"], spec["seeds"], spec["topology_seeds"], dict(fixed), tuple(keep),
-                      tuple(checks) if quick else (), scenario_seeds)
+                      tuple(checks) if quick else (), scenario_seeds, tuple(tables))
 
 
 # ---- running ---------------------------------------------------------------------------------------
@@ -377,7 +382,7 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
     commits: Dict[str, int] = {}
     for scenario, data in sweeps.items():
         label = experiment.label(scenario)
-        parts = {"runs": data.runs, "flows": data.flows, "nodes": data.nodes, "radios": data.radios}
+        parts = {t: getattr(data, t) for t in experiment.tables}
         if experiment.keep:
             parts.update(_kept_tables(data, experiment.keep))
         if "wmnsim_commit" in data.runs.columns:

@@ -180,3 +180,15 @@ def test_a_scenario_may_have_its_own_seeds_and_quick_may_run_other_scenarios(rep
     exp.write_text(json.dumps({"scenarios": [{"file": "../chain_b.json"}], "seeds": 1}))
     with pytest.raises(wmnsim.ScenarioError, match="/scenarios"):
         reproduce.load_experiment(exp)
+
+
+def test_an_experiment_may_store_only_some_tables(repo):
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "set": {"/simulation/duration_s": 1}, "seeds": 1,
+                               "tables": ["runs", "flows"]}))
+    assert _command(repo) == 0
+    folder = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"
+    assert sorted(p.name for p in folder.glob("*.parquet")) == ["flows.parquet", "runs.parquet"]
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "tables": ["runs", "node"]}))
+    with pytest.raises(wmnsim.ScenarioError, match="/tables"):
+        reproduce.load_experiment(exp)
