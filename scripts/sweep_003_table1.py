@@ -7,7 +7,9 @@ Bidirectional CBR/UDP on scenarios/zhai_wccp/chain9.json's chain (200 m spacing,
 9 -> 1 at the same packet rate. The paper raises the rate until the DATA packets
 dropped due to collision exceed 0.1 packet/s and finds the knee near 24.3 packet/s,
 198 kbit/s. This script runs the same sweep under each reception model and prints
-a Markdown table (docs/phy.md). Collision drops are the forward flow's
+a Markdown table, for exploring other rates or durations; the tables of the docs
+(docs/reproductions/wccp.md, which docs/phy.md points to) come from the wccp study's
+stored runs of the scenarios --write-scenarios writes. Collision drops are the forward flow's
 `drops_retry_limit` (the MAC gave up at its retry limit) per second.
 
 The runs go through the sweep runner (wmnsim.sweep, docs/sweeps.md): one sweep
