@@ -252,16 +252,28 @@ class Variant:
         self.total = mean(run_col(data, name, "total_goodput_bps", params))
         self.s_drops = mean(node_col(data, name, "S", "drops_queue_overflow", params))
         self.ratio = frames_ratio(data, name, params)
+        self.delays = [ms(data, name, radio, params=params) for _, radio in RELAYS]
         self.n = len(pf[0])
+
+
+def delays(xs: Sequence[float]) -> str:
+    return " / ".join(f"{x:.1f}" for x in xs)
+
+
+def delay_gap(xs: Sequence[float]) -> float:
+    """Mean absolute difference (ms) from 002's DCF delays at R9, R6, R3."""
+    return mean([abs(x - p) for x, p in zip(xs, PAPER_DELAY_MS[DCF])])
 
 
 def testbed_dcf_table(vs: List[Tuple[str, str, Variant]]) -> str:
     lines = ["| variant | a reading of the testbed | 1 hop | 2 hops | 3 hops | 4 hops | JFI | total (Mbit/s) | "
-             "ACKs dropped at S per run | R9's frames per one-hop station's on S's channel |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "ACKs dropped at S per run | R9's frames per one-hop station's on S's channel | "
+             "MAC delay R9 / R6 / R3 (ms; 002: 6.4 / 2.5 / 2.3) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, reading, v in vs:
         lines.append(f"| {label} | {reading} | " + " | ".join(kbps(g) for g in v.groups) +
-                     f" | {mean(v.jfi):.3f} ± {ci95(v.jfi):.3f} | {v.total / 1e6:.2f} | {v.s_drops:,.0f} | {v.ratio:.1f} |")
+                     f" | {mean(v.jfi):.3f} ± {ci95(v.jfi):.3f} | {v.total / 1e6:.2f} | {v.s_drops:,.0f} | {v.ratio:.1f} | "
+                     f"{delays(v.delays)} |")
     lines.append("")
     lines.append(f"Parking lot under DCF; mean goodput per flow (kbit/s) by hops to S, {vs[0][2].n} runs of 300 s per "
                  "row (the same seeds in every row), one thing changed at a time from the first row (the last two "
@@ -486,6 +498,10 @@ def main() -> int:
     V("q200_s_drops", f"{q200[DCF].s_drops:,.0f}", *sources)
     V("q200_ratio", f"{q200[DCF].ratio:.1f}", *sources)
     V("nd_q1000_jfi", f"{mean(nd_q1000[DCF].jfi):.2f}", *sources)
+    for key, var in (("base", base), ("nodelack", nodel), ("q25", q25), ("q200", q200)):
+        V(f"{key}_delays", delays(var[DCF].delays), *sources)
+        V(f"{key}_delay_gap", f"{delay_gap(var[DCF].delays):.1f} ms", *sources)
+    V("txop_r9_all", span([vv[TXOP].delays[0] for _, vv in by_scheme], lambda x: f"{x:.1f}") + " ms", *sources)
     others = [v[k] for k in ("window 44 segments", "window 256 segments", "SACK", "dequeue after the exchange")]
     V("minor_jfi", span([mean(o[DCF].jfi) for o in others], lambda x: f"{x:.2f}"), *sources)
     ack_jfis = [mean(vv[ACK].jfi) for _, vv in by_scheme]
