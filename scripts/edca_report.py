@@ -551,6 +551,7 @@ def main() -> int:
 
     if report.plot:
         plot(report, pl, dyn, hi, changes)
+        plot_testbed(report, by_scheme)
     return report.finish()
 
 
@@ -599,6 +600,33 @@ def summary_table(x: dict) -> str:
 
 
 # ---- the figures --------------------------------------------------------------------------------
+
+TESTBED_FIGURE = ["wmnsim's scenarios", "queue 25 packets", "queue 200 packets", "queue 1000 packets",
+                  "ACK every segment"]
+
+
+def plot_testbed(report, by_scheme) -> None:
+    """Goodput per flow by hops under DCF and ACK priority, for the main testbed variants."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    chosen = [(label.split(" (")[0], v) for label, v in by_scheme if label.split(" (")[0] in TESTBED_FIGURE]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2), sharey=True)
+    width = 0.8 / len(chosen)
+    for ax, (scheme, title) in zip(axes, ((DCF, "DCF (Fig. 2)"), (ACK, "ACK priority (Fig. 3a)"))):
+        for k, (label, v) in enumerate(chosen):
+            ax.bar([h + (k - (len(chosen) - 1) / 2) * width for h in range(4)], [x / 1e3 for x in v[scheme].groups],
+                   width, label=label)
+        ax.set_xticks(range(4))
+        ax.set_xticklabels([g for g, _ in HOP_GROUPS])
+        ax.set_title(f"Parking lot, {title}: testbed variants", fontsize=10)
+        ax.set_ylabel("mean goodput per flow (kbit/s)")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(report.figure("edca_testbed.png"), dpi=90)
+    plt.close(fig)
+
 
 def plot(report, pl, dyn, hi, changes) -> None:
     import matplotlib
