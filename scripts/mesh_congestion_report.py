@@ -123,8 +123,11 @@ class Runs:
         r["scheme"] = r["/controllers"].map(scheme_of)
         r["snapshot"] = r["topology_seed"]
         keys = ["scenario", "/controllers", "seed", "topology_seed"]
-        mg = norm(data.nodes).groupby(keys, dropna=False)["mgmt_sent"].sum().rename("mgmt_sent").reset_index()
-        r = r.merge(mg, on=keys, how="left")
+        if not data.nodes.empty:
+            mg = norm(data.nodes).groupby(keys, dropna=False)["mgmt_sent"].sum().rename("mgmt_sent").reset_index()
+            r = r.merge(mg, on=keys, how="left")
+        else:  # an experiment that stores no node rows (fig8)
+            r["mgmt_sent"] = float("nan")
         c = data.controllers
         if not c.empty:
             c = norm(c)
@@ -403,7 +406,7 @@ def udp_blocks(report: Report, data) -> Tuple[Runs, Dict[str, Dict[int, float]]]
     losses = sorted(d, key=lambda k: d[k])
     v("lscc_top_gains", ", ".join(str(k) for k in gains[:5] if d[k] > 0))
     v("lscc_max_gain", f"{max(d.values()) / 1e6:+.1f}")
-    v("lscc_top_losses", ", ".join(f"{k}: {d[k] / 1e6:+.2f}" for k in losses[:2] if d[k] < 0))
+    v("lscc_top_losses", " and ".join(f"{k} ({d[k] / 1e6:+.2f} Mbit/s)" for k in losses[:2] if d[k] < 0) or "none")
     better = sum(1 for k in d if thr["lscc"][k] > thr["tcc"][k] + 0.01e6)
     v("lscc_beats_tcc", str(better))
     lost = [d[k] for k in ch["lscc"]["down"]]
@@ -502,6 +505,10 @@ def udp_blocks(report: Report, data) -> Tuple[Runs, Dict[str, Dict[int, float]]]
     v("sec43_moved", f"{max(moved) / 1e6:.2f}" if moved else "n/a")
     top = order7[-1]
     v("sec43_top", str(top))
+    among = top in no_buf
+    v("sec43_verdict", "reproduced" if among else "the reason reproduces, the position does not")
+    v("sec43_position", "; the snapshot with the highest throughput is among them" if among else
+      ", but they are not those with the highest throughput")
     v("sec43_top_tcc", f"{(thr['tcc'][top] - thr['none'][top]) / 1e6:+.2f}")
     v("sec43_top_lscc", f"{(thr['lscc'][top] - thr['none'][top]) / 1e6:+.2f}")
     v("sec43_top_buf", f"{buf['none'][top]:.0f}")
@@ -590,6 +597,8 @@ def snapshot22(report: Report, data) -> Runs:
         v(f"s22_wloss_{sc}", mbps(mean_of(sc, "wloss")))
     v("s22_intra_none", count(mean_of("none", "drops_intra_mesh")))
     v("s22_intra_lscc", count(mean_of("lscc", "drops_intra_mesh")))
+    back = (mean_of("lscc_exclude", "buf") - mean_of("lscc", "buf")) / (mean_of("none", "buf") - mean_of("lscc", "buf"))
+    v("s22_return", pct(back))
     v("s22_thr_cut", mbps(mean_of("none", "thr") - mean_of("lscc", "thr")))
     for sc in ("lscc_renew50", "lscc_renew60", "lscc_nolookahead"):
         r = m.sel(sc)
@@ -607,6 +616,9 @@ def snapshot22(report: Report, data) -> Runs:
     v("s22_s1_by_s2", f"{blocked_by('s1', 's2'):.0f}")
     v("s22_s2_by_s1", f"{blocked_by('s2', 's1'):.0f}")
     v("s22_gw_by_s1", f"{blocked_by('GW_SW', 's1'):.0f}")
+    v("s22_s2_look", str(rad["s2"]["notifications_sent_look_ahead"]) if "s2" in rad else "n/a")
+    v("s22_s2_detect", str(rad["s2"]["congestion_detections"]) if "s2" in rad else "n/a")
+    v("s22_s1_detect", str(rad["s1"]["congestion_detections"]) if "s1" in rad else "n/a")
     dmax = max((d for x in ("s1", "s2") if x in rad for _, d in rad[x]["duration_over_time"]), default=float("nan"))
     v("s22_dmax", f"{dmax:.4f}")
     cap_t = [t for x in ("s1", "s2") if x in rad for t, d in rad[x]["duration_over_time"] if d >= 6.5]
@@ -658,17 +670,28 @@ def snapshot22(report: Report, data) -> Runs:
 
 
 def options(report: Report, udp: Runs, group, exclude) -> None:
+    """The options table over the snapshots: block "options" (none, TCC, LSCC, LSCC with
+    exclude_blocked_packets), and with `group` block "group" (unicast against
+    group-addressed notifications, over the snapshots the group experiment covers)."""
     seed = min(udp.seeds())
-    sources = [udp.data] + [d.data for d in (group, exclude) if d is not None]
-    rows = [("none", "", udp), ("tcc", "unicast notifications (004's rules)", udp)]
     if group is not None:
-        rows.append(("tcc_group", "group-addressed notifications", group))
-    rows.append(("lscc", "unicast notifications (004's rules)", udp))
-    if group is not None:
-        rows.append(("lscc_group", "group-addressed notifications", group))
+        rows = [("none", "", udp), ("tcc", "unicast notifications (004's rules)", udp),
+                ("tcc_group", "group-addressed notifications", group),
+                ("lscc", "unicast notifications (004's rules)", udp),
+                ("lscc_group", "group-addressed notifications", group)]
+        option_table(report, "group", rows, seed, set(group.snapshots()), [udp.data, group.data])
+    rows = [("none", "", udp), ("tcc", "unicast notifications (004's rules)", udp),
+            ("lscc", "unicast notifications (004's rules)", udp)]
     if exclude is not None:
         rows.append(("lscc_exclude", "exclude_blocked_packets (ours, outside 004)", exclude))
-    thr = {sc: src.per_snapshot(sc, "thr", [seed]) for sc, _, src in rows}
+    option_table(report, "options", rows, seed, set(udp.snapshots()),
+                 [udp.data] + ([exclude.data] if exclude is not None else []), udp=udp, exclude=exclude)
+
+
+def option_table(report: Report, block: str, rows, seed: int, snaps: set, sources, udp=None, exclude=None) -> None:
+    def per(src: Runs, sc: str, col: str) -> Dict[int, float]:
+        return {k: x for k, x in src.per_snapshot(sc, col, [seed]).items() if k in snaps}
+    thr = {sc: per(src, sc, "thr") for sc, _, src in rows}
     lines = [f"| scheme | variant | mean throughput (Mbit/s) | snapshots raised by > {mbps(BAND * OFFERED_UDP)} Mbit/s | "
              "lowered | within | weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
              "retry-limit drops after forwarding per run, mean | local drops per run, mean | snapshots with a mutual block | "
@@ -677,8 +700,8 @@ def options(report: Report, udp: Runs, group, exclude) -> None:
     stats: Dict[str, Dict[str, float]] = {}
     for sc, variant, src in rows:
         kind = sc.split("_")[0]
-        st = {col: mean(src.per_snapshot(sc, col, [seed]).values()) for col in ("wloss", "buf", "retry", "local", "mgmt_sent")}
-        st["pairs"] = sum(1 for x in src.per_snapshot(sc, "n_pairs", [seed]).values() if x > 0)
+        st = {col: mean(per(src, sc, col).values()) for col in ("wloss", "buf", "retry", "local", "mgmt_sent")}
+        st["pairs"] = sum(1 for x in per(src, sc, "n_pairs").values() if x > 0)
         st["thr"] = mean(thr[sc].values())
         stats[sc] = st
         if sc == "none":
@@ -692,18 +715,22 @@ def options(report: Report, udp: Runs, group, exclude) -> None:
                      f"{st['mgmt_sent']:.0f} |")
     n = len(thr["none"])
     lines.append("")
-    dur = float(udp.runs["simulated_time_s"].iloc[0])
+    dur = float(rows[0][2].runs["simulated_time_s"].iloc[0])
     lines.append(f"{n} snapshots, run seed {seed}, {dur:g} s. A mutual block: two stations each blocked by the other for "
                  "more than half the run. Notification frames: management frames put on the air, retries included.")
-    report.block("options", "\n".join(lines), *sources)
+    report.block(block, "\n".join(lines), *sources)
 
     def v(name: str, text: str) -> None:
         report.value(name, text, *sources)
+    if block == "group":
+        v("gr_n", str(n))
     if "lscc_exclude" in stats:
         ex, ls, no = stats["lscc_exclude"], stats["lscc"], stats["none"]
         v("ex_up", str(ex["up"]))
         v("ex_down", str(ex["down"]))
         v("ex_thr", mbps(ex["thr"]))
+        v("ex_lift", "lifts" if ex["thr"] > no["thr"] + BAND * OFFERED_UDP else
+          ("lowers" if ex["thr"] < no["thr"] - BAND * OFFERED_UDP else "leaves"))
         v("ex_none_thr", mbps(no["thr"]))
         v("ex_lscc_thr", mbps(ls["thr"]))
         v("ex_pairs", str(ex["pairs"]))
@@ -711,6 +738,9 @@ def options(report: Report, udp: Runs, group, exclude) -> None:
         v("ex_buf_lscc", count(ls["buf"]))
         v("ex_buf_none", count(no["buf"]))
         v("ex_buf_share", pct(ex["buf"] / no["buf"]))
+        v("ls_buf_share", pct(ls["buf"] / no["buf"]))
+        # the share of the buffer drops LSCC avoided that come back with the option
+        v("ex_return", pct((ex["buf"] - ls["buf"]) / (no["buf"] - ls["buf"])))
         v("ex_wloss", mbps(ex["wloss"]))
         v("ex_wloss_lscc", mbps(ls["wloss"]))
         v("ex_wloss_none", mbps(no["wloss"]))
@@ -718,11 +748,14 @@ def options(report: Report, udp: Runs, group, exclude) -> None:
         d_ex = {k: thr["lscc_exclude"][k] - thr["lscc"][k] for k in thr["lscc"]}
         best = sorted(d_ex, key=lambda k: -d_ex[k])[:3]
         v("ex_best", ", ".join(str(k) for k in best))
-        bx = exclude.per_snapshot("lscc_exclude", "buf", [seed])
-        bn = udp.per_snapshot("none", "buf", [seed])
-        bl = udp.per_snapshot("lscc", "buf", [seed])
-        v("ex_best_buf", "; ".join(f"{k}: {bn[k]:.0f}, {bl[k]:.0f}, {bx[k]:.0f}" for k in best))
-        g = udp.per_snapshot("lscc", "thr", [seed])
+        bx = per(exclude, "lscc_exclude", "buf")
+        bn = per(udp, "none", "buf")
+        bl = per(udp, "lscc", "buf")
+        v("ex_best_buf", "; ".join(f"{k}: {bn[k]:,.0f}, {bl[k]:,.0f}, {bx[k]:,.0f}" for k in best))
+        back = sum(bx[k] - bl[k] for k in best) / max(sum(bn[k] - bl[k] for k in best), 1)
+        v("ex_best_return", pct(back))
+        v("ex_best_gain", ", ".join(f"{d_ex[k] / 1e6:+.2f}" for k in best))
+        g = per(udp, "lscc", "thr")
         top = sorted(g, key=lambda k: -(g[k] - thr["none"][k]))[:2]
         v("ex_top_gains", "; ".join(f"{k}: {(g[k] - thr['none'][k]) / 1e6:+.2f} to "
                                     f"{(thr['lscc_exclude'][k] - thr['none'][k]) / 1e6:+.2f}" for k in top))
@@ -737,6 +770,7 @@ def options(report: Report, udp: Runs, group, exclude) -> None:
         v("gr_tcc_buf", f"{tc['buf']:,.0f} to {tg['buf']:,.0f}")
         v("gr_frames", pct(mean([lg["mgmt_sent"] / ls["mgmt_sent"], tg["mgmt_sent"] / tc["mgmt_sent"]])))
         v("gr_lscc_wloss", f"{mbps(ls['wloss'])} to {mbps(lg['wloss'])}")
+        v("gr_verdict", "does not explain" if lg["down"] > 0.1 * n else "may explain")
 
 
 # ---- TCP ---------------------------------------------------------------------------------------
@@ -798,6 +832,8 @@ def tcp_alone(report: Report, data) -> None:
     v("tcponly_within_lscc", str(ch["lscc"]["within"]))
     v("tcponly_wloss", mbps(stats["none"]["wloss"]))
     v("tcponly_n", str(len(m.snapshots())))
+    n = len(m.snapshots())
+    v("tcponly_verdict", "Reproduced" if min(ch["tcc"]["within"], ch["lscc"]["within"]) >= 0.9 * n else "Not reproduced")
 
 
 def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
@@ -894,7 +930,7 @@ def plot_snapshot22(s22: Runs, figure: Path) -> None:
                 for node in ("s1", "s2"):
                     x = ts[(ts["scheme"] == sc) & (ts["seed"] == seed) & (ts[node_col] == node)]
                     axes[1].plot(x[t_col], x[val_col], style, label=f"{node}, {sc}")
-            axes[1].set_ylabel(val_col)
+            axes[1].set_ylabel("queue length (packets)")
     axes[1].set_xlabel("time (s)")
     axes[1].set_title("Queue of s1 and s2")
     axes[1].legend(fontsize=7)
