@@ -182,6 +182,7 @@ class Experiment:
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
+    checks_given: bool = False  # the quick part states its checks (else the defaults apply)
 
     def seeds_of(self, scenario: str) -> Any:
         """The seeds a scenario runs with: its own (``{"file": ..., "seeds": ...}``) or the experiment's."""
@@ -274,7 +275,7 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     name = os.path.splitext(os.path.basename(path))[0]
     return Experiment(name, path, str(doc.get("description", "")), tuple(scenario_paths), spec["grid"],
                       spec["points"], spec["seeds"], spec["topology_seeds"], dict(fixed), tuple(keep),
-                      tuple(checks) if quick else (), scenario_seeds, tuple(tables))
+                      tuple(checks) if quick else (), scenario_seeds, tuple(tables), "checks" in quick_doc)
 
 
 # ---- running ---------------------------------------------------------------------------------------
@@ -498,6 +499,8 @@ def check_quick(study: Study, fresh_dir: str) -> List[Dict[str, Any]]:
     """Compares the quick runs in ``fresh_dir`` with the stored quick tables: per
     experiment, check, and group (scenario, parameters, id), the fresh mean must lie
     within the band around the stored mean. Returns one row per comparison."""
+    import pandas as pd
+
     rows: List[Dict[str, Any]] = []
     for name in study.experiments:
         e = load_experiment(study.experiment_path(name), quick=True)
@@ -512,27 +515,43 @@ def check_quick(study: Study, fresh_dir: str) -> List[Dict[str, Any]]:
             table, metric = check.get("table", "runs"), check["metric"]
             a, b = stored.table(table), fresh.table(table)
             if metric not in a.columns:
+                if e.checks_given:  # a stated check that compares nothing could never fail
+                    rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": "-",
+                                 "status": "missing", "reason": f"not in the stored quick {table} table"})
                 continue  # a metric this experiment's tables do not have (a default check)
             if metric not in b.columns:
                 rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": "-", "status": "missing",
                              "reason": "not in the fresh runs"})
                 continue
-            keys = ["scenario"] + [c for c in a.columns if isinstance(c, str) and c.startswith("/")] + \
+            # A topology seed is another network (docs/sweeps.md): its flows and nodes are
+            # other flows and nodes, so it is part of the group, as a parameter is.
+            topo = ["topology_seed"] if "topology_seed" in a.columns and a["topology_seed"].notna().any() else []
+            keys = ["scenario"] + [c for c in a.columns if isinstance(c, str) and c.startswith("/")] + topo + \
                 [c for c in ("flow_id", "node_id", "radio_id") if c in a.columns]
             for group, part in a.groupby(keys if len(keys) > 1 else keys[0], sort=False, dropna=False):
                 group = group if isinstance(group, tuple) else (group,)
-                mask = None
+                mask = pd.Series(True, index=b.index)
                 for k, v in zip(keys, group):
-                    col = b[k] if k in b.columns else None
-                    hit = (col.isna() if isinstance(v, float) and math.isnan(v) else col == v) if col is not None \
-                        else False
-                    mask = hit if mask is None else mask & hit
-                x = part[metric].astype(float).dropna()
-                y = b.loc[mask, metric].astype(float).dropna() if mask is not None else b[metric].iloc[:0]
+                    if k not in b.columns:
+                        mask &= False
+                    elif v is None or (isinstance(v, float) and math.isnan(v)):
+                        mask &= b[k].isna()
+                    else:
+                        mask &= b[k] == v
                 label = "/".join(str(v) for v in group)
-                if y.empty:
+                if not mask.any():
                     rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": label,
                                  "status": "missing", "reason": "no fresh run of this group"})
+                    continue
+                x = part[metric].astype(float).dropna()
+                y = b.loc[mask, metric].astype(float).dropna()
+                if x.empty or y.empty:
+                    # Undefined (NaN) in every run of a group: the same in both passes, one-sided fails.
+                    both = x.empty and y.empty
+                    rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": label,
+                                 "status": "pass" if both else "fail",
+                                 "reason": "undefined (NaN) in the stored and the fresh runs" if both else
+                                 "undefined (NaN) in every " + ("stored" if x.empty else "fresh") + " run only"})
                     continue
                 mean, std = float(x.mean()), float(x.std(ddof=1)) if len(x) > 1 else math.nan
                 width = _band(mean, std, len(x), len(y), check["tolerance"])

@@ -192,3 +192,41 @@ def test_an_experiment_may_store_only_some_tables(repo):
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "tables": ["runs", "node"]}))
     with pytest.raises(wmnsim.ScenarioError, match="/tables"):
         reproduce.load_experiment(exp)
+
+
+def _tables(folder, runs, flows):
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(runs).to_parquet(folder / "runs.parquet", index=False)
+    pd.DataFrame(flows).to_parquet(folder / "flows.parquet", index=False)
+    (folder / "provenance.json").write_text("{}")
+
+
+def test_the_quick_check_on_hand_made_tables(repo):
+    """Without runs: a stated check on a metric the tables lack fails (it could never fail
+    otherwise); a group undefined (NaN) in both passes, in one only fails; a topology seed
+    is a group of its own."""
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "quick": {"seeds": [1, 2], "checks": [
+        {"table": "flows", "metric": "goodput_bps", "tolerance": {"relative": 0.05}},
+        {"table": "flows", "metric": "delay_mean_s", "tolerance": {"relative": 0.05}},
+        {"table": "runs", "metric": "no_such_metric", "tolerance": {"relative": 0.05}}]}}))
+    study = reproduce.studies(repo)["tiny"]
+    runs = {"scenario": ["chain"] * 4, "seed": [1, 2, 1, 2], "topology_seed": [1, 1, 2, 2],
+            "total_goodput_bps": [1.0, 1.0, 1.0, 1.0]}
+    stored = {"scenario": ["chain"] * 4, "seed": [1, 2, 1, 2], "topology_seed": [1, 1, 2, 2],
+              "flow_id": ["f"] * 4, "goodput_bps": [100.0, 100.0, 300.0, 300.0],
+              "delay_mean_s": [float("nan")] * 2 + [0.1, 0.1]}
+    _tables(repo / "scenarios" / "tiny" / "reproduction" / "data" / "quick" / "chain", runs, stored)
+    # The topologies swapped: the pooled mean (200) is the same, each topology's is not.
+    fresh = dict(stored, goodput_bps=[300.0, 300.0, 100.0, 100.0], delay_mean_s=[0.1, 0.1, float("nan"), float("nan")])
+    _tables(repo / "fresh" / "chain", runs, fresh)
+    rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
+    assert rows[("runs/no_such_metric", "-")]["status"] == "missing"
+    assert rows[("flows/goodput_bps", "chain/1/f")]["status"] == "fail"
+    assert rows[("flows/goodput_bps", "chain/2/f")]["status"] == "fail"
+    assert rows[("flows/delay_mean_s", "chain/1/f")]["status"] == "fail"  # NaN stored, a value fresh
+    assert rows[("flows/delay_mean_s", "chain/2/f")]["status"] == "fail"  # a value stored, NaN fresh
+    _tables(repo / "fresh" / "chain", runs, stored)
+    rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
+    assert rows[("flows/delay_mean_s", "chain/1/f")]["status"] == "pass"  # NaN in both
+    assert all(r["status"] == "pass" for k, r in rows.items() if k[0] != "runs/no_such_metric")
