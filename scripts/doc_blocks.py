@@ -21,6 +21,7 @@ A report script:
     runs = report.data("parking_lot")         # wmnsim.reproduce.ExperimentData
     report.block("pairs", table_text, runs)   # the table, stamped with where it comes from
     report.value("ack_gain", f"{gain:.0%}", runs)
+    report.claim(gain > 0, "ACK priority raises the total")  # a verdict the prose states in words
     if report.plot: ...savefig(report.figure("edca.png"))
     sys.exit(report.finish())
 """
@@ -102,6 +103,13 @@ class Report:
         if "<!--" in text or "\n" in text:
             self.problems.append(f"value {name}: one line of text, no markers: {text!r}")
         self.values[name] = text
+
+    def claim(self, holds: Any, text: str) -> None:
+        """A statement the doc makes in words (a verdict such as "reproduces", "near 1/3",
+        "falls in both") that the stored runs must support: when they no longer do, the
+        report fails (exit 2) naming it, so a claim cannot outlive the runs behind it."""
+        if not bool(holds):
+            self.problems.append(f"a claim the stored runs no longer support: {text}")
 
     def figure(self, name: str) -> Path:
         self.figures.mkdir(parents=True, exist_ok=True)

@@ -230,3 +230,16 @@ def test_the_quick_check_on_hand_made_tables(repo):
     rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
     assert rows[("flows/delay_mean_s", "chain/1/f")]["status"] == "pass"  # NaN in both
     assert all(r["status"] == "pass" for k, r in rows.items() if k[0] != "runs/no_such_metric")
+
+
+def test_a_claim_the_runs_no_longer_support_fails_the_report(repo, capsys):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from doc_blocks import Report
+
+    doc = repo / "docs" / "reproductions" / "tiny.md"
+    doc.write_text("# Tiny\n\nA starves.\n")
+    for holds, code in ((True, 0), (False, 2)):
+        report = Report("tiny", argv=["--root", str(repo), "--doc", str(doc), "--check"])
+        report.claim(holds, "A starves")
+        assert report.finish() == code
+    assert "a claim the stored runs no longer support: A starves" in capsys.readouterr().err
