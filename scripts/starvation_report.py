@@ -393,6 +393,39 @@ def prose_values(report, pairs, udp, fixed, sens, beside, stamps, model: list, s
     v("fw_sim_jfi_64", f"{sweep[64]['summary/jain_fairness_index']['mean']:.2f}", fixed)
     v("fw_sim_jfi_128", f"{sweep[128]['summary/jain_fairness_index']['mean']:.2f}", fixed)
 
+    # What the prose says in words, held to the runs (doc_blocks.Report.claim).
+    C = report.claim
+    C(max(sh_def) < 0.05 and min(sh_pol) > 0.15 and max(sh_pol) < 0.45,
+      "two-hop upload chains: A starves by default (under 5 %) and gets a fair but not an equal share with the "
+      "policy (15-45 %)")
+    C(failed_fraction(pairs, pol, "A") < failed_fraction(pairs, FLAGSHIP, "A")
+      and node_col(pairs, pol, "B", "mac_queueing_delay_mean_s").mean()
+      > node_col(pairs, FLAGSHIP, "B", "mac_queueing_delay_mean_s").mean(),
+      "the policy works by the paper's mechanism: A fails less, packets queue at B")
+    C(run_mean(pairs, DOWN, "jain_fairness_index") > 0.9 and goodput(pairs, dpol, "GW_to_A")
+      < 0.05 * goodput(pairs, dpol, "GW_to_B"), "downstream: no starvation by default, the policy creates it")
+    C(max(goodput(pairs, "chain4_tcp_policy", f) for f in ch4[2:]) < 0.1e6,
+      "four-hop chain with the policy: n3 and n4 still starve")
+    C(goodput(sens, "chain4_tcp_policy", "n3_up") > 0.2e6 and goodput(sens, "chain4_tcp_policy", "n4_up") < 0.1e6,
+      "550-m sensing with the policy: n3 gets a share, n4 does not")
+    C(hop_means(pairs, "tree3_tcp_policy")[0] < hop_means(pairs, "tree3_tcp")[0]
+      and hop_means(pairs, "tree3_tcp_policy")[1] < 1.2 * hop_means(pairs, "tree3_tcp")[1],
+      "the tree with the policy: the one-hop flows fall, the two-hop flows' mean does not rise much")
+    C(max(larger_share(pairs, "two_branch_tcp")) > 0.9 and max(larger_share(pairs, "two_branch_tcp_policy")) < 0.6,
+      "two branches: B and C capture each other in some seed by default, not with the policy")
+    C(0.6 < max(larger_share(stamps, "two_branch_tcp")) < max(larger_share(pairs, "two_branch_tcp")),
+      "with TCP timestamps the capture is milder, not gone")
+    C(max(goodput(beside, s, "A_to_GW") for s in ("two_branch_tcp", "two_branch_tcp_policy")) < 0.05e6,
+      "C beside the gateway: A starves with or without the policy")
+    C(qd == 0, "fixed windows of 3: nothing overflows")
+    C(all(abs(sim_share[c] - 1 / 3) < 0.03 for c in (256, 512)), "wmnsim's share levels off near 1/3")
+    C(min(mod[64]["share_a"] / mod[32]["share_a"], sim_share[64] / sim_share[32]) > 2,
+      "A's share jumps at CWmin_B 64 in the model and in wmnsim")
+    C(all(mod[a][k] > mod[b][k] for a, b in ((128, 256), (256, 512)) for k in ("lambda_a_bps", "lambda_b_bps"))
+      and all(sweep[a][f"flows/{k}/goodput_bps"]["mean"] > sweep[b][f"flows/{k}/goodput_bps"]["mean"]
+              for a, b in ((128, 256), (256, 512)) for k in ab), "above 128 both flows' goodput falls in both")
+    C(sim_share[32] < mod[32]["share_a"], "at CWmin_B 32 the simulator starves A more than the model")
+
 
 def plot(model: list, load, sweep: dict, path) -> None:
     import matplotlib
