@@ -990,6 +990,40 @@ def main() -> int:
     with part():
         total = sum(d.provenance["runs"] for d in [one, tflows, udp, fair_d, rnd_d, thr, dfr, win, *knees.values()])
         V("runs_total", f"{total}", one, tflows, udp, fair_d, rnd_d, thr, dfr, win, *knees.values())
+    # What the prose says in words, held to the study's runs (doc_blocks.Report.claim); the quick
+    # runs hold too few points for most of them.
+    if not quick:
+        C = report.claim
+        mn = mean
+        C(all(mn(getattr(wccp1, k)()) < mn(getattr(tcp1, k)()) for k in ("drops", "delay", "rtt"))
+          and abs(mn(wccp1.goodput()) / mn(tcp1.goodput()) - 1) < 0.05,
+          "Fig. 1(a): WCCP cuts drops, delay and RTT at about the same throughput (within 5 %)")
+        clean_runs = [i for i, t_ in enumerate(wccp1.timeouts()) if t_ == 0]
+        C(clean_runs and all(wccp1.drops()[i] < 0.120 and wccp1.delay()[i] < 0.0757 for i in clean_runs)
+          and mn(wccp1.drops()) > 0.120 and mn(wccp1.delay()) > 0.0757,
+          "Fig. 1(a): the runs without a timeout are below 003's drops and delay, the runs with one keep the means "
+          "above them")
+        C(mn(w3.per_flow("flow2")) > mn(t3.per_flow("flow2")) and mn(w6.per_flow("flow1")) > mn(t6.per_flow("flow1"))
+          and mn(w3.jfi()) > mn(t3.jfi()), "Fig. 6-7: WCCP lifts the starved flows")
+        C(mn(w6.per_flow("flow1")) / mid < 0.8, "Fig. 7: WCCP does not reach max-min (flow 1 under 0.8 of flows 2-5)")
+        C(W["starved"] > 0 and W["starved"] < T["starved"], "random: WCCP leaves fewer starved flows, but some")
+        C(0 < tipped(("ns2", "standard", 0.92)) and tipped(("standard", "standard", 0.92)) == n_sw
+          and clean_upto is not None and clean_upto < 0.92,
+          "threshold: with ns-2's busy time 0.92 is at the edge (some runs time out), past it under the standard "
+          "measure (all do)")
+        C(std_sh.max() < 0.1, "standard measure at 0.92: the bottleneck rarely sees r_b at th_b (under 10 %)")
+        C(min(band_share + fshares) > 0.5, "shuffling is not rare (over half of the 1-s samples in the band)")
+        C(all(abs(mn(getattr(ns2_tcp, k)()) - ref) < abs(mn(getattr(tcp1, k)()) - ref)
+              for k, ref in (("drops", 0.834), ("delay", 0.1844), ("rtt", 0.2646)))
+          and mn(ns2_tcp.goodput()) < mn(tcp1.goodput()) and mn(ns2_tcp.busiest()) < mn(tcp1.busiest()),
+          "ns-2's deferral brings TCP's drops, delay and RTT closer to 003's, at a lower throughput and busyness")
+        C(tipped(("ns2", "ns2", 0.92)) == n_sw and tipped(("ns2", "ns2", 0.80)) == 0
+          and mn(ns2_wccp.timeouts()) > mn(wccp1.timeouts()),
+          "ns-2's deferral: WCCP at 0.92 tips into repeated timeouts, lower thresholds hold the chain")
+        C(abs(mn(tcp1.goodput()) / 194.6 - 1) < 0.05 and mn(tcp1.drops()) < 0.834 and mn(tcp1.delay()) > 0.1844
+          and mn(tcp1.rtt()) > 0.2646, "TCP side, one flow: 003's throughput, fewer drops, longer delay and RTT")
+        C(all(mn(a.drops()) < mn(b.drops()) for a, b in zip(tcp_n, tcp_n[1:])),
+          "Fig. 2: the drops grow with the number of flows")
     if quick:
         for name in dict.fromkeys(m.group(1) for m in VALUE.finditer(report.text)):
             if name not in report.values:
