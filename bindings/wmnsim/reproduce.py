@@ -39,7 +39,7 @@ from ._errors import ScenarioError, ValidationIssue
 from .scenario import Scenario
 
 __all__ = ["Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
-           "run_study", "collect", "check_quick", "render", "run_command"]
+           "run_study", "collect", "check_quick", "stale_specs", "render", "run_command"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -477,6 +477,25 @@ def load_data(study: Union[Study, str], experiment: str, quick: bool = False,
     return ExperimentData(os.path.join(base, experiment), s.root)
 
 
+def stale_specs(study: Study, quick: bool = False) -> List[str]:
+    """The experiments whose stored runs were made from another version of their
+    experiment file (provenance's ``spec_sha256``): their tables may not be what the
+    file now asks for. The hash covers the whole file, ``quick`` and ``description``
+    included, so an edit there also shows."""
+    out = []
+    for name in study.experiments:
+        path = os.path.join(study.data_dir(quick), name, PROVENANCE)
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            recorded = json.load(f).get("spec_sha256")
+        with open(study.experiment_path(name), "rb") as f:
+            current = hashlib.sha256(f.read()).hexdigest()[:16]
+        if recorded and recorded != current:
+            out.append(name)
+    return out
+
+
 # ---- the quick check -----------------------------------------------------------------------------
 
 
@@ -679,6 +698,11 @@ def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None
                     sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
+                for n in stale_specs(s):
+                    if n in names:
+                        print(f"{s.name}/{n}: warning: the stored runs were made from another version of "
+                              f"{s.relative(s.experiment_path(n))} (provenance's spec_sha256): run the experiment "
+                              "again, or check that the edit does not change its runs", file=sys.stderr)
                 code = render(s, s.data_dir(), s.doc, os.path.dirname(s.doc), check=check, plot=not no_plot)
                 if code != 0:
                     print(f"{s.name}: " + ("the doc differs from what its stored runs give (run `wmnsim reproduce "

@@ -243,3 +243,16 @@ def test_a_claim_the_runs_no_longer_support_fails_the_report(repo, capsys):
         report.claim(holds, "A starves")
         assert report.finish() == code
     assert "a claim the stored runs no longer support: A starves" in capsys.readouterr().err
+
+
+def test_stored_runs_of_another_version_of_the_experiment_are_named(repo):
+    study = reproduce.studies(repo)["tiny"]
+    stored = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"
+    stored.mkdir(parents=True)
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    import hashlib
+
+    (stored / "provenance.json").write_text(json.dumps({"spec_sha256": hashlib.sha256(exp.read_bytes()).hexdigest()[:16]}))
+    assert reproduce.stale_specs(study) == []
+    exp.write_text(exp.read_text().replace('"seeds": 2', '"seeds": 3'))
+    assert reproduce.stale_specs(study) == ["chain"]
