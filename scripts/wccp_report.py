@@ -1024,6 +1024,11 @@ def main() -> int:
           and mn(tcp1.rtt()) > 0.2646, "TCP side, one flow: 003's throughput, fewer drops, longer delay and RTT")
         C(all(mn(a.drops()) < mn(b.drops()) for a, b in zip(tcp_n, tcp_n[1:])),
           "Fig. 2: the drops grow with the number of flows")
+        C(set(top3) == set(BOTTLENECK) == set(sorted(tb, key=tb.get)[-3:]),
+          "nodes 4-6, which the text and the tables name the bottleneck, are the three busiest under WCCP and TCP")
+        C(min(MODELS, key=lambda k: abs(kf[k]["knee"]["rate"] - 24.3) if kf[k]["knee"] else math.inf) == "ns2"
+          and min(MODELS, key=lambda k: kf[k]["sat"]["fwd"] + kf[k]["sat"]["back"]) == "range",
+          "Table I (docs/phy.md): ns2's knee comes closest to 003's; range saturates lowest")
     if quick:
         for name in dict.fromkeys(m.group(1) for m in VALUE.finditer(report.text)):
             if name not in report.values:
