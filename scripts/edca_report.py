@@ -576,6 +576,10 @@ def main() -> int:
       and min(mean(v[DCF].jfi) for k, v in by_scheme_d.items() if k not in ("queue 25 packets", "ACK every segment"))
       > mean(q25[DCF].jfi), "only every-segment ACKs starve the 4-hop flows; a smaller queue goes the same way, "
       "less far; no other reading makes DCF less fair")
+    C(all(mean(radio_col(pl, ACK, f"d{i}:0", "tx_success")) > mean(radio_col(pl, DCF, f"d{i}:0", "tx_success"))
+          for i in range(3)) and mean(radio_col(pl, ACK, "R9:1", "channel_busyness"))
+      > mean(radio_col(pl, DCF, "R9:1", "channel_busyness")) and d[ACK][0] > d[DCF][0],
+      "ACK priority alone: the one-hop stations send more and keep R9's channel busier, and R9's delay rises")
     report.block("summary", summary_table(locals()), pl, dyn, hi, *sources)
 
     if report.plot:
