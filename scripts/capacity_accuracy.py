@@ -36,26 +36,31 @@ The experiment, as 001 App. A.4 describes it:
   - B is Bianchi's one-station saturation throughput for the scenario's access mode
     (with RTS/CTS, the RTS/CTS exchange is in B); the table also gives the error of
     the models when B ignores RTS/CTS, as a B measured without it would.
-  - When fp lies at the sweep's edge (loss already at 50 %, or none by 150 %), the
-    sweep is widened in the same steps down to 10 % or up to 200 % (runs below 50 %
-    lengthened to keep 150 packets per stream); a topology without an fp
-    even then is counted and left out of the means.
 
-Usage: /usr/bin/python3 scripts/capacity_accuracy.py [--wmnsim build/release/cli/wmnsim]
-          [--topologies 50] [--seeds 5] [--jobs 2] [--out DIR] [--no-doc]
-Runs are kept in --out (default /tmp/capacity-accuracy) and reused while the
-scenario file and the wmnsim binary (its hash) are the same.
-Writes the blocks table5 and fig10 of docs/reproductions/gateway.md and draws
-docs/reproductions/gateway_fig10.png (needs matplotlib).
+What is converted to stored data (issue 37): Fig. 10. This script writes its scenario
+(scenarios/jamshaid/reproduction/generated/a4/grid6x6_basic.json) and its experiment
+(scenarios/jamshaid/reproduction/a4_grid.json: 21 points, each setting every stream's
+rate and start, 5 seeds), run by `wmnsim reproduce gateway`; the report part below
+(called by scripts/gateway_report.py) reads the stored runs and applies 001's rule.
+Each stream starts at its own random phase of the CBR period, drawn once per topology
+(the same for every seed; until issue 37 it was drawn per seed).
+
+Table 5 (50 random topologies without and with RTS/CTS, 10,500 runs) is not converted:
+an experiment's points apply to all its scenarios, and each topology needs its own
+rates and phases (per-scenario points, or an experiment per topology), and its runs
+take about 50 minutes on 2 cores. random_layout() and the models' computation stay
+here for it. (The old sweep widened to 10 % or 200 % when fp lay at the edge.)
+
+Usage: /usr/bin/python3 scripts/capacity_accuracy.py   (writes the two files above;
+deterministic: the same files on any Python 3)
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
-import concurrent.futures
 import copy
 import json
 import math
+import os
 import random
 import statistics
 import subprocess
@@ -65,7 +70,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import random_topology as rt  # noqa: E402
-from doc_blocks import replace_block  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "scenarios" / "jamshaid" / "chain_1mbps.json"
@@ -159,20 +163,6 @@ def capacity(wmnsim: str, path: Path, mac_capacity_bps: Optional[float] = None) 
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
-def run_one(wmnsim: str, path: Path, seed: int, out: Path) -> Dict[str, float]:
-    """Each stream's goodput (bit/s) over the measurement window; cached in `out`."""
-    if not out.exists():
-        full = out.with_suffix(".full.json")
-        p = subprocess.run([wmnsim, "run", str(path), "--seed", str(seed), "-o", str(full)],
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            raise RuntimeError(f"{path} seed {seed}: {p.stderr[:500]}")
-        doc = json.loads(full.read_text())
-        out.write_text(json.dumps({f["id"]: f["goodput_bps"] for f in doc["flows"]}))
-        full.unlink()
-    return json.loads(out.read_text())
-
-
 def loss_point(rates: Sequence[float], throughput: Sequence[float]) -> Optional[int]:
     """001: the first of four successive points whose throughput is more than 5 % below the input rate."""
     lossy = [t < (1 - LOSS) * r for r, t in zip(rates, throughput)]
@@ -190,220 +180,144 @@ def fair_share_point(rates: Sequence[float], per_stream: Dict[str, List[float]],
     return rates[points[need - 1]] if len(points) >= need else None
 
 
-class Experiment:
-    """One topology with RTS/CTS off or on: the models' shares, the sweep, fp."""
+# ---- the generator: Fig. 10's scenario and experiment ----------------------------------------------
 
-    def __init__(self, name: str, layout, rts: bool, args: argparse.Namespace):
-        self.name, self.layout, self.rts, self.args = name, layout, rts, args
-        self.folder = Path(args.out) / f"{name}_{'rts' if rts else 'basic'}"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        base = self.folder / "model.json"
-        base.write_text(json.dumps(scenario(name, layout, rts)))
-        cap = capacity(args.wmnsim, base)
-        self.b_bps = cap["b"]["mac_capacity_bps"]
-        self.shares = {m: {f["id"]: f[f"{m}_bps"] for f in cap["flows"]} for m in MODELS}
-        if rts:  # the models with a B that leaves RTS/CTS out (one-station throughput in basic access)
-            basic = self.folder / "model_basic.json"
-            basic.write_text(json.dumps(scenario(name, layout, False)))
-            b_basic = capacity(args.wmnsim, basic)["b"]["mac_capacity_bps"]
-            cap2 = capacity(args.wmnsim, base, b_basic)
-            self.shares_basic_b = {m: {f["id"]: f[f"{m}_bps"] for f in cap2["flows"]} for m in MODELS}
-        self.first = {m: min(self.shares[m].values()) for m in MODELS}
-        self.ref = self.first["clique"]
-        self.bottleneck = sorted(f for f, r in self.shares["clique"].items() if r <= self.ref * (1 + 1e-9))
-        self.steps = list(STEPS)
-        self.duration_s = max(100.0, PACKETS_PER_STREAM * PAYLOAD_BYTES * 8 / self.ref) + WARMUP_S
-        self.streams = list(self.shares["clique"])
-
-    @property
-    def rates(self) -> List[float]:
-        return [self.ref * s for s in self.steps]
-
-    def result(self, step: float, seed: int) -> Path:
-        return self.folder / f"rate{round(step * 100):03d}_seed{seed}.goodput.json"
-
-    def jobs(self) -> List[Tuple[Path, int, Path]]:
-        out = []
-        for step in self.steps:
-            for seed in range(1, self.args.seeds + 1):
-                path = self.folder / f"rate{round(step * 100):03d}_seed{seed}.json"
-                # The streams' phases, drawn per seed (the same at every rate).
-                rng = random.Random(f"a4-phases-{self.name}-{seed}")
-                phases = {s: rng.random() for s in self.streams}
-                rate = self.ref * step
-                # Below 50 %, longer runs keep 150 packets per stream at least.
-                duration = self.duration_s if step >= 0.5 else (self.duration_s - WARMUP_S) * 0.5 / step + WARMUP_S
-                text = json.dumps(scenario(self.name, self.layout, self.rts, {s: rate for s in self.streams},
-                                           duration, phases))
-                # A cached result counts only for the very scenario it came from.
-                if not path.exists() or path.read_text() != text:
-                    path.write_text(text)
-                    self.result(step, seed).unlink(missing_ok=True)
-                out.append((path, seed, self.result(step, seed)))
-        return out
-
-    def collect(self) -> None:
-        self.mean_throughput: Dict[str, List[float]] = {s: [] for s in self.streams}
-        for step in self.steps:
-            runs = [json.loads(self.result(step, seed).read_text()) for seed in range(1, self.args.seeds + 1)]
-            for s in self.streams:
-                self.mean_throughput[s].append(statistics.mean(r[s] for r in runs))
-        self.fp = fair_share_point(self.rates, self.mean_throughput, self.bottleneck)
-
-    def extend(self) -> bool:
-        """Widen the sweep when fp is at or beyond its edge (see STEPS_BELOW); True if it did."""
-        if self.fp is not None and self.fp <= self.rates[0] * (1 + 1e-12) and self.steps[0] > STEPS_BELOW[0]:
-            self.steps = STEPS_BELOW + self.steps
-            return True
-        if self.fp is None and self.steps[-1] < STEPS_ABOVE[-1]:
-            self.steps = self.steps + STEPS_ABOVE
-            return True
-        return False
-
-    @property
-    def fp_in_001_range(self) -> bool:
-        return self.fp is not None and self.ref * STEPS[0] * (1 + 1e-12) < self.fp <= self.ref * STEPS[-1] * (1 + 1e-12)
-
-    def errors(self, basic_b: bool = False) -> Dict[str, float]:
-        shares = self.shares_basic_b if basic_b else self.shares
-        return {m: (min(shares[m].values()) - self.fp) / self.fp for m in MODELS} if self.fp else {}
+GENERATED = ROOT / "scenarios" / "jamshaid" / "reproduction" / "generated" / "a4"
+GRID_SCENARIO = GENERATED / "grid6x6_basic.json"
+GRID_EXPERIMENT = ROOT / "scenarios" / "jamshaid" / "reproduction" / "a4_grid.json"
+SEEDS = 5
+RATE = "/flows/0/traffic/rate_bps"  # every stream's input rate: the same at each point
 
 
-def check_binary(args: argparse.Namespace) -> None:
-    """Cached runs count only for the wmnsim binary that made them: --out remembers its hash."""
-    digest = hashlib.sha256(Path(args.wmnsim).read_bytes()).hexdigest()[:16]
-    version = subprocess.run([args.wmnsim, "--version"], capture_output=True, text=True, check=True).stdout.strip()
-    version = f"{version}, binary sha256 {digest}"
-    stamp = Path(args.out) / "wmnsim-version.txt"
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    if stamp.exists() and stamp.read_text() != version:
-        raise SystemExit(f"{args.out} holds runs of {stamp.read_text()!r}, not {version!r}: delete it or give another --out")
-    stamp.write_text(version)
+def wmnsim_bin() -> str:
+    local = ROOT / "build" / "release" / "cli" / "wmnsim"
+    return str(local) if local.exists() else "wmnsim"
 
 
-def execute(experiments: Sequence[Experiment], args: argparse.Namespace) -> None:
-    pending = list(experiments)
-    while pending:
-        jobs = [j for e in pending for j in e.jobs()]
-        todo = [j for j in jobs if not j[2].exists()]
-        print(f"{len(jobs)} runs, {len(todo)} to do", file=sys.stderr)
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            for done, _ in enumerate(pool.map(lambda j: run_one(args.wmnsim, *j), todo), 1):
-                if done % 500 == 0:
-                    print(f"  {done}/{len(todo)}", file=sys.stderr)
-        for e in pending:
-            e.collect()
-        pending = [e for e in pending if e.extend()]
+def write_grid() -> None:
+    """generated/a4/grid6x6_basic.json and the experiment a4_grid.json (see the docstring)."""
+    layout = grid_layout()
+    GENERATED.mkdir(parents=True, exist_ok=True)
+    base = scenario("grid6x6", layout, False)
+    base["$schema"] = "../../../../schema/scenario.schema.json"
+    GRID_SCENARIO.write_text(rt.dumps(base))
+    cap = capacity(wmnsim_bin(), GRID_SCENARIO)
+    clique = {f["id"]: f["clique_bps"] for f in cap["flows"]}
+    ref = min(clique.values())
+    duration = max(100.0, PACKETS_PER_STREAM * PAYLOAD_BYTES * 8 / ref) + WARMUP_S
+    # Each stream at its own random phase of the CBR period (streams started together would
+    # send in lock-step): one draw per stream, the same at every rate and for every seed.
+    rng = random.Random("a4-phases-grid6x6-1")
+    phases = {f["id"]: rng.random() for f in base["flows"]}
+    points = []
+    for step in STEPS:
+        rate = ref * step
+        run = scenario("grid6x6", layout, False, {s: rate for s in phases}, duration, phases)
+        point = {}
+        for k, f in enumerate(run["flows"]):
+            point[f"/flows/{k}/traffic/rate_bps"] = f["traffic"]["rate_bps"]
+            point[f"/flows/{k}/start_s"] = f["start_s"]
+        points.append(point)
+    spec = {
+        "description": ("001 Fig. 10 (App. A.4): the 6 x 6 grid's 15 UDP CBR streams (1500-byte payloads), no RTS/CTS, "
+                        "at 50 % to 150 % of the clique model's bottleneck-1 share in 5 % steps (each point sets every "
+                        "stream's rate and phase), 5 seeds; written by scripts/capacity_accuracy.py"),
+        "scenario": os.path.relpath(GRID_SCENARIO, GRID_EXPERIMENT.parent),
+        "set": {"/simulation/duration_s": round(duration, 3), "/simulation/measurement_interval_s": round(duration, 3)},
+        "points": points,
+        "seeds": SEEDS,
+        "tables": ["runs", "flows"],
+        "quick": {"points": [points[0], points[10], points[20]], "seeds": 2,
+                  "checks": [{"table": "flows", "metric": "goodput_bps",
+                              "tolerance": {"relative": 0.03, "absolute": 500}}]},
+    }
+    GRID_EXPERIMENT.write_text(json.dumps(spec, indent=1) + "\n")
 
 
-def mean_sd(xs: Sequence[float]) -> Tuple[float, float]:
-    return statistics.mean(xs), (statistics.stdev(xs) if len(xs) > 1 else 0.0)
+# ---- the report: Fig. 10 from the stored runs (called by scripts/gateway_report.py) -------------------
 
 
-def located(e: Experiment) -> bool:
-    """fp found inside the (widened) sweep, not at its lowest point."""
-    return e.fp is not None and e.fp > e.rates[0] * (1 + 1e-12)
+def sweep_of(data, scenario_path: Path) -> dict:
+    """The stored sweep of one topology: the models' shares, the rates, each stream's mean throughput, fp."""
+    cap = capacity(wmnsim_bin(), scenario_path)
+    shares = {m: {f["id"]: f[f"{m}_bps"] for f in cap["flows"]} for m in MODELS}
+    first = {m: min(shares[m].values()) for m in MODELS}
+    ref = first["clique"]
+    bottleneck = sorted(f for f, r in shares["clique"].items() if r <= ref * (1 + 1e-9))
+    flows = data.flows
+    mean = flows.groupby([RATE, "flow_id"])["goodput_bps"].mean()
+    rates = sorted(flows[RATE].unique())
+    streams = list(shares["clique"])
+    per_stream = {s: [float(mean[(r, s)]) for r in rates] for s in streams}
+    return {"shares": shares, "first": first, "ref": ref, "bottleneck": bottleneck, "rates": rates,
+            "streams": streams, "throughput": per_stream, "b": cap["b"]["mac_capacity_bps"],
+            "fp": fair_share_point(rates, per_stream, bottleneck), "seeds": flows["seed"].nunique()}
 
 
-def table5(randoms: Dict[bool, List[Experiment]]) -> str:
-    lines = ["| measured entity | no RTS/CTS | with RTS/CTS | with RTS/CTS, B without it | 001: no RTS/CTS, with |",
-             "|---|---:|---:|---:|---|"]
-    for m in MODELS:
-        for what, idx in (("mean", 0), ("std. dev.", 1)):
-            cells = []
-            for rts, basic_b in ((False, False), (True, False), (True, True)):
-                errs = [e.errors(basic_b)[m] for e in randoms[rts] if located(e)]
-                cells.append((f"{mean_sd(errs)[0]:+.3f}" if idx == 0 else f"{mean_sd(errs)[1]:.3f}") if errs else "none")
-            paper = f"{PAPER_T5[(m, False)][idx]}, {PAPER_T5[(m, True)][idx]}"
-            lines.append(f"| {what} of ({'Ocl' if m == 'clique' else 'Rcd'} - fp) / fp | {' | '.join(cells)} | "
-                         f"{paper} |")
-    lines += ["", "| | no RTS/CTS | with RTS/CTS |", "|---|---:|---:|"]
-
-    def row(label: str, cell) -> None:
-        lines.append(f"| {label} | {cell(randoms[False])} | {cell(randoms[True])} |")
-
-    row("topologies", lambda es: str(len(es)))
-    row("fp within 001's 50-150 % of the clique share", lambda es: str(sum(e.fp_in_001_range for e in es)))
-    row("fp at or below 50 % (sweep widened down to 10 %)",
-        lambda es: str(sum(1 for e in es if e.fp is not None and e.fp <= e.ref * STEPS[0] * (1 + 1e-12))))
-    row("fp above 150 % (sweep widened up to 200 %)", lambda es: str(sum(1 for e in es if e.fp and e.fp > e.ref * 1.5001)))
-    row("not located: none, or at the widened sweep's lowest point (left out)",
-        lambda es: str(sum(1 for e in es if not located(e))))
-    row("median fp / clique share", lambda es: f"{statistics.median(e.fp / e.ref for e in es if located(e)):.2f}"
-        if any(located(e) for e in es) else "none")
-    row("streams per topology", lambda es: f"{min(len(e.streams) for e in es)}-{max(len(e.streams) for e in es)}")
-    row("streams in bottleneck 1 (clique), mean", lambda es: f"{statistics.mean(len(e.bottleneck) for e in es):.1f}")
-    row("B (Bianchi, kbit/s)", lambda es: f"{es[0].b_bps / 1e3:.0f}")
-    return ("\n".join(lines) + "\n\nErrors of the bottleneck-1 share each model computes, against the fair-share "
-            "point fp found in the runs (mean and standard deviation over the topologies with an fp). The second "
-            "table says where the fps fell.")
-
-
-def fig10(grid: Experiment) -> str:
+def fig10_table(g: dict) -> str:
     lines = ["| input rate (kbit/s) | % of clique share | streams of bottleneck 1 losing > 5 % | mean throughput / "
              "input, bottleneck 1 | mean throughput / input, the others |", "|---:|---:|---:|---:|---:|"]
-    others = [s for s in grid.streams if s not in grid.bottleneck]
-    for k, rate in enumerate(grid.rates):
-        losing = sum(1 for s in grid.bottleneck if grid.mean_throughput[s][k] < (1 - LOSS) * rate)
-        b = statistics.mean(grid.mean_throughput[s][k] / rate for s in grid.bottleneck)
-        o = statistics.mean(grid.mean_throughput[s][k] / rate for s in others) if others else float("nan")
-        lines.append(f"| {rate / 1e3:.2f} | {grid.steps[k] * 100:.0f} | {losing} of {len(grid.bottleneck)} | {b:.3f} | "
-                     f"{o:.3f} |")
-    fp = f"{grid.fp / 1e3:.2f} kbit/s" if located(grid) else "not found"
-    return ("\n".join(lines) + f"\n\n6 x 6 grid, 15 streams, no RTS/CTS, mean of {grid.args.seeds} seeds per rate. "
-            f"Models: clique (o+cl) {grid.first['clique'] / 1e3:.2f} kbit/s, collision domain (r+cd) "
-            f"{grid.first['collision_domain'] / 1e3:.2f} kbit/s; fair-share point found: {fp}. "
-            f"Bottleneck 1 (clique): {', '.join(grid.bottleneck)}.")
+    others = [s for s in g["streams"] if s not in g["bottleneck"]]
+    for k, rate in enumerate(g["rates"]):
+        losing = sum(1 for s in g["bottleneck"] if g["throughput"][s][k] < (1 - LOSS) * rate)
+        b = statistics.mean(g["throughput"][s][k] / rate for s in g["bottleneck"])
+        o = statistics.mean(g["throughput"][s][k] / rate for s in others) if others else float("nan")
+        lines.append(f"| {rate / 1e3:.2f} | {rate / g['ref'] * 100:.0f} | {losing} of {len(g['bottleneck'])} | "
+                     f"{b:.3f} | {o:.3f} |")
+    fp = f"{g['fp'] / 1e3:.2f} kbit/s" if g["fp"] else "not found"
+    return ("\n".join(lines) + f"\n\n6 x 6 grid, {len(g['streams'])} streams, no RTS/CTS, mean of {g['seeds']} seeds "
+            f"per rate. Models: clique (o+cl) {g['first']['clique'] / 1e3:.2f} kbit/s, collision domain (r+cd) "
+            f"{g['first']['collision_domain'] / 1e3:.2f} kbit/s; fair-share point found: {fp}. "
+            f"Bottleneck 1 (clique): {', '.join(g['bottleneck'])}.")
 
 
-def draw(grid: Experiment) -> None:
+def draw(g: dict, path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    x = [r / 1e3 for r in grid.rates]
-    for s in grid.streams:
-        style = "-" if s in grid.bottleneck else ":"
-        ax.plot(x, [t / 1e3 for t in grid.mean_throughput[s]], style, linewidth=1)
+    x = [r / 1e3 for r in g["rates"]]
+    for s in g["streams"]:
+        style = "-" if s in g["bottleneck"] else ":"
+        ax.plot(x, [t / 1e3 for t in g["throughput"][s]], style, linewidth=1)
     ax.plot(x, x, "k:", linewidth=0.8, label="throughput = input")
     for m, label, colour in (("clique", "o+cl", "tab:red"), ("collision_domain", "r+cd", "tab:blue")):
-        ax.axvline(grid.first[m] / 1e3, color=colour, linewidth=1, label=label)
-    if located(grid):
-        ax.axvline(grid.fp / 1e3, color="k", linestyle="--", linewidth=1.2, label="fair-share point found")
+        ax.axvline(g["first"][m] / 1e3, color=colour, linewidth=1, label=label)
+    if g["fp"]:
+        ax.axvline(g["fp"] / 1e3, color="k", linestyle="--", linewidth=1.2, label="fair-share point found")
     ax.set_xlabel("input rate per stream (kbit/s)")
     ax.set_ylabel("throughput per stream (kbit/s)")
     ax.set_title("001 Fig. 10 in wmnsim: 6x6 grid, 15 streams, no RTS/CTS")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(FIGURE, dpi=100)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def report(rep) -> None:
+    """Fig. 10's block, figure and inline values in docs/reproductions/gateway.md."""
+    data = rep.data("a4_grid")
+    g = sweep_of(data, GRID_SCENARIO)
+    rep.block("fig10", fig10_table(g), data)
+    if rep.plot:
+        draw(g, rep.figure("gateway_fig10.png"))
+    fp, first = g["fp"], g["first"]
+    if fp is None:
+        rep.value("fig10_fp", "no fair-share point within the sweep", data)
+    else:
+        err = {m: (first[m] - fp) / fp for m in MODELS}
+        rep.value("fig10_fp", f"the fair-share point is {fp / first['clique'] * 100:.0f} % of the clique model's "
+                  f"share (error of the clique share {err['clique']:+.1%}, of the collision-domain share "
+                  f"{err['collision_domain']:+.1%})", data)
+    rep.value("fig10_cd_below", f"{(1 - first['collision_domain'] / first['clique']) * 100:.1f} %")
+    rep.value("b_udp", f"{g['b'] / 1e3:.0f} kbit/s")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--wmnsim", default=str(ROOT / "build" / "release" / "cli" / "wmnsim"))
-    p.add_argument("--topologies", type=int, default=50)
-    p.add_argument("--seeds", type=int, default=5)
-    p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--out", default="/tmp/capacity-accuracy")
-    p.add_argument("--no-doc", action="store_true")
-    args = p.parse_args(argv)
-    check_binary(args)
-    grid = Experiment("grid6x6", grid_layout(), False, args)
-    randoms = {rts: [Experiment(f"random{t:02d}", random_layout(t), rts, args) for t in range(1, args.topologies + 1)]
-               for rts in (False, True)}
-    execute([grid] + randoms[False] + randoms[True], args)
-    t5, f10 = table5(randoms), fig10(grid)
-    if args.no_doc:
-        print(t5 + "\n\n" + f10)
-        return 0
-    text = DOC.read_text()
-    text = replace_block(text, "table5", t5, DOC)
-    text = replace_block(text, "fig10", f10, DOC)
-    DOC.write_text(text)
-    try:
-        draw(grid)
-    except ImportError:
-        print("matplotlib missing: no figure", file=sys.stderr)
+    p.parse_args(argv)
+    write_grid()
+    print(f"wrote {GRID_SCENARIO.relative_to(ROOT)} and {GRID_EXPERIMENT.relative_to(ROOT)}")
     return 0
 
 

@@ -1,53 +1,52 @@
 #!/usr/bin/python3
-"""The tables of docs/reproductions/gateway.md (paper 001, gateway rate control), from runs.
+"""The tables, figures and inline values of docs/reproductions/gateway.md (paper 001,
+gateway rate control), from stored runs.
 
-Runs paper 001's scenarios (scenarios/jamshaid/) and generated topologies
-(scripts/gateway_topology.py) with `wmnsim run`, then rewrites the tables between
-the <!-- begin:NAME --> / <!-- end:NAME --> markers of the document
-(scripts/doc_blocks.py). Fair shares are the controller's (its capacity model,
-collision domain unless a scenario says otherwise), read from each run's
-statistics; nothing is typed in.
+Reads the study's stored runs (scenarios/jamshaid/reproduction/data/, written by
+`wmnsim reproduce gateway`; nothing is run here) and rewrites the generated blocks and
+the inline values of the doc (scripts/doc_blocks.py). The experiments
+(scenarios/jamshaid/reproduction/*.json):
 
-What runs (--duration seconds each, default 300; --seeds):
-  - Fig. 1: information_asymmetry.json and flow_in_the_middle.json (Sec. 2.2);
-  - Fig. 3 / Sec. 5.1-5.2: chain_1mbps.json (3-hop parking lot, downstream TCP)
-    under every gateway scheme;
-  - Tables 1 and 2: generated chains, grids and random meshes (TOPOLOGIES, up to
-    35 active mesh nodes), one TCP flow per mesh node, down and up, every scheme,
-    --orders activation orders per topology (default 25, as 001), each run with the
-    seed of its order;
-  - Table 3: parking_lot3_udp_{up,down}.json;
-  - Table 4: multi_radio.json (500 s, its own timeline), per 100-s interval;
-  - Fig. 5: chain5_4flows.json (5-hop chain, 4 downstream flows) under FQ, the
-    aggregate limit, aggregate + FQ and per-flow limiting;
-  - Fig. 6: random20_fig6.json (10 subscribers with 1-3 upload flows each);
-  - Fig. 7: chain7_short_lived.json, per 50-s interval.
+  - fig1: information_asymmetry.json and flow_in_the_middle.json (Sec. 2.2);
+  - fig3: chain_1mbps.json (3-hop parking lot, downstream TCP) under every gateway
+    scheme, with the controller's statistics (Fig. 4: what enters FRED's queue);
+  - table1, table2: the generated chains, grids and random meshes of
+    scripts/gateway_topology.py --reproduction (generated/t12/: 7 topologies x 25
+    activation orders, each run with the seed of its order), down and up, every scheme;
+  - table3, table3_poisson: parking_lot3_udp_{up,down}.json, and upstream with Poisson
+    sources (not in 001);
+  - table4: multi_radio.json (500 s), per 100-s interval;
+  - fig5: chain5_4flows.json under FQ, the aggregate limit, aggregate + FQ, per-flow;
+  - fig6: random20_fig6.json (10 subscribers with 1-3 upload flows each);
+  - fig7: chain7_short_lived.json, per 50-s interval;
+  - a4_grid: Fig. 10 (001 App. A.4), the capacity models' accuracy on a 6 x 6 grid
+    (scripts/capacity_accuracy.py generated its scenario and experiment and holds the
+    fair-share point's rule used here). Table 5 has no experiment yet (see there).
 
-Usage: /usr/bin/python3 scripts/gateway_report.py [--wmnsim build/release/cli/wmnsim]
-          [--seeds 1,2,3] [--orders 25] [--duration 300] [--jobs 2] [--out DIR] [--no-doc]
-Results are kept in --out (default: a temporary folder) and reused when present
-(delete the folder after a model change). --no-doc prints the tables instead.
+Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
+every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
+Figs. 5-7 the controller's own shares, read from its stored statistics.
+
+Usage: wmnsim reproduce gateway [--report-only]   (or: this script [--data DIR]
+[--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
 """
 from __future__ import annotations
 
-import argparse
-import concurrent.futures
 import json
 import math
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from doc_blocks import replace_block  # noqa: E402
+from doc_blocks import Report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCEN = ROOT / "scenarios" / "jamshaid"
-DOC = ROOT / "docs" / "reproductions" / "gateway.md"
-GENERATOR = ROOT / "scripts" / "gateway_topology.py"
+GENERATED = SCEN / "reproduction" / "generated"
+SCHEME = "/controllers/0/scheme"
 
 SCHEMES = ("fifo", "fq", "fred", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
 TABLE_SCHEMES = ("fifo", "fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
@@ -61,69 +60,19 @@ PAPER_T1 = {"fifo": (0.41, 0.10, 10.86, 0.95), "fq": (0.55, 0.20, 5.36, 1.00),
 PAPER_T2 = {"fifo": (0.31, 0.17, 15.2, 0.95), "fq": (0.32, 0.16, 14.04, 1.00),
             "aggregate_rate_limit": (0.79, 0.43, 2.23, 0.99), "aggregate_rate_limit_fq": (0.91, 0.59, 1.38, 1.00),
             "per_flow_rate_limit": (0.99, 0.76, 1.00, 0.90), "source_rate_limit": (0.99, 0.77, 1.00, 0.91)}
-# The generated set: (name, generator arguments). 001 gives no sizes; these span
-# 4 to 35 mesh nodes (001's maximum of simultaneously active nodes).
-TOPOLOGIES = (("chain4", ["--kind", "chain", "--nodes", "4"]),
-              ("chain7", ["--kind", "chain", "--nodes", "7"]),
-              ("grid3x3", ["--kind", "grid", "--cols", "3", "--rows", "3"]),
-              ("grid4x4", ["--kind", "grid", "--cols", "4", "--rows", "4"]),
-              ("random15", ["--kind", "random", "--nodes", "15", "--area", "800", "800", "--seed", "11"]),
-              ("random20", ["--kind", "random", "--nodes", "20", "--area", "1000", "1000", "--seed", "3"]),
-              ("grid6x6", ["--kind", "grid", "--cols", "6", "--rows", "6"]))
+PAPER_T4 = {"100-200": ["0.96", "0.99", "", "", "0.98", "0.95"], "200-300": ["0.98", "1.06", "0.88", "", "0.97", "0.94"],
+            "300-400": ["0.95", "0.99", "0.99", "0.99", "0.96", "0.99"], "400-500": ["0.95", "", "0.91", "", "", "0.88"]}
+FIG1 = (("information_asymmetry", "Fig. 1a, information asymmetry", "S1 starves, S2 takes the channel"),
+        ("flow_in_the_middle", "Fig. 1b, flow in the middle", "S2 starves, S1 and S3 each get the channel"))
+FIG5_SCHEMES = ("fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
 
 
-def run(wmnsim: str, scenario: Path, out: Path, seed: int, sets: Sequence[str]) -> Optional[dict]:
-    if not out.exists():
-        cmd = [wmnsim, "run", str(scenario), "--seed", str(seed), "-o", str(out)]
-        for s in sets:
-            cmd += ["--set", s]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            print(f"refused or failed: {' '.join(cmd)}\n{p.stderr[:500]}", file=sys.stderr)
-            return None
-    return json.loads(out.read_text())
-
-
-MODEL_CACHE: Dict[Tuple[str, str], Dict[str, float]] = {}
-HOPS_CACHE: Dict[str, Dict[str, int]] = {}
-
-
-def model_shares(wmnsim: str, scenario: Path, model: str = "collision_domain") -> Dict[str, float]:
-    """Each flow's max-min share with every flow active (`wmnsim model capacity`):
-    001's fair rate for backlogged flows (Tables 1-2, Fig. 3)."""
-    key = (str(scenario), model)
-    if key not in MODEL_CACHE:
-        p = subprocess.run([wmnsim, "model", "capacity", str(scenario), "--json"], capture_output=True, text=True,
-                           check=True)
-        flows = json.loads(p.stdout)["flows"]
-        MODEL_CACHE[key] = {f["id"]: f[f"{model}_bps"] for f in flows}
-        # Wireless hops only, as the model and 001's U count them (a run's `hops`
-        # also counts the wired link to the host).
-        HOPS_CACHE[str(scenario)] = {f["id"]: f["hops"] for f in flows}
-    return MODEL_CACHE[key]
-
-
-def shares(doc: dict) -> Dict[str, float]:
-    """Each flow's share as the run's controller had it at the end (given shares)."""
-    out: Dict[str, float] = {}
-    for c in doc["controllers"][0]["statistics"]["classes"]:
-        for f in c["flows"]:
-            out[f] = c["share_bps"]
-    return out
+# ---- helpers ---------------------------------------------------------------------------------------
 
 
 def jain(xs: Sequence[float]) -> float:
     s, q = sum(xs), sum(x * x for x in xs)
     return s * s / (len(xs) * q) if q > 0 else float("nan")
-
-
-def fairness_metrics(doc: dict, fair: Dict[str, float], hops: Dict[str, int]) -> Tuple[float, float, float, float]:
-    """001 Tables 1-2: JFI, min rate / fair, max rate / fair, U / U_opt (wireless hops)."""
-    rates = {f["id"]: f["goodput_bps"] for f in doc["flows"]}
-    ratios = [rates[f] / fair[f] for f in rates if fair.get(f)]
-    u = sum(rates[f] * hops[f] for f in rates)
-    u_opt = sum(fair[f] * hops[f] for f in rates if f in fair)
-    return jain(list(rates.values())), min(ratios), max(ratios), u / u_opt
 
 
 def mean_sd(xs: Sequence[float]) -> str:
@@ -134,199 +83,368 @@ def mean_sd(xs: Sequence[float]) -> str:
     return f"{statistics.mean(xs):.2f} ± {sd:.2f}"
 
 
-def fig3_table(docs: Dict[str, List[Optional[dict]]], fair: Dict[str, float]) -> str:
-    lines = ["| scheme | f1 (1 hop) | f2 (2 hops) | f3 (3 hops) | JFI |",
-             "|---|---:|---:|---:|---:|"]
+def pct(x: float) -> str:
+    return f"{x * 100:.0f} %"
+
+
+def span(lo: str, hi: str, unit: str = "") -> str:
+    """'lo-hi unit', or one value when both print alike."""
+    return (lo if lo == hi else f"{lo}-{hi}") + unit
+
+
+MODEL_CACHE: Dict[str, dict] = {}
+
+
+def model(scenario: Path) -> dict:
+    """`wmnsim model capacity` (analytic): each flow's shares with every flow active, and its wireless hops."""
+    key = str(scenario)
+    if key not in MODEL_CACHE:
+        wmnsim = ROOT / "build" / "release" / "cli" / "wmnsim"
+        cmd = [str(wmnsim) if wmnsim.exists() else "wmnsim", "model", "capacity", str(scenario), "--json"]
+        MODEL_CACHE[key] = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    return MODEL_CACHE[key]
+
+
+def model_shares(scenario: Path, which: str = "collision_domain") -> Dict[str, float]:
+    return {f["id"]: f[f"{which}_bps"] for f in model(scenario)["flows"]}
+
+
+def model_hops(scenario: Path) -> Dict[str, int]:
+    """Wireless hops only, as the model and 001's U count them (a run's `hops` also counts the wired link)."""
+    return {f["id"]: f["hops"] for f in model(scenario)["flows"]}
+
+
+def classes(row) -> List[dict]:
+    """The gateway controller's per-class statistics of one stored controllers row."""
+    return json.loads(row["classes"])
+
+
+def flow_shares(row) -> Dict[str, float]:
+    """Each flow's share as the run's controller had it at the end."""
+    return {f: c["share_bps"] for c in classes(row) for f in c["flows"]}
+
+
+def runs_of(df, **eq):
+    for k, v in eq.items():
+        df = df[df[k] == v]
+    return df
+
+
+def scenario_file(name: str) -> Path:
+    path = SCEN / f"{name}.json"
+    return path if path.exists() else GENERATED / "t12" / f"{name}.json"
+
+
+# ---- Fig. 1 ------------------------------------------------------------------------------------------
+
+
+def fig1_table(report: Report, data) -> None:
+    flows = data.flows
+    lines = ["| topology | flow | goodput (kbit/s) | 001 |", "|---|---|---:|---|"]
+    goodput: Dict[Tuple[str, str], float] = {}
+    for name, label, claim in FIG1:
+        part = flows[flows["scenario"] == name]
+        for i, (fid, f) in enumerate(part.groupby("flow_id", sort=False)):
+            g = f["goodput_bps"].mean() / 1e3
+            goodput[(name, fid)] = g
+            lines.append(f"| {label if i == 0 else ''} | {fid} | {g:.1f} | {claim if i == 0 else ''} |")
+    # 001: S1 starves in Fig. 1a, S2 in Fig. 1b; "starves": under a tenth of the best flow's goodput.
+    starved = {name: [f for (n, f), g in goodput.items() if n == name
+                      and g < 0.1 * max(x for (m, _), x in goodput.items() if m == name)]
+               for name, _, _ in FIG1}
+    if starved["information_asymmetry"] == ["S1_R1"] and starved["flow_in_the_middle"] == ["S2_R2"]:
+        verdict = "Both starve as 001 says (under a tenth of the other flows' goodput)."
+    else:
+        verdict = (f"Starved (under a tenth of the best flow): Fig. 1a {', '.join(starved['information_asymmetry']) or 'none'}, "
+                   f"Fig. 1b {', '.join(starved['flow_in_the_middle']) or 'none'}.")
+    report.value("fig1_verdict", verdict, data)
+    seeds = data.runs.groupby("scenario")["seed"].nunique().min()
+    secs = data.runs["simulated_time_s"].iloc[0]
+    report.block("fig1", "\n".join(lines) + f"\n\nSaturated UDP senders; mean of {seeds} seeds of {secs:g} s.", data)
+
+
+# ---- Fig. 3 and Fig. 4 ------------------------------------------------------------------------------
+
+
+def fig3(report: Report, data) -> Dict[str, Dict[str, float]]:
+    flows, runs = data.flows, data.runs
+    fair = model_shares(SCEN / "chain_1mbps.json")
+    lines = ["| scheme | f1 (1 hop) | f2 (2 hops) | f3 (3 hops) | JFI |", "|---|---:|---:|---:|---:|"]
+    out: Dict[str, Dict[str, float]] = {}
     for scheme in SCHEMES:
-        runs = [d for d in docs[scheme] if d]
-        if not runs:
-            lines.append(f"| {NAMES[scheme]} | not run | | | |")
-            continue
-        cells = []
-        for i in range(3):
-            cells.append(f"{statistics.mean(d['flows'][i]['goodput_bps'] for d in runs) / 1e3:.1f}")
-        jfi = statistics.mean(jain([f["goodput_bps"] for f in d["flows"]]) for d in runs)
-        lines.append(f"| {NAMES[scheme]} | {' | '.join(cells)} | {jfi:.2f} |")
+        part = flows[flows[SCHEME] == scheme]
+        means = part.groupby("flow_id")["goodput_bps"].mean()
+        jfi = statistics.mean(jain(list(g["goodput_bps"])) for _, g in part.groupby("seed"))
+        out[scheme] = {**{f: means[f] for f in ("f1", "f2", "f3")}, "jfi": jfi}
+        lines.append(f"| {NAMES[scheme]} | {' | '.join(f'{means[f] / 1e3:.1f}' for f in ('f1', 'f2', 'f3'))} | "
+                     f"{jfi:.2f} |")
+    seeds = runs[runs[SCHEME] == "fifo"]["seed"].nunique()
     share = ", ".join(f"{fair[f] / 1e3:.1f}" for f in sorted(fair))
-    first = next((d for d in docs["fifo"] if d), None)
-    seconds = f"{first['run']['simulated_time_s']:g}" if first else "?"
-    return ("\n".join(lines) + f"\n\nGoodput in kbit/s, mean of {len(docs['fifo'])} seeds of {seconds} s. "
-            f"The collision-domain model's max-min share of each flow: {share} kbit/s.")
+    report.block("fig3", "\n".join(lines) + f"\n\nGoodput in kbit/s, mean of {seeds} seeds of "
+                 f"{runs['simulated_time_s'].iloc[0]:g} s. The collision-domain model's max-min share of each flow: "
+                 f"{share} kbit/s.", data)
+    fifo3 = flows[(flows[SCHEME] == "fifo") & (flows["flow_id"] == "f3")]
+    report.value("fig3_f3_retry", pct(fifo3["drops_retry_limit"].sum() / max(1, fifo3["dropped_packets"].sum())), data)
+    f3 = [out[s]["f3"] / fair["f3"] for s in ("fifo", "fq", "fred")]
+    report.value("fig3_f3_share", span(f"{min(f3) * 100:.0f}", f"{max(f3) * 100:.0f}", " %"), data)
+    return out
 
 
-def tables12(res: Dict[Tuple[str, str, str], List[Tuple[Optional[dict], Dict[str, float]]]], direction: str) -> str:
+def fig4(report: Report, data) -> None:
+    ctl = data.controllers
+    fred = ctl[ctl[SCHEME] == "fred"].sort_values("seed")
+    rows = [classes(r) for _, r in fred.iterrows()]
+    dt = float(fred["report_interval_s"].iloc[0])
+    end = int(data.runs["simulated_time_s"].iloc[0])
+    windows = [(a, min(a + 50, end)) for a in range(0, end, 50)]
+    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds) |",
+             "|---|" + "---:|" * (len(windows) + 1)]
+    rates: Dict[str, List[float]] = {}
+    drops_by_flow: Dict[str, Dict[str, int]] = {}
+    for k, cls in enumerate(rows[0]):
+        cells = []
+        for a, b in windows:
+            vals = [statistics.mean(r[k]["data_arrival_rate_bps"][int(a / dt):int(b / dt)]) for r in rows]
+            cells.append(statistics.mean(vals) / 1e3)
+        drops: Dict[str, int] = {}
+        for r in rows:
+            for cause, n in r[k]["drops"].items():
+                drops[cause] = drops.get(cause, 0) + n
+        flows = ", ".join(cls["flows"])
+        rates[flows] = cells
+        drops_by_flow[flows] = drops
+        lines.append(f"| {flows} ({cls['class']}) | {' | '.join(f'{c:.1f}' for c in cells)} | "
+                     f"{', '.join(f'{c} {n}' for c, n in sorted(drops.items())) or 'none'} |")
+    report.block("fig4", "\n".join(lines) + f"\n\nNew data (not ACKs) entering the gateway's FRED queue, kbit/s, mean "
+                 f"of {len(rows)} seeds (the fig3 runs' FRED scheme).", data)
+    ratio = [f3 / f1 for f1, f3 in zip(rates["f1"], rates["f3"])]
+    report.value("fig4_f3_of_f1", span(f"{min(ratio) * 100:.0f}", f"{max(ratio) * 100:.0f}", " %"), data)
+    low = min(range(len(windows)), key=lambda i: rates["f3"][i])
+    report.value("fig4_f3_low", f"{rates['f3'][low]:.0f} kbit/s in {windows[low][0]}-{windows[low][1]} s", data)
+    total = {f: sum(d.values()) for f, d in drops_by_flow.items()}
+    report.value("fig4_f3_drops", f"{total['f3'] / max(1, sum(total.values())) * 100:.0f} %", data)
+    early = sum(d.get("queue_early_drop", 0) for d in drops_by_flow.values())
+    report.value("fig4_early", "none" if early == 0 else f"{early}", data)
+
+
+# ---- Tables 1 and 2 ---------------------------------------------------------------------------------
+
+
+BY_HOPS: Dict[Tuple[str, str], Dict[str, List[float]]] = {}  # (scenario kind, scheme) -> near/far -> ratios
+
+
+def t12_metrics(data) -> Dict[str, List[Tuple[float, float, float, float, str]]]:
+    """Per scheme: (JFI, min/fair, max/fair, U/U_opt, topology) of each run."""
+    out: Dict[str, List[Tuple[float, float, float, float, str]]] = {}
+    direction = "down" if data.flows["scenario"].iloc[0].split("_")[1] == "down" else "up"
+    for (scen, scheme, seed), part in data.flows.groupby(["scenario", SCHEME, "seed"], sort=False):
+        path = scenario_file(scen)
+        fair, hops = model_shares(path), model_hops(path)
+        rates = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
+        ratios = [rates[f] / fair[f] for f in rates if fair.get(f)]
+        for f in rates:
+            if fair.get(f) and (hops[f] <= 2 or hops[f] >= 4):
+                BY_HOPS.setdefault((direction, scheme), {}).setdefault("near" if hops[f] <= 2 else "far", []).append(
+                    rates[f] / fair[f])
+        u = sum(rates[f] * hops[f] for f in rates)
+        u_opt = sum(fair[f] * hops[f] for f in rates if f in fair)
+        out.setdefault(scheme, []).append((jain(list(rates.values())), min(ratios), max(ratios), u / u_opt,
+                                           scen.rsplit("_", 2)[0]))
+    return out
+
+
+def tables12(report: Report, data, direction: str) -> Dict[str, List[float]]:
     paper = PAPER_T1 if direction == "down" else PAPER_T2
-    schemes = TABLE_SCHEMES + (("source_rate_limit",) if direction == "up" else ())
+    metrics = t12_metrics(data)
+    schemes = [s for s in TABLE_SCHEMES + ("source_rate_limit",) if s in metrics]
     lines = ["| scheme | JFI | min/fair | max/fair | U/U_opt | 001: JFI, min/fair, max/fair, U/U_opt |",
              "|---|---:|---:|---:|---:|---|"]
     for scheme in schemes:
-        metrics = [fairness_metrics(d, fair, hops) for (topo, dirn, sch), docs in res.items()
-                   if dirn == direction and sch == scheme for d, fair, hops in docs if d]
-        cols = [mean_sd([m[i] for m in metrics]) for i in range(4)] if metrics else ["not run"] * 4
+        ms = metrics[scheme]
+        cols = [mean_sd([m[i] for m in ms]) for i in range(4)]
         p = paper.get(scheme)
         lines.append(f"| {NAMES[scheme]} | {' | '.join(cols)} | {', '.join(f'{x:g}' for x in p) if p else ''} |")
-    n = len({k[0] for k in res})
-    runs = len([1 for (t, d, s), docs in res.items() if d == direction and s == schemes[0] for x, *_ in docs if x])
-    return "\n".join(lines) + f"\n\nMean ± standard deviation over {runs} runs ({n} topologies x activation orders)."
+    n_topo = len({m[4] for m in metrics[schemes[0]]})
+    runs = len(metrics[schemes[0]])
+    report.block("table1" if direction == "down" else "table2", "\n".join(lines) +
+                 f"\n\nMean ± standard deviation over {runs} runs per scheme ({n_topo} topologies x activation "
+                 "orders).", data)
+    return {s: [statistics.mean(m[i] for m in metrics[s]) for i in range(4)] for s in schemes}
 
 
-def table3(docs: Dict[str, List[Optional[dict]]]) -> str:
+def t12_values(report: Report, down: Dict[str, List[float]], up: Dict[str, List[float]], d1, d2) -> None:
+    v = report.value
+    v("t2_fq_jfi", f"{up['fq'][0]:.2f}", d2)
+    v("t2_fifo_jfi", f"{up['fifo'][0]:.2f}", d2)
+    v("t2_agg_jfi", f"{up['aggregate_rate_limit'][0]:.2f}", d2)
+    v("t1_fifo_jfi", f"{down['fifo'][0]:.2f}", d1)
+    v("t1_agg_jfi", f"{down['aggregate_rate_limit'][0]:.2f}", d1)
+    v("t2_agg_gain", f"{up['aggregate_rate_limit'][0] / up['fifo'][0]:.2f}", d2)
+    v("t1_agg_gain", f"{down['aggregate_rate_limit'][0] / down['fifo'][0]:.2f}", d1)
+    v("t1_aggfq_jfi", f"{down['aggregate_rate_limit_fq'][0]:.2f}", d1)
+    v("t2_aggfq_jfi", f"{up['aggregate_rate_limit_fq'][0]:.2f}", d2)
+    v("t1_fq_add", pct(down['aggregate_rate_limit_fq'][0] / down['aggregate_rate_limit'][0] - 1), d1)
+    v("t2_fq_add", pct(up['aggregate_rate_limit_fq'][0] / up['aggregate_rate_limit'][0] - 1), d2)
+    v("t2_pf_jfi", f"{up['per_flow_rate_limit'][0]:.2f}", d2)
+    v("t2_src_jfi", f"{up['source_rate_limit'][0]:.2f}", d2)
+    v("t1_pf_jfi", f"{down['per_flow_rate_limit'][0]:.2f}", d1)
+    pf_min = [down['per_flow_rate_limit'][1], up['per_flow_rate_limit'][1]]
+    v("t12_pf_min", f"{min(pf_min):.2f}-{max(pf_min):.2f}", d1, d2)
+    v("t1_fq_jfi", f"{down['fq'][0]:.2f}", d1)
+    us = [m[3] for t in (down, up) for m in t.values()]
+    v("t12_u", f"{min(us):.2f}-{max(us):.2f}", d1, d2)
+    better = down['aggregate_rate_limit_fq'][0] >= down['per_flow_rate_limit'][0]
+    for key, d in (("near", None), ("far", None)):
+        vals = [statistics.mean(BY_HOPS[(dirn, "per_flow_rate_limit")][key]) for dirn in ("down", "up")]
+        v(f"t12_pf_{key}", f"{vals[0]:.2f} and {vals[1]:.2f}", d1, d2)
+    short = {"fifo": "FIFO", "fq": "FQ", "aggregate_rate_limit": "aggregate", "aggregate_rate_limit_fq": "aggregate + FQ",
+             "per_flow_rate_limit": "per-flow", "source_rate_limit": "source"}
+
+    def order(t: Dict[str, List[float]]) -> str:
+        return " < ".join(short[k] for k in sorted(t, key=lambda k: t[k][0]))
+
+    v("t12_order", f"downstream {order(down)}; upstream {order(up)}", d1, d2)
+    v("t1_aggfq_vs_pf", "edges out" if better else "trails", d1)
+
+
+# ---- Table 3 ---------------------------------------------------------------------------------------
+
+
+def table3(report: Report, data, poisson) -> None:
     lines = ["| traffic | flow | avg rate / fair rate | JFI | 001 |", "|---|---|---:|---:|---|"]
-    paper = {"up": ["1.00", "0.31", "0.02", "0.54"], "down": ["1.00", "1.00", "1.01", "1.00"],
-             "up_poisson": ["", "", "", ""]}
+    paper = {"up": ["1.00", "0.31", "0.02", "0.54"], "down": ["1.00", "1.00", "1.01", "1.00"], "up_poisson": [""] * 4}
     label = {"up": "upstream UDP", "down": "downstream UDP", "up_poisson": "upstream UDP, Poisson sources (not in 001)"}
-    for direction in ("up", "down", "up_poisson"):
-        runs = [d for d in docs[direction] if d]
-        if not runs:
-            lines.append(f"| {label[direction]} | not run | | | |")
-            continue
-        ids = [f["id"] for f in runs[0]["flows"]]
-        for i, fid in enumerate(ids):
-            ratio = statistics.mean(d["flows"][i]["goodput_bps"] / shares(d)[fid] for d in runs)
-            jfi = statistics.mean(jain([f["goodput_bps"] for f in d["flows"]]) for d in runs) if i == 0 else None
-            p = paper[direction]
-            lines.append(f"| {label[direction]} | {fid} | {ratio:.2f} | {'' if jfi is None else f'{jfi:.2f}'} | "
+    ratios: Dict[str, Dict[str, float]] = {}
+    for key, d, scen in (("up", data, "parking_lot3_udp_up"), ("down", data, "parking_lot3_udp_down"),
+                         ("up_poisson", poisson, "parking_lot3_udp_up")):
+        flows = d.flows[d.flows["scenario"] == scen]
+        ctl = d.controllers[d.controllers["scenario"] == scen]
+        share = {int(r["seed"]): flow_shares(r) for _, r in ctl.iterrows()}
+        jfi = statistics.mean(jain(list(g["goodput_bps"])) for _, g in flows.groupby("seed"))
+        ratios[key] = {}
+        for i, (fid, f) in enumerate(flows.groupby("flow_id", sort=False)):
+            ratio = statistics.mean(r["goodput_bps"] / share[int(r["seed"])][fid] for _, r in f.iterrows())
+            ratios[key][fid] = ratio
+            p = paper[key]
+            lines.append(f"| {label[key]} | {fid} | {ratio:.2f} | {f'{jfi:.2f}' if i == 0 else ''} | "
                          f"{p[i]}{' (JFI ' + p[3] + ')' if i == 0 and p[3] else ''} |")
-    return "\n".join(lines) + "\n\nThe fair rate is the scenarios' 125 kbit/s, 001's figure."
+    fair = {round(s) for _, r in data.controllers.iterrows() for s in flow_shares(r).values()}
+    report.block("table3", "\n".join(lines) + "\n\nThe fair rate is the controller's share, "
+                 f"{', '.join(f'{s / 1e3:g}' for s in sorted(fair))} kbit/s (the scenarios give 001's figure); mean of "
+                 f"{data.runs['seed'].nunique()} seeds of {data.runs['simulated_time_s'].iloc[0]:g} s.", data, poisson)
+    down = list(ratios["down"].values())
+    report.value("t3_down", ", ".join(f"{x:.2f}" for x in down), data)
+    up = ratios["up"]
+    report.value("t3_up_starve", "starves n2 and n3 completely" if max(up["2to0"], up["3to0"]) < 0.005 else
+                 f"leaves n2 and n3 only {up['2to0']:.2f} and {up['3to0']:.2f} of their shares", data)
+    pu = ratios["up_poisson"]
+    report.value("t3_poisson", f"{pu['2to0']:.2f} and {pu['3to0']:.2f}", poisson)
 
 
-def interval_means(doc: dict, start: float, end: float) -> Dict[str, float]:
-    ts = doc["timeseries"]["flow_goodput"]
-    sums: Dict[str, List[float]] = {}
-    for t, fid, v in ts["rows"]:
-        if start < t <= end:
-            sums.setdefault(fid, []).append(v)
-    return {k: statistics.mean(v) for k, v in sums.items()}
+# ---- Table 4 and Fig. 7: goodput per interval over the controller's share -------------------------
 
 
-def share_at(doc: dict, flow: str, t: float) -> Optional[float]:
-    st = doc["controllers"][0]["statistics"]
-    dt = st["report_interval_s"]
-    for c in st["classes"]:
-        if flow in c["flows"]:
-            i = int(t / dt) - 1
-            s = c["share_series_bps"]
-            return s[i] if 0 <= i < len(s) else None
-    return None
-
-
-def interval_table(docs: List[Optional[dict]], intervals: Sequence[Tuple[float, float]], paper: Dict[str, List[str]],
-                   groups: Dict[str, List[str]]) -> str:
-    """Per interval and flow group: goodput / the model's share at the interval's middle."""
-    runs = [d for d in docs if d]
+def interval_table(data, intervals: Sequence[Tuple[float, float]], paper: Dict[str, List[str]],
+                   groups: Dict[str, List[str]], scenario: Path) -> Tuple[str, List[float]]:
+    """Per interval and flow group: goodput after the interval's first 20 s / the controller's share at its middle."""
+    ts = data.timeseries_flow_goodput
+    ctl = data.controllers
+    spans = {f["id"]: (f.get("start_s", 0), f.get("stop_s", math.inf))
+             for f in json.loads(scenario.read_text())["flows"]}
+    seeds = sorted(ctl["seed"].unique())
     names = list(groups)
     lines = ["| interval (s) | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
-    for k, (a, b) in enumerate(intervals):
+    every: List[float] = []
+    for a, b in intervals:
         cells = []
         for name in names:
             vals = []
-            for d in runs:
-                means = interval_means(d, a + 20, b)  # the first 20 s of an interval: convergence
-                spans = {f["id"]: (f.get("start_s", 0), f.get("stop_s", math.inf)) for f in d["scenario"]["flows"]}
+            for seed in seeds:
+                row = ctl[ctl["seed"] == seed].iloc[0]
+                dt = float(row["report_interval_s"])
+                part = ts[(ts["seed"] == seed) & (ts["time_s"] > a + 20) & (ts["time_s"] <= b)]
+                means = part.groupby("id")["value"].mean()
                 for fid in groups[name]:
-                    share = share_at(d, fid, (a + b) / 2)
+                    share = None
+                    for c in classes(row):
+                        if fid in c["flows"]:
+                            i = int(((a + b) / 2) / dt) - 1
+                            s = c["share_series_bps"]
+                            share = s[i] if 0 <= i < len(s) else None
                     # A flow sending through the whole interval counts, starved or not.
                     sending = fid in spans and spans[fid][0] <= a and spans[fid][1] >= b
                     if fid in means and share and sending:
                         vals.append(means[fid] / share)
+            if vals:
+                every.append(statistics.mean(vals))
             cells.append(f"{statistics.mean(vals):.2f}" if vals else "")
         p = paper.get(f"{a:g}-{b:g}")
         lines.append(f"| {a:g}-{b:g} | " + " | ".join(
             c + (f" ({p[i]})" if p and p[i] else "") for i, c in enumerate(cells)) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines) + f"\n\nMean of {len(seeds)} seeds.", every
 
 
-FIG1 = (("information_asymmetry", "Fig. 1a, information asymmetry", "S1 starves, S2 takes the channel"),
-        ("flow_in_the_middle", "Fig. 1b, flow in the middle", "S2 starves, S1 and S3 each get the channel"))
+# ---- Fig. 5 ---------------------------------------------------------------------------------------
 
 
-def fig1_table(docs: Dict[str, List[Optional[dict]]]) -> str:
-    """001 Fig. 1: each sender's goodput in the two unfairness topologies."""
-    lines = ["| topology | flow | goodput (kbit/s) | 001 |", "|---|---|---:|---|"]
-    for name, label, claim in FIG1:
-        runs = [d for d in docs[name] if d]
-        if not runs:
-            lines.append(f"| {label} | not run | | |")
-            continue
-        for i, f in enumerate(runs[0]["flows"]):
-            goodput = statistics.mean(d["flows"][i]["goodput_bps"] for d in runs) / 1e3
-            lines.append(f"| {label if i == 0 else ''} | {f['id']} | {goodput:.1f} | {claim if i == 0 else ''} |")
-    n = len(docs[FIG1[0][0]])
-    return "\n".join(lines) + f"\n\nSaturated UDP senders; mean of {n} seeds of each scenario's own duration."
-
-
-def fig4_table(docs: List[Optional[dict]]) -> str:
-    """001 Fig. 4: each flow's new-data arrival rate into the FRED queue, per 50-s window."""
-    runs = [d for d in docs if d]
-    if not runs:
-        return "not run"
-    classes = [c["class"] for c in runs[0]["controllers"][0]["statistics"]["classes"]]
-    end = int(runs[0]["run"]["simulated_time_s"])
-    windows = [(a, min(a + 50, end)) for a in range(0, end, 50)]
-    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds) |",
-             "|---|" + "---:|" * (len(windows) + 1)]
-    for k, cls in enumerate(classes):
-        cells = []
-        dt = runs[0]["controllers"][0]["statistics"]["report_interval_s"]
-        for a, b in windows:
-            vals = [statistics.mean(d["controllers"][0]["statistics"]["classes"][k]["data_arrival_rate_bps"]
-                                    [int(a / dt):int(b / dt)]) for d in runs]
-            cells.append(f"{statistics.mean(vals) / 1e3:.1f}")
-        drops: Dict[str, int] = {}
-        for d in runs:
-            for cause, n in d["controllers"][0]["statistics"]["classes"][k]["drops"].items():
-                drops[cause] = drops.get(cause, 0) + n
-        flows = ", ".join(runs[0]["controllers"][0]["statistics"]["classes"][k]["flows"])
-        lines.append(f"| {flows} ({cls}) | {' | '.join(cells)} | "
-                     f"{', '.join(f'{c} {n}' for c, n in sorted(drops.items())) or 'none'} |")
-    return ("\n".join(lines) + f"\n\nNew data (not ACKs) entering the gateway's FRED queue, kbit/s, mean of "
-            f"{len(runs)} seeds (the fig3 runs' FRED scheme).")
-
-
-FIG5_SCHEMES = ("fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
-
-
-def fig5_table(docs: Dict[str, List[Optional[dict]]]) -> str:
-    """001 Fig. 5: per scheme and flow, goodput and the TCP window (mean and spread over time)."""
+def fig5(report: Report, data) -> None:
+    flows, cw = data.flows, data.timeseries_tcp_cwnd
+    warmup = json.loads((SCEN / "chain5_4flows.json").read_text())["simulation"].get("warmup_s", 0)
     lines = ["| scheme | flow | goodput (kbit/s) | cwnd mean (packets) | cwnd std. dev. over time |",
              "|---|---|---:|---:|---:|"]
-    share = None
+    stats: Dict[str, Dict[str, Tuple[float, float, float]]] = {}
     for scheme in FIG5_SCHEMES:
-        runs = [d for d in docs[scheme] if d]
-        if not runs:
-            lines.append(f"| {NAMES[scheme]} | not run | | | |")
-            continue
-        warmup = runs[0]["scenario"]["simulation"].get("warmup_s", 0)
-        share = share or shares(runs[0])
-        for i, fid in enumerate(f["id"] for f in runs[0]["flows"]):
-            goodput = statistics.mean(d["flows"][i]["goodput_bps"] for d in runs) / 1e3
-            cw_means, cw_sds = [], []
-            for d in runs:
-                cw = [v for t, f, v in d["timeseries"]["tcp_cwnd"]["rows"] if f == fid and t > warmup]
-                cw_means.append(statistics.mean(cw))
-                cw_sds.append(statistics.pstdev(cw))
-            lines.append(f"| {NAMES[scheme] if i == 0 else ''} | {fid} | {goodput:.1f} | "
-                         f"{statistics.mean(cw_means):.1f} | {statistics.mean(cw_sds):.1f} |")
-    fair = f"{statistics.mean(share.values()) / 1e3:.1f} kbit/s" if share else "?"
-    return ("\n".join(lines) + f"\n\nFlows to n2..n5 behind the gateway n0; mean of {len(docs[FIG5_SCHEMES[0]])} "
-            f"seeds. The controller's share per flow (collision-domain model): {fair} (001: about 65). "
-            "The window is sampled every measurement interval after the warm-up; its spread over time shows "
-            "how much it swings.")
+        part = flows[flows[SCHEME] == scheme]
+        c = cw[(cw[SCHEME] == scheme) & (cw["time_s"] > warmup)]
+        stats[scheme] = {}
+        for i, (fid, f) in enumerate(part.groupby("flow_id", sort=False)):
+            g = f["goodput_bps"].mean() / 1e3
+            per_seed = [(s["value"].mean(), s["value"].std(ddof=0)) for _, s in c[c["id"] == fid].groupby("seed")]
+            m = statistics.mean(x[0] for x in per_seed)
+            sd = statistics.mean(x[1] for x in per_seed)
+            stats[scheme][fid] = (g, m, sd)
+            lines.append(f"| {NAMES[scheme] if i == 0 else ''} | {fid} | {g:.1f} | {m:.1f} | {sd:.1f} |")
+    ctl = data.controllers
+    share = flow_shares(ctl.iloc[0])
+    fair = statistics.mean(share.values()) / 1e3
+    seeds = data.runs["seed"].nunique()
+    report.block("fig5", "\n".join(lines) + f"\n\nFlows to n2..n5 behind the gateway n0; mean of {seeds} seeds. The "
+                 f"controller's share per flow (collision-domain model): {fair:.1f} kbit/s (001: about 65). The window is "
+                 "sampled every measurement interval after the warm-up; its spread over time shows how much it swings.",
+                 data)
+
+    def rng(vals: List[float], fmt: str = "{:.1f}") -> str:
+        return span(fmt.format(min(vals)), fmt.format(max(vals)))
+
+    fq = stats["fq"]
+    top = max(fq, key=lambda f: fq[f][0])
+    report.value("fig5_fq_top", f"{fq[top][0] / fair:.1f} times", data)
+    report.value("fig5_fq_others", rng([fq[f][0] / fair for f in fq if f != top]), data)
+    agg = stats["aggregate_rate_limit"]
+    report.value("fig5_agg_goodput", rng([x[0] for x in agg.values()], "{:.0f}"), data)
+    report.value("fig5_agg_swing", rng([x[2] for x in agg.values()]), data)
+    shaped = [x[2] for s in ("aggregate_rate_limit_fq", "per_flow_rate_limit") for x in stats[s].values()]
+    report.value("fig5_shaped_swing", rng(shaped), data)
+    report.value("fig5_aggfq_goodput", rng([x[0] for x in stats["aggregate_rate_limit_fq"].values()], "{:.0f}"), data)
+    report.value("fig5_pf_goodput", rng([x[0] for x in stats["per_flow_rate_limit"].values()], "{:.0f}"), data)
+    report.value("fig5_fq_cw", rng([x[1] for x in fq.values()], "{:.0f}"), data)
+    shaped_cw = [x[1] for s in ("aggregate_rate_limit_fq", "per_flow_rate_limit") for x in stats[s].values()]
+    report.value("fig5_shaped_cw", rng(shaped_cw, "{:.0f}"), data)
 
 
-def fig6_table(docs: List[Optional[dict]]) -> str:
-    """001 Fig. 6: per subscriber, each flow's goodput and their sum over the subscriber's share."""
-    runs = [d for d in docs if d]
-    if not runs:
-        return "not run"
+# ---- Fig. 6 ---------------------------------------------------------------------------------------
+
+
+def fig6(report: Report, data) -> None:
     rows: Dict[str, Dict[str, List[float]]] = {}
-    for d in runs:
-        rates = {f["id"]: f["goodput_bps"] for f in d["flows"]}
-        st = d["controllers"][0]["statistics"]
-        first = int(d["scenario"]["simulation"].get("warmup_s", 0) / st["report_interval_s"])
-        for c in st["classes"]:
-            # The share over the measurement window (the series has one value per
-            # report interval), as the goodput is.
+    warmup = json.loads((SCEN / "random20_fig6.json").read_text())["simulation"].get("warmup_s", 0)
+    flows = data.flows
+    for _, ctl in data.controllers.iterrows():
+        part = flows[flows["seed"] == ctl["seed"]]
+        rates = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
+        first = int(warmup / float(ctl["report_interval_s"]))
+        for c in classes(ctl):
+            # The share over the measurement window (one value per report interval), as the goodput is.
             window = c["share_series_bps"][first:] or [c["share_bps"]]
             share = statistics.mean(window)
             if not share:
@@ -343,114 +461,62 @@ def fig6_table(docs: List[Optional[dict]]) -> str:
         return f"{statistics.mean(xs):.2f} ± {half:.2f}"
 
     lines = ["| subscriber | flows | each flow / subscriber's share | sum / share |", "|---|---:|---|---:|"]
-    for cls in sorted(rows, key=lambda c: int("".join(ch for ch in c if ch.isdigit()) or 0)):
-        flows = [f for f in rows[cls] if f != "sum"]
-        lines.append(f"| {cls} | {len(flows)} | {', '.join(ci(rows[cls][f]) for f in sorted(flows))} | "
+    order = sorted(rows, key=lambda c: int("".join(ch for ch in c if ch.isdigit()) or 0))
+    for cls in order:
+        fl = [f for f in rows[cls] if f != "sum"]
+        lines.append(f"| {cls} | {len(fl)} | {', '.join(ci(rows[cls][f]) for f in sorted(fl))} | "
                      f"{ci(rows[cls]['sum'])} |")
-    sums = [statistics.mean(v["sum"]) for v in rows.values()]
-    return ("\n".join(lines) + f"\n\nPer-flow rate limiting with one class per subscriber (the mesh node), the "
-            f"collision-domain share; mean ± 95 % confidence interval over {len(runs)} seeds of "
-            f"{runs[0]['run']['simulated_time_s']:g} s. Subscribers' sums / share: {min(sums):.2f} to "
-            f"{max(sums):.2f}, JFI of the sums {jain(sums):.3f}.")
+    sums = {c: statistics.mean(v["sum"]) for c, v in rows.items()}
+    seeds = data.runs["seed"].nunique()
+    report.block("fig6", "\n".join(lines) + f"\n\nPer-flow rate limiting with one class per subscriber (the mesh node), "
+                 f"the collision-domain share; mean ± 95 % confidence interval over {seeds} seeds of "
+                 f"{data.runs['simulated_time_s'].iloc[0]:g} s. Subscribers' sums / share: {min(sums.values()):.2f} to "
+                 f"{max(sums.values()):.2f}, JFI of the sums {jain(list(sums.values())):.3f}.", data)
+    top = max(sums.values())
+    report.value("fig6_cap", "No subscriber's sum exceeds its share" if top <= 1.0 else
+                 f"The largest subscriber's sum is {top:.2f} of its share", data)
+    multi = {c: [statistics.mean(v[f]) for f in v if f != "sum"] for c, v in rows.items() if len(v) > 2}
+    widest = max(multi, key=lambda c: max(multi[c]) - min(multi[c]))
+    report.value("fig6_spread", f"{widest}'s: {min(multi[widest]):.2f} to {max(multi[widest]):.2f}", data)
+    low = sorted((s, c) for c, s in sums.items() if s < 0.75)
+    report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data)
 
 
-PAPER_T4 = {"100-200": ["0.96", "0.99", "", "", "0.98", "0.95"], "200-300": ["0.98", "1.06", "0.88", "", "0.97", "0.94"],
-            "300-400": ["0.95", "0.99", "0.99", "0.99", "0.96", "0.99"], "400-500": ["0.95", "", "0.91", "", "", "0.88"]}
+# ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--wmnsim", default=str(ROOT / "build" / "release" / "cli" / "wmnsim"))
-    p.add_argument("--seeds", default="1,2,3")
-    p.add_argument("--orders", type=int, default=25, help="activation orders per topology (Tables 1-2)")
-    p.add_argument("--duration", type=float, default=300.0)
-    p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--out")
-    p.add_argument("--no-doc", action="store_true")
-    args = p.parse_args(argv)
-    seeds = [int(s) for s in args.seeds.split(",")]
-    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="gateway-report-"))
-    out.mkdir(parents=True, exist_ok=True)
-    dur = [f"/simulation/duration_s={args.duration:g}"]
-    jobs: List[Tuple[str, Path, Path, int, List[str]]] = []
-    for scheme in SCHEMES:
-        for s in seeds:
-            jobs.append((f"fig3/{scheme}", SCEN / "chain_1mbps.json", out / f"fig3_{scheme}_{s}.json", s,
-                         dur + [f"/controllers/0/scheme={scheme}"]))
-    generated = out / "topologies"
-    generated.mkdir(exist_ok=True)
-    for name, gen in TOPOLOGIES:
-        for direction in ("down", "up"):
-            for s in range(1, args.orders + 1):
-                scen = generated / f"{name}_{direction}_{s}.json"
-                if not scen.exists():
-                    extra = [] if "--seed" in gen else ["--seed", "1"]
-                    subprocess.run([sys.executable, str(GENERATOR), *gen, *extra, "--order-seed", str(s),
-                                    "--direction", direction, "--out", str(scen)], check=True, cwd=ROOT)
-                schemes = TABLE_SCHEMES + (("source_rate_limit",) if direction == "up" else ())
-                # Measure from 20 s after the last flow started (flows start 1 s apart).
-                last_start = max(f.get("start_s", 0) for f in json.loads(scen.read_text())["flows"])
-                warm = [f"/simulation/warmup_s={last_start + 20:g}"]
-                for scheme in schemes:
-                    jobs.append((f"t12/{name}/{direction}/{scheme}", scen, out / f"t12w_{name}_{direction}_{scheme}_{s}.json",
-                                 s, dur + warm + [f"/controllers/0/scheme={scheme}"]))
-    for direction in ("up", "down"):
-        for s in seeds:
-            jobs.append((f"t3/{direction}", SCEN / f"parking_lot3_udp_{direction}.json",
-                         out / f"t3_{direction}_{s}.json", s, []))
-    # Not in 001: the upstream case with Poisson sources of the same mean rate, to
-    # show how much of n2's and n3's loss is the CBR's lock-step (gateway.md, Table 3).
-    for s in seeds:
-        jobs.append(("t3/up_poisson", SCEN / "parking_lot3_udp_up.json", out / f"t3_up_poisson_{s}.json", s,
-                     [f'/flows/{i}/traffic/type="poisson"' for i in range(3)]))
-    for s in seeds:
-        jobs.append(("t4", SCEN / "multi_radio.json", out / f"t4_{s}.json", s, []))
-        jobs.append(("fig7", SCEN / "chain7_short_lived.json", out / f"fig7_{s}.json", s, []))
-        jobs.append(("fig6", SCEN / "random20_fig6.json", out / f"fig6_{s}.json", s, dur))
-        for name, _, _ in FIG1:
-            jobs.append((f"fig1/{name}", SCEN / f"{name}.json", out / f"fig1_{name}_{s}.json", s, []))
-        for scheme in FIG5_SCHEMES:
-            # 001 Fig. 5c-d: the aggregate limit alone over one 25-packet FIFO.
-            jobs.append((f"fig5/{scheme}", SCEN / "chain5_4flows.json", out / f"fig5_{scheme}_{s}.json", s,
-                         dur + [f"/controllers/0/scheme={scheme}"]))
+def capacity(report: Report) -> None:
+    import capacity_accuracy as ca
 
-    results: Dict[str, List[Optional[dict]]] = {}
-    scenarios: Dict[str, List[Path]] = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [(key, scen, pool.submit(run, args.wmnsim, scen, o, s, sets)) for key, scen, o, s, sets in jobs]
-        for key, scen, fut in futures:
-            results.setdefault(key, []).append(fut.result())
-            scenarios.setdefault(key, []).append(scen)
+    ca.report(report)
 
-    fig3 = {scheme: results[f"fig3/{scheme}"] for scheme in SCHEMES}
-    t12 = {tuple(k.split("/")[1:]): [(d, model_shares(args.wmnsim, scen), HOPS_CACHE[str(scen)])
-                                     for d, scen in zip(v, scenarios[k])]
-           for k, v in results.items() if k.startswith("t12/")}
-    blocks = {
-        "fig1": fig1_table({name: results[f"fig1/{name}"] for name, _, _ in FIG1}),
-        "fig3": fig3_table(fig3, model_shares(args.wmnsim, SCEN / "chain_1mbps.json")),
-        "table1": tables12(t12, "down"),
-        "table2": tables12(t12, "up"),
-        "table3": table3({d: results[f"t3/{d}"] for d in ("up", "down", "up_poisson")}),
-        "table4": interval_table(results["t4"], [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
-                                 {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}),
-        "fig4": fig4_table(fig3["fred"]),
-        "fig5": fig5_table({scheme: results[f"fig5/{scheme}"] for scheme in FIG5_SCHEMES}),
-        "fig6": fig6_table(results["fig6"]),
-        "fig7": interval_table(results["fig7"], [(0, 150), (150, 200), (200, 250), (250, 300)], {},
-                               {"1->0": ["1to0", "1to0_again"], "0->5": ["0to5"], "0->7": ["0to7", "0to7_again"],
-                                "3->0": ["3to0"], "0->6": ["0to6"]}),
-    }
-    if args.no_doc:
-        for name, body in blocks.items():
-            print(f"## {name}\n{body}\n")
-        return 0
-    text = DOC.read_text()
-    for name, body in blocks.items():
-        text = replace_block(text, name, body, DOC)
-    DOC.write_text(text)
-    print(f"wrote {DOC} from {len(jobs)} runs in {out}")
-    return 0
+
+def main() -> int:
+    report = Report("gateway", __doc__)
+    report.value("b_tcp", f"{model(SCEN / 'chain_1mbps.json')['b']['mac_capacity_bps'] / 1e3:.0f} kbit/s")
+    fig1_table(report, report.data("fig1"))
+    d3 = report.data("fig3")
+    fig3(report, d3)
+    fig4(report, d3)
+    d1, d2 = report.data("table1"), report.data("table2")
+    down, up = tables12(report, d1, "down"), tables12(report, d2, "up")
+    t12_values(report, down, up, d1, d2)
+    table3(report, report.data("table3"), report.data("table3_poisson"))
+    d4 = report.data("table4")
+    body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
+                              {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
+    report.block("table4", body, d4)
+    report.value("t4_range", span(f"{min(t4):.2f}", f"{max(t4):.2f}"), d4)
+    fig5(report, report.data("fig5"))
+    fig6(report, report.data("fig6"))
+    d7 = report.data("fig7")
+    body, f7 = interval_table(d7, [(0, 150), (150, 200), (200, 250), (250, 300)], {},
+                              {"1->0": ["1to0", "1to0_again"], "0->5": ["0to5"], "0->7": ["0to7", "0to7_again"],
+                               "3->0": ["3to0"], "0->6": ["0to6"]}, SCEN / "chain7_short_lived.json")
+    report.block("fig7", body, d7)
+    report.value("fig7_range", span(f"{min(f7):.2f}", f"{max(f7):.2f}"), d7)
+    capacity(report)
+    return report.finish()
 
 
 if __name__ == "__main__":

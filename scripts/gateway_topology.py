@@ -34,6 +34,14 @@ scripts/random_topology.py), or random.Random("order-<order seed>").random(), wh
 string seeding is fixed since Python 3.2: the same arguments give the same file on
 any Python 3.
 
+The files of docs/reproductions/gateway.md (Tables 1 and 2): the 7 topologies of
+REPRODUCTION below, each with 25 activation orders (--order-seed 1..25), down and up,
+measured from 20 s after the last flow starts, are written to
+scenarios/jamshaid/reproduction/generated/t12/ together with the experiments
+table1.json and table2.json that run them (each order with the seed of its order) by
+
+  /usr/bin/python3 scripts/gateway_topology.py --reproduction
+
 Usage:
   scripts/gateway_topology.py --kind random --nodes 25 --area 1000 1000 --seed 3 \\
       --direction down --out random25_s3_down.json
@@ -131,8 +139,66 @@ def build(template: dict, args: argparse.Namespace) -> dict:
     return ordered
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+# Tables 1 and 2 of docs/reproductions/gateway.md: (name, generator arguments). 001 gives
+# no sizes; these span 4 to 35 mesh nodes (001's maximum of simultaneously active nodes).
+REPRODUCTION = (("chain4", ["--kind", "chain", "--nodes", "4"]),
+                ("chain7", ["--kind", "chain", "--nodes", "7"]),
+                ("grid3x3", ["--kind", "grid", "--cols", "3", "--rows", "3"]),
+                ("grid4x4", ["--kind", "grid", "--cols", "4", "--rows", "4"]),
+                ("random15", ["--kind", "random", "--nodes", "15", "--area", "800", "800", "--seed", "11"]),
+                ("random20", ["--kind", "random", "--nodes", "20", "--area", "1000", "1000", "--seed", "3"]),
+                ("grid6x6", ["--kind", "grid", "--cols", "6", "--rows", "6"]))
+ORDERS = 25  # 001: "repeated 25 times with different random seeds and random flow activation sequences"
+SCHEMES = {"down": ["fifo", "fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit"],
+           "up": ["fifo", "fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit",
+                  "source_rate_limit"]}
+QUICK = {"down": ["chain4_down_o01", "grid3x3_down_o01"], "up": ["chain4_up_o01", "grid3x3_up_o01"]}
+
+
+def write_reproduction(root: Path) -> None:
+    """The scenarios and experiments of gateway.md's Tables 1 and 2 (see the docstring)."""
+    folder = root / "scenarios" / "jamshaid" / "reproduction"
+    out = folder / "generated" / "t12"
+    out.mkdir(parents=True, exist_ok=True)
+    template = root / "scenarios" / "jamshaid" / "chain_1mbps.json"
+    lists = {"down": [], "up": []}
+    for name, gen in REPRODUCTION:
+        for direction in ("down", "up"):
+            for order in range(1, ORDERS + 1):
+                stem = f"{name}_{direction}_o{order:02d}"
+                extra = [] if "--seed" in gen else ["--seed", "1"]
+                argv = [*gen, *extra, "--order-seed", str(order), "--direction", direction,
+                        "--template", os.path.relpath(template, root), "--name", f"jamshaid_t12_{stem}",
+                        "--out", "-"]
+                args = parser().parse_args(argv)
+                args.argv = [a for a in argv if a not in ("--out", "-")]
+                scen = build(json.loads(template.read_text()), args)
+                scen["$schema"] = "../../../../schema/scenario.schema.json"
+                # Measured from 20 s after the last flow starts (flows start 1 s apart);
+                # no time series (the tables use the per-flow summaries).
+                last = max(f.get("start_s", 0) for f in scen["flows"])
+                scen["simulation"] = {**scen["simulation"], "duration_s": 300, "warmup_s": last + 20}
+                scen.pop("outputs", None)
+                (out / f"{stem}.json").write_text(rt.dumps(scen))
+                lists[direction].append({"file": f"generated/t12/{stem}.json", "seeds": [order]})
+    for table, direction in (("table1", "down"), ("table2", "up")):
+        spec = {
+            "description": (f"001 Table {table[-1]} ({direction}stream TCP): 7 generated topologies x 25 activation "
+                            "orders (scripts/gateway_topology.py --reproduction), every gateway scheme, each order "
+                            "with the seed of its order; 300 s, measured from 20 s after the last flow starts"),
+            "scenarios": lists[direction],
+            "grid": {"/controllers/0/scheme": SCHEMES[direction]},
+            "seeds": 1,
+            "tables": ["runs", "flows"],
+            "quick": {"scenarios": [{"file": f"generated/t12/{s}.json", "seeds": [1]} for s in QUICK[direction]],
+                      "set": {"/simulation/duration_s": 40},
+                      "checks": [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
+                                 {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]},
+        }
+        (folder / f"{table}.json").write_text(json.dumps(spec, indent=1) + "\n")
+
+
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--kind", choices=["chain", "grid", "random"], required=True)
     p.add_argument("--nodes", type=int, default=8, help="mesh nodes (chain, random)")
@@ -151,6 +217,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--template", default="scenarios/jamshaid/chain_1mbps.json")
     p.add_argument("--name")
     p.add_argument("--out", required=True)
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--reproduction"]:
+        write_reproduction(Path(__file__).resolve().parent.parent)
+        return 0
+    p = parser()
     args = p.parse_args(argv)
     args.argv = argv
     if args.nodes < 1 or args.cols < 1 or args.rows < 1 or args.cols * args.rows < 2:

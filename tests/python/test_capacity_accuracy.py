@@ -54,6 +54,13 @@ def test_fair_share_point_needs_more_than_a_third_of_the_bottleneck():
     assert ca.fair_share_point(RATES, per_stream, ["a", "d", "e", "f"]) is None
 
 
+def _goodput(wmnsim: str, scen: dict, path: Path) -> dict:
+    path.write_text(json.dumps(scen))
+    out = path.with_suffix(".out.json")
+    subprocess.run([wmnsim, "run", str(path), "--seed", "1", "-o", str(out)], check=True, capture_output=True)
+    return {f["id"]: f["goodput_bps"] for f in json.loads(out.read_text())["flows"]}
+
+
 @pytest.mark.skipif(not os.environ.get("WMNSIM_BIN"), reason="needs the wmnsim program (WMNSIM_BIN)")
 def test_a_parking_lot_saturates_near_the_clique_share(tmp_path):
     # 001 App. A's two-hop parking lot: streams gw->n1 and gw->n2 share one clique,
@@ -70,10 +77,37 @@ def test_a_parking_lot_saturates_near_the_clique_share(tmp_path):
     rates = {}
     for step in (0.6, 1.4):
         s = ca.scenario("lot", layout, False, {k: step * b / 3 for k in clique}, 60.0, {"n1_down": 0.0, "n2_down": 0.5})
-        p = tmp_path / f"lot_{step}.json"
-        p.write_text(json.dumps(s))
-        out = tmp_path / f"lot_{step}.goodput.json"
-        rates[step] = ca.run_one(os.environ["WMNSIM_BIN"], p, 1, out)
+        rates[step] = _goodput(os.environ["WMNSIM_BIN"], s, tmp_path / f"lot_{step}.json")
     for k in clique:
         assert rates[0.6][k] > 0.95 * 0.6 * b / 3  # below the share: carried
     assert min(rates[1.4].values()) < 0.95 * 1.4 * b / 3  # above it: some stream falls short
+
+
+@pytest.mark.skipif(not Path(ca.wmnsim_bin()).exists(), reason="needs the wmnsim program")
+def test_the_report_finds_fp_in_stored_rows_of_the_grid():
+    # Stored rows as `wmnsim reproduce` writes them: one per (rate, seed, stream). The
+    # bottleneck's streams carry at most 1.02 x the clique share, the others everything:
+    # every bottleneck stream is lossy (> 5 % short) from 110 % on, so fp is 110 %.
+    import pandas as pd
+
+    base = json.loads(ca.GRID_SCENARIO.read_text())
+    cap = ca.capacity(ca.wmnsim_bin(), ca.GRID_SCENARIO)
+    clique = {f["id"]: f["clique_bps"] for f in cap["flows"]}
+    ref = min(clique.values())
+    bottleneck = {f for f, r in clique.items() if r <= ref * (1 + 1e-9)}
+    rows = []
+    for step in ca.STEPS:
+        for seed in (1, 2):
+            for f in base["flows"]:
+                carried = min(step, 1.02) if f["id"] in bottleneck else step
+                rows.append({ca.RATE: ref * step, "seed": seed, "flow_id": f["id"], "goodput_bps": carried * ref})
+
+    class Data:
+        flows = pd.DataFrame(rows)
+
+    g = ca.sweep_of(Data, ca.GRID_SCENARIO)
+    assert sorted(g["bottleneck"]) == sorted(bottleneck) and g["seeds"] == 2
+    assert g["fp"] == pytest.approx(ref * 1.10)
+    table = ca.fig10_table(g)
+    assert f"| 110 | {len(bottleneck)} of {len(bottleneck)} |" in table
+    assert f"| 105 | 0 of {len(bottleneck)} |" in table
