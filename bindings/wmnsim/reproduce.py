@@ -514,14 +514,15 @@ def _band(mean: float, std: float, n: int, m: int, tolerance: Mapping[str, Any])
     return width
 
 
-def check_quick(study: Study, fresh_dir: str) -> List[Dict[str, Any]]:
+def check_quick(study: Study, fresh_dir: str, only: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
     """Compares the quick runs in ``fresh_dir`` with the stored quick tables: per
-    experiment, check, and group (scenario, parameters, id), the fresh mean must lie
-    within the band around the stored mean. Returns one row per comparison."""
+    experiment (those in ``only``, when given), check, and group (scenario,
+    parameters, topology seed, id), the fresh mean must lie within the band around
+    the stored mean. Returns one row per comparison."""
     import pandas as pd
 
     rows: List[Dict[str, Any]] = []
-    for name in study.experiments:
+    for name in [n for n in study.experiments if only is None or n in only]:
         e = load_experiment(study.experiment_path(name), quick=True)
         stored_dir = os.path.join(study.data_dir(quick=True), name)
         if not os.path.isfile(os.path.join(stored_dir, PROVENANCE)):
@@ -673,8 +674,7 @@ def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
                     if not store:
-                        rows = check_quick(s, fresh) if only is None else \
-                            [r for r in check_quick(s, fresh) if r["experiment"] in names]
+                        rows = check_quick(s, fresh, names)
                         bad = [r for r in rows if r["status"] != "pass"]
                         for r in bad:
                             band = f" [{r['low']:.6g}, {r['high']:.6g}] measured {r['measured']:.6g}" \

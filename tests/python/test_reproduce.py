@@ -230,6 +230,11 @@ def test_the_quick_check_on_hand_made_tables(repo):
     rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
     assert rows[("flows/delay_mean_s", "chain/1/f")]["status"] == "pass"  # NaN in both
     assert all(r["status"] == "pass" for k, r in rows.items() if k[0] != "runs/no_such_metric")
+    # --experiments: only those run are compared (another experiment has no fresh runs).
+    (exp.parent / "other.json").write_text(json.dumps({"scenario": "../chain.json", "seeds": 1}))
+    study = reproduce.studies(repo)["tiny"]
+    assert study.experiments == ("chain", "other")
+    assert {r["experiment"] for r in reproduce.check_quick(study, str(repo / "fresh"), ["chain"])} == {"chain"}
 
 
 def test_a_claim_the_runs_no_longer_support_fails_the_report(repo, capsys):
