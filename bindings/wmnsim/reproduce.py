@@ -57,10 +57,12 @@ STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # (the run key hashes the wmnsim version) and say nothing about the network.
 VOLATILE = ("run_key", "point_key", "wall_time_s", "events_per_s", "wmnsim_version", "wmnsim_commit")
 # The default checks of a quick variant against the stored quick tables (docs/references.md bands).
+# No "ci": the fresh quick runs have the stored ones' seeds, so the seeds' spread is not the
+# uncertainty of the comparison, and with a few seeds its t-band lets almost anything pass.
 DEFAULT_CHECKS = (
-    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"ci": 0.95, "relative": 0.05}},
-    {"table": "runs", "metric": "jain_fairness_index", "tolerance": {"ci": 0.95, "absolute": 0.02}},
-    {"table": "flows", "metric": "goodput_bps", "tolerance": {"ci": 0.95, "relative": 0.05, "absolute": 2000}},
+    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.05}},
+    {"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
+    {"table": "flows", "metric": "goodput_bps", "tolerance": {"relative": 0.1, "absolute": 2000}},
 )
 EXIT_OK, EXIT_INTERNAL, EXIT_INVALID, EXIT_OUTSIDE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
