@@ -956,7 +956,8 @@ def plot_topology(figure: Path) -> None:
 
 def main() -> int:
     report = Report("mesh-congestion", __doc__)
-    listed = report.study.experiments
+    # An experiment counts once it is listed in study.json and its runs are stored.
+    listed = [n for n in report.study.experiments if (Path(report.args.data) / n / "provenance.json").is_file()]
     mechanisms(report, report.data("mechanisms"))
     udp, thr = udp_blocks(report, report.data("udp"))
     box = fig8_block(report, report.data("fig8"), udp)
