@@ -38,7 +38,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from ._errors import ScenarioError, ValidationIssue
 from .scenario import Scenario
 
-__all__ = ["Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
+__all__ = ["runs_digest", "stale_runs", "Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
            "run_study", "collect", "check_quick", "stale_specs", "render", "run_command"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -374,6 +374,24 @@ def _write_table(df: "pandas.DataFrame", path: str) -> None:  # noqa: F821
     os.replace(tmp, path)
 
 
+def runs_digest(experiment: Experiment) -> str:
+    """A hash of what decides an experiment's runs: each scenario as run (its file with
+    the experiment's ``set``, without its ``description``), the grid or points, the
+    seeds and topology seeds. Not the experiment's description or quick part, nor the
+    build (provenance names the commits). Stored runs whose digest differs from the
+    experiment's today were made from something else."""
+    scenarios = {}
+    for path in experiment.scenarios:
+        doc = Scenario.from_file(path)
+        doc = doc.with_overrides(experiment.fixed) if experiment.fixed else doc
+        plain = {k: v for k, v in doc.to_dict().items() if k != "description"}
+        scenarios[experiment.label(path)] = {"scenario": plain, "seeds": experiment.seeds_of(path)}
+    what = {"scenarios": scenarios, "grid": experiment.grid, "points": experiment.points,
+            "topology_seeds": experiment.topology_seeds}
+    text = json.dumps(what, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], data_dir: str) -> Dict[str, Any]:
     """Stores one experiment's runs in ``data_dir/<experiment>/``: per table, every
     run's rows with a ``scenario`` column (the file name) in front and without the
@@ -415,6 +433,7 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
         "experiment": experiment.name,
         "spec": study.relative(experiment.path),
         "spec_sha256": hashlib.sha256(open(experiment.path, "rb").read()).hexdigest()[:16],
+        "runs_sha256": runs_digest(experiment),
         "runs": int(sum(len(d.runs) for d in sweeps.values())),
         # Runs stored by a sweep before runs recorded their commit: "unknown", not this build's.
         "commits": commits or {"unknown": int(sum(len(d.runs) for d in sweeps.values()))},
@@ -477,6 +496,29 @@ def load_data(study: Union[Study, str], experiment: str, quick: bool = False,
     s = study if isinstance(study, Study) else studies(root)[study]
     base = data_dir if data_dir is not None else s.data_dir(quick)
     return ExperimentData(os.path.join(base, experiment), s.root)
+
+
+def stale_runs(study: Study, quick: bool = False, only: Optional[Sequence[str]] = None) -> List[Tuple[str, str]]:
+    """(experiment, why) for each experiment whose stored runs are not what its files
+    ask for today: no stored runs, no recorded digest, or a digest (:func:`runs_digest`)
+    that differs, e.g. after an edit of a scenario file it runs."""
+    out = []
+    for name in study.experiments:
+        if only is not None and name not in only:
+            continue
+        path = os.path.join(study.data_dir(quick), name, PROVENANCE)
+        if not os.path.isfile(path):
+            out.append((name, "no stored runs"))
+            continue
+        with open(path, encoding="utf-8") as f:
+            recorded = json.load(f).get("runs_sha256")
+        current = runs_digest(load_experiment(study.experiment_path(name), quick))
+        if recorded is None:
+            out.append((name, "the stored runs do not record what they were made from (runs_sha256)"))
+        elif recorded != current:
+            out.append((name, f"the stored runs were made from other scenarios, points or seeds "
+                              f"(runs_sha256 {recorded}, the files now give {current})"))
+    return out
 
 
 def stale_specs(study: Study, quick: bool = False) -> List[str]:
@@ -700,11 +742,11 @@ def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None
                     sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
-                for n in stale_specs(s):
-                    if n in names:
-                        print(f"{s.name}/{n}: warning: the stored runs were made from another version of "
-                              f"{s.relative(s.experiment_path(n))} (provenance's spec_sha256): run the experiment "
-                              "again, or check that the edit does not change its runs", file=sys.stderr)
+                for n, why in stale_runs(s, only=names):
+                    print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}`"
+                          + (" (a failed check)" if check else " (warning)"), file=sys.stderr)
+                    if check:
+                        status = max(status, EXIT_OUTSIDE)
                 code = render(s, s.data_dir(), s.doc, os.path.dirname(s.doc), check=check, plot=not no_plot)
                 if code != 0:
                     print(f"{s.name}: " + ("the doc differs from what its stored runs give (run `wmnsim reproduce "

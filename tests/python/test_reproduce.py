@@ -261,3 +261,23 @@ def test_stored_runs_of_another_version_of_the_experiment_are_named(repo):
     assert reproduce.stale_specs(study) == []
     exp.write_text(exp.read_text().replace('"seeds": 2', '"seeds": 3'))
     assert reproduce.stale_specs(study) == ["chain"]
+
+
+def test_stored_runs_of_other_scenarios_fail_the_check(repo, capfd):
+    assert _command(repo) == 0
+    study = reproduce.studies(repo)["tiny"]
+    assert reproduce.stale_runs(study) == []
+    assert _command(repo, report_only=True, check=True) == 0
+    scenario = repo / "scenarios" / "tiny" / "chain.json"
+    doc = json.loads(scenario.read_text())
+    doc["description"] = "another text"  # not a change of the runs
+    scenario.write_text(json.dumps(doc))
+    assert reproduce.stale_runs(study) == []
+    doc["mac"]["cw_min"] = 64  # a change of the runs: the stored ones are stale
+    scenario.write_text(json.dumps(doc))
+    assert [n for n, _ in reproduce.stale_runs(study)] == ["chain"]
+    capfd.readouterr()
+    assert _command(repo, report_only=True, check=True) == 3
+    assert "tiny/chain: the stored runs were made from other scenarios" in capfd.readouterr().err
+    assert _command(repo) == 0  # run again: the new runs are stored and the check passes
+    assert _command(repo, report_only=True, check=True) == 0
