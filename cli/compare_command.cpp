@@ -34,6 +34,9 @@ CompareCommand::CompareCommand(CLI::App& app) {
       ->required();
   command_->add_option("--reference", reference_, "The reference file (else the last positional file)");
   command_->add_flag("--json", json_, "Print the rows as JSON instead of a table");
+  command_->add_flag("--allow-different-scenario", allow_different_scenario_,
+                     "Compare results made from another scenario or duration than the reference's (what differs "
+                     "is printed as a warning) instead of refusing them");
 }
 
 int CompareCommand::run() const {
@@ -73,7 +76,13 @@ int CompareCommand::run() const {
   }
   if (status != 0) return status;
 
-  const Comparison comparison = compare(reference, results);
+  Comparison comparison;
+  try {
+    comparison = compare(reference, results, CompareOptions{.allow_different_scenario = allow_different_scenario_});
+  } catch (const ScenarioError& e) {
+    print_issues(reference_file, e);  // results of another scenario: messages naming each file
+    return kExitInvalidInput;
+  }
   if (json_) {
     std::cout << comparison_to_json(comparison).dump(2) << '\n';
   } else {

@@ -2,11 +2,13 @@
 // `wmnsim compare RESULTS... REFERENCE`: checks results files against a reference
 // file (docs/references.md) and prints a table and a verdict.
 //
-//   wmnsim compare RESULTS [RESULTS...] REFERENCE [--json]
-//   wmnsim compare RESULTS [RESULTS...] --reference REFERENCE [--json]
+//   wmnsim compare RESULTS [RESULTS...] REFERENCE [--json] [--allow-different-scenario]
+//   wmnsim compare RESULTS [RESULTS...] --reference REFERENCE [--json] [--allow-different-scenario]
 //
 // Exit codes: 0 every metric within tolerance, 3 some metric outside or missing,
-// 2 invalid input (unreadable or malformed files, a bad reference), 1 internal.
+// 2 invalid input (unreadable or malformed files, a bad reference, results made
+// from another scenario or duration than the reference's unless
+// --allow-different-scenario), 1 internal.
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +29,7 @@ class CompareCommand {
   std::vector<std::string> files_;
   std::string reference_;
   bool json_ = false;
+  bool allow_different_scenario_ = false;
 };
 
 }  // namespace wmnsim::cli

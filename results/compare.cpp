@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 #include <boost/math/distributions/students_t.hpp>
 
 #include "config/json_reader.hpp"
+#include "results/provenance.hpp"
 #include "scenario/scenario.hpp"
 
 namespace wmnsim {
@@ -90,7 +95,158 @@ MetricValue lookup_summary(const nlohmann::json& results, const std::string& key
   return v;
 }
 
+// "20", "0.5", "120" seconds as a person writes them.
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+const nlohmann::json* find_path(const nlohmann::json& doc, std::initializer_list<const char*> keys) {
+  const nlohmann::json* at = &doc;
+  for (const char* key : keys) {
+    if (!at->is_object()) return nullptr;
+    const auto it = at->find(key);
+    if (it == at->end()) return nullptr;
+    at = &*it;
+  }
+  return at;
+}
+
+std::optional<double> number_of(const nlohmann::json* v) {
+  if (v != nullptr && v->is_number()) return v->get<double>();
+  return std::nullopt;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Sentences that may hold commas of their own, one after the other.
+std::string join_sentences(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : "; ") + item;
+  return out;
+}
+
+// Columns and summary keys that are fractions of a whole.
+bool is_fraction(std::string_view name) {
+  return name == "share" || name == "channel_busyness" || name == "channel_busyness_ns2";
+}
+
+// Columns and summary keys that cannot be negative: rates, times, counts, sizes,
+// ratios of non-negative values. Unknown names are not bounded.
+bool is_non_negative(std::string_view name) {
+  static const std::set<std::string_view, std::less<>> names = {
+      "hops", "retransmissions", "timeouts", "originated", "forwarded", "delivered", "radios", "drops",
+      "fair_ratio", "min_fair_ratio", "max_fair_ratio", "utilization_ratio", "cw_min", "channel",
+      "data_attempts", "data_success", "data_retries", "rts_attempts", "cts_timeouts", "ack_timeouts",
+      "collisions", "notifications_sent", "notifications_received"};
+  if (names.count(name) > 0) return true;
+  for (const char* suffix : {"_bps", "_s", "_bytes", "_packets", "_frames", "_attempts", "_retries", "_timeouts",
+                             "_drops", "_sent", "_received"}) {
+    if (ends_with(name, suffix)) return true;
+  }
+  for (const char* prefix : {"drops_", "mgmt_", "rx_", "tx_", "packets_"}) {
+    if (starts_with(name, prefix)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+MetricRange metric_range(const std::string& metric, const nlohmann::json& results) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const std::size_t first = metric.find('/');
+  if (first == std::string::npos) return {-inf, inf};
+  const std::string section = metric.substr(0, first);
+  const std::string column = metric.substr(metric.rfind('/') + 1);
+  if (section == "summary") {
+    const std::string keys = metric.substr(first + 1);
+    if (keys == "jain_fairness_index") {
+      // (sum x)^2 / (n sum x^2) over the n flows: 1/n when one flow has everything.
+      const nlohmann::json* flows = find_path(results, {"flows"});
+      const std::size_t n = flows != nullptr && flows->is_array() ? flows->size() : 0;
+      return {n > 0 ? 1.0 / static_cast<double>(n) : 0.0, 1.0};
+    }
+    // Every count under summary/drops, summary/packets, summary/drops_*_by_cause.
+    if (starts_with(keys, "drops") || starts_with(keys, "packets/")) return {0.0, inf};
+  } else if (section != "flows" && section != "nodes" && section != "radios") {
+    return {-inf, inf};
+  }
+  if (is_fraction(column)) return {0.0, 1.0};
+  if (is_non_negative(column)) return {0.0, inf};
+  return {-inf, inf};
+}
+
+std::vector<std::string> scenario_differences(const Reference& reference, const nlohmann::json& results,
+                                              std::string& unchecked) {
+  std::vector<std::string> out;
+  const nlohmann::json* scenario = find_path(results, {"scenario"});
+  if (scenario != nullptr && !scenario->is_object()) scenario = nullptr;
+  const nlohmann::json& resolved = reference.resolved_scenario;
+
+  // The duration first: the commonest mistake, and the plainest to say.
+  const auto duration = number_of(scenario == nullptr ? nullptr : find_path(*scenario, {"simulation", "duration_s"}));
+  const auto ref_duration = reference.duration_s ? reference.duration_s
+                                                 : number_of(find_path(resolved, {"simulation", "duration_s"}));
+  const bool duration_differs = duration && ref_duration && *duration != *ref_duration;
+  if (duration_differs) {
+    out.push_back("the results are of a " + seconds_text(*duration) + " s run, the reference of " +
+                  seconds_text(*ref_duration) + " s");
+  }
+  if (const nlohmann::json* partial = find_path(results, {"run", "partial"}); partial != nullptr && *partial == true) {
+    const auto reached = number_of(find_path(results, {"run", "simulated_time_s"}));
+    out.push_back("the results are of a run stopped early" +
+                  (reached ? " at " + seconds_text(*reached) + " s" : std::string()) + " (partial results)");
+  }
+
+  std::optional<std::string> hash;
+  if (scenario != nullptr) {
+    hash = scenario_hash(*scenario);
+  } else if (const nlohmann::json* h = find_path(results, {"scenario_hash"}); h != nullptr && h->is_string()) {
+    hash = h->get<std::string>();
+  }
+  const std::optional<std::string> resolved_hash =
+      resolved.is_object() ? std::optional<std::string>(scenario_hash(resolved)) : std::nullopt;
+  const std::optional<std::string> ref_hash = reference.scenario_hash ? reference.scenario_hash : resolved_hash;
+  if (!ref_hash) {
+    unchecked = "the reference records no \"scenario_hash\" and " + reference.resolved_problem;
+    return out;
+  }
+  if (!hash) {
+    out.push_back("the results do not say what scenario they were run from (no \"scenario\")");
+    return out;
+  }
+  if (*hash == *ref_hash) return out;
+
+  const std::string hashes = "(hash " + *hash + ", the reference's " + *ref_hash + ")";
+  if (resolved_hash && *resolved_hash != *ref_hash) {
+    // The scenario file or its overrides changed since the reference was made.
+    std::string text = "the scenario differs from the one the reference was made from " + hashes +
+                       "; the reference's scenario file with its overrides gives " + *resolved_hash +
+                       " now: it changed since the reference was made";
+    text += *hash == *resolved_hash ? " (regenerate the reference: scripts/references.py generate)" : "";
+    out.push_back(text);
+    return out;
+  }
+  std::vector<std::string> fields;
+  if (resolved_hash) {
+    nlohmann::json mine = hashed_part_of_scenario(*scenario);
+    nlohmann::json theirs = hashed_part_of_scenario(resolved);
+    if (duration_differs) {  // said already
+      mine["simulation"].erase("duration_s");
+      theirs["simulation"].erase("duration_s");
+    }
+    fields = json_differences(mine, theirs, "in the results", "in the reference's");
+  }
+  if (fields.empty() && duration_differs) return out;  // the duration is the whole difference
+  std::string text = "the scenario differs from the reference's " + hashes;
+  if (!fields.empty()) text += ": " + join_sentences(fields);
+  out.push_back(text);
+  return out;
+}
 
 std::string_view to_string(CompareStatus s) {
   switch (s) {
@@ -141,20 +297,46 @@ MetricValue lookup_metric(const nlohmann::json& results, const std::string& metr
   return {std::nullopt, "not a metric name"};
 }
 
-Comparison compare(const Reference& reference, const std::vector<LabelledResults>& results) {
+Comparison compare(const Reference& reference, const std::vector<LabelledResults>& results,
+                   const CompareOptions& options) {
   Comparison out;
+  std::vector<ValidationIssue> refused;
+  std::string unchecked;
+  std::map<std::pair<std::uint64_t, std::string>, std::string> runs;  // (seed, scenario hash) -> label
   for (const auto& r : results) {
-    const nlohmann::json* scenario = r.document.contains("scenario") ? &r.document["scenario"] : nullptr;
-    if (scenario == nullptr || !scenario->is_object() || !scenario->contains("name") ||
-        !(*scenario)["name"].is_string()) {
-      continue;  // an unnamed scenario cannot be told apart; compare anyway
+    const std::vector<std::string> differences = scenario_differences(reference, r.document, unchecked);
+    if (!differences.empty()) {
+      const std::string what = join_sentences(differences);
+      if (options.allow_different_scenario) {
+        out.warnings.push_back(r.label + ": not made from the reference's scenario, compared anyway: " + what);
+      } else {
+        refused.push_back({"", r.label + ": not made from the reference's scenario: " + what + " (" +
+                                   options.allow_option + " compares anyway)"});
+      }
     }
-    const std::string name = (*scenario)["name"].get<std::string>();
-    if (!reference.scenario_name.empty() && name != reference.scenario_name) {
-      out.warnings.push_back(r.label + ": results of scenario \"" + name + "\", the reference is for \"" +
-                             reference.scenario_name + "\"; comparing anyway");
+    const nlohmann::json* seed = find_path(r.document, {"seed"});
+    const nlohmann::json* scenario = find_path(r.document, {"scenario"});
+    if (seed != nullptr && seed->is_number_unsigned() && scenario != nullptr && scenario->is_object()) {
+      const auto [it, fresh] = runs.try_emplace({seed->get<std::uint64_t>(), scenario_hash(*scenario)}, r.label);
+      if (!fresh) {
+        refused.push_back({"", r.label + ": the same run as " + it->second + " (seed " + seed->dump() +
+                                   " of the same scenario): give each run once, or its mean counts it twice"});
+      }
+    }
+    if (unchecked.empty()) continue;  // checked by hash: another name is a difference like any other
+    const nlohmann::json* name = scenario != nullptr ? find_path(*scenario, {"name"}) : nullptr;
+    if (name == nullptr || !name->is_string()) continue;  // an unnamed scenario cannot be told apart
+    if (!reference.scenario_name.empty() && *name != reference.scenario_name) {
+      out.warnings.push_back(r.label + ": results of scenario \"" + name->get<std::string>() +
+                             "\", the reference is for \"" + reference.scenario_name + "\"; comparing anyway");
     }
   }
+  if (!refused.empty()) throw ScenarioError(std::move(refused));
+  if (!unchecked.empty()) {
+    out.warnings.insert(out.warnings.begin(), "cannot check that the results were made from the reference's "
+                                              "scenario: " + unchecked);
+  }
+  const MetricRange no_range{-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
 
   for (const ReferenceMetric& m : reference.metrics) {
     CompareRow row;
@@ -185,13 +367,20 @@ Comparison compare(const Reference& reference, const std::vector<LabelledResults
     if (m.tolerance.relative) consider("relative", *m.tolerance.relative * std::fabs(m.mean));
     if (m.tolerance.ci) consider("ci", ci_half_width(*m.tolerance.ci, m.std, m.n, std::max<std::size_t>(row.n_measured, 1)));
     half = std::max(half, 0.0);
-    row.low = m.mean - half;
-    row.high = m.mean + half;
+    // Within what the metric can be: a band below it would say nothing more.
+    const MetricRange range = results.empty() ? no_range : metric_range(m.metric, results.front().document);
+    row.low = std::max(m.mean - half, range.low);
+    row.high = std::min(m.mean + half, range.high);
+    row.open_below = m.mean > range.low && row.low <= range.low;
+    row.open_above = m.mean < range.high && row.high >= range.high;
 
     if (!row.reason.empty()) {
       row.status = CompareStatus::missing;
     } else {
-      row.status = (*row.measured >= row.low && *row.measured <= row.high) ? CompareStatus::pass : CompareStatus::fail;
+      // The band before clipping decides: a value the last bit outside the range
+      // (a Jain index of 1 + 2e-16) passes as it did.
+      const bool inside = *row.measured >= m.mean - half && *row.measured <= m.mean + half;
+      row.status = inside ? CompareStatus::pass : CompareStatus::fail;
     }
     out.rows.push_back(std::move(row));
   }
@@ -228,6 +417,17 @@ std::string format_comparison(const Comparison& c) {
   for (const CompareRow& r : c.rows) {
     if (r.status == CompareStatus::missing) out += "missing " + r.metric + ": " + r.reason + "\n";
   }
+  for (const CompareRow& r : c.rows) {
+    if (r.open_below || r.open_above) {
+      const std::string side = r.open_below && r.open_above ? "from either side"
+                               : r.open_below              ? "from below"
+                                                           : "from above";
+      const std::string edge = r.open_below && r.open_above ? "both ends of the metric's range"
+                               : r.open_below ? format_value(r.low) + ", the least the metric can be"
+                                              : format_value(r.high) + ", the most the metric can be";
+      out += "note: " + r.metric + ": the band reaches " + edge + ": it cannot fail " + side + "\n";
+    }
+  }
   for (const std::string& w_text : c.warnings) out += "warning: " + w_text + "\n";
 
   std::vector<std::string> outside;
@@ -257,6 +457,8 @@ nlohmann::ordered_json comparison_to_json(const Comparison& c) {
     row["n_measured"] = r.n_measured;
     row["status"] = r.status == CompareStatus::pass ? "pass" : r.status == CompareStatus::fail ? "fail" : "missing";
     row["reason"] = r.reason;
+    row["open_below"] = r.open_below;
+    row["open_above"] = r.open_above;
     rows.push_back(std::move(row));
   }
   nlohmann::ordered_json out;

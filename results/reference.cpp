@@ -28,23 +28,39 @@ bool valid_metric_name(std::string_view name) {
   return last > first + 1;  // a non-empty id between the section and the column
 }
 
-// The scenario's own "name" when its file can be read, else its file stem, the
-// name `wmnsim run` gives a scenario without one. The file is not validated here:
-// comparing needs only the name, and a moved scenario should not stop a compare.
-std::string scenario_name_of(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (in) {
-    try {
-      const nlohmann::json doc = nlohmann::json::parse(in);
-      if (const auto it = doc.find("name"); doc.is_object() && it != doc.end() && it->is_string() &&
-                                            !it->get<std::string>().empty()) {
-        return it->get<std::string>();
-      }
-    } catch (const nlohmann::json::exception&) {
-      // Unreadable: fall back to the stem, as for a missing file.
-    }
+// The scenario's own "name" when its document is known, else its file stem, the
+// name `wmnsim run` gives a scenario without one.
+std::string scenario_name_of(const std::filesystem::path& path, const nlohmann::json& doc) {
+  if (const auto it = doc.find("name"); doc.is_object() && it != doc.end() && it->is_string() &&
+                                        !it->get<std::string>().empty()) {
+    return it->get<std::string>();
   }
   return path.stem().string();
+}
+
+// The scenario file with the overrides applied, or null and why not. The file is
+// not validated as a scenario here: comparing needs only its document, and a
+// moved or broken scenario should not stop a compare whose reference records the
+// hash it was made from.
+nlohmann::json resolve_scenario(const std::filesystem::path& path, const std::vector<std::string>& overrides,
+                                std::string& problem) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    problem = "its scenario \"" + path.string() + "\" cannot be read (" + std::strerror(errno) + ")";
+    return nullptr;
+  }
+  try {
+    return apply_overrides(nlohmann::json::parse(in), overrides);
+  } catch (const nlohmann::json::exception& e) {
+    problem = "its scenario \"" + path.string() + "\" is not valid JSON (" + e.what() + ")";
+  } catch (const ScenarioError& e) {
+    problem = "its overrides do not apply to its scenario \"" + path.string() + "\" (" + e.what() + ")";
+  }
+  return nullptr;
+}
+
+bool is_hex_hash(const std::string& s) {
+  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
 Tolerance parse_tolerance(JsonReader r) {
@@ -117,7 +133,6 @@ Reference parse_reference(const nlohmann::json& doc, const std::filesystem::path
     if (const auto s = r.string("scenario", Need::required, "\"two_hop_chain_tcp.json\"")) {
       ref.scenario = *s;
       ref.scenario_path = base_dir / *s;
-      ref.scenario_name = scenario_name_of(ref.scenario_path);
     }
     if (const nlohmann::json* overrides = r.array("overrides")) {
       for (std::size_t i = 0; i < overrides->size(); ++i) {
@@ -139,6 +154,15 @@ Reference parse_reference(const nlohmann::json& doc, const std::filesystem::path
         }
       }
     }
+    if (const auto h = r.string("scenario_hash", Need::optional, "\"3f2a9c0d5e6b7a81\"")) {
+      if (is_hex_hash(*h)) {
+        ref.scenario_hash = *h;
+      } else {
+        issues.add("/scenario_hash", "expected 16 lower-case hex digits (the results' \"scenario_hash\"), got \"" +
+                                         *h + "\"");
+      }
+    }
+    if (const auto d = r.number("duration_s", NumberRange::positive())) ref.duration_s = *d;
     if (const nlohmann::json* g = r.get("generated")) {
       if (g->is_object()) {
         ref.generated = *g;  // informative: who produced the numbers
@@ -157,6 +181,8 @@ Reference parse_reference(const nlohmann::json& doc, const std::filesystem::path
     r.finish();
   }
   if (!issues.empty()) throw ScenarioError(issues.take());
+  ref.resolved_scenario = resolve_scenario(ref.scenario_path, ref.overrides, ref.resolved_problem);
+  ref.scenario_name = scenario_name_of(ref.scenario_path, ref.resolved_scenario);
   return ref;
 }
 

@@ -43,6 +43,17 @@ struct Reference {
   std::string scenario_name;           // the scenario's "name", else its file stem
   std::vector<std::string> overrides;  // --set assignments of every run
   std::vector<std::uint64_t> seeds;
+  // What the numbers were made from (written by scripts/references.py generate;
+  // absent in hand-written references): the hash of the scenario as run
+  // (results/provenance.hpp) and its /simulation/duration_s.
+  std::optional<std::string> scenario_hash;
+  std::optional<double> duration_s;
+  // The reference's scenario file with its overrides applied, as `wmnsim run
+  // SCENARIO --set ...` would run it; null when it cannot be read or the overrides
+  // do not apply, with the reason in `resolved_problem`. Comparing needs it only
+  // to say which fields differ, so a moved scenario file does not stop a compare.
+  nlohmann::json resolved_scenario;
+  std::string resolved_problem;
   nlohmann::json generated = nlohmann::json::object();
   std::string note;
   std::vector<ReferenceMetric> metrics;

@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "results/provenance.hpp"
+
 #ifndef WMNSIM_VERSION
 #define WMNSIM_VERSION "unknown"
 #endif
@@ -89,6 +91,7 @@ nlohmann::ordered_json Results::to_json() const {
                     {"rows", std::move(rows)}};
   }
   out["timeseries"] = std::move(series);
+  out["scenario_hash"] = scenario_hash(scenario);
   out["scenario"] = scenario;
   return out;
 }

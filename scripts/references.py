@@ -11,8 +11,9 @@ would, by the sweep runner (wmnsim.sweep, docs/sweeps.md) on one embedded Dask
 cluster of --jobs worker processes.
 
 generate rewrites each reference with the new mean/std/n/samples of its metrics
-(tolerances and note kept) and prints how far each mean moved. check compares the
-runs with `wmnsim compare` and prints its tables.
+(tolerances and note kept) and what they were made from (the runs' scenario_hash
+and duration_s), and prints how far each mean moved. check compares the runs with
+`wmnsim compare` and prints its tables.
 
 Exit codes: 0 all passed (or nothing to do), 2 invalid input or a failed run,
 3 (check) some reference has a metric outside its tolerance or missing.
@@ -39,7 +40,8 @@ from scipy import stats as scipy_stats
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXIT_INVALID = 2
 EXIT_OUTSIDE = 3
-TOP_KEYS = ["wmnsim_reference", "scenario", "overrides", "seeds", "generated", "note", "metrics"]
+TOP_KEYS = ["wmnsim_reference", "scenario", "overrides", "seeds", "scenario_hash", "duration_s", "generated", "note",
+            "metrics"]
 METRIC_KEYS = ["metric", "mean", "std", "n", "samples", "tolerance"]
 
 
@@ -222,6 +224,14 @@ def generate(ref_path: pathlib.Path, doc: Dict[str, Any], files: List[pathlib.Pa
             s if isinstance(s, int) else rounded(s) for s in samples])
         metrics.append(ordered(new, METRIC_KEYS))
         print("  " + moved(old, new))
+    # What the numbers were made from: `wmnsim compare` refuses results of
+    # another scenario or duration (docs/references.md).
+    hashes = {r.get("scenario_hash") for r in results}
+    if len(hashes) != 1 or not isinstance(next(iter(hashes)), str):
+        raise ReferenceProblem(f"{ref_path}: the runs do not carry one scenario_hash ({sorted(map(str, hashes))}): "
+                               "run them with a wmnsim that records it")
+    doc["scenario_hash"] = next(iter(hashes))
+    doc["duration_s"] = results[0]["scenario"]["simulation"]["duration_s"]
     version = results[0].get("wmnsim", {})
     doc["generated"] = {
         "wmnsim_version": version.get("version", "?"),

@@ -10,6 +10,7 @@
 
 #include "bindings.hpp"
 #include "results/compare.hpp"
+#include "results/provenance.hpp"
 #include "results/reference.hpp"
 #include "results_document.hpp"
 
@@ -46,9 +47,11 @@ std::vector<LabelledResults> results_of(const pyb::list& results, const std::vec
 // {"json": comparison_to_json() as text (Python loads it), "table": the command
 // line's table}.
 pyb::dict compare_py(const std::string& reference, bool reference_is_path, const pyb::list& results,
-                     const std::vector<std::string>& labels) {
+                     const std::vector<std::string>& labels, bool allow_different_scenario) {
   const Reference ref = reference_of(reference, reference_is_path);
-  const Comparison c = compare(ref, results_of(results, labels));
+  const Comparison c = compare(ref, results_of(results, labels),
+                               CompareOptions{.allow_different_scenario = allow_different_scenario,
+                                              .allow_option = "allow_different_scenario=True"});
   pyb::dict out;
   out["json"] = comparison_to_json(c).dump(2);  // indented: what `wmnsim compare --json` prints
   out["table"] = format_comparison(c);
@@ -59,10 +62,16 @@ pyb::dict compare_py(const std::string& reference, bool reference_is_path, const
 
 void register_compare(pyb::module_& m) {
   m.def("compare", &compare_py, pyb::arg("reference"), pyb::arg("reference_is_path"), pyb::arg("results"),
-        pyb::arg("labels"),
+        pyb::arg("labels"), pyb::arg("allow_different_scenario") = false,
         "Compares results (ResultsDocument objects or paths) with a reference (a path, or JSON text); "
         "returns {'json': rows as JSON text, 'table': the CLI's table}. Raises ScenarioError for "
-        "invalid input.");
+        "invalid input, and for results made from another scenario or duration than the reference's "
+        "unless allow_different_scenario.");
+  m.def(
+      "scenario_hash", [](const std::string& scenario) { return scenario_hash(parse_document(scenario)); },
+      pyb::arg("scenario"),
+      "The hash of a scenario document (JSON text) as results files and references record it "
+      "(results/provenance.hpp): 16 hex digits.");
 }
 
 }  // namespace wmnsim::py

@@ -56,7 +56,9 @@ def compare(
     reference_is_path: bool,
     results: List[Any],
     labels: List[str],
+    allow_different_scenario: bool = False,
 ) -> Dict[str, str]: ...
+def scenario_hash(scenario: str) -> str: ...
 # register_cli.cpp
 def command_line(args: List[str], sweep: Callable[[str, str, Optional[str], Optional[int]], int],
                  reproduce: Callable[..., int]) -> int: ...

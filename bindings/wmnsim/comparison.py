@@ -26,9 +26,12 @@ class Comparison:
 
     ``passed`` is true when every metric is within its tolerance; ``rows`` is a
     pandas DataFrame with the columns ``metric, expected, low, high, tolerance,
-    measured, n_measured, status ("pass", "fail" or "missing"), reason``;
-    ``warnings`` lists e.g. results of another scenario. ``str()`` is the table
-    ``wmnsim compare`` prints.
+    measured, n_measured, status ("pass", "fail" or "missing"), reason,
+    open_below, open_above`` (the band, within the metric's range, reaches the
+    least / most the metric can be: it cannot fail on that side); ``warnings``
+    lists e.g. results of another scenario compared with
+    ``allow_different_scenario=True``. ``str()`` is the table ``wmnsim compare``
+    prints.
     """
 
     __slots__ = ("_data", "_table")
@@ -52,7 +55,8 @@ class Comparison:
         """One row per reference metric (a new DataFrame on each access)."""
         import pandas as pd
 
-        columns = ["metric", "expected", "low", "high", "tolerance", "measured", "n_measured", "status", "reason"]
+        columns = ["metric", "expected", "low", "high", "tolerance", "measured", "n_measured", "status", "reason",
+                   "open_below", "open_above"]
         return pd.DataFrame(self._data["rows"], columns=columns)
 
     def to_dict(self) -> Dict[str, Any]:
@@ -70,7 +74,8 @@ class Comparison:
         return f"<Comparison {'passed' if self.passed else 'failed'}: {failed} of {len(self._data['rows'])} outside>"
 
 
-def compare(results: ResultsArg, reference: Union[PathLike, Mapping[str, Any]]) -> Comparison:
+def compare(results: ResultsArg, reference: Union[PathLike, Mapping[str, Any]], *,
+            allow_different_scenario: bool = False) -> Comparison:
     """Checks results against a reference; several results (one per seed) compare
     their mean.
 
@@ -79,7 +84,11 @@ def compare(results: ResultsArg, reference: Union[PathLike, Mapping[str, Any]]) 
     reference as a dict (``scenario`` relative to the current folder).
 
     Raises :class:`ScenarioError` (a ValueError) for an invalid reference, with
-    every problem's JSON path, or for a file that is not a results file.
+    every problem's JSON path, for a file that is not a results file, for results
+    made from another scenario or duration than the reference's ("the results are
+    of a 20 s run, the reference of 120 s"; ``allow_different_scenario=True``
+    compares them anyway, with the difference as a warning) and for one run given
+    twice. Results of seeds that are not the reference's are compared.
     """
     items = [results] if isinstance(results, (Result, str, os.PathLike)) else list(results)
     if not items:
@@ -104,7 +113,7 @@ def compare(results: ResultsArg, reference: Union[PathLike, Mapping[str, Any]]) 
         raise TypeError(f"compare: reference must be a path or a dict, not {type(reference).__name__}")
 
     try:
-        out = _core.compare(text, is_path, documents, labels)
+        out = _core.compare(text, is_path, documents, labels, bool(allow_different_scenario))
     except ScenarioError as e:
         # Reference problems carry JSON paths: name the file as the CLI does.
         raise e.with_source(source) from None

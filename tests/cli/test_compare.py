@@ -129,7 +129,7 @@ def test_several_results_compare_their_mean(runs, tmp_path):
         assert wmnsim("compare", files[0], ref).returncode == 3  # one seed alone is off the mean
 
 
-def test_results_of_another_scenario_warn(runs, tmp_path):
+def test_results_of_another_scenario_are_refused_unless_allowed(runs, tmp_path):
     files, docs = runs
     other = dict(docs[0], scenario=dict(docs[0]["scenario"], name="elsewhere"))
     path = tmp_path / "other.json"
@@ -138,5 +138,89 @@ def test_results_of_another_scenario_warn(runs, tmp_path):
                                       "mean": docs[0]["summary"]["total_goodput_bps"],
                                       "tolerance": {"relative": 0.01}}])
     r = wmnsim("compare", path, ref)
-    assert r.returncode == 0
-    assert f'warning: {path}: results of scenario "elsewhere", the reference is for "two_hop_chain_tcp"' in r.stdout
+    assert r.returncode == 2 and r.stdout == ""
+    assert (f"{path}: not made from the reference's scenario: the scenario differs from the reference's (hash "
+            in r.stderr)
+    assert '/name is "elsewhere" in the results, "two_hop_chain_tcp" in the reference\'s' in r.stderr
+    assert "(--allow-different-scenario compares anyway)" in r.stderr
+
+    r = wmnsim("compare", path, ref, "--allow-different-scenario")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"warning: {path}: not made from the reference's scenario, compared anyway: " in r.stdout
+
+
+@pytest.fixture(scope="module")
+def other_runs(tmp_path_factory):
+    """The flagship run 2 s instead of 3, and run 3 s with CWmin 16 instead of 32."""
+    folder = tmp_path_factory.mktemp("other")
+    short, cw = folder / "short.json", folder / "cw16.json"
+    for out, sets in ((short, ["/simulation/duration_s=2"]), (cw, ["/simulation/duration_s=3", "/mac/cw_min=16"])):
+        args = [a for s in sets for a in ("--set", s)]
+        r = wmnsim("run", FLAGSHIP, "--seed", 1, *args, "-o", out)
+        assert r.returncode == 0, r.stderr
+    return short, cw
+
+
+def test_another_duration_or_cw_min_exits_2_saying_what_differs(runs, other_runs, tmp_path):
+    files, docs = runs
+    short, cw = other_runs
+    ref = write_reference(tmp_path, [{"metric": "flows/B_to_GW/goodput_bps",
+                                      "mean": flow(docs[0], "B_to_GW")["goodput_bps"], "tolerance": {"ci": 0.95},
+                                      "std": 1e9, "n": 2}])
+    r = wmnsim("compare", short, ref)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (f"{short}: not made from the reference's scenario: the results are of a 2 s run, the "
+                        "reference of 3 s (--allow-different-scenario compares anyway)\n")
+    r = wmnsim("compare", cw, ref)
+    assert r.returncode == 2
+    assert "/mac/cw_min is 16 in the results, 32 in the reference's" in r.stderr
+    # A good file next to a refused one: still refused, and only the bad one named.
+    r = wmnsim("compare", files[0], cw, ref)
+    assert r.returncode == 2 and str(files[0]) not in r.stderr and str(cw) in r.stderr
+    # Allowed: compared (the band is wide), the difference printed as a warning.
+    r = wmnsim("compare", short, cw, ref, "--allow-different-scenario", "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert len(out["warnings"]) == 2 and "the results are of a 2 s run, the reference of 3 s" in out["warnings"][0]
+
+
+def test_a_reference_records_what_it_was_made_from(runs, tmp_path):
+    files, docs = runs
+    assert docs[0]["scenario_hash"] == docs[1]["scenario_hash"]  # one scenario, two seeds
+    assert len(docs[0]["scenario_hash"]) == 16
+    metrics = [{"metric": "summary/total_goodput_bps", "mean": docs[0]["summary"]["total_goodput_bps"],
+                "tolerance": {"relative": 0.5}}]
+    ref = write_reference(tmp_path, metrics, scenario_hash=docs[0]["scenario_hash"], duration_s=3)
+    r = wmnsim("compare", *files, ref)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "warning" not in r.stdout
+    # Made from another scenario than its file now gives: it says so, and how to fix it.
+    ref = write_reference(tmp_path, metrics, scenario_hash="0123456789abcdef", duration_s=3)
+    r = wmnsim("compare", files[0], ref)
+    assert r.returncode == 2
+    assert "it changed since the reference was made (regenerate the reference" in r.stderr
+    # Another seed than the reference's is compared: the band is for new runs too.
+    ref = write_reference(tmp_path, metrics, seeds=[7, 8], scenario_hash=docs[0]["scenario_hash"])
+    assert wmnsim("compare", files[0], ref).returncode == 0
+    # One run twice would count twice in the mean.
+    r = wmnsim("compare", files[0], files[0], ref)
+    assert r.returncode == 2
+    assert f"{files[0]}: the same run as {files[0]} (seed 1 of the same scenario)" in r.stderr
+
+
+def test_bands_stop_at_the_metrics_range(runs, tmp_path):
+    files, docs = runs
+    b = flow(docs[0], "B_to_GW")["goodput_bps"]
+    ref = write_reference(tmp_path, [
+        {"metric": "flows/B_to_GW/goodput_bps", "mean": b, "tolerance": {"absolute": 2 * b}},
+        {"metric": "summary/jain_fairness_index", "mean": 0.6, "tolerance": {"absolute": 0.5}},
+    ])
+    r = wmnsim("compare", files[0], ref, "--json")
+    assert r.returncode in (0, 3), r.stderr
+    rows = json.loads(r.stdout)["rows"]
+    assert rows[0]["low"] == 0 and rows[0]["high"] == pytest.approx(3 * b)
+    assert rows[0]["open_below"] is True and rows[0]["open_above"] is False
+    assert rows[1]["low"] == 0.5 and rows[1]["high"] == 1  # two flows: Jain's index is in [1/2, 1]
+    r = wmnsim("compare", files[0], ref)
+    assert ("note: flows/B_to_GW/goodput_bps: the band reaches 0, the least the metric can be: it cannot fail "
+            "from below") in r.stdout

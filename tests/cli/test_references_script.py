@@ -36,8 +36,15 @@ def test_generate_check_break_regenerate(tmp_path):
     text = ref.read_text()
     assert text.endswith("}\n") and '\n  "metrics": [\n' in text  # 2-space indent
     doc = json.loads(text)
-    assert list(doc) == ["wmnsim_reference", "scenario", "overrides", "seeds", "generated", "note", "metrics"]
+    assert list(doc) == ["wmnsim_reference", "scenario", "overrides", "seeds", "scenario_hash", "duration_s",
+                         "generated", "note", "metrics"]
     assert doc["note"] == "kept as written"
+    # What the numbers were made from: the runs' scenario hash (the same as `wmnsim run` gives) and duration.
+    run = tmp_path / "run.json"
+    assert subprocess.run([WMNSIM, "run", FLAGSHIP, "--set", "/simulation/duration_s=3", "--seed", "5", "-o", run],
+                          capture_output=True).returncode == 0
+    assert doc["scenario_hash"] == json.loads(run.read_text())["scenario_hash"]
+    assert doc["duration_s"] == 3
     assert set(doc["generated"]) == {"wmnsim_version", "build_type", "commit", "date"}
     m = doc["metrics"][0]
     assert list(m) == ["metric", "mean", "std", "n", "samples", "tolerance"]
@@ -60,6 +67,16 @@ def test_generate_check_break_regenerate(tmp_path):
     moved = [line for line in r.stdout.splitlines() if "summary/total_goodput_bps" in line]
     assert len(moved) == 1 and "->" in moved[0] and "MOVED beyond the old tolerance band" in moved[0]
     assert references("check", ref).returncode == 0
+
+    # The scenario edited after the reference was made: check refuses the stale reference.
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(dict(json.loads(FLAGSHIP.read_text()), mac=dict(
+        json.loads(FLAGSHIP.read_text())["mac"], cw_min=16))))
+    doc = json.loads(ref.read_text())
+    ref.write_text(json.dumps(dict(doc, scenario="edited.json")))
+    r = references("check", ref)
+    assert r.returncode == 2
+    assert "it changed since the reference was made (regenerate the reference" in r.stderr
 
 
 def test_no_references_is_not_an_error(tmp_path):

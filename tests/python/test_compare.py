@@ -30,7 +30,8 @@ def goodput(result, fid="B_to_GW"):
 
 
 def reference(metrics, **extra):
-    return {"wmnsim_reference": 1, "scenario": str(FLAGSHIP), "seeds": [1, 2], "metrics": metrics, **extra}
+    return {"wmnsim_reference": 1, "scenario": str(FLAGSHIP), "overrides": ["/simulation/duration_s=3"],
+            "seeds": [1, 2], "metrics": metrics, **extra}
 
 
 def test_pass_with_a_result_and_a_dict(results):
@@ -43,7 +44,7 @@ def test_pass_with_a_result_and_a_dict(results):
     assert isinstance(c, wmnsim.Comparison)
     assert c.passed and bool(c)
     assert list(c.rows.columns) == ["metric", "expected", "low", "high", "tolerance", "measured", "n_measured",
-                                    "status", "reason"]
+                                    "status", "reason", "open_below", "open_above"]
     assert list(c.rows["status"]) == ["pass", "pass"]
     assert str(c).splitlines()[-1] == "2 of 2 metrics within tolerance"
     assert c.warnings == []
@@ -102,6 +103,45 @@ def test_invalid_reference_is_a_scenario_error(results, tmp_path):
         wmnsim.compare(path, reference([{"metric": "summary/x", "mean": 1, "tolerance": {"absolute": 1}}]))
 
 
+def test_results_of_another_duration_or_scenario_are_refused(results):
+    r, path = results[0]
+    metrics = [{"metric": "summary/total_goodput_bps", "mean": r.summary["total_goodput_bps"],
+                "tolerance": {"relative": 0.5}}]
+    longer = reference(metrics, overrides=["/simulation/duration_s=120"])
+    with pytest.raises(wmnsim.ScenarioError) as e:
+        wmnsim.compare(r, longer)
+    assert isinstance(e.value, ValueError)
+    assert str(e.value) == ("result 1: not made from the reference's scenario: the results are of a 3 s run, the "
+                            "reference of 120 s (allow_different_scenario=True compares anyway)")
+    other = reference(metrics, overrides=["/simulation/duration_s=3", "/mac/cw_min=16"])
+    with pytest.raises(wmnsim.ScenarioError, match=r"/mac/cw_min is 32 in the results, 16 in the reference's"):
+        wmnsim.compare(path, other)
+    # Allowed: compared, what differs is a warning.
+    c = wmnsim.compare([path], other, allow_different_scenario=True)
+    assert c.passed
+    assert len(c.warnings) == 1 and f"{path}: not made from the reference's scenario, compared anyway" in c.warnings[0]
+    # What a reference records is checked too: the hash the results carry.
+    assert wmnsim.compare(r, reference(metrics, scenario_hash=r.to_dict()["scenario_hash"], duration_s=3)).passed
+    with pytest.raises(wmnsim.ScenarioError, match="the results are of a 3 s run, the reference of 20 s"):
+        wmnsim.compare(r, reference(metrics, duration_s=20))
+
+
+def test_the_scenario_hash_is_the_results(results):
+    r, _ = results[0]
+    doc = r.to_dict()
+    assert wmnsim._core.scenario_hash(json.dumps(doc["scenario"])) == doc["scenario_hash"]
+    assert results[1][0].to_dict()["scenario_hash"] == doc["scenario_hash"]  # another seed, the same scenario
+
+
+def test_bands_are_clipped_to_the_metrics_range(results):
+    r, _ = results[0]
+    c = wmnsim.compare(r, reference([{"metric": "flows/B_to_GW/goodput_bps", "mean": goodput(r),
+                                      "tolerance": {"relative": 2}}]))
+    row = c.rows.iloc[0]
+    assert row["low"] == 0 and bool(row["open_below"]) and not bool(row["open_above"])
+    assert "the band reaches 0, the least the metric can be: it cannot fail from below" in str(c)
+
+
 def both(*args, cwd=None):
     c = subprocess.run([WMNSIM_BIN, *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd)
     p = subprocess.run([sys.executable, "-m", "wmnsim", *map(str, args)], capture_output=True, text=True,
@@ -109,7 +149,8 @@ def both(*args, cwd=None):
     return c, p
 
 
-@pytest.mark.parametrize("case", ["pass", "several", "fail", "json", "bad_reference", "bad_results", "too_few"])
+@pytest.mark.parametrize("case", ["pass", "several", "fail", "json", "bad_reference", "bad_results", "too_few",
+                                  "other_duration", "allowed"])
 def test_python_m_wmnsim_compare_mirrors_the_cli(results, tmp_path, case):
     r, path = results[0]
     factor = 1.5 if case == "fail" else 1.0
@@ -118,11 +159,12 @@ def test_python_m_wmnsim_compare_mirrors_the_cli(results, tmp_path, case):
     if case == "bad_reference":
         metrics[0]["tolerance"] = {"ci": 2}
     ref = tmp_path / "x.reference.json"
-    ref.write_text(json.dumps(reference(metrics)))
+    extra = {"overrides": ["/simulation/duration_s=5"]} if case in ("other_duration", "allowed") else {}
+    ref.write_text(json.dumps(reference(metrics, **extra)))
     args = {"pass": [path, ref], "several": [path, results[1][1], ref], "fail": [path, ref], "json": [path, "--reference", ref, "--json"],
             "bad_reference": [path, ref], "bad_results": [ref, tmp_path / "nope.json", ref],
-            "too_few": [ref]}[case]
+            "too_few": [ref], "other_duration": [path, ref], "allowed": [path, ref, "--allow-different-scenario"]}[case]
     c, p = both("compare", *args)
     assert (p.returncode, p.stdout, p.stderr) == (c.returncode, c.stdout, c.stderr)
     assert c.returncode == {"pass": 0, "several": 0, "fail": 3, "json": 0, "bad_reference": 2, "bad_results": 2,
-                            "too_few": 2}[case], c.stdout + c.stderr
+                            "too_few": 2, "other_duration": 2, "allowed": 0}[case], c.stdout + c.stderr
