@@ -224,3 +224,31 @@ def test_bands_stop_at_the_metrics_range(runs, tmp_path):
     r = wmnsim("compare", files[0], ref)
     assert ("note: flows/B_to_GW/goodput_bps: the band reaches 0, the least the metric can be: it cannot fail "
             "from below") in r.stdout
+
+
+def test_the_fifo_quick_reference_sees_f3_stop_starving(tmp_path):
+    """001's finding under FIFO is that f3, the far flow, starves: a run in which f3
+    gets half its fair share must fail the quick reference (issue 37), and one in
+    which it starves as usual must pass."""
+    ref = ROOT / "scenarios" / "jamshaid" / "references" / "chain_1mbps_fifo.quick.reference.json"
+    spec = json.loads(ref.read_text())
+    out = tmp_path / "fifo.json"
+    args = [a for o in spec["overrides"] for a in ("--set", o)]
+    r = wmnsim("run", ref.parent / spec["scenario"], "--seed", 1, *args, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert wmnsim("compare", out, ref).returncode == 0
+
+    doc = json.loads(out.read_text())
+    goodputs = {f["id"]: f["goodput_bps"] for f in doc["flows"]}
+    fair = sum(goodputs.values()) / len(goodputs)
+    goodputs["f3"] = fair / 2  # f3 no longer starving
+    for f in doc["flows"]:
+        f["goodput_bps"] = goodputs[f["id"]]
+    x = list(goodputs.values())
+    doc["summary"]["jain_fairness_index"] = sum(x) ** 2 / (len(x) * sum(v * v for v in x))
+    fed = tmp_path / "f3_fed.json"
+    fed.write_text(json.dumps(doc))
+    r = wmnsim("compare", fed, ref, "--json")
+    assert r.returncode == 3, r.stdout + r.stderr
+    status = {row["metric"]: row["status"] for row in json.loads(r.stdout)["rows"]}
+    assert status["flows/f3/goodput_bps"] == "fail" and status["summary/jain_fairness_index"] == "fail"
