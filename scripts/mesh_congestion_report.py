@@ -848,11 +848,11 @@ def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
         text = (", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]) + \
             (" are" if len(missing) > 1 else " is") + " not run"
     report.value("not_run", text, src)
-    report.value("tcp_status", "neither is in study.json's list yet, so no result of them is stated here"
-                 if "tcp" not in listed and "tcp_bursty" not in listed else
-                 "only those in study.json's list are run", src)
+    if "tcp" not in listed:  # else the doc has a section of its own for TCP alone
+        report.value("tcp_status", "neither is in study.json's list yet, so no result of them is stated here", src)
     report.value("group_status", "its experiment over the snapshots (`group`) is not run here, so what it "
-                 "changes is not stated" if "group" not in listed else "the table above measures what it changes", src)
+                 "changes is not stated" if "group" not in listed else
+                 '"Group-addressed notifications" above measures what it changes', src)
     report.value("options_intro", f"The same {len(udp.snapshots())} snapshots as Fig. 7, run seed {udp.seeds()[0]}: "
                  "LSCC with 004's rules and with `exclude_blocked_packets`"
                  + (", and both schemes with group-addressed notifications" if "group" in listed else "")
