@@ -833,7 +833,9 @@ def tcp_alone(report: Report, data) -> None:
     v("tcponly_wloss", mbps(stats["none"]["wloss"]))
     v("tcponly_n", str(len(m.snapshots())))
     n = len(m.snapshots())
-    v("tcponly_verdict", "Reproduced" if min(ch["tcc"]["within"], ch["lscc"]["within"]) >= 0.9 * n else "Not reproduced")
+    verdict = "reproduced" if min(ch["tcc"]["within"], ch["lscc"]["within"]) >= 0.9 * n else "not reproduced"
+    v("tcponly_verdict", verdict.capitalize())
+    v("tcponly_verdict_lc", verdict)
 
 
 def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
