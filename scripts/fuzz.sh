@@ -26,7 +26,7 @@ cmake --build build/fuzz --target scenario_loader_fuzzer
 # Seeds: the shipped scenarios and the bad inputs of tests/scenarios/bad_inputs.json.
 seeds=build/fuzz/seeds
 rm -rf "$seeds" && mkdir -p "$seeds" build/fuzz/corpus build/fuzz/findings
-find scenarios -name '*.json' ! -path '*/schema/*' ! -name '*.reference.json' -exec cp {} "$seeds"/ \;
+find scenarios -name '*.json' ! -path '*/schema/*' ! -path '*/reproduction/*' ! -name '*.reference.json' -exec cp {} "$seeds"/ \;
 /usr/bin/python3 tests/scenarios/bad_inputs.py write-seeds "$seeds"
 
 # The stack is limited as in a default thread (8 MiB): a recursion the depth limit

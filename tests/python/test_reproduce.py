@@ -152,13 +152,19 @@ def test_the_command_line_hands_over_with_its_exit_codes(tmp_path):
 
 
 def test_every_study_of_the_repository_is_well_formed():
+    """The five studies, and every scenario their experiments run (as the experiment
+    sets it) validates: the repository's other scenario tests skip reproduction/."""
     found = reproduce.studies(ROOT)
+    assert set(found) == {"starvation", "gateway", "edca", "wccp", "mesh-congestion"}
     for study in found.values():
         assert study.doc.startswith(str(ROOT)) and study.report.endswith("_report.py")
         for name in study.experiments:
             for quick in (False, True):
                 e = reproduce.load_experiment(study.experiment_path(name), quick)
                 assert e.scenarios
+                for path in e.scenarios:
+                    scenario = wmnsim.Scenario(path)
+                    (scenario.with_overrides(e.fixed) if e.fixed else scenario).validate()
 
 
 def test_a_scenario_may_have_its_own_seeds_and_quick_may_run_other_scenarios(repo):

@@ -521,6 +521,9 @@ std::vector<std::filesystem::path> scenario_files() {
     if (entry.path().parent_path().filename() == "schema") continue;
     if (entry.path().filename().string().ends_with(".reference.json")) continue;  // docs/references.md
     if (entry.path().filename().string().ends_with(".sweep.json")) continue;      // docs/sweeps.md
+    // A study's reproduction folder holds experiments, stored runs and generated scenarios,
+    // checked by the sweep that runs them (docs/reproduce.md).
+    if (std::find(entry.path().begin(), entry.path().end(), std::filesystem::path("reproduction")) != entry.path().end()) continue;
     files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

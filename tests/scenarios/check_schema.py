@@ -117,7 +117,8 @@ def main():
                  "; ".join(e.message for e in validator.iter_errors(MINIMAL)))
 
     files = sorted(p for p in (root / "scenarios").rglob("*.json")
-                   if p.parent.name != "schema" and not p.name.endswith((".reference.json", ".sweep.json")))
+                   if p.parent.name != "schema" and "reproduction" not in p.parts
+                   and not p.name.endswith((".reference.json", ".sweep.json")))
     report.check(len(files) > 0, "scenario files found")
     for path in files:
         label = str(path.relative_to(root))
