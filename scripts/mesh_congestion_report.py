@@ -19,9 +19,9 @@ doc (scripts/doc_blocks.py):
 Figures: docs/reproductions/mesh-congestion.png (Figs. 6-8),
 mesh-congestion-snapshot22.png (D and queue lengths over time),
 mesh-congestion-topology.png (Fig. 5: snapshot 1 and its routing trees, from the
-scenario alone: wmnsim's describe(), no run). The experiments tcp and tcp_bursty
-(Sec. 4.4, Figs. 9-10) are defined but not in study.json's list: not run, not
-reported (tcp's tables would be filled by tcp_alone() once listed).
+scenario alone: wmnsim's describe(), no run). The experiment tcp_bursty (Sec. 4.4,
+Figs. 9-10) is defined but not in study.json's list: not run, not reported. An
+experiment listed in study.json counts once its runs are stored.
 
 Usage: wmnsim reproduce mesh-congestion [--report-only]   (or: this script [--data DIR]
 [--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
@@ -486,9 +486,10 @@ def udp_blocks(report: Report, data) -> Tuple[Runs, Dict[str, Dict[int, float]]]
         v("trace1_top", top)
         v("trace1_top_lost", f"{node_col('lscc', k1, top, 'mgmt_drops_retry_limit'):.0f}")
         v("trace1_top_sent", f"{rad[top]['notifications_sent']:.0f}" if top in rad else "n/a")
+        v("trace1_top_dmax", f"{max(d for _, d in rad[top]['duration_over_time']):.2f}" if top in rad else "n/a")
     else:
         for name in ("trace1_pair", "trace1_pair_blocked", "trace1_pair_lscc", "trace1_pair_tcc", "trace1_top",
-                     "trace1_top_lost", "trace1_top_sent"):
+                     "trace1_top_lost", "trace1_top_sent", "trace1_top_dmax"):
             v(name, "n/a")
     k14 = 14 if 14 in snapshots else snapshots[-1]
     v("trace14_snapshot", str(k14))
