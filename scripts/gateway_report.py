@@ -65,6 +65,16 @@ PAPER_T4 = {"100-200": ["0.96", "0.99", "", "", "0.98", "0.95"], "200-300": ["0.
 FIG1 = (("information_asymmetry", "Fig. 1a, information asymmetry", "S1 starves, S2 takes the channel"),
         ("flow_in_the_middle", "Fig. 1b, flow in the middle", "S2 starves, S1 and S3 each get the channel"))
 FIG5_SCHEMES = ("fq", "aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
+# Whether the report reads the study's full stored runs (set in main). The claims about a sweep's averages
+# (Tables 1-2's orders and gains, Fig. 5's swings, ...) are checked there; the quick runs (a few topologies,
+# short runs) are too small a sample for them, so on those only the claims a quick run can test are checked.
+FULL = True
+
+
+def full_claim(report: Report, holds, text: str) -> None:
+    """A claim about the full sweep: checked on the study's stored full runs, not on the quick ones."""
+    if FULL:
+        report.claim(holds, text)
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
@@ -187,6 +197,12 @@ def fig3(report: Report, data) -> Dict[str, Dict[str, float]]:
     report.value("fig3_f3_retry", pct(fifo3["drops_retry_limit"].sum() / max(1, fifo3["dropped_packets"].sum())), data)
     f3 = [out[s]["f3"] / fair["f3"] for s in ("fifo", "fq", "fred")]
     report.value("fig3_f3_share", span(f"{min(f3) * 100:.0f}", f"{max(f3) * 100:.0f}", " %"), data)
+    report.claim(max(f3) < 0.35, "Fig. 3: under FIFO, FQ and FRED the 3-hop flow starves (under 35 % of its share)")
+    report.claim(fifo3["drops_retry_limit"].sum() > 0.5 * fifo3["dropped_packets"].sum(),
+                 "Fig. 3: f3's drops under FIFO are mostly at the retry limit")
+    shaped = [out[s]["f3"] for s in ("aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")]
+    report.claim(min(shaped) > max(out[s]["f3"] for s in ("fifo", "fq", "fred")),
+                 "Fig. 3: only the schemes that shape give f3 more than FIFO, FQ and FRED")
     return out
 
 
@@ -223,6 +239,8 @@ def fig4(report: Report, data) -> None:
     report.value("fig4_f3_low", f"{rates['f3'][low]:.0f} kbit/s in {windows[low][0]}-{windows[low][1]} s", data)
     total = {f: sum(d.values()) for f, d in drops_by_flow.items()}
     report.value("fig4_f3_drops", f"{total['f3'] / max(1, sum(total.values())) * 100:.0f} %", data)
+    report.claim(total["f3"] < 0.15 * sum(total.values()), "Fig. 4: FRED's drops fall on f1 and f2")
+    report.claim(ratio[0] < 0.5, "Fig. 4: the table does not show an even start (f3 under half of f1's rate at first)")
     early = sum(d.get("queue_early_drop", 0) for d in drops_by_flow.values())
     report.value("fig4_early", "none" if early == 0 else f"{early}", data)
 
@@ -306,6 +324,32 @@ def t12_values(report: Report, down: Dict[str, List[float]], up: Dict[str, List[
     v("t12_order", f"downstream {order(down)}; upstream {order(up)}", d1, d2)
     v("t1_aggfq_vs_pf", "edges out" if better else "trails", d1)
 
+    claim = lambda holds, text: full_claim(report, holds, text)  # noqa: E731
+    jfi = {d: {k: t[k][0] for k in t} for d, t in (("down", down), ("up", up))}
+    work = ("fifo", "fq")
+    for d in ("down", "up"):
+        claim(min(jfi[d][k] for k in jfi[d] if k not in work) > max(jfi[d][k] for k in work),
+              f"Tables 1-2 ({d}): every shaping scheme is fairer (mean JFI) than FIFO and FQ")
+        claim(min(jfi[d], key=jfi[d].get) == "fifo", f"Tables 1-2 ({d}): FIFO is the least fair")
+    claim(jfi["up"]["fq"] < 0.6 and jfi["up"]["fq"] < jfi["up"]["aggregate_rate_limit"],
+          "Table 2: FQ is not enough upstream")
+    claim(all(0.10 <= t["aggregate_rate_limit_fq"][0] / t["aggregate_rate_limit"][0] - 1 <= 0.30 for t in (down, up)),
+          "Tables 1-2: FQ inside the aggregate limit adds about 15-20 % (10-30 %)")
+    claim(abs(jfi["up"]["per_flow_rate_limit"] - jfi["up"]["source_rate_limit"]) <= 0.05,
+          "Table 2: per-flow limiting at the gateway does about as well as at the sources (JFI within 0.05)")
+    up_gain = jfi["up"]["aggregate_rate_limit"] / jfi["up"]["fifo"]
+    down_gain = jfi["down"]["aggregate_rate_limit"] / jfi["down"]["fifo"]
+    claim(up_gain >= 1.9 and down_gain < 1.8, "Tables 1-2: the two-fold JFI gain of the aggregate limit holds only upstream")
+    claim(jfi["down"]["fifo"] > 0.41, "Table 1: wmnsim's FIFO is fairer downstream than 001's 0.41")
+    claim(jfi["down"]["per_flow_rate_limit"] < 0.95 and jfi["up"]["per_flow_rate_limit"] < 0.95 and max(pf_min) < 0.75,
+          "Tables 1-2: per-flow limiting stays below 001's JFI 0.99 and min/fair 0.75")
+    near = [statistics.mean(BY_HOPS[(d, "per_flow_rate_limit")]["near"]) for d in ("down", "up")]
+    far = [statistics.mean(BY_HOPS[(d, "per_flow_rate_limit")]["far"]) for d in ("down", "up")]
+    claim(all(f < n - 0.1 for n, f in zip(near, far)), "Tables 1-2: the flows that fall short are mostly the far ones")
+    claim(jfi["up"]["aggregate_rate_limit_fq"] < 0.91, "Table 2: upstream aggregate + FQ stays below 001's 0.91")
+    claim(jfi["down"]["fq"] > 0.55 + 0.1, "Table 1: FQ helps more downstream than in 001 (JFI 0.55)")
+    claim(max(us) < 0.90, "Tables 1-2: U/U_opt below 001's 0.90-1.00")
+
 
 # ---- Table 3 ---------------------------------------------------------------------------------------
 
@@ -339,6 +383,12 @@ def table3(report: Report, data, poisson) -> None:
                  f"leaves n2 and n3 only {up['2to0']:.2f} and {up['3to0']:.2f} of their shares", data)
     pu = ratios["up_poisson"]
     report.value("t3_poisson", f"{pu['2to0']:.2f} and {pu['3to0']:.2f}", poisson)
+    report.claim(all(0.95 <= x <= 1.05 for x in down), "Table 3: downstream, every flow gets its share")
+    report.claim(up["1to0"] >= 0.95 and max(up["2to0"], up["3to0"]) < 0.1,
+                 "Table 3: upstream CBR, n1 gets its share and n2, n3 starve")
+    report.claim(abs(up["2to0"] - 0.31) > 0.1, "Table 3: 001's exact upstream figure for n2 (0.31) is not reproduced")
+    report.claim(pu["1to0"] >= 0.95 and 0.05 < pu["2to0"] < 0.5 and pu["3to0"] < 0.05 and pu["2to0"] > pu["3to0"],
+                 "Table 3 with Poisson sources: f1 at its share, f2 a fraction, f3 almost nothing")
 
 
 # ---- Table 4 and Fig. 7: goodput per interval over the controller's share -------------------------
@@ -430,6 +480,10 @@ def fig5(report: Report, data) -> None:
     report.value("fig5_fq_cw", rng([x[1] for x in fq.values()], "{:.0f}"), data)
     shaped_cw = [x[1] for s in ("aggregate_rate_limit_fq", "per_flow_rate_limit") for x in stats[s].values()]
     report.value("fig5_shaped_cw", rng(shaped_cw, "{:.0f}"), data)
+    report.claim(fq[top][0] / fair > 1.2 and all(fq[f][0] < fair for f in fq if f != top),
+                 "Fig. 5: under FQ the nearest flow gets more than its share, the others less")
+    full_claim(report, min(x[2] for x in agg.values()) > max(shaped),
+               "Fig. 5: the windows swing more under the aggregate limit alone than with FQ inside it or per-flow limits")
 
 
 # ---- Fig. 6 ---------------------------------------------------------------------------------------
@@ -480,6 +534,7 @@ def fig6(report: Report, data) -> None:
     report.value("fig6_spread", f"{widest}'s: {min(multi[widest]):.2f} to {max(multi[widest]):.2f}", data)
     low = sorted((s, c) for c, s in sums.items() if s < 0.75)
     report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data)
+    report.claim(low, "Fig. 6: some subscribers get well under their share (below 0.75)")
 
 
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
@@ -492,7 +547,9 @@ def capacity(report: Report) -> None:
 
 
 def main() -> int:
+    global FULL
     report = Report("gateway", __doc__)
+    FULL = Path(report.args.data).resolve() == Path(report.study.data_dir()).resolve()
     report.value("b_tcp", f"{model(SCEN / 'chain_1mbps.json')['b']['mac_capacity_bps'] / 1e3:.0f} kbit/s")
     fig1_table(report, report.data("fig1"))
     d3 = report.data("fig3")
@@ -507,6 +564,7 @@ def main() -> int:
                               {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
     report.block("table4", body, d4)
     report.value("t4_range", span(f"{min(t4):.2f}", f"{max(t4):.2f}"), d4)
+    full_claim(report, max(t4) < 0.88, "Table 4: the flows fall short of their shares (below 001's 0.88-1.06)")
     fig5(report, report.data("fig5"))
     fig6(report, report.data("fig6"))
     d7 = report.data("fig7")
