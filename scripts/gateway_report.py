@@ -323,6 +323,10 @@ def t12_values(report: Report, down: Dict[str, List[float]], up: Dict[str, List[
 
     v("t12_order", f"downstream {order(down)}; upstream {order(up)}", d1, d2)
     v("t1_aggfq_vs_pf", "edges out" if better else "trails", d1)
+    # Downstream FQ and the aggregate limit, run by run (the same scenario and seed: topology and activation order).
+    paired = d1.runs.pivot_table(index=["scenario", "seed"], columns=SCHEME, values="jain_fairness_index")
+    v("t1_agg_beats_fq", pct((paired["aggregate_rate_limit"] > paired["fq"]).mean()), d1)
+    agg_beats_fq = (paired["aggregate_rate_limit"] > paired["fq"]).mean()
 
     claim = lambda holds, text: full_claim(report, holds, text)  # noqa: E731
     jfi = {d: {k: t[k][0] for k in t} for d, t in (("down", down), ("up", up))}
@@ -331,6 +335,8 @@ def t12_values(report: Report, down: Dict[str, List[float]], up: Dict[str, List[
         claim(min(jfi[d][k] for k in jfi[d] if k not in work) > max(jfi[d][k] for k in work),
               f"Tables 1-2 ({d}): every shaping scheme is fairer (mean JFI) than FIFO and FQ")
         claim(min(jfi[d], key=jfi[d].get) == "fifo", f"Tables 1-2 ({d}): FIFO is the least fair")
+    claim(0.3 <= agg_beats_fq <= 0.7, "Table 1: downstream, FQ and the aggregate limit are close (each the fairer "
+          "in 30-70 % of the runs)")
     claim(jfi["up"]["fq"] < 0.6 and jfi["up"]["fq"] < jfi["up"]["aggregate_rate_limit"],
           "Table 2: FQ is not enough upstream")
     claim(all(0.10 <= t["aggregate_rate_limit_fq"][0] / t["aggregate_rate_limit"][0] - 1 <= 0.30 for t in (down, up)),
