@@ -203,6 +203,21 @@ def changes(thr: Dict[str, Dict[int, float]], scheme: str, offered: float, base:
             "min": min(d.values()) if d else float("nan")}
 
 
+def change_table(thr: Dict[str, Dict[int, float]], offered: float, what: str) -> List[str]:
+    """The Fig. 7 summary rows: per scheme its mean, and how TCC and LSCC change each snapshot."""
+    band = mbps(BAND * offered)
+    ch = {sc: changes(thr, sc, offered) for sc in ("tcc", "lscc")}
+    lines = [f"| scheme | mean {what} (Mbit/s) | mean change | largest gain | largest loss | "
+             f"snapshots raised by > {band} Mbit/s | lowered | within |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|",
+             f"| {NAMES['none']} | {mbps(mean(thr['none'].values()))} | | | | | | |"]
+    for sc in ("tcc", "lscc"):
+        c = ch[sc]
+        lines.append(f"| {NAMES[sc]} | {mbps(mean(thr[sc].values()))} | {c['mean'] / 1e6:+.2f} | {c['max'] / 1e6:+.2f} | "
+                     f"{c['min'] / 1e6:+.2f} | {len(c['up'])} | {len(c['down'])} | {c['within']} |")
+    return lines
+
+
 def quartiles(xs: Sequence[float]) -> Dict[str, float]:
     s = sorted(xs)
     q1, med, q3 = statistics.quantiles(s, n=4, method="inclusive")
@@ -376,15 +391,7 @@ def udp_blocks(report: Report, data) -> Tuple[Runs, Dict[str, Dict[int, float]]]
     # Fig. 7
     ch = {sc: changes(thr, sc, OFFERED_UDP) for sc in ("tcc", "lscc")}
     band = mbps(BAND * OFFERED_UDP)
-    lines = [f"| scheme | mean throughput (Mbit/s) | mean change | largest gain | largest loss | "
-             f"snapshots raised by > {band} Mbit/s | lowered | within |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|",
-             f"| {NAMES['none']} | {mbps(mean(thr['none'].values()))} | | | | | | |"]
-    for sc in ("tcc", "lscc"):
-        c = ch[sc]
-        lines.append(f"| {NAMES[sc]} | {mbps(mean(thr[sc].values()))} | {c['mean'] / 1e6:+.2f} | {c['max'] / 1e6:+.2f} | "
-                     f"{c['min'] / 1e6:+.2f} | {len(c['up'])} | {len(c['down'])} | {c['within']} |")
-    report.block("fig7_summary", "\n".join(lines), data)
+    report.block("fig7_summary", "\n".join(change_table(thr, OFFERED_UDP, "throughput")), data)
     order7 = sorted(snapshots, key=lambda k: (thr["none"][k], k))
     lines = ["| rank | snapshot | throughput, none (Mbit/s) | TCC | LSCC | TCC - none | LSCC - none | "
              "weighted intra-mesh loss, none | TCC | LSCC |",
@@ -791,17 +798,9 @@ def tcp_blocks(report: Report, data, tag: str, counted: str, offered: float) -> 
     else:
         thr = {sc: m.per_snapshot(sc, "thr") for sc in schemes}
     total = {sc: m.per_snapshot(sc, "thr") for sc in schemes}
-    what = "TCP throughput"
     band = mbps(BAND * offered)
     ch = {sc: changes(thr, sc, offered) for sc in ("tcc", "lscc")}
-    lines = [f"| scheme | mean {what} (Mbit/s) | mean change | largest gain | largest loss | "
-             f"snapshots raised by > {band} Mbit/s | lowered | within |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|",
-             f"| {NAMES['none']} | {mbps(mean(thr['none'].values()))} | | | | | | |"]
-    for sc in ("tcc", "lscc"):
-        c = ch[sc]
-        lines.append(f"| {NAMES[sc]} | {mbps(mean(thr[sc].values()))} | {c['mean'] / 1e6:+.2f} | {c['max'] / 1e6:+.2f} | "
-                     f"{c['min'] / 1e6:+.2f} | {len(c['up'])} | {len(c['down'])} | {c['within']} |")
+    lines = change_table(thr, offered, "TCP throughput")
     if counted:
         udp = {sc: mean([total[sc][k] - thr[sc][k] for k in snapshots]) for sc in schemes}
         lines.append("")

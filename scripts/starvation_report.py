@@ -313,25 +313,19 @@ def prose_values(report, pairs, udp, fixed, sens, beside, stamps, model: list, s
     v("chain4_policy_n4", mb(goodput(pairs, "chain4_tcp_policy", "n4_up"), 3), pairs)
     v("s550_chain4", ", ".join(f"{f[:2]} {mb(goodput(sens, 'chain4_tcp', f))}" for f in ch4), sens)
     v("s550_chain4_policy", ", ".join(f"{f[:2]} {mb(goodput(sens, 'chain4_tcp_policy', f))}" for f in ch4), sens)
-    one, two = hop_means(pairs, "tree3_tcp")
-    one_p, two_p = hop_means(pairs, "tree3_tcp_policy")
-    v("tree_one", mb(one), pairs)
-    v("tree_two", mb(two), pairs)
-    v("tree_jfi", f"{run_mean(pairs, 'tree3_tcp', 'jain_fairness_index'):.2f}", pairs)
-    v("tree_policy_one", mb(one_p), pairs)
-    v("tree_policy_two", mb(two_p), pairs)
-    v("tree_policy_jfi", f"{run_mean(pairs, 'tree3_tcp_policy', 'jain_fairness_index'):.2f}", pairs)
+    def tree_values(prefix: str, data) -> None:
+        """The tree's one- and two-hop means and JFI, without and with the policy."""
+        for variant, scenario in (("", "tree3_tcp"), ("_policy", "tree3_tcp_policy")):
+            one, two = hop_means(data, scenario)
+            v(f"{prefix}{variant}_one", mb(one), data)
+            v(f"{prefix}{variant}_two", mb(two), data)
+            v(f"{prefix}{variant}_jfi", f"{run_mean(data, scenario, 'jain_fairness_index'):.2f}", data)
+
+    tree_values("tree", pairs)
     v("tree_ucost", pct(cost("tree3_tcp")), pairs)
     tree = pairs.flows[(pairs.flows["scenario"] == "tree3_tcp") & (pairs.flows["hops"] == 1)]
     v("tree_one_range", span(tree["goodput_bps"].astype(float), lambda x: mb(x)), pairs)
-    one, two = hop_means(sens, "tree3_tcp")
-    one_p, two_p = hop_means(sens, "tree3_tcp_policy")
-    v("s550_tree_one", mb(one), sens)
-    v("s550_tree_two", mb(two), sens)
-    v("s550_tree_jfi", f"{run_mean(sens, 'tree3_tcp', 'jain_fairness_index'):.2f}", sens)
-    v("s550_tree_policy_one", mb(one_p), sens)
-    v("s550_tree_policy_two", mb(two_p), sens)
-    v("s550_tree_policy_jfi", f"{run_mean(sens, 'tree3_tcp_policy', 'jain_fairness_index'):.2f}", sens)
+    tree_values("s550_tree", sens)
     abc = ["A_to_GW", "B_to_GW", "C_to_GW"]
     v("branch_a", mb(goodput(pairs, "two_branch_tcp", "A_to_GW"), 3), pairs)
     v("branch_a_policy", mb(goodput(pairs, "two_branch_tcp_policy", "A_to_GW"), 2), pairs)
