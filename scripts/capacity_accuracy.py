@@ -239,7 +239,9 @@ def write_grid() -> None:
 
 def sweep_of(data, scenario_path: Path) -> dict:
     """The stored sweep of one topology: the models' shares, the rates, each stream's mean throughput, fp."""
-    cap = capacity(wmnsim_bin(), scenario_path)
+    import wmnsim.model  # the report's own build: the same model as `wmnsim model capacity --json`
+
+    cap = wmnsim.model.capacity(scenario_path)
     shares = {m: {f["id"]: f[f"{m}_bps"] for f in cap["flows"]} for m in MODELS}
     first = {m: min(shares[m].values()) for m in MODELS}
     ref = first["clique"]

@@ -35,7 +35,6 @@ from __future__ import annotations
 import json
 import math
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -109,9 +108,11 @@ def model(scenario: Path) -> dict:
     """`wmnsim model capacity` (analytic): each flow's shares with every flow active, and its wireless hops."""
     key = str(scenario)
     if key not in MODEL_CACHE:
-        wmnsim = ROOT / "build" / "release" / "cli" / "wmnsim"
-        cmd = [str(wmnsim) if wmnsim.exists() else "wmnsim", "model", "capacity", str(scenario), "--json"]
-        MODEL_CACHE[key] = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+        # The module's model is the command's (`wmnsim model capacity --json`), from the
+        # same build as the report's wmnsim, whichever build that is.
+        import wmnsim.model
+
+        MODEL_CACHE[key] = wmnsim.model.capacity(scenario)
     return MODEL_CACHE[key]
 
 
