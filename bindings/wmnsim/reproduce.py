@@ -460,6 +460,7 @@ class ExperimentData:
         with open(path, encoding="utf-8") as f:
             self.provenance: Dict[str, Any] = json.load(f)
         self.source = os.path.relpath(directory, root) if root else directory
+        self._root = root
         self._cache: Dict[str, Any] = {}
 
     def table(self, name: str) -> "pandas.DataFrame":  # noqa: F821
@@ -467,9 +468,38 @@ class ExperimentData:
             import pandas as pd
             import pyarrow.parquet as pq
 
+            stored = self.provenance.get("tables", {})
             path = os.path.join(self.directory, f"{name}.parquet")
-            self._cache[name] = pq.read_table(path).to_pandas() if os.path.isfile(path) else pd.DataFrame()
+            if os.path.isfile(path):
+                self._cache[name] = pq.read_table(path).to_pandas()
+            elif name in stored:
+                raise FileNotFoundError(f"{path}: listed in {PROVENANCE} but missing: run the "
+                                        "experiment again (`wmnsim reproduce STUDY --experiments NAME`)")
+            else:
+                # An empty table is not written; a table the experiment does not declare
+                # is a mistake in the report (a misspelt name, or a `tables`/`keep` entry
+                # missing from the spec), not an empty result: say which there are.
+                declared = self._declared_tables()
+                if declared is not None and name not in declared:
+                    raise KeyError(f"{self.source}: no table {name!r}; the experiment declares "
+                                   f"{', '.join(sorted(declared))} (its `tables` and `keep`)")
+                self._cache[name] = pd.DataFrame()
         return self._cache[name]
+
+    def _declared_tables(self) -> Optional[List[str]]:
+        """The tables the experiment's spec declares, or None where the spec cannot be read."""
+        spec = self.provenance.get("spec")
+        if not spec or not self._root:
+            return None
+        try:
+            with open(os.path.join(self._root, spec), encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            return None
+        names = list(doc.get("tables", list(TABLES)))
+        for k in doc.get("keep", []):
+            names.append("controllers" if k == "controllers" else f"timeseries_{k.split(':', 1)[-1]}")
+        return names
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or name in ("directory", "provenance", "source"):

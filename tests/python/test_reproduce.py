@@ -287,3 +287,18 @@ def test_stored_runs_of_other_scenarios_fail_the_check(repo, capfd):
     assert "tiny/chain: the stored runs were made from other scenarios" in capfd.readouterr().err
     assert _command(repo) == 0  # run again: the new runs are stored and the check passes
     assert _command(repo, report_only=True, check=True) == 0
+
+
+def test_a_table_the_experiment_does_not_declare_is_an_error_not_an_empty_frame(repo):
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "set": {"/simulation/duration_s": 1}, "seeds": 1,
+                               "tables": ["runs", "flows"], "keep": ["controllers"]}))
+    assert _command(repo) == 0
+    data = reproduce.ExperimentData(str(repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"), str(repo))
+    assert len(data.flows) == 2
+    # declared, but no run had a controller: an empty table, as the run gave
+    assert data.controllers.empty
+    with pytest.raises(KeyError, match="'nodes'.*declares controllers, flows, runs"):
+        data.nodes
+    with pytest.raises(KeyError, match="'flow'"):
+        data.table("flow")
