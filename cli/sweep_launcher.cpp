@@ -64,11 +64,34 @@ std::vector<std::string> environment_with_pythonpath() {
 
 namespace {
 
+// The interpreter: WMNSIM_PYTHON if set; else the active virtual environment's
+// (VIRTUAL_ENV, as `activate` sets it); else the one this build's module was made for.
+std::string chosen_python() {
+  if (const char* chosen = std::getenv("WMNSIM_PYTHON"); chosen != nullptr && *chosen != '\0') return chosen;
+  if (const char* venv = std::getenv("VIRTUAL_ENV"); venv != nullptr && *venv != '\0') {
+    const std::string python = std::string(venv) + "/bin/python";
+    if (access(python.c_str(), X_OK) == 0) return python;
+  }
+  return WMNSIM_PYTHON_EXECUTABLE;
+}
+
+// The interpreter's process id while it runs, for the forwarding handler.
+volatile sig_atomic_t g_child = 0;
+
+// SIGINT, SIGTERM and SIGHUP sent to this process (`kill PID`) stop the interpreter
+// as Ctrl-C does: they are passed on. One the terminal generated (Ctrl-C, a hang-up:
+// si_code SI_KERNEL) went to the whole foreground process group, the interpreter
+// included, and is not passed on a second time.
+void forward_signal(int signal_number, siginfo_t* info, void* /*context*/) {
+  if (info != nullptr && info->si_code == SI_KERNEL) return;
+  const pid_t child = g_child;
+  if (child > 0) kill(child, signal_number);
+}
+
 // Runs `program` (Python source) with `program_args` in the chosen interpreter and
 // returns its exit code; `command` names the subcommand in messages.
 int launch_python(const char* command, const char* program, const std::vector<std::string>& program_args) {
-  const char* chosen = std::getenv("WMNSIM_PYTHON");
-  const std::string python = chosen != nullptr && *chosen != '\0' ? chosen : WMNSIM_PYTHON_EXECUTABLE;
+  const std::string python = chosen_python();
   std::vector<std::string> argv_text{python, "-c", program};
   argv_text.insert(argv_text.end(), program_args.begin(), program_args.end());
   const std::vector<std::string> env_text = environment_with_pythonpath();
@@ -78,27 +101,37 @@ int launch_python(const char* command, const char* program, const std::vector<st
   argv.push_back(nullptr);
   envp.push_back(nullptr);
 
-  // Ctrl-C reaches the interpreter too (same process group): it stops the sweep
-  // and reports; this process only waits for its exit code.
-  struct sigaction ignore {}, old_int{}, old_term{}, old_hup{};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGTERM, &ignore, &old_term);
-  sigaction(SIGHUP, &ignore, &old_hup);
+  // The stop signals are blocked from before the spawn until the child's id is known,
+  // so that none arriving in between is lost; the child starts with the old mask.
+  constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  sigset_t stop_set, old_mask;
+  sigemptyset(&stop_set);
+  for (int s : kStopSignals) sigaddset(&stop_set, s);
+  sigprocmask(SIG_BLOCK, &stop_set, &old_mask);
+  struct sigaction forward {};
+  forward.sa_sigaction = forward_signal;
+  forward.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&forward.sa_mask);
+  struct sigaction old_actions[3]{};
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (int i = 0; i < 3; ++i) {
+    sigaction(kStopSignals[i], nullptr, &old_actions[i]);
+    // A signal ignored before (nohup, a background job) stays ignored, here and in the child.
+    if (old_actions[i].sa_handler == SIG_IGN) continue;
+    sigaction(kStopSignals[i], &forward, nullptr);
+    sigaddset(&defaults, kStopSignals[i]);
+  }
   pid_t pid = 0;
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // The child must not inherit the "ignored" set here for the wait, but a signal
-  // ignored before (nohup, a background job) stays ignored in it.
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  if (old_int.sa_handler != SIG_IGN) sigaddset(&defaults, SIGINT);
-  if (old_term.sa_handler != SIG_IGN) sigaddset(&defaults, SIGTERM);
-  if (old_hup.sa_handler != SIG_IGN) sigaddset(&defaults, SIGHUP);
   posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setsigmask(&attr, &old_mask);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   const int spawned = posix_spawnp(&pid, python.c_str(), nullptr, &attr, argv.data(), envp.data());
   posix_spawnattr_destroy(&attr);
+  if (spawned == 0) g_child = pid;
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
   int status = 0;
   bool waited = spawned == 0;
   int wait_error = 0;
@@ -108,9 +141,8 @@ int launch_python(const char* command, const char* program, const std::vector<st
       waited = false;
     }
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  sigaction(SIGHUP, &old_hup, nullptr);
+  g_child = 0;
+  for (int i = 0; i < 3; ++i) sigaction(kStopSignals[i], &old_actions[i], nullptr);
   if (spawned != 0) {
     std::cerr << command << ": cannot start the Python interpreter " << python
               << " (set WMNSIM_PYTHON to one with the wmnsim module and Dask)\n";

@@ -711,7 +711,18 @@ def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None
     [--report-only] [--check] [--store] [--experiments A,B] [--no-plot]``; returns
     the exit code: 0 done, 1 runs failed or an internal error, 2 invalid input, 3 a
     quick run outside its band or a doc that differs from its stored data (--check),
-    130 interrupted (the same command resumes)."""
+    130 interrupted (the same command resumes; 143 and 129 after SIGTERM and SIGHUP)."""
+    from .sweep import _stopped_by_signals
+
+    with _stopped_by_signals() as stop:
+        code = _run_command(study, quick, scheduler, workers, output, report_only, check, store, experiments,
+                            no_plot, root)
+        return 128 + stop.signal if code == EXIT_INTERRUPTED and stop.signal is not None else code
+
+
+def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Optional[int], output: Optional[str],
+                 report_only: bool, check: bool, store: bool, experiments: Optional[str], no_plot: bool,
+                 root: Optional[str]) -> int:
     from .sweep import SweepError
 
     start = time.monotonic()

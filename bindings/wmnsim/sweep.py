@@ -462,6 +462,97 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
 # ---- the sweep -------------------------------------------------------------------------------
 
 
+
+class _Stop:
+    """Which signal stopped a command: its exit code is 128 + the signal's number."""
+
+    signal: Optional[int] = None
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[_Stop]:
+    """SIGTERM and SIGHUP stop a command as Ctrl-C does (a KeyboardInterrupt: finished
+    runs are kept, one line is printed), so that a plain `kill PID` is a clean stop.
+    After the first, further stop signals are ignored while the command cleans up (the
+    launcher may forward one the interpreter also got as a member of the group)."""
+    import signal
+
+    stop = _Stop()
+    names = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+    if _is_main_thread():
+        def handler(signum: int, _frame: Any) -> None:
+            if stop.signal is not None:
+                return
+            stop.signal = signum
+            raise KeyboardInterrupt
+
+        old = {n: signal.getsignal(n) for n in names}
+        for n in names:
+            if old[n] is not signal.SIG_IGN:  # ignored before (nohup): stays ignored
+                signal.signal(n, handler)
+        try:
+            yield stop
+        finally:
+            for n in names:
+                signal.signal(n, old[n])
+    else:  # signals are the main thread's: nothing to install
+        yield stop
+
+
+@contextlib.contextmanager
+def _held_stop_signals() -> Iterator[Any]:
+    """SIGINT, SIGTERM and SIGHUP held back while a cluster starts (a cluster stopped
+    half-made cannot close: Dask prints a traceback at exit). Yields a function that
+    ends this early; a signal that came meanwhile is raised again then (or on leaving)."""
+    import signal
+
+    if not _is_main_thread():
+        yield lambda: None
+        return
+    held: List[int] = []
+    names = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+    old = {n: signal.getsignal(n) for n in names}
+    for n in names:
+        if old[n] not in (signal.SIG_IGN, None):
+            signal.signal(n, lambda signum, _frame: held.append(signum))
+    done = False
+
+    def release() -> None:
+        nonlocal done
+        if done:
+            return
+        done = True
+        for n in names:
+            signal.signal(n, old[n])
+        if held:
+            signal.raise_signal(held[0])
+
+    try:
+        yield release
+    finally:
+        release()
+
+
+@contextlib.contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    """Environment variables for the processes started in the block (a value already
+    set by the user wins)."""
+    added = [k for k in values if k not in os.environ]
+    for k in added:
+        os.environ[k] = values[k]
+    try:
+        yield
+    finally:
+        for k in added:
+            os.environ.pop(k, None)
+
+
+def _is_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
 @contextlib.contextmanager
 def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterator[Any]:
     """A ``distributed.Client`` for several sweeps in a row (``sweep(...,
@@ -476,8 +567,22 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
     _check_workers(scheduler, workers)
     if scheduler is None:
         n = workers if workers is not None else (os.cpu_count() or 1)
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        # Ctrl-C at a terminal signals the whole process group: this process stops
+        # the sweep (finished runs kept, one line) and closes the cluster, which ends
+        # the workers; the workers ignore it and SIGTERM (wmnsim._worker_setup, loaded as they
+        # start; their log levels come from the environment, before silence_logs
+        # reaches them). A stop signal while the cluster starts is held back until
+        # the cluster can close (_held_stop_signals). The scheduler's HTTP server on a
+        # free port (":0"): the default 8787 is taken by any other cluster on the
+        # machine (a warning of four lines at every sweep).
+        with contextlib.ExitStack() as stack:
+            release = stack.enter_context(_held_stop_signals())
+            with _environment(DASK_LOGGING__DISTRIBUTED="error"):
+                cluster = stack.enter_context(LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                    silence_logs=logging.ERROR, preload=["wmnsim._worker_setup"]))
+            client = stack.enter_context(Client(cluster))
+            release()
             yield client
         return
     if isinstance(scheduler, str):
@@ -1006,6 +1111,12 @@ def run_spec_command(spec_path: PathLike, out_dir: PathLike, scheduler: Optional
     an internal error, 130 interrupted (finished runs are kept: the same command
     resumes)."""
     spec = os.fspath(spec_path)
+    with _stopped_by_signals() as stop:
+        return _run_spec_command(spec, out_dir, scheduler, workers, progress, stop)
+
+
+def _run_spec_command(spec: str, out_dir: PathLike, scheduler: Optional[str], workers: Optional[int],
+                      progress: Optional[bool], stop: _Stop) -> int:
     try:
         # Invalid input is told apart here, before anything runs: a ValueError from
         # pandas or pyarrow during the sweep is an internal error (exit 1), not exit 2.
@@ -1025,7 +1136,7 @@ def run_spec_command(spec_path: PathLike, out_dir: PathLike, scheduler: Optional
         return EXIT_INVALID
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished runs are kept in {out_dir}; the same command resumes", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return 128 + stop.signal if stop.signal is not None else EXIT_INTERRUPTED
     except (SweepError, ConnectionError) as e:
         print(str(e), file=sys.stderr)
         return EXIT_INTERNAL
