@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "config/json_reader.hpp"
+#include "config/parameter_table.hpp"
 #include "control/controller_config.hpp"
 #include "core/topology.hpp"
 #include "mac/mac_params.hpp"
@@ -65,13 +66,18 @@ struct ControllerEntry {
   Parse parse;
   // Empty: parsed and validated, and a run refuses it (not simulated yet).
   Factory build;
-  // Its part of the JSON Schema of a `controllers` item, as JSON text: an object with
-  // "description" (of the type), "properties" (its own keys) and any further
-  // constraints ("not", "if"/"then"). The common keys are added around it.
-  std::string schema;
-  // Its row of the controllers table in docs/scenario.md:
-  // "| `name` | paper, section | parameters (default) |".
-  std::string doc;
+  // What it does, in a sentence or two: the docs' controllers table and the schema's
+  // description of the type. Its keys are described by `parameters`, not here.
+  std::string summary;
+  // The paper and section it implements ("001 Sec. 4").
+  std::string source;
+  // Its own keys (config/parameter_table.hpp): the parse reads them through these
+  // declarations, and the schema and docs/scenario.md are generated from them. The
+  // common keys (type, id, start_s, stop_s, nodes) are added around them.
+  ParameterTable parameters;
+  // Relations between its keys for the JSON Schema ("not", "if"/"then"), the same
+  // rules its parse checks; null: none.
+  nlohmann::ordered_json schema_rules;
 };
 
 // ---- helpers for entries ------------------------------------------------------------
@@ -88,7 +94,5 @@ std::optional<std::vector<std::size_t>> node_list(JsonReader& r, std::string_vie
                                                   ControllerParseContext& ctx);
 // An issue at /controllers/<i>/type unless /mac is EDCA.
 void require_edca(std::string_view type, JsonReader& r, ControllerParseContext& ctx);
-// A number strictly between 0 and 1.
-double fraction(JsonReader& r, std::string_view key, double fallback);
 
 }  // namespace wmnsim::control
