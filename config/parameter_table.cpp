@@ -45,7 +45,7 @@ std::string or_list(const std::vector<std::string>& names) {
   return out;
 }
 
-void require_described(const ParameterSpec& s) {
+void require_key(const ParameterSpec& s) {
   if (s.key.empty()) throw std::invalid_argument("a parameter without a key");
 }
 
@@ -55,7 +55,7 @@ ParameterSpec base(std::string key, ParameterKind kind, std::string description,
   s.kind = kind;
   s.description = std::move(description);
   s.source = std::move(source);
-  require_described(s);
+  require_key(s);
   return s;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// One kind of controller as the scenario format knows it: its name, how it reads its
-// own keys of a `controllers` entry, its fragments of the JSON Schema and of
-// docs/scenario.md, and how it builds its controller. The scenario layer reads the
+// One kind of controller as the scenario format knows it: its name, its own keys of a
+// `controllers` entry, each declared once (config/parameter_table.hpp: the schema
+// and docs/scenario.md are generated from them), how it reads them, and how it
+// builds its controller. The scenario layer reads the
 // keys every controller has (type, id, start_s, stop_s and, when the entry acts on
 // nodes, nodes) and hands the rest to the entry; the entry reports problems to the
 // same IssueSink at their JSON paths and carries on, so one pass finds them all.

@@ -1,8 +1,9 @@
 #pragma once
 // Queue disciplines by name, for the scenario's `queue.discipline` (docs/scenario.md,
 // `mac` and `links`). An entry reads its own keys of a `queue` object (the capacity
-// keys are common and read by the scenario layer), contributes its fragments of the
-// JSON Schema and of docs/scenario.md, and builds the discipline for one MAC queue
+// keys are common and read by the scenario layer), declared once
+// (config/parameter_table.hpp: the schema and docs/scenario.md are generated from
+// them), and builds the discipline for one MAC queue
 // (one per access category under EDCA) or one wired-link direction.
 
 #include <any>

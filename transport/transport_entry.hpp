@@ -2,8 +2,8 @@
 // Transports by name, for a flow's "transport" (docs/scenario.md, `flows`). An entry
 // reads its own keys of the flow entry (the common ones: id, src, dst, start_s,
 // stop_s, payload_bytes, traffic, access categories, are read by the scenario
-// layer), contributes its fragments of the JSON Schema and of docs/scenario.md, and
-// builds the flow's endpoints.
+// layer), declared once (config/parameter_table.hpp: the schema and docs/scenario.md
+// are generated from them), and builds the flow's endpoints.
 
 #include <any>
 #include <functional>
