@@ -30,16 +30,6 @@ std::string without_unit(const std::string& key) {
   return key;
 }
 
-// Shortest text that reads back as the same double ("0.1", "250", "1e-05").
-std::string format_number(double v) {
-  char buf[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 // A time read from JSON, in `unit` (`scale` seconds each), rounded to the engine's
 // resolution. Two rules for every time key at once (docs/scenario.md, "Limits"): it
 // fits Time's range, and a positive value stays positive after rounding (a slot or
@@ -72,6 +62,15 @@ void add_missing(IssueSink& issues, const std::string& path, std::string_view ke
 }  // namespace
 
 // ---- text helpers -----------------------------------------------------------------
+
+std::string format_number(double v) {
+  char buf[32];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
 
 // Declared in scenario_parse.hpp (the loader's internals).
 std::string quote_short(std::string_view s) {

@@ -42,6 +42,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string>& candidates);
 
+// Shortest text that reads back as the same double ("0.1", "250", "1e-05").
+std::string format_number(double v);
+
 
 // ---- value checks, usable on any JSON value (array elements included) -----------
 
@@ -52,15 +55,15 @@ struct NumberRange {
   bool min_exclusive = false;
   bool max_exclusive = false;
 
-  static NumberRange any() { return {}; }
-  static NumberRange positive() { return {0.0, kInf, true, false}; }       // > 0
-  static NumberRange non_negative() { return {0.0, kInf, false, false}; }  // >= 0
-  static NumberRange at_least(double lo) { return {lo, kInf, false, false}; }
-  static NumberRange closed(double lo, double hi) { return {lo, hi, false, false}; }
-  static NumberRange open_closed(double lo, double hi) {
+  static constexpr NumberRange any() { return {}; }
+  static constexpr NumberRange positive() { return {0.0, kInf, true, false}; }       // > 0
+  static constexpr NumberRange non_negative() { return {0.0, kInf, false, false}; }  // >= 0
+  static constexpr NumberRange at_least(double lo) { return {lo, kInf, false, false}; }
+  static constexpr NumberRange closed(double lo, double hi) { return {lo, hi, false, false}; }
+  static constexpr NumberRange open_closed(double lo, double hi) {
     return {lo, hi, true, false};
   }  // (lo, hi]
-  static NumberRange open(double lo, double hi) { return {lo, hi, true, true}; }
+  static constexpr NumberRange open(double lo, double hi) { return {lo, hi, true, true}; }
 
   bool contains(double v) const;
   std::string describe() const;  // "> 0", ">= 1", "0..1", "> 0 and <= 1"

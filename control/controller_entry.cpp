@@ -64,8 +64,4 @@ void require_edca(std::string_view type, JsonReader& r, ControllerParseContext& 
   }
 }
 
-double fraction(JsonReader& r, std::string_view key, double fallback) {
-  return r.number_or(key, fallback, NumberRange::open(0, 1));
-}
-
 }  // namespace wmnsim::control

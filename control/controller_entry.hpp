@@ -1,7 +1,8 @@
 #pragma once
-// One kind of controller as the scenario format knows it: its name, how it reads its
-// own keys of a `controllers` entry, its fragments of the JSON Schema and of
-// docs/scenario.md, and how it builds its controller. The scenario layer reads the
+// One kind of controller as the scenario format knows it: its name, its own keys of a
+// `controllers` entry, each declared once (config/parameter_table.hpp: the schema
+// and docs/scenario.md are generated from them), how it reads them, and how it
+// builds its controller. The scenario layer reads the
 // keys every controller has (type, id, start_s, stop_s and, when the entry acts on
 // nodes, nodes) and hands the rest to the entry; the entry reports problems to the
 // same IssueSink at their JSON paths and carries on, so one pass finds them all.
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "config/json_reader.hpp"
+#include "config/parameter_table.hpp"
 #include "control/controller_config.hpp"
 #include "core/topology.hpp"
 #include "mac/mac_params.hpp"
@@ -65,13 +67,18 @@ struct ControllerEntry {
   Parse parse;
   // Empty: parsed and validated, and a run refuses it (not simulated yet).
   Factory build;
-  // Its part of the JSON Schema of a `controllers` item, as JSON text: an object with
-  // "description" (of the type), "properties" (its own keys) and any further
-  // constraints ("not", "if"/"then"). The common keys are added around it.
-  std::string schema;
-  // Its row of the controllers table in docs/scenario.md:
-  // "| `name` | paper, section | parameters (default) |".
-  std::string doc;
+  // What it does, in a sentence or two: the docs' controllers table and the schema's
+  // description of the type. Its keys are described by `parameters`, not here.
+  std::string summary;
+  // The paper and section it implements ("001 Sec. 4").
+  std::string source;
+  // Its own keys (config/parameter_table.hpp): the parse reads them through these
+  // declarations, and the schema and docs/scenario.md are generated from them. The
+  // common keys (type, id, start_s, stop_s, nodes) are added around them.
+  ParameterTable parameters;
+  // Relations between its keys for the JSON Schema ("not", "if"/"then"), the same
+  // rules its parse checks; null: none.
+  nlohmann::ordered_json schema_rules;
 };
 
 // ---- helpers for entries ------------------------------------------------------------
@@ -88,7 +95,5 @@ std::optional<std::vector<std::size_t>> node_list(JsonReader& r, std::string_vie
                                                   ControllerParseContext& ctx);
 // An issue at /controllers/<i>/type unless /mac is EDCA.
 void require_edca(std::string_view type, JsonReader& r, ControllerParseContext& ctx);
-// A number strictly between 0 and 1.
-double fraction(JsonReader& r, std::string_view key, double fallback);
 
 }  // namespace wmnsim::control

@@ -8,30 +8,67 @@ namespace wmnsim::control {
 
 namespace {
 
+struct Keys {
+  NumberParameter cw_min_factor;
+  CustomParameter cw_min;
+  CustomParameter gateways;
+  CustomParameter access_categories;
+};
+
+const Keys& keys() {
+  static const Keys k{
+      NumberParameter({.key = "cw_min_factor",
+                       .range = NumberRange::at_least(2),
+                       .fallback = CounterStarvationParams{}.cw_min_factor,
+                       .description = "the gateways' neighbours use their CWmin times this",
+                       .source = "000 Sec. 5.6: \"a factor of at least two\"; Sec. 6: 32 -> 128"}),
+      CustomParameter({.key = "cw_min",
+                       .schema = {{"$ref", "#/$defs/window"}},
+                       .value = "a window: a power of two 1..32768",
+                       .description = "an absolute window instead of the factor; under dcf at least twice /mac's",
+                       .source = "000 Sec. 6: 128"}),
+      CustomParameter({.key = "gateways",
+                       .schema = {{"$ref", "#/$defs/node_list"}},
+                       .value = "a list of gateway ids",
+                       .description = "whose one-hop neighbours (found from the routing) are raised; only the "
+                                      "radio of the hop to the gateway changes; default: every gateway",
+                       .source = "000 Sec. 5.6"}),
+      CustomParameter({.key = "access_categories",
+                       .schema = {{"type", "array"},
+                                  {"minItems", 1},
+                                  {"uniqueItems", true},
+                                  {"items", {{"enum", enum_names(names(kAccessCategories))}}}},
+                       .value = "a list of access categories",
+                       .description = "edca only: the categories whose CWmin is raised; default: all",
+                       .source = "ours (000 studies DCF)"}),
+  };
+  return k;
+}
+
 CounterStarvationParams parse(JsonReader& r, ControllerParseContext& ctx) {
+  const Keys& k = keys();
   CounterStarvationParams p;
-  // 000 Sec. 5.6: "a factor of at least two greater than all other nodes".
-  p.cw_min_factor = r.number_or("cw_min_factor", 4.0, NumberRange::at_least(2));
-  if (const nlohmann::json* v = r.get("cw_min")) p.cw_min = ctx.check_window(*v, r.path_of("cw_min"));
-  if (r.has("cw_min") && r.has("cw_min_factor")) {
-    ctx.issues().add(r.path_of("cw_min"), "give either cw_min or cw_min_factor, not both");
+  p.cw_min_factor = k.cw_min_factor.read_or(r);
+  if (const nlohmann::json* v = k.cw_min.get(r)) p.cw_min = ctx.check_window(*v, k.cw_min.path(r));
+  if (r.has(k.cw_min.key) && r.has(k.cw_min_factor.key)) {
+    ctx.issues().add(k.cw_min.path(r), "give either cw_min or cw_min_factor, not both");
   }
   const int base = ctx.mac().params.cw_min;
   if (p.cw_min && ctx.mac().type == MacType::dcf && *p.cw_min < 2 * base) {
-    ctx.issues().add(r.path_of("cw_min"), "cw_min " + std::to_string(*p.cw_min) +
-                                              " is less than twice the scenario's cw_min (" +
-                                              std::to_string(base) + "); the policy needs at least " +
-                                              std::to_string(2 * base));
+    ctx.issues().add(k.cw_min.path(r), "cw_min " + std::to_string(*p.cw_min) +
+                                           " is less than twice the scenario's cw_min (" + std::to_string(base) +
+                                           "); the policy needs at least " + std::to_string(2 * base));
   }
-  if (const nlohmann::json* list = r.array("access_categories")) {
+  const std::string& acs = k.access_categories.key;
+  if (const nlohmann::json* list = r.array(acs)) {
     if (ctx.mac().type != MacType::edca) {
-      ctx.issues().add(r.path_of("access_categories"),
+      ctx.issues().add(r.path_of(acs),
                        "DCF has a single category; omit \"access_categories\" or set \"type\": \"edca\" in /mac");
     } else if (list->empty()) {
-      ctx.issues().add(r.path_of("access_categories"), "the list is empty; omit it to raise CWmin in every category");
+      ctx.issues().add(r.path_of(acs), "the list is empty; omit it to raise CWmin in every category");
     }
     for (std::size_t i = 0; i < list->size(); ++i) {
-      const std::string path = pointer_join(r.path_of("access_categories"), i);
+      const std::string path = pointer_join(r.path_of(acs), i);
       const auto ac = check_enum((*list)[i], path, ctx.issues(), names(kAccessCategories));
       if (!ac) continue;
       if (std::find(p.access_categories.begin(), p.access_categories.end(), *ac) != p.access_categories.end()) {
@@ -41,8 +78,8 @@ CounterStarvationParams parse(JsonReader& r, ControllerParseContext& ctx) {
       p.access_categories.push_back(*ac);
     }
   }
-  p.gateways = node_list(r, "gateways", true, ctx).value_or(gateways(ctx));
-  if (p.gateways.empty() && !r.has("gateways")) {
+  p.gateways = node_list(r, k.gateways.key, true, ctx).value_or(gateways(ctx));
+  if (p.gateways.empty() && !r.has(k.gateways.key)) {
     ctx.issues().add(r.path_of("type"),
                      "\"counter_starvation\" acts around gateways, and no node has \"role\": \"gateway\"");
   }
@@ -53,52 +90,17 @@ CounterStarvationParams parse(JsonReader& r, ControllerParseContext& ctx) {
 }  // namespace
 
 ControllerEntry counter_starvation_entry() {
+  const Keys& k = keys();
   ControllerEntry e;
   e.name = "counter_starvation";
   e.acts_on_nodes = false;
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, ctx)); };
   e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<CounterStarvation>(c, ctx); };
-  e.schema = R"json({
-  "description": "000: gateway neighbours raise CWmin",
-  "properties": {
-    "cw_min_factor": {
-      "type": "number",
-      "description": "the gateways' neighbours use cw_min x this",
-      "minimum": 2,
-      "default": 4
-    },
-    "cw_min": {
-      "$ref": "#/$defs/window",
-      "description": "absolute window instead of the factor (000: 128)"
-    },
-    "gateways": {
-      "$ref": "#/$defs/node_list",
-      "description": "whose one-hop neighbours; default: every gateway"
-    },
-    "access_categories": {
-      "type": "array",
-      "minItems": 1,
-      "uniqueItems": true,
-      "items": {
-        "enum": [
-          "ac_bk",
-          "ac_be",
-          "ac_vi",
-          "ac_vo"
-        ]
-      },
-      "description": "edca only: the categories whose CWmin is raised; default: all"
-    }
-  },
-  "not": {
-    "required": [
-      "cw_min",
-      "cw_min_factor"
-    ]
-  }
-})json";
-  e.doc =
-      R"md(| `counter_starvation` | 000 Sec. 5.6 | the one-hop neighbours of `gateways` (every gateway), found from the routing, use `cw_min_factor` (4) times their CWmin, or an absolute `cw_min` window, at least twice /mac's under dcf (000 uses 128 against 32); only the radio of the hop to the gateway changes; edca: `access_categories` (default: all) picks the categories raised; no `nodes` |)md";
+  e.summary = "the one-hop neighbours of the gateways raise their CWmin, by `cw_min_factor` or to `cw_min` "
+              "(000 uses 128 against 32); under edca in the categories `access_categories` names";
+  e.source = "000 Sec. 5.6";
+  e.parameters = {k.cw_min_factor, k.cw_min, k.gateways, k.access_categories};
+  e.schema_rules = {{"not", {{"required", nlohmann::ordered_json::array({k.cw_min.key, k.cw_min_factor.key})}}}};
   return e;
 }
 

@@ -2,54 +2,140 @@
 
 #include "config/limits.hpp"
 #include "control/gateway_rate_control.hpp"
+#include "link/shaping_queue.hpp"  // shaper_keys: burst_bytes
 #include "link/token_bucket.hpp"
 
 namespace wmnsim::control {
 
 namespace {
 
+// The FRED keys the gateway's `fred` object takes: the discipline's own declarations.
+ParameterTable fred_members() {
+  const mac::FredKeys& f = mac::fred_keys();
+  return {f.min_th_packets, f.max_th_packets, f.max_p, f.queue_weight, f.min_q_packets};
+}
+
+struct Keys {
+  CustomParameter gateway;
+  ChoiceParameter<GatewayScheme> scheme;
+  ChoiceParameter<CapacityModel> capacity_model;
+  NumberParameter fair_rate_bps;
+  IntegerParameter buffer_packets;
+  IntegerParameter per_flow_buffer_packets;
+  TimeParameter flow_idle_timeout;
+  ChoiceParameter<mac::ClassifyBy> classify;
+  TimeParameter report_interval;
+  ObjectParameter fred;
+};
+
+const Keys& keys() {
+  const GatewayRateControlParams defaults;
+  static const Keys k{
+      CustomParameter({.key = "gateway",
+                       .schema = {{"$ref", "#/$defs/id"}},
+                       .value = "a gateway id",
+                       .description = "the gateway whose queues it manages; default: the only gateway",
+                       .source = "001 Sec. 4"}),
+      ChoiceParameter<GatewayScheme>({.key = "scheme",
+                                      .names = names(kGatewaySchemes),
+                                      .fallback = defaults.scheme,
+                                      .description = "queueing / rate control at the gateway (docs/controllers.md)",
+                                      .source = "001 Sec. 4.1-4.3, Table 2"}),
+      ChoiceParameter<CapacityModel>({.key = "capacity_model",
+                                      .names = names(kCapacityModels),
+                                      .fallback = defaults.capacity_model,
+                                      .description = "model of the fair shares (docs/capacity.md)",
+                                      .source = "001 Appendix A"}),
+      // Shapers keep whole bit/s (link/token_bucket.hpp).
+      NumberParameter({.key = "fair_rate_bps",
+                       .unit = "bit/s",
+                       .range = NumberRange::at_least(1),
+                       .description = "each class's share; absent: the flows' fair_share_bps summed per class, "
+                                      "else the capacity model's",
+                       .source = "001 Sec. 4.3"}),
+      IntegerParameter({.key = "buffer_packets",
+                        .unit = "packets",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = defaults.buffer_packets,
+                        .description = "the shared buffer (fifo, fred, aggregate_rate_limit, source_rate_limit)",
+                        .source = "ours (001 gives no size)"}),
+      IntegerParameter({.key = "per_flow_buffer_packets",
+                        .unit = "packets",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = defaults.per_flow_buffer_packets,
+                        .description = "each class's buffer (fq and the per-class schemes)",
+                        .source = "001 Sec. 5.3.1: 5 per flow"}),
+      TimeParameter({.key = "flow_idle_timeout_s",
+                     .range = NumberRange::at_least(kMinPeriodS),
+                     .fallback = defaults.flow_idle_timeout,
+                     .description = "a class silent this long counts as inactive (\"the presence or absence of "
+                                    "packets\"); at least 1e-6",
+                     .source = "001 Sec. 5.3.3; ours: 1 s"}),
+      ChoiceParameter<mac::ClassifyBy>({.key = "classify",
+                                        .names = names(mac::kClassifyBy),
+                                        .fallback = defaults.classify,
+                                        .description = "a class per flow, or per subscriber (the mesh node a flow "
+                                                       "starts or ends at)",
+                                        .source = "001 Sec. 4.3.2"}),
+      TimeParameter({.key = "report_interval_s",
+                     .range = NumberRange::at_least(kMinPeriodS),
+                     .fallback = defaults.report_interval,
+                     .description = "interval of the per-class arrival rates in the statistics",
+                     .source = "ours (001 Fig. 4)"}),
+      ObjectParameter({.key = "fred",
+                       .members = fred_members(),
+                       .description = "scheme fred only: FRED's thresholds (the `fred` discipline's keys)",
+                       .source = "001 Sec. 4.2, 5.2"}),
+  };
+  return k;
+}
+
 GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
+  const Keys& k = keys();
   GatewayRateControlParams p;
   const auto all = gateways(ctx);
-  if (const nlohmann::json* v = r.get("gateway")) {
-    if (const auto g = resolve_gateway(*v, r.path_of("gateway"), ctx)) p.gateway = *g;
+  if (const nlohmann::json* v = k.gateway.get(r)) {
+    if (const auto g = resolve_gateway(*v, k.gateway.path(r), ctx)) p.gateway = *g;
   } else if (all.size() == 1) {
     p.gateway = all.front();
   } else {
-    ctx.issues().add(r.path_of("gateway"), all.empty()
-                                               ? "no node has \"role\": \"gateway\"; add one"
-                                               : "the scenario has several gateways; name the one to control");
+    ctx.issues().add(k.gateway.path(r), all.empty()
+                                            ? "no node has \"role\": \"gateway\"; add one"
+                                            : "the scenario has several gateways; name the one to control");
   }
-  p.scheme = r.choice_or("scheme", GatewayScheme::per_flow_rate_limit, names(kGatewaySchemes));
-  p.capacity_model = r.choice_or("capacity_model", CapacityModel::collision_domain, names(kCapacityModels));
-  p.fair_rate_bps = r.number("fair_rate_bps", NumberRange::at_least(1));  // shapers keep whole bit/s
-  p.buffer_packets = static_cast<int>(r.integer_or("buffer_packets", 25, 1, 1'000'000));
-  p.per_flow_buffer_packets = static_cast<int>(r.integer_or("per_flow_buffer_packets", 5, 1, 1'000'000));
-  p.flow_idle_timeout = r.seconds_or("flow_idle_timeout_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
-  p.classify = r.choice_or("classify", p.classify, names(mac::kClassifyBy));
-  p.burst_bytes = r.integer_or("burst_bytes", p.burst_bytes, 1, mac::TokenBucket::kMaxDepthBytes);
-  p.report_interval = r.seconds_or("report_interval_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
+  p.scheme = k.scheme.read_or(r);
+  p.capacity_model = k.capacity_model.read_or(r);
+  p.fair_rate_bps = k.fair_rate_bps.read(r);
+  p.buffer_packets = static_cast<int>(k.buffer_packets.read_or(r));
+  p.per_flow_buffer_packets = static_cast<int>(k.per_flow_buffer_packets.read_or(r));
+  p.flow_idle_timeout = k.flow_idle_timeout.read_or(r);
+  p.classify = k.classify.read_or(r);
+  p.burst_bytes = mac::shaper_keys().burst_bytes.read_or(r);
+  p.report_interval = k.report_interval.read_or(r);
   if (p.scheme == GatewayScheme::fred) {
-    JsonReader f = r.object("fred");
+    const mac::FredKeys& fk = mac::fred_keys();
+    JsonReader f = k.fred.open(r);
     FredParams& fr = p.fred;
-    fr.min_th_packets = static_cast<int>(f.integer_or("min_th_packets", 5, 1, 1'000'000));
-    fr.max_th_packets = static_cast<int>(f.integer_or("max_th_packets", 15, 1, 1'000'000));
-    fr.max_p = f.number_or("max_p", 0.1, NumberRange::open_closed(0, 1));
-    fr.queue_weight = f.number_or("queue_weight", 0.002, NumberRange::open_closed(0, 1));
-    fr.min_q_packets = static_cast<int>(f.integer_or("min_q_packets", 2, 1, 1'000'000));
+    fr.min_th_packets = static_cast<int>(fk.min_th_packets.read_or(f));
+    fr.max_th_packets = static_cast<int>(fk.max_th_packets.read_or(f));
+    fr.max_p = fk.max_p.read_or(f);
+    fr.queue_weight = fk.queue_weight.read_or(f);
+    fr.min_q_packets = static_cast<int>(fk.min_q_packets.read_or(f));
     if (fr.min_th_packets >= fr.max_th_packets) {
-      ctx.issues().add(f.path_of("max_th_packets"), "max_th_packets (" + std::to_string(fr.max_th_packets) +
-                                                        ") must exceed min_th_packets (" +
-                                                        std::to_string(fr.min_th_packets) + ")");
+      ctx.issues().add(f.path_of(fk.max_th_packets.key), "max_th_packets (" + std::to_string(fr.max_th_packets) +
+                                                              ") must exceed min_th_packets (" +
+                                                              std::to_string(fr.min_th_packets) + ")");
     }
     if (fr.max_th_packets > p.buffer_packets) {
-      ctx.issues().add(f.path_of("max_th_packets"), "max_th_packets (" + std::to_string(fr.max_th_packets) +
-                                                        ") exceeds buffer_packets (" +
-                                                        std::to_string(p.buffer_packets) + ")");
+      ctx.issues().add(f.path_of(fk.max_th_packets.key), "max_th_packets (" + std::to_string(fr.max_th_packets) +
+                                                              ") exceeds buffer_packets (" +
+                                                              std::to_string(p.buffer_packets) + ")");
     }
     f.finish();
   } else {
-    r.forbid("fred", "applies only to \"scheme\": \"fred\"");
+    r.forbid(k.fred.key, "applies only to \"scheme\": \"fred\"");
   }
   r.forbid("nodes", "does not apply to \"gateway_rate_control\": it acts at \"gateway\"");
   return p;
@@ -58,138 +144,23 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
 }  // namespace
 
 ControllerEntry gateway_rate_control_entry() {
+  const Keys& k = keys();
   ControllerEntry e;
   e.name = "gateway_rate_control";
   e.acts_on_nodes = false;
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, ctx)); };
   e.build = make_gateway_rate_control;
-  e.schema = R"json({
-  "description": "001: gateway queueing and rate control",
-  "properties": {
-    "gateway": {
-      "$ref": "#/$defs/id",
-      "description": "the gateway; default: the only gateway"
-    },
-    "scheme": {
-      "enum": [
-        "fifo",
-        "fq",
-        "fred",
-        "aggregate_rate_limit",
-        "aggregate_rate_limit_fq",
-        "per_flow_rate_limit",
-        "source_rate_limit"
-      ],
-      "description": "queueing / rate control at the gateway",
-      "default": "per_flow_rate_limit"
-    },
-    "capacity_model": {
-      "enum": [
-        "collision_domain",
-        "clique"
-      ],
-      "description": "model of the fair shares",
-      "default": "collision_domain"
-    },
-    "fair_rate_bps": {
-      "type": "number",
-      "description": "each class's share (bit/s); default: the flows' fair_share_bps summed per class, else the capacity model's",
-      "minimum": 1
-    },
-    "buffer_packets": {
-      "type": "integer",
-      "description": "shared buffer",
-      "minimum": 1,
-      "default": 25
-    },
-    "per_flow_buffer_packets": {
-      "type": "integer",
-      "description": "per-flow buffers",
-      "minimum": 1,
-      "default": 5
-    },
-    "flow_idle_timeout_s": {
-      "type": "number",
-      "description": "a flow silent this long counts as ended (seconds); at least 1e-6",
-      "minimum": 1e-06,
-      "default": 1.0
-    },
-    "classify": {
-      "enum": ["flow", "subscriber"],
-      "description": "a class per flow, or per subscriber (the mesh node a flow starts or ends at, 001 Sec. 4.3.2)",
-      "default": "subscriber"
-    },
-    "burst_bytes": {
-      "type": "integer",
-      "description": "the shapers' token bucket depth (bytes)",
-      "minimum": 1,
-      "maximum": 500000,
-      "default": 1500
-    },
-    "report_interval_s": {
-      "type": "number",
-      "description": "interval of the per-class arrival rates in the statistics (seconds)",
-      "minimum": 1e-06,
-      "default": 1.0
-    },
-    "fred": {
-      "type": "object",
-      "description": "scheme fred only",
-      "properties": {
-        "min_th_packets": {
-          "type": "integer",
-          "description": "",
-          "minimum": 1,
-          "default": 5
-        },
-        "max_th_packets": {
-          "type": "integer",
-          "description": "",
-          "minimum": 1,
-          "default": 15
-        },
-        "max_p": {
-          "type": "number",
-          "description": "",
-          "exclusiveMinimum": 0,
-          "maximum": 1,
-          "default": 0.1
-        },
-        "queue_weight": {
-          "type": "number",
-          "description": "",
-          "exclusiveMinimum": 0,
-          "maximum": 1,
-          "default": 0.002
-        },
-        "min_q_packets": {
-          "type": "integer",
-          "description": "",
-          "minimum": 1,
-          "default": 2
-        }
-      },
-      "additionalProperties": false
-    }
-  },
-  "if": {
-    "required": [
-      "fred"
-    ]
-  },
-  "then": {
-    "properties": {
-      "scheme": {
-        "const": "fred"
-      }
-    },
-    "required": [
-      "scheme"
-    ]
-  }
-})json";
-  e.doc =
-      R"md(| `gateway_rate_control` | 001 Sec. 4 | at `gateway` (the only gateway): `scheme` `fifo`, `fq`, `fred`, `aggregate_rate_limit`, `aggregate_rate_limit_fq`, `per_flow_rate_limit` (default) or `source_rate_limit`; `capacity_model` `collision_domain` (default) or `clique` for the fair shares, or a fixed `fair_rate_bps`; `buffer_packets` (25, shared FIFO), `per_flow_buffer_packets` (5); `flow_idle_timeout_s` (1.0); `classify` (`subscriber` or `flow`); `burst_bytes` (1500); `report_interval_s` (1.0); `fred` (scheme fred only): `min_th_packets` 5, `max_th_packets` 15, `max_p` 0.1, `queue_weight` 0.002, `min_q_packets` 2; no `nodes` |)md";
+  e.summary = "queueing and rate control at one gateway: its queues get the `scheme`'s discipline, shaped to "
+              "each class's fair share (docs/controllers.md)";
+  e.source = "001 Sec. 4";
+  e.parameters = {k.gateway,        k.scheme,   k.capacity_model, k.fair_rate_bps,
+                  k.buffer_packets, k.per_flow_buffer_packets,    k.flow_idle_timeout,
+                  k.classify,       mac::shaper_keys().burst_bytes, k.report_interval, k.fred};
+  // "fred" only with "scheme": "fred" (the parse forbids it otherwise).
+  e.schema_rules = {{"if", {{"required", nlohmann::ordered_json::array({k.fred.key})}}},
+                    {"then",
+                     {{"properties", {{k.scheme.key, {{"const", "fred"}}}}},
+                      {"required", nlohmann::ordered_json::array({k.scheme.key})}}}};
   return e;
 }
 

@@ -42,8 +42,8 @@ QueueDisciplineEntry drop_tail_entry() {
                 const QueueContext&) -> std::unique_ptr<QueueDiscipline> {
     return std::make_unique<DropTailQueue>(limit, drops);
   };
-  e.schema = R"json({"properties": {}})json";
-  e.doc = R"md(| `drop_tail` | | FIFO; an arriving packet that does not fit the capacity is dropped (`queue_overflow`), nothing queued is ever dropped (the default) |)md";
+  e.summary = "FIFO; an arriving packet that does not fit the capacity is dropped (`queue_overflow`), nothing "
+              "queued is ever dropped (the default)";
   return e;
 }
 

@@ -6,11 +6,39 @@
 
 namespace wmnsim::mac {
 
+const PerClassKeys& per_class_keys() {
+  static const PerClassKeys keys{
+      IntegerParameter({.key = "per_class_packets",
+                        .unit = "packets",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = FairQueueParams{}.per_class_packets,
+                        .description = "each class's buffer",
+                        .source = "001 Sec. 5.3.1: 5 per flow"}),
+      IntegerParameter({.key = "quantum_bytes",
+                        .unit = "bytes",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = FairQueueParams{}.quantum_bytes,
+                        .description = "deficit round robin's quantum; at least the largest packet sends one "
+                                       "packet or more per turn",
+                        .source = "Shreedhar and Varghese 1995; ours: one full-size packet"}),
+      ChoiceParameter<ClassifyBy>({.key = "classify",
+                                   .names = names(kClassifyBy),
+                                   .fallback = FairQueueParams{}.classify,
+                                   .description = "a class per flow, or per subscriber (the mesh node the flow "
+                                                  "starts or ends at)",
+                                   .source = "001 Sec. 4.3.2"}),
+  };
+  return keys;
+}
+
 FairQueueParams parse_fair_queue_params(JsonReader& queue, const FairQueueParams& base) {
+  const PerClassKeys& k = per_class_keys();
   FairQueueParams p = base;
-  p.per_class_packets = static_cast<int>(queue.integer_or("per_class_packets", p.per_class_packets, 1, 1'000'000));
-  p.quantum_bytes = queue.integer_or("quantum_bytes", p.quantum_bytes, 1, 1'000'000);
-  p.classify = queue.choice_or("classify", p.classify, names(kClassifyBy));
+  p.per_class_packets = static_cast<int>(k.per_class_packets.read_or(queue, p.per_class_packets));
+  p.quantum_bytes = k.quantum_bytes.read_or(queue, p.quantum_bytes);
+  p.classify = k.classify.read_or(queue, p.classify);
   return p;
 }
 
@@ -36,17 +64,6 @@ EnqueueResult FairQueue::do_enqueue(PacketPtr& packet, Time /*now*/) {
   return EnqueueResult::accepted();
 }
 
-namespace {
-constexpr const char* kFairQueueSchema = R"json({"properties": {
-  "per_class_packets": {"type": "integer", "minimum": 1, "default": 5,
-    "description": "fq, token_bucket (inner fq), per_class_token_bucket: each class's buffer (packets)"},
-  "quantum_bytes": {"type": "integer", "minimum": 1, "default": 1500,
-    "description": "fq, token_bucket (inner fq): deficit round robin's quantum (bytes)"},
-  "classify": {"enum": ["flow", "subscriber"], "default": "flow",
-    "description": "fq, fred, token_bucket (inner fq), per_class_token_bucket: a class per flow, or per subscriber (the mesh node the flow starts or ends at)"}
-}})json";
-}  // namespace
-
 QueueDisciplineEntry fair_queue_entry() {
   QueueDisciplineEntry e;
   e.name = "fq";
@@ -58,8 +75,11 @@ QueueDisciplineEntry fair_queue_entry() {
     const FairQueueParams p = params.has_value() ? std::any_cast<FairQueueParams>(params) : FairQueueParams{};
     return std::make_unique<FairQueue>(limit, p, PacketClassifier(p.classify, context.flow_subscriber), drops);
   };
-  e.schema = kFairQueueSchema;
-  e.doc = R"md(| `fq` | `per_class_packets` (5), `quantum_bytes` (1500), `classify` (`flow` or `subscriber`) | fair queueing: a FIFO per class served by deficit round robin (Shreedhar and Varghese 1995), work-conserving; an arrival is dropped (`queue_overflow`) when its class or the whole queue is full (001 Sec. 4.1: 5 packets per flow) |)md";
+  e.summary = "fair queueing: a FIFO per class served by deficit round robin, work-conserving; an arrival is "
+              "dropped (`queue_overflow`) when its class or the whole queue is full";
+  e.source = "Shreedhar and Varghese 1995; 001 Sec. 4.1";
+  const PerClassKeys& k = per_class_keys();
+  e.parameters = {k.per_class_packets, k.quantum_bytes, k.classify};
   return e;
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "config/parameter_table.hpp"
 #include "link/deficit_round_robin.hpp"
 #include "link/packet_classifier.hpp"
 #include "link/queue_discipline.hpp"
@@ -21,6 +22,16 @@ struct FairQueueParams {
   std::int64_t quantum_bytes = 1500;  // at least the largest packet: one turn, one packet or more
   ClassifyBy classify = ClassifyBy::flow;
 };
+
+// The per-class keys of a queue object, declared once (config/parameter_table.hpp)
+// for every discipline that takes them: fq, token_bucket with inner fq,
+// per_class_token_bucket (per_class_packets, classify) and fred (classify).
+struct PerClassKeys {
+  IntegerParameter per_class_packets;
+  IntegerParameter quantum_bytes;
+  ChoiceParameter<ClassifyBy> classify;
+};
+const PerClassKeys& per_class_keys();
 
 // Reads `per_class_packets`, `quantum_bytes` and `classify` of a queue object.
 FairQueueParams parse_fair_queue_params(JsonReader& queue, const FairQueueParams& base);

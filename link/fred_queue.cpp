@@ -135,6 +135,59 @@ PacketPtr FredQueue::do_dequeue(Time now) {
   return packet;
 }
 
+// The paper is Lin and Morris, "Dynamics of Random Early Detection", SIGCOMM 1997
+// (its FRED pseudo-code); the defaults are ns-2's FRED module's (FredParams).
+const FredKeys& fred_keys() {
+  static const FredKeys keys{
+      IntegerParameter({.key = "min_th_packets",
+                        .unit = "packets",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = FredParams{}.min_th_packets,
+                        .description = "RED's min_th: average queue where random drops start; also maxq, the "
+                                       "most one class may hold; below max_th_packets",
+                        .source = "Lin and Morris 1997; ns-2 thresh_"}),
+      IntegerParameter({.key = "max_th_packets",
+                        .unit = "packets",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = FredParams{}.max_th_packets,
+                        .description = "RED's max_th: average queue from which every arrival is dropped and "
+                                       "maxq falls to 2",
+                        .source = "Lin and Morris 1997; ns-2 maxthresh_"}),
+      NumberParameter({.key = "max_p",
+                       .range = NumberRange::open_closed(0, 1),
+                       .fallback = FredParams{}.max_p,
+                       .description = "RED's max_p: the random drop probability reached at max_th_packets",
+                       .source = "Lin and Morris 1997; ns-2 1/linterm_"}),
+      NumberParameter({.key = "queue_weight",
+                       .range = NumberRange::open_closed(0, 1),
+                       .fallback = FredParams{}.queue_weight,
+                       .description = "RED's w_q: weight of a new sample in the average queue (EWMA)",
+                       .source = "Lin and Morris 1997; ns-2 q_weight_"}),
+      IntegerParameter({.key = "min_q_packets",
+                        .unit = "packets",
+                        .min = 1,
+                        .max = 1'000'000,
+                        .fallback = FredParams{}.min_q_packets,
+                        .description = "minq: packets a class may always queue while the average is between "
+                                       "the thresholds (fragile flows)",
+                        .source = "Lin and Morris 1997: 2 for small buffers"}),
+      BooleanParameter({.key = "wait",
+                        .fallback = FredParams{}.wait,
+                        .description = "spread random drops evenly: none until count x pb reaches 1",
+                        .source = "ns-2 wait_"}),
+      TimeParameter({.key = "mean_packet_time_us",
+                     .unit = TimeParameter::Unit::microseconds,
+                     .range = NumberRange::non_negative(),
+                     .fallback = FredParams{}.mean_packet_time,
+                     .description = "idle decay: an arrival to an empty queue first decays the average as if "
+                                    "one packet had been served per this time; 0: no decay",
+                     .source = "ns-2 red.cc (1/ptc); ours: a 500-byte packet at 001's 1 Mb/s"}),
+  };
+  return keys;
+}
+
 namespace {
 
 // What the registry's parse produces: FRED's parameters and how to classify.
@@ -144,22 +197,25 @@ struct FredChoice {
 };
 
 FredChoice parse(JsonReader& r, const std::any* base) {
+  const FredKeys& k = fred_keys();
   FredChoice c = base != nullptr ? std::any_cast<FredChoice>(*base) : FredChoice{};
   FredParams& f = c.fred;
-  f.min_th_packets = static_cast<int>(r.integer_or("min_th_packets", f.min_th_packets, 1, 1'000'000));
-  f.max_th_packets = static_cast<int>(r.integer_or("max_th_packets", f.max_th_packets, 1, 1'000'000));
-  f.max_p = r.number_or("max_p", f.max_p, NumberRange::open_closed(0, 1));
-  f.queue_weight = r.number_or("queue_weight", f.queue_weight, NumberRange::open_closed(0, 1));
-  f.min_q_packets = static_cast<int>(r.integer_or("min_q_packets", f.min_q_packets, 1, 1'000'000));
-  f.wait = r.boolean_or("wait", f.wait);
-  f.mean_packet_time = r.microseconds("mean_packet_time_us", NumberRange::non_negative()).value_or(f.mean_packet_time);
-  c.classify = r.choice_or("classify", c.classify, names(kClassifyBy));
+  f.min_th_packets = static_cast<int>(k.min_th_packets.read_or(r, f.min_th_packets));
+  f.max_th_packets = static_cast<int>(k.max_th_packets.read_or(r, f.max_th_packets));
+  f.max_p = k.max_p.read_or(r, f.max_p);
+  f.queue_weight = k.queue_weight.read_or(r, f.queue_weight);
+  f.min_q_packets = static_cast<int>(k.min_q_packets.read_or(r, f.min_q_packets));
+  f.wait = k.wait.read_or(r, f.wait);
+  f.mean_packet_time = k.mean_packet_time.read_or(r, f.mean_packet_time);
+  c.classify = per_class_keys().classify.read_or(r, c.classify);
   if (f.min_th_packets >= f.max_th_packets) {
     // Named at whichever threshold was given (both: max), so a per-node override
     // that moves one threshold past the inherited other is pointed at the key it set.
-    const char* key = r.has("max_th_packets") || !r.has("min_th_packets") ? "max_th_packets" : "min_th_packets";
-    r.issues().add(r.path_of(key), "max_th_packets (" + std::to_string(f.max_th_packets) +
-                                       ") must exceed min_th_packets (" + std::to_string(f.min_th_packets) + ")");
+    const std::string& max_th = k.max_th_packets.key;
+    const std::string& min_th = k.min_th_packets.key;
+    const std::string& key = r.has(max_th) || !r.has(min_th) ? max_th : min_th;
+    r.issues().add(r.path_of(key), max_th + " (" + std::to_string(f.max_th_packets) + ") must exceed " + min_th +
+                                       " (" + std::to_string(f.min_th_packets) + ")");
   }
   return c;
 }
@@ -176,26 +232,14 @@ QueueDisciplineEntry fred_entry() {
     return std::make_unique<FredQueue>(limit, c.fred, PacketClassifier(c.classify, context.flow_subscriber),
                                        context.random, drops);
   };
-  e.schema = R"json({"properties": {
-  "min_th_packets": {"type": "integer", "minimum": 1, "default": 5,
-    "description": "fred: average queue (packets) where random drops start; below max_th_packets"},
-  "max_th_packets": {"type": "integer", "minimum": 1, "default": 15,
-    "description": "fred: average queue (packets) from which arrivals are dropped"},
-  "max_p": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.1,
-    "description": "fred: drop probability reached at max_th_packets"},
-  "queue_weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.002,
-    "description": "fred: weight of the average queue's EWMA"},
-  "min_q_packets": {"type": "integer", "minimum": 1, "default": 2,
-    "description": "fred: packets a class may always queue while the average is between the thresholds"},
-  "wait": {"type": "boolean", "default": true,
-    "description": "fred: ns-2's wait_, spread random drops evenly"},
-  "mean_packet_time_us": {"type": "number", "minimum": 0, "default": 4000,
-    "description": "fred: idle decay, one mean packet served per this time (us); 0: none"},
-  "classify": {"enum": ["flow", "subscriber"], "default": "flow",
-    "description": "fq, fred, token_bucket (inner fq), per_class_token_bucket: a class per flow, or per subscriber (the mesh node the flow starts or ends at)"}
-}})json";
-  e.doc =
-      R"md(| `fred` | `min_th_packets` (5), `max_th_packets` (15), `max_p` (0.1), `queue_weight` (0.002), `min_q_packets` (2), `wait` (true), `mean_packet_time_us` (4000), `classify` (`"flow"` or `"subscriber"`) | FRED (Lin and Morris 1997; ns-2's defaults): one FIFO, RED's average with per-class accounting; random drops of classes holding max(`min_q_packets`, average per class) or more between the thresholds, and of every arrival once the average reaches `max_th_packets`, are `queue_early_drop`; a class over its own limit or a full buffer, `queue_overflow` (docs/queues.md) |)md";
+  e.summary = "FRED: one FIFO, RED's average with per-class accounting; random drops of classes holding "
+              "max(`min_q_packets`, average per class) or more between the thresholds, and of every arrival once "
+              "the average reaches `max_th_packets`, are `queue_early_drop`; a class over its own limit or a full "
+              "buffer, `queue_overflow` (docs/queues.md)";
+  e.source = "Lin and Morris 1997; ns-2's defaults; 001 Sec. 4.2";
+  const FredKeys& k = fred_keys();
+  e.parameters = {k.min_th_packets, k.max_th_packets, k.max_p, k.queue_weight, k.min_q_packets, k.wait,
+                  k.mean_packet_time, per_class_keys().classify};
   return e;
 }
 

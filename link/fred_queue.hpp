@@ -35,6 +35,8 @@
 
 #include "core/random.hpp"
 #include "core/time.hpp"
+#include "config/parameter_table.hpp"
+#include "link/fair_queue.hpp"  // per_class_keys: classify
 #include "link/packet_classifier.hpp"
 #include "link/packet_fifo.hpp"
 #include "link/queue_discipline.hpp"
@@ -130,8 +132,21 @@ class FredQueue final : public QueueDiscipline {
   Time idle_since_ = Time::zero();  // when the queue last became empty
 };
 
-// Its registry entry: keys min_th_packets, max_th_packets, max_p, queue_weight,
-// min_q_packets, wait, mean_packet_time_us and classify ("flow" or "subscriber").
+// FRED's keys, declared once (config/parameter_table.hpp): the `fred` discipline
+// takes them all (and `classify`, link/fair_queue.hpp), gateway_rate_control's
+// `fred` object the first five.
+struct FredKeys {
+  IntegerParameter min_th_packets;
+  IntegerParameter max_th_packets;
+  NumberParameter max_p;
+  NumberParameter queue_weight;
+  IntegerParameter min_q_packets;
+  BooleanParameter wait;
+  TimeParameter mean_packet_time;
+};
+const FredKeys& fred_keys();
+
+// Its registry entry (link/queue_discipline_entry.hpp): `fred`.
 QueueDisciplineEntry fred_entry();
 
 }  // namespace mac

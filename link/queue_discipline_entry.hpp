@@ -1,8 +1,9 @@
 #pragma once
 // Queue disciplines by name, for the scenario's `queue.discipline` (docs/scenario.md,
 // `mac` and `links`). An entry reads its own keys of a `queue` object (the capacity
-// keys are common and read by the scenario layer), contributes its fragments of the
-// JSON Schema and of docs/scenario.md, and builds the discipline for one MAC queue
+// keys are common and read by the scenario layer), declared once
+// (config/parameter_table.hpp: the schema and docs/scenario.md are generated from
+// them), and builds the discipline for one MAC queue
 // (one per access category under EDCA) or one wired-link direction.
 
 #include <any>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "config/json_reader.hpp"
+#include "config/parameter_table.hpp"
 #include "config/registry.hpp"
 #include "link/queue_discipline.hpp"
 #include "link/queue_discipline_choice.hpp"
@@ -28,16 +30,20 @@ struct QueueDisciplineEntry {
   std::string name;
   Parse parse;  // may be empty: no keys beyond the capacity
   Build build;
-  // Its keys' JSON Schema: an object {"properties": {...}} (may be empty), merged into
-  // the schema of `queue`; each key then requires "discipline" to be given.
-  std::string schema;
-  // Its row of the disciplines table in docs/scenario.md: "| `name` | keys (default) | what it does |".
-  std::string doc;
+  // What it does (its row of the disciplines table in docs/scenario.md).
+  std::string summary;
+  // The paper (or standard) it follows, and where its defaults come from.
+  std::string source;
+  // Its keys of the `queue` object (config/parameter_table.hpp): its parse reads them
+  // through these declarations; the schema of `queue` (where each requires
+  // "discipline") and its docs table are generated from them. Disciplines may share a
+  // key only with one declaration.
+  ParameterTable parameters;
 };
 
 using QueueDisciplineRegistry = Registry<QueueDisciplineEntry>;
 
-// drop_tail (the default) and fred.
+// drop_tail (the default), fq, token_bucket, per_class_token_bucket and fred.
 QueueDisciplineRegistry builtin_queue_disciplines();
 
 }  // namespace wmnsim::mac

@@ -317,16 +317,51 @@ namespace {
 constexpr std::array<EnumName<TokenBucketParams::Inner>, 2> kInner{
     {{"fifo", TokenBucketParams::Inner::fifo}, {"fq", TokenBucketParams::Inner::fq}}};
 
+const ChoiceParameter<TokenBucketParams::Inner>& inner_key() {
+  static const ChoiceParameter<TokenBucketParams::Inner> key({
+      .key = "inner",
+      .names = std::span<const EnumName<TokenBucketParams::Inner>>(kInner),
+      .fallback = TokenBucketParams{}.inner,
+      .description = "under the bucket: one shared FIFO (Fig. 2a) or fair queueing (Fig. 2b, then the fq keys "
+                     "apply too)",
+      .source = "001 Sec. 4.3.1-4.3.2",
+  });
+  return key;
+}
+
+}  // namespace
+
+const ShaperKeys& shaper_keys() {
+  static const ShaperKeys keys{
+      // At least 1 bit/s: buckets keep whole bit/s (link/token_bucket.hpp).
+      NumberParameter({.key = "rate_bps",
+                       .unit = "bit/s",
+                       .range = NumberRange::at_least(1),
+                       .description = "the rate tokens accrue at: the aggregate's (token_bucket) or each "
+                                      "class's (per_class_token_bucket)",
+                       .source = "001 Sec. 4.3",
+                       .required = true,
+                       .example = "125000"}),
+      IntegerParameter({.key = "burst_bytes",
+                        .unit = "bytes",
+                        .min = 1,
+                        .max = TokenBucket::kMaxDepthBytes,
+                        .fallback = TokenBucketParams{}.burst_bytes,
+                        .description = "bucket depth; a bucket starts full",
+                        .source = "ours: one full-size packet"}),
+  };
+  return keys;
+}
+
+namespace {
+
 // rate_bps: required, unless a per-node override inherits it.
 double parse_rate(JsonReader& queue, double inherited, bool has_base) {
-  // At least 1 bit/s: buckets keep whole bit/s (link/token_bucket.hpp).
-  const auto rate = queue.number("rate_bps", NumberRange::at_least(1), has_base ? Need::optional : Need::required,
-                                 "125000");
-  return rate.value_or(inherited);
+  return shaper_keys().rate_bps.read_or(queue, inherited, has_base);
 }
 
 std::int64_t parse_burst(JsonReader& queue, std::int64_t inherited) {
-  return queue.integer_or("burst_bytes", inherited, 1, TokenBucket::kMaxDepthBytes);
+  return shaper_keys().burst_bytes.read_or(queue, inherited);
 }
 
 }  // namespace
@@ -338,7 +373,7 @@ QueueDisciplineEntry token_bucket_entry() {
     TokenBucketParams p = base != nullptr ? std::any_cast<TokenBucketParams>(*base) : TokenBucketParams{};
     p.rate_bps = parse_rate(queue, p.rate_bps, base != nullptr);
     p.burst_bytes = parse_burst(queue, p.burst_bytes);
-    p.inner = queue.choice_or("inner", p.inner, std::span<const EnumName<TokenBucketParams::Inner>>(kInner));
+    p.inner = inner_key().read_or(queue, p.inner);
     // Fair-queueing keys only with fair queueing inside; otherwise finish() reports them.
     if (p.inner == TokenBucketParams::Inner::fq) p.fq = parse_fair_queue_params(queue, p.fq);
     return std::any(p);
@@ -350,15 +385,13 @@ QueueDisciplineEntry token_bucket_entry() {
     return std::make_unique<AggregateShaper>(limit, p, PacketClassifier(p.fq.classify, context.flow_subscriber),
                                              drops);
   };
-  e.schema = R"json({"properties": {
-  "rate_bps": {"type": "number", "minimum": 1,
-    "description": "token_bucket: the aggregate rate; per_class_token_bucket: each class's rate (bit/s); required"},
-  "burst_bytes": {"type": "integer", "minimum": 1, "maximum": 500000, "default": 1500,
-    "description": "token_bucket, per_class_token_bucket: bucket depth (bytes); a bucket starts full"},
-  "inner": {"enum": ["fifo", "fq"], "default": "fifo",
-    "description": "token_bucket: one shared FIFO (001 Fig. 2a) or fair queueing (Fig. 2b) under the bucket"}
-}})json";
-  e.doc = R"md(| `token_bucket` | `rate_bps` (required), `burst_bytes` (1500), `inner` (`fifo` or `fq`; with `fq` also `per_class_packets`, `quantum_bytes`, `classify`) | non-work-conserving shaping of the aggregate: a packet leaves only when the bucket holds its size in tokens, the MAC idles meanwhile (001 Sec. 4.3.1-4.3.2, Fig. 2a/2b); packets of no flow bypass it; exact token times (docs/queues.md) |)md";
+  e.summary = "non-work-conserving shaping of the aggregate: a packet leaves only when the bucket holds its "
+              "size in tokens, the MAC idles meanwhile; packets of no flow bypass it; exact token times "
+              "(docs/queues.md)";
+  e.source = "001 Sec. 4.3.1-4.3.2, Fig. 2a/2b";
+  const PerClassKeys& k = per_class_keys();
+  e.parameters = {shaper_keys().rate_bps, shaper_keys().burst_bytes, inner_key(), k.per_class_packets,
+                  k.quantum_bytes, k.classify};
   return e;
 }
 
@@ -370,9 +403,9 @@ QueueDisciplineEntry per_class_token_bucket_entry() {
         base != nullptr ? std::any_cast<PerClassTokenBucketParams>(*base) : PerClassTokenBucketParams{};
     p.rate_bps = parse_rate(queue, p.rate_bps, base != nullptr);
     p.burst_bytes = parse_burst(queue, p.burst_bytes);
-    p.classes.per_class_packets =
-        static_cast<int>(queue.integer_or("per_class_packets", p.classes.per_class_packets, 1, 1'000'000));
-    p.classes.classify = queue.choice_or("classify", p.classes.classify, names(kClassifyBy));
+    const PerClassKeys& k = per_class_keys();
+    p.classes.per_class_packets = static_cast<int>(k.per_class_packets.read_or(queue, p.classes.per_class_packets));
+    p.classes.classify = k.classify.read_or(queue, p.classes.classify);
     return std::any(p);
   };
   e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops,
@@ -382,8 +415,11 @@ QueueDisciplineEntry per_class_token_bucket_entry() {
     return std::make_unique<PerClassShaper>(limit, p, PacketClassifier(p.classes.classify, context.flow_subscriber),
                                             drops);
   };
-  e.schema = R"json({"properties": {}})json";
-  e.doc = R"md(| `per_class_token_bucket` | `rate_bps` (required, each class's), `burst_bytes` (1500), `per_class_packets` (5), `classify` (`flow`) | a token bucket and a FIFO per class, each drained at its own rate; classes ready at once take turns (001 Sec. 4.3.3, Fig. 2c: per-flow rate limit); packets of no flow bypass it |)md";
+  e.summary = "a token bucket and a FIFO per class, each drained at its own rate; classes ready at once take "
+              "turns; packets of no flow bypass it";
+  e.source = "001 Sec. 4.3.3, Fig. 2c: per-flow rate limit";
+  const PerClassKeys& k = per_class_keys();
+  e.parameters = {shaper_keys().rate_bps, shaper_keys().burst_bytes, k.per_class_packets, k.classify};
   return e;
 }
 

@@ -169,6 +169,14 @@ class SourcePacer final : public QueueDiscipline {
   std::map<std::uint32_t, Paced> paced_;
 };
 
+// The bucket's keys, declared once (config/parameter_table.hpp) for both shapers and
+// for gateway_rate_control's shapers (burst_bytes).
+struct ShaperKeys {
+  NumberParameter rate_bps;
+  IntegerParameter burst_bytes;
+};
+const ShaperKeys& shaper_keys();
+
 // Registry entries (link/queue_discipline_entry.hpp): `token_bucket`, `per_class_token_bucket`.
 QueueDisciplineEntry token_bucket_entry();
 QueueDisciplineEntry per_class_token_bucket_entry();

@@ -15,6 +15,7 @@
 #include "runner/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
+#include "results/result_columns.hpp"
 #include "runner/result_rows.hpp"
 #include "scenario/registries.hpp"
 #include "trace/pcap_trace.hpp"
@@ -75,10 +76,6 @@ nlohmann::ordered_json drops_json(const std::array<DropTally, kDropCauseCount>& 
 }
 nlohmann::ordered_json drops_json(const DropCounters& d) { return drops_json(d.by_cause); }
 
-nlohmann::ordered_json or_null(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
 // FlowMonitor's default delay histogram bin width (ns-3 FlowMonitor attribute
 // DelayBinWidth, 0.001 s).
 constexpr Time kDelayHistogramBinWidth = Time::ms(1);
@@ -115,43 +112,44 @@ void write_flows(Network& net, Results& out, Time stop) {
     const std::vector<std::string>& route = routes[i];
     const FlowDeliveries& d = net.ledger().flow_deliveries(static_cast<std::uint32_t>(i));
     nlohmann::ordered_json row;
-    row["id"] = f.id;
-    row["transport"] = f.transport_name;
-    row["src"] = s.nodes[ends.src].id;
-    row["dst"] = s.nodes[ends.dst].id;
-    row["hops"] = static_cast<std::uint64_t>(hops[i]);
-    row["goodput_bps"] = goodput[i];
-    row["share"] = total > 0 ? goodput[i] / total : 0.0;
-    row["sent_packets"] = e.packets_sent();
-    row["delivered_packets"] = d.packets;
+    flow_column::id.set(row, f.id);
+    flow_column::transport.set(row, f.transport_name);
+    flow_column::src.set(row, s.nodes[ends.src].id);
+    flow_column::dst.set(row, s.nodes[ends.dst].id);
+    flow_column::hops.set(row, static_cast<std::uint64_t>(hops[i]));
+    flow_column::goodput_bps.set(row, goodput[i]);
+    flow_column::share.set(row, total > 0 ? goodput[i] / total : 0.0);
+    flow_column::sent_packets.set(row, e.packets_sent());
+    flow_column::delivered_packets.set(row, d.packets);
     put_flow_statistics(e, row);  // the transport's own (TCP: retransmissions, timeouts)
     nlohmann::ordered_json tail;  // the columns after them, which no statistic may take
-    tail["dropped_packets"] = net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets;
+    flow_column::dropped_packets.set(tail, net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets);
     // The MAC gave up at its retry limit: collisions, or channel errors under sinr
     // (003 Sec. II-B counts these "drops due to collision").
-    tail["drops_retry_limit"] = net.ledger()
-                                   .flow_drops(static_cast<std::uint32_t>(i))
-                                   .by_cause[static_cast<std::size_t>(DropCause::retry_limit)]
-                                   .packets;
-    tail["delay_mean_s"] = d.mean_delay_s();
-    tail["delay_max_s"] = d.window_delay_max_s;
+    flow_column::drops_retry_limit.set(tail, net.ledger()
+                                                 .flow_drops(static_cast<std::uint32_t>(i))
+                                                 .by_cause[static_cast<std::size_t>(DropCause::retry_limit)]
+                                                 .packets);
+    flow_column::delay_mean_s.set(tail, d.mean_delay_s());
+    flow_column::delay_max_s.set(tail, d.window_delay_max_s);
     // FlowMonitor-style columns (docs/results.md, "Per-flow statistics").
     const DelayDistribution::Summary delays = d.window_delays.summary();
-    tail["delay_p50_s"] = or_null(delays.p50_s);
-    tail["delay_p95_s"] = or_null(delays.p95_s);
-    tail["delay_p99_s"] = or_null(delays.p99_s);
-    tail["jitter_s"] = or_null(d.window_jitter.mean_s());
+    flow_column::delay_p50_s.set(tail, delays.p50_s);
+    flow_column::delay_p95_s.set(tail, delays.p95_s);
+    flow_column::delay_p99_s.set(tail, delays.p99_s);
+    flow_column::jitter_s.set(tail, d.window_jitter.mean_s());
     const FlowSent& sent = net.ledger().flow_sent(static_cast<std::uint32_t>(i));
-    tail["tx_packets"] = sent.tx_packets;
-    tail["tx_bytes"] = sent.tx_bytes;
-    tail["rx_packets"] = d.packets;
-    tail["rx_bytes"] = d.bytes;
-    tail["lost_packets"] = sent.lost_packets;
-    tail["in_network_packets"] = in_network[i];
+    flow_column::tx_packets.set(tail, sent.tx_packets);
+    flow_column::tx_bytes.set(tail, sent.tx_bytes);
+    flow_column::rx_packets.set(tail, d.packets);
+    flow_column::rx_bytes.set(tail, d.bytes);
+    flow_column::lost_packets.set(tail, sent.lost_packets);
+    flow_column::in_network_packets.set(tail, in_network[i]);
     if (any_fair_share) {
-      tail["fair_ratio"] = f.fair_share_bps ? nlohmann::ordered_json(goodput[i] / *f.fair_share_bps) : nullptr;
+      flow_column::fair_ratio.set(tail, f.fair_share_bps ? std::optional<double>(goodput[i] / *f.fair_share_bps)
+                                                         : std::nullopt);
     }
-    tail["route"] = route;
+    flow_column::route.set(tail, route);
     append_columns(row, tail);
     out.flows.push_back(std::move(row));
     out.flow_delay_histograms.push_back({{"flow", f.id},
@@ -160,16 +158,12 @@ void write_flows(Network& net, Results& out, Time stop) {
   }
   // Flows of different transports may report different statistics.
   same_keys(out.flows);
-  if (const auto jfi = jain_fairness_index(goodput)) {
-    out.summary["jain_fairness_index"] = *jfi;
-  } else {
-    out.summary["jain_fairness_index"] = nullptr;
-  }
-  out.summary["total_goodput_bps"] = total;
+  summary_column::jain_fairness_index.set(out.summary, jain_fairness_index(goodput));
+  summary_column::total_goodput_bps.set(out.summary, total);
   // U = sum over flows of rate x hops: the airtime-weighted work the mesh did (001 Sec. 3).
   double utilization = 0.0;
   for (std::size_t i = 0; i < s.flows.size(); ++i) utilization += goodput[i] * hops[i];
-  out.summary["effective_utilization_bps"] = utilization;
+  summary_column::effective_utilization_bps.set(out.summary, utilization);
   if (any_fair_share) {
     // 001 Sec. 5: each flow's rate against its fair share, and the utilisation
     // against the fair allocation's U_opt = sum of fair share x hops (same flows).

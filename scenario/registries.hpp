@@ -1,8 +1,8 @@
 #pragma once
 // What plugs into the scenario format: controllers, transports and queue
-// disciplines, each a registry of named entries that parse their own keys,
-// contribute their fragments of the JSON Schema and docs/scenario.md, and build
-// their objects. A default-constructed Registries holds the built-ins; a program (or
+// disciplines, each a registry of named entries that declare and parse their own
+// keys (the JSON Schema's and docs/scenario.md's parts are generated from the
+// declarations, scenario/scenario_fragments.hpp), and build their objects. A default-constructed Registries holds the built-ins; a program (or
 // a test) adds its own entries and passes the bundle to parse_scenario() and
 // run_scenario(). A value, not a global.
 

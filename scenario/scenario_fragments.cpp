@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "scenario/scenario.hpp"
@@ -16,15 +17,6 @@ using ojson = nlohmann::ordered_json;
 
 constexpr int kMaxMsduBytes = 2304;  // as the loader's bound on payload_bytes
 
-ojson parse_fragment(const std::string& text, const std::string& what) {
-  if (text.empty()) return ojson::object();
-  try {
-    return ojson::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument("the schema fragment of " + what + " is not valid JSON: " + e.what());
-  }
-}
-
 ojson& at(ojson& j, std::initializer_list<const char*> keys) {
   ojson* v = &j;
   std::string path;
@@ -36,11 +28,10 @@ ojson& at(ojson& j, std::initializer_list<const char*> keys) {
   return *v;
 }
 
-// The keys every controller has, read by scenario/scenario_controllers.cpp.
+// The keys every controller has, read by scenario/scenario_controllers.cpp, then its own.
 ojson controller_item(const control::ControllerEntry& e) {
-  ojson frag = parse_fragment(e.schema, "controller \"" + e.name + "\"");
   ojson props = ojson::object();
-  props["type"] = {{"const", e.name}, {"description", frag.value("description", "")}};
+  props["type"] = {{"const", e.name}, {"description", e.source + ": " + e.summary}};
   props["id"] = {{"$ref", "#/$defs/id"}, {"description", "unique name for results; default <type>#<index>"}};
   props["start_s"] = {
       {"type", "number"}, {"description", "when it starts acting (seconds)"}, {"minimum", 0}, {"default", 0}};
@@ -49,12 +40,13 @@ ojson controller_item(const control::ControllerEntry& e) {
   if (e.acts_on_nodes) {
     props["nodes"] = {{"$ref", "#/$defs/node_list"}, {"description", "nodes it acts on; default: every wireless node"}};
   }
-  if (frag.contains("properties")) {
-    for (auto& [key, value] : frag["properties"].items()) props[key] = value;
-  }
-  ojson item = {{"type", "object"}, {"properties", props}, {"required", {"type"}}, {"additionalProperties", false}};
-  for (auto& [key, value] : frag.items()) {
-    if (key != "description" && key != "properties") item[key] = value;
+  const ojson own = e.parameters.schema_properties();
+  for (const auto& [key, value] : own.items()) props[key] = value;
+  ojson required = {"type"};
+  for (const auto& key : e.parameters.required_keys()) required.push_back(key);
+  ojson item = {{"type", "object"}, {"properties", props}, {"required", required}, {"additionalProperties", false}};
+  if (e.schema_rules.is_object()) {
+    for (const auto& [key, value] : e.schema_rules.items()) item[key] = value;
   }
   return item;
 }
@@ -76,8 +68,8 @@ void compose_transports(ojson& schema, const transport::TransportRegistry& regis
   const ojson ack = at(flow, {"properties", "access_category"});  // same values, its own description
   ojson clauses = ojson::array();
   for (const auto& e : registry.entries()) {
-    ojson then = parse_fragment(e.schema, "transport \"" + e.name + "\"");
-    if (!then.contains("properties")) then["properties"] = ojson::object();
+    ojson then = ojson::object();
+    then["properties"] = e.parameters.schema_properties();
     if (e.sends_acks) {
       then["properties"]["ack_access_category"] = {
           {"enum", ack.at("enum")},
@@ -104,14 +96,38 @@ void compose_queue(ojson& schema, const mac::QueueDisciplineRegistry& registry) 
   props["discipline"] = {{"enum", names},
                          {"description", "queue discipline (docs/scenario.md, Queue disciplines)"},
                          {"default", "drop_tail"}};
+  // The keys of the disciplines composed last time go first: a discipline removed or
+  // renamed since leaves nothing behind.
+  if (queue.contains("dependentRequired")) {
+    for (const auto& [key, value] : queue["dependentRequired"].items()) props.erase(key);
+  }
+  // A key several disciplines take is one property: it must be declared alike by each
+  // (the same spec, shared), and its description names them.
   ojson requires_discipline = ojson::object();
+  std::vector<std::pair<std::string, std::vector<std::string>>> takers;  // key -> disciplines, first-seen order
   for (const auto& e : registry.entries()) {
-    ojson frag = parse_fragment(e.schema, "queue discipline \"" + e.name + "\"");
-    if (!frag.contains("properties")) continue;
-    for (auto& [key, value] : frag["properties"].items()) {
-      props[key] = value;
-      requires_discipline[key] = {"discipline"};
+    for (const ParameterSpec& spec : e.parameters.specs()) {
+      const ojson declared = spec.schema();
+      if (requires_discipline.contains(spec.key)) {
+        auto it = std::find_if(takers.begin(), takers.end(), [&](const auto& t) { return t.first == spec.key; });
+        ojson seen = props[spec.key];
+        seen["description"] = declared["description"];
+        if (seen != declared) {
+          throw std::invalid_argument("queue discipline \"" + e.name + "\" declares \"" + spec.key +
+                                      "\" unlike " + it->second.front() + " does; share one declaration");
+        }
+        it->second.push_back(e.name);
+        continue;
+      }
+      props[spec.key] = declared;
+      requires_discipline[spec.key] = {"discipline"};
+      takers.push_back({spec.key, {e.name}});
     }
+  }
+  for (const auto& [key, disciplines] : takers) {
+    std::string who;
+    for (const std::string& n : disciplines) who += (who.empty() ? "" : ", ") + n;
+    props[key]["description"] = who + ": " + props[key]["description"].get<std::string>();
   }
   if (requires_discipline.empty()) {
     queue.erase("dependentRequired");
@@ -145,13 +161,50 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
   return schema;
 }
 
+namespace {
+
+std::string parameters_doc(const ParameterTable& table) {
+  return ParameterTable::doc_header() + table.doc_rows();
+}
+
+std::string status(bool simulated) {
+  return simulated ? "simulated" : "validated; `run` refuses it (not simulated yet)";
+}
+
+}  // namespace
+
 std::string compose_doc(const std::string& markdown, const Registries& registries) {
-  std::string controllers = "| `type` | paper | parameters (default) |\n|---|---|---|\n";
-  for (const auto& e : registries.controllers.entries()) controllers += e.doc + "\n";
+  // Controllers: one row each, then each one's own keys.
+  std::string controllers = "| `type` | paper | status | what it does |\n|---|---|---|---|\n";
+  for (const auto& e : registries.controllers.entries()) {
+    controllers += "| `" + e.name + "` | " + e.source + " | " + status(static_cast<bool>(e.build)) + " | " +
+                   e.summary + " |\n";
+  }
+  controllers += "\nThe keys of each type, besides `type`, `id`, `start_s`, `stop_s` and (where it acts on "
+                 "nodes) `nodes`:\n";
+  for (const auto& e : registries.controllers.entries()) {
+    controllers += "\n**`" + e.name + "`**";
+    if (!e.acts_on_nodes) controllers += " (no `nodes`: it names its own places)";
+    controllers += "\n\n" + (e.parameters.empty() ? std::string("No keys of its own.\n") : parameters_doc(e.parameters));
+  }
+  // Transports: a paragraph each, with its keys.
   std::string transports;
-  for (const auto& e : registries.transports.entries()) transports += e.doc + "\n\n";
-  std::string queues = "| `discipline` | keys (default) | what it does |\n|---|---|---|\n";
-  for (const auto& e : registries.queue_disciplines.entries()) queues += e.doc + "\n";
+  for (const auto& e : registries.transports.entries()) {
+    transports += "`" + e.name + "` (" + (e.source.empty() ? "" : e.source + "; ") + status(static_cast<bool>(e.build)) +
+                  "): " + e.summary + "\n\n";
+    if (!e.parameters.empty()) transports += parameters_doc(e.parameters) + "\n";
+  }
+  // Queue disciplines: one row each, then each one's keys.
+  std::string queues = "| `discipline` | from | keys | what it does |\n|---|---|---|---|\n";
+  for (const auto& e : registries.queue_disciplines.entries()) {
+    std::string keys;
+    for (const std::string& k : e.parameters.keys()) keys += (keys.empty() ? "`" : ", `") + k + "`";
+    queues += "| `" + e.name + "` | " + e.source + " | " + keys + " | " + e.summary + " |\n";
+  }
+  for (const auto& e : registries.queue_disciplines.entries()) {
+    if (e.parameters.empty()) continue;
+    queues += "\n**`" + e.name + "`**\n\n" + parameters_doc(e.parameters);
+  }
   std::string out = replace_region(markdown, "controllers", controllers);
   out = replace_region(out, "transports", transports);
   return replace_region(out, "queue_disciplines", queues);

@@ -1,8 +1,9 @@
 #pragma once
 // The parts of the JSON Schema (scenarios/schema/scenario.schema.json) and of
-// docs/scenario.md that the registries own, composed from their entries' fragments
-// (scenario/registries.hpp). The rest of both files is written by hand; these
-// functions replace only the registry-owned parts:
+// docs/scenario.md that the registries own, generated from their entries: each
+// entry's summary and source, and its keys' declarations (config/parameter_table.hpp),
+// so the schema and the docs say what the parser checks. The rest of both files is
+// written by hand; these functions replace only the registry-owned parts:
 //  - schema: the `controllers` items (one per controller entry, with the common keys
 //    around the entry's own), the flow's `transport` names and per-transport clauses,
 //    and `queue.discipline` with the disciplines' keys;
@@ -20,7 +21,8 @@
 namespace wmnsim {
 
 // `schema` with its registry-owned parts replaced. Throws std::invalid_argument when
-// an entry's schema fragment is not valid JSON or the schema lacks a section.
+// the schema lacks a section, or two queue disciplines declare one key differently
+// (`queue` has one property per key).
 nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Registries& registries);
 
 // `markdown` with its registry regions regenerated. Throws std::invalid_argument when

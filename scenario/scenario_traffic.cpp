@@ -176,8 +176,9 @@ void read_transport_settings(JsonReader& r, FlowConfig& f, const transport::Tran
                              const ParseContext& ctx) {
   for (const transport::TransportEntry& other : ctx.registries.transports.entries()) {
     if (other.name == entry.name) continue;
-    for (const std::string& key : other.keys) {
-      if (std::find(entry.keys.begin(), entry.keys.end(), key) != entry.keys.end()) continue;
+    const std::vector<std::string> own = entry.keys();
+    for (const std::string& key : other.keys()) {
+      if (std::find(own.begin(), own.end(), key) != own.end()) continue;
       r.forbid(key, "applies only to flows with \"transport\": \"" + other.name + "\" (this one is \"" +
                         entry.name + "\")");
     }
@@ -244,7 +245,7 @@ void parse_flow(JsonReader r, std::size_t index, ParseContext& ctx) {
     // Without a valid transport its settings cannot be judged; accept the keys and
     // let the transport issue speak.
     for (const transport::TransportEntry& e : transports.entries()) {
-      for (const std::string& key : e.keys) r.get(key);
+      for (const std::string& key : e.keys()) r.get(key);
     }
     for (const char* key : {"access_category", "ack_access_category"}) r.get(key);
   }

@@ -13,7 +13,134 @@ namespace wmnsim::transport {
 
 namespace {
 
-constexpr double kMaxWccpBeta = 1000.0;  // see the parse of "beta"
+// 003 Sec. III-E chooses 5. The bound keeps T_c = beta / r_p (r_p >= 1/RTO, RTO <= 60 s)
+// within hours, inside the engine's time range; a larger beta is no control loop.
+constexpr double kMaxWccpBeta = 1000.0;
+
+// At most RttEstimator's cap (RFC 6298 2.5: 60 s): a floor above the cap is no RTO.
+constexpr NumberRange kMinRtoRange = NumberRange::open_closed(0.0, 60.0);
+
+// The keys of a flow's "tcp" object, declared once (config/parameter_table.hpp).
+struct TcpKeys {
+  ChoiceParameter<TcpVariant> variant;
+  BooleanParameter delayed_ack;
+  TimeParameter min_rto;
+  IntegerParameter window_packets;
+  IntegerParameter initial_window_segments;
+  BooleanParameter limited_transmit;
+  BooleanParameter timestamps;
+  BooleanParameter sack;
+};
+
+const TcpKeys& tcp_keys() {
+  static const TcpKeys keys{
+      ChoiceParameter<TcpVariant>({.key = "variant",
+                                   .names = names(kTcpVariants),
+                                   .fallback = TcpConfig{}.variant,
+                                   .description = "congestion control; fixed_window: a fixed congestion window",
+                                   .source = "RFC 6582, RFC 5681; 000 Sec. 5.5 (fixed_window)"}),
+      BooleanParameter({.key = "delayed_ack",
+                        .fallback = TcpConfig{}.delayed_ack,
+                        .description = "the receiver ACKs every second segment (at most 200 ms late)",
+                        .source = "RFC 1122 4.2.3.2"}),
+      TimeParameter({.key = "min_rto_s",
+                     .range = kMinRtoRange,
+                     .fallback = TcpConfig{}.min_rto,
+                     .description = "lower bound of the retransmission timeout, at most the 60-s cap",
+                     .source = "RFC 6298 2.4-2.5; ns-2 minrto_, Linux TCP_RTO_MIN"}),
+      IntegerParameter({.key = "window_packets",
+                        .unit = "segments",
+                        .min = 1,
+                        .max = 100000,
+                        .fallback = TcpConfig{}.window_packets,
+                        .description = "the receiver's window (the most in flight); the window itself for "
+                                       "fixed_window",
+                        .source = "ours (ns-2: 20, window_)"}),
+      // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
+      IntegerParameter({.key = "initial_window_segments",
+                        .unit = "segments",
+                        .min = 1,
+                        .max = 100000,
+                        .description = "initial congestion window; absent: min(4 MSS, max(2 MSS, 4380 bytes)), 3 "
+                                       "segments for MSS 1460 and 4 up to 1095 bytes (ns-2.35 uses 2, Linux 10)",
+                        .source = "RFC 5681 3.1"}),
+      BooleanParameter({.key = "limited_transmit",
+                        .fallback = TcpConfig{}.limited_transmit,
+                        .description = "send a new segment on each of the first two duplicate ACKs",
+                        .source = "RFC 3042"}),
+      BooleanParameter({.key = "timestamps",
+                        .fallback = TcpConfig{}.timestamps,
+                        .description = "the timestamps option: 12 more header bytes on every segment, an RTT "
+                                       "sample from every ACK that advances SND.UNA",
+                        .source = "RFC 7323"}),
+      BooleanParameter({.key = "sack",
+                        .fallback = TcpConfig{}.sack,
+                        .description = "SACK blocks on the ACKs while data is held out of order (up to 4, 3 with "
+                                       "timestamps: 12 to 36 bytes), and SACK loss recovery in place of the "
+                                       "variant's fast recovery",
+                        .source = "RFC 2018, RFC 6675"}),
+  };
+  return keys;
+}
+
+const ObjectParameter& tcp_object() {
+  static const ObjectParameter object({
+      .key = "tcp",
+      .members = {tcp_keys().variant, tcp_keys().delayed_ack, tcp_keys().min_rto, tcp_keys().window_packets,
+                  tcp_keys().initial_window_segments, tcp_keys().limited_transmit, tcp_keys().timestamps,
+                  tcp_keys().sack},
+      .description = "the TCP sender's and receiver's settings (docs/transport.md)",
+      .source = "",
+  });
+  return object;
+}
+
+// The keys of a flow's "wccp" object.
+struct WccpKeys {
+  NumberParameter beta;
+  IntegerParameter window_packets;
+  TimeParameter min_rto;
+  BooleanParameter fast_retransmit;
+};
+
+const WccpKeys& wccp_keys() {
+  static const WccpKeys keys{
+      NumberParameter({.key = "beta",
+                       .range = NumberRange::open_closed(0.0, kMaxWccpBeta),
+                       .fallback = WccpConfig{}.beta,
+                       .description = "at least beta packets per control interval; at most 1000 (a larger beta is "
+                                      "no control loop within the engine's time range)",
+                       .source = "003 Sec. III-E, Eq. 15"}),
+      IntegerParameter({.key = "window_packets",
+                        .unit = "segments",
+                        .min = 1,
+                        .max = 100000,
+                        .fallback = WccpConfig{}.window_packets,
+                        .description = "at most this many segments outstanding (the receiver's window)",
+                        .source = "ours, as tcp's (003 gives none)"}),
+      TimeParameter({.key = "min_rto_s",
+                     .range = kMinRtoRange,
+                     .fallback = WccpConfig{}.min_rto,
+                     .description = "lower bound of the retransmission timeout, as tcp's",
+                     .source = "RFC 6298 2.4-2.5"}),
+      BooleanParameter({.key = "fast_retransmit",
+                        .fallback = WccpConfig{}.fast_retransmit,
+                        .description = "resend a lost segment on the third duplicate ACK or a partial ACK, at "
+                                       "the next permit, without changing the rate",
+                        .source = "ours (003 names only the timeout)"}),
+  };
+  return keys;
+}
+
+const ObjectParameter& wccp_object() {
+  static const ObjectParameter object({
+      .key = "wccp",
+      .members = {wccp_keys().beta, wccp_keys().window_packets, wccp_keys().min_rto, wccp_keys().fast_retransmit},
+      .description = "the WCCP sender's settings (docs/transport.md, \"WCCP\")",
+      .source = "",
+  });
+  return object;
+}
 
 std::unique_ptr<FlowEndpoint> build_udp(FlowBuildContext& site) {
   const FlowSpec& f = site.flow;
@@ -97,170 +224,65 @@ TransportEntry udp_entry() {
   e.name = "udp";
   e.header_bytes = 28;  // UDP (8) + IPv4 (20)
   e.build = build_udp;
-  e.doc = R"md(`udp`: datagrams with 28 bytes of UDP/IP headers, no ACKs and no keys of its own.)md";
+  e.summary = "datagrams with 28 bytes of UDP/IP headers, no ACKs and no keys of its own.";
+  e.source = "RFC 768";
   return e;
 }
 
 TransportEntry tcp_entry() {
   TransportEntry e;
   e.name = "tcp";
-  e.keys = {"tcp"};
   e.header_bytes = 40;  // TCP (20) + IPv4 (20)
   e.sends_acks = true;
   e.build = build_tcp;
   e.series.assign(std::begin(TcpFlow::kSeries), std::end(TcpFlow::kSeries));
   e.parse = [](JsonReader& flow) {
+    const TcpKeys& k = tcp_keys();
     TcpConfig c;
-    JsonReader t = flow.object("tcp");
-    c.variant = t.choice_or("variant", TcpVariant::newreno, names(kTcpVariants));
-    c.delayed_ack = t.boolean_or("delayed_ack", false);
-    // At most RttEstimator's cap (RFC 6298 2.5: 60 s): a floor above the cap is no RTO.
-    c.min_rto = t.seconds_or("min_rto_s", Time::ms(200), NumberRange::open_closed(0.0, 60.0));
-    c.window_packets = static_cast<int>(t.integer_or("window_packets", 64, 1, 100000));
-    // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
-    c.initial_window_segments = static_cast<int>(t.integer("initial_window_segments", 1, 100000).value_or(0));
-    c.limited_transmit = t.boolean_or("limited_transmit", false);
-    c.timestamps = t.boolean_or("timestamps", false);
-    c.sack = t.boolean_or("sack", false);
+    JsonReader t = tcp_object().open(flow);
+    c.variant = k.variant.read_or(t);
+    c.delayed_ack = k.delayed_ack.read_or(t);
+    c.min_rto = k.min_rto.read_or(t);
+    c.window_packets = static_cast<int>(k.window_packets.read_or(t));
+    c.initial_window_segments = static_cast<int>(k.initial_window_segments.read(t).value_or(0));
+    c.limited_transmit = k.limited_transmit.read_or(t);
+    c.timestamps = k.timestamps.read_or(t);
+    c.sack = k.sack.read_or(t);
     t.finish();
     return std::any(c);
   };
-  e.schema = R"json({
-  "properties": {
-    "tcp": {
-      "type": "object",
-      "properties": {
-        "variant": {
-          "enum": [
-            "newreno",
-            "reno",
-            "fixed_window"
-          ],
-          "description": "congestion control",
-          "default": "newreno"
-        },
-        "delayed_ack": {
-          "type": "boolean",
-          "default": false,
-          "description": "receiver ACKs every second segment"
-        },
-        "min_rto_s": {
-          "type": "number",
-          "description": "lower bound of the retransmission timeout (seconds), at most the 60-s cap (RFC 6298 2.5)",
-          "exclusiveMinimum": 0,
-          "maximum": 60,
-          "default": 0.2
-        },
-        "window_packets": {
-          "type": "integer",
-          "description": "maximum window; the window itself for fixed_window",
-          "minimum": 1,
-          "maximum": 100000,
-          "default": 64
-        },
-        "initial_window_segments": {
-          "type": "integer",
-          "description": "initial congestion window in segments; absent: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)), 3 segments for MSS 1460 (ns-2.35 uses 2, Linux 10)",
-          "minimum": 1,
-          "maximum": 100000
-        },
-        "limited_transmit": {
-          "type": "boolean",
-          "default": false,
-          "description": "RFC 3042: send a new segment on each of the first two duplicate ACKs"
-        },
-        "timestamps": {
-          "type": "boolean",
-          "default": false,
-          "description": "RFC 7323 timestamps option (12 bytes per segment): an RTT sample from every ACK that advances SND.UNA"
-        },
-        "sack": {
-          "type": "boolean",
-          "default": false,
-          "description": "RFC 2018 SACK option (up to 4 blocks, 3 with timestamps, on ACKs while data is held out of order) and RFC 6675 loss recovery"
-        }
-      },
-      "additionalProperties": false
-    }
-  }
-})json";
-  e.doc = R"md(`tcp`: 40 bytes of TCP/IP headers, ACKs back (docs/transport.md). The `tcp` object:
-`variant` `newreno` (default), `reno` or `fixed_window` (000 Sec. 5.5: a
-fixed congestion window); `delayed_ack` (false); `min_rto_s` (0.2, at most 60);
-`window_packets` (64: the maximum window, or the fixed window for `fixed_window`);
-`initial_window_segments` (absent: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
-3 segments for MSS 1460 and 4 up to 1095 bytes; 1 to 100000; ns-2.35's agents
-use 2, Linux 10); `limited_transmit` (false: RFC 3042); `timestamps` (false: RFC
-7323, 12 more header bytes on every segment and an RTT sample from every ACK);
-`sack` (false: RFC 2018 blocks on the ACKs, 12 to 36 bytes, and RFC 6675 loss
-recovery in place of the variant's fast recovery).
-docs/transport.md's "TCP defaults" lists every default beside ns-2's and Linux's.)md";
+  e.summary = "40 bytes of TCP/IP headers, ACKs back (docs/transport.md, whose \"TCP defaults\" lists every "
+              "default beside ns-2's and Linux's).";
+  e.source = "RFC 9293";
+  e.parameters = {tcp_object()};
   return e;
 }
 
 TransportEntry wccp_entry() {
   TransportEntry e;
   e.name = "wccp";
-  e.keys = {"wccp"};
   e.header_bytes = 52;  // TCP/IP (40) and the congestion header (12, transport/header_sizes.hpp)
   e.sends_acks = true;
   e.companion_controller = "wccp";
   e.build = build_wccp;
   e.series.assign(std::begin(WccpFlow::kSeries), std::end(WccpFlow::kSeries));
   e.parse = [](JsonReader& flow) {
+    const WccpKeys& k = wccp_keys();
     WccpConfig c;
-    JsonReader w = flow.object("wccp");
-    // 003 Sec. III-E chooses 5. The bound keeps T_c = beta / r_p (r_p >= 1/RTO, RTO <= 60 s)
-    // within hours, inside the engine's time range; a larger beta is no control loop.
-    c.beta = w.number_or("beta", 5.0, NumberRange::open_closed(0.0, kMaxWccpBeta));
-    c.window_packets = static_cast<int>(w.integer_or("window_packets", 64, 1, 100000));
-    c.min_rto = w.seconds_or("min_rto_s", Time::ms(200), NumberRange::open_closed(0.0, 60.0));
-    c.fast_retransmit = w.boolean_or("fast_retransmit", true);
+    JsonReader w = wccp_object().open(flow);
+    c.beta = k.beta.read_or(w);
+    c.window_packets = static_cast<int>(k.window_packets.read_or(w));
+    c.min_rto = k.min_rto.read_or(w);
+    c.fast_retransmit = k.fast_retransmit.read_or(w);
     w.finish();
     return std::any(c);
   };
-  e.schema = R"json({
-  "properties": {
-    "wccp": {
-      "type": "object",
-      "properties": {
-        "beta": {
-          "type": "number",
-          "description": "003 Eq. 15: at least beta packets per control interval",
-          "exclusiveMinimum": 0,
-          "maximum": 1000,
-          "default": 5
-        },
-        "window_packets": {
-          "type": "integer",
-          "description": "at most this many segments outstanding (the receiver's window; 003 gives none)",
-          "minimum": 1,
-          "maximum": 100000,
-          "default": 64
-        },
-        "min_rto_s": {
-          "type": "number",
-          "description": "lower bound of the retransmission timeout (seconds), as tcp's",
-          "exclusiveMinimum": 0,
-          "maximum": 60,
-          "default": 0.2
-        },
-        "fast_retransmit": {
-          "type": "boolean",
-          "default": true,
-          "description": "resend a lost segment on the third duplicate ACK or a partial ACK, at the next permit, without changing the rate (003 names only the timeout)"
-        }
-      },
-      "additionalProperties": false
-    }
-  }
-})json";
-  e.doc = R"md(`wccp` (003 Sec. III-E): a rate-based sender over TCP's reliability, 52 bytes of
-headers (TCP/IP and a 12-byte congestion header), ACKs back with the header copied
-(docs/transport.md, "WCCP"). The `wccp` object: `beta` (5, Eq. 15, at most 1000); `window_packets`
-(64); `min_rto_s` (0.2, at most 60); `fast_retransmit` (true). Its in-network half is the `wccp`
-controller, added with its defaults on every wireless node when no `wccp`
-controller is listed.)md";
+  e.summary = "a rate-based sender over TCP's reliability, 52 bytes of headers (TCP/IP and a 12-byte congestion "
+              "header), ACKs back with the header copied (docs/transport.md, \"WCCP\"). Its in-network half is "
+              "the `wccp` controller, added with its defaults on every wireless node when no `wccp` controller is "
+              "listed.";
+  e.source = "003 Sec. III-E";
+  e.parameters = {wccp_object()};
   return e;
 }
 

@@ -2,8 +2,8 @@
 // Transports by name, for a flow's "transport" (docs/scenario.md, `flows`). An entry
 // reads its own keys of the flow entry (the common ones: id, src, dst, start_s,
 // stop_s, payload_bytes, traffic, access categories, are read by the scenario
-// layer), contributes its fragments of the JSON Schema and of docs/scenario.md, and
-// builds the flow's endpoints.
+// layer), declared once (config/parameter_table.hpp: the schema and docs/scenario.md
+// are generated from them), and builds the flow's endpoints.
 
 #include <any>
 #include <functional>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/json_reader.hpp"
+#include "config/parameter_table.hpp"
 #include "config/registry.hpp"
 #include "transport/flow_build_context.hpp"
 #include "transport/flow_endpoint.hpp"
@@ -28,8 +29,6 @@ struct TransportEntry {
   using Build = FlowBuild;
 
   std::string name;
-  // The keys of the flow entry it owns; a flow of another transport may not use them.
-  std::vector<std::string> keys;
   // Transport and IP header bytes per packet: payload_bytes + header_bytes must fit
   // one 2304-byte 802.11 MSDU (no fragmentation).
   int header_bytes = 28;
@@ -43,11 +42,17 @@ struct TransportEntry {
   // The time series its endpoints can offer (FlowEndpoint::series()); each may be
   // listed in outputs.timeseries. The names must outlive the registry (literals).
   std::vector<FlowSeriesKind> series;
-  // Its keys' JSON Schema, {"properties": {...}}: the "then" of the flow schema's
-  // `if "transport" is this name` clause. Empty when it has no keys.
-  std::string schema;
-  // Its paragraph of docs/scenario.md, under `flows`.
-  std::string doc;
+  // What it is, in a sentence or two (its paragraph of docs/scenario.md, under `flows`).
+  std::string summary;
+  // The paper section or RFC it follows.
+  std::string source;
+  // The keys of the flow entry it owns (config/parameter_table.hpp; tcp and wccp own
+  // one object each): its parse reads them through these declarations, the schema's
+  // clause for its name and its docs table are generated from them, and a flow of
+  // another transport may not use them.
+  ParameterTable parameters;
+
+  std::vector<std::string> keys() const { return parameters.keys(); }
 };
 
 using TransportRegistry = Registry<TransportEntry>;

@@ -13,6 +13,7 @@
 #include "scenario/scenario.hpp"
 #include "runner/network.hpp"
 #include "runner/run_scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -174,9 +175,9 @@ TEST(CounterStarvation, GivesTheFlagshipsTwoHopFlowItsShareBack) {
   doc["controllers"] = nlohmann::json::parse(R"([{"type": "counter_starvation"}])");
   const Results r = run_scenario(parse_scenario(doc));
   double two_hop = 0, one_hop = 0;
-  for (const auto& f : r.flows) (f["id"] == "A_to_GW" ? two_hop : one_hop) = f["goodput_bps"].get<double>();
+  for (const auto& f : r.flows) (flow_column::id.of(f) == "A_to_GW" ? two_hop : one_hop) = flow_column::goodput_bps.of(f);
   EXPECT_GT(two_hop, 0.2 * one_hop);
-  EXPECT_GT(r.summary["jain_fairness_index"].get<double>(), 0.75);
+  EXPECT_GT(summary_column::jain_fairness_index.of(r.summary), 0.75);
   ASSERT_EQ(r.controllers.size(), 1u);
   EXPECT_EQ(r.controllers[0]["statistics"]["changed"][0]["node"], "B");
 }

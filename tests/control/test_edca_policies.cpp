@@ -14,6 +14,7 @@
 #include "runner/network.hpp"
 #include "runner/run_scenario.hpp"
 #include "tests/core/test_packets.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -332,7 +333,7 @@ TEST(EdcaPolicies, AckPriorityExposesPerStationFairnessAndTxopMakesItPerFlow) {
   const Results ack = run(nlohmann::json::parse(R"([{"type": "edca_ack_priority"}])"));
   const Results txop =
       run(nlohmann::json::parse(R"([{"type": "edca_ack_priority"}, {"type": "edca_txop", "dynamic": false}])"));
-  const auto goodput = [](const Results& r, std::size_t f) { return r.flows.at(f)["goodput_bps"].get<double>(); };
+  const auto goodput = [](const Results& r, std::size_t f) { return flow_column::goodput_bps.of(r.flows.at(f)); };
   const auto total = [&](const Results& r) {
     double t = 0;
     for (std::size_t f = 0; f < r.flows.size(); ++f) t += goodput(r, f);
@@ -347,7 +348,7 @@ TEST(EdcaPolicies, AckPriorityExposesPerStationFairnessAndTxopMakesItPerFlow) {
   // Seeds 1-3: one-hop share 0.49-0.56 under DCF, 0.753-0.755 with ACK priority.
   EXPECT_LT(one_hop_share(dcf), 0.65);
   EXPECT_GT(one_hop_share(ack), 0.7);
-  EXPECT_GT(txop.summary["jain_fairness_index"].get<double>(), 0.95);
+  EXPECT_GT(summary_column::jain_fairness_index.of(txop.summary), 0.95);
   EXPECT_GT(weakest(txop), 0.7 * total(txop) / 12);
   EXPECT_GT(total(ack), total(dcf));
   EXPECT_GT(total(txop), total(ack));

@@ -10,6 +10,7 @@
 
 #include "runner/run_scenario.hpp"
 #include "scenario/scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -34,7 +35,7 @@ TEST(GatewayRateControl, PerFlowLimitHoldsEachSubscriberToItsShare) {
   for (const auto& f : r.flows) {
     // The share is a goodput rate: the bucket lets whole IP packets through at
     // share x 1040 / 1000 (TCP/IP headers on 1000-byte segments).
-    const double goodput = f["goodput_bps"].get<double>();
+    const double goodput = flow_column::goodput_bps.of(f);
     EXPECT_LE(goodput, share * 1.02) << f["id"];
     EXPECT_GE(goodput, share * 0.85) << f["id"];
   }
@@ -52,9 +53,9 @@ TEST(GatewayRateControl, FifoStarvesTheThreeHopFlowAndPerFlowLimitingDoesNot) {
   // others'; per-flow rate limiting at the fair share (125 kbit/s) evens them out.
   const Results fifo = parking_lot("fifo", 125000, 60);
   const Results limited = parking_lot("per_flow_rate_limit", 125000, 60);
-  EXPECT_LT(fifo.summary["jain_fairness_index"].get<double>(), 0.8);
-  EXPECT_GT(limited.summary["jain_fairness_index"].get<double>(), 0.97);
-  EXPECT_LT(fifo.flows[2]["goodput_bps"].get<double>(), 0.3 * fifo.flows[0]["goodput_bps"].get<double>());
+  EXPECT_LT(summary_column::jain_fairness_index.of(fifo.summary), 0.8);
+  EXPECT_GT(summary_column::jain_fairness_index.of(limited.summary), 0.97);
+  EXPECT_LT(flow_column::goodput_bps.of(fifo.flows[2]), 0.3 * flow_column::goodput_bps.of(fifo.flows[0]));
 }
 
 TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
@@ -67,7 +68,7 @@ TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
   EXPECT_EQ(stats["scheme"], "fred");
   EXPECT_GT(stats["classes"][0]["drops"].value("queue_overflow", 0), 0);
   EXPECT_GT(stats["classes"][1]["drops"].value("queue_overflow", 0), 0);
-  EXPECT_LT(r.flows[2]["goodput_bps"].get<double>(), 0.3 * r.flows[1]["goodput_bps"].get<double>());
+  EXPECT_LT(flow_column::goodput_bps.of(r.flows[2]), 0.3 * flow_column::goodput_bps.of(r.flows[1]));
   const auto& f3 = stats["classes"][2]["data_arrival_rate_bps"];
   EXPECT_LT(f3.back().get<double>(), stats["classes"][0]["data_arrival_rate_bps"].back().get<double>());
 }
@@ -95,9 +96,9 @@ TEST(GatewayRateControl, SourceRateLimitPacesUpstreamFlowsAtTheirSources) {
   doc["controllers"][0]["fair_rate_bps"] = 100000;
   const Results r = run_scenario(parse_scenario(doc));
   for (const auto& f : r.flows) {
-    EXPECT_LE(f["goodput_bps"].get<double>(), 100000 * 1.02) << f["id"];
+    EXPECT_LE(flow_column::goodput_bps.of(f), 100000 * 1.02) << f["id"];
   }
-  EXPECT_GT(r.summary["jain_fairness_index"].get<double>(), 0.97);
+  EXPECT_GT(summary_column::jain_fairness_index.of(r.summary), 0.97);
   const auto& stats = r.controllers.at(0)["statistics"];
   EXPECT_EQ(stats["classes"][2]["class"], "n3");
 }

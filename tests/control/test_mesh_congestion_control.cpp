@@ -16,6 +16,7 @@
 
 #include "runner/run_scenario.hpp"
 #include "scenario/scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -36,7 +37,7 @@ Results run(const std::string& controller, std::uint64_t seed = 1, const nlohman
 
 double goodput(const Results& r, const std::string& flow) {
   for (const auto& f : r.flows) {
-    if (f["id"] == flow) return f["goodput_bps"].get<double>();
+    if (flow_column::id.of(f) == flow) return flow_column::goodput_bps.of(f);
   }
   ADD_FAILURE() << "no flow " << flow;
   return 0.0;
@@ -189,7 +190,7 @@ TEST(MeshCongestionControl, CongestionControlCollision) {
       SCOPED_TRACE(scheme);
       const Results r = run(scheme, seed, nlohmann::json::object(), "congestion_control_collision.json");
       EXPECT_EQ(r.summary["drops_intra_mesh"].get<double>(), 0.0);
-      EXPECT_LT(r.summary["total_goodput_bps"].get<double>(), 0.35 * none.summary["total_goodput_bps"].get<double>());
+      EXPECT_LT(summary_column::total_goodput_bps.of(r.summary), 0.35 * summary_column::total_goodput_bps.of(none.summary));
       // Each middle station blocked by the other for most of the 10 s.
       const std::string b = std::to_string(radio_of(r, "B")["radio"].get<int>());
       const std::string c = std::to_string(radio_of(r, "C")["radio"].get<int>());
@@ -201,7 +202,7 @@ TEST(MeshCongestionControl, CongestionControlCollision) {
     // Fig. 2(b) says it should, and the throughput beats no control's, with the
     // forwarded packets still almost all kept.
     const Results fixed = run("lscc", seed, {{"exclude_blocked_packets", true}}, "congestion_control_collision.json");
-    EXPECT_GT(fixed.summary["total_goodput_bps"].get<double>(), none.summary["total_goodput_bps"].get<double>());
+    EXPECT_GT(summary_column::total_goodput_bps.of(fixed.summary), summary_column::total_goodput_bps.of(none.summary));
     EXPECT_LT(fixed.summary["drops_intra_mesh"].get<double>(), 0.1 * none.summary["drops_intra_mesh"].get<double>());
     const std::string c = std::to_string(radio_of(fixed, "C")["radio"].get<int>());
     EXPECT_LT(radio_of(fixed, "B")["blocked_by_radio_s"][c].get<double>(), 6.0);

@@ -20,23 +20,30 @@ void CwPin::on_stop() {
 
 nlohmann::ordered_json CwPin::statistics() const { return {{"pinned_radios", pinned_.size()}}; }
 
+// Its one key, declared once: the parse reads it, the schema and the docs show it.
+const CustomParameter& cw_min_key() {
+  static const CustomParameter key({.key = "cw_min",
+                                    .schema = {{"$ref", "#/$defs/window"}},
+                                    .value = "a window: a power of two 1..32768",
+                                    .description = "the window its `nodes` use from `start_s` to `stop_s`",
+                                    .source = "tests only",
+                                    .required = true,
+                                    .example = "64"});
+  return key;
+}
+
 control::ControllerEntry cw_pin_entry() {
   control::ControllerEntry e;
   e.name = "cw_pin";
   e.parse = [](JsonReader& r, control::ControllerParseContext& ctx) {
     CwPinParams p;
-    if (const nlohmann::json* v = r.get("cw_min", Need::required, "64")) {
-      p.cw_min = ctx.check_window(*v, r.path_of("cw_min")).value_or(0);
-    }
+    if (const nlohmann::json* v = cw_min_key().get(r)) p.cw_min = ctx.check_window(*v, cw_min_key().path(r)).value_or(0);
     return std::any(p);
   };
   e.build = [](const ControllerConfig& c, control::ControlContext& ctx) { return std::make_unique<CwPin>(c, ctx); };
-  e.schema = R"json({
-    "description": "test only: pins CWmin of its nodes",
-    "properties": {"cw_min": {"$ref": "#/$defs/window", "description": "the pinned window"}},
-    "required": ["cw_min"]
-  })json";
-  e.doc = "| `cw_pin` | tests only | `cw_min` (required): the window its `nodes` use from `start_s` to `stop_s` |";
+  e.summary = "test only: pins CWmin of its nodes";
+  e.source = "tests only";
+  e.parameters = {cw_min_key()};
   return e;
 }
 

@@ -24,12 +24,23 @@ mac::EnqueueResult HeadDropQueue::do_enqueue(PacketPtr& packet, Time now) {
 
 PacketPtr HeadDropQueue::do_dequeue(Time /*now*/) { return fifo_.pop_front(); }
 
+const IntegerParameter& head_drop_packets_key() {
+  static const IntegerParameter key({.key = "head_drop_packets",
+                                     .unit = "packets",
+                                     .min = 1,
+                                     .max = 100,
+                                     .fallback = HeadDropParams{}.head_drop_packets,
+                                     .description = "dropped from the head per arrival into a full queue",
+                                     .source = "tests only"});
+  return key;
+}
+
 mac::QueueDisciplineEntry head_drop_entry() {
   mac::QueueDisciplineEntry e;
   e.name = "head_drop";
   e.parse = [](JsonReader& queue, const std::any* base) {
     HeadDropParams p = base != nullptr ? std::any_cast<HeadDropParams>(*base) : HeadDropParams{};
-    p.head_drop_packets = static_cast<int>(queue.integer_or("head_drop_packets", p.head_drop_packets, 1, 100));
+    p.head_drop_packets = static_cast<int>(head_drop_packets_key().read_or(queue, p.head_drop_packets));
     return std::any(p);
   };
   e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops,
@@ -37,8 +48,9 @@ mac::QueueDisciplineEntry head_drop_entry() {
     const HeadDropParams p = params.has_value() ? std::any_cast<HeadDropParams>(params) : HeadDropParams{};
     return std::make_unique<HeadDropQueue>(limit, p, drops);
   };
-  e.schema = R"json({"properties": {"head_drop_packets": {"type": "integer", "minimum": 1, "maximum": 100, "default": 1}}})json";
-  e.doc = "| `head_drop` | `head_drop_packets` (1) | tests only: a full queue drops its oldest packets for the arrival |";
+  e.summary = "tests only: a full queue drops its oldest packets for the arrival";
+  e.source = "tests only";
+  e.parameters = {head_drop_packets_key()};
   return e;
 }
 

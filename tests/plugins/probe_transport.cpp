@@ -52,22 +52,37 @@ std::optional<double> ProbeFlow::sample(std::string_view kind) const {
   return std::nullopt;
 }
 
+// Its keys, declared once: a "probe" object with one member.
+const TimeParameter& interval_key() {
+  static const TimeParameter key({.key = "interval_s",
+                                  .range = NumberRange::at_least(0.001),
+                                  .fallback = ProbeParams{}.interval,
+                                  .description = "the time between two probes",
+                                  .source = "tests only"});
+  return key;
+}
+
+const ObjectParameter& probe_key() {
+  static const ObjectParameter key(
+      {.key = "probe", .members = {interval_key()}, .description = "the probe's settings", .source = "tests only"});
+  return key;
+}
+
 transport::TransportEntry probe_entry() {
   transport::TransportEntry e;
   e.name = "probe";
-  e.keys = {"probe"};
   e.header_bytes = ProbeFlow::kHeaderBytes;
   e.parse = [](JsonReader& flow) {
     ProbeParams p;
-    JsonReader r = flow.object("probe");
-    p.interval = r.seconds_or("interval_s", Time::ms(100), NumberRange::at_least(0.001));
+    JsonReader r = probe_key().open(flow);
+    p.interval = interval_key().read_or(r);
     r.finish();
     return std::any(p);
   };
   e.build = [](transport::FlowBuildContext& site) { return std::make_unique<ProbeFlow>(site); };
   e.series.assign(std::begin(ProbeFlow::kSeries), std::end(ProbeFlow::kSeries));
-  e.schema = R"json({"properties": {"probe": {"type": "object", "properties": {"interval_s": {"type": "number", "minimum": 0.001, "default": 0.1}}, "additionalProperties": false}}})json";
-  e.doc = "`probe`: tests only: one packet every `interval_s` (0.1), 100 header bytes, no ACKs.";
+  e.summary = "tests only: one packet every `probe.interval_s`, 100 header bytes, no ACKs.";
+  e.parameters = {probe_key()};
   return e;
 }
 

@@ -22,6 +22,7 @@
 #include "tests/plugins/head_drop_queue.hpp"
 #include "tests/plugins/probe_transport.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -128,7 +129,7 @@ TEST(PluginController, ContributesItsSchemaAndDocFragments) {
   EXPECT_EQ(last["properties"]["type"]["const"], "cw_pin");
   EXPECT_EQ(last["properties"]["cw_min"]["$ref"], "#/$defs/window");
   EXPECT_TRUE(last["properties"].contains("nodes"));  // common keys around its own
-  EXPECT_EQ(last["required"], nlohmann::ordered_json::array({"cw_min"}));
+  EXPECT_EQ(last["required"], nlohmann::ordered_json::array({"type", "cw_min"}));  // its own after the common one
   EXPECT_EQ(schema["$defs"]["queue"]["properties"]["discipline"]["enum"],
             nlohmann::ordered_json::array({"drop_tail", "fq", "token_bucket", "per_class_token_bucket", "fred", "head_drop"}));
   EXPECT_EQ(schema["$defs"]["queue"]["dependentRequired"]["head_drop_packets"],
@@ -142,8 +143,10 @@ TEST(PluginController, ContributesItsSchemaAndDocFragments) {
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "tcp_cwnd"), 1);
   const std::string doc = compose_doc(read_text(root / "docs/scenario.md"), with_plugins());
   EXPECT_NE(doc.find("| `cw_pin` | tests only |"), std::string::npos);
-  EXPECT_NE(doc.find("| `head_drop` | `head_drop_packets` (1) |"), std::string::npos);
-  EXPECT_NE(doc.find("`probe`: tests only"), std::string::npos);
+  EXPECT_NE(doc.find("| `head_drop` | tests only | `head_drop_packets` |"), std::string::npos);
+  EXPECT_NE(doc.find("| `head_drop_packets` | integer 1..100 (packets) | 1 |"), std::string::npos);
+  EXPECT_NE(doc.find("`probe` (simulated): tests only"), std::string::npos);
+  EXPECT_NE(doc.find("| `probe.interval_s` | number >= 0.001 (s) | 0.1 |"), std::string::npos);
   // The checked-in files hold the built-ins only.
   EXPECT_EQ(read_text(root / "docs/scenario.md").find("cw_pin"), std::string::npos);
 }
@@ -151,10 +154,18 @@ TEST(PluginController, ContributesItsSchemaAndDocFragments) {
 TEST(PluginRegistries, ComposingNeedsTheMarkedRegions) {
   EXPECT_THROW((void)compose_doc("# no regions\n", Registries{}), std::invalid_argument);
   EXPECT_THROW((void)compose_schema(nlohmann::ordered_json::object(), Registries{}), std::invalid_argument);
+  // Two disciplines may share a key only with one declaration: the schema of `queue`
+  // has one property per key.
   Registries broken;
-  control::ControllerEntry e = test::cw_pin_entry();
-  e.schema = "{not json";
-  broken.controllers.add(e);
+  mac::QueueDisciplineEntry other = test::head_drop_entry();
+  other.name = "head_drop_too";
+  other.parameters = {IntegerParameter({.key = "head_drop_packets",
+                                        .min = 1,
+                                        .max = 7,
+                                        .description = "the same key, another range",
+                                        .source = "tests only"})};
+  broken.queue_disciplines.add(test::head_drop_entry());
+  broken.queue_disciplines.add(other);
   const std::filesystem::path root(WMNSIM_SOURCE_DIR);
   const auto base = nlohmann::ordered_json::parse(read_text(root / "scenarios/schema/scenario.schema.json"));
   EXPECT_THROW((void)compose_schema(base, broken), std::invalid_argument);
@@ -294,7 +305,7 @@ TEST(PluginTransport, ParsesBuildsAndRunsFromTheTestTree) {
   EXPECT_EQ(r.flows[0].at("sent_packets"), 8);  // at 0, 0.25, ..., 1.75 s
   EXPECT_EQ(r.flows[0].at("delivered_packets"), 8);
   EXPECT_EQ(r.flows[0].at("probe_delivered"), 8);  // its own statistic
-  EXPECT_NEAR(r.flows[0].at("goodput_bps").get<double>(), 8 * 200 * 8 / 2.0, 1e-9);
+  EXPECT_NEAR(flow_column::goodput_bps.of(r.flows[0]), 8 * 200 * 8 / 2.0, 1e-9);
   // Its own series, with its unit, sampled every second.
   ASSERT_TRUE(r.timeseries.contains("probe_delivered"));
   EXPECT_EQ(r.timeseries.at("probe_delivered").unit, "packets");

@@ -10,6 +10,7 @@
 #include "core/input_error.hpp"
 #include "runner/run_scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -58,13 +59,13 @@ TEST(FlowStatistics, CountsBalanceAndDelaysAreOrdered) {
     EXPECT_EQ(u(f, "rx_bytes") * u(f, "tx_packets"), u(f, "tx_bytes") * u(f, "rx_packets"));
     lost += u(f, "lost_packets");
     // Delays: nearest-rank percentiles are delays some packet had, in order.
-    const double p50 = f.at("delay_p50_s").get<double>(), p95 = f.at("delay_p95_s").get<double>(),
-                 p99 = f.at("delay_p99_s").get<double>(), max = f.at("delay_max_s").get<double>();
+    const double p50 = flow_column::delay_p50_s.of(f), p95 = flow_column::delay_p95_s.of(f),
+                 p99 = flow_column::delay_p99_s.of(f), max = flow_column::delay_max_s.of(f);
     EXPECT_GT(p50, 0.0);
     EXPECT_LE(p50, p95);
     EXPECT_LE(p95, p99);
     EXPECT_LE(p99, max);
-    EXPECT_GE(f.at("jitter_s").get<double>(), 0.0);
+    EXPECT_GE(flow_column::jitter_s.of(f), 0.0);
     // The histogram holds every delay measured in the window, 1 ms bins, and its
     // last bin is the maximum's.
     const auto& h = r.flow_delay_histograms[i];
@@ -125,7 +126,7 @@ TEST(PartialResults, ACancelledRunReportsWhatItMeasuredUpToTheStop) {
   // not diluted by the 25 s that never ran. Bits delivered up to the stop bound it:
   double total = 0.0;
   for (const auto& f : r.flows) {
-    const double goodput = f.at("goodput_bps").get<double>();
+    const double goodput = flow_column::goodput_bps.of(f);
     EXPECT_GT(goodput, 0.0);
     EXPECT_LE(goodput * (stop - 1.0), 8.0 * static_cast<double>(u(f, "rx_bytes")) + 1e-6);
     EXPECT_EQ(u(f, "tx_packets"), u(f, "rx_packets") + u(f, "lost_packets") + u(f, "in_network_packets"));
@@ -141,10 +142,10 @@ TEST(PartialResults, ACancelledRunReportsWhatItMeasuredUpToTheStop) {
   // instant that a run ending there leaves out, and the stop goes through a double.)
   const double one_datagram_bps = 8.0 * 1600 / (stop - 1.0);  // one 1460-byte segment, rounded up
   for (std::size_t i = 0; i < r.flows.size(); ++i) {
-    EXPECT_NEAR(r.flows[i].at("goodput_bps").get<double>(), full.flows[i].at("goodput_bps").get<double>(),
+    EXPECT_NEAR(flow_column::goodput_bps.of(r.flows[i]), flow_column::goodput_bps.of(full.flows[i]),
                 one_datagram_bps);
   }
-  EXPECT_NEAR(r.summary.at("total_goodput_bps").get<double>(), total, 1e-9 * total);
+  EXPECT_NEAR(summary_column::total_goodput_bps.of(r.summary), total, 1e-9 * total);
 }
 
 TEST(Logging, ATraceRunHasTheSameFingerprintAsASilentOne) {

@@ -15,6 +15,7 @@
 #include "fixtures/saturation_testbed.hpp"
 #include "scenario/phy_builder.hpp"
 #include "runner/run_scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -64,7 +65,7 @@ TEST(Network, CbrOverThreeHopsDeliversExactlyWhatWasSent) {
   EXPECT_EQ(f["hops"], 3);
   EXPECT_EQ(f["route"], nlohmann::ordered_json({"N0", "N1", "N2", "N3"}));
   // 124 datagrams land inside [0, 10 s) counted over 10 s (the last one at 9.92 s + a few ms too).
-  EXPECT_NEAR(f["goodput_bps"].get<double>(), 125 * 1000 * 8 / 10.0, 1e-6);
+  EXPECT_NEAR(flow_column::goodput_bps.of(f), 125 * 1000 * 8 / 10.0, 1e-6);
   // Forwarded by the two relays, delivered once.
   EXPECT_EQ(r.nodes[1]["forwarded"], 125);
   EXPECT_EQ(r.nodes[2]["forwarded"], 125);
@@ -90,7 +91,7 @@ TEST(Network, SaturatedUdpKeepsTheMacAsBusyAsTheSaturationTestbed) {
   setup.duration = Time::s(10);
   const mac::SaturationResult bed = mac::run_saturation(setup);
   const double expected = bed.throughput_bps * 1472.0 / 1500.0;  // payload of each 1500-byte datagram
-  EXPECT_NEAR(flow_row(r, "f")["goodput_bps"].get<double>(), expected, 0.01 * expected);
+  EXPECT_NEAR(flow_column::goodput_bps.of(flow_row(r, "f")), expected, 0.01 * expected);
   expect_conserved(r);
 }
 
@@ -105,9 +106,9 @@ TEST(Network, TcpUpAndDownThroughAGatewaysWiredLink) {
   const auto& down = flow_row(r, "down");
   EXPECT_EQ(up["route"], nlohmann::ordered_json({"N0", "N1", "N2", "internet"}));
   EXPECT_EQ(down["route"], nlohmann::ordered_json({"internet", "N2", "N1"}));
-  EXPECT_GT(up["goodput_bps"].get<double>(), 0.0);
-  EXPECT_GT(down["goodput_bps"].get<double>(), 0.0);
-  EXPECT_GT(up["goodput_bps"].get<double>() + down["goodput_bps"].get<double>(), 1e6);
+  EXPECT_GT(flow_column::goodput_bps.of(up), 0.0);
+  EXPECT_GT(flow_column::goodput_bps.of(down), 0.0);
+  EXPECT_GT(flow_column::goodput_bps.of(up) + flow_column::goodput_bps.of(down), 1e6);
   EXPECT_EQ(r.nodes[3]["role"], "host");
   EXPECT_TRUE(r.nodes[3]["data_attempts"].is_null());  // a host has no MAC
   expect_conserved(r);
@@ -207,11 +208,11 @@ TEST(Network, FlagshipTwoHopFlowStarves) {
   nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/two_hop_chain_tcp.json");
   doc["simulation"]["duration_s"] = 30;
   const Results r = run_scenario(parse_scenario(doc));
-  const double two_hop = flow_row(r, "A_to_GW")["goodput_bps"].get<double>();
-  const double one_hop = flow_row(r, "B_to_GW")["goodput_bps"].get<double>();
+  const double two_hop = flow_column::goodput_bps.of(flow_row(r, "A_to_GW"));
+  const double one_hop = flow_column::goodput_bps.of(flow_row(r, "B_to_GW"));
   EXPECT_LT(two_hop, 0.1 * one_hop);
   EXPECT_GT(one_hop, 3e6);
-  EXPECT_LT(r.summary["jain_fairness_index"].get<double>(), 0.6);
+  EXPECT_LT(summary_column::jain_fairness_index.of(r.summary), 0.6);
   expect_conserved(r);
 }
 
@@ -224,14 +225,14 @@ TEST(Network, FairSharesGiveRatiosAndUtilizationAgainstTheFairAllocation) {
       {"id": "one", "transport": "udp", "src": "N1", "dst": "N2", "payload_bytes": 1000,
        "traffic": {"type": "cbr", "rate_bps": 100000}, "fair_share_bps": 50000}])");
   const Results r = run_scenario(parse_scenario(chain(3, flows)));
-  EXPECT_DOUBLE_EQ(flow_row(r, "two")["fair_ratio"].get<double>(), 0.5);
-  EXPECT_DOUBLE_EQ(flow_row(r, "one")["fair_ratio"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(flow_column::fair_ratio.of(flow_row(r, "two")), 0.5);
+  EXPECT_DOUBLE_EQ(flow_column::fair_ratio.of(flow_row(r, "one")), 2.0);
   EXPECT_DOUBLE_EQ(r.summary["min_fair_ratio"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(r.summary["max_fair_ratio"].get<double>(), 2.0);
   // U = 100k x 2 + 100k x 1; U_opt = 200k x 2 + 50k x 1.
   EXPECT_DOUBLE_EQ(r.summary["utilization_ratio"].get<double>(), 300000.0 / 450000.0);
-  EXPECT_DOUBLE_EQ(r.summary["effective_utilization_bps"].get<double>(), 300000.0);
-  EXPECT_DOUBLE_EQ(r.summary["jain_fairness_index"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(summary_column::effective_utilization_bps.of(r.summary), 300000.0);
+  EXPECT_DOUBLE_EQ(summary_column::jain_fairness_index.of(r.summary), 1.0);
 }
 
 TEST(Network, EveryShippedScenarioConservesPackets) {

@@ -12,6 +12,7 @@
 #include "control/starvation_model.hpp"
 #include "scenario/scenario.hpp"
 #include "runner/run_scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -33,9 +34,9 @@ Point measure(int cw_min_b) {
   doc["nodes"][1]["mac"]["cw_min"] = cw_min_b;
   const Results r = run_scenario(parse_scenario(doc));
   double a = 0, b = 0;
-  for (const auto& f : r.flows) (f["id"] == "A_to_GW" ? a : b) = f["goodput_bps"].get<double>();
+  for (const auto& f : r.flows) (flow_column::id.of(f) == "A_to_GW" ? a : b) = flow_column::goodput_bps.of(f);
   return {cw_min_b, m.share_a, m.jain_index, m.lambda_a_bps + m.lambda_b_bps,
-          a / (a + b), r.summary["jain_fairness_index"].get<double>(), a + b};
+          a / (a + b), summary_column::jain_fairness_index.of(r.summary), a + b};
 }
 
 TEST(StarvationModelVsSimulation, SameTrendAcrossTheCwMinSweep) {

@@ -20,6 +20,7 @@
 
 #include "scenario/scenario.hpp"
 #include "runner/run_scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -44,7 +45,7 @@ TEST(TcpNoTimeoutLivelock, ThreeHopFifoChainHasNoFlowStuckAtATimeoutRate) {
     double lo = 1e300, hi = 0;
     for (const auto& f : r.flows) {
       const auto timeouts = f["timeouts"].get<std::uint64_t>();
-      const double goodput = f["goodput_bps"].get<double>();
+      const double goodput = flow_column::goodput_bps.of(f);
       EXPECT_LE(timeouts, kDurationS / 10) << f["id"].get<std::string>() << " at " << goodput << " bit/s";
       lo = std::min(lo, goodput);
       hi = std::max(hi, goodput);

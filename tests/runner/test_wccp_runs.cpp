@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runner/run_scenario.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim {
 namespace {
@@ -44,10 +45,10 @@ TEST(WccpRuns, ChainKeepsQueuesShortAndDelayBelowTcps) {
     const Results tcp = run_scenario(parse_scenario(t_doc));
     const auto& w = wccp.flows.at(0);
     const auto& t = tcp.flows.at(0);
-    wccp_delay.push_back(number(w, "delay_mean_s"));
-    tcp_delay.push_back(number(t, "delay_mean_s"));
+    wccp_delay.push_back(flow_column::delay_mean_s.of(w));
+    tcp_delay.push_back(flow_column::delay_mean_s.of(t));
     // Without losing throughput (003 Sec. IV-A: 209.9 against 194.6 kbit/s).
-    EXPECT_GT(number(w, "goodput_bps"), 0.8 * number(t, "goodput_bps")) << "seed " << seed;
+    EXPECT_GT(flow_column::goodput_bps.of(w), 0.8 * flow_column::goodput_bps.of(t)) << "seed " << seed;
     double sum = 0.0;
     std::size_t n = 0;
     for (const auto& s : wccp.timeseries.at("queue_length").samples) {

@@ -21,6 +21,7 @@
 #include "transport/header_sizes.hpp"
 #include "transport/tcp_receiver.hpp"
 #include "transport/tcp_settings.hpp"
+#include "results/result_columns.hpp"
 
 namespace wmnsim::transport {
 namespace {
@@ -374,7 +375,7 @@ TEST(TcpSack, WholeScenarioWithSackRunsAndDelivers) {
   ASSERT_EQ(r.flows.size(), 2u);
   std::uint64_t drops = 0, retransmissions = 0;
   for (const auto& f : r.flows) {
-    EXPECT_GT(f["goodput_bps"].get<double>(), 100e3) << f["id"].get<std::string>();
+    EXPECT_GT(flow_column::goodput_bps.of(f), 100e3) << f["id"].get<std::string>();
     EXPECT_GT(f["delivered_packets"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(f["timeouts"].get<std::uint64_t>(), 0u) << f["id"].get<std::string>();
     drops += f["dropped_packets"].get<std::uint64_t>();
