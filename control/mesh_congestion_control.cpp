@@ -155,14 +155,12 @@ std::int64_t MeshCongestionControl::capacity(const RadioState& s) const {
   return b;
 }
 
+void MeshCongestionControl::RadioState::on_departure(Time now, const Packet& /*departed*/) {
+  owner->on_departure(*this, now);
+}
+
 void MeshCongestionControl::RadioState::on_queue_length(Time now, std::size_t /*packets*/, std::int64_t /*bytes*/) {
-  // A data packet left for the MAC: dequeue() counts it before telling the observer,
-  // a lifetime drop does not count it.
-  std::uint64_t taken = 0;
-  for (const mac::MeshBuffer* b : buffers) taken += b->counters().dequeued_packets;
-  const bool departed = taken > dequeued;
-  dequeued = taken;
-  owner->on_change(*this, now, departed);
+  owner->on_length(*this, now);
 }
 
 bool MeshCongestionControl::running(const RadioState& s, std::uint32_t radio, Time now) const {
@@ -179,16 +177,11 @@ void MeshCongestionControl::set_duration(RadioState& s, Time d, Time now) {
   s.duration_series.emplace_back(now, d);
 }
 
-void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
+void MeshCongestionControl::on_departure(RadioState& s, Time now) {
   const double cap = static_cast<double>(capacity(s));
-  const double held = static_cast<double>(held_bytes(s));
   const double forwarded = static_cast<double>(forward_bytes(s));
-  // What the congestion and look-ahead tests see (exclude_blocked_packets: not the
-  // packets only another station's notification keeps here).
-  const double held_tested = held - static_cast<double>(blocked_bytes(s, now, false));
-  const double forwarded_tested = forwarded - static_cast<double>(blocked_bytes(s, now, true));
   // Too long (Sec. 3.1): a data packet left and the forwarding part is nearly empty.
-  if (departed && s.adapting && forwarded < params_.too_long_threshold * cap) {
+  if (s.adapting && forwarded < params_.too_long_threshold * cap) {
     std::vector<std::uint32_t> lift;
     for (const Notified& n : s.notified) {
       if (n.until > now) lift.push_back(n.radio);
@@ -200,6 +193,18 @@ void MeshCongestionControl::on_change(RadioState& s, Time now, bool departed) {
       sim().scheduler().cancel(s.check);
     }
   }
+}
+
+void MeshCongestionControl::on_length(RadioState& s, Time now) {
+  // The buffer as the departure's check left it: a notification goes to the MAC's
+  // management queue, never into this buffer.
+  const double cap = static_cast<double>(capacity(s));
+  const double held = static_cast<double>(held_bytes(s));
+  const double forwarded = static_cast<double>(forward_bytes(s));
+  // What the congestion and look-ahead tests see (exclude_blocked_packets: not the
+  // packets only another station's notification keeps here).
+  const double held_tested = held - static_cast<double>(blocked_bytes(s, now, false));
+  const double forwarded_tested = forwarded - static_cast<double>(blocked_bytes(s, now, true));
   // Congestion (Sec. 3.1, 4.1): more than 60 % of the buffer occupied.
   if (held_tested > params_.congestion_threshold * cap) {
     std::vector<std::uint32_t> to;

@@ -91,7 +91,6 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
     bool adapting = false;
     std::vector<Notified> notified;
     EventId check;
-    std::uint64_t dequeued = 0;                  // packets taken by the MAC so far
     // The packet being forwarded onto this radio now, and the radio it came from.
     PacketId incoming = 0;
     std::uint32_t incoming_from = mac::MeshBuffer::kLocal;
@@ -103,6 +102,8 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
     std::uint64_t increases = 0, decreases = 0, congested_detections = 0;
     std::vector<std::pair<Time, Time>> duration_series;  // (when, D)
 
+    // A data packet left the buffer for the MAC, then the buffer's new length.
+    void on_departure(Time now, const Packet& departed) override;
     void on_queue_length(Time now, std::size_t packets, std::int64_t bytes) override;
   };
   const std::vector<std::unique_ptr<RadioState>>& radios() const { return radios_; }
@@ -112,7 +113,10 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   void on_forwarded(std::uint32_t node, Packet& packet, const PrevHop& from, const NextHop& to) override;
   void on_management(std::uint32_t node, const ManagementBody& body, const PrevHop& from) override;
 
-  void on_change(RadioState& s, Time now, bool departed);
+  // Sec. 3.1's "too long" rule, after each data packet that leaves the buffer.
+  void on_departure(RadioState& s, Time now);
+  // Detection and look-ahead, after every change of the buffer's length.
+  void on_length(RadioState& s, Time now);
   // Why a notification is sent (statistics and the debug log).
   enum class Reason { congestion, look_ahead, renewal, lift };
   static const char* reason_name(Reason r);

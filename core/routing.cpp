@@ -123,7 +123,7 @@ class Diagnosis {
         std::vector<std::uint32_t> gws = gateways_of(s_);
         return quoted(s_.nodes[x].id) +
                " joins no gateway tree: no path of two-way wireless links leads from it to a "
-               "gateway" + gap(*wireless_, x, gws) + "; " + s_.unreachable_advice + ", or use \"type\": \"auto\"";
+               "gateway" + gap(*wireless_, x, gws) + "; " + s_.unreachable_advice + ", or use " + s_.auto_routing;
       }
       if (to.size() == 1) {
         const auto& ra = (*roots_)[from];
@@ -132,8 +132,8 @@ class Diagnosis {
           return quoted(s_.nodes[from].id) + " is in the tree of " + quoted(s_.nodes[*ra].id) +
                  " and " + quoted(s_.nodes[to[0]].id) + " in the tree of " +
                  quoted(s_.nodes[*rb].id) +
-                 ", and no wired link joins the two; wire both gateways to a common node "
-                 "under /links, or use \"type\": \"auto\"";
+                 ", and no wired link joins the two; wire both gateways to a common node under " +
+                 s_.links_at + ", or use " + s_.auto_routing;
         }
       }
     }
@@ -325,7 +325,6 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
   out.flows.resize(scenario.flows.size());
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
     const RoutingInput::FlowEntry& f = scenario.flows[i];
-    const std::string at = pointer_join("/flows", i);
     if (!f.src && !f.dst) continue;                    // the loader reports it
     if ((!f.src || !f.dst) && gws.empty()) continue;  // "@gateway" without one: ditto
     std::optional<std::uint32_t> src, dst;
@@ -335,7 +334,7 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
     if (!dst && !gws.empty()) dst = out.gateway[*src];
     if (!src || !dst) {
       const std::uint32_t mesh = src ? *src : *dst;
-      issues.add(pointer_join(at, src ? "dst" : "src"),
+      issues.add(src ? f.dst_at : f.src_at,
                  "\"@gateway\" resolves to no gateway: " + no_gateway(mesh));
       continue;
     }
@@ -343,9 +342,9 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
     const std::string& a = scenario.nodes[*src].id;
     const std::string& b = scenario.nodes[*dst].id;
     if (out.tables.path(*src, *dst).empty()) {
-      issues.add(at, "no route from " + quoted(a) + " to " + quoted(b) + ": " + failure(*src, *dst));
+      issues.add(f.defined_at, "no route from " + quoted(a) + " to " + quoted(b) + ": " + failure(*src, *dst));
     } else if (f.needs_return_path && out.tables.path(*dst, *src).empty()) {
-      issues.add(at, "no route back from " + quoted(b) + " to " + quoted(a) + " for the " +
+      issues.add(f.defined_at, "no route back from " + quoted(b) + " to " + quoted(a) + " for the " +
                          f.transport + " ACKs: " + failure(*dst, *src));
     }
   }

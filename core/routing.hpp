@@ -127,27 +127,37 @@ struct Routing {
 // What the routing needs of a scenario (scenario/scenario.hpp's routing_input()
 // builds it): the nodes, the `routing` section and each flow's ends.
 struct RoutingInput {
+  // Where a message points the user (an issue's place, a place named in its text)
+  // is the input's own word for it: scenario/ gives JSON pointers and keys (its
+  // routing_input()), so the routing layer knows no JSON.
   struct NodeEntry {
     std::string id;
     NodeRole role = NodeRole::mesh;
     std::optional<Position> position;  // for distances in messages
+    std::string table_at;              // where its static routing table is written
   };
   struct FlowEntry {
     std::optional<std::size_t> src;  // empty: "@gateway"
     std::optional<std::size_t> dst;
     bool needs_return_path = false;  // the transport sends ACKs back (tcp, wccp)
     std::string transport;           // its name, for messages
+    std::string defined_at;          // where the flow is written (its issues' place)
+    std::string src_at, dst_at;      // where its ends are written
   };
   std::vector<NodeEntry> nodes;
   RoutingSection routing;
   std::vector<FlowEntry> flows;
+  std::string tables_at;      // where the static tables are written
+  std::string links_at;       // where wired links are added
+  std::string auto_routing;   // the setting that chooses automatic routing
   // What to change when nodes are cut off, as the scenario's settings suggest it.
-  std::string unreachable_advice = "move the nodes closer, raise tx_power_dbm or add a wired link under /links";
+  std::string unreachable_advice;
 };
 
 // Builds the tables for `scenario` over `links`, resolves "@gateway" flow ends, and
 // checks that every flow's path exists both ways (data, and ACKs for tcp and wccp).
-// Throws ScenarioError listing every problem, each with its JSON path:
+// Throws ScenarioError listing every problem, each at the place the input names
+// (RoutingInput: defined_at, table_at, StaticRoute::defined_at); for a scenario:
 //   /flows/3: no route from "A" to "GW": "A" has no usable link (the nearest node, "B", is 412 m away); ...
 //   /routing/tables/A/GW: "C" is not a neighbour of "A" (neighbours: B); ...
 //   /flows/1: no route from "A" to "GW": the static tables loop: A -> B -> A; ...

@@ -20,7 +20,7 @@ struct StaticRoute {
   std::size_t node = 0;
   std::optional<std::size_t> dst;  // empty: the default route "*"
   std::size_t next_hop = 0;
-  std::string defined_at;  // JSON pointer, for the routing layer's own messages
+  std::string defined_at;  // where the entry is written (scenario/: its JSON pointer), for messages
 };
 
 struct RoutingSection {

@@ -132,10 +132,6 @@ std::string StaticTables::sequence(const std::vector<std::uint32_t>& nodes) cons
   return out;
 }
 
-std::string StaticTables::table_path(std::uint32_t node) const {
-  return pointer_join("/routing/tables", scenario_.nodes[node].id);
-}
-
 std::string StaticTables::describe(const Walk& w, std::uint32_t to) const {
   const std::string& dst = scenario_.nodes[to].id;
   switch (w.end) {
@@ -148,14 +144,14 @@ std::string StaticTables::describe(const Walk& w, std::uint32_t to) const {
       for (auto it = first; it + 1 != w.nodes.end(); ++it) on_cycle.push_back(scenario_.nodes[*it].id);
       return "the static tables loop: " + sequence(w.nodes) + "; change the " + quoted(dst) +
              " (or \"*\") entry of one of " + join_list(on_cycle, false) +
-             " under /routing/tables";
+             " under " + scenario_.tables_at;
     }
     case End::dead_end: {
       const std::string& stuck = scenario_.nodes[w.nodes.back()].id;
       const std::string lead =
           w.nodes.size() > 1 ? "the static tables lead " + sequence(w.nodes) + " into a " : "";
       return lead + "dead end: " + stuck + " has no route to " + dst +
-             "; add an entry under " + table_path(w.nodes.back()) + " (" + quoted(dst) +
+             "; add an entry under " + scenario_.nodes[w.nodes.back()].table_at + " (" + quoted(dst) +
              " or \"*\")";
     }
     case End::bad_entry: {

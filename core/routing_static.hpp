@@ -1,12 +1,12 @@
 #pragma once
-// "type": "static": the tables as written (/routing/tables), checked against the
-// links. Internal to core/routing*.cpp.
+// Static routing: the tables as written (RoutingSection::routes), checked against
+// the links. Internal to core/routing*.cpp.
 //
 // A node forwards a packet for D by its entry for D, else by its "*" entry, else not
 // at all: there are no implicit routes (docs/scenario.md, `routing`). Checks, all
 // reported in one pass:
 //  - every next hop must be a neighbour (a link from the node to it), reported at
-//    the entry's JSON pointer with the node's neighbours;
+//    the entry's place (StaticRoute::defined_at) with the node's neighbours;
 //  - the path of every explicit (node, destination) entry must reach the
 //    destination: no loop, no dead end (a node with neither an entry for D nor "*").
 // The flows' paths are checked by compute_routing with failure() for the message.
@@ -42,7 +42,6 @@ class StaticTables {
   Walk walk(std::uint32_t from, std::uint32_t to) const;
   std::string describe(const Walk& w, std::uint32_t to) const;
   std::string sequence(const std::vector<std::uint32_t>& nodes) const;
-  std::string table_path(std::uint32_t node) const;
 
   // Which route (node, dst) uses: the node's entry for dst, else its "*" entry.
   // Kept per entry written, not per node pair; the tables' columns read it too.

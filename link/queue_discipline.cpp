@@ -7,6 +7,33 @@
 
 namespace wmnsim::mac {
 
+namespace {
+// Counts the observers' calls under way, so that the list is not changed under them.
+class Telling {
+ public:
+  explicit Telling(int& depth) : depth_(depth) { ++depth_; }
+  ~Telling() { --depth_; }
+  Telling(const Telling&) = delete;
+  Telling& operator=(const Telling&) = delete;
+
+ private:
+  int& depth_;
+};
+
+// Out of line, so that a queue nobody observes (nearly all of them) pays for the
+// test of an empty list only, not for the set-up of these loops.
+[[gnu::noinline]] void tell(const std::vector<QueueObserver*>& observers, int& telling, Time now, std::size_t packets,
+                            std::int64_t bytes, bool changed, const Packet* departed) {
+  const Telling guard(telling);
+  if (departed != nullptr) {
+    for (QueueObserver* o : observers) o->on_departure(now, *departed);
+  }
+  if (changed) {
+    for (QueueObserver* o : observers) o->on_queue_length(now, packets, bytes);
+  }
+}
+}  // namespace
+
 std::uint64_t QueueCounters::dropped_total() const {
   return std::accumulate(dropped_packets.begin(), dropped_packets.end(), std::uint64_t{0});
 }
@@ -38,7 +65,7 @@ PacketPtr QueueDiscipline::dequeue(Time now) {
     ++counters_.dequeued_packets;
     counters_.dequeued_bytes += packet->size_bytes;
   }
-  after_change(now, packets_before, bytes_before);
+  after_change(now, packets_before, bytes_before, packet.get());
   return packet;
 }
 
@@ -62,13 +89,24 @@ void QueueDiscipline::drop(PacketPtr packet, DropCause cause, Time now) {
   drops_.on_drop(std::move(packet), cause, now);
 }
 
-void QueueDiscipline::after_change(Time now, std::size_t packets_before, std::int64_t bytes_before) {
+void QueueDiscipline::subscribe(QueueObserver& observer) {
+  if (telling_ > 0) throw std::logic_error("a queue observer subscribed while the queue told its observers");
+  observers_.push_back(&observer);
+}
+
+void QueueDiscipline::unsubscribe(QueueObserver& observer) {
+  if (telling_ > 0) throw std::logic_error("a queue observer unsubscribed while the queue told its observers");
+  observers_.erase(std::remove(observers_.begin(), observers_.end(), &observer), observers_.end());
+}
+
+void QueueDiscipline::after_change(Time now, std::size_t packets_before, std::int64_t bytes_before,
+                                   const Packet* departed) {
   const std::size_t packets = length_packets();
   const std::int64_t bytes = length_bytes();
   counters_.peak_packets = std::max(counters_.peak_packets, packets);
   counters_.peak_bytes = std::max(counters_.peak_bytes, bytes);
-  if (observer_ != nullptr && (packets != packets_before || bytes != bytes_before)) {
-    observer_->on_queue_length(now, packets, bytes);
+  if (!observers_.empty()) {
+    tell(observers_, telling_, now, packets, bytes, packets != packets_before || bytes != bytes_before, departed);
   }
 }
 

@@ -19,15 +19,18 @@
 //    function; a wired link puts it on the wire if the wire is free. A discipline
 //    whose release date moved earlier without the head being ready now (a token
 //    bucket given a higher rate) calls it too: the owner then asks ready_at() again.
-//  - The base class keeps the counters and calls the optional QueueObserver after
-//    every operation that changed the length (queue-length sampling, 003's and
-//    004's queue-threshold detection). Implementations only store and choose.
+//  - The base class keeps the counters and tells its QueueObservers, any number, in
+//    the order they subscribed: of each packet dequeue() hands out (004's "a packet
+//    leaves the buffer"), and of the length after every operation that changed it
+//    (queue-length sampling, 003's and 004's queue-threshold detection).
+//    Implementations only store and choose.
 // Cost: whatever the discipline costs, plus O(1) bookkeeping per call.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
@@ -38,11 +41,16 @@ namespace wmnsim::mac {
 // Receives every packet a queue drops, with ownership (core/packet_sink.hpp).
 using wmnsim::DropSink;
 
-// Told the queue's length after every change.
+// Told what happens to a queue. For one dequeue(), on_departure comes first, then
+// on_queue_length; both after the queue's state and counters are updated.
 class QueueObserver {
  public:
   virtual ~QueueObserver() = default;
-  virtual void on_queue_length(Time now, std::size_t packets, std::int64_t bytes) = 0;
+  // dequeue() handed `departed` to the queue's owner (not a drop: those go to the
+  // DropSink).
+  virtual void on_departure(Time /*now*/, const Packet& /*departed*/) {}
+  // The queue's length after every change.
+  virtual void on_queue_length(Time /*now*/, std::size_t /*packets*/, std::int64_t /*bytes*/) {}
 };
 
 class QueueDiscipline;
@@ -85,8 +93,10 @@ struct QueueCounters {
 
 class QueueDiscipline {
  public:
-  explicit QueueDiscipline(DropSink& drops, QueueObserver* observer = nullptr)
-      : drops_(drops), observer_(observer) {}
+  // `observer`, if given, is the first subscriber.
+  explicit QueueDiscipline(DropSink& drops, QueueObserver* observer = nullptr) : drops_(drops) {
+    if (observer != nullptr) observers_.push_back(observer);
+  }
   virtual ~QueueDiscipline() = default;
   QueueDiscipline(const QueueDiscipline&) = delete;
   QueueDiscipline& operator=(const QueueDiscipline&) = delete;
@@ -116,6 +126,11 @@ class QueueDiscipline {
 
   // The owner installs itself (null: nobody listens). One listener per queue.
   void set_ready_listener(QueueReadyListener* listener) { ready_listener_ = listener; }
+  // Observers are told in the order they subscribed. Not from inside an observer's
+  // call: unsubscribing then would skip another observer (std::logic_error).
+  void subscribe(QueueObserver& observer);
+  void unsubscribe(QueueObserver& observer);
+  std::size_t observer_count() const { return observers_.size(); }
 
  protected:
   // For shaping disciplines: the head became sendable now (ready_at(now) == now),
@@ -141,10 +156,13 @@ class QueueDiscipline {
   void drop(PacketPtr packet, DropCause cause, Time now);
 
  private:
-  void after_change(Time now, std::size_t packets_before, std::int64_t bytes_before);
+  // `departed`: the packet dequeue() hands out, if any.
+  void after_change(Time now, std::size_t packets_before, std::int64_t bytes_before,
+                    const Packet* departed = nullptr);
 
   DropSink& drops_;
-  QueueObserver* observer_;
+  std::vector<QueueObserver*> observers_;
+  int telling_ = 0;  // observers' calls under way (an observer may enqueue, and so be told again)
   QueueReadyListener* ready_listener_ = nullptr;
   QueueCounters counters_;
 };

@@ -190,10 +190,18 @@ std::vector<std::string> timeseries_kinds(const Registries& registries) {
 
 RoutingInput routing_input(const Scenario& scenario) {
   RoutingInput in;
-  for (const NodeConfig& n : scenario.nodes) in.nodes.push_back({n.id, n.role, n.position});
+  // The places the routing layer's messages name, as JSON pointers and keys.
+  in.tables_at = "/routing/tables";
+  in.links_at = "/links";
+  in.auto_routing = "\"type\": \"auto\"";
+  for (const NodeConfig& n : scenario.nodes) {
+    in.nodes.push_back({n.id, n.role, n.position, pointer_join(in.tables_at, n.id)});
+  }
   in.routing = scenario.routing;
-  for (const FlowConfig& f : scenario.flows) {
-    in.flows.push_back({f.src, f.dst, f.sends_acks, f.transport_name});
+  for (std::size_t i = 0; i < scenario.flows.size(); ++i) {
+    const FlowConfig& f = scenario.flows[i];
+    const std::string at = pointer_join("/flows", i);
+    in.flows.push_back({f.src, f.dst, f.sends_acks, f.transport_name, at, pointer_join(at, "src"), pointer_join(at, "dst")});
   }
   // At a fixed data rate a link whose FER at that rate is above
   // /phy/auto_rate/max_fer is not used (scenario/phy_builder.hpp usable_link_rate),
@@ -204,7 +212,7 @@ RoutingInput routing_input(const Scenario& scenario) {
         ", lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more of their frames "
         "at it are not used)";
   }
-  in.unreachable_advice += " or add a wired link under /links";
+  in.unreachable_advice += " or add a wired link under " + in.links_at;
   return in;
 }
 

@@ -169,12 +169,11 @@ inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 
 // Limits on what a scenario sets in motion: kMinPeriodS (config/limits.hpp, where
 // every registered entry can read it), and:
-// Nodes in a scenario, explicit and generated. Set-up itself scales (10,000 nodes
-// at 004's density in 2 s; 100,000 in 31 s and 1.5 GB with the cap raised, README
-// "Whole network"), but some parts still grow with nodes x nodes or links x links
-// (the capacity model, the counter-starvation controller's routing columns, routing
-// diagnostics: docs/scenario.md, "Limits"), so the cap stays here until they are
-// bounded. Links are capped by phy::Medium::kMaxLinks. 004, the largest study, has 44.
+// Nodes in a scenario, explicit and generated. Some parts still grow with nodes x
+// nodes or links x links (the capacity model, the counter-starvation controller's
+// routing columns, routing diagnostics), so the cap stays until they are bounded;
+// docs/scenario.md, "Limits", says why and README, "Whole network", what set-up
+// costs at and beyond it. Links are capped by phy::Medium::kMaxLinks.
 inline constexpr std::size_t kMaxNodes = 10000;
 // Samples all time series of one run may hold together: 10^7 rows are about 1 GB
 // of results JSON and half that in memory.

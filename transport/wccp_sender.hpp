@@ -30,6 +30,10 @@
 //    the next permit, without touching r_p: TCP's loss repair without its window;
 //  - an ACK whose fb is infinite (no node on the path gave feedback) leaves r_p alone;
 //  - RTT samples and the RTO follow RFC 6298 with Karn's algorithm, as TcpSender.
+// Reliable delivery (sequence space, ACKs, RTT, the retransmission timer with the
+// back-off of 003's timeout rule: RtoBackoff::first_of_back_to_back) is the
+// ReliableSender this sender owns and is the Policy of (reliable_sender.hpp);
+// what is here is the rate.
 // Cost: O(1) per ACK and per packet; one permit timer and one retransmission timer.
 
 #include <cstdint>
@@ -40,6 +44,7 @@
 #include "core/packet_sink.hpp"
 #include "core/scheduler.hpp"
 #include "transport/flow_address.hpp"
+#include "transport/reliable_sender.hpp"
 #include "transport/rtt_estimator.hpp"
 #include "transport/tcp_config.hpp"  // TcpApplication
 #include "transport/time_series.hpp"
@@ -65,16 +70,11 @@ struct WccpSenderConfig {
   std::optional<std::uint8_t> user_priority;
 };
 
-struct WccpSenderStats {
-  std::uint64_t segments_sent = 0;  // retransmissions included
-  std::uint64_t retransmissions = 0;
-  std::uint64_t timeouts = 0;
+struct WccpSenderStats : ReliableSenderStats {
   std::uint64_t fast_retransmits = 0;  // third duplicate ACKs and partial ACKs
-  std::uint64_t acks_received = 0;
   std::uint64_t feedback_applied = 0;   // ACKs whose fb changed r_p
   std::uint64_t feedback_ignored = 0;   // ACKs of packets sent before the last timeout
   std::uint64_t rate_floor_hits = 0;    // r_p held at 1/RTO
-  std::optional<Time> completed_at;
 };
 
 class WccpSender final : public PacketSink, public TrafficGenerator::Consumer {
@@ -93,68 +93,55 @@ class WccpSender final : public PacketSink, public TrafficGenerator::Consumer {
 
   const WccpSenderConfig& config() const { return config_; }
   const WccpSenderStats& stats() const { return stats_; }
-  const RttEstimator& rtt() const { return rtt_; }
+  const RttEstimator& rtt() const { return core_.rtt(); }
   const TimeSeries& rate_trace() const { return rate_trace_; }
 
   double rate_pps() const { return rate_; }  // r_p; 0 before the first ACK
   // T_c of Eq. 15 as the next packet will carry it (zero before the first ACK).
   Time control_interval() const;
-  std::uint64_t snd_una() const { return snd_una_; }
-  std::uint64_t snd_nxt() const { return snd_nxt_; }
-  std::uint64_t snd_max() const { return snd_max_; }
+  std::uint64_t snd_una() const { return core_.snd_una(); }
+  std::uint64_t snd_nxt() const { return core_.snd_nxt(); }
+  std::uint64_t snd_max() const { return core_.snd_max(); }
   bool retransmission_pending() const { return retransmit_; }
-  bool finished() const { return stats_.completed_at.has_value(); }
+  bool finished() const { return core_.finished(); }
 
  private:
-  void open();
-  void close_application();
+  // The policy of the reliable-delivery core (reliable_sender.hpp): the rate.
+  friend class ReliableSender<WccpSender>;
+  void on_open();
+  void transmit();
+  void on_ack(const TransportHeader& ack);
+  bool on_new_ack(std::uint64_t newly_acked);
+  void on_duplicate_ack();
+  void on_timeout(Time rto_before, bool backed_off);
+  void on_segment(Packet& segment);
+  void on_finished();
+
   void refill_permits();
   void set_rate(double rate);
-  void try_send();
-  void send_segment(std::uint64_t seq);
-  std::uint32_t segment_length(std::uint64_t seq) const;
+  void send_segment(std::uint64_t seq) { core_.send_segment(seq, core_.segment_length(seq)); }
   bool can_send_new() const;
   void schedule_permit();
-  void on_timeout();
-  void restart_timer();
-  void check_completion();
-  double rate_floor() const;
+  // 003's one rate from the RTO: r_p restarts from 1/RTO after a timeout (and
+  // before any RTT sample), and never falls below it.
+  double rto_rate() const { return 1.0 / core_.rtt().rto().to_seconds(); }
 
   Scheduler& scheduler_;
-  PacketPool& pool_;
-  PacketSink& network_;
   WccpSenderConfig config_;
-  RttEstimator rtt_;
   TimeSeries rate_trace_;
   WccpSenderStats stats_;
-
-  bool open_ = false;
-  bool application_closed_ = false;
-  std::uint64_t data_end_ = 0;
-  std::uint64_t snd_una_ = 0;
-  std::uint64_t snd_nxt_ = 0;
-  std::uint64_t snd_max_ = 0;
-  std::uint64_t rwnd_ = 0;
+  ReliableSender<WccpSender> core_;
 
   // The leaky bucket: r_p, the permits in it (at most one) as of permits_at_.
   double rate_ = 0.0;
   double permits_ = 0.0;
   Time permits_at_;
   bool retransmit_ = false;        // the oldest unacknowledged segment goes at the next permit
-  std::uint32_t dupacks_ = 0;
   bool recovering_ = false;        // a loss is being repaired up to recover_
   std::uint64_t recover_ = 0;
-  bool backed_off_ = false;        // a timeout since the last new ACK (back-to-back rule)
   std::optional<Time> last_timeout_;
-  // RFC 6298 3, Karn: one segment timed at a time.
-  bool timing_ = false;
-  std::uint64_t timed_end_ = 0;
-  Time timed_sent_at_;
 
   EventId permit_timer_;
-  EventId timer_;
-  EventId start_event_;
-  EventId stop_event_;
 };
 
 }  // namespace wmnsim::transport

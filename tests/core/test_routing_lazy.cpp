@@ -124,7 +124,7 @@ TEST(RoutingLazyTables, SetAndClearChangeOneEntryOfAComputedColumn) {
 
 RoutingInput input(std::uint32_t n, RoutingType type, RoutingMetric metric, const std::vector<std::uint32_t>& gateways) {
   RoutingInput in;
-  for (std::uint32_t i = 0; i < n; ++i) in.nodes.push_back({"n" + std::to_string(i), NodeRole::mesh, std::nullopt});
+  for (std::uint32_t i = 0; i < n; ++i) in.nodes.push_back({"n" + std::to_string(i), NodeRole::mesh, std::nullopt, {}});
   for (const std::uint32_t g : gateways) in.nodes[g].role = NodeRole::gateway;
   in.routing.type = type;
   in.routing.metric = metric;
@@ -170,7 +170,7 @@ TEST(RoutingLazyTables, GatewayTreesMatchTheFullComputationOverTheTreeLinks) {
     links.push_back({25, 40, 6, 40, 1e-4, true});
     links.push_back({40, 25, 5, 25, 1e-4, true});
     RoutingInput in = input(n, RoutingType::gateway_trees, metric, gws);
-    in.flows.push_back({7, std::nullopt, false, "udp"});  // up to "@gateway"
+    in.flows.push_back({7, std::nullopt, false, "udp", {}, {}, {}});  // up to "@gateway"
     const Routing r = compute_routing(in, links);
     EXPECT_LE(r.tables.columns_in_use(), 1u);  // the flow's check: one destination
     // The trees as the routing grew them: each mesh node's next hop to its root.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -165,6 +166,55 @@ TEST(QueueDropTail, ObserverSeesEveryLengthChange) {
   EXPECT_EQ(obs.samples[2].at, Time::us(4));
   EXPECT_EQ(obs.samples[2].bytes, 300);
   EXPECT_EQ(obs.samples[3].packets, 0u);
+}
+
+// Any number of observers, told in the order they subscribed: of each packet
+// dequeue() hands out (not of a drop, at enqueue or for lifetime), then of the length.
+TEST(QueueDropTail, ObserversHearDeparturesThenLengthsInSubscriptionOrder) {
+  PacketPool pool;
+  RecordingSink sink;
+  struct Log final : QueueObserver {
+    Log(std::vector<std::string>& out, std::string name) : out_(out), name_(std::move(name)) {}
+    void on_departure(Time now, const Packet& p) override {
+      out_.push_back(name_ + " departure " + std::to_string(p.size_bytes) + " at " + std::to_string(now.picoseconds()));
+    }
+    void on_queue_length(Time now, std::size_t packets, std::int64_t) override {
+      out_.push_back(name_ + " length " + std::to_string(packets) + " at " + std::to_string(now.picoseconds()));
+    }
+    std::vector<std::string>& out_;
+    std::string name_;
+  };
+  std::vector<std::string> told;
+  Log a(told, "a");
+  Log b(told, "b");
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::packets, 1}, sink, &a);
+  q.subscribe(b);
+  EXPECT_EQ(q.observer_count(), 2u);
+  q.enqueue(packet(pool, 100), Time::ps(1));
+  q.enqueue(packet(pool, 200), Time::ps(2));  // dropped: neither a departure nor a change
+  q.dequeue(Time::ps(3));
+  q.unsubscribe(a);
+  q.enqueue(packet(pool, 300), Time::ps(4));
+  EXPECT_EQ(q.drop_expired(Time::ps(10), Time::ps(1)), 1u);  // a drop, not a departure
+  EXPECT_EQ(told, (std::vector<std::string>{"a length 1 at 1", "b length 1 at 1", "a departure 100 at 3",
+                                            "b departure 100 at 3", "a length 0 at 3", "b length 0 at 3",
+                                            "b length 1 at 4", "b length 0 at 10"}));
+}
+
+TEST(QueueDropTail, ObserversCannotChangeWhileTheyAreTold) {
+  PacketPool pool;
+  RecordingSink sink;
+  RecordingObserver other;
+  struct Subscriber final : QueueObserver {
+    void on_queue_length(Time, std::size_t, std::int64_t) override { queue->subscribe(*other); }
+    QueueDiscipline* queue = nullptr;
+    QueueObserver* other = nullptr;
+  } subscriber;
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::packets, 2}, sink, &subscriber);
+  subscriber.queue = &q;
+  subscriber.other = &other;
+  EXPECT_THROW(q.enqueue(packet(pool, 100), Time::zero()), std::logic_error);
+  EXPECT_EQ(q.observer_count(), 1u);
 }
 
 TEST(QueueDropTail, SteadyStateReusesPacketsAndRing) {
