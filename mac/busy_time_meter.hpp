@@ -82,7 +82,7 @@ class BusyTimeMeter {
   Time ns2_nav_until_;
 };
 
-// Inline: both run on every change of the medium.
+// Inline: the first two run on every change of the medium, the third with every frame.
 inline void BusyTimeMeter::channel(bool busy, Time now) {
   if (busy == channel_busy_) return;
   if (busy) {
@@ -116,6 +116,31 @@ inline void BusyTimeMeter::ns2_update(bool cause, Time now) {
     ns2_busy_total_ += now - ns2_busy_since_;
     ns2_busy_ = false;
   }
+}
+
+inline void BusyTimeMeter::ns2_arm_send_timer(Ns2SendWait wait, Time now, Time airtime, Time duration_field,
+                                       const MacTiming& timing) {
+  // ns-2's Mac802_11::check_pktRTS/check_pktTx/check_pktCTRL start mhSend_ with the
+  // transmission; tx_state_ stays busy until it fires or the response stops it.
+  // DSSS_MaxPropagationDelay (mac-802_11.h) is 2 us.
+  constexpr Time prop = Time::us(2);
+  Time until = now + airtime;
+  switch (wait) {
+    case Ns2SendWait::cts:
+      until += prop + timing.sifs + timing.cts_airtime + prop;
+      break;
+    case Ns2SendWait::ack:
+      until += prop + timing.sifs + timing.ack_airtime + prop;
+      break;
+    case Ns2SendWait::data_after:
+      // "cts + data tx time": the CTS's duration field less SIFS and the ACK.
+      until += prop + duration_field + prop - timing.sifs - timing.ack_airtime;
+      break;
+    case Ns2SendWait::none:
+      break;
+  }
+  ns2_send_until_ = until;
+  ns2_cts_wait_ = wait == Ns2SendWait::data_after;
 }
 
 }  // namespace wmnsim::mac

@@ -19,6 +19,7 @@ ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t
       meter_(meter),
       owner_(owner),
       phy_busy_(phy_busy),
+      transmitting_(transmitting),
       busy_(phy_busy || transmitting) {}
 
 ChannelAccess::~ChannelAccess() {
@@ -58,7 +59,7 @@ void ChannelAccess::schedule(AccessFunction& f) const {
 void ChannelAccess::on_medium_busy(Time now) {
   const Time guard = same_slot_guard(timing_.slot);
   // Only someone else's signal can start in "our" slot; our own exchange freezes all.
-  const bool own = owner_.transmitting() || owner_.exchange_active();
+  const bool own = transmitting_ || owner_.exchange_active();
   for (AccessFunction& f : functions_) {
     if (!f.contending() || f.committed()) continue;
     if (!own && f.access_at != Time::max() && f.access_at >= now && f.access_at - now < guard) {
@@ -86,17 +87,12 @@ void ChannelAccess::on_medium_idle() {
   reschedule_timer();
 }
 
-void ChannelAccess::reschedule_timer() {
-  Time earliest = Time::max();
-  for (const AccessFunction& f : functions_) {
-    if (f.contending()) earliest = std::min(earliest, f.access_at);
-  }
-  if (earliest == timer_at_) return;
+void ChannelAccess::rearm(Time at) {
   scheduler_.cancel(timer_);
   timer_at_ = Time::max();
-  if (earliest != Time::max()) {
-    timer_ = scheduler_.schedule_at(earliest, [this] { on_timer(); }, node_);
-    timer_at_ = earliest;  // once scheduled: a throw leaves the invariant above
+  if (at != Time::max()) {
+    timer_ = scheduler_.schedule_at(at, [this] { on_timer(); }, node_);
+    timer_at_ = at;  // once scheduled: a throw leaves the invariant timer_at_ states
   }
 }
 
@@ -106,7 +102,7 @@ void ChannelAccess::on_timer() {
   // exchange above all, freezes every function not committed), and a function is
   // committed only by someone else's signal: our own transmission or exchange here
   // would mean two of ours overlapped.
-  if (owner_.transmitting() || owner_.exchange_active()) {
+  if (transmitting_ || owner_.exchange_active()) {
     throw std::logic_error("MAC: access timer fired during the station's own transmission or frame exchange");
   }
   owner_.on_access_time(scheduler_.now());

@@ -25,6 +25,7 @@
 //
 // Cost: O(access functions) per change of the medium, not per slot.
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 
@@ -44,8 +45,6 @@ class ChannelAccess {
   // What channel access asks of the MAC it serves.
   class Owner {
    public:
-    // The radio is transmitting (physical carrier sense of its own signal).
-    virtual bool transmitting() const = 0;
     // A frame exchange is under way: a SIFS gap, a response awaited, a frame on the air.
     virtual bool exchange_active() const = 0;
     // The access timer fired at `now`: every contending function whose access_at is
@@ -72,6 +71,11 @@ class ChannelAccess {
     phy_busy_ = busy;
     refresh();
   }
+  // The radio started or ended a transmission of ours (PhyListener::on_tx_start,
+  // on_tx_end). Told, not asked: the medium state is read on every change. The
+  // caller refreshes when the medium should be re-evaluated.
+  void set_transmitting(bool transmitting) { transmitting_ = transmitting; }
+  bool transmitting() const { return transmitting_; }
   // Re-evaluates the medium after any change of its inputs (the owner's transmission
   // or exchange): freezes or resumes every function, feeds the meter.
   void refresh();
@@ -79,7 +83,7 @@ class ChannelAccess {
   bool busy() const { return busy_; }
   // What makes the channel busy for the busy-time meter: the PHY, our own
   // transmission, the NAV (not our exchange's gaps).
-  bool channel_cause() const { return phy_busy_ || owner_.transmitting() || nav_set(); }
+  bool channel_cause() const { return phy_busy_ || transmitting_ || nav_set(); }
   bool nav_set() const { return scheduler_.now() < nav_end_; }
   Time nav_end() const { return nav_end_; }
   // 9.3.2.4: the NAV only ever grows from a received Duration.
@@ -114,14 +118,21 @@ class ChannelAccess {
   // f's parameters changed: a counting function's access time moves with its AIFS.
   void params_changed(AccessFunction& f);
   // Re-arms the access timer at the earliest access time (after the owner changed
-  // functions' states).
-  void reschedule_timer();
+  // functions' states). Inline up to the comparison: most calls change nothing.
+  void reschedule_timer() {
+    Time earliest = Time::max();
+    for (const AccessFunction& f : functions_) {
+      if (f.contending()) earliest = std::min(earliest, f.access_at);
+    }
+    if (earliest != timer_at_) rearm(earliest);
+  }
 
  private:
   bool medium_busy() const { return channel_cause() || owner_.exchange_active(); }
   void schedule(AccessFunction& f) const;
   void on_medium_busy(Time now);
   void on_medium_idle();
+  void rearm(Time at);
   void on_timer();
 
   Scheduler& scheduler_;
@@ -134,6 +145,7 @@ class ChannelAccess {
   Owner& owner_;
 
   bool phy_busy_ = false;
+  bool transmitting_ = false;
   bool busy_ = false;  // medium_busy() at the last refresh
   Time idle_since_;
   bool use_eifs_ = false;

@@ -161,8 +161,14 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   // PhyListener
   void on_cca_busy() override { access_.set_phy_busy(true); }
   void on_cca_idle() override { access_.set_phy_busy(false); }
-  void on_tx_start(const phy::PhyFrame& /*frame*/) override { access_.refresh(); }
-  void on_tx_end() override { exchange_.on_tx_end(); }
+  void on_tx_start(const phy::PhyFrame& /*frame*/) override {
+    access_.set_transmitting(true);
+    access_.refresh();
+  }
+  void on_tx_end() override {
+    access_.set_transmitting(false);
+    exchange_.on_tx_end();
+  }
   void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info) override {
     exchange_.on_rx_end(frame, outcome, info);
   }
@@ -186,7 +192,6 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   void release_if_ready(AccessFunction& f);
 
   // ChannelAccess::Owner
-  bool transmitting() const override { return radio_.transmitting(); }
   bool exchange_active() const override { return exchange_.active(); }
   // Grants the access of every function whose counter reached zero now.
   void on_access_time(Time now) override;

@@ -102,19 +102,6 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   if (listener_ != nullptr) listener_->on_rx_start(frame);
 }
 
-bool Radio::preamble_detected(PowerMw power) const {
-  // The SINR of the preamble as it arrives: noise plus every other signal on the air.
-  if (preamble_snr_ <= 0.0) return true;  // no SINR condition
-  const double others = std::max(0.0, total_.mw() - power.mw() + faint_energy(scheduler_.now()));
-  return power.mw() >= (noise_.mw() + others) * preamble_snr_;
-}
-
-bool Radio::destroys(const Signal& s, PowerMw locked_power) const {
-  // threshold: the locked frame survives only interferers weaker by the capture
-  // threshold (ns-2 CPThresh); range: any interferer in range destroys it.
-  return s.reach.interferes && !(locked_power.mw() >= s.power.mw() * capture_ratio_);
-}
-
 void Radio::account_chunk() {
   Locked& l = *locked_;
   const Time now = scheduler_.now();

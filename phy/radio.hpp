@@ -8,6 +8,7 @@
 // cost O(1) when sent, and O(those overlapping) where their energy is needed (a
 // reception's decision, a clear-channel assessment near the threshold).
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -116,8 +117,17 @@ class Radio {
   };
 
   void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
-  bool preamble_detected(PowerMw power) const;
-  bool destroys(const Signal& s, PowerMw locked_power) const;
+  bool preamble_detected(PowerMw power) const {
+    // The SINR of the preamble as it arrives: noise plus every other signal on the air.
+    if (preamble_snr_ <= 0.0) return true;  // no SINR condition
+    const double others = std::max(0.0, total_.mw() - power.mw() + faint_energy(scheduler_.now()));
+    return power.mw() >= (noise_.mw() + others) * preamble_snr_;
+  }
+  bool destroys(const Signal& s, PowerMw locked_power) const {
+    // threshold: the locked frame survives only interferers weaker by the capture
+    // threshold (ns-2 CPThresh); range: any interferer in range destroys it.
+    return s.reach.interferes && !(locked_power.mw() >= s.power.mw() * capture_ratio_);
+  }
   void account_chunk();
   // sinr: calls f(from, to, sinr) for each chunk of the locked frame in order: the
   // recorded stretches split at the faint signals' starts and ends.

@@ -49,7 +49,6 @@ class World final : public ChannelAccess::Owner {
                                              std::span<AccessFunction>(functions), meter, *this, phy_busy, false);
   }
 
-  bool transmitting() const override { return tx; }
   bool exchange_active() const override { return exchange; }
   void on_access_time(Time now) override {
     for (std::size_t i = 0; i < functions.size(); ++i) {
@@ -84,7 +83,7 @@ class World final : public ChannelAccess::Owner {
   BusyTimeMeter meter{false};
   std::vector<AccessFunction> functions;
   std::unique_ptr<ChannelAccess> access;
-  bool tx = false, exchange = false;
+  bool exchange = false;
   std::vector<Grant> grants;
 };
 
@@ -146,7 +145,7 @@ TEST(ChannelAccess, OwnTransmissionInTheGuardFreezesAll) {
   World w({kDcf});
   w.request(0_us);
   w.at(45_us, [&w] {
-    w.tx = true;
+    w.access->set_transmitting(true);
     w.access->refresh();
   });
   w.sim.run_until(1_ms);

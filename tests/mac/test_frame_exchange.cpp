@@ -65,7 +65,6 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
   }
 
   // ---- ChannelAccess::Owner: the grant, as Mac does it ----
-  bool transmitting() const override { return tx_; }
   bool exchange_active() const override { return exchange->active(); }
   void on_access_time(Time now) override {
     AccessFunction& f = functions[0];
@@ -77,14 +76,17 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
   }
 
   // ---- RadioPort: the stub medium ----
+  bool transmitting() const override { return tx_; }
   void transmit(const phy::PhyFrame& frame) override {
     if (tx_) throw std::logic_error("stub radio: overlapping transmissions");
     tx_ = true;
     const auto& f = static_cast<const Frame&>(*frame.payload);
     sent.push_back({sim.now(), f.kind, f.receiver.radio(), f.duration, f.retry, frame.duration});
-    access->refresh();  // Mac::on_tx_start
+    access->set_transmitting(true);  // Mac::on_tx_start
+    access->refresh();
     sim.scheduler().schedule_in(frame.duration, [this] {
       tx_ = false;
+      access->set_transmitting(false);  // Mac::on_tx_end
       exchange->on_tx_end();
     });
   }
