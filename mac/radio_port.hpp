@@ -1,8 +1,9 @@
 #pragma once
-// What the MAC's parts ask of their radio: send a frame, and whether it is sending
-// or receiving. A small interface so that channel access and frame exchange can be
-// tested against a stub medium (tests/mac/test_frame_exchange.cpp); PhyRadioPort is
-// the real radio's.
+// What frame exchange asks of its radio: send a frame, and whether it is sending or
+// receiving. A small interface so that frame exchange can be tested against a stub
+// medium (tests/mac/test_frame_exchange.cpp); PhyRadioPort is the real radio's. One
+// virtual call per frame sent, none per change of the medium (channel access is
+// told of the radio's state, channel_access.hpp).
 
 #include "core/time.hpp"
 #include "phy/phy_frame.hpp"
