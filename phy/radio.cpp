@@ -23,32 +23,30 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
       reception_(reception),
       noise_(reception.noise.to_mw()),
       cca_threshold_(reception.cca_threshold.to_mw()),
-      capture_ratio_(reception.kind == ReceptionKind::range ? std::numeric_limits<double>::infinity()
-                                                            : reception.capture_threshold.linear()),
+      capture_ratio_(capture_ratio(reception)),
       preamble_snr_(reception.preamble_detection_snr.linear()),
       error_draws_(error_draws),
-      success_(reception.exact_error_evaluation) {}
+      success_(reception.exact_error_evaluation),
+      strategy_(make_reception_strategy(reception.kind)),
+      tracks_sinr_(strategy_->tracks_sinr()) {}
 
 void Radio::transmit(const PhyFrame& frame) {
   if (transmitting_) throw std::logic_error("radio asked to transmit while already transmitting");
   // Set before any listener callback, so a MAC reacting to the aborted reception
   // cannot start a second, overlapping transmission.
   transmitting_ = true;
-  if (locked_ && reception_.kind == ReceptionKind::ns2) {
-    // ns-2 (Mac802_11::transmit): the frame being received is marked in error and
-    // the reception runs on to its end; recv_timer then discards it silently if
-    // the radio is still transmitting, and defers EIFS otherwise.
-    locked_->doomed = true;
-  } else if (locked_) {
-    account_chunk();  // its worst SINR covers it up to now
-    finish_reception(RxOutcome::aborted);
-    update_cca();  // the lock may have been the only reason the medium looked busy
-  }
+  if (locked_) strategy_->transmit_during_reception(*this);
   ++stats_.frames_sent;
   if (AirObserver* trace = medium_.air_observer()) trace->on_transmit(id_, frame);
   if (listener_ != nullptr) listener_->on_tx_start(frame);
   medium_.transmit(id_, frame);
   scheduler_.schedule_in(frame.duration, [this] { end_transmission(); }, node_);
+}
+
+void Radio::abort_reception() {
+  account_chunk();  // its worst SINR covers it up to now
+  finish_reception(RxOutcome::aborted);
+  update_cca();  // the lock may have been the only reason the medium looked busy
 }
 
 void Radio::end_transmission() {
@@ -64,26 +62,9 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   if (reach.sensed) ++sensed_;
 
   if (locked_) {
-    const Signal& s = signals_.back();
-    if (reception_.kind == ReceptionKind::sinr) {
-      // Frame capture: a later frame stronger by the margin takes the receiver over.
-      if (reception_.frame_capture && reach.decodable && preamble_detected(power) &&
-          power.mw() >= locked_->power.mw() * capture_ratio_) {
-        finish_reception(RxOutcome::error);
-        // The listener may have started a transmission meanwhile (half duplex).
-        if (!transmitting_ && !locked_) try_lock(tx, frame, power, reach);
-      }
-    } else if (reception_.kind == ReceptionKind::ns2) {
-      ns2_overlap(tx, frame, power);
-    } else if (destroys(s, locked_->power)) {
-      locked_->doomed = true;
-    }
-  } else if (reception_.kind == ReceptionKind::ns2) {
-    // ns-2 locks onto whatever reaches the MAC while its receiver is idle
-    // (Mac802_11::recv, rx_state_ == MAC_IDLE), transmitting or not.
-    try_lock(tx, frame, power, reach);
-  } else if (!transmitting_ && reach.decodable && preamble_detected(power)) {
-    try_lock(tx, frame, power, reach);
+    strategy_->overlap(*this, tx, frame, power, reach);
+  } else {
+    strategy_->arrival(*this, tx, frame, power, reach);
   }
   update_cca();
 }
@@ -95,19 +76,7 @@ void Radio::signal_end(std::uint32_t tx) {
   if (it->reach.sensed) --sensed_;
   signals_.erase(it);
   recompute_energy();
-  if (locked_ && locked_->tx == tx) {
-    bool ok;
-    if (reception_.kind == ReceptionKind::sinr) {
-      // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
-      ok = decide_reception(error_draws_.uniform01());
-    } else {
-      ok = !locked_->doomed;
-    }
-    // ns-2's recv_timer: a frame ending while the radio transmits is discarded
-    // without an EIFS (the MAC "would never have seen it").
-    const bool silent = reception_.kind == ReceptionKind::ns2 && transmitting_;
-    finish_reception(silent ? RxOutcome::aborted : ok ? RxOutcome::success : RxOutcome::error);
-  }
+  if (locked_ && locked_->tx == tx) finish_reception(strategy_->outcome(*this));
   update_cca();
 }
 
@@ -124,19 +93,8 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
            plcp.header_mcs,
            now,
            std::numeric_limits<double>::infinity(),
-           false,
+           strategy_->lost_at_lock(*this, tx, power, reach),
            false};
-  if (reception_.kind == ReceptionKind::ns2) {
-    // ns-2 (WirelessPhy::sendUp): between CSThresh and RXThresh a frame is
-    // detected but marked in error; one arriving during a transmission too
-    // (Mac802_11::recv). Signals already on the air do not count: ns-2 compares
-    // a new frame only with the one being received, and there is none.
-    l.doomed = !reach.decodable || transmitting_;
-  } else if (reception_.kind != ReceptionKind::sinr) {
-    for (const Signal& s : signals_) {
-      if (s.tx != tx && destroys(s, power)) l.doomed = true;
-    }
-  }
   locked_ = std::move(l);
   success_.reset();
   stretches_.clear();
@@ -144,42 +102,10 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   if (listener_ != nullptr) listener_->on_rx_start(frame);
 }
 
-void Radio::ns2_overlap(std::uint32_t tx, const PhyFrame& frame, PowerMw power) {
-  Locked& l = *locked_;
-  // Mac802_11::recv: the new frame is ignored (capture()) when the one being
-  // received is stronger by CPThresh; it never takes the receiver over.
-  if (l.power.mw() >= power.mw() * capture_ratio_) {
-    if (listener_ != nullptr) listener_->on_rx_ignored(frame);
-    return;
-  }
-  // Mac802_11::collision(): both are lost, and the reception lasts until the
-  // longer of the two ends, later frames being compared with that one.
-  l.doomed = true;
-  const Time end = scheduler_.now() + frame.duration;
-  if (end > l.end) {
-    l.tx = tx;
-    l.end = end;
-    l.power = power;
-  }
-}
-
-bool Radio::preamble_detected(PowerMw power) const {
-  // The SINR of the preamble as it arrives: noise plus every other signal on the air.
-  if (preamble_snr_ <= 0.0) return true;  // no SINR condition
-  const double others = std::max(0.0, total_.mw() - power.mw() + faint_energy(scheduler_.now()));
-  return power.mw() >= (noise_.mw() + others) * preamble_snr_;
-}
-
-bool Radio::destroys(const Signal& s, PowerMw locked_power) const {
-  // threshold: the locked frame survives only interferers weaker by the capture
-  // threshold (ns-2 CPThresh); range: any interferer in range destroys it.
-  return s.reach.interferes && !(locked_power.mw() >= s.power.mw() * capture_ratio_);
-}
-
 void Radio::account_chunk() {
   Locked& l = *locked_;
   const Time now = scheduler_.now();
-  if (reception_.kind == ReceptionKind::sinr && now > l.last_change) {
+  if (tracks_sinr_ && now > l.last_change) {
     // Recorded now, evaluated when the reception is decided (decide_reception): a
     // reception cut short (aborted, captured) never needs its chunks.
     stretches_.push_back({l.last_change, now, total_.mw() - l.power.mw()});
@@ -378,7 +304,7 @@ void Radio::on_faint_watch() {
 }
 
 void Radio::finish_reception(RxOutcome outcome) {
-  if (reception_.kind == ReceptionKind::sinr && !locked_->evaluated) {
+  if (tracks_sinr_ && !locked_->evaluated) {
     // A reception cut short (aborted, captured): its worst SINR so far, if wanted.
     if (wants_min_sinr()) find_min_sinr();
     else locked_->min_sinr = std::numeric_limits<double>::quiet_NaN();
@@ -405,7 +331,7 @@ void Radio::recompute_energy() {
 }
 
 void Radio::update_cca() {
-  const bool energy = reception_.kind == ReceptionKind::sinr ? energy_busy() : sensed_ > 0;
+  const bool energy = strategy_->energy_busy(*this);
   const bool busy = locked_.has_value() || energy;
   if (busy == cca_busy_) return;
   cca_busy_ = busy;

@@ -8,7 +8,9 @@
 // cost O(1) when sent, and O(those overlapping) where their energy is needed (a
 // reception's decision, a clear-channel assessment near the threshold).
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -22,6 +24,7 @@
 #include "phy/phy_listener.hpp"
 #include "phy/profile.hpp"
 #include "phy/reception.hpp"
+#include "phy/reception_strategy.hpp"
 #include "phy/units.hpp"
 
 namespace wmnsim::phy {
@@ -79,6 +82,11 @@ class Radio {
   void set_faint_bound(PowerMw bound);
 
  private:
+  // The reception models decide with the radio's state (reception_strategy.cpp).
+  friend class SinrReception;
+  friend class ThresholdReception;
+  friend class Ns2Reception;
+
   struct Signal {
     std::uint32_t tx;
     PowerMw power;
@@ -109,9 +117,17 @@ class Radio {
   };
 
   void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
-  void ns2_overlap(std::uint32_t tx, const PhyFrame& frame, PowerMw power);
-  bool preamble_detected(PowerMw power) const;
-  bool destroys(const Signal& s, PowerMw locked_power) const;
+  bool preamble_detected(PowerMw power) const {
+    // The SINR of the preamble as it arrives: noise plus every other signal on the air.
+    if (preamble_snr_ <= 0.0) return true;  // no SINR condition
+    const double others = std::max(0.0, total_.mw() - power.mw() + faint_energy(scheduler_.now()));
+    return power.mw() >= (noise_.mw() + others) * preamble_snr_;
+  }
+  bool destroys(const Signal& s, PowerMw locked_power) const {
+    // threshold: the locked frame survives only interferers weaker by the capture
+    // threshold (ns-2 CPThresh); range: any interferer in range destroys it.
+    return s.reach.interferes && !(locked_power.mw() >= s.power.mw() * capture_ratio_);
+  }
   void account_chunk();
   // sinr: calls f(from, to, sinr) for each chunk of the locked frame in order: the
   // recorded stretches split at the faint signals' starts and ends.
@@ -129,6 +145,8 @@ class Radio {
   void watch_faint(Time next);
   void on_faint_watch();
   void finish_reception(RxOutcome outcome);
+  // The radio transmits: the reception in progress ends, aborted (half duplex).
+  void abort_reception();
   void recompute_energy();
   void update_cca();
   void end_transmission();
@@ -146,6 +164,8 @@ class Radio {
   double preamble_snr_;  // linear; 0: no condition
   RandomStream error_draws_;
   FrameSuccess success_;  // SINR: the locked frame's chunks, decided at its end
+  std::unique_ptr<const ReceptionStrategy> strategy_;  // of reception_.kind, for good
+  bool tracks_sinr_;      // strategy_->tracks_sinr(), asked once
   PhyListener* listener_ = nullptr;
 
   std::vector<Signal> signals_;  // on the air here now

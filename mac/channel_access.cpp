@@ -1,0 +1,174 @@
+#include "mac/channel_access.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/sim_log.hpp"
+
+namespace wmnsim::mac {
+
+ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
+                             Deferral deferral, std::span<AccessFunction> functions, BusyTimeMeter& meter,
+                             Owner& owner, bool phy_busy, bool transmitting)
+    : scheduler_(scheduler),
+      node_(node),
+      radio_(radio),
+      timing_(timing),
+      deferral_(deferral),
+      functions_(functions),
+      meter_(meter),
+      owner_(owner),
+      phy_busy_(phy_busy),
+      transmitting_(transmitting),
+      busy_(phy_busy || transmitting) {}
+
+ChannelAccess::~ChannelAccess() {
+  scheduler_.cancel(nav_timer_);
+  scheduler_.cancel(timer_);
+}
+
+void ChannelAccess::refresh() {
+  const bool cause = channel_cause();
+  const Time now = scheduler_.now();
+  meter_.channel(cause, now);
+  const bool busy = cause || owner_.exchange_active();
+  if (busy != busy_) {
+    busy_ = busy;
+    if (busy) {
+      on_medium_busy(now);
+    } else {
+      idle_since_ = now;
+      on_medium_idle();
+    }
+  }
+  meter_.ns2_update(cause, now);  // after idle_since_ moved: an EIFS counts from there
+}
+
+Time ChannelAccess::defer_for(const AccessFunction& f) const {
+  // 9.19.2.3: AIFS[AC] after an idle medium, EIFS - DIFS + AIFS[AC] after an
+  // errored frame (for DCF, AIFSN 2: DIFS and EIFS).
+  const Time aifs = timing_.aifs(f.params.aifsn);
+  return use_eifs_ ? timing_.eifs - timing_.difs + aifs : aifs;
+}
+
+void ChannelAccess::schedule(AccessFunction& f) const {
+  const Time count_from = std::max(idle_since_ + defer_for(f), f.eligible_from);
+  f.access_at = count_from + f.backoff_slots * timing_.slot;
+}
+
+void ChannelAccess::on_medium_busy(Time now) {
+  const Time guard = same_slot_guard(timing_.slot);
+  // Only someone else's signal can start in "our" slot; our own exchange freezes all.
+  const bool own = transmitting_ || owner_.exchange_active();
+  for (AccessFunction& f : functions_) {
+    if (!f.contending() || f.committed()) continue;
+    if (!own && f.access_at != Time::max() && f.access_at >= now && f.access_at - now < guard) {
+      f.commit();  // the busy start is in the slot it transmits in
+      continue;
+    }
+    if (f.phase() == AccessPhase::deferring) {
+      // Immediate access interrupted before AIFS elapsed: back off (9.3.4.2).
+      draw_backoff(f, now);
+      f.access_at = Time::max();
+      continue;
+    }
+    if (f.access_at != Time::max()) {
+      f.freeze(now, timing_.slot);
+    }
+    f.access_at = Time::max();
+  }
+  reschedule_timer();
+}
+
+void ChannelAccess::on_medium_idle() {
+  for (AccessFunction& f : functions_) {
+    if (f.contending() && !f.committed()) schedule(f);
+  }
+  reschedule_timer();
+}
+
+void ChannelAccess::rearm(Time at) {
+  scheduler_.cancel(timer_);
+  timer_at_ = Time::max();
+  if (at != Time::max()) {
+    timer_ = scheduler_.schedule_at(at, [this] { on_timer(); }, node_);
+    timer_at_ = at;  // once scheduled: a throw leaves the invariant timer_at_ states
+  }
+}
+
+void ChannelAccess::on_timer() {
+  timer_at_ = Time::max();
+  // The timer runs only at an idle medium's access times (a busy one, our own
+  // exchange above all, freezes every function not committed), and a function is
+  // committed only by someone else's signal: our own transmission or exchange here
+  // would mean two of ours overlapped.
+  if (transmitting_ || owner_.exchange_active()) {
+    throw std::logic_error("MAC: access timer fired during the station's own transmission or frame exchange");
+  }
+  owner_.on_access_time(scheduler_.now());
+}
+
+void ChannelAccess::set_nav(Time until) {
+  // 9.3.2.4: the NAV only ever grows from a received Duration.
+  if (until <= nav_end_) return;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::trace, node_, "mac {}: NAV set until {:.9f}s",
+             scheduler_.log().radio_label(radio_), until.to_seconds());
+  nav_end_ = until;
+  scheduler_.cancel(nav_timer_);
+  nav_timer_ = scheduler_.schedule_at(until, [this] { refresh(); }, node_);
+  refresh();
+}
+
+void ChannelAccess::errored_reception() {
+  const Time until = scheduler_.now() + timing_.eifs;
+  meter_.ns2_nav_until(until);
+  if (deferral_ == Deferral::ns2) {
+    set_nav(until);
+  } else {
+    use_eifs_ = true;
+  }
+  account_ns2();
+}
+
+void ChannelAccess::ignored_reception(Time duration) {
+  const Time until = scheduler_.now() + duration + timing_.eifs;
+  meter_.ns2_nav_until(until);
+  if (deferral_ == Deferral::ns2) set_nav(until);
+  account_ns2();
+}
+
+void ChannelAccess::request_access(AccessFunction& f, Time now) {
+  // 9.3.4.2: a frame for an idle function with no backoff pending goes once the
+  // medium has been idle for AIFS; if the medium is busy, it backs off first.
+  if (busy_) {
+    draw_backoff(f, now);
+  } else {
+    f.defer_immediately(now);
+    schedule(f);
+    reschedule_timer();
+  }
+}
+
+void ChannelAccess::draw_backoff(AccessFunction& f, Time now) {
+  const int slots = f.draw_backoff(now);
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::trace, node_, "mac {}: backoff {} slots drawn (CW {}, {})",
+             scheduler_.log().radio_label(radio_), slots, f.cw, to_string(f.ac));
+  if (!busy_) schedule(f);
+}
+
+void ChannelAccess::params_changed(AccessFunction& f) {
+  // A changed AIFSN moves the access time of a counting function.
+  if (!f.contending() || f.committed() || busy_) return;
+  schedule(f);
+  const Time now = scheduler_.now();
+  if (f.access_at < now) {
+    // A shorter AIFS under which the count would have ended already: access at the
+    // first slot boundary from now on the new count's grid (9.19.2.3: counting and
+    // access are at slot boundaries).
+    const std::int64_t slots = (now - f.access_at + timing_.slot - Time::ps(1)) / timing_.slot;
+    f.access_at = f.access_at + slots * timing_.slot;
+  }
+  reschedule_timer();
+}
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,158 @@
+#pragma once
+// Channel access (IEEE 802.11-2012 9.3.2, 9.19.2.3): when the MAC's access functions
+// may count their backoff down and transmit. It owns the medium state and one timer
+// for all the functions.
+//
+//  - Medium state: physical carrier sense (the radio's CCA, and its own
+//    transmissions) and virtual carrier sense (the NAV, 9.3.2.4); the MAC's own
+//    frame exchange (its SIFS gaps and response waits) also keeps every function
+//    frozen. The medium is idle only when none of these holds.
+//  - IFS: a function counts after the medium has been idle for AIFS[AC] (DIFS =
+//    AIFS with AIFSN 2), or EIFS - DIFS + AIFS[AC] after an errored reception until
+//    an error-free one (9.3.2.3.7, 9.19.2.3).
+//  - Backoff countdown: each function's access_at is when its counter reaches zero;
+//    a busy start freezes it with the whole idle slots subtracted
+//    (AccessFunction::freeze), an idle medium resumes it. One access timer, at the
+//    earliest access_at, tells the owner (on_access_time), which grants the access
+//    (the highest category with a frame wins, 9.19.2.3).
+//  - Slot boundaries: two stations whose counters reach zero in the same slot both
+//    transmit and collide: a station cannot see a transmission that started within
+//    the same slot, because aSlotTime contains the CCA detection time (9.3.7). Here
+//    the busy indication is instantaneous, and the stations' slot boundaries differ
+//    by propagation delays and Duration-field rounding (well under 2 us), so a busy
+//    indication from someone else that starts less than half a slot before a
+//    function's access time does not stop it (same_slot_guard): it is committed.
+//
+// Cost: O(access functions) per change of the medium, not per slot.
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include "core/scheduler.hpp"
+#include "core/time.hpp"
+#include "mac/access_function.hpp"
+#include "mac/busy_time_meter.hpp"
+#include "mac/mac_timing.hpp"
+
+namespace wmnsim::mac {
+
+// A busy indication this close before an access time does not stop it (see above).
+constexpr Time same_slot_guard(Time slot) { return slot / 2; }
+
+class ChannelAccess {
+ public:
+  // What channel access asks of the MAC it serves.
+  class Owner {
+   public:
+    // A frame exchange is under way: a SIFS gap, a response awaited, a frame on the air.
+    virtual bool exchange_active() const = 0;
+    // The access timer fired at `now`: every contending function whose access_at is
+    // `now` may transmit.
+    virtual void on_access_time(Time now) = 0;
+
+   protected:
+    ~Owner() = default;
+  };
+
+  // `functions` are the MAC's, by priority (index 0 lowest); they outlive this.
+  // `phy_busy` and `transmitting` are the radio's at the start (no NAV, no exchange
+  // yet). `node` and `radio` tag the events and the log.
+  ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
+                Deferral deferral, std::span<AccessFunction> functions, BusyTimeMeter& meter, Owner& owner,
+                bool phy_busy, bool transmitting);
+  ~ChannelAccess();
+  ChannelAccess(const ChannelAccess&) = delete;
+  ChannelAccess& operator=(const ChannelAccess&) = delete;
+
+  // ---- medium ----
+  // The radio's clear channel assessment changed.
+  void set_phy_busy(bool busy) {
+    phy_busy_ = busy;
+    refresh();
+  }
+  // The radio started or ended a transmission of ours (PhyListener::on_tx_start,
+  // on_tx_end). Told, not asked: the medium state is read on every change. The
+  // caller refreshes when the medium should be re-evaluated.
+  void set_transmitting(bool transmitting) { transmitting_ = transmitting; }
+  bool transmitting() const { return transmitting_; }
+  // Re-evaluates the medium after any change of its inputs (the owner's transmission
+  // or exchange): freezes or resumes every function, feeds the meter.
+  void refresh();
+  // The medium as of the last refresh.
+  bool busy() const { return busy_; }
+  // What makes the channel busy for the busy-time meter: the PHY, our own
+  // transmission, the NAV (not our exchange's gaps).
+  bool channel_cause() const { return phy_busy_ || transmitting_ || nav_set(); }
+  bool nav_set() const { return scheduler_.now() < nav_end_; }
+  Time nav_end() const { return nav_end_; }
+  // 9.3.2.4: the NAV only ever grows from a received Duration.
+  void set_nav(Time until);
+  // A reception ended in error now (a collision or a channel error). Standard
+  // deferral: EIFS instead of AIFS until an error-free reception (9.3.2.3.7). ns-2's
+  // (Deferral::ns2): the NAV is set for EIFS (recv_timer), then DIFS as after any
+  // NAV. The meter counts ns-2's NAV either way.
+  void errored_reception();
+  // An error-free frame resynchronises: AIFS again (9.3.2.3.7).
+  void error_free_reception() {
+    use_eifs_ = false;
+    account_ns2();
+  }
+  // ns-2's Mac802_11::capture (ns2 reception model): a frame weaker than the one
+  // being received by CPThresh, ending `duration` from now, is dropped and the NAV
+  // set to EIFS past its end "so that this does not screw up carrier sense". Always
+  // counted by the meter; deferred on only with Deferral::ns2 (the standard has no
+  // such rule: docs/phy.md).
+  void ignored_reception(Time duration);
+  // The idle time a function waits before counting (AIFS[AC], or EIFS - DIFS + AIFS[AC]).
+  Time defer_for(const AccessFunction& f) const;
+  // Tells the meter the ns-2 inputs changed (its send timer or NAV).
+  void account_ns2() { meter_.ns2_update(channel_cause(), scheduler_.now()); }
+
+  // ---- functions ----
+  // A frame for an idle function (9.3.4.2): access after AIFS if the medium is idle,
+  // a backoff first if it is busy.
+  void request_access(AccessFunction& f, Time now);
+  // Draws f's backoff (9.3.4.3) and, the medium being idle, dates its access.
+  void draw_backoff(AccessFunction& f, Time now);
+  // f's parameters changed: a counting function's access time moves with its AIFS.
+  void params_changed(AccessFunction& f);
+  // Re-arms the access timer at the earliest access time (after the owner changed
+  // functions' states). Inline up to the comparison: most calls change nothing.
+  void reschedule_timer() {
+    Time earliest = Time::max();
+    for (const AccessFunction& f : functions_) {
+      if (f.contending()) earliest = std::min(earliest, f.access_at);
+    }
+    if (earliest != timer_at_) rearm(earliest);
+  }
+
+ private:
+  bool medium_busy() const { return channel_cause() || owner_.exchange_active(); }
+  void schedule(AccessFunction& f) const;
+  void on_medium_busy(Time now);
+  void on_medium_idle();
+  void rearm(Time at);
+  void on_timer();
+
+  Scheduler& scheduler_;
+  ContextId node_;
+  std::uint32_t radio_;
+  const MacTiming& timing_;
+  Deferral deferral_;
+  std::span<AccessFunction> functions_;
+  BusyTimeMeter& meter_;
+  Owner& owner_;
+
+  bool phy_busy_ = false;
+  bool transmitting_ = false;
+  bool busy_ = false;  // medium_busy() at the last refresh
+  Time idle_since_;
+  bool use_eifs_ = false;
+  Time nav_end_;
+  EventId nav_timer_{};
+  EventId timer_{};
+  Time timer_at_ = Time::max();  // Time::max() exactly while no access timer is pending
+};
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,575 @@
+#include "mac/frame_exchange.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/sim_log.hpp"
+#include "phy/airtime.hpp"
+
+namespace wmnsim::mac {
+namespace {
+
+// The duplicate cache's category for management frames: apart from the data
+// categories (0 for DCF data, 0..3 for QoS data by access category).
+constexpr std::uint8_t kManagementCacheCategory = 0xff;
+
+}  // namespace
+
+void check_retry_limits(int short_limit, int long_limit) {
+  if (short_limit < 1 || long_limit < 1) {
+    throw std::invalid_argument("retry limits must be at least 1 attempt, got short " + std::to_string(short_limit) +
+                                " and long " + std::to_string(long_limit));
+  }
+}
+
+FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchangeConfig& config)
+    : scheduler_(parts.scheduler),
+      node_(parts.node),
+      address_(parts.address),
+      profile_(parts.profile),
+      timing_(parts.timing),
+      radio_(parts.radio),
+      access_(parts.access),
+      meter_(parts.meter),
+      functions_(parts.functions),
+      pool_(parts.pool),
+      frame_pool_(parts.frame_pool),
+      drops_(parts.drops),
+      stats_(parts.stats),
+      type_(config.type),
+      rts_threshold_(config.rts_threshold),
+      short_retry_limit_(config.short_retry_limit),
+      long_retry_limit_(config.long_retry_limit),
+      dequeue_(config.dequeue),
+      queue_lifetime_(config.queue_lifetime),
+      data_rate_(config.data_rate) {
+  check_retry_limits(short_retry_limit_, long_retry_limit_);
+}
+
+FrameExchange::~FrameExchange() {
+  scheduler_.cancel(response_timer_);
+  scheduler_.cancel(sifs_timer_);
+}
+
+void FrameExchange::set_retry_limits(int short_limit, int long_limit) {
+  check_retry_limits(short_limit, long_limit);
+  short_retry_limit_ = short_limit;
+  long_retry_limit_ = long_limit;
+}
+
+// ---- taking MPDUs -------------------------------------------------------------------
+
+void FrameExchange::drop_expired(AccessFunction& f, Time now) {
+  // A queue lifetime, as ns-3's WifiMacQueue MaxDelay (802.11's
+  // dot11MaxTransmitMSDULifetime bounds the whole stay, retries included): a packet
+  // that waited longer than it is dropped when the MAC would take it (at a channel
+  // access, or to continue a TXOP), not sent late. A frame already taken finishes
+  // its retries.
+  if (queue_lifetime_) f.queue->drop_expired(now, *queue_lifetime_);
+}
+
+void FrameExchange::load_next_mpdu(AccessFunction& f) {
+  if (f.has_mpdu()) return;
+  // Management frames first: no data queue discipline holds them back.
+  const bool management = !f.management.empty();
+  if (management) {
+    f.mgmt = std::move(f.management.front());
+    f.management.pop_front();
+  } else {
+    f.packet = f.queue->dequeue(scheduler_.now());
+    if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
+    f.service_start = std::max(f.packet->queued_at, f.last_service_end);
+    // Here, where each data MPDU is taken exactly once (has_mpdu() above keeps a
+    // retried MPDU from coming back), not where its service ends.
+    queueing_delays_.add(f.service_start - f.packet->queued_at);
+  }
+  // One sequence counter for every MPDU (8.2.4.4.2; the simulator keeps one for
+  // QoS data too).
+  f.sequence = next_sequence_;
+  next_sequence_ = static_cast<std::uint16_t>((next_sequence_ + 1) & 0x0fff);  // 12 bits (8.2.4.4.2)
+  f.sent_once = false;
+  f.short_retries = 0;
+  f.long_retries = 0;
+  if (!management && user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
+}
+
+void FrameExchange::take_next_early(AccessFunction& f) {
+  if (dequeue_ != Dequeue::after_exchange || f.has_mpdu() || in_exchange(f)) return;
+  const Time now = scheduler_.now();
+  // The queue lifetime holds here as at access: stale heads go first. A drop may
+  // refill the queue (a saturated source) and so come back through enqueue().
+  drop_expired(f, now);
+  if (f.has_mpdu()) return;
+  // A shaper's held head stays in its queue until released (then taken at access).
+  // A frame taken early goes before a management frame that comes after it, and
+  // a queue replaced by set_queue() does not see it: it has left the queue.
+  if (!f.has_frame_ready(now)) return;
+  load_next_mpdu(f);
+}
+
+FrameExchange::MpduInfo FrameExchange::data_mpdu(const Packet& p) {
+  const std::uint32_t bytes = data_mpdu_bytes(p);
+  return MpduInfo{p.next_hop_radio, bytes, phy::airtime(profile_, rate_to(p.next_hop_radio), bytes)};
+}
+
+FrameExchange::MpduInfo FrameExchange::management_mpdu(const ManagementFrame& m) const {
+  // Management frames go at the control (basic) rate, whoever receives them.
+  const std::uint32_t bytes = mpdu_bytes(FrameKind::action, m.body->size_bytes());
+  return MpduInfo{m.receiver, bytes, phy::airtime(profile_, *timing_.control_rate, bytes)};
+}
+
+FrameExchange::MpduInfo FrameExchange::loaded_mpdu(const AccessFunction& f) {
+  return f.mgmt.body ? management_mpdu(f.mgmt) : data_mpdu(*f.packet);
+}
+
+FrameExchange::MpduInfo FrameExchange::next_mpdu(const AccessFunction& f) {
+  if (f.has_mpdu()) return loaded_mpdu(f);
+  if (!f.management.empty()) return management_mpdu(f.management.front());
+  return data_mpdu(*f.queue->peek_at(scheduler_.now()));
+}
+
+std::uint32_t FrameExchange::data_mpdu_bytes(const Packet& p) const {
+  return mpdu_bytes(type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data, p.size_bytes);
+}
+
+const phy::Mcs& FrameExchange::rate_to(std::uint32_t radio) {
+  if (radio == kBroadcastRadio || !data_rate_) return *timing_.control_rate;
+  auto [it, inserted] = rate_cache_.try_emplace(radio, nullptr);
+  if (inserted) it->second = data_rate_(radio);
+  return it->second != nullptr ? *it->second : *timing_.control_rate;
+}
+
+bool FrameExchange::needs_rts(const AccessFunction& f) const {
+  // 9.3.2.6: RTS/CTS for individually addressed frames longer than the threshold.
+  if (!rts_threshold_) return false;
+  if (f.mgmt.body) {
+    const std::uint32_t bytes = mpdu_bytes(FrameKind::action, f.mgmt.body->size_bytes());
+    return f.mgmt.receiver != kBroadcastRadio && bytes > *rts_threshold_;
+  }
+  return f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > *rts_threshold_;
+}
+
+// ---- sending --------------------------------------------------------------------------
+
+void FrameExchange::start_txop(std::size_t index) {
+  ++stats_.txops;
+  exchange_ = index;
+  txop_frames_ = 0;
+  const TxopLimit& limit = functions_[index].params.txop;
+  txop_end_ = limit.time > Time::zero() ? scheduler_.now() + limit.time : scheduler_.now();
+  send_mpdu(index);
+}
+
+void FrameExchange::internal_collision(AccessFunction& f) {
+  load_next_mpdu(f);  // the lost frame is charged the retry (9.19.2.3)
+  retry_or_drop(f, long_mpdu(loaded_mpdu(f)) ? RetryCount::long_count : RetryCount::short_count);
+}
+
+void FrameExchange::send_mpdu(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  load_next_mpdu(f);
+  ++txop_frames_;
+  if (needs_rts(f)) {
+    send_rts(index);
+  } else {
+    send_loaded(index);
+  }
+}
+
+void FrameExchange::send_loaded(std::size_t index) {
+  if (functions_[index].mgmt.body) {
+    send_management_frame(index);
+  } else {
+    send_data(index);
+  }
+}
+
+void FrameExchange::send_rts(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  auto rts = new_frame();
+  rts->kind = FrameKind::rts;
+  rts->transmitter = MacAddress(address_);
+  const MpduInfo mpdu = loaded_mpdu(f);
+  rts->receiver = MacAddress(mpdu.receiver);
+  rts->duration = rts_duration(mpdu.airtime, timing_.cts_airtime, timing_.ack_airtime, timing_.sifs);
+  ++stats_.rts_attempts;
+  send_frame(std::move(rts), *timing_.control_rate, Sending::rts);
+}
+
+void FrameExchange::send_data(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  const bool broadcast = f.packet->next_hop_radio == kBroadcastRadio;
+  auto data = new_frame();
+  data->kind = type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data;
+  data->transmitter = MacAddress(address_);
+  data->receiver = MacAddress(f.packet->next_hop_radio);
+  data->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
+  data->sequence = f.sequence;
+  data->retry = f.sent_once;
+  data->access_category = f.ac;
+  data->packet = pool_.clone(*f.packet);
+  ++stats_.data_attempts;
+  if (f.sent_once) ++stats_.data_retries;
+  f.sent_once = true;
+  const phy::Mcs& rate = rate_to(f.packet->next_hop_radio);
+  send_frame(std::move(data), rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
+}
+
+void FrameExchange::send_management_frame(std::size_t index) {
+  AccessFunction& f = functions_[index];
+  const bool broadcast = f.mgmt.receiver == kBroadcastRadio;
+  auto frame = new_frame();
+  frame->kind = FrameKind::action;
+  frame->transmitter = MacAddress(address_);
+  frame->receiver = MacAddress(f.mgmt.receiver);
+  frame->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
+  frame->sequence = f.sequence;
+  frame->retry = f.sent_once;
+  frame->management = f.mgmt.body;
+  ++stats_.mgmt_attempts;
+  if (f.sent_once) ++stats_.mgmt_retries;
+  f.sent_once = true;
+  send_frame(std::move(frame), *timing_.control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
+}
+
+std::shared_ptr<Frame> FrameExchange::new_frame() {
+  // One frame per transmission, the hot path: from the medium's pool, not the heap.
+  // A pool allocator behind std::allocate_shared keeps the PHY's interface (a
+  // shared_ptr payload, held by the medium and by every receiver while on the air)
+  // and hands the block back to the pool whichever holder lets go last; an
+  // intrusive count would have changed phy_frame.hpp and every PHY user. The pool
+  // is the medium's because the medium holds a frame longest (until the last
+  // receiver's signal ends), after its sender and receivers are done with it.
+  return std::allocate_shared<Frame>(PoolAllocator<Frame>(frame_pool_));
+}
+
+void FrameExchange::respond(FrameKind kind, MacAddress to, Time duration, SifsAction action) {
+  auto frame = new_frame();
+  frame->kind = kind;
+  frame->transmitter = MacAddress(address_);
+  frame->receiver = to;
+  frame->duration = duration;
+  sifs_frame_ = std::move(frame);
+  schedule_sifs(action);
+}
+
+void FrameExchange::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what) {
+  const std::uint32_t bytes = frame->size_bytes();
+  const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(profile_, rate, bytes), frame};
+  if (observer_ != nullptr) observer_->on_frame_sent(address_, *frame, phy_frame.duration);
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
+             "mac {}: {} sent to {}, {} B at {}, retry {}, seq {}, airtime {:.1f}us", scheduler_.log().radio_label(address_),
+             to_string(frame->kind),
+             frame->receiver.is_broadcast() ? std::string("broadcast") : scheduler_.log().radio_label(frame->receiver.radio()),
+             bytes, rate.name, frame->retry ? 1 : 0, frame->sequence, phy_frame.duration.to_seconds() * 1e6);
+  if (Fingerprint* fp = scheduler_.fingerprint()) {
+    fp->frame(scheduler_.now(), address_, to_string(frame->kind), bytes, phy_frame.duration);
+  }
+  sending_ = what;
+  Ns2SendWait wait = Ns2SendWait::none;
+  switch (what) {
+    case Sending::rts: wait = Ns2SendWait::cts; break;
+    case Sending::mpdu_unicast: wait = Ns2SendWait::ack; break;
+    case Sending::cts: wait = Ns2SendWait::data_after; break;
+    case Sending::mpdu_broadcast:
+    case Sending::ack:
+    case Sending::nothing: break;
+  }
+  meter_.ns2_arm_send_timer(wait, scheduler_.now(), phy_frame.duration, frame->duration, timing_);
+  radio_.transmit(phy_frame);
+}
+
+void FrameExchange::on_tx_end() {
+  const Sending sent = sending_;
+  sending_ = Sending::nothing;
+  const Time now = scheduler_.now();
+  switch (sent) {
+    case Sending::rts:
+      awaiting_ = Awaiting::cts;
+      break;
+    case Sending::mpdu_unicast:
+      awaiting_ = Awaiting::ack;
+      break;
+    case Sending::mpdu_broadcast: {
+      // Group-addressed: no ACK, no retry; the exchange ends here (9.3.4.4 resets SRC).
+      AccessFunction& f = functions_[*exchange_];
+      finish_mpdu(f, MpduEnd::sent_group_addressed);
+      finish_exchange(f);
+      break;
+    }
+    case Sending::ack:
+    case Sending::cts:
+    case Sending::nothing:
+      break;
+  }
+  if (awaiting_ != Awaiting::nothing) {
+    // 9.3.2.8: the response must start within SIFS + slot + PHY-RX-START delay.
+    timeout_passed_ = false;
+    response_window_start_ = now;
+    const Time timeout = awaiting_ == Awaiting::cts ? timing_.cts_timeout : timing_.ack_timeout;
+    response_timer_ = scheduler_.schedule_at(now + timeout, [this] { on_response_timeout(); }, node_);
+  }
+  access_.refresh();
+}
+
+void FrameExchange::schedule_sifs(SifsAction action) {
+  sifs_action_ = action;
+  sifs_timer_ = scheduler_.schedule_in(timing_.sifs, [this] { on_sifs(); }, node_);
+}
+
+void FrameExchange::on_sifs() {
+  const SifsAction action = sifs_action_;
+  sifs_action_ = SifsAction::none;
+  // One exchange at a time: while a SIFS gap is pending the medium is busy for our
+  // own functions and a second response is refused, so nothing of ours is on the air
+  // and the gap has a purpose.
+  if (radio_.transmitting()) throw std::logic_error("MAC: SIFS ended while the radio was transmitting");
+  switch (action) {
+    case SifsAction::ack:
+      ++stats_.acks_sent;
+      send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::ack);
+      break;
+    case SifsAction::cts:
+      ++stats_.cts_sent;
+      send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::cts);
+      break;
+    case SifsAction::data_after_cts:
+      send_loaded(*exchange_);
+      break;
+    case SifsAction::txop_next:
+      ++stats_.txop_continuations;
+      send_mpdu(*exchange_);  // the frame taken when the TXOP was continued
+      break;
+    case SifsAction::none:
+      throw std::logic_error("MAC: a SIFS gap ended with nothing to send");
+  }
+}
+
+bool FrameExchange::txop_allows_next(AccessFunction& f) {
+  // 9.19.2.2: more frames of the same category, SIFS apart, while the TXOP lasts.
+  const TxopLimit& limit = f.params.txop;
+  if (limit.frames <= 0 && limit.time <= Time::zero()) return false;  // one frame per access
+  drop_expired(f, scheduler_.now());  // the next frame is taken now
+  if (!f.has_frame_ready(scheduler_.now())) return false;
+  if (limit.frames > 0) return txop_frames_ < limit.frames;
+  const MpduInfo next = next_mpdu(f);
+  if (next.receiver == kBroadcastRadio) return false;
+  Time exchange = timing_.sifs + next.airtime + timing_.sifs + timing_.ack_airtime;
+  if (long_mpdu(next)) {
+    exchange += timing_.rts_airtime + timing_.sifs + timing_.cts_airtime + timing_.sifs;
+  }
+  return scheduler_.now() + exchange <= txop_end_;
+}
+
+// ---- outcomes -------------------------------------------------------------------------
+
+void FrameExchange::on_response_timeout() {
+  if (radio_.receiving() && radio_.reception_start() >= response_window_start_) {
+    // A frame started in time: its end decides (9.3.2.8).
+    timeout_passed_ = true;
+    return;
+  }
+  exchange_failed();
+}
+
+void FrameExchange::finish_mpdu(AccessFunction& f, MpduEnd end) {
+  const Time now = scheduler_.now();
+  // 9.3.4.4: the retry counts reset when the frame is done; the window too (9.19.2.5).
+  f.mpdu_done(now);
+  if (f.mgmt.body) {
+    // A management frame is no packet: counted, never reported as a packet drop.
+    ++(end == MpduEnd::retry_limit ? stats_.mgmt_drops_retry_limit : stats_.mgmt_tx_success);
+    f.mgmt = {};
+    return;
+  }
+  service_delays_.add(now - f.service_start);
+  if (end == MpduEnd::retry_limit) {
+    ++stats_.drops_retry_limit;
+    // (the drop itself is logged where every drop goes: Node::on_drop)
+    if (observer_ != nullptr) observer_->on_drop(address_, *f.packet, DropCause::retry_limit);
+    drops_.on_drop(std::move(f.packet), DropCause::retry_limit, now);
+    f.packet.reset();
+    return;
+  }
+  ++stats_.tx_success;
+  if (end == MpduEnd::sent_group_addressed) ++stats_.broadcasts;
+  f.packet.reset();
+}
+
+void FrameExchange::exchange_succeeded() {
+  scheduler_.cancel(response_timer_);
+  awaiting_ = Awaiting::nothing;
+  meter_.ns2_stop_send_timer(scheduler_.now());  // ns-2's recvACK
+  access_.account_ns2();
+  AccessFunction& f = functions_[*exchange_];
+  finish_mpdu(f, MpduEnd::acknowledged);
+  if (txop_allows_next(f)) {
+    // The frame checked is the frame sent (9.19.2.2): taken now, so nothing the
+    // queue does during the SIFS (a mesh buffer's block ending, which can put an
+    // earlier packet for another next hop first) swaps in one the TXOP may not hold.
+    load_next_mpdu(f);
+    schedule_sifs(SifsAction::txop_next);
+    return;
+  }
+  finish_exchange(f);
+}
+
+void FrameExchange::exchange_failed() {
+  scheduler_.cancel(response_timer_);
+  const bool rts_failed = awaiting_ == Awaiting::cts;
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: exchange failed: no {}",
+             scheduler_.log().radio_label(address_), rts_failed ? "CTS" : "ACK");
+  awaiting_ = Awaiting::nothing;
+  timeout_passed_ = false;
+  ++stats_.failed_attempts;
+  AccessFunction& f = functions_[*exchange_];
+  // 9.3.4.4: an RTS counts against the short limit; a DATA frame against the long
+  // one when it is longer than the RTS threshold, else the short one.
+  const bool long_frame = !rts_failed && long_mpdu(loaded_mpdu(f));
+  exchange_.reset();
+  retry_or_drop(f, long_frame ? RetryCount::long_count : RetryCount::short_count);
+  access_.refresh();
+}
+
+void FrameExchange::retry_or_drop(AccessFunction& f, RetryCount count) {
+  const Time now = scheduler_.now();
+  const bool long_count = count == RetryCount::long_count;
+  const int limit = long_count ? long_retry_limit_ : short_retry_limit_;
+  if (f.charge_retry(count, limit)) {
+    finish_mpdu(f, MpduEnd::retry_limit);
+  } else {
+    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: retry {} of {} ({} retry count), CW now {}",
+               scheduler_.log().radio_label(address_), long_count ? f.long_retries : f.short_retries, limit,
+               long_count ? "long" : "short", f.cw);
+  }
+  access_.draw_backoff(f, now);
+  take_next_early(f);  // after a drop, the next frame (mac.dequeue "after_exchange")
+  access_.reschedule_timer();
+}
+
+void FrameExchange::finish_exchange(AccessFunction& f) {
+  exchange_.reset();
+  // Post-backoff after every exchange (9.3.4.3), with the window now in force.
+  access_.draw_backoff(f, scheduler_.now());
+  take_next_early(f);
+  access_.refresh();
+  access_.reschedule_timer();
+}
+
+// ---- receiving ------------------------------------------------------------------------
+
+void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, const phy::RxInfo& info) {
+  if (outcome == phy::RxOutcome::aborted) return;  // our own transmission cut it: no EIFS
+  if (outcome == phy::RxOutcome::error) {
+    ++stats_.rx_errors;
+    // The PHY does not say whether a collision or a channel error lost the frame;
+    // the worst SINR (sinr reception model; infinite under the others) hints which.
+    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
+               "mac {}: reception lost (collision or channel error), worst SINR {:.1f} dB",
+               scheduler_.log().radio_label(address_), info.min_sinr_db());
+    access_.errored_reception();
+    // Whatever it was, the awaited response did not arrive intact; unless it began
+    // before the response window (it overlapped our own frame, so it was never a
+    // PHY-RXSTART in the window, 9.3.2.8): then the timeout decides.
+    if (awaiting_ != Awaiting::nothing && (timeout_passed_ || info.start >= response_window_start_)) exchange_failed();
+    return;
+  }
+  access_.error_free_reception();
+  // Every payload on a MAC's channel is a mac::Frame; the PHY tests send none.
+  const auto* frame = static_cast<const Frame*>(phy_frame.payload.get());
+  if (frame == nullptr) return;
+  if (observer_ != nullptr) observer_->on_frame_received(address_, *frame);
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: {} received from {} to {}, {} B, retry {}, seq {}",
+             scheduler_.log().radio_label(address_), to_string(frame->kind),
+             scheduler_.log().radio_label(frame->transmitter.radio()),
+             frame->receiver.is_broadcast() ? std::string("broadcast") : scheduler_.log().radio_label(frame->receiver.radio()),
+             phy_frame.psdu_bytes, frame->retry ? 1 : 0, frame->sequence);
+  const bool to_me = frame->receiver == MacAddress(address_);
+  if (awaiting_ == Awaiting::cts && to_me && frame->kind == FrameKind::cts) {
+    scheduler_.cancel(response_timer_);
+    awaiting_ = Awaiting::nothing;
+    functions_[*exchange_].cts_received();
+    meter_.ns2_stop_send_timer(scheduler_.now());  // ns-2's recvCTS
+    access_.account_ns2();
+    schedule_sifs(SifsAction::data_after_cts);
+    return;
+  }
+  // ns-2's recvDATA stops a CTS sender's timer when the DATA arrives.
+  if (meter_.ns2_waiting_for_data() && to_me &&
+      (frame->kind == FrameKind::data || frame->kind == FrameKind::qos_data || frame->kind == FrameKind::action)) {
+    meter_.ns2_stop_send_timer(scheduler_.now());
+    access_.account_ns2();
+  }
+  if (awaiting_ == Awaiting::ack && to_me && frame->kind == FrameKind::ack) {
+    exchange_succeeded();
+    return;
+  }
+  // 9.3.2.8: any other frame while a response is awaited means it failed.
+  if (awaiting_ != Awaiting::nothing) exchange_failed();
+  handle_frame(*frame);
+}
+
+void FrameExchange::handle_frame(const Frame& frame) {
+  if (frame.receiver.is_broadcast()) {
+    if (is_data(frame.kind) && frame.packet) {
+      deliver_data(frame);
+    } else if (frame.kind == FrameKind::action && frame.management) {
+      receive_management(frame);
+    }
+    return;
+  }
+  if (frame.receiver.radio() != address_) {
+    // Virtual carrier sense (9.3.2.4): a frame for someone else reserves the medium.
+    if (frame.duration > Time::zero()) access_.set_nav(scheduler_.now() + frame.duration);
+    return;
+  }
+  switch (frame.kind) {
+    case FrameKind::data:
+    case FrameKind::qos_data:
+    case FrameKind::action: {
+      if (sifs_action_ != SifsAction::none) return;  // cannot answer two frames at once
+      respond(FrameKind::ack, frame.transmitter, ack_duration(), SifsAction::ack);
+      // 9.3.2.10: one cache entry per transmitter and data category; management
+      // frames have their own.
+      const bool management = frame.kind == FrameKind::action;
+      const auto category = static_cast<std::uint8_t>(
+          management ? kManagementCacheCategory : frame.kind == FrameKind::qos_data ? index_of(frame.access_category) : 0);
+      if (duplicates_.is_duplicate(frame.transmitter.radio(), category, frame.sequence, frame.retry)) {
+        ++(management ? stats_.mgmt_rx_duplicates : stats_.rx_duplicates);  // acknowledged again, not delivered twice
+      } else if (management ? frame.management != nullptr : frame.packet != nullptr) {
+        if (management) {
+          receive_management(frame);
+        } else {
+          deliver_data(frame);
+        }
+      }
+      access_.refresh();
+      return;
+    }
+    case FrameKind::rts: {
+      // 9.3.2.6: answer an RTS only if the NAV says the medium is idle.
+      if (access_.nav_set() || sifs_action_ != SifsAction::none || exchange_) return;
+      respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),
+              SifsAction::cts);
+      access_.refresh();
+      return;
+    }
+    case FrameKind::cts:
+    case FrameKind::ack:
+      return;  // not awaited (late or stray): ignored
+  }
+}
+
+void FrameExchange::deliver_data(const Frame& frame) {
+  ++stats_.rx_data;
+  if (user_ != nullptr) user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
+}
+
+void FrameExchange::receive_management(const Frame& frame) {
+  ++stats_.mgmt_rx;
+  const bool taken = user_ != nullptr && user_->on_management_receive(*frame.management, frame.transmitter.radio());
+  if (!taken) ++stats_.mgmt_rx_discarded;
+}
+
+}  // namespace wmnsim::mac

@@ -1,0 +1,227 @@
+#pragma once
+// Frame exchange (IEEE 802.11-2012 9.3.2, 9.19.2.2): the frame sequences of one MAC,
+// one at a time (half duplex), once channel access has granted a function its TXOP.
+//
+//  - Sequences: basic access (DATA-ACK) and RTS-CTS-DATA-ACK for individually
+//    addressed frames whose MPDU is longer than the RTS threshold (9.3.2.6);
+//    group-addressed frames without ACK and without retry. The same for management
+//    (Action) frames, at the control rate.
+//  - Timeouts (9.3.2.8): the CTS or ACK must start within SIFS + slot +
+//    PHY-RX-START delay of the frame's end; a reception that started in time
+//    decides at its end. Any other frame while a response is awaited fails it.
+//  - Outcomes: a success resets the function's counts and CW; a failure charges the
+//    short or long retry count and doubles CW, the frame given up at the limit
+//    (9.3.4.4); a new backoff follows every exchange (post-backoff, 9.3.4.3).
+//  - TXOP bursting (9.19.2.2): after a success the same function sends its next
+//    frame SIFS later while the TXOP limit (time or number of frames) allows.
+//  - Responses: an ACK after SIFS for individually addressed data and management
+//    frames, regardless of the medium; a CTS only if the NAV is clear (9.3.2.6);
+//    duplicate filtering (9.3.2.10). A frame for someone else sets the NAV (9.3.2.4).
+//  - MPDUs: which frame a function sends next (management first, then its queue),
+//    its sequence number, its rate, the queue lifetime, and the MAC service and
+//    queueing delays.
+//
+// Not modelled: fragmentation, block ACK, multiple protection inside a TXOP (each
+// frame carries single protection, Duration = SIFS + ACK).
+//
+// Cost: O(1) per frame, plus the access functions' queue operations.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <unordered_map>
+
+#include "core/block_pool.hpp"
+#include "core/delay_distribution.hpp"
+#include "core/packet.hpp"
+#include "core/scheduler.hpp"
+#include "mac/access_function.hpp"
+#include "mac/busy_time_meter.hpp"
+#include "mac/channel_access.hpp"
+#include "mac/duplicate_filter.hpp"
+#include "mac/frame.hpp"
+#include "mac/mac_params.hpp"
+#include "mac/mac_stats.hpp"
+#include "mac/mac_timing.hpp"
+#include "mac/mac_user.hpp"
+#include "mac/radio_port.hpp"
+#include "phy/phy_listener.hpp"
+#include "phy/profile.hpp"
+
+namespace wmnsim::mac {
+
+// The data rate towards a receiver (a radio index), or nullptr for "the control
+// rate" (no usable rate known).
+using DataRateFn = std::function<const phy::Mcs*(std::uint32_t to_radio)>;
+
+struct FrameExchangeConfig {
+  MacType type = MacType::dcf;  // DATA (dcf) or QoS DATA (edca) frames
+  std::optional<std::int64_t> rts_threshold;
+  int short_retry_limit = 7;
+  int long_retry_limit = 4;
+  Dequeue dequeue = Dequeue::at_access;
+  std::optional<Time> queue_lifetime;  // empty: packets wait in the queue for ever
+  DataRateFn data_rate;                // empty: everything at the control rate
+};
+
+// Throws std::invalid_argument for retry limits below 1 attempt.
+void check_retry_limits(int short_limit, int long_limit);
+
+// The parts of the MAC a frame exchange works with; all outlive it.
+struct FrameExchangeParts {
+  Scheduler& scheduler;
+  ContextId node;
+  std::uint32_t address;  // the radio's id
+  const phy::PhyProfile& profile;
+  const MacTiming& timing;
+  RadioPort& radio;
+  ChannelAccess& access;
+  BusyTimeMeter& meter;
+  std::span<AccessFunction> functions;
+  PacketPool& pool;
+  BlockPool& frame_pool;  // the medium's: frames live as long as it holds them
+  DropSink& drops;
+  MacStats& stats;
+};
+
+class FrameExchange {
+ public:
+  FrameExchange(const FrameExchangeParts& parts, const FrameExchangeConfig& config);
+  ~FrameExchange();
+  FrameExchange(const FrameExchange&) = delete;
+  FrameExchange& operator=(const FrameExchange&) = delete;
+
+  void set_user(MacUser* user) { user_ = user; }
+  void set_observer(MacObserver* observer) { observer_ = observer; }
+
+  // ---- what channel access and the MAC ask ----
+  // A SIFS gap, a response awaited or a frame on the air.
+  bool active() const {
+    return awaiting_ != Awaiting::nothing || sifs_action_ != SifsAction::none || sending_ != Sending::nothing;
+  }
+  bool in_exchange(const AccessFunction& f) const { return exchange_ && &functions_[*exchange_] == &f; }
+  // Channel access granted functions_[index] its TXOP now: it sends its frame.
+  void start_txop(std::size_t index);
+  // f lost an internal collision (9.19.2.3): its frame is charged the retry.
+  void internal_collision(AccessFunction& f);
+  // Drops the packets at the head of f's queue that outlived the queue lifetime.
+  void drop_expired(AccessFunction& f, Time now);
+  // Dequeue::after_exchange: takes f's next frame now if it has none.
+  void take_next_early(AccessFunction& f);
+
+  // ---- the radio ----
+  void on_tx_end();
+  void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info);
+
+  // ---- settings and observation ----
+  std::optional<std::int64_t> rts_threshold() const { return rts_threshold_; }
+  void set_rts_threshold(std::optional<std::int64_t> bytes) { rts_threshold_ = bytes; }
+  // Throws std::invalid_argument for limits below 1.
+  void set_retry_limits(int short_limit, int long_limit);
+  int short_retry_limit() const { return short_retry_limit_; }
+  int long_retry_limit() const { return long_retry_limit_; }
+  const DelayDistribution& service_delays() const { return service_delays_; }
+  const DelayDistribution& queueing_delays() const { return queueing_delays_; }
+
+ private:
+  // The MPDU a function sends (or would send next): where to, its size, its airtime.
+  struct MpduInfo {
+    std::uint32_t receiver = kBroadcastRadio;
+    std::uint32_t bytes = 0;
+    Time airtime;
+  };
+  // How an MPDU's service ended.
+  enum class MpduEnd : std::uint8_t { acknowledged, sent_group_addressed, retry_limit };
+  enum class Awaiting : std::uint8_t { nothing, cts, ack };
+  // What goes on the air SIFS after the previous frame.
+  enum class SifsAction : std::uint8_t { none, ack, cts, data_after_cts, txop_next };
+  // What the radio is sending now. mpdu_*: the exchange's DATA or management frame.
+  enum class Sending : std::uint8_t { nothing, rts, mpdu_unicast, mpdu_broadcast, ack, cts };
+
+  // Sending.
+  void send_mpdu(std::size_t index);
+  void load_next_mpdu(AccessFunction& f);
+  bool needs_rts(const AccessFunction& f) const;
+  void send_rts(std::size_t index);
+  // The exchange's MPDU (after the RTS/CTS, if any): data or management.
+  void send_loaded(std::size_t index);
+  void send_data(std::size_t index);
+  void send_management_frame(std::size_t index);
+  MpduInfo loaded_mpdu(const AccessFunction& f);
+  // What load_next_mpdu() would take; f must have a frame ready.
+  MpduInfo next_mpdu(const AccessFunction& f);
+  MpduInfo data_mpdu(const Packet& p);
+  MpduInfo management_mpdu(const ManagementFrame& m) const;
+  bool long_mpdu(const MpduInfo& m) const { return rts_threshold_ && m.bytes > *rts_threshold_; }
+  std::uint32_t data_mpdu_bytes(const Packet& p) const;
+  const phy::Mcs& rate_to(std::uint32_t radio);
+  // Every frame from the medium's pool (the hot path: one per transmission).
+  std::shared_ptr<Frame> new_frame();
+  // An ACK or CTS to `to`, sent SIFS after the frame it answers.
+  void respond(FrameKind kind, MacAddress to, Time duration, SifsAction action);
+  void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
+  void schedule_sifs(SifsAction action);
+  void on_sifs();
+  bool txop_allows_next(AccessFunction& f);
+
+  // Outcomes.
+  void on_response_timeout();
+  void exchange_succeeded();
+  void exchange_failed();
+  void retry_or_drop(AccessFunction& f, RetryCount count);
+  // The function's MPDU is done: counted, its counts and CW reset, the packet gone.
+  void finish_mpdu(AccessFunction& f, MpduEnd end);
+  void finish_exchange(AccessFunction& f);
+
+  // Receiving.
+  void handle_frame(const Frame& frame);
+  void deliver_data(const Frame& frame);
+  void receive_management(const Frame& frame);
+
+  Scheduler& scheduler_;
+  ContextId node_;
+  std::uint32_t address_;
+  const phy::PhyProfile& profile_;
+  const MacTiming& timing_;
+  RadioPort& radio_;
+  ChannelAccess& access_;
+  BusyTimeMeter& meter_;
+  std::span<AccessFunction> functions_;
+  PacketPool& pool_;
+  BlockPool& frame_pool_;
+  DropSink& drops_;
+  MacStats& stats_;
+  MacType type_;
+  std::optional<std::int64_t> rts_threshold_;
+  int short_retry_limit_;
+  int long_retry_limit_;
+  Dequeue dequeue_;
+  std::optional<Time> queue_lifetime_;
+  DataRateFn data_rate_;
+  std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
+  MacUser* user_ = nullptr;
+  MacObserver* observer_ = nullptr;
+  DuplicateFilter duplicates_;
+  std::uint16_t next_sequence_ = 0;
+
+  std::optional<std::size_t> exchange_;  // index of the function holding the TXOP
+  Awaiting awaiting_ = Awaiting::nothing;
+  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
+  // When the awaited response's window opened (the end of the frame that asked for
+  // it): only a reception that began after it can be the response (9.3.2.8).
+  Time response_window_start_;
+  EventId response_timer_{};
+  SifsAction sifs_action_ = SifsAction::none;
+  EventId sifs_timer_{};
+  std::shared_ptr<Frame> sifs_frame_;  // the ACK or CTS to send
+  Sending sending_ = Sending::nothing;
+  Time txop_end_;
+  std::int64_t txop_frames_ = 0;
+
+  DelayDistribution service_delays_;
+  DelayDistribution queueing_delays_;
+};
+
+}  // namespace wmnsim::mac

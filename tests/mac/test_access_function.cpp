@@ -1,0 +1,165 @@
+// AccessFunction alone: its phase, the backoff it draws (replayed from an identical
+// stream), the whole slots a busy medium takes off it, CW doubling and reset, and
+// the retry limits (IEEE 802.11-2012 9.3.3, 9.3.4.3, 9.3.4.4, 9.19.2.5).
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "link/drop_tail_queue.hpp"
+#include "mac/access_function.hpp"
+
+namespace wmnsim::mac {
+namespace {
+using namespace time_literals;
+
+class NoDrops : public DropSink {
+ public:
+  void on_drop(PacketPtr, DropCause, Time) override { ++drops; }
+  int drops = 0;
+};
+
+constexpr std::uint64_t kStreamKey = 0x5eed;
+constexpr Time kSlot = 20_us;
+
+struct Fixture {
+  NoDrops sink;
+  RandomStream draws{kStreamKey};
+  RandomStream replay{kStreamKey};  // the same draws, to predict the function's
+  AccessFunction f{AccessCategory::ac_be, EdcaParams{2, 32, 1024, {}},
+                   std::make_unique<DropTailQueue>(QueueLimit{}, sink), draws};
+};
+
+TEST(AccessFunction, StartsIdleWithCwMin) {
+  Fixture x;
+  EXPECT_EQ(x.f.phase(), AccessPhase::idle);
+  EXPECT_FALSE(x.f.contending());
+  EXPECT_EQ(x.f.cw, 32);
+  EXPECT_EQ(x.f.access_at, Time::max());
+}
+
+TEST(AccessFunction, BackoffIsDrawnUniformlyBelowCwFromTheSharedStream) {
+  Fixture x;
+  for (int i = 0; i < 50; ++i) {
+    const Time now = Time::us(i);
+    const int slots = x.f.draw_backoff(now);
+    EXPECT_EQ(slots, static_cast<int>(x.replay.uniform_int(32)));
+    EXPECT_GE(slots, 0);
+    EXPECT_LT(slots, 32);
+    EXPECT_EQ(x.f.backoff_slots, slots);
+    EXPECT_EQ(x.f.phase(), AccessPhase::backoff);
+    EXPECT_TRUE(x.f.contending());
+    EXPECT_EQ(x.f.eligible_from, now);
+    EXPECT_EQ(x.f.access_at, Time::max());  // dated by channel access, not here
+  }
+}
+
+TEST(AccessFunction, FreezeSubtractsOnlyTheWholeIdleSlotsElapsed) {
+  Fixture x;
+  x.f.draw_backoff(0_us);
+  x.f.backoff_slots = 10;
+  // Counting from 100 us: zero at 100 + 10 slots = 300 us.
+  x.f.access_at = 300_us;
+  // Busy at 165 us: 3 whole slots (100-160) elapsed, the 4th is partial and not consumed.
+  x.f.freeze(165_us, kSlot);
+  EXPECT_EQ(x.f.backoff_slots, 7);
+  EXPECT_EQ(x.f.access_at, Time::max());
+  EXPECT_EQ(x.f.phase(), AccessPhase::backoff);
+  // Resumed: 7 slots from the next count start, then busy exactly at a slot boundary
+  // (2 slots done): 5 left.
+  x.f.access_at = 500_us + 7 * kSlot;
+  x.f.freeze(540_us, kSlot);
+  EXPECT_EQ(x.f.backoff_slots, 5);
+}
+
+TEST(AccessFunction, FreezeBeforeCountingStartsKeepsTheCounter) {
+  Fixture x;
+  x.f.draw_backoff(0_us);
+  x.f.backoff_slots = 4;
+  x.f.access_at = 50_us + 4 * kSlot;  // AIFS until 50 us, then 4 slots
+  x.f.freeze(30_us, kSlot);           // busy during AIFS: no slot counted
+  EXPECT_EQ(x.f.backoff_slots, 4);
+}
+
+TEST(AccessFunction, ImmediateAccessCommitAndEndOfContentionArePhases) {
+  Fixture x;
+  x.f.defer_immediately(40_us);
+  EXPECT_EQ(x.f.phase(), AccessPhase::deferring);
+  EXPECT_TRUE(x.f.contending());
+  EXPECT_EQ(x.f.backoff_slots, 0);
+  EXPECT_EQ(x.f.eligible_from, 40_us);
+  x.f.commit();
+  EXPECT_TRUE(x.f.committed());
+  EXPECT_TRUE(x.f.contending());
+  x.f.access_at = 90_us;
+  x.f.end_contention();
+  EXPECT_EQ(x.f.phase(), AccessPhase::idle);
+  EXPECT_EQ(x.f.access_at, Time::max());
+  x.f.hold();
+  EXPECT_TRUE(x.f.held());
+  EXPECT_FALSE(x.f.contending());
+  x.f.release();
+  EXPECT_EQ(x.f.phase(), AccessPhase::idle);
+}
+
+TEST(AccessFunction, CwDoublesOnEachFailureUpToCwMaxAndResetsWhenTheFrameIsDone) {
+  Fixture x;
+  const int expected[] = {64, 128, 256, 512, 1024, 1024};
+  for (int cw : expected) {
+    EXPECT_FALSE(x.f.charge_retry(RetryCount::short_count, 100));
+    EXPECT_EQ(x.f.cw, cw);
+  }
+  EXPECT_EQ(x.f.short_retries, 6);
+  EXPECT_EQ(x.f.long_retries, 0);
+  x.f.mpdu_done(7_ms);
+  EXPECT_EQ(x.f.cw, 32);
+  EXPECT_EQ(x.f.short_retries, 0);
+  EXPECT_EQ(x.f.last_service_end, 7_ms);
+}
+
+TEST(AccessFunction, RetryLimitIsReachedOnTheLimitThAttemptWithoutDoublingAgain) {
+  Fixture x;
+  // Long limit 4: three failures double CW, the fourth reaches the limit.
+  EXPECT_FALSE(x.f.charge_retry(RetryCount::long_count, 4));
+  EXPECT_FALSE(x.f.charge_retry(RetryCount::long_count, 4));
+  EXPECT_FALSE(x.f.charge_retry(RetryCount::long_count, 4));
+  EXPECT_EQ(x.f.cw, 256);
+  EXPECT_TRUE(x.f.charge_retry(RetryCount::long_count, 4));
+  EXPECT_EQ(x.f.cw, 256);
+  EXPECT_EQ(x.f.long_retries, 4);
+  EXPECT_EQ(x.f.short_retries, 0);  // the counts are apart
+}
+
+TEST(AccessFunction, CtsResetsOnlyTheShortCount) {
+  Fixture x;
+  x.f.charge_retry(RetryCount::short_count, 7);
+  x.f.charge_retry(RetryCount::long_count, 4);
+  x.f.cts_received();
+  EXPECT_EQ(x.f.short_retries, 0);
+  EXPECT_EQ(x.f.long_retries, 1);
+  EXPECT_EQ(x.f.cw, 128);  // the window stays doubled until the frame is done
+}
+
+TEST(AccessFunction, NewParametersMoveAWindowAtResetAndClampADoubledOne) {
+  Fixture x;
+  x.f.set_params(EdcaParams{2, 16, 1024, {}});
+  EXPECT_EQ(x.f.cw, 16);  // at reset: the new CWmin
+  x.f.charge_retry(RetryCount::short_count, 7);
+  x.f.charge_retry(RetryCount::short_count, 7);
+  EXPECT_EQ(x.f.cw, 64);
+  x.f.set_params(EdcaParams{2, 8, 32, {}});
+  EXPECT_EQ(x.f.cw, 32);  // doubled: kept within the new bounds
+}
+
+TEST(AccessFunction, FramesAreDataManagementOrNone) {
+  Fixture x;
+  EXPECT_FALSE(x.f.has_frame());
+  EXPECT_FALSE(x.f.has_frame_ready(0_us));
+  x.f.management.push_back(ManagementFrame{});
+  EXPECT_TRUE(x.f.has_frame());
+  EXPECT_TRUE(x.f.has_frame_ready(0_us));
+  EXPECT_FALSE(x.f.has_mpdu());  // waiting, not taken
+}
+
+}  // namespace
+}  // namespace wmnsim::mac
