@@ -220,7 +220,20 @@ std::optional<double> NumberParameter::read(JsonReader& r) const {
   return r.number(key, range, required ? Need::required : Need::optional, example_);
 }
 
-double NumberParameter::read_or(JsonReader& r) const { return read(r).value_or(default_value.get<double>()); }
+namespace {
+// read_or(r) without a fallback needs a declared default: a declaration without one
+// is a plug-in's mistake, told at the first read, not a JSON type error.
+void require_default(const ParameterSpec& p) {
+  if (p.default_value.is_null())
+    throw std::logic_error("parameter '" + p.key + "' has no declared default: use read() or read_or(r, fallback)");
+}
+}  // namespace
+
+double NumberParameter::read_or(JsonReader& r) const {
+  require_default(*this);
+  const std::optional<double> value = read(r);
+  return value ? *value : default_value.get<double>();
+}
 
 double NumberParameter::read_or(JsonReader& r, double fallback, bool inherited) const {
   const Need need = required && !inherited ? Need::required : Need::optional;
@@ -238,7 +251,9 @@ IntegerParameter::IntegerParameter(Declaration d)
 std::optional<std::int64_t> IntegerParameter::read(JsonReader& r) const { return r.integer(key, int_min, int_max); }
 
 std::int64_t IntegerParameter::read_or(JsonReader& r) const {
-  return read(r).value_or(default_value.get<std::int64_t>());
+  require_default(*this);
+  const std::optional<std::int64_t> value = read(r);
+  return value ? *value : default_value.get<std::int64_t>();
 }
 
 std::int64_t IntegerParameter::read_or(JsonReader& r, std::int64_t fallback) const {

@@ -21,6 +21,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -179,7 +180,10 @@ class ChoiceParameter : public ParameterSpec {
     source = std::move(d.source);
   }
   std::optional<E> read(JsonReader& r) const { return r.choice(key, names_); }
-  E read_or(JsonReader& r) const { return read(r).value_or(*fallback_); }
+  E read_or(JsonReader& r) const {
+    if (!fallback_) throw std::logic_error("parameter '" + key + "' has no declared default: use read() or read_or(r, fallback)");
+    return read(r).value_or(*fallback_);
+  }
   E read_or(JsonReader& r, E fallback) const { return read(r).value_or(fallback); }
 
  private:

@@ -188,6 +188,10 @@ std::unique_ptr<FlowEndpoint> build_wccp(FlowBuildContext& site) {
   TcpReceiverConfig r;
   r.address = f.address;
   r.mss = f.payload_bytes;
+  // The receiver advertises exactly the sender's window, so that the shared core's
+  // duplicate-ACK test (RFC 5681 2, which includes "the advertised window is
+  // unchanged") counts the same ACKs as WCCP's own did before the split (issue 46):
+  // a receiver with another window would change WCCP's fast retransmit.
   r.window_packets = c.window_packets;
   r.window = site.window;
   r.ack_user_priority = f.ack_user_priority;

@@ -16,7 +16,6 @@ namespace {
 constexpr double kPermitSlack = 1e-9;
 
 ReliableSenderConfig reliable_config(const WccpSenderConfig& c) {
-  if (!(c.beta > 0.0)) throw std::invalid_argument("WCCP beta must be positive");
   ReliableSenderConfig r;
   r.protocol = "WCCP";
   r.address = c.address;
@@ -30,6 +29,9 @@ ReliableSenderConfig reliable_config(const WccpSenderConfig& c) {
   r.start = c.start;
   r.stop = c.stop;
   r.user_priority = c.user_priority;
+  // The shared checks first, then WCCP's own: the order of the messages before the split.
+  check_reliable_sender_config(r);
+  if (!(c.beta > 0.0)) throw std::invalid_argument("WCCP beta must be positive");
   return r;
 }
 }  // namespace

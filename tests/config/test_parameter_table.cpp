@@ -37,6 +37,28 @@ const IntegerParameter& buffer_key() {
   return key;
 }
 
+TEST(ConfigParameterTable, ReadingTheDefaultOfAParameterWithoutOneIsAPluginsMistake) {
+  // A present key is read as always; an absent one needs the declared default, and a
+  // declaration without one says so by name rather than failing on a JSON null.
+  const IntegerParameter no_default({.key = "window", .unit = "packets", .min = 1, .max = 10, .fallback = std::nullopt,
+                                     .description = "w", .source = "tests only"});
+  const nlohmann::json doc = R"({})"_json;
+  IssueSink issues;
+  JsonReader r(doc, "/x", issues);
+  EXPECT_THROW(
+      {
+        try {
+          no_default.read_or(r);
+        } catch (const std::logic_error& e) {
+          EXPECT_NE(std::string(e.what()).find("'window' has no declared default"), std::string::npos);
+          throw;
+        }
+      },
+      std::logic_error);
+  EXPECT_EQ(no_default.read_or(r, 4), 4);
+  EXPECT_EQ(buffer_key().read_or(r), 25);
+}
+
 TEST(ConfigParameterTable, OneDeclarationDrivesTheCheckTheSchemaAndTheDocs) {
   // The parser: the declared range, at the key's JSON path, in JsonReader's words.
   const nlohmann::json doc = R"({"buffer_packets": 101})"_json;
