@@ -135,12 +135,12 @@ class Runs:
         r["scheme"] = r["/controllers"].map(scheme_of)
         r["snapshot"] = r["topology_seed"]
         keys = ["scenario", "/controllers", "seed", "topology_seed"]
-        if not data.nodes.empty:
-            mg = norm(data.nodes).groupby(keys, dropna=False)["mgmt_sent"].sum().rename("mgmt_sent").reset_index()
+        if not data.optional("nodes").empty:
+            mg = norm(data.optional("nodes")).groupby(keys, dropna=False)["mgmt_sent"].sum().rename("mgmt_sent").reset_index()
             r = r.merge(mg, on=keys, how="left")
         else:  # an experiment that stores no node rows (fig8)
             r["mgmt_sent"] = float("nan")
-        c = data.controllers
+        c = data.optional("controllers")
         if not c.empty:
             c = norm(c)
             c["scheme"] = c["/controllers"].map(scheme_of)
@@ -163,7 +163,7 @@ class Runs:
         r["retry"] = r["drops_intra_mesh_by_cause.retry_limit"]
         r["local"] = r["drops_local"]
         self.runs = r
-        if data.flows.empty:  # an experiment that stores no flow rows (exclude, group, tcp)
+        if data.optional("flows").empty:  # an experiment that stores no flow rows (exclude, group, tcp)
             self.flows = pd.DataFrame(columns=["scheme", "flow_id", "seed", "topology_seed", "goodput_bps", "route"])
         else:
             f = norm(data.flows)

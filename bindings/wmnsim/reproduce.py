@@ -486,6 +486,16 @@ class ExperimentData:
                 self._cache[name] = pd.DataFrame()
         return self._cache[name]
 
+    def optional(self, name: str) -> "pandas.DataFrame":  # noqa: F821
+        """Table ``name``, or an empty frame when the experiment does not declare it: for
+        report code shared by experiments that keep different tables."""
+        declared = self._declared_tables()
+        if declared is not None and name not in declared and name not in self.provenance.get("tables", {}):
+            import pandas as pd
+
+            return pd.DataFrame()
+        return self.table(name)
+
     def _declared_tables(self) -> Optional[List[str]]:
         """The tables the experiment's spec declares, or None where the spec cannot be read."""
         spec = self.provenance.get("spec")
@@ -502,7 +512,7 @@ class ExperimentData:
         return names
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name in ("directory", "provenance", "source"):
+        if name.startswith("_") or name in ("directory", "provenance", "source", "optional"):
             raise AttributeError(name)
         return self.table(name)
 
