@@ -25,11 +25,17 @@ def _descendants(pid):
         return []
 
 
-def _simulating(process):
+def _set_up(process):
+    """A worker that has run wmnsim._worker_setup: it ignores SIGINT and SIGTERM (the
+    SigIgn mask of /proc/PID/status; bit n-1 for signal n)."""
     try:
-        return "spawn_main" in " ".join(process.cmdline()) and any("_core" in m.path for m in process.memory_maps())
-    except psutil.Error:
+        if "spawn_main" not in " ".join(process.cmdline()):
+            return False
+        with open(f"/proc/{process.pid}/status", encoding="ascii") as f:
+            ignored = int(next(line for line in f if line.startswith("SigIgn:")).split()[1], 16)
+    except (psutil.Error, OSError, StopIteration):
         return False
+    return all(ignored >> (s - 1) & 1 for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
 
 
 def _stop(tmp_path, sig, to_group):
@@ -40,10 +46,10 @@ def _stop(tmp_path, sig, to_group):
     p = subprocess.Popen([WMNSIM_BIN, "sweep", str(spec), "-o", str(out), "--workers", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                          start_new_session=True)  # a process group of its own, as a terminal's job
-    # Wait until both workers run a simulation (the extension is loaded in them). A
-    # worker still starting up has not yet set itself to ignore Ctrl-C.
+    # Wait until both workers are set up: a worker still starting up has not yet set
+    # itself to ignore the stop signals (docs/sweeps.md says so).
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and p.poll() is None and sum(map(_simulating, _descendants(p.pid))) < 2:
+    while time.monotonic() < deadline and p.poll() is None and sum(map(_set_up, _descendants(p.pid))) < 2:
         time.sleep(0.3)
     time.sleep(1)
     assert p.poll() is None, p.communicate()
