@@ -55,6 +55,8 @@ void parse_simulation(JsonReader r, ParseContext& ctx) {
   }
   sim.measurement_interval =
       r.seconds_or("measurement_interval_s", Time::s(1), NumberRange::at_least(kMinPeriodS));
+  // Bounded so that a scaled rate stays finite; the scaled rates meet the flows' limits.
+  sim.offered_load_scale = r.number_or("offered_load_scale", 1.0, NumberRange::open_closed(0.0, 1e6));
   r.finish();
 }
 

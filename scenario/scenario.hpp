@@ -48,6 +48,9 @@ struct SimulationSection {
   Time warmup;                             // statistics ignore [0, warmup); < duration
   std::uint64_t seed = 1;                  // master seed of all random streams
   Time measurement_interval = Time::s(1);  // time-series bin width
+  // Multiplies every cbr, poisson and on_off flow's rate: offered load swept relative
+  // to a scenario's own rates (001 App. A.4 runs 50-150 % of each topology's share).
+  double offered_load_scale = 1.0;
 };
 
 // ---- nodes and wired links --------------------------------------------------------

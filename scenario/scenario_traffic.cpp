@@ -98,13 +98,30 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
   const std::string type(to_string(t.type));
   if (t.type == TrafficType::saturated) {
     const std::string why = "does not apply to \"saturated\" traffic (always backlogged)";
-    for (const char* key : {"rate_bps", "interval_s", "on_s", "off_s", "periods"})
+    for (const char* key : {"rate_bps", "interval_s", "on_s", "off_s", "periods", "phase"})
       r.forbid(key, why);
     r.finish();
     return;
   }
-  const auto rate = r.number("rate_bps", NumberRange::positive());
-  const auto interval = r.seconds("interval_s", NumberRange::at_least(kMinPeriodS));
+  // simulation.offered_load_scale multiplies the rate (divides the interval) before the
+  // limits below are checked, so that a scaled source meets them as a typed one would.
+  const double scale = ctx.scenario.simulation.offered_load_scale;
+  auto rate = r.number("rate_bps", NumberRange::positive());
+  const auto typed_interval = r.seconds("interval_s", NumberRange::at_least(kMinPeriodS));
+  // What the messages call the rate: the typed one, and the scale when it applies.
+  const std::string scaled = scale != 1.0 ? " x /simulation/offered_load_scale " + format_number(scale) : "";
+  if (rate) *rate *= scale;
+  Time interval;  // zero: none given, or refused
+  if (typed_interval) {
+    const double s = typed_interval->to_seconds() / scale;
+    if (s < kMinPeriodS) {  // docs/scenario.md, "Limits"
+      ctx.issues.add(r.path_of("interval_s"), "an interval of " + describe_value(*r.get("interval_s")) +
+                                                  " s / /simulation/offered_load_scale " + format_number(scale) +
+                                                  " is less than 1e-06 s; lower the scale or lengthen the interval");
+    } else {
+      interval = scale != 1.0 ? Time::from_seconds(s) : *typed_interval;
+    }
+  }
   const double bits = static_cast<double>(f.payload_bytes) * 8.0;
   if (r.has("rate_bps") && r.has("interval_s")) {
     ctx.issues.add(r.path_of("interval_s"), "give either rate_bps or interval_s, not both");
@@ -116,22 +133,22 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
     t.rate_bps = *rate;
     if (bits / *rate > 1e6) {  // keep far inside Time's range; no real source is that slow
       ctx.issues.add(r.path_of("rate_bps"),
-                     "a rate of " + describe_value(*r.get("rate_bps")) +
+                     "a rate of " + describe_value(*r.get("rate_bps")) + scaled +
                          " bit/s sends one packet in more than 1e6 s; raise it");
     } else if (bits / *rate < kMinPeriodS) {  // docs/scenario.md, "Limits"
       char most[32];
       std::snprintf(most, sizeof most, "%.6g", bits / kMinPeriodS);
       ctx.issues.add(r.path_of("rate_bps"),
-                     "a rate of " + describe_value(*r.get("rate_bps")) +
+                     "a rate of " + describe_value(*r.get("rate_bps")) + scaled +
                          " bit/s sends more than 10^6 packets per second; at most " + most + " bit/s with " +
                          std::to_string(f.payload_bytes) + "-byte packets (for an always full queue, use "
                          "\"type\": \"saturated\")");
     } else {
       t.packet_interval = Time::from_seconds(bits / *rate);
     }
-  } else if (interval) {
-    t.packet_interval = *interval;
-    t.rate_bps = bits / interval->to_seconds();
+  } else if (interval > Time::zero()) {
+    t.packet_interval = interval;
+    t.rate_bps = bits / interval.to_seconds();
   }
   if (t.type == TrafficType::on_off) {
     if (const auto on = r.seconds("on_s", NumberRange::at_least(kMinPeriodS), Need::required, "1.0"))
@@ -143,6 +160,14 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
   } else {
     const std::string why = "applies only to \"on_off\" traffic";
     for (const char* key : {"on_s", "off_s", "periods"}) r.forbid(key, why);
+  }
+  if (t.type == TrafficType::cbr) {
+    // The first packet leaves phase x interval after start_s: sources started together
+    // would otherwise send in lock-step, and a phase (unlike a start time) keeps its
+    // place in the period when the rate is scaled (001 App. A.4's sweeps).
+    t.phase = r.number_or("phase", 0.0, NumberRange{0.0, 1.0, false, true});
+  } else {
+    r.forbid("phase", "applies only to \"cbr\" traffic (the others draw or alternate their gaps)");
   }
   r.finish();
 }

@@ -29,6 +29,9 @@ TrafficGenerator::TrafficGenerator(Scheduler& scheduler, Consumer& consumer, con
   if (traffic_.type == TrafficType::on_off && (traffic_.on_mean <= Time::zero() || traffic_.off_mean <= Time::zero())) {
     throw std::invalid_argument("on-off traffic needs positive on and off periods");
   }
+  if (traffic_.type == TrafficType::cbr && traffic_.phase > 0.0) {
+    start += Time::from_seconds(interval_.to_seconds() * traffic_.phase);  // docs/scenario.md, traffic.phase
+  }
   if (!stopped(start)) next_ = scheduler_.schedule_at(start, [this] { on_start(); });
 }
 

@@ -19,6 +19,7 @@ struct TrafficConfig {
   TrafficType type = TrafficType::saturated;
   double rate_bps = 0.0;  // cbr/poisson: mean offered load; on_off: load while on
   Time packet_interval;   // payload_bytes * 8 / rate_bps (mean for poisson)
+  double phase = 0.0;     // cbr only: the first packet leaves phase x packet_interval after the start
   Time on_mean;           // on_off only
   Time off_mean;          // on_off only
   PeriodDistribution periods = PeriodDistribution::exponential;

@@ -188,6 +188,37 @@ def test_a_scenario_may_have_its_own_seeds_and_quick_may_run_other_scenarios(rep
         reproduce.load_experiment(exp)
 
 
+def test_an_experiment_may_store_only_some_columns(repo):
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "points": [{"/simulation/duration_s": 1}], "seeds": 1,
+                               "tables": ["runs", "flows"], "columns": {"flows": ["goodput_bps"]}}))
+    assert _command(repo) == 0
+    data = reproduce.load_data(reproduce.studies(str(repo))["tiny"], "chain", root=str(repo))
+    assert sorted(data.flows.columns) == sorted(["scenario", "/simulation/duration_s", "seed", "topology_seed",
+                                                 "flow_id", "goodput_bps"])
+    assert "total_goodput_bps" in data.runs.columns  # a table not named keeps every column
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "columns": {"nodes": ["x"]},
+                               "tables": ["runs"]}))
+    with pytest.raises(wmnsim.ScenarioError, match="/columns"):
+        reproduce.load_experiment(exp)
+
+
+def test_the_values_sources_block_names_the_runs_behind_each_value(repo):
+    doc = repo / "docs" / "reproductions" / "tiny.md"
+    doc.write_text(DOC + "\n<!-- begin:sources -->\n<!-- end:sources -->\n")
+    assert _command(repo) == 0
+    text = doc.read_text()
+    block = text[text.index("<!-- begin:sources -->"):]
+    assert "scenarios/tiny/reproduction/data/chain (2 runs, wmnsim " in block
+    assert "| `share` |" in block
+
+
+def test_every_reproduction_doc_lists_the_sources_of_its_values():
+    for study in reproduce.studies(str(ROOT)).values():
+        text = (ROOT / study.doc).read_text()
+        assert "<!-- begin:sources -->" in text, study.doc
+
+
 def test_an_experiment_may_store_only_some_tables(repo):
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "set": {"/simulation/duration_s": 1}, "seeds": 1,
@@ -254,19 +285,6 @@ def test_a_claim_the_runs_no_longer_support_fails_the_report(repo, capsys):
         report.claim(holds, "A starves")
         assert report.finish() == code
     assert "a claim the stored runs no longer support: A starves" in capsys.readouterr().err
-
-
-def test_stored_runs_of_another_version_of_the_experiment_are_named(repo):
-    study = reproduce.studies(repo)["tiny"]
-    stored = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"
-    stored.mkdir(parents=True)
-    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
-    import hashlib
-
-    (stored / "provenance.json").write_text(json.dumps({"spec_sha256": hashlib.sha256(exp.read_bytes()).hexdigest()[:16]}))
-    assert reproduce.stale_specs(study) == []
-    exp.write_text(exp.read_text().replace('"seeds": 2', '"seeds": 3'))
-    assert reproduce.stale_specs(study) == ["chain"]
 
 
 def test_stored_runs_of_other_scenarios_fail_the_check(repo, capfd):

@@ -205,6 +205,27 @@ TEST(ScenarioParse, TrafficRateAndIntervalAgree) {
   EXPECT_EQ(s.flows[1].traffic.packet_interval, 500_us);  // 000: 2000 ACK-sized packets/s
 }
 
+TEST(ScenarioParse, OfferedLoadScaleMultipliesEveryRateAndKeepsTheCbrPhase) {
+  json doc = minimal_scenario();
+  doc["simulation"]["offered_load_scale"] = 1.25;
+  doc["flows"][0] = {{"id", "u"},   {"transport", "udp"}, {"src", "A"}, {"dst", "GW"}, {"payload_bytes", 500},
+                     {"traffic", {{"type", "cbr"}, {"interval_s", 0.005}, {"phase", 0.5}}}};
+  doc["flows"].push_back({{"id", "v"},
+                          {"transport", "udp"},
+                          {"src", "B"},
+                          {"dst", "GW"},
+                          {"payload_bytes", 500},
+                          {"traffic", {{"type", "on_off"}, {"rate_bps", 800000}, {"on_s", 1}, {"off_s", 1}}}});
+  doc["flows"].push_back({{"id", "w"}, {"transport", "tcp"}, {"src", "B"}, {"dst", "GW"}});
+  const Scenario s = parse_or_fail(doc);
+  EXPECT_DOUBLE_EQ(s.flows[0].traffic.rate_bps, 1e6);  // 500 B every 4 ms
+  EXPECT_EQ(s.flows[0].traffic.packet_interval, 4_ms);
+  EXPECT_DOUBLE_EQ(s.flows[0].traffic.phase, 0.5);
+  EXPECT_DOUBLE_EQ(s.flows[1].traffic.rate_bps, 1e6);
+  EXPECT_EQ(s.flows[1].traffic.on_mean, 1_s);  // periods are not rates: unscaled
+  EXPECT_EQ(s.flows[2].traffic.type, TrafficType::saturated);
+}
+
 TEST(ScenarioParse, AnyGatewayEndpointAndStaticRoutes) {
   json doc = minimal_scenario();
   doc["flows"][0]["dst"] = "@gateway";

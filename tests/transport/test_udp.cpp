@@ -89,6 +89,21 @@ TEST(UdpSource, CbrIntervalFromTheRate) {
   EXPECT_EQ(bed.log.times.back(), 900_ms);
 }
 
+TEST(UdpSource, CbrPhaseDelaysTheFirstPacketByThatFractionOfTheInterval) {
+  auto c = source_config(TrafficType::cbr);
+  c.traffic.packet_interval = 10_ms;
+  c.traffic.phase = 0.25;
+  c.start = 1_s;
+  c.stop = 1050_ms;
+  SourceBed bed(c);
+  bed.scheduler.run();
+  // 1.0025 s, then every 10 ms: 1.0025 .. 1.0425 (the next, 1.0525, is after stop)
+  ASSERT_EQ(bed.log.times.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(bed.log.times[i], 1_s + 2500_us + 10_ms * static_cast<std::int64_t>(i));
+  }
+}
+
 TEST(UdpSource, PoissonRateAndGapsWithinStatisticalBounds) {
   auto c = source_config(TrafficType::poisson);
   c.traffic.packet_interval = 1_ms;
