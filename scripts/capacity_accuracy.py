@@ -37,19 +37,15 @@ The experiment, as 001 App. A.4 describes it:
     (with RTS/CTS, the RTS/CTS exchange is in B); the table also gives the error of
     the models when B ignores RTS/CTS, as a B measured without it would.
 
-What is converted to stored data (issue 37): Fig. 10. This script writes its scenario
-(scenarios/jamshaid/reproduction/generated/a4/grid6x6_basic.json) and its experiment
-(scenarios/jamshaid/reproduction/a4_grid.json: 21 points, each setting every stream's
-rate and start, 5 seeds), run by `wmnsim reproduce gateway`; the report part below
-(called by scripts/gateway_report.py) reads the stored runs and applies 001's rule.
-Each stream starts at its own random phase of the CBR period, drawn once per topology
-(the same for every seed; until issue 37 it was drawn per seed).
-
-Table 5 (50 random topologies without and with RTS/CTS, 10,500 runs) is not converted:
-an experiment's points apply to all its scenarios, and each topology needs its own
-rates and phases (per-scenario points, or an experiment per topology), and its runs
-take about 50 minutes on 2 cores. random_layout() and the models' computation stay
-here for it. (The old sweep widened to 10 % or 200 % when fp lay at the edge.)
+Stored data (issue 37): this script writes the scenarios (scenarios/jamshaid/
+reproduction/generated/a4/: grid6x6_basic.json and randomNN_{basic,rts}.json) and the
+experiments (a4_grid.json for Fig. 10, a4_random.json for Table 5), run by `wmnsim
+reproduce gateway`; the report part below (called by scripts/gateway_report.py) reads
+the stored runs and applies 001's rule. A scenario's streams send at 100 % of its
+clique-model share, each at its own phase of the CBR period (`traffic.phase`, drawn
+once per topology: the same for every rate, seed and access mode); a point scales every
+rate (`simulation.offered_load_scale`), so that one list of points serves 100
+scenarios whose shares differ.
 
 Usage: /usr/bin/python3 scripts/capacity_accuracy.py   (writes the two files above;
 deterministic: the same files on any Python 3)
@@ -81,12 +77,8 @@ AREA_M = 1000.0
 LINK_M = 249.5
 STREAMS = (25, 40)
 PAYLOAD_BYTES = 1500
-STEPS = [round(0.5 + 0.05 * k, 2) for k in range(21)]
-# When fp falls at the sweep's first point (loss already at 50 %) or beyond its last
-# (none by 150 %), the sweep goes on in the same steps down to 10 % or up to 200 %
-# (not in 001, whose range would leave such a topology without an fp).
-STEPS_BELOW = [round(0.1 + 0.05 * k, 2) for k in range(8)]
-STEPS_ABOVE = [round(1.55 + 0.05 * k, 2) for k in range(10)]
+STEPS = [round(0.5 + 0.05 * k, 2) for k in range(21)]  # 001: 50 % to 150 % of the computed share
+RANDOM_TOPOLOGIES = 50  # 001 Table 5
 LOSS = 0.05           # 001: "less than the input source rate by more than 5%"
 SUCCESSIVE = 4        # 001: "true for four successive data points"
 PACKETS_PER_STREAM = 300
@@ -147,11 +139,13 @@ def scenario(name: str, layout: Tuple[List[Tuple[float, float]], int, List[Tuple
         fid = f"{ids[node]}_{direction}"
         src, dst = (ids[node], ids[gw]) if direction == "up" else (ids[gw], ids[node])
         rate = (rates or {}).get(fid, 1000.0)
-        # Each stream starts at its own phase of the CBR period: streams started together
+        # Each stream sends at its own phase of the CBR period: streams started together
         # would send in lock-step, every period a burst of as many packets as streams.
-        start = (phases or {}).get(fid, 0.0) * PAYLOAD_BYTES * 8 / rate
+        traffic = {"type": "cbr", "rate_bps": round(rate, 3)}
+        if phases:
+            traffic["phase"] = round(phases[fid], 6)
         flows.append({"id": fid, "transport": "udp", "src": src, "dst": dst, "payload_bytes": PAYLOAD_BYTES,
-                      "traffic": {"type": "cbr", "rate_bps": round(rate, 3)}, "start_s": round(start, 6)})
+                      "traffic": traffic})
     scen["flows"] = flows
     return scen
 
@@ -180,13 +174,19 @@ def fair_share_point(rates: Sequence[float], per_stream: Dict[str, List[float]],
     return rates[points[need - 1]] if len(points) >= need else None
 
 
-# ---- the generator: Fig. 10's scenario and experiment ----------------------------------------------
+# ---- the generator: the scenarios and experiments of Fig. 10 and Table 5 ------------------------
 
 GENERATED = ROOT / "scenarios" / "jamshaid" / "reproduction" / "generated" / "a4"
 GRID_SCENARIO = GENERATED / "grid6x6_basic.json"
 GRID_EXPERIMENT = ROOT / "scenarios" / "jamshaid" / "reproduction" / "a4_grid.json"
+RANDOM_EXPERIMENT = ROOT / "scenarios" / "jamshaid" / "reproduction" / "a4_random.json"
 SEEDS = 5
-RATE = "/flows/0/traffic/rate_bps"  # every stream's input rate: the same at each point
+SCALE = "/simulation/offered_load_scale"  # a point: every stream's rate, as a multiple of the share
+RATE = "/flows/0/traffic/rate_bps"
+
+
+def random_scenario(seed: int, rts: bool) -> Path:
+    return GENERATED / f"random{seed:02d}_{'rts' if rts else 'basic'}.json"
 
 
 def wmnsim_bin() -> str:
@@ -194,63 +194,101 @@ def wmnsim_bin() -> str:
     return str(local) if local.exists() else "wmnsim"
 
 
+def write_topology(path: Path, name: str, layout, rts: bool, phase_seed: str) -> None:
+    """One topology's scenario at 100 % of the clique model's bottleneck-1 share: every
+    stream at that rate and at its own phase, drawn once per topology (the same for every
+    rate, every seed and both access modes), long enough for 300 packets per stream."""
+    base = scenario(name, layout, rts)
+    base["$schema"] = "../../../../schema/scenario.schema.json"
+    path.write_text(rt.dumps(base))
+    cap = capacity(wmnsim_bin(), path)
+    ref = min(f["clique_bps"] for f in cap["flows"])
+    duration = max(100.0, PACKETS_PER_STREAM * PAYLOAD_BYTES * 8 / ref) + WARMUP_S
+    rng = random.Random(phase_seed)
+    phases = {f["id"]: rng.random() for f in base["flows"]}
+    run = scenario(name, layout, rts, {s: ref for s in phases}, duration, phases)
+    run["$schema"] = base["$schema"]
+    path.write_text(rt.dumps(run))
+
+
+def points() -> List[dict]:
+    return [{SCALE: step} for step in STEPS]
+
+
 def write_grid() -> None:
     """generated/a4/grid6x6_basic.json and the experiment a4_grid.json (see the docstring)."""
-    layout = grid_layout()
     GENERATED.mkdir(parents=True, exist_ok=True)
-    base = scenario("grid6x6", layout, False)
-    base["$schema"] = "../../../../schema/scenario.schema.json"
-    GRID_SCENARIO.write_text(rt.dumps(base))
-    cap = capacity(wmnsim_bin(), GRID_SCENARIO)
-    clique = {f["id"]: f["clique_bps"] for f in cap["flows"]}
-    ref = min(clique.values())
-    duration = max(100.0, PACKETS_PER_STREAM * PAYLOAD_BYTES * 8 / ref) + WARMUP_S
-    # Each stream at its own random phase of the CBR period (streams started together would
-    # send in lock-step): one draw per stream, the same at every rate and for every seed.
-    rng = random.Random("a4-phases-grid6x6-1")
-    phases = {f["id"]: rng.random() for f in base["flows"]}
-    points = []
-    for step in STEPS:
-        rate = ref * step
-        run = scenario("grid6x6", layout, False, {s: rate for s in phases}, duration, phases)
-        point = {}
-        for k, f in enumerate(run["flows"]):
-            point[f"/flows/{k}/traffic/rate_bps"] = f["traffic"]["rate_bps"]
-            point[f"/flows/{k}/start_s"] = f["start_s"]
-        points.append(point)
+    write_topology(GRID_SCENARIO, "grid6x6", grid_layout(), False, "a4-phases-grid6x6-1")
+    pts = points()
     spec = {
         "description": ("001 Fig. 10 (App. A.4): the 6 x 6 grid's 15 UDP CBR streams (1500-byte payloads), no RTS/CTS, "
-                        "at 50 % to 150 % of the clique model's bottleneck-1 share in 5 % steps (each point sets every "
-                        "stream's rate and phase), 5 seeds; written by scripts/capacity_accuracy.py"),
+                        "at 50 % to 150 % of the clique model's bottleneck-1 share in 5 % steps (the scenario's rates "
+                        "are the share; each point scales them), each stream at its own phase, 5 seeds; written by "
+                        "scripts/capacity_accuracy.py"),
         "scenario": os.path.relpath(GRID_SCENARIO, GRID_EXPERIMENT.parent),
-        "set": {"/simulation/duration_s": round(duration, 3), "/simulation/measurement_interval_s": round(duration, 3)},
-        "points": points,
+        "points": pts,
         "seeds": SEEDS,
         "tables": ["runs", "flows"],
-        "quick": {"points": [points[0], points[10], points[20]], "seeds": 2,
+        "quick": {"points": [pts[0], pts[10], pts[20]], "seeds": 2,
                   "checks": [{"table": "flows", "metric": "goodput_bps",
                               "tolerance": {"relative": 0.03, "absolute": 500}}]},
     }
     GRID_EXPERIMENT.write_text(json.dumps(spec, indent=1) + "\n")
 
 
+def write_random() -> None:
+    """Table 5: generated/a4/randomNN_{basic,rts}.json and the experiment a4_random.json:
+    50 topologies x 2 access modes x 21 rates x 5 seeds (10,500 runs)."""
+    GENERATED.mkdir(parents=True, exist_ok=True)
+    files = []
+    for seed in range(1, RANDOM_TOPOLOGIES + 1):
+        layout = random_layout(seed)
+        for rts in (False, True):
+            path = random_scenario(seed, rts)
+            write_topology(path, f"random{seed:02d}", layout, rts, f"a4-phases-random-{seed}")
+            files.append(os.path.relpath(path, RANDOM_EXPERIMENT.parent))
+    pts = points()
+    spec = {
+        "description": ("001 Table 5 (App. A.4): 50 random topologies (40 mesh nodes and a gateway in 1000 x 1000 m, "
+                        "25 to 40 UDP CBR streams of 1500-byte payloads), without and with RTS/CTS, each at 50 % to "
+                        "150 % of its own clique-model bottleneck-1 share in 5 % steps, 5 seeds; written by "
+                        "scripts/capacity_accuracy.py"),
+        "scenarios": files,
+        "points": pts,
+        "seeds": SEEDS,
+        "tables": ["runs", "flows"],
+        "columns": {"runs": ["total_goodput_bps"], "flows": ["goodput_bps"]},
+        "quick": {"scenarios": [files[0], files[1]], "points": [pts[0], pts[10], pts[20]], "seeds": 2,
+                  "checks": [{"table": "flows", "metric": "goodput_bps",
+                              "tolerance": {"relative": 0.03, "absolute": 500}}]},
+    }
+    RANDOM_EXPERIMENT.write_text(json.dumps(spec, indent=1) + "\n")
+
+
 # ---- the report: Fig. 10 from the stored runs (called by scripts/gateway_report.py) -------------------
 
 
-def sweep_of(data, scenario_path: Path) -> dict:
-    """The stored sweep of one topology: the models' shares, the rates, each stream's mean throughput, fp."""
+def sweep_of(flows, scenario_path: Path, rts_in_b: bool = True) -> dict:
+    """The stored sweep of one topology (its rows of a flows table): the models' shares,
+    the input rates, each stream's mean throughput over the seeds, and fp. With
+    ``rts_in_b`` False, the models' B leaves RTS/CTS out (a B measured without it)."""
     import wmnsim.model  # the report's own build: the same model as `wmnsim model capacity --json`
 
     cap = wmnsim.model.capacity(scenario_path)
+    if not rts_in_b:
+        b = wmnsim.model.capacity(scenario_path, overrides={"/mac/rts_threshold_bytes": "off"})["b"]
+        cap = wmnsim.model.capacity(scenario_path, mac_capacity_bps=b["mac_capacity_bps"])
     shares = {m: {f["id"]: f[f"{m}_bps"] for f in cap["flows"]} for m in MODELS}
     first = {m: min(shares[m].values()) for m in MODELS}
     ref = first["clique"]
     bottleneck = sorted(f for f, r in shares["clique"].items() if r <= ref * (1 + 1e-9))
-    flows = data.flows
-    mean = flows.groupby([RATE, "flow_id"])["goodput_bps"].mean()
-    rates = sorted(flows[RATE].unique())
+    # The scenario's rate is the share (rounded as written); a point scales it.
+    written = json.loads(Path(scenario_path).read_text())["flows"][0]["traffic"]["rate_bps"]
+    mean = flows.groupby([SCALE, "flow_id"])["goodput_bps"].mean()
+    scales = sorted(flows[SCALE].unique())
+    rates = [written * s for s in scales]
     streams = list(shares["clique"])
-    per_stream = {s: [float(mean[(r, s)]) for r in rates] for s in streams}
+    per_stream = {s: [float(mean[(k, s)]) for k in scales] for s in streams}
     return {"shares": shares, "first": first, "ref": ref, "bottleneck": bottleneck, "rates": rates,
             "streams": streams, "throughput": per_stream, "b": cap["b"]["mac_capacity_bps"],
             "fp": fair_share_point(rates, per_stream, bottleneck), "seeds": flows["seed"].nunique()}
@@ -299,7 +337,7 @@ def draw(g: dict, path: Path) -> None:
 def report(rep) -> None:
     """Fig. 10's block, figure and inline values in docs/reproductions/gateway.md."""
     data = rep.data("a4_grid")
-    g = sweep_of(data, GRID_SCENARIO)
+    g = sweep_of(data.flows, GRID_SCENARIO)
     rep.block("fig10", fig10_table(g), data)
     if rep.plot:
         draw(g, rep.figure("gateway_fig10.png"))
@@ -315,11 +353,61 @@ def report(rep) -> None:
     rep.value("b_udp", f"{g['b'] / 1e3:.0f} kbit/s")
 
 
+def table5(rep) -> None:
+    """Table 5's block and inline values from the stored runs of a4_random."""
+    data = rep.data("a4_random")
+    flows = data.flows
+    rows = ["| access | B in the models | model | mean of (model - fp) / fp | std. dev. | 001: mean | 001: std. dev. "
+            "| topologies with an fp |", "|---|---|---|---:|---:|---:|---:|---:|"]
+    found: Dict[bool, int] = {}
+    errors: Dict[Tuple[bool, bool, str], List[float]] = {}
+    for rts in (False, True):
+        for seed in range(1, RANDOM_TOPOLOGIES + 1):
+            path = random_scenario(seed, rts)
+            mine = flows[flows["scenario"] == path.stem]
+            if mine.empty:
+                continue
+            for rts_in_b in ((True, False) if rts else (True,)):
+                g = sweep_of(mine, path, rts_in_b)
+                if g["fp"] is None:
+                    continue
+                if rts_in_b:
+                    found[rts] = found.get(rts, 0) + 1
+                for m in MODELS:
+                    errors.setdefault((rts, rts_in_b, m), []).append((g["first"][m] - g["fp"]) / g["fp"])
+    topologies = {rts: sum(1 for s in range(1, RANDOM_TOPOLOGIES + 1)
+                           if not flows[flows["scenario"] == random_scenario(s, rts).stem].empty)
+                  for rts in (False, True)}
+    for rts in (False, True):
+        for rts_in_b in ((True, False) if rts else (True,)):
+            for m in MODELS:
+                e = errors.get((rts, rts_in_b, m), [])
+                mean = f"{statistics.mean(e):+.3f}" if e else "-"
+                sd = f"{statistics.stdev(e):.3f}" if len(e) > 1 else "-"
+                paper = PAPER_T5[(m, rts)] if rts_in_b else ("", "")
+                b = ("with RTS/CTS" if rts else "basic access") if rts_in_b else "basic access (as if measured without RTS/CTS)"
+                rows.append(f"| {'RTS/CTS' if rts else 'no RTS/CTS'} | {b} | {MODEL_NAMES[m]} | {mean} | {sd} | "
+                            f"{paper[0]} | {paper[1]} | {found.get(rts, 0)} of {topologies[rts]} |")
+    note = (f"\n\n{RANDOM_TOPOLOGIES} random topologies, 21 input rates (50 % to 150 % of each topology's clique share), "
+            f"{flows['seed'].nunique()} seeds per rate. fp: 001's rule (above); a topology whose fp lies outside "
+            "the swept range has none and is left out of the means, as 001's range would leave it.")
+    rep.block("table5", "\n".join(rows) + note, data)
+    for rts in (False, True):
+        for m in MODELS:
+            e = errors.get((rts, True, m), [])
+            rep.value(f"t5_{'rts' if rts else 'basic'}_{m}_mean", f"{statistics.mean(e):+.3f}" if e else "-", data)
+            rep.value(f"t5_{'rts' if rts else 'basic'}_{m}_sd", f"{statistics.stdev(e):.2f}" if len(e) > 1 else "-",
+                      data)
+        rep.value(f"t5_{'rts' if rts else 'basic'}_found", f"{found.get(rts, 0)} of {topologies[rts]}", data)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.parse_args(argv)
     write_grid()
     print(f"wrote {GRID_SCENARIO.relative_to(ROOT)} and {GRID_EXPERIMENT.relative_to(ROOT)}")
+    write_random()
+    print(f"wrote {RANDOM_EXPERIMENT.relative_to(ROOT)} and its {2 * RANDOM_TOPOLOGIES} scenarios")
     return 0
 
 

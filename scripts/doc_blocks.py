@@ -7,7 +7,10 @@ A report script (scripts/<study>_report.py) reads a study's stored runs
     line of a block names the stored runs it comes from and their commits;
   - values: the text between <!--v:NAME--> and <!--/v--> inside the prose (a number
     such as "23 %" or a word such as "doubles"), so that no simulated number in the
-    prose is typed by hand.
+    prose is typed by hand;
+  - the block `sources`, which the Report fills itself: per stored experiment, its
+    runs and commits and the values of the prose drawn from it (a value names its
+    sources; one that names none is listed as drawn from all the runs the report read).
 
 Everything else is prose written by hand and kept. The report must fill every block
 and every value of its document, and only those: a block or value it does not know,
@@ -35,6 +38,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
+SOURCES = "sources"  # the block the Report fills itself, where the doc has it
 BLOCK = re.compile(r"(<!-- begin:([A-Za-z0-9_.-]+) -->\n)(.*?)(<!-- end:\2 -->)", re.S)
 VALUE = re.compile(r"<!--v:([A-Za-z0-9_.-]+)-->(.*?)<!--/v-->", re.S)
 EXIT_INVALID, EXIT_DIFFERS = 2, 3
@@ -80,6 +84,7 @@ class Report:
         self.original = self.text
         self.blocks: Dict[str, str] = {}
         self.values: Dict[str, str] = {}
+        self.value_sources: Dict[str, List[Any]] = {}
         self.problems: List[str] = []
         self._data: Dict[str, Any] = {}
 
@@ -92,8 +97,9 @@ class Report:
 
     def block(self, name: str, body: str, *sources: Any) -> None:
         """Sets block NAME to `body`, stamped with the stored runs it comes from."""
-        if name in self.blocks:
-            self.problems.append(f"block {name} filled twice")
+        if name in self.blocks or name == SOURCES:
+            self.problems.append(f"block {name} filled twice" if name != SOURCES
+                                 else f"block {SOURCES} is the report's own (the values' sources)")
         self.blocks[name] = f"{_stamp(sources)}\n{body.rstrip()}"
 
     def value(self, name: str, text: str, *sources: Any) -> None:
@@ -103,6 +109,7 @@ class Report:
         if "<!--" in text or "\n" in text:
             self.problems.append(f"value {name}: one line of text, no markers: {text!r}")
         self.values[name] = text
+        self.value_sources[name] = list(sources)
 
     def claim(self, holds: Any, text: str) -> None:
         """A statement the doc makes in words (a verdict such as "reproduces", "near 1/3",
@@ -115,9 +122,30 @@ class Report:
         self.figures.mkdir(parents=True, exist_ok=True)
         return self.figures / name
 
+    def _sources_block(self) -> str:
+        """Per stored experiment the report read: its stamp and the prose's values drawn from it."""
+        by_stamp: Dict[str, List[str]] = {d.stamp(): [] for d in self._data.values()}
+        unattributed = []
+        for name, sources in self.value_sources.items():
+            if not sources:
+                unattributed.append(name)
+            for s in sources:
+                by_stamp.setdefault(s.stamp(), []).append(name)
+        lines = ["| stored runs | values in the prose drawn from them |", "|---|---|"]
+        for stamp in sorted(by_stamp):
+            names = sorted(set(by_stamp[stamp]))
+            lines.append(f"| {stamp} | {', '.join(f'`{n}`' for n in names) if names else '(blocks only)'} |")
+        text = "<!-- generated: the stored runs this doc's report read -->\n" + "\n".join(lines)
+        if unattributed:
+            text += ("\n\nValues drawn from several of the runs above together: "
+                     + ", ".join(f"`{n}`" for n in sorted(unattributed)) + ".")
+        return text
+
     def finish(self) -> int:
         """Checks that the doc's blocks and values are exactly those filled, then
         writes the doc (or, with --check, compares it). Returns the exit code."""
+        if f"<!-- begin:{SOURCES} -->" in self.text:  # every reproduction doc has it (tests/python/test_reproduce.py)
+            self.blocks[SOURCES] = self._sources_block()
         in_doc_blocks = [m.group(2) for m in BLOCK.finditer(self.text)]
         in_doc_values = [m.group(1) for m in VALUE.finditer(self.text)]
         for name in in_doc_blocks:

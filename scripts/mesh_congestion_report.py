@@ -439,6 +439,9 @@ def udp_blocks(report: Report, data) -> Tuple[Runs, Dict[str, Dict[int, float]]]
         v(f"{sc}_mean_change", f"{c['mean'] / 1e6:+.2f}")
     v("band", band)
     v("n_snapshots", str(len(snapshots)))
+    v("udp_runs", f"{len(seeds)} run{'s' if len(seeds) > 1 else ''} (seed{'s' if len(seeds) > 1 else ''} "
+                  f"{', '.join(map(str, seeds))})")
+    v("udp_runs_short", f"{len(seeds)} (seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))})")
     v("udp_topology", f"{snapshots[0]} to {snapshots[-1]}" if snapshots == list(range(snapshots[0], snapshots[-1] + 1))
       else ", ".join(map(str, snapshots)))
     d = ch["lscc"]["d"]

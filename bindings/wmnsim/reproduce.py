@@ -39,7 +39,7 @@ from ._errors import ScenarioError, ValidationIssue
 from .scenario import Scenario
 
 __all__ = ["runs_digest", "stale_runs", "Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
-           "run_study", "collect", "check_quick", "stale_specs", "render", "run_command"]
+           "run_study", "collect", "check_quick", "render", "run_command"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -50,7 +50,9 @@ QUICK = "quick"
 PROVENANCE = "provenance.json"
 TABLES = ("runs", "flows", "nodes", "radios")
 EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "keep",
-                   "tables", "quick")
+                   "tables", "columns", "quick")
+# The columns a stored table always keeps with "columns": what tells its runs apart.
+KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -185,6 +187,7 @@ class Experiment:
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
     checks_given: bool = False  # the quick part states its checks (else the defaults apply)
+    columns: Dict[str, Tuple[str, ...]] = dataclasses.field(default_factory=dict)  # per table, the columns stored
 
     def seeds_of(self, scenario: str) -> Any:
         """The seeds a scenario runs with: its own (``{"file": ..., "seeds": ...}``) or the experiment's."""
@@ -211,6 +214,13 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     if not isinstance(tables, list) or not tables or not all(t in TABLES for t in tables):
         issues.append(ValidationIssue("/tables", f"must be a non-empty list of {', '.join(TABLES)}"))
         tables = list(TABLES)
+    columns = doc.get("columns", {})
+    if not isinstance(columns, dict) or not all(
+            t in tables and isinstance(c, list) and c and all(isinstance(x, str) and x for x in c)
+            for t, c in columns.items()):
+        issues.append(ValidationIssue("/columns", "must map stored tables (of /tables) to non-empty lists of column "
+                                                  "names: only those, the points' columns and the run keys are stored"))
+        columns = {}
     quick_doc = doc.get("quick", {})
     # A quick variant may run other scenarios (a few of a long list).
     source = quick_doc if quick and isinstance(quick_doc, dict) and ("scenario" in quick_doc
@@ -277,7 +287,8 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     name = os.path.splitext(os.path.basename(path))[0]
     return Experiment(name, path, str(doc.get("description", "")), tuple(scenario_paths), spec["grid"],
                       spec["points"], spec["seeds"], spec["topology_seeds"], dict(fixed), tuple(keep),
-                      tuple(checks) if quick else (), scenario_seeds, tuple(tables), "checks" in quick_doc)
+                      tuple(checks) if quick else (), scenario_seeds, tuple(tables), "checks" in quick_doc,
+                      {t: tuple(c) for t, c in columns.items()})
 
 
 # ---- running ---------------------------------------------------------------------------------------
@@ -413,6 +424,14 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
             if df is None or df.empty:
                 continue
             df = df.drop(columns=[c for c in VOLATILE if c in df.columns])
+            if name in experiment.columns:
+                wanted = experiment.columns[name]
+                missing = [c for c in wanted if c not in df.columns]
+                if missing:
+                    raise ScenarioError(errors=[(f"/columns/{name}", f"no column {', '.join(missing)} in the {name} "
+                                                                     f"table of {label}'s runs")],
+                                        source=experiment.path)
+                df = df[[c for c in df.columns if c in wanted or c in KEY_COLUMNS or c.startswith("/")]]
             df.insert(0, "scenario", label)
             tables.setdefault(name, []).append(df)
     out = os.path.join(data_dir, experiment.name)
@@ -558,25 +577,6 @@ def stale_runs(study: Study, quick: bool = False, only: Optional[Sequence[str]] 
         elif recorded != current:
             out.append((name, f"the stored runs were made from other scenarios, points or seeds "
                               f"(runs_sha256 {recorded}, the files now give {current})"))
-    return out
-
-
-def stale_specs(study: Study, quick: bool = False) -> List[str]:
-    """The experiments whose stored runs were made from another version of their
-    experiment file (provenance's ``spec_sha256``): their tables may not be what the
-    file now asks for. The hash covers the whole file, ``quick`` and ``description``
-    included, so an edit there also shows."""
-    out = []
-    for name in study.experiments:
-        path = os.path.join(study.data_dir(quick), name, PROVENANCE)
-        if not os.path.isfile(path):
-            continue
-        with open(path, encoding="utf-8") as f:
-            recorded = json.load(f).get("spec_sha256")
-        with open(study.experiment_path(name), "rb") as f:
-            current = hashlib.sha256(f.read()).hexdigest()[:16]
-        if recorded and recorded != current:
-            out.append(name)
     return out
 
 
