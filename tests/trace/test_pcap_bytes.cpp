@@ -401,5 +401,74 @@ TEST_F(PcapFileTest, AFolderThatDoesNotExistIsAnErrorNamingThePath) {
   }
 }
 
+// pcapng (draft-ietf-opsawg-pcapng): blocks in order, each length at both ends.
+TEST_F(PcapFileTest, PcapngBlocksInterfacesNamesAndComments) {
+  const auto path = dir_ / "t.pcapng";
+  CaptureLayout layout;
+  layout.format = CaptureFormat::pcapng;
+  layout.interfaces = {"A", "GW"};
+  layout.names = {NameRecord{NameRecord::Kind::ipv4, {10, 0, 0, 3}, "GW"},
+                  NameRecord{NameRecord::Kind::eui48, {2, 0, 0, 0, 0, 2}, "GW"}};
+  {
+    PcapFile f(path, 100, layout);
+    f.write(Time::ps(2'000'000'123'456'789), Bytes(150, 0x5a), 1, "failed: collision, interferer A");
+    f.write(Time::us(5), Bytes(10, 0x11));
+    f.commit();
+  }
+  const Bytes b = read(path);
+  std::vector<std::pair<std::uint32_t, std::size_t>> blocks;  // type, offset
+  for (std::size_t at = 0; at < b.size();) {
+    const std::uint32_t length = le32(b, at + 4);
+    ASSERT_EQ(length % 4, 0u);
+    ASSERT_LE(at + length, b.size());
+    EXPECT_EQ(le32(b, at + length - 4), length);  // the trailing copy
+    blocks.emplace_back(le32(b, at), at);
+    at += length;
+  }
+  ASSERT_EQ(blocks.size(), 6u);
+  EXPECT_EQ(blocks[0].first, 0x0a0d0d0au);  // Section Header
+  EXPECT_EQ(le32(b, 8), 0x1a2b3c4du);       // byte-order magic
+  EXPECT_EQ(le16(b, 12), 1);                // version 1.0
+  for (int i : {1, 2}) {
+    const std::size_t at = blocks[static_cast<std::size_t>(i)].second;
+    EXPECT_EQ(blocks[static_cast<std::size_t>(i)].first, 1u);  // Interface Description
+    EXPECT_EQ(le16(b, at + 8), 127);                           // LINKTYPE_IEEE802_11_RADIOTAP
+    EXPECT_EQ(le32(b, at + 12), 100u);                         // SnapLen
+    EXPECT_EQ(le16(b, at + 16), 2);                            // if_name
+    const std::string name = i == 1 ? "A" : "GW";
+    EXPECT_EQ(le16(b, at + 18), name.size());
+    EXPECT_EQ(std::string(b.begin() + static_cast<std::ptrdiff_t>(at + 20),
+                          b.begin() + static_cast<std::ptrdiff_t>(at + 20 + name.size())),
+              name);
+    EXPECT_EQ(le16(b, at + 24), 9);  // if_tsresol
+    EXPECT_EQ(b[at + 28], 9);        // nanoseconds
+  }
+  const std::size_t nrb = blocks[3].second;
+  EXPECT_EQ(blocks[3].first, 4u);  // Name Resolution
+  EXPECT_EQ(le16(b, nrb + 8), 1);  // nrb_record_ipv4
+  EXPECT_EQ(le16(b, nrb + 10), 4 + 3);
+  EXPECT_EQ(b[nrb + 12], 10);
+  EXPECT_EQ(b[nrb + 15], 3);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[nrb + 16])), "GW");
+  EXPECT_EQ(le16(b, nrb + 20), 3);  // nrb_record_eui48, after padding to 4
+  EXPECT_EQ(le16(b, nrb + 22), 6 + 3);
+  const std::size_t epb = blocks[4].second;
+  EXPECT_EQ(blocks[4].first, 6u);   // Enhanced Packet
+  EXPECT_EQ(le32(b, epb + 8), 1u);  // interface GW
+  const std::uint64_t ns = (std::uint64_t{le32(b, epb + 12)} << 32) | le32(b, epb + 16);
+  EXPECT_EQ(ns, 2'000'000'123'456ull);  // picoseconds truncated
+  EXPECT_EQ(le32(b, epb + 20), 100u);   // captured: cut to the snap length
+  EXPECT_EQ(le32(b, epb + 24), 150u);   // original length
+  EXPECT_EQ(b[epb + 28], 0x5a);
+  const std::size_t option = epb + 28 + 100;
+  EXPECT_EQ(le16(b, option), 1);  // opt_comment
+  const std::string comment = "failed: collision, interferer A";
+  ASSERT_EQ(le16(b, option + 2), comment.size());
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[option + 4]), comment.size()), comment);
+  // The second record: interface 0, no options at all.
+  EXPECT_EQ(le32(b, blocks[5].second + 8), 0u);
+  EXPECT_EQ(le32(b, blocks[5].second + 4), 28u + 12u + 4u);  // 10 octets padded to 12, the trailing length
+}
+
 }  // namespace
 }  // namespace wmnsim::trace

@@ -188,3 +188,92 @@ def test_traces_dissect_and_count_like_the_results(tmp_path, transport, mac_type
         assert delivered_count(node_rows[dst], k, dst, transport) == flow["delivered_packets"], flow
         assert sent_count(node_rows[src], k, src, transport) == flow["sent_packets"], flow
         assert sent_count(channel_rows, k, src, transport) == flow["sent_packets"], flow
+
+
+# ---- failed receptions (docs/traces.md "Failed receptions") ------------------------
+
+FLAGSHIP = ROOT / "scenarios" / "two_hop_chain_tcp.json"
+FAILED_FIELDS = ["frame.number", "frame.comment", "radiotap.flags.badfcs", "wlan.fcs.status", "wlan.ta", "wlan.ra",
+                 "wlan.fc.type_subtype", "ip.src", "_ws.malformed"]
+
+
+def tshark_table(path, fields, *options):
+    r = subprocess.run([TSHARK, "-r", str(path), *options, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]
+                       + sum((["-e", f] for f in fields), []), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return [dict(zip(fields, line.split("|"))) for line in r.stdout.splitlines()]
+
+
+def flagship(duration_s, pcap=None):
+    doc = json.loads(FLAGSHIP.read_text())
+    doc.pop("$schema", None)
+    doc["simulation"]["duration_s"] = duration_s
+    if pcap is not None:
+        doc["outputs"]["pcap"] = pcap
+    return doc
+
+
+def test_flagship_relay_capture_shows_the_hidden_senders_collided_frames(tmp_path):
+    """000's mechanism, seen in B's capture: A's data frames lost at B, each with
+    the bad-FCS flag and a comment naming GW, the hidden sender whose frame
+    overlapped it; every lost frame the MAC counts as an error is there."""
+    _, fingerprint_plain = run(tmp_path, flagship(20), "plain", fingerprint=True)
+    pcap = {"path": "trace", "per": "node", "failed": "decoded-header"}  # whole frames: their FCS
+    results, fingerprint_traced = run(tmp_path, flagship(20, pcap), "traced", fingerprint=True)
+    assert fingerprint_traced == fingerprint_plain and fingerprint_plain is not None
+    assert sorted(p.name for p in tmp_path.glob("trace-*")) == ["trace-A.pcapng", "trace-B.pcapng",
+                                                                 "trace-GW.pcapng"]
+    # Wireshark checks the FCS when asked (status 0 bad, 1 good).
+    rows = tshark_table(tmp_path / "trace-B.pcapng", FAILED_FIELDS, "-o", "wlan.check_checksum:TRUE")
+    a, b = radio_mac(0), radio_mac(1)
+    failed = [r for r in rows if r["radiotap.flags.badfcs"] in ("1", "True")]
+    assert failed, "no failed frame in B's capture"
+    for r in rows:
+        # A bad-FCS frame, and only one, carries the cause; its FCS does not check,
+        # which is all tshark finds wrong with it (an error of its group Malformed).
+        assert (r["frame.comment"] != "") == (r in failed), r
+        assert r["wlan.fcs.status"] == ("0" if r in failed else "1"), r
+        assert (r["_ws.malformed"] != "") == (r in failed), r
+    for r in failed:
+        assert r["frame.comment"].startswith("failed: "), r
+    from_a = [r for r in failed if r["wlan.ta"] == a and r["wlan.ra"] == b and r["ip.src"] == node_ip(0)]
+    assert len(from_a) >= 10, f"{len(from_a)} of A's data frames failed at B"
+    assert all(r["frame.comment"] == "failed: collision, interferer GW" for r in from_a), from_a[:3]
+    # The MAC counts an error for each lost frame it locked onto (its radio did not
+    # transmit meanwhile): as many as the capture lists with another cause.
+    radio_b = next(r for r in results["radios"] if r["node"] == "B")
+    not_own = [r for r in failed if r["frame.comment"] != "failed: own transmission"]
+    assert len(not_own) == radio_b["rx_errors"], (len(not_own), radio_b["rx_errors"])
+    # A Wireshark filter finds them.
+    chosen = tshark_table(tmp_path / "trace-B.pcapng", ["frame.number"],
+                          "-Y", 'frame.comment contains "interferer GW" && wlan.ta == %s' % a)
+    assert len(chosen) == len([r for r in failed if r["wlan.ta"] == a and "interferer GW" in r["frame.comment"]])
+
+
+def test_all_failed_frames_add_those_never_locked_onto(tmp_path):
+    """failed: "all" adds, at B, GW's frames that arrived while B received A's
+    (never locked onto, interferer A); per channel, the channel's file gains the
+    traced receivers' failed frames beside every transmission."""
+    pcap = {"path": "node", "per": "node", "failed": "all", "nodes": ["B"]}
+    run(tmp_path, flagship(10, pcap), "all")
+    pcap_header = {"path": "hdr", "per": "node", "failed": "decoded-header", "nodes": ["B"]}
+    run(tmp_path, flagship(10, pcap_header), "header")
+    every = tshark_table(tmp_path / "node-B.pcapng", FAILED_FIELDS)
+    header = tshark_table(tmp_path / "hdr-B.pcapng", FAILED_FIELDS)
+    not_locked = [r for r in every if r["frame.comment"].startswith("not locked: ")]
+    assert not_locked and all(r["radiotap.flags.badfcs"] in ("1", "True") for r in not_locked)
+    assert any(r["frame.comment"] == "not locked: collision, interferer A" and r["wlan.ta"] == radio_mac(2)
+               for r in not_locked)
+    # The rest is the decoded-header capture, record for record.
+    key = lambda r: (r["frame.comment"], r["wlan.ta"], r["wlan.ra"], r["wlan.fc.type_subtype"])
+    assert [key(r) for r in every if r not in not_locked] == [key(r) for r in header]
+
+    per_channel = {"path": "air", "failed": "decoded-header"}
+    run(tmp_path, flagship(10, per_channel), "channel")
+    plain_channel = {"path": "plain", "format": "pcapng"}
+    run(tmp_path, flagship(10, plain_channel), "plain_channel")
+    channel = tshark_table(tmp_path / "air-ch6.pcapng", FAILED_FIELDS)
+    plain = tshark_table(tmp_path / "plain-ch6.pcapng", FAILED_FIELDS)
+    failed = [r for r in channel if r["frame.comment"]]
+    assert failed and all(r["frame.comment"].startswith("failed: ") for r in failed)
+    assert [key(r) for r in channel if not r["frame.comment"]] == [key(r) for r in plain]
