@@ -7,6 +7,7 @@
 #include "mac/frame.hpp"
 #include "phy/channel.hpp"
 #include "core/enum_names.hpp"
+#include "trace/addresses.hpp"
 #include "trace/mpdu.hpp"
 #include "trace/radiotap.hpp"
 
@@ -22,7 +23,9 @@ bool traced(const PcapTraceOptions& options, std::uint32_t node) {
 // One file per channel or per node, and which file each radio's frames go to.
 struct FilePlan {
   std::vector<std::filesystem::path> paths;
+  std::vector<std::vector<std::string>> interfaces;           // by file: the node ids, pcapng's interfaces
   std::vector<std::uint32_t> tx_file, rx_file, failed_file;  // by radio; kNoFile: not traced
+  std::vector<std::uint32_t> interface;                      // by radio: its node's interface in its file
 };
 
 FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, const TracedNetwork& network) {
@@ -31,7 +34,9 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
   plan.tx_file.assign(radios, kNoFile);
   plan.rx_file.assign(radios, kNoFile);
   plan.failed_file.assign(radios, kNoFile);
+  plan.interface.assign(radios, 0);
   std::map<std::uint32_t, std::uint32_t> file_of;  // channel or node -> file
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> interface_of;  // (file, node) -> interface
   for (phy::RadioId r = 0; r < radios; ++r) {
     const phy::RadioSpec& spec = medium.spec(r);
     if (!traced(options, spec.node)) continue;
@@ -41,7 +46,13 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
     if (added) {
       plan.paths.push_back(per_channel ? channel_trace_path(options.path, spec.channel, options.format)
                                        : node_trace_path(options.path, network.node_ids.at(spec.node), options.format));
+      plan.interfaces.emplace_back();
     }
+    const std::uint32_t file = it->second;
+    auto [at, new_interface] =
+        interface_of.try_emplace({file, spec.node}, static_cast<std::uint32_t>(plan.interfaces[file].size()));
+    if (new_interface) plan.interfaces[file].push_back(network.node_ids.at(spec.node));
+    plan.interface[r] = at->second;
     plan.tx_file[r] = it->second;
     if (!per_channel) plan.rx_file[r] = it->second;
     if (options.failed != FailedFrames::none) plan.failed_file[r] = it->second;
@@ -50,6 +61,30 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
 }
 
 std::uint64_t microseconds(Time t) { return static_cast<std::uint64_t>(t.picoseconds() / 1'000'000); }
+
+// Every node's addresses with its id (a radio of a node with several: "<id>:<k>",
+// as the results name radios), for pcapng's Name Resolution Block.
+std::vector<NameRecord> address_names(const phy::Medium& medium, const TracedNetwork& network) {
+  std::vector<NameRecord> names;
+  for (std::uint32_t n = 0; n < network.node_ids.size(); ++n) {
+    const std::uint32_t ip = node_ipv4(n);
+    names.push_back({NameRecord::Kind::ipv4,
+                     {static_cast<std::uint8_t>(ip >> 24), static_cast<std::uint8_t>(ip >> 16),
+                      static_cast<std::uint8_t>(ip >> 8), static_cast<std::uint8_t>(ip), 0, 0},
+                     network.node_ids[n]});
+    names.push_back({NameRecord::Kind::eui48, node_mac(n), network.node_ids[n]});
+  }
+  std::vector<std::uint32_t> radios_of(network.node_ids.size(), 0);
+  for (phy::RadioId r = 0; r < medium.radio_count(); ++r) ++radios_of.at(medium.spec(r).node);
+  std::vector<std::uint32_t> index(network.node_ids.size(), 0);
+  for (phy::RadioId r = 0; r < medium.radio_count(); ++r) {
+    const auto node = medium.spec(r).node;
+    const std::string& id = network.node_ids[node];
+    const std::uint32_t k = index[node]++;
+    names.push_back({NameRecord::Kind::eui48, radio_mac(r), radios_of[node] == 1 ? id : id + ":" + std::to_string(k)});
+  }
+  return names;
+}
 
 std::string_view extension(CaptureFormat format) { return format == CaptureFormat::pcapng ? ".pcapng" : ".pcap"; }
 
@@ -80,7 +115,12 @@ PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwor
   FilePlan plan = plan_files(medium_, options_, network_);
   CaptureLayout layout;
   layout.format = options_.format;
-  for (const auto& path : plan.paths) files_.push_back(std::make_unique<PcapFile>(path, options_.snap_length, layout));
+  if (layout.format == CaptureFormat::pcapng) layout.names = address_names(medium_, network_);
+  for (std::size_t f = 0; f < plan.paths.size(); ++f) {
+    if (layout.format == CaptureFormat::pcapng) layout.interfaces = plan.interfaces[f];
+    files_.push_back(std::make_unique<PcapFile>(plan.paths[f], options_.snap_length, layout));
+  }
+  interface_ = std::move(plan.interface);
   tx_file_ = std::move(plan.tx_file);
   rx_file_ = std::move(plan.rx_file);
   failed_file_ = std::move(plan.failed_file);
@@ -158,7 +198,7 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
     // arrive intact, so a checksum check must fail as the flag says.
     for (std::size_t i = bytes_.size() - 4; i < bytes_.size(); ++i) bytes_[i] ^= 0xff;
   }
-  files_[file]->write(at, bytes_, 0, failure);
+  files_[file]->write(at, bytes_, interface_[radio], failure);
 }
 
 void PcapTrace::commit() {

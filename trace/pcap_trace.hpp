@@ -10,7 +10,12 @@
 //                every frame they decode (addressed to them or not), with its
 //                received power (dBm Antenna Signal) and the noise power
 //
-// With `failed` (pcapng files, extension .pcapng), the frames a traced node's
+// pcapng files (extension .pcapng) name things: an interface per node (if_name:
+// the node id; a record is on the interface of the node whose radio sent or
+// received it) and a Name Resolution Block giving each node's IPv4 and MAC
+// addresses and each radio's MAC address the node's id.
+//
+// With `failed` (pcapng files), the frames a traced node's
 // radios failed to decode too, in its node file or its channel's file: radiotap's
 // bad-FCS flag, and the cause and interferer as the record's comment.
 //
@@ -110,6 +115,7 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::uint32_t> tx_file_;  // by radio: where its transmissions go
   std::vector<std::uint32_t> rx_file_;  // by radio: where what it decodes goes (per node only)
   std::vector<std::uint32_t> failed_file_;  // by radio: where what it fails to decode goes (with `failed`)
+  std::vector<std::uint32_t> interface_;    // by radio: its node's interface in those files (pcapng)
   std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
 };

@@ -277,3 +277,67 @@ def test_all_failed_frames_add_those_never_locked_onto(tmp_path):
     failed = [r for r in channel if r["frame.comment"]]
     assert failed and all(r["frame.comment"].startswith("failed: ") for r in failed)
     assert [key(r) for r in channel if not r["frame.comment"]] == [key(r) for r in plain]
+
+
+# ---- pcapng: interfaces and names per node (docs/traces.md "pcapng") ---------------
+
+def name_records(path):
+    """The (kind, address octets, name) entries of the file's Name Resolution Blocks."""
+    data = path.read_bytes()
+    out, at = [], 0
+    while at < len(data):
+        kind, length = int.from_bytes(data[at:at + 4], "little"), int.from_bytes(data[at + 4:at + 8], "little")
+        if kind == 4:
+            r = at + 8
+            while True:
+                rtype, rlen = int.from_bytes(data[r:r + 2], "little"), int.from_bytes(data[r + 2:r + 4], "little")
+                if rtype == 0:
+                    break
+                value = data[r + 4:r + 4 + rlen]
+                octets = 4 if rtype == 1 else 6
+                out.append((rtype, value[:octets], value[octets:].rstrip(b"\0").decode()))
+                r += 4 + rlen + (-rlen) % 4
+        at += length
+    return out
+
+
+def test_pcapng_names_interfaces_and_addresses_by_node(tmp_path):
+    doc = scenario("udp", "dcf", "off")
+    doc["outputs"] = {"pcap": {"path": "node", "per": "node", "format": "pcapng"}}
+    run(tmp_path, doc, "ng")
+    doc["outputs"] = {"pcap": {"path": "node", "per": "node"}}
+    run(tmp_path, doc, "classic")
+    doc["outputs"] = {"pcap": {"path": "air", "format": "pcapng", "failed": "all"}}
+    run(tmp_path, doc, "channel")
+    for i, n in enumerate(NODES):
+        ng = tmp_path / f"node-{n}.pcapng"
+        # The same frames as the classic file, each on the node's one interface.
+        assert tshark_rows(ng) == tshark_rows(tmp_path / f"node-{n}.pcap")
+        names = tshark_table(ng, ["frame.interface_name"])
+        assert {r["frame.interface_name"] for r in names} == {n}
+        # Every node's IPv4 and MAC addresses, and every radio's, carry its id.
+        expected = set()
+        for k, m in enumerate(NODES):
+            expected |= {(1, bytes(int(x) for x in node_ip(k).split(".")), m),
+                         (3, bytes.fromhex("020001%06x" % k), m), (3, bytes.fromhex(radio_mac(k).replace(":", "")), m)}
+        assert set(name_records(ng)) == expected
+        # tshark resolves the IPv4 addresses with them (-N n).
+        hosts = tshark_table(ng, ["ip.src", "ip.src_host", "ip.dst", "ip.dst_host"], "-N", "n")
+        for r in hosts:
+            if r["ip.src"]:
+                assert r["ip.src_host"] == NODES[[node_ip(k) for k in range(3)].index(r["ip.src"])], r
+                assert r["ip.dst_host"] == NODES[[node_ip(k) for k in range(3)].index(r["ip.dst"])], r
+    # Per channel: an interface per node; a transmission on its transmitter's, a
+    # failed frame on its receiver's.
+    rows = tshark_table(tmp_path / "air-ch6.pcapng", ["frame.interface_name", "frame.comment", "wlan.ta",
+                                                      "radiotap.txpower"])
+    assert {r["frame.interface_name"] for r in rows} == set(NODES)
+    sent = [r for r in rows if not r["frame.comment"]]
+    assert sent and all(r["radiotap.txpower"] for r in sent)
+    for r in sent:
+        if r["wlan.ta"]:
+            assert r["frame.interface_name"] == NODES[[radio_mac(k) for k in range(3)].index(r["wlan.ta"])], r
+    failed = [r for r in rows if r["frame.comment"]]
+    assert failed and not any(r["radiotap.txpower"] for r in failed)
+    assert all(r["frame.interface_name"] != NODES[[radio_mac(k) for k in range(3)].index(r["wlan.ta"])]
+               for r in failed if r["wlan.ta"])
