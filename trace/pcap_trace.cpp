@@ -62,8 +62,9 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
 
 std::uint64_t microseconds(Time t) { return static_cast<std::uint64_t>(t.picoseconds() / 1'000'000); }
 
-// Every node's addresses with its id (a radio of a node with several: "<id>:<k>",
-// as the results name radios), for pcapng's Name Resolution Block.
+// Every node's IPv4 address and every radio's MAC address with the node's id (a
+// radio of a node with several: "<id>:<k>", as the results name radios), for
+// pcapng's Name Resolution Block.
 std::vector<NameRecord> address_names(const phy::Medium& medium, const TracedNetwork& network) {
   std::vector<NameRecord> names;
   for (std::uint32_t n = 0; n < network.node_ids.size(); ++n) {
@@ -72,7 +73,6 @@ std::vector<NameRecord> address_names(const phy::Medium& medium, const TracedNet
                      {static_cast<std::uint8_t>(ip >> 24), static_cast<std::uint8_t>(ip >> 16),
                       static_cast<std::uint8_t>(ip >> 8), static_cast<std::uint8_t>(ip), 0, 0},
                      network.node_ids[n]});
-    names.push_back({NameRecord::Kind::eui48, node_mac(n), network.node_ids[n]});
   }
   std::vector<std::uint32_t> radios_of(network.node_ids.size(), 0);
   for (phy::RadioId r = 0; r < medium.radio_count(); ++r) ++radios_of.at(medium.spec(r).node);

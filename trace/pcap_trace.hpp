@@ -12,8 +12,8 @@
 //
 // pcapng files (extension .pcapng) name things: an interface per node (if_name:
 // the node id; a record is on the interface of the node whose radio sent or
-// received it) and a Name Resolution Block giving each node's IPv4 and MAC
-// addresses and each radio's MAC address the node's id.
+// received it) and a Name Resolution Block giving each node's IPv4 address and
+// each radio's MAC address the node's id.
 //
 // With `failed` (pcapng files), the frames a traced node's
 // radios failed to decode too, in its node file or its channel's file: radiotap's

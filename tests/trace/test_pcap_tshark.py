@@ -315,11 +315,11 @@ def test_pcapng_names_interfaces_and_addresses_by_node(tmp_path):
         assert tshark_rows(ng) == tshark_rows(tmp_path / f"node-{n}.pcap")
         names = tshark_table(ng, ["frame.interface_name"])
         assert {r["frame.interface_name"] for r in names} == {n}
-        # Every node's IPv4 and MAC addresses, and every radio's, carry its id.
+        # Every node's IPv4 address and every radio's MAC address carry its id.
         expected = set()
         for k, m in enumerate(NODES):
             expected |= {(1, bytes(int(x) for x in node_ip(k).split(".")), m),
-                         (3, bytes.fromhex("020001%06x" % k), m), (3, bytes.fromhex(radio_mac(k).replace(":", "")), m)}
+                         (3, bytes.fromhex(radio_mac(k).replace(":", "")), m)}
         assert set(name_records(ng)) == expected
         # tshark resolves the IPv4 addresses with them (-N n).
         hosts = tshark_table(ng, ["ip.src", "ip.src_host", "ip.dst", "ip.dst_host"], "-N", "n")
@@ -341,3 +341,20 @@ def test_pcapng_names_interfaces_and_addresses_by_node(tmp_path):
     assert failed and not any(r["radiotap.txpower"] for r in failed)
     assert all(r["frame.interface_name"] != NODES[[radio_mac(k) for k in range(3)].index(r["wlan.ta"])]
                for r in failed if r["wlan.ta"])
+
+
+def test_data_records_are_as_long_as_the_simulator_times_them(tmp_path):
+    """Wireshark computes each frame's duration from its length and rate: with data
+    records as long as the simulated MPDU, the gap it shows between a data frame B
+    decodes and B's ACK is the scenario's SIFS (10 us in the flagship), in B's
+    capture exactly (the radiotap TSFT is whole microseconds, both times at B)."""
+    run(tmp_path, flagship(3, {"path": "t", "per": "node", "nodes": ["B"]}), "sifs")
+    rows = tshark_table(tmp_path / "t-B.pcap", ["wlan.fc.type_subtype", "wlan.ra", "radiotap.txpower",
+                                                "wlan_radio.ifs", "wlan_radio.duration"],
+                        "-o", "wlan_radio.tsf_at_end:FALSE", "-o", "wlan_radio.timeline:TRUE")
+    b = radio_mac(1)
+    gaps = [row["wlan_radio.ifs"] for prev, row in zip(rows, rows[1:])
+            if row["wlan.fc.type_subtype"] == "0x001d" and row["radiotap.txpower"]
+            and prev["wlan.fc.type_subtype"] == "0x0020" and prev["wlan.ra"] == b and not prev["radiotap.txpower"]]
+    assert len(gaps) > 100
+    assert set(gaps) == {"10"}, collections.Counter(gaps)
