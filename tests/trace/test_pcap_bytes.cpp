@@ -312,7 +312,13 @@ TEST(IpDatagram, TcpDataSegmentAndAck) {
   EXPECT_EQ(be32(b, 24), 5000u);
   EXPECT_EQ(be32(b, 28), 0u);
   EXPECT_EQ(b[32], 8 << 4);   // data offset: 32 octets with the timestamps option
-  EXPECT_EQ(b[33], 0);        // no flag: the sender's data carries no ACK in the simulator
+  EXPECT_EQ(b[33], 0x10);     // ACK (RFC 793: every segment past the SYN), acknowledging nothing
+  data->transport.syn = true;  // an opening SYN, without ACK
+  data->transport.payload_bytes = 0;
+  Bytes syn;
+  append_ip_datagram(syn, *data, tcp);
+  EXPECT_EQ(syn[33], 0x02);
+  data->transport.syn = false;
   EXPECT_EQ(be16(b, 34), 65535);
   EXPECT_EQ(slice(b, 40, 4), (Bytes{1, 1, 8, 10}));  // NOP NOP TS len 10 (RFC 7323 App. A)
   EXPECT_EQ(be32(b, 44), 1'500'000u);                // TSval in microseconds

@@ -358,3 +358,13 @@ def test_data_records_are_as_long_as_the_simulator_times_them(tmp_path):
             and prev["wlan.fc.type_subtype"] == "0x0020" and prev["wlan.ra"] == b and not prev["radiotap.txpower"]]
     assert len(gaps) > 100
     assert set(gaps) == {"10"}, collections.Counter(gaps)
+
+
+def test_every_tcp_segment_carries_the_ack_flag(tmp_path):
+    """RFC 793 3.1, as Wireshark expects: past the opening SYN every segment has
+    ACK set, the data sender's too (no SYN in these flows)."""
+    run(tmp_path, flagship(3, {"path": "t", "per": "node", "nodes": ["A"], "snap_length": 128}), "flags")
+    rows = tshark_table(tmp_path / "t-A.pcap", ["tcp.len", "tcp.flags.ack", "tcp.flags.syn"], "-Y", "tcp")
+    data = [r for r in rows if r["tcp.len"] not in ("", "0")]
+    assert len(data) > 100 and len(rows) > len(data)  # A's data segments and the ACKs it forwards or gets
+    assert all(r["tcp.flags.ack"] in ("1", "True") for r in rows), collections.Counter(r["tcp.flags.ack"] for r in rows)
