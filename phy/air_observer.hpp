@@ -1,12 +1,14 @@
 #pragma once
 // What a frame trace (trace/pcap_trace.hpp) watches on the air: every frame a
-// radio starts to transmit and every frame a radio decodes. Owned by phy/, which
+// radio starts to transmit, every frame a radio decodes, and every frame that
+// reaches a radio without being decoded, with the cause. Owned by phy/, which
 // knows the rate, the channel and the powers; the observer reads the payload (the
 // MAC frame) as its own business.
 //
 // One observer per Medium (Medium::set_air_observer), none by default: then the
-// radios test one null pointer per transmission and per decoded frame, and
-// nothing else happens. An observer only reads: it schedules no event and
+// radios test one null pointer per transmission, per arriving signal and per
+// reception's end, and nothing else happens (the interferer of a reception is
+// looked up only while an observer is set). An observer only reads: it schedules no event and
 // changes no state, so a traced run executes the same events as an untraced one
 // (docs/fingerprints.md).
 
@@ -15,6 +17,7 @@
 #include "core/time.hpp"
 #include "phy/phy_frame.hpp"
 #include "phy/phy_listener.hpp"
+#include "phy/rx_failure.hpp"
 
 namespace wmnsim::phy {
 
@@ -28,6 +31,13 @@ class AirObserver {
   // Radio `to` decoded `frame` (RxOutcome::success) now, at its end; its first bit
   // arrived at `first_bit`. `info.power` is the frame's received power there.
   virtual void on_decoded(RadioId to, const PhyFrame& frame, const RxInfo& info, Time first_bit) = 0;
+  // Radio `to` locked onto `frame` (its preamble and PLCP header were detected) and
+  // lost it (RxOutcome::error or aborted), now; its first bit arrived at `first_bit`.
+  virtual void on_failed(RadioId to, const PhyFrame& frame, const RxFailureInfo& why, Time first_bit) = 0;
+  // `frame` reached radio `to` (its first bit at `first_bit`) and the radio never
+  // locked onto it: why.cause says why. Called when the signal arrives, or (a faint
+  // signal of the sinr model, handed over as an interval) when it is sent.
+  virtual void on_missed(RadioId to, const PhyFrame& frame, const RxFailureInfo& why, Time first_bit) = 0;
 };
 
 }  // namespace wmnsim::phy

@@ -324,6 +324,10 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
     const Link& l = links[i];
     const Time start = s.now() + l.delay;
     radios_[l.to]->faint_signal(start, start + frame.duration, l.power);
+    // Never locked onto: below the sensitivity (a trace with every failed frame).
+    if (air_observer_ != nullptr) {
+      air_observer_->on_missed(l.to, frame, RxFailureInfo{RxFailure::below_sensitivity, kNoRadio, l.power}, start);
+    }
   }
 }
 

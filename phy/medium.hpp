@@ -116,6 +116,9 @@ class Medium {
   // Called by Radio::transmit: delivers the signal's start and end to each neighbour.
   void transmit(RadioId from, const PhyFrame& frame);
   std::uint64_t signals_delivered() const { return signals_delivered_; }
+  // The radio that sent the signal in flight `signal` (the id radios get in
+  // Radio::signal_start): valid until the signal's last end is delivered.
+  RadioId sender(std::uint32_t signal) const { return in_flight_[signal].from; }
 
   // A frame trace's view of the air (phy/air_observer.hpp); nullptr (the default)
   // for none. The observer must outlive its registration.

@@ -61,12 +61,60 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   total_ += power;
   if (reach.sensed) ++sensed_;
 
+  AirObserver* trace = medium_.air_observer();
+  // The frame being received when this one arrived: a frame not locked onto missed
+  // because of it (a trace only).
+  const RadioId receiving_from = locked_ ? locked_->sender : kNoRadio;
   if (locked_) {
+    note_interferer(tx, power);
     strategy_->overlap(*this, tx, frame, power, reach);
   } else {
     strategy_->arrival(*this, tx, frame, power, reach);
   }
+  // A lock on `tx` now is a lock on this signal (the signals in flight have distinct
+  // slots; ns-2's reception may outlast its first signal, whose slot may then serve
+  // a later one, but not at the lock's instant).
+  const bool locked_now = locked_ && locked_->first_tx == tx && locked_->start == scheduler_.now();
+  if (trace != nullptr && !locked_now) {
+    report_missed(*trace, tx, frame, power, reach, receiving_from);
+  }
   update_cca();
+}
+
+void Radio::note_interferer(std::uint32_t tx, PowerMw power) {
+  if (medium_.air_observer() == nullptr) return;
+  Locked& l = *locked_;
+  if (l.interferer == kNoRadio || power.mw() > l.interferer_mw) {
+    l.interferer_mw = power.mw();
+    l.interferer = medium_.sender(tx);
+  }
+}
+
+void Radio::blame(std::uint32_t tx) {
+  if (medium_.air_observer() != nullptr) locked_->interferer = medium_.sender(tx);
+}
+
+void Radio::report_missed(AirObserver& trace, std::uint32_t tx, const PhyFrame& frame, PowerMw power,
+                          SignalReach reach, RadioId receiving_from) {
+  RxFailureInfo why{RxFailure::below_sensitivity, kNoRadio, power};
+  if (transmitting_) {
+    why.cause = RxFailure::own_transmission;
+  } else if (receiving_from != kNoRadio) {
+    why.cause = RxFailure::collision;
+    why.interferer = receiving_from;
+  } else if (reach.decodable) {
+    // Strong enough, idle, yet not locked onto: the preamble was not detected
+    // against the other signals on the air (sinr preamble_detection_snr).
+    double strongest = 0.0;
+    for (const Signal& s : signals_) {
+      if (s.tx != tx && s.power.mw() > strongest) {
+        strongest = s.power.mw();
+        why.cause = RxFailure::collision;
+        why.interferer = medium_.sender(s.tx);
+      }
+    }
+  }
+  trace.on_missed(id_, frame, why, scheduler_.now());
 }
 
 void Radio::signal_end(std::uint32_t tx) {
@@ -93,9 +141,23 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
            plcp.header_mcs,
            now,
            std::numeric_limits<double>::infinity(),
-           strategy_->lost_at_lock(*this, tx, power, reach),
-           false};
+           false,
+           false,
+           tx,
+           power,
+           kNoRadio,
+           std::nullopt,
+           kNoRadio,
+           0.0};
+  l.cause = strategy_->lost_at_lock(*this, tx, power, reach);
+  l.doomed = l.cause.has_value();
   locked_ = std::move(l);
+  if (medium_.air_observer() != nullptr) {
+    locked_->sender = medium_.sender(tx);
+    for (const Signal& s : signals_) {
+      if (s.tx != tx) note_interferer(s.tx, s.power);  // on the air before it
+    }
+  }
   success_.reset();
   stretches_.clear();
   prune_faint();  // for_each_chunk reads faint_ whole
@@ -319,7 +381,21 @@ void Radio::finish_reception(RxOutcome outcome) {
   AirObserver* trace = medium_.air_observer();
   if (listener_ == nullptr && trace == nullptr) return;
   const RxInfo info{l.power, l.min_sinr, l.start};
-  if (trace != nullptr && outcome == RxOutcome::success) trace->on_decoded(id_, l.frame, info, l.start);
+  if (trace != nullptr) {
+    if (outcome == RxOutcome::success) {
+      trace->on_decoded(id_, l.frame, info, l.start);
+    } else {
+      // Aborted: the radio's own transmission ended it (so a trace's other causes
+      // count what the MAC counts as errors). Otherwise a cause the model set on the
+      // way, else an overlapping signal, else (sinr) the draw alone.
+      const RxFailure cause = outcome == RxOutcome::aborted ? RxFailure::own_transmission
+                              : l.cause                     ? *l.cause
+                              : l.interferer != kNoRadio    ? RxFailure::collision
+                                                            : RxFailure::error_draw;
+      const bool blamed = cause == RxFailure::collision || cause == RxFailure::capture_lost;
+      trace->on_failed(id_, l.frame, RxFailureInfo{cause, blamed ? l.interferer : kNoRadio, l.first_power}, l.start);
+    }
+  }
   if (listener_ != nullptr) listener_->on_rx_end(l.frame, outcome, info);
 }
 

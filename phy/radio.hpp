@@ -25,11 +25,13 @@
 #include "phy/profile.hpp"
 #include "phy/reception.hpp"
 #include "phy/reception_strategy.hpp"
+#include "phy/rx_failure.hpp"
 #include "phy/units.hpp"
 
 namespace wmnsim::phy {
 
 class Medium;
+class AirObserver;
 using RadioId = std::uint32_t;
 
 struct RadioStats {
@@ -114,6 +116,13 @@ class Radio {
     double min_sinr = 0.0;      // linear (sinr: computed when the reception is decided)
     bool doomed = false;        // threshold/range/ns2: already lost (interferer, below RXThresh, own transmission)
     bool evaluated = false;     // sinr: min_sinr is final
+    // For a trace only (AirObserver::on_failed), never read by a decision:
+    std::uint32_t first_tx = 0;         // the signal locked onto (ns2 moves `tx` to a collided frame's)
+    PowerMw first_power;                // its power (ns2 moves `power` too)
+    RadioId sender = kNoRadio;          // its transmitter (air observer set only)
+    std::optional<RxFailure> cause;     // why it is lost, when a model knows it before the end
+    RadioId interferer = kNoRadio;      // the strongest other signal's transmitter (air observer set only)
+    double interferer_mw = 0.0;
   };
 
   void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
@@ -129,6 +138,14 @@ class Radio {
     return s.reach.interferes && !(locked_power.mw() >= s.power.mw() * capture_ratio_);
   }
   void account_chunk();
+  // With an air observer set: remembers the sender of signal `tx` as the locked
+  // frame's interferer if it is the strongest so far (blame: whatever its power).
+  void note_interferer(std::uint32_t tx, PowerMw power);
+  void blame(std::uint32_t tx);
+  // Tells the air observer that the signal `tx` now arriving was not locked onto.
+  // `receiving_from`: the sender of the frame the radio was receiving when it arrived.
+  void report_missed(AirObserver& trace, std::uint32_t tx, const PhyFrame& frame, PowerMw power,
+                     SignalReach reach, RadioId receiving_from);
   // sinr: calls f(from, to, sinr) for each chunk of the locked frame in order: the
   // recorded stretches split at the faint signals' starts and ends.
   template <typename F>

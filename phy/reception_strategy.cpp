@@ -19,13 +19,17 @@ class SinrReception final : public ReceptionStrategy {
     // Frame capture: a later frame stronger by the margin takes the receiver over.
     if (r.reception_.frame_capture && reach.decodable && r.preamble_detected(power) &&
         power.mw() >= r.locked_->power.mw() * r.capture_ratio_) {
+      r.locked_->cause = RxFailure::capture_lost;
+      r.blame(tx);
       r.finish_reception(RxOutcome::error);
       // The listener may have started a transmission meanwhile (half duplex).
       if (!r.transmitting_ && !r.locked_) r.try_lock(tx, frame, power, reach);
     }
   }
   void transmit_during_reception(Radio& r) const override { r.abort_reception(); }
-  bool lost_at_lock(const Radio&, std::uint32_t, PowerMw, SignalReach) const override { return false; }
+  std::optional<RxFailure> lost_at_lock(const Radio&, std::uint32_t, PowerMw, SignalReach) const override {
+    return std::nullopt;
+  }
   RxOutcome outcome(Radio& r) const override {
     // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
     return r.decide_reception(r.error_draws_.uniform01()) ? RxOutcome::success : RxOutcome::error;
@@ -42,15 +46,19 @@ class ThresholdReception final : public ReceptionStrategy {
     if (!r.transmitting_ && reach.decodable && r.preamble_detected(power)) r.try_lock(tx, frame, power, reach);
   }
   void overlap(Radio& r, std::uint32_t tx, const PhyFrame&, PowerMw power, SignalReach reach) const override {
-    if (r.destroys(Radio::Signal{tx, power, reach}, r.locked_->power)) r.locked_->doomed = true;
+    if (r.destroys(Radio::Signal{tx, power, reach}, r.locked_->power)) {
+      r.locked_->doomed = true;
+      if (!r.locked_->cause) r.locked_->cause = RxFailure::collision;
+    }
   }
   void transmit_during_reception(Radio& r) const override { r.abort_reception(); }
-  bool lost_at_lock(const Radio& r, std::uint32_t tx, PowerMw power, SignalReach) const override {
+  std::optional<RxFailure> lost_at_lock(const Radio& r, std::uint32_t tx, PowerMw power,
+                                        SignalReach) const override {
     bool lost = false;
     for (const Radio::Signal& s : r.signals_) {
       if (s.tx != tx && r.destroys(s, power)) lost = true;
     }
-    return lost;
+    return lost ? std::optional(RxFailure::collision) : std::nullopt;
   }
   RxOutcome outcome(Radio& r) const override { return r.locked_->doomed ? RxOutcome::error : RxOutcome::success; }
   bool energy_busy(Radio& r) const override { return r.sensed_ > 0; }
@@ -75,6 +83,7 @@ class Ns2Reception final : public ReceptionStrategy {
     // Mac802_11::collision(): both are lost, and the reception lasts until the
     // longer of the two ends, later frames being compared with that one.
     l.doomed = true;
+    if (!l.cause) l.cause = RxFailure::collision;
     const Time end = r.scheduler_.now() + frame.duration;
     if (end > l.end) {
       l.tx = tx;
@@ -87,13 +96,17 @@ class Ns2Reception final : public ReceptionStrategy {
     // the reception runs on to its end; recv_timer then discards it silently if
     // the radio is still transmitting, and defers EIFS otherwise.
     r.locked_->doomed = true;
+    if (!r.locked_->cause) r.locked_->cause = RxFailure::own_transmission;
   }
-  bool lost_at_lock(const Radio& r, std::uint32_t, PowerMw, SignalReach reach) const override {
+  std::optional<RxFailure> lost_at_lock(const Radio& r, std::uint32_t, PowerMw,
+                                        SignalReach reach) const override {
     // ns-2 (WirelessPhy::sendUp): between CSThresh and RXThresh a frame is
     // detected but marked in error; one arriving during a transmission too
     // (Mac802_11::recv). Signals already on the air do not count: ns-2 compares
     // a new frame only with the one being received, and there is none.
-    return !reach.decodable || r.transmitting_;
+    if (!reach.decodable) return RxFailure::below_sensitivity;
+    if (r.transmitting_) return RxFailure::own_transmission;
+    return std::nullopt;
   }
   RxOutcome outcome(Radio& r) const override {
     // ns-2's recv_timer: a frame ending while the radio transmits is discarded

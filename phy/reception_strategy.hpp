@@ -16,10 +16,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "phy/phy_frame.hpp"
 #include "phy/phy_listener.hpp"
 #include "phy/reception.hpp"
+#include "phy/rx_failure.hpp"
 #include "phy/units.hpp"
 
 namespace wmnsim::phy {
@@ -38,8 +40,9 @@ class ReceptionStrategy {
                        SignalReach reach) const = 0;
   // The radio starts transmitting while it receives (half duplex).
   virtual void transmit_during_reception(Radio& radio) const = 0;
-  // Whether a frame from `tx` locked onto now is already lost.
-  virtual bool lost_at_lock(const Radio& radio, std::uint32_t tx, PowerMw power, SignalReach reach) const = 0;
+  // Whether a frame from `tx` locked onto now is already lost, and why.
+  virtual std::optional<RxFailure> lost_at_lock(const Radio& radio, std::uint32_t tx, PowerMw power,
+                                                SignalReach reach) const = 0;
   // The locked frame's last bit arrived: its outcome (the sinr model draws it here).
   virtual RxOutcome outcome(Radio& radio) const = 0;
   // Clear-channel assessment on the energy on the air, the lock apart.

@@ -293,6 +293,10 @@ trace::PcapTraceOptions pcap_options(const Scenario& s) {
   o.path = p.path;
   o.per = p.per == PcapSplit::node ? trace::TraceSplit::node : trace::TraceSplit::channel;
   o.snap_length = static_cast<std::uint32_t>(p.snap_length);
+  o.format = p.format == PcapFormat::pcapng ? trace::CaptureFormat::pcapng : trace::CaptureFormat::pcap;
+  o.failed = p.failed == PcapFailed::all              ? trace::FailedFrames::all
+             : p.failed == PcapFailed::decoded_header ? trace::FailedFrames::decoded_header
+                                                      : trace::FailedFrames::none;
   if (!p.nodes.empty()) {
     o.nodes.assign(s.nodes.size(), false);
     for (const std::size_t n : p.nodes) o.nodes[n] = true;

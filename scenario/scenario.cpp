@@ -117,6 +117,18 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
     }
   }
   p.per = r.choice_or("per", PcapSplit::channel, names(kPcapSplits));
+  p.failed = r.choice_or("failed", PcapFailed::none, names(kPcapFailed));
+  const bool failed = p.failed != PcapFailed::none;
+  if (r.has("format")) {
+    p.format = r.choice_or("format", PcapFormat::pcapng, names(kPcapFormats));
+    if (p.format == PcapFormat::pcap && failed) {
+      ctx.issues.add(r.path_of("format"), "\"pcap\" has no packet comments to carry why a frame failed (failed: \"" +
+                                              std::string(enum_name(names(kPcapFailed), p.failed)) +
+                                              "\"); use \"pcapng\", or remove format");
+    }
+  } else {
+    p.format = failed ? PcapFormat::pcapng : PcapFormat::pcap;
+  }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
   if (const nlohmann::json* list = r.array("nodes")) {
     for (std::size_t i = 0; i < list->size(); ++i) {

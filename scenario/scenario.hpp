@@ -119,9 +119,25 @@ enum class PcapSplit { channel, node };
 inline constexpr std::array<EnumName<PcapSplit>, 2> kPcapSplits{
     {{"channel", PcapSplit::channel}, {"node", PcapSplit::node}}};
 
+// The file format: classic pcap, or pcapng (interface names, name resolution,
+// packet comments).
+enum class PcapFormat { pcap, pcapng };
+inline constexpr std::array<EnumName<PcapFormat>, 2> kPcapFormats{
+    {{"pcap", PcapFormat::pcap}, {"pcapng", PcapFormat::pcapng}}};
+
+// The frames a radio did not decode that the trace writes: none; those it locked
+// onto (detected the preamble and PLCP header of) and lost; all that reached it.
+enum class PcapFailed { none, decoded_header, all };
+inline constexpr std::array<EnumName<PcapFailed>, 3> kPcapFailed{
+    {{"none", PcapFailed::none}, {"decoded-header", PcapFailed::decoded_header}, {"all", PcapFailed::all}}};
+
 struct PcapOutput {
-  std::string path;  // file name prefix: <path>-ch<channel>.pcap or <path>-<node id>.pcap
+  std::string path;  // file name prefix: <path>-ch<channel>.pcap or <path>-<node id>.pcap (.pcapng)
   PcapSplit per = PcapSplit::channel;
+  PcapFailed failed = PcapFailed::none;
+  // Default: pcap, unless `failed` asks for failed frames, whose cause only
+  // pcapng's packet comments can carry.
+  PcapFormat format = PcapFormat::pcap;
   // Octets kept of each record (radiotap header included), as libpcap's snaplen.
   std::int64_t snap_length = 65535;
   static constexpr std::int64_t kMinSnapLength = 64;       // radiotap and the longest MAC header fit

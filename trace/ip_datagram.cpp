@@ -114,11 +114,14 @@ void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow)
       put_be16(out, src_port);
       put_be16(out, dst_port);
       put_be32(out, static_cast<std::uint32_t>(t.seq));  // modulo 2^32, initial sequence number 0
+      // RFC 793 3.1: past the opening SYN every segment carries ACK. The data
+      // sender's segments acknowledge the receiver's sequence space, which holds
+      // no data: its initial sequence number 0 (the sequence number of its ACKs).
       put_be32(out, t.ack_valid ? static_cast<std::uint32_t>(t.ack) : 0);
       std::uint16_t flags = 0;
       if (t.fin) flags |= kTcpFin;
       if (t.syn) flags |= kTcpSyn;
-      if (t.ack_valid) flags |= kTcpAck;
+      if (t.ack_valid || !t.syn) flags |= kTcpAck;
       put_be16(out, static_cast<std::uint16_t>(((header / 4) << 12) | flags));
       // No window scale option is modelled, so the field saturates at 65535.
       const std::uint32_t window = t.ack_valid ? std::min<std::uint32_t>(t.window_bytes, 0xffff) : 0xffff;

@@ -76,15 +76,17 @@ void append_mpdu(Bytes& out, const mac::Frame& frame, std::span<const FlowTrace>
     case mac::FrameKind::data:
     case mac::FrameKind::qos_data: {
       const bool qos = frame.kind == mac::FrameKind::qos_data;
+      // The three-address header whose airtime the simulator charges (mac/frame.hpp
+      // kDataHeaderBytes): To DS and From DS clear, one hop between neighbours
+      // (8.2.4.1.4 Table 8-2; the IP header carries the flow's ends).
       put_u8(out, qos ? kFcQosData : kFcData);
-      put_u8(out, kFcToDs | kFcFromDs | retry);
+      put_u8(out, retry);
       put_duration(out, frame.duration);
       put_address(out, ra);
       put_address(out, ta);
-      const Packet* p = frame.packet.get();
-      put_address(out, node_mac(p != nullptr ? p->dst : 0));  // DA
+      put_address(out, ta);  // BSSID: a mesh STA's own address, as in Action frames
       put_sequence(out, frame.sequence);
-      put_address(out, node_mac(p != nullptr ? p->src : 0));  // SA
+      const Packet* p = frame.packet.get();
       // QoS Control (8.2.4.5): TID in bits 0-3, EOSP 0, Ack Policy 00 (Normal Ack;
       // for a group-addressed frame no ACK follows, 9.3.2.8), A-MSDU absent.
       if (qos) put_le16(out, qos_tid(frame));

@@ -3,10 +3,10 @@
 // 802.11-2012 8.2, 8.3), FCS included:
 //
 //   Data, QoS Data  Frame Control (type Data, subtype Data 0 or QoS Data 8; To DS
-//                   and From DS both set: the four-address format of 8.2.4.1.4,
-//                   Table 8-2, as frames relayed between mesh STAs), Duration,
-//                   Address 1 RA, Address 2 TA, Address 3 DA, Sequence Control,
-//                   Address 4 SA, QoS Control (QoS Data: TID), then LLC/SNAP
+//                   and From DS clear: the three-address format of 8.2.4.1.4,
+//                   Table 8-2, one hop between neighbours), Duration, Address 1
+//                   RA, Address 2 TA, Address 3 BSSID (the transmitter's address),
+//                   Sequence Control, QoS Control (QoS Data: TID), then LLC/SNAP
 //                   (AA-AA-03 00-00-00 08-00, RFC 1042) and the IP datagram
 //                   (trace/ip_datagram.hpp)
 //   RTS             Frame Control (Control, 11), Duration, RA, TA        (8.3.1.2)
@@ -17,10 +17,9 @@
 //
 // The Retry bit, the Duration (the NAV value the MAC put in the frame) and the
 // sequence number (the MAC's counter, 8.2.4.4) are the frame's own. Addresses:
-// trace/addresses.hpp. The four-address data header is 6 octets longer than the
-// three-address header whose airtime the simulator charges (mac/frame.hpp); the
-// trace shows the frame as it would be addressed in a mesh, and its radiotap
-// header the rate and time the simulator used.
+// trace/addresses.hpp. Every MPDU is as long as the simulator's frame
+// (mac::mpdu_bytes), so the durations Wireshark computes from length and rate are
+// the airtimes the simulation used.
 
 #include <cstdint>
 #include <span>

@@ -1,14 +1,28 @@
 #pragma once
-// One pcap file written while a run goes on: the classic libpcap format with
-// nanosecond timestamps (magic 0xA1B23C4D; the format of
-// draft-ietf-opsawg-pcap, "PCAP Capture File Format", sections 4 and 5), link
-// type LINKTYPE_IEEE802_11_RADIOTAP (127).
+// One capture file written while a run goes on, link type
+// LINKTYPE_IEEE802_11_RADIOTAP (127), in one of two formats:
 //
+// pcap: the classic libpcap format with nanosecond timestamps (magic 0xA1B23C4D;
+// draft-ietf-opsawg-pcap, "PCAP Capture File Format", sections 4 and 5):
 //   file header   magic u32, version 2.4, reserved u32 x 2, SnapLen u32, LinkType u32
 //   each record   seconds u32, nanoseconds u32, captured length u32 (at most
 //                 SnapLen), original length u32, then the captured octets
 //
-// Written little-endian (the magic number tells a reader the order). Timestamps
+// pcapng (draft-ietf-opsawg-pcapng, "PCAP Now Generic"): blocks of type u32,
+// total length u32, body, total length u32 again, each a multiple of 4 octets:
+//   Section Header Block (4.1)      byte-order magic 0x1A2B3C4D, version 1.0,
+//                                   section length -1 (unknown), shb_userappl
+//   Interface Description Blocks (4.2), one per interface: LinkType, SnapLen,
+//                                   if_name, if_tsresol 9 (nanoseconds)
+//   Name Resolution Block (4.5), when there are names: IPv4 and EUI-48
+//                                   addresses, each with its name
+//   each record: an Enhanced Packet Block (4.3): interface id, timestamp (u64
+//                                   nanoseconds, high then low half), captured
+//                                   and original length, the octets padded to
+//                                   4, and opt_comment when the record has one
+// A record's interface and comment exist in pcapng only: pcap drops them.
+//
+// Written little-endian (the magic numbers tell a reader the order). Timestamps
 // are simulated time from 0 (so the epoch, 1970-01-01, is the start of the run).
 //
 // The records stream through a buffer into a temporary file beside the target
@@ -16,9 +30,12 @@
 // half a trace. Destroyed without commit() (an interrupted or failed run), the
 // temporary file is removed.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/time.hpp"
@@ -30,18 +47,38 @@ inline constexpr std::uint32_t kLinkTypeRadiotap = 127;
 inline constexpr std::uint32_t kPcapFileHeaderBytes = 24;
 inline constexpr std::uint32_t kPcapRecordHeaderBytes = 16;
 
+enum class CaptureFormat { pcap, pcapng };
+
+// A pcapng Name Resolution Block entry: an address and the name Wireshark shows
+// for it (nrb_record_ipv4, 4 octets; nrb_record_eui48, 6 octets).
+struct NameRecord {
+  enum class Kind : std::uint16_t { ipv4 = 1, eui48 = 3 } kind;
+  std::array<std::uint8_t, 6> address{};  // ipv4: the first 4 octets
+  std::string name;
+};
+
+// What a capture file holds besides its records.
+struct CaptureLayout {
+  CaptureFormat format = CaptureFormat::pcap;
+  std::vector<std::string> interfaces{""};  // pcapng: one IDB each, if_name when not empty
+  std::vector<NameRecord> names;            // pcapng: the NRB, when not empty
+};
+
 class PcapFile {
  public:
-  // Creates the temporary file and writes the file header. Throws
-  // std::runtime_error naming `path` when the folder does not take the file.
-  PcapFile(std::filesystem::path path, std::uint32_t snap_length);
+  // Creates the temporary file and writes the file header (pcapng: the section
+  // header, the interfaces and the names). Throws std::runtime_error naming `path`
+  // when the folder does not take the file.
+  PcapFile(std::filesystem::path path, std::uint32_t snap_length, CaptureLayout layout = {});
   ~PcapFile();
   PcapFile(const PcapFile&) = delete;
   PcapFile& operator=(const PcapFile&) = delete;
 
   // One record at `at`: `packet` cut to the snap length, its whole size as the
-  // original length.
-  void write(Time at, std::span<const std::uint8_t> packet);
+  // original length; pcapng: on `interface` (an index into the layout's), with
+  // `comment` as its opt_comment when not empty.
+  void write(Time at, std::span<const std::uint8_t> packet, std::uint32_t interface = 0,
+             std::string_view comment = {});
   // Flushes, closes and renames the file into place. Throws std::runtime_error.
   void commit();
 
@@ -50,11 +87,13 @@ class PcapFile {
 
  private:
   void flush();
+  void write_pcapng_header(const CaptureLayout& layout);
   [[noreturn]] void fail(int error);
 
   std::filesystem::path path_;
   std::filesystem::path temporary_;
   std::uint32_t snap_length_;
+  CaptureFormat format_;
   int fd_ = -1;
   std::vector<std::uint8_t> buffer_;
   std::uint64_t records_ = 0;

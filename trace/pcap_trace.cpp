@@ -6,6 +6,8 @@
 
 #include "mac/frame.hpp"
 #include "phy/channel.hpp"
+#include "core/enum_names.hpp"
+#include "trace/addresses.hpp"
 #include "trace/mpdu.hpp"
 #include "trace/radiotap.hpp"
 
@@ -21,7 +23,9 @@ bool traced(const PcapTraceOptions& options, std::uint32_t node) {
 // One file per channel or per node, and which file each radio's frames go to.
 struct FilePlan {
   std::vector<std::filesystem::path> paths;
-  std::vector<std::uint32_t> tx_file, rx_file;  // by radio; kNoFile: not traced
+  std::vector<std::vector<std::string>> interfaces;           // by file: the node ids, pcapng's interfaces
+  std::vector<std::uint32_t> tx_file, rx_file, failed_file;  // by radio; kNoFile: not traced
+  std::vector<std::uint32_t> interface;                      // by radio: its node's interface in its file
 };
 
 FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, const TracedNetwork& network) {
@@ -29,7 +33,10 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
   const std::size_t radios = medium.radio_count();
   plan.tx_file.assign(radios, kNoFile);
   plan.rx_file.assign(radios, kNoFile);
+  plan.failed_file.assign(radios, kNoFile);
+  plan.interface.assign(radios, 0);
   std::map<std::uint32_t, std::uint32_t> file_of;  // channel or node -> file
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> interface_of;  // (file, node) -> interface
   for (phy::RadioId r = 0; r < radios; ++r) {
     const phy::RadioSpec& spec = medium.spec(r);
     if (!traced(options, spec.node)) continue;
@@ -37,25 +44,65 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
     const auto key = per_channel ? static_cast<std::uint32_t>(spec.channel) : spec.node;
     auto [it, added] = file_of.try_emplace(key, static_cast<std::uint32_t>(plan.paths.size()));
     if (added) {
-      plan.paths.push_back(per_channel ? channel_trace_path(options.path, spec.channel)
-                                       : node_trace_path(options.path, network.node_ids.at(spec.node)));
+      plan.paths.push_back(per_channel ? channel_trace_path(options.path, spec.channel, options.format)
+                                       : node_trace_path(options.path, network.node_ids.at(spec.node), options.format));
+      plan.interfaces.emplace_back();
     }
+    const std::uint32_t file = it->second;
+    auto [at, new_interface] =
+        interface_of.try_emplace({file, spec.node}, static_cast<std::uint32_t>(plan.interfaces[file].size()));
+    if (new_interface) plan.interfaces[file].push_back(network.node_ids.at(spec.node));
+    plan.interface[r] = at->second;
     plan.tx_file[r] = it->second;
     if (!per_channel) plan.rx_file[r] = it->second;
+    if (options.failed != FailedFrames::none) plan.failed_file[r] = it->second;
   }
   return plan;
 }
 
 std::uint64_t microseconds(Time t) { return static_cast<std::uint64_t>(t.picoseconds() / 1'000'000); }
 
-}  // namespace
-
-std::filesystem::path channel_trace_path(const std::string& prefix, int channel) {
-  return prefix + "-ch" + std::to_string(channel) + ".pcap";
+// Every node's IPv4 address and every radio's MAC address with the node's id (a
+// radio of a node with several: "<id>:<k>", as the results name radios), for
+// pcapng's Name Resolution Block.
+std::vector<NameRecord> address_names(const phy::Medium& medium, const TracedNetwork& network) {
+  std::vector<NameRecord> names;
+  for (std::uint32_t n = 0; n < network.node_ids.size(); ++n) {
+    const std::uint32_t ip = node_ipv4(n);
+    names.push_back({NameRecord::Kind::ipv4,
+                     {static_cast<std::uint8_t>(ip >> 24), static_cast<std::uint8_t>(ip >> 16),
+                      static_cast<std::uint8_t>(ip >> 8), static_cast<std::uint8_t>(ip), 0, 0},
+                     network.node_ids[n]});
+  }
+  std::vector<std::uint32_t> radios_of(network.node_ids.size(), 0);
+  for (phy::RadioId r = 0; r < medium.radio_count(); ++r) ++radios_of.at(medium.spec(r).node);
+  std::vector<std::uint32_t> index(network.node_ids.size(), 0);
+  for (phy::RadioId r = 0; r < medium.radio_count(); ++r) {
+    const auto node = medium.spec(r).node;
+    const std::string& id = network.node_ids[node];
+    const std::uint32_t k = index[node]++;
+    names.push_back({NameRecord::Kind::eui48, radio_mac(r), radios_of[node] == 1 ? id : id + ":" + std::to_string(k)});
+  }
+  return names;
 }
 
-std::filesystem::path node_trace_path(const std::string& prefix, const std::string& node_id) {
-  return prefix + "-" + node_id + ".pcap";
+std::string_view extension(CaptureFormat format) { return format == CaptureFormat::pcapng ? ".pcapng" : ".pcap"; }
+
+}  // namespace
+
+std::filesystem::path channel_trace_path(const std::string& prefix, int channel, CaptureFormat format) {
+  return prefix + "-ch" + std::to_string(channel) + std::string(extension(format));
+}
+
+std::filesystem::path node_trace_path(const std::string& prefix, const std::string& node_id, CaptureFormat format) {
+  return prefix + "-" + node_id + std::string(extension(format));
+}
+
+std::string failure_comment(bool locked, const phy::RxFailureInfo& why, const std::string* interferer) {
+  std::string text = locked ? "failed: " : "not locked: ";
+  text += enum_name(names(phy::kRxFailureNames), why.cause);
+  if (interferer != nullptr) text += ", interferer " + *interferer;
+  return text;
 }
 
 std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const PcapTraceOptions& options,
@@ -66,9 +113,17 @@ std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const 
 PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwork network)
     : medium_(medium), options_(std::move(options)), network_(std::move(network)) {
   FilePlan plan = plan_files(medium_, options_, network_);
-  for (const auto& path : plan.paths) files_.push_back(std::make_unique<PcapFile>(path, options_.snap_length));
+  CaptureLayout layout;
+  layout.format = options_.format;
+  if (layout.format == CaptureFormat::pcapng) layout.names = address_names(medium_, network_);
+  for (std::size_t f = 0; f < plan.paths.size(); ++f) {
+    if (layout.format == CaptureFormat::pcapng) layout.interfaces = plan.interfaces[f];
+    files_.push_back(std::make_unique<PcapFile>(plan.paths[f], options_.snap_length, layout));
+  }
+  interface_ = std::move(plan.interface);
   tx_file_ = std::move(plan.tx_file);
   rx_file_ = std::move(plan.rx_file);
+  failed_file_ = std::move(plan.failed_file);
   medium_.set_air_observer(this);
 }
 
@@ -83,11 +138,33 @@ void PcapTrace::on_transmit(phy::RadioId from, const phy::PhyFrame& frame) {
 
 void PcapTrace::on_decoded(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxInfo& info, Time first_bit) {
   if (rx_file_[to] == kNoFile) return;
-  record(rx_file_[to], to, frame, first_bit, &info);
+  const phy::PowerDbm power = info.power_dbm();
+  record(rx_file_[to], to, frame, first_bit, &power);
+}
+
+void PcapTrace::on_failed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
+                          Time first_bit) {
+  record_failure(true, to, frame, why, first_bit);
+}
+
+void PcapTrace::on_missed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
+                          Time first_bit) {
+  if (options_.failed != FailedFrames::all) return;
+  record_failure(false, to, frame, why, first_bit);
+}
+
+void PcapTrace::record_failure(bool locked, phy::RadioId to, const phy::PhyFrame& frame,
+                               const phy::RxFailureInfo& why, Time first_bit) {
+  if (failed_file_[to] == kNoFile) return;
+  const std::string* interferer =
+      why.interferer == phy::kNoRadio ? nullptr : &network_.node_ids.at(medium_.spec(why.interferer).node);
+  comment_ = failure_comment(locked, why, interferer);
+  const phy::PowerDbm power = why.power.to_dbm();
+  record(failed_file_[to], to, frame, first_bit, &power, comment_);
 }
 
 void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFrame& frame, Time at,
-                       const phy::RxInfo* received) {
+                       const phy::PowerDbm* received, std::string_view failure) {
   // Every payload on a MAC's medium is a mac::Frame (mac/mac.cpp send_frame).
   const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
   if (mpdu == nullptr || frame.mcs == nullptr) return;
@@ -96,6 +173,8 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   RadiotapInfo info;
   info.tsft_us = microseconds(at);
   info.flags = kRadiotapFcsAtEnd;
+  // What a monitor-mode capture gives for a frame that failed its FCS check.
+  if (!failure.empty()) info.flags |= kRadiotapBadFcs;
   if (dsss && r.profile().preamble == phy::Preamble::Short) info.flags |= kRadiotapShortPreamble;
   info.rate_500kbps = static_cast<std::uint8_t>(frame.mcs->rate_bps / 500'000);
   info.frequency_mhz = static_cast<std::uint16_t>(phy::channel_frequency_hz(r.channel()) / 1e6);
@@ -104,7 +183,7 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   if (received != nullptr) {
     // A reception model without powers (the range model) leaves the fields out
     // rather than write a made-up 0 dBm.
-    if (std::isfinite(received->power_dbm().dbm())) info.antenna_signal_dbm = dbm_s8(received->power_dbm().dbm());
+    if (std::isfinite(received->dbm())) info.antenna_signal_dbm = dbm_s8(received->dbm());
     if (std::isfinite(medium_.reception().noise.dbm())) {
       info.antenna_noise_dbm = dbm_s8(medium_.reception().noise.dbm());
     }
@@ -114,7 +193,12 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   bytes_.clear();
   append_radiotap(bytes_, info);
   append_mpdu(bytes_, *mpdu, network_.flows);
-  files_[file]->write(at, bytes_);
+  if (!failure.empty()) {
+    // The frame as sent, with an FCS that does not match it: its bits did not
+    // arrive intact, so a checksum check must fail as the flag says.
+    for (std::size_t i = bytes_.size() - 4; i < bytes_.size(); ++i) bytes_[i] ^= 0xff;
+  }
+  files_[file]->write(at, bytes_, interface_[radio], failure);
 }
 
 void PcapTrace::commit() {

@@ -10,6 +10,15 @@
 //                every frame they decode (addressed to them or not), with its
 //                received power (dBm Antenna Signal) and the noise power
 //
+// pcapng files (extension .pcapng) name things: an interface per node (if_name:
+// the node id; a record is on the interface of the node whose radio sent or
+// received it) and a Name Resolution Block giving each node's IPv4 address and
+// each radio's MAC address the node's id.
+//
+// With `failed` (pcapng files), the frames a traced node's
+// radios failed to decode too, in its node file or its channel's file: radiotap's
+// bad-FCS flag, and the cause and interferer as the record's comment.
+//
 // Cost: nothing when off (the medium's observer pointer stays null). When on, per
 // traced frame the bytes of the frame are built (O(frame size)) and appended to a
 // buffer; files are written 256 KiB at a time.
@@ -18,6 +27,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "phy/air_observer.hpp"
@@ -30,13 +40,23 @@ namespace wmnsim::trace {
 
 enum class TraceSplit { channel, node };
 
+// Which frames a radio did not decode are written (docs/traces.md "Failed receptions").
+enum class FailedFrames {
+  none,            // only decoded frames
+  decoded_header,  // also the frames it locked onto (detected their preamble and header) and lost
+  all,             // also every frame that reached it and was never locked onto
+};
+
 struct PcapTraceOptions {
   std::string path;                       // file name prefix
   TraceSplit per = TraceSplit::channel;
   std::uint32_t snap_length = 65535;
   // By node index: the nodes traced (per node: those with a file; per channel: the
-  // transmitters listed). Empty: every node.
+  // transmitters listed, and the receivers whose failed frames are written). Empty:
+  // every node.
   std::vector<bool> nodes;
+  CaptureFormat format = CaptureFormat::pcap;
+  FailedFrames failed = FailedFrames::none;  // anything but none needs pcapng (comments)
 };
 
 // What the trace needs to know of the network beyond the medium.
@@ -46,8 +66,14 @@ struct TracedNetwork {
 };
 
 // The file names (docs/traces.md "Files").
-std::filesystem::path channel_trace_path(const std::string& prefix, int channel);
-std::filesystem::path node_trace_path(const std::string& prefix, const std::string& node_id);
+std::filesystem::path channel_trace_path(const std::string& prefix, int channel,
+                                         CaptureFormat format = CaptureFormat::pcap);
+std::filesystem::path node_trace_path(const std::string& prefix, const std::string& node_id,
+                                      CaptureFormat format = CaptureFormat::pcap);
+
+// A failed frame's record comment: "failed: collision, interferer GW" (locked onto,
+// then lost) or "not locked: below sensitivity" (never locked onto).
+std::string failure_comment(bool locked, const phy::RxFailureInfo& why, const std::string* interferer);
 
 // The files a trace of `medium`'s radios writes, in creation order.
 std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const PcapTraceOptions& options,
@@ -64,6 +90,10 @@ class PcapTrace final : public phy::AirObserver {
 
   void on_transmit(phy::RadioId from, const phy::PhyFrame& frame) override;
   void on_decoded(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxInfo& info, Time first_bit) override;
+  void on_failed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
+                 Time first_bit) override;
+  void on_missed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
+                 Time first_bit) override;
 
   // Renames every file into place (after a run that finished). Throws std::runtime_error.
   void commit();
@@ -71,8 +101,12 @@ class PcapTrace final : public phy::AirObserver {
   const PcapFile& file(std::size_t i) const { return *files_[i]; }
 
  private:
+  // `received`: the power at the receiving radio (none: transmitted); `failure`: a
+  // frame not decoded, written with the bad-FCS flag and `failure` as its comment.
   void record(std::uint32_t file, phy::RadioId radio, const phy::PhyFrame& frame, Time at,
-              const phy::RxInfo* received);
+              const phy::PowerDbm* received, std::string_view failure = {});
+  void record_failure(bool locked, phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
+                      Time first_bit);
 
   phy::Medium& medium_;
   PcapTraceOptions options_;
@@ -80,6 +114,9 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::unique_ptr<PcapFile>> files_;
   std::vector<std::uint32_t> tx_file_;  // by radio: where its transmissions go
   std::vector<std::uint32_t> rx_file_;  // by radio: where what it decodes goes (per node only)
+  std::vector<std::uint32_t> failed_file_;  // by radio: where what it fails to decode goes (with `failed`)
+  std::vector<std::uint32_t> interface_;    // by radio: its node's interface in those files (pcapng)
+  std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
 };
 

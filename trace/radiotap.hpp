@@ -10,7 +10,8 @@
 //
 // Fields written:
 //   bit 0  TSFT               u64  microseconds; the first bit of the frame
-//   bit 1  Flags              u8   0x02 short preamble, 0x10 frame includes FCS
+//   bit 1  Flags              u8   0x02 short preamble, 0x10 frame includes FCS,
+//                                  0x40 bad FCS (a frame the radio failed to decode)
 //   bit 2  Rate               u8   500 kbit/s units (11 Mbit/s -> 22, 5.5 -> 11)
 //   bit 3  Channel            u16 frequency MHz, u16 flags (0x0020 CCK, 0x0040 OFDM,
 //                                  0x0080 2 GHz spectrum, 0x0100 5 GHz spectrum)
@@ -39,6 +40,7 @@ enum class RadiotapField : std::uint8_t {
 // Flags field bits (radiotap.org "Flags").
 inline constexpr std::uint8_t kRadiotapShortPreamble = 0x02;
 inline constexpr std::uint8_t kRadiotapFcsAtEnd = 0x10;
+inline constexpr std::uint8_t kRadiotapBadFcs = 0x40;  // the frame failed its FCS check
 // Channel field flag bits (radiotap.org "Channel").
 inline constexpr std::uint16_t kChannelCck = 0x0020;
 inline constexpr std::uint16_t kChannelOfdm = 0x0040;

@@ -55,6 +55,8 @@ BAD_DOCUMENTS = [
     ("pcap without a path", mutated(lambda d: set_path(d, ["outputs"], {"pcap": {"per": "node"}}))),
     ("pcap snap length below 64", mutated(lambda d: set_path(d, ["outputs"], {"pcap": {"path": "t", "snap_length": 10}}))),
     ("pcap per radio", mutated(lambda d: set_path(d, ["outputs"], {"pcap": {"path": "t", "per": "radio"}}))),
+    ("pcap failed frames misnamed", mutated(lambda d: set_path(d, ["outputs"], {"pcap": {"path": "t", "failed": "some"}}))),
+    ("pcap format misnamed", mutated(lambda d: set_path(d, ["outputs"], {"pcap": {"path": "t", "format": "ng"}}))),
     ("bad standard", mutated(lambda d: set_path(d, ["phy"], {"standard": "802.11n"}))),
     ("5 GHz channel on 802.11b", mutated(lambda d: set_path(d, ["phy"], {"channel": 36}))),
     ("OFDM rate on 802.11b", mutated(lambda d: set_path(d, ["phy"], {"data_rate_bps": 54000000}))),

@@ -134,24 +134,24 @@ struct UdpFrame {
   }
 };
 
-TEST(Mpdu, QosDataFourAddressHeader) {
+TEST(Mpdu, QosDataThreeAddressHeaderAsLongAsTheSimulatedFrame) {
   UdpFrame u;
   Bytes b;
   append_mpdu(b, u.frame, u.flows);
-  // 32-octet header (4 addresses + QoS Control) + 8 LLC/SNAP + 128 IP + 4 FCS: the
-  // simulator's 26-octet three-address header plus the 6-octet Address 4.
-  ASSERT_EQ(b.size(), 32u + 8 + 128 + 4);
-  EXPECT_EQ(b.size(), mac::mpdu_bytes(mac::FrameKind::qos_data, 128) + 6);
+  // 26-octet header (3 addresses + QoS Control) + 8 LLC/SNAP + 128 IP + 4 FCS: the
+  // simulator's frame, octet for octet (a longer record would shift every
+  // duration Wireshark computes from it).
+  ASSERT_EQ(b.size(), 26u + 8 + 128 + 4);
+  EXPECT_EQ(b.size(), mac::mpdu_bytes(mac::FrameKind::qos_data, 128));
   EXPECT_EQ(b[0], 0x88);                  // type Data, subtype QoS Data (Table 8-1)
-  EXPECT_EQ(b[1], 0x01 | 0x02 | 0x08);    // To DS, From DS, Retry
+  EXPECT_EQ(b[1], 0x08);                  // Retry; To DS and From DS clear
   EXPECT_EQ(le16(b, 2), 44);              // Duration: the NAV the MAC set, in us
   EXPECT_EQ(slice(b, 4, 6), (Bytes{0x02, 0x00, 0x00, 0x01, 0x02, 0x03}));   // RA: radio 0x010203
   EXPECT_EQ(slice(b, 10, 6), (Bytes{0x02, 0x00, 0x00, 0x00, 0x00, 0x07}));  // TA: radio 7
-  EXPECT_EQ(slice(b, 16, 6), (Bytes{0x02, 0x00, 0x01, 0x00, 0x00, 0x09}));  // DA: node 9
+  EXPECT_EQ(slice(b, 16, 6), (Bytes{0x02, 0x00, 0x00, 0x00, 0x00, 0x07}));  // BSSID: the TA
   EXPECT_EQ(le16(b, 22), 0xabc << 4);     // Sequence Control: sequence number above fragment 0
-  EXPECT_EQ(slice(b, 24, 6), (Bytes{0x02, 0x00, 0x01, 0x00, 0x00, 0x03}));  // SA: node 3
-  EXPECT_EQ(le16(b, 30), 5);              // QoS Control: TID = user priority 5
-  EXPECT_EQ(slice(b, 32, 8), (Bytes{0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00}));  // RFC 1042
+  EXPECT_EQ(le16(b, 24), 5);              // QoS Control: TID = user priority 5
+  EXPECT_EQ(slice(b, 26, 8), (Bytes{0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00}));  // RFC 1042
   // FCS over everything before it, little-endian.
   EXPECT_EQ(le32(b, b.size() - 4), crc32(slice(b, 0, b.size() - 4)));
 }
@@ -163,9 +163,9 @@ TEST(Mpdu, BroadcastAndPlainData) {
   u.frame.retry = false;
   Bytes b;
   append_mpdu(b, u.frame, u.flows);
-  EXPECT_EQ(b.size(), mac::mpdu_bytes(mac::FrameKind::data, 128) + 6);
+  EXPECT_EQ(b.size(), mac::mpdu_bytes(mac::FrameKind::data, 128));
   EXPECT_EQ(b[0], 0x08);
-  EXPECT_EQ(b[1], 0x03);
+  EXPECT_EQ(b[1], 0x00);
   EXPECT_EQ(slice(b, 4, 6), (Bytes(6, 0xff)));
 }
 
@@ -312,7 +312,13 @@ TEST(IpDatagram, TcpDataSegmentAndAck) {
   EXPECT_EQ(be32(b, 24), 5000u);
   EXPECT_EQ(be32(b, 28), 0u);
   EXPECT_EQ(b[32], 8 << 4);   // data offset: 32 octets with the timestamps option
-  EXPECT_EQ(b[33], 0);        // no flag: the sender's data carries no ACK in the simulator
+  EXPECT_EQ(b[33], 0x10);     // ACK (RFC 793: every segment past the SYN), acknowledging nothing
+  data->transport.syn = true;  // an opening SYN, without ACK
+  data->transport.payload_bytes = 0;
+  Bytes syn;
+  append_ip_datagram(syn, *data, tcp);
+  EXPECT_EQ(syn[33], 0x02);
+  data->transport.syn = false;
   EXPECT_EQ(be16(b, 34), 65535);
   EXPECT_EQ(slice(b, 40, 4), (Bytes{1, 1, 8, 10}));  // NOP NOP TS len 10 (RFC 7323 App. A)
   EXPECT_EQ(be32(b, 44), 1'500'000u);                // TSval in microseconds
@@ -399,6 +405,75 @@ TEST_F(PcapFileTest, AFolderThatDoesNotExistIsAnErrorNamingThePath) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("missing/t.pcap"), std::string::npos) << e.what();
   }
+}
+
+// pcapng (draft-ietf-opsawg-pcapng): blocks in order, each length at both ends.
+TEST_F(PcapFileTest, PcapngBlocksInterfacesNamesAndComments) {
+  const auto path = dir_ / "t.pcapng";
+  CaptureLayout layout;
+  layout.format = CaptureFormat::pcapng;
+  layout.interfaces = {"A", "GW"};
+  layout.names = {NameRecord{NameRecord::Kind::ipv4, {10, 0, 0, 3}, "GW"},
+                  NameRecord{NameRecord::Kind::eui48, {2, 0, 0, 0, 0, 2}, "GW"}};
+  {
+    PcapFile f(path, 100, layout);
+    f.write(Time::ps(2'000'000'123'456'789), Bytes(150, 0x5a), 1, "failed: collision, interferer A");
+    f.write(Time::us(5), Bytes(10, 0x11));
+    f.commit();
+  }
+  const Bytes b = read(path);
+  std::vector<std::pair<std::uint32_t, std::size_t>> blocks;  // type, offset
+  for (std::size_t at = 0; at < b.size();) {
+    const std::uint32_t length = le32(b, at + 4);
+    ASSERT_EQ(length % 4, 0u);
+    ASSERT_LE(at + length, b.size());
+    EXPECT_EQ(le32(b, at + length - 4), length);  // the trailing copy
+    blocks.emplace_back(le32(b, at), at);
+    at += length;
+  }
+  ASSERT_EQ(blocks.size(), 6u);
+  EXPECT_EQ(blocks[0].first, 0x0a0d0d0au);  // Section Header
+  EXPECT_EQ(le32(b, 8), 0x1a2b3c4du);       // byte-order magic
+  EXPECT_EQ(le16(b, 12), 1);                // version 1.0
+  for (int i : {1, 2}) {
+    const std::size_t at = blocks[static_cast<std::size_t>(i)].second;
+    EXPECT_EQ(blocks[static_cast<std::size_t>(i)].first, 1u);  // Interface Description
+    EXPECT_EQ(le16(b, at + 8), 127);                           // LINKTYPE_IEEE802_11_RADIOTAP
+    EXPECT_EQ(le32(b, at + 12), 100u);                         // SnapLen
+    EXPECT_EQ(le16(b, at + 16), 2);                            // if_name
+    const std::string name = i == 1 ? "A" : "GW";
+    EXPECT_EQ(le16(b, at + 18), name.size());
+    EXPECT_EQ(std::string(b.begin() + static_cast<std::ptrdiff_t>(at + 20),
+                          b.begin() + static_cast<std::ptrdiff_t>(at + 20 + name.size())),
+              name);
+    EXPECT_EQ(le16(b, at + 24), 9);  // if_tsresol
+    EXPECT_EQ(b[at + 28], 9);        // nanoseconds
+  }
+  const std::size_t nrb = blocks[3].second;
+  EXPECT_EQ(blocks[3].first, 4u);  // Name Resolution
+  EXPECT_EQ(le16(b, nrb + 8), 1);  // nrb_record_ipv4
+  EXPECT_EQ(le16(b, nrb + 10), 4 + 3);
+  EXPECT_EQ(b[nrb + 12], 10);
+  EXPECT_EQ(b[nrb + 15], 3);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[nrb + 16])), "GW");
+  EXPECT_EQ(le16(b, nrb + 20), 3);  // nrb_record_eui48, after padding to 4
+  EXPECT_EQ(le16(b, nrb + 22), 6 + 3);
+  const std::size_t epb = blocks[4].second;
+  EXPECT_EQ(blocks[4].first, 6u);   // Enhanced Packet
+  EXPECT_EQ(le32(b, epb + 8), 1u);  // interface GW
+  const std::uint64_t ns = (std::uint64_t{le32(b, epb + 12)} << 32) | le32(b, epb + 16);
+  EXPECT_EQ(ns, 2'000'000'123'456ull);  // picoseconds truncated
+  EXPECT_EQ(le32(b, epb + 20), 100u);   // captured: cut to the snap length
+  EXPECT_EQ(le32(b, epb + 24), 150u);   // original length
+  EXPECT_EQ(b[epb + 28], 0x5a);
+  const std::size_t option = epb + 28 + 100;
+  EXPECT_EQ(le16(b, option), 1);  // opt_comment
+  const std::string comment = "failed: collision, interferer A";
+  ASSERT_EQ(le16(b, option + 2), comment.size());
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[option + 4]), comment.size()), comment);
+  // The second record: interface 0, no options at all.
+  EXPECT_EQ(le32(b, blocks[5].second + 8), 0u);
+  EXPECT_EQ(le32(b, blocks[5].second + 4), 28u + 12u + 4u);  // 10 octets padded to 12, the trailing length
 }
 
 }  // namespace

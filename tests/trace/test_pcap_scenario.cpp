@@ -25,6 +25,29 @@ TEST(PcapOutput, AbsentMeansNoTraceAndDefaultsApply) {
   EXPECT_EQ(s.outputs.pcap->per, PcapSplit::channel);
   EXPECT_EQ(s.outputs.pcap->snap_length, 65535);
   EXPECT_TRUE(s.outputs.pcap->nodes.empty());
+  // Today's files: classic pcap with decoded frames only.
+  EXPECT_EQ(s.outputs.pcap->failed, PcapFailed::none);
+  EXPECT_EQ(s.outputs.pcap->format, PcapFormat::pcap);
+}
+
+TEST(PcapOutput, FailedFramesNeedPcapngWhichTheyGetByDefault) {
+  json doc = minimal_scenario();
+  doc["outputs"]["pcap"] = {{"path", "t"}, {"failed", "decoded-header"}};
+  Scenario s = parse_scenario(doc);
+  EXPECT_EQ(s.outputs.pcap->failed, PcapFailed::decoded_header);
+  EXPECT_EQ(s.outputs.pcap->format, PcapFormat::pcapng);
+  doc["outputs"]["pcap"] = {{"path", "t"}, {"failed", "all"}, {"format", "pcapng"}};
+  EXPECT_EQ(parse_scenario(doc).outputs.pcap->failed, PcapFailed::all);
+  doc["outputs"]["pcap"] = {{"path", "t"}, {"format", "pcapng"}};
+  s = parse_scenario(doc);
+  EXPECT_EQ(s.outputs.pcap->format, PcapFormat::pcapng);
+  EXPECT_EQ(s.outputs.pcap->failed, PcapFailed::none);
+  doc["outputs"]["pcap"] = {{"path", "t"}, {"failed", "all"}, {"format", "pcap"}};
+  EXPECT_TRUE(has_issue(issues_of(doc), "/outputs/pcap/format", "no packet comments")) << test::render(issues_of(doc));
+  doc["outputs"]["pcap"] = {{"path", "t"}, {"failed", "some"}, {"format", "ng"}};
+  const auto issues = issues_of(doc);
+  EXPECT_TRUE(has_issue(issues, "/outputs/pcap/failed", "decoded-header")) << test::render(issues);
+  EXPECT_TRUE(has_issue(issues, "/outputs/pcap/format", "pcapng")) << test::render(issues);
 }
 
 TEST(PcapOutput, PerNodeWithNodesAndSnapLength) {
@@ -70,6 +93,9 @@ TEST(PcapOutput, FileNamesPerChannelAndPerNode) {
   o.nodes = {false, true, true};
   EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names),
             (std::vector<std::filesystem::path>{"t-B.pcap", "t-GW.pcap"}));
+  o.format = trace::CaptureFormat::pcapng;
+  EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names),
+            (std::vector<std::filesystem::path>{"t-B.pcapng", "t-GW.pcapng"}));
 }
 
 }  // namespace

@@ -188,3 +188,183 @@ def test_traces_dissect_and_count_like_the_results(tmp_path, transport, mac_type
         assert delivered_count(node_rows[dst], k, dst, transport) == flow["delivered_packets"], flow
         assert sent_count(node_rows[src], k, src, transport) == flow["sent_packets"], flow
         assert sent_count(channel_rows, k, src, transport) == flow["sent_packets"], flow
+
+
+# ---- failed receptions (docs/traces.md "Failed receptions") ------------------------
+
+FLAGSHIP = ROOT / "scenarios" / "two_hop_chain_tcp.json"
+FAILED_FIELDS = ["frame.number", "frame.comment", "radiotap.flags.badfcs", "wlan.fcs.status", "wlan.ta", "wlan.ra",
+                 "wlan.fc.type_subtype", "ip.src", "_ws.malformed"]
+
+
+def tshark_table(path, fields, *options):
+    r = subprocess.run([TSHARK, "-r", str(path), *options, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"]
+                       + sum((["-e", f] for f in fields), []), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return [dict(zip(fields, line.split("|"))) for line in r.stdout.splitlines()]
+
+
+def flagship(duration_s, pcap=None):
+    doc = json.loads(FLAGSHIP.read_text())
+    doc.pop("$schema", None)
+    doc["simulation"]["duration_s"] = duration_s
+    if pcap is not None:
+        doc["outputs"]["pcap"] = pcap
+    return doc
+
+
+def test_flagship_relay_capture_shows_the_hidden_senders_collided_frames(tmp_path):
+    """000's mechanism, seen in B's capture: A's data frames lost at B, each with
+    the bad-FCS flag and a comment naming GW, the hidden sender whose frame
+    overlapped it; every lost frame the MAC counts as an error is there."""
+    _, fingerprint_plain = run(tmp_path, flagship(20), "plain", fingerprint=True)
+    pcap = {"path": "trace", "per": "node", "failed": "decoded-header"}  # whole frames: their FCS
+    results, fingerprint_traced = run(tmp_path, flagship(20, pcap), "traced", fingerprint=True)
+    assert fingerprint_traced == fingerprint_plain and fingerprint_plain is not None
+    assert sorted(p.name for p in tmp_path.glob("trace-*")) == ["trace-A.pcapng", "trace-B.pcapng",
+                                                                 "trace-GW.pcapng"]
+    # Wireshark checks the FCS when asked (status 0 bad, 1 good).
+    rows = tshark_table(tmp_path / "trace-B.pcapng", FAILED_FIELDS, "-o", "wlan.check_checksum:TRUE")
+    a, b = radio_mac(0), radio_mac(1)
+    failed = [r for r in rows if r["radiotap.flags.badfcs"] in ("1", "True")]
+    assert failed, "no failed frame in B's capture"
+    for r in rows:
+        # A bad-FCS frame, and only one, carries the cause; its FCS does not check,
+        # which is all tshark finds wrong with it (an error of its group Malformed).
+        assert (r["frame.comment"] != "") == (r in failed), r
+        assert r["wlan.fcs.status"] == ("0" if r in failed else "1"), r
+        assert (r["_ws.malformed"] != "") == (r in failed), r
+    for r in failed:
+        assert r["frame.comment"].startswith("failed: "), r
+    from_a = [r for r in failed if r["wlan.ta"] == a and r["wlan.ra"] == b and r["ip.src"] == node_ip(0)]
+    assert len(from_a) >= 10, f"{len(from_a)} of A's data frames failed at B"
+    assert all(r["frame.comment"] == "failed: collision, interferer GW" for r in from_a), from_a[:3]
+    # The MAC counts an error for each lost frame it locked onto (its radio did not
+    # transmit meanwhile): as many as the capture lists with another cause.
+    radio_b = next(r for r in results["radios"] if r["node"] == "B")
+    not_own = [r for r in failed if r["frame.comment"] != "failed: own transmission"]
+    assert len(not_own) == radio_b["rx_errors"], (len(not_own), radio_b["rx_errors"])
+    # A Wireshark filter finds them.
+    chosen = tshark_table(tmp_path / "trace-B.pcapng", ["frame.number"],
+                          "-Y", 'frame.comment contains "interferer GW" && wlan.ta == %s' % a)
+    assert len(chosen) == len([r for r in failed if r["wlan.ta"] == a and "interferer GW" in r["frame.comment"]])
+
+
+def test_all_failed_frames_add_those_never_locked_onto(tmp_path):
+    """failed: "all" adds, at B, GW's frames that arrived while B received A's
+    (never locked onto, interferer A); per channel, the channel's file gains the
+    traced receivers' failed frames beside every transmission."""
+    pcap = {"path": "node", "per": "node", "failed": "all", "nodes": ["B"]}
+    run(tmp_path, flagship(10, pcap), "all")
+    pcap_header = {"path": "hdr", "per": "node", "failed": "decoded-header", "nodes": ["B"]}
+    run(tmp_path, flagship(10, pcap_header), "header")
+    every = tshark_table(tmp_path / "node-B.pcapng", FAILED_FIELDS)
+    header = tshark_table(tmp_path / "hdr-B.pcapng", FAILED_FIELDS)
+    not_locked = [r for r in every if r["frame.comment"].startswith("not locked: ")]
+    assert not_locked and all(r["radiotap.flags.badfcs"] in ("1", "True") for r in not_locked)
+    assert any(r["frame.comment"] == "not locked: collision, interferer A" and r["wlan.ta"] == radio_mac(2)
+               for r in not_locked)
+    # The rest is the decoded-header capture, record for record.
+    key = lambda r: (r["frame.comment"], r["wlan.ta"], r["wlan.ra"], r["wlan.fc.type_subtype"])
+    assert [key(r) for r in every if r not in not_locked] == [key(r) for r in header]
+
+    per_channel = {"path": "air", "failed": "decoded-header"}
+    run(tmp_path, flagship(10, per_channel), "channel")
+    plain_channel = {"path": "plain", "format": "pcapng"}
+    run(tmp_path, flagship(10, plain_channel), "plain_channel")
+    channel = tshark_table(tmp_path / "air-ch6.pcapng", FAILED_FIELDS)
+    plain = tshark_table(tmp_path / "plain-ch6.pcapng", FAILED_FIELDS)
+    failed = [r for r in channel if r["frame.comment"]]
+    assert failed and all(r["frame.comment"].startswith("failed: ") for r in failed)
+    assert [key(r) for r in channel if not r["frame.comment"]] == [key(r) for r in plain]
+
+
+# ---- pcapng: interfaces and names per node (docs/traces.md "pcapng") ---------------
+
+def name_records(path):
+    """The (kind, address octets, name) entries of the file's Name Resolution Blocks."""
+    data = path.read_bytes()
+    out, at = [], 0
+    while at < len(data):
+        kind, length = int.from_bytes(data[at:at + 4], "little"), int.from_bytes(data[at + 4:at + 8], "little")
+        if kind == 4:
+            r = at + 8
+            while True:
+                rtype, rlen = int.from_bytes(data[r:r + 2], "little"), int.from_bytes(data[r + 2:r + 4], "little")
+                if rtype == 0:
+                    break
+                value = data[r + 4:r + 4 + rlen]
+                octets = 4 if rtype == 1 else 6
+                out.append((rtype, value[:octets], value[octets:].rstrip(b"\0").decode()))
+                r += 4 + rlen + (-rlen) % 4
+        at += length
+    return out
+
+
+def test_pcapng_names_interfaces_and_addresses_by_node(tmp_path):
+    doc = scenario("udp", "dcf", "off")
+    doc["outputs"] = {"pcap": {"path": "node", "per": "node", "format": "pcapng"}}
+    run(tmp_path, doc, "ng")
+    doc["outputs"] = {"pcap": {"path": "node", "per": "node"}}
+    run(tmp_path, doc, "classic")
+    doc["outputs"] = {"pcap": {"path": "air", "format": "pcapng", "failed": "all"}}
+    run(tmp_path, doc, "channel")
+    for i, n in enumerate(NODES):
+        ng = tmp_path / f"node-{n}.pcapng"
+        # The same frames as the classic file, each on the node's one interface.
+        assert tshark_rows(ng) == tshark_rows(tmp_path / f"node-{n}.pcap")
+        names = tshark_table(ng, ["frame.interface_name"])
+        assert {r["frame.interface_name"] for r in names} == {n}
+        # Every node's IPv4 address and every radio's MAC address carry its id.
+        expected = set()
+        for k, m in enumerate(NODES):
+            expected |= {(1, bytes(int(x) for x in node_ip(k).split(".")), m),
+                         (3, bytes.fromhex(radio_mac(k).replace(":", "")), m)}
+        assert set(name_records(ng)) == expected
+        # tshark resolves the IPv4 addresses with them (-N n).
+        hosts = tshark_table(ng, ["ip.src", "ip.src_host", "ip.dst", "ip.dst_host"], "-N", "n")
+        for r in hosts:
+            if r["ip.src"]:
+                assert r["ip.src_host"] == NODES[[node_ip(k) for k in range(3)].index(r["ip.src"])], r
+                assert r["ip.dst_host"] == NODES[[node_ip(k) for k in range(3)].index(r["ip.dst"])], r
+    # Per channel: an interface per node; a transmission on its transmitter's, a
+    # failed frame on its receiver's.
+    rows = tshark_table(tmp_path / "air-ch6.pcapng", ["frame.interface_name", "frame.comment", "wlan.ta",
+                                                      "radiotap.txpower"])
+    assert {r["frame.interface_name"] for r in rows} == set(NODES)
+    sent = [r for r in rows if not r["frame.comment"]]
+    assert sent and all(r["radiotap.txpower"] for r in sent)
+    for r in sent:
+        if r["wlan.ta"]:
+            assert r["frame.interface_name"] == NODES[[radio_mac(k) for k in range(3)].index(r["wlan.ta"])], r
+    failed = [r for r in rows if r["frame.comment"]]
+    assert failed and not any(r["radiotap.txpower"] for r in failed)
+    assert all(r["frame.interface_name"] != NODES[[radio_mac(k) for k in range(3)].index(r["wlan.ta"])]
+               for r in failed if r["wlan.ta"])
+
+
+def test_data_records_are_as_long_as_the_simulator_times_them(tmp_path):
+    """Wireshark computes each frame's duration from its length and rate: with data
+    records as long as the simulated MPDU, the gap it shows between a data frame B
+    decodes and B's ACK is the scenario's SIFS (10 us in the flagship), in B's
+    capture exactly (the radiotap TSFT is whole microseconds, both times at B)."""
+    run(tmp_path, flagship(3, {"path": "t", "per": "node", "nodes": ["B"]}), "sifs")
+    rows = tshark_table(tmp_path / "t-B.pcap", ["wlan.fc.type_subtype", "wlan.ra", "radiotap.txpower",
+                                                "wlan_radio.ifs", "wlan_radio.duration"],
+                        "-o", "wlan_radio.tsf_at_end:FALSE", "-o", "wlan_radio.timeline:TRUE")
+    b = radio_mac(1)
+    gaps = [row["wlan_radio.ifs"] for prev, row in zip(rows, rows[1:])
+            if row["wlan.fc.type_subtype"] == "0x001d" and row["radiotap.txpower"]
+            and prev["wlan.fc.type_subtype"] == "0x0020" and prev["wlan.ra"] == b and not prev["radiotap.txpower"]]
+    assert len(gaps) > 100
+    assert set(gaps) == {"10"}, collections.Counter(gaps)
+
+
+def test_every_tcp_segment_carries_the_ack_flag(tmp_path):
+    """RFC 793 3.1, as Wireshark expects: past the opening SYN every segment has
+    ACK set, the data sender's too (no SYN in these flows)."""
+    run(tmp_path, flagship(3, {"path": "t", "per": "node", "nodes": ["A"], "snap_length": 128}), "flags")
+    rows = tshark_table(tmp_path / "t-A.pcap", ["tcp.len", "tcp.flags.ack", "tcp.flags.syn"], "-Y", "tcp")
+    data = [r for r in rows if r["tcp.len"] not in ("", "0")]
+    assert len(data) > 100 and len(rows) > len(data)  # A's data segments and the ACKs it forwards or gets
+    assert all(r["tcp.flags.ack"] in ("1", "True") for r in rows), collections.Counter(r["tcp.flags.ack"] for r in rows)
