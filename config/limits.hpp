@@ -1,8 +1,15 @@
 #pragma once
-// Limits on what a scenario sets in motion (docs/scenario.md, "Limits"), for the
+// Limits on what a scenario sets in motion or holds (docs/scenario.md, "Limits"), for the
 // scenario layer and for every registered entry that reads its own keys.
 
+#include <cstdint>
+
 namespace wmnsim {
+
+// The most packets any buffer holds (a queue's capacity_packets, a controller's or a
+// discipline's buffers and thresholds): ours, far above any buffer the papers use
+// (tens of packets), and small enough that a full buffer's bookkeeping stays cheap.
+inline constexpr std::int64_t kMaxBufferPackets = 1'000'000;
 
 // Anything the scenario makes happen again and again (a source's packets, on/off
 // switches, a controller's timer, the time-series samples) has a mean period of at

@@ -4,6 +4,7 @@
 
 #include "config/limits.hpp"
 #include "control/mesh_congestion_control.hpp"
+#include "mac/congestion_notification.hpp"
 
 namespace wmnsim::control {
 
@@ -28,9 +29,10 @@ struct Keys {
 
 // A share strictly between 0 and 1.
 constexpr NumberRange kFraction = NumberRange::open(0, 1);
-// A notification's duration field: 16 bits of 100 us, at most 6.5535 s (004 Sec. 3.1,
-// mac/congestion_notification.hpp).
-constexpr double kMaxDurationS = 6.5535;
+// A notification's duration field: 16 bits of 100 us (004 Sec. 3.1,
+// mac/congestion_notification.hpp), in seconds: the picoseconds divided exactly.
+constexpr double kMaxDurationS =
+    static_cast<double>(mac::CongestionNotification::kMaxDuration.picoseconds()) / 1e12;
 
 const Keys& keys() {
   const CongestionNotificationParams d;
@@ -59,7 +61,7 @@ const Keys& keys() {
       TimeParameter({.key = "initial_duration_s",
                      .range = NumberRange::closed(kMinPeriodS, kMaxDurationS),
                      .fallback = d.initial_duration,
-                     .description = "the first congestion duration; at least 1e-6",
+                     .description = "the first congestion duration",
                      .source = "004 Sec. 3.1"}),
       NumberParameter({.key = "increase_factor",
                        .range = NumberRange{1.0, 100.0, true, false},

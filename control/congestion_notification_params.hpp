@@ -6,6 +6,7 @@
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
 #include "control/controller_entry.hpp"
+#include "link/mesh_buffer.hpp"
 
 namespace wmnsim {
 
@@ -18,9 +19,10 @@ inline constexpr std::array<EnumName<NotificationDelivery>, 2> kNotificationDeli
     {{"unicast", NotificationDelivery::unicast}, {"group", NotificationDelivery::group}}};
 
 // 004: IEEE 802.11s intra-mesh congestion control, TCC or (link_selective) LSCC.
+// The buffer's keys default to the mesh buffer's own (link/mesh_buffer.hpp).
 struct CongestionNotificationParams {
   bool link_selective = false;
-  double forward_share = 0.8;         // buffer share reserved for forwarded packets
+  double forward_share = mac::MeshBufferParams{}.forward_share;  // buffer share reserved for forwarded packets
   double congestion_threshold = 0.6;  // buffer fill that signals congestion
   double too_short_threshold = 0.2;   // fill at timer expiry that lengthens the duration
   double too_long_threshold = 0.1;    // forwarded fill that shortens it
@@ -32,7 +34,8 @@ struct CongestionNotificationParams {
   Time expiry_check_lead = Time::ms(10);
   NotificationDelivery delivery = NotificationDelivery::unicast;
   // lscc only
-  double blocked_local_limit = 0.5;   // share of the local buffer blocked packets may use
+  // share of the local buffer blocked packets may use
+  double blocked_local_limit = mac::MeshBufferParams{}.blocked_local_limit;
   double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling
   double look_ahead_share = 0.02;     // neighbours above this share of the buffer are signalled
   // Ours, outside 004 (default off): the congestion, look-ahead and renewal tests

@@ -111,7 +111,7 @@ const TxopKeys& txop_keys() {
       TimeParameter({.key = "flow_idle_timeout_s",
                      .range = NumberRange::at_least(kMinPeriodS),
                      .fallback = d.flow_idle_timeout,
-                     .description = "dynamic only: a flow silent this long has ended; at least 1e-6",
+                     .description = "dynamic only: a flow silent this long has ended",
                      .source = "ours"}),
       ChoiceParameter<FlowDefinition>({.key = "flow_definition",
                                        .names = names(kFlowDefinitions),

@@ -10,7 +10,9 @@
 #include "core/time.hpp"
 #include "control/controller_entry.hpp"
 #include "link/packet_classifier.hpp"
+#include "link/fair_queue.hpp"  // FairQueueParams
 #include "link/fred_queue.hpp"  // FredParams
+#include "link/token_bucket.hpp"
 
 namespace wmnsim {
 
@@ -32,11 +34,11 @@ struct GatewayRateControlParams {
   CapacityModel capacity_model = CapacityModel::collision_domain;
   std::optional<double> fair_rate_bps;  // per-flow share; empty: from capacity_model
   int buffer_packets = 25;              // shared buffer (fifo, fred, aggregate_rate_limit)
-  int per_flow_buffer_packets = 5;      // per-flow buffers (fq and the rest)
+  int per_flow_buffer_packets = mac::FairQueueParams{}.per_class_packets;  // per-flow buffers (fq and the rest)
   FredParams fred;
   Time flow_idle_timeout = Time::s(1);  // a flow silent this long counts as inactive
   mac::ClassifyBy classify = mac::ClassifyBy::subscriber;  // 001 Sec. 4.3.2: per mesh router
-  std::int64_t burst_bytes = 1500;      // the shapers' bucket depth
+  std::int64_t burst_bytes = mac::TokenBucket::kDefaultDepthBytes;  // the shapers' bucket depth
   Time report_interval = Time::s(1);    // of the per-class arrival rates
 };
 

@@ -13,7 +13,6 @@ namespace wmnsim::control {
 namespace {
 
 constexpr AccessCategory kCategory = AccessCategory::ac_be;  // 004 Sec. 3.1: one access class
-const Time kMaxDuration = mac::CongestionNotification::kDurationUnit * mac::CongestionNotification::kMaxDurationUnits;
 // A queue limited in packets counts full-size packets.
 constexpr std::int64_t kBytesPerPacket = 1500;
 
@@ -172,7 +171,7 @@ bool MeshCongestionControl::running(const RadioState& s, std::uint32_t radio, Ti
 
 void MeshCongestionControl::set_duration(RadioState& s, Time d, Time now) {
   // The field's range: 100 us units up to 6.5535 s (mac/congestion_notification.hpp).
-  d = std::clamp(d, mac::CongestionNotification::kDurationUnit, kMaxDuration);
+  d = std::clamp(d, mac::CongestionNotification::kDurationUnit, mac::CongestionNotification::kMaxDuration);
   s.duration = d;
   s.duration_series.emplace_back(now, d);
 }

@@ -51,9 +51,13 @@
 
 namespace wmnsim::control {
 
+// The defaults are the `wccp` controller's (WccpControllerParams takes them from here).
 struct WccpFeedbackParams {
   double busyness_threshold = 0.92;  // th_b, Sec. III-A
   double alpha = 0.1;                // Sec. III-D, Eq. 13
+  // The first average control interval, before any packet has told the node its
+  // senders' intervals (Eq. 17). 003 gives none; ours: 0.1 s, the order of the
+  // 9-node chain's RTT (003 Sec. IV-A: 0.12 s).
   Time initial_control_interval = Time::ms(100);
   Time min_control_interval = Time::ms(1);
 };

@@ -6,6 +6,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
+#include "control/wccp_feedback.hpp"
 
 namespace wmnsim {
 
@@ -18,13 +19,11 @@ inline constexpr std::array<EnumName<WccpBusyTime>, 2> kWccpBusyTimes{
     {{"standard", WccpBusyTime::standard}, {"ns2", WccpBusyTime::ns2}}};
 
 // 003 Sec. III: the in-network half of WCCP.
+// The feedback's keys default to the model's own (control/wccp_feedback.hpp).
 struct WccpControllerParams {
-  double busyness_threshold = 0.92;  // th_b, Sec. III-A
-  double alpha = 0.1;                // Sec. III-D, Eq. 13
-  // The first average control interval, before any packet has told the node its
-  // senders' intervals (Eq. 17). 003 gives none; ours: 0.1 s, the order of the
-  // 9-node chain's RTT (003 Sec. IV-A: 0.12 s).
-  Time initial_control_interval = Time::ms(100);
+  double busyness_threshold = control::WccpFeedbackParams{}.busyness_threshold;  // th_b, Sec. III-A
+  double alpha = control::WccpFeedbackParams{}.alpha;                            // Sec. III-D, Eq. 13
+  Time initial_control_interval = control::WccpFeedbackParams{}.initial_control_interval;
   WccpBusyTime busy_time = WccpBusyTime::standard;
 };
 

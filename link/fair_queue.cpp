@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "config/limits.hpp"
+
 namespace wmnsim::mac {
 
 const PerClassKeys& per_class_keys() {
@@ -11,7 +13,7 @@ const PerClassKeys& per_class_keys() {
       IntegerParameter({.key = "per_class_packets",
                         .unit = "packets",
                         .min = 1,
-                        .max = 1'000'000,
+                        .max = kMaxBufferPackets,
                         .fallback = FairQueueParams{}.per_class_packets,
                         .description = "each class's buffer",
                         .source = "001 Sec. 5.3.1: 5 per flow"}),

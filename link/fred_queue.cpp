@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "config/limits.hpp"
+
 namespace wmnsim::mac {
 
 FredQueue::FredQueue(QueueLimit limit, FredParams params, PacketClassifier classifier, RandomStream random,
@@ -142,7 +144,7 @@ const FredKeys& fred_keys() {
       IntegerParameter({.key = "min_th_packets",
                         .unit = "packets",
                         .min = 1,
-                        .max = 1'000'000,
+                        .max = kMaxBufferPackets,
                         .fallback = FredParams{}.min_th_packets,
                         .description = "RED's min_th: average queue where random drops start; also maxq, the "
                                        "most one class may hold; below max_th_packets",
@@ -150,7 +152,7 @@ const FredKeys& fred_keys() {
       IntegerParameter({.key = "max_th_packets",
                         .unit = "packets",
                         .min = 1,
-                        .max = 1'000'000,
+                        .max = kMaxBufferPackets,
                         .fallback = FredParams{}.max_th_packets,
                         .description = "RED's max_th: average queue from which every arrival is dropped and "
                                        "maxq falls to 2",
@@ -168,7 +170,7 @@ const FredKeys& fred_keys() {
       IntegerParameter({.key = "min_q_packets",
                         .unit = "packets",
                         .min = 1,
-                        .max = 1'000'000,
+                        .max = kMaxBufferPackets,
                         .fallback = FredParams{}.min_q_packets,
                         .description = "minq: packets a class may always queue while the average is between "
                                        "the thresholds (fragile flows)",

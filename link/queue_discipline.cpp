@@ -20,19 +20,41 @@ class Telling {
   int& depth_;
 };
 
-// Out of line, so that a queue nobody observes (nearly all of them) pays for the
-// test of an empty list only, not for the set-up of these loops.
-[[gnu::noinline]] void tell(const std::vector<QueueObserver*>& observers, int& telling, Time now, std::size_t packets,
-                            std::int64_t bytes, bool changed, const Packet* departed) {
-  const Telling guard(telling);
-  if (departed != nullptr) {
-    for (QueueObserver* o : observers) o->on_departure(now, *departed);
-  }
-  if (changed) {
-    for (QueueObserver* o : observers) o->on_queue_length(now, packets, bytes);
+}  // namespace
+
+// Inlined into enqueue(), dequeue() and drop_expired() (its only callers, all here),
+// which keep their operands live anyway: a queue nobody observes (nearly all of
+// them) pays for its peaks and the test of an empty list, no call.
+[[gnu::always_inline]] inline void QueueDiscipline::after_change(Time now, std::size_t packets_before,
+                                                                 std::int64_t bytes_before, const Packet* departed) {
+  const std::size_t packets = length_packets();
+  const std::int64_t bytes = length_bytes();
+  counters_.peak_packets = std::max(counters_.peak_packets, packets);
+  counters_.peak_bytes = std::max(counters_.peak_bytes, bytes);
+  if (!observers_.empty()) {
+    tell_observers(now, packets, bytes, packets != packets_before || bytes != bytes_before, departed);
   }
 }
-}  // namespace
+
+// Out of line: only observed queues come here. One observer (004's controller on its
+// mesh buffer) is told without the loops; several in the order they subscribed,
+// every departure call before any length call, as one observer is.
+void QueueDiscipline::tell_observers(Time now, std::size_t packets, std::int64_t bytes, bool changed,
+                                     const Packet* departed) {
+  const Telling guard(telling_);
+  if (observers_.size() == 1) {
+    QueueObserver& only = *observers_.front();
+    if (departed != nullptr) only.on_departure(now, *departed);
+    if (changed) only.on_queue_length(now, packets, bytes);
+    return;
+  }
+  if (departed != nullptr) {
+    for (QueueObserver* o : observers_) o->on_departure(now, *departed);
+  }
+  if (changed) {
+    for (QueueObserver* o : observers_) o->on_queue_length(now, packets, bytes);
+  }
+}
 
 std::uint64_t QueueCounters::dropped_total() const {
   return std::accumulate(dropped_packets.begin(), dropped_packets.end(), std::uint64_t{0});
@@ -97,17 +119,6 @@ void QueueDiscipline::subscribe(QueueObserver& observer) {
 void QueueDiscipline::unsubscribe(QueueObserver& observer) {
   if (telling_ > 0) throw std::logic_error("a queue observer unsubscribed while the queue told its observers");
   observers_.erase(std::remove(observers_.begin(), observers_.end(), &observer), observers_.end());
-}
-
-void QueueDiscipline::after_change(Time now, std::size_t packets_before, std::int64_t bytes_before,
-                                   const Packet* departed) {
-  const std::size_t packets = length_packets();
-  const std::int64_t bytes = length_bytes();
-  counters_.peak_packets = std::max(counters_.peak_packets, packets);
-  counters_.peak_bytes = std::max(counters_.peak_bytes, bytes);
-  if (!observers_.empty()) {
-    tell(observers_, telling_, now, packets, bytes, packets != packets_before || bytes != bytes_before, departed);
-  }
 }
 
 }  // namespace wmnsim::mac

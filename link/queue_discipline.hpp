@@ -159,6 +159,8 @@ class QueueDiscipline {
   // `departed`: the packet dequeue() hands out, if any.
   void after_change(Time now, std::size_t packets_before, std::int64_t bytes_before,
                     const Packet* departed = nullptr);
+  [[gnu::noinline]] void tell_observers(Time now, std::size_t packets, std::int64_t bytes, bool changed,
+                                        const Packet* departed);
 
   DropSink& drops_;
   std::vector<QueueObserver*> observers_;

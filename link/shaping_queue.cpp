@@ -346,7 +346,7 @@ const ShaperKeys& shaper_keys() {
                         .unit = "bytes",
                         .min = 1,
                         .max = TokenBucket::kMaxDepthBytes,
-                        .fallback = TokenBucketParams{}.burst_bytes,
+                        .fallback = TokenBucket::kDefaultDepthBytes,
                         .description = "bucket depth; a bucket starts full",
                         .source = "ours: one full-size packet"}),
   };
@@ -390,8 +390,13 @@ QueueDisciplineEntry token_bucket_entry() {
               "(docs/queues.md)";
   e.source = "001 Sec. 4.3.1-4.3.2, Fig. 2a/2b";
   const PerClassKeys& k = per_class_keys();
-  e.parameters = {shaper_keys().rate_bps, shaper_keys().burst_bytes, inner_key(), k.per_class_packets,
-                  k.quantum_bytes, k.classify};
+  // The fair-queueing keys, as fq declares them, read only under inner fq.
+  const auto inner_fq_only = [](ParameterSpec s) {
+    s.description = "inner fq only: " + s.description;
+    return s;
+  };
+  e.parameters = {shaper_keys().rate_bps, shaper_keys().burst_bytes,           inner_key(),
+                  inner_fq_only(k.per_class_packets), inner_fq_only(k.quantum_bytes), inner_fq_only(k.classify)};
   return e;
 }
 

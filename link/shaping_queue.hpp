@@ -35,14 +35,14 @@ namespace wmnsim::mac {
 
 struct TokenBucketParams {
   double rate_bps = 0;                // required in a scenario; a controller may set it
-  std::int64_t burst_bytes = 1500;    // bucket depth: one full-size packet
+  std::int64_t burst_bytes = TokenBucket::kDefaultDepthBytes;  // bucket depth
   enum class Inner { fifo, fq } inner = Inner::fifo;
   FairQueueParams fq;                 // inner fq only
 };
 
 struct PerClassTokenBucketParams {
   double rate_bps = 0;              // every class's rate, unless set_class_rate() says otherwise
-  std::int64_t burst_bytes = 1500;  // each class's bucket depth
+  std::int64_t burst_bytes = TokenBucket::kDefaultDepthBytes;  // each class's bucket depth
   FairQueueParams classes;          // per_class_packets and classify (quantum unused)
 };
 

@@ -10,7 +10,7 @@
 //
 // A packet larger than the bucket could never gather its tokens; it goes once the
 // bucket is full and leaves it in debt, so the long-run rate still holds (the
-// depth should be at least the largest packet: the default is 1500 bytes).
+// depth should be at least the largest packet: kDefaultDepthBytes is one full-size one).
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +29,9 @@ class TokenBucket {
   // The largest depth whose picobit count, with a full bucket's debt, still fits
   // int64 twice over (ready_at subtracts a debt from a cost).
   static constexpr std::int64_t kMaxDepthBytes = 500'000;
+  // The shapers' default depth (token_bucket, per_class_token_bucket, the gateway's
+  // shapers): one full-size packet, 1500 bytes (ours: 001 gives no depth).
+  static constexpr std::int64_t kDefaultDepthBytes = 1500;
   // The fastest rate: far beyond any link, and rate x elapsed stays in int64.
   static constexpr double kMaxRateBps = 1e15;
 

@@ -41,6 +41,7 @@ class CongestionNotification final : public ManagementBody {
   static constexpr std::uint32_t kBodyBytes = 1 + 1 + 1 + 1 + 6 + 4 * 2;
   static constexpr Time kDurationUnit = Time::us(100);
   static constexpr std::int64_t kMaxDurationUnits = 65535;
+  static constexpr Time kMaxDuration = kDurationUnit * kMaxDurationUnits;  // 6.5535 s
 
   // `destination`: the radio (mesh STA) the congestion concerns; kBroadcastRadio
   // for every destination.
@@ -63,8 +64,9 @@ class CongestionNotification final : public ManagementBody {
   // Rounded up to the field's unit; throws std::invalid_argument outside
   // [0, 65535 x 100 us].
   void set_duration(AccessCategory ac, Time d) {
-    if (d < Time::zero() || d > kDurationUnit * kMaxDurationUnits) {
-      throw std::invalid_argument("congestion notification duration out of range 0..6.5535 s: " + d.to_string());
+    if (d < Time::zero() || d > kMaxDuration) {
+      throw std::invalid_argument("congestion notification duration out of range 0.." + kMaxDuration.to_string() +
+                                  ": " + d.to_string());
     }
     const std::int64_t unit = kDurationUnit.picoseconds();
     duration_[index_of(ac)] = Time::ps((d.picoseconds() + unit - 1) / unit * unit);

@@ -8,7 +8,18 @@
 #include "phy/airtime.hpp"
 
 namespace wmnsim::mac {
+
 namespace {
+// A response goes SIFS after the frame it answers ends (9.3.2.3.2), and the radio
+// receives one frame at a time: another frame for this station cannot end within
+// that SIFS, so a second response can never be due while one waits (an internal
+// invariant: it fails loudly).
+void require_no_pending_response(bool pending, std::uint32_t self, const Frame& frame) {
+  if (pending) {
+    throw std::logic_error("MAC " + std::to_string(self) + ": a frame from " +
+                           std::to_string(frame.transmitter.radio()) + " asks for a response while one is pending");
+  }
+}
 
 // The duplicate cache's category for management frames: apart from the data
 // categories (0 for DCF data, 0..3 for QoS data by access category).
@@ -528,7 +539,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
     case FrameKind::data:
     case FrameKind::qos_data:
     case FrameKind::action: {
-      if (sifs_action_ != SifsAction::none) return;  // cannot answer two frames at once
+      require_no_pending_response(sifs_action_ != SifsAction::none, address_, frame);
       respond(FrameKind::ack, frame.transmitter, ack_duration(), SifsAction::ack);
       // 9.3.2.10: one cache entry per transmitter and data category; management
       // frames have their own.
@@ -548,8 +559,9 @@ void FrameExchange::handle_frame(const Frame& frame) {
       return;
     }
     case FrameKind::rts: {
+      require_no_pending_response(sifs_action_ != SifsAction::none, address_, frame);
       // 9.3.2.6: answer an RTS only if the NAV says the medium is idle.
-      if (access_.nav_set() || sifs_action_ != SifsAction::none || exchange_) return;
+      if (access_.nav_set() || exchange_) return;
       respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),
               SifsAction::cts);
       access_.refresh();

@@ -134,26 +134,28 @@ void MacSampler::write_timeseries(Results& out) const {
 nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   const MacStats& s = mac.stats();
   nlohmann::ordered_json row;
-  row["data_attempts"] = s.data_attempts;
-  row["data_retries"] = s.data_retries;
-  row["rts_attempts"] = s.rts_attempts;
-  row["tx_success"] = s.tx_success;
-  row["failed_attempts"] = s.failed_attempts;
-  row["internal_collisions"] = s.internal_collisions;
-  row["drops_retry_limit"] = s.drops_retry_limit;
-  row["drops_queue"] = queue_drops(mac);
-  row["rx_data"] = s.rx_data;
-  row["rx_duplicates"] = s.rx_duplicates;
-  row["rx_errors"] = s.rx_errors;
+  mac_column::data_attempts.set(row, s.data_attempts);
+  mac_column::data_retries.set(row, s.data_retries);
+  mac_column::rts_attempts.set(row, s.rts_attempts);
+  mac_column::tx_success.set(row, s.tx_success);
+  mac_column::failed_attempts.set(row, s.failed_attempts);
+  mac_column::internal_collisions.set(row, s.internal_collisions);
+  mac_column::drops_retry_limit.set(row, s.drops_retry_limit);
+  mac_column::drops_queue.set(row, queue_drops(mac));
+  mac_column::rx_data.set(row, s.rx_data);
+  mac_column::rx_duplicates.set(row, s.rx_duplicates);
+  mac_column::rx_errors.set(row, s.rx_errors);
   // Management frames, apart from the data counters above (docs/mac.md).
-  row["mgmt_sent"] = s.mgmt_attempts;
-  row["mgmt_received"] = s.mgmt_rx;
+  mac_column::mgmt_sent.set(row, s.mgmt_attempts);
+  mac_column::mgmt_received.set(row, s.mgmt_rx);
   // Unicast management frames given up at the retry limit: notifications that
   // never arrived (a congestion control's blind spot).
-  row["mgmt_drops_retry_limit"] = s.mgmt_drops_retry_limit;
-  row["channel_busyness"] = elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
+  mac_column::mgmt_drops_retry_limit.set(row, s.mgmt_drops_retry_limit);
+  mac_column::channel_busyness.set(
+      row, elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0);
   // As ns-2's MAC counts it (mac::Mac::ns2_busy_time): what 003's figures show.
-  row["channel_busyness_ns2"] = elapsed > Time::zero() ? mac.ns2_busy_time().to_seconds() / elapsed.to_seconds() : 0.0;
+  mac_column::channel_busyness_ns2.set(
+      row, elapsed > Time::zero() ? mac.ns2_busy_time().to_seconds() / elapsed.to_seconds() : 0.0);
   return row;
 }
 
@@ -162,20 +164,20 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed) {
   nlohmann::ordered_json row;
   // Not the sample id ("R9/1"): ':' keeps the reference metric name
   // radios/<id>/<column> readable, and radio 0 gets an index too.
-  row["id"] = r.node + ":" + std::to_string(r.radio_index);
-  row["node"] = r.node;
-  row["radio"] = r.radio_index;
-  row["channel"] = r.mac->radio().channel();
+  radio_column::id.set(row, r.node + ":" + std::to_string(r.radio_index));
+  radio_column::node.set(row, r.node);
+  radio_column::radio.set(row, static_cast<std::uint64_t>(r.radio_index));
+  radio_column::channel.set(row, static_cast<std::int64_t>(r.mac->radio().channel()));
   const nlohmann::ordered_json t = totals(mac, elapsed);
   for (const auto& [key, value] : t.items()) row[key] = value;
-  put_delay_columns(row, "mac_service_delay", mac.service_delays());
-  put_delay_columns(row, "mac_queueing_delay", mac.queueing_delays());
+  put_delay_columns(row, kMacServiceDelay, mac.service_delays());
+  put_delay_columns(row, kMacQueueingDelay, mac.queueing_delays());
   // AC_BE (DCF: its one function), the category of 002's TCP flows; as the
   // scenario writes it, both limits 0 means one frame per channel access.
   const EdcaParams& be = mac.params(AccessCategory::ac_be);
-  row["txop_limit_frames"] = be.txop.frames;
-  row["txop_limit_s"] = be.txop.time.to_seconds();
-  row["cw_min"] = be.cw_min;
+  radio_column::txop_limit_frames.set(row, static_cast<std::int64_t>(be.txop.frames));
+  radio_column::txop_limit_s.set(row, be.txop.time.to_seconds());
+  radio_column::cw_min.set(row, static_cast<std::int64_t>(be.cw_min));
   return row;
 }
 

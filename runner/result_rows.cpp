@@ -41,15 +41,12 @@ void same_keys(std::vector<nlohmann::ordered_json>& rows) {
   }
 }
 
-void put_delay_columns(nlohmann::ordered_json& row, const std::string& prefix, const DelayDistribution& delays) {
+void put_delay_columns(nlohmann::ordered_json& row, const DelayColumns& columns, const DelayDistribution& delays) {
   const DelayDistribution::Summary d = delays.summary();
-  const auto or_null = [](const std::optional<double>& v) {
-    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-  };
-  row[prefix + "_mean_s"] = or_null(d.mean_s);
-  row[prefix + "_p50_s"] = or_null(d.p50_s);
-  row[prefix + "_p95_s"] = or_null(d.p95_s);
-  row[prefix + "_p99_s"] = or_null(d.p99_s);
+  columns.mean_s.set(row, d.mean_s);
+  columns.p50_s.set(row, d.p50_s);
+  columns.p95_s.set(row, d.p95_s);
+  columns.p99_s.set(row, d.p99_s);
 }
 
 }  // namespace wmnsim

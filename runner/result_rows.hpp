@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/delay_distribution.hpp"
+#include "results/result_columns.hpp"
 #include "transport/flow_endpoint.hpp"
 
 namespace wmnsim {
@@ -24,8 +25,8 @@ void append_columns(nlohmann::ordered_json& row, const nlohmann::ordered_json& c
 // there.
 void same_keys(std::vector<nlohmann::ordered_json>& rows);
 
-// Adds <prefix>_mean_s, _p50_s, _p95_s and _p99_s of `delays` to `row`, null when
-// there are none (a radio that sent no data).
-void put_delay_columns(nlohmann::ordered_json& row, const std::string& prefix, const DelayDistribution& delays);
+// Adds the mean and percentiles of `delays` to `row` in `columns`, null when there
+// are none (a radio that sent no data).
+void put_delay_columns(nlohmann::ordered_json& row, const DelayColumns& columns, const DelayDistribution& delays);
 
 }  // namespace wmnsim

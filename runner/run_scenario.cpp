@@ -179,9 +179,9 @@ void write_flows(Network& net, Results& out, Time stop) {
       u += goodput[i] * hops[i];
       u_opt += fair * hops[i];
     }
-    out.summary["min_fair_ratio"] = min_ratio;
-    out.summary["max_fair_ratio"] = max_ratio;
-    out.summary["utilization_ratio"] = u_opt > 0 ? nlohmann::ordered_json(u / u_opt) : nullptr;
+    summary_column::min_fair_ratio.set(out.summary, min_ratio);
+    summary_column::max_fair_ratio.set(out.summary, max_ratio);
+    summary_column::utilization_ratio.set(out.summary, u_opt > 0 ? std::optional<double>(u / u_opt) : std::nullopt);
   }
 }
 
@@ -194,18 +194,19 @@ void write_nodes(Network& net, Results& out, Time stop) {
     const Node& node = net.node(n);
     const DropCounters& d = net.ledger().node_drops(static_cast<std::uint32_t>(n));
     nlohmann::ordered_json row;
-    row["id"] = s.nodes[n].id;
-    row["role"] = to_string(s.nodes[n].role);
-    row["originated"] = node.counters().originated;
-    row["forwarded"] = node.counters().forwarded;
-    row["delivered"] = node.counters().delivered;
-    row["drops"] = d.total.packets;
-    const nlohmann::ordered_json by_cause = drops_json(d);
-    for (const auto& [cause, count] : by_cause.items()) row["drops_" + cause] = count;
-    row["drops_local"] = d.local.packets;
-    row["drops_intra_mesh"] = d.intra_mesh.packets;
-    row["drops_intra_mesh_queue_overflow"] = d.intra_mesh_by_cause[static_cast<std::size_t>(DropCause::queue_overflow)].packets;
-    row["weighted_loss_bps"] = window_s > 0 ? static_cast<double>(d.window_total.hop_weighted_bits) / window_s : 0.0;
+    node_column::id.set(row, s.nodes[n].id);
+    node_column::role.set(row, std::string(to_string(s.nodes[n].role)));
+    node_column::originated.set(row, node.counters().originated);
+    node_column::forwarded.set(row, node.counters().forwarded);
+    node_column::delivered.set(row, node.counters().delivered);
+    node_column::drops.set(row, d.total.packets);
+    for (std::size_t c = 0; c < kDropCauseCount; ++c) node_drops(static_cast<DropCause>(c)).set(row, d.by_cause[c].packets);
+    node_column::drops_local.set(row, d.local.packets);
+    node_column::drops_intra_mesh.set(row, d.intra_mesh.packets);
+    node_column::drops_intra_mesh_queue_overflow.set(
+        row, d.intra_mesh_by_cause[static_cast<std::size_t>(DropCause::queue_overflow)].packets);
+    node_column::weighted_loss_bps.set(
+        row, window_s > 0 ? static_cast<double>(d.window_total.hop_weighted_bits) / window_s : 0.0);
     // MAC totals summed over the node's radios (busyness: the mean); hosts have none.
     const auto& macs = net.macs().node_macs[n];
     nlohmann::ordered_json mac_sum;
@@ -222,11 +223,11 @@ void write_nodes(Network& net, Results& out, Time stop) {
       }
     }
     if (macs.size() > 1) {
-      mac_sum["channel_busyness"] = mac_sum["channel_busyness"].get<double>() / static_cast<double>(macs.size());
-      mac_sum["channel_busyness_ns2"] =
-          mac_sum["channel_busyness_ns2"].get<double>() / static_cast<double>(macs.size());
+      for (const auto* busy : {&mac_column::channel_busyness, &mac_column::channel_busyness_ns2}) {
+        busy->set(mac_sum, busy->of(mac_sum) / static_cast<double>(macs.size()));
+      }
     }
-    row["radios"] = macs.size();
+    node_column::radios.set(row, static_cast<std::uint64_t>(macs.size()));
     for (auto& [key, value] : mac_sum.items()) row[key] = value;
     if (!macs.empty()) {
       // MAC service delay (head of the queue to ACK or drop) and queueing delay
@@ -237,8 +238,8 @@ void write_nodes(Network& net, Results& out, Time stop) {
         service.merge(m->service_delays());
         queueing.merge(m->queueing_delays());
       }
-      put_delay_columns(row, "mac_service_delay", service);
-      put_delay_columns(row, "mac_queueing_delay", queueing);
+      put_delay_columns(row, kMacServiceDelay, service);
+      put_delay_columns(row, kMacQueueingDelay, queueing);
     }
     out.nodes.push_back(std::move(row));
   }
@@ -430,7 +431,11 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   for (const RunWarning& w : out.warnings) sim.log().warn("{}: {}", w.path, w.message);
   for (std::size_t i = 0; i < net.controller_count(); ++i) {
     const control::Controller& c = net.controller(i);
-    out.controllers.push_back({{"id", c.id()}, {"type", c.config().type}, {"statistics", c.statistics()}});
+    nlohmann::ordered_json row;
+    controller_column::id.set(row, c.id());
+    controller_column::type.set(row, c.config().type);
+    controller_column::statistics.set(row, nlohmann::ordered_json(c.statistics()));
+    out.controllers.push_back(std::move(row));
   }
   flow_sampler.write(out);
   mac_sampler.write(out);  // its time series and the radios table
@@ -439,18 +444,20 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   const Time clipped_end = std::min(net.window().end, sim.now());
   const double window_s = clipped_end > net.window().begin ? (clipped_end - net.window().begin).to_seconds() : 0.0;
   // 004 Sec. 4.2: dropped bits per second, each weighted by the hops it had made.
-  out.summary["weighted_intra_mesh_loss_bps"] =
-      window_s > 0 ? static_cast<double>(all.window_total.hop_weighted_bits) / window_s : 0.0;
-  out.summary["drops_local"] = all.local.packets;
-  out.summary["drops_intra_mesh"] = all.intra_mesh.packets;
-  out.summary["drops_intra_mesh_by_cause"] = drops_json(all.intra_mesh_by_cause);
-  out.summary["drops"] = drops_json(all);
+  summary_column::weighted_intra_mesh_loss_bps.set(
+      out.summary, window_s > 0 ? static_cast<double>(all.window_total.hop_weighted_bits) / window_s : 0.0);
+  summary_column::drops_local.set(out.summary, all.local.packets);
+  summary_column::drops_intra_mesh.set(out.summary, all.intra_mesh.packets);
+  summary_column::drops_intra_mesh_by_cause.set(out.summary, drops_json(all.intra_mesh_by_cause));
+  summary_column::drops.set(out.summary, drops_json(all));
 
   // Every packet is delivered, dropped with a cause, or still in the network.
   const Conservation c = net.conservation();
-  out.summary["packets"] = {{"originated", c.originated},   {"delivered", c.delivered},
-                            {"dropped", c.dropped},         {"in_network", c.in_network},
-                            {"stale_copy_drops", c.stale_copy_drops}};
+  summary_column::packets.set(out.summary, nlohmann::ordered_json{{"originated", c.originated},
+                                                                  {"delivered", c.delivered},
+                                                                  {"dropped", c.dropped},
+                                                                  {"in_network", c.in_network},
+                                                                  {"stale_copy_drops", c.stale_copy_drops}});
   if (!c.holds()) {
     throw std::logic_error("packet conservation broken: " + std::to_string(c.unaccounted) +
                            " packets vanished without a record (a bug; please report it with the scenario)");

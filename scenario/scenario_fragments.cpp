@@ -1,6 +1,7 @@
 #include "scenario/scenario_fragments.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,6 +79,8 @@ void compose_transports(ojson& schema, const transport::TransportRegistry& regis
     if (e.header_bytes != smallest_header) {
       then["properties"]["payload_bytes"] = {{"maximum", kMaxMsduBytes - e.header_bytes}};
     }
+    const ojson required = e.parameters.required_keys();
+    if (!required.empty()) then["required"] = required;
     if (then["properties"].empty()) continue;
     clauses.push_back({{"if", {{"properties", {{"transport", {{"const", e.name}}}}}}}, {"then", then}});
   }
@@ -105,6 +108,7 @@ void compose_queue(ojson& schema, const mac::QueueDisciplineRegistry& registry) 
   // (the same spec, shared), and its description names them.
   ojson requires_discipline = ojson::object();
   std::vector<std::pair<std::string, std::vector<std::string>>> takers;  // key -> disciplines, first-seen order
+  std::set<std::string> required_keys;
   for (const auto& e : registry.entries()) {
     for (const ParameterSpec& spec : e.parameters.specs()) {
       const ojson declared = spec.schema();
@@ -112,7 +116,7 @@ void compose_queue(ojson& schema, const mac::QueueDisciplineRegistry& registry) 
         auto it = std::find_if(takers.begin(), takers.end(), [&](const auto& t) { return t.first == spec.key; });
         ojson seen = props[spec.key];
         seen["description"] = declared["description"];
-        if (seen != declared) {
+        if (seen != declared || spec.required != required_keys.contains(spec.key)) {
           throw std::invalid_argument("queue discipline \"" + e.name + "\" declares \"" + spec.key +
                                       "\" unlike " + it->second.front() + " does; share one declaration");
         }
@@ -120,14 +124,20 @@ void compose_queue(ojson& schema, const mac::QueueDisciplineRegistry& registry) 
         continue;
       }
       props[spec.key] = declared;
+      if (spec.required) required_keys.insert(spec.key);
       requires_discipline[spec.key] = {"discipline"};
       takers.push_back({spec.key, {e.name}});
     }
   }
+  // A key required by a discipline cannot be in `required` (the queue is one object
+  // for every discipline, and a node's override inherits its base's values): its
+  // description says it.
   for (const auto& [key, disciplines] : takers) {
     std::string who;
     for (const std::string& n : disciplines) who += (who.empty() ? "" : ", ") + n;
-    props[key]["description"] = who + ": " + props[key]["description"].get<std::string>();
+    std::string text = who + ": " + props[key]["description"].get<std::string>();
+    if (required_keys.contains(key)) text += "; required, unless an override inherits it from the same discipline";
+    props[key]["description"] = text;
   }
   if (requires_discipline.empty()) {
     queue.erase("dependentRequired");
@@ -207,7 +217,84 @@ std::string compose_doc(const std::string& markdown, const Registries& registrie
   }
   std::string out = replace_region(markdown, "controllers", controllers);
   out = replace_region(out, "transports", transports);
-  return replace_region(out, "queue_disciplines", queues);
+  out = replace_region(out, "queue_disciplines", queues);
+  return compose_defaults(out, registries);
+}
+
+namespace {
+
+std::vector<std::string> split_dots(std::string_view text) {
+  std::vector<std::string> parts;
+  std::size_t from = 0;
+  for (std::size_t dot; (dot = text.find('.', from)) != std::string_view::npos; from = dot + 1) {
+    parts.emplace_back(text.substr(from, dot - from));
+  }
+  parts.emplace_back(text.substr(from));
+  return parts;
+}
+
+// The declaration `path` names: KIND.NAME.KEY[.MEMBER...].
+const ParameterSpec& declared_parameter(const std::string& path, const Registries& registries) {
+  const std::vector<std::string> parts = split_dots(path);
+  const auto unknown = [&] { return std::invalid_argument("<!--default:" + path + "-->: no such parameter"); };
+  if (parts.size() < 3) throw unknown();
+  const ParameterTable* table = nullptr;
+  if (parts[0] == "controller") {
+    if (const auto* e = registries.controllers.find(parts[1])) table = &e->parameters;
+  } else if (parts[0] == "transport") {
+    if (const auto* e = registries.transports.find(parts[1])) table = &e->parameters;
+  } else if (parts[0] == "queue") {
+    if (const auto* e = registries.queue_disciplines.find(parts[1])) table = &e->parameters;
+  }
+  if (table == nullptr) throw unknown();
+  const ParameterSpec* spec = table->find(parts[2]);
+  for (std::size_t i = 3; spec != nullptr && i < parts.size(); ++i) {
+    const auto& m = spec->members;
+    const auto it = std::find_if(m.begin(), m.end(), [&](const ParameterSpec& s) { return s.key == parts[i]; });
+    spec = it == m.end() ? nullptr : &*it;
+  }
+  if (spec == nullptr) throw unknown();
+  return *spec;
+}
+
+}  // namespace
+
+std::string compose_defaults(const std::string& markdown, const Registries& registries) {
+  static constexpr std::string_view kOpen = "<!--default:";
+  static constexpr std::string_view kOpenEnd = "-->";
+  static constexpr std::string_view kClose = "<!--/default-->";
+  // Only lower-case names are markers: the docs can show the form (KIND.NAME.KEY).
+  const auto is_name = [](const std::string& path) {
+    return !path.empty() && std::all_of(path.begin(), path.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    });
+  };
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t open; (open = markdown.find(kOpen, from)) != std::string::npos;) {
+    const std::size_t name_at = open + kOpen.size();
+    const std::size_t name_end = markdown.find(kOpenEnd, name_at);
+    const std::string path = markdown.substr(name_at, name_end == std::string::npos ? 0 : name_end - name_at);
+    if (!is_name(path)) {
+      out.append(markdown, from, name_at - from);
+      from = name_at;
+      continue;
+    }
+    const std::size_t close = markdown.find(kClose, name_end);
+    if (close == std::string::npos) {
+      throw std::invalid_argument("<!--default:" + path + "--> without its <!--/default-->");
+    }
+    const std::string text = declared_parameter(path, registries).default_text();
+    if (text.empty() || text == "required") {
+      throw std::invalid_argument("<!--default:" + path + "-->: the parameter has no default");
+    }
+    out.append(markdown, from, name_end + kOpenEnd.size() - from);
+    out += text;
+    out += kClose;
+    from = close + kClose.size();
+  }
+  out.append(markdown, from);
+  return out;
 }
 
 }  // namespace wmnsim

@@ -8,7 +8,11 @@
 //    around the entry's own), the flow's `transport` names and per-transport clauses,
 //    and `queue.discipline` with the disciplines' keys;
 //  - docs: the regions between `<!-- registry:NAME begin -->` and
-//    `<!-- registry:NAME end -->` for controllers, transports and queue_disciplines.
+//    `<!-- registry:NAME end -->` for controllers, transports and queue_disciplines;
+//  - any doc's prose: the default between `<!--default:KIND.NAME.KEY-->` and
+//    `<!--/default-->` (KIND controller, transport or queue; KEY dotted into an
+//    object's members, `tcp.window_packets`; lower-case names only), so no default
+//    is typed by hand.
 // `wmnsim fragments` checks or rewrites the files; ctest `fragments` fails when they
 // differ from what the registries produce.
 
@@ -28,5 +32,11 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
 // `markdown` with its registry regions regenerated. Throws std::invalid_argument when
 // a region's markers are missing.
 std::string compose_doc(const std::string& markdown, const Registries& registries);
+
+// `markdown` with every `<!--default:...-->` value rewritten from the declaration it
+// names, as the tables show it (ParameterSpec::default_text). Throws
+// std::invalid_argument for a marker without its end, a name no registry declares or
+// a parameter without a default.
+std::string compose_defaults(const std::string& markdown, const Registries& registries);
 
 }  // namespace wmnsim

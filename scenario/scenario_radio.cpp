@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "config/limits.hpp"
 #include "mac/edca_params.hpp"
 #include "scenario/phy_builder.hpp"  // profile_for
 #include "scenario/scenario_parse.hpp"
@@ -417,7 +418,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
 QueueLimit parse_queue(JsonReader r, const QueueLimit& base, mac::QueueDisciplineChoice& discipline,
                        const ParseContext& ctx) {
   QueueLimit q = base;
-  const auto packets = r.integer("capacity_packets", 1, 1'000'000);
+  const auto packets = r.integer("capacity_packets", 1, kMaxBufferPackets);
   const auto bytes = r.integer("capacity_bytes", 1, 10'000'000'000);
   if (r.has("capacity_packets") && r.has("capacity_bytes")) {
     r.issues().add(r.path_of("capacity_bytes"),

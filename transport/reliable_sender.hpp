@@ -90,7 +90,7 @@ struct ReliableSenderConfig {
   std::string_view protocol = "TCP";  // names the sender in configuration errors
   FlowAddress address;
   std::uint32_t mss = 1460;           // payload bytes per full segment
-  std::uint32_t window_packets = 64;  // the receiver's window, in segments, until an ACK advertises one
+  std::uint32_t window_packets = kDefaultWindowPackets;  // the receiver's window, in segments, until an ACK advertises one
   RtoLimits rto;
   RtoBackoff backoff = RtoBackoff::every_timeout;
   // RFC 7323: TSval on every segment, an RTT sample from every ACK that advances

@@ -26,7 +26,7 @@ struct TcpSenderConfig {
   std::uint32_t mss = 1460;  // payload bytes per full segment (the flow's payload_bytes)
   // The receiver's window in segments (the window assumed until the first ACK
   // advertises one); for fixed_window, the window itself.
-  std::uint32_t window_packets = 64;
+  std::uint32_t window_packets = kDefaultWindowPackets;
   // Initial window in segments; 0: RFC 5681 3.1's min(4 MSS, max(2 MSS, 4380 bytes)),
   // 3 segments for MSS 1460. ns-2.35's Agent/TCP: windowInit_ 2 (1 before 2001);
   // Linux: 10 (RFC 6928).
@@ -52,7 +52,7 @@ struct TcpSenderConfig {
 struct TcpReceiverConfig {
   FlowAddress address;  // of the data: ACKs go address.dst -> address.src
   std::uint32_t mss = 1460;
-  std::uint32_t window_packets = 64;  // advertised window: window_packets * mss bytes
+  std::uint32_t window_packets = kDefaultWindowPackets;  // advertised window: window_packets * mss bytes
   bool delayed_ack = false;
   // RFC 1122 4.2.3.2 allows up to 500 ms; 200 ms as BSD and Linux. ns-2's
   // DelAck sink uses 100 ms (interval_).

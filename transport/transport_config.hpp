@@ -7,12 +7,17 @@
 
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
+#include "transport/rtt_estimator.hpp"  // RtoLimits
 
 namespace wmnsim {
 
 enum class TrafficType { saturated, cbr, poisson, on_off };
 enum class PeriodDistribution { exponential, constant };
 enum class TcpVariant { newreno, reno, fixed_window };
+
+// The receiver's window when a flow's transport object gives none, in segments:
+// ours (ns-2's window_ is 20), for TCP and for WCCP (003 is silent on it).
+inline constexpr int kDefaultWindowPackets = 64;
 
 // What the application offers; the transport decides what is sent.
 struct TrafficConfig {
@@ -28,8 +33,8 @@ struct TrafficConfig {
 struct TcpConfig {
   TcpVariant variant = TcpVariant::newreno;
   bool delayed_ack = false;
-  Time min_rto = Time::ms(200);
-  int window_packets = 64;  // maximum window; the fixed window for fixed_window
+  Time min_rto = transport::RtoLimits{}.min;
+  int window_packets = kDefaultWindowPackets;  // maximum window; the fixed window for fixed_window
   int initial_window_segments = 0;  // 0: RFC 5681 3.1 eq. (1) (3 segments for MSS 1460)
   bool limited_transmit = false;    // RFC 3042
   bool timestamps = false;          // RFC 7323 option: RTTM on every ACK, 12 bytes per segment
@@ -40,8 +45,8 @@ struct WccpConfig {
   double beta = 5.0;  // 003 Eq. 15: at least beta packets per control interval
   // Where 003 is silent (transport/wccp_sender.hpp): TCP's receiver window, RTO
   // floor and fast retransmit, with TcpConfig's defaults.
-  int window_packets = 64;
-  Time min_rto = Time::ms(200);
+  int window_packets = TcpConfig{}.window_packets;
+  Time min_rto = TcpConfig{}.min_rto;
   bool fast_retransmit = true;
 };
 

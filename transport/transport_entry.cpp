@@ -17,15 +17,40 @@ namespace {
 // within hours, inside the engine's time range; a larger beta is no control loop.
 constexpr double kMaxWccpBeta = 1000.0;
 
-// At most RttEstimator's cap (RFC 6298 2.5: 60 s): a floor above the cap is no RTO.
-constexpr NumberRange kMinRtoRange = NumberRange::open_closed(0.0, 60.0);
+// The largest window, initial or not, in segments: ours, far above any path's
+// bandwidth-delay product here.
+constexpr std::int64_t kMaxWindowSegments = 100000;
+
+// The keys tcp and wccp share (WCCP takes them from TCP, 003 being silent), declared
+// once: the same range, default and meaning in both objects.
+const IntegerParameter& window_packets_key() {
+  static const IntegerParameter key({.key = "window_packets",
+                                     .unit = "segments",
+                                     .min = 1,
+                                     .max = kMaxWindowSegments,
+                                     .fallback = kDefaultWindowPackets,
+                                     .description = "the receiver's window: the most segments in flight (tcp's "
+                                                    "fixed_window: the window itself)",
+                                     .source = "ours (ns-2: 20, window_; 003 gives none)"});
+  return key;
+}
+
+const TimeParameter& min_rto_key() {
+  // At most RttEstimator's cap (RFC 6298 2.5): a floor above the cap is no RTO. The
+  // cap's picoseconds divided exactly, so the schema's maximum is the cap itself.
+  static const TimeParameter key({.key = "min_rto_s",
+                                  .range = NumberRange::open_closed(
+                                      0.0, static_cast<double>(RtoLimits{}.max.picoseconds()) / 1e12),
+                                  .fallback = RtoLimits{}.min,
+                                  .description = "lower bound of the retransmission timeout",
+                                  .source = "RFC 6298 2.4-2.5; ns-2 minrto_, Linux TCP_RTO_MIN"});
+  return key;
+}
 
 // The keys of a flow's "tcp" object, declared once (config/parameter_table.hpp).
 struct TcpKeys {
   ChoiceParameter<TcpVariant> variant;
   BooleanParameter delayed_ack;
-  TimeParameter min_rto;
-  IntegerParameter window_packets;
   IntegerParameter initial_window_segments;
   BooleanParameter limited_transmit;
   BooleanParameter timestamps;
@@ -43,24 +68,11 @@ const TcpKeys& tcp_keys() {
                         .fallback = TcpConfig{}.delayed_ack,
                         .description = "the receiver ACKs every second segment (at most 200 ms late)",
                         .source = "RFC 1122 4.2.3.2"}),
-      TimeParameter({.key = "min_rto_s",
-                     .range = kMinRtoRange,
-                     .fallback = TcpConfig{}.min_rto,
-                     .description = "lower bound of the retransmission timeout, at most the 60-s cap",
-                     .source = "RFC 6298 2.4-2.5; ns-2 minrto_, Linux TCP_RTO_MIN"}),
-      IntegerParameter({.key = "window_packets",
-                        .unit = "segments",
-                        .min = 1,
-                        .max = 100000,
-                        .fallback = TcpConfig{}.window_packets,
-                        .description = "the receiver's window (the most in flight); the window itself for "
-                                       "fixed_window",
-                        .source = "ours (ns-2: 20, window_)"}),
       // Absent: RFC 5681 3.1's IW (docs/transport.md, "TCP defaults").
       IntegerParameter({.key = "initial_window_segments",
                         .unit = "segments",
                         .min = 1,
-                        .max = 100000,
+                        .max = kMaxWindowSegments,
                         .description = "initial congestion window; absent: min(4 MSS, max(2 MSS, 4380 bytes)), 3 "
                                        "segments for MSS 1460 and 4 up to 1095 bytes (ns-2.35 uses 2, Linux 10)",
                         .source = "RFC 5681 3.1"}),
@@ -86,7 +98,7 @@ const TcpKeys& tcp_keys() {
 const ObjectParameter& tcp_object() {
   static const ObjectParameter object({
       .key = "tcp",
-      .members = {tcp_keys().variant, tcp_keys().delayed_ack, tcp_keys().min_rto, tcp_keys().window_packets,
+      .members = {tcp_keys().variant, tcp_keys().delayed_ack, min_rto_key(), window_packets_key(),
                   tcp_keys().initial_window_segments, tcp_keys().limited_transmit, tcp_keys().timestamps,
                   tcp_keys().sack},
       .description = "the TCP sender's and receiver's settings (docs/transport.md)",
@@ -98,8 +110,6 @@ const ObjectParameter& tcp_object() {
 // The keys of a flow's "wccp" object.
 struct WccpKeys {
   NumberParameter beta;
-  IntegerParameter window_packets;
-  TimeParameter min_rto;
   BooleanParameter fast_retransmit;
 };
 
@@ -108,21 +118,8 @@ const WccpKeys& wccp_keys() {
       NumberParameter({.key = "beta",
                        .range = NumberRange::open_closed(0.0, kMaxWccpBeta),
                        .fallback = WccpConfig{}.beta,
-                       .description = "at least beta packets per control interval; at most 1000 (a larger beta is "
-                                      "no control loop within the engine's time range)",
+                       .description = "at least beta packets per control interval",
                        .source = "003 Sec. III-E, Eq. 15"}),
-      IntegerParameter({.key = "window_packets",
-                        .unit = "segments",
-                        .min = 1,
-                        .max = 100000,
-                        .fallback = WccpConfig{}.window_packets,
-                        .description = "at most this many segments outstanding (the receiver's window)",
-                        .source = "ours, as tcp's (003 gives none)"}),
-      TimeParameter({.key = "min_rto_s",
-                     .range = kMinRtoRange,
-                     .fallback = WccpConfig{}.min_rto,
-                     .description = "lower bound of the retransmission timeout, as tcp's",
-                     .source = "RFC 6298 2.4-2.5"}),
       BooleanParameter({.key = "fast_retransmit",
                         .fallback = WccpConfig{}.fast_retransmit,
                         .description = "resend a lost segment on the third duplicate ACK or a partial ACK, at "
@@ -135,7 +132,7 @@ const WccpKeys& wccp_keys() {
 const ObjectParameter& wccp_object() {
   static const ObjectParameter object({
       .key = "wccp",
-      .members = {wccp_keys().beta, wccp_keys().window_packets, wccp_keys().min_rto, wccp_keys().fast_retransmit},
+      .members = {wccp_keys().beta, window_packets_key(), min_rto_key(), wccp_keys().fast_retransmit},
       .description = "the WCCP sender's settings (docs/transport.md, \"WCCP\")",
       .source = "",
   });
@@ -246,8 +243,8 @@ TransportEntry tcp_entry() {
     JsonReader t = tcp_object().open(flow);
     c.variant = k.variant.read_or(t);
     c.delayed_ack = k.delayed_ack.read_or(t);
-    c.min_rto = k.min_rto.read_or(t);
-    c.window_packets = static_cast<int>(k.window_packets.read_or(t));
+    c.min_rto = min_rto_key().read_or(t);
+    c.window_packets = static_cast<int>(window_packets_key().read_or(t));
     c.initial_window_segments = static_cast<int>(k.initial_window_segments.read(t).value_or(0));
     c.limited_transmit = k.limited_transmit.read_or(t);
     c.timestamps = k.timestamps.read_or(t);
@@ -275,8 +272,8 @@ TransportEntry wccp_entry() {
     WccpConfig c;
     JsonReader w = wccp_object().open(flow);
     c.beta = k.beta.read_or(w);
-    c.window_packets = static_cast<int>(k.window_packets.read_or(w));
-    c.min_rto = k.min_rto.read_or(w);
+    c.window_packets = static_cast<int>(window_packets_key().read_or(w));
+    c.min_rto = min_rto_key().read_or(w);
     c.fast_retransmit = k.fast_retransmit.read_or(w);
     w.finish();
     return std::any(c);

@@ -49,14 +49,15 @@
 #include "transport/tcp_config.hpp"  // TcpApplication
 #include "transport/time_series.hpp"
 #include "transport/traffic_generator.hpp"
+#include "transport/transport_config.hpp"  // kDefaultWindowPackets, WccpConfig
 
 namespace wmnsim::transport {
 
 struct WccpSenderConfig {
   FlowAddress address;
   std::uint32_t mss = 1000;          // payload bytes per segment (the flow's payload_bytes)
-  std::uint32_t window_packets = 64;  // at most this many segments outstanding
-  double beta = 5.0;                  // Eq. 15: at least beta packets per control interval
+  std::uint32_t window_packets = kDefaultWindowPackets;  // at most this many segments outstanding
+  double beta = WccpConfig{}.beta;  // Eq. 15: at least beta packets per control interval
   bool fast_retransmit = true;
   RtoLimits rto;
   TcpApplication application = TcpApplication::bulk;

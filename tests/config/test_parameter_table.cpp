@@ -146,6 +146,37 @@ TEST(ConfigParameterTable, GatewayBufferLimitIsTheSameInParserSchemaAndDocs) {
   EXPECT_NE(md.find("| `buffer_packets` | integer 1..1000000 (packets) | 25 |"), std::string::npos);
 }
 
+// The prose of the other docs quotes defaults through markers: each is rewritten from
+// the declaration it names, object members included; a name nothing declares, or a
+// parameter without a default, is refused.
+TEST(ConfigParameterTable, ProseDefaultsComeFromTheDeclarations) {
+  const Registries registries;
+  EXPECT_EQ(compose_defaults("window <!--default:transport.tcp.tcp.window_packets-->7<!--/default--> segments, "
+                             "share <!--default:controller.tcc.forward_share--><!--/default-->, depth "
+                             "<!--default:queue.token_bucket.burst_bytes-->1<!--/default-->",
+                             registries),
+            "window <!--default:transport.tcp.tcp.window_packets-->64<!--/default--> segments, "
+            "share <!--default:controller.tcc.forward_share-->0.8<!--/default-->, depth "
+            "<!--default:queue.token_bucket.burst_bytes-->1500<!--/default-->");
+  EXPECT_THROW(compose_defaults("<!--default:queue.fq.no_such_key-->5<!--/default-->", registries),
+               std::invalid_argument);
+  EXPECT_THROW(compose_defaults("<!--default:queue.token_bucket.rate_bps-->1<!--/default-->", registries),
+               std::invalid_argument);  // required: no default
+  EXPECT_THROW(compose_defaults("<!--default:queue.fq.quantum_bytes-->1500", registries), std::invalid_argument);
+}
+
+// The queue's keys are one schema object for every discipline, so a discipline's
+// required key is said in its description; a transport's required keys are required.
+TEST(ConfigParameterTable, RequiredQueueKeysAreDescribedAsRequired) {
+  const std::filesystem::path root(WMNSIM_SOURCE_DIR);
+  const ojson schema = compose_schema(ojson::parse(read_text(root / "scenarios/schema/scenario.schema.json")),
+                                      Registries());
+  const std::string rate = schema["$defs"]["queue"]["properties"]["rate_bps"]["description"].get<std::string>();
+  EXPECT_NE(rate.find("required"), std::string::npos) << rate;
+  const std::string burst = schema["$defs"]["queue"]["properties"]["burst_bytes"]["description"].get<std::string>();
+  EXPECT_EQ(burst.find("required"), std::string::npos) << burst;
+}
+
 // The docs' status column comes from whether the entry can build its controller, so
 // the docs cannot call a controller refused when it runs.
 TEST(ConfigParameterTable, StatusFollowsTheBuildFunction) {

@@ -179,7 +179,7 @@ TEST(CounterStarvation, GivesTheFlagshipsTwoHopFlowItsShareBack) {
   EXPECT_GT(two_hop, 0.2 * one_hop);
   EXPECT_GT(summary_column::jain_fairness_index.of(r.summary), 0.75);
   ASSERT_EQ(r.controllers.size(), 1u);
-  EXPECT_EQ(r.controllers[0]["statistics"]["changed"][0]["node"], "B");
+  EXPECT_EQ(controller_column::statistics.cell(r.controllers[0])["changed"][0]["node"], "B");
 }
 
 }  // namespace

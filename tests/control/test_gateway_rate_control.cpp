@@ -36,10 +36,10 @@ TEST(GatewayRateControl, PerFlowLimitHoldsEachSubscriberToItsShare) {
     // The share is a goodput rate: the bucket lets whole IP packets through at
     // share x 1040 / 1000 (TCP/IP headers on 1000-byte segments).
     const double goodput = flow_column::goodput_bps.of(f);
-    EXPECT_LE(goodput, share * 1.02) << f["id"];
-    EXPECT_GE(goodput, share * 0.85) << f["id"];
+    EXPECT_LE(goodput, share * 1.02) << flow_column::id.of(f);
+    EXPECT_GE(goodput, share * 0.85) << flow_column::id.of(f);
   }
-  const auto& stats = r.controllers.at(0)["statistics"];
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
   EXPECT_EQ(stats["scheme"], "per_flow_rate_limit");
   EXPECT_EQ(stats["classify"], "subscriber");
   ASSERT_EQ(stats["classes"].size(), 3u);
@@ -64,7 +64,7 @@ TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
   // collide and its flow starves; its data arrival rate into the gateway queue
   // falls away (Fig. 4).
   const Results r = parking_lot("fred", 125000, 60);
-  const auto& stats = r.controllers.at(0)["statistics"];
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
   EXPECT_EQ(stats["scheme"], "fred");
   EXPECT_GT(stats["classes"][0]["drops"].value("queue_overflow", 0), 0);
   EXPECT_GT(stats["classes"][1]["drops"].value("queue_overflow", 0), 0);
@@ -79,7 +79,7 @@ TEST(GatewayRateControl, QueuedAtEndCountsThePacketsOfEveryClassKeepingDisciplin
   for (const char* scheme : {"fq", "fred", "per_flow_rate_limit"}) {
     const Results r = parking_lot(scheme, 125000, 30);
     std::size_t queued = 0;
-    for (const auto& c : r.controllers.at(0)["statistics"]["classes"]) queued += c["queued_at_end"].get<std::size_t>();
+    for (const auto& c : controller_column::statistics.cell(r.controllers.at(0))["classes"]) queued += c["queued_at_end"].get<std::size_t>();
     EXPECT_GT(queued, 0u) << scheme;
     EXPECT_LE(queued, 25u) << scheme;
   }
@@ -96,10 +96,10 @@ TEST(GatewayRateControl, SourceRateLimitPacesUpstreamFlowsAtTheirSources) {
   doc["controllers"][0]["fair_rate_bps"] = 100000;
   const Results r = run_scenario(parse_scenario(doc));
   for (const auto& f : r.flows) {
-    EXPECT_LE(flow_column::goodput_bps.of(f), 100000 * 1.02) << f["id"];
+    EXPECT_LE(flow_column::goodput_bps.of(f), 100000 * 1.02) << flow_column::id.of(f);
   }
   EXPECT_GT(summary_column::jain_fairness_index.of(r.summary), 0.97);
-  const auto& stats = r.controllers.at(0)["statistics"];
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
   EXPECT_EQ(stats["classes"][2]["class"], "n3");
 }
 
@@ -123,7 +123,7 @@ TEST(GatewayRateControl, TheAggregateLimitFollowsTheActiveClasses) {
   doc["controllers"][0]["fair_rate_bps"] = 30000;
   doc["controllers"][0]["flow_idle_timeout_s"] = 1.0;
   const Results r = run_scenario(parse_scenario(doc));
-  const auto& stats = r.controllers.at(0)["statistics"];
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
   const auto& series = stats["aggregate_rate_series_bps"];  // at the end of each second
   ASSERT_EQ(series.size(), 35u);
   // Shares are goodput; the bucket counts 528-byte UDP/IP packets for 500 of payload.

@@ -44,7 +44,7 @@ double goodput(const Results& r, const std::string& flow) {
 }
 
 const nlohmann::ordered_json& radio_of(const Results& r, const std::string& node) {
-  for (const auto& row : r.controllers.at(0).at("statistics").at("radios")) {
+  for (const auto& row : controller_column::statistics.cell(r.controllers.at(0)).at("radios")) {
     if (row["node"] == node) return row;
   }
   throw std::runtime_error("no radio row for " + node);
@@ -55,12 +55,13 @@ TEST(MeshCongestionControl, AvoidsIntraMeshLossAndTccWastesBandwidth) {
     SCOPED_TRACE(seed);
     const Results none = run("", seed), tcc = run("tcc", seed), lscc = run("lscc", seed);
     // Without congestion control R's buffer drops hundreds of forwarded packets.
-    EXPECT_GT(none.summary["drops_intra_mesh"].get<double>(), 300);
-    EXPECT_EQ(none.summary["drops_intra_mesh_by_cause"]["queue_overflow"], none.summary["drops_intra_mesh"]);
-    EXPECT_GT(none.summary["weighted_intra_mesh_loss_bps"].get<double>(), 0.0);
+    EXPECT_GT(static_cast<double>(summary_column::drops_intra_mesh.of(none.summary)), 300);
+    EXPECT_EQ(summary_column::drops_intra_mesh_by_cause.of(none.summary)["queue_overflow"].get<std::uint64_t>(),
+              summary_column::drops_intra_mesh.of(none.summary));
+    EXPECT_GT(summary_column::weighted_intra_mesh_loss_bps.of(none.summary), 0.0);
     for (const Results* r : {&tcc, &lscc}) {
-      EXPECT_EQ(r->summary["drops_intra_mesh"].get<double>(), 0.0);
-      EXPECT_EQ(r->summary["weighted_intra_mesh_loss_bps"].get<double>(), 0.0);
+      EXPECT_EQ(static_cast<double>(summary_column::drops_intra_mesh.of(r->summary)), 0.0);
+      EXPECT_EQ(summary_column::weighted_intra_mesh_loss_bps.of(r->summary), 0.0);
     }
     // Fig. 1: TCC silences S1 altogether, so its flow to X (not through R) loses
     // about a third; LSCC blocks only the packets towards R.
@@ -74,12 +75,12 @@ TEST(MeshCongestionControl, ThresholdsAreSharesOfTheWholeBuffer) {
   // congestion threshold above that is never crossed, one below it is (Sec. 3.1).
   const Results above = run("tcc", 1, {{"congestion_threshold", 0.85}});
   EXPECT_EQ(radio_of(above, "R")["notifications_sent"].get<int>(), 0);
-  EXPECT_GT(above.summary["drops_intra_mesh"].get<double>(), 300);
+  EXPECT_GT(static_cast<double>(summary_column::drops_intra_mesh.of(above.summary)), 300);
   const Results below = run("tcc", 1, {{"congestion_threshold", 0.75}});
   EXPECT_GT(radio_of(below, "R")["notifications_sent"].get<int>(), 0);
   // (Detected this close to the ceiling, a few packets still arrive before the
   // notifications take effect.)
-  EXPECT_LT(below.summary["drops_intra_mesh"].get<double>(), 0.1 * above.summary["drops_intra_mesh"].get<double>());
+  EXPECT_LT(static_cast<double>(summary_column::drops_intra_mesh.of(below.summary)), 0.1 * static_cast<double>(summary_column::drops_intra_mesh.of(above.summary)));
   // The same for LSCC's look-ahead, on the forwarded bytes.
   const Results look = run("lscc", 1, {{"congestion_threshold", 0.85}, {"look_ahead_threshold", 0.75}});
   EXPECT_EQ(radio_of(look, "R")["congestion_detections"].get<int>(), 0);
@@ -118,7 +119,7 @@ TEST(MeshCongestionControl, NotificationsAndBlocksAreReported) {
 
 const nlohmann::ordered_json& radio_row(const Results& r, const std::string& id) {
   for (const auto& row : r.radios) {
-    if (row["id"] == id) return row;
+    if (radio_column::id.of(row) == id) return row;
   }
   throw std::runtime_error("no radio " + id);
 }
@@ -129,20 +130,20 @@ TEST(MeshCongestionControl, GroupDeliverySendsOneUnacknowledgedFrameForSeveralNe
   // only the addressed ones obey.
   const Results uni = run("lscc"), group = run("lscc", 1, {{"notification_delivery", "group"}});
   // Unicast: a frame (and its retries) per notified neighbour.
-  EXPECT_GE(radio_row(uni, "R:0")["mgmt_sent"].get<int>(), radio_of(uni, "R")["notifications_sent"].get<int>());
+  EXPECT_GE(static_cast<int>(mac_column::mgmt_sent.of(radio_row(uni, "R:0"))), radio_of(uni, "R")["notifications_sent"].get<int>());
   // Group: fewer frames than notifications, and no retries to add to them.
-  const int frames = radio_row(group, "R:0")["mgmt_sent"].get<int>();
+  const int frames = static_cast<int>(mac_column::mgmt_sent.of(radio_row(group, "R:0")));
   EXPECT_GT(frames, 0);
   EXPECT_LT(frames, radio_of(group, "R")["notifications_sent"].get<int>() +
                         radio_of(group, "R")["notifications_sent_zero"].get<int>());
   // X and the gateway hear them but are not addressed (look-ahead picks the sources).
-  EXPECT_GT(radio_row(group, "X:0")["mgmt_received"].get<int>(), 0);
+  EXPECT_GT(mac_column::mgmt_received.of(radio_row(group, "X:0")), 0);
   EXPECT_EQ(radio_of(group, "X")["notifications_received"].get<int>(), 0);
   EXPECT_EQ(radio_of(group, "G")["notifications_received"].get<int>(), 0);
   EXPECT_GT(radio_of(group, "S2")["blocked_s"].get<double>(), 0.1);
   // The relay's forwarding buffer is still protected.
   const Results none = run("");
-  EXPECT_LT(group.summary["drops_intra_mesh"].get<double>(), 0.1 * none.summary["drops_intra_mesh"].get<double>());
+  EXPECT_LT(static_cast<double>(summary_column::drops_intra_mesh.of(group.summary)), 0.1 * static_cast<double>(summary_column::drops_intra_mesh.of(none.summary)));
 }
 
 TEST(MeshCongestionControl, EveryNotificationArrivesOrIsCountedLost) {
@@ -156,13 +157,13 @@ TEST(MeshCongestionControl, EveryNotificationArrivesOrIsCountedLost) {
   doc["controllers"] = {{{"type", "lscc"}}};
   const Results r = run_scenario(parse_scenario(doc));
   std::int64_t sent = 0, received = 0, lost = 0, on_air = 0;
-  for (const auto& row : r.controllers.at(0).at("statistics").at("radios")) {
+  for (const auto& row : controller_column::statistics.cell(r.controllers.at(0)).at("radios")) {
     sent += row["notifications_sent"].get<std::int64_t>() + row["notifications_sent_zero"].get<std::int64_t>();
     received += row["notifications_received"].get<std::int64_t>();
   }
   for (const auto& row : r.radios) {
-    lost += row["mgmt_drops_retry_limit"].get<std::int64_t>();
-    on_air += row["mgmt_sent"].get<std::int64_t>();
+    lost += static_cast<std::int64_t>(mac_column::mgmt_drops_retry_limit.of(row));
+    on_air += static_cast<std::int64_t>(mac_column::mgmt_sent.of(row));
   }
   EXPECT_GT(sent, 50);
   EXPECT_GT(lost, 0);
@@ -185,11 +186,11 @@ TEST(MeshCongestionControl, CongestionControlCollision) {
   for (const std::uint64_t seed : {1u, 2u}) {
     SCOPED_TRACE(seed);
     const Results none = run("", seed, nlohmann::json::object(), "congestion_control_collision.json");
-    EXPECT_GT(none.summary["drops_intra_mesh"].get<double>(), 1000);
+    EXPECT_GT(static_cast<double>(summary_column::drops_intra_mesh.of(none.summary)), 1000);
     for (const char* scheme : {"tcc", "lscc"}) {
       SCOPED_TRACE(scheme);
       const Results r = run(scheme, seed, nlohmann::json::object(), "congestion_control_collision.json");
-      EXPECT_EQ(r.summary["drops_intra_mesh"].get<double>(), 0.0);
+      EXPECT_EQ(static_cast<double>(summary_column::drops_intra_mesh.of(r.summary)), 0.0);
       EXPECT_LT(summary_column::total_goodput_bps.of(r.summary), 0.35 * summary_column::total_goodput_bps.of(none.summary));
       // Each middle station blocked by the other for most of the 10 s.
       const std::string b = std::to_string(radio_of(r, "B")["radio"].get<int>());
@@ -203,7 +204,7 @@ TEST(MeshCongestionControl, CongestionControlCollision) {
     // forwarded packets still almost all kept.
     const Results fixed = run("lscc", seed, {{"exclude_blocked_packets", true}}, "congestion_control_collision.json");
     EXPECT_GT(summary_column::total_goodput_bps.of(fixed.summary), summary_column::total_goodput_bps.of(none.summary));
-    EXPECT_LT(fixed.summary["drops_intra_mesh"].get<double>(), 0.1 * none.summary["drops_intra_mesh"].get<double>());
+    EXPECT_LT(static_cast<double>(summary_column::drops_intra_mesh.of(fixed.summary)), 0.1 * static_cast<double>(summary_column::drops_intra_mesh.of(none.summary)));
     const std::string c = std::to_string(radio_of(fixed, "C")["radio"].get<int>());
     EXPECT_LT(radio_of(fixed, "B")["blocked_by_radio_s"][c].get<double>(), 6.0);
   }
@@ -214,7 +215,7 @@ double blocked(const Results& r, const std::string& node) { return radio_of(r, n
 // The thresholds below hold with margin over run seeds 1-30 (checked when written);
 // the tests run seeds 1 and 2.
 double forwarded_buffer_drops(const Results& r) {
-  return r.summary["drops_intra_mesh_by_cause"]["queue_overflow"].get<double>();
+  return summary_column::drops_intra_mesh_by_cause.of(r.summary)["queue_overflow"].get<double>();
 }
 
 TEST(MeshCongestionControl, LookAheadSolvesBufferBlocking) {

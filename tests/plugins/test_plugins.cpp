@@ -82,7 +82,7 @@ TEST(PluginController, ParsesBuildsAndRunsFromTheTestTree) {
 
   const Results r = run_scenario(s, {}, registries);
   ASSERT_EQ(r.controllers.size(), 1u);
-  EXPECT_EQ(r.controllers[0]["type"], "cw_pin");
+  EXPECT_EQ(controller_column::type.of(r.controllers[0]), "cw_pin");
 }
 
 TEST(PluginController, BadParametersAreReportedAtTheirPaths) {

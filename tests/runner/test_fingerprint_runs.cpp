@@ -9,6 +9,7 @@
 #include <string>
 
 #include "scenario/scenario.hpp"
+#include "results/result_columns.hpp"
 #include "runner/run_scenario.hpp"
 
 namespace wmnsim {
@@ -36,11 +37,9 @@ const Fingerprint& fingerprint_of(const Results& r) {
   return *r.stats.fingerprint;
 }
 
-std::uint64_t sum_over_nodes(const Results& r, const char* key) {
+std::uint64_t sum_over_nodes(const Results& r, const ResultColumn<std::uint64_t>& column) {
   std::uint64_t n = 0;
-  for (const auto& row : r.nodes) {
-    if (!row[key].is_null()) n += row[key].get<std::uint64_t>();
-  }
+  for (const auto& row : r.nodes) n += column.value_in(row).value_or(0);
   return n;
 }
 
@@ -99,13 +98,13 @@ TEST(FingerprintOfARun, FingerprintingDoesNotChangeTheRun) {
 TEST(FingerprintOfARun, HoldsTheFramesDeliveriesAndDropsTheLayersCount) {
   const Results r = run(flagship());
   const Fingerprint::Counts& c = fingerprint_of(r).counts();
-  const auto& packets = r.summary["packets"];
-  EXPECT_EQ(c.deliveries, sum_over_nodes(r, "delivered"));
+  const auto& packets = summary_column::packets.cell(r.summary);
+  EXPECT_EQ(c.deliveries, sum_over_nodes(r, node_column::delivered));
   // Every drop a node hears of, stale sender copies included.
   EXPECT_EQ(c.drops, packets["dropped"].get<std::uint64_t>() + packets["stale_copy_drops"].get<std::uint64_t>());
   EXPECT_GT(c.drops, 0u);
   // Data and RTS frames, plus the ACKs and CTSs that answer them.
-  const std::uint64_t initiated = sum_over_nodes(r, "data_attempts") + sum_over_nodes(r, "rts_attempts");
+  const std::uint64_t initiated = sum_over_nodes(r, mac_column::data_attempts) + sum_over_nodes(r, mac_column::rts_attempts);
   EXPECT_GT(c.frames, initiated);
   EXPECT_LT(c.frames, 2 * initiated + 1);
   EXPECT_GT(c.events, c.frames);

@@ -118,7 +118,7 @@ TEST(PartialResults, ACancelledRunReportsWhatItMeasuredUpToTheStop) {
   ASSERT_EQ(r.flows.size(), 2u);
   ASSERT_EQ(r.nodes.size(), 3u);
   // The packet balance holds at the arbitrary stop (run_scenario throws if not).
-  const auto& packets = r.summary.at("packets");
+  const auto& packets = summary_column::packets.cell(r.summary);
   EXPECT_EQ(u(packets, "originated"),
             u(packets, "delivered") + u(packets, "dropped") + u(packets, "in_network"));
   // Goodput over the window clipped to the stop, [1 s, stop): the bits delivered

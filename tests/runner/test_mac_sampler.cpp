@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "results/result_columns.hpp"
 #include "tests/mac/mac_world.hpp"
 
 namespace wmnsim::mac {
@@ -57,20 +58,20 @@ TEST(MacSampler, IntervalSeriesAndTotals) {
   EXPECT_DOUBLE_EQ(cw.samples[1].value, 32.0);  // B never sends data
   EXPECT_TRUE(r.nodes.empty());  // the radios table has the per-radio rows
   ASSERT_EQ(r.radios.size(), 3u);
-  EXPECT_EQ(r.radios[2]["id"], "C:0");
-  EXPECT_EQ(r.radios[2]["node"], "C");
-  EXPECT_EQ(r.radios[2]["radio"], 0u);
-  EXPECT_EQ(r.radios[2]["channel"], 1);
-  EXPECT_EQ(r.radios[2]["drops_queue"], 15u);
-  EXPECT_EQ(r.radios[2]["tx_success"], 5u);
-  EXPECT_EQ(r.radios[0]["tx_success"], w.macs[a]->stats().tx_success);
+  EXPECT_EQ(radio_column::id.of(r.radios[2]), "C:0");
+  EXPECT_EQ(radio_column::node.of(r.radios[2]), "C");
+  EXPECT_EQ(radio_column::radio.of(r.radios[2]), 0u);
+  EXPECT_EQ(radio_column::channel.of(r.radios[2]), 1);
+  EXPECT_EQ(mac_column::drops_queue.of(r.radios[2]), 15u);
+  EXPECT_EQ(mac_column::tx_success.of(r.radios[2]), 5u);
+  EXPECT_EQ(mac_column::tx_success.of(r.radios[0]), w.macs[a]->stats().tx_success);
   // C's five frames waited behind one another: queueing delays 0 .. 4 services.
-  EXPECT_EQ(r.radios[2]["mac_queueing_delay_p50_s"], *w.macs[c]->queueing_delays().summary().p50_s);
-  EXPECT_GT(r.radios[2]["mac_queueing_delay_mean_s"].get<double>(), 0.0);
-  EXPECT_TRUE(r.radios[1]["mac_service_delay_mean_s"].is_null());  // B sent only ACKs
-  EXPECT_EQ(r.radios[0]["txop_limit_frames"], 0);  // DCF: one frame per access
-  EXPECT_EQ(r.radios[0]["txop_limit_s"], 0.0);
-  EXPECT_EQ(r.radios[0]["cw_min"], 32);
+  EXPECT_EQ(kMacQueueingDelay.p50_s.of(r.radios[2]), *w.macs[c]->queueing_delays().summary().p50_s);
+  EXPECT_GT(kMacQueueingDelay.mean_s.of(r.radios[2]), 0.0);
+  EXPECT_FALSE(kMacServiceDelay.mean_s.value_in(r.radios[1]).has_value());  // B sent only ACKs
+  EXPECT_EQ(radio_column::txop_limit_frames.of(r.radios[0]), 0);  // DCF: one frame per access
+  EXPECT_EQ(radio_column::txop_limit_s.of(r.radios[0]), 0.0);
+  EXPECT_EQ(radio_column::cw_min.of(r.radios[0]), 32);
 }
 
 double value_at(const TimeSeries& ts, double t, const std::string& id) {
@@ -111,10 +112,10 @@ TEST(MacSampler, TxopLimitFollowsSetParamsPerAccessCategory) {
   // One sample per radio, category and interval, across the two kinds.
   EXPECT_EQ(frames.samples.size() + time.samples.size(), 3u * 2u * 4u);
   // The radios table has the limit in force at the end, and A really bursts.
-  EXPECT_EQ(r.radios[0]["id"], "A:0");
-  EXPECT_EQ(r.radios[0]["txop_limit_frames"], 4);
-  EXPECT_EQ(r.radios[1]["id"], "B:1");
-  EXPECT_EQ(r.radios[1]["txop_limit_frames"], 0);
+  EXPECT_EQ(radio_column::id.of(r.radios[0]), "A:0");
+  EXPECT_EQ(radio_column::txop_limit_frames.of(r.radios[0]), 4);
+  EXPECT_EQ(radio_column::id.of(r.radios[1]), "B:1");
+  EXPECT_EQ(radio_column::txop_limit_frames.of(r.radios[1]), 0);
   EXPECT_GT(w.macs[a]->stats().txop_continuations, 0u);
 }
 

@@ -41,13 +41,13 @@ nlohmann::json chain(int nodes, const nlohmann::json& flows, double duration_s =
 
 const nlohmann::ordered_json& flow_row(const Results& r, const std::string& id) {
   for (const auto& row : r.flows) {
-    if (row["id"] == id) return row;
+    if (flow_column::id.of(row) == id) return row;
   }
   throw std::runtime_error("no flow " + id);
 }
 
 void expect_conserved(const Results& r) {
-  const auto& p = r.summary.at("packets");
+  const auto p = summary_column::packets.of(r.summary);
   EXPECT_EQ(p["originated"].get<std::uint64_t>(),
             p["delivered"].get<std::uint64_t>() + p["dropped"].get<std::uint64_t>() + p["in_network"].get<std::uint64_t>())
       << p.dump();
@@ -59,16 +59,16 @@ TEST(Network, CbrOverThreeHopsDeliversExactlyWhatWasSent) {
       "payload_bytes": 1000, "traffic": {"type": "cbr", "rate_bps": 100000}}])");
   const Results r = run_scenario(parse_scenario(chain(4, flows)));
   const auto& f = flow_row(r, "f");
-  EXPECT_EQ(f["sent_packets"], 125);
-  EXPECT_EQ(f["delivered_packets"], 125);
-  EXPECT_EQ(f["dropped_packets"], 0);
-  EXPECT_EQ(f["hops"], 3);
-  EXPECT_EQ(f["route"], nlohmann::ordered_json({"N0", "N1", "N2", "N3"}));
+  EXPECT_EQ(flow_column::sent_packets.of(f), 125u);
+  EXPECT_EQ(flow_column::delivered_packets.of(f), 125u);
+  EXPECT_EQ(flow_column::dropped_packets.of(f), 0u);
+  EXPECT_EQ(flow_column::hops.of(f), 3u);
+  EXPECT_EQ(flow_column::route.of(f), (std::vector<std::string>{"N0", "N1", "N2", "N3"}));
   // 124 datagrams land inside [0, 10 s) counted over 10 s (the last one at 9.92 s + a few ms too).
   EXPECT_NEAR(flow_column::goodput_bps.of(f), 125 * 1000 * 8 / 10.0, 1e-6);
   // Forwarded by the two relays, delivered once.
-  EXPECT_EQ(r.nodes[1]["forwarded"], 125);
-  EXPECT_EQ(r.nodes[2]["forwarded"], 125);
+  EXPECT_EQ(node_column::forwarded.of(r.nodes[1]), 125u);
+  EXPECT_EQ(node_column::forwarded.of(r.nodes[2]), 125u);
   expect_conserved(r);
 }
 
@@ -104,13 +104,13 @@ TEST(Network, TcpUpAndDownThroughAGatewaysWiredLink) {
   const Results r = run_scenario(parse_scenario(doc));
   const auto& up = flow_row(r, "up");
   const auto& down = flow_row(r, "down");
-  EXPECT_EQ(up["route"], nlohmann::ordered_json({"N0", "N1", "N2", "internet"}));
-  EXPECT_EQ(down["route"], nlohmann::ordered_json({"internet", "N2", "N1"}));
+  EXPECT_EQ(flow_column::route.of(up), (std::vector<std::string>{"N0", "N1", "N2", "internet"}));
+  EXPECT_EQ(flow_column::route.of(down), (std::vector<std::string>{"internet", "N2", "N1"}));
   EXPECT_GT(flow_column::goodput_bps.of(up), 0.0);
   EXPECT_GT(flow_column::goodput_bps.of(down), 0.0);
   EXPECT_GT(flow_column::goodput_bps.of(up) + flow_column::goodput_bps.of(down), 1e6);
-  EXPECT_EQ(r.nodes[3]["role"], "host");
-  EXPECT_TRUE(r.nodes[3]["data_attempts"].is_null());  // a host has no MAC
+  EXPECT_EQ(node_column::role.of(r.nodes[3]), "host");
+  EXPECT_FALSE(mac_column::data_attempts.value_in(r.nodes[3]).has_value());  // a host has no MAC
   expect_conserved(r);
 }
 
@@ -148,11 +148,11 @@ TEST(Network, QueueLifetimeDropsAreAccountedAndSaturatedSourcesKeepSending) {
   doc["mac"]["queue_lifetime_s"] = 0.002;
   doc["outputs"] = {{"timeseries", {"flow_goodput"}}};
   const Results r = run_scenario(parse_scenario(doc));
-  const auto drops = r.summary.at("drops").at("lifetime_expired").get<std::uint64_t>();
+  const auto drops = summary_column::drops.of(r.summary).at("lifetime_expired").get<std::uint64_t>();
   EXPECT_GT(drops, 0u);
-  EXPECT_EQ(r.nodes[0]["drops_lifetime_expired"].get<std::uint64_t>() + r.nodes[1]["drops_lifetime_expired"].get<std::uint64_t>(),
-            drops);
-  EXPECT_GE(flow_row(r, "f")["dropped_packets"].get<std::uint64_t>(), drops);
+  const auto& expired = node_drops(DropCause::lifetime_expired);
+  EXPECT_EQ(expired.of(r.nodes[0]) + expired.of(r.nodes[1]), drops);
+  EXPECT_GE(flow_column::dropped_packets.of(flow_row(r, "f")), drops);
   const auto& series = r.timeseries.at("flow_goodput").samples;
   ASSERT_FALSE(series.empty());
   EXPECT_GT(series.back().value, 1e5);  // still delivering in the last second
@@ -160,7 +160,7 @@ TEST(Network, QueueLifetimeDropsAreAccountedAndSaturatedSourcesKeepSending) {
 
   // Without a lifetime nothing is dropped for age.
   doc["mac"].erase("queue_lifetime_s");
-  EXPECT_EQ(run_scenario(parse_scenario(doc)).summary.at("drops").at("lifetime_expired"), 0);
+  EXPECT_EQ(summary_column::drops.of(run_scenario(parse_scenario(doc)).summary).at("lifetime_expired"), 0);
 }
 
 TEST(Network, DifferentRunSeedsShareTheSnapshotsRoutes) {
@@ -175,8 +175,8 @@ TEST(Network, DifferentRunSeedsShareTheSnapshotsRoutes) {
     doc["node_groups"][0]["seed"] = placement;
     RunOptions quiet;
     quiet.log_level = spdlog::level::off;  // 10 ms deliver nothing: no warnings wanted here
-    std::vector<nlohmann::ordered_json> out;
-    for (const auto& f : run_scenario(parse_scenario(doc), quiet).flows) out.push_back(f["route"]);
+    std::vector<std::vector<std::string>> out;
+    for (const auto& f : run_scenario(parse_scenario(doc), quiet).flows) out.push_back(flow_column::route.of(f));
     return out;
   };
   const auto one = routes(1, 1);
@@ -227,10 +227,10 @@ TEST(Network, FairSharesGiveRatiosAndUtilizationAgainstTheFairAllocation) {
   const Results r = run_scenario(parse_scenario(chain(3, flows)));
   EXPECT_DOUBLE_EQ(flow_column::fair_ratio.of(flow_row(r, "two")), 0.5);
   EXPECT_DOUBLE_EQ(flow_column::fair_ratio.of(flow_row(r, "one")), 2.0);
-  EXPECT_DOUBLE_EQ(r.summary["min_fair_ratio"].get<double>(), 0.5);
-  EXPECT_DOUBLE_EQ(r.summary["max_fair_ratio"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(summary_column::min_fair_ratio.of(r.summary), 0.5);
+  EXPECT_DOUBLE_EQ(summary_column::max_fair_ratio.of(r.summary), 2.0);
   // U = 100k x 2 + 100k x 1; U_opt = 200k x 2 + 50k x 1.
-  EXPECT_DOUBLE_EQ(r.summary["utilization_ratio"].get<double>(), 300000.0 / 450000.0);
+  EXPECT_DOUBLE_EQ(summary_column::utilization_ratio.of(r.summary), 300000.0 / 450000.0);
   EXPECT_DOUBLE_EQ(summary_column::effective_utilization_bps.of(r.summary), 300000.0);
   EXPECT_DOUBLE_EQ(summary_column::jain_fairness_index.of(r.summary), 1.0);
 }
@@ -270,7 +270,7 @@ TEST(Network, EveryShippedScenarioConservesPackets) {
     }
     const Results r = run_scenario(parse_scenario(doc));
     expect_conserved(r);
-    EXPECT_GT(r.summary["packets"]["delivered"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(summary_column::packets.of(r.summary)["delivered"].get<std::uint64_t>(), 0u);
     ++runs;
   }
   EXPECT_GE(runs, 7);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/not_supported.hpp"
+#include "results/result_columns.hpp"
 #include "runner/run_scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
 
@@ -71,7 +72,7 @@ TEST(Outputs, WeightedIntraMeshLossIsRecordedPerNodeAndSumsToTheSummary) {
   double total_bits = 0.0;
   for (const auto& s : ts.samples) total_bits += s.value * ts.interval.to_seconds();
   // No warm-up, so the summary's window is the whole run.
-  const double summary = r.summary["weighted_intra_mesh_loss_bps"].get<double>();
+  const double summary = summary_column::weighted_intra_mesh_loss_bps.of(r.summary);
   EXPECT_GT(summary, 0.0);
   EXPECT_NEAR(total_bits / 3.0, summary, 1e-9 * summary);
 }
@@ -131,28 +132,28 @@ TEST(Outputs, RadiosTableHasOneRowPerRadioInNodeThenRadioOrder) {
   const std::vector<std::pair<std::string, int>> first{{"S:0", 48}, {"R9:0", 44}, {"R9:1", 48}, {"R6:0", 40},
                                                        {"R6:1", 44}, {"R3:0", 36}, {"R3:1", 40}, {"d0:0", 48}};
   for (std::size_t i = 0; i < first.size(); ++i) {
-    EXPECT_EQ(r.radios[i]["id"], first[i].first);
-    EXPECT_EQ(r.radios[i]["channel"], first[i].second) << first[i].first;
+    EXPECT_EQ(radio_column::id.of(r.radios[i]), first[i].first);
+    EXPECT_EQ(radio_column::channel.of(r.radios[i]), first[i].second) << first[i].first;
   }
-  EXPECT_EQ(r.radios[2]["node"], "R9");
-  EXPECT_EQ(r.radios[2]["radio"], 1u);
-  EXPECT_EQ(r.radios[2]["txop_limit_frames"], 9);
-  EXPECT_EQ(r.radios[2]["cw_min"], 16);
-  EXPECT_EQ(r.radios[7]["txop_limit_frames"], 1);
+  EXPECT_EQ(radio_column::node.of(r.radios[2]), "R9");
+  EXPECT_EQ(radio_column::radio.of(r.radios[2]), 1u);
+  EXPECT_EQ(radio_column::txop_limit_frames.of(r.radios[2]), 9);
+  EXPECT_EQ(radio_column::cw_min.of(r.radios[2]), 16);
+  EXPECT_EQ(radio_column::txop_limit_frames.of(r.radios[7]), 1);
   for (const auto& row : r.radios) {
     EXPECT_EQ(row.size(), r.radios[0].size());  // same keys
-    EXPECT_EQ(row["txop_limit_s"], 0.0);
+    EXPECT_EQ(radio_column::txop_limit_s.of(row), 0.0);
   }
   // Node rows pool their radios: R9's counters are the sum of its two radios'.
   const auto& r9 = r.nodes[1];
-  ASSERT_EQ(r9["id"], "R9");
-  EXPECT_EQ(r9["tx_success"].get<std::uint64_t>(),
-            r.radios[1]["tx_success"].get<std::uint64_t>() + r.radios[2]["tx_success"].get<std::uint64_t>());
-  EXPECT_GT(r9["tx_success"].get<std::uint64_t>(), 0u);
+  ASSERT_EQ(node_column::id.of(r9), "R9");
+  EXPECT_EQ(mac_column::tx_success.of(r9),
+            mac_column::tx_success.of(r.radios[1]) + mac_column::tx_success.of(r.radios[2]));
+  EXPECT_GT(mac_column::tx_success.of(r9), 0u);
   // Both delays, per radio and pooled; R9 forwards data on its radio to S.
-  EXPECT_TRUE(r.radios[2]["mac_service_delay_mean_s"].is_number());
-  EXPECT_TRUE(r.radios[2]["mac_queueing_delay_p99_s"].is_number());
-  EXPECT_TRUE(r9["mac_queueing_delay_mean_s"].is_number());
+  EXPECT_TRUE(kMacServiceDelay.mean_s.value_in(r.radios[2]).has_value());
+  EXPECT_TRUE(kMacQueueingDelay.p99_s.value_in(r.radios[2]).has_value());
+  EXPECT_TRUE(kMacQueueingDelay.mean_s.value_in(r9).has_value());
   const nlohmann::ordered_json doc = r.to_json();
   ASSERT_TRUE(doc.contains("radios"));
   EXPECT_EQ(doc["radios"].size(), r.radios.size());

@@ -46,7 +46,7 @@ TEST(TcpNoTimeoutLivelock, ThreeHopFifoChainHasNoFlowStuckAtATimeoutRate) {
     for (const auto& f : r.flows) {
       const auto timeouts = f["timeouts"].get<std::uint64_t>();
       const double goodput = flow_column::goodput_bps.of(f);
-      EXPECT_LE(timeouts, kDurationS / 10) << f["id"].get<std::string>() << " at " << goodput << " bit/s";
+      EXPECT_LE(timeouts, kDurationS / 10) << flow_column::id.of(f) << " at " << goodput << " bit/s";
       lo = std::min(lo, goodput);
       hi = std::max(hi, goodput);
     }

@@ -63,7 +63,7 @@ TEST(WccpRuns, ChainKeepsQueuesShortAndDelayBelowTcps) {
     EXPECT_GT(rate, 15.0) << "seed " << seed;
     EXPECT_LT(rate, 35.0) << "seed " << seed;
     EXPECT_GT(w.at("feedback_applied").get<std::uint64_t>(), 500u) << "seed " << seed;
-    wccp_drops += w.at("dropped_packets").get<std::uint64_t>();
+    wccp_drops += flow_column::dropped_packets.of(w);
     tcp_drops += t.at("dropped_packets").get<std::uint64_t>();
   }
   // 003 Sec. IV-A: WCCP's delay 0.0757 s against TCP's 0.1844 s.
@@ -76,7 +76,7 @@ TEST(WccpRuns, ChainKeepsQueuesShortAndDelayBelowTcps) {
 TEST(WccpRuns, EveryNodeOfThePathGivesFeedbackAndNs2BusynessIsTheHigher) {
   const Results r = run_scenario(parse_scenario(chain9(30, "wccp")));
   ASSERT_EQ(r.controllers.size(), 1u);
-  const auto& nodes = r.controllers[0].at("statistics").at("nodes");
+  const auto& nodes = controller_column::statistics.cell(r.controllers[0]).at("nodes");
   ASSERT_EQ(nodes.size(), 9u);  // added on every wireless node
   for (const auto& n : nodes) {
     // Every node sees every data packet: originated, forwarded or delivered.
@@ -88,9 +88,9 @@ TEST(WccpRuns, EveryNodeOfThePathGivesFeedbackAndNs2BusynessIsTheHigher) {
   EXPECT_EQ(nodes[0].at("feedback_lowered").get<std::uint64_t>() + 1, nodes[0].at("packets").get<std::uint64_t>());
   // ns-2's busy time holds the standard's and more (waits for CTS/ACK, EIFS).
   for (const auto& row : r.nodes) {
-    EXPECT_GE(number(row, "channel_busyness_ns2"), number(row, "channel_busyness")) << row.at("id");
+    EXPECT_GE(mac_column::channel_busyness_ns2.of(row), mac_column::channel_busyness.of(row)) << node_column::id.of(row);
   }
-  EXPECT_GT(number(r.nodes.at(4), "channel_busyness_ns2"), number(r.nodes.at(4), "channel_busyness") + 0.01);
+  EXPECT_GT(mac_column::channel_busyness_ns2.of(r.nodes.at(4)), mac_column::channel_busyness.of(r.nodes.at(4)) + 0.01);
 }
 
 }  // namespace
