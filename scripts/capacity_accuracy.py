@@ -182,7 +182,6 @@ GRID_EXPERIMENT = ROOT / "scenarios" / "jamshaid" / "reproduction" / "a4_grid.js
 RANDOM_EXPERIMENT = ROOT / "scenarios" / "jamshaid" / "reproduction" / "a4_random.json"
 SEEDS = 5
 SCALE = "/simulation/offered_load_scale"  # a point: every stream's rate, as a multiple of the share
-RATE = "/flows/0/traffic/rate_bps"
 
 
 def random_scenario(seed: int, rts: bool) -> Path:

@@ -85,7 +85,7 @@ def test_a_parking_lot_saturates_near_the_clique_share(tmp_path):
 
 @pytest.mark.skipif(not Path(ca.wmnsim_bin()).exists(), reason="needs the wmnsim program")
 def test_the_report_finds_fp_in_stored_rows_of_the_grid():
-    # Stored rows as `wmnsim reproduce` writes them: one per (rate, seed, stream). The
+    # Stored rows as `wmnsim reproduce` writes them: one per (offered_load_scale, seed, stream). The
     # bottleneck's streams carry at most 1.02 x the clique share, the others everything:
     # every bottleneck stream is lossy (> 5 % short) from 110 % on, so fp is 110 %.
     import pandas as pd
@@ -100,12 +100,9 @@ def test_the_report_finds_fp_in_stored_rows_of_the_grid():
         for seed in (1, 2):
             for f in base["flows"]:
                 carried = min(step, 1.02) if f["id"] in bottleneck else step
-                rows.append({ca.RATE: ref * step, "seed": seed, "flow_id": f["id"], "goodput_bps": carried * ref})
+                rows.append({ca.SCALE: step, "seed": seed, "flow_id": f["id"], "goodput_bps": carried * ref})
 
-    class Data:
-        flows = pd.DataFrame(rows)
-
-    g = ca.sweep_of(Data, ca.GRID_SCENARIO)
+    g = ca.sweep_of(pd.DataFrame(rows), ca.GRID_SCENARIO)
     assert sorted(g["bottleneck"]) == sorted(bottleneck) and g["seeds"] == 2
     assert g["fp"] == pytest.approx(ref * 1.10)
     table = ca.fig10_table(g)
