@@ -551,6 +551,7 @@ def capacity(report: Report) -> None:
     import capacity_accuracy as ca
 
     ca.report(report)
+    ca.table5(report, FULL)
 
 
 def main() -> int:
