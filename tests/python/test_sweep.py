@@ -352,6 +352,64 @@ def test_runs_stored_before_the_radios_table_load_without_radios(small, tmp_path
     assert old.nodes["run_key"].tolist() == data.nodes["run_key"].tolist()
 
 
+def test_runs_stored_with_other_columns_load_under_the_union_of_their_columns(small, tmp_path):
+    """load() reads every run of a table as one dataset: a run stored with a column the
+    others lack (another wmnsim, another controller) keeps it, the others read it as
+    missing, and rows keep the sweep's order (each run's rows in their stored order)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out, data = small
+    copy = tmp_path / "mixed"
+    shutil.copytree(out, copy)
+    last = data.runs["run_key"].iloc[-1]
+    path = copy / "runs" / last / "flows.parquet"
+    table = pq.read_table(path)
+    pq.write_table(table.append_column("extra_bps", pa.array([1.5 * i for i in range(table.num_rows)])), path)
+    mixed = wmnsim.sweep.load(copy)
+    flows = mixed.flows
+    assert flows.drop(columns="extra_bps").equals(data.flows)
+    mine = flows["run_key"] == last
+    assert flows.loc[mine, "extra_bps"].tolist() == [1.5 * i for i in range(int(mine.sum()))]
+    assert flows.loc[~mine, "extra_bps"].isna().all()
+    pd.testing.assert_frame_equal(mixed.runs, data.runs)
+
+
+def test_aggregate_groups_with_missing_keys_and_values_like_pandas_per_group():
+    """The vectorised aggregate against the per-group computation it replaced: a missing
+    key is a group of its own, missing values are left out, groups in order of first
+    appearance; a constant metric has a standard deviation of exactly 0."""
+    df = pd.DataFrame({"/a": [1.0, 1.0, 2.0, np.nan, np.nan, 2.0, 3.0, 1.0],
+                       "b": ["x", "y", "x", "x", None, "x", "z", "x"],
+                       "m": [1.0, 2.0, 3.0, 4.0, np.nan, 6.0, np.nan, 0.1],
+                       "c": [0.1] * 8})
+    agg = wmnsim.sweep.aggregate(df, by=["/a", "b"], metrics=["m", "c"])
+    keys = [(1.0, "x"), (1.0, "y"), (2.0, "x"), (None, "x"), (None, None), (3.0, "z")]
+    got = [tuple(None if pd.isna(v) else v for v in k) for k in agg[["/a", "b"]].drop_duplicates().values.tolist()]
+    assert got == keys
+    assert agg["metric"].tolist() == ["m", "c"] * len(keys)
+    for (a, b), (_, row) in zip([k for k in keys for _ in (0, 1)], agg.iterrows()):
+        part = df[(df["/a"].isna() if a is None else df["/a"] == a) & (df["b"].isna() if b is None else df["b"] == b)]
+        x = part[row["metric"]].dropna()
+        assert row["count"] == len(x)
+        if len(x) == 0:
+            assert math.isnan(row["mean"]) and math.isnan(row["min"]) and math.isnan(row["median"])
+            continue
+        assert row["mean"] == pytest.approx(x.mean()) and (row["min"], row["max"]) == (x.min(), x.max())
+        assert [row["q25"], row["median"], row["q75"]] == pytest.approx(list(np.percentile(x, [25, 50, 75])))
+        if len(x) > 1:
+            assert row["std"] == pytest.approx(x.std(ddof=1))
+        else:
+            assert math.isnan(row["std"]) and math.isnan(row["ci_half_width"])
+    assert (agg.loc[(agg["metric"] == "c") & (agg["count"] > 1), "std"] == 0.0).all()
+    # No grouping: the whole table is one group, also when it is empty.
+    whole = wmnsim.sweep.aggregate(df, by=[], metrics=["m"]).iloc[0]
+    assert whole["count"] == 6 and whole["mean"] == pytest.approx(df["m"].mean())
+    empty = wmnsim.sweep.aggregate(df.iloc[:0], by=[], metrics=["m"])
+    assert empty["count"].tolist() == [0] and math.isnan(empty["mean"].iloc[0])
+    assert len(wmnsim.sweep.aggregate(df.iloc[:0], by=["/a"], metrics=["m"])) == 0
+
+
 def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     """_execute (a worker's task) in this process: the second attempt of a stored run
     does not run, and a copy finished after another attempt stored it is dropped."""
