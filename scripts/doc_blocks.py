@@ -125,16 +125,19 @@ class Report:
     def _sources_block(self) -> str:
         """Per stored experiment the report read: its stamp and the prose's values drawn from it."""
         by_stamp: Dict[str, List[str]] = {d.stamp(): [] for d in self._data.values()}
+        size = {d.stamp(): sum(d.provenance.get("tables", {}).values()) for d in self._data.values()}
         unattributed = []
         for name, sources in self.value_sources.items():
             if not sources:
                 unattributed.append(name)
             for s in sources:
                 by_stamp.setdefault(s.stamp(), []).append(name)
-        lines = ["| stored runs | values in the prose drawn from them |", "|---|---|"]
+        lines = ["| stored runs | stored tables (KB) | values in the prose drawn from them |", "|---|---:|---|"]
         for stamp in sorted(by_stamp):
             names = sorted(set(by_stamp[stamp]))
-            lines.append(f"| {stamp} | {', '.join(f'`{n}`' for n in names) if names else '(blocks only)'} |")
+            kb = f"{size[stamp] / 1e3:.0f}" if stamp in size else "-"
+            lines.append(f"| {stamp} | {kb} | {', '.join(f'`{n}`' for n in names) if names else '(blocks only)'} |")
+        lines.append(f"| all of the above | {sum(size.values()) / 1e3:.0f} | |")
         text = "<!-- generated: the stored runs this doc's report read -->\n" + "\n".join(lines)
         if unattributed:
             text += ("\n\nValues drawn from several of the runs above together: "

@@ -237,6 +237,9 @@ def prose_values(report, pairs, udp, fixed, sens, beside, stamps, model: list, s
     v("chain_jfi_policy", span(j_pol, lambda x: f"{x:.2f}"), pairs)
     v("rts_a_on32", mb(goodput(pairs, "chain2_tcp_rts_on_cw32", "A_to_GW"), 3), pairs)
     v("rts_a_off32", mb(goodput(pairs, FLAGSHIP, "A_to_GW"), 3), pairs)
+    rts_share = share(pairs, "chain2_tcp_rts_on_cw32", "A_to_GW", ab)
+    v("rts_a_share_on32", pct(rts_share, 1), pairs)
+    report.claim(rts_share < 0.05, "RTS/CTS leaves A starving at CWmin 32 (below 5 % of the chain's goodput)")
 
     # The flagship's mechanism, with and without the policy (nodes and flows tables).
     pol = FLAGSHIP + "_policy"

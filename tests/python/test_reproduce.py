@@ -211,6 +211,10 @@ def test_the_values_sources_block_names_the_runs_behind_each_value(repo):
     block = text[text.index("<!-- begin:sources -->"):]
     assert "scenarios/tiny/reproduction/data/chain (2 runs, wmnsim " in block
     assert "| `share` |" in block
+    # The stored tables' size, what the storage budget counts (docs/reproduce.md).
+    data = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"
+    kb = f"{sum(p.stat().st_size for p in data.glob('*.parquet')) / 1e3:.0f}"
+    assert f") | {kb} | `share` |" in block and f"| all of the above | {kb} | |" in block
 
 
 def test_every_reproduction_doc_lists_the_sources_of_its_values():
