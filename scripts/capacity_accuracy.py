@@ -400,6 +400,8 @@ def table5(rep, full: bool = True) -> None:
             rep.value(f"t5_{'rts' if rts else 'basic'}_{m}_sd", f"{statistics.stdev(e):.2f}" if len(e) > 1 else "-",
                       data)
         rep.value(f"t5_{'rts' if rts else 'basic'}_found", f"{found.get(rts, 0)} of {topologies[rts]}", data)
+        above = [sum(1 for x in errors.get((rts, True, m), []) if x > 0) for m in MODELS]
+        rep.value(f"t5_{'rts' if rts else 'basic'}_above", " and ".join(str(a) for a in above), data)
     if not full:
         return  # the quick runs (two topologies): no verdicts
     mean = {(rts, m): statistics.mean(errors[(rts, True, m)]) for rts in (False, True) for m in MODELS}
