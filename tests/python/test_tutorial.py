@@ -69,6 +69,14 @@ def test_every_step_runs(tmp_path, monkeypatch):
                  "spacing.png", "quick.json", "trace-ch6.pcap"):
         assert (study / name).is_file(), name
     assert len(namespace["data"].runs) == 9  # 3 spacings x 3 seeds
+    # The routes and rates the prose of step 2 quotes are the run's and the build's.
+    text = TUTORIAL.read_text()
+    routes = {str(list(r)).replace("'", "") for r in namespace["result"].flows["route"]}
+    assert {"[n3, n1, GW]", "[n5, n1, GW]", "[n4, GW]"} <= routes and all(r in text for r in routes)
+    links = namespace["links"]
+    to_gw = dict(zip(links[links.dst == "GW"].src, links[links.dst == "GW"].rate_bps))
+    assert (to_gw["n1"], to_gw["n3"]) == (36e6, 6e6)
+    assert "n1, 60 m away, at 36 Mbit/s and n3, 180 m away, only at\n6 Mbit/s" in text
 
 
 if __name__ == "__main__":
