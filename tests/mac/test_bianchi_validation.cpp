@@ -9,7 +9,7 @@
 // the same airtimes. After a collision the stations that did not transmit defer
 // EIFS (they received a corrupted frame), so the model's T_c uses EIFS.
 //
-// The table is printed; README.md quotes it.
+// The table is printed; docs/performance.md quotes it.
 
 #include <gtest/gtest.h>
 
