@@ -386,7 +386,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     check_pcap_files(net, options.other_output_files);
     try {
       pcap.emplace(*net.phy().medium, pcap_options(scenario), traced_network(net));
-    } catch (const std::runtime_error& e) {
+    } catch (const trace::CaptureWriteError& e) {
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }
@@ -397,7 +397,14 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   mac_sampler.start();
 
   const auto wall_start = std::chrono::steady_clock::now();
-  const bool finished = sim.run_until(scenario.simulation.duration, options.control);
+  bool finished = false;
+  try {
+    finished = sim.run_until(scenario.simulation.duration, options.control);
+  } catch (const trace::CaptureWriteError& e) {
+    // A trace that no longer fits the disk, as at commit below and as the results
+    // file (exit 2, the earlier file kept): the user's to fix, not an internal error.
+    throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
+  }
   const auto wall_end = std::chrono::steady_clock::now();
 
   Results out;
@@ -420,7 +427,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   if (pcap) {
     try {
       pcap->commit();
-    } catch (const std::runtime_error& e) {
+    } catch (const trace::CaptureWriteError& e) {
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }

@@ -197,7 +197,7 @@ void PcapFile::fail(int error) {
     fd_ = -1;
     ::unlink(temporary_.c_str());
   }
-  throw std::runtime_error("cannot write the trace " + path_.string() + ": " + std::strerror(error != 0 ? error : EIO));
+  throw CaptureWriteError("cannot write the trace " + path_.string() + ": " + std::strerror(error != 0 ? error : EIO));
 }
 
 }  // namespace wmnsim::trace

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,16 @@ inline constexpr std::uint32_t kPcapFileHeaderBytes = 24;
 inline constexpr std::uint32_t kPcapRecordHeaderBytes = 16;
 
 enum class CaptureFormat { pcap, pcapng };
+
+// A capture file that cannot be written (a full disk, a quota, permissions): the
+// user's to fix, as for the results file, so the run reports it as an input error
+// at /outputs/pcap/path (exit 2), never as an internal one. Thrown at creation, by
+// a write during the run and by commit(); the temporary file is gone by then and
+// an earlier file at the path is left as it was.
+class CaptureWriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // A pcapng Name Resolution Block entry: an address and the name Wireshark shows
 // for it (nrb_record_ipv4, 4 octets; nrb_record_eui48, 6 octets).
@@ -67,7 +78,7 @@ struct CaptureLayout {
 class PcapFile {
  public:
   // Creates the temporary file and writes the file header (pcapng: the section
-  // header, the interfaces and the names). Throws std::runtime_error naming `path`
+  // header, the interfaces and the names). Throws CaptureWriteError naming `path`
   // when the folder does not take the file.
   PcapFile(std::filesystem::path path, std::uint32_t snap_length, CaptureLayout layout = {});
   ~PcapFile();
@@ -76,10 +87,11 @@ class PcapFile {
 
   // One record at `at`: `packet` cut to the snap length, its whole size as the
   // original length; pcapng: on `interface` (an index into the layout's), with
-  // `comment` as its opt_comment when not empty.
+  // `comment` as its opt_comment when not empty. Throws CaptureWriteError when
+  // the full buffer cannot be written out.
   void write(Time at, std::span<const std::uint8_t> packet, std::uint32_t interface = 0,
              std::string_view comment = {});
-  // Flushes, closes and renames the file into place. Throws std::runtime_error.
+  // Flushes, closes and renames the file into place. Throws CaptureWriteError.
   void commit();
 
   const std::filesystem::path& path() const { return path_; }

@@ -81,7 +81,7 @@ std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const 
 
 class PcapTrace final : public phy::AirObserver {
  public:
-  // Opens the files (std::runtime_error when a folder does not take them) and
+  // Opens the files (CaptureWriteError when a folder does not take them) and
   // registers itself as `medium`'s air observer until destroyed.
   PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwork network);
   ~PcapTrace() override;
@@ -95,7 +95,8 @@ class PcapTrace final : public phy::AirObserver {
   void on_missed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
                  Time first_bit) override;
 
-  // Renames every file into place (after a run that finished). Throws std::runtime_error.
+  // Renames every file into place (after a run that finished). Throws CaptureWriteError;
+  // so do the on_* calls when a buffer's write to disk fails.
   void commit();
   std::size_t file_count() const { return files_.size(); }
   const PcapFile& file(std::size_t i) const { return *files_[i]; }

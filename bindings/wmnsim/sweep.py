@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
+import errno
 import fcntl
 import hashlib
 import itertools
@@ -596,6 +597,24 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
     yield scheduler  # a distributed.Client
 
 
+def _check_out_dir(out_dir: PathLike) -> None:
+    """The sweep's folder is a folder, or can be made one: a path that names a file,
+    or lies under one, raises NotADirectoryError saying which (``wmnsim sweep``:
+    exit 2). Missing folders are created by the sweep."""
+    path = os.path.abspath(os.fspath(out_dir))
+    if os.path.isdir(path):
+        return
+    if os.path.lexists(path):
+        raise NotADirectoryError(errno.ENOTDIR, f"{path} is a file, not a folder: a sweep stores its runs in a "
+                                 "folder (created when missing); choose another output path")
+    parent = os.path.dirname(path)
+    while parent and not os.path.lexists(parent):
+        parent = os.path.dirname(parent)
+    if parent and not os.path.isdir(parent):
+        raise NotADirectoryError(errno.ENOTDIR, f"cannot make the sweep folder {path}: {parent} is a file, "
+                                 "not a folder; choose another output path")
+
+
 def _check_requirements() -> None:
     """Sweeps need packages plain runs do not: say which, before anything runs."""
     import importlib.util
@@ -757,6 +776,7 @@ def sweep(
     _check_requirements()
     plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
     out = os.path.abspath(os.fspath(out_dir))
+    _check_out_dir(out)
     os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
     os.makedirs(os.path.join(out, TMP_DIR), exist_ok=True)
     _remove_stale_tmp(out)
@@ -1123,11 +1143,15 @@ def _run_spec_command(spec: str, out_dir: PathLike, scheduler: Optional[str], wo
         try:
             kwargs = load_spec(spec)
             _check_workers(scheduler, workers)
+            _check_out_dir(out_dir)
         except ScenarioError as e:
             print(str(e), file=sys.stderr)
             return EXIT_INVALID
         except ValueError as e:  # workers= with a scheduler address, a bad worker count
             print(f"wmnsim sweep: {e}", file=sys.stderr)
+            return EXIT_INVALID
+        except NotADirectoryError as e:  # -o names a file
+            print(f"wmnsim sweep: -o: {e.strerror}", file=sys.stderr)
             return EXIT_INVALID
         data = sweep(out_dir=out_dir, scheduler=scheduler, workers=workers, progress=progress,
                      _spec_source=spec, **kwargs)

@@ -3,6 +3,7 @@ signals, the scenario's output files, and `validate` answering what `run` would.
 import json
 import os
 import pathlib
+import resource
 import signal
 import subprocess
 import time
@@ -134,3 +135,38 @@ def test_outputs_must_differ_from_each_other_and_from_the_input(tmp_path):
     r = wmnsim("run", f, "-o", f)
     assert r.returncode == 2 and "it is the scenario file" in r.stderr
     assert json.loads(f.read_text())["simulation"]["duration_s"] == 2  # untouched
+
+
+def _file_size_limit(limit):
+    """A file write past `limit` bytes fails (EFBIG), as on a full disk (ENOSPC):
+    the same failing write(2). SIGXFSZ ignored, so the write fails instead of the
+    signal ending the process."""
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+def test_a_trace_that_cannot_be_written_is_refused_as_the_results_file_is(tmp_path):
+    f = scenario(tmp_path, outputs__pcap={"path": "trace"})
+    r = wmnsim("run", f, "-o", "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    traces = [n for n in before if n.startswith("trace")]
+    # More than the trace's 256 KiB buffer: the write that fails is one during the run.
+    assert traces and max(len(before[n]) for n in traces) > 300_000
+    limited = _file_size_limit(100_000)
+    trace = subprocess.run([WMNSIM, "run", f, "-o", "r.json"], capture_output=True, text=True, cwd=tmp_path,
+                           timeout=300, preexec_fn=limited)
+    assert trace.returncode == 2, trace.stderr
+    assert "/outputs/pcap/path: cannot write the trace " in trace.stderr and "File too large" in trace.stderr
+    assert "internal error" not in trace.stderr
+    # The results file under the same condition: the same exit code, the same kind of message.
+    f = scenario(tmp_path)
+    results = subprocess.run([WMNSIM, "run", f, "-o", "r.json"], capture_output=True, text=True, cwd=tmp_path,
+                             timeout=300, preexec_fn=_file_size_limit(1_000))
+    assert results.returncode == trace.returncode == 2, results.stderr
+    assert "cannot write r.json: File too large" in results.stderr
+    # Both keep the earlier files and leave no temporary file.
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "s.json"}
+    assert after == {n: b for n, b in before.items() if n != "s.json"}

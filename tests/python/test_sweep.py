@@ -5,6 +5,7 @@ import math
 import os
 import shutil
 import signal
+import subprocess
 import threading
 import time
 
@@ -16,7 +17,7 @@ from scipy import stats
 
 import wmnsim
 import wmnsim.plot
-from conftest import FLAGSHIP, ROOT
+from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
 
 # Debian's tornado 6.2 under distributed 2022.12: a deprecation notice, nothing wrong.
 pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
@@ -282,6 +283,25 @@ def test_spec_validation_errors_name_their_json_path(tmp_path, capsys):
     assert wmnsim.sweep.run_spec_command(tmp_path / "spec.json", tmp_path / "out", "tcp://127.0.0.1:1", 2) == 2
     assert "workers= sizes the embedded cluster" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_output_that_is_a_file_is_refused_before_anything_runs(tmp_path, capsys):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "seeds": 1}))
+    afile = tmp_path / "afile"
+    afile.write_text("kept")
+    assert wmnsim.sweep.run_spec_command(spec, afile) == 2
+    assert capsys.readouterr().err == f"wmnsim sweep: -o: {afile} is a file, not a folder: a sweep stores its " \
+                                      "runs in a folder (created when missing); choose another output path\n"
+    assert wmnsim.sweep.run_spec_command(spec, afile / "out") == 2
+    assert f"cannot make the sweep folder {afile / 'out'}: {afile} is a file, not a folder" in capsys.readouterr().err
+    with pytest.raises(NotADirectoryError, match="is a file, not a folder"):
+        wmnsim.sweep(FLAGSHIP, seeds=1, out_dir=afile)
+    # The program answers the same (it runs this module).
+    r = subprocess.run([WMNSIM_BIN, "sweep", str(spec), "-o", str(afile)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and f"{afile} is a file, not a folder" in r.stderr and "internal error" not in r.stderr
+    assert afile.read_text() == "kept" and sorted(p.name for p in tmp_path.iterdir()) == ["afile", "spec.json"]
 
 
 def test_aggregate_matches_a_hand_computation():
