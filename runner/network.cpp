@@ -171,14 +171,24 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
   // Controllers that start at the same instant start together, in list order, and
   // are then told so (Controller::on_started_together): one event per start time.
   // At 0 they act before any frame is queued or any backoff drawn.
-  std::map<Time, std::vector<control::Controller*>> by_start;
-  for (std::size_t i = 0; i < controllers_.size(); ++i) {
-    by_start[scenario_.controllers[i].start].push_back(controllers_[i].get());
-  }
+  std::map<Time, std::vector<std::size_t>> by_start;
+  for (std::size_t i = 0; i < controllers_.size(); ++i) by_start[scenario_.controllers[i].start].push_back(i);
   for (auto& [start, group] : by_start) {
-    const auto start_group = [group] {
-      for (control::Controller* c : group) c->start();
-      for (control::Controller* c : group) c->started_together();
+    const auto start_group = [this, group] {
+      for (const std::size_t i : group) {
+        try {
+          controllers_[i]->start();
+        } catch (const ScenarioError& e) {
+          // A refusal about the network as a whole (the capacity model's size cap)
+          // is this controller's: it asked for it.
+          std::vector<ValidationIssue> issues = e.issues();
+          for (ValidationIssue& issue : issues) {
+            if (issue.path.empty()) issue.path = pointer_join("/controllers", i);
+          }
+          throw ScenarioError(std::move(issues));
+        }
+      }
+      for (const std::size_t i : group) controllers_[i]->started_together();
     };
     if (start == Time{}) {
       start_group();

@@ -131,6 +131,12 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
   if (const nlohmann::json* list = r.array("nodes")) {
+    // Refused rather than read as "every node" (the default) or "none" (a trace
+    // that would write no frame): the two readings are opposite, so neither is guessed.
+    if (list->empty()) {
+      ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
+                                         "node, or list the nodes to trace");
+    }
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string path = pointer_join(r.path_of("nodes"), i);
       const nlohmann::json& v = (*list)[i];

@@ -205,8 +205,9 @@ inline constexpr double kMaxTimeseriesSamples = 1e7;
 nlohmann::json parse_json_text(const std::string& text, std::string_view source);
 
 // Reads a JSON file with parse_json_text. A missing or unreadable file, a folder, or
-// a file larger than kMaxScenarioBytes -> ScenarioError naming it.
-nlohmann::json read_json_file(const std::filesystem::path& path);
+// a file larger than kMaxScenarioBytes -> ScenarioError naming it as `what` ("cannot
+// read sweep spec ...": the same reader serves sweep specs and experiment files).
+nlohmann::json read_json_file(const std::filesystem::path& path, std::string_view what = "scenario file");
 
 // Validates everything, collects all issues, throws ScenarioError. Controllers,
 // transports and queue disciplines are looked up in `registries` (the built-ins

@@ -340,7 +340,7 @@ def load_spec(path: PathLike) -> Dict[str, Any]:
     JSON paths)."""
     path = os.fspath(path)
     try:
-        _core.check_json_file(path)  # the command line's reader: line and column, duplicate keys
+        _core.check_json_file(path, "sweep spec")  # the command line's reader: line and column, duplicate keys
     except ScenarioError as e:
         raise e.with_source(path) from None
     with open(path, encoding="utf-8-sig") as f:

@@ -170,3 +170,22 @@ def test_a_trace_that_cannot_be_written_is_refused_as_the_results_file_is(tmp_pa
     # Both keep the earlier files and leave no temporary file.
     after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "s.json"}
     assert after == {n: b for n, b in before.items() if n != "s.json"}
+
+
+def test_an_output_that_is_a_symbolic_link_is_written_through(tmp_path):
+    f = scenario(tmp_path)
+    (tmp_path / "store").mkdir()
+    target = tmp_path / "store" / "results.json"
+    target.write_text("old")
+    (tmp_path / "link.json").symlink_to("store/results.json")
+    (tmp_path / "dangling.csv").symlink_to("store/flows.csv")  # its target is made
+    r = wmnsim("run", f, "-o", "link.json", "--csv", "dangling.csv", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "link.json").is_symlink() and (tmp_path / "dangling.csv").is_symlink()
+    assert json.loads(target.read_text())["format"] == "wmnsim-results"
+    assert (tmp_path / "store" / "flows.csv").read_text().startswith("id,")
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["flows.csv", "results.json"]
+    # The target's folder is checked before the run, as any output's.
+    (tmp_path / "broken.json").symlink_to("no/such/folder/r.json")
+    r = wmnsim("run", f, "-o", "broken.json", cwd=tmp_path)
+    assert r.returncode == 2 and "the folder no/such/folder does not exist" in r.stderr, r.stderr

@@ -304,6 +304,13 @@ def test_an_output_that_is_a_file_is_refused_before_anything_runs(tmp_path, caps
     assert afile.read_text() == "kept" and sorted(p.name for p in tmp_path.iterdir()) == ["afile", "spec.json"]
 
 
+def test_a_spec_that_is_a_folder_is_called_a_sweep_spec(tmp_path, capsys):
+    assert wmnsim.sweep.run_spec_command(tmp_path, tmp_path / "out") == 2
+    err = capsys.readouterr().err
+    assert f'cannot read sweep spec "{tmp_path}": it is a folder' in err and "scenario file" not in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_aggregate_matches_a_hand_computation():
     values = {16: [4.0, 6.0, 11.0, 7.0], 32: [2.5, 3.5], 64: [9.0]}
     df = pd.DataFrame([{"/mac/cw_min": k, "seed": i + 1, "goodput_bps": v, "other": 2 * v}
