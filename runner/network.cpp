@@ -50,7 +50,8 @@ auto timed(double& seconds, F&& f) {
 
 }  // namespace
 
-Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry)
+Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry,
+                 double sample_budget)
     : sim_(sim),
       scenario_(scenario),
       window_{scenario.simulation.warmup, scenario.simulation.duration},
@@ -62,6 +63,7 @@ Network::Network(Simulation& sim, const Scenario& scenario, const control::Contr
       })),
       ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
   const auto start = std::chrono::steady_clock::now();
+  samples_ = SampleBudget(sample_budget);
   build_nodes();
   build_wired_links();
   build_flows();
@@ -140,6 +142,10 @@ void Network::build_flows() {
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
       control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}});
+  // The time series are bounded before the run (at most kMaxTimeseriesSamples); the
+  // histories get what they leave.
+  samples_.take(scenario_.timeseries_samples);
+  control_context_->samples = &samples_;
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   // 001's capacity models over this network, built at the first call (only a

@@ -378,7 +378,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
   if (options.fingerprint) sim.scheduler().enable_fingerprint();
   configure_log(sim, scenario, options.log_nodes);
-  Network net(sim, scenario, registries.controllers);
+  Network net(sim, scenario, registries.controllers, options.sample_budget);
   label_radios(net);
   // The trace only reads (phy/air_observer.hpp): it leaves the run's events as they are.
   std::optional<trace::PcapTrace> pcap;
@@ -443,6 +443,14 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     controller_column::type.set(row, c.config().type);
     controller_column::statistics.set(row, nlohmann::ordered_json(c.statistics()));
     out.controllers.push_back(std::move(row));
+    if (c.history_cut()) {
+      out.warnings.push_back(
+          {pointer_join("/controllers", i),
+           "its statistics' history stops where the run's sample budget ran out: the time series and every "
+           "controller's history hold at most " + format_number(kMaxTimeseriesSamples) +
+               " samples together (docs/scenario.md, Limits); shorten the run or record fewer series"});
+      sim.log().warn("{}: {}", out.warnings.back().path, out.warnings.back().message);
+    }
   }
   flow_sampler.write(out);
   mac_sampler.write(out);  // its time series and the radios table

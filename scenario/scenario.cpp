@@ -90,6 +90,7 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   }
   const double bins = std::ceil(static_cast<double>(s.simulation.duration.picoseconds()) /
                                 static_cast<double>(s.simulation.measurement_interval.picoseconds()));
+  ctx.scenario.timeseries_samples = bins * series;
   if (bins * series <= kMaxTimeseriesSamples) return;
   const double shortest = s.simulation.duration.to_seconds() * series / kMaxTimeseriesSamples;
   const std::string path =

@@ -164,6 +164,9 @@ struct Scenario {
   std::string description;
   SimulationSection simulation;
   std::vector<std::string> timeseries;  // outputs.timeseries kinds requested
+  // An upper bound of the samples those series hold (intervals x series), taken from
+  // the run's sample budget (core/sample_budget.hpp) before the controllers' histories.
+  double timeseries_samples = 0.0;
   PhySection phy;
   MacSection mac;
   PropagationSection propagation;
@@ -194,7 +197,8 @@ inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 // docs/scenario.md, "Limits", says why and README, "Whole network", what set-up
 // costs at and beyond it. Links are capped by phy::Medium::kMaxLinks.
 inline constexpr std::size_t kMaxNodes = 10000;
-// Samples all time series of one run may hold together: 10^7 rows are about 1 GB
+// Samples all time series of one run may hold together, with every history its
+// controllers keep (one budget: core/sample_budget.hpp): 10^7 rows are about 1 GB
 // of results JSON and half that in memory.
 inline constexpr double kMaxTimeseriesSamples = 1e7;
 

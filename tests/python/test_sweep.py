@@ -252,7 +252,7 @@ def test_spec_validation_errors_name_their_json_path(tmp_path, capsys):
         f"{s}: /grid/~1mac~1cw_min: must be a non-empty list"]
     lines = spec_errors(tmp_path, capsys, {"grid": {"/mac/cw_min": [16, 3, 16]}, "seeds": [1, -4], "grdi": 1})
     assert lines == [f'{s}: /grdi: unknown key (did you mean "grid"?); a spec has scenario, grid, points, seeds, '
-                     "topology_seeds"]
+                     "topology_seeds, max_runs"]
     lines = spec_errors(tmp_path, capsys, {"grid": {"/mac/cw_min": [16, 3, 16]}, "seeds": [1, -4]})
     assert lines == [f"{s}: /grid/~1mac~1cw_min/2: 16 is listed twice (also at /grid/~1mac~1cw_min/0)",
                      f"{s}: /seeds/1: must be an integer 0..18446744073709551615, got -4"]
@@ -302,6 +302,28 @@ def test_an_output_that_is_a_file_is_refused_before_anything_runs(tmp_path, caps
                        timeout=120)
     assert r.returncode == 2 and f"{afile} is a file, not a folder" in r.stderr and "internal error" not in r.stderr
     assert afile.read_text() == "kept" and sorted(p.name for p in tmp_path.iterdir()) == ["afile", "spec.json"]
+
+
+def test_a_spec_expanding_past_max_runs_is_refused_before_its_grid_is_built(tmp_path, capsys):
+    s = str(tmp_path / "spec.json")
+    # 10^8 points and 10^9 seeds in a few hundred bytes: refused at once, by count.
+    huge = {"grid": {f"/description/k{i}": list(range(10)) for i in range(8)}, "seeds": 10**9}
+    start = time.monotonic()
+    lines = spec_errors(tmp_path, capsys, huge)
+    assert time.monotonic() - start < 10
+    assert lines == [f"{s}: the sweep expands to 1e+17 runs (10 x 10 x 10 x 10 x 10 x 10 x 10 x 10 grid points x "
+                     f'1000000000 seeds); at most 100000 (max_runs): set "max_runs" in the spec, or '
+                     "sweep(max_runs=...) in Python, to run more, or sweep fewer values"]
+    # The cap is the spec's to raise or lower.
+    lines = spec_errors(tmp_path, capsys, {"grid": {"/mac/cw_min": [16, 32, 64]}, "seeds": 2, "max_runs": 5})
+    assert lines == [f"{s}: the sweep expands to 6 runs (3 points x 2 seeds); at most 5 (max_runs): set "
+                     '"max_runs" in the spec, or sweep(max_runs=...) in Python, to run more, or sweep fewer values']
+    assert spec_errors(tmp_path, capsys, {"seeds": 2, "max_runs": 0}) == [
+        f"{s}: /max_runs: must be a positive integer, got 0"]
+    from wmnsim.sweep import _plan  # the module (wmnsim.sweep, the attribute, is its function)
+
+    plan = _plan(FLAGSHIP, {"/mac/cw_min": [16, 32, 64]}, None, 2, None, max_runs=6)
+    assert len(plan.runs) == 6
 
 
 def test_a_spec_that_is_a_folder_is_called_a_sweep_spec(tmp_path, capsys):
