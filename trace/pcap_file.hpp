@@ -25,10 +25,12 @@
 // Written little-endian (the magic numbers tell a reader the order). Timestamps
 // are simulated time from 0 (so the epoch, 1970-01-01, is the start of the run).
 //
-// The records stream through a buffer into a temporary file beside the target
-// (".<name>.tmp-<pid>-<n>"); commit() renames it into place, so a reader never sees
-// half a trace. Destroyed without commit() (an interrupted or failed run), the
-// temporary file is removed.
+// The records stream through a buffer into an unnamed file in the target's folder
+// (O_TMPFILE); commit() names it (".<name>.tmp-<pid>-<n>") and renames it into
+// place, so a reader never sees half a trace, and a run killed before (SIGKILL, out
+// of memory) leaves no file at all: the kernel discards an unnamed one with its
+// process. On a file system without O_TMPFILE the temporary file is named from the
+// start; destroyed without commit() (an interrupted or failed run) it is removed.
 
 #include <array>
 #include <cstdint>
@@ -99,6 +101,7 @@ class PcapFile {
 
  private:
   void flush();
+  void name_unnamed();
   void write_pcapng_header(const CaptureLayout& layout);
   [[noreturn]] void fail(int error);
 
@@ -107,6 +110,7 @@ class PcapFile {
   std::uint32_t snap_length_;
   CaptureFormat format_;
   int fd_ = -1;
+  bool unnamed_ = false;  // fd_ is an O_TMPFILE file, not yet linked
   std::vector<std::uint8_t> buffer_;
   std::uint64_t records_ = 0;
 };

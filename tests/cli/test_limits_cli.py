@@ -189,3 +189,20 @@ def test_an_output_that_is_a_symbolic_link_is_written_through(tmp_path):
     (tmp_path / "broken.json").symlink_to("no/such/folder/r.json")
     r = wmnsim("run", f, "-o", "broken.json", cwd=tmp_path)
     assert r.returncode == 2 and "the folder no/such/folder does not exist" in r.stderr, r.stderr
+
+
+def test_a_killed_run_leaves_no_trace_file_behind(tmp_path):
+    f = scenario(tmp_path, outputs__pcap={"path": "trace"})
+    f.write_text(f.read_text().replace('"duration_s": 2', '"duration_s": 100000'))
+    p = subprocess.Popen([WMNSIM, "run", f], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    # Until the trace has written past its first buffer (the unnamed file holds data).
+    while time.monotonic() < deadline and p.poll() is None:
+        written = sum(int(l.split()[1]) for l in open(f"/proc/{p.pid}/io") if l.startswith("wchar:"))
+        if written > 1_000_000:
+            break
+        time.sleep(0.1)
+    assert p.poll() is None
+    p.kill()
+    p.wait(timeout=60)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.json"]
