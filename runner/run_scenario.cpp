@@ -294,6 +294,7 @@ trace::PcapTraceOptions pcap_options(const Scenario& s) {
   o.path = p.path;
   o.per = p.per == PcapSplit::node ? trace::TraceSplit::node : trace::TraceSplit::channel;
   o.snap_length = static_cast<std::uint32_t>(p.snap_length);
+  o.max_bytes = static_cast<std::uint64_t>(p.max_bytes);
   o.format = p.format == PcapFormat::pcapng ? trace::CaptureFormat::pcapng : trace::CaptureFormat::pcap;
   o.failed = p.failed == PcapFailed::all              ? trace::FailedFrames::all
              : p.failed == PcapFailed::decoded_header ? trace::FailedFrames::decoded_header
@@ -429,6 +430,12 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
       pcap->commit();
     } catch (const trace::CaptureWriteError& e) {
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
+    }
+    if (const auto cut = pcap->cut_at()) {
+      out.warnings.push_back({"/outputs/pcap/max_bytes",
+                              "the trace stops at " + format_number(cut->to_seconds()) + " s simulated: its files reached " +
+                                  std::to_string(scenario.outputs.pcap->max_bytes) +
+                                  " bytes (max_bytes); raise max_bytes, trace fewer nodes or a shorter run"});
     }
   }
 

@@ -131,6 +131,7 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
     p.format = failed ? PcapFormat::pcapng : PcapFormat::pcap;
   }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
+  p.max_bytes = r.integer_or("max_bytes", p.max_bytes, PcapOutput::kMinMaxBytes, PcapOutput::kMaxMaxBytes);
   if (const nlohmann::json* list = r.array("nodes")) {
     // Refused rather than read as "every node" (the default) or "none" (a trace
     // that would write no frame): the two readings are opposite, so neither is guessed.

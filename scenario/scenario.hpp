@@ -145,6 +145,12 @@ struct PcapOutput {
   // Node indices: per node, the nodes with a file; per channel, the transmitters
   // whose frames are written. Empty: every node.
   std::vector<std::size_t> nodes;
+  // The most bytes the trace's files hold together: writing stops there (the run
+  // goes on, and warns), as the time series are bounded (docs/scenario.md, Limits).
+  std::int64_t max_bytes = kDefaultMaxBytes;
+  static constexpr std::int64_t kDefaultMaxBytes = std::int64_t{1} << 30;  // 1 GiB, as 10^7 samples of results
+  static constexpr std::int64_t kMinMaxBytes = std::int64_t{1} << 20;
+  static constexpr std::int64_t kMaxMaxBytes = std::int64_t{1} << 40;
 };
 
 struct OutputsSection {

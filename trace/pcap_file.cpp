@@ -191,6 +191,7 @@ void PcapFile::write(Time at, std::span<const std::uint8_t> packet, std::uint32_
 
 void PcapFile::flush() {
   if (!write_all(fd_, buffer_.data(), buffer_.size())) fail(errno);
+  flushed_ += buffer_.size();
   buffer_.clear();
 }
 

@@ -98,6 +98,8 @@ class PcapFile {
 
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t records() const { return records_; }
+  // The file's size so far: written out and buffered.
+  std::uint64_t bytes() const { return flushed_ + buffer_.size(); }
 
  private:
   void flush();
@@ -113,6 +115,7 @@ class PcapFile {
   bool unnamed_ = false;  // fd_ is an O_TMPFILE file, not yet linked
   std::vector<std::uint8_t> buffer_;
   std::uint64_t records_ = 0;
+  std::uint64_t flushed_ = 0;
 };
 
 }  // namespace wmnsim::trace

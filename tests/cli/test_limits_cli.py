@@ -206,3 +206,19 @@ def test_a_killed_run_leaves_no_trace_file_behind(tmp_path):
     p.kill()
     p.wait(timeout=60)
     assert sorted(x.name for x in tmp_path.iterdir()) == ["s.json"]
+
+
+def test_a_trace_stops_at_its_max_bytes_and_the_run_warns(tmp_path):
+    f = scenario(tmp_path, outputs__pcap={"path": "trace", "max_bytes": 1 << 20}, simulation__duration_s=10)
+    r = wmnsim("run", f, "-o", "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    traces = [p for p in tmp_path.iterdir() if p.name.startswith("trace")]
+    assert traces and 1 << 20 <= sum(p.stat().st_size for p in traces) < (1 << 20) + 70_000
+    warnings = json.loads((tmp_path / "r.json").read_text())["warnings"]
+    assert [w["path"] for w in warnings] == ["/outputs/pcap/max_bytes"]
+    assert "the trace stops at" in warnings[0]["message"] and "/outputs/pcap/max_bytes" in r.stderr
+    # The frames before the cut are those of a trace without one: the same bytes.
+    g = scenario(tmp_path, outputs__pcap={"path": "full"}, simulation__duration_s=10)
+    assert wmnsim("run", g, cwd=tmp_path).returncode == 0
+    cut, full = traces[0].read_bytes(), (tmp_path / traces[0].name.replace("trace", "full")).read_bytes()
+    assert len(full) > len(cut) and full.startswith(cut)
