@@ -84,14 +84,7 @@ class StopSignals {
 };
 
 void print_issues(const std::string& file, const wmnsim::ScenarioError& e) {
-  for (const auto& issue : e.issues()) {
-    // Root-level messages (unreadable or malformed files) already name the file.
-    if (issue.path.empty()) {
-      std::cerr << issue.message << '\n';
-    } else {
-      std::cerr << file << ": " << issue.path << ": " << issue.message << '\n';
-    }
-  }
+  for (const auto& issue : e.issues()) std::cerr << wmnsim::issue_line(file, issue) << '\n';
 }
 
 // "12.3/120 s (10%)  1.2e+07 ev/s  ETA 3 s", redrawn in place.

@@ -60,13 +60,7 @@ int run_capacity_command(const CapacityArgs& args) {
     options.capacity.mac_capacity_bps = args.mac_capacity_bps;
     report = capacity_report(scenario, options);
   } catch (const ScenarioError& e) {
-    for (const auto& issue : e.issues()) {
-      if (issue.path.empty()) {
-        std::cerr << issue.message << '\n';
-      } else {
-        std::cerr << file << ": " << issue.path << ": " << issue.message << '\n';
-      }
-    }
+    for (const auto& issue : e.issues()) std::cerr << issue_line(file, issue) << '\n';
     return kExitInvalidInput;
   } catch (const NotSupportedError& e) {
     std::cerr << file << ": " << e.what() << '\n';

@@ -25,6 +25,7 @@
 
 #include "core/node.hpp"
 #include "core/routing.hpp"
+#include "core/sample_budget.hpp"
 #include "control/controller_config.hpp"
 #include "control/gateway_rate_control_params.hpp"
 #include "core/topology.hpp"
@@ -72,6 +73,9 @@ struct ControlContext {
   // flow's max-min fair share (bit/s; 0 for the inactive), by flow index. Empty
   // where the runner offers none.
   std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active)> fair_shares;
+  // The run's budget of stored samples, shared with the time series
+  // (core/sample_budget.hpp); null: histories are not bounded (unit tests).
+  SampleBudget* samples = nullptr;
 
   // The index of the node with this id.
   std::optional<std::size_t> find_node(std::string_view id) const {
@@ -106,12 +110,23 @@ class Controller {
 
   // What the controller did, as one JSON object (numbers, lists, per-node rows).
   virtual nlohmann::ordered_json statistics() const = 0;
+  // Whether a history in statistics() stopped growing at the run's sample budget.
+  bool history_cut() const { return history_cut_; }
 
  protected:
   ControlContext& context() { return context_; }
   const ControlContext& context() const { return context_; }
   Simulation& sim() { return context_.sim; }
 
+  // Whether a history may keep `samples` more entries (one per value stored): true,
+  // and taken from the run's budget, unless the budget is spent; then the history
+  // stops growing (history_cut()). Call before each append to a history the
+  // statistics hold.
+  bool keep(double samples = 1.0) {
+    if (context_.samples == nullptr || context_.samples->take(samples)) return true;
+    history_cut_ = true;
+    return false;
+  }
   // Calls `tick` every `period` from now + period until stop(). Returns its index.
   std::size_t every(Time period, std::function<void()> tick);
   // Undo hook for stop(); timers are already cancelled when it runs.
@@ -141,6 +156,7 @@ class Controller {
   std::vector<std::pair<Node*, NodeSubscriber*>> subscriptions_;
   std::vector<std::pair<Node*, ManagementHandler*>> management_subscriptions_;
   bool stopped_ = false;
+  bool history_cut_ = false;
 };
 
 }  // namespace wmnsim::control

@@ -309,6 +309,8 @@ void GatewayRateControl::apply_rates() {
 
 void GatewayRateControl::report() {
   const double seconds = params_.report_interval.to_seconds();
+  // Two values per class and the aggregate per report: all kept, or none.
+  if (!keep(2.0 * static_cast<double>(classes_.size()) + 1.0)) return;
   for (auto& [id, c] : classes_) {
     c.data_rate_bps.push_back(static_cast<double>(c.data_bytes - c.data_bytes_at_report) * 8.0 / seconds);
     c.data_bytes_at_report = c.data_bytes;

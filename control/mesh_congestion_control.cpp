@@ -51,7 +51,7 @@ void MeshCongestionControl::start() {
       s->node = static_cast<std::uint32_t>(n);
       s->mac = m;
       s->duration = params_.initial_duration;
-      s->duration_series.emplace_back(now, s->duration);
+      if (keep()) s->duration_series.emplace_back(now, s->duration);
       RadioState* state = s.get();
       // Data travels in AC_BE (DCF's one category; under EDCA the category 004's
       // single access class maps to): its queue becomes the mesh buffer.
@@ -173,7 +173,7 @@ void MeshCongestionControl::set_duration(RadioState& s, Time d, Time now) {
   // The field's range: 100 us units up to 6.5535 s (mac/congestion_notification.hpp).
   d = std::clamp(d, mac::CongestionNotification::kDurationUnit, mac::CongestionNotification::kMaxDuration);
   s.duration = d;
-  s.duration_series.emplace_back(now, d);
+  if (keep()) s.duration_series.emplace_back(now, d);
 }
 
 void MeshCongestionControl::on_departure(RadioState& s, Time now) {

@@ -60,6 +60,12 @@ std::string render_issues(const std::vector<ValidationIssue>& issues) {
 ScenarioError::ScenarioError(std::vector<ValidationIssue> issues)
     : std::runtime_error(render_issues(clean(issues))), issues_(clean(std::move(issues))) {}
 
+std::string issue_line(std::string_view file, const ValidationIssue& issue) {
+  if (!issue.path.empty()) return std::string(file) + ": " + issue.path + ": " + issue.message;
+  if (file.empty() || issue.message.find(file) != std::string::npos) return issue.message;
+  return std::string(file) + ": " + issue.message;
+}
+
 std::string pointer_join(std::string_view parent, std::string_view key) {
   std::string out(parent);
   out += '/';

@@ -80,6 +80,13 @@ class ScenarioError : public std::runtime_error {
   std::vector<ValidationIssue> issues_;
 };
 
+// One line of a report about the input `file`, as the command line prints it:
+// "FILE: /json/pointer: message", and "FILE: message" for an issue at the root
+// (a document that is not an object, a network the capacity model refuses), so
+// that every line says where; a root message that names the file already (an
+// unreadable file, malformed JSON) is printed as it is.
+std::string issue_line(std::string_view file, const ValidationIssue& issue);
+
 // JSON pointer of a child: escapes '~' and '/' as RFC 6901 requires.
 std::string pointer_join(std::string_view parent, std::string_view key);
 std::string pointer_join(std::string_view parent, std::size_t index);

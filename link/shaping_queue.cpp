@@ -333,10 +333,11 @@ const ChoiceParameter<TokenBucketParams::Inner>& inner_key() {
 
 const ShaperKeys& shaper_keys() {
   static const ShaperKeys keys{
-      // At least 1 bit/s: buckets keep whole bit/s (link/token_bucket.hpp).
+      // At least 1 bit/s: buckets keep whole bit/s; at most the bucket's fastest
+      // rate, so that rate x elapsed picoseconds stays in int64 (link/token_bucket.hpp).
       NumberParameter({.key = "rate_bps",
                        .unit = "bit/s",
-                       .range = NumberRange::at_least(1),
+                       .range = NumberRange::closed(1, TokenBucket::kMaxRateBps),
                        .description = "the rate tokens accrue at: the aggregate's (token_bucket) or each "
                                       "class's (per_class_token_bucket)",
                        .source = "001 Sec. 4.3",

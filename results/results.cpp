@@ -158,6 +158,35 @@ std::string temp_name(const fs::path& path) {
   return "." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
 }
 
+// The file a path writes to: a symbolic link is followed to its target (which may
+// not exist yet), so that `-o link.json` writes through the link, as the shell's
+// `>` does, instead of replacing the link with a regular file. At most 40 links
+// (Linux's own bound, ELOOP); a longer chain is left as it is and the write then fails.
+fs::path written_path(const fs::path& path) {
+  fs::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(p, ec)) return p;
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) return p;
+    p = target.is_absolute() || !p.has_parent_path() ? target : p.parent_path() / target;
+  }
+  return p;
+}
+
+// The first ancestor folder of `dir` that exists ("" if none does), so that a
+// missing folder is told apart from a path through a regular file.
+fs::path existing_ancestor(const fs::path& dir) {
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec);
+  while (!p.empty()) {
+    if (fs::exists(p, ec)) return p;
+    if (p == p.parent_path()) break;
+    p = p.parent_path();
+  }
+  return {};
+}
+
 bool write_all(int fd, std::string_view content) {
   std::size_t done = 0;
   while (done < content.size()) {
@@ -173,7 +202,8 @@ bool write_all(int fd, std::string_view content) {
 
 }  // namespace
 
-void write_file_atomically(const fs::path& path, std::string_view content) {
+void write_file_atomically(const fs::path& given, std::string_view content) {
+  const fs::path path = written_path(given);
   const fs::path dir = folder_of(path);
   const fs::path tmp = dir / temp_name(path);
   bool named = false;  // whether `tmp` exists and must be removed on failure
@@ -244,10 +274,17 @@ std::vector<std::string> check_output_files(const fs::path& input, const std::ve
       problems.push_back("cannot write " + name + " (" + o.what + "): it is a folder; give a file name");
       continue;
     }
-    const fs::path dir = folder_of(o.path);
+    // Where the write goes: through a symbolic link, its target's folder.
+    const fs::path dir = folder_of(written_path(o.path));
     if (!fs::is_directory(dir, ec)) {
-      problems.push_back("cannot write " + name + " (" + o.what + "): the folder " + dir.string() +
-                         " does not exist; create it or choose another output path");
+      const fs::path found = existing_ancestor(dir);
+      if (!found.empty() && !fs::is_directory(found, ec)) {
+        problems.push_back("cannot write " + name + " (" + o.what + "): " + found.string() +
+                           " is a file, not a folder; choose another output path");
+      } else {
+        problems.push_back("cannot write " + name + " (" + o.what + "): the folder " + dir.string() +
+                           " does not exist; create it or choose another output path");
+      }
       continue;
     }
     // Probe: the folder takes a new file now (permissions, a read-only file system).

@@ -105,8 +105,9 @@ std::string timeseries_csv(const nlohmann::ordered_json& results);
 // (O_TMPFILE), flushed to disk, then given a temporary name and renamed over `path`
 // at once. Readers see the old file or the new one, never a partial one, and a
 // write killed at any point (even by SIGKILL) leaves at most a file that exists for
-// the microseconds between those two steps. Throws std::runtime_error naming the
-// path on failure, leaving nothing behind.
+// the microseconds between those two steps. A symbolic link at `path` is written
+// through: its target is replaced so, in the target's folder, and the link stays.
+// Throws std::runtime_error naming the path on failure, leaving nothing behind.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
 // A file a run will write; `what` names it in messages ("-o", "--csv",
@@ -118,8 +119,9 @@ struct OutputFile {
 
 // What would make writing `outputs` fail after a run, or destroy an input, checked
 // before the run: two outputs naming one file, an output naming the scenario file
-// `input`, a path that is a folder, a folder that does not exist or does not take a
-// new file (probed by creating an unnamed file in it). One message per problem;
+// `input`, a path that is a folder, a folder that does not exist (or is a regular
+// file) or does not take a new file (probed by creating an unnamed file in it; for
+// a symbolic link, in its target's folder). One message per problem;
 // empty when all is well.
 std::vector<std::string> check_output_files(const std::filesystem::path& input, const std::vector<OutputFile>& outputs);
 

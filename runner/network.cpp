@@ -50,7 +50,8 @@ auto timed(double& seconds, F&& f) {
 
 }  // namespace
 
-Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry)
+Network::Network(Simulation& sim, const Scenario& scenario, const control::ControllerRegistry& registry,
+                 double sample_budget)
     : sim_(sim),
       scenario_(scenario),
       window_{scenario.simulation.warmup, scenario.simulation.duration},
@@ -62,6 +63,7 @@ Network::Network(Simulation& sim, const Scenario& scenario, const control::Contr
       })),
       ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
   const auto start = std::chrono::steady_clock::now();
+  samples_ = SampleBudget(sample_budget);
   build_nodes();
   build_wired_links();
   build_flows();
@@ -140,6 +142,10 @@ void Network::build_flows() {
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
       control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}});
+  // The time series are bounded before the run (at most kMaxTimeseriesSamples); the
+  // histories get what they leave.
+  samples_.take(scenario_.timeseries_samples);
+  control_context_->samples = &samples_;
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   // 001's capacity models over this network, built at the first call (only a
@@ -171,14 +177,24 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
   // Controllers that start at the same instant start together, in list order, and
   // are then told so (Controller::on_started_together): one event per start time.
   // At 0 they act before any frame is queued or any backoff drawn.
-  std::map<Time, std::vector<control::Controller*>> by_start;
-  for (std::size_t i = 0; i < controllers_.size(); ++i) {
-    by_start[scenario_.controllers[i].start].push_back(controllers_[i].get());
-  }
+  std::map<Time, std::vector<std::size_t>> by_start;
+  for (std::size_t i = 0; i < controllers_.size(); ++i) by_start[scenario_.controllers[i].start].push_back(i);
   for (auto& [start, group] : by_start) {
-    const auto start_group = [group] {
-      for (control::Controller* c : group) c->start();
-      for (control::Controller* c : group) c->started_together();
+    const auto start_group = [this, group] {
+      for (const std::size_t i : group) {
+        try {
+          controllers_[i]->start();
+        } catch (const ScenarioError& e) {
+          // A refusal about the network as a whole (the capacity model's size cap)
+          // is this controller's: it asked for it.
+          std::vector<ValidationIssue> issues = e.issues();
+          for (ValidationIssue& issue : issues) {
+            if (issue.path.empty()) issue.path = pointer_join("/controllers", i);
+          }
+          throw ScenarioError(std::move(issues));
+        }
+      }
+      for (const std::size_t i : group) controllers_[i]->started_together();
     };
     if (start == Time{}) {
       start_group();

@@ -20,6 +20,7 @@
 #include "core/packet.hpp"
 #include "core/packet_ledger.hpp"
 #include "core/routing.hpp"
+#include "core/sample_budget.hpp"
 #include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
 #include "link/wired_link.hpp"
@@ -39,8 +40,11 @@ class Network {
   // Builds everything and schedules the endpoints' start events. Throws
   // ScenarioError (routing: unreachable flows, bad static tables) and
   // NotSupportedError (features no layer implements yet).
+  // `sample_budget`: the samples the time series and the controllers' histories
+  // may hold together (core/sample_budget.hpp); tests lower it.
   Network(Simulation& sim, const Scenario& scenario,
-          const control::ControllerRegistry& registry = control::ControllerRegistry::with_builtins());
+          const control::ControllerRegistry& registry = control::ControllerRegistry::with_builtins(),
+          double sample_budget = kMaxTimeseriesSamples);
   ~Network();
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
@@ -97,6 +101,8 @@ class Network {
   std::vector<std::unique_ptr<WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
   std::vector<std::unique_ptr<WiredInterface>> wired_interfaces_;
   std::vector<std::unique_ptr<transport::FlowEndpoint>> flows_;
+  // The time series' samples and the controllers' histories, one budget (Limits).
+  SampleBudget samples_{kMaxTimeseriesSamples};
   std::unique_ptr<control::ControlContext> control_context_;
   std::vector<std::unique_ptr<control::Controller>> controllers_;
 };

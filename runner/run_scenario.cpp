@@ -294,6 +294,7 @@ trace::PcapTraceOptions pcap_options(const Scenario& s) {
   o.path = p.path;
   o.per = p.per == PcapSplit::node ? trace::TraceSplit::node : trace::TraceSplit::channel;
   o.snap_length = static_cast<std::uint32_t>(p.snap_length);
+  o.max_bytes = static_cast<std::uint64_t>(p.max_bytes);
   o.format = p.format == PcapFormat::pcapng ? trace::CaptureFormat::pcapng : trace::CaptureFormat::pcap;
   o.failed = p.failed == PcapFailed::all              ? trace::FailedFrames::all
              : p.failed == PcapFailed::decoded_header ? trace::FailedFrames::decoded_header
@@ -378,7 +379,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   Simulation sim(scenario.simulation.seed, scenario.name, options.log_level);
   if (options.fingerprint) sim.scheduler().enable_fingerprint();
   configure_log(sim, scenario, options.log_nodes);
-  Network net(sim, scenario, registries.controllers);
+  Network net(sim, scenario, registries.controllers, options.sample_budget);
   label_radios(net);
   // The trace only reads (phy/air_observer.hpp): it leaves the run's events as they are.
   std::optional<trace::PcapTrace> pcap;
@@ -386,7 +387,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     check_pcap_files(net, options.other_output_files);
     try {
       pcap.emplace(*net.phy().medium, pcap_options(scenario), traced_network(net));
-    } catch (const std::runtime_error& e) {
+    } catch (const trace::CaptureWriteError& e) {
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }
@@ -397,7 +398,14 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   mac_sampler.start();
 
   const auto wall_start = std::chrono::steady_clock::now();
-  const bool finished = sim.run_until(scenario.simulation.duration, options.control);
+  bool finished = false;
+  try {
+    finished = sim.run_until(scenario.simulation.duration, options.control);
+  } catch (const trace::CaptureWriteError& e) {
+    // A trace that no longer fits the disk, as at commit below and as the results
+    // file (exit 2, the earlier file kept): the user's to fix, not an internal error.
+    throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
+  }
   const auto wall_end = std::chrono::steady_clock::now();
 
   Results out;
@@ -420,8 +428,14 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   if (pcap) {
     try {
       pcap->commit();
-    } catch (const std::runtime_error& e) {
+    } catch (const trace::CaptureWriteError& e) {
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
+    }
+    if (const auto cut = pcap->cut_at()) {
+      out.warnings.push_back({"/outputs/pcap/max_bytes",
+                              "the trace stops at " + format_number(cut->to_seconds()) + " s simulated: its files reached " +
+                                  std::to_string(scenario.outputs.pcap->max_bytes) +
+                                  " bytes (max_bytes); raise max_bytes, trace fewer nodes or a shorter run"});
     }
   }
 
@@ -436,6 +450,14 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     controller_column::type.set(row, c.config().type);
     controller_column::statistics.set(row, nlohmann::ordered_json(c.statistics()));
     out.controllers.push_back(std::move(row));
+    if (c.history_cut()) {
+      out.warnings.push_back(
+          {pointer_join("/controllers", i),
+           "its statistics' history stops where the run's sample budget ran out: the time series and every "
+           "controller's history hold at most " + format_number(kMaxTimeseriesSamples) +
+               " samples together (docs/scenario.md, Limits); shorten the run or record fewer series"});
+      sim.log().warn("{}: {}", out.warnings.back().path, out.warnings.back().message);
+    }
   }
   flow_sampler.write(out);
   mac_sampler.write(out);  // its time series and the radios table

@@ -24,6 +24,9 @@ struct RunOptions {
   // Files the caller writes after the run (the command line's -o and --csv): a
   // trace file (outputs.pcap) may not be one of them.
   std::vector<std::string> other_output_files;
+  // The samples the time series and the controllers' histories may hold together
+  // (docs/scenario.md, Limits); tests lower it to see a history cut.
+  double sample_budget = kMaxTimeseriesSamples;
 };
 
 // Why a time-series kind of the scenario format is not recorded yet (a run refuses

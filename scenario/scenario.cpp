@@ -90,6 +90,7 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   }
   const double bins = std::ceil(static_cast<double>(s.simulation.duration.picoseconds()) /
                                 static_cast<double>(s.simulation.measurement_interval.picoseconds()));
+  ctx.scenario.timeseries_samples = bins * series;
   if (bins * series <= kMaxTimeseriesSamples) return;
   const double shortest = s.simulation.duration.to_seconds() * series / kMaxTimeseriesSamples;
   const std::string path =
@@ -130,7 +131,14 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
     p.format = failed ? PcapFormat::pcapng : PcapFormat::pcap;
   }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
+  p.max_bytes = r.integer_or("max_bytes", p.max_bytes, PcapOutput::kMinMaxBytes, PcapOutput::kMaxMaxBytes);
   if (const nlohmann::json* list = r.array("nodes")) {
+    // Refused rather than read as "every node" (the default) or "none" (a trace
+    // that would write no frame): the two readings are opposite, so neither is guessed.
+    if (list->empty()) {
+      ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
+                                         "node, or list the nodes to trace");
+    }
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string path = pointer_join(r.path_of("nodes"), i);
       const nlohmann::json& v = (*list)[i];

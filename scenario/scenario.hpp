@@ -145,6 +145,12 @@ struct PcapOutput {
   // Node indices: per node, the nodes with a file; per channel, the transmitters
   // whose frames are written. Empty: every node.
   std::vector<std::size_t> nodes;
+  // The most bytes the trace's files hold together: writing stops there (the run
+  // goes on, and warns), as the time series are bounded (docs/scenario.md, Limits).
+  std::int64_t max_bytes = kDefaultMaxBytes;
+  static constexpr std::int64_t kDefaultMaxBytes = std::int64_t{1} << 30;  // 1 GiB, as 10^7 samples of results
+  static constexpr std::int64_t kMinMaxBytes = std::int64_t{1} << 20;
+  static constexpr std::int64_t kMaxMaxBytes = std::int64_t{1} << 40;
 };
 
 struct OutputsSection {
@@ -164,6 +170,9 @@ struct Scenario {
   std::string description;
   SimulationSection simulation;
   std::vector<std::string> timeseries;  // outputs.timeseries kinds requested
+  // An upper bound of the samples those series hold (intervals x series), taken from
+  // the run's sample budget (core/sample_budget.hpp) before the controllers' histories.
+  double timeseries_samples = 0.0;
   PhySection phy;
   MacSection mac;
   PropagationSection propagation;
@@ -194,7 +203,8 @@ inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 // docs/scenario.md, "Limits", says why and README, "Whole network", what set-up
 // costs at and beyond it. Links are capped by phy::Medium::kMaxLinks.
 inline constexpr std::size_t kMaxNodes = 10000;
-// Samples all time series of one run may hold together: 10^7 rows are about 1 GB
+// Samples all time series of one run may hold together, with every history its
+// controllers keep (one budget: core/sample_budget.hpp): 10^7 rows are about 1 GB
 // of results JSON and half that in memory.
 inline constexpr double kMaxTimeseriesSamples = 1e7;
 
@@ -205,8 +215,9 @@ inline constexpr double kMaxTimeseriesSamples = 1e7;
 nlohmann::json parse_json_text(const std::string& text, std::string_view source);
 
 // Reads a JSON file with parse_json_text. A missing or unreadable file, a folder, or
-// a file larger than kMaxScenarioBytes -> ScenarioError naming it.
-nlohmann::json read_json_file(const std::filesystem::path& path);
+// a file larger than kMaxScenarioBytes -> ScenarioError naming it as `what` ("cannot
+// read sweep spec ...": the same reader serves sweep specs and experiment files).
+nlohmann::json read_json_file(const std::filesystem::path& path, std::string_view what = "scenario file");
 
 // Validates everything, collects all issues, throws ScenarioError. Controllers,
 // transports and queue disciplines are looked up in `registries` (the built-ins

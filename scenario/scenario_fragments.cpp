@@ -1,6 +1,7 @@
 #include "scenario/scenario_fragments.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -168,6 +169,14 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
   compose_queue(schema, registries.queue_disciplines);
   // outputs.timeseries: the built-in kinds, then what registered transports offer.
   at(schema, {"properties", "outputs", "properties", "timeseries", "items"})["enum"] = timeseries_kinds(registries);
+  // A node group's count: up to the node cap the loader applies (kMaxNodes), in
+  // every placement's clause that takes a count.
+  for (ojson& clause : at(schema, {"properties", "node_groups", "items", "allOf"})) {
+    if (clause.contains("then") && clause["then"].contains("properties") &&
+        clause["then"]["properties"].contains("count")) {
+      clause["then"]["properties"]["count"]["maximum"] = kMaxNodes;
+    }
+  }
   return schema;
 }
 
@@ -259,6 +268,12 @@ const ParameterSpec& declared_parameter(const std::string& path, const Registrie
 
 }  // namespace
 
+// A loader's cap the docs quote: limit.NAME.
+std::optional<std::string> limit_text(const std::string& path) {
+  if (path == "limit.max_nodes") return std::to_string(kMaxNodes);
+  return std::nullopt;
+}
+
 std::string compose_defaults(const std::string& markdown, const Registries& registries) {
   static constexpr std::string_view kOpen = "<!--default:";
   static constexpr std::string_view kOpenEnd = "-->";
@@ -284,7 +299,8 @@ std::string compose_defaults(const std::string& markdown, const Registries& regi
     if (close == std::string::npos) {
       throw std::invalid_argument("<!--default:" + path + "--> without its <!--/default-->");
     }
-    const std::string text = declared_parameter(path, registries).default_text();
+    const std::optional<std::string> limit = limit_text(path);
+    const std::string text = limit ? *limit : declared_parameter(path, registries).default_text();
     if (text.empty() || text == "required") {
       throw std::invalid_argument("<!--default:" + path + "-->: the parameter has no default");
     }

@@ -12,7 +12,8 @@
 //  - any doc's prose: the default between `<!--default:KIND.NAME.KEY-->` and
 //    `<!--/default-->` (KIND controller, transport or queue; KEY dotted into an
 //    object's members, `tcp.window_packets`; lower-case names only), so no default
-//    is typed by hand.
+//    is typed by hand; `<!--default:limit.max_nodes-->` likewise quotes the node cap
+//    (kMaxNodes), which also bounds a node group's `count` in the schema.
 // `wmnsim fragments` checks or rewrites the files; ctest `fragments` fails when they
 // differ from what the registries produce.
 

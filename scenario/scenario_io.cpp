@@ -313,16 +313,16 @@ nlohmann::json parse_json_text(const std::string& text, std::string_view source)
   return std::move(*doc);
 }
 
-nlohmann::json read_json_file(const std::filesystem::path& path) {
+nlohmann::json read_json_file(const std::filesystem::path& path, std::string_view what) {
   const auto fail = [&](const std::string& why) {
-    throw ScenarioError({{"", "cannot read scenario file \"" + path.string() + "\": " + why}});
+    throw ScenarioError({{"", "cannot read " + std::string(what) + " \"" + path.string() + "\": " + why}});
   };
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("it is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const std::string why = std::strerror(errno);
-    throw ScenarioError({{"", "cannot open scenario file \"" + path.string() + "\": " + why}});
+    throw ScenarioError({{"", "cannot open " + std::string(what) + " \"" + path.string() + "\": " + why}});
   }
   // Read in pieces up to the cap, so a device or a pipe that never ends (/dev/zero)
   // is refused instead of filling the memory.

@@ -179,7 +179,8 @@ std::optional<GroupShape> read_group_shape(JsonReader& r, Placement placement, I
   if (const nlohmann::json* v = r.get("origin_m")) {
     g.origin = need(check_position(*v, r.path_of("origin_m"), issues));
   }
-  if (!grid) g.count = need(r.integer("count", 1, 100000, Need::required, "40"));
+  // More than the node cap could never be placed (Limits): the same constant.
+  if (!grid) g.count = need(r.integer("count", 1, static_cast<std::int64_t>(kMaxNodes), Need::required, "40"));
   if (spaced)
     g.spacing_m = need(r.number("spacing_m", NumberRange::positive(), Need::required, "200"));
   if (random) {

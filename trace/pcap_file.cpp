@@ -68,6 +68,20 @@ void end_block(Bytes& b, std::size_t start) {
   for (int i = 0; i < 4; ++i) b[start + 4 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(total >> (8 * i));
 }
 
+// Writes all `size` bytes (a write may take part of them); false with errno set.
+bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 }  // namespace
 
 PcapFile::PcapFile(std::filesystem::path path, std::uint32_t snap_length, CaptureLayout layout)
@@ -75,8 +89,16 @@ PcapFile::PcapFile(std::filesystem::path path, std::uint32_t snap_length, Captur
   const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : std::filesystem::path(".");
   temporary_ = dir / ("." + path_.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
                       std::to_string(g_temporary_files.fetch_add(1)));
-  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd_ < 0) fail(errno);
+#ifdef O_TMPFILE
+  // Read back only if /proc is missing at commit (name_unnamed): O_RDWR.
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+  unnamed_ = fd_ >= 0;
+  if (!unnamed_ && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) fail(errno);
+#endif
+  if (!unnamed_) {  // a file system without O_TMPFILE: a named temporary file
+    fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0) fail(errno);
+  }
   buffer_.reserve(kBufferBytes);
   if (format_ == CaptureFormat::pcapng) {
     write_pcapng_header(layout);
@@ -129,8 +151,8 @@ void PcapFile::write_pcapng_header(const CaptureLayout& layout) {
 
 PcapFile::~PcapFile() {
   if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(temporary_.c_str());
+    ::close(fd_);  // an unnamed file goes with its last descriptor
+    if (!unnamed_) ::unlink(temporary_.c_str());
   }
 }
 
@@ -168,20 +190,44 @@ void PcapFile::write(Time at, std::span<const std::uint8_t> packet, std::uint32_
 }
 
 void PcapFile::flush() {
-  std::size_t done = 0;
-  while (done < buffer_.size()) {
-    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(errno);
-    }
-    done += static_cast<std::size_t>(n);
-  }
+  if (!write_all(fd_, buffer_.data(), buffer_.size())) fail(errno);
+  flushed_ += buffer_.size();
   buffer_.clear();
+}
+
+void PcapFile::name_unnamed() {
+  // The complete file gets its temporary name (linkat through /proc, as open(2)
+  // describes for O_TMPFILE), to be renamed into place.
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temporary_.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+    unnamed_ = false;
+    return;
+  }
+  if (errno != ENOENT) fail(errno);
+  // No /proc mounted: the bytes are copied into a named file.
+  const int named = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (named < 0) fail(errno);
+  std::vector<std::uint8_t> chunk(kBufferBytes);
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(fd_, chunk.data(), chunk.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) break;
+    if (n < 0 || !write_all(named, chunk.data(), static_cast<std::size_t>(n))) {
+      const int error = errno;
+      ::close(named);
+      ::unlink(temporary_.c_str());
+      fail(error);
+    }
+    at += n;
+  }
+  ::close(fd_);
+  fd_ = named;
+  unnamed_ = false;
 }
 
 void PcapFile::commit() {
   flush();
+  if (unnamed_) name_unnamed();
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 || ::rename(temporary_.c_str(), path_.c_str()) != 0) {
@@ -195,9 +241,9 @@ void PcapFile::fail(int error) {
   if (fd_ >= 0) {
     ::close(fd_);
     fd_ = -1;
-    ::unlink(temporary_.c_str());
+    if (!unnamed_) ::unlink(temporary_.c_str());
   }
-  throw std::runtime_error("cannot write the trace " + path_.string() + ": " + std::strerror(error != 0 ? error : EIO));
+  throw CaptureWriteError("cannot write the trace " + path_.string() + ": " + std::strerror(error != 0 ? error : EIO));
 }
 
 }  // namespace wmnsim::trace

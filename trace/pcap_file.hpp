@@ -25,15 +25,18 @@
 // Written little-endian (the magic numbers tell a reader the order). Timestamps
 // are simulated time from 0 (so the epoch, 1970-01-01, is the start of the run).
 //
-// The records stream through a buffer into a temporary file beside the target
-// (".<name>.tmp-<pid>-<n>"); commit() renames it into place, so a reader never sees
-// half a trace. Destroyed without commit() (an interrupted or failed run), the
-// temporary file is removed.
+// The records stream through a buffer into an unnamed file in the target's folder
+// (O_TMPFILE); commit() names it (".<name>.tmp-<pid>-<n>") and renames it into
+// place, so a reader never sees half a trace, and a run killed before (SIGKILL, out
+// of memory) leaves no file at all: the kernel discards an unnamed one with its
+// process. On a file system without O_TMPFILE the temporary file is named from the
+// start; destroyed without commit() (an interrupted or failed run) it is removed.
 
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +51,16 @@ inline constexpr std::uint32_t kPcapFileHeaderBytes = 24;
 inline constexpr std::uint32_t kPcapRecordHeaderBytes = 16;
 
 enum class CaptureFormat { pcap, pcapng };
+
+// A capture file that cannot be written (a full disk, a quota, permissions): the
+// user's to fix, as for the results file, so the run reports it as an input error
+// at /outputs/pcap/path (exit 2), never as an internal one. Thrown at creation, by
+// a write during the run and by commit(); the temporary file is gone by then and
+// an earlier file at the path is left as it was.
+class CaptureWriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // A pcapng Name Resolution Block entry: an address and the name Wireshark shows
 // for it (nrb_record_ipv4, 4 octets; nrb_record_eui48, 6 octets).
@@ -67,7 +80,7 @@ struct CaptureLayout {
 class PcapFile {
  public:
   // Creates the temporary file and writes the file header (pcapng: the section
-  // header, the interfaces and the names). Throws std::runtime_error naming `path`
+  // header, the interfaces and the names). Throws CaptureWriteError naming `path`
   // when the folder does not take the file.
   PcapFile(std::filesystem::path path, std::uint32_t snap_length, CaptureLayout layout = {});
   ~PcapFile();
@@ -76,17 +89,21 @@ class PcapFile {
 
   // One record at `at`: `packet` cut to the snap length, its whole size as the
   // original length; pcapng: on `interface` (an index into the layout's), with
-  // `comment` as its opt_comment when not empty.
+  // `comment` as its opt_comment when not empty. Throws CaptureWriteError when
+  // the full buffer cannot be written out.
   void write(Time at, std::span<const std::uint8_t> packet, std::uint32_t interface = 0,
              std::string_view comment = {});
-  // Flushes, closes and renames the file into place. Throws std::runtime_error.
+  // Flushes, closes and renames the file into place. Throws CaptureWriteError.
   void commit();
 
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t records() const { return records_; }
+  // The file's size so far: written out and buffered.
+  std::uint64_t bytes() const { return flushed_ + buffer_.size(); }
 
  private:
   void flush();
+  void name_unnamed();
   void write_pcapng_header(const CaptureLayout& layout);
   [[noreturn]] void fail(int error);
 
@@ -95,8 +112,10 @@ class PcapFile {
   std::uint32_t snap_length_;
   CaptureFormat format_;
   int fd_ = -1;
+  bool unnamed_ = false;  // fd_ is an O_TMPFILE file, not yet linked
   std::vector<std::uint8_t> buffer_;
   std::uint64_t records_ = 0;
+  std::uint64_t flushed_ = 0;
 };
 
 }  // namespace wmnsim::trace

@@ -119,6 +119,7 @@ PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwor
   for (std::size_t f = 0; f < plan.paths.size(); ++f) {
     if (layout.format == CaptureFormat::pcapng) layout.interfaces = plan.interfaces[f];
     files_.push_back(std::make_unique<PcapFile>(plan.paths[f], options_.snap_length, layout));
+    written_ += files_.back()->bytes();
   }
   interface_ = std::move(plan.interface);
   tx_file_ = std::move(plan.tx_file);
@@ -168,6 +169,12 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   // Every payload on a MAC's medium is a mac::Frame (mac/mac.cpp send_frame).
   const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
   if (mpdu == nullptr || frame.mcs == nullptr) return;
+  // Bounded as the time series are (docs/scenario.md, Limits): once the files hold
+  // max_bytes, no more records (the last one may pass it by a record's size).
+  if (written_ >= options_.max_bytes) {
+    if (!cut_at_) cut_at_ = at;
+    return;
+  }
   const phy::Radio& r = medium_.radio(radio);
   const bool dsss = frame.mcs->family == phy::PhyFamily::Dsss;
   RadiotapInfo info;
@@ -198,7 +205,10 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
     // arrive intact, so a checksum check must fail as the flag says.
     for (std::size_t i = bytes_.size() - 4; i < bytes_.size(); ++i) bytes_[i] ^= 0xff;
   }
-  files_[file]->write(at, bytes_, interface_[radio], failure);
+  PcapFile& f = *files_[file];
+  const std::uint64_t before = f.bytes();
+  f.write(at, bytes_, interface_[radio], failure);
+  written_ += f.bytes() - before;
 }
 
 void PcapTrace::commit() {

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,8 @@ struct PcapTraceOptions {
   std::vector<bool> nodes;
   CaptureFormat format = CaptureFormat::pcap;
   FailedFrames failed = FailedFrames::none;  // anything but none needs pcapng (comments)
+  // The most bytes the files hold together: records after that are not written.
+  std::uint64_t max_bytes = std::uint64_t{1} << 30;
 };
 
 // What the trace needs to know of the network beyond the medium.
@@ -81,7 +84,7 @@ std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const 
 
 class PcapTrace final : public phy::AirObserver {
  public:
-  // Opens the files (std::runtime_error when a folder does not take them) and
+  // Opens the files (CaptureWriteError when a folder does not take them) and
   // registers itself as `medium`'s air observer until destroyed.
   PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwork network);
   ~PcapTrace() override;
@@ -95,9 +98,12 @@ class PcapTrace final : public phy::AirObserver {
   void on_missed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
                  Time first_bit) override;
 
-  // Renames every file into place (after a run that finished). Throws std::runtime_error.
+  // Renames every file into place (after a run that finished). Throws CaptureWriteError;
+  // so do the on_* calls when a buffer's write to disk fails.
   void commit();
   std::size_t file_count() const { return files_.size(); }
+  // When the files reached options.max_bytes and records stopped being written.
+  std::optional<Time> cut_at() const { return cut_at_; }
   const PcapFile& file(std::size_t i) const { return *files_[i]; }
 
  private:
@@ -118,6 +124,8 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::uint32_t> interface_;    // by radio: its node's interface in those files (pcapng)
   std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
+  std::uint64_t written_ = 0;           // bytes the files hold, headers included
+  std::optional<Time> cut_at_;
 };
 
 }  // namespace wmnsim::trace

@@ -120,9 +120,10 @@ pyb::list radio_links(const std::string& text) {
 
 void register_scenario(pyb::module_& m) {
   m.def(
-      "check_json_file", [](const std::string& path) { (void)read_json_file(path); }, pyb::arg("path"),
-      "Reads a scenario file as the command line does; raises ScenarioError for a missing "
-      "file, malformed JSON (with line and column) or duplicate keys.");
+      "check_json_file", [](const std::string& path, const std::string& what) { (void)read_json_file(path, what); },
+      pyb::arg("path"), pyb::arg("what") = "scenario file",
+      "Reads a JSON file (a scenario file, or what `what` names in messages) as the command line does; "
+      "raises ScenarioError for a missing file, a folder, malformed JSON (with line and column) or duplicate keys.");
   m.def(
       "apply_overrides",
       [](const std::string& text, const std::vector<std::string>& assignments) {

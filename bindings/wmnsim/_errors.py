@@ -49,12 +49,13 @@ class ScenarioError(ValueError):
 
     @staticmethod
     def format(errors: Sequence[ValidationIssue], source: Optional[str] = None) -> str:
-        """The command line's rendering: ``SOURCE: PATH: MESSAGE`` per issue; an issue
-        at the root (path ``""``) already names its file and prints alone."""
+        """The command line's rendering: ``SOURCE: PATH: MESSAGE`` per issue, and
+        ``SOURCE: MESSAGE`` for an issue at the root (path ``""``) unless its message
+        names the file already (an unreadable file, malformed JSON)."""
         lines = []
         for e in errors:
             if not e.path:
-                lines.append(e.message)
+                lines.append(e.message if not source or source in e.message else f"{source}: {e.message}")
             elif source:
                 lines.append(f"{source}: {e.path}: {e.message}")
             else:

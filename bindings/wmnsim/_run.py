@@ -69,7 +69,11 @@ def run(
         assignments.append(f"/simulation/seed={seed}")  # after the overrides, as the CLI does
     sc = sc.with_overrides(assignments)
 
+    if not isinstance(log_level, str):
+        raise TypeError(f"log_level must be a str (trace, debug, info, warn, error, critical or off), "
+                        f"not {type(log_level).__name__}")
     callback = _callback(progress)
+    _check_cancel(cancel)
     try:
         document, pending = _core.run(sc._text(), sc.name or "scenario", log_level, callback, cancel,
                                       bool(fingerprint), _node_ids(log_nodes))
@@ -106,10 +110,19 @@ def _engine_workload(duration_s: float, period_s: float = 1e-6, progress: Progre
     ``period_s``) run to ``duration_s`` through the same GIL release, Ctrl-C and
     cancel plumbing as :func:`run`; needs no radio stack. Returns ``finished``,
     ``simulated_time_s``, ``events_executed``."""
+    _check_cancel(cancel)
     out = _core.engine_workload(duration_s, period_s, _callback(progress), cancel)
     pending = out.pop("pending_error")
     _raise_pending(pending, out)
     return out
+
+
+def _check_cancel(cancel: Any) -> None:
+    """``cancel`` is polled from the run (is_set()) with the GIL taken for a moment:
+    a wrong type is refused here, by name, not found out there as an AttributeError."""
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise TypeError(f"cancel must be None or an object with is_set() (a threading.Event), "
+                        f"not {type(cancel).__name__}")
 
 
 def _callback(progress: ProgressArg) -> Optional[Callable[..., None]]:

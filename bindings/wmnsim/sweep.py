@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
+import errno
 import fcntl
 import hashlib
 import itertools
@@ -57,7 +58,12 @@ STALE_TMP_S = 3600  # a DIR/.tmp entry untouched this long is left by a killed w
 # Columns a run's stored files do not hold: they belong to the sweep that asks for the run
 # (another sweep can reach the same scenario, hence the same run key, by other parameters).
 PLAN_COLUMNS = ("point_key", "seed", "topology_seed")
-SPEC_KEYS = ("scenario", "grid", "points", "seeds", "topology_seeds")
+SPEC_KEYS = ("scenario", "grid", "points", "seeds", "topology_seeds", "max_runs")
+# The most runs a sweep may expand to unless it says otherwise (max_runs): each run is
+# planned, hashed and listed in sweep.json before any runs, about a kilobyte apiece.
+# 10x the largest stored sweep (001's a4_random, 10,500 runs); a spec of a few bytes
+# could otherwise ask for 10^17 (docs/sweeps.md).
+MAX_RUNS = 100_000
 RANDOM_PLACEMENTS = ("random_uniform", "random_grid")  # the node groups that take a "seed"
 MAX_SEED = 2**64 - 1  # simulation.seed (docs/scenario.md)
 MAX_LISTED_ERRORS = 30
@@ -228,10 +234,44 @@ def _related(issue_path: str, pointer: str) -> bool:
     return issue_path == pointer or issue_path.startswith(pointer + "/") or pointer.startswith(issue_path + "/")
 
 
+def _run_count(grid: Any, points: Any, seeds: Any, topology_seeds: Any) -> Tuple[int, str]:
+    """How many runs a spec asks for (points x topology seeds x seeds), counted from
+    the lengths alone, and how; malformed parts count 1 (they are reported apart)."""
+    if grid is not None and isinstance(grid, Mapping):
+        lengths = [len(v) for v in grid.values() if isinstance(v, (list, tuple)) and v]
+        n_points = math.prod(lengths)
+        what = " x ".join(map(str, lengths)) + " grid points" if len(lengths) > 1 else f"{n_points} points"
+    elif points is not None and isinstance(points, (list, tuple)):
+        n_points, what = max(len(points), 1), f"{len(points)} points"
+    else:
+        n_points, what = 1, "1 point"
+    n_seeds = seeds if _is_int(seeds) and seeds > 0 else len(seeds) if isinstance(seeds, (list, tuple)) and seeds else 1
+    n_topo = len(topology_seeds) if isinstance(topology_seeds, (list, tuple)) and topology_seeds else 1
+    how = f"{what} x {n_seeds} seeds" + (f" x {n_topo} topology seeds" if topology_seeds is not None else "")
+    return n_points * n_topo * int(n_seeds), how
+
+
+def _check_max_runs(max_runs: Any) -> int:
+    if not _is_int(max_runs) or max_runs < 1:
+        raise ScenarioError(errors=[("/max_runs", f"must be a positive integer, got {max_runs!r}")])
+    return int(max_runs)
+
+
 def _plan(scenario: Union[Scenario, PathLike, Mapping[str, Any]], grid: Any, points: Any, seeds: Any,
-          topology_seeds: Any, spec_source: Optional[str] = None) -> _Plan:
+          topology_seeds: Any, spec_source: Optional[str] = None, max_runs: int = MAX_RUNS) -> _Plan:
     """Checks everything a sweep needs and lists its runs; raises ScenarioError with
-    every problem (JSON paths into the spec) before anything runs."""
+    every problem (JSON paths into the spec) before anything runs. The number of runs
+    is checked against ``max_runs`` from the lengths of the spec's lists, before any
+    point or seed list is built."""
+    try:
+        max_runs = _check_max_runs(max_runs)
+    except ScenarioError as e:
+        raise e.with_source(spec_source) from None
+    count, how = _run_count(grid, points, seeds, topology_seeds)
+    if count > max_runs:
+        raise ScenarioError(errors=[("", f"the sweep expands to {count:.3g} runs ({how}); at most {max_runs} "
+                                         f'(max_runs): set "max_runs" in the spec, or sweep(max_runs=...) in '
+                                         "Python, to run more, or sweep fewer values")], source=spec_source)
     base = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
     issues: List[ValidationIssue] = []
     if grid is not None and points is not None:
@@ -339,7 +379,7 @@ def load_spec(path: PathLike) -> Dict[str, Any]:
     JSON paths)."""
     path = os.fspath(path)
     try:
-        _core.check_json_file(path)  # the command line's reader: line and column, duplicate keys
+        _core.check_json_file(path, "sweep spec")  # the command line's reader: line and column, duplicate keys
     except ScenarioError as e:
         raise e.with_source(path) from None
     with open(path, encoding="utf-8-sig") as f:
@@ -363,8 +403,11 @@ def load_spec(path: PathLike) -> Dict[str, Any]:
     scenario_path = os.path.join(os.path.dirname(os.path.abspath(path)), scenario)
     if not os.path.isfile(scenario_path):
         raise ScenarioError(errors=[("/scenario", f"no such file: {scenario_path}")], source=path)
-    return {"scenario": Scenario.from_file(scenario_path), "grid": doc.get("grid"), "points": doc.get("points"),
-            "seeds": doc["seeds"], "topology_seeds": doc.get("topology_seeds")}
+    kwargs = {"scenario": Scenario.from_file(scenario_path), "grid": doc.get("grid"), "points": doc.get("points"),
+              "seeds": doc["seeds"], "topology_seeds": doc.get("topology_seeds")}
+    if "max_runs" in doc:
+        kwargs["max_runs"] = doc["max_runs"]
+    return kwargs
 
 
 # ---- one run, in a Dask worker --------------------------------------------------------------
@@ -596,6 +639,24 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
     yield scheduler  # a distributed.Client
 
 
+def _check_out_dir(out_dir: PathLike) -> None:
+    """The sweep's folder is a folder, or can be made one: a path that names a file,
+    or lies under one, raises NotADirectoryError saying which (``wmnsim sweep``:
+    exit 2). Missing folders are created by the sweep."""
+    path = os.path.abspath(os.fspath(out_dir))
+    if os.path.isdir(path):
+        return
+    if os.path.lexists(path):
+        raise NotADirectoryError(errno.ENOTDIR, f"{path} is a file, not a folder: a sweep stores its runs in a "
+                                 "folder (created when missing); choose another output path")
+    parent = os.path.dirname(path)
+    while parent and not os.path.lexists(parent):
+        parent = os.path.dirname(parent)
+    if parent and not os.path.isdir(parent):
+        raise NotADirectoryError(errno.ENOTDIR, f"cannot make the sweep folder {path}: {parent} is a file, "
+                                 "not a folder; choose another output path")
+
+
 def _check_requirements() -> None:
     """Sweeps need packages plain runs do not: say which, before anything runs."""
     import importlib.util
@@ -722,6 +783,7 @@ def sweep(
     workers: Optional[int] = None,
     progress: Optional[bool] = None,
     keep_results: bool = False,
+    max_runs: int = MAX_RUNS,
     _spec_source: Optional[str] = None,
 ) -> "SweepData":
     """Runs every point with every seed on Dask and stores the results in ``out_dir``.
@@ -739,6 +801,8 @@ def sweep(
 
     Everything is checked before anything runs: bad input raises
     :class:`ScenarioError` naming its JSON path in the spec (``/grid/~1mac~1cw_min/1``).
+    ``max_runs`` (default ``MAX_RUNS``, 100,000; a spec's ``"max_runs"``) caps the
+    runs a sweep may expand to, counted before any list of points is built.
 
     ``scheduler``: None starts an embedded ``LocalCluster`` with ``workers``
     processes (default: one per core), one thread each; a scheduler address
@@ -755,8 +819,9 @@ def sweep(
     KeyboardInterrupt on Ctrl-C (finished runs are stored)."""
     _check_workers(scheduler, workers)
     _check_requirements()
-    plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source)
+    plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source, max_runs)
     out = os.path.abspath(os.fspath(out_dir))
+    _check_out_dir(out)
     os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
     os.makedirs(os.path.join(out, TMP_DIR), exist_ok=True)
     _remove_stale_tmp(out)
@@ -1170,11 +1235,15 @@ def _run_spec_command(spec: str, out_dir: PathLike, scheduler: Optional[str], wo
         try:
             kwargs = load_spec(spec)
             _check_workers(scheduler, workers)
+            _check_out_dir(out_dir)
         except ScenarioError as e:
             print(str(e), file=sys.stderr)
             return EXIT_INVALID
         except ValueError as e:  # workers= with a scheduler address, a bad worker count
             print(f"wmnsim sweep: {e}", file=sys.stderr)
+            return EXIT_INVALID
+        except NotADirectoryError as e:  # -o names a file
+            print(f"wmnsim sweep: -o: {e.strerror}", file=sys.stderr)
             return EXIT_INVALID
         data = sweep(out_dir=out_dir, scheduler=scheduler, workers=workers, progress=progress,
                      _spec_source=spec, **kwargs)

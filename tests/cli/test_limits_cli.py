@@ -3,6 +3,7 @@ signals, the scenario's output files, and `validate` answering what `run` would.
 import json
 import os
 import pathlib
+import resource
 import signal
 import subprocess
 import time
@@ -134,3 +135,90 @@ def test_outputs_must_differ_from_each_other_and_from_the_input(tmp_path):
     r = wmnsim("run", f, "-o", f)
     assert r.returncode == 2 and "it is the scenario file" in r.stderr
     assert json.loads(f.read_text())["simulation"]["duration_s"] == 2  # untouched
+
+
+def _file_size_limit(limit):
+    """A file write past `limit` bytes fails (EFBIG), as on a full disk (ENOSPC):
+    the same failing write(2). SIGXFSZ ignored, so the write fails instead of the
+    signal ending the process."""
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+def test_a_trace_that_cannot_be_written_is_refused_as_the_results_file_is(tmp_path):
+    f = scenario(tmp_path, outputs__pcap={"path": "trace"})
+    r = wmnsim("run", f, "-o", "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    traces = [n for n in before if n.startswith("trace")]
+    # More than the trace's 256 KiB buffer: the write that fails is one during the run.
+    assert traces and max(len(before[n]) for n in traces) > 300_000
+    limited = _file_size_limit(100_000)
+    trace = subprocess.run([WMNSIM, "run", f, "-o", "r.json"], capture_output=True, text=True, cwd=tmp_path,
+                           timeout=300, preexec_fn=limited)
+    assert trace.returncode == 2, trace.stderr
+    assert "/outputs/pcap/path: cannot write the trace " in trace.stderr and "File too large" in trace.stderr
+    assert "internal error" not in trace.stderr
+    # The results file under the same condition: the same exit code, the same kind of message.
+    f = scenario(tmp_path)
+    results = subprocess.run([WMNSIM, "run", f, "-o", "r.json"], capture_output=True, text=True, cwd=tmp_path,
+                             timeout=300, preexec_fn=_file_size_limit(1_000))
+    assert results.returncode == trace.returncode == 2, results.stderr
+    assert "cannot write r.json: File too large" in results.stderr
+    # Both keep the earlier files and leave no temporary file.
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "s.json"}
+    assert after == {n: b for n, b in before.items() if n != "s.json"}
+
+
+def test_an_output_that_is_a_symbolic_link_is_written_through(tmp_path):
+    f = scenario(tmp_path)
+    (tmp_path / "store").mkdir()
+    target = tmp_path / "store" / "results.json"
+    target.write_text("old")
+    (tmp_path / "link.json").symlink_to("store/results.json")
+    (tmp_path / "dangling.csv").symlink_to("store/flows.csv")  # its target is made
+    r = wmnsim("run", f, "-o", "link.json", "--csv", "dangling.csv", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "link.json").is_symlink() and (tmp_path / "dangling.csv").is_symlink()
+    assert json.loads(target.read_text())["format"] == "wmnsim-results"
+    assert (tmp_path / "store" / "flows.csv").read_text().startswith("id,")
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["flows.csv", "results.json"]
+    # The target's folder is checked before the run, as any output's.
+    (tmp_path / "broken.json").symlink_to("no/such/folder/r.json")
+    r = wmnsim("run", f, "-o", "broken.json", cwd=tmp_path)
+    assert r.returncode == 2 and "the folder no/such/folder does not exist" in r.stderr, r.stderr
+
+
+def test_a_killed_run_leaves_no_trace_file_behind(tmp_path):
+    f = scenario(tmp_path, outputs__pcap={"path": "trace"})
+    f.write_text(f.read_text().replace('"duration_s": 2', '"duration_s": 100000'))
+    p = subprocess.Popen([WMNSIM, "run", f], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    # Until the trace has written past its first buffer (the unnamed file holds data).
+    while time.monotonic() < deadline and p.poll() is None:
+        written = sum(int(l.split()[1]) for l in open(f"/proc/{p.pid}/io") if l.startswith("wchar:"))
+        if written > 1_000_000:
+            break
+        time.sleep(0.1)
+    assert p.poll() is None
+    p.kill()
+    p.wait(timeout=60)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["s.json"]
+
+
+def test_a_trace_stops_at_its_max_bytes_and_the_run_warns(tmp_path):
+    f = scenario(tmp_path, outputs__pcap={"path": "trace", "max_bytes": 1 << 20}, simulation__duration_s=10)
+    r = wmnsim("run", f, "-o", "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    traces = [p for p in tmp_path.iterdir() if p.name.startswith("trace")]
+    assert traces and 1 << 20 <= sum(p.stat().st_size for p in traces) < (1 << 20) + 70_000
+    warnings = json.loads((tmp_path / "r.json").read_text())["warnings"]
+    assert [w["path"] for w in warnings] == ["/outputs/pcap/max_bytes"]
+    assert "the trace stops at" in warnings[0]["message"] and "/outputs/pcap/max_bytes" in r.stderr
+    # The frames before the cut are those of a trace without one: the same bytes.
+    g = scenario(tmp_path, outputs__pcap={"path": "full"}, simulation__duration_s=10)
+    assert wmnsim("run", g, cwd=tmp_path).returncode == 0
+    cut, full = traces[0].read_bytes(), (tmp_path / traces[0].name.replace("trace", "full")).read_bytes()
+    assert len(full) > len(cut) and full.startswith(cut)

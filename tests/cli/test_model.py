@@ -142,3 +142,28 @@ def test_capacity_missing_file_exits_2(tmp_path):
     r = wmnsim("model", "capacity", tmp_path / "missing.json")
     assert r.returncode == 2
     assert "missing.json" in r.stderr
+
+
+def _crowd(tmp_path):
+    """153 radios within range of one another: 153 x 152 links, past the capacity
+    model's cap of 20,000 (scenario/capacity_problem.hpp)."""
+    doc = {"simulation": {"duration_s": 1},
+           "nodes": [{"id": "A", "position_m": [0, 0]}, {"id": "GW", "position_m": [20, 0], "role": "gateway"}],
+           "node_groups": [{"id_prefix": "n", "placement": "line", "count": 151, "spacing_m": 0.2,
+                            "origin_m": [0, 5]}],
+           "flows": [{"id": "f1", "transport": "tcp", "src": "A", "dst": "GW"}],
+           "controllers": [{"type": "gateway_rate_control", "scheme": "aggregate_rate_limit"}]}
+    f = tmp_path / "crowd.json"
+    f.write_text(json.dumps(doc))
+    return f
+
+
+def test_capacity_refusals_name_the_file_and_the_controller(tmp_path):
+    f = _crowd(tmp_path)
+    r = wmnsim("model", "capacity", f)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith(f"{f}: 001's capacity model pairs every link of the network with every other"), r.stderr
+    for command in ("validate", "run"):
+        r = wmnsim(command, f)
+        assert r.returncode == 2, (command, r.stderr)
+        assert r.stderr.startswith(f"{f}: /controllers/0: 001's capacity model pairs every link"), r.stderr

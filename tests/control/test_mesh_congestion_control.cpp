@@ -89,6 +89,41 @@ TEST(MeshCongestionControl, ThresholdsAreSharesOfTheWholeBuffer) {
   EXPECT_EQ(radio_of(none, "R")["notifications_sent"].get<int>(), 0);
 }
 
+TEST(MeshCongestionControl, DurationHistoryDrawsOnTheRunsOneSampleBudget) {
+  // D over time counts against the budget the time series draw on (docs/scenario.md,
+  // Limits): with the budget lowered to the series' samples plus 3, the histories
+  // stop at 3 entries in all, the run's events are the same (its fingerprint), and
+  // the run warns at the controller.
+  nlohmann::json doc = read_json_file(kFolder / "waste_of_bandwidth.json");
+  doc["controllers"] = {{{"type", "tcc"}}};
+  const Scenario s = parse_scenario(doc);
+  ASSERT_GT(s.timeseries_samples, 0.0);
+  RunOptions options;
+  options.fingerprint = true;
+  const Results full = run_scenario(s, options);
+  options.sample_budget = s.timeseries_samples + 3;
+  const Results cut = run_scenario(s, options);
+  const auto entries = [](const Results& r) {
+    std::size_t n = 0;
+    for (const auto& row : controller_column::statistics.cell(r.controllers.at(0)).at("radios")) {
+      n += row.at("duration_over_time").size();
+    }
+    return n;
+  };
+  EXPECT_GT(entries(full), 10u);
+  EXPECT_EQ(entries(cut), 3u);
+  ASSERT_TRUE(full.stats.fingerprint && cut.stats.fingerprint);
+  EXPECT_EQ(full.stats.fingerprint->hex(), cut.stats.fingerprint->hex());
+  const auto warned = [](const Results& r) {
+    for (const RunWarning& w : r.warnings) {
+      if (w.path == "/controllers/0" && w.message.find("sample budget") != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_FALSE(warned(full));
+  EXPECT_TRUE(warned(cut));
+}
+
 TEST(MeshCongestionControl, NotificationsAndBlocksAreReported) {
   const Results tcc = run("tcc"), lscc = run("lscc");
   for (const Results* r : {&tcc, &lscc}) {

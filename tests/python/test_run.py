@@ -58,6 +58,14 @@ def test_invalid_input_to_run_raises_scenario_error_with_paths():
         wmnsim.run(FLAGSHIP, log_level="loud")
 
 
+def test_run_arguments_of_the_wrong_type_are_type_errors_naming_the_argument():
+    # Refused before the run starts, not found out while it polls (an AttributeError).
+    for kwargs, name in (({"cancel": 5}, "cancel"), ({"cancel": "stop"}, "cancel"), ({"log_level": 3}, "log_level"),
+                         ({"progress": 1.5}, "progress"), ({"seed": 2.0}, "seed")):
+        with pytest.raises(TypeError, match=f"^{name} must be"):
+            wmnsim.run(FLAGSHIP, overrides=SHORT, **kwargs)
+
+
 def test_same_scenario_and_seed_give_identical_flows_through_python_and_the_cli(tmp_path):
     out, csv = tmp_path / "cli.json", tmp_path / "cli.csv"
     r = cli("run", FLAGSHIP, "--seed", 7, "--set", "/simulation/duration_s=2", "-o", out, "--csv", csv)

@@ -5,6 +5,7 @@ import math
 import os
 import shutil
 import signal
+import subprocess
 import threading
 import time
 
@@ -16,7 +17,7 @@ from scipy import stats
 
 import wmnsim
 import wmnsim.plot
-from conftest import FLAGSHIP, ROOT
+from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
 
 # Debian's tornado 6.2 under distributed 2022.12: a deprecation notice, nothing wrong.
 pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
@@ -251,7 +252,7 @@ def test_spec_validation_errors_name_their_json_path(tmp_path, capsys):
         f"{s}: /grid/~1mac~1cw_min: must be a non-empty list"]
     lines = spec_errors(tmp_path, capsys, {"grid": {"/mac/cw_min": [16, 3, 16]}, "seeds": [1, -4], "grdi": 1})
     assert lines == [f'{s}: /grdi: unknown key (did you mean "grid"?); a spec has scenario, grid, points, seeds, '
-                     "topology_seeds"]
+                     "topology_seeds, max_runs"]
     lines = spec_errors(tmp_path, capsys, {"grid": {"/mac/cw_min": [16, 3, 16]}, "seeds": [1, -4]})
     assert lines == [f"{s}: /grid/~1mac~1cw_min/2: 16 is listed twice (also at /grid/~1mac~1cw_min/0)",
                      f"{s}: /seeds/1: must be an integer 0..18446744073709551615, got -4"]
@@ -281,6 +282,54 @@ def test_spec_validation_errors_name_their_json_path(tmp_path, capsys):
     (tmp_path / "spec.json").write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "seeds": 1}))
     assert wmnsim.sweep.run_spec_command(tmp_path / "spec.json", tmp_path / "out", "tcp://127.0.0.1:1", 2) == 2
     assert "workers= sizes the embedded cluster" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_output_that_is_a_file_is_refused_before_anything_runs(tmp_path, capsys):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "seeds": 1}))
+    afile = tmp_path / "afile"
+    afile.write_text("kept")
+    assert wmnsim.sweep.run_spec_command(spec, afile) == 2
+    assert capsys.readouterr().err == f"wmnsim sweep: -o: {afile} is a file, not a folder: a sweep stores its " \
+                                      "runs in a folder (created when missing); choose another output path\n"
+    assert wmnsim.sweep.run_spec_command(spec, afile / "out") == 2
+    assert f"cannot make the sweep folder {afile / 'out'}: {afile} is a file, not a folder" in capsys.readouterr().err
+    with pytest.raises(NotADirectoryError, match="is a file, not a folder"):
+        wmnsim.sweep(FLAGSHIP, seeds=1, out_dir=afile)
+    # The program answers the same (it runs this module).
+    r = subprocess.run([WMNSIM_BIN, "sweep", str(spec), "-o", str(afile)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and f"{afile} is a file, not a folder" in r.stderr and "internal error" not in r.stderr
+    assert afile.read_text() == "kept" and sorted(p.name for p in tmp_path.iterdir()) == ["afile", "spec.json"]
+
+
+def test_a_spec_expanding_past_max_runs_is_refused_before_its_grid_is_built(tmp_path, capsys):
+    s = str(tmp_path / "spec.json")
+    # 10^8 points and 10^9 seeds in a few hundred bytes: refused at once, by count.
+    huge = {"grid": {f"/description/k{i}": list(range(10)) for i in range(8)}, "seeds": 10**9}
+    start = time.monotonic()
+    lines = spec_errors(tmp_path, capsys, huge)
+    assert time.monotonic() - start < 10
+    assert lines == [f"{s}: the sweep expands to 1e+17 runs (10 x 10 x 10 x 10 x 10 x 10 x 10 x 10 grid points x "
+                     f'1000000000 seeds); at most 100000 (max_runs): set "max_runs" in the spec, or '
+                     "sweep(max_runs=...) in Python, to run more, or sweep fewer values"]
+    # The cap is the spec's to raise or lower.
+    lines = spec_errors(tmp_path, capsys, {"grid": {"/mac/cw_min": [16, 32, 64]}, "seeds": 2, "max_runs": 5})
+    assert lines == [f"{s}: the sweep expands to 6 runs (3 points x 2 seeds); at most 5 (max_runs): set "
+                     '"max_runs" in the spec, or sweep(max_runs=...) in Python, to run more, or sweep fewer values']
+    assert spec_errors(tmp_path, capsys, {"seeds": 2, "max_runs": 0}) == [
+        f"{s}: /max_runs: must be a positive integer, got 0"]
+    from wmnsim.sweep import _plan  # the module (wmnsim.sweep, the attribute, is its function)
+
+    plan = _plan(FLAGSHIP, {"/mac/cw_min": [16, 32, 64]}, None, 2, None, max_runs=6)
+    assert len(plan.runs) == 6
+
+
+def test_a_spec_that_is_a_folder_is_called_a_sweep_spec(tmp_path, capsys):
+    assert wmnsim.sweep.run_spec_command(tmp_path, tmp_path / "out") == 2
+    err = capsys.readouterr().err
+    assert f'cannot read sweep spec "{tmp_path}": it is a folder' in err and "scenario file" not in err
     assert not (tmp_path / "out").exists()
 
 

@@ -152,13 +152,18 @@ TEST(Limits, TimeSeriesVolumeIsBounded) {
 
 TEST(Limits, NodesAndGridPointsAreBounded) {
   auto doc = minimal_scenario();
-  doc["node_groups"] = {{{"id_prefix", "n"}, {"placement", "line"}, {"count", 100000}, {"spacing_m", 10},
+  const auto cap = static_cast<std::int64_t>(kMaxNodes);
+  doc["node_groups"] = {{{"id_prefix", "n"}, {"placement", "line"}, {"count", cap}, {"spacing_m", 10},
                          {"origin_m", {0, 500}}},
-                        {{"id_prefix", "m"}, {"placement", "line"}, {"count", 100000}, {"spacing_m", 10},
+                        {{"id_prefix", "m"}, {"placement", "line"}, {"count", cap}, {"spacing_m", 10},
                          {"origin_m", {0, 900}}}};
   const auto issues = issues_of(doc);
-  EXPECT_TRUE(has_issue(issues, "/node_groups/0", "100003 nodes with this group; at most 10000 "));
+  EXPECT_TRUE(has_issue(issues, "/node_groups/0", std::to_string(cap + 3) + " nodes with this group; at most " +
+                                                      std::to_string(cap) + " "));
   for (const auto& i : issues) EXPECT_NE(i.path, "/node_groups/1");  // not placed at all
+  // A group's count is bounded by the same cap, where it is read.
+  doc["node_groups"][0]["count"] = cap + 1;
+  EXPECT_TRUE(has_issue(issues_of(doc), "/node_groups/0/count", "1.." + std::to_string(cap)));
   doc = minimal_scenario();
   for (int i = 0; i < 5; ++i) {
     doc["node_groups"].push_back({{"id_prefix", "r" + std::to_string(i) + "n"},

@@ -74,7 +74,7 @@ def _generate(name: str, base: Dict[str, Any]) -> Dict[str, Any]:
         doc["node_groups"] = [{"id_prefix": "n", "placement": "line", "count": 10000, "spacing_m": 50}]
         doc["flows"] = [{"id": f"f{i}", "transport": "udp", "src": "n0", "dst": f"n{i % 10000}x"} for i in range(20000)]
     elif name == "groups_10000":
-        doc["node_groups"] = [{"id_prefix": f"g{i}n", "placement": "line", "count": 100000, "spacing_m": 10,
+        doc["node_groups"] = [{"id_prefix": f"g{i}n", "placement": "line", "count": 10000, "spacing_m": 10,
                                "origin_m": [0, 10 * i + 5]} for i in range(10000)]
     elif name == "random_grids_2000":
         # Each grid has 251001 points and places one node: the fourth passes 10^6.
