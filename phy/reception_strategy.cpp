@@ -15,6 +15,16 @@ ReceptionStrategy make_reception_strategy(ReceptionKind kind) {
   throw std::logic_error("unknown reception kind");
 }
 
+LinkRules link_rules(const ReceptionConfig& reception) {
+  switch (reception.kind) {
+    case ReceptionKind::sinr: return {false, false, !reception.faint_signal_events};
+    case ReceptionKind::threshold:
+    case ReceptionKind::ns2: return {false, true, false};
+    case ReceptionKind::range: return {true, false, false};
+  }
+  throw std::logic_error("unknown reception kind");
+}
+
 double capture_ratio(const ReceptionConfig& reception) {
   return reception.kind == ReceptionKind::range ? std::numeric_limits<double>::infinity()
                                                 : reception.capture_threshold.linear();

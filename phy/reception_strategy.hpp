@@ -19,7 +19,7 @@
 // templates on the radio type only so that their bodies can stay here, ahead of
 // Radio's definition (the radio holds the variant); radio.cpp instantiates them.
 //
-// The medium asks a model only how links are made (LinkRules, link_rules).
+// The medium asks a model only how its links are made (LinkRules, link_rules).
 
 #include <cstdint>
 #include <optional>
@@ -193,6 +193,22 @@ ReceptionStrategy make_reception_strategy(ReceptionKind kind);
 inline bool tracks_sinr(const ReceptionStrategy& strategy) {
   return std::visit([](const auto& s) { return s.kTracksSinr; }, strategy);
 }
+
+// How the medium makes a model's links (Medium::connect, connect_by_range,
+// delivery_cutoff, the faint signals): the one place the medium asks the kind.
+struct LinkRules {
+  // Links come from geometric ranges (Medium::connect_by_range), not from powers.
+  bool by_range;
+  // ns-2 (WirelessPhy::sendUp): nothing below the carrier-sense threshold (CSThresh)
+  // arrives, so that threshold is a second delivery floor, and whatever arrives is
+  // sensed on its own (threshold, ns2; sinr judges energy in aggregate).
+  bool carrier_sense_floor;
+  // Signals that can never be locked onto only add energy: they are handed to the
+  // radio as intervals, not delivered as events (sinr, unless
+  // ReceptionConfig::faint_signal_events; docs/phy.md "Faint signals").
+  bool faint_as_intervals;
+};
+LinkRules link_rules(const ReceptionConfig& reception);
 
 // Linear power ratio by which a locked frame survives an interferer (ns-2's CPThresh,
 // the sinr model's capture margin); infinite under the range model, where any

@@ -1,6 +1,7 @@
 // The reception strategies as chosen once per radio: which model tracks the SINR,
-// and the capture ratio each model's collisions use. Their behaviour on the air is
-// tested through the radio and the medium (test_medium.cpp, tests/mac/*), unchanged.
+// the capture ratio each model's collisions use, and how the medium makes each
+// model's links. Their behaviour on the air is tested through the radio and the
+// medium (test_medium.cpp, tests/mac/*), unchanged.
 
 #include "phy/reception_strategy.hpp"
 
@@ -39,6 +40,29 @@ TEST(ReceptionStrategy, CaptureRatioIsTheThresholdButInfiniteInRange) {
   }
   rc.kind = ReceptionKind::range;
   EXPECT_TRUE(std::isinf(capture_ratio(rc)));
+}
+
+TEST(ReceptionStrategy, LinkRulesOfEachKind) {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::sinr;
+  LinkRules r = link_rules(rc);
+  EXPECT_FALSE(r.by_range);
+  EXPECT_FALSE(r.carrier_sense_floor);
+  EXPECT_TRUE(r.faint_as_intervals);
+  rc.faint_signal_events = true;
+  EXPECT_FALSE(link_rules(rc).faint_as_intervals);
+  for (const auto kind : {ReceptionKind::threshold, ReceptionKind::ns2}) {
+    rc.kind = kind;
+    r = link_rules(rc);
+    EXPECT_FALSE(r.by_range);
+    EXPECT_TRUE(r.carrier_sense_floor);
+    EXPECT_FALSE(r.faint_as_intervals);
+  }
+  rc.kind = ReceptionKind::range;
+  r = link_rules(rc);
+  EXPECT_TRUE(r.by_range);
+  EXPECT_FALSE(r.carrier_sense_floor);
+  EXPECT_FALSE(r.faint_as_intervals);
 }
 
 }  // namespace
