@@ -104,14 +104,14 @@ void WiredLink::on_transmission_end() {
   const Time now = scheduler_.now();
   ++counters_.transmitted_packets;
   counters_.transmitted_bytes += serializing_->size_bytes;
-  // A copy for the listener, told last: it may hand the link a packet at once.
-  const std::optional<Packet> departed = departures_ != nullptr ? std::optional<Packet>(*serializing_) : std::nullopt;
+  // A copy for the listeners, told last: they may hand the link a packet at once.
+  const std::optional<Packet> departed = departures_.empty() ? std::nullopt : std::optional<Packet>(*serializing_);
   on_wire_.push_back(Propagating{std::move(serializing_), now + delay_});
   // Only the oldest packet on the wire has an arrival event; later ones are
   // scheduled as it arrives.
   if (on_wire_.size() == 1) next_arrival_ = scheduler_.schedule_at(now + delay_, [this] { on_arrival(); });
   serve_queue();
-  if (departed) departures_->on_departure(*departed);
+  if (departed) departures_.tell([&](DepartureListener& l) { l.on_departure(*departed); });
 }
 
 void WiredLink::on_arrival() {

@@ -32,6 +32,7 @@
 #include "link/queue_limit.hpp"
 #include "link/ring.hpp"
 #include "core/scheduler.hpp"
+#include "core/subscriber_list.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim {
@@ -65,9 +66,12 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
 
   // Told when a packet has been serialized (it left the queue for the wire): a
   // saturated source behind the link refills here. Called last, when the link's
-  // state is consistent, so the listener may hand the link a packet at once.
+  // state is consistent, so a listener may hand the link a packet at once. Any
+  // number, told in the order they subscribed; not from inside a listener's call
+  // (std::logic_error, core/subscriber_list.hpp).
   using DepartureListener = wmnsim::DepartureListener;  // core/node.hpp
-  void set_departure_listener(DepartureListener* listener) { departures_ = listener; }
+  void subscribe_departures(DepartureListener& listener) { departures_.subscribe(listener); }
+  void unsubscribe_departures(DepartureListener& listener) { departures_.unsubscribe(listener); }
 
   // Installs another queue discipline (its DropSink should be this link's); queued
   // packets move over in order (the new discipline may drop some).
@@ -114,7 +118,7 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   QueueLimit limit_;
   PacketSink& far_end_;
   DropSink& drops_;
-  DepartureListener* departures_ = nullptr;
+  SubscriberList<DepartureListener> departures_{"a wired link's departure listener"};
 
   std::unique_ptr<mac::QueueDiscipline> queue_;
   // queue_ is a DropTailQueue: an arrival at an idle link with an empty queue skips

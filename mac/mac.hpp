@@ -86,7 +86,10 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   Mac& operator=(const Mac&) = delete;
 
   void set_user(MacUser* user) { exchange_.set_user(user); }
-  void set_observer(MacObserver* observer) { exchange_.set_observer(observer); }
+  // Frame observers (mac_user.hpp), any number, told in the order they subscribed;
+  // not from inside an observer's call (std::logic_error, core/subscriber_list.hpp).
+  void subscribe(MacObserver& observer) { exchange_.subscribe(observer); }
+  void unsubscribe(MacObserver& observer) { exchange_.unsubscribe(observer); }
 
   // Hands a packet to the MAC for Packet::next_hop_radio (kBroadcastRadio for a
   // broadcast). It goes to its category's queue, which may drop it (to `drops`).

@@ -114,7 +114,7 @@ void Network::build_wired_links() {
         c.random = sim_.random().stream("node", scenario_.nodes[from].id, "queue/link" + std::to_string(k));
         wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near, c));
       }
-      wired_links_.back()->set_departure_listener(&near);
+      wired_links_.back()->subscribe_departures(near);
       wired_interfaces_.push_back(std::make_unique<WiredInterface>(*wired_links_.back()));
       near.add_interface(*wired_interfaces_.back());
     }

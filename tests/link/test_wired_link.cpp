@@ -1,12 +1,13 @@
 // The wired link direction: serialization then propagation at exact picoseconds,
-// back-to-back queueing, drop-tail overflow in packets and in bytes, counters and
-// the accounting of every packet.
+// back-to-back queueing, drop-tail overflow in packets and in bytes, counters,
+// the accounting of every packet, and the departure listeners.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/packet.hpp"
@@ -109,6 +110,34 @@ TEST(WiredLink, BackToBackPacketsQueueThenPropagate) {
   EXPECT_EQ(c.busy_time, 3_ms);
   EXPECT_EQ(c.received_packets, c.delivered_packets + c.dropped_packets);
   EXPECT_EQ(bed.pool.live(), 0u);
+}
+
+// Records when each departure was told, under a name, into a log shared by several.
+class DepartureLog final : public DepartureListener {
+ public:
+  DepartureLog(const Scheduler& s, char name, std::vector<std::pair<char, Time>>& log)
+      : scheduler_(s), name_(name), log_(log) {}
+  void on_departure(const Packet& /*departed*/) override { log_.emplace_back(name_, scheduler_.now()); }
+
+ private:
+  const Scheduler& scheduler_;
+  char name_;
+  std::vector<std::pair<char, Time>>& log_;
+};
+
+TEST(WiredLink, EveryDepartureListenerIsToldAtTheEndOfSerializationInOrder) {
+  LinkBed bed({QueueLimit::Unit::packets, 10});
+  std::vector<std::pair<char, Time>> log;
+  DepartureLog a(bed.scheduler, 'a', log), b(bed.scheduler, 'b', log);
+  bed.link.subscribe_departures(a);
+  bed.link.subscribe_departures(b);
+  bed.link.receive(bed.packet(1250));  // 1 ms on the wire at 10 Mbit/s
+  bed.link.receive(bed.packet(1250));
+  bed.scheduler.run_until(1500_us);
+  bed.link.unsubscribe_departures(a);  // b keeps hearing
+  bed.scheduler.run();
+  const std::vector<std::pair<char, Time>> expected{{'a', 1_ms}, {'b', 1_ms}, {'b', 2_ms}};
+  EXPECT_EQ(log, expected);
 }
 
 TEST(WiredLink, IdleLinkSendsAtOnceAndManyPacketsPropagateTogether) {
