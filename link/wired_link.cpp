@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 WiredLink::WiredLink(Scheduler& scheduler, double rate_bps, Time delay, QueueLimit queue, PacketSink& far_end,
                      DropSink& drops)
@@ -21,7 +21,7 @@ WiredLink::WiredLink(Scheduler& scheduler, double rate_bps, Time delay, QueueLim
     throw std::invalid_argument("wired link queue capacity must be at least 1, got " +
                                 std::to_string(limit_.capacity));
   }
-  queue_ = std::make_unique<mac::DropTailQueue>(limit_, drops_);
+  queue_ = std::make_unique<DropTailQueue>(limit_, drops_);
   queue_->set_ready_listener(this);
 }
 
@@ -32,7 +32,7 @@ WiredLink::~WiredLink() {
   scheduler_.cancel(queue_wakeup_);
 }
 
-void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
+void WiredLink::set_queue(std::unique_ptr<QueueDiscipline> queue) {
   if (!queue) throw std::invalid_argument("WiredLink::set_queue: no queue discipline");
   if (in_queue_call_) throw std::logic_error("WiredLink::set_queue from inside its queue discipline");
   const Time now = scheduler_.now();
@@ -42,7 +42,7 @@ void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
   queue_->set_ready_listener(this);
   // The fast path of receive() is drop tail's own behaviour; any other discipline
   // sees every packet (a shaper must, to hold it back).
-  drop_tail_ = dynamic_cast<const mac::DropTailQueue*>(queue_.get()) != nullptr;
+  drop_tail_ = dynamic_cast<const DropTailQueue*>(queue_.get()) != nullptr;
   scheduler_.cancel(queue_wakeup_);
   serve_queue();
 }
@@ -124,4 +124,4 @@ void WiredLink::on_arrival() {
   far_end_.receive(std::move(packet));
 }
 
-}  // namespace wmnsim
+}  // namespace wmnsim::link

@@ -35,7 +35,7 @@
 #include "core/subscriber_list.hpp"
 #include "core/time.hpp"
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 
 struct WiredLinkCounters {
@@ -50,7 +50,7 @@ struct WiredLinkCounters {
   Time busy_time;  // total serialization time, for utilisation
 };
 
-class WiredLink final : public PacketSink, private mac::QueueReadyListener {
+class WiredLink final : public PacketSink, private QueueReadyListener {
  public:
   // Receives every packet the link drops, with ownership (core/packet_sink.hpp).
   using DropSink = wmnsim::DropSink;
@@ -75,8 +75,8 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
 
   // Installs another queue discipline (its DropSink should be this link's); queued
   // packets move over in order (the new discipline may drop some).
-  void set_queue(std::unique_ptr<mac::QueueDiscipline> queue);
-  const mac::QueueDiscipline& queue() const { return *queue_; }
+  void set_queue(std::unique_ptr<QueueDiscipline> queue);
+  const QueueDiscipline& queue() const { return *queue_; }
 
   // Takes the packet onto the link: onto the wire at once if idle, else queued.
   void receive(PacketPtr packet) override;
@@ -106,7 +106,7 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   // From the discipline's notify_ready(). Ignored while the link is inside one of
   // the discipline's own calls: receive() serves the queue after enqueue, and
   // serve_queue() asks ready_at() after a dequeue that gave nothing.
-  void on_queue_ready(mac::QueueDiscipline& /*queue*/) override {
+  void on_queue_ready(QueueDiscipline& /*queue*/) override {
     if (!in_queue_call_) serve_queue();
   }
   void on_transmission_end();
@@ -120,7 +120,7 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   DropSink& drops_;
   SubscriberList<DepartureListener> departures_{"a wired link's departure listener"};
 
-  std::unique_ptr<mac::QueueDiscipline> queue_;
+  std::unique_ptr<QueueDiscipline> queue_;
   // queue_ is a DropTailQueue: an arrival at an idle link with an empty queue skips
   // it (a drop-tail FIFO would hand it straight back; its observer, if any, does
   // not see it pass).
@@ -146,4 +146,4 @@ class WiredInterface final : public NetInterface {
   WiredLink& link_;
 };
 
-}  // namespace wmnsim
+}  // namespace wmnsim::link

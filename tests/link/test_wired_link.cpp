@@ -17,7 +17,7 @@
 #include "link/queue_discipline.hpp"
 #include "link/wired_link.hpp"
 
-namespace wmnsim {
+namespace wmnsim::link {
 namespace {
 
 using namespace time_literals;
@@ -204,14 +204,14 @@ TEST(WiredLink, DestroyedWithPacketsInsideCancelsItsEvents) {
 }
 
 }  // namespace
-}  // namespace wmnsim
+}  // namespace wmnsim::link
 
-namespace wmnsim {
+namespace wmnsim::link {
 namespace {
 
 // A shaping discipline for the test: a FIFO whose packets become sendable only at
 // or after `release_at` (a token bucket that has no token until then).
-class HoldUntil final : public mac::QueueDiscipline {
+class HoldUntil final : public QueueDiscipline {
  public:
   HoldUntil(Time release_at, DropSink& drops) : QueueDiscipline(drops), release_at_(release_at) {}
   std::size_t length_packets() const override { return fifo_.size(); }
@@ -223,15 +223,15 @@ class HoldUntil final : public mac::QueueDiscipline {
   void set_release(Time at) { release_at_ = at; }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+  EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
     fifo_.push_back(std::move(packet));
-    return mac::EnqueueResult::accepted();
+    return EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time now) override { return now < release_at_ ? nullptr : fifo_.pop_front(); }
   const Packet* do_peek() const override { return fifo_.front(); }
 
   Time release_at_;
-  mac::PacketFifo fifo_;
+  PacketFifo fifo_;
 };
 
 // The wired link takes any queue discipline (link/queue_discipline.hpp), and a
@@ -266,7 +266,7 @@ TEST(WiredLinkQueue, AShaperHoldsTheFirstPacketOnAnIdleLink) {
 
 // A shaper whose release no ready_at() announced: it holds its head until told
 // (release()), then wakes the link with notify_ready().
-class HoldUntilReleased final : public mac::QueueDiscipline {
+class HoldUntilReleased final : public QueueDiscipline {
  public:
   explicit HoldUntilReleased(DropSink& drops) : QueueDiscipline(drops) {}
   std::size_t length_packets() const override { return fifo_.size(); }
@@ -278,15 +278,15 @@ class HoldUntilReleased final : public mac::QueueDiscipline {
   }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+  EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
     fifo_.push_back(std::move(packet));
-    return mac::EnqueueResult::accepted();
+    return EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time) override { return released_ ? fifo_.pop_front() : nullptr; }
   const Packet* do_peek() const override { return fifo_.front(); }
 
   bool released_ = false;
-  mac::PacketFifo fifo_;
+  PacketFifo fifo_;
 };
 
 TEST(WiredLinkQueue, NotifyReadyWakesTheLink) {
@@ -322,17 +322,17 @@ TEST(WiredLinkQueue, AnEarlierReadyTimeMovesTheWakeUp) {
 
 // A discipline that calls notify_ready() from inside its own dequeue (the dequeue
 // unblocked another class): the link sends one packet at a time, loses none.
-class NotifyingFifo final : public mac::QueueDiscipline {
+class NotifyingFifo final : public QueueDiscipline {
  public:
   explicit NotifyingFifo(DropSink& drops) : QueueDiscipline(drops) {}
   std::size_t length_packets() const override { return fifo_.size(); }
   std::int64_t length_bytes() const override { return fifo_.bytes(); }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+  EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
     fifo_.push_back(std::move(packet));
     notify_ready();
-    return mac::EnqueueResult::accepted();
+    return EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time) override {
     PacketPtr p = fifo_.pop_front();
@@ -341,7 +341,7 @@ class NotifyingFifo final : public mac::QueueDiscipline {
   }
   const Packet* do_peek() const override { return fifo_.front(); }
 
-  mac::PacketFifo fifo_;
+  PacketFifo fifo_;
 };
 
 TEST(WiredLinkQueue, ANotifyFromInsideTheDisciplineIsHarmless) {
@@ -389,4 +389,4 @@ TEST(WiredLinkQueue, SetQueueMovesTheWaitingPacketsInOrder) {
 }
 
 }  // namespace
-}  // namespace wmnsim
+}  // namespace wmnsim::link
