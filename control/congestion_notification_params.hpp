@@ -22,7 +22,7 @@ inline constexpr std::array<EnumName<NotificationDelivery>, 2> kNotificationDeli
 // The buffer's keys default to the mesh buffer's own (link/mesh_buffer.hpp).
 struct CongestionNotificationParams {
   bool link_selective = false;
-  double forward_share = mac::MeshBufferParams{}.forward_share;  // buffer share reserved for forwarded packets
+  double forward_share = link::MeshBufferParams{}.forward_share;  // buffer share reserved for forwarded packets
   double congestion_threshold = 0.6;  // buffer fill that signals congestion
   double too_short_threshold = 0.2;   // fill at timer expiry that lengthens the duration
   double too_long_threshold = 0.1;    // forwarded fill that shortens it
@@ -35,7 +35,7 @@ struct CongestionNotificationParams {
   NotificationDelivery delivery = NotificationDelivery::unicast;
   // lscc only
   // share of the local buffer blocked packets may use
-  double blocked_local_limit = mac::MeshBufferParams{}.blocked_local_limit;
+  double blocked_local_limit = link::MeshBufferParams{}.blocked_local_limit;
   double look_ahead_threshold = 0.4;  // forwarded fill that starts look-ahead signalling
   double look_ahead_share = 0.02;     // neighbours above this share of the buffer are signalled
   // Ours, outside 004 (default off): the congestion, look-ahead and renewal tests

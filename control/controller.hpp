@@ -67,7 +67,7 @@ struct ControlContext {
   std::vector<std::vector<mac::Mac*>> macs;  // by scenario node index, in radio order; empty for hosts
   // By scenario node index: the wired links it sends on, in interface order (after
   // its radios: RoutingLink numbering); a controller may replace their queues.
-  std::vector<std::vector<WiredLink*>> wired;
+  std::vector<std::vector<link::WiredLink*>> wired;
   std::vector<FlowInfo> flows;               // by scenario flow index
   // 001's capacity models (control/capacity_model.hpp) over this network: each
   // flow's max-min fair share (bit/s; 0 for the inactive), by flow index. Empty

@@ -16,10 +16,10 @@ namespace wmnsim::control {
 namespace {
 
 // The rate of a class the model does not bound.
-constexpr double kUnbounded = mac::TokenBucket::kMaxRateBps;
+constexpr double kUnbounded = link::TokenBucket::kMaxRateBps;
 
 // A per-class discipline's whole-queue bound: the per-class buffers are the limit.
-constexpr QueueLimit kPerClassOnly{QueueLimit::Unit::packets, 1'000'000};
+constexpr link::QueueLimit kPerClassOnly{link::QueueLimit::Unit::packets, 1'000'000};
 
 std::vector<AccessCategory> access_functions(const mac::Mac& m) {
   if (m.type() == MacType::dcf) return {AccessCategory::ac_be};
@@ -47,7 +47,7 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
     const bool dst_mesh = context.node_info.at(f.dst).role == NodeRole::mesh;
     subscriber.push_back(src_mesh || !dst_mesh ? f.src : f.dst);
   }
-  classifier_ = mac::PacketClassifier(params_.classify, subscriber);
+  classifier_ = link::PacketClassifier(params_.classify, subscriber);
   flows_.resize(context.flows.size());
 
   // The classes: flows whose data path crosses the gateway.
@@ -64,7 +64,7 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
     probe.flow = i;
     const std::uint32_t cls = classifier_.class_of(probe);
     ClassState& c = classes_[cls];
-    c.name = params_.classify == mac::ClassifyBy::flow ? f.id : context.node_info.at(cls).id;
+    c.name = params_.classify == link::ClassifyBy::flow ? f.id : context.node_info.at(cls).id;
     c.flows.push_back(i);
     if (params_.fair_rate_bps) {
       c.share_bps = *params_.fair_rate_bps;
@@ -81,49 +81,49 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
 
 GatewayRateControl::~GatewayRateControl() = default;
 
-std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_queue() {
+std::unique_ptr<link::QueueDiscipline> GatewayRateControl::make_queue() {
   ++queues_built_;
   DropSink& drops = *context().nodes.at(gateway_);
-  const QueueLimit shared{QueueLimit::Unit::packets, params_.buffer_packets};
-  mac::FairQueueParams fq;
+  const link::QueueLimit shared{link::QueueLimit::Unit::packets, params_.buffer_packets};
+  link::FairQueueParams fq;
   fq.per_class_packets = params_.per_flow_buffer_packets;
   fq.classify = params_.classify;
   switch (params_.scheme) {
     case GatewayScheme::fifo:
-      return std::make_unique<mac::DropTailQueue>(shared, drops);
+      return std::make_unique<link::DropTailQueue>(shared, drops);
     case GatewayScheme::fq:
-      return std::make_unique<mac::FairQueue>(kPerClassOnly, fq, classifier_, drops);
+      return std::make_unique<link::FairQueue>(kPerClassOnly, fq, classifier_, drops);
     case GatewayScheme::aggregate_rate_limit:
     case GatewayScheme::aggregate_rate_limit_fq: {
-      mac::TokenBucketParams tb;
+      link::TokenBucketParams tb;
       tb.burst_bytes = params_.burst_bytes;
       const bool with_fq = params_.scheme == GatewayScheme::aggregate_rate_limit_fq;
-      tb.inner = with_fq ? mac::TokenBucketParams::Inner::fq : mac::TokenBucketParams::Inner::fifo;
+      tb.inner = with_fq ? link::TokenBucketParams::Inner::fq : link::TokenBucketParams::Inner::fifo;
       tb.fq = fq;
-      auto q = std::make_unique<mac::AggregateShaper>(with_fq ? kPerClassOnly : shared, tb, classifier_, drops,
+      auto q = std::make_unique<link::AggregateShaper>(with_fq ? kPerClassOnly : shared, tb, classifier_, drops,
                                                       sim().now());
       aggregate_shapers_.push_back(q.get());
       return q;
     }
     case GatewayScheme::per_flow_rate_limit: {
-      mac::PerClassTokenBucketParams pc;
+      link::PerClassTokenBucketParams pc;
       pc.rate_bps = kUnbounded;  // a class the controller does not know is not held back
       pc.burst_bytes = params_.burst_bytes;
       pc.classes = fq;
-      auto q = std::make_unique<mac::PerClassShaper>(kPerClassOnly, pc, classifier_, drops);
+      auto q = std::make_unique<link::PerClassShaper>(kPerClassOnly, pc, classifier_, drops);
       class_shapers_.push_back(q.get());
       return q;
     }
     case GatewayScheme::source_rate_limit:
       // The gateway is left alone (001 Table 2) unless flows start there or beyond
       // it (downstream): those are paced here, "akin to per-flow gateway rate limit".
-      if (paced_at(gateway_).empty()) return std::make_unique<mac::DropTailQueue>(shared, drops);
+      if (paced_at(gateway_).empty()) return std::make_unique<link::DropTailQueue>(shared, drops);
       pacer_node_ = gateway_;
       return make_pacer(shared, drops);
     case GatewayScheme::fred: {
       // Its own draws, named per queue (docs/random.md).
       const std::string name = "queue/gateway_rate_control/" + std::to_string(queues_built_);
-      return std::make_unique<mac::FredQueue>(shared, params_.fred, classifier_,
+      return std::make_unique<link::FredQueue>(shared, params_.fred, classifier_,
                                               sim().random().stream("node", context().node_info.at(gateway_).id, name),
                                               drops);
     }
@@ -146,8 +146,8 @@ std::vector<std::uint32_t> GatewayRateControl::paced_at(std::uint32_t node) cons
   return out;
 }
 
-std::unique_ptr<mac::QueueDiscipline> GatewayRateControl::make_pacer(QueueLimit fifo, DropSink& drops) {
-  auto q = std::make_unique<mac::SourcePacer>(fifo, params_.burst_bytes,
+std::unique_ptr<link::QueueDiscipline> GatewayRateControl::make_pacer(link::QueueLimit fifo, DropSink& drops) {
+  auto q = std::make_unique<link::SourcePacer>(fifo, params_.burst_bytes,
                                               static_cast<std::size_t>(params_.per_flow_buffer_packets), classifier_,
                                               drops);
   pacers_.push_back(q.get());
@@ -162,8 +162,8 @@ void GatewayRateControl::install_source_pacers() {
     for (mac::Mac* m : context().macs[n]) {
       for (const AccessCategory ac : access_functions(*m)) {
         // The node's own queue's capacity (drop tail unless the scenario chose otherwise).
-        const auto* own = dynamic_cast<const mac::DropTailQueue*>(&m->queue(ac));
-        const QueueLimit fifo = own != nullptr ? own->limit() : QueueLimit{};
+        const auto* own = dynamic_cast<const link::DropTailQueue*>(&m->queue(ac));
+        const link::QueueLimit fifo = own != nullptr ? own->limit() : link::QueueLimit{};
         m->set_queue(ac, make_pacer(fifo, *context().nodes.at(n)));
       }
     }
@@ -182,7 +182,7 @@ void GatewayRateControl::start() {
   // dropping its excess traffic at the gateway"), and a delayed TCP segment delays
   // its ACK. The baseline and source limiting leave them alone.
   if (params_.scheme != GatewayScheme::fifo && params_.scheme != GatewayScheme::source_rate_limit) {
-    for (WiredLink* l : context().wired.at(gateway_)) l->set_queue(make_queue());
+    for (link::WiredLink* l : context().wired.at(gateway_)) l->set_queue(make_queue());
   }
   if (params_.scheme == GatewayScheme::source_rate_limit) install_source_pacers();
   subscribe(gateway_, *this);
@@ -294,10 +294,10 @@ void GatewayRateControl::apply_rates() {
     if (c.active) aggregate += token_rate(c);
   }
   aggregate = std::min(aggregate, kUnbounded);
-  for (mac::AggregateShaper* q : aggregate_shapers_) q->set_rate(now, aggregate);
+  for (link::AggregateShaper* q : aggregate_shapers_) q->set_rate(now, aggregate);
   // An inactive class keeps its share: its first packet back should not wait for
   // a rate (it is recomputed as the class turns active, before the packet queues).
-  for (mac::PerClassShaper* q : class_shapers_) {
+  for (link::PerClassShaper* q : class_shapers_) {
     for (const auto& [id, c] : classes_) q->set_class_rate(now, id, token_rate(c));
   }
   // A pacer paces only the classes set here: its node's own (paced_at).
@@ -323,7 +323,7 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
   nlohmann::ordered_json out;
   out["gateway"] = context().node_info.at(gateway_).id;
   out["scheme"] = std::string(to_string(params_.scheme));
-  out["classify"] = params_.classify == mac::ClassifyBy::flow ? "flow" : "subscriber";
+  out["classify"] = params_.classify == link::ClassifyBy::flow ? "flow" : "subscriber";
   out["shares_from"] = params_.fair_rate_bps ? "fair_rate_bps"
                        : from_model_        ? std::string(to_string(params_.capacity_model))
                                             : "fair_share_bps";
@@ -351,7 +351,7 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
     for (mac::Mac* m : macs_) {
       for (const AccessCategory ac : access_functions(*m)) queued += m->queue(ac).packets_of_class(id).value_or(0);
     }
-    for (WiredLink* l : context().wired.at(gateway_)) queued += l->queue().packets_of_class(id).value_or(0);
+    for (link::WiredLink* l : context().wired.at(gateway_)) queued += l->queue().packets_of_class(id).value_or(0);
     row["queued_at_end"] = queued;
     row["data_arrival_rate_bps"] = c.data_rate_bps;
     row["share_series_bps"] = c.share_series_bps;

@@ -36,12 +36,12 @@
 #include "link/packet_classifier.hpp"
 #include "link/queue_limit.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 class AggregateShaper;
 class PerClassShaper;
 class SourcePacer;
 class QueueDiscipline;
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link
 
 namespace wmnsim::control {
 
@@ -83,11 +83,11 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   // A class's share as a rate of whole IP packets (its first flow's packet size
   // over payload), bounded by the token bucket's largest rate.
   double token_rate(const ClassState& c) const;
-  std::unique_ptr<mac::QueueDiscipline> make_queue();
+  std::unique_ptr<link::QueueDiscipline> make_queue();
   // source_rate_limit: the classes whose flows start at `node` (a flow from a host
   // counts at the gateway), and the pacers on the node's radios.
   std::vector<std::uint32_t> paced_at(std::uint32_t node) const;
-  std::unique_ptr<mac::QueueDiscipline> make_pacer(QueueLimit fifo, DropSink& drops);
+  std::unique_ptr<link::QueueDiscipline> make_pacer(link::QueueLimit fifo, DropSink& drops);
   void install_source_pacers();
 
   struct FlowActivity {
@@ -98,11 +98,11 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::vector<FlowActivity> flows_;  // by scenario flow index
   std::uint32_t gateway_ = 0;
   std::vector<mac::Mac*> macs_;
-  mac::PacketClassifier classifier_;
+  link::PacketClassifier classifier_;
   std::map<std::uint32_t, ClassState> classes_;  // by class id: node index or flow index
-  std::vector<mac::AggregateShaper*> aggregate_shapers_;
-  std::vector<mac::PerClassShaper*> class_shapers_;
-  std::vector<mac::SourcePacer*> pacers_;
+  std::vector<link::AggregateShaper*> aggregate_shapers_;
+  std::vector<link::PerClassShaper*> class_shapers_;
+  std::vector<link::SourcePacer*> pacers_;
   std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
   std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for
   int queues_built_ = 0;

@@ -11,7 +11,7 @@ namespace {
 
 // The FRED keys the gateway's `fred` object takes: the discipline's own declarations.
 ParameterTable fred_members() {
-  const mac::FredKeys& f = mac::fred_keys();
+  const link::FredKeys& f = link::fred_keys();
   return {f.min_th_packets, f.max_th_packets, f.max_p, f.queue_weight, f.min_q_packets};
 }
 
@@ -23,7 +23,7 @@ struct Keys {
   IntegerParameter buffer_packets;
   IntegerParameter per_flow_buffer_packets;
   TimeParameter flow_idle_timeout;
-  ChoiceParameter<mac::ClassifyBy> classify;
+  ChoiceParameter<link::ClassifyBy> classify;
   TimeParameter report_interval;
   ObjectParameter fred;
 };
@@ -73,8 +73,8 @@ const Keys& keys() {
                      .description = "a class silent this long counts as inactive (\"the presence or absence of "
                                     "packets\")",
                      .source = "001 Sec. 5.3.3; the value ours"}),
-      ChoiceParameter<mac::ClassifyBy>({.key = "classify",
-                                        .names = names(mac::kClassifyBy),
+      ChoiceParameter<link::ClassifyBy>({.key = "classify",
+                                        .names = names(link::kClassifyBy),
                                         .fallback = defaults.classify,
                                         .description = "a class per flow, or per subscriber (the mesh node a flow "
                                                        "starts or ends at)",
@@ -112,12 +112,12 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
   p.per_flow_buffer_packets = static_cast<int>(k.per_flow_buffer_packets.read_or(r));
   p.flow_idle_timeout = k.flow_idle_timeout.read_or(r);
   p.classify = k.classify.read_or(r);
-  p.burst_bytes = mac::shaper_keys().burst_bytes.read_or(r);
+  p.burst_bytes = link::shaper_keys().burst_bytes.read_or(r);
   p.report_interval = k.report_interval.read_or(r);
   if (p.scheme == GatewayScheme::fred) {
-    const mac::FredKeys& fk = mac::fred_keys();
+    const link::FredKeys& fk = link::fred_keys();
     JsonReader f = k.fred.open(r);
-    FredParams& fr = p.fred;
+    link::FredParams& fr = p.fred;
     fr.min_th_packets = static_cast<int>(fk.min_th_packets.read_or(f));
     fr.max_th_packets = static_cast<int>(fk.max_th_packets.read_or(f));
     fr.max_p = fk.max_p.read_or(f);
@@ -155,7 +155,7 @@ ControllerEntry gateway_rate_control_entry() {
   e.source = "001 Sec. 4";
   e.parameters = {k.gateway,        k.scheme,   k.capacity_model, k.fair_rate_bps,
                   k.buffer_packets, k.per_flow_buffer_packets,    k.flow_idle_timeout,
-                  k.classify,       mac::shaper_keys().burst_bytes, k.report_interval, k.fred};
+                  k.classify,       link::shaper_keys().burst_bytes, k.report_interval, k.fred};
   // "fred" only with "scheme": "fred" (the parse forbids it otherwise).
   e.schema_rules = {{"if", {{"required", nlohmann::ordered_json::array({k.fred.key})}}},
                     {"then",

@@ -34,11 +34,11 @@ struct GatewayRateControlParams {
   CapacityModel capacity_model = CapacityModel::collision_domain;
   std::optional<double> fair_rate_bps;  // per-flow share; empty: from capacity_model
   int buffer_packets = 25;              // shared buffer (fifo, fred, aggregate_rate_limit)
-  int per_flow_buffer_packets = mac::FairQueueParams{}.per_class_packets;  // per-flow buffers (fq and the rest)
-  FredParams fred;
+  int per_flow_buffer_packets = link::FairQueueParams{}.per_class_packets;  // per-flow buffers (fq and the rest)
+  link::FredParams fred;
   Time flow_idle_timeout = Time::s(1);  // a flow silent this long counts as inactive
-  mac::ClassifyBy classify = mac::ClassifyBy::subscriber;  // 001 Sec. 4.3.2: per mesh router
-  std::int64_t burst_bytes = mac::TokenBucket::kDefaultDepthBytes;  // the shapers' bucket depth
+  link::ClassifyBy classify = link::ClassifyBy::subscriber;  // 001 Sec. 4.3.2: per mesh router
+  std::int64_t burst_bytes = link::TokenBucket::kDefaultDepthBytes;  // the shapers' bucket depth
   Time report_interval = Time::s(1);    // of the per-class arrival rates
 };
 

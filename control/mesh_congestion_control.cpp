@@ -56,18 +56,18 @@ void MeshCongestionControl::start() {
       // Data travels in AC_BE (DCF's one category; under EDCA the category 004's
       // single access class maps to): its queue becomes the mesh buffer.
       for (const AccessCategory ac : {AccessCategory::ac_be}) {
-        const QueueLimit& limit = m->queue_limit();  // the scenario's, whatever queue is there now
-        mac::MeshBufferParams bp;
-        bp.capacity_bytes = limit.unit == QueueLimit::Unit::bytes ? limit.capacity : limit.capacity * kBytesPerPacket;
+        const link::QueueLimit& limit = m->queue_limit();  // the scenario's, whatever queue is there now
+        link::MeshBufferParams bp;
+        bp.capacity_bytes = limit.unit == link::QueueLimit::Unit::bytes ? limit.capacity : limit.capacity * kBytesPerPacket;
         bp.forward_share = params_.forward_share;
         bp.link_selective = params_.link_selective;
         bp.blocked_local_limit = params_.blocked_local_limit;
         auto previous_hop = [state](const Packet& p) -> std::uint32_t {
-          if (p.hops == 0) return mac::MeshBuffer::kLocal;
+          if (p.hops == 0) return link::MeshBuffer::kLocal;
           if (state->incoming_valid && state->incoming == p.id) return state->incoming_from;
-          return mac::MeshBuffer::kLocal - 1;  // forwarded, from a neighbour not known here
+          return link::MeshBuffer::kLocal - 1;  // forwarded, from a neighbour not known here
         };
-        auto buffer = std::make_unique<mac::MeshBuffer>(bp, previous_hop, *ctx.nodes.at(n), state);
+        auto buffer = std::make_unique<link::MeshBuffer>(bp, previous_hop, *ctx.nodes.at(n), state);
         s->buffers.push_back(buffer.get());
         m->set_queue(ac, std::move(buffer));
       }
@@ -128,29 +128,29 @@ void MeshCongestionControl::on_forwarded(std::uint32_t node, Packet& packet, con
   s->incoming = packet.id;
   s->incoming_valid = true;
   // A radio neighbour by its address; a wired one is no neighbour to notify.
-  s->incoming_from = from.interface < ctx.macs[node].size() ? from.address : mac::MeshBuffer::kLocal - 1;
+  s->incoming_from = from.interface < ctx.macs[node].size() ? from.address : link::MeshBuffer::kLocal - 1;
 }
 
 std::int64_t MeshCongestionControl::held_bytes(const RadioState& s) const {
   std::int64_t b = 0;
-  for (const mac::MeshBuffer* q : s.buffers) b += q->length_bytes();
+  for (const link::MeshBuffer* q : s.buffers) b += q->length_bytes();
   return b;
 }
 std::int64_t MeshCongestionControl::blocked_bytes(const RadioState& s, Time now, bool forwarded_only) const {
   if (!params_.exclude_blocked_packets) return 0;
   std::int64_t b = 0;
-  for (const mac::MeshBuffer* q : s.buffers) b += q->bytes_for_blockers(now, forwarded_only);
+  for (const link::MeshBuffer* q : s.buffers) b += q->bytes_for_blockers(now, forwarded_only);
   return b;
 }
 
 std::int64_t MeshCongestionControl::forward_bytes(const RadioState& s) const {
   std::int64_t b = 0;
-  for (const mac::MeshBuffer* q : s.buffers) b += q->forward_bytes();
+  for (const link::MeshBuffer* q : s.buffers) b += q->forward_bytes();
   return b;
 }
 std::int64_t MeshCongestionControl::capacity(const RadioState& s) const {
   std::int64_t b = 0;
-  for (const mac::MeshBuffer* q : s.buffers) b += q->params().capacity_bytes;
+  for (const link::MeshBuffer* q : s.buffers) b += q->params().capacity_bytes;
   return b;
 }
 
@@ -218,9 +218,9 @@ void MeshCongestionControl::on_length(RadioState& s, Time now) {
   // Look-ahead (LSCC, Sec. 3.3, 4.1): the neighbours whose packets hold too much.
   if (params_.link_selective && forwarded_tested > params_.look_ahead_threshold * cap) {
     std::vector<std::uint32_t> to;
-    for (const mac::MeshBuffer* b : s.buffers) {
+    for (const link::MeshBuffer* b : s.buffers) {
       for (const auto& [radio, bytes] : b->holders()) {
-        if (radio >= mac::MeshBuffer::kLocal - 1) continue;  // not a radio neighbour
+        if (radio >= link::MeshBuffer::kLocal - 1) continue;  // not a radio neighbour
         if (static_cast<double>(bytes) > params_.look_ahead_share * held && !running(s, radio, now) &&
             std::find(to.begin(), to.end(), radio) == to.end()) {
           to.push_back(radio);
@@ -373,7 +373,7 @@ void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBo
   Time any_until = now;
   for (const BlockedBy& b : s->blocked_by) any_until = std::max(any_until, b.until);
   update(s->blocked_any, any_until);
-  for (mac::MeshBuffer* b : s->buffers) b->block(from.address, until, now);
+  for (link::MeshBuffer* b : s->buffers) b->block(from.address, until, now);
 }
 
 nlohmann::ordered_json MeshCongestionControl::statistics() const {
@@ -410,7 +410,7 @@ nlohmann::ordered_json MeshCongestionControl::statistics() const {
     for (const BlockedBy& b : s.blocked_by) links[std::to_string(b.radio)] = seconds(b.held(now));
     r["blocked_by_radio_s"] = std::move(links);
     std::int64_t local_drops = 0;
-    for (const mac::MeshBuffer* b : s.buffers) local_drops += static_cast<std::int64_t>(b->counters().dropped_total());
+    for (const link::MeshBuffer* b : s.buffers) local_drops += static_cast<std::int64_t>(b->counters().dropped_total());
     r["buffer_drops"] = local_drops;
     rows.push_back(std::move(r));
   }

@@ -81,11 +81,11 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
     Time total;         // closed blocks
     Time held(Time now) const { return total + (std::min(now, until) - since); }
   };
-  struct RadioState final : mac::QueueObserver {
+  struct RadioState final : link::QueueObserver {
     MeshCongestionControl* owner = nullptr;
     std::uint32_t node = 0;
     mac::Mac* mac = nullptr;
-    std::vector<mac::MeshBuffer*> buffers;       // one per access function
+    std::vector<link::MeshBuffer*> buffers;       // one per access function
     std::vector<std::uint32_t> tree_neighbours;  // radios, sorted
     Time duration;                               // D
     bool adapting = false;
@@ -93,7 +93,7 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
     EventId check;
     // The packet being forwarded onto this radio now, and the radio it came from.
     PacketId incoming = 0;
-    std::uint32_t incoming_from = mac::MeshBuffer::kLocal;
+    std::uint32_t incoming_from = link::MeshBuffer::kLocal;
     bool incoming_valid = false;
     std::vector<BlockedBy> blocked_by;
     BlockedBy blocked_any;  // TCC's view: while any block stands

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 DeficitRoundRobin::DeficitRoundRobin(std::int64_t quantum_bytes, std::size_t class_capacity_packets)
     : quantum_(quantum_bytes), class_capacity_(class_capacity_packets) {
@@ -83,4 +83,4 @@ std::size_t DeficitRoundRobin::class_length(std::uint32_t cls) const {
   return it == slot_of_.end() ? 0 : classes_[it->second].fifo.size();
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

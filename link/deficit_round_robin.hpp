@@ -20,7 +20,7 @@
 #include "core/packet.hpp"
 #include "link/packet_fifo.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 class DeficitRoundRobin {
  public:
@@ -62,4 +62,4 @@ class DeficitRoundRobin {
   std::int64_t bytes_ = 0;
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 DropTailQueue::DropTailQueue(QueueLimit limit, DropSink& drops, QueueObserver* observer)
     : QueueDiscipline(drops, observer), limit_(limit) {
@@ -47,4 +47,4 @@ QueueDisciplineEntry drop_tail_entry() {
   return e;
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

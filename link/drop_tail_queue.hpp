@@ -14,7 +14,7 @@
 #include "link/queue_discipline.hpp"
 #include "link/queue_discipline_entry.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 class DropTailQueue final : public QueueDiscipline {
  public:
@@ -39,4 +39,4 @@ class DropTailQueue final : public QueueDiscipline {
 // Its registry entry (link/queue_discipline_entry.hpp): no keys beyond the capacity.
 QueueDisciplineEntry drop_tail_entry();
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

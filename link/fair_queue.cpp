@@ -6,7 +6,7 @@
 
 #include "config/limits.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 const PerClassKeys& per_class_keys() {
   static const PerClassKeys keys{
@@ -85,4 +85,4 @@ QueueDisciplineEntry fair_queue_entry() {
   return e;
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

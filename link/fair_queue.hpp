@@ -15,7 +15,7 @@
 #include "link/queue_discipline_entry.hpp"
 #include "link/queue_limit.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 struct FairQueueParams {
   int per_class_packets = 5;          // 001 Sec. 5.3.1 (from its ref. [15])
@@ -61,4 +61,4 @@ class FairQueue final : public QueueDiscipline {
 // Its registry entry (link/queue_discipline_entry.hpp): `fq`.
 QueueDisciplineEntry fair_queue_entry();
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -8,7 +8,7 @@
 
 #include "config/limits.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 FredQueue::FredQueue(QueueLimit limit, FredParams params, PacketClassifier classifier, RandomStream random,
                      DropSink& drops, QueueObserver* observer)
@@ -245,4 +245,4 @@ QueueDisciplineEntry fred_entry() {
   return e;
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -43,7 +43,7 @@
 #include "link/queue_discipline_entry.hpp"
 #include "link/queue_limit.hpp"
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 // Defaults: ns-2's FRED module (Ion Stoica's CSFQ code, 1998, Queue/FRED in its
 // ns-default.tcl) sets thresh_ 5, maxthresh_ 15, q_weight_ 0.002, linterm_ 10
@@ -63,8 +63,6 @@ struct FredParams {
   // rate. Zero: no decay (ns-2's ptc 0, a RED queue told no link).
   Time mean_packet_time = Time::us(4000);
 };
-
-namespace mac {
 
 // What happened to the arrivals of one class (by the classifier's class id).
 struct FredClassStats {
@@ -149,5 +147,4 @@ const FredKeys& fred_keys();
 // Its registry entry (link/queue_discipline_entry.hpp): `fred`.
 QueueDisciplineEntry fred_entry();
 
-}  // namespace mac
-}  // namespace wmnsim
+}  // namespace wmnsim::link

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 MeshBuffer::MeshBuffer(const MeshBufferParams& params, PreviousHop previous_hop, DropSink& drops,
                        QueueObserver* observer)
@@ -196,4 +196,4 @@ PacketPtr MeshBuffer::do_dequeue(Time now) {
   return std::move(h.packet);
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

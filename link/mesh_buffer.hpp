@@ -35,7 +35,7 @@
 #include "link/packet_fifo.hpp"
 #include "link/queue_discipline.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 struct MeshBufferParams {
   std::int64_t capacity_bytes = 256000;  // 004 Sec. 4.1: 256 kB per station, 2 MB per gateway
@@ -124,4 +124,4 @@ class MeshBuffer final : public QueueDiscipline {
   std::uint64_t next_order_ = 0;
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -17,7 +17,7 @@
 #include "core/packet.hpp"
 #include "core/random.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 enum class ClassifyBy { flow, subscriber };
 inline constexpr std::array<EnumName<ClassifyBy>, 2> kClassifyBy{
@@ -59,4 +59,4 @@ class PacketClassifier {
   std::vector<std::uint32_t> flow_subscriber_;
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -9,7 +9,7 @@
 #include "core/packet.hpp"
 #include "link/ring.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 class PacketFifo {
  public:
@@ -38,4 +38,4 @@ class PacketFifo {
   std::int64_t bytes_ = 0;
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 namespace {
 // Counts the observers' calls under way, so that the list is not changed under them.
@@ -121,4 +121,4 @@ void QueueDiscipline::unsubscribe(QueueObserver& observer) {
   observers_.erase(std::remove(observers_.begin(), observers_.end(), &observer), observers_.end());
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

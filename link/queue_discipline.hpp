@@ -36,7 +36,7 @@
 #include "core/packet_sink.hpp"
 #include "core/time.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 // Receives every packet a queue drops, with ownership (core/packet_sink.hpp).
 using wmnsim::DropSink;
@@ -169,4 +169,4 @@ class QueueDiscipline {
   QueueCounters counters_;
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -13,7 +13,7 @@
 #include "link/packet_classifier.hpp"
 #include "link/queue_limit.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 class QueueDiscipline;
 
@@ -27,4 +27,4 @@ struct QueueDisciplineChoice {
   Build build;      // empty only before parsing: the owner's own drop-tail queue applies
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

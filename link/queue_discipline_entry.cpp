@@ -5,7 +5,7 @@
 #include "link/shaping_queue.hpp"
 #include "link/fred_queue.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 QueueDisciplineRegistry builtin_queue_disciplines() {
   QueueDisciplineRegistry r;
@@ -17,4 +17,4 @@ QueueDisciplineRegistry builtin_queue_disciplines() {
   return r;
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -18,7 +18,7 @@
 #include "link/queue_discipline_choice.hpp"
 #include "link/queue_limit.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 struct QueueDisciplineEntry {
   // Reads the entry's keys from the `queue` object. `base` is the inherited choice's
@@ -46,4 +46,4 @@ using QueueDisciplineRegistry = Registry<QueueDisciplineEntry>;
 // drop_tail (the default), fq, token_bucket, per_class_token_bucket and fred.
 QueueDisciplineRegistry builtin_queue_disciplines();
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

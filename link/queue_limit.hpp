@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 struct QueueLimit {
   enum class Unit { packets, bytes };
@@ -11,4 +11,4 @@ struct QueueLimit {
   std::int64_t capacity = 50;
 };
 
-}  // namespace wmnsim
+}  // namespace wmnsim::link

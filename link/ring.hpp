@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 // A FIFO on a ring buffer that grows (doubling) to the largest length seen and
 // then never allocates again; std::deque would keep allocating as it slides.
@@ -46,4 +46,4 @@ class Ring {
   std::size_t size_ = 0;
 };
 
-}  // namespace wmnsim
+}  // namespace wmnsim::link

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 // ---- AggregateShaper ----------------------------------------------------------------
 
@@ -203,9 +203,9 @@ std::size_t PerClassShaper::class_length(std::uint32_t cls) const {
   return it == classes_.end() ? 0 : it->second.fifo.size();
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 // ---- SourcePacer ----------------------------------------------------------------------
 
@@ -306,11 +306,11 @@ std::size_t SourcePacer::paced_length(std::uint32_t cls) const {
   return it == paced_.end() ? 0 : it->second.fifo.size();
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link
 
 // ---- registry entries ---------------------------------------------------------------
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 namespace {
 
@@ -429,4 +429,4 @@ QueueDisciplineEntry per_class_token_bucket_entry() {
   return e;
 }
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

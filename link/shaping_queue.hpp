@@ -31,7 +31,7 @@
 #include "link/queue_limit.hpp"
 #include "link/token_bucket.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 struct TokenBucketParams {
   double rate_bps = 0;                // required in a scenario; a controller may set it
@@ -181,4 +181,4 @@ const ShaperKeys& shaper_keys();
 QueueDisciplineEntry token_bucket_entry();
 QueueDisciplineEntry per_class_token_bucket_entry();
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -21,7 +21,7 @@
 
 #include "core/time.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 
 class TokenBucket {
  public:
@@ -103,4 +103,4 @@ class TokenBucket {
   Time updated_;
 };
 
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

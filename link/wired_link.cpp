@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 WiredLink::WiredLink(Scheduler& scheduler, double rate_bps, Time delay, QueueLimit queue, PacketSink& far_end,
                      DropSink& drops)
@@ -21,7 +21,7 @@ WiredLink::WiredLink(Scheduler& scheduler, double rate_bps, Time delay, QueueLim
     throw std::invalid_argument("wired link queue capacity must be at least 1, got " +
                                 std::to_string(limit_.capacity));
   }
-  queue_ = std::make_unique<mac::DropTailQueue>(limit_, drops_);
+  queue_ = std::make_unique<DropTailQueue>(limit_, drops_);
   queue_->set_ready_listener(this);
 }
 
@@ -32,7 +32,7 @@ WiredLink::~WiredLink() {
   scheduler_.cancel(queue_wakeup_);
 }
 
-void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
+void WiredLink::set_queue(std::unique_ptr<QueueDiscipline> queue) {
   if (!queue) throw std::invalid_argument("WiredLink::set_queue: no queue discipline");
   if (in_queue_call_) throw std::logic_error("WiredLink::set_queue from inside its queue discipline");
   const Time now = scheduler_.now();
@@ -42,7 +42,7 @@ void WiredLink::set_queue(std::unique_ptr<mac::QueueDiscipline> queue) {
   queue_->set_ready_listener(this);
   // The fast path of receive() is drop tail's own behaviour; any other discipline
   // sees every packet (a shaper must, to hold it back).
-  drop_tail_ = dynamic_cast<const mac::DropTailQueue*>(queue_.get()) != nullptr;
+  drop_tail_ = dynamic_cast<const DropTailQueue*>(queue_.get()) != nullptr;
   scheduler_.cancel(queue_wakeup_);
   serve_queue();
 }
@@ -104,14 +104,14 @@ void WiredLink::on_transmission_end() {
   const Time now = scheduler_.now();
   ++counters_.transmitted_packets;
   counters_.transmitted_bytes += serializing_->size_bytes;
-  // A copy for the listener, told last: it may hand the link a packet at once.
-  const std::optional<Packet> departed = departures_ != nullptr ? std::optional<Packet>(*serializing_) : std::nullopt;
+  // A copy for the listeners, told last: they may hand the link a packet at once.
+  const std::optional<Packet> departed = departures_.empty() ? std::nullopt : std::optional<Packet>(*serializing_);
   on_wire_.push_back(Propagating{std::move(serializing_), now + delay_});
   // Only the oldest packet on the wire has an arrival event; later ones are
   // scheduled as it arrives.
   if (on_wire_.size() == 1) next_arrival_ = scheduler_.schedule_at(now + delay_, [this] { on_arrival(); });
   serve_queue();
-  if (departed) departures_->on_departure(*departed);
+  if (departed) departures_.tell([&](DepartureListener& l) { l.on_departure(*departed); });
 }
 
 void WiredLink::on_arrival() {
@@ -124,4 +124,4 @@ void WiredLink::on_arrival() {
   far_end_.receive(std::move(packet));
 }
 
-}  // namespace wmnsim
+}  // namespace wmnsim::link

@@ -32,9 +32,10 @@
 #include "link/queue_limit.hpp"
 #include "link/ring.hpp"
 #include "core/scheduler.hpp"
+#include "core/subscriber_list.hpp"
 #include "core/time.hpp"
 
-namespace wmnsim {
+namespace wmnsim::link {
 
 
 struct WiredLinkCounters {
@@ -49,7 +50,7 @@ struct WiredLinkCounters {
   Time busy_time;  // total serialization time, for utilisation
 };
 
-class WiredLink final : public PacketSink, private mac::QueueReadyListener {
+class WiredLink final : public PacketSink, private QueueReadyListener {
  public:
   // Receives every packet the link drops, with ownership (core/packet_sink.hpp).
   using DropSink = wmnsim::DropSink;
@@ -65,14 +66,17 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
 
   // Told when a packet has been serialized (it left the queue for the wire): a
   // saturated source behind the link refills here. Called last, when the link's
-  // state is consistent, so the listener may hand the link a packet at once.
+  // state is consistent, so a listener may hand the link a packet at once. Any
+  // number, told in the order they subscribed; not from inside a listener's call
+  // (std::logic_error, core/subscriber_list.hpp).
   using DepartureListener = wmnsim::DepartureListener;  // core/node.hpp
-  void set_departure_listener(DepartureListener* listener) { departures_ = listener; }
+  void subscribe_departures(DepartureListener& listener) { departures_.subscribe(listener); }
+  void unsubscribe_departures(DepartureListener& listener) { departures_.unsubscribe(listener); }
 
   // Installs another queue discipline (its DropSink should be this link's); queued
   // packets move over in order (the new discipline may drop some).
-  void set_queue(std::unique_ptr<mac::QueueDiscipline> queue);
-  const mac::QueueDiscipline& queue() const { return *queue_; }
+  void set_queue(std::unique_ptr<QueueDiscipline> queue);
+  const QueueDiscipline& queue() const { return *queue_; }
 
   // Takes the packet onto the link: onto the wire at once if idle, else queued.
   void receive(PacketPtr packet) override;
@@ -102,7 +106,7 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   // From the discipline's notify_ready(). Ignored while the link is inside one of
   // the discipline's own calls: receive() serves the queue after enqueue, and
   // serve_queue() asks ready_at() after a dequeue that gave nothing.
-  void on_queue_ready(mac::QueueDiscipline& /*queue*/) override {
+  void on_queue_ready(QueueDiscipline& /*queue*/) override {
     if (!in_queue_call_) serve_queue();
   }
   void on_transmission_end();
@@ -114,9 +118,9 @@ class WiredLink final : public PacketSink, private mac::QueueReadyListener {
   QueueLimit limit_;
   PacketSink& far_end_;
   DropSink& drops_;
-  DepartureListener* departures_ = nullptr;
+  SubscriberList<DepartureListener> departures_{"a wired link's departure listener"};
 
-  std::unique_ptr<mac::QueueDiscipline> queue_;
+  std::unique_ptr<QueueDiscipline> queue_;
   // queue_ is a DropTailQueue: an arrival at an idle link with an empty queue skips
   // it (a drop-tail FIFO would hand it straight back; its observer, if any, does
   // not see it pass).
@@ -142,4 +146,4 @@ class WiredInterface final : public NetInterface {
   WiredLink& link_;
 };
 
-}  // namespace wmnsim
+}  // namespace wmnsim::link

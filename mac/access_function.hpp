@@ -58,7 +58,7 @@ class AccessFunction {
  public:
   // `draws` is the MAC's backoff stream, shared by its functions (one stream, drawn
   // in the order the functions need it).
-  AccessFunction(AccessCategory category, const EdcaParams& initial, std::unique_ptr<QueueDiscipline> discipline,
+  AccessFunction(AccessCategory category, const EdcaParams& initial, std::unique_ptr<link::QueueDiscipline> discipline,
                  RandomStream& draws)
       : ac(category), params(initial), queue(std::move(discipline)), cw(initial.cw_min), draws_(&draws) {}
 
@@ -131,7 +131,7 @@ class AccessFunction {
 
   AccessCategory ac = AccessCategory::ac_be;
   EdcaParams params;
-  std::unique_ptr<QueueDiscipline> queue;
+  std::unique_ptr<link::QueueDiscipline> queue;
   int cw = 0;
   int backoff_slots = 0;       // slots left while contending
   Time eligible_from;          // counting may not start before this

@@ -268,7 +268,7 @@ void FrameExchange::respond(FrameKind kind, MacAddress to, Time duration, SifsAc
 void FrameExchange::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what) {
   const std::uint32_t bytes = frame->size_bytes();
   const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(profile_, rate, bytes), frame};
-  if (observer_ != nullptr) observer_->on_frame_sent(address_, *frame, phy_frame.duration);
+  observers_.tell([&](MacObserver& o) { o.on_frame_sent(address_, *frame, phy_frame.duration); });
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
              "mac {}: {} sent to {}, {} B at {}, retry {}, seq {}, airtime {:.1f}us", scheduler_.log().radio_label(address_),
              to_string(frame->kind),
@@ -398,7 +398,7 @@ void FrameExchange::finish_mpdu(AccessFunction& f, MpduEnd end) {
   if (end == MpduEnd::retry_limit) {
     ++stats_.drops_retry_limit;
     // (the drop itself is logged where every drop goes: Node::on_drop)
-    if (observer_ != nullptr) observer_->on_drop(address_, *f.packet, DropCause::retry_limit);
+    observers_.tell([&](MacObserver& o) { o.on_drop(address_, *f.packet, DropCause::retry_limit); });
     drops_.on_drop(std::move(f.packet), DropCause::retry_limit, now);
     f.packet.reset();
     return;
@@ -490,7 +490,7 @@ void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome out
   // Every payload on a MAC's channel is a mac::Frame; the PHY tests send none.
   const auto* frame = static_cast<const Frame*>(phy_frame.payload.get());
   if (frame == nullptr) return;
-  if (observer_ != nullptr) observer_->on_frame_received(address_, *frame);
+  observers_.tell([&](MacObserver& o) { o.on_frame_received(address_, *frame); });
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: {} received from {} to {}, {} B, retry {}, seq {}",
              scheduler_.log().radio_label(address_), to_string(frame->kind),
              scheduler_.log().radio_label(frame->transmitter.radio()),

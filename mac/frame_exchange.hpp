@@ -37,6 +37,7 @@
 #include "core/delay_distribution.hpp"
 #include "core/packet.hpp"
 #include "core/scheduler.hpp"
+#include "core/subscriber_list.hpp"
 #include "mac/access_function.hpp"
 #include "mac/busy_time_meter.hpp"
 #include "mac/channel_access.hpp"
@@ -94,7 +95,9 @@ class FrameExchange {
   FrameExchange& operator=(const FrameExchange&) = delete;
 
   void set_user(MacUser* user) { user_ = user; }
-  void set_observer(MacObserver* observer) { observer_ = observer; }
+  // Frame observers (mac_user.hpp), any number (core/subscriber_list.hpp).
+  void subscribe(MacObserver& observer) { observers_.subscribe(observer); }
+  void unsubscribe(MacObserver& observer) { observers_.unsubscribe(observer); }
 
   // ---- what channel access and the MAC ask ----
   // A SIFS gap, a response awaited or a frame on the air.
@@ -202,7 +205,7 @@ class FrameExchange {
   DataRateFn data_rate_;
   std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
   MacUser* user_ = nullptr;
-  MacObserver* observer_ = nullptr;
+  SubscriberList<MacObserver> observers_{"a MAC observer"};
   DuplicateFilter duplicates_;
   std::uint16_t next_sequence_ = 0;
 

@@ -63,7 +63,7 @@ std::vector<AccessFunction> Mac::make_functions(const MacConfig& config) {
   std::vector<AccessFunction> functions;
   auto add_function = [&](AccessCategory ac, const EdcaParams& params) {
     check_params(params);
-    functions.emplace_back(ac, params, std::make_unique<DropTailQueue>(config.params.queue, drops_), backoff_draws_);
+    functions.emplace_back(ac, params, std::make_unique<link::DropTailQueue>(config.params.queue, drops_), backoff_draws_);
     functions.back().queue->set_ready_listener(this);
   };
   if (type_ == MacType::dcf) {
@@ -112,7 +112,7 @@ void Mac::set_cw_min(AccessCategory ac, int cw_min) {
   set_params(ac, p);
 }
 
-void Mac::set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue) {
+void Mac::set_queue(AccessCategory ac, std::unique_ptr<link::QueueDiscipline> queue) {
   if (!queue) throw std::invalid_argument("set_queue: no queue discipline given");
   AccessFunction& f = function_for(ac);
   const Time now = scheduler_.now();
@@ -132,14 +132,14 @@ void Mac::set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue) {
 
 // ---- enqueue ----------------------------------------------------------------------
 
-EnqueueResult Mac::enqueue(PacketPtr packet) {
+link::EnqueueResult Mac::enqueue(PacketPtr packet) {
   if (!packet) throw std::invalid_argument("Mac::enqueue: null packet");
   const AccessCategory ac = type_ == MacType::dcf ? AccessCategory::ac_be : classifier_.classify(*packet);
   AccessFunction& f = function_for(ac);
   const bool was_idle = !f.contending() && !f.has_frame() && !exchange_.in_exchange(f);
   const Time now = scheduler_.now();
   packet->queued_at = now;  // its queue lifetime counts from here
-  const EnqueueResult result = f.queue->enqueue(std::move(packet), now);
+  const link::EnqueueResult result = f.queue->enqueue(std::move(packet), now);
   if (!result.is_accepted()) return result;
   if (was_idle && !f.contending()) {  // (a discipline's notify_ready() may have started it)
     if (f.has_frame_ready(now)) {
@@ -199,7 +199,7 @@ void Mac::release_if_ready(AccessFunction& f) {
   if (f.has_frame_ready(now)) start_access(f, now);
 }
 
-void Mac::on_queue_ready(QueueDiscipline& queue) {
+void Mac::on_queue_ready(link::QueueDiscipline& queue) {
   for (AccessFunction& f : functions_) {
     if (f.queue.get() != &queue || !f.held()) continue;
     const Time now = scheduler_.now();

@@ -74,7 +74,7 @@ struct MacConfig {
   DataRateFn data_rate;                  // empty: everything at the control rate
 };
 
-class Mac final : public phy::PhyListener, private QueueReadyListener, private ChannelAccess::Owner {
+class Mac final : public phy::PhyListener, private link::QueueReadyListener, private ChannelAccess::Owner {
  public:
   // The MAC registers itself as the radio's listener. `drops` receives every packet
   // the MAC or its queues give up, with the cause. Throws std::invalid_argument for
@@ -86,11 +86,14 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   Mac& operator=(const Mac&) = delete;
 
   void set_user(MacUser* user) { exchange_.set_user(user); }
-  void set_observer(MacObserver* observer) { exchange_.set_observer(observer); }
+  // Frame observers (mac_user.hpp), any number, told in the order they subscribed;
+  // not from inside an observer's call (std::logic_error, core/subscriber_list.hpp).
+  void subscribe(MacObserver& observer) { exchange_.subscribe(observer); }
+  void unsubscribe(MacObserver& observer) { exchange_.unsubscribe(observer); }
 
   // Hands a packet to the MAC for Packet::next_hop_radio (kBroadcastRadio for a
   // broadcast). It goes to its category's queue, which may drop it (to `drops`).
-  EnqueueResult enqueue(PacketPtr packet);
+  link::EnqueueResult enqueue(PacketPtr packet);
 
   // Sends a management (Action) frame carrying `body` to the radio `receiver`
   // (kBroadcastRadio: every neighbour, once, no ACK). It waits in the management
@@ -121,12 +124,12 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   // Installs another queue discipline for a category; queued packets move over in
   // order (the new discipline may drop some). Counters start afresh. The MAC
   // listens to its notify_ready().
-  void set_queue(AccessCategory ac, std::unique_ptr<QueueDiscipline> queue);
-  QueueDiscipline& queue(AccessCategory ac) { return *function_for(ac).queue; }
+  void set_queue(AccessCategory ac, std::unique_ptr<link::QueueDiscipline> queue);
+  link::QueueDiscipline& queue(AccessCategory ac) { return *function_for(ac).queue; }
   // The capacity the scenario gave this radio's queues (each access function's),
   // whatever discipline a controller installed since.
-  const QueueLimit& queue_limit() const { return queue_limit_; }
-  const QueueDiscipline& queue(AccessCategory ac) const { return *function_for(ac).queue; }
+  const link::QueueLimit& queue_limit() const { return queue_limit_; }
+  const link::QueueDiscipline& queue(AccessCategory ac) const { return *function_for(ac).queue; }
   AccessClassifier& classifier() { return classifier_; }
 
   // ---- observation ----
@@ -183,7 +186,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   std::vector<AccessFunction> make_functions(const MacConfig& config);
 
   // Contention for frames that became sendable.
-  void on_queue_ready(QueueDiscipline& queue) override;
+  void on_queue_ready(link::QueueDiscipline& queue) override;
   // A frame for an idle function: access after AIFS, or a backoff if busy (9.3.4.2).
   void start_access(AccessFunction& f, Time now);
   // Nothing can go yet: stop contending until ready_at() or notify_ready().
@@ -203,7 +206,7 @@ class Mac final : public phy::PhyListener, private QueueReadyListener, private C
   DropSink& drops_;
   RandomStream backoff_draws_;  // shared by the functions, drawn in the order they need it
   AccessClassifier classifier_;
-  QueueLimit queue_limit_;
+  link::QueueLimit queue_limit_;
   MacStats stats_;
   std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one
   BusyTimeMeter meter_;

@@ -70,10 +70,10 @@ struct MacParams {
   int long_retry_limit = 4;
   // Empty: RTS/CTS off. n: RTS/CTS before every frame longer than n bytes (0: always).
   std::optional<std::int64_t> rts_threshold_bytes;
-  QueueLimit queue;
+  link::QueueLimit queue;
   // queue.discipline: how the queue chooses what to drop and send (drop_tail by
   // default); scenario/mac_builder.cpp builds one per queue from it.
-  mac::QueueDisciplineChoice queue_discipline;
+  link::QueueDisciplineChoice queue_discipline;
   // Empty: unlimited. t: a packet that waited longer than t in the queue is dropped
   // (lifetime_expired) when the MAC would take it (docs/mac.md).
   std::optional<Time> queue_lifetime;

@@ -13,7 +13,8 @@ double distance_m(const Point& a, const Point& b) {
   return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-Medium::Medium(Simulation& sim, ReceptionConfig reception) : sim_(sim), reception_(reception) {}
+Medium::Medium(Simulation& sim, ReceptionConfig reception)
+    : sim_(sim), reception_(reception), link_rules_(link_rules(reception)) {}
 
 RadioId Medium::add_radio(const RadioSpec& spec, RandomStream error_draws) {
   if (connected_) throw std::logic_error("Medium::add_radio after connect()");
@@ -177,8 +178,8 @@ PowerDbm Medium::delivery_cutoff() const {
   // Below the signal floor nothing arrives. ns-2 (WirelessPhy::sendUp) also drops
   // everything below CSThresh before the MAC sees it: for threshold and ns2 that
   // is a second floor.
-  const bool cs_floor = reception_.kind == ReceptionKind::threshold || reception_.kind == ReceptionKind::ns2;
-  return cs_floor ? std::max(reception_.signal_floor, reception_.cca_threshold) : reception_.signal_floor;
+  return link_rules_.carrier_sense_floor ? std::max(reception_.signal_floor, reception_.cca_threshold)
+                                         : reception_.signal_floor;
 }
 
 namespace {
@@ -191,10 +192,9 @@ namespace {
 }  // namespace
 
 void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_links) {
-  if (reception_.kind == ReceptionKind::range) throw std::logic_error("range reception needs connect_by_range");
+  if (link_rules_.by_range) throw std::logic_error("range reception needs connect_by_range");
   const std::size_t n = radios_.size();
   links_.assign(n, {});
-  const bool cs_floor = reception_.kind == ReceptionKind::threshold || reception_.kind == ReceptionKind::ns2;
   const PowerDbm cutoff = delivery_cutoff();
   std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
@@ -212,7 +212,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
       reach.decodable = p >= reception_.sensitivity;
       // threshold and ns2: what arrives (above CSThresh) both senses and
       // interferes. sinr: energy is judged in aggregate.
-      reach.sensed = cs_floor;
+      reach.sensed = link_rules_.carrier_sense_floor;
       reach.interferes = true;
       if (found.size() == max_links) throw_too_many_links(n, max_links);
       found.emplace_back(from, Link{to, p.to_mw(), p, delay, reach});
@@ -224,7 +224,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
 }
 
 void Medium::connect_by_range(const RangeModel& ranges, double interference_range_m, std::size_t max_links) {
-  if (reception_.kind != ReceptionKind::range) throw std::logic_error("connect_by_range needs range reception");
+  if (!link_rules_.by_range) throw std::logic_error("connect_by_range needs range reception");
   const std::size_t n = radios_.size();
   links_.assign(n, {});
   const double reach_m = std::max(ranges.cs_range_m, interference_range_m);
@@ -247,7 +247,7 @@ void Medium::sort_deliveries() {
   faint_.assign(links_.size(), {});
   // Signals that can never be locked onto only add energy (sinr reception): they
   // are handed to the radio as intervals rather than delivered as events.
-  const bool intervals = reception_.kind == ReceptionKind::sinr && !reception_.faint_signal_events;
+  const bool intervals = link_rules_.faint_as_intervals;
   std::vector<double> faint_bound(links_.size(), 0.0);
   for (std::size_t r = 0; r < links_.size(); ++r) {
     const std::vector<Link>& links = links_[r];

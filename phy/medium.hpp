@@ -152,6 +152,7 @@ class Medium {
 
   Simulation& sim_;
   ReceptionConfig reception_;
+  LinkRules link_rules_;  // of reception_.kind
   // Declared before the radios and the signals in flight: destroyed after every
   // payload they hold.
   BlockPool payload_pool_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <variant>
 
 #include "phy/error_model.hpp"
 #include "phy/medium.hpp"
@@ -28,14 +29,14 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
       error_draws_(error_draws),
       success_(reception.exact_error_evaluation),
       strategy_(make_reception_strategy(reception.kind)),
-      tracks_sinr_(strategy_->tracks_sinr()) {}
+      tracks_sinr_(tracks_sinr(strategy_)) {}
 
 void Radio::transmit(const PhyFrame& frame) {
   if (transmitting_) throw std::logic_error("radio asked to transmit while already transmitting");
   // Set before any listener callback, so a MAC reacting to the aborted reception
   // cannot start a second, overlapping transmission.
   transmitting_ = true;
-  if (locked_) strategy_->transmit_during_reception(*this);
+  if (locked_) std::visit([this](const auto& s) { s.transmit_during_reception(*this); }, strategy_);
   ++stats_.frames_sent;
   if (AirObserver* trace = medium_.air_observer()) trace->on_transmit(id_, frame);
   if (listener_ != nullptr) listener_->on_tx_start(frame);
@@ -67,9 +68,9 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   const RadioId receiving_from = locked_ ? locked_->sender : kNoRadio;
   if (locked_) {
     note_interferer(tx, power);
-    strategy_->overlap(*this, tx, frame, power, reach);
+    std::visit([&](const auto& s) { s.overlap(*this, tx, frame, power, reach); }, strategy_);
   } else {
-    strategy_->arrival(*this, tx, frame, power, reach);
+    std::visit([&](const auto& s) { s.arrival(*this, tx, frame, power, reach); }, strategy_);
   }
   // A lock on `tx` now is a lock on this signal (the signals in flight have distinct
   // slots; ns-2's reception may outlast its first signal, whose slot may then serve
@@ -124,7 +125,9 @@ void Radio::signal_end(std::uint32_t tx) {
   if (it->reach.sensed) --sensed_;
   signals_.erase(it);
   recompute_energy();
-  if (locked_ && locked_->tx == tx) finish_reception(strategy_->outcome(*this));
+  if (locked_ && locked_->tx == tx) {
+    finish_reception(std::visit([this](const auto& s) { return s.outcome(*this); }, strategy_));
+  }
   update_cca();
 }
 
@@ -149,7 +152,7 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
            std::nullopt,
            kNoRadio,
            0.0};
-  l.cause = strategy_->lost_at_lock(*this, tx, power, reach);
+  l.cause = std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
   l.doomed = l.cause.has_value();
   locked_ = std::move(l);
   if (medium_.air_observer() != nullptr) {
@@ -407,7 +410,7 @@ void Radio::recompute_energy() {
 }
 
 void Radio::update_cca() {
-  const bool energy = strategy_->energy_busy(*this);
+  const bool energy = std::visit([this](const auto& s) { return s.energy_busy(*this); }, strategy_);
   const bool busy = locked_.has_value() || energy;
   if (busy == cca_busy_) return;
   cca_busy_ = busy;

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -84,7 +83,7 @@ class Radio {
   void set_faint_bound(PowerMw bound);
 
  private:
-  // The reception models decide with the radio's state (reception_strategy.cpp).
+  // The reception models decide with the radio's state (reception_strategy.hpp).
   friend class SinrReception;
   friend class ThresholdReception;
   friend class Ns2Reception;
@@ -181,8 +180,8 @@ class Radio {
   double preamble_snr_;  // linear; 0: no condition
   RandomStream error_draws_;
   FrameSuccess success_;  // SINR: the locked frame's chunks, decided at its end
-  std::unique_ptr<const ReceptionStrategy> strategy_;  // of reception_.kind, for good
-  bool tracks_sinr_;      // strategy_->tracks_sinr(), asked once
+  ReceptionStrategy strategy_;  // of reception_.kind, for good
+  bool tracks_sinr_;            // tracks_sinr(strategy_), asked once
   PhyListener* listener_ = nullptr;
 
   std::vector<Signal> signals_;  // on the air here now

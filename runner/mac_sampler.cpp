@@ -42,7 +42,7 @@ void for_each_queue(const Mac& mac, Fn fn) {
 
 std::uint64_t queue_drops(const Mac& mac) {
   std::uint64_t n = 0;
-  for_each_queue(mac, [&](const QueueDiscipline& q) { n += q.counters().dropped_total(); });
+  for_each_queue(mac, [&](const link::QueueDiscipline& q) { n += q.counters().dropped_total(); });
   return n;
 }
 
@@ -67,7 +67,7 @@ std::uint64_t MacSampler::total_drops(const Mac& mac) { return mac.stats().drops
 
 std::size_t MacSampler::queued_packets(const Mac& mac) {
   std::size_t n = 0;
-  for_each_queue(mac, [&](const QueueDiscipline& q) { n += q.length_packets(); });
+  for_each_queue(mac, [&](const link::QueueDiscipline& q) { n += q.length_packets(); });
   return n;
 }
 

@@ -95,7 +95,7 @@ void Network::build_nodes() {
 void Network::build_wired_links() {
   // Then each node's wired links, in the order of Scenario::links.
   const auto interfaces = wired_interfaces(scenario_);
-  const mac::QueueContext context = mac::queue_context(scenario_);
+  const link::QueueContext context = mac::queue_context(scenario_);
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
     const WiredLinkConfig& l = scenario_.links[k];
     const auto [at_a, at_b] = interfaces[k];
@@ -109,15 +109,15 @@ void Network::build_wired_links() {
       // The far node receives on its own interface of this link, from this node.
       PacketSink& arrivals = far.arrivals(PrevHop{at_to, static_cast<std::uint32_t>(from)});
       wired_links_.push_back(
-          std::make_unique<WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
+          std::make_unique<link::WiredLink>(sim_.scheduler(), l.rate_bps, l.delay, l.queue, arrivals, near));
       // The link's queue discipline (queue.discipline); drop-tail unless chosen.
       if (l.queue_discipline.build) {
-        mac::QueueContext c = context;
+        link::QueueContext c = context;
         c.random = sim_.random().stream("node", scenario_.nodes[from].id, "queue/link" + std::to_string(k));
         wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near, c));
       }
-      wired_links_.back()->set_departure_listener(&near);
-      wired_interfaces_.push_back(std::make_unique<WiredInterface>(*wired_links_.back()));
+      wired_links_.back()->subscribe_departures(near);
+      wired_interfaces_.push_back(std::make_unique<link::WiredInterface>(*wired_links_.back()));
       near.add_interface(*wired_interfaces_.back());
     }
   }

@@ -62,7 +62,7 @@ class Network {
   // Both ends of flow i (Scenario::flows order), whatever its transport.
   const transport::FlowEndpoint& flow(std::size_t i) const { return *flows_.at(i); }
   // Direction `d` (0: nodes[0] -> nodes[1], 1: back) of Scenario::links[k].
-  const WiredLink& wired_link(std::size_t k, std::size_t d) const { return *wired_links_.at(2 * k + d); }
+  const link::WiredLink& wired_link(std::size_t k, std::size_t d) const { return *wired_links_.at(2 * k + d); }
   // The node ids a flow's data crosses, src to dst.
   std::vector<std::string> route_of(std::size_t flow) const;
   // The scenario's controllers, in /controllers order.
@@ -98,8 +98,8 @@ class Network {
   std::vector<std::unique_ptr<Node>> nodes_;
   mac::MacNetwork macs_;
   std::vector<std::unique_ptr<mac::MacInterface>> mac_interfaces_;
-  std::vector<std::unique_ptr<WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
-  std::vector<std::unique_ptr<WiredInterface>> wired_interfaces_;
+  std::vector<std::unique_ptr<link::WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
+  std::vector<std::unique_ptr<link::WiredInterface>> wired_interfaces_;
   std::vector<std::unique_ptr<transport::FlowEndpoint>> flows_;
   // The time series' samples and the controllers' histories, one budget (Limits).
   SampleBudget samples_{kMaxTimeseriesSamples};

@@ -11,14 +11,14 @@ namespace {
 // The radio's queue discipline (queue.discipline), one per access function: one
 // under DCF, one per access category under EDCA. The Mac starts with drop-tail
 // queues; before the first packet, replacing them moves nothing.
-void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& drops, const QueueContext& context,
+void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& drops, const link::QueueContext& context,
                     const RandomStreams& random, const std::string& node_id, std::size_t radio) {
-  const QueueDisciplineChoice& choice = params.queue_discipline;
+  const link::QueueDisciplineChoice& choice = params.queue_discipline;
   if (!choice.build) return;  // not chosen by a parse: the Mac's own drop tail
   const std::vector<AccessCategory> dcf{AccessCategory::ac_be};
   const std::vector<AccessCategory> edca{AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
                                          AccessCategory::ac_vo};
-  QueueContext c = context;
+  link::QueueContext c = context;
   for (const AccessCategory ac : type == MacType::dcf ? dcf : edca) {
     c.random = random.stream("node", node_id, "queue/radio" + std::to_string(radio) + "/" + std::string(to_string(ac)));
     mac.set_queue(ac, choice.build(params.queue, choice.params, drops, c));
@@ -27,8 +27,8 @@ void install_queues(Mac& mac, MacType type, const MacParams& params, DropSink& d
 
 }  // namespace
 
-QueueContext queue_context(const Scenario& scenario) {
-  QueueContext c;
+link::QueueContext queue_context(const Scenario& scenario) {
+  link::QueueContext c;
   c.flow_subscriber.reserve(scenario.flows.size());
   const auto is_mesh = [&](const std::optional<std::size_t>& n) {
     return n && scenario.nodes[*n].role == NodeRole::mesh;
@@ -53,7 +53,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
   MacNetwork net;
   net.macs.resize(phy.medium->radio_count());
   net.node_macs.resize(scenario.nodes.size());
-  const QueueContext context = queue_context(scenario);
+  const link::QueueContext context = queue_context(scenario);
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
     for (std::size_t r = 0; r < phy.node_radios[n].size(); ++r) {

@@ -24,7 +24,7 @@ struct MacNetwork {
 // What the scenario's queue disciplines may know of it (link/packet_classifier.hpp):
 // each flow's subscriber, its end with role "mesh" (the source when both or
 // neither end is one).
-QueueContext queue_context(const Scenario& scenario);
+link::QueueContext queue_context(const Scenario& scenario);
 
 // Backoff streams are named ("node", <node id>, "backoff/<radio index>"), so adding
 // a node or a radio elsewhere changes no one's draws (docs/random.md).

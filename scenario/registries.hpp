@@ -18,7 +18,7 @@ namespace wmnsim {
 struct Registries {
   control::ControllerRegistry controllers = control::ControllerRegistry::with_builtins();
   transport::TransportRegistry transports = transport::builtin_transports();
-  mac::QueueDisciplineRegistry queue_disciplines = mac::builtin_queue_disciplines();
+  link::QueueDisciplineRegistry queue_disciplines = link::builtin_queue_disciplines();
 };
 
 // The kinds outputs.timeseries may list: the built-in ones (timeseries_kinds(),

@@ -74,8 +74,8 @@ struct WiredLinkConfig {
   std::size_t a = 0, b = 0;  // node indices
   double rate_bps = 100e6;
   Time delay = Time::ms(1);
-  QueueLimit queue{QueueLimit::Unit::packets, 100};
-  mac::QueueDisciplineChoice queue_discipline;  // queue.discipline, both directions
+  link::QueueLimit queue{link::QueueLimit::Unit::packets, 100};
+  link::QueueDisciplineChoice queue_discipline;  // queue.discipline, both directions
 };
 
 // ---- flows ------------------------------------------------------------------------

@@ -92,7 +92,7 @@ void compose_transports(ojson& schema, const transport::TransportRegistry& regis
   all_of = clauses;
 }
 
-void compose_queue(ojson& schema, const mac::QueueDisciplineRegistry& registry) {
+void compose_queue(ojson& schema, const link::QueueDisciplineRegistry& registry) {
   ojson& queue = at(schema, {"$defs", "queue"});
   ojson& props = at(queue, {"properties"});
   ojson names = ojson::array();

@@ -95,12 +95,12 @@ void parse_mac(JsonReader r, ParseContext& ctx);
 MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseContext& ctx);
 // A `queue` object: the capacity (`base` supplies it when absent) and the discipline
 // (`discipline` holds the inherited choice and receives the result).
-QueueLimit parse_queue(JsonReader r, const QueueLimit& base, mac::QueueDisciplineChoice& discipline,
+link::QueueLimit parse_queue(JsonReader r, const link::QueueLimit& base, link::QueueDisciplineChoice& discipline,
                        const ParseContext& ctx);
 
 // The default discipline (drop_tail) and `queue.discipline` with the chosen entry's keys.
-mac::QueueDisciplineChoice default_queue_discipline(const ParseContext& ctx);
-void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, const ParseContext& ctx);
+link::QueueDisciplineChoice default_queue_discipline(const ParseContext& ctx);
+void parse_queue_discipline(JsonReader& r, link::QueueDisciplineChoice& choice, const ParseContext& ctx);
 
 void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, ParseContext& ctx);
 void parse_links(const nlohmann::json* links, ParseContext& ctx);

@@ -415,18 +415,18 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   return p;
 }
 
-QueueLimit parse_queue(JsonReader r, const QueueLimit& base, mac::QueueDisciplineChoice& discipline,
+link::QueueLimit parse_queue(JsonReader r, const link::QueueLimit& base, link::QueueDisciplineChoice& discipline,
                        const ParseContext& ctx) {
-  QueueLimit q = base;
+  link::QueueLimit q = base;
   const auto packets = r.integer("capacity_packets", 1, kMaxBufferPackets);
   const auto bytes = r.integer("capacity_bytes", 1, 10'000'000'000);
   if (r.has("capacity_packets") && r.has("capacity_bytes")) {
     r.issues().add(r.path_of("capacity_bytes"),
                    "give either capacity_packets or capacity_bytes, not both");
   } else if (packets) {
-    q = {QueueLimit::Unit::packets, *packets};
+    q = {link::QueueLimit::Unit::packets, *packets};
   } else if (bytes) {
-    q = {QueueLimit::Unit::bytes, *bytes};
+    q = {link::QueueLimit::Unit::bytes, *bytes};
   }
   parse_queue_discipline(r, discipline, ctx);
   r.finish();
@@ -452,13 +452,13 @@ void parse_mac(JsonReader r, ParseContext& ctx) {
   r.finish();
 }
 
-mac::QueueDisciplineChoice default_queue_discipline(const ParseContext& ctx) {
-  mac::QueueDisciplineChoice c;
-  if (const mac::QueueDisciplineEntry* e = ctx.registries.queue_disciplines.find(c.name)) c.build = e->build;
+link::QueueDisciplineChoice default_queue_discipline(const ParseContext& ctx) {
+  link::QueueDisciplineChoice c;
+  if (const link::QueueDisciplineEntry* e = ctx.registries.queue_disciplines.find(c.name)) c.build = e->build;
   return c;
 }
 
-void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, const ParseContext& ctx) {
+void parse_queue_discipline(JsonReader& r, link::QueueDisciplineChoice& choice, const ParseContext& ctx) {
   const auto& registry = ctx.registries.queue_disciplines;
   const std::any* base = &choice.params;
   if (const nlohmann::json* v = r.get("discipline")) {
@@ -468,7 +468,7 @@ void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, c
       r.ignore_unknown_keys();
       return;
     }
-    const mac::QueueDisciplineEntry& e = registry.entries()[*i];
+    const link::QueueDisciplineEntry& e = registry.entries()[*i];
     if (!e.build) {
       // Registered for parsing only: no queue could be built, and drop tail in its
       // place would be a silent substitute.
@@ -479,7 +479,7 @@ void parse_queue_discipline(JsonReader& r, mac::QueueDisciplineChoice& choice, c
     choice.name = e.name;
     choice.build = e.build;
   }
-  const mac::QueueDisciplineEntry* e = registry.find(choice.name);
+  const link::QueueDisciplineEntry* e = registry.find(choice.name);
   if (e == nullptr) return;  // a default the registry lacks: build_macs keeps its drop tail
   choice.params = e->parse ? e->parse(r, base != nullptr && base->has_value() ? base : nullptr) : std::any{};
 }

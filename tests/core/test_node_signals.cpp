@@ -221,8 +221,8 @@ TEST(NodeSignals, AQueueDropReachesTheSubscribers) {
   Node n0(scheduler, 0, tables, ledger), n1(scheduler, 1, tables, ledger);
   Endpoint sink;
   n1.set_endpoint(0, sink);
-  WiredLink link(scheduler, 1e6, 1_ms, QueueLimit{QueueLimit::Unit::packets, 1}, n1.arrivals(PrevHop{0, 0}), n0);
-  WiredInterface wired(link);
+  link::WiredLink link(scheduler, 1e6, 1_ms, link::QueueLimit{link::QueueLimit::Unit::packets, 1}, n1.arrivals(PrevHop{0, 0}), n0);
+  link::WiredInterface wired(link);
   n0.add_interface(wired);
   std::vector<Event> log;
   Recorder r0("r0", log), r1("r1", log);

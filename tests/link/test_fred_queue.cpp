@@ -15,7 +15,7 @@
 #include "scenario/scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 namespace {
 
 struct Dropped {
@@ -336,4 +336,4 @@ TEST(FredScenario, BadKeysAreReportedAtTheirPaths) {
 }
 
 }  // namespace
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

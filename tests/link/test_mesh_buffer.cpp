@@ -12,7 +12,7 @@
 #include "core/packet.hpp"
 #include "link/mesh_buffer.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 namespace {
 
 class RecordingSink final : public DropSink {
@@ -267,4 +267,4 @@ TEST(MeshBuffer, HoldersCountTheBytesOfEachPreviousHop) {
 }
 
 }  // namespace
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

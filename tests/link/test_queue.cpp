@@ -13,7 +13,7 @@
 #include "link/packet_fifo.hpp"
 #include "link/queue_discipline.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 namespace {
 
 struct Dropped {
@@ -259,4 +259,4 @@ TEST(QueueDiscipline, ContractViolationsFailLoudly) {
 }
 
 }  // namespace
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

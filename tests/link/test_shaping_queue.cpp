@@ -16,7 +16,7 @@
 #include "link/shaping_queue.hpp"
 #include "link/token_bucket.hpp"
 
-namespace wmnsim::mac {
+namespace wmnsim::link {
 namespace {
 
 class RecordingSink final : public DropSink {
@@ -352,4 +352,4 @@ TEST(SourcePacer, OverflowOfThePacerAndOfTheFifo) {
 }
 
 }  // namespace
-}  // namespace wmnsim::mac
+}  // namespace wmnsim::link

@@ -1,12 +1,13 @@
 // The wired link direction: serialization then propagation at exact picoseconds,
-// back-to-back queueing, drop-tail overflow in packets and in bytes, counters and
-// the accounting of every packet.
+// back-to-back queueing, drop-tail overflow in packets and in bytes, counters,
+// the accounting of every packet, and the departure listeners.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/packet.hpp"
@@ -16,7 +17,7 @@
 #include "link/queue_discipline.hpp"
 #include "link/wired_link.hpp"
 
-namespace wmnsim {
+namespace wmnsim::link {
 namespace {
 
 using namespace time_literals;
@@ -111,6 +112,34 @@ TEST(WiredLink, BackToBackPacketsQueueThenPropagate) {
   EXPECT_EQ(bed.pool.live(), 0u);
 }
 
+// Records when each departure was told, under a name, into a log shared by several.
+class DepartureLog final : public DepartureListener {
+ public:
+  DepartureLog(const Scheduler& s, char name, std::vector<std::pair<char, Time>>& log)
+      : scheduler_(s), name_(name), log_(log) {}
+  void on_departure(const Packet& /*departed*/) override { log_.emplace_back(name_, scheduler_.now()); }
+
+ private:
+  const Scheduler& scheduler_;
+  char name_;
+  std::vector<std::pair<char, Time>>& log_;
+};
+
+TEST(WiredLink, EveryDepartureListenerIsToldAtTheEndOfSerializationInOrder) {
+  LinkBed bed({QueueLimit::Unit::packets, 10});
+  std::vector<std::pair<char, Time>> log;
+  DepartureLog a(bed.scheduler, 'a', log), b(bed.scheduler, 'b', log);
+  bed.link.subscribe_departures(a);
+  bed.link.subscribe_departures(b);
+  bed.link.receive(bed.packet(1250));  // 1 ms on the wire at 10 Mbit/s
+  bed.link.receive(bed.packet(1250));
+  bed.scheduler.run_until(1500_us);
+  bed.link.unsubscribe_departures(a);  // b keeps hearing
+  bed.scheduler.run();
+  const std::vector<std::pair<char, Time>> expected{{'a', 1_ms}, {'b', 1_ms}, {'b', 2_ms}};
+  EXPECT_EQ(log, expected);
+}
+
 TEST(WiredLink, IdleLinkSendsAtOnceAndManyPacketsPropagateTogether) {
   // 100 us per 125-byte packet and 10 ms of delay: about 100 packets on the wire
   // at once, each arriving exactly 10.1 ms after it was offered.
@@ -175,14 +204,14 @@ TEST(WiredLink, DestroyedWithPacketsInsideCancelsItsEvents) {
 }
 
 }  // namespace
-}  // namespace wmnsim
+}  // namespace wmnsim::link
 
-namespace wmnsim {
+namespace wmnsim::link {
 namespace {
 
 // A shaping discipline for the test: a FIFO whose packets become sendable only at
 // or after `release_at` (a token bucket that has no token until then).
-class HoldUntil final : public mac::QueueDiscipline {
+class HoldUntil final : public QueueDiscipline {
  public:
   HoldUntil(Time release_at, DropSink& drops) : QueueDiscipline(drops), release_at_(release_at) {}
   std::size_t length_packets() const override { return fifo_.size(); }
@@ -194,15 +223,15 @@ class HoldUntil final : public mac::QueueDiscipline {
   void set_release(Time at) { release_at_ = at; }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+  EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
     fifo_.push_back(std::move(packet));
-    return mac::EnqueueResult::accepted();
+    return EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time now) override { return now < release_at_ ? nullptr : fifo_.pop_front(); }
   const Packet* do_peek() const override { return fifo_.front(); }
 
   Time release_at_;
-  mac::PacketFifo fifo_;
+  PacketFifo fifo_;
 };
 
 // The wired link takes any queue discipline (link/queue_discipline.hpp), and a
@@ -237,7 +266,7 @@ TEST(WiredLinkQueue, AShaperHoldsTheFirstPacketOnAnIdleLink) {
 
 // A shaper whose release no ready_at() announced: it holds its head until told
 // (release()), then wakes the link with notify_ready().
-class HoldUntilReleased final : public mac::QueueDiscipline {
+class HoldUntilReleased final : public QueueDiscipline {
  public:
   explicit HoldUntilReleased(DropSink& drops) : QueueDiscipline(drops) {}
   std::size_t length_packets() const override { return fifo_.size(); }
@@ -249,15 +278,15 @@ class HoldUntilReleased final : public mac::QueueDiscipline {
   }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+  EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
     fifo_.push_back(std::move(packet));
-    return mac::EnqueueResult::accepted();
+    return EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time) override { return released_ ? fifo_.pop_front() : nullptr; }
   const Packet* do_peek() const override { return fifo_.front(); }
 
   bool released_ = false;
-  mac::PacketFifo fifo_;
+  PacketFifo fifo_;
 };
 
 TEST(WiredLinkQueue, NotifyReadyWakesTheLink) {
@@ -293,17 +322,17 @@ TEST(WiredLinkQueue, AnEarlierReadyTimeMovesTheWakeUp) {
 
 // A discipline that calls notify_ready() from inside its own dequeue (the dequeue
 // unblocked another class): the link sends one packet at a time, loses none.
-class NotifyingFifo final : public mac::QueueDiscipline {
+class NotifyingFifo final : public QueueDiscipline {
  public:
   explicit NotifyingFifo(DropSink& drops) : QueueDiscipline(drops) {}
   std::size_t length_packets() const override { return fifo_.size(); }
   std::int64_t length_bytes() const override { return fifo_.bytes(); }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
+  EnqueueResult do_enqueue(PacketPtr& packet, Time) override {
     fifo_.push_back(std::move(packet));
     notify_ready();
-    return mac::EnqueueResult::accepted();
+    return EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time) override {
     PacketPtr p = fifo_.pop_front();
@@ -312,7 +341,7 @@ class NotifyingFifo final : public mac::QueueDiscipline {
   }
   const Packet* do_peek() const override { return fifo_.front(); }
 
-  mac::PacketFifo fifo_;
+  PacketFifo fifo_;
 };
 
 TEST(WiredLinkQueue, ANotifyFromInsideTheDisciplineIsHarmless) {
@@ -360,4 +389,4 @@ TEST(WiredLinkQueue, SetQueueMovesTheWaitingPacketsInOrder) {
 }
 
 }  // namespace
-}  // namespace wmnsim
+}  // namespace wmnsim::link

@@ -156,7 +156,7 @@ class MacWorld {
       macs.push_back(std::make_unique<Mac>(sim, medium.radio(r), config, pool, *taps.back(),
                                            sim.random().stream("node", r, "backoff")));
       macs.back()->set_user(taps.back().get());
-      macs.back()->set_observer(taps.back().get());
+      macs.back()->subscribe(*taps.back());
       taps.back()->mac = macs.back().get();
     }
   }

@@ -10,9 +10,9 @@
 
 namespace wmnsim::mac::testing {
 
-class ReleaseQueue final : public QueueDiscipline {
+class ReleaseQueue final : public link::QueueDiscipline {
  public:
-  explicit ReleaseQueue(DropSink& drops) : QueueDiscipline(drops) {}
+  explicit ReleaseQueue(DropSink& drops) : link::QueueDiscipline(drops) {}
 
   // Lets the head go from now on.
   void release(bool notify = true) {
@@ -37,9 +37,9 @@ class ReleaseQueue final : public QueueDiscipline {
   }
 
  protected:
-  EnqueueResult do_enqueue(PacketPtr& packet, Time /*now*/) override {
+  link::EnqueueResult do_enqueue(PacketPtr& packet, Time /*now*/) override {
     packets_.push_back(std::move(packet));
-    return EnqueueResult::accepted();
+    return link::EnqueueResult::accepted();
   }
   PacketPtr do_dequeue(Time now) override {
     if (packets_.empty() || ready_at(now) > now) return nullptr;

@@ -27,7 +27,7 @@ struct Fixture {
   RandomStream draws{kStreamKey};
   RandomStream replay{kStreamKey};  // the same draws, to predict the function's
   AccessFunction f{AccessCategory::ac_be, EdcaParams{2, 32, 1024, {}},
-                   std::make_unique<DropTailQueue>(QueueLimit{}, sink), draws};
+                   std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws};
 };
 
 TEST(AccessFunction, StartsIdleWithCwMin) {

@@ -43,7 +43,7 @@ class World final : public ChannelAccess::Owner {
     functions.reserve(params.size());
     for (std::size_t i = 0; i < params.size(); ++i) {
       functions.emplace_back(static_cast<AccessCategory>(i), params[i],
-                             std::make_unique<DropTailQueue>(QueueLimit{}, sink), draws);
+                             std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws);
     }
     access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral,
                                              std::span<AccessFunction>(functions), meter, *this, phy_busy, false);

@@ -43,7 +43,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
  public:
   explicit Station(FrameExchangeConfig config = dcf_config(), EdcaParams params = EdcaParams{2, 32, 1024, {}})
       : draws(kBackoffKey), replay(kBackoffKey) {
-    functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<DropTailQueue>(QueueLimit{}, *this),
+    functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this),
                            draws);
     access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard,
                                              std::span<AccessFunction>(functions), meter, *this, false, false);

@@ -324,12 +324,12 @@ TEST(MacTimeline, TxopContinuationSendsTheFrameItChecked) {
   const Time short_exchange = w.airtime_data(kShort) + t.sifs + t.ack_airtime + t.sifs;
   w.params().access_categories[index_of(AccessCategory::ac_be)].txop = TxopLimit{2 * short_exchange + 50_us, 0};
   w.build();
-  mac::MeshBufferParams bp;
+  link::MeshBufferParams bp;
   bp.capacity_bytes = 100000;
   bp.link_selective = true;
-  auto buffer = std::make_unique<mac::MeshBuffer>(
-      bp, [](const Packet&) { return mac::MeshBuffer::kLocal; }, *w.taps[a]);
-  mac::MeshBuffer* q = buffer.get();
+  auto buffer = std::make_unique<link::MeshBuffer>(
+      bp, [](const Packet&) { return link::MeshBuffer::kLocal; }, *w.taps[a]);
+  link::MeshBuffer* q = buffer.get();
   w.macs[a]->set_queue(AccessCategory::ac_be, std::move(buffer));
   const Time first = t.aifs(3);  // AC_BE's AIFSN, the medium idle since 0
   const Time first_ack_end = first + w.airtime_data(kShort) + t.sifs + t.ack_airtime;

@@ -21,13 +21,13 @@ constexpr std::uint32_t kBytes = 1000;
 
 MacWorld dot11b_world() { return MacWorld(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf); }
 
-AggregateShaper& install_shaper(MacWorld& w, std::uint32_t a, double rate_bps) {
-  TokenBucketParams params;
+link::AggregateShaper& install_shaper(MacWorld& w, std::uint32_t a, double rate_bps) {
+  link::TokenBucketParams params;
   params.rate_bps = rate_bps;
   params.burst_bytes = 1;  // empty after any packet: each waits for its own tokens
-  auto q = std::make_unique<AggregateShaper>(QueueLimit{QueueLimit::Unit::packets, 50}, params, PacketClassifier(),
+  auto q = std::make_unique<link::AggregateShaper>(link::QueueLimit{link::QueueLimit::Unit::packets, 50}, params, link::PacketClassifier(),
                                              *w.taps[a]);
-  AggregateShaper& ref = *q;
+  link::AggregateShaper& ref = *q;
   w.macs[a]->set_queue(AccessCategory::ac_be, std::move(q));
   return ref;
 }
@@ -63,7 +63,7 @@ TEST(MacShaper, AHigherRateSetWhileTheHeadWaitsBringsItForward) {
   MacWorld w = dot11b_world();
   const auto a = w.add(), b = w.add();
   w.build();
-  AggregateShaper& q = install_shaper(w, a, 8000);  // 1 s per packet
+  link::AggregateShaper& q = install_shaper(w, a, 8000);  // 1 s per packet
   send_flow(w, a, b);
   send_flow(w, a, b);
   // The first leaves at DIFS (50 us) with 999 bytes of debt; by 100 ms 99.95 are

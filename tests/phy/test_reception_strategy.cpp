@@ -1,31 +1,34 @@
 // The reception strategies as chosen once per radio: which model tracks the SINR,
-// and the capture ratio each model's collisions use. Their behaviour on the air is
-// tested through the radio and the medium (test_medium.cpp, tests/mac/*), unchanged.
+// the capture ratio each model's collisions use, and how the medium makes each
+// model's links. Their behaviour on the air is tested through the radio and the
+// medium (test_medium.cpp, tests/mac/*), unchanged.
 
 #include "phy/reception_strategy.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <typeinfo>
+#include <variant>
 
 namespace wmnsim::phy {
 namespace {
 
+TEST(ReceptionStrategy, EachKindGetsItsModel) {
+  EXPECT_TRUE(std::holds_alternative<SinrReception>(make_reception_strategy(ReceptionKind::sinr)));
+  EXPECT_TRUE(std::holds_alternative<Ns2Reception>(make_reception_strategy(ReceptionKind::ns2)));
+}
+
 TEST(ReceptionStrategy, OnlyTheSinrModelTracksTheSinr) {
-  EXPECT_TRUE(make_reception_strategy(ReceptionKind::sinr)->tracks_sinr());
-  EXPECT_FALSE(make_reception_strategy(ReceptionKind::threshold)->tracks_sinr());
-  EXPECT_FALSE(make_reception_strategy(ReceptionKind::range)->tracks_sinr());
-  EXPECT_FALSE(make_reception_strategy(ReceptionKind::ns2)->tracks_sinr());
+  EXPECT_TRUE(tracks_sinr(make_reception_strategy(ReceptionKind::sinr)));
+  EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::threshold)));
+  EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::range)));
+  EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::ns2)));
 }
 
 TEST(ReceptionStrategy, RangeAndThresholdShareOneStrategy) {
   // Range is threshold reception whose capture ratio is infinite.
-  const auto threshold = make_reception_strategy(ReceptionKind::threshold);
-  const auto range = make_reception_strategy(ReceptionKind::range);
-  EXPECT_EQ(typeid(*threshold), typeid(*range));
-  EXPECT_NE(typeid(*threshold), typeid(*make_reception_strategy(ReceptionKind::ns2)));
-  EXPECT_NE(typeid(*threshold), typeid(*make_reception_strategy(ReceptionKind::sinr)));
+  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(make_reception_strategy(ReceptionKind::threshold)));
+  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(make_reception_strategy(ReceptionKind::range)));
 }
 
 TEST(ReceptionStrategy, CaptureRatioIsTheThresholdButInfiniteInRange) {
@@ -37,6 +40,29 @@ TEST(ReceptionStrategy, CaptureRatioIsTheThresholdButInfiniteInRange) {
   }
   rc.kind = ReceptionKind::range;
   EXPECT_TRUE(std::isinf(capture_ratio(rc)));
+}
+
+TEST(ReceptionStrategy, LinkRulesOfEachKind) {
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::sinr;
+  LinkRules r = link_rules(rc);
+  EXPECT_FALSE(r.by_range);
+  EXPECT_FALSE(r.carrier_sense_floor);
+  EXPECT_TRUE(r.faint_as_intervals);
+  rc.faint_signal_events = true;
+  EXPECT_FALSE(link_rules(rc).faint_as_intervals);
+  for (const auto kind : {ReceptionKind::threshold, ReceptionKind::ns2}) {
+    rc.kind = kind;
+    r = link_rules(rc);
+    EXPECT_FALSE(r.by_range);
+    EXPECT_TRUE(r.carrier_sense_floor);
+    EXPECT_FALSE(r.faint_as_intervals);
+  }
+  rc.kind = ReceptionKind::range;
+  r = link_rules(rc);
+  EXPECT_TRUE(r.by_range);
+  EXPECT_FALSE(r.carrier_sense_floor);
+  EXPECT_FALSE(r.faint_as_intervals);
 }
 
 }  // namespace

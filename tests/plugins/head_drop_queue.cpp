@@ -4,22 +4,22 @@
 
 namespace wmnsim::test {
 
-HeadDropQueue::HeadDropQueue(QueueLimit limit, HeadDropParams params, DropSink& drops)
-    : QueueDiscipline(drops), limit_(limit), params_(params) {}
+HeadDropQueue::HeadDropQueue(link::QueueLimit limit, HeadDropParams params, DropSink& drops)
+    : link::QueueDiscipline(drops), limit_(limit), params_(params) {}
 
 bool HeadDropQueue::full() const {
-  if (limit_.unit == QueueLimit::Unit::packets) return static_cast<std::int64_t>(fifo_.size()) >= limit_.capacity;
+  if (limit_.unit == link::QueueLimit::Unit::packets) return static_cast<std::int64_t>(fifo_.size()) >= limit_.capacity;
   return fifo_.bytes() >= limit_.capacity;
 }
 
-mac::EnqueueResult HeadDropQueue::do_enqueue(PacketPtr& packet, Time now) {
+link::EnqueueResult HeadDropQueue::do_enqueue(PacketPtr& packet, Time now) {
   if (full()) {
     for (int i = 0; i < params_.head_drop_packets && !fifo_.empty(); ++i) {
       drop(fifo_.pop_front(), DropCause::queue_overflow, now);
     }
   }
   fifo_.push_back(std::move(packet));
-  return mac::EnqueueResult::accepted();
+  return link::EnqueueResult::accepted();
 }
 
 PacketPtr HeadDropQueue::do_dequeue(Time /*now*/) { return fifo_.pop_front(); }
@@ -35,16 +35,16 @@ const IntegerParameter& head_drop_packets_key() {
   return key;
 }
 
-mac::QueueDisciplineEntry head_drop_entry() {
-  mac::QueueDisciplineEntry e;
+link::QueueDisciplineEntry head_drop_entry() {
+  link::QueueDisciplineEntry e;
   e.name = "head_drop";
   e.parse = [](JsonReader& queue, const std::any* base) {
     HeadDropParams p = base != nullptr ? std::any_cast<HeadDropParams>(*base) : HeadDropParams{};
     p.head_drop_packets = static_cast<int>(head_drop_packets_key().read_or(queue, p.head_drop_packets));
     return std::any(p);
   };
-  e.build = [](const QueueLimit& limit, const std::any& params, DropSink& drops,
-                const mac::QueueContext&) -> std::unique_ptr<mac::QueueDiscipline> {
+  e.build = [](const link::QueueLimit& limit, const std::any& params, DropSink& drops,
+                const link::QueueContext&) -> std::unique_ptr<link::QueueDiscipline> {
     const HeadDropParams p = params.has_value() ? std::any_cast<HeadDropParams>(params) : HeadDropParams{};
     return std::make_unique<HeadDropQueue>(limit, p, drops);
   };

@@ -14,24 +14,24 @@ struct HeadDropParams {
   int head_drop_packets = 1;  // dropped from the head per arrival into a full queue
 };
 
-class HeadDropQueue final : public mac::QueueDiscipline {
+class HeadDropQueue final : public link::QueueDiscipline {
  public:
-  HeadDropQueue(QueueLimit limit, HeadDropParams params, DropSink& drops);
+  HeadDropQueue(link::QueueLimit limit, HeadDropParams params, DropSink& drops);
   std::size_t length_packets() const override { return fifo_.size(); }
   std::int64_t length_bytes() const override { return fifo_.bytes(); }
 
  private:
-  mac::EnqueueResult do_enqueue(PacketPtr& packet, Time now) override;
+  link::EnqueueResult do_enqueue(PacketPtr& packet, Time now) override;
   PacketPtr do_dequeue(Time now) override;
   const Packet* do_peek() const override { return fifo_.front(); }
   bool full() const;
 
-  QueueLimit limit_;
+  link::QueueLimit limit_;
   HeadDropParams params_;
-  mac::PacketFifo fifo_;
+  link::PacketFifo fifo_;
 };
 
 // Its registry entry: registries.queue_disciplines.add(head_drop_entry()).
-mac::QueueDisciplineEntry head_drop_entry();
+link::QueueDisciplineEntry head_drop_entry();
 
 }  // namespace wmnsim::test

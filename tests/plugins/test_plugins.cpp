@@ -157,7 +157,7 @@ TEST(PluginRegistries, ComposingNeedsTheMarkedRegions) {
   // Two disciplines may share a key only with one declaration: the schema of `queue`
   // has one property per key.
   Registries broken;
-  mac::QueueDisciplineEntry other = test::head_drop_entry();
+  link::QueueDisciplineEntry other = test::head_drop_entry();
   other.name = "head_drop_too";
   other.parameters = {IntegerParameter({.key = "head_drop_packets",
                                         .min = 1,
@@ -217,7 +217,7 @@ TEST(PluginQueueDiscipline, BadParametersAreReportedAtTheirPaths) {
 
 TEST(PluginQueueDiscipline, RegisteredWithoutBuildIsRefusedNotReplaced) {
   Registries registries;
-  mac::QueueDisciplineEntry entry = test::head_drop_entry();
+  link::QueueDisciplineEntry entry = test::head_drop_entry();
   entry.build = nullptr;
   registries.queue_disciplines.add(entry);
   const auto issues = issues_with(udp_overload(), registries);
@@ -251,7 +251,7 @@ TEST(PluginQueueDiscipline, EdcaGetsOneQueuePerAccessCategory) {
   Simulation sim(1);
   Network net(sim, s, registries.controllers);
   const mac::Mac& a = *net.macs().node_macs.at(0).at(0);
-  std::set<const mac::QueueDiscipline*> queues;
+  std::set<const link::QueueDiscipline*> queues;
   for (const AccessCategory ac : {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
                                   AccessCategory::ac_vo}) {
     EXPECT_NE(dynamic_cast<const test::HeadDropQueue*>(&a.queue(ac)), nullptr);

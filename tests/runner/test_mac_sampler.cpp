@@ -17,7 +17,7 @@ using testing::MacWorld;
 TEST(MacSampler, IntervalSeriesAndTotals) {
   MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6);
   const auto a = w.add(), b = w.add(), c = w.add();
-  w.params().queue = QueueLimit{QueueLimit::Unit::packets, 5};
+  w.params().queue = link::QueueLimit{link::QueueLimit::Unit::packets, 5};
   w.build();
   w.taps[a]->saturate(b, 1500);
   // C offers 20 packets at once into a 5-packet queue: 15 overflow drops at t = 0.

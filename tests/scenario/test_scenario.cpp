@@ -69,7 +69,7 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault) {
   EXPECT_EQ(s.mac.params.short_retry_limit, 7);
   EXPECT_EQ(s.mac.params.long_retry_limit, 4);
   EXPECT_FALSE(s.mac.params.rts_threshold_bytes.has_value());
-  EXPECT_EQ(s.mac.params.queue.unit, QueueLimit::Unit::packets);
+  EXPECT_EQ(s.mac.params.queue.unit, link::QueueLimit::Unit::packets);
   EXPECT_EQ(s.mac.params.queue.capacity, 50);
 
   ASSERT_EQ(s.nodes.size(), 3u);
@@ -179,7 +179,7 @@ TEST(ScenarioParse, MacOverridesMergeNodeThenRadio) {
   ASSERT_EQ(b.radios.size(), 2u);
   EXPECT_EQ(b.radios[0].mac.cw_min, 128);
   EXPECT_EQ(b.radios[0].mac.cw_max, 1024);  // inherited
-  EXPECT_EQ(b.radios[0].mac.queue.unit, QueueLimit::Unit::bytes);
+  EXPECT_EQ(b.radios[0].mac.queue.unit, link::QueueLimit::Unit::bytes);
   EXPECT_EQ(b.radios[0].mac.queue.capacity, 256000);
   EXPECT_FALSE(b.radios[0].mac.rts_threshold_bytes.has_value());
   EXPECT_EQ(b.radios[1].channel, 11);

@@ -94,7 +94,7 @@ class Forwarder final : public PacketSink {
   PacketSink* target = nullptr;
 };
 
-class IgnoreDrops final : public WiredLink::DropSink {
+class IgnoreDrops final : public link::WiredLink::DropSink {
  public:
   void on_drop(PacketPtr, DropCause, Time) override { ++count; }
   std::uint64_t count = 0;
@@ -103,7 +103,7 @@ class IgnoreDrops final : public WiredLink::DropSink {
 struct LinkParams {
   double rate_bps = 10e6;
   Time delay = Time::ms(10);
-  QueueLimit queue{QueueLimit::Unit::packets, 100};
+  link::QueueLimit queue{link::QueueLimit::Unit::packets, 100};
 };
 
 inline TcpSenderConfig bulk_sender(TcpVariant variant = TcpVariant::newreno) {
@@ -145,9 +145,9 @@ struct TcpTestBed {
   Scheduler scheduler;
   IgnoreDrops link_drops;
   Forwarder to_sender;
-  WiredLink reverse;
+  link::WiredLink reverse;
   TcpReceiver receiver;
-  WiredLink forward;
+  link::WiredLink forward;
   LossyPipe pipe;
   TcpSender sender;
 };

@@ -57,8 +57,8 @@ struct TcpFlowBed {
   Scheduler scheduler;
   IgnoreDrops drops;
   Forwarder to_sender, to_receiver;
-  WiredLink forward{scheduler, 10e6, 10_ms, QueueLimit{QueueLimit::Unit::packets, 100}, to_receiver, drops};
-  WiredLink reverse{scheduler, 10e6, 10_ms, QueueLimit{QueueLimit::Unit::packets, 100}, to_sender, drops};
+  link::WiredLink forward{scheduler, 10e6, 10_ms, link::QueueLimit{link::QueueLimit::Unit::packets, 100}, to_receiver, drops};
+  link::WiredLink reverse{scheduler, 10e6, 10_ms, link::QueueLimit{link::QueueLimit::Unit::packets, 100}, to_sender, drops};
   TcpFlow flow;
 };
 
@@ -115,7 +115,7 @@ struct UdpFlowBed {
   Scheduler scheduler;
   IgnoreDrops drops;
   Forwarder to_sink;
-  WiredLink link{scheduler, 10e6, 1_ms, QueueLimit{QueueLimit::Unit::packets, 100}, to_sink, drops};
+  link::WiredLink link{scheduler, 10e6, 1_ms, link::QueueLimit{link::QueueLimit::Unit::packets, 100}, to_sink, drops};
   UdpFlow flow;
 };
 

@@ -208,7 +208,7 @@ TEST(UdpSource, RejectsTrafficWithoutARate) {
   EXPECT_THROW(UdpSource(scheduler, pool, log, c, arrivals()), std::invalid_argument);
 }
 
-class CountDrops final : public WiredLink::DropSink {
+class CountDrops final : public link::WiredLink::DropSink {
  public:
   void on_drop(PacketPtr, DropCause, Time) override { ++count; }
   int count = 0;
@@ -219,7 +219,7 @@ TEST(UdpSink, DelayAndGoodputOverAWiredLink) {
   Scheduler scheduler;
   UdpSink sink(scheduler, MeasurementWindow{1_s, 3_s});
   CountDrops drops;
-  WiredLink link(scheduler, 1e6, 5_ms, {}, sink, drops);
+  link::WiredLink link(scheduler, 1e6, 5_ms, {}, sink, drops);
   auto c = source_config(TrafficType::cbr);
   c.traffic.packet_interval = 100_ms;
   c.stop = 4_s;
@@ -249,7 +249,7 @@ namespace {
 
 using namespace time_literals;
 
-class QueueDrops final : public mac::DropSink {
+class QueueDrops final : public DropSink {
  public:
   void on_drop(PacketPtr, DropCause, Time) override { ++count; }
   int count = 0;
@@ -258,7 +258,7 @@ class QueueDrops final : public mac::DropSink {
 // Stands in for the node: hands the source's datagrams to the interface queue,
 // and refills the queue (one event later, outside the queue's own call) whenever
 // its length falls below capacity.
-class SaturatingNode final : public PacketSink, public mac::QueueObserver {
+class SaturatingNode final : public PacketSink, public link::QueueObserver {
  public:
   SaturatingNode(Scheduler& s, std::size_t queue_capacity) : scheduler(s), capacity(queue_capacity) {}
   void receive(PacketPtr p) override { queue->enqueue(std::move(p), scheduler.now()); }
@@ -271,7 +271,7 @@ class SaturatingNode final : public PacketSink, public mac::QueueObserver {
   }
   Scheduler& scheduler;
   std::size_t capacity;
-  mac::QueueDiscipline* queue = nullptr;
+  link::QueueDiscipline* queue = nullptr;
   UdpSource* source = nullptr;
   EventId refill;
 };
@@ -281,7 +281,7 @@ TEST(UdpSource, SaturatedSourceKeepsAQueueFullWithoutOverflow) {
   Scheduler scheduler;
   QueueDrops drops;
   SaturatingNode node(scheduler, 5);
-  mac::DropTailQueue queue({QueueLimit::Unit::packets, 5}, drops, &node);
+  link::DropTailQueue queue({link::QueueLimit::Unit::packets, 5}, drops, &node);
   auto c = source_config(TrafficType::saturated);
   c.initial_backlog = 5;
   c.stop = 1_s;
