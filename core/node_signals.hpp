@@ -38,6 +38,7 @@
 
 #include "core/packet.hpp"
 #include "core/routing.hpp"
+#include "core/subscriber_list.hpp"
 
 namespace wmnsim {
 
@@ -67,9 +68,9 @@ class NodeSignals {
  public:
   bool active() const { return !subscribers_.empty(); }
   // Throws std::logic_error while a signal is being fired.
-  void subscribe(NodeSubscriber& subscriber);
+  void subscribe(NodeSubscriber& subscriber) { subscribers_.subscribe(subscriber); }
   // Removes it (if present); the others keep their order.
-  void unsubscribe(NodeSubscriber& subscriber);
+  void unsubscribe(NodeSubscriber& subscriber) { subscribers_.unsubscribe(subscriber); }
   std::size_t subscriber_count() const { return subscribers_.size(); }
 
   void originated(std::uint32_t node, Packet& p);
@@ -78,8 +79,7 @@ class NodeSignals {
   void dropped(std::uint32_t node, const Packet& p, DropCause cause);
 
  private:
-  std::vector<NodeSubscriber*> subscribers_;
-  int firing_ = 0;  // depth of signals being fired (a subscriber may send, and so fire again)
+  SubscriberList<NodeSubscriber> subscribers_{"a node subscriber"};  // a subscriber may send, and so fire again
 };
 
 }  // namespace wmnsim

@@ -1,7 +1,7 @@
 #pragma once
 // The subscribers of one observer hook (a MAC's frame observers, a wired link's
-// departure listeners), told in the order they subscribed, as a queue's observers
-// are (link/queue_discipline.hpp) and a node's signals (core/node_signals.hpp).
+// departure listeners, a queue's observers, a node's signals), told in the order
+// they subscribed.
 //
 // Contract
 //  - subscribe() appends; unsubscribe() removes every entry of that subscriber (if

@@ -7,20 +7,6 @@
 
 namespace wmnsim::link {
 
-namespace {
-// Counts the observers' calls under way, so that the list is not changed under them.
-class Telling {
- public:
-  explicit Telling(int& depth) : depth_(depth) { ++depth_; }
-  ~Telling() { --depth_; }
-  Telling(const Telling&) = delete;
-  Telling& operator=(const Telling&) = delete;
-
- private:
-  int& depth_;
-};
-
-}  // namespace
 
 // Inlined into enqueue(), dequeue() and drop_expired() (its only callers, all here),
 // which keep their operands live anyway: a queue nobody observes (nearly all of
@@ -41,19 +27,8 @@ class Telling {
 // every departure call before any length call, as one observer is.
 void QueueDiscipline::tell_observers(Time now, std::size_t packets, std::int64_t bytes, bool changed,
                                      const Packet* departed) {
-  const Telling guard(telling_);
-  if (observers_.size() == 1) {
-    QueueObserver& only = *observers_.front();
-    if (departed != nullptr) only.on_departure(now, *departed);
-    if (changed) only.on_queue_length(now, packets, bytes);
-    return;
-  }
-  if (departed != nullptr) {
-    for (QueueObserver* o : observers_) o->on_departure(now, *departed);
-  }
-  if (changed) {
-    for (QueueObserver* o : observers_) o->on_queue_length(now, packets, bytes);
-  }
+  if (departed != nullptr) observers_.tell([&](QueueObserver& o) { o.on_departure(now, *departed); });
+  if (changed) observers_.tell([&](QueueObserver& o) { o.on_queue_length(now, packets, bytes); });
 }
 
 std::uint64_t QueueCounters::dropped_total() const {
@@ -109,16 +84,6 @@ void QueueDiscipline::drop(PacketPtr packet, DropCause cause, Time now) {
   ++counters_.dropped_packets[static_cast<std::size_t>(cause)];
   counters_.dropped_bytes += packet->size_bytes;
   drops_.on_drop(std::move(packet), cause, now);
-}
-
-void QueueDiscipline::subscribe(QueueObserver& observer) {
-  if (telling_ > 0) throw std::logic_error("a queue observer subscribed while the queue told its observers");
-  observers_.push_back(&observer);
-}
-
-void QueueDiscipline::unsubscribe(QueueObserver& observer) {
-  if (telling_ > 0) throw std::logic_error("a queue observer unsubscribed while the queue told its observers");
-  observers_.erase(std::remove(observers_.begin(), observers_.end(), &observer), observers_.end());
 }
 
 }  // namespace wmnsim::link

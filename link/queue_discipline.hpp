@@ -34,6 +34,7 @@
 
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
+#include "core/subscriber_list.hpp"
 #include "core/time.hpp"
 
 namespace wmnsim::link {
@@ -95,7 +96,7 @@ class QueueDiscipline {
  public:
   // `observer`, if given, is the first subscriber.
   explicit QueueDiscipline(DropSink& drops, QueueObserver* observer = nullptr) : drops_(drops) {
-    if (observer != nullptr) observers_.push_back(observer);
+    if (observer != nullptr) observers_.subscribe(*observer);
   }
   virtual ~QueueDiscipline() = default;
   QueueDiscipline(const QueueDiscipline&) = delete;
@@ -128,8 +129,8 @@ class QueueDiscipline {
   void set_ready_listener(QueueReadyListener* listener) { ready_listener_ = listener; }
   // Observers are told in the order they subscribed. Not from inside an observer's
   // call: unsubscribing then would skip another observer (std::logic_error).
-  void subscribe(QueueObserver& observer);
-  void unsubscribe(QueueObserver& observer);
+  void subscribe(QueueObserver& observer) { observers_.subscribe(observer); }
+  void unsubscribe(QueueObserver& observer) { observers_.unsubscribe(observer); }
   std::size_t observer_count() const { return observers_.size(); }
 
  protected:
@@ -163,8 +164,7 @@ class QueueDiscipline {
                                         const Packet* departed);
 
   DropSink& drops_;
-  std::vector<QueueObserver*> observers_;
-  int telling_ = 0;  // observers' calls under way (an observer may enqueue, and so be told again)
+  SubscriberList<QueueObserver> observers_{"a queue observer"};
   QueueReadyListener* ready_listener_ = nullptr;
   QueueCounters counters_;
 };
