@@ -12,6 +12,7 @@
 #include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
 #include "scenario/phy_builder.hpp"
+#include "runner/network_links.hpp"
 #include "runner/run_scenario.hpp"
 
 namespace wmnsim::py {
@@ -21,6 +22,78 @@ namespace {
 pyb::object node_id_or(const Scenario& s, const std::optional<std::size_t>& index, const char* fallback) {
   if (!index) return pyb::str(fallback);
   return pyb::str(s.nodes[*index].id);
+}
+
+// The routes a run takes, computed by the routing layer exactly as a run computes
+// them (the PHY's usable links, the metric, the gateway trees, the tie rule), so
+// that a user can check them before running (docs/python.md):
+//  - "routes": next hops {node, dst, next_hop}. Static routing: the tables as
+//    written ("*" for a default route). auto and gateway_trees: the computed next
+//    hop of every node that has one towards each destination a run uses (every
+//    flow's ends, both ways, and every gateway), in node order per destination;
+//  - "paths": per flow its resolved ends ("@gateway" chosen), the nodes its data
+//    crosses and, for transports that send ACKs back (tcp, wccp), the return path;
+//  - "gateway": each mesh node's gateway (its tree's root under gateway_trees).
+void describe_routes(const Scenario& s, pyb::dict& routing) {
+  Simulation sim(s.simulation.seed, "wmnsim.describe", spdlog::level::off);
+  const phy::PhyNetwork net = phy::build_phy(sim, s);
+  const std::vector<RoutingLink> links = routing_links(s, net);
+  const Routing r = compute_routing(s, links);
+  const auto ids = [&](const std::vector<std::uint32_t>& nodes) {
+    pyb::list out;
+    for (const std::uint32_t n : nodes) out.append(s.nodes[n].id);
+    return out;
+  };
+
+  pyb::list routes;
+  if (s.routing.type == RoutingType::static_tables) {
+    for (const StaticRoute& t : s.routing.routes) {
+      pyb::dict d;
+      d["node"] = s.nodes[t.node].id;
+      d["dst"] = node_id_or(s, t.dst, "*");
+      d["next_hop"] = s.nodes[t.next_hop].id;
+      routes.append(d);
+    }
+  } else {
+    std::vector<bool> used(s.nodes.size(), false);
+    for (const FlowEnds& e : r.flows) used[e.src] = used[e.dst] = true;
+    for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+      if (s.nodes[n].role == NodeRole::gateway) used[n] = true;
+    }
+    for (std::uint32_t dst = 0; dst < used.size(); ++dst) {
+      if (!used[dst]) continue;
+      for (std::uint32_t node = 0; node < s.nodes.size(); ++node) {
+        const NextHop* hop = r.tables.next_hop(node, dst);
+        if (hop == nullptr) continue;
+        pyb::dict d;
+        d["node"] = s.nodes[node].id;
+        d["dst"] = s.nodes[dst].id;
+        d["next_hop"] = s.nodes[hop->node].id;
+        routes.append(d);
+      }
+    }
+  }
+  routing["routes"] = routes;
+
+  pyb::list paths;
+  for (std::size_t i = 0; i < r.flows.size(); ++i) {
+    const FlowEnds e = r.flows[i];
+    pyb::dict d;
+    d["flow"] = s.flows[i].id;
+    d["src"] = s.nodes[e.src].id;
+    d["dst"] = s.nodes[e.dst].id;
+    d["path"] = ids(r.tables.path(e.src, e.dst));
+    const std::vector<std::uint32_t> back = r.tables.path(e.dst, e.src);
+    d["return_path"] = back.empty() ? pyb::object(pyb::none()) : pyb::object(ids(back));
+    paths.append(d);
+  }
+  routing["paths"] = paths;
+
+  pyb::dict gateway;
+  for (std::size_t n = 0; n < r.gateway.size(); ++n) {
+    if (r.gateway[n] && s.nodes[n].role == NodeRole::mesh) gateway[pyb::str(s.nodes[n].id)] = s.nodes[*r.gateway[n]].id;
+  }
+  routing["gateway"] = gateway;
 }
 
 // The resolved scenario as plain Python data, for plots and tables: every node with
@@ -61,18 +134,10 @@ pyb::dict describe(const std::string& text) {
     d["dst"] = node_id_or(s, f.dst, "@gateway");
     flows.append(d);
   }
-  pyb::list routes;
-  for (const StaticRoute& r : s.routing.routes) {
-    pyb::dict d;
-    d["node"] = s.nodes[r.node].id;
-    d["dst"] = node_id_or(s, r.dst, "*");
-    d["next_hop"] = s.nodes[r.next_hop].id;
-    routes.append(d);
-  }
   pyb::dict routing;
   routing["type"] = std::string(to_string(s.routing.type));
   routing["metric"] = std::string(to_string(s.routing.metric));
-  routing["routes"] = routes;
+  describe_routes(s, routing);
 
   pyb::dict out;
   out["name"] = s.name;

@@ -15,8 +15,7 @@ made without pyplot, so nothing needs a display and nothing global changes; pass
 from __future__ import annotations
 
 import os
-from collections import deque
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from .result import Result
 from .scenario import Scenario
@@ -123,48 +122,14 @@ def _edge(a: str, b: str) -> Edge:
     return (a, b) if a <= b else (b, a)
 
 
-def _shortest_path(adjacency: Dict[str, List[str]], src: str, dst: str) -> Optional[List[str]]:
-    """Fewest hops (breadth first, neighbours in a fixed order)."""
-    previous: Dict[str, Optional[str]] = {src: None}
-    queue = deque([src])
-    while queue:
-        node = queue.popleft()
-        if node == dst:
-            path = [dst]
-            while previous[path[-1]] is not None:
-                path.append(previous[path[-1]])  # type: ignore[arg-type]
-            return path[::-1]
-        for nxt in adjacency.get(node, []):
-            if nxt not in previous:
-                previous[nxt] = node
-                queue.append(nxt)
-    return None
-
-
-def _static_path(routes: Sequence[Dict[str, str]], src: str, dst: str) -> Optional[List[str]]:
-    table: Dict[str, Dict[str, str]] = {}
-    for r in routes:
-        table.setdefault(r["node"], {})[r["dst"]] = r["next_hop"]
-    path, node = [src], src
-    while node != dst:
-        hops = table.get(node, {})
-        node = hops.get(dst, hops.get("*"))  # type: ignore[assignment]
-        if node is None or node in path:
-            return None  # dead end or loop: the routing layer reports those
-        path.append(node)
-    return path
-
-
 def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str, List[str]]:
     """Each flow's route as a list of node ids.
 
     Taken from the results' per-flow ``route`` column when the run recorded one;
-    otherwise from the scenario: the static tables with ``routing.type`` static,
-    else the fewest-hop path over the links that can carry data (radio links the
-    physical layer builds, and wired links) -- what ``auto`` with ``hop_count``
-    chooses. ``"@gateway"`` ends go to the gateway fewest hops away. Flows without
-    a route are left out."""
-    d = scenario.describe()
+    otherwise from the routing layer itself (``Scenario.describe()["routing"]["paths"]``:
+    the tables a run computes, with its metric, gateway trees and tie rule, and
+    ``"@gateway"`` ends resolved as a run resolves them). Flows without a route are
+    left out."""
     recorded: Dict[str, List[str]] = {}
     if result is not None:
         flows = result.flows
@@ -172,45 +137,13 @@ def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str
             for ident, route in zip(flows["id"], flows["route"]):
                 if isinstance(route, list) and route:
                     recorded[str(ident)] = [str(n) for n in route]
-    adjacency: Dict[str, List[str]] = {n["id"]: [] for n in d["nodes"]}
-    for a, b in _usable_links(scenario, d):
-        adjacency[a].append(b)
-    gateways = [n["id"] for n in d["nodes"] if n["role"] == "gateway"]
     routes: Dict[str, List[str]] = {}
-    for f in d["flows"]:
-        if f["id"] in recorded:
-            routes[f["id"]] = recorded[f["id"]]
-            continue
-        src, dst = f["src"], f["dst"]
-        candidates = []
-        for s in (gateways if src == "@gateway" else [src]):
-            for t in (gateways if dst == "@gateway" else [dst]):
-                if d["routing"]["type"] == "static":
-                    p = _static_path(d["routing"]["routes"], s, t)
-                else:
-                    p = _shortest_path(adjacency, s, t)
-                if p:
-                    candidates.append(p)
-        if candidates:
-            routes[f["id"]] = min(candidates, key=len)
+    for p in scenario.describe()["routing"]["paths"]:
+        fid = str(p["flow"])
+        route = recorded.get(fid) or list(p["path"])
+        if route:
+            routes[fid] = route
     return routes
-
-
-def _usable_links(scenario: Scenario, described: Dict[str, Any]) -> List[Edge]:
-    """Directed (src, dst) pairs that can carry data: radio links with a usable
-    rate, and both directions of every wired link."""
-    from ._errors import NotSupportedError
-
-    out: List[Edge] = []
-    try:
-        for link in scenario.radio_links():
-            if link["rate_bps"] is not None:
-                out.append((link["src"], link["dst"]))
-    except NotSupportedError:
-        pass  # a PHY feature this build does not model: wired links only
-    for link in described["links"]:
-        out += [(link["a"], link["b"]), (link["b"], link["a"])]
-    return out
 
 
 def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, Any]],

@@ -171,7 +171,12 @@ class Scenario:
         """The validated scenario with every default applied and ``node_groups``
         expanded: ``{"name", "duration_s", "seed", "timeseries", "nodes", "links",
         "flows", "routing"}``; each node has ``id``, ``role``, ``position_m`` (x, y,
-        z, or None for hosts) and ``channels``. Raises ScenarioError if invalid."""
+        z, or None for hosts) and ``channels``; ``routing`` holds the routes a run takes,
+        computed as a run computes them: ``paths`` (per flow ``{"flow", "src", "dst",
+        "path", "return_path"}``, "@gateway" resolved), ``routes`` (next hops ``{"node",
+        "dst", "next_hop"}``: the static tables as written, else every node's next hop
+        towards each flow end and gateway) and ``gateway`` (each mesh node's gateway).
+        Raises ScenarioError if invalid or if a flow has no route."""
         try:
             return _core.describe(self._text())
         except ScenarioError as e:

@@ -162,6 +162,31 @@ def test_describe_resolves_groups_and_radio_links_follow_the_phy(flagship):
         flagship.with_overrides({"/flows/0/dst": "Q"}).describe()
 
 
+def test_describe_gives_the_routes_a_run_takes(flagship):
+    # auto routing: the computed next hops, each flow's path both ways, each node's gateway.
+    d = flagship.describe()["routing"]
+    assert d["type"] == "auto"
+    assert {(r["node"], r["dst"], r["next_hop"]) for r in d["routes"]} >= {("A", "GW", "B"), ("GW", "A", "B")}
+    assert [(p["flow"], p["path"], p["return_path"]) for p in d["paths"]] == [
+        ("A_to_GW", ["A", "B", "GW"], ["GW", "B", "A"]), ("B_to_GW", ["B", "GW"], ["GW", "B"])]
+    assert d["gateway"] == {"A": "GW", "B": "GW"}
+    # gateway_trees with the airtime metric (004's mesh): a hop-count search would not
+    # find these; the paths are the ones the run records, and the next hops chain along them.
+    mesh = wmnsim.Scenario(ROOT / "scenarios" / "fu2009" / "mesh40_4gw_tcp.json")
+    d = mesh.describe()["routing"]
+    assert d["type"] == "gateway_trees" and d["metric"] == "airtime"
+    hops = {(r["node"], r["dst"]): r["next_hop"] for r in d["routes"]}
+    for p in d["paths"]:
+        assert all(hops[(a, p["dst"])] == b for a, b in zip(p["path"], p["path"][1:]))
+    run = wmnsim.run(mesh.with_overrides({"/simulation/duration_s": 0.05}))
+    recorded = {str(i): list(r) for i, r in zip(run.flows["id"], run.flows["route"])}
+    assert {p["flow"]: p["path"] for p in d["paths"]} == recorded
+    # Every flow sends up or down between a station and its own tree's gateway.
+    for p in d["paths"]:
+        station = p["src"] if p["dst"].startswith("GW") else p["dst"]
+        assert d["gateway"][station] in (p["src"], p["dst"])
+
+
 def test_scenario_error_pickles():
     e = pytest.raises(wmnsim.ScenarioError, wmnsim.Scenario({"simulation": {}}).validate).value
     back = pickle.loads(pickle.dumps(e))
