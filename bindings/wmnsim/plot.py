@@ -15,7 +15,7 @@ made without pyplot, so nothing needs a display and nothing global changes; pass
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .result import Result
 from .scenario import Scenario
@@ -74,26 +74,72 @@ def flow_goodput(result: Result, metric: str = "goodput_bps", ax: Optional["Axes
     return _done(fig, path)
 
 
+# Kinds whose sample at time t covers the interval before it (a count or a fraction
+# of (t - interval, t], docs/results.md "Time series"): drawn as steps that end at
+# t. The other kinds are a state read at the sample instant: drawn as lines through
+# the samples.
+INTERVAL_KINDS = frozenset({"flow_goodput", "channel_busyness", "channel_busyness_ns2", "drops",
+                            "weighted_intra_mesh_loss"})
+LINES_PER_PANEL = 10  # beyond this many lines, timeseries() splits them into panels
+
+
 def timeseries(result: Result, kind: str, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
                ids: Optional[Iterable[str]] = None, scale: float = 1.0, ylabel: Optional[str] = None,
-               title: Optional[str] = None) -> "Figure":
+               title: Optional[str] = None, per_panel: int = LINES_PER_PANEL, logy: bool = False) -> "Figure":
     """One line per id of a recorded time series (``Result.timeseries(kind)``),
-    values divided by ``scale``; ``ids`` picks some of them."""
+    values divided by ``scale``; ``ids`` picks some of them.
+
+    A kind measured over each interval (goodput, busyness, drops, weighted loss:
+    ``INTERVAL_KINDS``) is drawn as steps, each value over the interval it covers
+    (t - interval to t); a state read at the sample instant (cwnd, RTT, queue length,
+    CW, TXOP limit, WCCP rate) as a line through the samples. More than ``per_panel``
+    lines are split into panels of that many, one under the other with a shared time
+    axis, so that each line keeps a colour and a legend entry of its own (with ``ax``
+    given, all lines go into it and the legend moves beside it). ``logy``: a
+    logarithmic value axis."""
     df = result.timeseries(kind)
-    fig, ax = _axes(ax, (7.0, 3.5))
     wanted = None if ids is None else set(ids)
-    for ident, part in df.groupby("id", sort=False):
-        if wanted is not None and ident not in wanted:
-            continue
-        ax.plot(part["time_s"], part["value"] / scale, label=str(ident), drawstyle="steps-post")
+    parts = [(str(i), p) for i, p in df.groupby("id", sort=False) if wanted is None or i in wanted]
+    step = "steps-pre" if kind in INTERVAL_KINDS else "default"
+    per_panel = max(1, int(per_panel))
+    if ax is not None or len(parts) <= per_panel:
+        fig, ax = _axes(ax, (7.0, 3.5))
+        panels = [(ax, parts)]
+    else:
+        from matplotlib.figure import Figure
+
+        chunks = [parts[k:k + per_panel] for k in range(0, len(parts), per_panel)]
+        fig = Figure(figsize=(8.0, 2.6 * len(chunks)), layout="constrained")
+        axes = fig.subplots(len(chunks), 1, sharex=True, squeeze=False)[:, 0]
+        panels = list(zip(axes, chunks))
     unit = df.attrs.get("unit", "")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel(ylabel or (f"{kind} ({unit})" if unit else kind))
-    ax.set_title(title or kind.replace("_", " "))
-    if ax.lines:
-        ax.legend(fontsize=8, loc="best")
-    ax.grid(True, alpha=0.3)
+    colours = _colours(max((len(c) for _, c in panels), default=1))
+    for k, (a, chunk) in enumerate(panels):
+        for j, (ident, part) in enumerate(chunk):
+            a.plot(part["time_s"], part["value"] / scale, label=ident, drawstyle=step, color=colours[j])
+        a.set_ylabel(ylabel or (f"{kind} ({unit})" if unit else kind))
+        if logy:
+            a.set_yscale("log")
+        if a.lines:
+            outside = len(chunk) > LINES_PER_PANEL or len(panels) > 1
+            a.legend(fontsize=7 if outside else 8, loc="upper left" if outside else "best",
+                     bbox_to_anchor=(1.01, 1.0) if outside else None, ncol=1 + len(chunk) // 16)
+        a.grid(True, alpha=0.3)
+    panels[-1][0].set_xlabel("time (s)")
+    panels[0][0].set_title(title or kind.replace("_", " "))
     return _done(fig, path)
+
+
+def _colours(n: int) -> List[Any]:
+    """n distinct colours: tab10, tab20, then evenly spaced on a perceptual map."""
+    import matplotlib as mpl
+
+    if n <= 10:
+        return [mpl.colormaps["tab10"](i) for i in range(n)]
+    if n <= 20:
+        return [mpl.colormaps["tab20"](i) for i in range(n)]
+    cmap = mpl.colormaps["turbo"]
+    return [cmap(i / (n - 1)) for i in range(n)]
 
 
 def goodput_over_time(result: Result, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
@@ -251,8 +297,40 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
 # ---- parameter sweeps ----------------------------------------------------------------
 
 
+def _parameter_label(pointer: str) -> str:
+    """A readable axis name for a swept JSON pointer: its last key in words, its unit
+    from the key's suffix, and where it sits: "/nodes/1/mac/cw_min" -> "cw min
+    (nodes/1/mac)", "/simulation/duration_s" -> "duration (s) (simulation)"."""
+    parts = [p for p in str(pointer).split("/") if p]
+    if not parts:
+        return str(pointer)
+    key, where = parts[-1], "/".join(parts[:-1])
+    units = {"_bps": "bit/s", "_s": "s", "_ms": "ms", "_us": "µs", "_m": "m", "_dbm": "dBm", "_db": "dB",
+             "_bytes": "bytes", "_hz": "Hz"}
+    unit = next((u for suffix, u in units.items() if key.endswith(suffix)), None)
+    if unit is not None:
+        key = key[: key.rindex("_")]
+    name = key.replace("_", " ") + (f" ({unit})" if unit else "")
+    return f"{name} ({where})" if where else name
+
+
+def _log2_spaced(values: Sequence[float]) -> bool:
+    """True for three or more positive values that are all powers of two, or that
+    grow by a constant factor of at least 2 (a doubling sweep): drawn on a log axis."""
+    import math
+
+    v = sorted(set(float(x) for x in values))
+    if len(v) < 3 or v[0] <= 0:
+        return False
+    if all(math.log2(x).is_integer() for x in v):
+        return True
+    ratios = [b / a for a, b in zip(v, v[1:])]
+    return min(ratios) >= 2.0 and max(ratios) / min(ratios) < 1.01
+
+
 def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
-          table: str = "runs", confidence: float = 0.95, title: Optional[str] = None) -> "Figure":
+          table: str = "runs", confidence: float = 0.95, title: Optional[str] = None,
+          logx: Optional[bool] = None, logy: bool = False, xlabel: Optional[str] = None) -> "Figure":
     """A metric of a sweep against one parameter: the mean per point with its
     Student-t confidence interval as error bars, one line per value of the other
     parameters (those that take more than one value).
@@ -263,7 +341,11 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     ``"/mac/cw_min"``); ``y``: the metric (e.g. ``"total_goodput_bps"``, drawn in
     Mbit/s like every ``*_bps``). ``table``: the table ``y`` comes from when
     aggregating here (``"runs"``, ``"flows"``, ``"nodes"`` or ``"radios"``; per
-    flow, node or radio, each id is a line of its own)."""
+    flow, node or radio, each id is a line of its own). ``logx``: a base-2 log axis
+    for the parameter (None: when its values are powers of two or double from point
+    to point, as CW or queue sweeps do), ticks at the swept values; ``logy``: a log
+    metric axis; ``xlabel``: the parameter's axis name (default: its last key in
+    words, with its unit and where it sits)."""
     import pandas as pd
 
     from .sweep import SweepData, _groups, load
@@ -296,8 +378,15 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
                     capsize=4, label=label)
     if not numeric:
         ax.set_xticks(range(len(categories)), [str(c) for c in categories])
+    elif logx or (logx is None and _log2_spaced(agg[x].dropna().tolist())):
+        ax.set_xscale("log", base=2)
+        ticks = sorted(set(float(v) for v in agg[x].dropna()))
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.minorticks_off()
+    if logy:
+        ax.set_yscale("log")
     name = y[:-4] if y.endswith("_bps") else y
-    ax.set_xlabel(x)
+    ax.set_xlabel(xlabel or _parameter_label(x))
     ax.set_ylabel(f"{name} ({unit})" if unit else name)
     ax.set_title(title or f"{name}: mean and {100 * confidence:g} % confidence interval")
     if others:

@@ -47,6 +47,72 @@ def test_goodput_and_cwnd_over_time(result, tmp_path):
     assert "packets" in fig.axes[0].get_ylabel()
 
 
+def drawn_value_at(line, t):
+    """The value a line shows at time t, read from its drawn path (drawstyle applied)."""
+    import numpy as np
+
+    path = line._get_transformed_path().get_fully_transformed_path()  # display coordinates
+    ax = line.axes
+    inv = ax.transData.inverted()
+    xy = inv.transform(path.vertices)
+    for (x0, y0), (x1, y1) in zip(xy, xy[1:]):
+        if min(x0, x1) <= t <= max(x0, x1) and x0 != x1:
+            return float(np.interp(t, [x0, x1], [y0, y1]) if x0 < x1 else np.interp(t, [x1, x0], [y1, y0]))
+    raise AssertionError(f"nothing drawn at t={t}")
+
+
+def test_interval_kinds_are_drawn_over_the_interval_they_cover(result):
+    # flow_goodput's sample at t = 2 s (0.24 Mbit/s for A) covers 1-2 s: the step over
+    # 1.5 s shows it, not the 1-s sample (the old steps-post drew each value one interval late).
+    fig = wplot.goodput_over_time(result)
+    a = fig.axes[0].lines[0]
+    assert a.get_drawstyle() == "steps-pre"
+    assert drawn_value_at(a, 1.5) == pytest.approx(0.24) and drawn_value_at(a, 2.5) == pytest.approx(0.36)
+    # cwnd is a state at the sample instant: a line through the samples (3 at 1 s, 4 at 2 s).
+    c = wplot.cwnd_over_time(result).axes[0].lines[0]
+    assert c.get_drawstyle() == "default" and drawn_value_at(c, 1.5) == pytest.approx(3.5)
+
+
+def test_many_series_are_split_into_panels_with_their_own_colours(result, tmp_path):
+    import json
+
+    doc = json.loads(SAMPLE_RESULTS.read_text())
+    doc["timeseries"]["queue_length"] = {"unit": "packets", "interval_s": 1.0, "columns": ["time_s", "id", "value"],
+                                         "rows": [[t, f"n{k}", float(k + t)] for t in (1.0, 2.0) for k in range(23)]}
+    many = wmnsim.Result.from_json(doc)
+    fig = check_files(tmp_path, "panels", lambda p: wplot.timeseries(many, "queue_length", path=p))
+    assert [len(ax.lines) for ax in fig.axes] == [10, 10, 3]
+    for ax in fig.axes:
+        assert len({l.get_color() for l in ax.lines}) == len(ax.lines)  # no colour twice in a panel
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == [l.get_label() for l in ax.lines]
+    assert fig.axes[-1].get_xlabel() == "time (s)"
+    # All 23 in one given axes: 23 distinct colours, the legend beside it; a log axis on request.
+    from matplotlib.figure import Figure
+
+    ax = Figure().add_subplot()
+    wplot.timeseries(many, "queue_length", ax=ax, logy=True)
+    assert len(ax.lines) == 23 and len({l.get_color() for l in ax.lines}) == 23 and ax.get_yscale() == "log"
+    assert wplot.timeseries(many, "queue_length", per_panel=30).axes[0].get_legend() is not None
+
+
+def test_sweep_axis_names_and_log_axes():
+    import pandas as pd
+
+    assert wplot._parameter_label("/mac/cw_min") == "cw min (mac)"
+    assert wplot._parameter_label("/nodes/1/mac/queue_limit_bytes") == "queue limit (bytes) (nodes/1/mac)"
+    assert wplot._parameter_label("/simulation/duration_s") == "duration (s) (simulation)"
+    assert wplot._log2_spaced([16, 32, 64, 1024]) and wplot._log2_spaced([3, 6, 12, 24])
+    assert not wplot._log2_spaced([10, 20, 30]) and not wplot._log2_spaced([16, 32]) and not wplot._log2_spaced([0, 2, 4])
+    df = pd.DataFrame([{"/mac/cw_min": cw, "seed": s, "goodput_bps": 1e6 * (s + cw / 1024)}
+                       for cw in (16, 32, 64, 128) for s in (1, 2)])
+    agg = wmnsim.sweep.aggregate(df, metrics=["goodput_bps"])
+    ax = wplot.sweep(agg, x="/mac/cw_min", y="goodput_bps").axes[0]
+    assert ax.get_xscale() == "log" and [t.get_text() for t in ax.get_xticklabels()] == ["16", "32", "64", "128"]
+    assert ax.get_xlabel() == "cw min (mac)" and ax.get_yscale() == "linear"
+    ax = wplot.sweep(agg, x="/mac/cw_min", y="goodput_bps", logx=False, logy=True, xlabel="CWmin").axes[0]
+    assert ax.get_xscale() == "linear" and ax.get_yscale() == "log" and ax.get_xlabel() == "CWmin"
+
+
 def test_topology_of_a_result_uses_its_routes_and_goodput(result, tmp_path):
     fig = check_files(tmp_path, "topology", lambda p: wplot.topology(result, path=p))
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
