@@ -65,8 +65,7 @@ StaticTables::StaticTables(const RoutingInput& scenario, const LinkGraph& graph,
     const std::string what = quoted(nodes[hop].id) + " is not a neighbour of " +
                              quoted(nodes[node].id);
     if (neighbours.empty()) {
-      issues.add(r.defined_at, what + ", which has no usable link: move it closer to other "
-                                      "nodes, raise its tx_power_dbm or give it a wired link");
+      issues.add(r.defined_at, what + ", which has no usable link: " + scenario.unreachable_advice);
     } else {
       issues.add(r.defined_at, what + " (neighbours: " + join_list(neighbours, false) +
                                    "); pick one of them, or bring the two into range");

@@ -228,7 +228,10 @@ RoutingInput routing_input(const Scenario& scenario) {
   // At a fixed data rate a link whose FER at that rate is above
   // /phy/auto_rate/max_fer is not used (scenario/phy_builder.hpp usable_link_rate),
   // so a slower rate may join the network too.
-  in.unreachable_advice = "move the nodes closer, raise tx_power_dbm";
+  // Under the range model, reach is a distance and power plays no part.
+  in.unreachable_advice = scenario.propagation.model == PropagationModel::range
+                              ? "move the nodes closer, raise /propagation/rx_range_m"
+                              : "move the nodes closer, raise tx_power_dbm";
   if (scenario.phy.data_rate_bps && scenario.phy.reception.model == ReceptionModel::sinr) {
     in.unreachable_advice +=
         ", lower /phy/data_rate_bps (links that lose /phy/auto_rate/max_fer or more of their frames "

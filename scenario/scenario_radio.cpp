@@ -329,15 +329,24 @@ void parse_propagation(JsonReader r, ParseContext& ctx) {
     p.interference_range_m =
         r.number_or("interference_range_m", p.cs_range_m, NumberRange::positive());
     for (const char* key : {"cs_range_m", "interference_range_m"}) {
-      const double v =
-          std::string_view(key) == "cs_range_m" ? p.cs_range_m : p.interference_range_m;
-      if (v < p.rx_range_m) {
-        ctx.issues.add(r.path_of(r.has(key) ? key : "rx_range_m"),
-                       std::string(key) + " (" + describe_value(nlohmann::json(v)) +
-                           ") must be at least rx_range_m (" +
-                           describe_value(nlohmann::json(p.rx_range_m)) +
-                           "): a frame that can be decoded can also be sensed");
+      const bool interference = std::string_view(key) == "interference_range_m";
+      const double v = interference ? p.interference_range_m : p.cs_range_m;
+      if (v >= p.rx_range_m) continue;
+      const std::string rx = describe_value(nlohmann::json(p.rx_range_m));
+      if (r.has(key)) {
+        ctx.issues.add(r.path_of(key), std::string(key) + " (" + describe_value(nlohmann::json(v)) +
+                                           ") must be at least rx_range_m (" + rx +
+                                           "): a frame that can be decoded can also be sensed");
+      } else if (!interference) {
+        // Only rx_range_m was raised: name the default it passed and the key to set
+        // (interference_range_m follows cs_range_m unless given, so one message).
+        ctx.issues.add(r.path_of("rx_range_m"),
+                       "rx_range_m (" + rx + ") is beyond cs_range_m's default (" +
+                           describe_value(nlohmann::json(v)) +
+                           "): a frame that can be decoded can also be sensed; set " + r.path_of("cs_range_m") +
+                           " (and interference_range_m, which follows it) to at least " + rx);
       }
+      // interference_range_m not given follows cs_range_m: its message covers both.
     }
   }
   for (const auto& mk : kModelKeys) {
