@@ -112,6 +112,7 @@ struct RunArgs {
   std::string log_level = "warn";
   std::vector<std::string> log_nodes;  // --log-node, repeatable
   bool fingerprint = false;
+  bool wide = false;  // --wide: every flow column
 };
 
 // The scenario as `run` would simulate it: file, overrides, then --seed, which is
@@ -237,7 +238,7 @@ int run_command(const RunArgs& args) {
               << (outputs.empty() ? "no output file asked for" : "partial results written") << '\n';
     return 128 + signal;
   }
-  std::cout << wmnsim::format_flow_table(results);
+  std::cout << wmnsim::format_flow_table(results, args.wide);
   if (const auto& fp = results.stats.fingerprint) {
     const wmnsim::Fingerprint::Counts& c = fp->counts();
     std::cout << "event_fingerprint: " << fp->hex() << " (events " << c.events << ", frames " << c.frames
@@ -290,6 +291,8 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   run_cmd->add_option("--log-node", run.log_nodes,
                       "Debug and trace lines only about this node id (repeatable; default: every node)");
+  run_cmd->add_flag("--wide", run.wide,
+                    "Print every per-flow column under its results-file name (default: a compact table)");
   run_cmd->add_flag("--fingerprint", run.fingerprint,
                     "Hash the event trace (docs/fingerprints.md): print it and record it in the results file");
 

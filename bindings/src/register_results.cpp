@@ -68,8 +68,8 @@ void register_results(pyb::module_& m) {
           "flows_csv", [](const ResultsDocument& d) { return tables_of(d).flows_csv(); },
           "The per-flow table as `wmnsim run --csv` writes it.")
       .def(
-          "flow_table", [](const ResultsDocument& d) { return format_flow_table(tables_of(d)); },
-          "The per-flow table as `wmnsim run` prints it.")
+          "flow_table", [](const ResultsDocument& d, bool wide) { return format_flow_table(tables_of(d), wide); },
+          pyb::arg("wide") = false, "The per-flow table as `wmnsim run` prints it (wide: as `--wide`).")
       .def(
           "timeseries_csv", [](const ResultsDocument& d) { return timeseries_csv(d.json); },
           "The time series as CSV, as `wmnsim run` writes outputs.timeseries_file.")

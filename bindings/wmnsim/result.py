@@ -244,9 +244,11 @@ class Result:
             _core.write_file_atomically(os.fspath(path), text)
         return text
 
-    def flow_table(self) -> str:
-        """The per-flow table and the summary as ``wmnsim run`` prints them."""
-        return self._doc.flow_table()
+    def flow_table(self, wide: bool = False) -> str:
+        """The per-flow table and the summary as ``wmnsim run`` prints them:
+        compact (goodput in Mbit/s, delays in ms, short headers), or with ``wide``
+        every column under its results-file name, as ``wmnsim run --wide``."""
+        return self._doc.flow_table(bool(wide))
 
     def __repr__(self) -> str:
         name = self._data.get("scenario", {}).get("name", "")

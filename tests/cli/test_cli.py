@@ -98,7 +98,17 @@ def test_run_prints_the_flow_table_and_writes_results_and_csv(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "A_to_GW" in r.stdout and "B_to_GW" in r.stdout
     assert "jain_fairness_index:" in r.stdout
+    # The compact table fits a 100-column terminal; --wide has every column by its name.
+    assert max(len(line) for line in r.stdout.splitlines()) <= 100, r.stdout
+    header = r.stdout.splitlines()[0].split()
+    assert header == ["id", "proto", "src", "dst", "hops", "Mbit/s", "share", "deliv", "drops", "retx", "rto",
+                      "delay_ms", "p95_ms", "route"]
     results = json.loads(out.read_text())
+    a = r.stdout.splitlines()[1].split()
+    assert a[0] == "A_to_GW" and float(a[5]) == pytest.approx(results["flows"][0]["goodput_bps"] / 1e6, rel=6e-3)
+    assert float(a[11]) == pytest.approx(results["flows"][0]["delay_mean_s"] * 1e3, rel=6e-3)
+    wide = wmnsim("run", FLAGSHIP, "--wide", "--seed", 3, "--set", "/simulation/duration_s=5")
+    assert wide.returncode == 0 and wide.stdout.splitlines()[0].split() == list(results["flows"][0].keys())
     assert [f["id"] for f in results["flows"]] == ["A_to_GW", "B_to_GW"]
     assert results["flows"][0]["route"] == ["A", "B", "GW"]
     assert results["seed"] == 3

@@ -79,8 +79,14 @@ def test_flows_csv_and_table_as_the_cli_writes_them(result, tmp_path):
     assert (tmp_path / "flows.csv").read_text() == csv
     back = pd.read_csv(tmp_path / "flows.csv")
     assert list(back["goodput_bps"]) == list(result.flows["goodput_bps"])
+    wide = result.flow_table(wide=True)
+    assert wide.splitlines()[0].split() == ["id", "src", "dst", "transport", "goodput_bps", "packets_delivered", "route"]
+    assert "jain_fairness_index: 0.5523" in wide
+    # Compact: the columns it knows, goodput in Mbit/s, a line saying how to see all.
     table = result.flow_table()
-    assert table.splitlines()[0].split() == ["id", "src", "dst", "transport", "goodput_bps", "packets_delivered", "route"]
+    lines = table.splitlines()
+    assert lines[0].split() == ["id", "proto", "src", "dst", "Mbit/s", "route"]
+    assert lines[1].split()[:5] == ["A_to_GW", "tcp", "A", "GW", "0.24"] and "--wide" in lines[3]
     assert "jain_fairness_index: 0.5523" in table
 
 
