@@ -192,6 +192,53 @@ def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str
     return routes
 
 
+# Where a node's label may go, in points from the node: above first, then below,
+# right, left and the diagonals, then farther out.
+_LABEL_OFFSETS = [(0, 8), (0, -9), (11, 0), (-11, 0), (9, 7), (-9, 7), (9, -8), (-9, -8),
+                  (0, 16), (0, -17), (19, 0), (-19, 0)]
+
+
+def _place_labels(fig: "Figure", ax: "Axes", texts: List[Any]) -> None:
+    """Moves node labels so that no two overlap and none covers a node marker: each
+    label takes the first offset (_LABEL_OFFSETS) whose box is clear of the labels
+    placed before it and of every marker; a label with no clear place keeps the one
+    that overlaps least. Measured in display coordinates with the figure's own
+    renderer, so it holds for the saved file at the figure's size."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+
+    if not hasattr(fig.canvas, "get_renderer"):
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    fig.draw_without_rendering()  # lay out (constrained layout, aspect) before measuring
+    scale = fig.dpi / 72.0
+    markers = [ax.transData.transform(t.xy) for t in texts]
+    radius = 5.5 * scale  # the markers' half size (s = 70..120 points^2)
+    marker_boxes = [Bbox.from_extents(x - radius, y - radius, x + radius, y + radius) for x, y in markers]
+    placed: List[Any] = []
+
+    def overlap(a: Any, b: Any) -> float:
+        w = min(a.x1, b.x1) - max(a.x0, b.x0)
+        h = min(a.y1, b.y1) - max(a.y0, b.y0)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    for text in texts:
+        best, best_cost = None, None
+        for dx, dy in _LABEL_OFFSETS:
+            text.set_position((dx, dy))
+            text.set_horizontalalignment("center" if dx == 0 else "left" if dx > 0 else "right")
+            box = text.get_window_extent(renderer).expanded(1.05, 1.1)
+            cost = sum(overlap(box, b) for b in placed) + sum(overlap(box, m) for m in marker_boxes)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = (dx, dy, box), cost
+            if cost == 0.0:
+                break
+        dx, dy, box = best  # type: ignore[misc]
+        text.set_position((dx, dy))
+        text.set_horizontalalignment("center" if dx == 0 else "left" if dx > 0 else "right")
+        placed.append(box)
+
+
 def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, Any]],
              ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
              routes: Union[bool, str] = "auto", labels: bool = True, title: Optional[str] = None) -> "Figure":
@@ -276,17 +323,20 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
     styles = {"gateway": dict(marker="s", color="tab:red", s=120, label="gateway"),
               "mesh": dict(marker="o", color="tab:blue", s=70, label="mesh router"),
               "host": dict(marker="D", color="tab:gray", s=60, label="wired host")}
+    label_texts = []
     for role, style in styles.items():
         ids = [n["id"] for n in d["nodes"] if n["role"] == role and n["id"] in pos]
         if ids:
             ax.scatter([pos[i][0] for i in ids], [pos[i][1] for i in ids], zorder=4, edgecolors="black", **style)
             if labels:
                 for i in ids:
-                    ax.annotate(i, pos[i], xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8,
-                                zorder=5)
+                    label_texts.append(ax.annotate(i, pos[i], xytext=(0, 8), textcoords="offset points", ha="center",
+                                                   va="center", fontsize=8, zorder=5))
     ax.set_aspect("equal", adjustable="datalim")
     ax.margins(0.12)
     ax.autoscale_view()
+    if label_texts:
+        _place_labels(fig, ax, label_texts)
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
     ax.set_title(title or (d["name"] or scenario.name or "topology"))

@@ -134,6 +134,27 @@ def test_topology_of_a_scenario_derives_routes(tmp_path):
         assert fig.axes[0].collections  # nodes and links were drawn
 
 
+def test_node_labels_do_not_overlap_on_the_44_node_mesh():
+    import itertools
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = wplot.topology(ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json", routes=False)
+    ax = fig.axes[0]
+    if not hasattr(fig.canvas, "get_renderer"):
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    fig.draw_without_rendering()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in ax.texts]
+    assert len(boxes) == 44  # labels above their nodes collided here (s9, s10, s11)
+    assert [(a, b) for (a, ba), (b, bb) in itertools.combinations(boxes, 2) if ba.overlaps(bb)] == []
+    # Each label stays beside its own node: within 25 points of it.
+    for t in ax.texts:
+        x, y = ax.transData.transform(t.xy)
+        box = t.get_window_extent(renderer)
+        assert abs((box.x0 + box.x1) / 2 - x) < 60 and abs((box.y0 + box.y1) / 2 - y) < 25 * fig.dpi / 72
+
+
 def test_plots_need_no_display_and_leave_pyplot_alone(tmp_path):
     code = (
         "import os, sys; os.environ.pop('DISPLAY', None); os.environ.pop('MPLBACKEND', None)\n"
