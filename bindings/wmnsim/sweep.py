@@ -58,7 +58,7 @@ STALE_TMP_S = 3600  # a DIR/.tmp entry untouched this long is left by a killed w
 # Columns a run's stored files do not hold: they belong to the sweep that asks for the run
 # (another sweep can reach the same scenario, hence the same run key, by other parameters).
 PLAN_COLUMNS = ("point_key", "seed", "topology_seed")
-SPEC_KEYS = ("scenario", "grid", "points", "seeds", "topology_seeds", "max_runs")
+SPEC_KEYS = ("scenario", "grid", "points", "seeds", "topology_seeds", "max_runs", "timeseries")
 # The most runs a sweep may expand to unless it says otherwise (max_runs): each run is
 # planned, hashed and listed in sweep.json before any runs, about a kilobyte apiece.
 # 10x the largest stored sweep (001's a4_random, 10,500 runs); a spec of a few bytes
@@ -407,6 +407,8 @@ def load_spec(path: PathLike) -> Dict[str, Any]:
               "seeds": doc["seeds"], "topology_seeds": doc.get("topology_seeds")}
     if "max_runs" in doc:
         kwargs["max_runs"] = doc["max_runs"]
+    if "timeseries" in doc:
+        kwargs["timeseries"] = doc["timeseries"]
     return kwargs
 
 
@@ -455,6 +457,44 @@ def _tables(task: Dict[str, Any], result: Any
     return run, keyed(result.flows, "flow_id"), keyed(result.nodes, "node_id"), keyed(result.radios, "radio_id")
 
 
+def _timeseries_table(key: str, result: Any) -> Optional["pandas.DataFrame"]:
+    """A run's time series as one long table (``run_key``, ``kind``, ``unit``,
+    ``time_s``, ``id``, ``value``; kinds in the results' order), or None when the
+    run recorded none (the scenario asked for no time series)."""
+    import pandas as pd
+
+    parts = []
+    for kind in result.timeseries_kinds:
+        df = result.timeseries(kind)
+        if df.empty:
+            continue
+        df = df[["time_s", "id", "value"]].astype({"time_s": "float64", "id": "string", "value": "float64"})
+        df.insert(0, "unit", df.attrs.get("unit", "") or "")
+        df.insert(0, "kind", kind)
+        parts.append(df)
+    if not parts:
+        return None
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "run_key", key)
+    return out
+
+
+def _with_timeseries(scenario: Union[Scenario, PathLike, Mapping[str, Any]], kinds: Any) -> Scenario:
+    """The scenario with ``outputs.timeseries`` set to ``kinds`` (the spec's
+    ``timeseries``): what every run then records, and the sweep stores."""
+    base = scenario if isinstance(scenario, Scenario) else Scenario(scenario)
+    if not isinstance(kinds, (list, tuple)) or not kinds or not all(isinstance(k, str) for k in kinds):
+        raise ScenarioError(errors=[("/timeseries", "must be a non-empty list of time-series kinds "
+                                                    '(e.g. ["flow_goodput", "queue_length"]; docs/results.md)')])
+    try:
+        out = base.with_overrides({"/outputs/timeseries": list(kinds)})
+        out.validate()
+    except ScenarioError as e:
+        raise ScenarioError(errors=[("/timeseries", err.message) for err in e.errors
+                                    if err.path.startswith("/outputs/timeseries")] or e.errors) from None
+    return out
+
+
 def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
     """Runs one point with one seed and stores it in DIR/runs/<key> (atomically).
 
@@ -483,10 +523,14 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
         # as finished by every resume. Raised instead, so Dask retries or reports it.
         raise RuntimeError(f"run {task['key']} stopped before its end (a partial result): not stored")
     run, flows, nodes, radios = _tables(task, result)
+    series = _timeseries_table(task["key"], result)
     tmp = os.path.join(task["out_dir"], TMP_DIR, f"{task['key']}.{uuid.uuid4().hex}")
     os.makedirs(tmp)
     try:
-        for name, df in (("run", run), ("flows", flows), ("nodes", nodes), ("radios", radios)):
+        tables = [("run", run), ("flows", flows), ("nodes", nodes), ("radios", radios)]
+        if series is not None:
+            tables.append(("timeseries", series))
+        for name, df in tables:
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), os.path.join(tmp, name + ".parquet"))
         if task["keep_results"]:
             result.to_json(os.path.join(tmp, "results.json"))
@@ -784,6 +828,7 @@ def sweep(
     progress: Optional[bool] = None,
     keep_results: bool = False,
     max_runs: int = MAX_RUNS,
+    timeseries: Optional[Sequence[str]] = None,
     _spec_source: Optional[str] = None,
 ) -> "SweepData":
     """Runs every point with every seed on Dask and stores the results in ``out_dir``.
@@ -811,6 +856,11 @@ def sweep(
     ``distributed.Client`` is used as it is. ``progress``: a redrawn line on
     stderr (None: only when stderr is a terminal). ``keep_results``: also store
     each run's results file (``results.json``, what ``wmnsim run -o`` writes).
+    ``timeseries``: kinds every run records (sets the scenario's
+    ``outputs.timeseries``, a spec's ``"timeseries"``); a run's recorded series are
+    stored (``DIR/runs/<key>/timeseries.parquet``) and read as one long table,
+    :attr:`SweepData.timeseries`. A scenario that records series itself has them
+    stored too.
 
     Runs already stored in ``out_dir`` are skipped, so calling this again resumes.
     Returns the sweep's runs as :class:`SweepData` (its tables are read on first
@@ -819,6 +869,11 @@ def sweep(
     KeyboardInterrupt on Ctrl-C (finished runs are stored)."""
     _check_workers(scheduler, workers)
     _check_requirements()
+    if timeseries is not None:
+        try:
+            scenario = _with_timeseries(scenario, timeseries)
+        except ScenarioError as e:
+            raise e.with_source(_spec_source) from None
     plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source, max_runs)
     out = os.path.abspath(os.fspath(out_dir))
     _check_out_dir(out)
@@ -946,6 +1001,15 @@ class SweepData:
         table existed have no rows here."""
         return self._read()[4]
 
+    @property
+    def timeseries(self) -> "pandas.DataFrame":
+        """Every stored run's time series as one long table: one row per sample
+        (``kind``, ``unit``, ``time_s``, ``id``, ``value``), the run's key,
+        parameters and seeds in front. Empty when no run recorded any (ask with
+        ``timeseries=`` or a spec's ``"timeseries"``). Read on each access (it can be
+        large: filter it, or aggregate with ``by=[..., "kind", "id", "time_s"]``)."""
+        return _read_runs(self.directory, self._rows, self._parameter_order, names=("timeseries",))[1]
+
     def __repr__(self) -> str:
         return f"<wmnsim.SweepData {self.directory!r}: {len(self.keys)} runs>"
 
@@ -1013,6 +1077,9 @@ def _cell(value: Any) -> str:
 
 
 TABLE_FILES = ("run", "flows", "nodes", "radios")  # DIR/runs/<run key>/<name>.parquet
+# Tables a run may lack: radios (runs stored before the table existed), timeseries
+# (runs that recorded none).
+OPTIONAL_TABLES = ("radios", "timeseries")
 
 
 def _read_table(run_dirs: Sequence[str], name: str) -> Optional["pandas.DataFrame"]:
@@ -1026,7 +1093,7 @@ def _read_table(run_dirs: Sequence[str], name: str) -> Optional["pandas.DataFram
     import pyarrow.dataset as ds
 
     paths = [os.path.join(d, f"{name}.parquet") for d in run_dirs]
-    if name == "radios":
+    if name in OPTIONAL_TABLES:
         paths = [p for p in paths if os.path.exists(p)]
     if not paths:
         return None
@@ -1084,15 +1151,16 @@ def load(directory: PathLike, keys: Optional[Sequence[str]] = None) -> SweepData
     return SweepData(directory, found, parameters)
 
 
-def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: Sequence[str]
-               ) -> Tuple[List[str], "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame", "pandas.DataFrame"]:
-    """The parameters and the runs, flows, nodes and radios tables of ``rows``: each row's
-    stored run (by its key) with that row's parameters, point key and seeds in front, rows
-    in the order of ``rows`` (a run that several rows name appears once per row)."""
+def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: Sequence[str],
+               names: Sequence[str] = TABLE_FILES) -> Tuple[Any, ...]:
+    """The parameters and the tables ``names`` (default: runs, flows, nodes and
+    radios) of ``rows``: each row's stored run (by its key) with that row's
+    parameters, point key and seeds in front, rows in the order of ``rows`` (a run
+    that several rows name appears once per row)."""
     import pandas as pd
 
     if not rows:
-        return [], pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
+        return tuple([[]] + [pd.DataFrame() for _ in names])
     plan = pd.DataFrame(list(rows))
     columns = list(plan.columns)
     parameters = [p for p in parameter_order if p in columns] + \
@@ -1131,8 +1199,7 @@ def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: 
         head = plan.iloc[plan_index][head_columns].reset_index(drop=True)
         return pd.concat([head, stored.iloc[stored_index].reset_index(drop=True)], axis=1)
 
-    return (parameters, joined("run", True), joined("flows", False), joined("nodes", False),
-            joined("radios", False))
+    return tuple([parameters] + [joined(name, name == "run") for name in names])
 
 
 # ---- statistics ----------------------------------------------------------------------------------
