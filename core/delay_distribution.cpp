@@ -41,16 +41,19 @@ DelayDistribution::Summary DelayDistribution::summary() const {
   return s;
 }
 
-std::vector<std::uint64_t> DelayDistribution::histogram(Time bin_width) const {
+std::vector<DelayDistribution::Bin> DelayDistribution::histogram(Time bin_width) const {
   if (bin_width <= Time::zero()) throw std::invalid_argument("histogram: the bin width must be positive");
-  std::vector<std::uint64_t> counts;
   const std::int64_t width = bin_width.picoseconds();
-  for (const std::int64_t d : delays_ps_) {
-    const auto bin = static_cast<std::size_t>(std::max<std::int64_t>(d, 0) / width);
-    if (bin >= counts.size()) counts.resize(bin + 1, 0);
-    ++counts[bin];
+  std::vector<std::uint64_t> index;
+  index.reserve(delays_ps_.size());
+  for (const std::int64_t d : delays_ps_) index.push_back(static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0) / width));
+  std::sort(index.begin(), index.end());
+  std::vector<Bin> bins;
+  for (const std::uint64_t k : index) {
+    if (bins.empty() || bins.back().index != k) bins.push_back({k, 0});
+    ++bins.back().count;
   }
-  return counts;
+  return bins;
 }
 
 }  // namespace wmnsim

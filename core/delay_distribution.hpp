@@ -42,10 +42,17 @@ class DelayDistribution {
   // Nearest-rank percentile of `sorted_ps` (ascending, non-empty), p in [0, 100].
   static std::int64_t nearest_rank(const std::vector<std::int64_t>& sorted_ps, double p);
 
-  // Counts per bin [k * bin_width, (k + 1) * bin_width), k = 0 .. the bin of the
-  // largest delay (empty when there are no delays). Throws std::invalid_argument
-  // for a bin width <= 0.
-  std::vector<std::uint64_t> histogram(Time bin_width) const;
+  // The bins [k * bin_width, (k + 1) * bin_width) that hold a delay, as (k, count)
+  // in ascending k: sparse, so its size is bounded by the number of delays and of
+  // distinct bins, not by the largest delay (a 100-s delay in 1-ms bins is one
+  // entry, not 100,000). Empty when there are no delays. Throws
+  // std::invalid_argument for a bin width <= 0.
+  struct Bin {
+    std::uint64_t index = 0;
+    std::uint64_t count = 0;
+    bool operator==(const Bin&) const = default;
+  };
+  std::vector<Bin> histogram(Time bin_width) const;
 
  private:
   std::vector<std::int64_t> delays_ps_;  // in arrival order

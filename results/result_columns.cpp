@@ -55,6 +55,10 @@ std::vector<ColumnDoc> flow_column_docs() {
   out.push_back(delivered_packets.doc());
   out.push_back(dropped_packets.doc());
   out.push_back(drops_retry_limit.doc());
+  for (const auto* c : {&drops_queue_overflow, &drops_queue_early_drop, &drops_rate_limit, &drops_no_route,
+                        &drops_ttl_expired, &drops_lifetime_expired}) {
+    out.push_back(c->doc());
+  }
   for (const auto* c : {&delay_mean_s, &delay_max_s, &delay_p50_s, &delay_p95_s, &delay_p99_s, &jitter_s}) {
     out.push_back(c->doc());
   }

@@ -102,6 +102,20 @@ inline constexpr ResultColumn<std::uint64_t> dropped_packets{"dropped_packets", 
                                                              "the flow's packets (data and ACKs) dropped anywhere, every cause"};
 inline constexpr ResultColumn<std::uint64_t> drops_retry_limit{"drops_retry_limit", "packets",
                                                                "of those, the ones a MAC dropped at its retry limit: collisions (and channel errors under the `sinr` reception model); 003's \"dropped packets due to collision\""};
+// The other causes, as FlowMonitor's packetsDropped by reason (core/packet.hpp DropCause):
+// with drops_retry_limit they add up to dropped_packets.
+inline constexpr ResultColumn<std::uint64_t> drops_queue_overflow{"drops_queue_overflow", "packets",
+                                                                  "of those, the ones a full queue refused or pushed out"};
+inline constexpr ResultColumn<std::uint64_t> drops_queue_early_drop{"drops_queue_early_drop", "packets",
+                                                                    "of those, an active queue discipline's early drops (RED/FRED family)"};
+inline constexpr ResultColumn<std::uint64_t> drops_rate_limit{"drops_rate_limit", "packets",
+                                                              "of those, the ones a policer (token bucket) refused"};
+inline constexpr ResultColumn<std::uint64_t> drops_no_route{"drops_no_route", "packets",
+                                                            "of those, the ones forwarding found no next hop for"};
+inline constexpr ResultColumn<std::uint64_t> drops_ttl_expired{"drops_ttl_expired", "packets",
+                                                               "of those, the ones whose TTL reached zero"};
+inline constexpr ResultColumn<std::uint64_t> drops_lifetime_expired{"drops_lifetime_expired", "packets",
+                                                                    "of those, the ones that waited in a MAC queue longer than its queue_lifetime_s"};
 inline constexpr ResultColumn<double> delay_mean_s{"delay_mean_s", "s", "mean one-way delay of data packets delivered in the window (creation at the source to arrival at the destination node)"};
 inline constexpr ResultColumn<double> delay_max_s{"delay_max_s", "s", "the largest of those delays"};
 inline constexpr ResultColumn<double> delay_p50_s{"delay_p50_s", "s", "their median, exact (below); null when none was delivered in the window"};

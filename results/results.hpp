@@ -21,7 +21,9 @@
 
 namespace wmnsim {
 
-inline constexpr int kResultsFormatVersion = 1;
+// 2: flow_delay_histograms hold sparse "bins" ([k, count] pairs) instead of the
+// dense "counts" of version 1 (docs/results.md).
+inline constexpr int kResultsFormatVersion = 2;
 
 // The wmnsim version, build type and git commit compiled into this library (the
 // commit: 12 hex digits, "+dirty" when the tree had uncommitted changes, "unknown"

@@ -123,13 +123,19 @@ void write_flows(Network& net, Results& out, Time stop) {
     flow_column::delivered_packets.set(row, d.packets);
     put_flow_statistics(e, row);  // the transport's own (TCP: retransmissions, timeouts)
     nlohmann::ordered_json tail;  // the columns after them, which no statistic may take
-    flow_column::dropped_packets.set(tail, net.ledger().flow_drops(static_cast<std::uint32_t>(i)).total.packets);
+    const DropCounters& drops = net.ledger().flow_drops(static_cast<std::uint32_t>(i));
+    const auto of_cause = [&](DropCause c) { return drops.by_cause[static_cast<std::size_t>(c)].packets; };
+    flow_column::dropped_packets.set(tail, drops.total.packets);
     // The MAC gave up at its retry limit: collisions, or channel errors under sinr
     // (003 Sec. II-B counts these "drops due to collision").
-    flow_column::drops_retry_limit.set(tail, net.ledger()
-                                                 .flow_drops(static_cast<std::uint32_t>(i))
-                                                 .by_cause[static_cast<std::size_t>(DropCause::retry_limit)]
-                                                 .packets);
+    flow_column::drops_retry_limit.set(tail, of_cause(DropCause::retry_limit));
+    flow_column::drops_queue_overflow.set(tail, of_cause(DropCause::queue_overflow));
+    flow_column::drops_queue_early_drop.set(tail, of_cause(DropCause::queue_early_drop));
+    flow_column::drops_rate_limit.set(tail, of_cause(DropCause::rate_limit));
+    flow_column::drops_no_route.set(tail, of_cause(DropCause::no_route));
+    flow_column::drops_ttl_expired.set(tail, of_cause(DropCause::ttl_expired));
+    flow_column::drops_lifetime_expired.set(tail, of_cause(DropCause::lifetime_expired));
+    static_assert(kDropCauseCount == 7, "a new drop cause needs its flow column");
     flow_column::delay_mean_s.set(tail, d.mean_delay_s());
     flow_column::delay_max_s.set(tail, d.window_delay_max_s);
     // FlowMonitor-style columns (docs/results.md, "Per-flow statistics").
@@ -152,9 +158,12 @@ void write_flows(Network& net, Results& out, Time stop) {
     flow_column::route.set(tail, route);
     append_columns(row, tail);
     out.flows.push_back(std::move(row));
-    out.flow_delay_histograms.push_back({{"flow", f.id},
-                                         {"bin_width_s", kDelayHistogramBinWidth.to_seconds()},
-                                         {"counts", d.window_delays.histogram(kDelayHistogramBinWidth)}});
+    nlohmann::ordered_json bins = nlohmann::ordered_json::array();
+    for (const DelayDistribution::Bin& b : d.window_delays.histogram(kDelayHistogramBinWidth)) {
+      bins.push_back({b.index, b.count});
+    }
+    out.flow_delay_histograms.push_back(
+        {{"flow", f.id}, {"bin_width_s", kDelayHistogramBinWidth.to_seconds()}, {"bins", std::move(bins)}});
   }
   // Flows of different transports may report different statistics.
   same_keys(out.flows);

@@ -18,7 +18,7 @@ __all__ = ["Result", "Progress"]
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: The results format this module reads and writes (docs/results.md).
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class Progress(NamedTuple):
@@ -166,18 +166,26 @@ class Result:
         return _table(self._data.get("radios", []))
 
     def delay_histogram(self, flow: str) -> "pandas.DataFrame":
-        """The delay histogram of one flow (by id): columns ``delay_s`` (the bin's
-        lower edge), ``count``; ``df.attrs["bin_width_s"]`` the bin width (1 ms).
+        """The delay histogram of one flow (by id): one row per bin that holds a
+        delay, columns ``bin`` (k: the bin [k w, (k + 1) w)), ``delay_s`` (its lower
+        edge k w), ``count``; ``df.attrs["bin_width_s"]`` the bin width w (1 ms).
         Delays of data packets delivered in the measurement window
-        (docs/results.md, "Per-flow statistics"). Raises KeyError naming the flows."""
+        (docs/results.md, "Per-flow statistics"). Reads the sparse ``bins`` of
+        format version 2 and the dense ``counts`` of version 1 alike. Raises
+        KeyError naming the flows."""
         import pandas as pd
 
         histograms = self._data.get("flow_delay_histograms", [])
         for h in histograms:
             if h.get("flow") == flow:
                 width = float(h["bin_width_s"])
-                counts = [int(c) for c in h["counts"]]
-                df = pd.DataFrame({"delay_s": [k * width for k in range(len(counts))], "count": counts})
+                if "bins" in h:
+                    pairs = [(int(k), int(c)) for k, c in h["bins"]]
+                else:  # format version 1: a dense list from bin 0
+                    pairs = [(k, int(c)) for k, c in enumerate(h["counts"]) if int(c) > 0]
+                df = pd.DataFrame({"bin": [k for k, _ in pairs], "delay_s": [k * width for k, _ in pairs],
+                                   "count": [c for _, c in pairs]})
+                df = df.astype({"bin": "int64"})
                 df = df.astype({"delay_s": "float64", "count": "int64"})
                 df.attrs["bin_width_s"] = width
                 return df

@@ -85,9 +85,21 @@ TEST(DelayDistribution, HistogramCountsHalfOpenBins) {
   d.add(Time::ms(1));
   d.add(Time::us(1999));
   d.add(Time::ms(3));
-  EXPECT_EQ(d.histogram(Time::ms(1)), (std::vector<std::uint64_t>{1, 2, 0, 1}));
-  EXPECT_EQ(d.histogram(Time::ms(2)), (std::vector<std::uint64_t>{3, 1}));
+  using Bins = std::vector<DelayDistribution::Bin>;
+  // Sparse: the empty bin [2,3) has no entry.
+  EXPECT_EQ(d.histogram(Time::ms(1)), (Bins{{0, 1}, {1, 2}, {3, 1}}));
+  EXPECT_EQ(d.histogram(Time::ms(2)), (Bins{{0, 3}, {1, 1}}));
   EXPECT_THROW(d.histogram(Time::zero()), std::invalid_argument);
+}
+
+TEST(DelayDistribution, HistogramSizeIsBoundedByTheDelaysNotTheLargestOne) {
+  // A 100-s delay beside a 1-ms one: two entries, whatever the span (a dense
+  // 1-ms histogram would hold 100,001 bins); arrival order does not matter.
+  DelayDistribution d;
+  d.add(Time::s(100));
+  d.add(Time::us(1500));
+  d.add(Time::us(1200));
+  EXPECT_EQ(d.histogram(Time::ms(1)), (std::vector<DelayDistribution::Bin>{{1, 2}, {100000, 1}}));
 }
 
 TEST(DelayDistribution, MergePoolsTwoSets) {

@@ -142,6 +142,8 @@ def test_a_cancelled_real_run_returns_partial_tables():
     _check_partial_tables(result)
     hist = result.delay_histogram(result.flows["id"][0])
     assert hist.attrs["bin_width_s"] == 0.001 and hist["count"].sum() > 0
+    assert (hist["count"] > 0).all() and hist["bin"].is_monotonic_increasing
+    assert hist["delay_s"].tolist() == pytest.approx((hist["bin"] * 0.001).tolist())
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals need the main thread")

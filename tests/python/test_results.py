@@ -113,3 +113,21 @@ def test_malformed_inputs_raise_not_crash(tmp_path):
         wmnsim.Result.from_json(3)
     with pytest.raises(TypeError):
         wmnsim.Result("x")
+
+
+def test_delay_histograms_of_both_format_versions(sample_results_doc):
+    # Version 2 writes sparse [bin, count] pairs; version 1 files (a dense list from
+    # bin 0) still read, as the same non-empty bins.
+    v2 = dict(sample_results_doc, format_version=2,
+              flow_delay_histograms=[{"flow": "A_to_GW", "bin_width_s": 0.001, "bins": [[1, 12], [100000, 1]]}])
+    h = wmnsim.Result.from_json(v2).delay_histogram("A_to_GW")
+    assert h["bin"].tolist() == [1, 100000] and h["count"].tolist() == [12, 1]
+    assert h["delay_s"].tolist() == pytest.approx([0.001, 100.0]) and h.attrs["bin_width_s"] == 0.001
+    v1 = dict(sample_results_doc, format_version=1,
+              flow_delay_histograms=[{"flow": "A_to_GW", "bin_width_s": 0.001, "counts": [0, 12, 0, 3]}])
+    h = wmnsim.Result.from_json(v1).delay_histogram("A_to_GW")
+    assert h["bin"].tolist() == [1, 3] and h["count"].tolist() == [12, 3]
+    with pytest.raises(KeyError, match="A_to_GW"):
+        wmnsim.Result.from_json(v1).delay_histogram("nope")
+    with pytest.raises(ValueError, match="newer"):
+        wmnsim.Result.from_json(dict(sample_results_doc, format_version=3))

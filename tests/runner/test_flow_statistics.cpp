@@ -58,6 +58,13 @@ TEST(FlowStatistics, CountsBalanceAndDelaysAreOrdered) {
     EXPECT_EQ(u(f, "tx_bytes") % u(f, "tx_packets"), 0u);
     EXPECT_EQ(u(f, "rx_bytes") * u(f, "tx_packets"), u(f, "tx_bytes") * u(f, "rx_packets"));
     lost += u(f, "lost_packets");
+    // Drops by cause add up to the flow's drops (FlowMonitor's packetsDropped by reason).
+    std::uint64_t by_cause = 0;
+    for (const char* c : {"drops_retry_limit", "drops_queue_overflow", "drops_queue_early_drop", "drops_rate_limit",
+                          "drops_no_route", "drops_ttl_expired", "drops_lifetime_expired"}) {
+      by_cause += u(f, c);
+    }
+    EXPECT_EQ(by_cause, u(f, "dropped_packets"));
     // Delays: nearest-rank percentiles are delays some packet had, in order.
     const double p50 = flow_column::delay_p50_s.of(f), p95 = flow_column::delay_p95_s.of(f),
                  p99 = flow_column::delay_p99_s.of(f), max = flow_column::delay_max_s.of(f);
@@ -71,12 +78,18 @@ TEST(FlowStatistics, CountsBalanceAndDelaysAreOrdered) {
     const auto& h = r.flow_delay_histograms[i];
     EXPECT_EQ(h.at("flow"), f.at("id"));
     EXPECT_DOUBLE_EQ(h.at("bin_width_s").get<double>(), 0.001);
+    // Sparse [bin, count] pairs: bins ascending, no empty bin written.
     std::uint64_t in_histogram = 0;
-    for (const auto& c : h.at("counts")) in_histogram += c.get<std::uint64_t>();
+    std::int64_t previous = -1;
+    for (const auto& b : h.at("bins")) {
+      EXPECT_GT(b.at(0).get<std::int64_t>(), previous);
+      previous = b.at(0).get<std::int64_t>();
+      EXPECT_GT(b.at(1).get<std::uint64_t>(), 0u);
+      in_histogram += b.at(1).get<std::uint64_t>();
+    }
     EXPECT_GT(in_histogram, 0u);
     EXPECT_LE(in_histogram, u(f, "rx_packets"));
-    EXPECT_EQ(h.at("counts").size(), static_cast<std::size_t>(max / 0.001) + 1);
-    EXPECT_GT(h.at("counts").back().get<std::uint64_t>(), 0u);
+    EXPECT_EQ(previous, static_cast<std::int64_t>(max / 0.001));
   }
   EXPECT_GT(lost, 0u) << "the hidden-node chain should lose packets at the retry limit";
   // MAC service delay: positive at the radios that sent, ordered.
