@@ -154,8 +154,10 @@ pyb::dict describe(const std::string& text) {
 // Directed radio links that can carry data: the PHY's neighbour lists, built
 // exactly as a run builds them (propagation, antenna gains, per-link shadowing
 // drawn from the topology's seed), with each link's data rate; no rate where the
-// link fails the FER rule routing applies (phy::usable_link_rate).
-pyb::list radio_links(const std::string& text) {
+// link fails the FER rule routing applies (phy::usable_link_rate). With `sensed`,
+// also the links whose signal the receiver senses (the medium busy on its own:
+// phy::SignalReach::sensed) without decoding it: the reach a plot overlays.
+pyb::list radio_links(const std::string& text, bool sensed) {
   const Scenario s = parse_scenario(parse_document(text));
   Simulation sim(s.simulation.seed, "wmnsim.radio_links", spdlog::level::off);
   const phy::PhyNetwork net = phy::build_phy(sim, s);
@@ -163,8 +165,8 @@ pyb::list radio_links(const std::string& text) {
   for (std::size_t a = 0; a < net.node_radios.size(); ++a) {
     for (const phy::RadioId from : net.node_radios[a]) {
       for (const phy::Link& l : net.medium->neighbours(from)) {
-        if (!l.reach.decodable) continue;
-        const phy::Mcs* rate = phy::usable_link_rate(net, from, l.to);
+        if (!l.reach.decodable && !(sensed && l.reach.sensed)) continue;
+        const phy::Mcs* rate = l.reach.decodable ? phy::usable_link_rate(net, from, l.to) : nullptr;
         const std::size_t b = net.medium->spec(l.to).node;
         pyb::dict d;
         d["src"] = s.nodes[a].id;
@@ -174,6 +176,8 @@ pyb::list radio_links(const std::string& text) {
         const bool powered = s.propagation.model != PropagationModel::range && std::isfinite(l.power_dbm.dbm());
         d["rx_power_dbm"] = powered ? pyb::object(pyb::float_(l.power_dbm.dbm())) : pyb::none();
         d["rate_bps"] = rate != nullptr ? pyb::object(pyb::float_(static_cast<double>(rate->rate_bps))) : pyb::none();
+        d["decodable"] = l.reach.decodable;
+        d["sensed"] = l.reach.sensed;
         out.append(d);
       }
     }
@@ -216,8 +220,9 @@ void register_scenario(pyb::module_& m) {
       "ScenarioError listing every problem, or NotSupportedError.");
   m.def("describe", &describe, pyb::arg("document"),
         "The resolved scenario (node_groups expanded, defaults filled in) as plain data.");
-  m.def("radio_links", &radio_links, pyb::arg("document"),
-        "Directed radio links that can carry data, as the PHY builds them for a run.");
+  m.def("radio_links", &radio_links, pyb::arg("document"), pyb::arg("sensed") = false,
+        "Directed radio links that can carry data, as the PHY builds them for a run; with sensed, also "
+        "those the receiver only senses.");
 }
 
 }  // namespace wmnsim::py

@@ -192,6 +192,34 @@ def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str
     return routes
 
 
+def _draw_reach(ax: "Axes", scenario: Scenario, pos: Dict[str, Tuple[float, float]], nodes: List[str]) -> None:
+    """The decoding and sensing reach of ``nodes`` (plot.topology's ``reach``)."""
+    from matplotlib.collections import LineCollection
+
+    unknown = [n for n in nodes if n not in pos]
+    if unknown:
+        raise KeyError(f"reach: no placed node {', '.join(map(repr, unknown))} (nodes: {', '.join(pos)})")
+    links = scenario.radio_links(sensed=True)
+    decodes = [(l["src"], l["dst"]) for l in links if l["src"] in nodes and l["decodable"] and l["dst"] in pos]
+    senses = [(l["src"], l["dst"]) for l in links
+              if l["src"] in nodes and not l["decodable"] and l["sensed"] and l["dst"] in pos]
+    seg = lambda e: [pos[e[0]], pos[e[1]]]  # noqa: E731
+    name = nodes[0] if len(nodes) == 1 else "these nodes"
+    if decodes:
+        ax.add_collection(LineCollection([seg(e) for e in decodes], colors="tab:green", linewidths=1.6, zorder=2.5,
+                                         label=f"decodes {name}"))
+    if senses:
+        ax.add_collection(LineCollection([seg(e) for e in senses], colors="tab:orange", linewidths=1.6, zorder=2.5,
+                                         linestyles=":", label=f"senses {name} only"))
+    if len(nodes) == 1:
+        heard = {b for _, b in decodes + senses} | set(nodes)
+        radio_nodes = {n["id"] for n in scenario.describe()["nodes"] if n["channels"]}
+        hidden = [n for n in pos if n not in heard and n in radio_nodes]
+        if hidden:
+            ax.scatter([pos[n][0] for n in hidden], [pos[n][1] for n in hidden], s=380, facecolors="none",
+                       edgecolors="tab:red", linestyles="--", linewidths=1.4, zorder=3.5, label=f"hidden from {name}")
+
+
 # Where a node's label may go, in points from the node: above first, then below,
 # right, left and the diagonals, then farther out.
 _LABEL_OFFSETS = [(0, 8), (0, -9), (11, 0), (-11, 0), (9, 7), (-9, 7), (9, -8), (-9, -8),
@@ -241,7 +269,8 @@ def _place_labels(fig: "Figure", ax: "Axes", texts: List[Any]) -> None:
 
 def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, Any]],
              ax: Optional["Axes"] = None, path: Optional[PathLike] = None,
-             routes: Union[bool, str] = "auto", labels: bool = True, title: Optional[str] = None) -> "Figure":
+             routes: Union[bool, str] = "auto", labels: bool = True, title: Optional[str] = None,
+             reach: Union[None, str, Sequence[str]] = None) -> "Figure":
     """The network: nodes at their positions (gateways as red squares, mesh routers
     as circles, wired hosts as diamonds beside the node they hang off), radio links
     that can carry data, wired links, and each flow's route drawn as arrows
@@ -250,7 +279,15 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
     for a Scenario); unused links are light grey.
 
     ``source``: a Result (the scenario as run, plus its goodput and recorded routes)
-    or a Scenario (or anything ``Scenario()`` takes)."""
+    or a Scenario (or anything ``Scenario()`` takes).
+
+    ``reach``: a node id (or several) whose radio reach is overlaid, as the PHY
+    builds it for a run (``Scenario.radio_links(sensed=True)``: propagation,
+    shadowing, thresholds): a line to each node that decodes its frames, a dotted
+    line to each that only senses them (carrier sense beyond decoding range), and
+    for one node a ring around every node that neither decodes nor senses it:
+    hidden from it, the nodes whose frames can collide with its own at a common
+    neighbour (000's mechanism)."""
     import matplotlib as mpl
     from matplotlib.collections import LineCollection
 
@@ -309,6 +346,8 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
         lc.set_array(values)
         ax.add_collection(lc)
         fig.colorbar(lc, ax=ax, label="goodput carried (Mbit/s)" if by_goodput else "flows routed over the link")
+    if reach is not None:
+        _draw_reach(ax, scenario, pos, [reach] if isinstance(reach, str) else list(reach))
     # Routes: thin arrows from source to destination, offset a little per flow.
     colours = mpl.colormaps["tab10"]
     for k, (fid, route) in enumerate(flow_routes_.items() if draw_routes else []):

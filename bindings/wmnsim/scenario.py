@@ -182,13 +182,16 @@ class Scenario:
         except ScenarioError as e:
             raise e.with_source(self._source) from None
 
-    def radio_links(self) -> List[Dict[str, Any]]:
+    def radio_links(self, sensed: bool = False) -> List[Dict[str, Any]]:
         """The directed radio links that can carry data, built by the physical layer
         as a run builds them: ``{"src", "dst", "channel", "rx_power_dbm" (None with
         the range model), "rate_bps" (None when no rate is usable: the frame error rate rule routing
-        applies, docs/network.md)}``."""
+        applies, docs/network.md), "decodable", "sensed"}``. With ``sensed``, also the
+        links whose frames the receiver cannot decode but senses (its medium busy
+        on that signal alone: carrier sense beyond decoding range), ``decodable``
+        False and no rate."""
         try:
-            return _core.radio_links(self._text())
+            return _core.radio_links(self._text(), bool(sensed))
         except ScenarioError as e:
             raise e.with_source(self._source) from None
 

@@ -134,6 +134,30 @@ def test_topology_of_a_scenario_derives_routes(tmp_path):
         assert fig.axes[0].collections  # nodes and links were drawn
 
 
+def test_reach_overlay_shows_who_decodes_senses_and_is_hidden(tmp_path):
+    # The flagship (range model, 250 m decoding, 300 m sensing, nodes 200 m apart):
+    # B decodes A, GW (400 m) neither decodes nor senses A: hidden from it.
+    scenario = wmnsim.Scenario(FLAGSHIP)
+    fig = check_files(tmp_path, "reach", lambda p: wplot.topology(scenario, path=p, reach="A"))
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "decodes A" in labels and "hidden from A" in labels and "senses A only" not in labels
+    decodes = next(c for c in ax.collections if c.get_label() == "decodes A")
+    assert [tuple(map(tuple, seg)) for seg in decodes.get_segments()] == [((0.0, 0.0), (200.0, 0.0))]
+    hidden = next(c for c in ax.collections if c.get_label() == "hidden from A")
+    assert [tuple(o) for o in hidden.get_offsets()] == [(400.0, 0.0)]
+    # Sensing beyond decoding: at 350 m sensing GW senses A (400 m) without decoding it.
+    wide = scenario.with_overrides({"/propagation/cs_range_m": 450})
+    links = {(l["src"], l["dst"]): l for l in wide.radio_links(sensed=True)}
+    assert links[("A", "GW")]["sensed"] and not links[("A", "GW")]["decodable"] and links[("A", "GW")]["rate_bps"] is None
+    assert ("A", "GW") not in {(l["src"], l["dst"]) for l in wide.radio_links()}
+    ax = wplot.topology(wide, reach="A").axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "senses A only" in labels and "hidden from A" not in labels
+    with pytest.raises(KeyError, match="Z"):
+        wplot.topology(scenario, reach="Z")
+
+
 def test_node_labels_do_not_overlap_on_the_44_node_mesh():
     import itertools
 
