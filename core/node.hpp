@@ -1,6 +1,7 @@
 #pragma once
 // A node's network layer: it takes packets from the transport endpoints on the
-// node, looks up the next hop in the static routing tables and hands the packet to
+// node, looks up the next hop in the static routing tables (or asks its routing
+// protocol, core/route_agent.hpp, when it has one: AODV) and hands the packet to
 // the interface that reaches it; it takes packets arriving over its interfaces and
 // delivers them to the flow's endpoint or forwards them (DESIGN.md, the data path).
 //
@@ -27,7 +28,8 @@
 //
 // Cost: O(1) per packet forwarded (a table lookup), O(log E) per packet delivered
 // (E: the endpoints on this node), plus one branch per packet and event while
-// nobody subscribes.
+// nobody subscribes and one per routed packet, arrival and drop while no routing
+// protocol runs.
 
 #include <cstdint>
 #include <list>

@@ -212,6 +212,10 @@ TEST(Aodv, LinkBreakSendsRerrAndTheSourceRediscovers) {
   w.send(0, 2);
   w.scheduler.run_until(1_s);
   ASSERT_EQ(w.agent->route(0, 2)->next.node, 1u);
+  // RFC 6.5: C heard the TTL-3 RREQ twice (via B, then via D) and answered once;
+  // D's copy was a duplicate, so C's route back to A stays through B.
+  EXPECT_EQ(w.frames(2, kRrep), 1u);
+  EXPECT_EQ(w.agent->route(2, 0)->next.node, 1u);
   w.cut(1, 2);
   w.scheduler.schedule_at(2_s, [&] { w.send(0, 2); });
   // The packet reaches B at 2.001 s; B's unicast to C is given up at 2.006 s: the
@@ -241,6 +245,37 @@ TEST(Aodv, LinkBreakSendsRerrAndTheSourceRediscovers) {
   ASSERT_EQ(w.sink.times.size(), 2u);
   EXPECT_EQ(w.sink.times[1], 3006_ms);
   EXPECT_TRUE(w.ledger.balance(w.pool).holds());
+}
+
+TEST(Aodv, RerrTravelsBackThroughThePrecursors) {
+  World w(4, {{0, 1}, {1, 2}, {2, 3}});  // A - B - C - D
+  w.send(0, 3);
+  // TTL 1 fails (240 ms); TTL 3 reaches D at 243 ms; the RREP is back at A at
+  // 246 ms; the packet arrives at 249 ms.
+  w.scheduler.run_until(1_s);
+  ASSERT_EQ(w.sink.times.size(), 1u);
+  EXPECT_EQ(w.sink.times[0], 249_ms);
+  EXPECT_EQ(w.agent->route(2, 3)->precursors, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(w.agent->route(1, 3)->precursors, std::vector<std::uint32_t>{0});
+  w.cut(2, 3);
+  w.scheduler.schedule_at(2_s, [&] { w.send(0, 3); });
+  // C gives the packet up at 2.007 s (sent at 2.002 s); RFC 6.11: C's RERR goes to
+  // its one precursor B (2.008 s), whose route to D went through C, so B sends it
+  // on to its precursor A (2.009 s). The sequence number C raised travels with it.
+  w.scheduler.run_until(2007_ms);
+  EXPECT_FALSE(w.agent->route(2, 3)->valid);
+  EXPECT_TRUE(w.agent->active(1, 3));
+  w.scheduler.run_until(2008_ms);
+  EXPECT_FALSE(w.agent->route(1, 3)->valid);
+  EXPECT_TRUE(w.agent->active(0, 3));
+  w.scheduler.run_until(2009_ms);
+  EXPECT_FALSE(w.agent->route(0, 3)->valid);
+  for (const std::uint32_t n : {0u, 1u, 2u}) EXPECT_EQ(w.agent->route(n, 3)->seq, 1u) << n;
+  EXPECT_EQ(w.frames(2, kRerr), 1u);
+  EXPECT_EQ(w.frames(1, kRerr), 1u);
+  EXPECT_EQ(w.frames(0, kRerr), 0u);  // A has no precursor for D
+  // B's route to C is untouched: only routes through the sender are invalidated.
+  EXPECT_TRUE(w.agent->active(1, 2));
 }
 
 TEST(Aodv, UnreachableDestinationDropsTheHeldPacketsAfterTheRetries) {
