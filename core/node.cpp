@@ -54,6 +54,10 @@ void Node::receive(PacketPtr packet) {
 }
 
 void Node::arrive(PacketPtr packet, PrevHop from) {
+  if (agent_ != nullptr && packet->transport.routing_message != 0) {
+    agent_->receive_control(index_, std::move(packet), from);
+    return;
+  }
   ++counters_.received;
   ++packet->hops;
   ledger_.arrived(*packet);
@@ -81,8 +85,12 @@ void Node::arrive(PacketPtr packet, PrevHop from) {
 }
 
 void Node::route(PacketPtr packet, const PrevHop* from) {
-  const NextHop* hop = tables_.next_hop(index_, packet->dst);
+  const NextHop* hop = agent_ == nullptr ? tables_.next_hop(index_, packet->dst) : agent_->next_hop(index_, *packet, from);
   if (hop == nullptr) {
+    if (agent_ != nullptr) {
+      agent_->no_route(index_, std::move(packet), from);
+      return;
+    }
     on_drop(std::move(packet), DropCause::no_route, scheduler_.now());
     return;
   }
@@ -91,6 +99,17 @@ void Node::route(PacketPtr packet, const PrevHop* from) {
 }
 
 void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
+  if (agent_ != nullptr) [[unlikely]] {
+    // A unicast frame given up at the retry limit is the link layer's notice that
+    // the link to its receiver broke (RFC 3561 6.11), whatever it carried.
+    if (cause == DropCause::retry_limit) agent_->link_failed(index_, packet->next_hop_radio);
+    if (packet->transport.routing_message != 0) {
+      WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, index_, "drop ({}): routing control packet {}, {} B",
+                 to_string(cause), packet->id, packet->size_bytes);
+      agent_->control_dropped(index_, *packet, cause);
+      return;
+    }
+  }
   // A retry-limit drop comes after the packet left the queue (on_departure).
   if (cause != DropCause::retry_limit) {
     if (Backlog* b = backlog_of(*packet)) --b->queued;

@@ -1,6 +1,7 @@
 #pragma once
 // A node's network layer: it takes packets from the transport endpoints on the
-// node, looks up the next hop in the static routing tables and hands the packet to
+// node, looks up the next hop in the static routing tables (or asks its routing
+// protocol, core/route_agent.hpp, when it has one: AODV) and hands the packet to
 // the interface that reaches it; it takes packets arriving over its interfaces and
 // delivers them to the flow's endpoint or forwards them (DESIGN.md, the data path).
 //
@@ -27,7 +28,8 @@
 //
 // Cost: O(1) per packet forwarded (a table lookup), O(log E) per packet delivered
 // (E: the endpoints on this node), plus one branch per packet and event while
-// nobody subscribes.
+// nobody subscribes and one per routed packet, arrival and drop while no routing
+// protocol runs.
 
 #include <cstdint>
 #include <list>
@@ -39,6 +41,7 @@
 #include "core/packet.hpp"
 #include "core/packet_ledger.hpp"
 #include "core/packet_sink.hpp"
+#include "core/route_agent.hpp"
 #include "core/routing.hpp"
 #include "core/scheduler.hpp"
 
@@ -125,6 +128,19 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
 
   const NodeCounters& counters() const { return counters_; }
 
+  // A routing protocol that runs during the simulation (core/route_agent.hpp); the
+  // node then routes through it and not through its tables. Null: static tables.
+  void set_route_agent(RouteAgent* agent) { agent_ = agent; }
+  // For the agent: a control packet of its own, sent as is on `interface` to the
+  // neighbour at `address` (kBroadcastRadio: every neighbour on a radio). Control
+  // packets are not data: the ledger and the node's counters never see them.
+  void send_control(PacketPtr packet, std::uint32_t interface, std::uint32_t address) {
+    interfaces_.at(interface)->send(std::move(packet), address);
+  }
+  // For the agent: a data packet it held routed again (its route has come), as a
+  // packet of this node's (from null) or one that arrived from `from`.
+  void route_held(PacketPtr packet, const PrevHop* from) { route(std::move(packet), from); }
+
  private:
   class Arrivals final : public PacketSink {
    public:
@@ -150,6 +166,7 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   Scheduler& scheduler_;
   std::uint32_t index_;
   const RoutingTables& tables_;
+  RouteAgent* agent_ = nullptr;
   PacketLedger& ledger_;
   // A list: the sinks handed out never move, and an empty one allocates nothing
   // (libstdc++'s deque takes over 512 B at construction).

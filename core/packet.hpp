@@ -96,14 +96,20 @@ struct TransportHeader {
   // TCP SACK option (RFC 2018 3): how many of sack_blocks are valid (0: no option).
   std::uint8_t sack_count = 0;
   bool has_congestion = false;  // carries WCCP's congestion header (in `options`, in place of SACK blocks)
+  // A routing protocol's control message (core/aodv_message.hpp: its type, 0 for
+  // none), carried in `options` as bytes; such a packet has no transport above it.
+  // It fills what was padding, so a Packet stays 128 bytes.
+  std::uint8_t routing_message = 0;
   Time ts_val;
   Time ts_ecr;
-  // SACK blocks and WCCP's congestion header never travel together (WCCP has no
-  // SACK), so they share storage and a Packet stays 128 bytes (two cache lines).
+  // SACK blocks, WCCP's congestion header and a routing message never travel
+  // together (WCCP has no SACK; a routing message has no transport), so they share
+  // storage and a Packet stays 128 bytes (two cache lines).
   union Options {
     constexpr Options() : sack_blocks{} {}
     std::array<SackBlock, kMaxSackBlocks> sack_blocks;
     CongestionHeader congestion;
+    std::array<std::uint8_t, 32> routing;  // the routing protocol's message, as it encodes it
   };
   Options options;
 

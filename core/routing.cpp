@@ -264,6 +264,16 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
       diagnosis.emplace(scenario, all, all);
       break;
     }
+    case RoutingType::aodv: {
+      // No tables: AODV finds routes during the run (core/aodv.hpp), and a flow
+      // whose ends are not connected is simulated (its packets are dropped when
+      // discovery fails). "@gateway" is the nearest gateway over the links, as
+      // under auto.
+      out.gateway = nearest_gateways(scenario, all);
+      out.tables = RoutingTables(n);
+      diagnosis.emplace(scenario, all, all);
+      break;
+    }
     case RoutingType::gateway_trees: {
       std::set<std::pair<std::uint32_t, std::uint32_t>> radio_pairs;
       for (const RoutingLink& l : links) {
@@ -339,6 +349,7 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
       continue;
     }
     out.flows[i] = FlowEnds{*src, *dst};
+    if (rs.type == RoutingType::aodv) continue;
     const std::string& a = scenario.nodes[*src].id;
     const std::string& b = scenario.nodes[*dst].id;
     if (out.tables.path(*src, *dst).empty()) {

@@ -9,11 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/aodv_params.hpp"
 #include "core/enum_names.hpp"
 
 namespace wmnsim {
 
-enum class RoutingType { automatic, gateway_trees, static_tables };
+// aodv: no tables; AODV (RFC 3561, core/aodv.hpp) finds routes during the run.
+enum class RoutingType { automatic, gateway_trees, static_tables, aodv };
 enum class RoutingMetric { hop_count, airtime };
 
 struct StaticRoute {
@@ -27,12 +29,14 @@ struct RoutingSection {
   RoutingType type = RoutingType::automatic;
   RoutingMetric metric = RoutingMetric::hop_count;
   std::vector<StaticRoute> routes;  // static_tables only
+  AodvParams aodv;                  // aodv only
 };
 
-inline constexpr std::array<EnumName<RoutingType>, 3> kRoutingTypes{
+inline constexpr std::array<EnumName<RoutingType>, 4> kRoutingTypes{
     {{"auto", RoutingType::automatic},
      {"gateway_trees", RoutingType::gateway_trees},
-     {"static", RoutingType::static_tables}}};
+     {"static", RoutingType::static_tables},
+     {"aodv", RoutingType::aodv}}};
 inline constexpr std::array<EnumName<RoutingMetric>, 2> kRoutingMetrics{
     {{"hop_count", RoutingMetric::hop_count}, {"airtime", RoutingMetric::airtime}}};
 constexpr std::string_view to_string(RoutingType v) { return enum_name(names(kRoutingTypes), v); }

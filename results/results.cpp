@@ -81,6 +81,7 @@ nlohmann::ordered_json Results::to_json() const {
   for (const auto& h : flow_delay_histograms) out["flow_delay_histograms"].push_back(h);
   out["controllers"] = J::array();
   for (const auto& c : controllers) out["controllers"].push_back(c);
+  if (routing) out["routing"] = *routing;
   J series = J::object();
   for (const auto& [kind, ts] : timeseries) {
     J rows = J::array();

@@ -92,6 +92,9 @@ struct Results {
   // Per flow, in flows order: {"flow", "bin_width_s", "counts"}, the delay
   // histogram (docs/results.md). Apart from the flat rows, which CSV carries.
   std::vector<nlohmann::ordered_json> flow_delay_histograms;
+  // A routing protocol's figures (runner/routing_results.hpp): only when one ran
+  // during the simulation (AODV); absent from the document otherwise.
+  std::optional<nlohmann::ordered_json> routing;
 
   nlohmann::ordered_json to_json() const;
   // The per-flow table as CSV: a header of the flow keys, one line per flow.

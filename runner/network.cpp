@@ -66,6 +66,7 @@ Network::Network(Simulation& sim, const Scenario& scenario, const control::Contr
   samples_ = SampleBudget(sample_budget);
   build_nodes();
   build_wired_links();
+  build_routing_agent();
   build_flows();
   build_controllers(registry);
   setup_times_.layers_s = seconds_since(start);
@@ -121,6 +122,18 @@ void Network::build_wired_links() {
       near.add_interface(*wired_interfaces_.back());
     }
   }
+}
+
+void Network::build_routing_agent() {
+  if (scenario_.routing.type != RoutingType::aodv) return;
+  std::vector<Node*> nodes;
+  std::vector<RandomStream> jitter;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    nodes.push_back(nodes_[i].get());
+    // Its own stream per node: AODV's draws change no other stream's.
+    jitter.push_back(sim_.random().stream("node", scenario_.nodes[i].id, "aodv/jitter"));
+  }
+  aodv_ = std::make_unique<aodv::Aodv>(sim_.scheduler(), pool_, scenario_.routing.aodv, nodes, std::move(jitter));
 }
 
 void Network::build_flows() {
@@ -211,6 +224,19 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
 std::vector<std::string> Network::route_of(std::size_t flow) const {
   const FlowEnds ends = routing_.flows.at(flow);
   std::vector<std::string> ids;
+  if (aodv_) {
+    // AODV: the route its tables hold now (valid entries, expired or not), up to
+    // where it ends; empty when the source has none.
+    std::uint32_t at = ends.src;
+    ids.push_back(scenario_.nodes[at].id);
+    while (at != ends.dst) {
+      const aodv::Route* r = aodv_->route(at, ends.dst);
+      if (r == nullptr || !r->valid || ids.size() > scenario_.nodes.size()) return {};
+      at = r->next.node;
+      ids.push_back(scenario_.nodes[at].id);
+    }
+    return ids;
+  }
   for (std::uint32_t n : routing_.tables.path(ends.src, ends.dst)) ids.push_back(scenario_.nodes[n].id);
   return ids;
 }

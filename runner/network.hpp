@@ -19,6 +19,7 @@
 #include "core/node.hpp"
 #include "core/packet.hpp"
 #include "core/packet_ledger.hpp"
+#include "core/aodv.hpp"
 #include "core/routing.hpp"
 #include "core/sample_budget.hpp"
 #include "scenario/scenario.hpp"
@@ -65,6 +66,8 @@ class Network {
   const link::WiredLink& wired_link(std::size_t k, std::size_t d) const { return *wired_links_.at(2 * k + d); }
   // The node ids a flow's data crosses, src to dst.
   std::vector<std::string> route_of(std::size_t flow) const;
+  // The AODV agent of an "aodv" routing section (core/aodv.hpp); null under static tables.
+  const aodv::Aodv* aodv() const { return aodv_.get(); }
   // The scenario's controllers, in /controllers order.
   std::size_t controller_count() const { return controllers_.size(); }
   const control::Controller& controller(std::size_t i) const { return *controllers_.at(i); }
@@ -83,6 +86,7 @@ class Network {
  private:
   void build_nodes();
   void build_wired_links();
+  void build_routing_agent();
   void build_flows();
   void build_controllers(const control::ControllerRegistry& registry);
 
@@ -100,6 +104,9 @@ class Network {
   std::vector<std::unique_ptr<mac::MacInterface>> mac_interfaces_;
   std::vector<std::unique_ptr<link::WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
   std::vector<std::unique_ptr<link::WiredInterface>> wired_interfaces_;
+  // After the nodes it attaches to and the interfaces it sends through: destroyed
+  // before them (it detaches), and before the pool (it holds packets).
+  std::unique_ptr<aodv::Aodv> aodv_;
   std::vector<std::unique_ptr<transport::FlowEndpoint>> flows_;
   // The time series' samples and the controllers' histories, one budget (Limits).
   SampleBudget samples_{kMaxTimeseriesSamples};

@@ -15,6 +15,7 @@
 #include "runner/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
+#include "runner/routing_results.hpp"
 #include "results/result_columns.hpp"
 #include "runner/result_rows.hpp"
 #include "scenario/registries.hpp"
@@ -450,6 +451,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
 
   write_flows(net, out, sim.now());
   write_nodes(net, out, sim.now());
+  if (const aodv::Aodv* agent = net.aodv()) out.routing = aodv_results(scenario, *agent);
   warn_silent_flows(net, out, sim.now());
   for (const RunWarning& w : out.warnings) sim.log().warn("{}: {}", w.path, w.message);
   for (std::size_t i = 0; i < net.controller_count(); ++i) {

@@ -105,6 +105,8 @@ void parse_queue_discipline(JsonReader& r, link::QueueDisciplineChoice& choice, 
 void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, ParseContext& ctx);
 void parse_links(const nlohmann::json* links, ParseContext& ctx);
 void parse_routing(JsonReader r, ParseContext& ctx);
+// The `routing` section's AODV keys (RFC 3561 Sec. 10; scenario/scenario_aodv.cpp).
+void parse_aodv(JsonReader& r, AodvParams& out, IssueSink& issues);
 void parse_flows(const nlohmann::json* flows, ParseContext& ctx);
 void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx);
 

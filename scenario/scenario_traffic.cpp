@@ -286,6 +286,10 @@ void parse_routing(JsonReader r, ParseContext& ctx) {
   if (routing.type == RoutingType::static_tables) {
     r.forbid("metric", "does not apply to \"static\" routing: the tables decide");
     parse_static_tables(r, ctx);
+  } else if (routing.type == RoutingType::aodv) {
+    r.forbid("metric", "does not apply to \"aodv\": AODV counts hops (RFC 3561)");
+    r.forbid("tables", "applies only to \"type\": \"static\"");
+    parse_aodv(r, routing.aodv, ctx.issues);
   } else {
     routing.metric = r.choice_or("metric", RoutingMetric::hop_count, names(kRoutingMetrics));
     r.forbid("tables", "applies only to \"type\": \"static\"");

@@ -222,9 +222,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--name")
     ap.add_argument("--description", help="text put before the generated description")
     ap.add_argument("--timeseries", help="comma-separated time-series kinds (default: the template's)")
+    ap.add_argument("--routing", help="the routing section as JSON, in place of the template's (e.g. AODV: "
+                    "'{\"type\": \"aodv\"}'); nodes and flows do not depend on it")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     template = json.loads(Path(args.template).read_text())
+    if args.routing:
+        template["routing"] = json.loads(args.routing)
     schema = None
     if "$schema" in template and "://" not in template["$schema"]:
         # The template's schema, seen from where the output goes.

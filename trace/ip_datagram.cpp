@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "core/aodv_message.hpp"
 #include "trace/addresses.hpp"
 
 namespace wmnsim::trace {
@@ -40,6 +41,51 @@ std::uint32_t pseudo_header_sum(std::uint32_t src, std::uint32_t dst, IpProtocol
 // to the sender), modulo 2^32.
 std::uint32_t timestamp_us(Time t) { return static_cast<std::uint32_t>(t.picoseconds() / 1'000'000); }
 
+// An AODV message in RFC 3561 Sec. 5's formats (after the UDP header).
+void put_aodv_message(Bytes& out, const Packet& packet) {
+  const auto ip = [](std::uint32_t node) { return node == aodv::kBroadcastAddress ? 0xffffffffu : node_ipv4(node); };
+  switch (aodv::type_of(packet)) {
+    case aodv::MessageType::rreq: {  // 5.1
+      const aodv::Rreq m = aodv::decode<aodv::Rreq>(packet);
+      put_u8(out, 1);
+      put_u8(out, m.flags);
+      put_u8(out, 0);
+      put_u8(out, m.hop_count);
+      put_be32(out, m.rreq_id);
+      put_be32(out, ip(m.dst));
+      put_be32(out, m.dst_seq);
+      put_be32(out, ip(m.orig));
+      put_be32(out, m.orig_seq);
+      break;
+    }
+    case aodv::MessageType::rrep: {  // 5.2
+      const aodv::Rrep m = aodv::decode<aodv::Rrep>(packet);
+      put_u8(out, 2);
+      put_u8(out, 0);
+      put_u8(out, 0);
+      put_u8(out, m.hop_count);
+      put_be32(out, ip(m.dst));
+      put_be32(out, m.dst_seq);
+      put_be32(out, ip(m.orig));
+      const double ms = std::round(m.lifetime.to_seconds() * 1e3);
+      put_be32(out, static_cast<std::uint32_t>(std::clamp(ms, 0.0, 4294967295.0)));
+      break;
+    }
+    case aodv::MessageType::rerr: {  // 5.3
+      const aodv::Rerr m = aodv::decode<aodv::Rerr>(packet);
+      put_u8(out, 3);
+      put_u8(out, 0);
+      put_u8(out, 0);
+      put_u8(out, m.count);
+      for (std::size_t i = 0; i < m.count; ++i) {
+        put_be32(out, ip(m.unreachable[i].dst));
+        put_be32(out, m.unreachable[i].seq);
+      }
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::uint16_t data_src_port(std::uint32_t flow) { return static_cast<std::uint16_t>(40000 + flow % 10000); }
@@ -71,12 +117,14 @@ std::uint32_t ip_header_bytes(const Packet& packet, IpProtocol protocol) {
 }
 
 void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow) {
-  const IpProtocol protocol = packet.flow == kNoFlow ? IpProtocol::experimental : flow.protocol;
+  const bool aodv = aodv::is_aodv(packet);
+  const IpProtocol protocol = aodv ? IpProtocol::udp : packet.flow == kNoFlow ? IpProtocol::experimental : flow.protocol;
   // The real size (RFC 791 Total Length); a packet too small for the headers
   // (a registered transport's choice) is written at the headers' size.
   const std::uint32_t headers = ip_header_bytes(packet, protocol);
   const std::uint32_t total = std::clamp<std::uint32_t>(packet.size_bytes, headers, 0xffff);
-  const std::uint32_t src = node_ipv4(packet.src), dst = node_ipv4(packet.dst);
+  const std::uint32_t src = node_ipv4(packet.src);
+  const std::uint32_t dst = packet.dst == aodv::kBroadcastAddress ? 0xffffffffu : node_ipv4(packet.dst);
   const std::size_t ip = out.size();
 
   // ---- IPv4 header (RFC 791 3.1) ----
@@ -97,8 +145,9 @@ void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow)
   const std::size_t transport = out.size();
   const std::uint32_t segment = total - kIpv4Header;  // transport header + payload
   const bool data_direction = packet.src == flow.data_src_node;
-  const std::uint16_t src_port = data_direction ? data_src_port(packet.flow) : data_dst_port(packet.flow);
-  const std::uint16_t dst_port = data_direction ? data_dst_port(packet.flow) : data_src_port(packet.flow);
+  // AODV: UDP port 654 both ways (RFC 3561 Sec. 4).
+  const std::uint16_t src_port = aodv ? aodv::kPort : data_direction ? data_src_port(packet.flow) : data_dst_port(packet.flow);
+  const std::uint16_t dst_port = aodv ? aodv::kPort : data_direction ? data_dst_port(packet.flow) : data_src_port(packet.flow);
   const TransportHeader& t = packet.transport;
   std::size_t checksum_at = 0;
   switch (protocol) {
@@ -108,6 +157,7 @@ void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow)
       put_be16(out, static_cast<std::uint16_t>(segment));  // length: header and data
       checksum_at = out.size();
       put_be16(out, 0);
+      if (aodv) put_aodv_message(out, packet);
       break;
     case IpProtocol::tcp: {  // RFC 793 3.1
       const std::uint32_t header = headers - kIpv4Header;

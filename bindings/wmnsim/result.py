@@ -205,6 +205,32 @@ class Result:
         return json.loads(json.dumps(self._data.get("controllers", [])))
 
     @property
+    def routing(self) -> Optional["pandas.DataFrame"]:
+        """The routing protocol's figures when one ran during the simulation
+        (``"routing": {"type": "aodv"}``, docs/aodv.md), else None: one row per node,
+        ``node`` first, then control frames and bytes sent (total and per message
+        type), received and dropped, route discoveries and their latency, link
+        failures and route breaks, held packets, and the dropped data packets by
+        cause as ``drops_<cause>`` columns. ``df.attrs["total"]`` holds the
+        network's totals (the same keys, ``data_drops`` a dict)."""
+        import pandas as pd
+
+        routing = self._data.get("routing")
+        if routing is None:
+            return None
+
+        def flat(row: Dict[str, Any]) -> Dict[str, Any]:
+            out = {k: v for k, v in row.items() if k != "data_drops"}
+            for cause, n in row.get("data_drops", {}).items():
+                out[f"drops_{cause}"] = n
+            return out
+
+        df = _table([flat(r) for r in routing["nodes"]])
+        df.attrs["type"] = routing["type"]
+        df.attrs["total"] = json.loads(json.dumps(routing["total"]))
+        return df
+
+    @property
     def timeseries_kinds(self) -> List[str]:
         """The kinds of time series recorded (the scenario's ``outputs.timeseries``)."""
         return list(self._data["timeseries"].keys())

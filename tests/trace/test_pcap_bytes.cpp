@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/aodv_message.hpp"
 #include "mac/congestion_notification.hpp"
 #include "mac/frame.hpp"
 #include "trace/addresses.hpp"
@@ -289,6 +290,55 @@ TEST(IpDatagram, TcpAckWithTimestampsAndSackBlocks) {
   EXPECT_EQ(be32(a, 68), 7500u);
   Bytes pseudo{0x0a, 0, 0, 3, 0x0a, 0, 0, 1, 0, 6, 0, 52};  // TCP length 52
   EXPECT_EQ(ones_complement_sum(slice(a, 20, 52), ones_complement_sum(pseudo)), 0xffffu);
+}
+
+// AODV's messages (core/aodv_message.hpp) are UDP port 654 both ways (RFC 3561
+// Sec. 4) with the RFC's formats (Sec. 5); broadcasts go to 255.255.255.255.
+TEST(IpDatagram, AodvRreqAndRrepOnPort654) {
+  PacketPool pool;
+  PacketPtr p = pool.make(Time::zero());
+  p->src = 4;
+  p->dst = aodv::kBroadcastAddress;
+  p->ttl = 3;
+  aodv::Rreq m;
+  m.flags = aodv::Rreq::kUnknownSeq;
+  m.hop_count = 2;
+  m.rreq_id = 7;
+  m.dst = 9;
+  m.orig = 1;
+  m.orig_seq = 12;
+  aodv::encode(*p, m);
+  Bytes b;
+  append_ip_datagram(b, *p, FlowTrace{});
+  ASSERT_EQ(b.size(), 52u);  // IP 20 + UDP 8 + RREQ 24
+  EXPECT_EQ(b[9], 17);
+  EXPECT_EQ(be32(b, 16), 0xffffffffu);
+  EXPECT_EQ(be16(b, 20), 654);
+  EXPECT_EQ(be16(b, 22), 654);
+  EXPECT_EQ(be16(b, 24), 32);
+  EXPECT_EQ(slice(b, 28, 4), (Bytes{1, 0x08, 0, 2}));  // type, U flag, reserved, hop count
+  EXPECT_EQ(be32(b, 32), 7u);
+  EXPECT_EQ(be32(b, 36), 0x0a00000au);  // node 9
+  EXPECT_EQ(be32(b, 44), 0x0a000002u);  // node 1
+  EXPECT_EQ(be32(b, 48), 12u);
+  Bytes pseudo{0x0a, 0, 0, 5, 0xff, 0xff, 0xff, 0xff, 0, 17, 0, 32};
+  EXPECT_EQ(ones_complement_sum(slice(b, 20, 32), ones_complement_sum(pseudo)), 0xffffu);
+
+  aodv::Rrep r;
+  r.hop_count = 1;
+  r.dst = 9;
+  r.dst_seq = 3;
+  r.orig = 1;
+  r.lifetime = Time::ms(6000);
+  p->dst = 5;
+  aodv::encode(*p, r);
+  Bytes c;
+  append_ip_datagram(c, *p, FlowTrace{});
+  ASSERT_EQ(c.size(), 48u);  // IP 20 + UDP 8 + RREP 20
+  EXPECT_EQ(c[28], 2);
+  EXPECT_EQ(c[31], 1);
+  EXPECT_EQ(be32(c, 16), 0x0a000006u);
+  EXPECT_EQ(be32(c, 44), 6000u);  // lifetime in ms
 }
 
 TEST(IpDatagram, TcpDataSegmentAndAck) {
