@@ -53,7 +53,11 @@ HOSTILE: List[Any] = [
 TEXT_INSERTS = ["[" * 70, "{\"a\":" * 70, "1e999", "-1e999", "9" * 400, "\"\\ud800\"", ",", "}", "]", "\"", "NaN",
                 "\u00e9", "\x00", "\n", "{}", "[]", "null", "\"k\": 1, \"k\": 2, "]
 
-TIMEOUT_S = 120  # per command: a hang (a large accepted scenario runs 0.2 s simulated in well under a minute)
+# Per command: a hang (a large accepted scenario runs 0.2 s simulated in well under a
+# minute). --timeout raises it: a crowd near the link cap (thousands of nodes that all
+# hear each other, which the schema mode makes from a node group's count) takes minutes
+# to build on a loaded machine (docs/scenario.md, Limits, "sizes").
+TIMEOUT_S = 120
 RUN_DURATION_S = 0.2  # simulated time of the short run
 
 
@@ -351,6 +355,7 @@ def fuzz_mutations(oracle: Oracle, findings: Findings, rng: random.Random, secon
 
 
 def main() -> int:
+    global TIMEOUT_S
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wmnsim", required=True, help="the wmnsim program")
     ap.add_argument("--mode", choices=["mutate", "schema"], default="mutate",
@@ -370,7 +375,10 @@ def main() -> int:
     ap.add_argument("--only", default=None, help="schema mode: only the keys whose name starts with this")
     ap.add_argument("--run-share", type=float, default=0.25,
                     help="schema mode: the share of accepted mutants also run (refused: a fifth of it)")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds a command may take (a hang beyond; 120)")
     args = ap.parse_args()
+    if args.timeout is not None:
+        TIMEOUT_S = args.timeout
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
     save = pathlib.Path(args.save or tempfile.mkdtemp(prefix="wmnsim-fuzz-"))

@@ -231,7 +231,7 @@ class SiteFuzzer:
                 ohead = str(osub.get("description", "")).split(":", 1)[0]
                 if other not in container and choice in [w.strip() for w in ohead.split(",")] \
                         and "required" in str(osub.get("description", "")):
-                    inside = [v for v in S.values(osub, False, self.rng, []) if v.why in ("inside", "the default")]
+                    inside = [v for v in S.values(osub, False, []) if v.why in ("inside", "the default")]
                     if inside:
                         container[other] = inside[0].value
             return
@@ -242,7 +242,7 @@ class SiteFuzzer:
     def values(self, site: S.Site) -> List[S.Value]:
         if site.kind == "name":
             return S.name_values(site.schema, "")
-        out = S.values(site.schema, site.required, self.rng, self.seen.get(site.name, []))
+        out = S.values(site.schema, site.required, self.seen.get(site.name, []))
         # a refused value early (the first wrong type, else the first beyond a limit), so
         # that --cover-only stops after a few values
         early = next((v for v in out if v.why.startswith("wrong type")), None) or \

@@ -217,8 +217,6 @@ def _numbers(node: Dict[str, Any], integer: bool) -> List[Value]:
     out: List[Value] = []
     lo, hi = node.get("minimum"), node.get("maximum")
     xlo, xhi = node.get("exclusiveMinimum"), node.get("exclusiveMaximum")
-    step = 1 if integer else None
-
     def below(x: Any) -> Any:
         if integer:
             return int(x) - 1
@@ -254,7 +252,6 @@ def _numbers(node: Dict[str, Any], integer: bool) -> List[Value]:
         base = low if low is not None else 0
         out.append(Value(float(base) + 0.5, "not an integer"))
         out.append(Value(2**64, "above uint64"))
-    _ = step
     return out
 
 
@@ -269,7 +266,7 @@ def _strings(node: Dict[str, Any]) -> List[Value]:
     return out
 
 
-def values(node: Dict[str, Any], site_required: bool, rng: random.Random, seen: List[Any]) -> List[Value]:
+def values(node: Dict[str, Any], site_required: bool, seen: List[Any]) -> List[Value]:
     """Values for a key: those its seeds give (accepted in their place), those at, inside and
     beyond each limit, each member of an enum and a near miss, and wrong types."""
     out: List[Value] = [Value(copy.deepcopy(v), "a value a seed gives") for v in seen[:3]]
@@ -289,7 +286,7 @@ def values(node: Dict[str, Any], site_required: bool, rng: random.Random, seen: 
             out.append(Value(numbers[0] + 1, "a number between members"))
     for alt in node.get("oneOf", []) + node.get("anyOf", []):
         if isinstance(alt, dict):
-            out += values(alt, False, rng, [])
+            out += values(alt, False, [])
     types = _types(node)
     if "integer" in types:
         out += _numbers(node, True)
