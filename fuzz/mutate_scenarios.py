@@ -254,7 +254,9 @@ class PythonWorker:
         sel = selectors.DefaultSelector()
         sel.register(self.proc.stdout, selectors.EVENT_READ)
         if not sel.select(TIMEOUT_S):
-            self.proc.kill()
+            self.proc.kill()  # reaped here: the next mutant gets a new interpreter, not this one's exit
+            self.proc.wait()
+            self.proc = None
             raise Finding(f"hang: Python's Scenario.validate() ran over {TIMEOUT_S} s")
         line = self.proc.stdout.readline()
         if not line:
