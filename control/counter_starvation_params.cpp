@@ -17,8 +17,11 @@ struct Keys {
 
 const Keys& keys() {
   static const Keys k{
+      // At most 32768, the largest window over the smallest (check_window: powers of
+      // two 1..32768): a larger factor raises every window beyond any the MAC may use,
+      // and factor x CWmin must stay an int (a factor of 1e300 was an internal error).
       NumberParameter({.key = "cw_min_factor",
-                       .range = NumberRange::at_least(2),
+                       .range = NumberRange::closed(2, 32768),
                        .fallback = CounterStarvationParams{}.cw_min_factor,
                        .description = "the gateways' neighbours use their CWmin times this",
                        .source = "000 Sec. 5.6: \"a factor of at least two\"; Sec. 6: 32 -> 128"}),

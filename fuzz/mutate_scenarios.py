@@ -16,6 +16,13 @@ exit code 2 without a message, or a disagreement; each is saved with its command
 under --save and the run fails. For a bounded wall time (--seconds), from --seed.
 
     fuzz/mutate_scenarios.py --wmnsim build/ci/cli/wmnsim --seconds 40 --seed 1 [--python]
+
+With --mode schema the mutants come from the composed schema instead: every key, with
+values at, inside and beyond its limits, put in its place in a valid seed, and the key
+coverage reported (schema_fuzz.py):
+
+    fuzz/mutate_scenarios.py --wmnsim build/ci/cli/wmnsim --mode schema --seconds 300 \
+        --coverage coverage.json [--python] [--cover-only --require-full-coverage]
 """
 from __future__ import annotations
 
@@ -46,16 +53,28 @@ HOSTILE: List[Any] = [
 TEXT_INSERTS = ["[" * 70, "{\"a\":" * 70, "1e999", "-1e999", "9" * 400, "\"\\ud800\"", ",", "}", "]", "\"", "NaN",
                 "\u00e9", "\x00", "\n", "{}", "[]", "null", "\"k\": 1, \"k\": 2, "]
 
-TIMEOUT_S = 120  # per command: a hang (a large accepted scenario runs 0.2 s simulated in well under a minute)
+# Per command: a hang (a large accepted scenario runs 0.2 s simulated in well under a
+# minute). --timeout raises it: a crowd near the link cap (thousands of nodes that all
+# hear each other, which the schema mode makes from a node group's count) takes minutes
+# to build on a loaded machine (docs/scenario.md, Limits, "sizes").
+TIMEOUT_S = 120
 RUN_DURATION_S = 0.2  # simulated time of the short run
 
 
-def seeds() -> List[str]:
+def scenario_seeds() -> List[str]:
+    """The shipped scenarios (sweep specs and study files among them) and fuzz/seeds, which
+    hold the containers no shipped scenario has (schema_fuzz.py places keys in them)."""
     out = []
-    for p in sorted((ROOT / "scenarios").rglob("*.json")):
+    for p in sorted((ROOT / "scenarios").rglob("*.json")) + sorted((ROOT / "fuzz" / "seeds").glob("*.json")):
         if "schema" in p.parts or p.name.endswith(".reference.json"):
             continue
         out.append(p.read_text(encoding="utf-8"))
+    return out
+
+
+def seeds() -> List[str]:
+    """The scenario seeds and the bad-input corpus."""
+    out = scenario_seeds()
     corpus = bad_inputs.load()
     with tempfile.TemporaryDirectory() as tmp:
         for case in corpus["cases"]:
@@ -235,7 +254,9 @@ class PythonWorker:
         sel = selectors.DefaultSelector()
         sel.register(self.proc.stdout, selectors.EVENT_READ)
         if not sel.select(TIMEOUT_S):
-            self.proc.kill()
+            self.proc.kill()  # reaped here: the next mutant gets a new interpreter, not this one's exit
+            self.proc.wait()
+            self.proc = None
             raise Finding(f"hang: Python's Scenario.validate() ran over {TIMEOUT_S} s")
         line = self.proc.stdout.readline()
         if not line:
@@ -252,81 +273,139 @@ class PythonWorker:
             self.proc.wait(timeout=10)
 
 
+class Oracle:
+    """Feeds one scenario text to validate, a short run and Python, and raises Finding when
+    they break the rules of the module's docstring."""
+
+    def __init__(self, wmnsim: str, work: str, worker: Optional[PythonWorker], rng: random.Random) -> None:
+        self.wmnsim, self.work, self.worker, self.rng = wmnsim, work, worker, rng
+        self.scenario = os.path.join(work, "mutant.json")
+        self.counts = {"mutants": 0, "valid": 0, "refused": 0, "runs": 0, "run_ok": 0}
+        self.slowest = (0.0, "")
+
+    def check(self, text: str, run_share_valid: float = 1.0, run_share_refused: float = 0.2) -> Tuple[int, str]:
+        """validate's exit code and message; the short run (for the given shares of valid
+        and refused mutants) and Python must agree with it."""
+        self.counts["mutants"] += 1
+        with open(self.scenario, "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(text)
+        try:
+            code, err, elapsed = run_cli(self.wmnsim, ["validate", self.scenario], self.work)
+            self._time(elapsed, "validate")
+            self.counts["valid" if code == 0 else "refused"] += 1
+            if self.rng.random() < (run_share_valid if code == 0 else run_share_refused):
+                self.counts["runs"] += 1
+                run_code, run_err, elapsed = run_cli(self.wmnsim, ["run", self.scenario, "-o", "results.json"], self.work)
+                self._time(elapsed, "run")
+                # -o replaces /outputs/results_file: a refusal for that path alone is
+                # validate's answer for a run without -o; validate is asked again
+                # with the path -o gives (its other checks come after the outputs').
+                vcode, verr = code, err
+                only_results_file = all("(/outputs/results_file)" in line for line in err.splitlines() if line.strip())
+                if code == 2 and only_results_file and err.strip():
+                    vcode, verr, _ = run_cli(self.wmnsim, ["validate", self.scenario, "--set",
+                                                           '/outputs/results_file="results.json"'], self.work)
+                if run_code != vcode:
+                    raise Finding(f"validate exited {vcode} but run exited {run_code}\n{verr[-1000:]}\n{run_err[-1000:]}")
+                self.counts["run_ok"] += run_code == 0
+            if self.worker is not None:
+                py = self.worker.check(text)
+                # Output files are the command line's: Python's validate does not check them.
+                if (py == "valid") != (code == 0) and "cannot write" not in err:
+                    raise Finding(f"Python's validate said {py}, the program exited {code}\n{err[-1000:]}")
+            leftovers = [n for n in os.listdir(self.work) if ".tmp-" in n]
+            if leftovers:
+                raise Finding(f"temporary files left behind: {leftovers}")
+            return code, err
+        finally:
+            for n in os.listdir(self.work):  # what the run wrote (-o, a timeseries_file)
+                if n != "mutant.json" and os.path.isfile(os.path.join(self.work, n)):
+                    os.unlink(os.path.join(self.work, n))
+
+    def _time(self, elapsed: float, what: str) -> None:
+        if elapsed > self.slowest[0]:
+            self.slowest = (elapsed, what)
+
+
+class Findings:
+    def __init__(self, save: pathlib.Path) -> None:
+        self.save, self.count = save, 0
+
+    def add(self, text: str, e: Exception) -> None:
+        self.count += 1
+        name = self.save / f"finding-{self.count}.json"
+        name.write_text(text, encoding="utf-8", errors="surrogatepass")
+        print(f"FINDING {self.count} ({name}): {e}", file=sys.stderr)
+
+
+def fuzz_mutations(oracle: Oracle, findings: Findings, rng: random.Random, seconds: float) -> None:
+    texts = seeds()
+    docs = [d for d in map(_loads, texts) if d is not None]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if rng.random() < 0.25:
+            text = mutate_text(rng.choice(texts), rng)
+        else:
+            doc = copy.deepcopy(rng.choice(docs))
+            for _ in range(rng.choice([1, 1, 1, 2, 3])):
+                doc = mutate_doc(doc, rng, docs)
+            text = json.dumps(shorten(doc), ensure_ascii=rng.random() < 0.5)
+        try:
+            oracle.check(text)
+        except Finding as e:
+            findings.add(text, e)
+
+
 def main() -> int:
+    global TIMEOUT_S
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wmnsim", required=True, help="the wmnsim program")
-    ap.add_argument("--seconds", type=float, default=40, help="wall time to fuzz for")
+    ap.add_argument("--mode", choices=["mutate", "schema"], default="mutate",
+                    help="mutate the seeds at random (default), or walk the schema's keys (schema_fuzz.py)")
+    ap.add_argument("--seconds", type=float, default=40,
+                    help="wall time to fuzz for (schema mode: after its full pass over every key)")
     ap.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock, printed)")
     ap.add_argument("--python", action="store_true", help="also validate every mutant in a Python worker")
     ap.add_argument("--save", default=None, help="folder for findings (default: a new temporary folder)")
+    ap.add_argument("--schema", default=str(ROOT / "scenarios" / "schema" / "scenario.schema.json"),
+                    help="schema mode: the composed schema")
+    ap.add_argument("--coverage", default=None, help="schema mode: write the key coverage (JSON) here")
+    ap.add_argument("--require-full-coverage", action="store_true",
+                    help="schema mode: fail unless every key was both accepted and refused")
+    ap.add_argument("--cover-only", action="store_true",
+                    help="schema mode: in the pass over every key, stop at a key once it is covered (CI)")
+    ap.add_argument("--only", default=None, help="schema mode: only the keys whose name starts with this")
+    ap.add_argument("--run-share", type=float, default=0.25,
+                    help="schema mode: the share of accepted mutants also run (refused: a fifth of it)")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds a command may take (a hang beyond; 120)")
     args = ap.parse_args()
+    if args.timeout is not None:
+        TIMEOUT_S = args.timeout
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
-    texts = seeds()
-    docs = [d for d in map(_loads, texts) if d is not None]
     save = pathlib.Path(args.save or tempfile.mkdtemp(prefix="wmnsim-fuzz-"))
     save.mkdir(parents=True, exist_ok=True)
     worker = PythonWorker() if args.python else None
-    counts = {"mutants": 0, "valid": 0, "refused": 0, "runs": 0, "run_ok": 0}
-    findings = 0
-    slowest = (0.0, "")
-    deadline = time.monotonic() + args.seconds
+    findings = Findings(save)
+    coverage_ok = True
+    start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="wmnsim-fuzz-work-") as work:
-        scenario = os.path.join(work, "mutant.json")
-        while time.monotonic() < deadline:
-            counts["mutants"] += 1
-            if rng.random() < 0.25:
-                text = mutate_text(rng.choice(texts), rng)
-            else:
-                doc = copy.deepcopy(rng.choice(docs))
-                for _ in range(rng.choice([1, 1, 1, 2, 3])):
-                    doc = mutate_doc(doc, rng, docs)
-                text = json.dumps(shorten(doc), ensure_ascii=rng.random() < 0.5)
-            with open(scenario, "w", encoding="utf-8", errors="surrogatepass") as f:
-                f.write(text)
-            try:
-                code, err, elapsed = run_cli(args.wmnsim, ["validate", scenario], work)
-                if elapsed > slowest[0]:
-                    slowest = (elapsed, "validate")
-                counts["valid" if code == 0 else "refused"] += 1
-                if code == 0 or rng.random() < 0.2:
-                    counts["runs"] += 1
-                    run_code, run_err, elapsed = run_cli(args.wmnsim, ["run", scenario, "-o", "results.json"], work)
-                    if elapsed > slowest[0]:
-                        slowest = (elapsed, "run")
-                    # -o replaces /outputs/results_file: a refusal for that path alone is
-                    # validate's answer for a run without -o; validate is asked again
-                    # with the path -o gives (its other checks come after the outputs').
-                    only_results_file = all("(/outputs/results_file)" in line for line in err.splitlines() if line.strip())
-                    if code == 2 and only_results_file and err.strip():
-                        code, err, _ = run_cli(args.wmnsim, ["validate", scenario, "--set",
-                                                             '/outputs/results_file="results.json"'], work)
-                    if run_code != code:
-                        raise Finding(f"validate exited {code} but run exited {run_code}\n{err[-1000:]}\n{run_err[-1000:]}")
-                    counts["run_ok"] += run_code == 0
-                if worker is not None:
-                    py = worker.check(text)
-                    # Output files are the command line's: Python's validate does not check them.
-                    if (py == "valid") != (code == 0) and "cannot write" not in err:
-                        raise Finding(f"Python's validate said {py}, the program exited {code}\n{err[-1000:]}")
-                leftovers = [n for n in os.listdir(work) if ".tmp-" in n]
-                if leftovers:
-                    raise Finding(f"temporary files left behind: {leftovers}")
-            except Finding as e:
-                findings += 1
-                name = save / f"finding-{findings}.json"
-                name.write_text(text, encoding="utf-8", errors="surrogatepass")
-                print(f"FINDING {findings} ({name}): {e}", file=sys.stderr)
-            for n in os.listdir(work):  # what the run wrote (-o, a timeseries_file)
-                if n != "mutant.json" and os.path.isfile(os.path.join(work, n)):
-                    os.unlink(os.path.join(work, n))
+        oracle = Oracle(args.wmnsim, work, worker, rng)
+        if args.mode == "mutate":
+            fuzz_mutations(oracle, findings, rng, args.seconds)
+        else:
+            # schema_fuzz imports this module's Finding and shorten: one module, not a second copy
+            sys.modules.setdefault("mutate_scenarios", sys.modules[__name__])
+            import schema_fuzz
+            coverage_ok = schema_fuzz.fuzz(oracle, findings, rng, args, scenario_seeds())
     if worker is not None:
         worker.close()
-    print(f"fuzz_scenarios: seed {seed}, {args.seconds:g} s: {counts['mutants']} mutants "
-          f"({counts['valid']} valid, {counts['refused']} refused), {counts['runs']} short runs "
-          f"({counts['run_ok']} completed), slowest command {slowest[0]:.2f} s ({slowest[1]}), "
-          f"{findings} findings" + (f" saved in {save}" if findings else ""))
-    return 1 if findings else 0
+    c = oracle.counts
+    print(f"fuzz_scenarios ({args.mode}): seed {seed}, {time.monotonic() - start:.0f} s: {c['mutants']} mutants "
+          f"({c['valid']} valid, {c['refused']} refused), {c['runs']} short runs "
+          f"({c['run_ok']} completed), slowest command {oracle.slowest[0]:.2f} s ({oracle.slowest[1]}), "
+          f"{findings.count} findings" + (f" saved in {save}" if findings.count else ""))
+    return 1 if findings.count or not coverage_ok else 0
 
 
 def _loads(text: str) -> Any:

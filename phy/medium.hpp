@@ -71,10 +71,12 @@ class TooManyLinks : public std::length_error {
 class Medium {
  public:
   // At most this many links (pairs of radios that hear each other, one per
-  // direction) by default: 40 bytes each kept, 48 more while they are found, so
-  // about 2.6 GB at the cap. 004's density with its shadowing gives 78 per radio,
-  // 7.8 million for 100,000 radios; the cap stops a dense crowd (every one of 10^5
-  // radios within reach of every other would be 10^10) before it fills the memory.
+  // direction) by default: 40 bytes each kept, 48 more while they are found; with
+  // the rest of the set-up a link costs about 180 bytes, 5.5 GB resident at the cap
+  // (measured: docs/scenario.md, "Limits", "sizes"). 004's density with its
+  // shadowing gives 78 per radio, 7.8 million for 100,000 radios; the cap stops a
+  // dense crowd (every one of 10^5 radios within reach of every other would be
+  // 10^10) before it fills the memory.
   static constexpr std::size_t kMaxLinks = 30'000'000;
   Medium(Simulation& sim, ReceptionConfig reception);
   Medium(const Medium&) = delete;

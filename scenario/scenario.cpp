@@ -100,7 +100,8 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "the time series would hold %.3g samples (%.3g intervals x %.0f series); at most %.0e "
-                "(about 1 GB of results): use measurement_interval_s >= %.3g or fewer kinds",
+                "(at the cap 0.7 GB of results and 3 GB of memory): use measurement_interval_s >= %.3g "
+                "or fewer kinds",
                 bins * series, bins, series, kMaxTimeseriesSamples, shortest);
   ctx.issues.add(path, text);
 }

@@ -204,8 +204,9 @@ inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 // costs at and beyond it. Links are capped by phy::Medium::kMaxLinks.
 inline constexpr std::size_t kMaxNodes = 10000;
 // Samples all time series of one run may hold together, with every history its
-// controllers keep (one budget: core/sample_budget.hpp): 10^7 rows are about 1 GB
-// of results JSON and half that in memory.
+// controllers keep (one budget: core/sample_budget.hpp): 10^7 samples are 0.71 GB of
+// results JSON and a peak of 3.1 GB resident in `wmnsim run` (measured: docs/scenario.md,
+// "Limits", "output volume").
 inline constexpr double kMaxTimeseriesSamples = 1e7;
 
 // Parses JSON text; `source` names it in messages (a file name, "<string>").

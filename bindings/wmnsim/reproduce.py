@@ -107,11 +107,13 @@ class Study:
         return os.path.relpath(path, self.root)
 
 
-def _read_json(path: str) -> Any:
+def _read_json(path: str, what: str) -> Any:
+    """Reads a study's JSON file as the command line reads a scenario; its messages call
+    it what it is (`what`: "study file", "experiment file"), not a scenario file."""
     from . import _core
 
     try:
-        _core.check_json_file(path)  # line and column, duplicate keys
+        _core.check_json_file(path, what)  # line and column, duplicate keys
     except ScenarioError as e:
         raise e.with_source(path) from None
     with open(path, encoding="utf-8-sig") as f:
@@ -129,7 +131,7 @@ def _unknown_keys(doc: Mapping[str, Any], allowed: Sequence[str], where: str) ->
 
 
 def _load_study(root: str, path: str) -> Study:
-    doc = _read_json(path)
+    doc = _read_json(path, "study file")
     if not isinstance(doc, dict):
         raise ScenarioError(errors=[("", "a study file must be a JSON object")], source=path)
     issues = _unknown_keys(doc, STUDY_KEYS, "")
@@ -203,7 +205,7 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     spec's (``set`` is merged into the spec's). Raises ScenarioError naming the JSON
     path of each problem; the points themselves are checked by the sweep."""
     path = os.path.abspath(os.fspath(path))
-    doc = _read_json(path)
+    doc = _read_json(path, "experiment file")
     if not isinstance(doc, dict):
         raise ScenarioError(errors=[("", "an experiment must be a JSON object (a sweep spec, docs/reproduce.md)")],
                             source=path)
@@ -733,7 +735,7 @@ def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None
 def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Optional[int], output: Optional[str],
                  report_only: bool, check: bool, store: bool, experiments: Optional[str], no_plot: bool,
                  root: Optional[str]) -> int:
-    from .sweep import SweepError
+    from .sweep import SweepError, _check_out_dir
 
     start = time.monotonic()
     try:
@@ -753,6 +755,11 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                 return EXIT_INVALID
         root_dir = chosen[0].root if chosen else find_root(root)
         work = os.path.abspath(output) if output else os.path.join(root_dir, "build", "reproduce")
+        try:
+            _check_out_dir(work, "a reproduction keeps its runs in a work folder", "work folder")
+        except NotADirectoryError as e:  # -o names a file, or a path under one
+            print(f"wmnsim reproduce: -o: {e.strerror}", file=sys.stderr)
+            return EXIT_INVALID
         for s in chosen:  # everything checked before anything runs
             for n in s.experiments:
                 load_experiment(s.experiment_path(n), quick)

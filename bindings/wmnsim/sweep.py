@@ -683,21 +683,23 @@ def dask_client(scheduler: Any = None, workers: Optional[int] = None) -> Iterato
     yield scheduler  # a distributed.Client
 
 
-def _check_out_dir(out_dir: PathLike) -> None:
+def _check_out_dir(out_dir: PathLike, what: str = "a sweep stores its runs in a folder",
+                   folder: str = "sweep folder") -> None:
     """The sweep's folder is a folder, or can be made one: a path that names a file,
-    or lies under one, raises NotADirectoryError saying which (``wmnsim sweep``:
-    exit 2). Missing folders are created by the sweep."""
+    or lies under one, raises NotADirectoryError saying which (``wmnsim sweep`` and
+    ``wmnsim reproduce``: exit 2; `what` says what the folder is for). Missing folders
+    are created by the sweep."""
     path = os.path.abspath(os.fspath(out_dir))
     if os.path.isdir(path):
         return
     if os.path.lexists(path):
-        raise NotADirectoryError(errno.ENOTDIR, f"{path} is a file, not a folder: a sweep stores its runs in a "
-                                 "folder (created when missing); choose another output path")
+        raise NotADirectoryError(errno.ENOTDIR, f"{path} is a file, not a folder: {what} "
+                                 "(created when missing); choose another output path")
     parent = os.path.dirname(path)
     while parent and not os.path.lexists(parent):
         parent = os.path.dirname(parent)
     if parent and not os.path.isdir(parent):
-        raise NotADirectoryError(errno.ENOTDIR, f"cannot make the sweep folder {path}: {parent} is a file, "
+        raise NotADirectoryError(errno.ENOTDIR, f"cannot make the {folder} {path}: {parent} is a file, "
                                  "not a folder; choose another output path")
 
 

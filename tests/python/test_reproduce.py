@@ -130,6 +130,30 @@ def test_bad_input_is_refused_with_its_path(repo, capsys):
     assert not (repo / "scenarios" / "tiny" / "reproduction" / "data").exists()  # nothing stored
 
 
+def test_a_work_folder_that_is_a_file_is_refused_before_anything_runs(repo, capsys):
+    """-o names a folder (issue 45, 3): a file, or a path under one, is exit 2 naming it."""
+    afile = repo / "afile"
+    afile.write_text("kept")
+    assert reproduce.run_command("tiny", root=str(repo), output=str(afile), no_plot=True) == 2
+    assert capsys.readouterr().err == f"wmnsim reproduce: -o: {afile} is a file, not a folder: a reproduction " \
+                                      "keeps its runs in a work folder (created when missing); choose another output path\n"
+    assert reproduce.run_command("tiny", root=str(repo), output=str(afile / "work"), no_plot=True) == 2
+    assert f"cannot make the work folder {afile / 'work'}: {afile} is a file, not a folder" in capsys.readouterr().err
+    assert afile.read_text() == "kept"
+    assert not (repo / "scenarios" / "tiny" / "reproduction" / "data").exists()
+
+
+def test_a_study_and_an_experiment_are_called_what_they_are(repo, capsys):
+    """A study's files are not scenario files: messages say "experiment file" (and "study file")."""
+    folder = repo / "scenarios" / "tiny" / "reproduction"
+    (folder / "broken.json").mkdir()  # an experiment file that is a folder
+    assert _command(repo) == 2
+    err = capsys.readouterr().err
+    assert "experiment file" in err and "broken.json" in err and "scenario file" not in err
+    with pytest.raises(wmnsim.ScenarioError, match='cannot read experiment file ".*broken.json"'):
+        reproduce.load_experiment(folder / "broken.json")
+
+
 def test_a_doc_and_its_report_must_agree(repo, capfd):
     assert _command(repo) == 0
     doc = repo / "docs" / "reproductions" / "tiny.md"

@@ -326,7 +326,13 @@ const BadCase kBadCases[] = {
      [](json& d) {
        d["controllers"] = {{{"type", "counter_starvation"}, {"cw_min_factor", 1.5}}};
      },
-     "/controllers/0/cw_min_factor", "expected a number >= 2, got 1.5"},
+     "/controllers/0/cw_min_factor", "expected a number 2..32768, got 1.5"},
+    // Beyond the largest window over the smallest: factor x CWmin left every window (and an int).
+    {"CounterStarvationFactorBeyondAnyWindow",
+     [](json& d) {
+       d["controllers"] = {{{"type", "counter_starvation"}, {"cw_min_factor", 1e300}}};
+     },
+     "/controllers/0/cw_min_factor", "expected a number 2..32768, got 1e+300"},
     {"ThresholdNotAProbability",
      [](json& d) {
        d["controllers"] = {{{"type", "lscc"}, {"congestion_threshold", 1.5}}};
