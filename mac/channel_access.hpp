@@ -50,6 +50,10 @@ class ChannelAccess {
     // The access timer fired at `now`: every contending function whose access_at is
     // `now` may transmit.
     virtual void on_access_time(Time now) = 0;
+    // For the MAC's observers (the event trace): `f` drew a backoff of `slots`;
+    // the NAV was set to end at `until`. Told after the change; nothing to decide.
+    virtual void on_backoff_drawn(const AccessFunction& /*f*/, int /*slots*/) {}
+    virtual void on_nav_set(Time /*until*/) {}
 
    protected:
     ~Owner() = default;

@@ -98,6 +98,8 @@ class FrameExchange {
   // Frame observers (mac_user.hpp), any number (core/subscriber_list.hpp).
   void subscribe(MacObserver& observer) { observers_.subscribe(observer); }
   void unsubscribe(MacObserver& observer) { observers_.unsubscribe(observer); }
+  // The MAC's other parts tell the same observers (Mac::enqueue, its backoffs and NAV).
+  SubscriberList<MacObserver>& observers() { return observers_; }
 
   // ---- what channel access and the MAC ask ----
   // A SIFS gap, a response awaited or a frame on the air.
