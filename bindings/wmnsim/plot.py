@@ -371,3 +371,138 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
         ax.legend(fontsize=8, loc="best")
     ax.grid(True, alpha=0.3)
     return _done(fig, path)
+
+
+# ---- the run over time, from the event trace (docs/traces.md "Event trace") ----------
+
+# The rows of a node's lane in timeline(), top to bottom.
+TIMELINE_ROWS = ("tx", "rx ok", "rx failed", "NAV", "backoff")
+_TIMELINE_COLOURS = {"tx": "tab:blue", "rx ok": "tab:green", "rx failed": "tab:red", "NAV": "0.6",
+                     "backoff": "tab:orange"}
+
+
+def _event_frame(source: Any) -> "pandas.DataFrame":
+    import pandas as pd
+
+    from . import trace
+
+    if isinstance(source, pd.DataFrame):
+        return source
+    if isinstance(source, Result):
+        return source.event_trace()
+    if isinstance(source, (str, os.PathLike)):
+        return trace.load(source)
+    raise TypeError("timeline() takes a Result whose scenario wrote an event trace, a DataFrame from "
+                    "wmnsim.trace.load, or the trace's path")
+
+
+def timeline_intervals(events: "pandas.DataFrame", node: str, row: str,
+                       window: Tuple[float, float]) -> List[Tuple[float, float]]:
+    """The intervals (start, end) in seconds that :func:`timeline` draws in ``row``
+    (one of ``TIMELINE_ROWS`` but "backoff") of ``node``'s lane: those of the
+    trace's records that overlap ``window``. tx: each transmission (tx_start to its
+    end); rx ok, rx failed: each frame the node's radios locked onto, from its first
+    bit to its end; NAV: from each NAV setting to the NAV's end."""
+    kinds = {"tx": "tx_start", "rx ok": "rx_ok", "rx failed": "rx_fail", "NAV": "nav"}
+    part = events[(events["node"] == node) & (events["kind"] == kinds[row])]
+    start = part["start_ps"].astype("float64") / 1e12
+    end = part["end_ps"].astype("float64") / 1e12
+    keep = (end >= window[0]) & (start <= window[1])
+    return [(float(s), float(e)) for s, e in zip(start[keep], end[keep])]
+
+
+def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optional[Tuple[float, float]] = None,
+             path: Optional[PathLike] = None, title: Optional[str] = None,
+             size: Optional[Tuple[float, float]] = None) -> "Figure":
+    """The medium as each node saw it over ``window`` (seconds; default the trace's
+    first 0.3 s), from the event trace: one lane per node of ``nodes`` (default
+    every node with radio records) with a row each for its own transmissions (tx),
+    the frames it decoded (rx ok) and lost (rx failed; a collision hatched, labelled
+    with its interferer), its NAV, and its backoff draws (a mark each, labelled
+    with the slots drawn when the window shows few). Time in milliseconds.
+
+    ``source``: a Result of a run whose scenario has ``outputs.event_trace``, a
+    DataFrame from :func:`wmnsim.trace.load`, or the trace's path. Each drawn
+    interval is one of :func:`timeline_intervals`; the collections carry the gid
+    ``"<node>:<row>"``."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    events = _event_frame(source)
+    if events.empty:
+        raise ValueError("the event trace holds no records")
+    if window is None:
+        t0 = float(events["time_s"].min())
+        window = (t0, t0 + 0.3)
+    t0, t1 = float(window[0]), float(window[1])
+    if not t1 > t0:
+        raise ValueError(f"window must be (start, end) with end > start, got {window!r}")
+    radio_events = events[events["radio"].notna()]
+    known = [str(n) for n in radio_events["node"].cat.categories if (radio_events["node"] == n).any()]
+    if nodes is None:
+        nodes = known
+    nodes = [str(n) for n in nodes]
+    missing = [n for n in nodes if n not in known]
+    if missing:
+        raise KeyError(f"no radio records for node(s) {', '.join(missing)} in this trace "
+                       f"(nodes: {', '.join(known) or 'none'})")
+    if not nodes:
+        raise ValueError("no node to draw")
+    fig = Figure(figsize=size or (10.0, 1.3 + 1.2 * len(nodes)), layout="constrained")
+    axes = fig.subplots(len(nodes), 1, sharex=True, squeeze=False)[:, 0]
+    ms = 1e3
+    height = 0.7
+    in_window = events[(events["time_s"] >= t0) & (events["time_s"] <= t1)]
+    for ax, node in zip(axes, nodes):
+        for y, row in enumerate(TIMELINE_ROWS):
+            ypos = len(TIMELINE_ROWS) - 1 - y
+            if row == "backoff":
+                draws = in_window[(in_window["node"] == node) & (in_window["kind"] == "backoff")]
+                xs = (draws["time_s"] * ms).to_numpy()
+                ax.scatter(xs, [ypos] * len(xs), marker="|", s=60, color=_TIMELINE_COLOURS[row],
+                           gid=f"{node}:{row}")
+                if 0 < len(draws) <= 40:
+                    for x, slots in zip(xs, draws["slots"]):
+                        ax.annotate(str(int(slots)), (x, ypos), xytext=(0, 5), textcoords="offset points",
+                                    ha="center", fontsize=6, color="0.3")
+                continue
+            spans = timeline_intervals(events, node, row, (t0, t1))
+            if row != "rx failed":
+                ax.broken_barh([(s * ms, (e - s) * ms) for s, e in spans], (ypos - height / 2, height),
+                               facecolors=_TIMELINE_COLOURS[row], gid=f"{node}:{row}")
+                continue
+            fails = events[(events["node"] == node) & (events["kind"] == "rx_fail")]
+            start = fails["start_ps"].astype("float64") / 1e12
+            end = fails["end_ps"].astype("float64") / 1e12
+            fails = fails[(end >= t0) & (start <= t1)]
+            collided = (fails["cause"] == "collision").to_numpy()
+            bars = [(s * ms, (e - s) * ms) for s, e in spans]
+            ax.broken_barh([b for b, c in zip(bars, collided) if not c], (ypos - height / 2, height),
+                           facecolors=_TIMELINE_COLOURS[row], gid=f"{node}:{row}")
+            ax.broken_barh([b for b, c in zip(bars, collided) if c], (ypos - height / 2, height),
+                           facecolors="white", edgecolors=_TIMELINE_COLOURS[row], hatch="////",
+                           gid=f"{node}:{row}:collision")
+            few = int(collided.sum()) <= 60
+            for (x, w), c, who in zip(bars, collided, fails["interferer"]):
+                if c and few and isinstance(who, str):
+                    ax.text(x + w / 2, ypos + height / 2 + 0.05, f"\u00d7{who}", ha="center", va="bottom",
+                            fontsize=6, color=_TIMELINE_COLOURS[row])
+        ax.set_yticks(range(len(TIMELINE_ROWS)), list(reversed(TIMELINE_ROWS)), fontsize=7)
+        ax.set_ylim(-0.6, len(TIMELINE_ROWS) - 0.2)
+        ax.set_ylabel(node, rotation=0, ha="right", va="center", fontsize=10, fontweight="bold")
+        ax.grid(True, axis="x", alpha=0.3)
+    axes[-1].set_xlim(t0 * ms, t1 * ms)
+    axes[-1].set_xlabel("time (ms)")
+    handles = [Patch(facecolor=_TIMELINE_COLOURS[r], label=r) for r in ("tx", "rx ok", "rx failed", "NAV")]
+    handles.append(Patch(facecolor="white", edgecolor=_TIMELINE_COLOURS["rx failed"], hatch="////",
+                         label="rx failed: collision (\u00d7 interferer)"))
+    handles.append(Patch(facecolor=_TIMELINE_COLOURS["backoff"], label="backoff drawn (slots)"))
+    axes[0].legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=6, fontsize=7,
+                   frameon=False)
+    if title is not None:
+        fig.suptitle(title)
+    return _done(fig, path)
+
+
+__all__ += ["timeline", "timeline_intervals"]
+

@@ -1,5 +1,5 @@
-"""The event trace read into pandas (wmnsim.trace.load, Result.event_trace);
-docs/traces.md "Event trace"."""
+"""The event trace read into pandas (wmnsim.trace.load, Result.event_trace) and the
+timeline drawn from it (wmnsim.plot.timeline); docs/traces.md "Event trace"."""
 import subprocess
 
 import numpy as np
@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import wmnsim
+import wmnsim.plot as wplot
 import wmnsim.trace as wtrace
 from conftest import FLAGSHIP, WMNSIM_BIN
 
@@ -94,3 +95,64 @@ def test_result_without_a_trace_says_so(traced):
     result = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 0.1})
     with pytest.raises(KeyError, match="outputs.event_trace"):
         result.event_trace()
+
+
+def _drawn(fig, gid):
+    """The (start, end) in ms of each bar of the collections with `gid`."""
+    out = []
+    for ax in fig.axes:
+        for c in ax.collections:
+            if c.get_gid() == gid:
+                for p in c.get_paths():
+                    xs = p.vertices[:, 0]
+                    out.append((float(xs.min()), float(xs.max())))
+    return sorted(out)
+
+
+def test_timeline_draws_the_traces_intervals(traced, tmp_path):
+    result, path = traced
+    df = wtrace.load(path)
+    window = (0.5, 0.8)
+    png = tmp_path / "timeline.png"
+    fig = wplot.timeline(result, nodes=["A", "B", "GW"], window=window, path=png)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(fig.axes) == 3
+    for node in ("A", "B", "GW"):
+        for row in ("tx", "rx ok", "NAV"):
+            want = sorted((s * 1e3, e * 1e3) for s, e in wplot.timeline_intervals(df, node, row, window))
+            got = _drawn(fig, f"{node}:{row}")
+            assert len(got) == len(want), (node, row)
+            assert np.allclose(got, want, rtol=0, atol=1e-9), (node, row)
+        fails = df[(df["node"] == node) & (df["kind"] == "rx_fail")]
+        want = sorted((s * 1e3, e * 1e3) for s, e in wplot.timeline_intervals(df, node, "rx failed", window))
+        got = sorted(_drawn(fig, f"{node}:rx failed") + _drawn(fig, f"{node}:rx failed:collision"))
+        assert np.allclose(got, want, rtol=0, atol=1e-9) and len(got) == len(want)
+    # B's collisions are hatched and labelled with their interferer: GW for A's frames.
+    collisions = _drawn(fig, "B:rx failed:collision")
+    fails = df[(df["node"] == "B") & (df["kind"] == "rx_fail") & (df["cause"] == "collision")
+               & (df["end_ps"] / 1e12 >= window[0]) & (df["start_ps"] / 1e12 <= window[1])]
+    assert len(collisions) == len(fails) > 0
+    labels = sorted(t.get_text() for t in fig.axes[1].texts if t.get_text().startswith("\u00d7"))
+    assert labels == sorted("\u00d7" + str(i) for i in fails["interferer"])
+    assert "\u00d7GW" in labels
+    assert set(fails[fails["interferer"] == "GW"]["peer"]) == {"A"}
+    # The tx intervals are the trace's own: tx_start to its end.
+    a_tx = df[(df["node"] == "A") & (df["kind"] == "tx_start")]
+    inside = a_tx[(a_tx["end_ps"] / 1e12 >= window[0]) & (a_tx["start_ps"] / 1e12 <= window[1])]
+    assert len(_drawn(fig, "A:tx")) == len(inside) > 0
+    # The backoff marks: one per draw in the window.
+    draws = df[(df["node"] == "A") & (df["kind"] == "backoff") & (df["time_s"] >= window[0])
+               & (df["time_s"] <= window[1])]
+    marks = [c for c in fig.axes[0].collections if c.get_gid() == "A:backoff"]
+    assert len(marks) == 1 and len(marks[0].get_offsets()) == len(draws)
+
+
+def test_timeline_refuses_what_it_cannot_draw(traced):
+    _, path = traced
+    with pytest.raises(KeyError, match="no radio records for node"):
+        wplot.timeline(path, nodes=["Z"])
+    with pytest.raises(ValueError, match="end > start"):
+        wplot.timeline(path, window=(1.0, 1.0))
+    with pytest.raises(TypeError):
+        wplot.timeline(42)
+
