@@ -1,5 +1,9 @@
 """The event trace read into pandas (wmnsim.trace.load, Result.event_trace) and the
 timeline drawn from it (wmnsim.plot.timeline); docs/traces.md "Event trace"."""
+import html.parser
+import json
+import pathlib
+import shutil
 import subprocess
 
 import numpy as np
@@ -156,3 +160,139 @@ def test_timeline_refuses_what_it_cannot_draw(traced):
     with pytest.raises(TypeError):
         wplot.timeline(42)
 
+
+class _Page(html.parser.HTMLParser):
+    """The scripts of a page and every attribute that could load something."""
+
+    def __init__(self):
+        super().__init__()
+        self.scripts, self.external, self.tags, self._in = [], [], set(), None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        for k, v in attrs:
+            if k in ("src", "href") or (isinstance(v, str) and ("http://" in v or "https://" in v)
+                                         and v != "http://www.w3.org/2000/svg"):
+                self.external.append((tag, k, v))
+        if tag == "script":
+            self._in = dict(attrs)
+            self.scripts.append([self._in, ""])
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in is not None:
+            self.scripts[-1][1] += data
+
+
+def _state(data, t):
+    """What the page's stateAt() must give, computed here."""
+    queues = [0] * len(data["nodes"])
+    for node, at, length in data["queues"]:
+        if at > t:
+            break
+        queues[node] = length
+    return {"tx": [{"node": r[0], "peer": r[3]} for r in data["tx"] if r[1] <= t < r[2]],
+            "collisions": [{"node": r[0], "from": r[3], "interferer": r[4]} for r in data["collisions"]
+                           if r[1] <= t < r[2]],
+            "queues": queues}
+
+
+def test_animate_writes_a_self_contained_page_whose_script_plays_the_trace(traced, tmp_path):
+    result, _ = traced
+    window = (0.5, 0.8)
+    page = tmp_path / "air.html"
+    assert wplot.animate(result, page, window=window) == str(page)
+    parsed = _Page()
+    parsed.feed(page.read_text(encoding="utf-8"))
+    assert parsed.external == []  # nothing loaded from elsewhere: opens without a server or network
+    assert {"svg", "input", "button", "script"} <= parsed.tags
+    (data_attrs, data_text), (_, script) = parsed.scripts
+    assert data_attrs["type"] == "application/json"
+    data = json.loads(data_text)
+    assert data == json.loads(json.dumps(wplot.animation_data(result, window=window)))
+    assert [n["id"] for n in data["nodes"]] == ["A", "B", "GW"]
+    assert len(data["tx"]) > 0 and len(data["collisions"]) > 0 and len(data["queues"]) > 0
+    # B's collisions: A's frames, GW the interferer.
+    assert {(c[0], c[3], c[4]) for c in data["collisions"]} >= {(1, 0, 2)}
+    # The page's own script, run by node.js, gives the state the trace says.
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node.js is not installed: the page's script was not run")
+    (tmp_path / "page.js").write_text(script)
+    (tmp_path / "data.json").write_text(data_text)
+    times = [data["collisions"][0][1] + 1e-6, data["tx"][0][1] + 1e-6, 0.5, 0.65, 0.8]
+    (tmp_path / "run.js").write_text(
+        "const m = require('./page.js'); const fs = require('fs');"
+        "const d = JSON.parse(fs.readFileSync(__dirname + '/data.json'));"
+        f"console.log(JSON.stringify({json.dumps(times)}.map(t => m.stateAt(d, t))));")
+    out = subprocess.run([node, str(tmp_path / "run.js")], check=True, capture_output=True, text=True).stdout
+    states = json.loads(out)
+    assert states == [_state(data, t) for t in times]
+    assert any(s["collisions"] for s in states) and any(s["tx"] for s in states)
+
+
+class _Dom(html.parser.HTMLParser):
+    """The SVG circles (their attributes) and texts of a page as a browser left it."""
+
+    def __init__(self):
+        super().__init__()
+        self.circles, self.texts, self.now, self._text = [], [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "circle":
+            self.circles.append(attrs)
+        elif tag == "text" or (tag == "span" and attrs.get("id") == "now"):
+            self._text = tag
+            self.texts.append("")
+
+    def handle_endtag(self, tag):
+        if tag == self._text:
+            self._text = None
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self.texts[-1] += data
+
+
+def _browser():
+    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    for path in ("/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/headless_shell"):
+        if pathlib.Path(path).exists():
+            return path
+    return None
+
+
+def test_animation_page_draws_in_a_headless_browser(traced, tmp_path):
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless Chromium (scripts/setup.sh installs chromium-headless-shell)")
+    result, _ = traced
+    window = (0.5, 0.8)
+    page = tmp_path / "air.html"
+    wplot.animate(result, page, window=window)
+    data = wplot.animation_data(result, window=window)
+    # A moment inside a collision of A's frame at B, and one before anything.
+    hit = next(c for c in data["collisions"] if c[:1] + c[3:] == [1, 0, 2])
+    for t in ((hit[1] + hit[2]) / 2, window[0]):
+        want = _state(json.loads(json.dumps(data)), t)
+        out = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                              page.as_uri() + f"#t={t!r}"], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr[-2000:]
+        dom = _Dom()
+        dom.feed(out.stdout)
+        assert dom.texts[0] == f"{t * 1e3:.3f} ms"  # the page opened at t
+        nodes = [c for c in dom.circles if c.get("fill") == "#ddd"]
+        rings = [c for c in dom.circles if c.get("stroke") == "#1f77b4"]
+        discs = [c for c in dom.circles if c.get("fill") == "#d62728"]
+        assert len(nodes) == 3
+        assert len(rings) == len(want["tx"]) and len(discs) == len(want["collisions"])
+        xs = {i: float(n["x"]) for i, n in enumerate(data["nodes"])}
+        assert sorted(float(c["cx"]) for c in discs) == sorted(xs[c["node"]] for c in want["collisions"])
+        assert [s for s in dom.texts if s.startswith("queue ")] == [f"queue {q}" for q in want["queues"]]
+        assert {"A", "B", "GW"} <= set(dom.texts)
