@@ -30,10 +30,12 @@
 #include <span>
 
 #include "core/scheduler.hpp"
+#include "core/subscriber_list.hpp"
 #include "core/time.hpp"
 #include "mac/access_function.hpp"
 #include "mac/busy_time_meter.hpp"
 #include "mac/mac_timing.hpp"
+#include "mac/mac_user.hpp"
 
 namespace wmnsim::mac {
 
@@ -50,10 +52,6 @@ class ChannelAccess {
     // The access timer fired at `now`: every contending function whose access_at is
     // `now` may transmit.
     virtual void on_access_time(Time now) = 0;
-    // For the MAC's observers (the event trace): `f` drew a backoff of `slots`;
-    // the NAV was set to end at `until`. Told after the change; nothing to decide.
-    virtual void on_backoff_drawn(const AccessFunction& /*f*/, int /*slots*/) {}
-    virtual void on_nav_set(Time /*until*/) {}
 
    protected:
     ~Owner() = default;
@@ -113,6 +111,11 @@ class ChannelAccess {
   // Tells the meter the ns-2 inputs changed (its send timer or NAV).
   void account_ns2() { meter_.ns2_update(channel_cause(), scheduler_.now()); }
 
+  // The MAC's observers (mac_user.hpp), told here of each backoff drawn and NAV
+  // set, and by frame exchange and the MAC of the rest: one list per MAC, kept
+  // here so that telling nobody costs an inline empty test (the event trace).
+  SubscriberList<MacObserver>& observers() { return observers_; }
+
   // ---- functions ----
   // A frame for an idle function (9.3.4.2): access after AIFS if the medium is idle,
   // a backoff first if it is busy.
@@ -147,6 +150,7 @@ class ChannelAccess {
   std::span<AccessFunction> functions_;
   BusyTimeMeter& meter_;
   Owner& owner_;
+  SubscriberList<MacObserver> observers_{"a MAC observer"};
 
   bool phy_busy_ = false;
   bool transmitting_ = false;

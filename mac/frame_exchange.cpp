@@ -60,7 +60,8 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       long_retry_limit_(config.long_retry_limit),
       dequeue_(config.dequeue),
       queue_lifetime_(config.queue_lifetime),
-      data_rate_(config.data_rate) {
+      data_rate_(config.data_rate),
+      observers_(parts.access.observers()) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
 }
 

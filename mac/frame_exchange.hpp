@@ -98,8 +98,6 @@ class FrameExchange {
   // Frame observers (mac_user.hpp), any number (core/subscriber_list.hpp).
   void subscribe(MacObserver& observer) { observers_.subscribe(observer); }
   void unsubscribe(MacObserver& observer) { observers_.unsubscribe(observer); }
-  // The MAC's other parts tell the same observers (Mac::enqueue, its backoffs and NAV).
-  SubscriberList<MacObserver>& observers() { return observers_; }
 
   // ---- what channel access and the MAC ask ----
   // A SIFS gap, a response awaited or a frame on the air.
@@ -207,7 +205,7 @@ class FrameExchange {
   DataRateFn data_rate_;
   std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
   MacUser* user_ = nullptr;
-  SubscriberList<MacObserver> observers_{"a MAC observer"};
+  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   DuplicateFilter duplicates_;
   std::uint16_t next_sequence_ = 0;
 

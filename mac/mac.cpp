@@ -142,7 +142,7 @@ link::EnqueueResult Mac::enqueue(PacketPtr packet) {
   const Packet& queued = *packet;  // the queue holds it once accepted
   const link::EnqueueResult result = f.queue->enqueue(std::move(packet), now);
   if (!result.is_accepted()) return result;
-  exchange_.observers().tell(
+  access_.observers().tell(
       [&](MacObserver& o) { o.on_enqueue(radio_.id(), queued, ac, f.queue->length_packets()); });
   if (was_idle && !f.contending()) {  // (a discipline's notify_ready() may have started it)
     if (f.has_frame_ready(now)) {

@@ -198,12 +198,6 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   bool exchange_active() const override { return exchange_.active(); }
   // Grants the access of every function whose counter reached zero now.
   void on_access_time(Time now) override;
-  void on_backoff_drawn(const AccessFunction& f, int slots) override {
-    exchange_.observers().tell([&](MacObserver& o) { o.on_backoff(radio_.id(), f.ac, slots, f.cw); });
-  }
-  void on_nav_set(Time until) override {
-    exchange_.observers().tell([&](MacObserver& o) { o.on_nav(radio_.id(), until); });
-  }
 
   Scheduler& scheduler_;
   phy::Radio& radio_;
