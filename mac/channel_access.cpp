@@ -116,6 +116,7 @@ void ChannelAccess::set_nav(Time until) {
   nav_end_ = until;
   scheduler_.cancel(nav_timer_);
   nav_timer_ = scheduler_.schedule_at(until, [this] { refresh(); }, node_);
+  observers_.tell([&](MacObserver& o) { o.on_nav(radio_, until); });
   refresh();
 }
 
@@ -153,6 +154,7 @@ void ChannelAccess::draw_backoff(AccessFunction& f, Time now) {
   const int slots = f.draw_backoff(now);
   WMNSIM_LOG(scheduler_.log(), spdlog::level::trace, node_, "mac {}: backoff {} slots drawn (CW {}, {})",
              scheduler_.log().radio_label(radio_), slots, f.cw, to_string(f.ac));
+  observers_.tell([&](MacObserver& o) { o.on_backoff(radio_, f.ac, slots, f.cw); });
   if (!busy_) schedule(f);
 }
 

@@ -30,10 +30,12 @@
 #include <span>
 
 #include "core/scheduler.hpp"
+#include "core/subscriber_list.hpp"
 #include "core/time.hpp"
 #include "mac/access_function.hpp"
 #include "mac/busy_time_meter.hpp"
 #include "mac/mac_timing.hpp"
+#include "mac/mac_user.hpp"
 
 namespace wmnsim::mac {
 
@@ -109,6 +111,11 @@ class ChannelAccess {
   // Tells the meter the ns-2 inputs changed (its send timer or NAV).
   void account_ns2() { meter_.ns2_update(channel_cause(), scheduler_.now()); }
 
+  // The MAC's observers (mac_user.hpp), told here of each backoff drawn and NAV
+  // set, and by frame exchange and the MAC of the rest: one list per MAC, kept
+  // here so that telling nobody costs an inline empty test (the event trace).
+  SubscriberList<MacObserver>& observers() { return observers_; }
+
   // ---- functions ----
   // A frame for an idle function (9.3.4.2): access after AIFS if the medium is idle,
   // a backoff first if it is busy.
@@ -143,6 +150,7 @@ class ChannelAccess {
   std::span<AccessFunction> functions_;
   BusyTimeMeter& meter_;
   Owner& owner_;
+  SubscriberList<MacObserver> observers_{"a MAC observer"};
 
   bool phy_busy_ = false;
   bool transmitting_ = false;

@@ -25,6 +25,12 @@ void require_no_pending_response(bool pending, std::uint32_t self, const Frame& 
 // categories (0 for DCF data, 0..3 for QoS data by access category).
 constexpr std::uint8_t kManagementCacheCategory = 0xff;
 
+// What a debug line names of a frame's packet, so that it can be matched with the
+// event trace's records (docs/traces.md "Event trace"): its id (0: none) and its
+// flow's index (-1: none, control traffic or a management frame).
+std::uint64_t log_packet(const Packet* p) { return p != nullptr ? p->id : 0; }
+std::int64_t log_flow(const Packet* p) { return p != nullptr && p->flow != kNoFlow ? std::int64_t{p->flow} : -1; }
+
 }  // namespace
 
 void check_retry_limits(int short_limit, int long_limit) {
@@ -54,7 +60,8 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       long_retry_limit_(config.long_retry_limit),
       dequeue_(config.dequeue),
       queue_lifetime_(config.queue_lifetime),
-      data_rate_(config.data_rate) {
+      data_rate_(config.data_rate),
+      observers_(parts.access.observers()) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
 }
 
@@ -90,6 +97,7 @@ void FrameExchange::load_next_mpdu(AccessFunction& f) {
   } else {
     f.packet = f.queue->dequeue(scheduler_.now());
     if (!f.packet) throw std::logic_error("MAC: access granted with no frame ready");
+    observers_.tell([&](MacObserver& o) { o.on_dequeue(address_, *f.packet, f.ac, f.queue->length_packets()); });
     f.service_start = std::max(f.packet->queued_at, f.last_service_end);
     // Here, where each data MPDU is taken exactly once (has_mpdu() above keeps a
     // retried MPDU from coming back), not where its service ends.
@@ -270,10 +278,11 @@ void FrameExchange::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rat
   const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(profile_, rate, bytes), frame};
   observers_.tell([&](MacObserver& o) { o.on_frame_sent(address_, *frame, phy_frame.duration); });
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
-             "mac {}: {} sent to {}, {} B at {}, retry {}, seq {}, airtime {:.1f}us", scheduler_.log().radio_label(address_),
-             to_string(frame->kind),
+             "mac {}: {} sent to {}, {} B at {}, retry {}, seq {}, airtime {:.1f}us, pkt {}, flow {}",
+             scheduler_.log().radio_label(address_), to_string(frame->kind),
              frame->receiver.is_broadcast() ? std::string("broadcast") : scheduler_.log().radio_label(frame->receiver.radio()),
-             bytes, rate.name, frame->retry ? 1 : 0, frame->sequence, phy_frame.duration.to_seconds() * 1e6);
+             bytes, rate.name, frame->retry ? 1 : 0, frame->sequence, phy_frame.duration.to_seconds() * 1e6,
+             log_packet(frame->packet.get()), log_flow(frame->packet.get()));
   if (Fingerprint* fp = scheduler_.fingerprint()) {
     fp->frame(scheduler_.now(), address_, to_string(frame->kind), bytes, phy_frame.duration);
   }
@@ -450,9 +459,12 @@ void FrameExchange::retry_or_drop(AccessFunction& f, RetryCount count) {
   if (f.charge_retry(count, limit)) {
     finish_mpdu(f, MpduEnd::retry_limit);
   } else {
-    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: retry {} of {} ({} retry count), CW now {}",
-               scheduler_.log().radio_label(address_), long_count ? f.long_retries : f.short_retries, limit,
-               long_count ? "long" : "short", f.cw);
+    const int retries = long_count ? f.long_retries : f.short_retries;
+    WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
+               "mac {}: retry {} of {} ({} retry count), CW now {}, seq {}, pkt {}, flow {}",
+               scheduler_.log().radio_label(address_), retries, limit, long_count ? "long" : "short", f.cw, f.sequence,
+               log_packet(f.packet.get()), log_flow(f.packet.get()));
+    observers_.tell([&](MacObserver& o) { o.on_retry(address_, f.packet.get(), f.sequence, retries); });
   }
   access_.draw_backoff(f, now);
   take_next_early(f);  // after a drop, the next frame (mac.dequeue "after_exchange")
@@ -491,11 +503,13 @@ void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome out
   const auto* frame = static_cast<const Frame*>(phy_frame.payload.get());
   if (frame == nullptr) return;
   observers_.tell([&](MacObserver& o) { o.on_frame_received(address_, *frame); });
-  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: {} received from {} to {}, {} B, retry {}, seq {}",
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
+             "mac {}: {} received from {} to {}, {} B, retry {}, seq {}, pkt {}, flow {}",
              scheduler_.log().radio_label(address_), to_string(frame->kind),
              scheduler_.log().radio_label(frame->transmitter.radio()),
              frame->receiver.is_broadcast() ? std::string("broadcast") : scheduler_.log().radio_label(frame->receiver.radio()),
-             phy_frame.psdu_bytes, frame->retry ? 1 : 0, frame->sequence);
+             phy_frame.psdu_bytes, frame->retry ? 1 : 0, frame->sequence, log_packet(frame->packet.get()),
+             log_flow(frame->packet.get()));
   const bool to_me = frame->receiver == MacAddress(address_);
   if (awaiting_ == Awaiting::cts && to_me && frame->kind == FrameKind::cts) {
     scheduler_.cancel(response_timer_);

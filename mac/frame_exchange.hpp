@@ -205,7 +205,7 @@ class FrameExchange {
   DataRateFn data_rate_;
   std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
   MacUser* user_ = nullptr;
-  SubscriberList<MacObserver> observers_{"a MAC observer"};
+  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   DuplicateFilter duplicates_;
   std::uint16_t next_sequence_ = 0;
 

@@ -139,8 +139,11 @@ link::EnqueueResult Mac::enqueue(PacketPtr packet) {
   const bool was_idle = !f.contending() && !f.has_frame() && !exchange_.in_exchange(f);
   const Time now = scheduler_.now();
   packet->queued_at = now;  // its queue lifetime counts from here
+  const Packet& queued = *packet;  // the queue holds it once accepted
   const link::EnqueueResult result = f.queue->enqueue(std::move(packet), now);
   if (!result.is_accepted()) return result;
+  access_.observers().tell(
+      [&](MacObserver& o) { o.on_enqueue(radio_.id(), queued, ac, f.queue->length_packets()); });
   if (was_idle && !f.contending()) {  // (a discipline's notify_ready() may have started it)
     if (f.has_frame_ready(now)) {
       start_access(f, now);

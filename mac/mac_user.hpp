@@ -3,6 +3,7 @@
 // room freed in a queue. Owned by mac/ so that mac/ knows nothing of the node
 // (DESIGN.md: upward calls go through small listener interfaces).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/management_body.hpp"
@@ -38,6 +39,22 @@ class MacObserver {
   virtual void on_frame_sent(std::uint32_t /*radio*/, const Frame& /*frame*/, Time /*airtime*/) {}
   virtual void on_frame_received(std::uint32_t /*radio*/, const Frame& /*frame*/) {}
   virtual void on_drop(std::uint32_t /*radio*/, const Packet& /*packet*/, DropCause /*cause*/) {}
+  // The contention of the MAC, for the event trace (trace/event_trace.hpp). Told
+  // after the MAC's state changed; an observer only reads.
+  // `packet` entered the queue of `ac`, now `queue_length` packets long.
+  virtual void on_enqueue(std::uint32_t /*radio*/, const Packet& /*packet*/, AccessCategory /*ac*/,
+                          std::size_t /*queue_length*/) {}
+  // `packet` left the queue of `ac` for service (its first attempt follows).
+  virtual void on_dequeue(std::uint32_t /*radio*/, const Packet& /*packet*/, AccessCategory /*ac*/,
+                          std::size_t /*queue_length*/) {}
+  // A backoff of `slots` was drawn for `ac` in [0, cw - 1] (9.3.4.3).
+  virtual void on_backoff(std::uint32_t /*radio*/, AccessCategory /*ac*/, int /*slots*/, int /*cw*/) {}
+  // The NAV was set (grown) to end at `until` (9.3.2.4).
+  virtual void on_nav(std::uint32_t /*radio*/, Time /*until*/) {}
+  // The MPDU in service failed an attempt and will be tried again: its retry count
+  // is now `retries` (9.3.4.4); `packet` is null for a management frame.
+  virtual void on_retry(std::uint32_t /*radio*/, const Packet* /*packet*/, std::uint16_t /*sequence*/,
+                        int /*retries*/) {}
 };
 
 }  // namespace wmnsim::mac

@@ -1,7 +1,8 @@
 #pragma once
 // What a frame trace (trace/pcap_trace.hpp) watches on the air: every frame a
 // radio starts to transmit, every frame a radio decodes, and every frame that
-// reaches a radio without being decoded, with the cause. Owned by phy/, which
+// reaches a radio without being decoded, with the cause; for the event trace, every
+// frame a radio locks onto. Owned by phy/, which
 // knows the rate, the channel and the powers; the observer reads the payload (the
 // MAC frame) as its own business.
 //
@@ -28,6 +29,10 @@ class AirObserver {
   virtual ~AirObserver() = default;
   // Radio `from` starts transmitting `frame` now.
   virtual void on_transmit(RadioId from, const PhyFrame& frame) = 0;
+  // Radio `to` locked onto `frame` now (detected its preamble and PLCP header, its
+  // first bit): its reception begins; on_decoded or on_failed ends it. `power` is
+  // its received power. Only the event trace (trace/event_trace.hpp) listens.
+  virtual void on_locked(RadioId /*to*/, const PhyFrame& /*frame*/, PowerMw /*power*/) {}
   // Radio `to` decoded `frame` (RxOutcome::success) now, at its end; its first bit
   // arrived at `first_bit`. `info.power` is the frame's received power there.
   virtual void on_decoded(RadioId to, const PhyFrame& frame, const RxInfo& info, Time first_bit) = 0;

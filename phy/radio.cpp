@@ -155,11 +155,12 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   l.cause = std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
   l.doomed = l.cause.has_value();
   locked_ = std::move(l);
-  if (medium_.air_observer() != nullptr) {
+  if (AirObserver* trace = medium_.air_observer()) {
     locked_->sender = medium_.sender(tx);
     for (const Signal& s : signals_) {
       if (s.tx != tx) note_interferer(s.tx, s.power);  // on the air before it
     }
+    trace->on_locked(id_, frame, power);
   }
   success_.reset();
   stretches_.clear();

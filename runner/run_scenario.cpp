@@ -19,6 +19,8 @@
 #include "results/result_columns.hpp"
 #include "runner/result_rows.hpp"
 #include "scenario/registries.hpp"
+#include "trace/air_observer_fanout.hpp"
+#include "trace/event_trace.hpp"
 #include "trace/pcap_trace.hpp"
 
 namespace wmnsim {
@@ -362,6 +364,77 @@ void check_pcap_files(const Network& net, const std::vector<std::string>& other_
   if (!issues.empty()) throw ScenarioError(std::move(issues));
 }
 
+// ---- outputs.event_trace (docs/traces.md "Event trace") ----
+
+constexpr const char* kEventTracePath = "/outputs/event_trace/path";
+
+trace::EventTraceOptions event_trace_options(const Scenario& s) {
+  const EventTraceOutput& e = *s.outputs.event_trace;
+  trace::EventTraceOptions o;
+  o.path = e.path;
+  if (!e.nodes.empty()) {
+    o.nodes.assign(s.nodes.size(), false);
+    for (const std::size_t n : e.nodes) o.nodes[n] = true;
+  }
+  o.kinds = e.kinds;
+  o.start = e.start;
+  o.end = e.end;
+  o.max_records = static_cast<std::uint64_t>(e.max_records);
+  return o;
+}
+
+// As the pcap files: writable, and none of the run's other output files.
+void check_event_trace_file(const Network& net, const std::vector<std::string>& other_outputs = {}) {
+  const Scenario& s = net.scenario();
+  const std::filesystem::path path = s.outputs.event_trace->path;
+  std::vector<ValidationIssue> issues;
+  for (const std::string& problem : check_output_files({}, {{kEventTracePath, path}})) {
+    issues.push_back({kEventTracePath, problem});
+  }
+  const auto same = [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    return std::filesystem::absolute(a).lexically_normal() == std::filesystem::absolute(b).lexically_normal();
+  };
+  for (const auto& other : {s.outputs.results_file, s.outputs.timeseries_file}) {
+    if (other && same(path, *other)) {
+      issues.push_back({kEventTracePath, "the event trace " + path.string() + " is also an output file of " +
+                                             "/outputs; choose another path"});
+    }
+  }
+  for (const std::string& other : other_outputs) {
+    if (same(path, other)) {
+      issues.push_back({kEventTracePath, "the event trace " + path.string() +
+                                             " is also the run's -o or --csv file; choose another path"});
+    }
+  }
+  if (s.outputs.pcap) {
+    for (const auto& f : trace::trace_files(*net.phy().medium, pcap_options(s), traced_network(net))) {
+      if (same(path, f)) {
+        issues.push_back({kEventTracePath, "the event trace " + path.string() +
+                                               " is also a file of /outputs/pcap; choose another path"});
+      }
+    }
+  }
+  if (!issues.empty()) throw ScenarioError(std::move(issues));
+}
+
+// The trace, subscribed to every MAC and node of `net`, into `trace`.
+void start_event_trace(Network& net, std::optional<trace::EventTrace>& trace) {
+  const Scenario& s = net.scenario();
+  std::vector<mac::Mac*> macs;
+  for (const auto& m : net.macs().macs) macs.push_back(m.get());
+  std::vector<Node*> nodes;
+  std::vector<std::string> ids;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    nodes.push_back(&net.node(i));
+    ids.push_back(s.nodes[i].id);
+  }
+  try {
+    trace.emplace(event_trace_options(s), *net.phy().medium, macs, nodes, ids);
+  } catch (const trace::CaptureWriteError& e) {
+    throw ScenarioError(std::vector<ValidationIssue>{{kEventTracePath, e.what()}});
+  }
+}
+
 }  // namespace
 
 const char* why_not_recorded(std::string_view /*timeseries_kind*/) {
@@ -378,6 +451,7 @@ void check_runnable(const Scenario& scenario, const Registries& registries) {
   Simulation sim(scenario.simulation.seed, scenario.name, spdlog::level::off);
   Network net(sim, scenario, registries.controllers);
   if (scenario.outputs.pcap) check_pcap_files(net);
+  if (scenario.outputs.event_trace) check_event_trace_file(net);
 }
 
 Results run_scenario(const Scenario& scenario, const RunOptions& options) {
@@ -401,6 +475,17 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }
+  // Likewise the event trace; beside a pcap trace, both watch the air through a fanout.
+  std::optional<trace::EventTrace> events;
+  std::optional<trace::AirObserverFanout> air;
+  if (scenario.outputs.event_trace) {
+    check_event_trace_file(net, options.other_output_files);
+    start_event_trace(net, events);
+    std::vector<phy::AirObserver*> observers;
+    if (pcap) observers.push_back(&*pcap);
+    observers.push_back(&*events);
+    air.emplace(*net.phy().medium, std::move(observers));
+  }
   const Time interval = scenario.simulation.measurement_interval;
   FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
   mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);
@@ -411,6 +496,8 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   bool finished = false;
   try {
     finished = sim.run_until(scenario.simulation.duration, options.control);
+  } catch (const trace::EventTraceWriteError& e) {
+    throw ScenarioError(std::vector<ValidationIssue>{{kEventTracePath, e.what()}});
   } catch (const trace::CaptureWriteError& e) {
     // A trace that no longer fits the disk, as at commit below and as the results
     // file (exit 2, the earlier file kept): the user's to fix, not an internal error.
@@ -449,6 +536,19 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     }
   }
 
+  if (events) {
+    try {
+      events->commit();
+    } catch (const trace::CaptureWriteError& e) {
+      throw ScenarioError(std::vector<ValidationIssue>{{kEventTracePath, e.what()}});
+    }
+    if (const auto cut = events->cut_at()) {
+      out.warnings.push_back({"/outputs/event_trace/max_records",
+                              "the event trace stops at " + format_number(cut->to_seconds()) + " s simulated: it holds " +
+                                  std::to_string(scenario.outputs.event_trace->max_records) +
+                                  " records (max_records); raise max_records, or narrow nodes, kinds or the window"});
+    }
+  }
   write_flows(net, out, sim.now());
   write_nodes(net, out, sim.now());
   if (const aodv::Aodv* agent = net.aodv()) out.routing = aodv_results(scenario, *agent);

@@ -168,6 +168,70 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   return p;
 }
 
+// outputs.event_trace: where the event trace goes and what it keeps (docs/traces.md
+// "Event trace").
+EventTraceOutput parse_event_trace(JsonReader r, ParseContext& ctx) {
+  EventTraceOutput e;
+  if (auto path = r.string("path", Need::required, "\"events.bin\"")) {
+    if (path->empty() || path->back() == '/') {
+      ctx.issues.add(r.path_of("path"), "expected a file name such as \"events.bin\", got " + quote_short(*path));
+    } else {
+      e.path = *path;
+    }
+  }
+  if (const nlohmann::json* list = r.array("nodes")) {
+    // As outputs.pcap.nodes: an empty list is neither "every node" nor "none".
+    if (list->empty()) {
+      ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
+                                         "node, or list the nodes to trace");
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = pointer_join(r.path_of("nodes"), i);
+      const nlohmann::json& v = (*list)[i];
+      if (!v.is_string()) {
+        ctx.issues.add(path, "expected a node id (a string), got " + describe_value(v));
+        continue;
+      }
+      const auto node = ctx.scenario.find_node(v.get<std::string>());
+      if (!node) {
+        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is not defined");
+      } else if (std::find(e.nodes.begin(), e.nodes.end(), *node) != e.nodes.end()) {
+        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is listed twice; remove one");
+      } else {
+        e.nodes.push_back(*node);
+      }
+    }
+  }
+  if (const nlohmann::json* list = r.array("kinds")) {
+    if (list->empty()) {
+      ctx.issues.add(r.path_of("kinds"), "an empty list names no kind to write; remove \"kinds\" to write every "
+                                         "kind, or list the kinds to write");
+    }
+    e.kinds = 0;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = pointer_join(r.path_of("kinds"), i);
+      const auto kind = check_enum((*list)[i], path, ctx.issues, names(kEventKinds));
+      if (!kind) continue;
+      if ((e.kinds & kind_bit(*kind)) != 0) {
+        ctx.issues.add(path, "\"" + std::string(enum_name(names(kEventKinds), *kind)) + "\" is listed twice; remove one");
+      }
+      e.kinds |= kind_bit(*kind);
+    }
+  }
+  e.start = r.seconds_or("start_s", e.start, NumberRange::non_negative());
+  if (const auto end = r.seconds("end_s", NumberRange::non_negative())) {
+    e.end = *end;
+    if (e.end < e.start) {
+      ctx.issues.add(r.path_of("end_s"), "the window ends (" + format_number(e.end.to_seconds()) +
+                                             " s) before it starts (start_s " + format_number(e.start.to_seconds()) +
+                                             " s)");
+    }
+  }
+  e.max_records = r.integer_or("max_records", e.max_records, 1, EventTraceOutput::kMaxMaxRecords);
+  r.finish();
+  return e;
+}
+
 void parse_outputs(JsonReader r, ParseContext& ctx) {
   Scenario& s = ctx.scenario;
   s.timeseries = {"flow_goodput"};
@@ -196,6 +260,7 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
   s.outputs.results_file = file_name("results_file");
   s.outputs.timeseries_file = file_name("timeseries_file");
   if (r.get("pcap") != nullptr) s.outputs.pcap = parse_pcap(r.object("pcap"), ctx);
+  if (r.get("event_trace") != nullptr) s.outputs.event_trace = parse_event_trace(r.object("event_trace"), ctx);
   r.finish();
 }
 

@@ -27,6 +27,7 @@
 
 #include "config/limits.hpp"
 #include "control/controller_config.hpp"
+#include "core/event_kind.hpp"
 #include "core/input_error.hpp"  // ScenarioError
 #include "core/routing.hpp"
 #include "core/routing_config.hpp"
@@ -153,10 +154,26 @@ struct PcapOutput {
   static constexpr std::int64_t kMaxMaxBytes = std::int64_t{1} << 40;
 };
 
+// outputs.event_trace (docs/traces.md "Event trace"): one record per event of
+// interest, filtered, into one file that wmnsim.trace.load() reads.
+struct EventTraceOutput {
+  std::string path;
+  std::vector<std::size_t> nodes;        // node indices whose events are written; empty: every node
+  std::uint32_t kinds = kAllEventKinds;  // kind_bit() of each kind written
+  Time start = Time::zero();             // the window, both ends included
+  Time end = Time::max();
+  // The most records the file holds (64 octets each): the rest are not written, as
+  // the time series are bounded (docs/scenario.md, Limits).
+  std::int64_t max_records = kDefaultMaxRecords;
+  static constexpr std::int64_t kDefaultMaxRecords = std::int64_t{1} << 24;  // 1 GiB of records
+  static constexpr std::int64_t kMaxMaxRecords = std::int64_t{1} << 34;      // 1 TiB
+};
+
 struct OutputsSection {
   std::optional<std::string> results_file;     // the CLI's -o wins
   std::optional<std::string> timeseries_file;  // CSV; default: inside the results
   std::optional<PcapOutput> pcap;              // none: no trace
+  std::optional<EventTraceOutput> event_trace;  // none: no event trace
 };
 
 // The allowed outputs.timeseries kinds.

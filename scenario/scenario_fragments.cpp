@@ -169,6 +169,9 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
   compose_queue(schema, registries.queue_disciplines);
   // outputs.timeseries: the built-in kinds, then what registered transports offer.
   at(schema, {"properties", "outputs", "properties", "timeseries", "items"})["enum"] = timeseries_kinds(registries);
+  // outputs.event_trace.kinds: the trace's kinds (core/event_kind.hpp).
+  at(schema, {"properties", "outputs", "properties", "event_trace", "properties", "kinds", "items"})["enum"] =
+      enum_names(names(kEventKinds));
   // A node group's count: up to the node cap the loader applies (kMaxNodes), in
   // every placement's clause that takes a count.
   for (ojson& clause : at(schema, {"properties", "node_groups", "items", "allOf"})) {

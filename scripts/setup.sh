@@ -12,7 +12,11 @@ packages=(
   python3-numpy python3-pandas python3-matplotlib python3-pip python3-venv
   python3-scipy python3-dask python3-distributed libboost-math-dev
   tshark
+  chromium-headless-shell nodejs
 )
+# tshark reads the pcap traces back (tests/trace/test_pcap_tshark.py); the headless
+# Chromium opens wmnsim.plot.animate's page and node.js runs its script
+# (tests/python/test_trace.py, docs/traces.md "The animation").
 # Not packaged by Debian 12: pyarrow (Parquet for sweeps), from PyPI. Pinned below
 # 19: later wheels need NumPy 2, Debian 12 has 1.24.
 pip_packages=("pyarrow>=14,<19")

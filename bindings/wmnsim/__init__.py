@@ -46,10 +46,11 @@ commit: str = _core.commit
 
 def __getattr__(name: str):
     # wmnsim.plot imports matplotlib, so it loads on first use only.
-    if name == "plot":
+    # wmnsim.plot imports matplotlib, wmnsim.trace pandas: each loads on first use.
+    if name in ("plot", "trace"):
         import importlib
 
-        return importlib.import_module(".plot", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'wmnsim' has no attribute {name!r}")
 
 
@@ -64,6 +65,7 @@ __all__ = [
     "NotSupportedError",
     "ValidationIssue",
     "plot",
+    "trace",
     "model",
     "sweep",
     "SweepData",

@@ -80,6 +80,9 @@ def run(
     except ScenarioError as e:  # NotSupportedError included: with_source keeps the class
         raise e.with_source(sc.source) from None
     result = Result(document)
+    section = sc.to_dict().get("outputs", {}).get("event_trace")
+    if isinstance(section, dict) and isinstance(section.get("path"), str):
+        result._event_trace_path = os.path.abspath(section["path"])
     _raise_pending(pending, result)
     return result
 

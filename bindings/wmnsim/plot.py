@@ -482,3 +482,326 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
         ax.legend(fontsize=8, loc="best")
     ax.grid(True, alpha=0.3)
     return _done(fig, path)
+
+
+# ---- the run over time, from the event trace (docs/traces.md "Event trace") ----------
+
+# The rows of a node's lane in timeline(), top to bottom.
+TIMELINE_ROWS = ("tx", "rx ok", "rx failed", "NAV", "backoff")
+_TIMELINE_COLOURS = {"tx": "tab:blue", "rx ok": "tab:green", "rx failed": "tab:red", "NAV": "0.6",
+                     "backoff": "tab:orange"}
+
+
+def _event_frame(source: Any) -> "pandas.DataFrame":
+    import pandas as pd
+
+    from . import trace
+
+    if isinstance(source, pd.DataFrame):
+        return source
+    if isinstance(source, Result):
+        return source.event_trace()
+    if isinstance(source, (str, os.PathLike)):
+        return trace.load(source)
+    raise TypeError("timeline() takes a Result whose scenario wrote an event trace, a DataFrame from "
+                    "wmnsim.trace.load, or the trace's path")
+
+
+def timeline_intervals(events: "pandas.DataFrame", node: str, row: str,
+                       window: Tuple[float, float]) -> List[Tuple[float, float]]:
+    """The intervals (start, end) in seconds that :func:`timeline` draws in ``row``
+    (one of ``TIMELINE_ROWS`` but "backoff") of ``node``'s lane: those of the
+    trace's records that overlap ``window``. tx: each transmission (tx_start to its
+    end); rx ok, rx failed: each frame the node's radios locked onto, from its first
+    bit to its end; NAV: from each NAV setting to the NAV's end."""
+    kinds = {"tx": "tx_start", "rx ok": "rx_ok", "rx failed": "rx_fail", "NAV": "nav"}
+    part = events[(events["node"] == node) & (events["kind"] == kinds[row])]
+    start = part["start_ps"].astype("float64") / 1e12
+    end = part["end_ps"].astype("float64") / 1e12
+    keep = (end >= window[0]) & (start <= window[1])
+    return [(float(s), float(e)) for s, e in zip(start[keep], end[keep])]
+
+
+def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optional[Tuple[float, float]] = None,
+             path: Optional[PathLike] = None, title: Optional[str] = None,
+             size: Optional[Tuple[float, float]] = None) -> "Figure":
+    """The medium as each node saw it over ``window`` (seconds; default the trace's
+    first 0.3 s), from the event trace: one lane per node of ``nodes`` (default
+    every node with radio records) with a row each for its own transmissions (tx),
+    the frames it decoded (rx ok) and lost (rx failed; a collision hatched, labelled
+    with its interferer), its NAV, and its backoff draws (a mark each, labelled
+    with the slots drawn when the window shows few). Time in milliseconds.
+
+    ``source``: a Result of a run whose scenario has ``outputs.event_trace``, a
+    DataFrame from :func:`wmnsim.trace.load`, or the trace's path. Each drawn
+    interval is one of :func:`timeline_intervals`; the collections carry the gid
+    ``"<node>:<row>"``."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    events = _event_frame(source)
+    if events.empty:
+        raise ValueError("the event trace holds no records")
+    if window is None:
+        t0 = float(events["time_s"].min())
+        window = (t0, t0 + 0.3)
+    t0, t1 = float(window[0]), float(window[1])
+    if not t1 > t0:
+        raise ValueError(f"window must be (start, end) with end > start, got {window!r}")
+    radio_events = events[events["radio"].notna()]
+    known = [str(n) for n in radio_events["node"].cat.categories if (radio_events["node"] == n).any()]
+    if nodes is None:
+        nodes = known
+    nodes = [str(n) for n in nodes]
+    missing = [n for n in nodes if n not in known]
+    if missing:
+        raise KeyError(f"no radio records for node(s) {', '.join(missing)} in this trace "
+                       f"(nodes: {', '.join(known) or 'none'})")
+    if not nodes:
+        raise ValueError("no node to draw")
+    fig = Figure(figsize=size or (10.0, 1.3 + 1.2 * len(nodes)), layout="constrained")
+    axes = fig.subplots(len(nodes), 1, sharex=True, squeeze=False)[:, 0]
+    ms = 1e3
+    height = 0.7
+    in_window = events[(events["time_s"] >= t0) & (events["time_s"] <= t1)]
+    for ax, node in zip(axes, nodes):
+        for y, row in enumerate(TIMELINE_ROWS):
+            ypos = len(TIMELINE_ROWS) - 1 - y
+            if row == "backoff":
+                draws = in_window[(in_window["node"] == node) & (in_window["kind"] == "backoff")]
+                xs = (draws["time_s"] * ms).to_numpy()
+                ax.scatter(xs, [ypos] * len(xs), marker="|", s=60, color=_TIMELINE_COLOURS[row],
+                           gid=f"{node}:{row}")
+                if 0 < len(draws) <= 40:
+                    for x, slots in zip(xs, draws["slots"]):
+                        ax.annotate(str(int(slots)), (x, ypos), xytext=(0, 5), textcoords="offset points",
+                                    ha="center", fontsize=6, color="0.3")
+                continue
+            spans = timeline_intervals(events, node, row, (t0, t1))
+            if row != "rx failed":
+                ax.broken_barh([(s * ms, (e - s) * ms) for s, e in spans], (ypos - height / 2, height),
+                               facecolors=_TIMELINE_COLOURS[row], gid=f"{node}:{row}")
+                continue
+            fails = events[(events["node"] == node) & (events["kind"] == "rx_fail")]
+            start = fails["start_ps"].astype("float64") / 1e12
+            end = fails["end_ps"].astype("float64") / 1e12
+            fails = fails[(end >= t0) & (start <= t1)]
+            collided = (fails["cause"] == "collision").to_numpy()
+            bars = [(s * ms, (e - s) * ms) for s, e in spans]
+            ax.broken_barh([b for b, c in zip(bars, collided) if not c], (ypos - height / 2, height),
+                           facecolors=_TIMELINE_COLOURS[row], gid=f"{node}:{row}")
+            ax.broken_barh([b for b, c in zip(bars, collided) if c], (ypos - height / 2, height),
+                           facecolors="white", edgecolors=_TIMELINE_COLOURS[row], hatch="////",
+                           gid=f"{node}:{row}:collision")
+            few = int(collided.sum()) <= 60
+            for (x, w), c, who in zip(bars, collided, fails["interferer"]):
+                if c and few and isinstance(who, str):
+                    ax.text(x + w / 2, ypos + height / 2 + 0.05, f"\u00d7{who}", ha="center", va="bottom",
+                            fontsize=6, color=_TIMELINE_COLOURS[row])
+        ax.set_yticks(range(len(TIMELINE_ROWS)), list(reversed(TIMELINE_ROWS)), fontsize=7)
+        ax.set_ylim(-0.6, len(TIMELINE_ROWS) - 0.2)
+        ax.set_ylabel(node, rotation=0, ha="right", va="center", fontsize=10, fontweight="bold")
+        ax.grid(True, axis="x", alpha=0.3)
+    axes[-1].set_xlim(t0 * ms, t1 * ms)
+    axes[-1].set_xlabel("time (ms)")
+    handles = [Patch(facecolor=_TIMELINE_COLOURS[r], label=r) for r in ("tx", "rx ok", "rx failed", "NAV")]
+    handles.append(Patch(facecolor="white", edgecolor=_TIMELINE_COLOURS["rx failed"], hatch="////",
+                         label="rx failed: collision (\u00d7 interferer)"))
+    handles.append(Patch(facecolor=_TIMELINE_COLOURS["backoff"], label="backoff drawn (slots)"))
+    axes[0].legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=6, fontsize=7,
+                   frameon=False)
+    if title is not None:
+        fig.suptitle(title)
+    return _done(fig, path)
+
+
+__all__ += ["timeline", "timeline_intervals"]
+
+
+# ---- the run as an animation (a self-contained HTML page) ---------------------------------
+
+_ANIMATE_SCRIPT = r"""
+"use strict";
+// The state of the air at simulated time t (seconds): who transmits (and to whom),
+// which receptions are being lost in a collision (and to whom), each node's queue.
+function stateAt(d, t) {
+  const tx = d.tx.filter(r => r[1] <= t && t < r[2]).map(r => ({node: r[0], peer: r[3]}));
+  const collisions = d.collisions.filter(r => r[1] <= t && t < r[2])
+                                 .map(r => ({node: r[0], from: r[3], interferer: r[4]}));
+  const queues = d.nodes.map(() => 0);
+  for (const q of d.queues) {  // sorted by time: the last sample at or before t
+    if (q[1] > t) break;
+    queues[q[0]] = q[2];
+  }
+  return {tx: tx, collisions: collisions, queues: queues};
+}
+if (typeof module !== "undefined") module.exports = {stateAt: stateAt};
+if (typeof document !== "undefined") {
+  const d = JSON.parse(document.getElementById("wmnsim-data").textContent);
+  const svg = document.getElementById("air");
+  const NS = "http://www.w3.org/2000/svg";
+  const xs = d.nodes.map(n => n.x), ys = d.nodes.map(n => n.y);
+  const minx = Math.min(...xs), maxx = Math.max(...xs), miny = Math.min(...ys), maxy = Math.max(...ys);
+  const span = Math.max(maxx - minx, maxy - miny, 1), pad = 0.15 * span;
+  svg.setAttribute("viewBox", [minx - pad, -(maxy + pad), (maxx - minx) + 2 * pad, (maxy - miny) + 2 * pad].join(" "));
+  const r = 0.035 * span, layer = document.createElementNS(NS, "g");
+  const el = (name, attrs, parent) => {
+    const e = document.createElementNS(NS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    (parent || svg).appendChild(e);
+    return e;
+  };
+  svg.appendChild(layer);
+  const label = [];
+  d.nodes.forEach((n, i) => {
+    el("circle", {cx: n.x, cy: -n.y, r: r, fill: "#ddd", stroke: "#333", "stroke-width": r / 8});
+    el("text", {x: n.x, y: -n.y + r / 3, "font-size": r, "text-anchor": "middle"}).textContent = n.id;
+    label.push(el("text", {x: n.x, y: -n.y - 1.5 * r, "font-size": 0.7 * r, "text-anchor": "middle", fill: "#555"}));
+  });
+  const slider = document.getElementById("time"), shown = document.getElementById("now");
+  const draw = t => {
+    const s = stateAt(d, t);
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    for (const x of s.tx) {
+      const n = d.nodes[x.node];
+      el("circle", {cx: n.x, cy: -n.y, r: 1.6 * r, fill: "none", stroke: "#1f77b4", "stroke-width": r / 4}, layer);
+      if (x.peer >= 0) {
+        const p = d.nodes[x.peer];
+        el("line", {x1: n.x, y1: -n.y, x2: p.x, y2: -p.y, stroke: "#1f77b4", "stroke-width": r / 5,
+                    "stroke-dasharray": r / 2}, layer);
+      }
+    }
+    for (const c of s.collisions) {
+      const n = d.nodes[c.node];
+      el("circle", {cx: n.x, cy: -n.y, r: 1.25 * r, fill: "#d62728", opacity: 0.6}, layer);
+      if (c.interferer >= 0) {
+        const i = d.nodes[c.interferer];
+        el("line", {x1: i.x, y1: -i.y, x2: n.x, y2: -n.y, stroke: "#d62728", "stroke-width": r / 5}, layer);
+      }
+    }
+    s.queues.forEach((q, i) => { label[i].textContent = "queue " + q; });
+    shown.textContent = (t * 1e3).toFixed(3) + " ms";
+  };
+  let playing = false, last = null;
+  const step = now => {
+    if (!playing) return;
+    if (last !== null) {
+      const speed = parseFloat(document.getElementById("speed").value);
+      let t = parseFloat(slider.value) + (now - last) / 1e3 * speed;
+      if (t >= d.end) { t = d.end; playing = false; }
+      slider.value = t;
+      draw(t);
+    }
+    last = now;
+    requestAnimationFrame(step);
+  };
+  document.getElementById("play").onclick = () => {
+    playing = !playing;
+    last = null;
+    if (playing) requestAnimationFrame(step);
+  };
+  slider.oninput = () => draw(parseFloat(slider.value));
+  // "air.html#t=4.2843" opens at that simulated time (seconds).
+  const at = /t=([-+0-9.eE]+)/.exec(location.hash);
+  const t0 = at ? Math.min(Math.max(parseFloat(at[1]), d.start), d.end) : d.start;
+  slider.value = t0;
+  draw(t0);
+}
+"""
+
+_ANIMATE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>body{{font-family:sans-serif;margin:1em}} svg{{width:100%;max-width:900px;height:60vh;border:1px solid #ccc}}
+#controls{{margin:.5em 0}} #now{{font-family:monospace;margin-left:1em}}</style></head>
+<body><h3>{title}</h3>
+<div id="controls"><button id="play">play / pause</button>
+<input id="time" type="range" min="{start}" max="{end}" step="{step}" value="{start}" style="width:60%">
+speed <select id="speed"><option value="{slow}">1/{slow_label}</option><option value="{normal}" selected>1/{normal_label}</option>
+<option value="{fast}">1/{fast_label}</option></select><span id="now"></span></div>
+<svg id="air" xmlns="http://www.w3.org/2000/svg"></svg>
+<p>Blue ring: the node transmits (dashed: to its receiver). Red disc: a frame it is receiving is lost
+in a collision (red line: from the interferer). Above each node: its MAC queue (packets).</p>
+<script type="application/json" id="wmnsim-data">{data}</script>
+<script>{script}</script>
+</body></html>
+"""
+
+
+def animation_data(source: Any, scenario: Optional[Scenario] = None,
+                   window: Optional[Tuple[float, float]] = None) -> Dict[str, Any]:
+    """What :func:`animate` puts into its page: ``nodes`` (id, x, y), ``tx``
+    ([node, start_s, end_s, receiver or -1]), ``collisions`` ([receiver, start_s,
+    end_s, transmitter or -1, interferer or -1]: frames lost in a collision),
+    ``queues`` ([node, time_s, packets], the MAC queue's length after each change,
+    sorted by time), ``start`` and ``end`` (the window, seconds). Node indices
+    are positions in ``nodes``."""
+    events = _event_frame(source)
+    if scenario is None:
+        if not isinstance(source, Result):
+            raise TypeError("animation_data() needs the scenario (its positions) when not given a Result")
+        scenario = source.scenario
+    described = scenario.describe()
+    placed = [n for n in described["nodes"] if n["position_m"] is not None]
+    index = {n["id"]: i for i, n in enumerate(placed)}
+    if window is None:
+        t0 = float(events["time_s"].min()) if not events.empty else 0.0
+        window = (t0, t0 + 0.3)
+    t0, t1 = float(window[0]), float(window[1])
+    if not t1 > t0:
+        raise ValueError(f"window must be (start, end) with end > start, got {window!r}")
+
+    def idx(name: Any) -> int:
+        return index.get(str(name), -1) if isinstance(name, str) else -1
+
+    def overlapping(kind: str) -> "pandas.DataFrame":
+        part = events[events["kind"] == kind]
+        start = part["start_ps"].astype("float64") / 1e12
+        end = part["end_ps"].astype("float64") / 1e12
+        return part[(end >= t0) & (start <= t1) & part["node"].isin(list(index))]
+
+    tx = [[idx(r.node), r.start_ps / 1e12, r.end_ps / 1e12, idx(r.peer)]
+          for r in overlapping("tx_start").itertuples()]
+    fails = overlapping("rx_fail")
+    fails = fails[fails["cause"] == "collision"]
+    collisions = [[idx(r.node), r.start_ps / 1e12, r.end_ps / 1e12, idx(r.peer), idx(r.interferer)]
+                  for r in fails.itertuples()]
+    q = events[events["kind"].isin(["enqueue", "dequeue"]) & (events["time_s"] <= t1)
+               & events["node"].isin(list(index))]
+    queues = [[idx(r.node), r.time_s, int(r.queue_length)] for r in q.itertuples()]
+    return {"nodes": [{"id": n["id"], "x": n["position_m"][0], "y": n["position_m"][1]} for n in placed],
+            "tx": tx, "collisions": collisions, "queues": queues, "start": t0, "end": t1}
+
+
+def animate(source: Any, path: PathLike, scenario: Optional[Scenario] = None,
+            window: Optional[Tuple[float, float]] = None, title: Optional[str] = None) -> str:
+    """Writes a self-contained HTML page (inline SVG and JavaScript, no server, no
+    network) that plays the run over ``window`` (seconds; default the trace's first
+    0.3 s): the nodes at their positions, each transmission (a ring, a dashed line
+    to its receiver), each reception lost in a collision (a red disc, a line from
+    the interferer) and each MAC queue's length, with play, a time slider and
+    slow-motion speeds. Returns the path written.
+
+    ``source``: a Result whose scenario has ``outputs.event_trace`` (positions from
+    its scenario), or a trace (a DataFrame from :func:`wmnsim.trace.load`, or its
+    path) with ``scenario``. The data drawn is :func:`animation_data`'s."""
+    import json
+    import math
+
+    data = animation_data(source, scenario, window)
+    span = data["end"] - data["start"]
+    # Playback speeds: the window in about 10, 30 and 100 s of wall-clock time.
+    speeds = [span / 100.0, span / 30.0, span / 10.0]
+    labels = [f"{1 / s:.0f}" if s < 1 else f"{1 / s:.3g}" for s in speeds]
+    text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    page = _ANIMATE_PAGE.format(
+        title=title or f"wmnsim: {data['start']:.3f} s to {data['end']:.3f} s",
+        start=repr(data["start"]), end=repr(data["end"]), step=repr(span / 1000.0 if math.isfinite(span) else 1e-3),
+        slow=repr(speeds[0]), normal=repr(speeds[1]), fast=repr(speeds[2]),
+        slow_label=labels[0], normal_label=labels[1], fast_label=labels[2], data=text, script=_ANIMATE_SCRIPT)
+    out = os.fspath(path)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(page)
+    return out
+
+
+__all__ += ["animate", "animation_data"]

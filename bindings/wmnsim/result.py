@@ -54,7 +54,7 @@ class Result:
     freely).
     """
 
-    __slots__ = ("_doc", "_data")
+    __slots__ = ("_doc", "_data", "_event_trace_path")
 
     def __init__(self, document: "_core.ResultsDocument"):
         if not isinstance(document, _core.ResultsDocument):
@@ -62,6 +62,8 @@ class Result:
         self._doc = document
         self._data: Dict[str, Any] = json.loads(document.text())
         _check_results(self._data)
+        # Set by wmnsim.run(): where the run wrote its event trace, made absolute then.
+        self._event_trace_path: Optional[str] = None
 
     @classmethod
     def from_json(cls, source: Union[PathLike, Mapping[str, Any]]) -> "Result":
@@ -257,6 +259,23 @@ class Result:
             df = df.astype({"time_s": "float64", "value": "float64"})
         df.attrs.update({"kind": kind, "unit": s.get("unit", ""), "interval_s": s.get("interval_s")})
         return df
+
+    def event_trace(self) -> "pandas.DataFrame":
+        """The run's event trace (the scenario's ``outputs.event_trace``) read by
+        :func:`wmnsim.trace.load`. A run made by :func:`wmnsim.run` in this process
+        reads the file it wrote; results read from a file read the path the
+        scenario names, from the working folder. Raises KeyError when the scenario
+        wrote no event trace."""
+        from . import trace
+
+        path = self._event_trace_path
+        if path is None:
+            section = self._data["scenario"].get("outputs", {}).get("event_trace")
+            if not isinstance(section, dict) or "path" not in section:
+                raise KeyError("this run wrote no event trace: add outputs.event_trace to the scenario "
+                               "(docs/traces.md \"Event trace\")")
+            path = section["path"]
+        return trace.load(path)
 
     # ---- files --------------------------------------------------------------------
 

@@ -1,0 +1,193 @@
+"""The event trace of a run (docs/traces.md "Event trace") as a pandas DataFrame.
+
+A scenario's ``outputs.event_trace`` (or ``wmnsim run --event-trace FILE``) writes
+one record per event of interest: frames on the air (tx start and end, rx lock,
+rx ok, rx fail and rx missed with the cause and interferer), the MACs' contention
+(backoff drawn, NAV set, retry, enqueue and dequeue with the queue's length) and
+the nodes' drops and deliveries. :func:`load` reads the file::
+
+    events = wmnsim.trace.load("events.bin")
+    lost = events[(events.kind == "rx_fail") & (events.node == "B")]
+    lost[["time_s", "packet", "cause", "interferer"]]
+
+The file is self-describing (trace/event_record.hpp): a header with the node
+names and the kind, cause and frame-kind names, then fixed 64-octet records. This
+module needs numpy and pandas only.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from typing import TYPE_CHECKING, List, Tuple, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+MAGIC = b"WMNSEVTR"
+VERSION = 1
+RECORD_BYTES = 64
+
+# The record as trace/event_record.hpp lays it out (little-endian, packed).
+_FIELDS = [
+    ("time_ps", "<i8"),
+    ("packet", "<u8"),
+    ("value", "<i8"),
+    ("flow", "<u4"),
+    ("node", "<u4"),
+    ("radio", "<u4"),
+    ("peer", "<u4"),
+    ("interferer", "<u4"),
+    ("sinr_db", "<f4"),
+    ("power_dbm", "<f4"),
+    ("sequence", "<u2"),
+    ("kind", "u1"),
+    ("cause", "u1"),
+    ("frame", "u1"),
+    ("retry", "u1"),
+    ("access_category", "u1"),
+    ("reserved", "u1"),
+    ("cw", "<u4"),
+]
+_NO_INDEX = 0xFFFFFFFF
+_NO_CODE = 0xFF
+_NO_SEQUENCE = 0xFFFF
+# The access categories' codes (mac/mac_params.hpp AccessCategory).
+_ACCESS_CATEGORIES = ["ac_bk", "ac_be", "ac_vi", "ac_vo"]
+
+# Which kinds give `value` which meaning (trace/event_record.hpp).
+_START_FROM_VALUE = ("tx_end", "rx_ok", "rx_fail", "rx_missed")
+_END_FROM_VALUE = ("tx_start", "nav")
+
+__all__ = ["load", "Header", "read_header"]
+
+
+class Header:
+    """What an event trace's header holds: the names its records' codes index."""
+
+    def __init__(self, records: int, cut_at_ps: int, nodes: List[str], kinds: List[str], causes: List[str],
+                 frames: List[str], header_bytes: int):
+        self.records = records
+        #: When the trace reached max_records and stopped (ps), or None.
+        self.cut_at_ps = None if cut_at_ps < 0 else cut_at_ps
+        self.nodes = nodes
+        self.kinds = kinds
+        self.causes = causes
+        self.frames = frames
+        self.header_bytes = header_bytes
+
+
+def _names(data: bytes, at: int) -> Tuple[List[str], int]:
+    (count,) = struct.unpack_from("<I", data, at)
+    at += 4
+    names = []
+    for _ in range(count):
+        (length,) = struct.unpack_from("<H", data, at)
+        at += 2
+        names.append(data[at:at + length].decode("utf-8"))
+        at += length
+    return names, at
+
+
+def read_header(data: bytes, path: str = "") -> Header:
+    """The header of an event trace held in ``data`` (its bytes)."""
+    if len(data) < 40 or data[:8] != MAGIC:
+        raise ValueError(f"{path}: not a wmnsim event trace (no {MAGIC.decode()} magic)")
+    version, header_bytes, record_bytes, _reserved, records, cut = struct.unpack_from("<IIIIQq", data, 8)
+    if version != VERSION or record_bytes != RECORD_BYTES:
+        raise ValueError(f"{path}: event trace version {version} with {record_bytes}-octet records; "
+                         f"this reader knows version {VERSION} with {RECORD_BYTES}")
+    at = 40
+    nodes, at = _names(data, at)
+    kinds, at = _names(data, at)
+    causes, at = _names(data, at)
+    frames, at = _names(data, at)
+    if at > header_bytes or header_bytes + records * record_bytes > len(data):
+        raise ValueError(f"{path}: the event trace is cut short ({len(data)} bytes for {records} records)")
+    return Header(records, cut, nodes, kinds, causes, frames, header_bytes)
+
+
+def _categorical(codes, names: List[str], none: int):
+    import numpy as np
+    import pandas as pd
+
+    codes = np.asarray(codes, dtype=np.int64)
+    codes = np.where(codes == none, -1, codes)
+    return pd.Categorical.from_codes(codes, categories=names)
+
+
+def load(path: PathLike) -> "pandas.DataFrame":
+    """The records of the event trace at ``path``, sorted by time (ties in the
+    order the simulator observed them), one row each.
+
+    Columns: ``time_ps`` (int64, the simulator's clock), ``time_s``; ``node``,
+    ``peer`` (tx: the receiver's node, rx: the transmitter's), ``interferer``
+    (categorical node names); ``radio`` (Int64); ``kind``, ``cause``, ``frame``,
+    ``access_category`` (categorical); ``packet`` (UInt64, the packet id),
+    ``flow`` (Int64, the scenario's flow index), ``sequence`` (Int64, the MAC
+    sequence number); ``retry`` (bool, the frame's Retry bit); ``sinr_db``,
+    ``power_dbm`` (float); and by kind: ``start_ps``/``end_ps`` (a frame's
+    interval on tx and rx records, the NAV's on ``nav``), ``slots`` and ``cw``
+    (``backoff``), ``retries`` (``retry``), ``queue_length``
+    (``enqueue``/``dequeue``). A field a record does not have is NA.
+    ``df.attrs["cut_at_s"]`` is when the trace stopped at max_records (None if it
+    did not)."""
+    import numpy as np
+    import pandas as pd
+
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    h = read_header(data, path)
+    rec = np.frombuffer(data, dtype=np.dtype(_FIELDS), count=h.records, offset=h.header_bytes)
+    kind = _categorical(rec["kind"], h.kinds, _NO_CODE)
+    df = pd.DataFrame({
+        "time_ps": rec["time_ps"].astype(np.int64),
+        "time_s": rec["time_ps"] / 1e12,
+        "node": _categorical(rec["node"], h.nodes, _NO_INDEX),
+        "radio": pd.array(np.where(rec["radio"] == _NO_INDEX, 0, rec["radio"]), dtype="Int64"),
+        "kind": kind,
+        "cause": _categorical(rec["cause"], h.causes, _NO_CODE),
+        "packet": pd.array(rec["packet"], dtype="UInt64"),
+        "flow": pd.array(rec["flow"].astype(np.int64), dtype="Int64"),
+        "sequence": pd.array(rec["sequence"].astype(np.int64), dtype="Int64"),
+        "frame": _categorical(rec["frame"], h.frames, _NO_CODE),
+        "retry": rec["retry"].astype(bool),
+        "peer": _categorical(rec["peer"], h.nodes, _NO_INDEX),
+        "interferer": _categorical(rec["interferer"], h.nodes, _NO_INDEX),
+        "sinr_db": rec["sinr_db"].astype(np.float64),
+        "power_dbm": rec["power_dbm"].astype(np.float64),
+        "access_category": _categorical(rec["access_category"], _ACCESS_CATEGORIES, _NO_CODE),
+    })
+    df.loc[rec["radio"] == _NO_INDEX, "radio"] = pd.NA
+    df.loc[rec["packet"] == 0, "packet"] = pd.NA
+    df.loc[rec["flow"] == _NO_INDEX, "flow"] = pd.NA
+    df.loc[rec["sequence"] == _NO_SEQUENCE, "sequence"] = pd.NA
+    names = np.asarray(h.kinds, dtype=object)[np.minimum(rec["kind"], len(h.kinds) - 1)] if h.kinds else []
+    value = rec["value"].astype(np.int64)
+
+    def by_kind(kinds) -> "pandas.arrays.IntegerArray":
+        mask = np.isin(names, kinds)
+        out = pd.array(np.where(mask, value, 0), dtype="Int64")
+        out[~mask] = pd.NA
+        return out
+
+    start = by_kind(_START_FROM_VALUE)
+    end = by_kind(_END_FROM_VALUE)
+    interval_start = np.isin(names, _END_FROM_VALUE)
+    interval_end = np.isin(names, _START_FROM_VALUE)
+    start[interval_start] = rec["time_ps"][interval_start]
+    end[interval_end] = rec["time_ps"][interval_end]
+    df["start_ps"] = start
+    df["end_ps"] = end
+    df["slots"] = by_kind(("backoff",))
+    cw = pd.array(rec["cw"].astype(np.int64), dtype="Int64")
+    cw[names != "backoff"] = pd.NA
+    df["cw"] = cw
+    df["retries"] = by_kind(("retry",))
+    df["queue_length"] = by_kind(("enqueue", "dequeue"))
+    df = df.sort_values("time_ps", kind="stable").reset_index(drop=True)
+    df.attrs["cut_at_s"] = None if h.cut_at_ps is None else h.cut_at_ps / 1e12
+    df.attrs["path"] = path
+    return df

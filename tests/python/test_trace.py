@@ -1,0 +1,298 @@
+"""The event trace read into pandas (wmnsim.trace.load, Result.event_trace) and the
+timeline drawn from it (wmnsim.plot.timeline); docs/traces.md "Event trace"."""
+import html.parser
+import json
+import pathlib
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import wmnsim
+import wmnsim.plot as wplot
+import wmnsim.trace as wtrace
+from conftest import FLAGSHIP, WMNSIM_BIN
+
+
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory):
+    """The flagship for 2 s with its event trace, run from Python."""
+    path = tmp_path_factory.mktemp("trace") / "events.bin"
+    result = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 2,
+                                             "/outputs/event_trace": {"path": str(path)}})
+    return result, path
+
+
+def test_load_gives_typed_columns(traced):
+    result, path = traced
+    df = wtrace.load(path)
+    assert len(df) > 1000
+    assert df["time_ps"].dtype == np.int64
+    assert df["time_s"].dtype == np.float64
+    for column in ("node", "peer", "interferer", "kind", "cause", "frame", "access_category"):
+        assert isinstance(df[column].dtype, pd.CategoricalDtype), column
+    assert list(df["node"].cat.categories) == ["A", "B", "GW"]
+    assert {"tx_start", "tx_end", "rx_lock", "rx_ok", "rx_fail", "backoff", "nav", "retry", "enqueue",
+            "dequeue", "deliver"} <= set(df["kind"].unique())
+    assert "collision" in list(df["cause"].cat.categories)
+    assert str(df["packet"].dtype) == "UInt64"
+    for column in ("radio", "flow", "sequence", "start_ps", "end_ps", "slots", "cw", "retries", "queue_length"):
+        assert str(df[column].dtype) == "Int64", column
+    assert df["retry"].dtype == bool
+    assert df["time_ps"].is_monotonic_increasing
+    # Fields a kind does not have are NA: a backoff has slots, no packet.
+    backoff = df[df["kind"] == "backoff"]
+    assert backoff["slots"].notna().all() and backoff["packet"].isna().all()
+    assert ((backoff["slots"] >= 0) & (backoff["slots"] < backoff["cw"])).all()
+    assert df[df["kind"] == "tx_start"]["slots"].isna().all()
+    # Deliveries carry the packet and its flow: data at GW, the TCP ACKs at A and B.
+    deliver = df[df["kind"] == "deliver"]
+    assert deliver["packet"].notna().all() and set(deliver["node"]) == {"A", "B", "GW"}
+    assert set(deliver[deliver["node"] == "GW"]["flow"]) == {0, 1}
+    assert set(deliver[deliver["node"] == "A"]["flow"]) == {0}
+    # The drops their cause.
+    assert df[df["kind"] == "drop"]["cause"].notna().all()
+    assert df.attrs["cut_at_s"] is None
+    # From the Result too, the same frame.
+    pd.testing.assert_frame_equal(result.event_trace(), df)
+
+
+def test_the_collision_at_b_and_the_retry_of_its_packet(traced):
+    _, path = traced
+    df = wtrace.load(path)
+    lost = df[(df["kind"] == "rx_fail") & (df["node"] == "B") & (df["peer"] == "A") & df["packet"].notna()]
+    assert len(lost) > 0
+    first = lost.iloc[0]
+    assert first["cause"] == "collision" and first["interferer"] == "GW"
+    assert first["frame"] == "data" and first["flow"] == 0
+    # The frame's interval: its first bit at B to its end, as long as A's transmission.
+    sent = df[(df["kind"] == "tx_start") & (df["node"] == "A") & (df["packet"] == first["packet"])
+              & (df["sequence"] == first["sequence"])].iloc[0]
+    assert first["end_ps"] - first["start_ps"] == sent["end_ps"] - sent["start_ps"]
+    later = df[(df["kind"] == "retry") & (df["node"] == "A") & (df["packet"] == first["packet"])
+               & (df["time_ps"] > first["time_ps"])]
+    assert len(later) > 0 and later.iloc[0]["sequence"] == first["sequence"]
+
+
+def test_the_command_line_writes_it(tmp_path):
+    out = tmp_path / "ev.bin"
+    subprocess.run([WMNSIM_BIN, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=0.5", "--event-trace",
+                    str(out), "--set", '/outputs/event_trace={"path": "x", "kinds": ["rx_fail"]}'],
+                   check=True, capture_output=True)
+    df = wtrace.load(out)
+    assert len(df) > 0 and set(df["kind"].unique()) == {"rx_fail"}
+    bad = subprocess.run([WMNSIM_BIN, "run", str(FLAGSHIP), "--event-trace", str(tmp_path / "no" / "ev.bin")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "/outputs/event_trace/path" in bad.stderr
+
+
+def test_load_refuses_other_files(tmp_path):
+    other = tmp_path / "x.bin"
+    other.write_bytes(b"not a trace at all, not at all, not at all")
+    with pytest.raises(ValueError, match="not a wmnsim event trace"):
+        wtrace.load(other)
+
+
+def test_result_without_a_trace_says_so(traced):
+    result = wmnsim.run(FLAGSHIP, overrides={"/simulation/duration_s": 0.1})
+    with pytest.raises(KeyError, match="outputs.event_trace"):
+        result.event_trace()
+
+
+def _drawn(fig, gid):
+    """The (start, end) in ms of each bar of the collections with `gid`."""
+    out = []
+    for ax in fig.axes:
+        for c in ax.collections:
+            if c.get_gid() == gid:
+                for p in c.get_paths():
+                    xs = p.vertices[:, 0]
+                    out.append((float(xs.min()), float(xs.max())))
+    return sorted(out)
+
+
+def test_timeline_draws_the_traces_intervals(traced, tmp_path):
+    result, path = traced
+    df = wtrace.load(path)
+    window = (0.5, 0.8)
+    png = tmp_path / "timeline.png"
+    fig = wplot.timeline(result, nodes=["A", "B", "GW"], window=window, path=png)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(fig.axes) == 3
+    for node in ("A", "B", "GW"):
+        for row in ("tx", "rx ok", "NAV"):
+            want = sorted((s * 1e3, e * 1e3) for s, e in wplot.timeline_intervals(df, node, row, window))
+            got = _drawn(fig, f"{node}:{row}")
+            assert len(got) == len(want), (node, row)
+            assert np.allclose(got, want, rtol=0, atol=1e-9), (node, row)
+        fails = df[(df["node"] == node) & (df["kind"] == "rx_fail")]
+        want = sorted((s * 1e3, e * 1e3) for s, e in wplot.timeline_intervals(df, node, "rx failed", window))
+        got = sorted(_drawn(fig, f"{node}:rx failed") + _drawn(fig, f"{node}:rx failed:collision"))
+        assert np.allclose(got, want, rtol=0, atol=1e-9) and len(got) == len(want)
+    # B's collisions are hatched and labelled with their interferer: GW for A's frames.
+    collisions = _drawn(fig, "B:rx failed:collision")
+    fails = df[(df["node"] == "B") & (df["kind"] == "rx_fail") & (df["cause"] == "collision")
+               & (df["end_ps"] / 1e12 >= window[0]) & (df["start_ps"] / 1e12 <= window[1])]
+    assert len(collisions) == len(fails) > 0
+    labels = sorted(t.get_text() for t in fig.axes[1].texts if t.get_text().startswith("\u00d7"))
+    assert labels == sorted("\u00d7" + str(i) for i in fails["interferer"])
+    assert "\u00d7GW" in labels
+    assert set(fails[fails["interferer"] == "GW"]["peer"]) == {"A"}
+    # The tx intervals are the trace's own: tx_start to its end.
+    a_tx = df[(df["node"] == "A") & (df["kind"] == "tx_start")]
+    inside = a_tx[(a_tx["end_ps"] / 1e12 >= window[0]) & (a_tx["start_ps"] / 1e12 <= window[1])]
+    assert len(_drawn(fig, "A:tx")) == len(inside) > 0
+    # The backoff marks: one per draw in the window.
+    draws = df[(df["node"] == "A") & (df["kind"] == "backoff") & (df["time_s"] >= window[0])
+               & (df["time_s"] <= window[1])]
+    marks = [c for c in fig.axes[0].collections if c.get_gid() == "A:backoff"]
+    assert len(marks) == 1 and len(marks[0].get_offsets()) == len(draws)
+
+
+def test_timeline_refuses_what_it_cannot_draw(traced):
+    _, path = traced
+    with pytest.raises(KeyError, match="no radio records for node"):
+        wplot.timeline(path, nodes=["Z"])
+    with pytest.raises(ValueError, match="end > start"):
+        wplot.timeline(path, window=(1.0, 1.0))
+    with pytest.raises(TypeError):
+        wplot.timeline(42)
+
+
+class _Page(html.parser.HTMLParser):
+    """The scripts of a page and every attribute that could load something."""
+
+    def __init__(self):
+        super().__init__()
+        self.scripts, self.external, self.tags, self._in = [], [], set(), None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        for k, v in attrs:
+            if k in ("src", "href") or (isinstance(v, str) and ("http://" in v or "https://" in v)
+                                         and v != "http://www.w3.org/2000/svg"):
+                self.external.append((tag, k, v))
+        if tag == "script":
+            self._in = dict(attrs)
+            self.scripts.append([self._in, ""])
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in is not None:
+            self.scripts[-1][1] += data
+
+
+def _state(data, t):
+    """What the page's stateAt() must give, computed here."""
+    queues = [0] * len(data["nodes"])
+    for node, at, length in data["queues"]:
+        if at > t:
+            break
+        queues[node] = length
+    return {"tx": [{"node": r[0], "peer": r[3]} for r in data["tx"] if r[1] <= t < r[2]],
+            "collisions": [{"node": r[0], "from": r[3], "interferer": r[4]} for r in data["collisions"]
+                           if r[1] <= t < r[2]],
+            "queues": queues}
+
+
+def test_animate_writes_a_self_contained_page_whose_script_plays_the_trace(traced, tmp_path):
+    result, _ = traced
+    window = (0.5, 0.8)
+    page = tmp_path / "air.html"
+    assert wplot.animate(result, page, window=window) == str(page)
+    parsed = _Page()
+    parsed.feed(page.read_text(encoding="utf-8"))
+    assert parsed.external == []  # nothing loaded from elsewhere: opens without a server or network
+    assert {"svg", "input", "button", "script"} <= parsed.tags
+    (data_attrs, data_text), (_, script) = parsed.scripts
+    assert data_attrs["type"] == "application/json"
+    data = json.loads(data_text)
+    assert data == json.loads(json.dumps(wplot.animation_data(result, window=window)))
+    assert [n["id"] for n in data["nodes"]] == ["A", "B", "GW"]
+    assert len(data["tx"]) > 0 and len(data["collisions"]) > 0 and len(data["queues"]) > 0
+    # B's collisions: A's frames, GW the interferer.
+    assert {(c[0], c[3], c[4]) for c in data["collisions"]} >= {(1, 0, 2)}
+    # The page's own script, run by node.js, gives the state the trace says.
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node.js is not installed: the page's script was not run")
+    (tmp_path / "page.js").write_text(script)
+    (tmp_path / "data.json").write_text(data_text)
+    times = [data["collisions"][0][1] + 1e-6, data["tx"][0][1] + 1e-6, 0.5, 0.65, 0.8]
+    (tmp_path / "run.js").write_text(
+        "const m = require('./page.js'); const fs = require('fs');"
+        "const d = JSON.parse(fs.readFileSync(__dirname + '/data.json'));"
+        f"console.log(JSON.stringify({json.dumps(times)}.map(t => m.stateAt(d, t))));")
+    out = subprocess.run([node, str(tmp_path / "run.js")], check=True, capture_output=True, text=True).stdout
+    states = json.loads(out)
+    assert states == [_state(data, t) for t in times]
+    assert any(s["collisions"] for s in states) and any(s["tx"] for s in states)
+
+
+class _Dom(html.parser.HTMLParser):
+    """The SVG circles (their attributes) and texts of a page as a browser left it."""
+
+    def __init__(self):
+        super().__init__()
+        self.circles, self.texts, self.now, self._text = [], [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "circle":
+            self.circles.append(attrs)
+        elif tag == "text" or (tag == "span" and attrs.get("id") == "now"):
+            self._text = tag
+            self.texts.append("")
+
+    def handle_endtag(self, tag):
+        if tag == self._text:
+            self._text = None
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self.texts[-1] += data
+
+
+def _browser():
+    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    for path in ("/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/headless_shell"):
+        if pathlib.Path(path).exists():
+            return path
+    return None
+
+
+def test_animation_page_draws_in_a_headless_browser(traced, tmp_path):
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless Chromium (scripts/setup.sh installs chromium-headless-shell)")
+    result, _ = traced
+    window = (0.5, 0.8)
+    page = tmp_path / "air.html"
+    wplot.animate(result, page, window=window)
+    data = wplot.animation_data(result, window=window)
+    # A moment inside a collision of A's frame at B, and one before anything.
+    hit = next(c for c in data["collisions"] if c[:1] + c[3:] == [1, 0, 2])
+    for t in ((hit[1] + hit[2]) / 2, window[0]):
+        want = _state(json.loads(json.dumps(data)), t)
+        out = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                              page.as_uri() + f"#t={t!r}"], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr[-2000:]
+        dom = _Dom()
+        dom.feed(out.stdout)
+        assert dom.texts[0] == f"{t * 1e3:.3f} ms"  # the page opened at t
+        nodes = [c for c in dom.circles if c.get("fill") == "#ddd"]
+        rings = [c for c in dom.circles if c.get("stroke") == "#1f77b4"]
+        discs = [c for c in dom.circles if c.get("fill") == "#d62728"]
+        assert len(nodes) == 3
+        assert len(rings) == len(want["tx"]) and len(discs) == len(want["collisions"])
+        xs = {i: float(n["x"]) for i, n in enumerate(data["nodes"])}
+        assert sorted(float(c["cx"]) for c in discs) == sorted(xs[c["node"]] for c in want["collisions"])
+        assert [s for s in dom.texts if s.startswith("queue ")] == [f"queue {q}" for q in want["queues"]]
+        assert {"A", "B", "GW"} <= set(dom.texts)
