@@ -94,8 +94,9 @@ def test_small_sweep_matches_direct_runs(small):
     assert data.parameters == ["/mac/cw_min", "/simulation/duration_s"]
     assert sorted(os.listdir(out / "runs")) == sorted(data.runs["run_key"])
     assert os.listdir(out / ".tmp") == []  # nothing left half-written
+    # The flagship records time series (outputs.timeseries): stored beside the tables.
     assert set(os.listdir(out / "runs" / data.runs["run_key"][0])) == {"run.parquet", "flows.parquet", "nodes.parquet",
-                                                                      "radios.parquet"}
+                                                                      "radios.parquet", "timeseries.parquet"}
     # Rows in sweep order: points (the grid's product), then seeds.
     assert data.runs[["/mac/cw_min", "seed"]].values.tolist() == [[16, 1], [16, 2], [64, 1], [64, 2]]
     assert data.runs["topology_seed"].isna().all()
@@ -522,7 +523,7 @@ def test_a_run_stored_twice_is_discarded(tmp_path, monkeypatch):
     shutil.rmtree(tmp_path / "runs" / r.key)
     assert _execute(task)["status"] == "done"
     assert sorted(os.listdir(tmp_path / "runs" / r.key)) == ["flows.parquet", "nodes.parquet", "radios.parquet",
-                                                             "results.json", "run.parquet"]
+                                                             "results.json", "run.parquet", "timeseries.parquet"]
     # A retried task finds its run stored and does not run it again.
     monkeypatch.setattr(wmnsim._run, "run", lambda *a, **k: pytest.fail("a stored run ran again"))
     assert _execute(task)["status"] == "duplicate"
