@@ -89,7 +89,7 @@ struct Results {
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   std::vector<RunWarning> warnings;
   std::map<std::string, TimeSeries> timeseries;
-  // Per flow, in flows order: {"flow", "bin_width_s", "counts"}, the delay
+  // Per flow, in flows order: {"flow", "bin_width_s", "bins"}: the sparse delay
   // histogram (docs/results.md). Apart from the flat rows, which CSV carries.
   std::vector<nlohmann::ordered_json> flow_delay_histograms;
   // A routing protocol's figures (runner/routing_results.hpp): only when one ran

@@ -1,6 +1,7 @@
 #include "runner/flow_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -56,11 +57,13 @@ constexpr CompactColumn kCompact[] = {
     {"route", "route", 1},
 };
 
-// Three significant digits in the compact table: what a reader compares at a glance.
+// Three significant digits in the compact table, what a reader compares at a
+// glance; from 1000 up whole numbers (1230 ms, not 1.23e+03).
 std::string compact_cell(const nlohmann::ordered_json& v, double scale) {
   if (!v.is_number_float() && !(scale != 1 && v.is_number())) return cell(v);
+  const double x = v.get<double>() / scale;
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v.get<double>() / scale);
+  std::snprintf(buf, sizeof buf, std::fabs(x) >= 1000 ? "%.0f" : "%.3g", x);
   return buf;
 }
 }  // namespace

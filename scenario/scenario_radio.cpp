@@ -344,7 +344,9 @@ void parse_propagation(JsonReader r, ParseContext& ctx) {
                        "rx_range_m (" + rx + ") is beyond cs_range_m's default (" +
                            describe_value(nlohmann::json(v)) +
                            "): a frame that can be decoded can also be sensed; set " + r.path_of("cs_range_m") +
-                           " (and interference_range_m, which follows it) to at least " + rx);
+                           (r.has("interference_range_m") ? std::string(" to at least ")
+                                                          : " (and interference_range_m, which follows it) to at least ") +
+                           rx);
       }
       // interference_range_m not given follows cs_range_m: its message covers both.
     }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ pyb::object node_id_or(const Scenario& s, const std::optional<std::size_t>& inde
 //    hop of every node that has one towards each destination a run uses (every
 //    flow's ends, both ways, and every gateway), in node order per destination;
 //  - "paths": per flow its resolved ends ("@gateway" chosen), the nodes its data
-//    crosses and, for transports that send ACKs back (tcp, wccp), the return path;
+//    crosses and the way back (None where the tables have none: UDP needs none);
 //  - "gateway": each mesh node's gateway (its tree's root under gateway_trees).
 void describe_routes(const Scenario& s, pyb::dict& routing) {
   Simulation sim(s.simulation.seed, "wmnsim.describe", spdlog::level::off);
@@ -137,7 +138,17 @@ pyb::dict describe(const std::string& text) {
   pyb::dict routing;
   routing["type"] = std::string(to_string(s.routing.type));
   routing["metric"] = std::string(to_string(s.routing.metric));
-  describe_routes(s, routing);
+  try {
+    describe_routes(s, routing);
+  } catch (const std::runtime_error& e) {  // ScenarioError, NotSupportedError
+    // A scenario whose routes cannot be computed (a flow with no route, a PHY feature
+    // not simulated yet) is still described, for plots of what is wrong with it: no
+    // routes, and why.
+    routing["routes"] = pyb::none();
+    routing["paths"] = pyb::none();
+    routing["gateway"] = pyb::none();
+    routing["error"] = std::string(e.what());
+  }
 
   pyb::dict out;
   out["name"] = s.name;

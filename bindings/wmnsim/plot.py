@@ -114,9 +114,14 @@ def timeseries(result: Result, kind: str, ax: Optional["Axes"] = None, path: Opt
         panels = list(zip(axes, chunks))
     unit = df.attrs.get("unit", "")
     colours = _colours(max((len(c) for _, c in panels), default=1))
+    interval = df.attrs.get("interval_s")
     for k, (a, chunk) in enumerate(panels):
         for j, (ident, part) in enumerate(chunk):
-            a.plot(part["time_s"], part["value"] / scale, label=ident, drawstyle=step, color=colours[j])
+            times, values = list(part["time_s"]), list(part["value"] / scale)
+            if step == "steps-pre" and times and interval:
+                # The first sample covers the interval before it too: start the step there.
+                times, values = [times[0] - float(interval)] + times, values[:1] + values
+            a.plot(times, values, label=ident, drawstyle=step, color=colours[j])
         a.set_ylabel(ylabel or (f"{kind} ({unit})" if unit else kind))
         if logy:
             a.set_yscale("log")
@@ -175,7 +180,8 @@ def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str
     otherwise from the routing layer itself (``Scenario.describe()["routing"]["paths"]``:
     the tables a run computes, with its metric, gateway trees and tie rule, and
     ``"@gateway"`` ends resolved as a run resolves them). Flows without a route are
-    left out."""
+    left out: all of them when the routes cannot be computed (a flow with no route,
+    a PHY feature not simulated yet: ``describe()["routing"]["error"]`` says why)."""
     recorded: Dict[str, List[str]] = {}
     if result is not None:
         flows = result.flows
@@ -183,10 +189,12 @@ def flow_routes(scenario: Scenario, result: Optional[Result] = None) -> Dict[str
             for ident, route in zip(flows["id"], flows["route"]):
                 if isinstance(route, list) and route:
                     recorded[str(ident)] = [str(n) for n in route]
+    described = scenario.describe()
+    computed = {str(p["flow"]): list(p["path"]) for p in described["routing"]["paths"] or []}
     routes: Dict[str, List[str]] = {}
-    for p in scenario.describe()["routing"]["paths"]:
-        fid = str(p["flow"])
-        route = recorded.get(fid) or list(p["path"])
+    for f in described["flows"]:
+        fid = str(f["id"])
+        route = recorded.get(fid) or computed.get(fid)
         if route:
             routes[fid] = route
     return routes
@@ -199,6 +207,10 @@ def _draw_reach(ax: "Axes", scenario: Scenario, pos: Dict[str, Tuple[float, floa
     unknown = [n for n in nodes if n not in pos]
     if unknown:
         raise KeyError(f"reach: no placed node {', '.join(map(repr, unknown))} (nodes: {', '.join(pos)})")
+    radio_nodes = {n["id"] for n in scenario.describe()["nodes"] if n["channels"]}
+    no_radio = [n for n in nodes if n not in radio_nodes]
+    if no_radio:
+        raise KeyError(f"reach: {', '.join(map(repr, no_radio))} has no radio")
     links = scenario.radio_links(sensed=True)
     decodes = [(l["src"], l["dst"]) for l in links if l["src"] in nodes and l["decodable"] and l["dst"] in pos]
     senses = [(l["src"], l["dst"]) for l in links
@@ -213,7 +225,6 @@ def _draw_reach(ax: "Axes", scenario: Scenario, pos: Dict[str, Tuple[float, floa
                                          linestyles=":", label=f"senses {name} only"))
     if len(nodes) == 1:
         heard = {b for _, b in decodes + senses} | set(nodes)
-        radio_nodes = {n["id"] for n in scenario.describe()["nodes"] if n["channels"]}
         hidden = [n for n in pos if n not in heard and n in radio_nodes]
         if hidden:
             ax.scatter([pos[n][0] for n in hidden], [pos[n][1] for n in hidden], s=380, facecolors="none",
@@ -286,8 +297,8 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
     shadowing, thresholds): a line to each node that decodes its frames, a dotted
     line to each that only senses them (carrier sense beyond decoding range), and
     for one node a ring around every node that neither decodes nor senses it:
-    hidden from it, the nodes whose frames can collide with its own at a common
-    neighbour (000's mechanism)."""
+    hidden from it (those of them that reach a neighbour of it are the hidden
+    terminals of 000's mechanism)."""
     import matplotlib as mpl
     from matplotlib.collections import LineCollection
 

@@ -486,12 +486,15 @@ def _with_timeseries(scenario: Union[Scenario, PathLike, Mapping[str, Any]], kin
     if not isinstance(kinds, (list, tuple)) or not kinds or not all(isinstance(k, str) for k in kinds):
         raise ScenarioError(errors=[("/timeseries", "must be a non-empty list of time-series kinds "
                                                     '(e.g. ["flow_goodput", "queue_length"]; docs/results.md)')])
+    out = base.with_overrides({"/outputs/timeseries": list(kinds)})
     try:
-        out = base.with_overrides({"/outputs/timeseries": list(kinds)})
         out.validate()
     except ScenarioError as e:
-        raise ScenarioError(errors=[("/timeseries", err.message) for err in e.errors
-                                    if err.path.startswith("/outputs/timeseries")] or e.errors) from None
+        # Only the kinds are checked here: the base may be valid only once a point
+        # fills it in (each point is validated by the plan, with its own paths).
+        bad = [("/timeseries", err.message) for err in e.errors if err.path.startswith("/outputs/timeseries")]
+        if bad:
+            raise ScenarioError(errors=bad) from None
     return out
 
 
@@ -1007,10 +1010,19 @@ class SweepData:
     def timeseries(self) -> "pandas.DataFrame":
         """Every stored run's time series as one long table: one row per sample
         (``kind``, ``unit``, ``time_s``, ``id``, ``value``), the run's key,
-        parameters and seeds in front. Empty when no run recorded any (ask with
-        ``timeseries=`` or a spec's ``"timeseries"``). Read on each access (it can be
+        parameters and seeds in front. A run records what its scenario's
+        ``outputs.timeseries`` lists (``["flow_goodput"]`` unless the scenario says
+        otherwise; ``timeseries=`` or a spec's ``"timeseries"`` sets it). Runs stored
+        before sweeps kept series have none here. Read on each access (it can be
         large: filter it, or aggregate with ``by=[..., "kind", "id", "time_s"]``)."""
-        return _read_runs(self.directory, self._rows, self._parameter_order, names=("timeseries",))[1]
+        import pandas as pd
+
+        table = _read_runs(self.directory, self._rows, self._parameter_order, names=("timeseries",))[1]
+        for column, dtype in (("kind", "object"), ("unit", "object"), ("time_s", "float64"), ("id", "object"),
+                              ("value", "float64")):
+            if column not in table.columns:  # no run recorded any: the columns, no rows
+                table[column] = pd.Series(dtype=dtype)
+        return table
 
     def __repr__(self) -> str:
         return f"<wmnsim.SweepData {self.directory!r}: {len(self.keys)} runs>"

@@ -41,7 +41,9 @@ def test_goodput_and_cwnd_over_time(result, tmp_path):
     fig = check_files(tmp_path, "goodput_t", lambda p: wplot.goodput_over_time(result, path=p))
     lines = fig.axes[0].lines
     assert [l.get_label() for l in lines] == ["A_to_GW", "B_to_GW"]
-    assert list(lines[0].get_ydata()) == pytest.approx([0.12, 0.24, 0.36])
+    # Goodput covers each interval: the first sample's step starts an interval earlier.
+    assert list(lines[0].get_xdata()) == pytest.approx([0.0, 1.0, 2.0, 3.0])
+    assert list(lines[0].get_ydata()) == pytest.approx([0.12, 0.12, 0.24, 0.36])
     fig = check_files(tmp_path, "cwnd", lambda p: wplot.cwnd_over_time(result, path=p, ids=["B_to_GW"]))
     assert [l.get_label() for l in fig.axes[0].lines] == ["B_to_GW"]
     assert "packets" in fig.axes[0].get_ylabel()
@@ -68,6 +70,7 @@ def test_interval_kinds_are_drawn_over_the_interval_they_cover(result):
     a = fig.axes[0].lines[0]
     assert a.get_drawstyle() == "steps-pre"
     assert drawn_value_at(a, 1.5) == pytest.approx(0.24) and drawn_value_at(a, 2.5) == pytest.approx(0.36)
+    assert drawn_value_at(a, 0.5) == pytest.approx(0.12)  # the first interval is drawn too
     # cwnd is a state at the sample instant: a line through the samples (3 at 1 s, 4 at 2 s).
     c = wplot.cwnd_over_time(result).axes[0].lines[0]
     assert c.get_drawstyle() == "default" and drawn_value_at(c, 1.5) == pytest.approx(3.5)
@@ -146,7 +149,7 @@ def test_reach_overlay_shows_who_decodes_senses_and_is_hidden(tmp_path):
     assert [tuple(map(tuple, seg)) for seg in decodes.get_segments()] == [((0.0, 0.0), (200.0, 0.0))]
     hidden = next(c for c in ax.collections if c.get_label() == "hidden from A")
     assert [tuple(o) for o in hidden.get_offsets()] == [(400.0, 0.0)]
-    # Sensing beyond decoding: at 350 m sensing GW senses A (400 m) without decoding it.
+    # Sensing beyond decoding: at 450 m sensing GW senses A (400 m) without decoding it.
     wide = scenario.with_overrides({"/propagation/cs_range_m": 450})
     links = {(l["src"], l["dst"]): l for l in wide.radio_links(sensed=True)}
     assert links[("A", "GW")]["sensed"] and not links[("A", "GW")]["decodable"] and links[("A", "GW")]["rate_bps"] is None
@@ -156,6 +159,11 @@ def test_reach_overlay_shows_who_decodes_senses_and_is_hidden(tmp_path):
     assert "senses A only" in labels and "hidden from A" not in labels
     with pytest.raises(KeyError, match="Z"):
         wplot.topology(scenario, reach="Z")
+    # A scenario whose flow has no route still draws (no route arrows), reach and all.
+    far = scenario.with_overrides({"/nodes/0/position_m": [5000, 0]})
+    assert wplot.flow_routes(far) == {}
+    ax = wplot.topology(far, reach="B").axes[0]
+    assert "hidden from B" in [t.get_text() for t in ax.get_legend().get_texts()]
 
 
 def test_node_labels_do_not_overlap_on_the_44_node_mesh():

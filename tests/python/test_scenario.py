@@ -160,6 +160,10 @@ def test_describe_resolves_groups_and_radio_links_follow_the_phy(flagship):
     assert sum(n["role"] == "gateway" for n in grid["nodes"]) == 4
     with pytest.raises(wmnsim.ScenarioError):
         flagship.with_overrides({"/flows/0/dst": "Q"}).describe()
+    # A flow without a route: still described (for a plot of what is wrong), with no
+    # routes and the reason.
+    far = flagship.with_overrides({"/nodes/0/position_m": [5000, 0]}).describe()["routing"]
+    assert far["paths"] is None and far["routes"] is None and "no route from" in far["error"]
 
 
 def test_describe_gives_the_routes_a_run_takes(flagship):
