@@ -106,6 +106,42 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
   ctx.issues.add(path, text);
 }
 
+// The "nodes" list of a trace output (outputs.pcap, outputs.event_trace): node ids,
+// each defined and listed once. With radio_needed, a node without a radio is
+// refused, since none of its frames is on the air.
+std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx, bool radio_needed) {
+  std::vector<std::size_t> nodes;
+  const nlohmann::json* list = r.array("nodes");
+  if (!list) return nodes;
+  // Refused rather than read as "every node" (the default) or "none" (a trace
+  // that would write nothing): the two readings are opposite, so neither is guessed.
+  if (list->empty()) {
+    ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
+                                       "node, or list the nodes to trace");
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string path = pointer_join(r.path_of("nodes"), i);
+    const nlohmann::json& v = (*list)[i];
+    if (!v.is_string()) {
+      ctx.issues.add(path, "expected a node id (a string), got " + describe_value(v));
+      continue;
+    }
+    const std::string& id = v.get_ref<const std::string&>();
+    const auto node = ctx.scenario.find_node(id);
+    if (!node) {
+      ctx.issues.add(path, "node " + quote_short(id) + " is not defined");
+    } else if (radio_needed && ctx.scenario.nodes[*node].radios.empty()) {
+      ctx.issues.add(path, "node " + quote_short(id) +
+                               " has no radio, so no frame of it is on the air; list mesh or gateway nodes");
+    } else if (std::find(nodes.begin(), nodes.end(), *node) != nodes.end()) {
+      ctx.issues.add(path, "node " + quote_short(id) + " is listed twice; remove one");
+    } else {
+      nodes.push_back(*node);
+    }
+  }
+  return nodes;
+}
+
 // outputs.pcap: where a trace goes and what it holds (docs/traces.md).
 PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   PcapOutput p;
@@ -133,37 +169,7 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
   p.max_bytes = r.integer_or("max_bytes", p.max_bytes, PcapOutput::kMinMaxBytes, PcapOutput::kMaxMaxBytes);
-  if (const nlohmann::json* list = r.array("nodes")) {
-    // Refused rather than read as "every node" (the default) or "none" (a trace
-    // that would write no frame): the two readings are opposite, so neither is guessed.
-    if (list->empty()) {
-      ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
-                                         "node, or list the nodes to trace");
-    }
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const std::string path = pointer_join(r.path_of("nodes"), i);
-      const nlohmann::json& v = (*list)[i];
-      if (!v.is_string()) {
-        ctx.issues.add(path, "expected a node id (a string), got " + describe_value(v));
-        continue;
-      }
-      const auto node = ctx.scenario.find_node(v.get<std::string>());
-      if (!node) {
-        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is not defined");
-        continue;
-      }
-      if (ctx.scenario.nodes[*node].radios.empty()) {
-        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) +
-                                 " has no radio, so no frame of it is on the air; list mesh or gateway nodes");
-        continue;
-      }
-      if (std::find(p.nodes.begin(), p.nodes.end(), *node) != p.nodes.end()) {
-        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is listed twice; remove one");
-        continue;
-      }
-      p.nodes.push_back(*node);
-    }
-  }
+  p.nodes = parse_traced_nodes(r, ctx, /*radio_needed=*/true);
   r.finish();
   return p;
 }
@@ -179,29 +185,7 @@ EventTraceOutput parse_event_trace(JsonReader r, ParseContext& ctx) {
       e.path = *path;
     }
   }
-  if (const nlohmann::json* list = r.array("nodes")) {
-    // As outputs.pcap.nodes: an empty list is neither "every node" nor "none".
-    if (list->empty()) {
-      ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
-                                         "node, or list the nodes to trace");
-    }
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const std::string path = pointer_join(r.path_of("nodes"), i);
-      const nlohmann::json& v = (*list)[i];
-      if (!v.is_string()) {
-        ctx.issues.add(path, "expected a node id (a string), got " + describe_value(v));
-        continue;
-      }
-      const auto node = ctx.scenario.find_node(v.get<std::string>());
-      if (!node) {
-        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is not defined");
-      } else if (std::find(e.nodes.begin(), e.nodes.end(), *node) != e.nodes.end()) {
-        ctx.issues.add(path, "node " + quote_short(v.get<std::string>()) + " is listed twice; remove one");
-      } else {
-        e.nodes.push_back(*node);
-      }
-    }
-  }
+  e.nodes = parse_traced_nodes(r, ctx, /*radio_needed=*/false);
   if (const nlohmann::json* list = r.array("kinds")) {
     if (list->empty()) {
       ctx.issues.add(r.path_of("kinds"), "an empty list names no kind to write; remove \"kinds\" to write every "
