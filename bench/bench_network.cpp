@@ -29,9 +29,15 @@
 // the peak resident memory. A single node count runs in this process (for
 // valgrind --tool=massif).
 //
-// --flows=all: a flow from every station instead (see scale_flows).
+// --flows=all: a flow from every station instead (see scale_flows). --down (with
+// --gateway_trees): each counted flow's station also gets a flow down from its
+// gateway. The city-scale case of issue 43 is
 //
-//   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16|all] [--gateway_trees]
+//   bench_network --scale 100000 --seconds=10 --gateway_trees --flows=500 --down
+//
+// 100,000 nodes, 1,000 CBR flows (500 up, 500 down), 10 simulated seconds.
+//
+//   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16|all] [--gateway_trees [--down]]
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -97,6 +103,7 @@ struct ScaleOptions {
   double seconds = 2.0;
   int flows = 16;
   bool gateway_trees = false;
+  bool down = false;  // with gateway_trees: a flow down to each counted flow's station too
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -140,7 +147,7 @@ nlohmann::json scale_scenario(int count, double seconds, bool gateway_trees) {
 }
 
 // `count` flows between random pairs of mesh nodes 150 to 350 m apart.
-nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees) {
+nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees, bool down) {
   std::vector<std::size_t> mesh;
   for (std::size_t i = 0; i < s.nodes.size(); ++i) {
     if (s.nodes[i].role == NodeRole::mesh) mesh.push_back(i);
@@ -181,7 +188,8 @@ nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees) {
   std::uniform_int_distribution<std::size_t> pick(0, mesh.size() - 1);
   nlohmann::json flows = nlohmann::json::array();
   std::set<std::size_t> used;
-  for (int tries = 0; static_cast<int>(flows.size()) < count && tries < 100000; ++tries) {
+  const int wanted = gateway_trees && down ? 2 * count : count;
+  for (int tries = 0; static_cast<int>(flows.size()) < wanted && tries < 100000; ++tries) {
     const std::size_t a = mesh[pick(rng)], b = mesh[pick(rng)];
     const Position& pa = *s.nodes[a].position;
     const Position& pb = *s.nodes[b].position;
@@ -192,13 +200,19 @@ nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees) {
                         {"src", s.nodes[a].id}, {"dst", gateway_trees ? "@gateway" : s.nodes[b].id},
                         {"payload_bytes", 1000}, {"traffic", {{"type", "cbr"}, {"rate_bps", 200000}}}};
     flows.push_back(f);
+    if (gateway_trees && down) {
+      f["id"] = std::string("d").append(std::to_string(flows.size() - 1));
+      f["src"] = "@gateway";
+      f["dst"] = s.nodes[a].id;
+      flows.push_back(f);
+    }
   }
   return flows;
 }
 
 void scale_one(int count, const ScaleOptions& o) {
   nlohmann::json doc = scale_scenario(count, o.seconds, o.gateway_trees);
-  doc["flows"] = scale_flows(parse_scenario(doc), o.flows, o.gateway_trees);
+  doc["flows"] = scale_flows(parse_scenario(doc), o.flows, o.gateway_trees, o.down);
   // Flows some node of which has no route (an isolated node) are left out.
   for (int attempt = 0;; ++attempt) {
     auto start = std::chrono::steady_clock::now();
@@ -290,6 +304,8 @@ int main(int argc, char** argv) {
       scale_options.flows = std::strcmp(argv[i] + 8, "all") == 0 ? -1 : std::atoi(argv[i] + 8);
     } else if (std::strcmp(argv[i], "--gateway_trees") == 0) {
       scale_options.gateway_trees = true;
+    } else if (std::strcmp(argv[i], "--down") == 0) {
+      scale_options.down = true;
     } else {
       args.push_back(argv[i]);
     }

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "control/bianchi.hpp"
 #include "mac/frame.hpp"
@@ -56,9 +57,14 @@ void check(const CapacityProblem& p, CapacityModel model) {
     if (p.contention.empty()) {
       throw std::invalid_argument("capacity model: the clique model needs the link-contention graph (none given)");
     }
-    if (p.contention.size() != n * n) {
-      throw std::invalid_argument("capacity model: the contention matrix has " + std::to_string(p.contention.size()) +
-                                  " entries for " + std::to_string(n) + " links (needs " + std::to_string(n * n) + ")");
+    if (p.contention.size() != n) {
+      throw std::invalid_argument("capacity model: the contention graph has " + std::to_string(p.contention.size()) +
+                                  " rows for " + std::to_string(n) + " links");
+    }
+    for (const auto& row : p.contention) {
+      if (!std::is_sorted(row.begin(), row.end()) || (!row.empty() && row.back() >= n)) {
+        throw std::invalid_argument("capacity model: a row of the contention graph is not ascending link indices");
+      }
     }
   }
 }
@@ -79,29 +85,59 @@ double capacity_of(const CapacityProblem& p, const std::vector<std::size_t>& lin
 }
 
 // Eq. 6: the collision domain of link l, every link with an endpoint equal to or
-// within transmission range of an endpoint of l, on l's channel.
-std::vector<std::vector<std::size_t>> collision_domains(const CapacityProblem& p) {
+// within transmission range of an endpoint of l, on l's channel. Only the domains
+// that hold a used link (the others constrain no stream), in link order. Each is
+// found from the links at the nodes around l (an index by node), so the cost is
+// the sum of the domains' sizes, not links x links.
+std::vector<std::vector<std::size_t>> collision_domains(const CapacityProblem& p, const std::vector<bool>& used) {
   const std::size_t n = p.links.size();
-  // "Within range" as the links say: 001 A's link joins nodes within range of each other.
+  // Per node: the links it is an end of, ascending.
+  std::vector<std::vector<std::size_t>> at(p.node_count);
+  for (std::size_t k = 0; k < n; ++k) {
+    at[p.links[k].from].push_back(k);
+    at[p.links[k].to].push_back(k);
+  }
   std::vector<std::vector<std::size_t>> domains;
-  domains.reserve(n);
-  const std::size_t nodes = p.node_count;
+  const auto before = [&](std::size_t x, std::size_t y) { return domains[x] < domains[y]; };
+  std::set<std::size_t, decltype(before)> seen(before);  // indices into `domains`
+  std::vector<std::uint32_t> around;     // the nodes within range of an endpoint of l (themselves included)
+  std::vector<bool> near(p.node_count);  // membership of `around`, cleared after each link
+  std::vector<bool> in(n);               // membership of the domain, cleared after each link
   for (std::size_t l = 0; l < n; ++l) {
     const auto& me = p.links[l];
-    // The nodes within range of an endpoint of l on its channel (itself included).
-    std::vector<bool> around(nodes, false);
-    around[me.from] = around[me.to] = true;
-    for (const CapacityLink& o : p.links) {
-      if (o.channel != me.channel) continue;
-      if (o.from == me.from || o.from == me.to) around[o.to] = true;
-      if (o.to == me.from || o.to == me.to) around[o.from] = true;
+    // "Within range" as the links say: 001 A's link joins nodes within range of each other.
+    around.clear();
+    const auto add = [&](std::uint32_t node) {
+      if (!near[node]) {
+        near[node] = true;
+        around.push_back(node);
+      }
+    };
+    add(me.from);
+    add(me.to);
+    for (const std::uint32_t end : {me.from, me.to}) {
+      for (const std::size_t k : at[end]) {
+        const auto& o = p.links[k];
+        if (o.channel == me.channel) add(o.from == end ? o.to : o.from);
+      }
     }
     std::vector<std::size_t> domain;
-    for (std::size_t k = 0; k < n; ++k) {
-      const auto& o = p.links[k];
-      if (o.channel == me.channel && (around[o.from] || around[o.to])) domain.push_back(k);
+    bool holds_used = false;
+    for (const std::uint32_t node : around) {
+      for (const std::size_t k : at[node]) {
+        if (in[k] || p.links[k].channel != me.channel) continue;
+        in[k] = true;
+        domain.push_back(k);
+        holds_used = holds_used || used[k];
+      }
     }
+    for (const std::uint32_t node : around) near[node] = false;
+    for (const std::size_t k : domain) in[k] = false;
+    if (!holds_used) continue;
+    std::sort(domain.begin(), domain.end());
+    // Neighbouring links often share a domain (in a crowd all do): keep one copy.
     domains.push_back(std::move(domain));
+    if (!seen.insert(domains.size() - 1).second) domains.pop_back();
   }
   return domains;
 }
@@ -124,15 +160,24 @@ std::vector<std::vector<std::size_t>> maximal_cliques(const CapacityProblem& p, 
   for (std::size_t l = 0; l < used.size(); ++l) {
     if (used[l]) vertex_link.push_back(l);
   }
+  constexpr std::size_t kNotUsed = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> link_vertex(used.size(), kNotUsed);
+  for (std::size_t v = 0; v < vertex_link.size(); ++v) link_vertex[vertex_link[v]] = v;
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
   Graph g(vertex_link.size());
+  // An edge where either row names the pair, added in ascending (i, j) order with
+  // i < j: the cliques then come out in the same order whatever the rows hold
+  // beyond the used links.
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
   for (std::size_t i = 0; i < vertex_link.size(); ++i) {
-    for (std::size_t j = i + 1; j < vertex_link.size(); ++j) {
-      if (p.contend(vertex_link[i], vertex_link[j]) || p.contend(vertex_link[j], vertex_link[i])) {
-        boost::add_edge(i, j, g);
-      }
+    for (const std::uint32_t l : p.contention[vertex_link[i]]) {
+      const std::size_t j = link_vertex[l];
+      if (j != kNotUsed && j != i) edges.emplace_back(std::min(i, j), std::max(i, j));
     }
   }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  for (const auto& [i, j] : edges) boost::add_edge(i, j, g);
   std::vector<std::vector<std::size_t>> cliques;
   // min 1: a link that contends with no other is a clique of its own.
   boost::bron_kerbosch_all_cliques(g, CliqueCollector{&vertex_link, &cliques}, 1);
@@ -145,7 +190,7 @@ std::vector<CapacityConstraint> medium_constraints(const CapacityProblem& proble
   check(problem, model);
   const std::vector<bool> used = used_links(problem);
   std::vector<std::vector<std::size_t>> sets =
-      model == CapacityModel::collision_domain ? collision_domains(problem) : maximal_cliques(problem, used);
+      model == CapacityModel::collision_domain ? collision_domains(problem, used) : maximal_cliques(problem, used);
   std::set<std::vector<std::size_t>> seen;
   std::vector<CapacityConstraint> out;
   for (std::vector<std::size_t>& s : sets) {
@@ -190,14 +235,47 @@ CapacityResult solve_capacity(const CapacityProblem& problem, CapacityModel mode
   r.model = model;
   r.constraints = medium_constraints(problem, model);
   // A = M L (Eq. 7): A(u, s) is the number of stream s's hops inside resource u.
-  const Eigen::MatrixXd a = medium_usage(problem, r.constraints) * link_usage(problem);
-  const Eigen::Index rows = a.rows();
-  Eigen::VectorXd b(rows);
-  for (Eigen::Index u = 0; u < rows; ++u) b(u) = r.constraints[static_cast<std::size_t>(u)].capacity_bps;
+  // Held by row, the streams ascending, without its zeros: a network's A is nearly
+  // all zeros (a resource is a neighbourhood, a stream crosses few), and the sums
+  // below add the same terms in the same order as a dense product would.
+  struct Entry {
+    std::size_t stream;
+    double hops;
+  };
+  const std::size_t rows = r.constraints.size();
+  std::vector<std::vector<Entry>> a(rows);
+  {
+    // Per used link, the resources that hold it.
+    std::vector<std::vector<std::size_t>> holding(problem.links.size());
+    for (std::size_t u = 0; u < rows; ++u) {
+      for (const std::size_t l : r.constraints[u].links) holding[l].push_back(u);
+    }
+    std::vector<std::size_t> route;
+    for (std::size_t s = 0; s < streams; ++s) {
+      // 0-1 as in A.2.1: a link a route names twice counts once.
+      route.assign(problem.routes[s].begin(), problem.routes[s].end());
+      std::sort(route.begin(), route.end());
+      route.erase(std::unique(route.begin(), route.end()), route.end());
+      for (const std::size_t l : route) {
+        for (const std::size_t u : holding[l]) {
+          if (a[u].empty() || a[u].back().stream != s) a[u].push_back({s, 0.0});
+          a[u].back().hops += 1.0;
+        }
+      }
+    }
+  }
+  std::vector<double> b(rows);
+  for (std::size_t u = 0; u < rows; ++u) b[u] = r.constraints[u].capacity_bps;
+  // B(u) - (A R)(u): what resource u has left at rates `rate`.
+  const auto slack = [&](std::size_t u, const std::vector<double>& rate) {
+    double used = 0.0;
+    for (const Entry& e : a[u]) used += e.hops * rate[e.stream];
+    return b[u] - used;
+  };
 
   r.rate_bps.assign(streams, 0.0);
   r.bottleneck.assign(streams, std::nullopt);
-  Eigen::VectorXd rate = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(streams));
+  std::vector<double> rate(streams, 0.0);
   std::vector<bool> rising(streams, false);  // active, constrained and not yet frozen
   for (std::size_t s = 0; s < streams; ++s) {
     const bool on = active.empty() || active[s];
@@ -210,34 +288,38 @@ CapacityResult solve_capacity(const CapacityProblem& problem, CapacityModel mode
   }
   // Progressive filling. Each round freezes at least one stream (every rising stream
   // has a link, and every used link is in some constraint), so at most `streams` rounds.
+  std::vector<double> rising_hops(rows);  // per constraint: hops of rising streams
   while (std::find(rising.begin(), rising.end(), true) != rising.end()) {
-    const Eigen::VectorXd slack = b - a * rate;
-    Eigen::VectorXd rising_hops = Eigen::VectorXd::Zero(rows);  // per constraint: hops of rising streams
-    for (std::size_t s = 0; s < streams; ++s) {
-      if (rising[s]) rising_hops += a.col(static_cast<Eigen::Index>(s));
-    }
     double step = std::numeric_limits<double>::infinity();
-    for (Eigen::Index u = 0; u < rows; ++u) {
-      if (rising_hops(u) > 0.0) step = std::min(step, std::max(0.0, slack(u)) / rising_hops(u));
+    for (std::size_t u = 0; u < rows; ++u) {
+      rising_hops[u] = 0.0;
+      for (const Entry& e : a[u]) {
+        if (rising[e.stream]) rising_hops[u] += e.hops;
+      }
+      if (rising_hops[u] > 0.0) step = std::min(step, std::max(0.0, slack(u, rate)) / rising_hops[u]);
     }
     if (!std::isfinite(step)) throw std::logic_error("capacity model: a rising stream is in no constraint");
     for (std::size_t s = 0; s < streams; ++s) {
-      if (rising[s]) rate(static_cast<Eigen::Index>(s)) += step;
+      if (rising[s]) rate[s] += step;
     }
-    const Eigen::VectorXd after = b - a * rate;
-    for (Eigen::Index u = 0; u < rows; ++u) {
-      if (rising_hops(u) <= 0.0 || after(u) > kTightTolerance * b(u)) continue;
-      for (std::size_t s = 0; s < streams; ++s) {
-        if (rising[s] && a(u, static_cast<Eigen::Index>(s)) > 0.0) {
-          rising[s] = false;
-          r.bottleneck[s] = static_cast<std::size_t>(u);
+    // Tight after the step: freeze its rising streams (all tests read the rates
+    // after the step, before any stream is frozen).
+    std::vector<std::size_t> tight;
+    for (std::size_t u = 0; u < rows; ++u) {
+      if (rising_hops[u] > 0.0 && slack(u, rate) <= kTightTolerance * b[u]) tight.push_back(u);
+    }
+    for (const std::size_t u : tight) {
+      for (const Entry& e : a[u]) {
+        if (rising[e.stream]) {
+          rising[e.stream] = false;
+          r.bottleneck[e.stream] = u;
         }
       }
     }
   }
   for (std::size_t s = 0; s < streams; ++s) {
     if (!r.bottleneck[s]) continue;
-    r.rate_bps[s] = rate(static_cast<Eigen::Index>(s));
+    r.rate_bps[s] = rate[s];
     r.u_opt_bps += r.rate_bps[s] * static_cast<double>(problem.routes[s].size());
   }
   return r;

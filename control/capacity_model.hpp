@@ -18,6 +18,7 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -45,11 +46,14 @@ struct CapacityProblem {
   // them. Two nodes are "within transmission range" when a link joins them on that
   // channel (001 A's edge rule, d_ij <= T_i and d_ij <= T_j, as the caller found it).
   std::vector<CapacityLink> links;
-  // The clique model's link-contention graph (A.2.2), links.size()^2 entries,
-  // row-major and symmetric: contention[i * links.size() + j] when links i and j
-  // cannot carry frames at the same time. The caller decides ("omniscient": the
+  // The clique model's link-contention graph (A.2.2), one row per link: the links
+  // link i cannot carry frames at the same time with, ascending, symmetric. The
+  // model reads only the rows and entries of links some route uses (the cliques of
+  // that subgraph give every constraint on the streams), so a builder may leave
+  // the other rows empty: a network's contention then costs the routes' links and
+  // their neighbourhoods, not links x links. The caller decides ("omniscient": the
   // builder reads it off the PHY). Empty: the clique model is not available.
-  std::vector<bool> contention;
+  std::vector<std::vector<std::uint32_t>> contention;
   // Each stream's route in its data direction: indices into `links`, in order. An
   // empty route (a stream that crosses no wireless link) is unconstrained.
   std::vector<std::vector<std::size_t>> routes;
@@ -61,7 +65,10 @@ struct CapacityProblem {
   // contention graph instead). Empty: mac_capacity_bps everywhere.
   std::vector<double> link_capacity_bps;
 
-  bool contend(std::size_t a, std::size_t b) const { return contention[a * links.size() + b]; }
+  bool contend(std::size_t a, std::size_t b) const {
+    const std::vector<std::uint32_t>& row = contention[a];
+    return std::binary_search(row.begin(), row.end(), static_cast<std::uint32_t>(b));
+  }
 };
 
 // One medium resource u: a row of M and its B(u).

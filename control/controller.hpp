@@ -73,6 +73,12 @@ struct ControlContext {
   // flow's max-min fair share (bit/s; 0 for the inactive), by flow index. Empty
   // where the runner offers none.
   std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active)> fair_shares;
+  // The nodes with a radio that hears one of `node`'s radios (the medium's links,
+  // which every radio hop of the routing is one of), ascending, `node` left out.
+  // Lets a policy look at a node's neighbours without asking the routing for a
+  // route to every node (a column per destination: nodes x nodes). Null where the
+  // runner offers none (unit tests): then every node is a candidate.
+  std::function<std::vector<std::uint32_t>(std::uint32_t node)> radio_neighbours;
   // The run's budget of stored samples, shared with the time series
   // (core/sample_budget.hpp); null: histories are not bounded (unit tests).
   SampleBudget* samples = nullptr;

@@ -12,12 +12,17 @@ constexpr AccessCategory kAllCategories[] = {AccessCategory::ac_bk, AccessCatego
                                              AccessCategory::ac_vo};
 
 // The radio of `node` that carries a one-hop route between it and `gateway`, if any.
-std::optional<std::size_t> one_hop_radio(const ControlContext& ctx, std::size_t node, std::size_t gateway) {
+// `maybe_down`: whether the gateway's radios reach `node` at all; only then is the
+// gateway's route to it looked up, since that computes the routing's column for
+// `node`, and one per node would cost nodes x nodes.
+std::optional<std::size_t> one_hop_radio(const ControlContext& ctx, std::size_t node, std::size_t gateway,
+                                         bool maybe_down) {
   const std::size_t radios = ctx.macs.at(node).size();
   const auto n = static_cast<std::uint32_t>(node), g = static_cast<std::uint32_t>(gateway);
   if (const NextHop* up = ctx.routing.tables.next_hop(n, g); up && up->node == g && up->interface < radios) {
     return up->interface;
   }
+  if (!maybe_down) return std::nullopt;
   if (const NextHop* down = ctx.routing.tables.next_hop(g, n); down && down->node == n) {
     // The gateway's radio reaches `node`; `node` hears it on the radio with the same channel.
     const auto& gw_radios = ctx.macs.at(gateway);
@@ -42,9 +47,14 @@ void CounterStarvation::start() {
   if (categories.empty()) categories.assign(std::begin(kAllCategories), std::end(kAllCategories));
 
   for (const std::size_t g : params_.gateways) {
+    // A one-hop route from the gateway is a link from one of its radios.
+    std::vector<std::uint32_t> heard;
+    if (ctx.radio_neighbours) heard = ctx.radio_neighbours(static_cast<std::uint32_t>(g));
     for (std::size_t n = 0; n < ctx.node_info.size(); ++n) {
       if (n == g || ctx.node_info[n].role != NodeRole::mesh) continue;
-      const auto radio = one_hop_radio(ctx, n, g);
+      const bool maybe_down =
+          !ctx.radio_neighbours || std::binary_search(heard.begin(), heard.end(), static_cast<std::uint32_t>(n));
+      const auto radio = one_hop_radio(ctx, n, g, maybe_down);
       if (!radio) continue;
       // A node next to two gateways is raised once.
       const bool done = std::any_of(changes_.begin(), changes_.end(),

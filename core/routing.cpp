@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "core/input_error.hpp"
@@ -63,15 +64,17 @@ std::size_t RoutingTables::columns_in_use() const {
 std::vector<std::uint32_t> RoutingTables::path(std::uint32_t src, std::uint32_t dst) const {
   if (src >= nodes_ || dst >= nodes_) out_of_range();
   std::vector<std::uint32_t> p{src};
+  // A loop-free path visits each node at most once: a node seen before means the
+  // tables send the packet round in circles. Found as soon as it repeats, so a
+  // path costs its length, not the node count.
+  std::unordered_set<std::uint32_t> seen{src};
   std::uint32_t at = src;
   while (at != dst) {
     const NextHop* hop = next_hop(at, dst);
     if (hop == nullptr) return {};
     at = hop->node;
     p.push_back(at);
-    // A loop-free path visits each node at most once; more than node_count nodes
-    // means the tables send the packet round in circles.
-    if (p.size() > nodes_) return {};
+    if (!seen.insert(at).second) return {};
   }
   return p;
 }
@@ -171,13 +174,39 @@ class Diagnosis {
       const std::vector<bool> r = g.reaching(t);
       for (std::size_t i = 0; i < r.size(); ++i) far_side[i] = far_side[i] || r[i];
     }
-    std::optional<std::pair<double, std::pair<std::size_t, std::size_t>>> best;
-    for (std::size_t a = 0; a < near_side.size(); ++a) {
-      if (!near_side[a]) continue;
-      for (std::size_t b = 0; b < far_side.size(); ++b) {
-        const auto d = far_side[b] ? distance_m(s_, a, b) : std::nullopt;
-        if (d && (!best || *d < best->first)) best = {*d, {a, b}};
+    // The closest pair, ties to the lowest (a, b): the far side sorted along the
+    // axis it spreads most on, and from each near node a scan outwards that stops
+    // where the axis alone puts a node farther than the best pair so far. About
+    // n log n on a mesh rather than near x far distances.
+    std::vector<std::size_t> far;
+    double lo[2] = {0.0, 0.0}, hi[2] = {0.0, 0.0};
+    for (std::size_t b = 0; b < far_side.size(); ++b) {
+      const auto& pb = s_.nodes[b].position;
+      if (!far_side[b] || !pb) continue;
+      const double c[2] = {pb->x_m, pb->y_m};
+      for (int k = 0; k < 2; ++k) {
+        lo[k] = far.empty() ? c[k] : std::min(lo[k], c[k]);
+        hi[k] = far.empty() ? c[k] : std::max(hi[k], c[k]);
       }
+      far.push_back(b);
+    }
+    const bool along_y = hi[1] - lo[1] > hi[0] - lo[0];
+    const auto axis = [&](std::size_t i) {
+      const auto& pi = *s_.nodes[i].position;
+      return along_y ? pi.y_m : pi.x_m;
+    };
+    std::sort(far.begin(), far.end(), [&](std::size_t x, std::size_t y) { return axis(x) < axis(y); });
+    std::optional<std::pair<double, std::pair<std::size_t, std::size_t>>> best;
+    const auto consider = [&](std::size_t a, std::size_t b) {
+      const double d = *distance_m(s_, a, b);
+      if (!best || d < best->first || (d == best->first && std::pair(a, b) < best->second)) best = {d, {a, b}};
+    };
+    for (std::size_t a = 0; a < near_side.size(); ++a) {
+      if (!near_side[a] || !s_.nodes[a].position) continue;
+      const double at = axis(a);
+      const auto mid = std::partition_point(far.begin(), far.end(), [&](std::size_t b) { return axis(b) < at; });
+      for (auto it = mid; it != far.end() && !(best && axis(*it) - at > best->first); ++it) consider(a, *it);
+      for (auto it = mid; it != far.begin() && !(best && at - axis(*(it - 1)) > best->first); --it) consider(a, *(it - 1));
     }
     if (!best) return {};
     return "; the closest pair across the gap is " + quoted(s_.nodes[best->second.first].id) +
@@ -234,12 +263,25 @@ Trees grow_trees(const RoutingInput& s, const LinkGraph& wireless) {
     if (const routing_detail::Arc* a = wireless.best_arc(x, dist)) t.parent[x] = a->to;
   }
   for (const std::uint32_t g : gws) t.root[g] = g;
+  // Each node's root is its parent's: walk up to a node whose root is known (or
+  // that has no parent), then give every node on the way that root, so each node
+  // is walked over once (a chain of n nodes costs n steps, not n^2 / 2).
+  std::vector<bool> done(n, false);
+  for (const std::uint32_t g : gws) done[g] = true;
+  std::vector<std::uint32_t> way;
   for (std::uint32_t x = 0; x < n; ++x) {
+    way.clear();
     std::uint32_t at = x;
-    std::size_t steps = 0;
-    while (!t.root[at] && t.parent[at] && steps++ <= n) at = *t.parent[at];
-    if (!t.root[at] && t.parent[at]) throw std::logic_error("gateway trees: parent pointers loop");
-    t.root[x] = t.root[at];
+    while (!done[at] && t.parent[at]) {
+      way.push_back(at);
+      if (way.size() > n) throw std::logic_error("gateway trees: parent pointers loop");
+      at = *t.parent[at];
+    }
+    done[at] = true;
+    for (const std::uint32_t y : way) {
+      t.root[y] = t.root[at];
+      done[y] = true;
+    }
   }
   return t;
 }

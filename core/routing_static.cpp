@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <unordered_set>
 #include <utility>
 
 namespace wmnsim::routing_detail {
@@ -97,8 +98,9 @@ StaticTables::StaticTables(const RoutingInput& scenario, const LinkGraph& graph,
 StaticTables::Walk StaticTables::walk(std::uint32_t from, std::uint32_t to) const {
   Walk w;
   w.nodes.push_back(from);
-  std::vector<bool> seen(n_, false);
-  seen[from] = true;
+  // The nodes visited so far: a walk costs its length, not the node count (one
+  // walk per explicit entry).
+  std::unordered_set<std::uint32_t> seen{from};
   std::uint32_t at = from;
   while (at != to) {
     const auto e = entries_->entry(at, to);
@@ -113,11 +115,10 @@ StaticTables::Walk StaticTables::walk(std::uint32_t from, std::uint32_t to) cons
     }
     at = static_cast<std::uint32_t>(scenario_.routing.routes[*e].next_hop);
     w.nodes.push_back(at);
-    if (seen[at]) {
+    if (!seen.insert(at).second) {
       w.end = End::loop;
       return w;
     }
-    seen[at] = true;
   }
   return w;
 }

@@ -154,7 +154,7 @@ void Network::build_flows() {
 
 void Network::build_controllers(const control::ControllerRegistry& registry) {
   control_context_ = std::make_unique<control::ControlContext>(
-      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}});
+      control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}, {}, {}});
   // The time series are bounded before the run (at most kMaxTimeseriesSamples); the
   // histories get what they leave.
   samples_.take(scenario_.timeseries_samples);
@@ -167,6 +167,18 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
                                       CapacityModel model, const std::vector<bool>& active) mutable {
     if (!capacity) capacity = std::make_shared<const ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
     return control::fair_shares(capacity->problem, model, active);
+  };
+  control_context_->radio_neighbours = [this](std::uint32_t node) {
+    std::vector<std::uint32_t> heard;
+    for (const phy::RadioId radio : phy_.node_radios.at(node)) {
+      for (const phy::Link& link : phy_.medium->neighbours(radio)) {
+        heard.push_back(phy_.medium->spec(link.to).node);
+      }
+    }
+    std::sort(heard.begin(), heard.end());
+    heard.erase(std::unique(heard.begin(), heard.end()), heard.end());
+    std::erase(heard, node);
+    return heard;
   };
   control_context_->wired.resize(scenario_.nodes.size());
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "core/input_error.hpp"
@@ -38,7 +40,7 @@ std::uint32_t header_bytes_of(const FlowConfig& flow) {
 }
 
 ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwork& net, const Routing& routing,
-                                  const CapacityOptions& options, std::size_t max_links) {
+                                  const CapacityOptions& options, std::size_t max_domain_visits) {
   const phy::Medium& medium = *net.medium;
   ScenarioCapacity out;
   control::CapacityProblem& p = out.problem;
@@ -79,28 +81,97 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
     }
   }
 
-  // Contention (clique model), from the PHY: every pair of links.
+  // The collision domains' cost (control/capacity_model.hpp, Eq. 6): a link's domain
+  // holds the links at the nodes within range of its ends, so finding them all visits
+  // at most sum over links of S(from) + S(to) links, S(x) the links at x and at its
+  // neighbours. That grows with links x links only where everyone hears everyone.
   const std::size_t n = p.links.size();
-  if (n > max_links) {
-    throw ScenarioError({{"", "001's capacity model pairs every link of the network with every other, and this one has " +
-                                  std::to_string(n) + " (each direction of a radio pair that decodes both ways); at most " +
-                                  std::to_string(max_links) + ": give the gateway controller its shares " +
-                                  "(fair_rate_bps, or the flows' fair_share_bps) or model a smaller network"}});
+  {
+    std::vector<std::vector<std::uint32_t>> neighbours(p.node_count);
+    std::vector<double> degree(p.node_count, 0.0);
+    for (const control::CapacityLink& l : p.links) {
+      neighbours[l.from].push_back(l.to);
+      degree[l.from] += 1.0;
+      degree[l.to] += 1.0;
+    }
+    std::vector<double> around(p.node_count, 0.0);
+    for (std::size_t x = 0; x < p.node_count; ++x) {
+      around[x] = degree[x];
+      for (const std::uint32_t y : neighbours[x]) around[x] += degree[y];
+    }
+    double visits = 0.0;
+    for (const control::CapacityLink& l : p.links) visits += around[l.from] + around[l.to];
+    if (visits > static_cast<double>(max_domain_visits)) {
+      char text[160];
+      std::snprintf(text, sizeof text, "%.3g link visits (%zu links)", visits, n);
+      throw ScenarioError(
+          {{"", std::string("001's capacity model finds each link's collision domain (the links near its ends), and in "
+                            "this network that takes up to ") +
+                    text + "; at most " + std::to_string(max_domain_visits) +
+                    " (a crowd in which every radio hears every other): give the gateway controller its shares "
+                    "(fair_rate_bps, or the flows' fair_share_bps) or model a sparser network"}});
+    }
   }
-  p.contention.assign(n * n, false);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto [a, b] = out.link_radios[i];
-    for (std::size_t j = i; j < n; ++j) {
-      const auto [c, d] = out.link_radios[j];
-      bool contend = false;
-      if (p.links[i].channel == p.links[j].channel) {
-        const control::CapacityLink &x = p.links[i], &y = p.links[j];
-        contend = x.from == y.from || x.from == y.to || x.to == y.from || x.to == y.to;
+
+  // Contention (clique model), from the PHY, between the links some route uses: the
+  // only entries the model reads (control/capacity_model.hpp). A used link is checked
+  // against the used links at its nodes and at the radios its ends reach or are
+  // reached by, found from the medium's neighbour lists, not against every link.
+  p.contention.assign(n, {});
+  {
+    std::vector<bool> used(n, false);
+    std::vector<std::size_t> used_links;
+    for (const auto& route : p.routes) {
+      for (const std::size_t l : route) {
+        if (!used[l]) used_links.push_back(l);
+        used[l] = true;
+      }
+    }
+    std::sort(used_links.begin(), used_links.end());
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> at_node;     // node -> used links at it
+    std::unordered_map<phy::RadioId, std::vector<std::size_t>> at_radio;    // radio -> used links at it
+    std::unordered_map<phy::RadioId, std::vector<phy::RadioId>> heard_from;  // radio -> used ends that reach it
+    for (const std::size_t l : used_links) {
+      at_node[p.links[l].from].push_back(l);
+      at_node[p.links[l].to].push_back(l);
+      for (const phy::RadioId r : {out.link_radios[l].first, out.link_radios[l].second}) {
+        std::vector<std::size_t>& mine = at_radio[r];
+        if (mine.empty()) {
+          for (const phy::Link& link : medium.neighbours(r)) heard_from[link.to].push_back(r);
+        }
+        mine.push_back(l);
+      }
+    }
+    std::vector<std::size_t> candidates;
+    const auto add_at = [&](phy::RadioId r) {
+      if (const auto it = at_radio.find(r); it != at_radio.end()) candidates.insert(candidates.end(), it->second.begin(), it->second.end());
+    };
+    for (const std::size_t i : used_links) {
+      candidates.clear();
+      const control::CapacityLink& x = p.links[i];
+      for (const std::uint32_t node : {x.from, x.to}) {
+        const std::vector<std::size_t>& here = at_node[node];
+        candidates.insert(candidates.end(), here.begin(), here.end());
+      }
+      for (const phy::RadioId u : {out.link_radios[i].first, out.link_radios[i].second}) {
+        for (const phy::Link& link : medium.neighbours(u)) add_at(link.to);
+        if (const auto it = heard_from.find(u); it != heard_from.end()) {
+          for (const phy::RadioId v : it->second) add_at(v);
+        }
+      }
+      std::sort(candidates.begin(), candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+      const auto [a, b] = out.link_radios[i];
+      for (const std::size_t j : candidates) {
+        const control::CapacityLink& y = p.links[j];
+        if (x.channel != y.channel) continue;
+        const auto [c, d] = out.link_radios[j];
+        bool contend = x.from == y.from || x.from == y.to || x.to == y.from || x.to == y.to;
         for (const phy::RadioId u : {a, b}) {
           for (const phy::RadioId v : {c, d}) contend = contend || reaches(medium, u, v) || reaches(medium, v, u);
         }
+        if (contend) p.contention[i].push_back(static_cast<std::uint32_t>(j));
       }
-      p.contention[i * n + j] = p.contention[j * n + i] = contend;
     }
   }
 

@@ -6,7 +6,8 @@
 //  - links: a directed pair of radios on one channel, of two nodes, where each
 //    decodes the other (SignalReach::decodable both ways: 001 A's edge rule,
 //    d_ij <= T_i and d_ij <= T_j, with the PHY's decoding range as T);
-//  - contention, for the clique model ("omniscient", from the PHY): two links on one
+//  - contention, for the clique model ("omniscient", from the PHY; between the links
+//    the routes use, the only ones the model reads): two links on one
 //    channel contend when they share a node, or when an endpoint of one reaches an
 //    endpoint of the other, either way, so that it is sensed or interferes there:
 //    SignalReach::sensed or ::interferes under the threshold, range and ns2
@@ -50,15 +51,19 @@ struct ScenarioCapacity {
   bool b_given = false;  // CapacityOptions::mac_capacity_bps was used
 };
 
-// At most this many links (each direction of a radio pair that decodes both ways)
-// in a capacity problem: contention is a links x links matrix, built by checking
-// every pair (4 x 10^8 pairs, 50 MB at the cap; about 1,300 nodes at 004's density).
-inline constexpr std::size_t kMaxCapacityLinks = 20000;
+// At most this many link visits to find the collision domains (the bound that
+// capacity_problem computes first: per link, the links at its ends and at their
+// neighbours). Contention and the domains cost the routes' links and their
+// neighbourhoods, so this bounds only crowds in which every radio hears every
+// other: 153 radios within range of one another (23,256 links) need 2.2e9.
+inline constexpr std::size_t kMaxCapacityDomainVisits = 1000000000;
 
 // Throws std::invalid_argument for a given B that is not a positive number, and
-// ScenarioError (at the root) when the network has more than `max_links` links.
+// ScenarioError (at the root) when the domains would take more than
+// `max_domain_visits` link visits.
 ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwork& net, const Routing& routing,
-                                  const CapacityOptions& options = {}, std::size_t max_links = kMaxCapacityLinks);
+                                  const CapacityOptions& options = {},
+                                  std::size_t max_domain_visits = kMaxCapacityDomainVisits);
 
 // The transport and IP header bytes of a flow's data packets (its transport's
 // registry figure; 28, UDP's, for a transport the registry does not know).

@@ -170,6 +170,22 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
   p.max_bytes = r.integer_or("max_bytes", p.max_bytes, PcapOutput::kMinMaxBytes, PcapOutput::kMaxMaxBytes);
   p.nodes = parse_traced_nodes(r, ctx, /*radio_needed=*/true);
+  if (p.per == PcapSplit::node) {
+    // One file per traced node, each open through the run with its buffer: bounded,
+    // so that a large mesh does not run out of open files or memory mid-run.
+    std::size_t files = p.nodes.size();
+    if (p.nodes.empty()) {
+      files = static_cast<std::size_t>(std::count_if(ctx.scenario.nodes.begin(), ctx.scenario.nodes.end(),
+                                                     [](const NodeConfig& n) { return !n.radios.empty(); }));
+    }
+    if (files > PcapOutput::kMaxNodeFiles) {
+      ctx.issues.add(r.path_of("per"), "\"node\" writes one file per traced node, " + std::to_string(files) +
+                                           " here, each open through the run with a 256 KiB buffer; at most " +
+                                           std::to_string(PcapOutput::kMaxNodeFiles) +
+                                           " (within the usual limit of 1024 open files): list the nodes to trace "
+                                           "under nodes, or use \"channel\"");
+    }
+  }
   r.finish();
   return p;
 }

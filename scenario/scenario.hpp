@@ -146,6 +146,9 @@ struct PcapOutput {
   // Node indices: per node, the nodes with a file; per channel, the transmitters
   // whose frames are written. Empty: every node.
   std::vector<std::size_t> nodes;
+  // per node: at most this many files (each an open file and a 256 KiB buffer
+  // through the run; docs/scenario.md, Limits).
+  static constexpr std::size_t kMaxNodeFiles = 500;
   // The most bytes the trace's files hold together: writing stops there (the run
   // goes on, and warns), as the time series are bounded (docs/scenario.md, Limits).
   std::int64_t max_bytes = kDefaultMaxBytes;
@@ -219,7 +222,10 @@ inline constexpr std::size_t kMaxScenarioBytes = std::size_t{64} << 20;
 // routing columns, routing diagnostics), so the cap stays until they are bounded;
 // docs/scenario.md, "Limits", says why and README, "Whole network", what set-up
 // costs at and beyond it. Links are capped by phy::Medium::kMaxLinks.
-inline constexpr std::size_t kMaxNodes = 10000;
+inline constexpr std::size_t kMaxNodes = 100000;
+// A node's radios: one per channel of the 2.4 GHz (1..14) and 5 GHz (36..64,
+// 100..144, 149..165 in steps of 4) bands, 39 (docs/scenario.md, Limits).
+inline constexpr std::size_t kMaxRadiosPerNode = 39;
 // Samples all time series of one run may hold together, with every history its
 // controllers keep (one budget: core/sample_budget.hpp): 10^7 samples are 0.71 GB of
 // results JSON and a peak of 3.1 GB resident in `wmnsim run` (measured: docs/scenario.md,

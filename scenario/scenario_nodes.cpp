@@ -109,6 +109,12 @@ std::vector<RadioConfig> parse_radios(JsonReader& r, const MacParams& node_mac, 
         r.path_of("radios"),
         "a wireless node needs at least one radio; omit \"radios\" for one default radio");
   }
+  if (list->size() > kMaxRadiosPerNode) {
+    ctx.issues.add(r.path_of("radios"), std::to_string(list->size()) + " radios; at most " +
+                                            std::to_string(kMaxRadiosPerNode) +
+                                            ", one per channel of the 2.4 and 5 GHz bands");
+    return radios;
+  }
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string path = pointer_join(r.path_of("radios"), i);
     radios.push_back(parse_radio(JsonReader((*list)[i], path, ctx.issues), node_mac, ctx));
@@ -408,7 +414,7 @@ void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, Pars
     if (ctx.scenario.nodes.size() <= kMaxNodes) return false;
     ctx.issues.add(path, "the scenario has " + std::to_string(ctx.scenario.nodes.size()) + " nodes" +
                              (path == "/nodes" ? "" : " with this group") + "; at most " +
-                             std::to_string(kMaxNodes) + " (some analyses still grow with nodes x nodes: docs/scenario.md, Limits)");
+                             std::to_string(kMaxNodes) + " (docs/scenario.md, Limits)");
     return true;
   };
   bool capped = too_many("/nodes");

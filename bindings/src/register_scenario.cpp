@@ -1,9 +1,13 @@
 // Scenario loading, overrides and validation: the command line's own functions
 // (scenario/scenario.hpp), so Python reports the same problems with the same words.
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -164,35 +168,57 @@ pyb::dict describe(const std::string& text) {
 
 // Directed radio links that can carry data: the PHY's neighbour lists, built
 // exactly as a run builds them (propagation, antenna gains, per-link shadowing
-// drawn from the topology's seed), with each link's data rate; no rate where the
-// link fails the FER rule routing applies (phy::usable_link_rate). With `sensed`,
-// also the links whose signal the receiver senses (the medium busy on its own:
-// phy::SignalReach::sensed) without decoding it: the reach a plot overlays.
-pyb::list radio_links(const std::string& text, bool sensed) {
+// drawn from the topology's seed), with each link's data rate; no rate (NaN) where
+// the link fails the FER rule routing applies (phy::usable_link_rate). With
+// `sensed`, also the links whose signal the receiver senses (the medium busy on its
+// own: phy::SignalReach::sensed) without decoding it: the reach a plot overlays.
+// As columns (numpy arrays, the ends as node indices into "node_ids"), not a
+// Python object per link: a network of 10^5 nodes has millions of links.
+pyb::dict radio_links(const std::string& text, bool sensed) {
   const Scenario s = parse_scenario(parse_document(text));
-  Simulation sim(s.simulation.seed, "wmnsim.radio_links", spdlog::level::off);
-  const phy::PhyNetwork net = phy::build_phy(sim, s);
-  pyb::list out;
-  for (std::size_t a = 0; a < net.node_radios.size(); ++a) {
-    for (const phy::RadioId from : net.node_radios[a]) {
-      for (const phy::Link& l : net.medium->neighbours(from)) {
-        if (!l.reach.decodable && !(sensed && l.reach.sensed)) continue;
-        const phy::Mcs* rate = l.reach.decodable ? phy::usable_link_rate(net, from, l.to) : nullptr;
-        const std::size_t b = net.medium->spec(l.to).node;
-        pyb::dict d;
-        d["src"] = s.nodes[a].id;
-        d["dst"] = s.nodes[b].id;
-        d["channel"] = net.medium->spec(from).channel;
-        // The range model has no powers (its link powers are nominal): report none.
-        const bool powered = s.propagation.model != PropagationModel::range && std::isfinite(l.power_dbm.dbm());
-        d["rx_power_dbm"] = powered ? pyb::object(pyb::float_(l.power_dbm.dbm())) : pyb::none();
-        d["rate_bps"] = rate != nullptr ? pyb::object(pyb::float_(static_cast<double>(rate->rate_bps))) : pyb::none();
-        d["decodable"] = l.reach.decodable;
-        d["sensed"] = l.reach.sensed;
-        out.append(d);
+  std::vector<std::int32_t> src, dst, channel;
+  std::vector<double> power, rate;
+  std::vector<std::uint8_t> decodable, sensed_only;
+  {
+    pyb::gil_scoped_release nogil;  // builds the PHY
+    Simulation sim(s.simulation.seed, "wmnsim.radio_links", spdlog::level::off);
+    const phy::PhyNetwork net = phy::build_phy(sim, s);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t a = 0; a < net.node_radios.size(); ++a) {
+      for (const phy::RadioId from : net.node_radios[a]) {
+        for (const phy::Link& l : net.medium->neighbours(from)) {
+          if (!l.reach.decodable && !(sensed && l.reach.sensed)) continue;
+          const phy::Mcs* r = l.reach.decodable ? phy::usable_link_rate(net, from, l.to) : nullptr;
+          src.push_back(static_cast<std::int32_t>(a));
+          dst.push_back(static_cast<std::int32_t>(net.medium->spec(l.to).node));
+          channel.push_back(net.medium->spec(from).channel);
+          // The range model has no powers (its link powers are nominal): report none.
+          const bool powered = s.propagation.model != PropagationModel::range && std::isfinite(l.power_dbm.dbm());
+          power.push_back(powered ? l.power_dbm.dbm() : nan);
+          rate.push_back(r != nullptr ? static_cast<double>(r->rate_bps) : nan);
+          decodable.push_back(l.reach.decodable ? 1 : 0);
+          sensed_only.push_back(l.reach.sensed ? 1 : 0);
+        }
       }
     }
   }
+  const auto column = [](const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    pyb::array_t<T> out(static_cast<pyb::ssize_t>(v.size()));
+    std::copy(v.begin(), v.end(), out.mutable_data());
+    return out;
+  };
+  pyb::list ids;
+  for (const NodeConfig& n : s.nodes) ids.append(n.id);
+  pyb::dict out;
+  out["node_ids"] = ids;
+  out["src"] = column(src);
+  out["dst"] = column(dst);
+  out["channel"] = column(channel);
+  out["rx_power_dbm"] = column(power);
+  out["rate_bps"] = column(rate);
+  out["decodable"] = column(decodable).attr("astype")("bool");
+  out["sensed"] = column(sensed_only).attr("astype")("bool");
   return out;
 }
 
@@ -232,8 +258,8 @@ void register_scenario(pyb::module_& m) {
   m.def("describe", &describe, pyb::arg("document"),
         "The resolved scenario (node_groups expanded, defaults filled in) as plain data.");
   m.def("radio_links", &radio_links, pyb::arg("document"), pyb::arg("sensed") = false,
-        "Directed radio links that can carry data, as the PHY builds them for a run; with sensed, also "
-        "those the receiver only senses.");
+        "Directed radio links that can carry data, as the PHY builds them for a run, as columns (numpy "
+        "arrays; src and dst index node_ids); with sensed, also those the receiver only senses.");
 }
 
 }  // namespace wmnsim::py

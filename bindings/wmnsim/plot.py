@@ -212,9 +212,10 @@ def _draw_reach(ax: "Axes", scenario: Scenario, pos: Dict[str, Tuple[float, floa
     if no_radio:
         raise KeyError(f"reach: {', '.join(map(repr, no_radio))} has no radio")
     links = scenario.radio_links(sensed=True)
-    decodes = [(l["src"], l["dst"]) for l in links if l["src"] in nodes and l["decodable"] and l["dst"] in pos]
-    senses = [(l["src"], l["dst"]) for l in links
-              if l["src"] in nodes and not l["decodable"] and l["sensed"] and l["dst"] in pos]
+    links = links[links["src"].isin(nodes) & links["dst"].isin(list(pos))]
+    decodes = list(zip(links["src"][links["decodable"]], links["dst"][links["decodable"]]))
+    only = ~links["decodable"] & links["sensed"]
+    senses = list(zip(links["src"][only], links["dst"][only]))
     seg = lambda e: [pos[e[0]], pos[e[1]]]  # noqa: E731
     name = nodes[0] if len(nodes) == 1 else "these nodes"
     if decodes:
@@ -336,9 +337,9 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
 
     radio: set = set()
     try:
-        for link in scenario.radio_links():
-            if link["rate_bps"] is not None:
-                radio.add(_edge(link["src"], link["dst"]))
+        links = scenario.radio_links()
+        usable = links["rate_bps"].notna()
+        radio = {_edge(a, b) for a, b in zip(links["src"][usable], links["dst"][usable])}
     except Exception:  # noqa: BLE001 - a PHY this build cannot set up: no radio links drawn
         radio = set()
     wired = {_edge(link["a"], link["b"]) for link in d["links"]}

@@ -182,18 +182,27 @@ class Scenario:
         except ScenarioError as e:
             raise e.with_source(self._source) from None
 
-    def radio_links(self, sensed: bool = False) -> List[Dict[str, Any]]:
+    def radio_links(self, sensed: bool = False) -> "pandas.DataFrame":
         """The directed radio links that can carry data, built by the physical layer
-        as a run builds them: ``{"src", "dst", "channel", "rx_power_dbm" (None with
-        the range model), "rate_bps" (None when no rate is usable: the frame error rate rule routing
-        applies, docs/network.md), "decodable", "sensed"}``. With ``sensed``, also the
-        links whose frames the receiver cannot decode but senses (its medium busy
-        on that signal alone: carrier sense beyond decoding range), ``decodable``
-        False and no rate."""
+        as a run builds them, one row per link: ``src``, ``dst`` (node ids),
+        ``channel``, ``rx_power_dbm`` (NaN with the range model), ``rate_bps`` (NaN
+        when no rate is usable: the frame error rate rule routing applies,
+        docs/network.md), ``decodable``, ``sensed``. With ``sensed``, also the links
+        whose frames the receiver cannot decode but senses (its medium busy on that
+        signal alone: carrier sense beyond decoding range), ``decodable`` False and
+        no rate. Built from columns, so a network of 10^5 nodes (millions of links)
+        costs arrays, not a Python object per link."""
+        import numpy as np
+        import pandas as pd
+
         try:
-            return _core.radio_links(self._text(), bool(sensed))
+            c = _core.radio_links(self._text(), bool(sensed))
         except ScenarioError as e:
             raise e.with_source(self._source) from None
+        ids = np.asarray(c["node_ids"], dtype=object)
+        return pd.DataFrame({"src": ids[c["src"]], "dst": ids[c["dst"]], "channel": c["channel"],
+                             "rx_power_dbm": c["rx_power_dbm"], "rate_bps": c["rate_bps"],
+                             "decodable": c["decodable"], "sensed": c["sensed"]})
 
     # ---- internal -----------------------------------------------------------------
 

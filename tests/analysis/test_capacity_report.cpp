@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -83,23 +84,62 @@ TEST(CapacityReport, SevenHopChainFollowsTheActiveFlows) {
   }
 }
 
-TEST(CapacityProblem, MoreLinksThanTheCapIsAnInputError) {
-  // The cap (kMaxCapacityLinks) lowered to the chain's link count passes, one less
-  // is refused with what to do, before the links x links matrix is built.
+TEST(CapacityProblem, MoreDomainWorkThanTheCapIsAnInputError) {
+  // The bound on the collision domains' work (kMaxCapacityDomainVisits) lowered
+  // below the chain's is refused with what to do, before any domain is found.
   const Scenario s = jamshaid("chain7_short_lived.json");
   Simulation sim(s.simulation.seed, s.name, spdlog::level::off);
   const phy::PhyNetwork net = phy::build_phy(sim, s);
   const Routing routing = compute_routing(s, routing_links(s, net));
-  const std::size_t links = capacity_problem(s, net, routing).problem.links.size();
-  ASSERT_GT(links, 1u);
-  EXPECT_EQ(capacity_problem(s, net, routing, {}, links).problem.links.size(), links);
+  EXPECT_EQ(capacity_problem(s, net, routing).problem.links.size(), 14u);
   try {
-    capacity_problem(s, net, routing, {}, links - 1);
+    capacity_problem(s, net, routing, {}, 10);
     ADD_FAILURE() << "no error";
   } catch (const ScenarioError& e) {
     ASSERT_EQ(e.issues().size(), 1u);
-    EXPECT_NE(e.issues()[0].message.find("this one has " + std::to_string(links)), std::string::npos);
+    EXPECT_NE(e.issues()[0].message.find("link visits (14 links)"), std::string::npos) << e.issues()[0].message;
     EXPECT_NE(e.issues()[0].message.find("fair_rate_bps"), std::string::npos);
+  }
+}
+
+TEST(CapacityProblem, ASparseNetworkBeyondTheOldLinkCap) {
+  // 80 x 80 nodes 200 m apart (range model, 250 m decoding): 25,280 links, past the
+  // 20,000 the model once refused because it paired every link with every other.
+  // Four flows from the corners to the centre's gateway.
+  nlohmann::json doc = {
+      {"simulation", {{"duration_s", 1}, {"seed", 1}}},
+      {"phy", {{"standard", "802.11b"}, {"data_rate_bps", 11e6}, {"basic_rate_bps", 2e6}}},
+      {"propagation", {{"model", "range"}, {"rx_range_m", 250}, {"cs_range_m", 550}}},
+      {"nodes", nlohmann::json::array()},
+      {"flows", nlohmann::json::array()},
+  };
+  const int side = 80;
+  for (int i = 0; i < side * side; ++i) {
+    nlohmann::json node = {{"id", "n" + std::to_string(i)}, {"position_m", {200 * (i % side), 200 * (i / side)}}};
+    if (i == side * side / 2 + side / 2) node["role"] = "gateway";
+    doc["nodes"].push_back(node);
+  }
+  for (const int corner : {0, side - 1, side * (side - 1), side * side - 1}) {
+    doc["flows"].push_back({{"id", "f" + std::to_string(corner)}, {"transport", "udp"},
+                            {"src", "n" + std::to_string(corner)}, {"dst", "@gateway"}});
+  }
+  const Scenario s = parse_scenario(doc);
+  Simulation sim(s.simulation.seed, s.name, spdlog::level::off);
+  const phy::PhyNetwork net = phy::build_phy(sim, s);
+  const Routing routing = compute_routing(s, routing_links(s, net));
+  const ScenarioCapacity sc = capacity_problem(s, net, routing);
+  EXPECT_EQ(sc.problem.links.size(), 4u * side * (side - 1));
+  // Contention is found for the routes' links only.
+  std::size_t rows = 0;
+  for (const auto& row : sc.problem.contention) rows += row.empty() ? 0 : 1;
+  std::set<std::size_t> used;
+  for (const auto& route : sc.problem.routes) used.insert(route.begin(), route.end());
+  EXPECT_EQ(rows, used.size());
+  EXPECT_GE(used.size(), 4u * 39);  // each corner is at least 39 hops out
+  for (const CapacityModel m : {CapacityModel::collision_domain, CapacityModel::clique}) {
+    const std::vector<double> shares = control::fair_shares(sc.problem, m, std::vector<bool>{});
+    ASSERT_EQ(shares.size(), 4u);
+    for (const double r : shares) EXPECT_GT(r, 0.0) << static_cast<int>(m);
   }
 }
 

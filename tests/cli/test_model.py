@@ -145,8 +145,9 @@ def test_capacity_missing_file_exits_2(tmp_path):
 
 
 def _crowd(tmp_path):
-    """153 radios within range of one another: 153 x 152 links, past the capacity
-    model's cap of 20,000 (scenario/capacity_problem.hpp)."""
+    """153 radios within range of one another: 153 x 152 links, whose collision
+    domains would take about 2.2e9 link visits, past the capacity model's cap of
+    10^9 (scenario/capacity_problem.hpp)."""
     doc = {"simulation": {"duration_s": 1},
            "nodes": [{"id": "A", "position_m": [0, 0]}, {"id": "GW", "position_m": [20, 0], "role": "gateway"}],
            "node_groups": [{"id_prefix": "n", "placement": "line", "count": 151, "spacing_m": 0.2,
@@ -162,8 +163,8 @@ def test_capacity_refusals_name_the_file_and_the_controller(tmp_path):
     f = _crowd(tmp_path)
     r = wmnsim("model", "capacity", f)
     assert r.returncode == 2, (r.stdout, r.stderr)
-    assert r.stderr.startswith(f"{f}: 001's capacity model pairs every link of the network with every other"), r.stderr
+    assert r.stderr.startswith(f"{f}: 001's capacity model finds each link's collision domain"), r.stderr
     for command in ("validate", "run"):
         r = wmnsim(command, f)
         assert r.returncode == 2, (command, r.stderr)
-        assert r.stderr.startswith(f"{f}: /controllers/0: 001's capacity model pairs every link"), r.stderr
+        assert r.stderr.startswith(f"{f}: /controllers/0: 001's capacity model finds each link's collision domain"), r.stderr

@@ -39,7 +39,7 @@ struct Line {
       p.links.push_back({i + 1, i, 0});
     }
     const std::size_t n = p.links.size();
-    p.contention.assign(n * n, false);
+    p.contention.assign(n, {});
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < n; ++j) {
         int d = std::numeric_limits<int>::max();
@@ -48,7 +48,7 @@ struct Line {
             d = std::min(d, std::abs(static_cast<int>(a) - static_cast<int>(b)));
           }
         }
-        p.contention[i * n + j] = d <= contention_hops;
+        if (d <= contention_hops) p.contention[i].push_back(static_cast<std::uint32_t>(j));
       }
     }
     p.mac_capacity_bps = kB;
@@ -195,6 +195,31 @@ TEST(CapacityModel, CliqueAndCollisionDomainDifferWhereDomainsOverCount) {
   h.stream(0, 1);
   h.stream(3, 4);
   expect_rates(solve_capacity(h.p, CapacityModel::clique), {0.5, 0.5});
+}
+
+TEST(CapacityModel, CostsTheRoutesNeighbourhoodsNotLinksSquared) {
+  // A line of 20,000 nodes (39,998 links) with one 3-hop stream at its start, and
+  // contention given only for the links the stream uses: the domains of the far
+  // links are never kept, and the answer is the short line's. (Pairing every link
+  // with every other, as the model once did, is 1.6e9 pairs here.)
+  CapacityProblem p;
+  p.node_count = 20000;
+  for (std::uint32_t i = 0; i + 1 < p.node_count; ++i) {
+    p.links.push_back({i, i + 1, 0});
+    p.links.push_back({i + 1, i, 0});
+  }
+  p.contention.assign(p.links.size(), {});
+  p.routes = {{0, 2, 4}};  // 0 -> 1 -> 2 -> 3
+  for (const std::size_t i : p.routes[0]) {
+    for (const std::uint32_t j : {0u, 2u, 4u}) p.contention[i].push_back(j);
+  }
+  p.mac_capacity_bps = kB;
+  for (const CapacityModel m : {CapacityModel::collision_domain, CapacityModel::clique}) {
+    const CapacityResult r = solve_capacity(p, m);
+    EXPECT_NEAR(r.rate_bps[0], kB / 3, kTol);
+    // Only resources that hold a used link: the domains of the first few links.
+    EXPECT_LE(r.constraints.size(), 6u);
+  }
 }
 
 TEST(CapacityModel, InactiveStreamsGetZeroAndFreeTheirShare) {

@@ -94,6 +94,29 @@ TEST(CounterStarvation, UnderEdcaOnlyTheChosenCategories) {
   EXPECT_EQ(cw_min_of(net, s, "b2_0", AccessCategory::ac_be), be);
 }
 
+// Finding the gateway's one-hop neighbours asks the routing for the gateway's
+// route only to the nodes its radios hear: one routing column per such node, not
+// one per node (10,000 nodes would be 10^4 shortest-path runs and 400 MB of columns).
+TEST(CounterStarvation, LooksUpRoutesOnlyToNodesTheGatewayHears) {
+  nlohmann::json doc = {
+      {"simulation", {{"duration_s", 1}, {"seed", 1}}},
+      {"phy", {{"standard", "802.11b"}, {"data_rate_bps", 11e6}, {"basic_rate_bps", 2e6}}},
+      {"propagation", {{"model", "range"}, {"rx_range_m", 250}, {"cs_range_m", 300}}},
+      {"nodes", nlohmann::json::array({{{"id", "GW"}, {"position_m", {0, 0}}, {"role", "gateway"}}})},
+      {"flows", nlohmann::json::array({{{"id", "f"}, {"transport", "udp"}, {"src", "n5"}, {"dst", "GW"}}})},
+      {"controllers", nlohmann::json::parse(R"([{"type": "counter_starvation"}])")},
+  };
+  const int nodes = 2000;  // a chain 200 m apart: each hears only the next and the previous
+  for (int i = 1; i < nodes; ++i) doc["nodes"].push_back({{"id", "n" + std::to_string(i)}, {"position_m", {200 * i, 0}}});
+  const Scenario s = parse_scenario(doc);
+  Simulation sim(1);
+  Network net(sim, s);
+  EXPECT_EQ(cw_min_of(net, s, "n1"), 128);
+  EXPECT_EQ(cw_min_of(net, s, "n2"), 32);
+  // The gateway's column (the flow's and the up routes') and n1's (the only node it hears).
+  EXPECT_LE(net.routing().tables.columns_in_use(), 2u);
+}
+
 TEST(CounterStarvation, AccessCategoriesNeedEdca) {
   try {
     (void)parse_scenario(tree(nlohmann::json::parse(R"([{"type": "counter_starvation", "access_categories": ["ac_be"]}])")));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/input_error.hpp"
 #include "core/routing.hpp"
 #include "core/routing_graph.hpp"
 
@@ -216,6 +217,45 @@ TEST(RoutingLazyTables, StaticTablesAreTheEntriesThenTheDefaults) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace wmnsim
+
+namespace wmnsim {
+namespace {
+
+// A chain of 100,000 nodes 100 m apart, cut between n50000 and n50001, its gateway
+// at n0, under gateway trees: the first half joins n0's tree, the second half none,
+// and the flow from the far end is reported with the closest pair across the cut.
+// Each node's root costs one step (a walk to the root per node was 1.25e9 steps
+// here), and the closest pair is found without pairing the halves (2.5e9 distances).
+TEST(RoutingScale, AChainOf100000NodesCostsItsLength) {
+  const std::uint32_t n = 100000;
+  RoutingInput in = input(n, RoutingType::gateway_trees, RoutingMetric::hop_count, {0});
+  for (std::uint32_t i = 0; i < n; ++i) in.nodes[i].position = Position{100.0 * i, 0.0, 0.0};
+  std::vector<RoutingLink> links;
+  for (std::uint32_t i = 0; i + 1 < n; ++i) {
+    if (i == 50000) continue;
+    links.push_back({i, i + 1, 0, i + 1, 1e-3, false});
+    links.push_back({i + 1, i, 0, i, 1e-3, false});
+  }
+  in.flows.push_back({n - 1, std::nullopt, false, "udp", "/flows/0", "/flows/0/src", "/flows/0/dst"});
+  try {
+    (void)compute_routing(in, links);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the closest pair across the gap is \"n50001\" and \"n50000\", 100 m apart"),
+              std::string::npos)
+        << what.substr(0, 2000);
+  }
+  in.flows.front().src = 50000;  // the near side's end: joins n0's tree
+  const Routing r = compute_routing(in, links);
+  EXPECT_EQ(r.gateway[50000], 0u);
+  EXPECT_EQ(r.gateway[1], 0u);
+  EXPECT_FALSE(r.gateway[50001]);
+  EXPECT_EQ(r.tables.path(50000, 0).size(), 50001u);
 }
 
 }  // namespace

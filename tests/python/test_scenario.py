@@ -152,7 +152,7 @@ def test_describe_resolves_groups_and_radio_links_follow_the_phy(flagship):
     assert [n["id"] for n in d["nodes"]] == ["A", "B", "GW"]
     assert d["nodes"][2]["role"] == "gateway" and d["nodes"][1]["position_m"] == (200.0, 0.0, 0.0)
     assert [(f["id"], f["src"], f["dst"]) for f in d["flows"]] == [("A_to_GW", "A", "GW"), ("B_to_GW", "B", "GW")]
-    links = {(l["src"], l["dst"]) for l in flagship.radio_links()}
+    links = set(zip(flagship.radio_links()["src"], flagship.radio_links()["dst"]))
     # 200 m apart is within the 250 m range; A and GW (400 m) are hidden from each other.
     assert links == {("A", "B"), ("B", "A"), ("B", "GW"), ("GW", "B")}
     grid = wmnsim.Scenario(ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json").describe()
