@@ -7,7 +7,8 @@ A study lives in ``scenarios/<folder>/reproduction/``:
   ``mesh-congestion``), the paper, the reproduction doc and its report script;
 - one *experiment* per other ``*.json`` file: a sweep spec (docs/sweeps.md) that may
   list several scenarios (``"scenarios"``), fix overrides for all its points
-  (``"set"``), keep controller statistics or time series (``"keep"``), and say what
+  (``"set"``), keep controller statistics, routing figures or time series
+  (``"keep"``), and say what
   its short CI variant changes (``"quick"``);
 - ``data/<experiment>/`` (and ``data/quick/<experiment>/``): the runs' per-run,
   per-flow, per-node and per-radio rows as Parquet tables, with ``provenance.json``
@@ -53,6 +54,8 @@ EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "se
                    "tables", "columns", "quick")
 # The columns a stored table always keeps with "columns": what tells its runs apart.
 KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
+# The extra tables "keep" names as they are (the time series are "timeseries:<kind>").
+KEEP_TABLES = ("controllers", "routing")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -184,7 +187,7 @@ class Experiment:
     seeds: Any
     topology_seeds: Any
     fixed: Dict[str, Any]  # "set": overrides of every point
-    keep: Tuple[str, ...]  # "controllers", "timeseries:<kind>"
+    keep: Tuple[str, ...]  # "controllers", "routing", "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
@@ -259,9 +262,9 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
         issues.append(ValidationIssue("/set", "must be an object of JSON pointer -> value"))
         fixed = {}
     keep = doc.get("keep", [])
-    if not isinstance(keep, list) or not all(isinstance(k, str) and (k == "controllers" or k.startswith("timeseries:"))
+    if not isinstance(keep, list) or not all(isinstance(k, str) and (k in KEEP_TABLES or k.startswith("timeseries:"))
                                              for k in keep):
-        issues.append(ValidationIssue("/keep", 'must be a list of "controllers" and "timeseries:<kind>"'))
+        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing" and "timeseries:<kind>"'))
         keep = []
     if not isinstance(quick_doc, dict):
         issues.append(ValidationIssue("/quick", "must be an object"))
@@ -269,10 +272,10 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     issues += _unknown_keys(quick_doc, QUICK_KEYS, "/quick")
     checks = quick_doc.get("checks", list(DEFAULT_CHECKS))
     if not isinstance(checks, list) or not all(isinstance(c, dict) and isinstance(c.get("metric"), str)
-                                               and c.get("table", "runs") in TABLES
+                                               and c.get("table", "runs") in TABLES + ("routing",)
                                                and isinstance(c.get("tolerance"), dict) for c in checks):
-        issues.append(ValidationIssue("/quick/checks", 'must be a list of {"table": "runs"|"flows"|"nodes"|"radios", '
-                                                       '"metric": NAME, "tolerance": {...}}'))
+        issues.append(ValidationIssue("/quick/checks", 'must be a list of {"table": "runs"|"flows"|"nodes"|"radios"'
+                                                       '|"routing", "metric": NAME, "tolerance": {...}}'))
         checks = []
     if issues:
         raise ScenarioError(errors=issues, source=path)
@@ -347,7 +350,7 @@ def _flat(prefix: str, value: Any, out: Dict[str, Any]) -> None:
 
 
 def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"]:  # noqa: F821
-    """The controller statistics and time series of each run (from its results.json)."""
+    """The controller statistics, routing totals and time series of each run (from its results.json)."""
     import pandas as pd
 
     from .result import Result
@@ -366,6 +369,14 @@ def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"
                     _flat("", c.get("statistics", {}), r)
                     rows.append(r)
                 frames.setdefault("controllers", []).append(pd.DataFrame(rows))
+            elif k == "routing":
+                # The network's totals of the routing protocol that ran (docs/results.md,
+                # `routing`): one row per run; none under static routing, which has no such figures.
+                routing = result.routing
+                if routing is not None:
+                    r = dict(head, routing_type=routing.attrs["type"])
+                    _flat("", routing.attrs["total"], r)
+                    frames.setdefault("routing", []).append(pd.DataFrame([r]))
             else:
                 kind = k.split(":", 1)[1]
                 ts = result.timeseries(kind)
@@ -467,9 +478,14 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
     return provenance
 
 
+def kept_table_name(keep: str) -> str:
+    """The stored table a ``keep`` entry makes: ``controllers``, ``routing``, ``timeseries_<kind>``."""
+    return keep if keep in KEEP_TABLES else f"timeseries_{keep.split(':', 1)[-1]}"
+
+
 class ExperimentData:
     """One experiment's stored tables (``runs``, ``flows``, ``nodes``, ``radios``,
-    ``controllers``, ``timeseries_<kind>``: pandas DataFrames read on first use) and
+    ``controllers``, ``routing``, ``timeseries_<kind>``: pandas DataFrames read on first use) and
     its ``provenance``. ``source`` is the folder, relative to the repository root."""
 
     def __init__(self, directory: str, root: Optional[str] = None):
@@ -528,8 +544,7 @@ class ExperimentData:
         except (OSError, ValueError):
             return None
         names = list(doc.get("tables", list(TABLES)))
-        for k in doc.get("keep", []):
-            names.append("controllers" if k == "controllers" else f"timeseries_{k.split(':', 1)[-1]}")
+        names += [kept_table_name(k) for k in doc.get("keep", [])]
         return names
 
     def __getattr__(self, name: str) -> Any:

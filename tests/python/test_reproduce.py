@@ -350,3 +350,35 @@ def test_a_table_the_experiment_does_not_declare_is_an_error_not_an_empty_frame(
         data.table("flow")
     # report code shared by experiments that keep different tables asks for it explicitly
     assert data.optional("nodes").empty and len(data.optional("flows")) == 2
+
+
+def test_an_experiment_may_keep_the_routing_protocols_totals(repo):
+    # The flagship chain under AODV (docs/aodv.md): its RREQs, RREPs and RERRs are frames
+    # on the air, and "keep": ["routing"] stores the results' routing totals, a row a run.
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["routing"],
+                               "set": {"/simulation/duration_s": 2, "/routing": {"type": "aodv"}}}))
+    assert _command(repo) == 0
+    data = reproduce.load_data("tiny", "chain", root=repo)
+    routing = data.routing
+    assert sorted(routing["seed"]) == [1, 2] and set(routing["routing_type"]) == {"aodv"}
+    direct = wmnsim.run(FLAGSHIP, seed=2, overrides={"/simulation/duration_s": 2, "/routing": {"type": "aodv"}})
+    total = direct.routing.attrs["total"]
+    row = routing[routing["seed"] == 2].iloc[0]
+    assert total["discoveries"] > 0 and total["control_frames_sent"] > 0
+    for key in ("control_frames_sent", "control_bytes_sent", "rreq_frames", "rrep_frames", "discoveries",
+                "discoveries_found", "route_breaks"):
+        assert row[key] == total[key], key
+    assert row["data_drops.buffer_full"] == total["data_drops"]["buffer_full"]
+    # Under static routing there are no routing figures: the declared table is empty.
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routing"],
+                               "set": {"/simulation/duration_s": 1}}))
+    assert _command(repo) == 0
+    assert reproduce.load_data("tiny", "chain", root=repo).routing.empty
+
+
+def test_keep_names_only_the_tables_there_are(repo, capsys):
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
+    assert _command(repo) == 2
+    assert '"controllers", "routing" and "timeseries:<kind>"' in capsys.readouterr().err
