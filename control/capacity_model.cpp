@@ -86,9 +86,10 @@ double capacity_of(const CapacityProblem& p, const std::vector<std::size_t>& lin
 
 // Eq. 6: the collision domain of link l, every link with an endpoint equal to or
 // within transmission range of an endpoint of l, on l's channel. Only the domains
-// that hold a used link (the others constrain no stream), in link order. Each is
-// found from the links at the nodes around l (an index by node), so the cost is
-// the sum of the domains' sizes, not links x links.
+// that hold a used link (the others constrain no stream), in link order: those of
+// the links near the routes (links_near_routes), each found from the links at the
+// nodes around l (an index by node), so the cost is the sum of those domains'
+// sizes, not links x links.
 std::vector<std::vector<std::size_t>> collision_domains(const CapacityProblem& p, const std::vector<bool>& used) {
   const std::size_t n = p.links.size();
   // Per node: the links it is an end of, ascending.
@@ -103,7 +104,7 @@ std::vector<std::vector<std::size_t>> collision_domains(const CapacityProblem& p
   std::vector<std::uint32_t> around;     // the nodes within range of an endpoint of l (themselves included)
   std::vector<bool> near(p.node_count);  // membership of `around`, cleared after each link
   std::vector<bool> in(n);               // membership of the domain, cleared after each link
-  for (std::size_t l = 0; l < n; ++l) {
+  for (const std::size_t l : links_near_routes(p)) {
     const auto& me = p.links[l];
     // "Within range" as the links say: 001 A's link joins nodes within range of each other.
     around.clear();
@@ -185,6 +186,38 @@ std::vector<std::vector<std::size_t>> maximal_cliques(const CapacityProblem& p, 
 }
 
 }  // namespace
+
+std::vector<std::size_t> links_near_routes(const CapacityProblem& p) {
+  // A used link's ends, then their neighbours (by a link either way, any channel):
+  // every link whose domain can hold a used link has an end among them.
+  std::vector<std::vector<std::size_t>> at(p.node_count);
+  for (std::size_t k = 0; k < p.links.size(); ++k) {
+    at[p.links[k].from].push_back(k);
+    at[p.links[k].to].push_back(k);
+  }
+  std::vector<bool> end(p.node_count, false), near(p.node_count, false);
+  for (const auto& route : p.routes) {
+    for (const std::size_t k : route) {
+      if (k < p.links.size()) end[p.links[k].from] = end[p.links[k].to] = true;
+    }
+  }
+  for (std::size_t y = 0; y < p.node_count; ++y) {
+    if (!end[y]) continue;
+    near[y] = true;
+    for (const std::size_t k : at[y]) near[p.links[k].from] = near[p.links[k].to] = true;
+  }
+  std::vector<bool> chosen(p.links.size(), false);
+  std::vector<std::size_t> out;
+  for (std::size_t x = 0; x < p.node_count; ++x) {
+    if (!near[x]) continue;
+    for (const std::size_t k : at[x]) {
+      if (!chosen[k]) out.push_back(k);
+      chosen[k] = true;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 std::vector<CapacityConstraint> medium_constraints(const CapacityProblem& problem, CapacityModel model) {
   check(problem, model);

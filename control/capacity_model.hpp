@@ -96,9 +96,14 @@ struct CapacityResult {
 // that induced subgraph give the same constraints on the streams: a clique's unused
 // links carry nothing). Rows without a used link are dropped, duplicates merged.
 // Throws std::invalid_argument for a malformed problem (a route naming a link that
-// does not exist, a contention matrix of the wrong size, B <= 0) or the clique model
+// does not exist, a contention graph of the wrong size, B <= 0) or the clique model
 // without a contention graph.
 std::vector<CapacityConstraint> medium_constraints(const CapacityProblem& problem, CapacityModel model);
+
+// The links whose collision domain can hold a link some route uses (an end at a
+// used link's end or at a neighbour of one), ascending: the only domains the model
+// builds. A route's unknown link is skipped (solve_capacity reports it).
+std::vector<std::size_t> links_near_routes(const CapacityProblem& problem);
 
 // L (links x streams, A.2.1) and M (constraints x links, A.2.2) as 0-1 matrices.
 Eigen::MatrixXd link_usage(const CapacityProblem& problem);

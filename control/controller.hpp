@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/decision_observer.hpp"
 #include "core/node.hpp"
 #include "core/routing.hpp"
 #include "core/sample_budget.hpp"
@@ -79,6 +80,8 @@ struct ControlContext {
   // route to every node (a column per destination: nodes x nodes). Null where the
   // runner offers none (unit tests): then every node is a candidate.
   std::function<std::vector<std::uint32_t>(std::uint32_t node)> radio_neighbours;
+  // Told of the controllers' actions (the event trace's "controller" records); null: nobody.
+  DecisionObserver* decisions = nullptr;
   // The run's budget of stored samples, shared with the time series
   // (core/sample_budget.hpp); null: histories are not bounded (unit tests).
   SampleBudget* samples = nullptr;
@@ -132,6 +135,10 @@ class Controller {
     if (context_.samples == nullptr || context_.samples->take(samples)) return true;
     history_cut_ = true;
     return false;
+  }
+  // Tells the observer of decisions (the event trace), if any, of an action.
+  void tell(const ControllerDecision& decision) const {
+    if (context_.decisions != nullptr) context_.decisions->on_controller(decision);
   }
   // Calls `tick` every `period` from now + period until stop(). Returns its index.
   std::size_t every(Time period, std::function<void()> tick);

@@ -1,6 +1,7 @@
 #include "control/gateway_rate_control.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -305,6 +306,13 @@ void GatewayRateControl::apply_rates() {
     for (const std::uint32_t id : pacer_classes_[i]) pacers_[i]->set_class_rate(now, id, token_rate(classes_.at(id)));
   }
   aggregate_rate_bps_ = aggregate;
+  // Each class whose token rate changed, as a decision at the gateway (its first flow).
+  for (auto& [id, c] : classes_) {
+    const double rate = token_rate(c);
+    if (rate == c.told_bps) continue;
+    c.told_bps = rate;
+    tell({ControllerAction::rate, gateway_, kNoNode, kNoNode, c.flows.front(), std::llround(rate)});
+  }
 }
 
 void GatewayRateControl::report() {

@@ -63,6 +63,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
     std::vector<double> data_rate_bps;           // per report interval
     std::vector<double> share_series_bps;        // its share at each report (0 while inactive)
     std::uint64_t data_bytes_at_report = 0;
+    double told_bps = -1.0;  // the token rate last told to the observer of decisions
   };
   const std::map<std::uint32_t, ClassState>& classes() const { return classes_; }
   // The rate now: the aggregate (aggregate schemes) or 0.

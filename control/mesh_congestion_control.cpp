@@ -172,6 +172,7 @@ bool MeshCongestionControl::running(const RadioState& s, std::uint32_t radio, Ti
 void MeshCongestionControl::set_duration(RadioState& s, Time d, Time now) {
   // The field's range: 100 us units up to 6.5535 s (mac/congestion_notification.hpp).
   d = std::clamp(d, mac::CongestionNotification::kDurationUnit, mac::CongestionNotification::kMaxDuration);
+  if (d != s.duration) tell({ControllerAction::duration, s.node, s.mac->address(), kNoNode, kNoNode, d.picoseconds()});
   s.duration = d;
   if (keep()) s.duration_series.emplace_back(now, d);
 }
@@ -264,6 +265,7 @@ void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_
       sent = body->duration(kCategory);
       s.mac->send_management(body, radio);
     }
+    tell({ControllerAction::notify, s.node, s.mac->address(), radio, kNoNode, sent.picoseconds()});
     auto it = std::find_if(s.notified.begin(), s.notified.end(), [radio](const Notified& n) { return n.radio == radio; });
     // Checked expiry_check_lead before it expires (half its duration when shorter).
     const Time check_at = now + sent - std::min(params_.expiry_check_lead, sent / 2);
@@ -340,6 +342,7 @@ void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBo
   const Time until = now + d;
   ++s->received;
   if (d == Time::zero()) ++s->received_zero;
+  tell({ControllerAction::blocked, s->node, me, from.address, kNoNode, until.picoseconds()});
   if (d == Time::zero()) {
     WMNSIM_LOG(sim().scheduler().log(), spdlog::level::debug, s->node, "controller {}: notified by {}: block lifted",
                id(), sim().scheduler().log().radio_label(from.address));

@@ -85,10 +85,16 @@ void Aodv::heard_neighbour(std::uint32_t node, std::uint32_t neighbour, const Pr
   // RFC 6.5 (and 6.7): a route to the previous hop, without a valid sequence
   // number unless one is already known.
   Route& r = state_[node].routes[neighbour];
+  const std::uint32_t was = shown(r);
   r.valid = true;
   r.hops = 1;
   r.next = NextHop{neighbour, from.interface, from.address};
   r.lifetime = std::max(r.lifetime, lifetime);
+  route_changed(node, neighbour, was, r);
+}
+
+void Aodv::route_changed(std::uint32_t node, std::uint32_t dst, std::uint32_t was, const Route& r) {
+  if (observer_ != nullptr && shown(r) != was) observer_->on_route(node, dst, shown(r));
 }
 
 // ---- data packets --------------------------------------------------------------------
@@ -99,6 +105,7 @@ const NextHop* Aodv::next_hop(std::uint32_t node, const Packet& packet, const Pr
   if (!is_active(*r)) {
     // RFC 6.11: an expired route is invalid; its sequence number is kept.
     r->valid = false;
+    route_changed(node, packet.dst, r->next.node, *r);
     return nullptr;
   }
   // RFC 6.2: forwarding keeps the route to the destination, to its next hop and,
@@ -362,6 +369,7 @@ void Aodv::on_rreq(std::uint32_t node, const Packet& packet, const PrevHop& from
   // RFC 6.5: the reverse route to the originator, living at least
   // 2 * NET_TRAVERSAL_TIME - 2 * HopCount * NODE_TRAVERSAL_TIME.
   Route& back = s.routes[m.orig];
+  const std::uint32_t back_was = shown(back);
   if (better(back, true, m.orig_seq, m.hop_count, is_active(back))) {
     back.seq = m.orig_seq;
     back.valid_seq = true;
@@ -369,6 +377,7 @@ void Aodv::on_rreq(std::uint32_t node, const Packet& packet, const PrevHop& from
     back.next = NextHop{packet.src, from.interface, from.address};
   }
   back.valid = true;
+  route_changed(node, m.orig, back_was, back);
   const Time minimal = now() + params_.net_traversal_time() * 2 - params_.node_traversal_time * (2 * std::int64_t{m.hop_count});
   back.lifetime = std::max(back.lifetime, minimal);
   const NextHop to_orig = back.next;
@@ -437,12 +446,14 @@ void Aodv::on_rrep(std::uint32_t node, const Packet& packet, const PrevHop& from
   // RFC 6.7: the forward route to the destination.
   Route& fwd = s.routes[m.dst];
   if (better(fwd, true, m.dst_seq, m.hop_count, is_active(fwd))) {
+    const std::uint32_t was = shown(fwd);
     fwd.seq = m.dst_seq;
     fwd.valid_seq = true;
     fwd.valid = true;
     fwd.hops = m.hop_count;
     fwd.next = NextHop{packet.src, from.interface, from.address};
     fwd.lifetime = now() + m.lifetime;
+    route_changed(node, m.dst, was, fwd);
   }
 
   if (m.orig == node) {
@@ -500,6 +511,7 @@ void Aodv::on_rerr(std::uint32_t node, const Packet& packet, const PrevHop& from
     // RFC 6.11: only the routes whose next hop is the RERR's sender.
     if (r == nullptr || !r->valid || r->next.node != packet.src || r->next.interface != from.interface) continue;
     r->valid = false;
+    route_changed(node, u.dst, r->next.node, *r);
     if (!r->valid_seq || seq_newer(u.seq, r->seq)) r->seq = u.seq;
     r->valid_seq = true;
     r->lifetime = now() + params_.delete_period();
@@ -532,6 +544,7 @@ void Aodv::link_break(std::uint32_t node, std::uint32_t address) {
     // RFC 6.11 (i): the routes through the lost neighbour become invalid, their
     // destination sequence numbers incremented, kept for DELETE_PERIOD.
     r.valid = false;
+    route_changed(node, dst, r.next.node, r);
     if (r.valid_seq) ++r.seq;
     r.lifetime = now() + params_.delete_period();
     lost.push_back({dst, r.seq});

@@ -48,6 +48,7 @@
 
 #include "core/aodv_message.hpp"
 #include "core/aodv_params.hpp"
+#include "core/decision_observer.hpp"
 #include "core/random.hpp"
 #include "core/route_agent.hpp"
 #include "core/scheduler.hpp"
@@ -118,6 +119,9 @@ class Aodv final : public RouteAgent {
   void link_failed(std::uint32_t node, std::uint32_t address) override;
 
   const AodvParams& params() const { return params_; }
+  // Told each time a node's route to a destination is found, changes its next hop
+  // or is lost (an expired route: when the node next looks it up); null: nobody.
+  void set_observer(DecisionObserver* observer) { observer_ = observer; }
   const AodvStats& stats(std::uint32_t node) const { return state_.at(node).stats; }
   // The entry `node` holds for `dst` (null: none), for tests.
   const Route* route(std::uint32_t node, std::uint32_t dst) const;
@@ -155,6 +159,9 @@ class Aodv final : public RouteAgent {
 
   Time now() const { return scheduler_.now(); }
   bool is_active(const Route& r) const { return r.valid && now() < r.lifetime; }
+  // What the observer sees of a route: its next hop while valid, else kNoNode.
+  static std::uint32_t shown(const Route& r) { return r.valid ? r.next.node : kNoNode; }
+  void route_changed(std::uint32_t node, std::uint32_t dst, std::uint32_t was, const Route& r);
   Route* find(std::uint32_t node, std::uint32_t dst);
   // RFC 6.2: whether an offered route (seq, hops) replaces `r`.
   static bool better(const Route& r, bool valid_seq, std::uint32_t seq, std::uint8_t hops, bool active);
@@ -192,6 +199,7 @@ class Aodv final : public RouteAgent {
   Scheduler& scheduler_;
   PacketPool& pool_;
   AodvParams params_;
+  DecisionObserver* observer_ = nullptr;
   std::vector<Node*> nodes_;
   std::vector<NodeState> state_;
   // Jittered broadcasts waiting for their time. Kept here, not in the events'

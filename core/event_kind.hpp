@@ -25,9 +25,12 @@ enum class EventKind : std::uint8_t {
   enqueue,    // a packet entered a MAC queue
   dequeue,    // a packet left a MAC queue for service
   deliver,    // a packet reached its destination node
+  params,     // an access category's CW or AIFSN changed during the run (a controller's doing)
+  route,      // a node's route to a destination found, changed or lost (a routing protocol's)
+  controller, // a controller acted (ControllerAction below)
 };
 
-inline constexpr std::array<EnumName<EventKind>, 13> kEventKinds{{
+inline constexpr std::array<EnumName<EventKind>, 16> kEventKinds{{
     {"tx_start", EventKind::tx_start},
     {"tx_end", EventKind::tx_end},
     {"rx_lock", EventKind::rx_lock},
@@ -41,6 +44,24 @@ inline constexpr std::array<EnumName<EventKind>, 13> kEventKinds{{
     {"enqueue", EventKind::enqueue},
     {"dequeue", EventKind::dequeue},
     {"deliver", EventKind::deliver},
+    {"params", EventKind::params},
+    {"route", EventKind::route},
+    {"controller", EventKind::controller},
+}};
+
+// What a controller did (a "controller" record's cause), and what its value holds.
+enum class ControllerAction : std::uint8_t {
+  notify,    // sent a congestion notification to a neighbour (004): value, its duration (ps; 0 lifts a block)
+  blocked,   // was notified by a neighbour: data to it held until value (ps; now: lifted)
+  duration,  // its notification duration D changed (004 Sec. 3.1): value, the new D (ps)
+  rate,      // a flow's (class's) shaping rate changed (001): value, bit/s of IP packets
+};
+
+inline constexpr std::array<EnumName<ControllerAction>, 4> kControllerActions{{
+    {"notify", ControllerAction::notify},
+    {"blocked", ControllerAction::blocked},
+    {"duration", ControllerAction::duration},
+    {"rate", ControllerAction::rate},
 }};
 
 // A set of kinds, one bit each.

@@ -174,10 +174,11 @@ class Diagnosis {
       const std::vector<bool> r = g.reaching(t);
       for (std::size_t i = 0; i < r.size(); ++i) far_side[i] = far_side[i] || r[i];
     }
-    // The closest pair, ties to the lowest (a, b): the far side sorted along the
-    // axis it spreads most on, and from each near node a scan outwards that stops
-    // where the axis alone puts a node farther than the best pair so far. About
-    // n log n on a mesh rather than near x far distances.
+    // The closest pair, ties to the lowest (a, b). The far side is filed in a grid
+    // of about one node per cell; from each near node the rings of cells around
+    // its own are searched outwards until a ring is farther away than the best pair
+    // so far. About n cells' worth of work on a mesh, rather than near x far
+    // distances, whatever the shape of the two sides.
     std::vector<std::size_t> far;
     double lo[2] = {0.0, 0.0}, hi[2] = {0.0, 0.0};
     for (std::size_t b = 0; b < far_side.size(); ++b) {
@@ -190,12 +191,20 @@ class Diagnosis {
       }
       far.push_back(b);
     }
-    const bool along_y = hi[1] - lo[1] > hi[0] - lo[0];
-    const auto axis = [&](std::size_t i) {
-      const auto& pi = *s_.nodes[i].position;
-      return along_y ? pi.y_m : pi.x_m;
+    if (far.empty()) return {};
+    const double span = std::max(hi[0] - lo[0], hi[1] - lo[1]);
+    // Cells of about one node each; at least 1 m, at most 1024 a side.
+    const double cell = std::max({1.0, span / 1024.0, std::sqrt((hi[0] - lo[0]) * (hi[1] - lo[1]) / static_cast<double>(far.size()))});
+    const auto cells = [&](int k) { return static_cast<long>((hi[k] - lo[k]) / cell) + 1; };
+    const long cols = cells(0), rows = cells(1);
+    const auto cell_of = [&](double v, int k, long count) {
+      return std::clamp(static_cast<long>(std::floor((v - lo[k]) / cell)), 0L, count - 1);
     };
-    std::sort(far.begin(), far.end(), [&](std::size_t x, std::size_t y) { return axis(x) < axis(y); });
+    std::vector<std::vector<std::size_t>> grid(static_cast<std::size_t>(cols * rows));
+    for (const std::size_t b : far) {
+      const auto& pb = *s_.nodes[b].position;
+      grid[static_cast<std::size_t>(cell_of(pb.y_m, 1, rows) * cols + cell_of(pb.x_m, 0, cols))].push_back(b);
+    }
     std::optional<std::pair<double, std::pair<std::size_t, std::size_t>>> best;
     const auto consider = [&](std::size_t a, std::size_t b) {
       const double d = *distance_m(s_, a, b);
@@ -203,10 +212,29 @@ class Diagnosis {
     };
     for (std::size_t a = 0; a < near_side.size(); ++a) {
       if (!near_side[a] || !s_.nodes[a].position) continue;
-      const double at = axis(a);
-      const auto mid = std::partition_point(far.begin(), far.end(), [&](std::size_t b) { return axis(b) < at; });
-      for (auto it = mid; it != far.end() && !(best && axis(*it) - at > best->first); ++it) consider(a, *it);
-      for (auto it = mid; it != far.begin() && !(best && at - axis(*(it - 1)) > best->first); --it) consider(a, *(it - 1));
+      const auto& pa = *s_.nodes[a].position;
+      // No far node is nearer than the far side's box; a later near node (a
+      // higher index) does not win a tie.
+      const double box = std::hypot(std::max({lo[0] - pa.x_m, 0.0, pa.x_m - hi[0]}),
+                                    std::max({lo[1] - pa.y_m, 0.0, pa.y_m - hi[1]}));
+      if (best && box >= best->first) continue;
+      const long cx = cell_of(pa.x_m, 0, cols), cy = cell_of(pa.y_m, 1, rows);
+      // Ring r: the cells at Chebyshev distance r from (cx, cy). Each of their
+      // nodes is at least (r - 1) cells away (a near node outside the far side's
+      // box counts from the border cell, and is farther still).
+      for (long r = 0; r <= std::max(cols, rows); ++r) {
+        if (best && std::max(box, static_cast<double>(r - 1) * cell) > best->first) break;
+        for (long y = cy - r; y <= cy + r; ++y) {
+          if (y < 0 || y >= rows) continue;
+          const bool edge_row = y == cy - r || y == cy + r;
+          for (long x = cx - r; x <= cx + r; x += edge_row ? 1 : 2 * r) {
+            if (x >= 0 && x < cols) {
+              for (const std::size_t b : grid[static_cast<std::size_t>(y * cols + x)]) consider(a, b);
+            }
+            if (r == 0) break;
+          }
+        }
+      }
     }
     if (!best) return {};
     return "; the closest pair across the gap is " + quoted(s_.nodes[best->second.first].id) +
@@ -387,18 +415,22 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
     if (!src || !dst) {
       const std::uint32_t mesh = src ? *src : *dst;
       issues.add(src ? f.dst_at : f.src_at,
-                 "\"@gateway\" resolves to no gateway: " + no_gateway(mesh));
+                 issues.full() ? std::string() : "\"@gateway\" resolves to no gateway: " + no_gateway(mesh));
       continue;
     }
     out.flows[i] = FlowEnds{*src, *dst};
     if (rs.type == RoutingType::aodv) continue;
     const std::string& a = scenario.nodes[*src].id;
     const std::string& b = scenario.nodes[*dst].id;
+    // A report already full counts the flow without diagnosing it (each diagnosis
+    // walks the network).
     if (out.tables.path(*src, *dst).empty()) {
-      issues.add(f.defined_at, "no route from " + quoted(a) + " to " + quoted(b) + ": " + failure(*src, *dst));
+      issues.add(f.defined_at, issues.full() ? std::string()
+                                             : "no route from " + quoted(a) + " to " + quoted(b) + ": " + failure(*src, *dst));
     } else if (f.needs_return_path && out.tables.path(*dst, *src).empty()) {
-      issues.add(f.defined_at, "no route back from " + quoted(b) + " to " + quoted(a) + " for the " +
-                         f.transport + " ACKs: " + failure(*dst, *src));
+      issues.add(f.defined_at, issues.full() ? std::string()
+                                             : "no route back from " + quoted(b) + " to " + quoted(a) + " for the " +
+                                                   f.transport + " ACKs: " + failure(*dst, *src));
     }
   }
 

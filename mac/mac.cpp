@@ -103,6 +103,7 @@ void Mac::set_params(AccessCategory ac, const EdcaParams& params) {
   AccessFunction& f = function_for(ac);
   f.set_params(params);
   access_.params_changed(f);
+  access_.observers().tell([&](MacObserver& o) { o.on_params(address(), f.ac, params); });
 }
 
 void Mac::set_cw_min(AccessCategory ac, int cw_min) {

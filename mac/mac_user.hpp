@@ -55,6 +55,9 @@ class MacObserver {
   // is now `retries` (9.3.4.4); `packet` is null for a management frame.
   virtual void on_retry(std::uint32_t /*radio*/, const Packet* /*packet*/, std::uint16_t /*sequence*/,
                         int /*retries*/) {}
+  // The parameters of `ac`'s access function were set (Mac::set_params: a
+  // controller's doing during a run) to `params`.
+  virtual void on_params(std::uint32_t /*radio*/, AccessCategory /*ac*/, const EdcaParams& /*params*/) {}
 };
 
 }  // namespace wmnsim::mac

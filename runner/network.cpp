@@ -75,6 +75,11 @@ Network::Network(Simulation& sim, const Scenario& scenario, const control::Contr
 
 Network::~Network() = default;
 
+void Network::observe_decisions(DecisionObserver* observer) {
+  if (aodv_) aodv_->set_observer(observer);
+  if (control_context_) control_context_->decisions = observer;
+}
+
 void Network::build_nodes() {
   const std::size_t n = scenario_.nodes.size();
   nodes_.reserve(n);

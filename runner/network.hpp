@@ -68,6 +68,9 @@ class Network {
   std::vector<std::string> route_of(std::size_t flow) const;
   // The AODV agent of an "aodv" routing section (core/aodv.hpp); null under static tables.
   const aodv::Aodv* aodv() const { return aodv_.get(); }
+  // The routing protocol's route changes and the controllers' actions go to
+  // `observer` (the event trace) from now on; null: to nobody.
+  void observe_decisions(DecisionObserver* observer);
   // The scenario's controllers, in /controllers order.
   std::size_t controller_count() const { return controllers_.size(); }
   const control::Controller& controller(std::size_t i) const { return *controllers_.at(i); }

@@ -486,6 +486,12 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     observers.push_back(&*events);
     air.emplace(*net.phy().medium, std::move(observers));
   }
+  // Routes and controllers report to the trace while it exists (this ends first).
+  struct DecisionsWatched {
+    Network& net;
+    ~DecisionsWatched() { net.observe_decisions(nullptr); }
+  } decisions_watched{net};
+  if (events) net.observe_decisions(&*events);
   const Time interval = scenario.simulation.measurement_interval;
   FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
   mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);

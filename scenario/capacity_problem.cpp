@@ -81,10 +81,12 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
     }
   }
 
-  // The collision domains' cost (control/capacity_model.hpp, Eq. 6): a link's domain
-  // holds the links at the nodes within range of its ends, so finding them all visits
-  // at most sum over links of S(from) + S(to) links, S(x) the links at x and at its
-  // neighbours. That grows with links x links only where everyone hears everyone.
+  // The collision domains' cost (control/capacity_model.hpp, Eq. 6): the domains of
+  // the links near the routes (links_near_routes) are built, each holding the links
+  // at the nodes within range of its ends, so finding them visits at most the sum
+  // over those links of S(from) + S(to), S(x) the links at x and at its neighbours.
+  // That grows with the routes' neighbourhoods; with links x links only where
+  // everyone hears everyone.
   const std::size_t n = p.links.size();
   {
     std::vector<std::vector<std::uint32_t>> neighbours(p.node_count);
@@ -100,7 +102,7 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
       for (const std::uint32_t y : neighbours[x]) around[x] += degree[y];
     }
     double visits = 0.0;
-    for (const control::CapacityLink& l : p.links) visits += around[l.from] + around[l.to];
+    for (const std::size_t k : control::links_near_routes(p)) visits += around[p.links[k].from] + around[p.links[k].to];
     if (visits > static_cast<double>(max_domain_visits)) {
       char text[160];
       std::snprintf(text, sizeof text, "%.3g link visits (%zu links)", visits, n);

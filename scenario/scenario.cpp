@@ -119,6 +119,9 @@ std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx, bo
     ctx.issues.add(r.path_of("nodes"), "an empty list names no node to trace; remove \"nodes\" to trace every "
                                        "node, or list the nodes to trace");
   }
+  // Looked up in the ids' index, duplicates by a flag per node: a list of every
+  // node of a large mesh costs its length, not its length x the nodes.
+  std::vector<bool> listed(ctx.scenario.nodes.size(), false);
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string path = pointer_join(r.path_of("nodes"), i);
     const nlohmann::json& v = (*list)[i];
@@ -127,15 +130,16 @@ std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx, bo
       continue;
     }
     const std::string& id = v.get_ref<const std::string&>();
-    const auto node = ctx.scenario.find_node(id);
-    if (!node) {
+    const auto node = ctx.nodes.find(id);
+    if (!node || *node >= listed.size()) {
       ctx.issues.add(path, "node " + quote_short(id) + " is not defined");
     } else if (radio_needed && ctx.scenario.nodes[*node].radios.empty()) {
       ctx.issues.add(path, "node " + quote_short(id) +
                                " has no radio, so no frame of it is on the air; list mesh or gateway nodes");
-    } else if (std::find(nodes.begin(), nodes.end(), *node) != nodes.end()) {
+    } else if (listed[*node]) {
       ctx.issues.add(path, "node " + quote_short(id) + " is listed twice; remove one");
     } else {
+      listed[*node] = true;
       nodes.push_back(*node);
     }
   }

@@ -21,8 +21,8 @@ namespace wmnsim::trace {
 
 using MacAddress48 = std::array<std::uint8_t, 6>;
 
-// Each mapping carries 24 bits of index: far above the scenario limit of 10000
-// nodes (docs/scenario.md "Limits") and their radios.
+// Each mapping carries 24 bits of index: far above the scenario limit of 100000
+// nodes (docs/scenario.md "Limits") and their radios (at most 39 a node).
 
 constexpr MacAddress48 radio_mac(std::uint32_t radio) {
   if (radio == kBroadcastRadio) return {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};

@@ -36,9 +36,15 @@ inline constexpr std::uint32_t kEventTraceVersion = 1;
 //   nav        when the NAV ends (ps)        retry     the retry count now
 //   enqueue    the queue's length after      dequeue   the queue's length after
 //   drop, deliver  -
+//   params     CWmin (cw: CWmax, retry: AIFSN, access_category)
+//   route      the destination's node index (peer: the next hop, none: no route)
+//   controller by action (ControllerAction in core/event_kind.hpp; peer: the node
+//              notified or notifying, flow: the flow whose rate)
 // The causes: a reception's (phy::RxFailure, in its order), then a drop's
-// (DropCause, in its order, from kDropCauseOffset).
+// (DropCause, in its order, from kDropCauseOffset), then a controller's action
+// (ControllerAction, from kControllerActionOffset).
 inline constexpr std::uint8_t kDropCauseOffset = 5;
+inline constexpr std::uint8_t kControllerActionOffset = kDropCauseOffset + 7;  // 7: kDropCauseCount
 
 inline constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::max();
 inline constexpr std::uint8_t kNoCode = 0xff;

@@ -44,6 +44,7 @@ std::vector<std::string_view> cause_names() {
   std::vector<std::string_view> names;
   for (const auto& n : phy::kRxFailureNames) names.push_back(n.name);
   for (std::size_t c = 0; c < kDropCauseCount; ++c) names.push_back(to_string(static_cast<DropCause>(c)));
+  for (const auto& n : kControllerActions) names.push_back(n.name);
   return names;
 }
 
@@ -66,6 +67,7 @@ EventTrace::EventTrace(EventTraceOptions options, phy::Medium& medium, const std
     : options_(std::move(options)), medium_(medium), scheduler_(medium.simulation().scheduler()), macs_(macs),
       nodes_(nodes) {
   static_assert(kDropCauseOffset == phy::kRxFailureNames.size());
+  static_assert(kControllerActionOffset == kDropCauseOffset + kDropCauseCount);
   for (phy::RadioId r = 0; r < medium_.radio_count(); ++r) node_of_radio_.push_back(static_cast<std::uint32_t>(medium_.spec(r).node));
   const std::filesystem::path dir =
       options_.path.has_parent_path() ? options_.path.parent_path() : std::filesystem::path(".");
@@ -92,6 +94,17 @@ EventTrace::EventTrace(EventTraceOptions options, phy::Medium& medium, const std
 
   for (mac::Mac* m : macs_) m->subscribe(*this);
   for (Node* n : nodes_) n->subscribe(*this);
+  // Where the MACs start: each access category's parameters now, as the scenario
+  // and the controllers that start at 0 (while the network was built) set them;
+  // later changes follow as they happen (on_params).
+  constexpr AccessCategory kAll[] = {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
+                                     AccessCategory::ac_vo};
+  for (mac::Mac* m : macs_) {
+    for (const AccessCategory ac : kAll) {
+      if (m->type() == MacType::dcf && ac != AccessCategory::ac_be) continue;  // one function
+      on_params(m->address(), ac, m->params(ac));
+    }
+  }
 }
 
 EventTrace::~EventTrace() {
@@ -321,6 +334,40 @@ void EventTrace::on_dropped(std::uint32_t node, const Packet& packet, DropCause 
   r.node = node;
   r.cause = static_cast<std::uint8_t>(kDropCauseOffset + static_cast<std::uint8_t>(cause));
   packet_fields(r, packet);
+  write(r);
+}
+
+// ---- decisions: the MACs' parameters, the routing protocol, the controllers ----
+
+void EventTrace::on_params(std::uint32_t radio, AccessCategory ac, const EdcaParams& params) {
+  EventRecord r = on_radio(EventKind::params, scheduler_.now(), radio);
+  r.access_category = static_cast<std::uint8_t>(ac);
+  r.value = params.cw_min;
+  r.cw = static_cast<std::uint32_t>(params.cw_max);
+  r.retry = static_cast<std::uint8_t>(params.aifsn);
+  write(r);
+}
+
+void EventTrace::on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop) {
+  EventRecord r;
+  r.time_ps = scheduler_.now().picoseconds();
+  r.kind = static_cast<std::uint8_t>(EventKind::route);
+  r.node = node;
+  r.peer = next_hop;  // kNoIndex: no route now
+  r.value = dst;
+  write(r);
+}
+
+void EventTrace::on_controller(const ControllerDecision& d) {
+  EventRecord r;
+  r.time_ps = scheduler_.now().picoseconds();
+  r.kind = static_cast<std::uint8_t>(EventKind::controller);
+  r.node = d.node;
+  r.radio = d.radio;
+  if (d.peer_radio < node_of_radio_.size()) r.peer = node_of_radio_[d.peer_radio];
+  r.flow = d.flow;
+  r.cause = static_cast<std::uint8_t>(kControllerActionOffset + static_cast<std::uint8_t>(d.action));
+  r.value = d.value;
   write(r);
 }
 

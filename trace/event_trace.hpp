@@ -10,8 +10,11 @@
 //   the MACs    mac::MacObserver (Mac::subscribe): enqueue and dequeue with the
 //               queue's length, backoff drawn, NAV set, retry
 //   the nodes   NodeSubscriber (Node::subscribe): drop with the cause, deliver
-// Routing and controllers have no hook it could use: none of their events is
-// written (a route's changes, a controller's actions).
+//   decisions   mac::MacObserver::on_params (each access category's CW and AIFSN
+//               when the trace starts, then each change), and DecisionObserver (core/decision_observer.hpp):
+//               a routing protocol's route found, changed or lost (AODV), a
+//               controller's action (004's notifications and D, 001's rates). The
+//               runner makes the trace the observer of both.
 //
 // Filters (EventTraceOptions): nodes, kinds, a time window; records past
 // max_records are not written (the run goes on; cut_at() says when it stopped).
@@ -29,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "core/decision_observer.hpp"
 #include "core/node.hpp"
 #include "core/node_signals.hpp"
 #include "core/scheduler.hpp"
@@ -56,7 +60,10 @@ struct EventTraceOptions {
   std::uint64_t max_records = std::uint64_t{1} << 24;
 };
 
-class EventTrace final : public phy::AirObserver, public mac::MacObserver, public NodeSubscriber {
+class EventTrace final : public phy::AirObserver,
+                         public mac::MacObserver,
+                         public NodeSubscriber,
+                         public DecisionObserver {
  public:
   // Opens the file (a temporary name in its folder: CaptureWriteError when the
   // folder does not take it: EventTraceWriteError) and subscribes to every MAC in `macs` (by radio id)
@@ -84,6 +91,10 @@ class EventTrace final : public phy::AirObserver, public mac::MacObserver, publi
   void on_backoff(std::uint32_t radio, AccessCategory ac, int slots, int cw) override;
   void on_nav(std::uint32_t radio, Time until) override;
   void on_retry(std::uint32_t radio, const Packet* packet, std::uint16_t sequence, int retries) override;
+  void on_params(std::uint32_t radio, AccessCategory ac, const EdcaParams& params) override;
+  // DecisionObserver
+  void on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop) override;
+  void on_controller(const ControllerDecision& decision) override;
   // NodeSubscriber
   void on_delivered(std::uint32_t node, Packet& packet, const PrevHop& from) override;
   void on_dropped(std::uint32_t node, const Packet& packet, DropCause cause) override;

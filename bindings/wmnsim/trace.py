@@ -130,7 +130,13 @@ def load(path: PathLike) -> "pandas.DataFrame":
     ``power_dbm`` (float); and by kind: ``start_ps``/``end_ps`` (a frame's
     interval on tx and rx records, the NAV's on ``nav``), ``slots`` and ``cw``
     (``backoff``), ``retries`` (``retry``), ``queue_length``
-    (``enqueue``/``dequeue``). A field a record does not have is NA.
+    (``enqueue``/``dequeue``); ``cw_min``, ``cw_max``, ``aifsn`` (``params``: an
+    access category's parameters set during the run, a controller's doing);
+    ``destination`` (``route``: a node's route to it found or changed, ``peer``
+    the next hop, or lost, ``peer`` NA); ``action_value`` (``controller``: the
+    action is the ``cause``; notify: the notification's duration in ps, blocked:
+    until when in ps, duration: the new D in ps, rate: bit/s). A field a record
+    does not have is NA.
     ``df.attrs["cut_at_s"]`` is when the trace stopped at max_records (None if it
     did not)."""
     import numpy as np
@@ -187,6 +193,20 @@ def load(path: PathLike) -> "pandas.DataFrame":
     df["cw"] = cw
     df["retries"] = by_kind(("retry",))
     df["queue_length"] = by_kind(("enqueue", "dequeue"))
+    # Decisions: an access category's parameters set, a route, a controller's action.
+    params = names == "params"
+    df["cw_min"] = by_kind(("params",))
+    cw_max = pd.array(rec["cw"].astype(np.int64), dtype="Int64")
+    cw_max[~params] = pd.NA
+    df["cw_max"] = cw_max
+    aifsn = pd.array(rec["retry"].astype(np.int64), dtype="Int64")
+    aifsn[~params] = pd.NA
+    df["aifsn"] = aifsn
+    df.loc[params, "retry"] = False
+    routes = names == "route"
+    destination = np.where(routes, value, _NO_INDEX).astype(np.int64)
+    df["destination"] = _categorical(destination, h.nodes, _NO_INDEX)
+    df["action_value"] = by_kind(("controller",))
     df = df.sort_values("time_ps", kind="stable").reset_index(drop=True)
     df.attrs["cut_at_s"] = None if h.cut_at_ps is None else h.cut_at_ps / 1e12
     df.attrs["path"] = path

@@ -146,8 +146,8 @@ def test_capacity_missing_file_exits_2(tmp_path):
 
 def _crowd(tmp_path):
     """153 radios within range of one another: 153 x 152 links, whose collision
-    domains would take about 2.2e9 link visits, past the capacity model's cap of
-    10^9 (scenario/capacity_problem.hpp)."""
+    domains would take about 2.16e9 link visits, past the capacity model's cap of
+    2 x 10^9 (scenario/capacity_problem.hpp)."""
     doc = {"simulation": {"duration_s": 1},
            "nodes": [{"id": "A", "position_m": [0, 0]}, {"id": "GW", "position_m": [20, 0], "role": "gateway"}],
            "node_groups": [{"id_prefix": "n", "placement": "line", "count": 151, "spacing_m": 0.2,

@@ -258,5 +258,37 @@ TEST(RoutingScale, AChainOf100000NodesCostsItsLength) {
   EXPECT_EQ(r.tables.path(50000, 0).size(), 50001u);
 }
 
+// A 300 x 300 grid (90,000 nodes, 100 m apart) cut between rows 149 and 150: the
+// closest pair across the cut is found through the grid of the far side, not by
+// pairing the halves (2e9 distances), and the tie among the 300 pairs 100 m apart
+// goes to the lowest indices.
+TEST(RoutingScale, AGridCutInTwoFindsItsClosestPair) {
+  const std::uint32_t side = 300, n = side * side;
+  RoutingInput in = input(n, RoutingType::automatic, RoutingMetric::hop_count, {});
+  for (std::uint32_t i = 0; i < n; ++i) in.nodes[i].position = Position{100.0 * (i % side), 100.0 * (i / side), 0.0};
+  std::vector<RoutingLink> links;
+  const auto join = [&](std::uint32_t a, std::uint32_t b) {
+    links.push_back({a, b, 0, b, 1e-3, false});
+    links.push_back({b, a, 0, a, 1e-3, false});
+  };
+  for (std::uint32_t y = 0; y < side; ++y) {
+    for (std::uint32_t x = 0; x < side; ++x) {
+      const std::uint32_t i = y * side + x;
+      if (x + 1 < side) join(i, i + 1);
+      if (y + 1 < side && y != 149) join(i, i + side);
+    }
+  }
+  in.flows.push_back({0, n - 1, false, "udp", "/flows/0", "/flows/0/src", "/flows/0/dst"});
+  try {
+    (void)compute_routing(in, links);
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the closest pair across the gap is \"n44700\" and \"n45000\", 100 m apart"),
+              std::string::npos)
+        << what.substr(0, 2000);
+  }
+}
+
 }  // namespace
 }  // namespace wmnsim

@@ -287,5 +287,93 @@ TEST_F(EventTraceRun, BesideAPcapTraceBothAreWrittenAndTheRunIsUnchanged) {
   EXPECT_EQ(both.stats.fingerprint->value(), run(1.0, json()).stats.fingerprint->value());
 }
 
+// Decisions: AODV's routes, a controller's MAC parameters and actions. Each is an
+// observation only: the traced run executes the untraced one's events.
+TEST_F(EventTraceRun, AodvRoutesAreFoundAndTheRunIsUnchanged) {
+  json doc = read_json_file(kFlagship);
+  doc["simulation"]["duration_s"] = 1.0;
+  doc["routing"] = {{"type", "aodv"}};
+  // A's flow alone: beside B's saturating one, A's broadcast RREQs (no ACK, no
+  // retry) are lost at B for seconds, the flagship's own mechanism.
+  doc["flows"] = json::array({doc["flows"][0]});
+  RunOptions options;
+  options.fingerprint = true;
+  const Results plain = run_scenario(parse_scenario(doc), options);
+  doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"route"}}};
+  const Results traced = run_scenario(parse_scenario(doc), options);
+  EXPECT_EQ(traced.stats.fingerprint->value(), plain.stats.fingerprint->value());
+  const TraceFile t = file();
+  ASSERT_GT(t.count, 0u);
+  // Nodes A=0, B=1, GW=2: A reaches GW through B, B reaches GW directly, GW reaches
+  // A (the reverse route of A's RREQ) through B.
+  const auto found = [&](std::uint32_t node, std::uint32_t dst, std::uint32_t next) {
+    return std::any_of(t.records.begin(), t.records.end(), [&](const EventRecord& r) {
+      return t.kind(r) == "route" && r.node == node && r.value == dst && r.peer == next;
+    });
+  };
+  EXPECT_TRUE(found(0, 2, 1));
+  EXPECT_TRUE(found(1, 2, 2));
+  EXPECT_TRUE(found(2, 0, 1));
+  for (const EventRecord& r : t.records) {
+    EXPECT_EQ(t.kind(r), "route");
+    EXPECT_NE(r.peer, r.node);
+  }
+}
+
+TEST_F(EventTraceRun, ACountersStarvationControllerSetsBsWindow) {
+  json doc = read_json_file(kFlagship);
+  doc["simulation"]["duration_s"] = 0.5;
+  doc["controllers"] = json::parse(R"([{"type": "counter_starvation"}])");
+  doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"params"}}};
+  (void)run_scenario(parse_scenario(doc));
+  const TraceFile t = file();
+  // Where each MAC starts (one DCF function each): B, the gateway's one-hop
+  // neighbour, at CWmin 128 from 0 (000 Sec. 5.6), A and GW at the scenario's 32.
+  ASSERT_EQ(t.count, 3u);
+  for (std::uint32_t node = 0; node < 3; ++node) {
+    EXPECT_EQ(t.kind(t.records[node]), "params");
+    EXPECT_EQ(t.records[node].node, node);
+    EXPECT_EQ(t.records[node].time_ps, 0);
+    EXPECT_EQ(t.records[node].value, node == 1 ? 128 : 32) << node;
+    EXPECT_GE(t.records[node].cw, static_cast<std::uint32_t>(t.records[node].value));
+  }
+  // Stopped at 0.3 s, it puts B's window back: a change during the run.
+  doc["controllers"] = json::parse(R"([{"type": "counter_starvation", "stop_s": 0.3}])");
+  (void)run_scenario(parse_scenario(doc));
+  const TraceFile u = file();
+  ASSERT_EQ(u.count, 4u);
+  EXPECT_EQ(u.records[3].node, 1u);
+  EXPECT_EQ(u.records[3].time_ps, Time::ms(300).picoseconds());
+  EXPECT_EQ(u.records[3].value, 32);
+}
+
+TEST_F(EventTraceRun, MeshCongestionNotificationsAndBlocksPairUp) {
+  json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/fu2009/buffer_blocking.json");
+  doc["simulation"]["duration_s"] = 2.0;
+  doc["controllers"] = json::parse(R"([{"type": "lscc"}])");
+  doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"controller"}}};
+  (void)run_scenario(parse_scenario(doc));
+  const TraceFile t = file();
+  std::size_t notify = 0, blocked = 0;
+  for (const EventRecord& r : t.records) {
+    ASSERT_EQ(t.kind(r), "controller");
+    const std::string action = t.cause(r);
+    if (action == "notify") {
+      ++notify;
+      EXPECT_NE(r.peer, trace::kNoIndex);
+      EXPECT_NE(r.radio, trace::kNoIndex);
+    } else if (action == "blocked") {
+      ++blocked;
+      EXPECT_NE(r.peer, trace::kNoIndex);
+      EXPECT_GE(r.value, r.time_ps);  // held until then (now: lifted)
+    } else {
+      EXPECT_EQ(action, "duration");
+      EXPECT_GT(r.value, 0);
+    }
+  }
+  EXPECT_GT(notify, 0u);
+  EXPECT_GT(blocked, 0u);
+}
+
 }  // namespace
 }  // namespace wmnsim
