@@ -45,11 +45,12 @@ class World final : public ChannelAccess::Owner {
       functions.emplace_back(static_cast<AccessCategory>(i), params[i],
                              std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws);
     }
-    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral,
+    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral, ImmediateAccess::standard,
                                              std::span<AccessFunction>(functions), meter, *this, phy_busy, false);
   }
 
   bool exchange_active() const override { return exchange; }
+  bool delivering_reception() const override { return false; }
   void on_access_time(Time now) override {
     for (std::size_t i = 0; i < functions.size(); ++i) {
       AccessFunction& f = functions[i];

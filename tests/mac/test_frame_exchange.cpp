@@ -45,7 +45,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
       : draws(kBackoffKey), replay(kBackoffKey) {
     functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this),
                            draws);
-    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard,
+    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard, ImmediateAccess::standard,
                                              std::span<AccessFunction>(functions), meter, *this, false, false);
     exchange = std::make_unique<FrameExchange>(
         FrameExchangeParts{sim.scheduler(), kNoContext, kMe, profile, timing, *this, *access, meter,
@@ -66,6 +66,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
 
   // ---- ChannelAccess::Owner: the grant, as Mac does it ----
   bool exchange_active() const override { return exchange->active(); }
+  bool delivering_reception() const override { return exchange->delivering(); }
   void on_access_time(Time now) override {
     AccessFunction& f = functions[0];
     if (f.contending() && f.access_at == now) {
