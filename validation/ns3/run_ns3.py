@@ -40,6 +40,8 @@ DEFAULT_SCENARIOS = [
     "scenarios/two_hop_chain_tcp.json",   # the flagship: 000's two-hop chain, TCP
     "scenarios/starvation/chain4_tcp.json",  # a multi-hop chain: 000's 4-hop chain, TCP
     "scenarios/bench/cell50_saturated.json",  # a saturated one-hop cell: 50 UDP stations
+    "scenarios/starvation/chain2_tcp_rts_on_cw32.json",  # the flagship's chain with RTS/CTS
+    "scenarios/starvation/chain2_udp_rts_off.json",  # the flagship's chain, saturated UDP
 ]
 REFERENCES = HERE / "references"
 # Per flow: ns-3 and wmnsim under the preset agree within 15 % (issue 44, "Done when"),
@@ -94,10 +96,23 @@ def spec_for(scenario_path: Path, seed: int, wmnsim) -> str:
         extra = set(keys) - known
         if extra:
             raise SystemExit(f"{scenario_path}: /{section} keys {sorted(extra)} have no ns-3 setting here")
+    for section in ("nodes", "node_groups"):
+        for i, entry in enumerate(doc.get(section, [])):
+            extra = set(entry) - {"id", "role", "position_m", "id_prefix", "placement", "count", "area_m", "seed",
+                                  "origin_m", "spacing_m", "first_index"}
+            if extra:
+                raise SystemExit(f"{scenario_path}: /{section}/{i} keys {sorted(extra)} have no ns-3 setting here")
+    extra = set(doc) - {"$schema", "name", "description", "compat", "simulation", "phy", "propagation", "mac", "nodes",
+                        "node_groups", "routing", "flows", "outputs"}
+    if extra:
+        raise SystemExit(f"{scenario_path}: sections {sorted(extra)} have no ns-3 counterpart here")
     if phy.get("reception", {}) not in ({}, {"model": "sinr"}):
         raise SystemExit(f"{scenario_path}: /phy/reception {phy['reception']} has no ns-3 counterpart here")
     lines = [f"# {scenario_path.name}, seed {seed}"]
     sim = doc["simulation"]
+    extra = set(sim) - {"duration_s", "warmup_s", "seed", "measurement_interval_s"}
+    if extra:
+        raise SystemExit(f"{scenario_path}: /simulation keys {sorted(extra)} have no ns-3 setting here")
     lines += [f"duration {sim['duration_s']}", f"warmup {sim.get('warmup_s', 0)}", f"seed {seed}",
               f"data_rate {phy['data_rate_bps']}", f"basic_rate {phy.get('basic_rate_bps', 1000000)}",
               f"tx_power_dbm {phy.get('tx_power_dbm', 20)}",
@@ -128,6 +143,9 @@ def spec_for(scenario_path: Path, seed: int, wmnsim) -> str:
     tcp_settings: dict = {}
     segment = None
     for f in doc["flows"]:
+        extra = set(f) - {"id", "transport", "src", "dst", "payload_bytes", "traffic", "tcp"}
+        if extra:
+            raise SystemExit(f"{scenario_path}: flow {f['id']}: keys {sorted(extra)} have no ns-3 setting here")
         traffic = f.get("traffic", {"type": "saturated"})
         if f["transport"] == "tcp":
             if segment not in (None, f["payload_bytes"]):
