@@ -42,7 +42,24 @@ DEFAULT_SCENARIOS = [
     "scenarios/bench/cell50_saturated.json",  # a saturated one-hop cell: 50 UDP stations
     "scenarios/starvation/chain2_tcp_rts_on_cw32.json",  # the flagship's chain with RTS/CTS
     "scenarios/starvation/chain2_udp_rts_off.json",  # the flagship's chain, saturated UDP
+    # the flagship with 000's counter-starvation CWmin at B (Sec. 5.6), by hand
+    "scenarios/two_hop_chain_tcp.json@cwb128:/nodes/1/mac/cw_min=128",
 ]
+
+
+class Case:
+    """A scenario file, optionally with overrides under a label:
+    PATH or PATH@LABEL:/pointer=value,/pointer=value (as wmnsim run --set)."""
+
+    def __init__(self, text: str):
+        path, _, variant = text.partition("@")
+        self.path = REPO / path if not Path(path).is_absolute() else Path(path)
+        self.label, _, sets = variant.partition(":")
+        self.overrides = [o for o in sets.split(",") if o]
+        self.name = self.path.stem + (f".{self.label}" if self.label else "")
+
+    def __str__(self) -> str:
+        return str(self.path.relative_to(REPO)) + "".join(f" --set {o}" for o in self.overrides)
 REFERENCES = HERE / "references"
 # Per flow: ns-3 and wmnsim under the preset agree within 15 % (issue 44, "Done when"),
 # within 20 kbit/s for a starving flow whose relative error means nothing, or within
@@ -82,8 +99,14 @@ def channel_frequency_hz(channel: int) -> float:
     return 2484e6 if channel == 14 else (2407 + 5 * channel) * 1e6
 
 
-def spec_for(scenario_path: Path, seed: int, wmnsim) -> str:
-    doc = json.loads(scenario_path.read_text())
+def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = None) -> str:
+    # The document as wmnsim runs it: the file with the overrides applied (their
+    # `--set` rules, through wmnsim's own code), `compat` left out (ns-3 has its own).
+    scenario = wmnsim.Scenario.from_file(str(scenario_path))
+    overrides = [o for o in (overrides or []) if not o.startswith("/compat=")]
+    if overrides:
+        scenario = scenario.with_overrides(overrides)
+    doc = scenario.to_dict()
     for (section, key), value in NS3_FIXED.items():
         got = doc.get(section, {}).get(key, value)
         if got != value:
@@ -99,7 +122,9 @@ def spec_for(scenario_path: Path, seed: int, wmnsim) -> str:
     for section in ("nodes", "node_groups"):
         for i, entry in enumerate(doc.get(section, [])):
             extra = set(entry) - {"id", "role", "position_m", "id_prefix", "placement", "count", "area_m", "seed",
-                                  "origin_m", "spacing_m", "first_index"}
+                                  "origin_m", "spacing_m", "first_index", "mac"}
+            if set(entry.get("mac", {})) - {"cw_min"} or (section == "node_groups" and "mac" in entry):
+                extra.add("mac (other than a node's cw_min)")
             if extra:
                 raise SystemExit(f"{scenario_path}: /{section}/{i} keys {sorted(extra)} have no ns-3 setting here")
     extra = set(doc) - {"$schema", "name", "description", "compat", "simulation", "phy", "propagation", "mac", "nodes",
@@ -133,10 +158,13 @@ def spec_for(scenario_path: Path, seed: int, wmnsim) -> str:
         lines.append(f"rts_threshold {mac['rts_threshold_bytes']}")
     if "capacity_packets" in mac.get("queue", {}):
         lines.append(f"queue_packets {mac['queue']['capacity_packets']}")
-    d = wmnsim.Scenario.from_file(str(scenario_path)).describe()
+    d = scenario.describe()
     for node in d["nodes"]:
         x, y = node["position_m"][0], node["position_m"][1]
         lines.append(f"node {node['id']} {x} {y}")
+    for node in doc.get("nodes", []):
+        if "cw_min" in node.get("mac", {}):
+            lines.append(f"node_cw_min {node['id']} {node['mac']['cw_min']}")
     for r in d["routing"]["routes"]:
         if r["next_hop"] is not None and r["node"] != r["dst"]:
             lines.append(f"route {r['node']} {r['dst']} {r['next_hop']}")
@@ -194,8 +222,8 @@ def run_ns3(binary: Path, spec: str, trace: Path | None = None) -> dict:
     return json.loads(out)
 
 
-def reference_name(scenario: Path) -> Path:
-    return REFERENCES / f"{scenario.stem}.ns3.reference.json"
+def reference_name(case: "Case") -> Path:
+    return REFERENCES / f"{case.name}.ns3.reference.json"
 
 
 def metric(values: list, tolerance: dict) -> dict:
@@ -208,8 +236,8 @@ def jain(values: list) -> float:
     return total * total / (len(values) * sum(v * v for v in values)) if total > 0 else float("nan")
 
 
-def write_reference(scenario: Path, seeds: list, runs: list) -> Path:
-    ref = reference_name(scenario)
+def write_reference(case: "Case", seeds: list, runs: list) -> Path:
+    ref = reference_name(case)
     ids = [f["id"] for f in runs[0]["flows"]]
     metrics = []
     for fid in ids:
@@ -222,8 +250,8 @@ def write_reference(scenario: Path, seeds: list, runs: list) -> Path:
     wall = [round(r["wall_clock_s"], 2) for r in runs]
     doc = {
         "wmnsim_reference": 1,
-        "scenario": os.path.relpath(scenario, ref.parent),
-        "overrides": ["/compat=ns3"],
+        "scenario": os.path.relpath(case.path, ref.parent),
+        "overrides": ["/compat=ns3", *case.overrides],
         "seeds": seeds,
         "duration_s": runs[0]["duration_s"],
         "generated": {"simulator": "ns-3.44 (PyPI ns3 3.44.post0), validation/ns3/wmnsim_ns3.cc",
@@ -260,8 +288,10 @@ def ns3_trace_counts(trace: Path, node_of_mac: dict) -> dict:
     return counts
 
 
-def run_wmnsim(cli: Path, scenario: Path, seed: int, out: Path, compat: bool) -> dict:
-    cmd = [str(cli), "run", str(scenario), "--seed", str(seed), "-o", str(out)]
+def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool) -> dict:
+    cmd = [str(cli), "run", str(case.path), "--seed", str(seed), "-o", str(out)]
+    for o in case.overrides:
+        cmd += ["--set", o]
     if compat:
         cmd += ["--set", "/compat=ns3"]
     t0 = time.monotonic()
@@ -281,11 +311,11 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="compare: also write the side-by-side numbers here")
     args = ap.parse_args()
     wmnsim = wmnsim_module(args.build)
-    scenarios = [REPO / s if not Path(s).is_absolute() else Path(s) for s in args.scenarios]
+    scenarios = [Case(s) for s in args.scenarios]
 
     if args.mode == "spec":
         for s in scenarios:
-            sys.stdout.write(spec_for(s, args.seeds[0], wmnsim))
+            sys.stdout.write(spec_for(s.path, args.seeds[0], wmnsim, s.overrides))
         return 0
     if args.mode == "trace":
         binary = build_ns3(args.ns3_binary)
@@ -294,10 +324,10 @@ def main() -> int:
             for s in scenarios:
                 for seed in args.seeds:
                     trace = Path(tmp) / "ns3.trace"
-                    run = run_ns3(binary, spec_for(s, seed, wmnsim), trace)
+                    run = run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides), trace)
                     ns3 = ns3_trace_counts(trace, {})
                     doc = run_wmnsim(cli, s, seed, Path(tmp) / "w.json", compat=True)
-                    print(f"\n{s.relative_to(REPO)}, seed {seed}: per node (wmnsim preset / ns-3)")
+                    print(f"\n{s}, seed {seed}: per node (wmnsim preset / ns-3)")
                     print(f"{'node':<6} {'DATA attempts':>16} {'retries':>14} {'retry-limit drops':>18}")
                     for r in doc["radios"]:
                         n = ns3.get(r["node"], {})
@@ -315,7 +345,7 @@ def main() -> int:
     if args.mode == "references":
         binary = build_ns3(args.ns3_binary)
         for s in scenarios:
-            runs = [run_ns3(binary, spec_for(s, seed, wmnsim)) for seed in args.seeds]
+            runs = [run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides)) for seed in args.seeds]
             print(reference_name(s).relative_to(REPO), [[round(f["goodput_bps"]) for f in r["flows"]] for r in runs],
                   "ns-3 s:", [round(r["wall_clock_s"], 1) for r in runs])
             write_reference(s, args.seeds, runs)
@@ -332,7 +362,7 @@ def main() -> int:
             walls = {"default": [], "ns3": []}
             for seed in args.seeds:
                 for compat in (False, True):
-                    out = Path(tmp) / f"{s.stem}.{seed}.{'ns3' if compat else 'default'}.json"
+                    out = Path(tmp) / f"{s.name}.{seed}.{'ns3' if compat else 'default'}.json"
                     doc = run_wmnsim(cli, s, seed, out, compat)
                     walls["ns3" if compat else "default"].append(round(doc["_wall"], 1))
                     if compat:
@@ -340,10 +370,10 @@ def main() -> int:
                     for f in doc["flows"]:
                         rows.setdefault(f["id"], {"default": [], "ns3": []})["ns3" if compat else "default"].append(
                             f["goodput_bps"])
-            print(f"\n{s.relative_to(REPO)} (seeds {args.seeds}; wmnsim run times, s: default {walls['default']}, "
+            print(f"\n{s} (seeds {args.seeds}; wmnsim run times, s: default {walls['default']}, "
                   f"ns3 preset {walls['ns3']})")
             print(f"{'flow':<12} {'wmnsim default':>15} {'wmnsim ns3':>12} {'ns-3':>12} {'preset vs ns-3':>15}")
-            table[s.stem] = {"flows": {}, "wall_clock_s": walls}
+            table[s.name] = {"flows": {}, "wall_clock_s": walls}
             for m in ref["metrics"]:
                 if not m["metric"].startswith("flows/"):
                     continue
@@ -351,10 +381,10 @@ def main() -> int:
                 d, p, n = statistics.fmean(rows[fid]["default"]), statistics.fmean(rows[fid]["ns3"]), m["mean"]
                 rel = (p - n) / n if n else math.nan
                 print(f"{fid:<12} {d / 1e6:>15.3f} {p / 1e6:>12.3f} {n / 1e6:>12.3f} {rel:>+15.1%}")
-                table[s.stem]["flows"][fid] = {"wmnsim_default_bps": d, "wmnsim_ns3_bps": p, "ns3_bps": n}
+                table[s.name]["flows"][fid] = {"wmnsim_default_bps": d, "wmnsim_ns3_bps": p, "ns3_bps": n}
             r = subprocess.run([str(cli), "compare", *files, str(reference_name(s))], text=True, capture_output=True)
             print(r.stdout, r.stderr, sep="", end="")
-            table[s.stem]["compare_exit"] = r.returncode
+            table[s.name]["compare_exit"] = r.returncode
             if r.returncode not in (0, 3):
                 raise SystemExit(f"wmnsim compare failed ({r.returncode}) on {s}")
             status = max(status, r.returncode)

@@ -26,7 +26,7 @@ NS3_VENV = Path(os.environ.get("NS3_VENV", "/work/venv-ns3"))
 sys.path.insert(0, str(HERE))
 import run_ns3  # noqa: E402
 
-SCENARIOS = [REPO / s for s in run_ns3.DEFAULT_SCENARIOS]
+CASES = [run_ns3.Case(s) for s in run_ns3.DEFAULT_SCENARIOS]
 # Flows whose difference from ns-3 is traced to a named mechanism in docs/validation.md
 # ("What still differs"): `wmnsim compare` must still find them outside the 15 % band
 # (if one comes inside, the doc is out of date), and every other metric inside it.
@@ -45,13 +45,14 @@ KNOWN_DIFFERENCES: dict = {
 needs_build = pytest.mark.skipif(not CLI.exists(), reason=f"no wmnsim build at {BUILD}")
 
 
-def compare_rows(scenario: Path, tmp_path: Path) -> list:
-    ref = run_ns3.reference_name(scenario)
+def compare_rows(case: run_ns3.Case, tmp_path: Path) -> list:
+    ref = run_ns3.reference_name(case)
     doc = json.loads(ref.read_text())
     files = []
     for seed in doc["seeds"]:
-        out = tmp_path / f"{scenario.stem}.{seed}.json"
-        subprocess.run([str(CLI), "run", str(scenario), "--seed", str(seed), "--set", "/compat=ns3", "-o", str(out)],
+        out = tmp_path / f"{case.name}.{seed}.json"
+        sets = [a for o in doc["overrides"] for a in ("--set", o)]
+        subprocess.run([str(CLI), "run", str(case.path), "--seed", str(seed), *sets, "-o", str(out)],
                        check=True, stdout=subprocess.DEVNULL)
         files.append(str(out))
     r = subprocess.run([str(CLI), "compare", "--json", *files, str(ref)], capture_output=True, text=True)
@@ -60,10 +61,10 @@ def compare_rows(scenario: Path, tmp_path: Path) -> list:
 
 
 @needs_build
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
-def test_preset_agrees_with_ns3_or_the_difference_is_named(scenario, tmp_path):
-    rows = compare_rows(scenario, tmp_path)
-    known = KNOWN_DIFFERENCES.get(scenario.stem, {})
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_preset_agrees_with_ns3_or_the_difference_is_named(case, tmp_path):
+    rows = compare_rows(case, tmp_path)
+    known = KNOWN_DIFFERENCES.get(case.name, {})
     for row in rows:
         if row["metric"] in known:
             assert row["status"] == "fail", (f"{row['metric']} now agrees with ns-3: docs/validation.md's "
@@ -79,10 +80,10 @@ def test_the_stored_ns3_results_are_what_ns3_gives(tmp_path):
     # ns-3 is deterministic for a seed and a version: the flagship's first seed again.
     binary = run_ns3.build_ns3(tmp_path / "wmnsim_ns3")
     wmnsim = run_ns3.wmnsim_module(BUILD)
-    scenario = SCENARIOS[0]
-    ref = json.loads(run_ns3.reference_name(scenario).read_text())
+    case = CASES[0]
+    ref = json.loads(run_ns3.reference_name(case).read_text())
     seed = ref["seeds"][0]
-    run = run_ns3.run_ns3(binary, run_ns3.spec_for(scenario, seed, wmnsim))
+    run = run_ns3.run_ns3(binary, run_ns3.spec_for(case.path, seed, wmnsim, case.overrides))
     for m in ref["metrics"]:
         if m["metric"].startswith("flows/"):
             fid = m["metric"].split("/")[1]

@@ -12,6 +12,7 @@
 //   frequency_hz F
 //   propagation range MAX_M | propagation log_distance EXPONENT REF_DIST_M REF_LOSS_DB
 //   cw MIN MAX          (window sizes in slots, as wmnsim counts them: 32 = [0, 31])
+//   node_cw_min NODE MIN  (a node's own CWmin, as a scenario's nodes[].mac.cw_min)
 //   retry_limit N       (attempts, as wmnsim and ns-3's FrameRetryLimit count them)
 //   rts_threshold BYTES | rts_threshold off
 //   queue_packets N
@@ -74,6 +75,7 @@ struct Spec {
   std::vector<std::string> node_ids;
   std::vector<std::pair<double, double>> positions;
   std::vector<RouteSpec> routes;
+  std::vector<std::pair<std::string, int>> node_cw_min;
   std::vector<FlowSpec> flows;
 };
 
@@ -112,6 +114,11 @@ Spec read_spec(const std::string& path) {
       w >> id >> x >> y;
       s.node_ids.push_back(id);
       s.positions.emplace_back(x, y);
+    } else if (key == "node_cw_min") {
+      std::string id;
+      int cw = 0;
+      w >> id >> cw;
+      s.node_cw_min.emplace_back(id, cw);
     } else if (key == "route") {
       RouteSpec r;
       w >> r.node >> r.dst >> r.next_hop;
@@ -248,6 +255,11 @@ int main(int argc, char** argv) {
       }
       manager->RecordGotAssocTxOk(peer);
     }
+  }
+
+  for (const auto& [id, cw] : s.node_cw_min) {
+    auto dev = DynamicCast<WifiNetDevice>(devices.Get(index.at(id)));
+    dev->GetMac()->GetTxop()->SetMinCws({static_cast<uint32_t>(cw - 1)});
   }
 
   InternetStackHelper internet;
