@@ -18,11 +18,8 @@ bool AccessFunction::charge_retry(RetryCount count, int limit) {
     // station count, up to the frame's retry limit (ns-3 has one, FrameRetryLimit).
     if (station_retries < limit) {
       ++station_retries;
-      cw = params.cw_max;
-      for (int i = 0, w = params.cw_min; i < station_retries; ++i) {
-        w = next_cw(w, params.cw_max);
-        cw = w;
-      }
+      cw = params.cw_min;  // CWmin doubled station_retries times, at most CWmax
+      for (int i = 0; i < station_retries && cw < params.cw_max; ++i) cw = next_cw(cw, params.cw_max);
     } else {
       station_retries = 0;
       cw = params.cw_min;

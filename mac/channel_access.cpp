@@ -8,8 +8,9 @@
 namespace wmnsim::mac {
 
 ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
-                             Deferral deferral, ImmediateAccess immediate_access, std::span<AccessFunction> functions, BusyTimeMeter& meter,
-                             Owner& owner, bool phy_busy, bool transmitting)
+                             Deferral deferral, ImmediateAccess immediate_access,
+                             std::span<AccessFunction> functions, BusyTimeMeter& meter, Owner& owner, bool phy_busy,
+                             bool transmitting)
     : scheduler_(scheduler),
       node_(node),
       radio_(radio),
@@ -144,9 +145,8 @@ void ChannelAccess::request_access(AccessFunction& f, Time now) {
     // ns-3's departure from 9.3.4.2 (ImmediateAccess::ns3): judged by the channel
     // alone, not the station's own response due; a zero backoff, frozen by a busy
     // medium like any backoff, instead of a deferral that a busy medium turns into a
-    // drawn backoff.
-    // The reception being handed up is over for ns-3's PHY; other energy at this
-    // instant is not re-assessed (the radio's CCA is that of the event).
+    // drawn backoff. The reception being handed up is over for ns-3's PHY; other
+    // energy at this instant is not re-assessed (the radio's CCA is the event's).
     const bool channel_busy = transmitting_ || nav_set() || (phy_busy_ && !owner_.delivering_reception());
     if (channel_busy) {
       draw_backoff(f, now);

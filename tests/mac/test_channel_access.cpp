@@ -45,8 +45,9 @@ class World final : public ChannelAccess::Owner {
       functions.emplace_back(static_cast<AccessCategory>(i), params[i],
                              std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws);
     }
-    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral, ImmediateAccess::standard,
-                                             std::span<AccessFunction>(functions), meter, *this, phy_busy, false);
+    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral,
+                                             ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
+                                             *this, phy_busy, false);
   }
 
   bool exchange_active() const override { return exchange; }

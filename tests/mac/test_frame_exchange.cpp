@@ -45,8 +45,9 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
       : draws(kBackoffKey), replay(kBackoffKey) {
     functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this),
                            draws);
-    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard, ImmediateAccess::standard,
-                                             std::span<AccessFunction>(functions), meter, *this, false, false);
+    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard,
+                                             ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
+                                             *this, false, false);
     exchange = std::make_unique<FrameExchange>(
         FrameExchangeParts{sim.scheduler(), kNoContext, kMe, profile, timing, *this, *access, meter,
                            std::span<AccessFunction>(functions), pool, frame_pool, *this, stats},
