@@ -77,6 +77,14 @@ class AccessFunction {
     access_at = Time::max();
     return backoff_slots;
   }
+  // A backoff of 0 slots from `now` (ImmediateAccess::ns3): a busy medium freezes it
+  // as any backoff, and nothing is drawn.
+  void start_zero_backoff(Time now) {
+    phase_ = AccessPhase::backoff;
+    backoff_slots = 0;
+    eligible_from = now;
+    access_at = Time::max();
+  }
   // Immediate access (9.3.4.2): no backoff, counting from `now`.
   void defer_immediately(Time now) {
     phase_ = AccessPhase::deferring;
@@ -111,14 +119,10 @@ class AccessFunction {
   bool charge_retry(RetryCount count, int limit);
   // The CTS came: the short count resets (9.3.4.4).
   void cts_received() { short_retries = 0; }
-  // The MPDU in service is done (acknowledged, sent group-addressed, or given up):
-  // its retry counts and CW reset (9.3.4.4, 9.19.2.5).
-  void mpdu_done(Time now) {
-    short_retries = 0;
-    long_retries = 0;
-    cw = params.cw_min;
-    last_service_end = now;
-  }
+  // The MPDU in service is done (acknowledged, sent group-addressed, or given up at
+  // its retry limit): its retry counts and CW reset (9.3.4.4, 9.19.2.5); under
+  // CwAfterDrop::ns3 a frame given up leaves the CW and the station count.
+  void mpdu_done(Time now, bool given_up = false);
 
   // ---- frames ----
   bool has_mpdu() const { return packet != nullptr || mgmt.body != nullptr; }
@@ -133,6 +137,10 @@ class AccessFunction {
   EdcaParams params;
   std::unique_ptr<link::QueueDiscipline> queue;
   int cw = 0;
+  // CwAfterDrop::ns3 (mac/mac_params.hpp): the window follows a station retry count
+  // that only a success resets, or a failure once it reached the limit.
+  bool station_count_cw = false;
+  int station_retries = 0;
   int backoff_slots = 0;       // slots left while contending
   Time eligible_from;          // counting may not start before this
   Time access_at = Time::max();  // when the count reaches zero (Time::max(): not known, frozen)

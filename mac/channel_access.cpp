@@ -8,13 +8,15 @@
 namespace wmnsim::mac {
 
 ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
-                             Deferral deferral, std::span<AccessFunction> functions, BusyTimeMeter& meter,
-                             Owner& owner, bool phy_busy, bool transmitting)
+                             Deferral deferral, ImmediateAccess immediate_access,
+                             std::span<AccessFunction> functions, BusyTimeMeter& meter, Owner& owner, bool phy_busy,
+                             bool transmitting)
     : scheduler_(scheduler),
       node_(node),
       radio_(radio),
       timing_(timing),
       deferral_(deferral),
+      immediate_access_(immediate_access),
       functions_(functions),
       meter_(meter),
       owner_(owner),
@@ -139,6 +141,22 @@ void ChannelAccess::ignored_reception(Time duration) {
 }
 
 void ChannelAccess::request_access(AccessFunction& f, Time now) {
+  if (immediate_access_ == ImmediateAccess::ns3) {
+    // ns-3's departure from 9.3.4.2 (ImmediateAccess::ns3): judged by the channel
+    // alone, not the station's own response due; a zero backoff, frozen by a busy
+    // medium like any backoff, instead of a deferral that a busy medium turns into a
+    // drawn backoff. The reception being handed up is over for ns-3's PHY; other
+    // energy at this instant is not re-assessed (the radio's CCA is the event's).
+    const bool channel_busy = transmitting_ || nav_set() || (phy_busy_ && !owner_.delivering_reception());
+    if (channel_busy) {
+      draw_backoff(f, now);
+      return;
+    }
+    f.start_zero_backoff(now);
+    if (!busy_) schedule(f);
+    reschedule_timer();
+    return;
+  }
   // 9.3.4.2: a frame for an idle function with no backoff pending goes once the
   // medium has been idle for AIFS; if the medium is busy, it backs off first.
   if (busy_) {

@@ -49,6 +49,10 @@ class ChannelAccess {
    public:
     // A frame exchange is under way: a SIFS gap, a response awaited, a frame on the air.
     virtual bool exchange_active() const = 0;
+    // A received frame is being handed up at its end: the radio still reports the
+    // medium busy for it until the event ends (phy/radio.cpp updates CCA after the
+    // reception's end is reported), where ns-3's PHY is already idle.
+    virtual bool delivering_reception() const = 0;
     // The access timer fired at `now`: every contending function whose access_at is
     // `now` may transmit.
     virtual void on_access_time(Time now) = 0;
@@ -58,11 +62,13 @@ class ChannelAccess {
   };
 
   // `functions` are the MAC's, by priority (index 0 lowest); they outlive this.
+  // `deferral` and `immediate_access` choose the standard's rules or a simulator's
+  // (mac/mac_params.hpp).
   // `phy_busy` and `transmitting` are the radio's at the start (no NAV, no exchange
   // yet). `node` and `radio` tag the events and the log.
   ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
-                Deferral deferral, std::span<AccessFunction> functions, BusyTimeMeter& meter, Owner& owner,
-                bool phy_busy, bool transmitting);
+                Deferral deferral, ImmediateAccess immediate_access, std::span<AccessFunction> functions,
+                BusyTimeMeter& meter, Owner& owner, bool phy_busy, bool transmitting);
   ~ChannelAccess();
   ChannelAccess(const ChannelAccess&) = delete;
   ChannelAccess& operator=(const ChannelAccess&) = delete;
@@ -147,6 +153,7 @@ class ChannelAccess {
   std::uint32_t radio_;
   const MacTiming& timing_;
   Deferral deferral_;
+  ImmediateAccess immediate_access_;
   std::span<AccessFunction> functions_;
   BusyTimeMeter& meter_;
   Owner& owner_;

@@ -396,7 +396,7 @@ void FrameExchange::on_response_timeout() {
 void FrameExchange::finish_mpdu(AccessFunction& f, MpduEnd end) {
   const Time now = scheduler_.now();
   // 9.3.4.4: the retry counts reset when the frame is done; the window too (9.19.2.5).
-  f.mpdu_done(now);
+  f.mpdu_done(now, end == MpduEnd::retry_limit);
   if (f.mgmt.body) {
     // A management frame is no packet: counted, never reported as a packet drop.
     ++(end == MpduEnd::retry_limit ? stats_.mgmt_drops_retry_limit : stats_.mgmt_tx_success);
@@ -587,14 +587,34 @@ void FrameExchange::handle_frame(const Frame& frame) {
   }
 }
 
+namespace {
+// Sets the flag for the duration of a hand-up, whatever the user does.
+class DeliveringScope {
+ public:
+  explicit DeliveringScope(bool& flag) : flag_(flag) { flag_ = true; }
+  ~DeliveringScope() { flag_ = false; }
+  DeliveringScope(const DeliveringScope&) = delete;
+  DeliveringScope& operator=(const DeliveringScope&) = delete;
+
+ private:
+  bool& flag_;
+};
+}  // namespace
+
 void FrameExchange::deliver_data(const Frame& frame) {
   ++stats_.rx_data;
-  if (user_ != nullptr) user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
+  if (user_ == nullptr) return;
+  const DeliveringScope scope(delivering_);
+  user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
 }
 
 void FrameExchange::receive_management(const Frame& frame) {
   ++stats_.mgmt_rx;
-  const bool taken = user_ != nullptr && user_->on_management_receive(*frame.management, frame.transmitter.radio());
+  bool taken = false;
+  {
+    const DeliveringScope scope(delivering_);
+    taken = user_ != nullptr && user_->on_management_receive(*frame.management, frame.transmitter.radio());
+  }
   if (!taken) ++stats_.mgmt_rx_discarded;
 }
 

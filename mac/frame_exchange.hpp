@@ -105,6 +105,8 @@ class FrameExchange {
     return awaiting_ != Awaiting::nothing || sifs_action_ != SifsAction::none || sending_ != Sending::nothing;
   }
   bool in_exchange(const AccessFunction& f) const { return exchange_ && &functions_[*exchange_] == &f; }
+  // A received frame's payload is being handed up (ChannelAccess::Owner::delivering_reception).
+  bool delivering() const { return delivering_; }
   // Channel access granted functions_[index] its TXOP now: it sends its frame.
   void start_txop(std::size_t index);
   // f lost an internal collision (9.19.2.3): its frame is charged the retry.
@@ -217,6 +219,7 @@ class FrameExchange {
   Time response_window_start_;
   EventId response_timer_{};
   SifsAction sifs_action_ = SifsAction::none;
+  bool delivering_ = false;  // inside deliver_data / receive_management
   EventId sifs_timer_{};
   std::shared_ptr<Frame> sifs_frame_;  // the ACK or CTS to send
   Sending sending_ = Sending::nothing;

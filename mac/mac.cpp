@@ -47,8 +47,8 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       queue_limit_(config.params.queue),
       functions_(make_functions(config)),
       meter_(radio.cca_busy() || radio.transmitting()),
-      access_(scheduler_, radio.node(), radio.id(), timing_, config.params.deferral, functions_, meter_, *this,
-              radio.cca_busy(), radio.transmitting()),
+      access_(scheduler_, radio.node(), radio.id(), timing_, config.params.deferral, config.params.immediate_access,
+              functions_, meter_, *this, radio.cca_busy(), radio.transmitting()),
       port_(radio),
       exchange_(FrameExchangeParts{scheduler_, radio.node(), radio.id(), radio.profile(), timing_, port_, access_,
                                    meter_, functions_, pool, radio.medium().payload_pool(), drops, stats_},
@@ -65,6 +65,7 @@ std::vector<AccessFunction> Mac::make_functions(const MacConfig& config) {
     check_params(params);
     functions.emplace_back(ac, params, std::make_unique<link::DropTailQueue>(config.params.queue, drops_), backoff_draws_);
     functions.back().queue->set_ready_listener(this);
+    functions.back().station_count_cw = config.params.cw_after_drop == CwAfterDrop::ns3;
   };
   if (type_ == MacType::dcf) {
     add_function(AccessCategory::ac_be, dcf_params(config.params));

@@ -196,6 +196,7 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
 
   // ChannelAccess::Owner
   bool exchange_active() const override { return exchange_.active(); }
+  bool delivering_reception() const override { return exchange_.delivering(); }
   // Grants the access of every function whose counter reached zero now.
   void on_access_time(Time now) override;
 

@@ -62,6 +62,35 @@ enum class Dequeue : std::uint8_t {
   after_exchange,
 };
 
+// What a frame that reaches an idle function with no backoff pending gets.
+enum class ImmediateAccess : std::uint8_t {
+  // 802.11-2012 9.3.4.2: it goes without a backoff only if the medium is idle when it
+  // is queued and stays idle for DIFS (AIFS[AC]); the station's own response due
+  // (SIFS before its ACK or CTS) is medium busy, and a busy medium during the deferral
+  // draws a backoff (9.3.4.3).
+  standard,
+  // ns-3 3.44 (ChannelAccessManager::NeedBackoffUponAccess): the medium is judged at
+  // the instant the frame is queued by the PHY, the NAV and the station's own
+  // transmission only, so a frame queued at the end of a received DATA frame (a TCP
+  // ACK, a relayed packet) finds it idle although the station's ACK is due SIFS later;
+  // the function then holds a backoff of 0 slots, which a busy medium freezes and does
+  // not redraw, and transmits DIFS (AIFS) after its own ACK.
+  ns3,
+};
+
+// The contention window after a frame is given up at its retry limit.
+enum class CwAfterDrop : std::uint8_t {
+  // 802.11-2012 9.3.3 (and 9.19.2.5): CW resets to CWmin when SSRC or SLRC reaches its
+  // limit, as after a success.
+  reset,
+  // ns-3 3.44 (Txop::UpdateFailedCw, after 802.11-2020 10.23.2.2): one station retry
+  // count per function, raised at every failure up to the short retry limit with
+  // CW = min(CWmax, CWmin x 2^count) and reset with CW by a success only; a drop
+  // leaves both, so the next frame starts with the window of the last failure, and its
+  // first failure (the count at the limit) resets them to 0 and CWmin.
+  ns3,
+};
+
 // Everything a per-node or per-radio override may change.
 struct MacParams {
   int cw_min = 32;    // dcf only
@@ -79,6 +108,8 @@ struct MacParams {
   std::optional<Time> queue_lifetime;
   Deferral deferral = Deferral::standard;
   Dequeue dequeue = Dequeue::at_access;
+  ImmediateAccess immediate_access = ImmediateAccess::standard;
+  CwAfterDrop cw_after_drop = CwAfterDrop::reset;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -92,6 +123,10 @@ struct MacSection {
 
 inline constexpr std::array<EnumName<Deferral>, 2> kDeferrals{
     {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}}};
+inline constexpr std::array<EnumName<ImmediateAccess>, 2> kImmediateAccesses{
+    {{"standard", ImmediateAccess::standard}, {"ns3", ImmediateAccess::ns3}}};
+inline constexpr std::array<EnumName<CwAfterDrop>, 2> kCwAfterDrops{
+    {{"reset", CwAfterDrop::reset}, {"ns3", CwAfterDrop::ns3}}};
 inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
     {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "scenario/compat_preset.hpp"
 #include "scenario/scenario_parse.hpp"
 
 namespace wmnsim {
@@ -336,9 +337,16 @@ Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries)
   }
   IssueSink issues;
   ParseContext ctx{s, issues, registries};
-  JsonReader top(doc, "", issues);
+  // A compatibility preset fills in the keys the scenario leaves out before anything is
+  // read (scenario/compat_preset.hpp); the document recorded (and hashed) is the one
+  // given, `compat` included.
+  const nlohmann::json effective = apply_compat_preset(doc);
+  JsonReader top(effective, "", issues);
 
   top.string("$schema");  // editors use it to find the schema; the loader ignores it
+  if (const nlohmann::json* compat = top.get("compat")) {
+    check_choice(*compat, "/compat", issues, compat_preset_names());
+  }
   s.name = top.string("name").value_or("");
   s.description = top.string("description").value_or("");
   if (top.get("simulation", Need::required, "{\"duration_s\": 120}") != nullptr) {
@@ -348,7 +356,7 @@ Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries)
   // everything after the nodes refers to them by id.
   parse_phy(top.object("phy"), ctx);
   parse_propagation(top.object("propagation"), ctx);
-  check_phy_against_propagation(doc, ctx);
+  check_phy_against_propagation(effective, ctx);
   parse_mac(top.object("mac"), ctx);
   parse_nodes(top.array("nodes"), top.array("node_groups"), ctx);
   parse_links(top.array("links"), ctx);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "scenario/compat_preset.hpp"
 #include "scenario/scenario.hpp"
 
 namespace wmnsim {
@@ -167,6 +168,8 @@ nlohmann::ordered_json compose_schema(nlohmann::ordered_json schema, const Regis
   at(schema, {"properties", "controllers", "items"})["oneOf"] = items;
   compose_transports(schema, registries.transports);
   compose_queue(schema, registries.queue_disciplines);
+  // compat: the presets scenario/compat_preset.hpp knows.
+  at(schema, {"properties", "compat"})["enum"] = compat_preset_names();
   // outputs.timeseries: the built-in kinds, then what registered transports offer.
   at(schema, {"properties", "outputs", "properties", "timeseries", "items"})["enum"] = timeseries_kinds(registries);
   // outputs.event_trace.kinds: the trace's kinds (core/event_kind.hpp).
@@ -230,6 +233,8 @@ std::string compose_doc(const std::string& markdown, const Registries& registrie
   std::string out = replace_region(markdown, "controllers", controllers);
   out = replace_region(out, "transports", transports);
   out = replace_region(out, "queue_disciplines", queues);
+  // Not a registry, but owned by code all the same: the ns3 preset's rows.
+  out = replace_region(out, "compat_ns3", ns3_compat_table());
   return compose_defaults(out, registries);
 }
 

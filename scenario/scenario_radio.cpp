@@ -423,6 +423,8 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   parse_queue_lifetime(r, p);
   p.deferral = r.choice_or("deferral", p.deferral, names(kDeferrals));
   p.dequeue = r.choice_or("dequeue", p.dequeue, names(kDequeues));
+  p.immediate_access = r.choice_or("immediate_access", p.immediate_access, names(kImmediateAccesses));
+  p.cw_after_drop = r.choice_or("cw_after_drop", p.cw_after_drop, names(kCwAfterDrops));
   return p;
 }
 

@@ -36,6 +36,8 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
 
   void on_mac_receive(PacketPtr packet, std::uint32_t /*from*/) override {
     delivered.push_back({sim_.now(), packet->id});
+    // As a TCP receiver or a relay: a packet queued the instant one is delivered.
+    if (reply_on_delivery && mac != nullptr) mac->enqueue(make(reply_on_delivery->first, reply_on_delivery->second));
   }
   bool on_management_receive(const ManagementBody& body, std::uint32_t from) override {
     management.push_back({sim_.now(), from, body.category(), body.action()});
@@ -87,6 +89,7 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
   std::vector<ManagementReceived> management;  // management frames handed up
   bool take_management = true;                  // what on_management_receive answers
   std::optional<std::uint32_t> saturate_to;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> reply_on_delivery;  // (to, bytes)
   std::uint32_t saturate_bytes = 1500;
   std::uint64_t refills = 0;
 

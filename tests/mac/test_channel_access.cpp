@@ -46,10 +46,12 @@ class World final : public ChannelAccess::Owner {
                              std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws);
     }
     access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral,
-                                             std::span<AccessFunction>(functions), meter, *this, phy_busy, false);
+                                             ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
+                                             *this, phy_busy, false);
   }
 
   bool exchange_active() const override { return exchange; }
+  bool delivering_reception() const override { return false; }
   void on_access_time(Time now) override {
     for (std::size_t i = 0; i < functions.size(); ++i) {
       AccessFunction& f = functions[i];

@@ -46,7 +46,8 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
     functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this),
                            draws);
     access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard,
-                                             std::span<AccessFunction>(functions), meter, *this, false, false);
+                                             ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
+                                             *this, false, false);
     exchange = std::make_unique<FrameExchange>(
         FrameExchangeParts{sim.scheduler(), kNoContext, kMe, profile, timing, *this, *access, meter,
                            std::span<AccessFunction>(functions), pool, frame_pool, *this, stats},
@@ -66,6 +67,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
 
   // ---- ChannelAccess::Owner: the grant, as Mac does it ----
   bool exchange_active() const override { return exchange->active(); }
+  bool delivering_reception() const override { return exchange->delivering(); }
   void on_access_time(Time now) override {
     AccessFunction& f = functions[0];
     if (f.contending() && f.access_at == now) {

@@ -34,6 +34,10 @@ void add_host(json& d) {
 }
 
 const BadCase kBadCases[] = {
+    // --- compat (scenario/compat_preset.hpp)
+    {"UnknownCompatPreset", [](json& d) { d["compat"] = "ns2"; }, "/compat",
+     "unknown value \"ns2\"; did you mean \"ns3\"?"},
+    {"CompatNotAString", [](json& d) { d["compat"] = true; }, "/compat", "expected one of \"ns3\", got true"},
     // --- simulation
     {"NegativeDuration", [](json& d) { d["simulation"]["duration_s"] = -5; },
      "/simulation/duration_s", "expected a number of seconds > 0, got -5"},

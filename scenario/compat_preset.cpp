@@ -1,0 +1,184 @@
+#include "scenario/compat_preset.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace wmnsim {
+
+namespace {
+
+using json = nlohmann::json;
+
+const json* find(const json& doc, const json::json_pointer& p) {
+  return doc.contains(p) ? &doc.at(p) : nullptr;
+}
+
+std::string string_at(const json& doc, const char* pointer, const std::string& fallback) {
+  const json* v = find(doc, json::json_pointer(pointer));
+  return v != nullptr && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+// The reception model the loader will choose: "sinr" unless set, "threshold" under the
+// range propagation model (docs/scenario.md, phy.reception.model).
+bool receives_by_sinr(const json& doc) {
+  const std::string propagation = string_at(doc, "/propagation/model", "");
+  const std::string fallback = propagation == "range" ? "threshold" : "sinr";
+  return string_at(doc, "/phy/reception/model", fallback) == "sinr";
+}
+
+std::optional<json> when_sinr(const json& doc, json value) {
+  if (!receives_by_sinr(doc)) return std::nullopt;
+  return value;
+}
+
+bool is_tcp(const json& flow) { return flow.is_object() && flow.value("transport", json()) == "tcp"; }
+
+std::optional<json> for_tcp(const json& flow, json value) {
+  if (!is_tcp(flow)) return std::nullopt;
+  return value;
+}
+
+// ns-3's thermal noise is k T B at 290 K over the channel width (22 MHz for DSSS and
+// HR/DSSS, 20 MHz for OFDM), raised by the receiver's noise figure.
+double ns3_noise_dbm(const json& doc) {
+  constexpr double kBoltzmann = 1.3803e-23;  // J/K, as ns-3 writes it
+  constexpr double kNoiseFigureDb = 7.0;     // ns3::WifiPhy::RxNoiseFigure
+  const double width_hz = string_at(doc, "/phy/standard", "802.11b") == "802.11b" ? 22e6 : 20e6;
+  const double dbm = 10.0 * std::log10(kBoltzmann * 290.0 * width_hz) + 30.0 + kNoiseFigureDb;
+  return std::round(dbm * 100.0) / 100.0;
+}
+
+std::vector<CompatSetting> make_ns3_settings() {
+  auto always = [](json v) {
+    return [v](const json&, const json&) -> std::optional<json> { return v; };
+  };
+  auto sinr_only = [](json v) {
+    return [v](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, v); };
+  };
+  auto tcp = [](json v) {
+    return [v](const json&, const json& flow) -> std::optional<json> { return for_tcp(flow, v); };
+  };
+  return {
+      // MAC (docs/mac.md)
+      {"/mac/queue/capacity_packets",
+       [](const json& doc, const json&) -> std::optional<json> {
+         // One size only: a byte capacity already set is the scenario's choice.
+         if (find(doc, json::json_pointer("/mac/queue/capacity_bytes")) != nullptr) return std::nullopt;
+         return 500;
+       },
+       "500 (unless `capacity_bytes` is set)", "ns3::WifiMacQueue::MaxSize", "500p",
+       "none: the queue is the implementation's (ns-3 also puts a traffic-control queue above it by "
+       "default; the ns-3 programs remove it, docs/validation.md)"},
+      {"/mac/queue_lifetime_s", always(0.5), "0.5", "ns3::WifiMacQueue::MaxDelay", "500 ms",
+       "dot11MaxTransmitMSDULifetime (512 TU) bounds an MSDU's whole stay in the MAC, retries included; "
+       "ns-3 bounds the time in the queue"},
+      {"/mac/short_retry_limit", always(7), "7", "ns3::WifiMac::FrameRetryLimit",
+       "7 (attempts of a frame, as wmnsim counts)", "dot11ShortRetryLimit 7 (802.11-2012 9.3.4.4)"},
+      {"/mac/long_retry_limit", always(7), "7", "ns3::WifiMac::FrameRetryLimit",
+       "7: ns-3 3.44 applies the one frame retry limit to every frame",
+       "dot11LongRetryLimit 4 for frames longer than dot11RTSThreshold (802.11-2012 9.3.4.4)"},
+      {"/mac/immediate_access", always("ns3"), "\"ns3\"",
+       "ns3::ChannelAccessManager::NeedBackoffUponAccess (behaviour, no attribute)",
+       "no backoff for a frame queued at the end of a received frame: sent DIFS after the station's own ACK",
+       "a backoff unless the medium stays idle for DIFS from the frame's arrival (802.11-2012 9.3.4.2, "
+       "9.3.4.3): `\"standard\"`"},
+      {"/mac/cw_after_drop", always("ns3"), "\"ns3\"", "ns3::Txop::UpdateFailedCw (behaviour, no attribute)",
+       "the window of the last failure is kept after a drop; the next failure with the station count at the "
+       "limit resets it",
+       "CW resets to CWmin when the retry count reaches its limit (802.11-2012 9.3.3): `\"reset\"`"},
+      {"/mac/rts_threshold_bytes", always("off"), "\"off\"", "ns3::WifiRemoteStationManager::RtsCtsThreshold",
+       "4692480 bytes (never, for these frames)", "dot11RTSThreshold (802.11-2012 9.3.2.6)"},
+      // PHY under sinr reception (docs/phy.md)
+      {"/phy/reception/preamble_detection_snr_db", sinr_only(4), "4 (sinr reception only)",
+       "ns3::ThresholdPreambleDetectionModel::Threshold", "4 dB",
+       "none: the standard specifies receivers by sensitivity and FER, not a detection SNR"},
+      {"/phy/reception/rx_sensitivity_dbm", sinr_only(-82), "-82 (sinr reception only)",
+       "ns3::ThresholdPreambleDetectionModel::MinimumRssi", "-82 dBm",
+       "the receiver minimum input level (802.11-2012 clause 17, HR/DSSS: -76 dBm at 11 Mbit/s)"},
+      {"/phy/noise_dbm",
+       [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_noise_dbm(doc)); },
+       "k T B (290 K) + 7 dB: -93.55 (802.11b, 22 MHz), -93.97 (20 MHz) (sinr reception only)",
+       "ns3::WifiPhy::RxNoiseFigure", "7 dB", "none"},
+      // TCP, for each flow whose transport is tcp (docs/transport.md)
+      {"/flows/*/tcp/delayed_ack", tcp(true), "true", "ns3::TcpSocket::DelAckCount, DelAckTimeout", "2, 200 ms",
+       "an ACK for at least every second full-sized segment, within 500 ms (RFC 1122 4.2.3.2, RFC 5681 4.2)"},
+      {"/flows/*/tcp/min_rto_s", tcp(1), "1", "ns3::TcpSocketBase::MinRto", "1 s",
+       "RTO rounded up to 1 s when below (RFC 6298 2.4)"},
+      {"/flows/*/tcp/initial_window_segments", tcp(10), "10", "ns3::TcpSocket::InitialCwnd", "10 segments",
+       "at most 3 segments of 1460 bytes (RFC 5681 3.1; 10 is RFC 6928, experimental)"},
+      {"/flows/*/tcp/limited_transmit", tcp(true), "true", "ns3::TcpSocketBase::LimitedTransmit", "true",
+       "SHOULD (RFC 3042)"},
+      {"/flows/*/tcp/timestamps", tcp(true), "true", "ns3::TcpSocketBase::Timestamp", "true",
+       "optional (RFC 7323)"},
+      {"/flows/*/tcp/sack", tcp(true), "true", "ns3::TcpSocketBase::Sack", "true",
+       "optional (RFC 2018; loss recovery RFC 6675). ns-3 recovers with PRR (RFC 6937, "
+       "ns3::TcpL4Protocol::RecoveryType), which wmnsim does not have"},
+      {"/flows/*/tcp/window_packets",
+       [](const json&, const json& flow) -> std::optional<json> {
+         if (!is_tcp(flow)) return std::nullopt;
+         const json payload = flow.value("payload_bytes", json(1460));
+         if (!payload.is_number_integer() || payload.get<std::int64_t>() <= 0) return std::nullopt;
+         return std::max<std::int64_t>(1, 131072 / payload.get<std::int64_t>());
+       },
+       "131072 / `payload_bytes` (89 for 1460)", "ns3::TcpSocket::RcvBufSize, SndBufSize", "131072 bytes",
+       "the receive window is what the receiver can buffer (RFC 9293 3.8.6)"},
+  };
+}
+
+void fill(json& doc, const std::string& pointer, const json& value) {
+  const json::json_pointer p(pointer);
+  if (doc.contains(p)) return;  // the scenario's own value wins
+  // Never create a key under something that is not an object: the loader reports the
+  // scenario's own mistake there, unchanged.
+  json::json_pointer parent = p.parent_pointer();
+  while (!parent.empty() && !doc.contains(parent)) parent = parent.parent_pointer();
+  if (!doc.at(parent).is_object()) return;
+  doc[p] = value;
+}
+
+}  // namespace
+
+const std::vector<CompatSetting>& ns3_compat_settings() {
+  static const std::vector<CompatSetting> settings = make_ns3_settings();
+  return settings;
+}
+
+const std::vector<std::string>& compat_preset_names() {
+  static const std::vector<std::string> names{"ns3"};
+  return names;
+}
+
+json apply_compat_preset(const json& doc) {
+  if (!doc.is_object() || doc.value("compat", json()) != "ns3") return doc;
+  json out = doc;
+  static const std::string kEachFlow = "/flows/*";
+  for (const CompatSetting& s : ns3_compat_settings()) {
+    if (s.pointer.rfind(kEachFlow, 0) == 0) {
+      const json* flows = find(out, json::json_pointer("/flows"));
+      if (flows == nullptr || !flows->is_array()) continue;
+      for (std::size_t i = 0; i < flows->size(); ++i) {
+        const json flow = (*flows)[i];
+        if (!flow.is_object()) continue;
+        if (const auto v = s.value(out, flow)) {
+          fill(out, "/flows/" + std::to_string(i) + s.pointer.substr(kEachFlow.size()), *v);
+        }
+      }
+    } else if (const auto v = s.value(out, json())) {
+      fill(out, s.pointer, *v);
+    }
+  }
+  return out;
+}
+
+std::string ns3_compat_table() {
+  std::ostringstream o;
+  o << "| key | preset value | ns-3 attribute | ns-3 3.44 default | the standard's rule |\n";
+  o << "|---|---|---|---|---|\n";
+  for (const CompatSetting& s : ns3_compat_settings()) {
+    o << "| `" << s.pointer << "` | " << s.value_text << " | `" << s.ns3_attribute << "` | " << s.ns3_default
+      << " | " << s.standard << " |\n";
+  }
+  return o.str();
+}
+
+}  // namespace wmnsim

@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""ns-3 as a second witness (docs/validation.md).
+
+  run_ns3.py references [--seeds 1 2 3] [SCENARIO...]
+      builds validation/ns3/wmnsim_ns3.cc against the ns-3 3.44 wheel (build_ns3.sh), runs
+      each scenario in ns-3 for every seed and writes its reference file
+      validation/ns3/references/<name>.ns3.reference.json (wmnsim's reference format,
+      docs/references.md: per flow goodput, mean over the seeds), whose `overrides` run the
+      scenario under wmnsim's `"compat": "ns3"` preset.
+  run_ns3.py trace [--seeds 1] [SCENARIO...]
+      runs ns-3 with its event trace and wmnsim under the preset for each seed, and prints
+      per node the MAC's DATA attempts, retries and retry-limit drops (TCP segments and
+      TCP ACKs apart) and per TCP flow the timeouts and fast recoveries, side by side
+      (docs/validation.md, "The flagship's hidden TCP flow").
+  run_ns3.py compare [--seeds 1 2 3] [SCENARIO...]
+      runs wmnsim (default and under the preset) for the same seeds, prints the side-by-side
+      table per flow and runs `wmnsim compare` of the preset's runs against each reference.
+      Exit 0 when every comparison passed, 3 when one found a metric outside its tolerance.
+
+The spec handed to the ns-3 program is the scenario itself: positions and routes from
+wmnsim's describe(), and every ns-3 attribute the scenario sets explicitly. A scenario key
+this script cannot express in ns-3 is an error, never silently dropped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+DEFAULT_SCENARIOS = [
+    "scenarios/two_hop_chain_tcp.json",   # the flagship: 000's two-hop chain, TCP
+    "scenarios/starvation/chain4_tcp.json",  # a multi-hop chain: 000's 4-hop chain, TCP
+    "scenarios/bench/cell50_saturated.json",  # a saturated one-hop cell: 50 UDP stations
+    "scenarios/starvation/chain2_tcp_rts_on_cw32.json",  # the flagship's chain with RTS/CTS
+    "scenarios/starvation/chain2_udp_rts_off.json",  # the flagship's chain, saturated UDP
+    # the flagship with 000's counter-starvation CWmin at B (Sec. 5.6), by hand
+    "scenarios/two_hop_chain_tcp.json@cwb128:/nodes/1/mac/cw_min=128",
+]
+
+
+class Case:
+    """A scenario file, optionally with overrides under a label:
+    PATH or PATH@LABEL:/pointer=value,/pointer=value (as wmnsim run --set)."""
+
+    def __init__(self, text: str):
+        path, _, variant = text.partition("@")
+        self.path = REPO / path if not Path(path).is_absolute() else Path(path)
+        self.label, _, sets = variant.partition(":")
+        self.overrides = [o for o in sets.split(",") if o]
+        self.name = self.path.stem + (f".{self.label}" if self.label else "")
+
+    def __str__(self) -> str:
+        return str(self.path.relative_to(REPO)) + "".join(f" --set {o}" for o in self.overrides)
+REFERENCES = HERE / "references"
+# Per flow: ns-3 and wmnsim under the preset agree within 15 % (issue 44, "Done when"),
+# within 20 kbit/s for a starving flow whose relative error means nothing, or within
+# the 99 % prediction band of ns-3's own spread over its seeds (a flow of a 50-station
+# cell varies by a third from seed to seed in either simulator).
+TOLERANCE = {"ci": 0.99, "relative": 0.15, "absolute": 20000}
+
+# The scenario keys that match ns-3 3.44's 802.11b defaults only at these values.
+NS3_FIXED = {
+    ("phy", "standard"): "802.11b",
+    ("phy", "preamble"): "long",   # ns-3: long unless ShortPreambleEnabled
+    ("phy", "slot_us"): 20,        # ns-3 802.11b: 20 us slot
+    ("phy", "sifs_us"): 10,        # ns-3 802.11b: 10 us SIFS
+    ("mac", "type"): "dcf",        # ns-3: AdhocWifiMac, non-QoS (one Txop)
+}
+# wmnsim TCP keys and the ns-3 attribute each sets (flows' `tcp` objects).
+TCP_ATTRIBUTES = {
+    "delayed_ack": ("ns3::TcpSocket::DelAckCount", lambda v: "2" if v else "1"),
+    "min_rto_s": ("ns3::TcpSocketBase::MinRto", lambda v: f"{v}s"),
+    "initial_window_segments": ("ns3::TcpSocket::InitialCwnd", str),
+    "limited_transmit": ("ns3::TcpSocketBase::LimitedTransmit", lambda v: "true" if v else "false"),
+    "timestamps": ("ns3::TcpSocketBase::Timestamp", lambda v: "true" if v else "false"),
+    "sack": ("ns3::TcpSocketBase::Sack", lambda v: "true" if v else "false"),
+}
+
+
+def wmnsim_module(build: Path):
+    # The pure-Python package from bindings/, the compiled _core from the build
+    # (as tests/CMakeLists.txt's python test sets PYTHONPATH).
+    sys.path[:0] = [str(REPO / "bindings"), str(build / "python")]
+    import wmnsim  # noqa: E402
+    return wmnsim
+
+
+def channel_frequency_hz(channel: int) -> float:
+    # 802.11-2012 17.4.6.3 (2.4 GHz): 2407 + 5 n MHz, channel 14 at 2484 MHz.
+    return 2484e6 if channel == 14 else (2407 + 5 * channel) * 1e6
+
+
+def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = None) -> str:
+    # The document as wmnsim runs it: the file with the overrides applied (their
+    # `--set` rules, through wmnsim's own code), `compat` left out (ns-3 has its own).
+    scenario = wmnsim.Scenario.from_file(str(scenario_path))
+    overrides = [o for o in (overrides or []) if not o.startswith("/compat=")]
+    if overrides:
+        scenario = scenario.with_overrides(overrides)
+    doc = scenario.to_dict()
+    for (section, key), value in NS3_FIXED.items():
+        got = doc.get(section, {}).get(key, value)
+        if got != value:
+            raise SystemExit(f"{scenario_path}: /{section}/{key} is {got!r}; the ns-3 program runs {value!r} only")
+    phy, prop, mac = doc.get("phy", {}), doc.get("propagation", {}), doc.get("mac", {})
+    known_phy = {"standard", "data_rate_bps", "basic_rate_bps", "preamble", "slot_us", "sifs_us", "channel",
+                 "tx_power_dbm", "reception"}
+    known_mac = {"type", "cw_min", "cw_max", "short_retry_limit", "rts_threshold_bytes", "queue"}
+    for section, known, keys in (("phy", known_phy, phy), ("mac", known_mac, mac)):
+        extra = set(keys) - known
+        if extra:
+            raise SystemExit(f"{scenario_path}: /{section} keys {sorted(extra)} have no ns-3 setting here")
+    for section in ("nodes", "node_groups"):
+        for i, entry in enumerate(doc.get(section, [])):
+            extra = set(entry) - {"id", "role", "position_m", "id_prefix", "placement", "count", "area_m", "seed",
+                                  "origin_m", "spacing_m", "first_index", "mac"}
+            if set(entry.get("mac", {})) - {"cw_min"} or (section == "node_groups" and "mac" in entry):
+                extra.add("mac (other than a node's cw_min)")
+            if extra:
+                raise SystemExit(f"{scenario_path}: /{section}/{i} keys {sorted(extra)} have no ns-3 setting here")
+    extra = set(doc) - {"$schema", "name", "description", "compat", "simulation", "phy", "propagation", "mac", "nodes",
+                        "node_groups", "routing", "flows", "outputs"}
+    if extra:
+        raise SystemExit(f"{scenario_path}: sections {sorted(extra)} have no ns-3 counterpart here")
+    if phy.get("reception", {}) not in ({}, {"model": "sinr"}):
+        raise SystemExit(f"{scenario_path}: /phy/reception {phy['reception']} has no ns-3 counterpart here")
+    lines = [f"# {scenario_path.name}, seed {seed}"]
+    sim = doc["simulation"]
+    extra = set(sim) - {"duration_s", "warmup_s", "seed", "measurement_interval_s"}
+    if extra:
+        raise SystemExit(f"{scenario_path}: /simulation keys {sorted(extra)} have no ns-3 setting here")
+    lines += [f"duration {sim['duration_s']}", f"warmup {sim.get('warmup_s', 0)}", f"seed {seed}",
+              f"data_rate {phy['data_rate_bps']}", f"basic_rate {phy.get('basic_rate_bps', 1000000)}",
+              f"tx_power_dbm {phy.get('tx_power_dbm', 20)}",
+              f"frequency_hz {channel_frequency_hz(phy.get('channel', 6))}"]
+    if prop["model"] == "range":
+        # Friis within the sensing range, nothing beyond (docs/validation.md: what differs).
+        lines.append(f"propagation range {prop['cs_range_m']}")
+    elif prop["model"] == "log_distance":
+        lines.append(f"propagation log_distance {prop['exponent']} {prop.get('reference_distance_m', 1)} "
+                     f"{-prop['reference_gain_db']}")
+    else:
+        raise SystemExit(f"{scenario_path}: propagation {prop['model']} has no ns-3 counterpart here")
+    if "cw_min" in mac or "cw_max" in mac:
+        lines.append(f"cw {mac.get('cw_min', 32)} {mac.get('cw_max', 1024)}")
+    if "short_retry_limit" in mac:
+        lines.append(f"retry_limit {mac['short_retry_limit']}")
+    if "rts_threshold_bytes" in mac:
+        lines.append(f"rts_threshold {mac['rts_threshold_bytes']}")
+    if "capacity_packets" in mac.get("queue", {}):
+        lines.append(f"queue_packets {mac['queue']['capacity_packets']}")
+    d = scenario.describe()
+    for node in d["nodes"]:
+        x, y = node["position_m"][0], node["position_m"][1]
+        lines.append(f"node {node['id']} {x} {y}")
+    for node in doc.get("nodes", []):
+        if "cw_min" in node.get("mac", {}):
+            lines.append(f"node_cw_min {node['id']} {node['mac']['cw_min']}")
+    for r in d["routing"]["routes"]:
+        if r["next_hop"] is not None and r["node"] != r["dst"]:
+            lines.append(f"route {r['node']} {r['dst']} {r['next_hop']}")
+    tcp_settings: dict = {}
+    segment = None
+    for f in doc["flows"]:
+        extra = set(f) - {"id", "transport", "src", "dst", "payload_bytes", "traffic", "tcp"}
+        if extra:
+            raise SystemExit(f"{scenario_path}: flow {f['id']}: keys {sorted(extra)} have no ns-3 setting here")
+        traffic = f.get("traffic", {"type": "saturated"})
+        if f["transport"] == "tcp":
+            if segment not in (None, f["payload_bytes"]):
+                raise SystemExit(f"{scenario_path}: TCP flows of different MSS are not run here")
+            segment = f["payload_bytes"]
+            for key, value in f.get("tcp", {}).items():
+                if key == "variant":
+                    if value not in ("newreno", "reno"):
+                        raise SystemExit(f"{scenario_path}: tcp variant {value} is not run here")
+                    continue
+                if key not in TCP_ATTRIBUTES:
+                    raise SystemExit(f"{scenario_path}: flow {f['id']}: tcp.{key} has no ns-3 setting here")
+                attribute, convert = TCP_ATTRIBUTES[key]
+                if tcp_settings.setdefault(attribute, convert(value)) != convert(value):
+                    raise SystemExit(f"{scenario_path}: flows set {attribute} differently")
+            lines.append(f"flow {f['id']} tcp {f['src']} {f['dst']} {f['payload_bytes']} saturated")
+        elif f["transport"] == "udp":
+            if traffic["type"] == "saturated":
+                lines.append(f"flow {f['id']} udp {f['src']} {f['dst']} {f['payload_bytes']} saturated")
+            elif traffic["type"] == "cbr" and "rate_bps" in traffic:
+                lines.append(f"flow {f['id']} udp {f['src']} {f['dst']} {f['payload_bytes']} cbr {traffic['rate_bps']}")
+            else:
+                raise SystemExit(f"{scenario_path}: flow {f['id']}: traffic {traffic} is not run here")
+        else:
+            raise SystemExit(f"{scenario_path}: flow {f['id']}: transport {f['transport']} is not run here")
+    if segment is not None:
+        lines.append(f"segment_size {segment}")
+    for attribute, value in tcp_settings.items():
+        lines.append(f"tcp {attribute} {value}")
+    return "\n".join(lines) + "\n"
+
+
+def build_ns3(out: Path) -> Path:
+    subprocess.run(["bash", str(HERE / "build_ns3.sh"), str(out)], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def run_ns3(binary: Path, spec: str, trace: Path | None = None) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
+        f.write(spec)
+    try:
+        cmd = [str(binary), f"--spec={f.name}"] + ([f"--trace={trace}"] if trace else [])
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    finally:
+        os.unlink(f.name)
+    return json.loads(out)
+
+
+def reference_name(case: "Case") -> Path:
+    return REFERENCES / f"{case.name}.ns3.reference.json"
+
+
+def metric(values: list, tolerance: dict) -> dict:
+    return {"mean": round(statistics.fmean(values), 6), "std": round(statistics.stdev(values), 6) if len(values) > 1 else 0.0,
+            "n": len(values), "samples": values, "tolerance": tolerance}
+
+
+def jain(values: list) -> float:
+    total = sum(values)
+    return total * total / (len(values) * sum(v * v for v in values)) if total > 0 else float("nan")
+
+
+def write_reference(case: "Case", seeds: list, runs: list) -> Path:
+    ref = reference_name(case)
+    ids = [f["id"] for f in runs[0]["flows"]]
+    metrics = []
+    for fid in ids:
+        values = [round(next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid), 1) for r in runs]
+        metrics.append({"metric": f"flows/{fid}/goodput_bps", **metric(values, TOLERANCE)})
+    totals = [round(sum(f["goodput_bps"] for f in r["flows"]), 1) for r in runs]
+    metrics.append({"metric": "summary/total_goodput_bps", **metric(totals, {"relative": 0.05})})
+    fairness = [round(jain([f["goodput_bps"] for f in r["flows"]]), 6) for r in runs]
+    metrics.append({"metric": "summary/jain_fairness_index", **metric(fairness, {"absolute": 0.05})})
+    wall = [round(r["wall_clock_s"], 2) for r in runs]
+    doc = {
+        "wmnsim_reference": 1,
+        "scenario": os.path.relpath(case.path, ref.parent),
+        "overrides": ["/compat=ns3", *case.overrides],
+        "seeds": seeds,
+        "duration_s": runs[0]["duration_s"],
+        "generated": {"simulator": "ns-3.44 (PyPI ns3 3.44.post0), validation/ns3/wmnsim_ns3.cc",
+                      "date": time.strftime("%Y-%m-%d")},
+        "note": ("ns-3 3.44's results for this scenario (validation/ns3/run_ns3.py references; ns-3 run "
+                 f"times {wall} s). Compared with wmnsim under the ns3 preset; docs/validation.md names "
+                 "what cannot match and each remaining difference's mechanism."),
+        "metrics": metrics,
+    }
+    ref.parent.mkdir(parents=True, exist_ok=True)
+    ref.write_text(json.dumps(doc, indent=2) + "\n")
+    return ref
+
+
+def ns3_trace_counts(trace: Path, node_of_mac: dict) -> dict:
+    """Per node: DATA attempts and retries, split at 500 bytes (TCP segments, TCP ACKs),
+    retry-limit drops; per flow: timeouts (entries into CA_LOSS) and fast recoveries."""
+    counts: dict = {}
+    for line in trace.read_text().splitlines():
+        w = line.split()
+        who, what = w[1], w[2]
+        c = counts.setdefault(who, {})
+        if what == "tx" and w[3] == "DATA":
+            size = int(w[-1].split("=")[1])
+            kind = "segments" if size > 500 else "acks"
+            c[f"{kind}_attempts"] = c.get(f"{kind}_attempts", 0) + 1
+            if w[7] == "retry=1":
+                c[f"{kind}_retries"] = c.get(f"{kind}_retries", 0) + 1
+        elif what == "mac_drop" and w[3] == "reason=2":
+            c["drops_retry_limit"] = c.get("drops_retry_limit", 0) + 1
+        elif what == "tcp_state" and w[3] in ("CA_LOSS", "CA_RECOVERY"):
+            key = "timeouts" if w[3] == "CA_LOSS" else "fast_recoveries"
+            c[key] = c.get(key, 0) + 1
+    return counts
+
+
+def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool) -> dict:
+    cmd = [str(cli), "run", str(case.path), "--seed", str(seed), "-o", str(out)]
+    for o in case.overrides:
+        cmd += ["--set", o]
+    if compat:
+        cmd += ["--set", "/compat=ns3"]
+    t0 = time.monotonic()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    doc = json.loads(out.read_text())
+    doc["_wall"] = time.monotonic() - t0
+    return doc
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["references", "compare", "trace", "spec"])
+    ap.add_argument("scenarios", nargs="*", default=DEFAULT_SCENARIOS)
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    ap.add_argument("--build", type=Path, default=REPO / "build" / "ci", help="wmnsim build (cli/wmnsim, python/)")
+    ap.add_argument("--ns3-binary", type=Path, default=REPO / "build" / "ns3" / "wmnsim_ns3")
+    ap.add_argument("--json", type=Path, help="compare: also write the side-by-side numbers here")
+    args = ap.parse_args()
+    wmnsim = wmnsim_module(args.build)
+    scenarios = [Case(s) for s in args.scenarios]
+
+    if args.mode == "spec":
+        for s in scenarios:
+            sys.stdout.write(spec_for(s.path, args.seeds[0], wmnsim, s.overrides))
+        return 0
+    if args.mode == "trace":
+        binary = build_ns3(args.ns3_binary)
+        cli = args.build / "cli" / "wmnsim"
+        with tempfile.TemporaryDirectory() as tmp:
+            for s in scenarios:
+                for seed in args.seeds:
+                    trace = Path(tmp) / "ns3.trace"
+                    run = run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides), trace)
+                    ns3 = ns3_trace_counts(trace, {})
+                    doc = run_wmnsim(cli, s, seed, Path(tmp) / "w.json", compat=True)
+                    print(f"\n{s}, seed {seed}: per node (wmnsim preset / ns-3)")
+                    print(f"{'node':<6} {'DATA attempts':>16} {'retries':>14} {'retry-limit drops':>18}")
+                    for r in doc["radios"]:
+                        n = ns3.get(r["node"], {})
+                        attempts = n.get("segments_attempts", 0) + n.get("acks_attempts", 0)
+                        retries = n.get("segments_retries", 0) + n.get("acks_retries", 0)
+                        print(f"{r['node']:<6} {r['data_attempts']:>7} / {attempts:<7} {r['data_retries']:>6} / {retries:<6} "
+                              f"{r['drops_retry_limit']:>8} / {n.get('drops_retry_limit', 0):<8}")
+                    print(f"{'flow':<10} {'goodput Mbit/s':>16} {'timeouts':>10} {'retransmissions (wmnsim) / fast recoveries (ns-3)':>10}")
+                    for f in doc["flows"]:
+                        n = ns3.get(f["id"], {})
+                        g = next(x["goodput_bps"] for x in run["flows"] if x["id"] == f["id"])
+                        print(f"{f['id']:<10} {f['goodput_bps'] / 1e6:>7.3f} / {g / 1e6:<7.3f} {f['timeouts']:>4} / "
+                              f"{n.get('timeouts', 0):<4} {f['retransmissions']:>6} / {n.get('fast_recoveries', 0)}")
+        return 0
+    if args.mode == "references":
+        binary = build_ns3(args.ns3_binary)
+        for s in scenarios:
+            runs = [run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides)) for seed in args.seeds]
+            print(reference_name(s).relative_to(REPO), [[round(f["goodput_bps"]) for f in r["flows"]] for r in runs],
+                  "ns-3 s:", [round(r["wall_clock_s"], 1) for r in runs])
+            write_reference(s, args.seeds, runs)
+        return 0
+
+    cli = args.build / "cli" / "wmnsim"
+    status = 0
+    table = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for s in scenarios:
+            ref = json.loads(reference_name(s).read_text())
+            rows = {}
+            files = []
+            walls = {"default": [], "ns3": []}
+            for seed in args.seeds:
+                for compat in (False, True):
+                    out = Path(tmp) / f"{s.name}.{seed}.{'ns3' if compat else 'default'}.json"
+                    doc = run_wmnsim(cli, s, seed, out, compat)
+                    walls["ns3" if compat else "default"].append(round(doc["_wall"], 1))
+                    if compat:
+                        files.append(str(out))
+                    for f in doc["flows"]:
+                        rows.setdefault(f["id"], {"default": [], "ns3": []})["ns3" if compat else "default"].append(
+                            f["goodput_bps"])
+            print(f"\n{s} (seeds {args.seeds}; wmnsim run times, s: default {walls['default']}, "
+                  f"ns3 preset {walls['ns3']})")
+            print(f"{'flow':<12} {'wmnsim default':>15} {'wmnsim ns3':>12} {'ns-3':>12} {'preset vs ns-3':>15}")
+            table[s.name] = {"flows": {}, "wall_clock_s": walls}
+            for m in ref["metrics"]:
+                if not m["metric"].startswith("flows/"):
+                    continue
+                fid = m["metric"].split("/")[1]
+                d, p, n = statistics.fmean(rows[fid]["default"]), statistics.fmean(rows[fid]["ns3"]), m["mean"]
+                rel = (p - n) / n if n else math.nan
+                print(f"{fid:<12} {d / 1e6:>15.3f} {p / 1e6:>12.3f} {n / 1e6:>12.3f} {rel:>+15.1%}")
+                table[s.name]["flows"][fid] = {"wmnsim_default_bps": d, "wmnsim_ns3_bps": p, "ns3_bps": n}
+            r = subprocess.run([str(cli), "compare", *files, str(reference_name(s))], text=True, capture_output=True)
+            print(r.stdout, r.stderr, sep="", end="")
+            table[s.name]["compare_exit"] = r.returncode
+            if r.returncode not in (0, 3):
+                raise SystemExit(f"wmnsim compare failed ({r.returncode}) on {s}")
+            status = max(status, r.returncode)
+    if args.json:
+        args.json.write_text(json.dumps(table, indent=2) + "\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+// One wmnsim scenario run in ns-3 3.44 (public API only), for validation/ns3/run_ns3.py.
+//
+// The scenario arrives as a spec file written by run_ns3.py from the wmnsim scenario
+// (positions and routes from wmnsim's own describe(), so both simulators run the same
+// network). The rule: every ns-3 attribute that the wmnsim scenario sets explicitly is set
+// here to the same value; every other attribute keeps its ns-3 3.44 default, which is what
+// wmnsim's `"compat": "ns3"` preset reproduces on its side (docs/validation.md lists the
+// settings that cannot match).
+//
+// Spec lines (one setting per line, '#' starts a comment):
+//   duration S | warmup S | seed N | data_rate BPS | basic_rate BPS | tx_power_dbm P
+//   frequency_hz F
+//   propagation range MAX_M | propagation log_distance EXPONENT REF_DIST_M REF_LOSS_DB
+//   cw MIN MAX          (window sizes in slots, as wmnsim counts them: 32 = [0, 31])
+//   node_cw_min NODE MIN  (a node's own CWmin, as a scenario's nodes[].mac.cw_min)
+//   retry_limit N       (attempts, as wmnsim and ns-3's FrameRetryLimit count them)
+//   rts_threshold BYTES | rts_threshold off
+//   queue_packets N
+//   tcp ATTRIBUTE VALUE (an ns3::TcpSocket or ns3::TcpSocketBase attribute)
+//   segment_size BYTES
+//   node ID X Y
+//   route NODE DST NEXT_HOP
+//   flow ID tcp SRC DST PAYLOAD saturated
+//   flow ID udp SRC DST PAYLOAD saturated|cbr RATE_BPS
+//
+// Output (stdout): one JSON object: the seed, the wall-clock time and, per flow, the
+// application bytes received in order (goodput over [warmup, duration]).
+// --trace=FILE writes the MAC/PHY and TCP events of a run, one per line (docs/validation.md).
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/propagation-module.h"
+#include "ns3/traffic-control-module.h"
+#include "ns3/wifi-module.h"
+
+using namespace ns3;
+
+namespace {
+
+struct FlowSpec {
+  std::string id, transport, src, dst, traffic;
+  uint32_t payload = 0;
+  double rate_bps = 0;
+};
+
+struct RouteSpec {
+  std::string node, dst, next_hop;
+};
+
+struct Spec {
+  double duration = 0, warmup = 0;
+  uint32_t seed = 1;
+  uint64_t data_rate = 0, basic_rate = 0;
+  double tx_power_dbm = 0, frequency_hz = 0;
+  std::vector<std::string> propagation;
+  int cw_min = 0, cw_max = 0, retry_limit = 0;
+  std::string rts_threshold;
+  int queue_packets = 0;
+  uint32_t segment_size = 0;
+  std::vector<std::pair<std::string, std::string>> tcp;
+  std::vector<std::string> node_ids;
+  std::vector<std::pair<double, double>> positions;
+  std::vector<RouteSpec> routes;
+  std::vector<std::pair<std::string, int>> node_cw_min;
+  std::vector<FlowSpec> flows;
+};
+
+Spec read_spec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read spec " + path);
+  Spec s;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream w(line);
+    std::string key;
+    if (!(w >> key)) continue;
+    if (key == "duration") w >> s.duration;
+    else if (key == "warmup") w >> s.warmup;
+    else if (key == "seed") w >> s.seed;
+    else if (key == "data_rate") w >> s.data_rate;
+    else if (key == "basic_rate") w >> s.basic_rate;
+    else if (key == "tx_power_dbm") w >> s.tx_power_dbm;
+    else if (key == "frequency_hz") w >> s.frequency_hz;
+    else if (key == "propagation") {
+      for (std::string v; w >> v;) s.propagation.push_back(v);
+      w.clear();  // reading to the end of the line set failbit
+    } else if (key == "cw") w >> s.cw_min >> s.cw_max;
+    else if (key == "retry_limit") w >> s.retry_limit;
+    else if (key == "rts_threshold") w >> s.rts_threshold;
+    else if (key == "queue_packets") w >> s.queue_packets;
+    else if (key == "segment_size") w >> s.segment_size;
+    else if (key == "tcp") {
+      std::string a, v;
+      w >> a >> v;
+      s.tcp.emplace_back(a, v);
+    } else if (key == "node") {
+      std::string id;
+      double x = 0, y = 0;
+      w >> id >> x >> y;
+      s.node_ids.push_back(id);
+      s.positions.emplace_back(x, y);
+    } else if (key == "node_cw_min") {
+      std::string id;
+      int cw = 0;
+      w >> id >> cw;
+      s.node_cw_min.emplace_back(id, cw);
+    } else if (key == "route") {
+      RouteSpec r;
+      w >> r.node >> r.dst >> r.next_hop;
+      s.routes.push_back(r);
+    } else if (key == "flow") {
+      FlowSpec f;
+      w >> f.id >> f.transport >> f.src >> f.dst >> f.payload >> f.traffic;
+      if (f.traffic == "cbr") w >> f.rate_bps;
+      s.flows.push_back(f);
+    } else {
+      throw std::runtime_error("unknown spec key " + key);
+    }
+    if (w.fail()) throw std::runtime_error("bad spec line: " + line);
+  }
+  return s;
+}
+
+// ns-3's DSSS/HR-DSSS mode names for wmnsim's 802.11b rates.
+std::string dsss_mode(uint64_t bps) {
+  switch (bps) {
+    case 1000000: return "DsssRate1Mbps";
+    case 2000000: return "DsssRate2Mbps";
+    case 5500000: return "DsssRate5_5Mbps";
+    case 11000000: return "DsssRate11Mbps";
+  }
+  throw std::runtime_error("not an 802.11b rate: " + std::to_string(bps));
+}
+
+std::ofstream g_trace;
+
+void trace_line(const std::string& text) { g_trace << std::fixed << std::setprecision(9) << Simulator::Now().GetSeconds() << ' ' << text << '\n'; }
+
+std::string frame_kind(Ptr<const Packet> p) {
+  WifiMacHeader h;
+  Ptr<Packet> copy = p->Copy();
+  copy->RemoveHeader(h);
+  std::ostringstream o;
+  o << (h.IsAck() ? "ACK" : h.IsRts() ? "RTS" : h.IsCts() ? "CTS" : h.IsData() ? "DATA" : "OTHER")
+    << " to=" << h.GetAddr1() << " from=" << h.GetAddr2() << " seq=" << h.GetSequenceNumber()
+    << " retry=" << (h.IsRetry() ? 1 : 0) << " bytes=" << p->GetSize();
+  return o.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string spec_path, trace_path;
+  CommandLine cmd(__FILE__);
+  cmd.AddValue("spec", "the spec file written by run_ns3.py", spec_path);
+  cmd.AddValue("trace", "write the run's MAC/PHY and TCP events here", trace_path);
+  cmd.Parse(argc, argv);
+  const Spec s = read_spec(spec_path);
+  const auto wall_start = std::chrono::steady_clock::now();
+
+  RngSeedManager::SetSeed(1);
+  RngSeedManager::SetRun(s.seed);
+
+  // The only queue is the MAC's (wmnsim has one per access function): see the
+  // TrafficControlHelper::Uninstall below. Its size is the scenario's when it sets one.
+  if (s.queue_packets > 0) {
+    Config::SetDefault("ns3::WifiMacQueue::MaxSize", QueueSizeValue(QueueSize(std::to_string(s.queue_packets) + "p")));
+  }
+  Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+  if (s.segment_size > 0) Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(s.segment_size));
+  for (const auto& [attribute, value] : s.tcp) Config::SetDefault(attribute, StringValue(value));
+
+  const std::size_t n = s.node_ids.size();
+  std::map<std::string, uint32_t> index;
+  for (std::size_t i = 0; i < n; ++i) index[s.node_ids[i]] = static_cast<uint32_t>(i);
+  NodeContainer nodes;
+  nodes.Create(n);
+
+  MobilityHelper mobility;
+  auto positions = CreateObject<ListPositionAllocator>();
+  for (const auto& [x, y] : s.positions) positions->Add(Vector(x, y, 0.0));
+  mobility.SetPositionAllocator(positions);
+  mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+  mobility.Install(nodes);
+
+  YansWifiChannelHelper channel;
+  channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
+  if (s.propagation.at(0) == "range") {
+    // wmnsim's range model has no powers; Friis gives each signal within the range
+    // its free-space power, and nothing arrives beyond it.
+    channel.AddPropagationLoss("ns3::FriisPropagationLossModel", "Frequency", DoubleValue(s.frequency_hz));
+    channel.AddPropagationLoss("ns3::RangePropagationLossModel", "MaxRange", DoubleValue(std::stod(s.propagation.at(1))));
+  } else if (s.propagation.at(0) == "log_distance") {
+    channel.AddPropagationLoss("ns3::LogDistancePropagationLossModel", "Exponent",
+                               DoubleValue(std::stod(s.propagation.at(1))), "ReferenceDistance",
+                               DoubleValue(std::stod(s.propagation.at(2))), "ReferenceLoss",
+                               DoubleValue(std::stod(s.propagation.at(3))));
+  } else {
+    throw std::runtime_error("propagation " + s.propagation.at(0) + " has no ns-3 counterpart here");
+  }
+  YansWifiPhyHelper phy;
+  phy.SetChannel(channel.Create());
+  phy.Set("TxPowerStart", DoubleValue(s.tx_power_dbm));
+  phy.Set("TxPowerEnd", DoubleValue(s.tx_power_dbm));
+
+  WifiHelper wifi;
+  wifi.SetStandard(WIFI_STANDARD_80211b);
+  uint64_t rts = 4692480;  // ns-3's default: never
+  if (!s.rts_threshold.empty() && s.rts_threshold != "off") rts = std::stoull(s.rts_threshold);
+  wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", StringValue(dsss_mode(s.data_rate)),
+                               "ControlMode", StringValue(dsss_mode(s.basic_rate)), "RtsCtsThreshold",
+                               UintegerValue(rts));
+  WifiMacHelper mac;
+  mac.SetType("ns3::AdhocWifiMac");
+  if (s.retry_limit > 0) mac.SetType("ns3::AdhocWifiMac", "FrameRetryLimit", UintegerValue(s.retry_limit));
+  if (s.cw_min > 0) {
+    // ns-3's MinCw is the standard's aCWmin (a window of 32 slots is [0, 31]).
+    mac.SetDcf("MinCws", StringValue(std::to_string(s.cw_min - 1)), "MaxCws", StringValue(std::to_string(s.cw_max - 1)));
+  }
+  NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
+
+  // 000 Table 3 and wmnsim: the basic rate set is {1, 2} Mbit/s, so an ACK answers an
+  // 11 Mbit/s DATA frame at 2 Mbit/s (802.11-2012 9.7.6.5.2). ns-3's ad hoc MAC adds
+  // every mandatory mode of the PHY to the basic set when it first sends to a station
+  // (AddAllSupportedModes), HR/DSSS 5.5 and 11 included, so its ACK would go at
+  // 11 Mbit/s. Each manager therefore gets its basic set from the scenario's basic rate
+  // and knows every peer (all four rates supported) before the run, so nothing is added.
+  for (uint32_t i = 0; i < devices.GetN(); ++i) {
+    auto dev = DynamicCast<WifiNetDevice>(devices.Get(i));
+    Ptr<WifiRemoteStationManager> manager = dev->GetRemoteStationManager();
+    manager->Reset();
+    for (uint64_t rate : {1000000ULL, 2000000ULL, 5500000ULL, 11000000ULL}) {
+      if (rate <= s.basic_rate) manager->AddBasicMode(WifiMode(dsss_mode(rate)));
+    }
+    for (uint32_t j = 0; j < devices.GetN(); ++j) {
+      if (j == i) continue;
+      const Mac48Address peer = Mac48Address::ConvertFrom(devices.Get(j)->GetAddress());
+      for (uint64_t rate : {1000000ULL, 2000000ULL, 5500000ULL, 11000000ULL}) {
+        manager->AddSupportedMode(peer, WifiMode(dsss_mode(rate)));
+      }
+      manager->RecordGotAssocTxOk(peer);
+    }
+  }
+
+  for (const auto& [id, cw] : s.node_cw_min) {
+    auto dev = DynamicCast<WifiNetDevice>(devices.Get(index.at(id)));
+    dev->GetMac()->GetTxop()->SetMinCws({static_cast<uint32_t>(cw - 1)});
+  }
+
+  InternetStackHelper internet;
+  Ipv4StaticRoutingHelper static_routing;
+  internet.SetRoutingHelper(static_routing);
+  internet.Install(nodes);
+  Ipv4AddressHelper addresses;
+  addresses.SetBase("10.0.0.0", "255.255.0.0");
+  Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+  TrafficControlHelper tc;
+  tc.Uninstall(devices);
+  auto address_of = [&](const std::string& id) { return interfaces.GetAddress(index.at(id)); };
+  for (const RouteSpec& r : s.routes) {
+    Ptr<Ipv4> ipv4 = nodes.Get(index.at(r.node))->GetObject<Ipv4>();
+    static_routing.GetStaticRouting(ipv4)->AddHostRouteTo(address_of(r.dst), address_of(r.next_hop), 1);
+  }
+  NeighborCacheHelper neighbours;
+  neighbours.PopulateNeighborCache();
+
+  std::vector<Ptr<PacketSink>> sinks;
+  uint16_t port = 5000;
+  for (const FlowSpec& f : s.flows) {
+    ++port;
+    const Address sink_address = InetSocketAddress(address_of(f.dst), port);
+    const std::string factory = f.transport == "tcp" ? "ns3::TcpSocketFactory" : "ns3::UdpSocketFactory";
+    PacketSinkHelper sink(factory, InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sink_app = sink.Install(nodes.Get(index.at(f.dst)));
+    sink_app.Start(Seconds(0));
+    sinks.push_back(DynamicCast<PacketSink>(sink_app.Get(0)));
+    ApplicationContainer source;
+    if (f.transport == "tcp") {
+      if (f.traffic != "saturated") throw std::runtime_error("flow " + f.id + ": only saturated TCP");
+      BulkSendHelper bulk(factory, sink_address);
+      bulk.SetAttribute("SendSize", UintegerValue(f.payload));
+      source = bulk.Install(nodes.Get(index.at(f.src)));
+    } else {
+      OnOffHelper onoff(factory, sink_address);
+      onoff.SetAttribute("PacketSize", UintegerValue(f.payload));
+      onoff.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1e9]"));
+      onoff.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+      // Saturated: offered above the channel's rate, so the source's MAC queue never empties.
+      const double rate = f.traffic == "cbr" ? f.rate_bps : 2.0 * static_cast<double>(s.data_rate);
+      onoff.SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(rate))));
+      source = onoff.Install(nodes.Get(index.at(f.src)));
+    }
+    source.Start(Seconds(0));
+  }
+
+  if (!trace_path.empty()) {
+    g_trace.open(trace_path);
+    for (uint32_t i = 0; i < devices.GetN(); ++i) {
+      auto dev = DynamicCast<WifiNetDevice>(devices.Get(i));
+      const std::string node = s.node_ids[i];
+      dev->GetPhy()->TraceConnectWithoutContext(
+          "PhyTxBegin", MakeCallback(+[](std::string who, Ptr<const Packet> p, double) {
+                          trace_line(who + " tx " + frame_kind(p));
+                        }).Bind(node));
+      dev->GetPhy()->TraceConnectWithoutContext(
+          "PhyRxEnd", MakeCallback(+[](std::string who, Ptr<const Packet> p) {
+                        trace_line(who + " rx_ok " + frame_kind(p));
+                      }).Bind(node));
+      dev->GetPhy()->TraceConnectWithoutContext(
+          "PhyRxDrop", MakeCallback(+[](std::string who, Ptr<const Packet> p, WifiPhyRxfailureReason r) {
+                         std::ostringstream o;
+                         o << who << " rx_drop " << r << ' ' << frame_kind(p);
+                         trace_line(o.str());
+                       }).Bind(node));
+      dev->GetMac()->TraceConnectWithoutContext(
+          "DroppedMpdu", MakeCallback(+[](std::string who, WifiMacDropReason r, Ptr<const WifiMpdu> m) {
+                           std::ostringstream o;
+                           o << who << " mac_drop reason=" << static_cast<int>(r) << " seq="
+                             << m->GetHeader().GetSequenceNumber();
+                           trace_line(o.str());
+                         }).Bind(node));
+      dev->GetMac()->GetTxop()->TraceConnectWithoutContext(
+          "BackoffTrace", MakeCallback(+[](std::string who, uint32_t slots, uint8_t) {
+                            trace_line(who + " backoff " + std::to_string(slots));
+                          }).Bind(node));
+      dev->GetMac()->GetTxop()->TraceConnectWithoutContext(
+          "CwTrace", MakeCallback(+[](std::string who, uint32_t cw, uint8_t) {
+                       trace_line(who + " cw " + std::to_string(cw));
+                     }).Bind(node));
+    }
+  }
+
+  if (!trace_path.empty()) {
+    // TCP: each source's congestion state (CA_LOSS after a timeout, CA_RECOVERY in
+    // fast recovery) and window, once the sockets exist (the applications start at 0).
+    Simulator::Schedule(MilliSeconds(1), [&s, &index]() {
+      for (const FlowSpec& f : s.flows) {
+        if (f.transport != "tcp") continue;
+        const std::string base = "/NodeList/" + std::to_string(index.at(f.src)) + "/$ns3::TcpL4Protocol/SocketList/*/";
+        Config::ConnectWithoutContextFailSafe(
+            base + "CongState",
+            MakeCallback(+[](std::string flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
+              trace_line(flow + " tcp_state " + TcpSocketState::TcpCongStateName[now]);
+            }).Bind(f.id));
+        Config::ConnectWithoutContextFailSafe(
+            base + "CongestionWindow", MakeCallback(+[](std::string flow, uint32_t, uint32_t cwnd) {
+                                         trace_line(flow + " cwnd " + std::to_string(cwnd));
+                                       }).Bind(f.id));
+      }
+    });
+  }
+
+  std::vector<uint64_t> at_warmup(s.flows.size(), 0);
+  if (s.warmup > 0) {
+    Simulator::Schedule(Seconds(s.warmup), [&]() {
+      for (std::size_t i = 0; i < sinks.size(); ++i) at_warmup[i] = sinks[i]->GetTotalRx();
+    });
+  }
+  Simulator::Stop(Seconds(s.duration));
+  Simulator::Run();
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  std::cout << std::setprecision(10) << "{\"simulator\": \"ns-3.44\", \"seed\": " << s.seed
+            << ", \"duration_s\": " << s.duration << ", \"wall_clock_s\": " << wall << ", \"flows\": [";
+  for (std::size_t i = 0; i < s.flows.size(); ++i) {
+    const uint64_t bytes = sinks[i]->GetTotalRx() - at_warmup[i];
+    std::cout << (i ? ", " : "") << "{\"id\": \"" << s.flows[i].id << "\", \"bytes\": " << bytes
+              << ", \"goodput_bps\": " << static_cast<double>(bytes) * 8.0 / (s.duration - s.warmup) << "}";
+  }
+  std::cout << "]}\n";
+  Simulator::Destroy();
+  return 0;
+}
