@@ -369,21 +369,50 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
       // "@gateway" under static tables: the gateway the node's own tables lead to in
       // the fewest hops (in practice where its "*" route ends); ties: lowest index.
       out.gateway.assign(n, std::nullopt);
-      for (std::uint32_t x = 0; x < n; ++x) {
-        if (is_role(scenario, x, NodeRole::gateway)) {
-          out.gateway[x] = x;
-          continue;
+      // Per gateway, every node's hops to it along its tables, each node walked
+      // once (a node's count is its next hop's plus one), not a walk per node:
+      // nodes x gateways, not nodes x gateways x path length.
+      constexpr std::int64_t kUnknown = -2, kNone = -1;
+      std::vector<std::int64_t> hops(n);
+      std::vector<bool> on_way(n, false);
+      std::vector<std::uint32_t> way;
+      std::vector<std::int64_t> best(n, kNone);
+      for (const std::uint32_t g : gws) {  // ascending: a later gateway must be nearer
+        std::fill(hops.begin(), hops.end(), kUnknown);
+        hops[g] = 0;
+        for (std::uint32_t x = 0; x < n; ++x) {
+          way.clear();
+          std::uint32_t at = x;
+          bool lost = false;
+          while (hops[at] == kUnknown) {
+            if (on_way[at]) {  // the tables loop: no path from anyone on the way
+              lost = true;
+              break;
+            }
+            on_way[at] = true;
+            way.push_back(at);
+            const NextHop* hop = out.tables.next_hop(at, g);
+            if (hop == nullptr) {
+              lost = true;
+              break;
+            }
+            at = hop->node;
+          }
+          const std::int64_t base = lost ? kNone : hops[at];
+          for (std::size_t i = way.size(); i-- > 0;) {
+            hops[way[i]] = base == kNone ? kNone : base + static_cast<std::int64_t>(way.size() - i);
+            on_way[way[i]] = false;
+          }
         }
-        if (!is_role(scenario, x, NodeRole::mesh)) continue;
-        std::size_t best = 0;
-        for (const std::uint32_t g : gws) {
-          const std::size_t hops = out.tables.path(x, g).size();
-          if (hops != 0 && (best == 0 || hops < best)) {
-            best = hops;
+        for (std::uint32_t x = 0; x < n; ++x) {
+          if (!is_role(scenario, x, NodeRole::mesh) || hops[x] <= 0) continue;
+          if (best[x] == kNone || hops[x] < best[x]) {
+            best[x] = hops[x];
             out.gateway[x] = g;
           }
         }
       }
+      for (const std::uint32_t g : gws) out.gateway[g] = g;
       break;
     }
   }

@@ -285,5 +285,27 @@ TEST(RoutingScale, AGridCutInTwoFindsItsClosestPair) {
   expect_closest_pair(in, links, "\"n44700\" and \"n45000\", 100 m apart");
 }
 
+// "@gateway" under static tables on a chain of 100,000 nodes whose "*" routes all
+// lead to n0: every node's gateway is n0 (n99999, a gateway too, is reached by
+// none), found with one walk per node and gateway (a walk per node and gateway
+// from scratch was 1e10 steps here).
+TEST(RoutingScale, StaticGatewaysOfAChainOf100000Nodes) {
+  const std::uint32_t n = 100000;
+  RoutingInput in = input(n, RoutingType::static_tables, RoutingMetric::hop_count, {0, n - 1});
+  std::vector<RoutingLink> links;
+  for (std::uint32_t i = 0; i + 1 < n; ++i) {
+    links.push_back({i, i + 1, 0, i + 1, 1e-3, false});
+    links.push_back({i + 1, i, 0, i, 1e-3, false});
+  }
+  for (std::uint32_t x = 1; x + 1 < n; ++x) in.routing.routes.push_back({x, std::nullopt, x - 1, "/r"});
+  in.flows.push_back({50000, std::nullopt, false, "udp", "/flows/0", "/flows/0/src", "/flows/0/dst"});
+  const Routing r = compute_routing(in, links);
+  EXPECT_EQ(r.gateway[1], 0u);
+  EXPECT_EQ(r.gateway[50000], 0u);
+  EXPECT_EQ(r.gateway[n - 2], 0u);
+  EXPECT_EQ(r.gateway[n - 1], n - 1);
+  EXPECT_EQ(r.flows[0].dst, 0u);
+}
+
 }  // namespace
 }  // namespace wmnsim
