@@ -116,6 +116,10 @@ class Controller {
   void started_together() {
     if (!stopped_) on_started_together();
   }
+  // An observer of decisions (the event trace) was just attached: tell it the state
+  // a trace that starts now begins from (a controller that started at 0 acted while
+  // the network was built, before any trace existed). Default: nothing to tell.
+  virtual void report_state() {}
 
   // What the controller did, as one JSON object (numbers, lists, per-node rows).
   virtual nlohmann::ordered_json statistics() const = 0;

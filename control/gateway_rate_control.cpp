@@ -306,12 +306,28 @@ void GatewayRateControl::apply_rates() {
     for (const std::uint32_t id : pacer_classes_[i]) pacers_[i]->set_class_rate(now, id, token_rate(classes_.at(id)));
   }
   aggregate_rate_bps_ = aggregate;
-  // Each class whose token rate changed, as a decision at the gateway (its first flow).
+  if (context().decisions != nullptr) tell_rates(false);
+}
+
+void GatewayRateControl::report_state() { tell_rates(true); }
+
+void GatewayRateControl::tell_rates(bool all) {
+  // The rates that shape something, as decisions at the gateway: the aggregate
+  // (no flow) under the aggregate schemes, each class's (its first flow) where
+  // per-class shapers or pacers hold them. A class that crosses no wireless link
+  // is not held back (kUnbounded): no record.
+  if (!aggregate_shapers_.empty() && (all || aggregate_rate_bps_ != told_aggregate_bps_) &&
+      aggregate_rate_bps_ < kUnbounded) {
+    tell({ControllerAction::rate, gateway_, kNoNode, kNoNode, kNoNode, std::llround(aggregate_rate_bps_)});
+  }
+  told_aggregate_bps_ = aggregate_rate_bps_;
+  if (class_shapers_.empty() && pacers_.empty()) return;
   for (auto& [id, c] : classes_) {
     const double rate = token_rate(c);
-    if (rate == c.told_bps) continue;
+    if ((all || rate != c.told_bps) && rate < kUnbounded) {
+      tell({ControllerAction::rate, gateway_, kNoNode, kNoNode, c.flows.front(), std::llround(rate)});
+    }
     c.told_bps = rate;
-    tell({ControllerAction::rate, gateway_, kNoNode, kNoNode, c.flows.front(), std::llround(rate)});
   }
 }
 

@@ -66,6 +66,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
     double told_bps = -1.0;  // the token rate last told to the observer of decisions
   };
   const std::map<std::uint32_t, ClassState>& classes() const { return classes_; }
+  void report_state() override;
   // The rate now: the aggregate (aggregate schemes) or 0.
   double aggregate_rate_bps() const { return aggregate_rate_bps_; }
 
@@ -80,6 +81,9 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   void look_for_idle();
   void report();
   void apply_rates();
+  // Tells the observer of decisions the shaping rates that changed since it was
+  // last told (all: every one).
+  void tell_rates(bool all);
   void model_shares();
   // A class's share as a rate of whole IP packets (its first flow's packet size
   // over payload), bounded by the token bucket's largest rate.
@@ -104,6 +108,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::vector<link::AggregateShaper*> aggregate_shapers_;
   std::vector<link::PerClassShaper*> class_shapers_;
   std::vector<link::SourcePacer*> pacers_;
+  double told_aggregate_bps_ = -1.0;  // the aggregate rate last told to the observer of decisions
   std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
   std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for
   int queues_built_ = 0;

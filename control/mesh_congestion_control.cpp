@@ -379,6 +379,12 @@ void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBo
   for (link::MeshBuffer* b : s->buffers) b->block(from.address, until, now);
 }
 
+void MeshCongestionControl::report_state() {
+  for (const auto& s : radios_) {
+    tell({ControllerAction::duration, s->node, s->mac->address(), kNoNode, kNoNode, s->duration.picoseconds()});
+  }
+}
+
 nlohmann::ordered_json MeshCongestionControl::statistics() const {
   const ControlContext& ctx = context();
   const Time now = ctx.sim.now();

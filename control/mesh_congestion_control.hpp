@@ -67,6 +67,8 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
 
   void start() override;
   nlohmann::ordered_json statistics() const override;
+  // Each radio's notification duration D now (a "duration" decision).
+  void report_state() override;
 
   // A running notification this radio sent to `radio`: it expires at `until`.
   struct Notified {

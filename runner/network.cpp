@@ -78,6 +78,9 @@ Network::~Network() = default;
 void Network::observe_decisions(DecisionObserver* observer) {
   if (aodv_) aodv_->set_observer(observer);
   if (control_context_) control_context_->decisions = observer;
+  if (observer != nullptr) {
+    for (const auto& c : controllers_) c->report_state();
+  }
 }
 
 void Network::build_nodes() {

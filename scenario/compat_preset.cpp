@@ -55,6 +55,13 @@ std::vector<CompatSetting> make_ns3_settings() {
   auto sinr_only = [](json v) {
     return [v](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, v); };
   };
+  // The other retry limit's value when the scenario sets it, else ns-3's 7.
+  auto same_retry_limit = [](const char* other) {
+    return [other](const json& doc, const json&) -> std::optional<json> {
+      if (const json* v = find(doc, json::json_pointer(other)); v != nullptr && v->is_number_integer()) return *v;
+      return 7;
+    };
+  };
   auto tcp = [](json v) {
     return [v](const json&, const json& flow) -> std::optional<json> { return for_tcp(flow, v); };
   };
@@ -72,10 +79,12 @@ std::vector<CompatSetting> make_ns3_settings() {
       {"/mac/queue_lifetime_s", always(0.5), "0.5", "ns3::WifiMacQueue::MaxDelay", "500 ms",
        "dot11MaxTransmitMSDULifetime (512 TU) bounds an MSDU's whole stay in the MAC, retries included; "
        "ns-3 bounds the time in the queue"},
-      {"/mac/short_retry_limit", always(7), "7", "ns3::WifiMac::FrameRetryLimit",
-       "7 (attempts of a frame, as wmnsim counts)", "dot11ShortRetryLimit 7 (802.11-2012 9.3.4.4)"},
-      {"/mac/long_retry_limit", always(7), "7", "ns3::WifiMac::FrameRetryLimit",
-       "7: ns-3 3.44 applies the one frame retry limit to every frame",
+      // ns-3 has one limit: where the scenario sets one of the two, the other follows it.
+      {"/mac/short_retry_limit", same_retry_limit("/mac/long_retry_limit"), "7 (or the long limit, when set)",
+       "ns3::WifiMac::FrameRetryLimit", "7 (attempts of a frame, as wmnsim counts)",
+       "dot11ShortRetryLimit 7 (802.11-2012 9.3.4.4)"},
+      {"/mac/long_retry_limit", same_retry_limit("/mac/short_retry_limit"), "7 (or the short limit, when set)",
+       "ns3::WifiMac::FrameRetryLimit", "7: ns-3 3.44 applies the one frame retry limit to every frame",
        "dot11LongRetryLimit 4 for frames longer than dot11RTSThreshold (802.11-2012 9.3.4.4)"},
       {"/mac/immediate_access", always("ns3"), "\"ns3\"",
        "ns3::ChannelAccessManager::NeedBackoffUponAccess (behaviour, no attribute)",

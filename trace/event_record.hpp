@@ -54,21 +54,22 @@ struct EventRecord {
   std::int64_t time_ps = 0;
   std::uint64_t packet = 0;              // the packet id; 0: none (control frames)
   std::int64_t value = 0;                // by kind (EventKind above)
-  std::uint32_t flow = kNoIndex;         // the packet's flow index
+  std::uint32_t flow = kNoIndex;         // the packet's flow index; controller rate: the class's first flow
   std::uint32_t node = kNoIndex;         // the node where it happened
-  std::uint32_t radio = kNoIndex;        // its radio (none for drop and deliver)
-  std::uint32_t peer = kNoIndex;         // tx: the receiver's node (none: broadcast); rx: the transmitter's
+  std::uint32_t radio = kNoIndex;        // its radio (none for drop, deliver, route, a gateway's rate)
+  std::uint32_t peer = kNoIndex;         // tx: the receiver's node (none: broadcast); rx: the transmitter's;
+                                         // route: the next hop (none: lost); controller: notified, notifier
   std::uint32_t interferer = kNoIndex;   // rx_fail, rx_missed: the interferer's node
   float sinr_db = std::numeric_limits<float>::quiet_NaN();    // rx_ok: the worst SINR, when the radio computed it
   float power_dbm = std::numeric_limits<float>::quiet_NaN();  // tx: the transmit power; rx: the received power
   std::uint16_t sequence = kNoSequence;  // the MAC sequence number (data and action frames, retry)
   std::uint8_t kind = 0;                 // EventKind
-  std::uint8_t cause = kNoCode;          // rx_fail, rx_missed, drop
+  std::uint8_t cause = kNoCode;          // rx_fail, rx_missed, drop; controller: the action
   std::uint8_t frame = kNoCode;          // the frame kind (mac::FrameKind) of tx and rx records
-  std::uint8_t retry = 0;                // tx and rx: the frame's Retry bit
-  std::uint8_t access_category = kNoCode;  // backoff, enqueue, dequeue (mac::AccessCategory)
+  std::uint8_t retry = 0;                // tx and rx: the frame's Retry bit; params: AIFSN
+  std::uint8_t access_category = kNoCode;  // backoff, enqueue, dequeue, params (mac::AccessCategory)
   std::uint8_t reserved = 0;
-  std::uint32_t cw = 0;                  // backoff: the contention window
+  std::uint32_t cw = 0;                  // backoff: the contention window; params: CWmax
 };
 
 static_assert(std::endian::native == std::endian::little, "the records are written as they lie in memory");

@@ -92,19 +92,21 @@ EventTrace::EventTrace(EventTraceOptions options, phy::Medium& medium, const std
   const auto header = static_cast<std::uint32_t>(header_bytes_);
   std::memcpy(buffer_.data() + 12, &header, sizeof header);
 
-  for (mac::Mac* m : macs_) m->subscribe(*this);
-  for (Node* n : nodes_) n->subscribe(*this);
   // Where the MACs start: each access category's parameters now, as the scenario
   // and the controllers that start at 0 (while the network was built) set them;
-  // later changes follow as they happen (on_params).
+  // later changes follow as they happen (on_params). Written before subscribing:
+  // a write that fails here throws with nothing subscribed to a half-built trace.
   constexpr AccessCategory kAll[] = {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
                                      AccessCategory::ac_vo};
+  params_told_.assign(medium_.radio_count() * std::size(kAll), {-1, -1, -1});
   for (mac::Mac* m : macs_) {
     for (const AccessCategory ac : kAll) {
       if (m->type() == MacType::dcf && ac != AccessCategory::ac_be) continue;  // one function
       on_params(m->address(), ac, m->params(ac));
     }
   }
+  for (mac::Mac* m : macs_) m->subscribe(*this);
+  for (Node* n : nodes_) n->subscribe(*this);
 }
 
 EventTrace::~EventTrace() {
@@ -340,6 +342,13 @@ void EventTrace::on_dropped(std::uint32_t node, const Packet& packet, DropCause 
 // ---- decisions: the MACs' parameters, the routing protocol, the controllers ----
 
 void EventTrace::on_params(std::uint32_t radio, AccessCategory ac, const EdcaParams& params) {
+  // Only what the record holds: a change of the TXOP limit alone writes nothing.
+  const std::size_t at = static_cast<std::size_t>(radio) * 4 + static_cast<std::size_t>(ac);
+  const std::array<int, 3> now{params.cw_min, params.cw_max, params.aifsn};
+  if (at < params_told_.size()) {
+    if (params_told_[at] == now) return;
+    params_told_[at] = now;
+  }
   EventRecord r = on_radio(EventKind::params, scheduler_.now(), radio);
   r.access_category = static_cast<std::uint8_t>(ac);
   r.value = params.cw_min;

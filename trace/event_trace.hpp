@@ -25,6 +25,7 @@
 // The trace schedules no event and draws no random number: a traced run executes
 // the events of an untraced one (docs/fingerprints.md).
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -128,6 +129,8 @@ class EventTrace final : public phy::AirObserver,
   std::uint64_t header_bytes_ = 0;
   std::uint64_t records_ = 0;
   std::optional<Time> cut_at_;
+  // By radio and access category: the CWmin, CWmax and AIFSN last written.
+  std::vector<std::array<int, 3>> params_told_;
 };
 
 }  // namespace wmnsim::trace

@@ -130,12 +130,12 @@ def load(path: PathLike) -> "pandas.DataFrame":
     ``power_dbm`` (float); and by kind: ``start_ps``/``end_ps`` (a frame's
     interval on tx and rx records, the NAV's on ``nav``), ``slots`` and ``cw``
     (``backoff``), ``retries`` (``retry``), ``queue_length``
-    (``enqueue``/``dequeue``); ``cw_min``, ``cw_max``, ``aifsn`` (``params``: an
-    access category's parameters set during the run, a controller's doing);
+    (``enqueue``/``dequeue``); ``cw_min``, ``cw_max``, ``aifsn`` (``params``: each
+    access category's parameters at the start, then each change a controller made);
     ``destination`` (``route``: a node's route to it found or changed, ``peer``
     the next hop, or lost, ``peer`` NA); ``action_value`` (``controller``: the
     action is the ``cause``; notify: the notification's duration in ps, blocked:
-    until when in ps, duration: the new D in ps, rate: bit/s). A field a record
+    until when in ps, duration: D in ps, rate: bit/s). A field a record
     does not have is NA.
     ``df.attrs["cut_at_s"]`` is when the trace stopped at max_records (None if it
     did not)."""

@@ -60,7 +60,7 @@ TEST(CompatPreset, ExplicitKeysWin) {
   const json out = apply_compat_preset(d);
   EXPECT_EQ(out["mac"]["queue_lifetime_s"], "none");
   EXPECT_EQ(out["mac"]["short_retry_limit"], 4);
-  EXPECT_EQ(out["mac"]["long_retry_limit"], 7);  // left out: the preset's
+  EXPECT_EQ(out["mac"]["long_retry_limit"], 4);  // left out: ns-3's one limit, the short one set
   EXPECT_FALSE(out["mac"]["queue"].contains("capacity_packets"));  // one capacity only
   EXPECT_EQ(out["flows"][0]["tcp"]["delayed_ack"], false);
   EXPECT_EQ(out["flows"][0]["tcp"]["min_rto_s"], 0.2);
@@ -76,7 +76,7 @@ TEST(CompatPreset, ExplicitKeysWin) {
   const MacParams& mac = s.nodes[0].radios[0].mac;
   EXPECT_FALSE(mac.queue_lifetime.has_value());
   EXPECT_EQ(mac.short_retry_limit, 4);
-  EXPECT_EQ(mac.long_retry_limit, 7);
+  EXPECT_EQ(mac.long_retry_limit, 4);
   EXPECT_EQ(mac.queue.unit, link::QueueLimit::Unit::bytes);
   EXPECT_EQ(s.phy.noise_dbm, -90);
   ASSERT_TRUE(s.phy.reception.preamble_detection_snr_db.has_value());

@@ -9,9 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "results/result_columns.hpp"
 #include "runner/run_scenario.hpp"
 #include "scenario/scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
@@ -336,6 +340,8 @@ TEST_F(EventTraceRun, ACountersStarvationControllerSetsBsWindow) {
     EXPECT_EQ(t.records[node].time_ps, 0);
     EXPECT_EQ(t.records[node].value, node == 1 ? 128 : 32) << node;
     EXPECT_GE(t.records[node].cw, static_cast<std::uint32_t>(t.records[node].value));
+    EXPECT_EQ(t.records[node].retry, 2u);  // AIFSN: DCF's DIFS = SIFS + 2 slots
+    EXPECT_EQ(t.records[node].access_category, static_cast<std::uint8_t>(AccessCategory::ac_be));
   }
   // Stopped at 0.3 s, it puts B's window back: a change during the run.
   doc["controllers"] = json::parse(R"([{"type": "counter_starvation", "stop_s": 0.3}])");
@@ -351,28 +357,75 @@ TEST_F(EventTraceRun, MeshCongestionNotificationsAndBlocksPairUp) {
   json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/fu2009/buffer_blocking.json");
   doc["simulation"]["duration_s"] = 2.0;
   doc["controllers"] = json::parse(R"([{"type": "lscc"}])");
+  RunOptions options;
+  options.fingerprint = true;
+  const Results plain = run_scenario(parse_scenario(doc), options);
   doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"controller"}}};
-  (void)run_scenario(parse_scenario(doc));
+  const Results traced = run_scenario(parse_scenario(doc), options);
+  EXPECT_EQ(traced.stats.fingerprint->value(), plain.stats.fingerprint->value());
   const TraceFile t = file();
-  std::size_t notify = 0, blocked = 0;
+  // The controller's own counts, per node: the records must add up to them.
+  std::map<std::string, std::int64_t> sent, received;
+  std::size_t radios = 0;
+  for (const auto& row : controller_column::statistics.cell(traced.controllers.at(0)).at("radios")) {
+    const std::string node = row["node"];
+    sent[node] += row["notifications_sent"].get<std::int64_t>() + row["notifications_sent_zero"].get<std::int64_t>();
+    received[node] += row["notifications_received"].get<std::int64_t>();
+    ++radios;
+  }
+  std::map<std::string, std::int64_t> notify, blocked;
+  std::size_t durations_at_start = 0;
   for (const EventRecord& r : t.records) {
     ASSERT_EQ(t.kind(r), "controller");
     const std::string action = t.cause(r);
+    const std::string& node = t.nodes.at(r.node);
+    ASSERT_NE(r.radio, trace::kNoIndex);
     if (action == "notify") {
-      ++notify;
-      EXPECT_NE(r.peer, trace::kNoIndex);
-      EXPECT_NE(r.radio, trace::kNoIndex);
+      ++notify[node];
+      ASSERT_NE(r.peer, trace::kNoIndex);
+      EXPECT_NE(r.peer, r.node);
     } else if (action == "blocked") {
-      ++blocked;
-      EXPECT_NE(r.peer, trace::kNoIndex);
-      EXPECT_GE(r.value, r.time_ps);  // held until then (now: lifted)
+      ++blocked[node];
+      ASSERT_NE(r.peer, trace::kNoIndex);
+      EXPECT_NE(r.peer, r.node);
     } else {
-      EXPECT_EQ(action, "duration");
-      EXPECT_GT(r.value, 0);
+      ASSERT_EQ(action, "duration");
+      if (r.time_ps == 0) ++durations_at_start;
     }
   }
-  EXPECT_GT(notify, 0u);
-  EXPECT_GT(blocked, 0u);
+  for (const auto& [node, n] : sent) EXPECT_EQ(notify[node], n) << node;
+  for (const auto& [node, n] : received) EXPECT_EQ(blocked[node], n) << node;
+  EXPECT_GT(std::accumulate(sent.begin(), sent.end(), std::int64_t{0}, [](auto a, const auto& kv) { return a + kv.second; }), 0);
+  EXPECT_EQ(durations_at_start, radios);  // each radio's D when the trace starts
+}
+
+TEST_F(EventTraceRun, AGatewaysRatesAtTheStartAndAsFlowsTurnActive) {
+  // 001's per-flow rate limit at n0 (it starts at 0, while the network is built):
+  // each class's rate is written when the trace starts, at the gateway, by its
+  // first flow (the two flows that start at 250 s join the classes of 1to0 and
+  // 0to7: five classes); no class is active yet, so each is 0. As the flows'
+  // packets reach the gateway the classes turn active and get their shares.
+  json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/jamshaid/chain7_short_lived.json");
+  doc["simulation"]["duration_s"] = 0.5;
+  doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"controller"}}};
+  (void)run_scenario(parse_scenario(doc));
+  const TraceFile t = file();
+  std::vector<std::uint32_t> at_start;
+  std::set<std::uint32_t> shared_later;
+  for (const EventRecord& r : t.records) {
+    ASSERT_EQ(t.cause(r), "rate");
+    EXPECT_EQ(t.nodes.at(r.node), "n0");
+    EXPECT_EQ(r.radio, trace::kNoIndex);
+    if (r.time_ps == 0) {
+      at_start.push_back(r.flow);
+      EXPECT_EQ(r.value, 0);
+    } else if (r.value > 0) {
+      shared_later.insert(r.flow);
+    }
+  }
+  std::sort(at_start.begin(), at_start.end());
+  EXPECT_EQ(at_start, (std::vector<std::uint32_t>{0, 1, 2, 3, 4}));
+  EXPECT_FALSE(shared_later.empty());
 }
 
 }  // namespace
