@@ -278,22 +278,23 @@ void packet_fields(EventRecord& r, const Packet& p) {
 }
 }  // namespace
 
-void EventTrace::on_enqueue(std::uint32_t radio, const Packet& packet, AccessCategory ac,
-                            std::size_t queue_length) {
-  EventRecord r = on_radio(EventKind::enqueue, scheduler_.now(), radio);
+void EventTrace::queue_record(EventKind kind, std::uint32_t radio, const Packet& packet, AccessCategory ac,
+                              std::size_t queue_length) {
+  EventRecord r = on_radio(kind, scheduler_.now(), radio);
   packet_fields(r, packet);
   r.access_category = static_cast<std::uint8_t>(ac);
   r.value = static_cast<std::int64_t>(queue_length);
   write(r);
 }
 
+void EventTrace::on_enqueue(std::uint32_t radio, const Packet& packet, AccessCategory ac,
+                            std::size_t queue_length) {
+  queue_record(EventKind::enqueue, radio, packet, ac, queue_length);
+}
+
 void EventTrace::on_dequeue(std::uint32_t radio, const Packet& packet, AccessCategory ac,
                             std::size_t queue_length) {
-  EventRecord r = on_radio(EventKind::dequeue, scheduler_.now(), radio);
-  packet_fields(r, packet);
-  r.access_category = static_cast<std::uint8_t>(ac);
-  r.value = static_cast<std::int64_t>(queue_length);
-  write(r);
+  queue_record(EventKind::dequeue, radio, packet, ac, queue_length);
 }
 
 void EventTrace::on_backoff(std::uint32_t radio, AccessCategory ac, int slots, int cw) {

@@ -110,6 +110,9 @@ class EventTrace final : public phy::AirObserver,
   // A record of `kind` at `at` on `radio`'s node, with the frame's fields.
   EventRecord on_radio(EventKind kind, Time at, phy::RadioId radio) const;
   void frame_fields(EventRecord& r, const phy::PhyFrame& frame) const;
+  // An enqueue or dequeue record: the packet, its category, the queue's length after.
+  void queue_record(EventKind kind, std::uint32_t radio, const Packet& packet, AccessCategory ac,
+                    std::size_t queue_length);
   void rx_failure(EventKind kind, phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
                   Time first_bit);
   bool wanted(EventKind kind, std::uint32_t node, Time at) const;

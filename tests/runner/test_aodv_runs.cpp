@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/runner/run_checks.hpp"
 #include "results/result_columns.hpp"
 #include "runner/run_scenario.hpp"
 #include "scenario/scenario.hpp"
@@ -34,19 +35,8 @@ nlohmann::json grid(int rows, int cols, const nlohmann::json& flows, double dura
   return doc;
 }
 
-const nlohmann::ordered_json& flow_row(const Results& r, const std::string& id) {
-  for (const auto& row : r.flows) {
-    if (flow_column::id.of(row) == id) return row;
-  }
-  throw std::runtime_error("no flow " + id);
-}
-
-void expect_conserved(const Results& r) {
-  const auto p = summary_column::packets.of(r.summary);
-  EXPECT_EQ(p["originated"].get<std::uint64_t>(),
-            p["delivered"].get<std::uint64_t>() + p["dropped"].get<std::uint64_t>() + p["in_network"].get<std::uint64_t>())
-      << p.dump();
-}
+using test::expect_conserved;
+using test::flow_row;
 
 TEST(AodvRuns, ChainDeliversCbrAfterOneDiscovery) {
   // 100 kbit/s of 1000-byte datagrams over 3 hops: 125 sent, the first few held

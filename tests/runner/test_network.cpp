@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/runner/run_checks.hpp"
 #include "control/controller_registry.hpp"
 #include "scenario/scenario.hpp"
 #include "fixtures/saturation_testbed.hpp"
@@ -39,19 +40,8 @@ nlohmann::json chain(int nodes, const nlohmann::json& flows, double duration_s =
   return doc;
 }
 
-const nlohmann::ordered_json& flow_row(const Results& r, const std::string& id) {
-  for (const auto& row : r.flows) {
-    if (flow_column::id.of(row) == id) return row;
-  }
-  throw std::runtime_error("no flow " + id);
-}
-
-void expect_conserved(const Results& r) {
-  const auto p = summary_column::packets.of(r.summary);
-  EXPECT_EQ(p["originated"].get<std::uint64_t>(),
-            p["delivered"].get<std::uint64_t>() + p["dropped"].get<std::uint64_t>() + p["in_network"].get<std::uint64_t>())
-      << p.dump();
-}
+using test::expect_conserved;
+using test::flow_row;
 
 TEST(Network, CbrOverThreeHopsDeliversExactlyWhatWasSent) {
   // 100 kbit/s of 1000-byte datagrams: one every 80 ms from 0 to 9.92 s.
