@@ -12,7 +12,8 @@
 
 #include "core/enum_names.hpp"
 #include "core/time.hpp"
-#include "phy/profile.hpp"  // Preamble
+#include "phy/profile.hpp"    // Preamble
+#include "phy/reception.hpp"  // PreambleDetection
 
 namespace wmnsim {
 
@@ -36,6 +37,10 @@ struct ReceptionSection {
   std::optional<double> cs_threshold_dbm;
   // sinr: SINR a preamble needs at arrival to be detected; empty: no SINR condition.
   std::optional<double> preamble_detection_snr_db;
+  // sinr: when a preamble is judged: at arrival (default) or at the end of a window
+  // after it (ns-3's rule; phy/reception.hpp PreambleDetection).
+  phy::PreambleDetection preamble_detection = phy::PreambleDetection::at_arrival;
+  Time preamble_detection_window = Time::us(4);
   // Signals weaker than this are not delivered at all: neither sensed nor counted as
   // interference. Empty: noise_dbm - 10 dB.
   std::optional<double> signal_floor_dbm;
@@ -88,6 +93,8 @@ inline constexpr std::array<EnumName<ReceptionModel>, 3> kReceptionModels{
     {{"sinr", ReceptionModel::sinr}, {"threshold", ReceptionModel::threshold}, {"ns2", ReceptionModel::ns2}}};
 inline constexpr std::array<EnumName<ErrorEvaluation>, 2> kErrorEvaluations{
     {{"bounded", ErrorEvaluation::bounded}, {"exact", ErrorEvaluation::exact}}};
+inline constexpr std::array<EnumName<phy::PreambleDetection>, 2> kPreambleDetections{
+    {{"arrival", phy::PreambleDetection::at_arrival}, {"window", phy::PreambleDetection::window}}};
 inline constexpr std::array<EnumName<FaintSignals>, 2> kFaintSignals{
     {{"intervals", FaintSignals::intervals}, {"events", FaintSignals::events}}};
 constexpr std::string_view to_string(PhyStandard v) { return enum_name(names(kPhyStandards), v); }

@@ -37,6 +37,7 @@ void Radio::transmit(const PhyFrame& frame) {
   // cannot start a second, overlapping transmission.
   transmitting_ = true;
   if (locked_) std::visit([this](const auto& s) { s.transmit_during_reception(*this); }, strategy_);
+  if (!candidates_.empty()) drop_candidates();  // half duplex: no preamble is judged while sending
   ++stats_.frames_sent;
   if (AirObserver* trace = medium_.air_observer()) trace->on_transmit(id_, frame);
   if (listener_ != nullptr) listener_->on_tx_start(frame);
@@ -76,8 +77,8 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   // slots; ns-2's reception may outlast its first signal, whose slot may then serve
   // a later one, but not at the lock's instant).
   const bool locked_now = locked_ && locked_->first_tx == tx && locked_->start == scheduler_.now();
-  if (trace != nullptr && !locked_now) {
-    report_missed(*trace, tx, frame, power, reach, receiving_from);
+  if (trace != nullptr && !locked_now && !detection_pending(tx)) {
+    report_missed(*trace, tx, frame, power, reach, receiving_from, scheduler_.now());
   }
   update_cca();
 }
@@ -96,7 +97,7 @@ void Radio::blame(std::uint32_t tx) {
 }
 
 void Radio::report_missed(AirObserver& trace, std::uint32_t tx, const PhyFrame& frame, PowerMw power,
-                          SignalReach reach, RadioId receiving_from) {
+                          SignalReach reach, RadioId receiving_from, Time arrival) {
   RxFailureInfo why{RxFailure::below_sensitivity, kNoRadio, power};
   if (transmitting_) {
     why.cause = RxFailure::own_transmission;
@@ -115,11 +116,71 @@ void Radio::report_missed(AirObserver& trace, std::uint32_t tx, const PhyFrame& 
       }
     }
   }
-  trace.on_missed(id_, frame, why, scheduler_.now());
+  trace.on_missed(id_, frame, why, arrival);
+}
+
+bool Radio::detection_pending(std::uint32_t tx) const {
+  return std::any_of(candidates_.begin(), candidates_.end(), [tx](const Candidate& c) { return c.tx == tx; });
+}
+
+void Radio::start_detection(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach) {
+  // ns-3 3.44 opens a window for every PPDU reaching an idle PHY (PhyEntity::
+  // StartPreambleDetectionPeriod) and judges it when the window ends.
+  const EventId end =
+      scheduler_.schedule_in(reception_.preamble_detection_window, [this, tx] { end_detection(tx); }, node_);
+  candidates_.push_back({tx, &frame, power, reach, scheduler_.now(), end});
+}
+
+void Radio::end_detection(std::uint32_t tx) {
+  const auto it = std::find_if(candidates_.begin(), candidates_.end(), [tx](const Candidate& c) { return c.tx == tx; });
+  if (it == candidates_.end()) return;
+  const Candidate c = *it;
+  candidates_.erase(it);
+  AirObserver* trace = medium_.air_observer();
+  // A stronger preamble that arrived in the meantime wins: it is judged at the end
+  // of its own window (ns-3: the strongest of the current preamble events).
+  for (const Candidate& other : candidates_) {
+    if (other.power.mw() > c.power.mw()) {
+      if (trace != nullptr) {
+        report_missed(*trace, c.tx, *c.frame, c.power, c.reach, medium_.sender(other.tx), c.arrival);
+      }
+      return;
+    }
+  }
+  // Its SINR against everything on the air now, those that arrived in the window included.
+  if (!preamble_detected(c.power)) {
+    if (trace != nullptr) report_missed(*trace, c.tx, *c.frame, c.power, c.reach, kNoRadio, c.arrival);
+    return;
+  }
+  drop_candidates();  // the radio synchronises on this one; the others are interference
+  try_lock(c.tx, *c.frame, c.power, c.reach, c.arrival);
+  update_cca();  // the lock holds the medium busy even below the energy threshold
+}
+
+void Radio::drop_candidates() {
+  AirObserver* trace = medium_.air_observer();
+  const RadioId receiving_from = locked_ ? locked_->sender : kNoRadio;
+  for (const Candidate& c : candidates_) {
+    scheduler_.cancel(c.window_end);
+    if (trace != nullptr) report_missed(*trace, c.tx, *c.frame, c.power, c.reach, receiving_from, c.arrival);
+  }
+  candidates_.clear();
 }
 
 void Radio::signal_end(std::uint32_t tx) {
   if (locked_) account_chunk();
+  if (!candidates_.empty()) {
+    // A signal over before its detection window (none of 802.11's frames is: the
+    // window lies within the preamble) is never locked onto.
+    const auto c = std::find_if(candidates_.begin(), candidates_.end(), [tx](const Candidate& x) { return x.tx == tx; });
+    if (c != candidates_.end()) {
+      scheduler_.cancel(c->window_end);
+      if (AirObserver* trace = medium_.air_observer()) {
+        report_missed(*trace, c->tx, *c->frame, c->power, c->reach, kNoRadio, c->arrival);
+      }
+      candidates_.erase(c);
+    }
+  }
   const auto it = std::find_if(signals_.begin(), signals_.end(), [tx](const Signal& s) { return s.tx == tx; });
   if (it == signals_.end()) throw std::logic_error("signal end without its start");
   if (it->reach.sensed) --sensed_;
@@ -132,15 +193,21 @@ void Radio::signal_end(std::uint32_t tx) {
 }
 
 void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach) {
+  try_lock(tx, frame, power, reach, scheduler_.now());
+}
+
+void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach, Time start) {
   const Time now = scheduler_.now();
   const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
+  // The stretches (the SINR record) begin now: a detection window ends within the
+  // preamble, which carries no data bits (decide_reception).
   Locked l{tx,
            frame,
            power,
-           now,
-           now + frame.duration,
-           now + plcp.preamble,
-           now + plcp.preamble + plcp.header,
+           start,
+           start + frame.duration,
+           start + plcp.preamble,
+           start + plcp.preamble + plcp.header,
            plcp.header_mcs,
            now,
            std::numeric_limits<double>::infinity(),

@@ -97,6 +97,15 @@ class Radio {
     Time start, end;
     double mw;
   };
+  // A signal whose preamble is being detected (PreambleDetection::window).
+  struct Candidate {
+    std::uint32_t tx;
+    const PhyFrame* frame;  // the Medium's, alive while the signal is on the air
+    PowerMw power;
+    SignalReach reach;
+    Time arrival;
+    EventId window_end;
+  };
   // A stretch of a reception between two changes of the (non-faint) signals on the
   // air; faint signals split it further when the reception is decided.
   struct Stretch {
@@ -124,7 +133,18 @@ class Radio {
     double interferer_mw = 0.0;
   };
 
+  // Locks onto signal `tx`, which began at `start` (now, unless a detection window
+  // delayed the decision; phy/reception.hpp PreambleDetection::window).
   void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
+  void try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach, Time start);
+  // PreambleDetection::window: a decodable signal reached the idle radio; its
+  // preamble is judged when its window ends (end_detection).
+  void start_detection(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
+  void end_detection(std::uint32_t tx);
+  // The windows still open end without a lock (the radio transmits, or locked onto
+  // another signal): each is reported missed to a trace.
+  void drop_candidates();
+  bool detection_pending(std::uint32_t tx) const;
   bool preamble_detected(PowerMw power) const {
     // The SINR of the preamble as it arrives: noise plus every other signal on the air.
     if (preamble_snr_ <= 0.0) return true;  // no SINR condition
@@ -143,8 +163,9 @@ class Radio {
   void blame(std::uint32_t tx);
   // Tells the air observer that the signal `tx` now arriving was not locked onto.
   // `receiving_from`: the sender of the frame the radio was receiving when it arrived.
+  // `arrival`: when it reached this radio.
   void report_missed(AirObserver& trace, std::uint32_t tx, const PhyFrame& frame, PowerMw power,
-                     SignalReach reach, RadioId receiving_from);
+                     SignalReach reach, RadioId receiving_from, Time arrival);
   // sinr: calls f(from, to, sinr) for each chunk of the locked frame in order: the
   // recorded stretches split at the faint signals' starts and ends.
   template <typename F>
@@ -185,6 +206,7 @@ class Radio {
   PhyListener* listener_ = nullptr;
 
   std::vector<Signal> signals_;  // on the air here now
+  std::vector<Candidate> candidates_;  // window detection: preambles being judged
   PowerMw total_;                // sum of signals_' power
   std::vector<Stretch> stretches_;  // sinr: the locked frame's, in order
   std::vector<Time> cuts_;          // for_each_chunk's scratch

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "core/time.hpp"
 #include "phy/units.hpp"
 
 namespace wmnsim::phy {
@@ -28,6 +29,22 @@ enum class ReceptionKind {
   ns2,
 };
 
+// sinr: when a preamble is judged (ReceptionConfig::preamble_detection).
+enum class PreambleDetection {
+  // Default. On arrival: a signal reaching an idle radio is locked onto at once if
+  // its preamble is detected against what is on the air then; later signals are
+  // interference (or, with frame_capture, may take the receiver over).
+  at_arrival,
+  // ns-3 3.44 (PhyEntity::StartReceivePreamble / EndPreambleDetectionPeriod): every
+  // signal reaching an idle radio opens a detection window; at its end the signal is
+  // locked onto only if no signal that arrived meanwhile is stronger and its SINR
+  // against everything then on the air reaches preamble_detection_snr. Two equal
+  // frames starting in one slot are then both undetected: energy only, no error, so
+  // DIFS rather than EIFS follows (802.11-2012 9.3.2.3.7 applies EIFS after a frame
+  // received in error, which presumes a PHY-RXSTART).
+  window,
+};
+
 struct ReceptionConfig {
   ReceptionKind kind = ReceptionKind::sinr;
   // Noise power used as given in SINR = S / (N + I) (004: -93.5 dBm). The error
@@ -45,6 +62,10 @@ struct ReceptionConfig {
   // signals on the air) reaches this; an undetected frame is energy only, no lock and
   // no error. -inf: no SINR condition (the sensitivity alone decides).
   Db preamble_detection_snr{-std::numeric_limits<double>::infinity()};
+  // sinr: when the preamble is judged, and (window) how long after arrival; 4 us is
+  // ns3::WifiPhy::PreambleDetectionDuration's default.
+  PreambleDetection preamble_detection = PreambleDetection::at_arrival;
+  Time preamble_detection_window = Time::us(4);
   // Signals below this at a receiver are not delivered at all: neither sensed nor
   // counted as interference (default noise - 10 dB, where they could not change a
   // decision measurably). Keeps a frame O(neighbours).

@@ -45,7 +45,12 @@ class SinrReception {
   // A signal from `tx` begins while the radio has no frame locked.
   template <class RadioT>
   void arrival(RadioT& r, std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach) const {
-    if (!r.transmitting_ && reach.decodable && r.preamble_detected(power)) r.try_lock(tx, frame, power, reach);
+    if (r.transmitting_ || !reach.decodable) return;
+    if (r.reception_.preamble_detection == PreambleDetection::window) {
+      r.start_detection(tx, frame, power, reach);
+    } else if (r.preamble_detected(power)) {
+      r.try_lock(tx, frame, power, reach);
+    }
   }
   // A signal from `tx` begins while the radio receives another frame.
   template <class RadioT>

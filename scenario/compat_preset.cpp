@@ -48,6 +48,15 @@ double ns3_noise_dbm(const json& doc) {
   return std::round(dbm * 100.0) / 100.0;
 }
 
+// YansWifiChannel::Receive (ns-3 3.44) delivers nothing below WifiPhy::RxSensitivity
+// (-101 dBm) scaled by the PPDU's width over 20 MHz: not even as interference.
+double ns3_signal_floor_dbm(const json& doc) {
+  constexpr double kRxSensitivityDbm = -101.0;  // ns3::WifiPhy::RxSensitivity
+  const double width_mhz = string_at(doc, "/phy/standard", "802.11b") == "802.11b" ? 22.0 : 20.0;
+  const double dbm = kRxSensitivityDbm + 10.0 * std::log10(width_mhz / 20.0);
+  return std::round(dbm * 100.0) / 100.0;
+}
+
 std::vector<CompatSetting> make_ns3_settings() {
   auto always = [](json v) {
     return [v](const json&, const json&) -> std::optional<json> { return v; };
@@ -101,6 +110,16 @@ std::vector<CompatSetting> make_ns3_settings() {
       {"/phy/reception/preamble_detection_snr_db", sinr_only(4), "4 (sinr reception only)",
        "ns3::ThresholdPreambleDetectionModel::Threshold", "4 dB",
        "none: the standard specifies receivers by sensitivity and FER, not a detection SNR"},
+      {"/phy/reception/preamble_detection", sinr_only("window"), "\"window\" (sinr reception only)",
+       "ns3::WifiPhy::PreambleDetectionDuration (PhyEntity::EndPreambleDetectionPeriod)",
+       "4 us: the strongest preamble that arrived in the window is judged at its end",
+       "none: the standard specifies receivers by sensitivity and FER, not when a preamble is judged"},
+      {"/phy/reception/signal_floor_dbm",
+       [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_signal_floor_dbm(doc)); },
+       "-101 dBm over 20 MHz: -100.59 (802.11b, 22 MHz), -101 (20 MHz) (sinr reception only)",
+       "ns3::WifiPhy::RxSensitivity (YansWifiChannel::Receive drops what is below it)",
+       "-101 dBm per 20 MHz of the PPDU's width: neither received nor interference",
+       "none: no signal is below the floor of the air"},
       {"/phy/reception/rx_sensitivity_dbm", sinr_only(-82), "-82 (sinr reception only)",
        "ns3::ThresholdPreambleDetectionModel::MinimumRssi", "-82 dBm",
        "the receiver minimum input level (802.11-2012 clause 17, HR/DSSS: -76 dBm at 11 Mbit/s)"},

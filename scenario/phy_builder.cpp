@@ -56,6 +56,8 @@ ReceptionConfig reception_for(const Scenario& scenario) {
   rc.sensitivity = PowerDbm(phy.reception.rx_sensitivity_dbm.value_or(phy.noise_dbm));
   rc.cca_threshold = PowerDbm(phy.reception.cs_threshold_dbm.value_or(-62.0));
   if (phy.reception.preamble_detection_snr_db) rc.preamble_detection_snr = Db(*phy.reception.preamble_detection_snr_db);
+  rc.preamble_detection = phy.reception.preamble_detection;
+  rc.preamble_detection_window = phy.reception.preamble_detection_window;
   return rc;
 }
 

@@ -242,6 +242,12 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     rec.cs_threshold_dbm = power_dbm(rx, "cs_threshold_dbm");
     // An SNR in dB; -50..50 covers every detector (ns-3's default is 4 dB).
     rec.preamble_detection_snr_db = rx.number("preamble_detection_snr_db", NumberRange::closed(-50, 50));
+    rec.preamble_detection =
+        rx.choice_or("preamble_detection", phy::PreambleDetection::at_arrival, names(kPreambleDetections));
+    // Within the shortest preamble (OFDM's 16 us of training), which carries no data
+    // bits: the SINR record of a reception begins at the window's end.
+    const std::optional<Time> window = rx.microseconds("preamble_detection_window_us", NumberRange::open_closed(0, 16));
+    if (window) rec.preamble_detection_window = *window;
     rec.signal_floor_dbm = power_dbm(rx, "signal_floor_dbm");
     rec.error_evaluation = rx.choice_or("error_evaluation", ErrorEvaluation::bounded, names(kErrorEvaluations));
     rec.faint_signals = rx.choice_or("faint_signals", FaintSignals::intervals, names(kFaintSignals));
@@ -262,9 +268,14 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
                      "preamble_detection_snr_db applies to the \"sinr\" reception model, the only "
                      "one with an SINR; the threshold models detect a preamble by rx_sensitivity_dbm");
     }
-    // How the sinr model evaluates errors and faint signals: the threshold models
-    // have neither, so the keys would be silently ignored.
-    for (const char* key : {"error_evaluation", "faint_signals"}) {
+    if (window && rec.preamble_detection != phy::PreambleDetection::window) {
+      ctx.issues.add(rx.path_of("preamble_detection_window_us"),
+                     "preamble_detection_window_us is the window of \"preamble_detection\": \"window\"; "
+                     "set that, or remove the window");
+    }
+    // How the sinr model evaluates errors, faint signals and preambles: the threshold
+    // models have none of these, so the keys would be silently ignored.
+    for (const char* key : {"error_evaluation", "faint_signals", "preamble_detection"}) {
       if (rx.has(key) && rec.model != ReceptionModel::sinr) {
         ctx.issues.add(rx.path_of(key), std::string(key) +
                                             " applies to the \"sinr\" reception model only (frame error "
@@ -376,8 +387,8 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
                    "propagation model gives none; use \"two_ray\" (docs/phy.md, the ns2 preset)");
   }
   for (const char* key :
-       {"rx_sensitivity_dbm", "cs_threshold_dbm", "signal_floor_dbm", "preamble_detection_snr_db", "error_evaluation",
-        "faint_signals"}) {
+       {"rx_sensitivity_dbm", "cs_threshold_dbm", "signal_floor_dbm", "preamble_detection_snr_db", "preamble_detection",
+        "preamble_detection_window_us", "error_evaluation", "faint_signals"}) {
     if (find_key_path(doc, {"phy", "reception", key}) != nullptr) {
       ctx.issues.add(std::string("/phy/reception/") + key,
                      std::string("\"") + key +

@@ -86,6 +86,47 @@ TEST(MacReception, UndetectedPreambleIsFollowedByDifsNotEifs) {
   EXPECT_EQ(undetected.after_frame, t.difs);
 }
 
+// A sends to B and E to F at the same instant; C hears both frames at the same
+// power (-40 dBm), nothing else, and gets a packet for D while they are on the
+// air. Returns what deferral_at_c returns.
+Deferral deferral_after_two_frames(const phy::ReceptionConfig& rc) {
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, rc);
+  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add(), e = w.add(), f = w.add();
+  for (const auto& [x, y] : {std::pair{a, e}, {a, f}, {b, e}, {b, f}, {b, c}, {c, f}, {d, a}, {d, b}, {d, e}, {d, f}}) {
+    w.hide(x, y);
+  }
+  w.build();
+  w.send(a, b, kBytes);
+  w.send(e, f, kBytes);
+  const MacTiming t = w.timing();
+  w.send_at(t.difs + 100_us, c, d, kBytes);
+  w.run(50_ms);
+  EXPECT_EQ(w.taps[a]->sent.at(0).at, w.taps[e]->sent.at(0).at);  // both at DIFS
+  RandomStream draws = w.backoff_stream(c);
+  const auto k = static_cast<std::int64_t>(draws.uniform_int(32));
+  const auto& sc = w.taps[c]->sent;
+  EXPECT_GE(sc.size(), 1u);
+  if (sc.empty()) return {Time::zero(), 0};
+  return {sc[0].at - (t.difs + w.airtime_data(kBytes)) - k * t.slot, w.macs[c]->stats().rx_errors};
+}
+
+TEST(MacReception, TwoFramesStartingTogetherAreFollowedByEifsAtArrivalAndDifsOverAWindow) {
+  // Judged at arrival, C locks onto the first frame (53 dB over the noise) and loses
+  // it to the second: an error, EIFS (802.11-2012 9.3.2.3.7). Judged at the end of
+  // ns-3's 4-us window, each has 0 dB against the other, below the 4-dB threshold:
+  // neither is detected, no error, DIFS.
+  const MacTiming t = mac_timing(phy::profile_80211b(phy::Preamble::Long), *phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000));
+  phy::ReceptionConfig rc = MacWorld::reception();
+  rc.preamble_detection_snr = phy::Db(4.0);
+  const Deferral arrival = deferral_after_two_frames(rc);
+  EXPECT_EQ(arrival.rx_errors, 1u);
+  EXPECT_EQ(arrival.after_frame, t.eifs);
+  rc.preamble_detection = phy::PreambleDetection::window;
+  const Deferral window = deferral_after_two_frames(rc);
+  EXPECT_EQ(window.rx_errors, 0u);
+  EXPECT_EQ(window.after_frame, t.difs);
+}
+
 // A sends to B while C, whose frame A cannot help receiving under ns-2's reception
 // (it locks on during its own transmission), sends to D at the same instant. C's
 // frame is `extra_bytes` longer, so it ends after A's. Only a reception that begins

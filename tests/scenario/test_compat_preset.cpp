@@ -49,6 +49,17 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection_snr_db"], 4);
   EXPECT_EQ(out["phy"]["reception"]["rx_sensitivity_dbm"], -82);
   EXPECT_DOUBLE_EQ(out["phy"]["noise_dbm"].get<double>(), -93.55);  // kTB over 22 MHz + 7 dB
+  EXPECT_EQ(out["phy"]["reception"]["preamble_detection"], "window");
+  // YansWifiChannel's cut: RxSensitivity -101 dBm per 20 MHz, a DSSS PPDU 22 MHz wide.
+  EXPECT_DOUBLE_EQ(out["phy"]["reception"]["signal_floor_dbm"].get<double>(), -100.59);
+  json g = with_compat(minimal_scenario());
+  g["phy"] = {{"standard", "802.11g"}};
+  EXPECT_DOUBLE_EQ(apply_compat_preset(g)["phy"]["reception"]["signal_floor_dbm"].get<double>(), -101.0);
+  const Scenario s = parse_scenario(with_compat(minimal_scenario()));
+  EXPECT_EQ(s.phy.reception.preamble_detection, phy::PreambleDetection::window);
+  EXPECT_EQ(s.phy.reception.preamble_detection_window, Time::us(4));
+  ASSERT_TRUE(s.phy.reception.signal_floor_dbm.has_value());
+  EXPECT_DOUBLE_EQ(*s.phy.reception.signal_floor_dbm, -100.59);
 }
 
 TEST(CompatPreset, ExplicitKeysWin) {

@@ -147,6 +147,20 @@ const BadCase kBadCases[] = {
        d["phy"] = {{"reception", {{"preamble_detection_snr_db", 4}}}};
      },
      "/phy/reception/preamble_detection_snr_db", "does not apply with propagation model \"range\""},
+    {"PreambleWindowWithThreshold",
+     [](json& d) { d["phy"] = {{"reception", {{"model", "threshold"}, {"preamble_detection", "window"}}}}; },
+     "/phy/reception/preamble_detection", "applies to the \"sinr\" reception model only"},
+    {"PreambleWindowLengthWithoutTheWindow",
+     [](json& d) { d["phy"] = {{"reception", {{"preamble_detection_window_us", 4}}}}; },
+     "/phy/reception/preamble_detection_window_us", "set that, or remove the window"},
+    {"PreambleWindowBeyondThePreamble",
+     [](json& d) {
+       d["phy"] = {{"reception", {{"preamble_detection", "window"}, {"preamble_detection_window_us", 20}}}};
+     },
+     "/phy/reception/preamble_detection_window_us", "16"},
+    {"PreambleDetectionUnknown",
+     [](json& d) { d["phy"] = {{"reception", {{"preamble_detection", "late"}}}}; },
+     "/phy/reception/preamble_detection", "arrival"},
     {"FaintSignalsWithThreshold",
      [](json& d) { d["phy"] = {{"reception", {{"model", "threshold"}, {"faint_signals", "events"}}}}; },
      "/phy/reception/faint_signals", "applies to the \"sinr\" reception model only"},
