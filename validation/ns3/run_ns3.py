@@ -12,6 +12,9 @@
       per node the MAC's DATA attempts, retries and retry-limit drops (TCP segments and
       TCP ACKs apart) and per TCP flow the timeouts and fast recoveries, side by side
       (docs/validation.md, "The flagship's hidden TCP flow").
+  run_ns3.py ablation [--seeds 1 2 3 4 5 6]
+      runs the flagship under the preset with parts of it undone (each MAC departure, the TCP
+      defaults, the queue) and prints the hidden flow A's goodput per variant (wmnsim only).
   run_ns3.py compare [--seeds 1 2 3] [SCENARIO...]
       runs wmnsim (default and under the preset) for the same seeds, prints the side-by-side
       table per flow and runs `wmnsim compare` of the preset's runs against each reference.
@@ -301,9 +304,65 @@ def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool) -> d
     return doc
 
 
+# The ablation of the flagship under the preset (docs/validation.md, "The flagship's
+# hidden TCP flow"): each variant is the preset with these overrides.
+STANDARD_MAC = ["/mac/immediate_access=standard", "/mac/cw_after_drop=reset"]
+WMNSIM_TCP = [f"/flows/{i}/tcp/{k}" for i in (0, 1) for k in (
+    "delayed_ack=false", "min_rto_s=0.2", "initial_window_segments=3", "limited_transmit=false",
+    "timestamps=false", "sack=false", "window_packets=64")]
+ABLATION = [
+    ("the ns3 preset", []),
+    ("both MAC departures at the standard's", STANDARD_MAC),
+    ("immediate_access ns3 only", ["/mac/cw_after_drop=reset"]),
+    ("cw_after_drop ns3 only", ["/mac/immediate_access=standard"]),
+    ("standard MAC, wmnsim's TCP defaults", STANDARD_MAC + WMNSIM_TCP),
+    ("standard MAC, wmnsim's queue (50, no lifetime, long retry limit 4)",
+     STANDARD_MAC + ["/mac/queue/capacity_packets=50", "/mac/queue_lifetime_s=none", "/mac/long_retry_limit=4"]),
+]
+
+
+def ablation(cli: Path, seeds: list) -> None:
+    """The flagship's hidden flow A under the preset with parts of it undone: A's goodput,
+    mean and range over the seeds (wmnsim only; no ns-3 run needed)."""
+    case = Case(DEFAULT_SCENARIOS[0])
+    print(f"{case} under the ns3 preset, seeds {seeds}: A_to_GW goodput, Mbit/s")
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, overrides in ABLATION:
+            variant = Case(DEFAULT_SCENARIOS[0])
+            variant.overrides = case.overrides + overrides
+            a = []
+            for seed in seeds:
+                doc = run_wmnsim(cli, variant, seed, Path(tmp) / "a.json", compat=True)
+                a.append(next(f["goodput_bps"] for f in doc["flows"] if f["id"] == "A_to_GW") / 1e6)
+            print(f"  {label:<70} {statistics.fmean(a):.3f} ({min(a):.3f}-{max(a):.3f})")
+
+
+def own_ack_then_data(trace: Path, node: str, until_s: float, ack_s: float, difs_s: float) -> tuple:
+    """In an ns-3 trace: of `node`'s DATA frames whose previous transmission was its own ACK
+    (within `until_s`), how many began exactly DIFS after that ACK ended (no backoff)."""
+    last_ack, followed, at_difs = None, 0, 0
+    for line in trace.read_text().splitlines():
+        w = line.split()
+        t = float(w[0])
+        if t > until_s:
+            break
+        if w[1] != node or w[2] != "tx":
+            continue
+        if w[3] == "ACK":
+            last_ack = t
+        elif w[3] == "DATA":
+            if last_ack is not None:
+                followed += 1
+                at_difs += abs(t - (last_ack + ack_s + difs_s)) < 1e-9
+            last_ack = None
+        else:
+            last_ack = None
+    return at_difs, followed
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["references", "compare", "trace", "spec"])
+    ap.add_argument("mode", choices=["references", "compare", "trace", "spec", "ablation"])
     ap.add_argument("scenarios", nargs="*", default=DEFAULT_SCENARIOS)
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--build", type=Path, default=REPO / "build" / "ci", help="wmnsim build (cli/wmnsim, python/)")
@@ -313,6 +372,9 @@ def main() -> int:
     wmnsim = wmnsim_module(args.build)
     scenarios = [Case(s) for s in args.scenarios]
 
+    if args.mode == "ablation":
+        ablation(args.build / "cli" / "wmnsim", args.seeds if args.seeds != [1, 2, 3] else [1, 2, 3, 4, 5, 6])
+        return 0
     if args.mode == "spec":
         for s in scenarios:
             sys.stdout.write(spec_for(s.path, args.seeds[0], wmnsim, s.overrides))
@@ -326,6 +388,13 @@ def main() -> int:
                     trace = Path(tmp) / "ns3.trace"
                     run = run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides), trace)
                     ns3 = ns3_trace_counts(trace, {})
+                    if s.path.name == "two_hop_chain_tcp.json" and not s.overrides:
+                        # The gateway's ACK: 14 bytes at the 2 Mbit/s basic rate after the
+                        # long DSSS preamble and header (192 us; 802.11-2012 17.3.4): 248 us.
+                        # DIFS = SIFS + 2 slots = 50 us (9.3.2.3.5).
+                        n, of = own_ack_then_data(trace, "GW", 2.0, 248e-6, 50e-6)
+                        print(f"\nns-3, first 2 s: {n} of the gateway's {of} DATA frames that followed its own ACK "
+                              "began exactly DIFS after it (immediate access, no backoff)")
                     doc = run_wmnsim(cli, s, seed, Path(tmp) / "w.json", compat=True)
                     print(f"\n{s}, seed {seed}: per node (wmnsim preset / ns-3)")
                     print(f"{'node':<6} {'DATA attempts':>16} {'retries':>14} {'retry-limit drops':>18}")
