@@ -29,9 +29,10 @@ class AirObserver {
   virtual ~AirObserver() = default;
   // Radio `from` starts transmitting `frame` now.
   virtual void on_transmit(RadioId from, const PhyFrame& frame) = 0;
-  // Radio `to` locked onto `frame` now (detected its preamble and PLCP header, its
-  // first bit): its reception begins; on_decoded or on_failed ends it. `power` is
-  // its received power. Only the event trace (trace/event_trace.hpp) listens.
+  // Radio `to` locked onto `frame` now (detected its preamble: at its first bit, or
+  // under PreambleDetection::window at the end of its detection window): its
+  // reception begins; on_decoded or on_failed ends it. `power` is its received
+  // power. Only the event trace (trace/event_trace.hpp) listens.
   virtual void on_locked(RadioId /*to*/, const PhyFrame& /*frame*/, PowerMw /*power*/) {}
   // Radio `to` decoded `frame` (RxOutcome::success) now, at its end; its first bit
   // arrived at `first_bit`. `info.power` is the frame's received power there.
@@ -41,7 +42,9 @@ class AirObserver {
   virtual void on_failed(RadioId to, const PhyFrame& frame, const RxFailureInfo& why, Time first_bit) = 0;
   // `frame` reached radio `to` (its first bit at `first_bit`) and the radio never
   // locked onto it: why.cause says why. Called when the signal arrives, or (a faint
-  // signal of the sinr model, handed over as an interval) when it is sent.
+  // signal of the sinr model, handed over as an interval) when it is sent, or (a
+  // preamble judged over a window, PreambleDetection::window) when the window ends,
+  // the radio transmits or the signal ends, whichever comes first.
   virtual void on_missed(RadioId to, const PhyFrame& frame, const RxFailureInfo& why, Time first_bit) = 0;
 };
 

@@ -23,7 +23,8 @@ struct RxInfo {
                             // interfered); +inf under the threshold and range models, which have no SINR;
                             // NaN when the listener does not want it (wants_min_sinr) and
                             // the radio decided the frame without walking its chunks
-  Time start;               // when the radio locked on (the first bit of the frame it began with)
+  Time start;               // the first bit of the frame the reception began with (the lock
+                            // itself comes later under PreambleDetection::window)
   PowerDbm power_dbm() const { return power.to_dbm(); }
   double min_sinr_db() const { return std::isinf(min_sinr) ? min_sinr : 10.0 * std::log10(min_sinr); }
 };
@@ -39,7 +40,8 @@ class PhyListener {
   virtual void on_tx_start(const PhyFrame& /*frame*/) {}
   virtual void on_tx_end() {}
   // A preamble was detected and the radio locked onto the frame; it ends at
-  // now + frame.duration (less the part already elapsed: none, the lock is at the start).
+  // its first bit + frame.duration (the first bit is now, unless the preamble was
+  // judged over a window: PreambleDetection::window, phy/reception.hpp).
   virtual void on_rx_start(const PhyFrame& /*frame*/) {}
   // Whether on_rx_end's RxInfo should carry min_sinr (sinr reception). Finding it
   // walks every chunk of the frame, while the error draw is mostly decided from

@@ -37,7 +37,7 @@ void Radio::transmit(const PhyFrame& frame) {
   // cannot start a second, overlapping transmission.
   transmitting_ = true;
   if (locked_) std::visit([this](const auto& s) { s.transmit_during_reception(*this); }, strategy_);
-  if (!candidates_.empty()) drop_candidates();  // half duplex: no preamble is judged while sending
+  if (!candidates_.empty()) drop_candidates(kNoRadio);  // half duplex: no preamble is judged while sending
   ++stats_.frames_sent;
   if (AirObserver* trace = medium_.air_observer()) trace->on_transmit(id_, frame);
   if (listener_ != nullptr) listener_->on_tx_start(frame);
@@ -152,14 +152,13 @@ void Radio::end_detection(std::uint32_t tx) {
     if (trace != nullptr) report_missed(*trace, c.tx, *c.frame, c.power, c.reach, kNoRadio, c.arrival);
     return;
   }
-  drop_candidates();  // the radio synchronises on this one; the others are interference
+  drop_candidates(medium_.sender(c.tx));  // the radio synchronises on this one; the others are interference
   try_lock(c.tx, *c.frame, c.power, c.reach, c.arrival);
   update_cca();  // the lock holds the medium busy even below the energy threshold
 }
 
-void Radio::drop_candidates() {
+void Radio::drop_candidates(RadioId receiving_from) {
   AirObserver* trace = medium_.air_observer();
-  const RadioId receiving_from = locked_ ? locked_->sender : kNoRadio;
   for (const Candidate& c : candidates_) {
     scheduler_.cancel(c.window_end);
     if (trace != nullptr) report_missed(*trace, c.tx, *c.frame, c.power, c.reach, receiving_from, c.arrival);

@@ -141,9 +141,10 @@ class Radio {
   // preamble is judged when its window ends (end_detection).
   void start_detection(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach);
   void end_detection(std::uint32_t tx);
-  // The windows still open end without a lock (the radio transmits, or locked onto
-  // another signal): each is reported missed to a trace.
-  void drop_candidates();
+  // The windows still open end without a lock (the radio transmits, or synchronises
+  // on the frame of radio `receiving_from`): each is reported missed to a trace.
+  // Windows still open when the run ends are not reported.
+  void drop_candidates(RadioId receiving_from);
   bool detection_pending(std::uint32_t tx) const;
   bool preamble_detected(PowerMw power) const {
     // The SINR of the preamble as it arrives: noise plus every other signal on the air.

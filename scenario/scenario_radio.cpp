@@ -268,18 +268,22 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
                      "preamble_detection_snr_db applies to the \"sinr\" reception model, the only "
                      "one with an SINR; the threshold models detect a preamble by rx_sensitivity_dbm");
     }
-    if (window && rec.preamble_detection != phy::PreambleDetection::window) {
+    if (window && rec.model == ReceptionModel::sinr && rec.preamble_detection != phy::PreambleDetection::window) {
       ctx.issues.add(rx.path_of("preamble_detection_window_us"),
                      "preamble_detection_window_us is the window of \"preamble_detection\": \"window\"; "
                      "set that, or remove the window");
     }
     // How the sinr model evaluates errors, faint signals and preambles: the threshold
     // models have none of these, so the keys would be silently ignored.
-    for (const char* key : {"error_evaluation", "faint_signals", "preamble_detection"}) {
+    const std::pair<const char*, const char*> sinr_only[] = {
+        {"error_evaluation", "frame error draws"},
+        {"faint_signals", "signals below the sensitivity"},
+        {"preamble_detection", "when a preamble is judged by its SINR"},
+        {"preamble_detection_window_us", "when a preamble is judged by its SINR"}};
+    for (const auto& [key, what] : sinr_only) {
       if (rx.has(key) && rec.model != ReceptionModel::sinr) {
-        ctx.issues.add(rx.path_of(key), std::string(key) +
-                                            " applies to the \"sinr\" reception model only (frame error "
-                                            "draws and signals below the sensitivity); remove it");
+        ctx.issues.add(rx.path_of(key), std::string(key) + " applies to the \"sinr\" reception model only (" +
+                                            what + "); remove it");
       }
     }
     rx.finish();

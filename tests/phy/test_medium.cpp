@@ -11,6 +11,7 @@
 #include <random>
 #include <array>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -672,8 +673,9 @@ TEST(PhyMedium, TwoEqualFramesStartingTogetherAreBothUndetectedUnderTheWindow) {
 
 TEST(PhyMedium, AStrongerPreambleArrivingInTheWindowIsTheOneLockedOnto) {
   // b at 0 hears a (100 m, -80 dBm) and then c (30 m, -59.1 dBm), sent 2 us later.
-  // At arrival b locks onto a, which c destroys; over a window a's end finds c
-  // stronger, and c, judged at its own window's end (21 dB over a), is received.
+  // No SINR condition, so a alone would be detected either way. At arrival b locks
+  // onto a, which c destroys; over a window a's end finds c stronger and drops a,
+  // and c, judged at its own window's end, is received.
   const auto run = [](const ReceptionConfig& rc) {
     World w(rc);
     const RadioId b = w.add(0), a = w.add(100), c = w.add(-30);
@@ -688,13 +690,11 @@ TEST(PhyMedium, AStrongerPreambleArrivingInTheWindowIsTheOneLockedOnto) {
     }
     return std::pair{rx, f.duration};
   };
-  ReceptionConfig arrival = sinr_config();
-  arrival.preamble_detection_snr = Db(4.0);
-  const auto [at_arrival, duration] = run(arrival);
+  const auto [at_arrival, duration] = run(sinr_config());
   ASSERT_EQ(at_arrival.size(), 2u);
   EXPECT_EQ(at_arrival[0].at, 1_ms + propagation(100));
   EXPECT_EQ(at_arrival[1].outcome, RxOutcome::error);
-  const auto [over_window, same] = run(window_config());
+  const auto [over_window, same] = run(window_config(-std::numeric_limits<double>::infinity()));
   const Time c_arrival = 1_ms + 2_us + propagation(30);
   ASSERT_EQ(over_window.size(), 2u);
   EXPECT_EQ(over_window[0].at, c_arrival + 4_us);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <tuple>
 #include <vector>
@@ -205,6 +206,72 @@ TEST(RxFailure, Ns2LocksOntoAWeakFrameAndLosesItBelowSensitivity) {
   w.sim.run_until(20_ms);
   const std::vector<Seen> expected{
       {Seen::failed, b, 1000, RxFailure::below_sensitivity, kNoRadio, 1_ms + w.delay(400)}};
+  EXPECT_EQ(w.observer.at(b), expected);
+}
+
+// ---- preamble detection over a window (PreambleDetection::window) ----------------------
+
+ReceptionConfig window_config(double snr_db) {
+  ReceptionConfig rc = sinr_config();
+  rc.preamble_detection = PreambleDetection::window;
+  rc.preamble_detection_snr = Db(snr_db);
+  return rc;
+}
+
+TEST(RxFailure, WindowTwoEqualFramesAreMissedNamingEachOther) {
+  World w(window_config(4.0), profile_80211a(), true);
+  const RadioId a = w.add(0), b = w.add(50), c = w.add(100);
+  w.connect_log_distance();
+  w.send_at(1_ms, a, w.frame(6e6, 100));
+  w.send_at(1_ms, c, w.frame(6e6, 200));
+  w.sim.run_until(10_ms);
+  const std::vector<Seen> expected{
+      {Seen::missed, b, 100, RxFailure::collision, c, 1_ms + w.delay(50)},
+      {Seen::missed, b, 200, RxFailure::collision, a, 1_ms + w.delay(50)},
+  };
+  EXPECT_EQ(w.observer.at(b), expected);
+}
+
+TEST(RxFailure, WindowTheWeakerFrameIsMissedNamingTheStrongerOne) {
+  // No SINR condition: only the stronger preamble pending at a's window's end keeps
+  // b from locking onto a.
+  World w(window_config(-std::numeric_limits<double>::infinity()), profile_80211a(), true);
+  const RadioId b = w.add(0), a = w.add(100), c = w.add(-30);
+  w.connect_log_distance();
+  w.send_at(1_ms, a, w.frame(6e6, 100));
+  w.send_at(1_ms + 2_us, c, w.frame(6e6, 200));
+  w.sim.run_until(10_ms);
+  const std::vector<Seen> expected{
+      {Seen::missed, b, 100, RxFailure::collision, c, 1_ms + w.delay(100)},
+      {Seen::decoded, b, 200, RxFailure::error_draw, kNoRadio, 1_ms + 2_us + w.delay(30)},
+  };
+  EXPECT_EQ(w.observer.at(b), expected);
+}
+
+TEST(RxFailure, WindowTheFramesDroppedAtALockNameTheFrameLockedOnto) {
+  // a (20 m, -52.1 dBm) is judged with c (100 m, -80.1 dBm), which arrived 1 us
+  // later, on the air: 28 dB, locked onto; c's window is dropped, because of a.
+  World w(window_config(4.0), profile_80211a(), true);
+  const RadioId b = w.add(0), a = w.add(-20), c = w.add(100);
+  w.connect_log_distance();
+  w.send_at(1_ms, a, w.frame(6e6, 100));
+  w.send_at(1_ms + 1_us, c, w.frame(6e6, 200));
+  w.sim.run_until(10_ms);
+  const std::vector<Seen> expected{
+      {Seen::missed, b, 200, RxFailure::collision, a, 1_ms + 1_us + w.delay(100)},
+      {Seen::decoded, b, 100, RxFailure::error_draw, kNoRadio, 1_ms + w.delay(20)},
+  };
+  EXPECT_EQ(w.observer.at(b), expected);
+}
+
+TEST(RxFailure, WindowTransmittingMissesTheFrameBeingJudged) {
+  World w(window_config(4.0), profile_80211a(), true);
+  const RadioId a = w.add(0), b = w.add(50);
+  w.connect_log_distance();
+  w.send_at(1_ms, a, w.frame(6e6, 100));
+  w.send_at(1_ms + w.delay(50) + 2_us, b, w.frame(6e6, 200));
+  w.sim.run_until(10_ms);
+  const std::vector<Seen> expected{{Seen::missed, b, 100, RxFailure::own_transmission, kNoRadio, 1_ms + w.delay(50)}};
   EXPECT_EQ(w.observer.at(b), expected);
 }
 
