@@ -50,6 +50,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -248,6 +249,13 @@ void scale_one(int count, const ScaleOptions& o) {
     }
     const std::uint64_t delivered = res.summary["packets"]["delivered"].get<std::uint64_t>();
     const double peak = peak_rss_mb();
+    // WMNSIM_BENCH_RESULTS=DIR: each count's results file (DIR/scale_N.json), for the
+    // work-per-packet breakdown of bench/scale_breakdown.py (docs/performance.md).
+    if (const char* dir = std::getenv("WMNSIM_BENCH_RESULTS")) {
+      nlohmann::ordered_json out = res.to_json();
+      out["bench"] = {{"events_executed", res.stats.events_executed}, {"wall_time_s", res.stats.wall_time_s}};
+      std::ofstream(std::filesystem::path(dir) / ("scale_" + std::to_string(count) + ".json")) << out.dump();
+    }
     std::printf("%7zu %5zu %8.3f%s %8.3f %8.3f %10llu %8.2fM %9llu %9.1f %9.1f %8.0f\n", scenario.nodes.size(),
                 doc["flows"].size(), parse_s, phases.c_str(), res.stats.wall_time_s, total_s - setup_s - res.stats.wall_time_s,
                 static_cast<unsigned long long>(res.stats.events_executed),
