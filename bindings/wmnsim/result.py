@@ -36,6 +36,7 @@ class Progress(NamedTuple):
 
     @property
     def events_per_s(self) -> float:
+        """Events executed per second of wall clock so far (0 before any time has passed)."""
         return self.events_executed / self.wall_time_s if self.wall_time_s > 0 else 0.0
 
     @property
@@ -109,6 +110,7 @@ class Result:
 
     @property
     def simulated_time_s(self) -> float:
+        """The simulated time the run reached, in seconds (short of the duration when interrupted)."""
         return float(self._data["run"]["simulated_time_s"])
 
     @property
