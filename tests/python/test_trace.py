@@ -13,7 +13,7 @@ import pytest
 import wmnsim
 import wmnsim.plot as wplot
 import wmnsim.trace as wtrace
-from conftest import FLAGSHIP, WMNSIM_BIN
+from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
 
 
 @pytest.fixture(scope="module")
@@ -296,3 +296,46 @@ def test_animation_page_draws_in_a_headless_browser(traced, tmp_path):
         assert sorted(float(c["cx"]) for c in discs) == sorted(xs[c["node"]] for c in want["collisions"])
         assert [s for s in dom.texts if s.startswith("queue ")] == [f"queue {q}" for q in want["queues"]]
         assert {"A", "B", "GW"} <= set(dom.texts)
+
+
+def test_decision_records_carry_their_columns(tmp_path):
+    """The params, controller and route records (docs/traces.md): 004's LSCC on the
+    buffer-blocking chain writes its notifications, blocks and D; counter_starvation on the
+    flagship B's new CWmin; AODV on the flagship its routes with their destinations."""
+    kinds = ["params", "controller", "route"]
+    lscc = wmnsim.run(ROOT / "scenarios" / "fu2009" / "buffer_blocking.json", seed=1, overrides={
+        "/simulation/duration_s": 5, "/controllers": [{"type": "lscc"}],
+        "/outputs/event_trace": {"path": str(tmp_path / "lscc.bin"), "kinds": kinds}}).event_trace()
+    assert str(lscc["action_value"].dtype) == "Int64"
+    controller = lscc[lscc["kind"] == "controller"]
+    assert {"notify", "blocked", "duration"} <= set(controller["cause"])
+    notify = controller[controller["cause"] == "notify"]
+    assert notify["peer"].notna().all() and (notify["action_value"] >= 0).all()
+    duration = controller[controller["cause"] == "duration"]
+    assert (duration["action_value"] > 0).all()  # D in ps
+    assert controller[controller["cause"] != "duration"]["node"].notna().all()
+    assert lscc[lscc["kind"] != "controller"]["action_value"].isna().all()
+
+    cs = wmnsim.run(FLAGSHIP, seed=1, overrides={
+        "/simulation/duration_s": 2, "/controllers": [{"type": "counter_starvation"}],
+        "/outputs/event_trace": {"path": str(tmp_path / "cs.bin"), "kinds": kinds}}).event_trace()
+    params = cs[cs["kind"] == "params"]
+    for column in ("cw_min", "cw_max", "aifsn"):
+        assert str(params[column].dtype) == "Int64" and params[column].notna().all(), column
+    # 000 Sec. 5.6: the relay B's CWmin is 32 x 4 = 128, the others keep 32.
+    last = params.groupby("node", observed=True)["cw_min"].last()
+    assert last["B"] == 128 and last["A"] == 32 and last["GW"] == 32
+
+    # A's upload alone (with B's too, B's saturated flow keeps A's discovery from
+    # completing in 2 s: 000's starvation, at the routing layer).
+    flows = wmnsim.Scenario(FLAGSHIP).to_dict()["flows"][:1]
+    aodv = wmnsim.run(FLAGSHIP, seed=1, overrides={
+        "/simulation/duration_s": 2, "/routing": {"type": "aodv"}, "/flows": flows,
+        "/outputs/event_trace": {"path": str(tmp_path / "aodv.bin"), "kinds": kinds}}).event_trace()
+    route = aodv[aodv["kind"] == "route"]
+    assert isinstance(route["destination"].dtype, pd.CategoricalDtype)
+    assert len(route) > 0 and route["destination"].notna().all()
+    # A reaches GW through B (A is hidden from GW): its route to GW has next hop B.
+    a_to_gw = route[(route["node"] == "A") & (route["destination"] == "GW")]
+    assert "B" in set(a_to_gw["peer"].dropna())
+    assert aodv[aodv["kind"] != "route"]["destination"].isna().all()
