@@ -18,6 +18,30 @@ using namespace scenario_detail;
 
 namespace {
 
+// The longest name a folder entry can have on Linux's file systems (NAME_MAX): a
+// path with a longer component can never be created, so the loader says so at the
+// key rather than the run failing when it writes. `extra` bytes are appended to the
+// last component by the writer (a pcap trace's "-ch6.pcap" or "-<node id>.pcap").
+constexpr std::size_t kMaxFileNameBytes = 255;
+
+void check_file_name_length(const std::string& path, std::size_t extra, const std::string& where,
+                            IssueSink& issues) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t slash = path.find('/', start);
+    const std::size_t end = slash == std::string::npos ? path.size() : slash;
+    const std::size_t length = end - start + (slash == std::string::npos ? extra : 0);
+    if (length > kMaxFileNameBytes) {
+      issues.add(where, "a file or folder name in this path is " + std::to_string(length) + " bytes long" +
+                            (extra > 0 ? " with what the trace appends" : "") + "; at most " +
+                            std::to_string(kMaxFileNameBytes) + " fit (NAME_MAX); shorten it");
+      return;
+    }
+    if (slash == std::string::npos) return;
+    start = slash + 1;
+  }
+}
+
 constexpr std::array<std::string_view, 11> kTimeseriesKinds{
     "flow_goodput",             // delivered payload bits per interval, per flow
     "flow_rtt",                 // smoothed RTT of tcp and wccp flows
@@ -160,6 +184,14 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
     }
   }
   p.per = r.choice_or("per", PcapSplit::channel, names(kPcapSplits));
+  if (!p.path.empty()) {
+    // "-ch<channel>.pcapng" or "-<node id>.pcapng" (ids are short: config/limits.hpp).
+    std::size_t suffix = std::string_view("-ch165.pcapng").size();
+    if (p.per == PcapSplit::node) {
+      for (const NodeConfig& n : ctx.scenario.nodes) suffix = std::max(suffix, n.id.size() + 8);
+    }
+    check_file_name_length(p.path, suffix, r.path_of("path"), ctx.issues);
+  }
   p.failed = r.choice_or("failed", PcapFailed::none, names(kPcapFailed));
   const bool failed = p.failed != PcapFailed::none;
   if (r.has("format")) {
@@ -204,6 +236,7 @@ EventTraceOutput parse_event_trace(JsonReader r, ParseContext& ctx) {
       ctx.issues.add(r.path_of("path"), "expected a file name such as \"events.bin\", got " + quote_short(*path));
     } else {
       e.path = *path;
+      check_file_name_length(e.path, 0, r.path_of("path"), ctx.issues);
     }
   }
   e.nodes = parse_traced_nodes(r, ctx, /*radio_needed=*/false);
@@ -260,6 +293,7 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
       ctx.issues.add(r.path_of(key), "expected a file name, got an empty string");
       file.reset();
     }
+    if (file) check_file_name_length(*file, 0, r.path_of(key), ctx.issues);
     return file;
   };
   s.outputs.results_file = file_name("results_file");

@@ -47,9 +47,9 @@ TEST(DelayDistribution, NearestRankOfFiveValues) {
 }
 
 TEST(DelayDistribution, SummaryPercentilesAreTheNearestRanksOfTheSortedValues) {
-  // Whatever summary() does to find them (it sorts a copy; selecting the ranks was
-  // tried): on random values with many ties, every size from 1 to 300, each
-  // percentile and the maximum must be the sorted values' nearest ranks.
+  // Whatever summary() does to find them (it selects the ranks in a copy, nested
+  // nth_element calls): on random values with many ties, every size from 1 to 300,
+  // each percentile and the maximum must be the sorted values' nearest ranks.
   std::uint64_t state = 12345;
   for (std::size_t n = 1; n <= 300; ++n) {
     DelayDistribution d;

@@ -23,6 +23,19 @@ struct Deferral {
   std::uint64_t rx_errors;
 };
 
+// When C's first frame started, less the end of the frame(s) it deferred to (queued
+// at 0, so ending at DIFS + their airtime), less its first backoff, replayed from an
+// identical stream; and C's reception errors.
+Deferral deferral_of(MacWorld& w, std::uint32_t c) {
+  const MacTiming t = w.timing();
+  RandomStream draws = w.backoff_stream(c);
+  const auto k = static_cast<std::int64_t>(draws.uniform_int(32));
+  const auto& sc = w.taps[c]->sent;
+  EXPECT_GE(sc.size(), 1u);
+  if (sc.empty()) return {Time::zero(), 0};
+  return {sc[0].at - (t.difs + w.airtime_data(kBytes)) - k * t.slot, w.macs[c]->stats().rx_errors};
+}
+
 Deferral deferral_at_c(const phy::ReceptionConfig& rc, double a_to_c_dbm,
                        ::wmnsim::Deferral rule = ::wmnsim::Deferral::standard) {
   MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, rc);
@@ -37,12 +50,7 @@ Deferral deferral_at_c(const phy::ReceptionConfig& rc, double a_to_c_dbm,
   const MacTiming t = w.timing();
   w.send_at(t.difs + 100_us, c, d, kBytes);
   w.run(50_ms);
-  RandomStream draws = w.backoff_stream(c);
-  const auto k = static_cast<std::int64_t>(draws.uniform_int(32));
-  const auto& sc = w.taps[c]->sent;
-  EXPECT_GE(sc.size(), 1u);
-  if (sc.empty()) return {Time::zero(), 0};
-  return {sc[0].at - (t.difs + w.airtime_data(kBytes)) - k * t.slot, w.macs[c]->stats().rx_errors};
+  return deferral_of(w, c);
 }
 
 TEST(MacReception, Ns2FrameBelowRxThreshButAboveCsThreshIsFollowedByEifs) {
@@ -102,12 +110,7 @@ Deferral deferral_after_two_frames(const phy::ReceptionConfig& rc) {
   w.send_at(t.difs + 100_us, c, d, kBytes);
   w.run(50_ms);
   EXPECT_EQ(w.taps[a]->sent.at(0).at, w.taps[e]->sent.at(0).at);  // both at DIFS
-  RandomStream draws = w.backoff_stream(c);
-  const auto k = static_cast<std::int64_t>(draws.uniform_int(32));
-  const auto& sc = w.taps[c]->sent;
-  EXPECT_GE(sc.size(), 1u);
-  if (sc.empty()) return {Time::zero(), 0};
-  return {sc[0].at - (t.difs + w.airtime_data(kBytes)) - k * t.slot, w.macs[c]->stats().rx_errors};
+  return deferral_of(w, c);
 }
 
 TEST(MacReception, TwoFramesStartingTogetherAreFollowedByEifsAtArrivalAndDifsOverAWindow) {
