@@ -164,7 +164,8 @@ void MeshCongestionControl::RadioState::on_queue_length(Time now, std::size_t /*
 
 bool MeshCongestionControl::running(const RadioState& s, std::uint32_t radio, Time now) const {
   for (const Notified& n : s.notified) {
-    // (before_expiry with a lead: a pending check comes before the expiry.)
+    // Under the default reading the check precedes the expiry, so this is the timer
+    // alone; after_expiry and last_used extend it to the check (header).
     if (n.radio == radio) return n.until > now || n.check_pending();
   }
   return false;
