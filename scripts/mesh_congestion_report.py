@@ -1072,7 +1072,7 @@ def classify(x: Sequence[float], base: Sequence[float], band: float) -> Tuple[st
     return "undetermined", lo, hi
 
 
-def spread(report: Report, udp: Runs) -> None:
+def spread(report: Report, udp: Runs, more: Optional[Runs] = None) -> None:
     """Block spread: per scheme the spread of the throughput over udp's run seeds per snapshot, and the
     classification of each snapshot by the band alone and by the 95 % Welch interval (classify)."""
     seeds = udp.seeds()
@@ -1084,6 +1084,8 @@ def spread(report: Report, udp: Runs) -> None:
                      "sp_pairs_differ",
                      "sp_lscc_t", "sp_tcc_t", "sp_lscc_band", "sp_lscc_disagree", "sp_lscc_verdict", "sp_verdict"):
             report.value(name, str(len(seeds)) if name == "sp_runs" else "n/a", udp.data)
+        for name in ("sp_more_seeds", "sp_more_n", "sp_more_result", "sp_lscc_t5"):
+            report.value(name, "n/a", *([udp.data] + ([more.data] if more is not None else [])))
         return
     lines = ["| scheme | runs per snapshot | throughput's standard deviation over the seeds (Mbit/s): median | max (snapshot) | "
              f"snapshots whose seeds span more than {mbps(2 * band)} Mbit/s | "
@@ -1149,6 +1151,29 @@ def spread(report: Report, udp: Runs) -> None:
                          f"{tc['wide']}")
     v("sp_lscc_verdict", "not reproduced" if ls["lowered"] > 0.1 * len(snaps) else "reproduced")
     v("sp_verdict", "does not hold" if ls["wide"] + tc["wide"] > 0 else "holds")
+    if more is not None:
+        # More seeds where udp's leave LSCC undetermined (experiment more_seeds): pooled with udp's.
+        def pooled(sc: str, k: int) -> List[float]:
+            return (udp.sel(sc)[udp.sel(sc)["snapshot"] == k]["thr"].tolist()
+                    + more.sel(sc)[more.sel(sc)["snapshot"] == k]["thr"].tolist())
+        ks = more.snapshots()
+        first = {k: classify(pooled("lscc", k)[:len(seeds)], pooled("none", k)[:len(seeds)], band)[0] for k in ks}
+        again = {k: classify(pooled("lscc", k), pooled("none", k), band)[0] for k in ks}
+        totals = {c: sum(1 for k in snaps if (again[k] if k in again else
+                                              classify(udp.sel("lscc")[udp.sel("lscc")["snapshot"] == k]["thr"].tolist(),
+                                                       base[k], band)[0]) == c)
+                  for c in ("raised", "lowered", "unchanged", "undetermined")}
+        srcs = [udp.data, more.data]
+        report.value("sp_more_seeds", " and ".join(map(str, more.seeds())), *srcs)
+        report.value("sp_more_n", str(len(ks)), *srcs)
+        report.value("sp_more_result", ", ".join(f"{sum(1 for k in ks if again[k] == c)} {c}" for c in
+                                                 ("raised", "lowered", "unchanged", "undetermined")), *srcs)
+        report.value("sp_lscc_t5", f"{totals['raised']} raised, {totals['lowered']} lowered, {totals['unchanged']} "
+                                   f"unchanged and {totals['undetermined']} undetermined", *srcs)
+        full_claim(report, sum(1 for k in ks if again[k] == "undetermined") > len(ks) / 2,
+                   "two more seeds leave most of these snapshots undetermined")
+        full_claim(report, all(first[k] == "undetermined" for k in ks),
+                   "more_seeds covers the snapshots udp's seeds leave undetermined for LSCC")
     full_claim(report, out["none"]["sd_med"] < ls["sd_max"] / 10 and ls["wide"] > 0 and tc["wide"] > 0,
                "without control the seeds barely differ; under the congestion controls some snapshots' seeds span "
                "more than twice the band")
@@ -1389,7 +1414,7 @@ def main() -> int:
     group = Runs(report.data("group")) if "group" in listed else None
     exclude = Runs(report.data("exclude")) if "exclude" in listed else None
     options(report, udp, group, exclude)
-    spread(report, udp)
+    spread(report, udp, Runs(report.data("more_seeds")) if "more_seeds" in listed else None)
     ren = Runs(report.data("renewal")) if "renewal" in listed else None
     if ren is not None:
         renewal(report, udp, ren)
