@@ -20,6 +20,8 @@ struct Keys {
   NumberParameter increase_factor;
   NumberParameter decrease_factor;
   TimeParameter expiry_check_lead;
+  ChoiceParameter<RenewalCheckAt> renewal_check_at;
+  ChoiceParameter<RenewalChecks> renewal_checks;
   ChoiceParameter<NotificationDelivery> delivery;
   NumberParameter blocked_local_limit;
   NumberParameter look_ahead_threshold;
@@ -77,8 +79,28 @@ const Keys& keys() {
                      .range = NumberRange::closed(0.0, kMaxDurationS),
                      .fallback = d.expiry_check_lead,
                      .description = "how long before a notification expires the buffer is checked (at most half "
-                                    "the notification's duration is used)",
+                                    "the notification's duration is used); with renewal_check_at after_expiry, how "
+                                    "long after",
                      .source = "ours: 004 Sec. 3.1 says \"shortly before\""}),
+      ChoiceParameter<RenewalCheckAt>({.key = "renewal_check_at",
+                                       .names = names(kRenewalCheckAts),
+                                       .fallback = d.renewal_check_at,
+                                       .description = "when a running notification's \"too short\" check runs: "
+                                                      "expiry_check_lead_s before its expiry, at the expiry, or "
+                                                      "expiry_check_lead_s after it (the notified neighbours "
+                                                      "unblocked in between)",
+                                       .source = "004 Sec. 3.1 (\"shortly before\") and 4.1 (\"after the "
+                                                 "expiration\")"}),
+      ChoiceParameter<RenewalChecks>({.key = "renewal_checks",
+                                      .names = names(kRenewalChecks),
+                                      .fallback = d.renewal_checks,
+                                      .description = "per_neighbour: each notified neighbour's notification is "
+                                                     "checked on its own timer (D can grow once per neighbour and "
+                                                     "period); last_used: only the last notification sent is "
+                                                     "checked, and its renewal goes to every neighbour under control "
+                                                     "(D grows at most once per period)",
+                                      .source = "004 Sec. 3.1 (\"the last used congestion notification expiration "
+                                                "timer\")"}),
       ChoiceParameter<NotificationDelivery>({.key = "notification_delivery",
                                              .names = names(kNotificationDeliveries),
                                              .fallback = d.delivery,
@@ -117,7 +139,7 @@ ParameterTable shared_parameters() {
   const Keys& k = keys();
   return {k.forward_share,      k.congestion_threshold, k.too_short_threshold, k.too_long_threshold,
           k.initial_duration,   k.increase_factor,      k.decrease_factor,     k.expiry_check_lead,
-          k.delivery};
+          k.renewal_check_at,   k.renewal_checks,       k.delivery};
 }
 
 CongestionNotificationParams parse(JsonReader& r, bool link_selective, ControllerParseContext& ctx) {
@@ -132,6 +154,8 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
   p.increase_factor = k.increase_factor.read_or(r);
   p.decrease_factor = k.decrease_factor.read_or(r);
   p.expiry_check_lead = k.expiry_check_lead.read_or(r);
+  p.renewal_check_at = k.renewal_check_at.read_or(r);
+  p.renewal_checks = k.renewal_checks.read_or(r);
   p.delivery = k.delivery.read_or(r);
   // 004's thresholds are ordered: too long < too short < congested.
   if (!(p.too_long_threshold < p.too_short_threshold)) {

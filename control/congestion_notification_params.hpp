@@ -18,6 +18,25 @@ enum class NotificationDelivery { unicast, group };
 inline constexpr std::array<EnumName<NotificationDelivery>, 2> kNotificationDeliveries{
     {{"unicast", NotificationDelivery::unicast}, {"group", NotificationDelivery::group}}};
 
+// When the "too short" check of a running notification runs (004 names two
+// instants): before its expiry by expiry_check_lead (Sec. 3.1: "shortly before
+// the last used congestion notification expiration timer expires"), at the expiry
+// itself, or expiry_check_lead after it (Sec. 4.1: "after the expiration of the
+// timer"), so that the notified neighbours are unblocked in between.
+enum class RenewalCheckAt { before_expiry, at_expiry, after_expiry };
+inline constexpr std::array<EnumName<RenewalCheckAt>, 3> kRenewalCheckAts{
+    {{"before_expiry", RenewalCheckAt::before_expiry},
+     {"at_expiry", RenewalCheckAt::at_expiry},
+     {"after_expiry", RenewalCheckAt::after_expiry}}};
+
+// Which notifications are checked: each notified neighbour's on its own timer, so
+// that D can grow once per neighbour and period; or, in 004's words (Sec. 3.1),
+// only "the last used" notification's, one check (and at most one increase of D)
+// per period, whose renewal goes to every neighbour still under control.
+enum class RenewalChecks { per_neighbour, last_used };
+inline constexpr std::array<EnumName<RenewalChecks>, 2> kRenewalChecks{
+    {{"per_neighbour", RenewalChecks::per_neighbour}, {"last_used", RenewalChecks::last_used}}};
+
 // 004: IEEE 802.11s intra-mesh congestion control, TCC or (link_selective) LSCC.
 // The buffer's keys default to the mesh buffer's own (link/mesh_buffer.hpp).
 struct CongestionNotificationParams {
@@ -29,9 +48,12 @@ struct CongestionNotificationParams {
   Time initial_duration = Time::ms(100);
   double increase_factor = 1.2;
   double decrease_factor = 0.8;
-  // How long before a running notification expires the station checks its buffer
-  // (004 Sec. 3.1: "shortly before"; the value is ours, see docs/controllers.md).
+  // How long before (or, with after_expiry, after) a notification's expiry the
+  // station checks its buffer (004 Sec. 3.1: "shortly before"; the value is ours,
+  // see docs/controllers.md).
   Time expiry_check_lead = Time::ms(10);
+  RenewalCheckAt renewal_check_at = RenewalCheckAt::before_expiry;
+  RenewalChecks renewal_checks = RenewalChecks::per_neighbour;
   NotificationDelivery delivery = NotificationDelivery::unicast;
   // lscc only
   // share of the local buffer blocked packets may use

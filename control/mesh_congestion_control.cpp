@@ -164,9 +164,24 @@ void MeshCongestionControl::RadioState::on_queue_length(Time now, std::size_t /*
 
 bool MeshCongestionControl::running(const RadioState& s, std::uint32_t radio, Time now) const {
   for (const Notified& n : s.notified) {
-    if (n.radio == radio) return n.until > now;
+    // Under the default reading the check precedes the expiry, so this is the timer
+    // alone; after_expiry and last_used extend it to the check (header).
+    if (n.radio == radio) return n.until > now || n.check_pending();
   }
   return false;
+}
+
+Time MeshCongestionControl::check_time(Time sent_at, Time timer) const {
+  switch (params_.renewal_check_at) {
+    case RenewalCheckAt::before_expiry:
+      // 004 Sec. 3.1: "shortly before" (half the timer when that is shorter).
+      return sent_at + timer - std::min(params_.expiry_check_lead, timer / 2);
+    case RenewalCheckAt::at_expiry: return sent_at + timer;
+    case RenewalCheckAt::after_expiry:
+      // 004 Sec. 4.1: "after the expiration of the timer".
+      return sent_at + timer + params_.expiry_check_lead;
+  }
+  return sent_at + timer;
 }
 
 void MeshCongestionControl::set_duration(RadioState& s, Time d, Time now) {
@@ -190,7 +205,10 @@ void MeshCongestionControl::on_departure(RadioState& s, Time now) {
       set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.decrease_factor), now);
       ++s.decreases;
       notify(s, lift, Time::zero(), now, Reason::lift);
+      // The period ends here: no notification is checked for being too short.
       sim().scheduler().cancel(s.check);
+      for (Notified& n : s.notified) n.check_at = Time::max();
+      s.last_used_check_at = Time::max();
     }
   }
 }
@@ -267,8 +285,9 @@ void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_
     }
     tell({ControllerAction::notify, s.node, s.mac->address(), radio, kNoNode, sent.picoseconds()});
     auto it = std::find_if(s.notified.begin(), s.notified.end(), [radio](const Notified& n) { return n.radio == radio; });
-    // Checked expiry_check_lead before it expires (half its duration when shorter).
-    const Time check_at = now + sent - std::min(params_.expiry_check_lead, sent / 2);
+    // A timer of 0 lifts a block: nothing to check.
+    const Time check_at = sent > Time::zero() ? check_time(now, sent) : Time::max();
+    if (sent > Time::zero()) s.last_used_check_at = check_at;
     if (it == s.notified.end()) {
       s.notified.push_back(Notified{radio, now + sent, check_at});
     } else {
@@ -295,10 +314,15 @@ void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_
 }
 
 void MeshCongestionControl::schedule_check(RadioState& s, Time now) {
-  // The next running notification to check, shortly before it expires.
   Time at = Time::max();
-  for (const Notified& n : s.notified) {
-    if (n.until > now && n.check_at > now) at = std::min(at, n.check_at);
+  if (params_.renewal_checks == RenewalChecks::last_used) {
+    // 004 Sec. 3.1: the check of "the last used" notification only.
+    if (s.last_used_check_at > now) at = s.last_used_check_at;
+  } else {
+    // The next notification to check, each on its own timer.
+    for (const Notified& n : s.notified) {
+      if (n.check_pending() && n.check_at > now) at = std::min(at, n.check_at);
+    }
   }
   sim().scheduler().cancel(s.check);
   if (at == Time::max()) return;
@@ -308,22 +332,24 @@ void MeshCongestionControl::schedule_check(RadioState& s, Time now) {
 
 void MeshCongestionControl::check_expiry(RadioState& s) {
   const Time now = sim().now();
-  // Too short (Sec. 3.1): the buffer is still at least 20 % full when a
-  // notification is about to expire: a longer one goes to the same neighbour.
+  // The notifications this check covers: those due now (per_neighbour), or every
+  // one not checked yet (last_used: one check per period, 004 Sec. 3.1).
+  const bool last_used = params_.renewal_checks == RenewalChecks::last_used;
+  if (last_used) s.last_used_check_at = Time::max();
+  std::vector<std::uint32_t> due;
+  for (Notified& n : s.notified) {
+    if (n.check_pending() && (last_used || n.check_at <= now)) {
+      due.push_back(n.radio);
+      n.check_at = Time::max();  // checked: it expires unchecked unless renewed
+    }
+  }
+  // Too short (Sec. 3.1): the buffer is still at least 20 % full at the check: D
+  // grows once, and a notification with it goes to the neighbours checked.
   const std::int64_t held = held_bytes(s) - blocked_bytes(s, now, false);
-  if (static_cast<double>(held) >= params_.too_short_threshold * static_cast<double>(capacity(s))) {
+  if (!due.empty() && static_cast<double>(held) >= params_.too_short_threshold * static_cast<double>(capacity(s))) {
     set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.increase_factor), now);
     ++s.increases;
-    std::vector<std::uint32_t> renew;
-    for (const Notified& n : s.notified) {
-      // (until == now: a lead of zero checks at the expiry itself.)
-      if (n.until >= now && n.check_at <= now) renew.push_back(n.radio);
-    }
-    if (!renew.empty()) notify(s, renew, s.duration, now, Reason::renewal);
-  }
-  // The notifications checked now and not renewed expire unchecked from here on.
-  for (Notified& n : s.notified) {
-    if (n.check_at <= now) n.check_at = Time::max();
+    notify(s, due, s.duration, now, Reason::renewal);
   }
   schedule_check(s, now);
 }

@@ -19,9 +19,13 @@
 //    look_ahead_threshold (40 %) of the buffer, each neighbour whose packets hold
 //    more than look_ahead_share (2 %) of the buffer's content is notified too;
 //  - adaptation (Sec. 3.1, 4.1), from the first notification on: expiry_check_lead
-//    before a running notification expires, if at least too_short_threshold
-//    (20 %) of the buffer is still occupied, D *= increase_factor (1.2) and a new
-//    notification with it goes to the same neighbours; after each data packet
+//    before a running notification expires (renewal_check_at: or at its expiry, or
+//    expiry_check_lead after it), if at least too_short_threshold (20 %) of the
+//    buffer is still occupied, D *= increase_factor (1.2) and a new notification
+//    with it goes to the same neighbours. renewal_checks per_neighbour checks each
+//    notified neighbour's notification on its own timer; last_used only the last
+//    one sent (004 Sec. 3.1's words), whose renewal goes to every neighbour still
+//    under control; after each data packet
 //    leaves the buffer, if a notification is running and the forwarded packets
 //    fill less than too_long_threshold (10 %), D *= decrease_factor (0.8) and a
 //    notification with timer 0 lifts the limit. (004 leaves the check's lead open;
@@ -70,11 +74,14 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   // Each radio's notification duration D now (a "duration" decision).
   void report_state() override;
 
-  // A running notification this radio sent to `radio`: it expires at `until`.
+  // A notification this radio sent to `radio`: it expires at `until`.
   struct Notified {
     std::uint32_t radio = 0;
     Time until;
-    Time check_at;  // when to check whether it was too short
+    // When to check whether it was too short; Time::max() once checked (or lifted,
+    // or for a timer of 0): no check pending.
+    Time check_at = Time::max();
+    bool check_pending() const { return check_at != Time::max(); }
   };
   // Blocks this radio received from `radio` (the notifier), and the time they held.
   struct BlockedBy {
@@ -92,6 +99,9 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
     Time duration;                               // D
     bool adapting = false;
     std::vector<Notified> notified;
+    // renewal_checks last_used: the check of the last notification sent with a
+    // timer (Time::max(): none pending).
+    Time last_used_check_at = Time::max();
     EventId check;
     // The packet being forwarded onto this radio now, and the radio it came from.
     PacketId incoming = 0;
@@ -125,7 +135,13 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   // One notification with `duration` to each of `radios` (a group frame for all of
   // them under NotificationDelivery::group).
   void notify(RadioState& s, const std::vector<std::uint32_t>& radios, Time duration, Time now, Reason reason);
+  // Whether `radio` is under this radio's control: its notification's timer runs,
+  // or its check has not run yet (after_expiry: the lag after expiry; last_used:
+  // until the last used notification's check), so that the congestion and
+  // look-ahead tests leave the decision to the check.
   bool running(const RadioState& s, std::uint32_t radio, Time now) const;
+  // When the "too short" check of a notification sent at `sent_at` with `timer` runs.
+  Time check_time(Time sent_at, Time timer) const;
   void schedule_check(RadioState& s, Time now);
   void check_expiry(RadioState& s);
   void set_duration(RadioState& s, Time d, Time now);

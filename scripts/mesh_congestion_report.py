@@ -14,7 +14,12 @@ doc (scripts/doc_blocks.py):
     levels, without look-ahead and with exclude_blocked_packets;
   - options (udp, group, exclude): group-addressed notifications and
     exclude_blocked_packets over the 50 snapshots, throughput and loss side by side;
-  - tcponly_* (tcp): Sec. 4.4's TCP alone, when that experiment is in study.json.
+  - tcponly_* (tcp): Sec. 4.4's TCP alone, when that experiment is in study.json;
+  - spread (udp): the throughput's spread over the run seeds per snapshot and scheme, and a
+    raised / lowered / unchanged / undetermined classification by the 95 % Welch interval;
+  - renewal, renewal_d, renewal_snapshots (renewal, udp): LSCC under the six readings of the
+    renewal rule (renewal_check_at x renewal_checks, issue 40), throughput, intra-mesh loss,
+    mutual blocks and D side by side.
 
 Figures: docs/reproductions/mesh-congestion.png (Figs. 6-8),
 mesh-congestion-snapshot22.png (D and queue lengths over time),
@@ -47,7 +52,19 @@ BAND = 0.01  # a change within 1 % of the offered load counts as none
 # /controllers options -> the suffix of a scheme's key
 OPTION_KEYS = {("notification_delivery", "group"): "group", ("exclude_blocked_packets", True): "exclude",
                ("look_ahead_threshold", 1): "nolookahead", ("blocked_local_limit", 1): "nolimit",
-               ("too_short_threshold", 0.5): "renew50", ("too_short_threshold", 0.6): "renew60"}
+               ("too_short_threshold", 0.5): "renew50", ("too_short_threshold", 0.6): "renew60",
+               ("renewal_check_at", "before_expiry"): "before", ("renewal_check_at", "at_expiry"): "at",
+               ("renewal_check_at", "after_expiry"): "after", ("renewal_checks", "per_neighbour"): "perneighbour",
+               ("renewal_checks", "last_used"): "lastused"}
+
+# The readings of 004's renewal rule (issue 40): when the check runs, and which notifications it checks. The
+# first is wmnsim's default (the udp experiment's LSCC); the others are the renewal experiment's points.
+READINGS = [("before_expiry", "per_neighbour"), ("before_expiry", "last_used"), ("at_expiry", "per_neighbour"),
+            ("at_expiry", "last_used"), ("after_expiry", "per_neighbour"), ("after_expiry", "last_used")]
+READING_TEXT = {"before_expiry": "10 ms before expiry (Sec. 3.1)", "at_expiry": "at expiry",
+                "after_expiry": "10 ms after expiry (Sec. 4.1)", "per_neighbour": "one per notified neighbour",
+                "last_used": "one per period, the last used notification (Sec. 3.1)"}
+D_CAP = 6.5535  # the notification's duration field's largest value (s)
 
 
 # Whether the report reads the study's full stored runs (set in main). Claims about averages and counts over
@@ -859,6 +876,309 @@ def option_table(report: Report, block: str, rows, seed: int, snaps: set, source
                    "both schemes, more weighted intra-mesh loss under LSCC)")
 
 
+# ---- the renewal rule's readings (issue 40) -----------------------------------------------------
+
+
+def reading_scheme(at: str, checks: str) -> str:
+    if (at, checks) == READINGS[0]:
+        return "lscc"
+    return "_".join(["lscc", OPTION_KEYS[("renewal_check_at", at)], OPTION_KEYS[("renewal_checks", checks)]])
+
+
+def d_at(series: List[List[float]], t: float) -> float:
+    """D at time t from a (time, D) history (a step function)."""
+    d = series[0][1] if series else float("nan")
+    for when, x in series:
+        if when > t:
+            break
+        d = x
+    return d
+
+
+def d_summary(src: Runs, scheme: str, snaps: set, seeds: Sequence[int], times: Sequence[float]) -> Dict[str, float]:
+    """D over the runs of `scheme`: increases per run, stations at the cap per run, the first time one reaches it
+    (median over the runs where one does), and the mean D at `times` over the stations that notified."""
+    c = src.controllers
+    c = c[(c["scheme"] == scheme) & c["seed"].isin(list(seeds)) & c["topology_seed"].isin(list(snaps))]
+    inc, capped, first, at = [], [], [], {t: [] for t in times}
+    for _, row in c.iterrows():
+        radios = [x for x in radios_of(row) if x["notifications_sent"] > 0]
+        inc.append(sum(x["duration_increases"] for x in radios))
+        capped.append(sum(1 for x in radios if any(d >= D_CAP - 1e-9 for _, d in x["duration_over_time"])))
+        hits = [next(w for w, d in x["duration_over_time"] if d >= D_CAP - 1e-9) for x in radios
+                if any(d >= D_CAP - 1e-9 for _, d in x["duration_over_time"])]
+        if hits:
+            first.append(min(hits))
+        for t in times:
+            ds = [d_at(x["duration_over_time"], t) for x in radios]
+            if ds:
+                at[t].append(mean(ds))
+    return {"runs": len(c), "increases": mean(inc), "capped": mean(capped),
+            "first_cap": statistics.median(first) if first else float("nan"), "first_cap_runs": len(first),
+            **{f"d{t:g}": mean(at[t]) for t in times}}
+
+
+def renewal(report: Report, udp: Runs, ren: Runs) -> None:
+    """Blocks renewal, renewal_d, renewal_snapshots: LSCC under the six readings of the renewal rule, on the
+    snapshots and run seeds the renewal experiment covers (the default reading from udp's runs of the same)."""
+    seeds, snaps = ren.seeds(), set(ren.snapshots())
+    present = [r for r in READINGS if r == READINGS[0] or ren.has(reading_scheme(*r))]
+
+    def per(scheme: str, col: str) -> Dict[int, float]:
+        src = udp if scheme in ("none", "lscc") else ren
+        return {k: x for k, x in src.per_snapshot(scheme, col, seeds).items() if k in snaps}
+    thr = {"none": per("none", "thr")}
+    stats: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    for r in present:
+        sc = reading_scheme(*r)
+        thr[sc] = per(sc, "thr")
+        st: Dict[str, Any] = {col: mean(per(sc, col).values()) for col in ("thr", "wloss", "buf", "retry", "local", "mgmt_sent")}
+        st["pairs"] = sum(1 for x in per(sc, "n_pairs").values() if x > 0)
+        c = changes(thr, sc, OFFERED_UDP)
+        st.update(up=len(c["up"]), down=len(c["down"]), within=c["within"], n=c["n"], d=c["d"])
+        st["dd"] = d_summary(udp if sc == "lscc" else ren, sc, snaps, seeds, (30.0, 90.0, 180.0))
+        stats[r] = st
+    none = {col: mean(per("none", col).values()) for col in ("thr", "wloss", "buf", "retry", "local")}
+    n = len(thr["none"])
+    band = mbps(BAND * OFFERED_UDP)
+    lines = [f"| check runs | checks | mean throughput (Mbit/s) | snapshots raised by > {band} Mbit/s | lowered | within | "
+             "weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
+             "retry-limit drops after forwarding per run, mean | local drops per run, mean | snapshots with a mutual block | "
+             "notification frames per run, mean |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+             f"| no congestion control | | {mbps(none['thr'])} | | | | {mbps(none['wloss'])} | {none['buf']:.0f} | "
+             f"{none['retry']:.0f} | {none['local']:.0f} | | |"]
+    for r in present:
+        st = stats[r]
+        tag = " (wmnsim's default)" if r == READINGS[0] else ""
+        lines.append(f"| {READING_TEXT[r[0]]}{tag} | {READING_TEXT[r[1]]} | {mbps(st['thr'])} | {st['up']} | {st['down']} | "
+                     f"{st['within']} | {mbps(st['wloss'])} | {st['buf']:.0f} | {st['retry']:.0f} | {st['local']:.0f} | "
+                     f"{st['pairs']} | {st['mgmt_sent']:.0f} |")
+    dur = float(ren.runs["simulated_time_s"].iloc[0])
+    seeds_text = f"run seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
+    lines += ["", f"LSCC, {n} snapshots ({', '.join(map(str, sorted(snaps))) if n < 50 else '1 to 50'}), {seeds_text}, "
+              f"{dur:g} s; a snapshot's number is the mean of its runs. A mutual block: two stations each blocked by the "
+              "other for more than half the run. Notification frames: management frames put on the air, retries "
+              "included. The default reading's runs are udp's LSCC runs of the same snapshots and seeds."]
+    sources = [udp.data, ren.data]
+    report.block("renewal", "\n".join(lines), *sources)
+
+    lines = ["| check runs | checks | D increases per run (all stations) | stations reaching the 6.55-s cap per run | "
+             "first station at the cap (s, median) | mean D of the notifying stations at 30 s (s) | at 90 s | at 180 s |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in present:
+        dd = stats[r]["dd"]
+        first = f"{dd['first_cap']:.1f} ({dd['first_cap_runs']} of {dd['runs']} runs)" if dd["first_cap_runs"] else "never"
+        lines.append(f"| {READING_TEXT[r[0]]} | {READING_TEXT[r[1]]} | {dd['increases']:.0f} | {dd['capped']:.1f} | "
+                     f"{first} | {dd['d30']:.2f} | {dd['d90']:.2f} | {dd['d180']:.2f} |")
+    lines += ["", "From the controllers' statistics (`duration_increases`, `duration_over_time`) of the same runs; a "
+              "notifying station is one that sent at least one notification."]
+    report.block("renewal_d", "\n".join(lines), *sources)
+
+    lines = ["| snapshot | throughput, none (Mbit/s) | " + " | ".join(
+        f"{OPTION_KEYS[('renewal_check_at', a)]}, {'last used' if c == 'last_used' else 'per neighbour'}"
+        for a, c in present) + " |", "|---:|---:|" + "---:|" * len(present)]
+    for k in sorted(snaps, key=lambda k: (thr["none"][k], k)):
+        lines.append(f"| {k} | {mbps(thr['none'][k])} | " + " | ".join(
+            f"{stats[r]['d'][k] / 1e6:+.2f}" for r in present) + " |")
+    lines += ["", "LSCC's change of throughput against no control (Mbit/s) per snapshot and reading, sorted by the "
+              "throughput without control (as Fig. 7)."]
+    report.block("renewal_snapshots", "\n".join(lines), *sources)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, *sources)
+    v("rn_runs", f"{n} snapshots x {len(seeds)} run{'s' if len(seeds) > 1 else ''} ({seeds_text})")
+    v("rn_missing", ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in READINGS if (a, c) not in present)
+      or "none")
+    # 004's LSCC claim, read as for udp: lowered in at most a tenth of the snapshots
+    good = [r for r in present if stats[r]["down"] <= 0.1 * stats[r]["n"]]
+    v("rn_verdict", "none of them" if not good else
+      ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in good))
+    best = max(present, key=lambda r: stats[r]["thr"])
+    v("rn_best", f"{READING_TEXT[best[0]]}, {READING_TEXT[best[1]]}")
+    v("rn_best_thr", mbps(stats[best]["thr"]))
+    v("rn_best_updown", f"{stats[best]['up']} raised, {stats[best]['down']} lowered")
+    v("rn_default_thr", mbps(stats[READINGS[0]]["thr"]))
+    v("rn_default_updown", f"{stats[READINGS[0]]['up']} raised, {stats[READINGS[0]]['down']} lowered")
+    v("rn_none_thr", mbps(none["thr"]))
+    lu = [r for r in present if r[1] == "last_used"]
+    pn = [r for r in present if r[1] == "per_neighbour"]
+    v("rn_inc_pn", f"{mean([stats[r]['dd']['increases'] for r in pn]):.0f}")
+    v("rn_inc_lu", f"{mean([stats[r]['dd']['increases'] for r in lu]):.0f}" if lu else "n/a")
+    v("rn_pairs", ", ".join(f"{stats[r]['pairs']}" for r in present))
+    v("rn_buf_range", f"{min(stats[r]['buf'] for r in present):,.0f} to {max(stats[r]['buf'] for r in present):,.0f}")
+    v("rn_buf_none", count(none["buf"]))
+    v("rn_wloss_range", f"{min(stats[r]['wloss'] for r in present) / 1e6:.2f} to "
+                        f"{max(stats[r]['wloss'] for r in present) / 1e6:.2f}")
+    v("rn_wloss_none", mbps(none["wloss"]))
+    dflt = stats[READINGS[0]]
+    v("rn_default_pairs", str(dflt["pairs"]))
+    v("rn_default_buf", count(dflt["buf"]))
+    after = [r for r in present if r[0] == "after_expiry"]
+    if after:
+        v("rn_after_pairs", " and ".join(str(stats[r]["pairs"]) for r in after))
+        v("rn_after_thr", " and ".join(mbps(stats[r]["thr"]) for r in after))
+        v("rn_after_updown", " and ".join(f"{stats[r]['up']} raised, {stats[r]['down']} lowered" for r in after))
+        v("rn_after_buf", " and ".join(count(stats[r]["buf"]) for r in after))
+        v("rn_after_wloss", " and ".join(mbps(stats[r]["wloss"]) for r in after))
+        mp = mean([stats[r]["pairs"] for r in after])
+        v("rn_after_word", "fewer" if mp < dflt["pairs"] - 2 else ("more" if mp > dflt["pairs"] + 2 else "about as many"))
+    else:
+        for name in ("rn_after_pairs", "rn_after_thr", "rn_after_updown", "rn_after_buf", "rn_after_wloss", "rn_after_word"):
+            v(name, "n/a")
+    better = ("before_expiry", "last_used")
+    if better in stats:
+        b = stats[better]
+        v("rn_better_thr", mbps(b["thr"]))
+        v("rn_better_updown", f"{b['up']} raised, {b['down']} lowered")
+        v("rn_better_pairs", str(b["pairs"]))
+        v("rn_better_inc", f"{b['dd']['increases']:.0f}")
+    else:  # (the quick runs leave it out)
+        for name in ("rn_better_thr", "rn_better_updown", "rn_better_pairs", "rn_better_inc"):
+            v(name, "n/a")
+    v("rn_default_inc", f"{dflt['dd']['increases']:.0f}")
+    if lu:
+        full_claim(report, all(stats[r]["dd"]["increases"] < mean([stats[q]["dd"]["increases"] for q in pn]) for r in lu),
+                   "one check per period (last used) multiplies D less often than one per notified neighbour")
+    full_claim(report, len(good) in (0, len(present)),
+               "the verdict on LSCC's 'nearly always' does not turn on the reading of the renewal rule")
+    full_claim(report, all(stats[r]["buf"] < 0.25 * none["buf"] for r in present),
+               "every reading keeps most of the protection: forwarded packets lost in buffers under a quarter of the "
+               "uncontrolled level")
+
+
+def classify(x: Sequence[float], base: Sequence[float], band: float) -> Tuple[str, float, float]:
+    """raised / lowered / unchanged / undetermined for a snapshot's runs `x` under a scheme against its runs `base`
+    without control, by the 95 % Welch interval (lo, hi) of the difference of the means: raised when the interval
+    lies above 0 and the difference exceeds the band, lowered likewise below, unchanged when the interval lies
+    within the band, undetermined otherwise (the seeds' spread does not tell)."""
+    from scipy import stats as sst
+
+    d = mean(x) - mean(base)
+    va, vb = statistics.variance(x) / len(x), statistics.variance(base) / len(base)
+    se = (va + vb) ** 0.5
+    if se == 0:
+        lo = hi = d
+    else:
+        df = (va + vb) ** 2 / (va ** 2 / (len(x) - 1) + vb ** 2 / (len(base) - 1))
+        h = float(sst.t.ppf(0.975, df)) * se
+        lo, hi = d - h, d + h
+    if lo > 0 and d > band:
+        return "raised", lo, hi
+    if hi < 0 and d < -band:
+        return "lowered", lo, hi
+    if -band <= lo and hi <= band:
+        return "unchanged", lo, hi
+    return "undetermined", lo, hi
+
+
+def spread(report: Report, udp: Runs, more: Optional[Runs] = None) -> None:
+    """Block spread: per scheme the spread of the throughput over udp's run seeds per snapshot, and the
+    classification of each snapshot by the band alone and by the 95 % Welch interval (classify)."""
+    seeds = udp.seeds()
+    snaps = udp.snapshots()
+    band = BAND * OFFERED_UDP
+    if len(seeds) < 2:  # (the quick runs: one seed, no spread to measure)
+        report.block("spread", f"One run per snapshot ({len(snaps)} snapshots): no spread to measure.", udp.data)
+        for name in ("sp_runs", "sp_lscc_sd", "sp_lscc_sd_max", "sp_lscc_range_max", "sp_tcc_range_max", "sp_wide",
+                     "sp_pairs_differ",
+                     "sp_lscc_t", "sp_tcc_t", "sp_lscc_band", "sp_lscc_disagree", "sp_lscc_verdict", "sp_verdict"):
+            report.value(name, str(len(seeds)) if name == "sp_runs" else "n/a", udp.data)
+        for name in ("sp_more_seeds", "sp_more_n", "sp_more_result", "sp_lscc_t5"):
+            report.value(name, "n/a", *([udp.data] + ([more.data] if more is not None else [])))
+        return
+    lines = ["| scheme | runs per snapshot | throughput's standard deviation over the seeds (Mbit/s): median | max (snapshot) | "
+             f"snapshots whose seeds span more than {mbps(2 * band)} Mbit/s | "
+             f"by the band of {mbps(band)} Mbit/s: raised | lowered | within | "
+             "by the 95 % Welch interval: raised | lowered | unchanged | undetermined |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out: Dict[str, Dict[str, Any]] = {}
+
+    def by_snapshot(sc: str) -> Dict[int, List[float]]:
+        return {int(k): g.tolist() for k, g in udp.sel(sc).groupby("snapshot")["thr"]}
+    base = by_snapshot("none")
+    for sc in ("none", "tcc", "lscc"):
+        x = by_snapshot(sc)
+        sd = {k: statistics.stdev(v) for k, v in x.items()}
+        row: Dict[str, Any] = {"sd_med": statistics.median(sd.values()), "sd_max": max(sd.values()),
+                               "sd_max_at": max(sd, key=lambda k: sd[k]),
+                               "wide": sum(1 for v in x.values() if max(v) - min(v) > 2 * band),
+                               "range_max_at": max(x, key=lambda k: max(x[k]) - min(x[k]))}
+        pairs = {int(k): g.tolist() for k, g in udp.sel(sc).groupby("snapshot")["n_pairs"]}
+        row["wide_pairs_differ"] = sum(1 for k, v in x.items() if max(v) - min(v) > 2 * band
+                                       and len(set(pairs.get(k, [0]))) > 1)
+        k = row["range_max_at"]
+        row["range_max"] = f"{min(x[k]) / 1e6:.2f} to {max(x[k]) / 1e6:.2f} Mbit/s in snapshot {k}"
+        if sc == "none":
+            lines.append(f"| {NAMES[sc]} | {len(seeds)} | {row['sd_med'] / 1e6:.2f} | {row['sd_max'] / 1e6:.2f} "
+                         f"({row['sd_max_at']}) | {row['wide']} | | | | | | | |")
+            out[sc] = row
+            continue
+        by_band = changes({sc: {k: mean(v) for k, v in x.items()}, "none": {k: mean(v) for k, v in base.items()}},
+                          sc, OFFERED_UDP)
+        cls = {k: classify(x[k], base[k], band)[0] for k in snaps}
+        count_of = {c: sum(1 for k in snaps if cls[k] == c) for c in ("raised", "lowered", "unchanged", "undetermined")}
+        moved = set(by_band["up"]) | set(by_band["down"])
+        row.update(b_up=len(by_band["up"]), b_down=len(by_band["down"]), b_within=by_band["within"], **count_of,
+                   band_undetermined=sum(1 for k in moved if cls[k] == "undetermined"), n_moved=len(moved))
+        lines.append(f"| {NAMES[sc]} | {len(seeds)} | {row['sd_med'] / 1e6:.2f} | {row['sd_max'] / 1e6:.2f} "
+                     f"({row['sd_max_at']}) | {row['wide']} | {row['b_up']} | {row['b_down']} | {row['b_within']} | "
+                     f"{row['raised']} | {row['lowered']} | {row['unchanged']} | {row['undetermined']} |")
+        out[sc] = row
+    lines += ["", f"{len(snaps)} snapshots of experiment udp, run seeds {', '.join(map(str, seeds))}, 180 s. The 95 % "
+              "Welch interval is that of the difference between a snapshot's mean throughput under the scheme and "
+              "without control (unequal variances, Welch-Satterthwaite degrees of freedom): raised when it lies above 0 "
+              f"and the difference exceeds {mbps(band)} Mbit/s, lowered likewise below, unchanged when it lies within "
+              f"+-{mbps(band)} Mbit/s, undetermined otherwise."]
+    report.block("spread", "\n".join(lines), udp.data)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, udp.data)
+    ls, tc = out["lscc"], out["tcc"]
+    v("sp_runs", str(len(seeds)))
+    v("sp_lscc_sd", f"{ls['sd_med'] / 1e6:.2f}")
+    v("sp_lscc_sd_max", f"{ls['sd_max'] / 1e6:.2f} Mbit/s (snapshot {ls['sd_max_at']})")
+    v("sp_lscc_range_max", ls["range_max"])
+    v("sp_tcc_range_max", tc["range_max"])
+    v("sp_wide", f"{ls['wide']} snapshots under LSCC and {tc['wide']} under TCC (without control: {out['none']['wide']})")
+    v("sp_lscc_t", f"{ls['raised']} raised, {ls['lowered']} lowered, {ls['unchanged']} unchanged and "
+                   f"{ls['undetermined']} undetermined")
+    v("sp_tcc_t", f"{tc['raised']} raised, {tc['lowered']} lowered, {tc['unchanged']} unchanged and "
+                  f"{tc['undetermined']} undetermined")
+    v("sp_lscc_band", f"{ls['b_up']} raised, {ls['b_down']} lowered, {ls['b_within']} within")
+    v("sp_lscc_disagree", f"{ls['band_undetermined']} of the {ls['n_moved']}")
+    v("sp_pairs_differ", f"{ls['wide_pairs_differ']} of LSCC's {ls['wide']} and {tc['wide_pairs_differ']} of TCC's "
+                         f"{tc['wide']}")
+    v("sp_lscc_verdict", "not reproduced" if ls["lowered"] > 0.1 * len(snaps) else "reproduced")
+    v("sp_verdict", "does not hold" if ls["wide"] + tc["wide"] > 0 else "holds")
+    if more is not None:
+        # More seeds where udp's leave LSCC undetermined (experiment more_seeds): pooled with udp's.
+        def pooled(sc: str, k: int) -> List[float]:
+            return (udp.sel(sc)[udp.sel(sc)["snapshot"] == k]["thr"].tolist()
+                    + more.sel(sc)[more.sel(sc)["snapshot"] == k]["thr"].tolist())
+        ks = more.snapshots()
+        first = {k: classify(pooled("lscc", k)[:len(seeds)], pooled("none", k)[:len(seeds)], band)[0] for k in ks}
+        again = {k: classify(pooled("lscc", k), pooled("none", k), band)[0] for k in ks}
+        totals = {c: sum(1 for k in snaps if (again[k] if k in again else
+                                              classify(udp.sel("lscc")[udp.sel("lscc")["snapshot"] == k]["thr"].tolist(),
+                                                       base[k], band)[0]) == c)
+                  for c in ("raised", "lowered", "unchanged", "undetermined")}
+        srcs = [udp.data, more.data]
+        report.value("sp_more_seeds", " and ".join(map(str, more.seeds())), *srcs)
+        report.value("sp_more_n", str(len(ks)), *srcs)
+        report.value("sp_more_result", ", ".join(f"{sum(1 for k in ks if again[k] == c)} {c}" for c in
+                                                 ("raised", "lowered", "unchanged", "undetermined")), *srcs)
+        report.value("sp_lscc_t5", f"{totals['raised']} raised, {totals['lowered']} lowered, {totals['unchanged']} "
+                                   f"unchanged and {totals['undetermined']} undetermined", *srcs)
+        full_claim(report, sum(1 for k in ks if again[k] == "undetermined") > len(ks) / 2,
+                   "two more seeds leave most of these snapshots undetermined")
+        full_claim(report, all(first[k] == "undetermined" for k in ks),
+                   "more_seeds covers the snapshots udp's seeds leave undetermined for LSCC")
+    full_claim(report, out["none"]["sd_med"] < ls["sd_max"] / 10 and ls["wide"] > 0 and tc["wide"] > 0,
+               "without control the seeds barely differ; under the congestion controls some snapshots' seeds span "
+               "more than twice the band")
+
+
 # ---- TCP ---------------------------------------------------------------------------------------
 
 
@@ -1025,6 +1345,48 @@ def plot_snapshot22(s22: Runs, figure: Path) -> None:
     print(f"wrote {figure}")
 
 
+def plot_renewal(udp: Runs, ren: Runs, figure: Path) -> None:
+    """The renewal rule's readings side by side: the mean D of the notifying stations over time, and LSCC's change of
+    throughput per snapshot (sorted), over the renewal experiment's snapshots and seeds."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    seeds, snaps = ren.seeds(), set(ren.snapshots())
+    present = [r for r in READINGS if r == READINGS[0] or ren.has(reading_scheme(*r))]
+    times = [5.0 * i for i in range(37)]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    none = {k: x for k, x in udp.per_snapshot("none", "thr", seeds).items() if k in snaps}
+    for at, checks in present:
+        sc = reading_scheme(at, checks)
+        src = udp if sc == "lscc" else ren
+        c = src.controllers
+        c = c[(c["scheme"] == sc) & c["seed"].isin(seeds) & c["topology_seed"].isin(list(snaps))]
+        per_run = []
+        for _, row in c.iterrows():
+            radios = [x for x in radios_of(row) if x["notifications_sent"] > 0]
+            if radios:
+                per_run.append([mean([d_at(x["duration_over_time"], t) for x in radios]) for t in times])
+        label = f"{OPTION_KEYS[('renewal_check_at', at)]} expiry, {checks.replace('_', ' ')}"
+        style = "-" if checks == "per_neighbour" else "--"
+        if per_run:
+            axes[0].plot(times, [mean(col) for col in zip(*per_run)], style, label=label)
+        thr = {k: x for k, x in src.per_snapshot(sc, "thr", seeds).items() if k in snaps}
+        d = sorted((thr[k] - none[k]) / 1e6 for k in thr if k in none)
+        axes[1].plot(range(1, len(d) + 1), d, style, label=label)
+    axes[0].set_xlabel("time (s)")
+    axes[0].set_ylabel("mean D of the notifying stations (s)")
+    axes[0].set_title("D over time (LSCC, UDP)")
+    axes[0].legend(fontsize=7)
+    axes[1].axhline(0, color="grey", lw=0.5)
+    axes[1].set_xlabel("snapshots, sorted by the change")
+    axes[1].set_ylabel("LSCC - no control (Mbit/s)")
+    axes[1].set_title("Throughput change per snapshot")
+    fig.tight_layout()
+    fig.savefig(figure, dpi=90)
+    plt.close(fig)
+    print(f"wrote {figure}")
+
+
 def plot_topology(figure: Path) -> None:
     """004 Fig. 5: snapshot 1 with its routing trees, from the scenario alone
     (wmnsim.plot.topology of a Scenario: positions, links, routes by describe(); no run):
@@ -1052,6 +1414,10 @@ def main() -> int:
     group = Runs(report.data("group")) if "group" in listed else None
     exclude = Runs(report.data("exclude")) if "exclude" in listed else None
     options(report, udp, group, exclude)
+    spread(report, udp, Runs(report.data("more_seeds")) if "more_seeds" in listed else None)
+    ren = Runs(report.data("renewal")) if "renewal" in listed else None
+    if ren is not None:
+        renewal(report, udp, ren)
     if "tcp" in listed:
         tcp_alone(report, report.data("tcp"))
     statuses(report, listed, udp)
@@ -1059,6 +1425,8 @@ def main() -> int:
         plot(udp, thr, box, report.figure("mesh-congestion.png"))
         plot_snapshot22(s22, report.figure("mesh-congestion-snapshot22.png"))
         plot_topology(report.figure("mesh-congestion-topology.png"))
+        if ren is not None:
+            plot_renewal(udp, ren, report.figure("mesh-congestion-renewal.png"))
     return report.finish()
 
 

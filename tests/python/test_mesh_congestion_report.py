@@ -34,3 +34,32 @@ def test_changes_count_only_beyond_one_percent_of_the_offered_load():
     c = report.changes(thr, "lscc", 16e6)  # band 0.16 Mbit/s
     assert c["up"] == [1] and c["down"] == [3] and c["within"] == 2
     assert abs(c["mean"] - (-0.0125e6)) < 1e-3
+
+
+def test_renewal_readings_are_named_apart_and_the_default_is_plain_lscc():
+    assert report.scheme_of('[{"renewal_check_at":"after_expiry","renewal_checks":"last_used","type":"lscc"}]') \
+        == "lscc_after_lastused"
+    assert report.reading_scheme("before_expiry", "per_neighbour") == "lscc"
+    assert report.reading_scheme("at_expiry", "per_neighbour") == "lscc_at_perneighbour"
+    names = [report.reading_scheme(*r) for r in report.READINGS]
+    assert len(set(names)) == 6
+
+
+def test_d_at_reads_the_history_as_a_step_function():
+    series = [[0.0, 0.1], [2.0, 0.12], [5.0, 0.144]]
+    assert report.d_at(series, 1.0) == 0.1
+    assert report.d_at(series, 2.0) == 0.12
+    assert report.d_at(series, 180.0) == 0.144
+
+
+def test_classify_accounts_for_the_spread_of_the_seeds():
+    band = 0.16e6
+    # tight seeds, a clear gain beyond the band: raised; the same mean gain with wide seeds: undetermined
+    assert report.classify([10.5e6, 10.52e6, 10.48e6], [10.0e6, 10.01e6, 9.99e6], band)[0] == "raised"
+    assert report.classify([8.5e6, 10.5e6, 12.5e6], [10.0e6, 10.01e6, 9.99e6], band)[0] == "undetermined"
+    # a clear loss: lowered; a difference whose interval lies inside the band: unchanged
+    assert report.classify([9.0e6, 9.02e6, 8.98e6], [10.0e6, 10.01e6, 9.99e6], band)[0] == "lowered"
+    assert report.classify([10.02e6, 10.03e6, 10.01e6], [10.0e6, 10.01e6, 9.99e6], band)[0] == "unchanged"
+    # identical seeds: no spread, the band alone decides
+    assert report.classify([10.3e6] * 3, [10.0e6] * 3, band)[0] == "raised"
+    assert report.classify([10.1e6] * 3, [10.0e6] * 3, band)[0] == "unchanged"
