@@ -59,6 +59,10 @@ struct ControlContext {
     // A data packet's size over its payload: a goodput rate times this is the rate
     // of whole IP packets that carries it (a shaper counts packets).
     double packet_per_payload = 1.0;
+    std::int64_t payload_bytes = 0;  // of a data packet
+    // When the scenario declares it sending: start <= t < stop (empty: to the end).
+    Time start;
+    std::optional<Time> stop;
   };
 
   Simulation& sim;

@@ -201,8 +201,18 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
     const transport::FlowSpec spec =
         transport::flow_spec(f, {static_cast<std::uint32_t>(i), ends.src, ends.dst}, edca, scenario_.simulation.duration);
     control_context_->flows.push_back(
-        {f.id, ends.src, ends.dst, f.sends_acks, spec.user_priority, spec.ack_user_priority, f.fair_share_bps,
-         static_cast<double>(f.payload_bytes + header_bytes_of(f)) / static_cast<double>(std::max<std::int64_t>(f.payload_bytes, 1))});
+        {.id = f.id,
+         .src = ends.src,
+         .dst = ends.dst,
+         .sends_acks = f.sends_acks,
+         .user_priority = spec.user_priority,
+         .ack_user_priority = spec.ack_user_priority,
+         .fair_share_bps = f.fair_share_bps,
+         .packet_per_payload = static_cast<double>(f.payload_bytes + header_bytes_of(f)) /
+                               static_cast<double>(std::max<std::int64_t>(f.payload_bytes, 1)),
+         .payload_bytes = f.payload_bytes,
+         .start = f.start,
+         .stop = f.stop});
   }
   for (std::size_t i = 0; i < scenario_.controllers.size(); ++i) {
     controllers_.push_back(registry.create(scenario_.controllers[i], i, *control_context_));
