@@ -81,6 +81,10 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
   if (from_model_ && !context.fair_shares) {
     throw std::invalid_argument("gateway_rate_control: no capacity model in this context; give fair_rate_bps");
   }
+  if (from_model_ && params_.mac_capacity == MacCapacitySource::measured && !params_.mac_capacity_bps &&
+      !context.measured_mac_capacity_bps) {
+    throw std::invalid_argument("gateway_rate_control: no one-hop measurement in this context; give mac_capacity_bps");
+  }
 }
 
 GatewayRateControl::~GatewayRateControl() = default;
@@ -209,6 +213,14 @@ void GatewayRateControl::on_stop() {
   sim().scheduler().cancel(idle_event_);
 }
 
+std::optional<double> GatewayRateControl::model_mac_capacity() {
+  if (params_.mac_capacity_bps) return params_.mac_capacity_bps;
+  if (params_.mac_capacity == MacCapacitySource::bianchi) return std::nullopt;
+  // Measured once, at the first model call: a run of its own, no draw from this one.
+  if (!mac_capacity_bps_) mac_capacity_bps_ = context().measured_mac_capacity_bps();
+  return mac_capacity_bps_;
+}
+
 void GatewayRateControl::plan_declared_shares() {
   // The scenario's own changes of activity: its classes' flows' starts and stops.
   const Time now = sim().now();
@@ -221,6 +233,7 @@ void GatewayRateControl::plan_declared_shares() {
   }
   std::sort(changes.begin(), changes.end());
   changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
+  const std::optional<double> b = from_model_ ? model_mac_capacity() : std::nullopt;
   for (const Time at : changes) {
     DeclaredEpoch e{at, std::vector<bool>(context().flows.size(), false), {}};
     // 001 App. A.3: the streams sending then (G(s) = infinity), one per class along
@@ -237,7 +250,7 @@ void GatewayRateControl::plan_declared_shares() {
     if (from_model_) {
       std::vector<bool> streams(context().flows.size(), false);
       for (const auto& [cls, flow] : stream_of) streams[flow] = true;
-      rates = context().fair_shares(params_.capacity_model, streams);
+      rates = context().fair_shares(params_.capacity_model, streams, b);
     }
     for (const auto& [cls, flow] : stream_of) {
       // A flow that crosses no wireless link has no bound in the model (infinity).
@@ -388,7 +401,7 @@ void GatewayRateControl::model_shares() {
       }
     }
   }
-  const std::vector<double> rates = context().fair_shares(params_.capacity_model, active);
+  const std::vector<double> rates = context().fair_shares(params_.capacity_model, active, model_mac_capacity());
   for (auto& [id, c] : classes_) {
     const auto s = stream_of.find(id);
     if (s == stream_of.end()) continue;  // inactive: keeps its last share for its first packet back
@@ -473,6 +486,10 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
                                   ? nlohmann::ordered_json(aggregate_rate_bps_)
                                   : nlohmann::ordered_json(nullptr);
   out["share_mode"] = std::string(to_string(params_.share_mode));
+  // B, when the model's is not Bianchi's: given or measured.
+  out["mac_capacity_bps"] = params_.mac_capacity_bps ? nlohmann::ordered_json(*params_.mac_capacity_bps)
+                            : mac_capacity_bps_      ? nlohmann::ordered_json(*mac_capacity_bps_)
+                                                     : nlohmann::ordered_json(nullptr);
   out["activity_changes"] = activity_changes_;
   out["report_interval_s"] = params_.report_interval.to_seconds();
   nlohmann::ordered_json classes = nlohmann::ordered_json::array();

@@ -12,7 +12,8 @@
 // packet's size over its payload. The shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
 // scenario summed per class, or else 001's capacity model (`capacity_model`,
 // control/capacity_model.hpp) over the classes active at the time, each class one
-// stream along the route of its first active flow. The aggregate limit is the sum of the active classes'
+// stream along the route of its first active flow, with B Bianchi's, measured in a
+// one-hop run (`mac_capacity: "measured"`) or given (`mac_capacity_bps`). The aggregate limit is the sum of the active classes'
 // shares (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum
 // of the fair rates of constituent flows").
 //
@@ -103,6 +104,8 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   // last told (all: every one).
   void tell_rates(bool all);
   void model_shares();
+  // B for the capacity model: given, measured, or empty (Bianchi's).
+  std::optional<double> model_mac_capacity();
   // A class's share as a rate of whole IP packets (its first flow's packet size
   // over payload), bounded by the token bucket's largest rate.
   double token_rate(const ClassState& c) const;
@@ -130,6 +133,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   EventId epoch_event_;       // the next declared change
   EventId idle_event_;        // share_mode activity with intervals: the next look
   bool idle_check_armed_ = false;
+  std::optional<double> mac_capacity_bps_;  // B given or measured; empty: Bianchi's
   std::uint32_t gateway_ = 0;
   std::vector<mac::Mac*> macs_;
   link::PacketClassifier classifier_;

@@ -25,6 +25,8 @@ struct Keys {
   ChoiceParameter<ShareMode> share_mode;
   TimeParameter flow_idle_timeout;
   NumberParameter flow_idle_timeout_intervals;
+  ChoiceParameter<MacCapacitySource> mac_capacity;
+  NumberParameter mac_capacity_bps;
   ChoiceParameter<link::ClassifyBy> classify;
   TimeParameter report_interval;
   ObjectParameter fred;
@@ -91,6 +93,18 @@ const Keys& keys() {
                                       "inactive after this many of its packet intervals at its share (a data "
                                       "packet's bits over its token rate) without a packet",
                        .source = "ours (issue 38)"}),
+      ChoiceParameter<MacCapacitySource>({.key = "mac_capacity",
+                                          .names = names(kMacCapacitySources),
+                                          .fallback = defaults.mac_capacity,
+                                          .description = "B of the capacity model: Bianchi's one-station "
+                                                         "throughput, or `measured` in a one-hop run on the "
+                                                         "scenario's PHY and MAC (docs/capacity.md)",
+                                          .source = "001 App. A.2"}),
+      NumberParameter({.key = "mac_capacity_bps",
+                       .unit = "bit/s",
+                       .range = NumberRange::positive(),
+                       .description = "a given B for the capacity model, instead of mac_capacity's",
+                       .source = "001 App. A.2"}),
       ChoiceParameter<link::ClassifyBy>({.key = "classify",
                                         .names = names(link::kClassifyBy),
                                         .fallback = defaults.classify,
@@ -140,6 +154,18 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
     // Offline shares follow the scenario's starts and stops, never the traffic.
     for (const std::string* key : {&k.flow_idle_timeout.key, &k.flow_idle_timeout_intervals.key}) {
       if (r.has(*key)) ctx.issues().add(r.path_of(*key), "applies only to \"share_mode\": \"activity\"");
+    }
+  }
+  p.mac_capacity = k.mac_capacity.read_or(r);
+  p.mac_capacity_bps = k.mac_capacity_bps.read(r);
+  if (p.mac_capacity_bps && r.has(k.mac_capacity.key)) {
+    ctx.issues().add(r.path_of(k.mac_capacity_bps.key), "give mac_capacity or mac_capacity_bps, not both");
+  }
+  if (p.fair_rate_bps) {
+    // B matters only to the capacity model, which a given share replaces.
+    for (const std::string* key : {&k.mac_capacity.key, &k.mac_capacity_bps.key}) {
+      if (r.has(*key)) ctx.issues().add(r.path_of(*key), "applies only to shares from the capacity model; "
+                                                          "fair_rate_bps gives them");
     }
   }
   p.classify = k.classify.read_or(r);
@@ -193,6 +219,8 @@ ControllerEntry gateway_rate_control_entry() {
                   k.share_mode,
                   k.flow_idle_timeout,
                   k.flow_idle_timeout_intervals,
+                  k.mac_capacity,
+                  k.mac_capacity_bps,
                   k.classify,
                   link::shaper_keys().burst_bytes,
                   k.report_interval,

@@ -10,6 +10,7 @@
 
 #include "core/not_supported.hpp"
 #include "runner/network_links.hpp"
+#include "runner/one_hop_capacity.hpp"
 #include "scenario/capacity_problem.hpp"
 #include "scenario/transport_builder.hpp"
 #include "transport/flow_build_context.hpp"
@@ -171,10 +172,21 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   // 001's capacity models over this network, built at the first call (only a
   // gateway controller without given shares asks).
-  control_context_->fair_shares = [this, capacity = std::shared_ptr<const ScenarioCapacity>()](
-                                      CapacityModel model, const std::vector<bool>& active) mutable {
-    if (!capacity) capacity = std::make_shared<const ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
-    return control::fair_shares(capacity->problem, model, active);
+  control_context_->fair_shares = [this, capacity = std::shared_ptr<ScenarioCapacity>()](
+                                      CapacityModel model, const std::vector<bool>& active,
+                                      std::optional<double> mac_capacity_bps) mutable {
+    if (!capacity) capacity = std::make_shared<ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
+    if (!mac_capacity_bps) return control::fair_shares(capacity->problem, model, active);
+    // A given B for every resource (scenario/capacity_problem.hpp's CapacityOptions).
+    control::CapacityProblem given = capacity->problem;
+    given.mac_capacity_bps = *mac_capacity_bps;
+    given.link_capacity_bps.clear();
+    return control::fair_shares(given, model, active);
+  };
+  // Measured at most once per run, when a controller asks (runner/one_hop_capacity.hpp).
+  control_context_->measured_mac_capacity_bps = [this, measured = std::optional<double>()]() mutable {
+    if (!measured) measured = measure_mac_capacity_bps(scenario_);
+    return *measured;
   };
   control_context_->radio_neighbours = [this](std::uint32_t node) {
     std::vector<std::uint32_t> heard;

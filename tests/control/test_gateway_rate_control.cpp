@@ -289,6 +289,20 @@ TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
   EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
   EXPECT_NE(issues[0].message.find("share_mode"), std::string::npos);
 
+  nlohmann::json given = base;
+  given["fair_rate_bps"] = 50000;
+  given["mac_capacity"] = "measured";
+  issues = issues_of(given);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity");
+
+  nlohmann::json two_b = base;
+  two_b["mac_capacity"] = "measured";
+  two_b["mac_capacity_bps"] = 700000;
+  issues = issues_of(two_b);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity_bps");
+
   nlohmann::json low = base;
   low["flow_idle_timeout_intervals"] = 0.5;
   issues = issues_of(low);
