@@ -35,7 +35,7 @@ SHAPING = {"table1": ["aggregate_rate_limit", "aggregate_rate_limit_fq", "per_fl
            "table2": ["aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit", "source_rate_limit"]}
 B_SOURCES = ["bianchi", "measured"]
 # The one-hop runs of the quick variant: those the other experiments' quick variants need.
-QUICK_B = ("t12_chain4", "fig6_random20", "table4_multi_radio", "a4_grid6x6_basic", "a4_random01_basic",
+QUICK_B = ("t12_chain4", "parking_lot2", "fig6_random20", "table4_multi_radio", "a4_grid6x6_basic", "a4_random01_basic",
            "a4_random01_rts")
 
 
@@ -70,7 +70,8 @@ def write_b(t1: dict) -> None:
     for kind in topologies(t1):
         files.append(one_hop(REPRO / "generated" / "t12" / f"{kind}_down_o01.json", f"t12_{kind}"))
     for name, scen in (("fig3_parking_lot", "chain_1mbps"), ("fig6_random20", "random20_fig6"),
-                       ("fig7_chain7", "chain7_short_lived"), ("table4_multi_radio", "multi_radio")):
+                       ("fig7_chain7", "chain7_short_lived"), ("table4_multi_radio", "multi_radio"),
+                       ("parking_lot2", "parking_lot2_udp_up")):
         files.append(one_hop(REPRO.parent / f"{scen}.json", name))
     files.append(one_hop(REPRO / "generated" / "a4" / "grid6x6_basic.json", "a4_grid6x6_basic"))
     for seed in range(1, 51):

@@ -21,7 +21,12 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
   - fig7: chain7_short_lived.json, per 50-s interval;
   - a4_grid: Fig. 10 (001 App. A.4), the capacity models' accuracy on a 6 x 6 grid
     (scripts/capacity_accuracy.py generated its scenario and experiment and holds the
-    fair-share point's rule used here). Table 5 has no experiment yet (see there).
+    fair-share point's rule used here); a4_random: Table 5, the same over 50 random topologies;
+  - issue 38 (scripts/gateway_offline_shares.py wrote them): b_measured, each network's B measured in
+    a one-hop run (runner/one_hop_capacity.hpp); table1_offline, table2_offline, fig6_offline,
+    table4_offline: the shaping schemes with 001's off-line shares, B Bianchi's or measured, beside the
+    activity-driven runs above; parking_lot2: Sec. 2.1's 2-hop parking lot; fig1_rts: Fig. 1 with
+    RTS/CTS.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
 every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
@@ -813,6 +818,71 @@ def table4_modes(report: Report, off) -> List[float]:
     return every
 
 
+# ---- Sec. 2.1's parking lot and Fig. 1 with RTS/CTS (issue 38 section 3) ---------------------------
+
+
+def parking_lot2(report: Report, data, b_data) -> None:
+    """The 2-hop parking lot simulated: each flow's goodput over W, the one-hop B measured for it."""
+    w = measured_b(b_data).get("parking_lot2")
+    flows = data.flows
+    label = {"parking_lot2_udp_up": "backlogged (queues kept full, as 001's)",
+             "parking_lot2_udp_up_saturated": "wmnsim's saturated source (never overfills)"}
+    lines = ["| sources | f1 (1 hop) / W | f2 (2 hops) / W | total / W | 001 |", "|---|---:|---:|---:|---|"]
+    got: Dict[str, Dict[str, float]] = {}
+    for scen in label:
+        part = flows[flows["scenario"] == scen]
+        if part.empty or not w:
+            continue
+        g = {f: part[part["flow_id"] == f]["goodput_bps"].mean() / w for f in ("f1", "f2")}
+        got[scen] = g
+        lines.append(f"| {label[scen]} | {g['f1']:.2f} | {g['f2']:.2f} | {g['f1'] + g['f2']:.2f} | "
+                     f"{'W/2 in all, f2 starves; max-min fair: 1/3 each' if scen == 'parking_lot2_udp_up' else ''} |")
+    report.block("parking_lot2", "\n".join(lines) + f"\n\nW: the one-hop B measured for the scenario "
+                 f"({w / 1e3:.1f} kbit/s, experiment b_measured); mean of {data.runs['seed'].nunique()} seeds of "
+                 f"{data.runs['simulated_time_s'].iloc[0]:g} s." if w else "\n".join(lines), data, b_data)
+    g = got.get("parking_lot2_udp_up")
+    if g:
+        report.value("pl2_backlogged", f"f1 {g['f1']:.2f} W and f2 {g['f2']:.2f} W", data, b_data)
+        report.claim(g["f2"] < 0.05, "Sec. 2.1: with backlogged sources the two-hop flow starves")
+        report.claim(g["f1"] > 0.5, "Sec. 2.1: the one-hop flow gets more than W/2")
+        report.claim(g["f1"] + g["f2"] > 0.6, "Sec. 2.1: the total is not W/2 (above 0.6 W)")
+    sat = got.get("parking_lot2_udp_up_saturated")
+    if sat:
+        report.value("pl2_saturated", f"f1 {sat['f1']:.2f} W and f2 {sat['f2']:.2f} W", data, b_data)
+        report.claim(sat["f2"] > 0.05 and sat["f1"] + sat["f2"] > 0.6,
+                     "Sec. 2.1: with saturated sources neither flow starves, and the total is not W/2")
+
+
+def fig1_rts(report: Report, data, basic) -> None:
+    """Fig. 1 with RTS/CTS before every data frame: goodput and each sender's failed RTS/CTS exchanges."""
+    lines = ["| topology | sender | goodput with RTS/CTS (kbit/s) | without (kbit/s, fig1) | RTS sent | exchanges "
+             "failed / RTS sent |", "|---|---|---:|---:|---:|---:|"]
+    nodes, flows, base = data.nodes, data.flows, basic.flows
+    fail: Dict[str, float] = {}
+    for name, title, _ in FIG1:
+        part = flows[flows["scenario"] == name]
+        for i, (fid, f) in enumerate(part.groupby("flow_id", sort=False)):
+            sender = fid.split("_")[0]
+            n = nodes[(nodes["scenario"] == name) & (nodes["node_id"] == sender)]
+            rts, failed = n["rts_attempts"].sum(), n["failed_attempts"].sum()
+            ratio = failed / rts if rts else float("nan")
+            fail[f"{name}:{sender}"] = ratio
+            b = base[(base["scenario"] == name) & (base["flow_id"] == fid)]["goodput_bps"].mean() / 1e3
+            lines.append(f"| {title if i == 0 else ''} | {sender} | {f['goodput_bps'].mean() / 1e3:.1f} | {b:.1f} | "
+                         f"{rts / n['seed'].nunique():.0f} | {ratio:.2f} |")
+    report.block("fig1_rts", "\n".join(lines) + f"\n\nRTS/CTS before every data frame (`mac.rts_threshold_bytes`: "
+                 f"0); mean of {data.runs['seed'].nunique()} seeds of {data.runs['simulated_time_s'].iloc[0]:g} s. "
+                 "A failed exchange: no CTS after an RTS, or no ACK after the data (mostly the first).", data, basic)
+    s1 = fail.get("information_asymmetry:S1", float("nan"))
+    report.value("fig1_rts_s1", f"{s1:.2f}", data)
+    s1_goodput = flows[(flows["scenario"] == "information_asymmetry") & (flows["flow_id"] == "S1_R1")]["goodput_bps"]
+    s2_goodput = flows[(flows["scenario"] == "information_asymmetry") & (flows["flow_id"] == "S2_R2")]["goodput_bps"]
+    helps = s1_goodput.mean() > 0.5 * s2_goodput.mean()
+    report.claim(not helps, "Fig. 1 with RTS/CTS: S1 still starves in the information asymmetry topology")
+    report.value("fig1_rts_verdict", "RTS/CTS does not save S1 here either" if not helps else
+                 "RTS/CTS gives S1 at least half of S2's goodput here, unlike 001's ns-2", data)
+
+
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
 
 
@@ -860,6 +930,8 @@ def main() -> int:
     import capacity_accuracy as ca
 
     ca.table5_measured(report, measured_b(db), db, FULL)
+    parking_lot2(report, report.data("parking_lot2"), db)
+    fig1_rts(report, report.data("fig1_rts"), report.data("fig1"))
     return report.finish()
 
 
