@@ -9,13 +9,14 @@
 //
 // Fair shares are goodput rates (001's, and B's in the capacity model); the shapers
 // count whole IP packets, so their token rates are the shares times a data
-// packet's size over its payload. The shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
-// scenario summed per class, or else 001's capacity model (`capacity_model`,
-// control/capacity_model.hpp) over the classes active at the time, each class one
-// stream along the route of its first active flow, with B Bianchi's, measured in a
-// one-hop run (`mac_capacity: "measured"`) or given (`mac_capacity_bps`). The aggregate limit is the sum of the active classes'
-// shares (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum
-// of the fair rates of constituent flows").
+// packet's size over its payload. The shares: `fair_rate_bps` per class, or the
+// flows' `fair_share_bps` from the scenario summed per class, or else 001's capacity
+// model (`capacity_model`, control/capacity_model.hpp) over the classes active at
+// the time, each class one stream along the route of its first active flow, with B
+// Bianchi's, measured in a one-hop run (`mac_capacity: "measured"`) or given
+// (`mac_capacity_bps`). The aggregate limit is the sum of the active classes' shares
+// (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum of the
+// fair rates of constituent flows").
 //
 // Which classes are active (`share_mode`):
 //  - offline (001 App. A: the rates "computed off-line"): the classes with a flow

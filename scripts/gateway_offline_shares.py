@@ -70,9 +70,9 @@ def write_b(t1: dict) -> None:
     for kind in topologies(t1):
         files.append(one_hop(REPRO / "generated" / "t12" / f"{kind}_down_o01.json", f"t12_{kind}"))
     for name, scen in (("fig3_parking_lot", "chain_1mbps"), ("fig6_random20", "random20_fig6"),
-                       ("fig7_chain7", "chain7_short_lived"), ("table4_multi_radio", "multi_radio"),
-                       ("parking_lot2", "parking_lot2_udp_up")):
+                       ("fig7_chain7", "chain7_short_lived"), ("table4_multi_radio", "multi_radio")):
         files.append(one_hop(REPRO.parent / f"{scen}.json", name))
+    files.append(one_hop(REPRO / "parking_lot2" / "parking_lot2_udp_up.json", "parking_lot2"))
     files.append(one_hop(REPRO / "generated" / "a4" / "grid6x6_basic.json", "a4_grid6x6_basic"))
     for seed in range(1, 51):
         for mode in ("basic", "rts"):
