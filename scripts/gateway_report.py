@@ -554,6 +554,16 @@ def t12_mode_values(report: Report, means, b_data) -> None:
     claim(gap <= 0.03, "issue 38: with off-line shares and the measured B, per-flow limiting's JFI is within 0.03 of "
           "001's 0.99")
     for d in ("down", "up"):
+        claim(get(d, pf, "offline", "bianchi", 0) > get(d, pf, "activity", "bianchi", 0),
+              f"issue 38 ({d}): per-flow limiting's JFI rises from activity-driven to off-line shares")
+        claim(all(get(d, s, "offline", "bianchi", 2) > 1 for s in ("aggregate_rate_limit", "aggregate_rate_limit_fq")),
+              f"issue 38 ({d}): under the aggregate limits max/fair stays above 1 with off-line shares")
+        claim(get(d, pf, "offline", "measured", 3) >= 0.90,
+              f"issue 38 ({d}): with the measured B per-flow limiting's U/U_opt is in 001's range (0.90 or more)")
+        claim(get(d, pf, "offline", "measured", 5) > 0.85,
+              f"issue 38 ({d}): with the measured B the far flows get most of their share (over 0.85)")
+        claim(get(d, pf, "offline", "measured", 1) < (0.75 if d == "down" else 0.76),
+              f"issue 38 ({d}): min/fair stays below 001's with the measured B")
         claim(get(d, pf, "offline", "bianchi", 2) < get(d, pf, "activity", "bianchi", 2),
               f"issue 38 ({d}): per-flow limiting's max/fair falls from activity-driven to off-line shares")
         claim(get(d, pf, "offline", "bianchi", 4) < get(d, pf, "activity", "bianchi", 4),
