@@ -11,6 +11,7 @@
 #include "analysis/starvation_report.hpp"
 #include "core/input_error.hpp"
 #include "core/not_supported.hpp"
+#include "runner/one_hop_capacity.hpp"
 
 namespace wmnsim::cli {
 
@@ -55,9 +56,14 @@ int run_capacity_command(const CapacityArgs& args) {
       const std::string stem = std::filesystem::path(file).stem().string();
       scenario.name = valid_utf8(stem) ? stem : "scenario";  // the name goes into JSON
     }
+    if (args.one_hop_scenario) {
+      std::cout << one_hop_scenario(scenario).dump(2) << '\n';
+      return 0;
+    }
     CapacityReportOptions options;
     if (args.at_s) options.at = Time::from_seconds(*args.at_s);
-    options.capacity.mac_capacity_bps = args.mac_capacity_bps;
+    options.capacity.mac_capacity_bps =
+        args.measure_mac_capacity ? std::optional<double>(measure_mac_capacity_bps(scenario)) : args.mac_capacity_bps;
     report = capacity_report(scenario, options);
   } catch (const ScenarioError& e) {
     for (const auto& issue : e.issues()) std::cerr << issue_line(file, issue) << '\n';
@@ -98,8 +104,13 @@ CLI::App* add_model_command(CLI::App& app, ModelArgs& args, CapacityArgs& capaci
   c->add_option("scenario", capacity.scenario, "Scenario JSON file")->required();
   c->add_option("--set", capacity.sets, "Override a scenario value: /json/pointer=value (repeatable), as run does");
   c->add_option("--at", capacity.at_s, "Only the flows sending at this time, s (start <= t < stop); default: all");
-  c->add_option("--mac-capacity-bps", capacity.mac_capacity_bps,
-                "B, bit/s, instead of Bianchi's one-station saturation throughput");
+  CLI::Option* given = c->add_option("--mac-capacity-bps", capacity.mac_capacity_bps,
+                                      "B, bit/s, instead of Bianchi's one-station saturation throughput");
+  c->add_flag("--measure-mac-capacity", capacity.measure_mac_capacity,
+              "B measured: one saturated flow in a one-hop run on the scenario's PHY and MAC")
+      ->excludes(given);
+  c->add_flag("--one-hop-scenario", capacity.one_hop_scenario,
+              "Print the scenario of that one-hop run (JSON) instead of the model");
   c->add_flag("--json", capacity.json, "Print the JSON document instead of the table");
   return model;
 }

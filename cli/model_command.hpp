@@ -10,11 +10,15 @@
 // CWmin_B values is a sweep: one row each. Exit codes: 0, or 2 for a bad value.
 //
 //   wmnsim model capacity SCENARIO [--set /ptr=value ...] [--at SECONDS]
-//                         [--mac-capacity-bps B] [--json]
+//                         [--mac-capacity-bps B | --measure-mac-capacity]
+//                         [--one-hop-scenario] [--json]
 //
 // 001's capacity models (analysis/capacity_report.hpp, docs/capacity.md): each
 // flow's hops and max-min fair share under the collision-domain and clique models,
-// B and U_opt. Exit codes: 0, or 2 for a scenario or value that cannot be used.
+// B and U_opt. --measure-mac-capacity takes B from a one-hop run on the scenario's
+// PHY and MAC (runner/one_hop_capacity.hpp); --one-hop-scenario prints that run's
+// scenario instead of the model. Exit codes: 0, or 2 for a scenario or value that
+// cannot be used.
 
 #include <CLI/CLI.hpp>
 
@@ -40,6 +44,8 @@ struct CapacityArgs {
   std::vector<std::string> sets;
   std::optional<double> at_s;
   std::optional<double> mac_capacity_bps;
+  bool measure_mac_capacity = false;
+  bool one_hop_scenario = false;
   bool json = false;
 };
 

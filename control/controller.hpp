@@ -59,6 +59,10 @@ struct ControlContext {
     // A data packet's size over its payload: a goodput rate times this is the rate
     // of whole IP packets that carries it (a shaper counts packets).
     double packet_per_payload = 1.0;
+    std::int64_t payload_bytes = 0;  // of a data packet
+    // When the scenario declares it sending: start <= t < stop (empty: to the end).
+    Time start;
+    std::optional<Time> stop;
   };
 
   Simulation& sim;
@@ -71,9 +75,15 @@ struct ControlContext {
   std::vector<std::vector<link::WiredLink*>> wired;
   std::vector<FlowInfo> flows;               // by scenario flow index
   // 001's capacity models (control/capacity_model.hpp) over this network: each
-  // flow's max-min fair share (bit/s; 0 for the inactive), by flow index. Empty
-  // where the runner offers none.
-  std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active)> fair_shares;
+  // flow's max-min fair share (bit/s; 0 for the inactive), by flow index, with B
+  // `mac_capacity_bps` (empty: Bianchi's). Empty where the runner offers none.
+  std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active,
+                                    std::optional<double> mac_capacity_bps)>
+      fair_shares;
+  // B measured as 001 App. A.2 has it: the goodput of one saturated flow in a
+  // one-hop network on this scenario's PHY and MAC (runner/one_hop_capacity.hpp).
+  // Empty where the runner offers none.
+  std::function<double()> measured_mac_capacity_bps;
   // The nodes with a radio that hears one of `node`'s radios (the medium's links,
   // which every radio hop of the routing is one of), ascending, `node` left out.
   // Lets a policy look at a node's neighbours without asking the routing for a

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "config/limits.hpp"
 #include "link/drop_tail_queue.hpp"
 #include "link/fair_queue.hpp"
 #include "link/fred_queue.hpp"
@@ -50,6 +51,7 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
   }
   classifier_ = link::PacketClassifier(params_.classify, subscriber);
   flows_.resize(context.flows.size());
+  class_of_flow_.resize(context.flows.size());
 
   // The classes: flows whose data path crosses the gateway.
   for (std::uint32_t i = 0; i < context.flows.size(); ++i) {
@@ -64,6 +66,7 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
     Packet probe;
     probe.flow = i;
     const std::uint32_t cls = classifier_.class_of(probe);
+    class_of_flow_[i] = cls;
     ClassState& c = classes_[cls];
     c.name = params_.classify == link::ClassifyBy::flow ? f.id : context.node_info.at(cls).id;
     c.flows.push_back(i);
@@ -77,6 +80,10 @@ GatewayRateControl::GatewayRateControl(const ControllerConfig& config, ControlCo
   }
   if (from_model_ && !context.fair_shares) {
     throw std::invalid_argument("gateway_rate_control: no capacity model in this context; give fair_rate_bps");
+  }
+  if (from_model_ && params_.mac_capacity == MacCapacitySource::measured && !params_.mac_capacity_bps &&
+      !context.measured_mac_capacity_bps) {
+    throw std::invalid_argument("gateway_rate_control: no one-hop measurement in this context; give mac_capacity_bps");
   }
 }
 
@@ -187,21 +194,130 @@ void GatewayRateControl::start() {
   }
   if (params_.scheme == GatewayScheme::source_rate_limit) install_source_pacers();
   subscribe(gateway_, *this);
-  apply_rates();
-  every(params_.flow_idle_timeout / 4, [this] { look_for_idle(); });
+  if (params_.share_mode == ShareMode::offline) {
+    plan_declared_shares();
+    apply_declared(0);
+  } else {
+    apply_rates();
+    if (params_.flow_idle_timeout_intervals) {
+      arm_idle_check();
+    } else {
+      every(params_.flow_idle_timeout / 4, [this] { look_for_idle(); });
+    }
+  }
   every(params_.report_interval, [this] { report(); });
+}
+
+void GatewayRateControl::on_stop() {
+  sim().scheduler().cancel(epoch_event_);
+  sim().scheduler().cancel(idle_event_);
+}
+
+std::optional<double> GatewayRateControl::model_mac_capacity() {
+  if (params_.mac_capacity_bps) return params_.mac_capacity_bps;
+  if (params_.mac_capacity == MacCapacitySource::bianchi) return std::nullopt;
+  // Measured once, at the first model call: a run of its own, no draw from this one.
+  if (!mac_capacity_bps_) mac_capacity_bps_ = context().measured_mac_capacity_bps();
+  return mac_capacity_bps_;
+}
+
+void GatewayRateControl::plan_declared_shares() {
+  // The scenario's own changes of activity: its classes' flows' starts and stops.
+  const Time now = sim().now();
+  std::vector<Time> changes{now};
+  for (std::uint32_t i = 0; i < context().flows.size(); ++i) {
+    if (!class_of_flow_[i]) continue;
+    const ControlContext::FlowInfo& f = context().flows[i];
+    if (f.start > now) changes.push_back(f.start);
+    if (f.stop && *f.stop > now) changes.push_back(*f.stop);
+  }
+  std::sort(changes.begin(), changes.end());
+  changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
+  const std::optional<double> b = from_model_ ? model_mac_capacity() : std::nullopt;
+  for (const Time at : changes) {
+    DeclaredEpoch e{at, std::vector<bool>(context().flows.size(), false), {}};
+    // 001 App. A.3: the streams sending then (G(s) = infinity), one per class along
+    // the route of its first sending flow (as model_shares).
+    std::map<std::uint32_t, std::uint32_t> stream_of;
+    for (std::uint32_t i = 0; i < context().flows.size(); ++i) {
+      if (!class_of_flow_[i]) continue;
+      const ControlContext::FlowInfo& f = context().flows[i];
+      if (f.start > at || (f.stop && *f.stop <= at)) continue;
+      e.flows_active[i] = true;
+      stream_of.emplace(*class_of_flow_[i], i);
+    }
+    std::vector<double> rates;
+    if (from_model_) {
+      std::vector<bool> streams(context().flows.size(), false);
+      for (const auto& [cls, flow] : stream_of) streams[flow] = true;
+      rates = context().fair_shares(params_.capacity_model, streams, b);
+    }
+    for (const auto& [cls, flow] : stream_of) {
+      // A flow that crosses no wireless link has no bound in the model (infinity).
+      e.shares[cls] = from_model_ ? std::min(rates.at(flow), kUnbounded) : classes_.at(cls).share_bps;
+    }
+    epochs_.push_back(std::move(e));
+  }
+}
+
+void GatewayRateControl::apply_declared(std::size_t epoch) {
+  const DeclaredEpoch& e = epochs_.at(epoch);
+  for (std::uint32_t i = 0; i < flows_.size(); ++i) flows_[i].active = e.flows_active[i];
+  for (auto& [id, c] : classes_) {
+    const auto share = e.shares.find(id);
+    const bool active = share != e.shares.end();
+    if (active != c.active) ++activity_changes_;
+    c.active = active;
+    if (active) {
+      c.share_bps = share->second;
+      continue;
+    }
+    // Not sending now: the share of its next interval, ready for its first packet.
+    for (std::size_t k = epoch + 1; k < epochs_.size(); ++k) {
+      const auto next = epochs_[k].shares.find(id);
+      if (next != epochs_[k].shares.end()) {
+        c.share_bps = next->second;
+        break;
+      }
+    }
+  }
+  apply_rates();
+  if (epoch + 1 < epochs_.size()) {
+    epoch_event_ = sim().scheduler().schedule_at(epochs_[epoch + 1].at, [this, epoch] { apply_declared(epoch + 1); });
+  }
+}
+
+Time GatewayRateControl::idle_timeout(const ClassState& c) const {
+  if (!params_.flow_idle_timeout_intervals) return params_.flow_idle_timeout;
+  // One data packet's bits over the class's token rate, both in whole IP packets.
+  const ControlContext::FlowInfo& f = context().flows.at(c.flows.front());
+  const double packet_bits = 8.0 * static_cast<double>(f.payload_bytes) * f.packet_per_payload;
+  const double rate = token_rate(c);
+  const double seconds = rate > 0.0 ? *params_.flow_idle_timeout_intervals * packet_bits / rate
+                                    : std::numeric_limits<double>::infinity();
+  return Time::from_seconds(std::clamp(seconds, kMinPeriodS, Time::max().to_seconds() / 2));
+}
+
+void GatewayRateControl::arm_idle_check() {
+  // The next look at a quarter of the shortest timeout among the active classes;
+  // with none active, the next class to turn active arms it (seen()).
+  std::optional<Time> shortest;
+  for (const auto& [id, c] : classes_) {
+    if (c.active) shortest = shortest ? std::min(*shortest, idle_timeout(c)) : idle_timeout(c);
+  }
+  idle_check_armed_ = shortest.has_value();
+  if (!shortest) return;
+  const Time period = std::max(*shortest / 4, Time::from_seconds(kMinPeriodS));
+  idle_event_ = sim().scheduler().schedule_in(period, [this] {
+    look_for_idle();
+    arm_idle_check();
+  });
 }
 
 void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
   const auto it = classes_.find(classifier_.class_of(packet));
   if (it == classes_.end()) return;  // not a class this controller shapes (or control traffic)
   ClassState& c = it->second;
-  const Time now = sim().now();
-  c.last_seen = now;
-  FlowActivity& flow = flows_.at(packet.flow);
-  flow.last_seen = now;
-  const bool flow_was_active = flow.active;
-  flow.active = true;
   if (into_queue) {
     ++c.packets;
     c.bytes += packet.size_bytes;
@@ -210,10 +326,18 @@ void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
       c.data_bytes += packet.size_bytes;
     }
   }
+  if (params_.share_mode == ShareMode::offline) return;  // the scenario says who is active
+  const Time now = sim().now();
+  c.last_seen = now;
+  FlowActivity& flow = flows_.at(packet.flow);
+  flow.last_seen = now;
+  const bool flow_was_active = flow.active;
+  flow.active = true;
   if (!c.active) {
     c.active = true;  // before the packet reaches the queue (the signal comes first)
     ++activity_changes_;
     apply_rates();
+    if (params_.flow_idle_timeout_intervals && !idle_check_armed_) arm_idle_check();
   } else if (!flow_was_active && from_model_) {
     apply_rates();  // the class's model stream may now follow another route
   }
@@ -238,14 +362,20 @@ void GatewayRateControl::on_dropped(std::uint32_t /*node*/, const Packet& packet
 void GatewayRateControl::look_for_idle() {
   const Time now = sim().now();
   bool changed = false;
-  for (FlowActivity& f : flows_) {
-    if (f.active && now - f.last_seen >= params_.flow_idle_timeout) {
+  for (std::uint32_t i = 0; i < flows_.size(); ++i) {
+    FlowActivity& f = flows_[i];
+    if (!f.active) continue;
+    // A flow's timeout is its class's (the fixed one without intervals).
+    const Time timeout = params_.flow_idle_timeout_intervals && class_of_flow_[i]
+                             ? idle_timeout(classes_.at(*class_of_flow_[i]))
+                             : params_.flow_idle_timeout;
+    if (now - f.last_seen >= timeout) {
       f.active = false;
       changed = changed || from_model_;
     }
   }
   for (auto& [id, c] : classes_) {
-    if (c.active && now - c.last_seen >= params_.flow_idle_timeout) {
+    if (c.active && now - c.last_seen >= idle_timeout(c)) {
       c.active = false;
       changed = true;
       ++activity_changes_;
@@ -271,7 +401,7 @@ void GatewayRateControl::model_shares() {
       }
     }
   }
-  const std::vector<double> rates = context().fair_shares(params_.capacity_model, active);
+  const std::vector<double> rates = context().fair_shares(params_.capacity_model, active, model_mac_capacity());
   for (auto& [id, c] : classes_) {
     const auto s = stream_of.find(id);
     if (s == stream_of.end()) continue;  // inactive: keeps its last share for its first packet back
@@ -287,7 +417,8 @@ double GatewayRateControl::token_rate(const ClassState& c) const {
 
 void GatewayRateControl::apply_rates() {
   const Time now = sim().now();
-  if (from_model_) model_shares();
+  // Offline, the shares were set from the declared plan (apply_declared).
+  if (from_model_ && params_.share_mode == ShareMode::activity) model_shares();
   // Shares are goodput rates; the shapers count whole IP packets (the header
   // bytes on top of the payload), so their token rates are scaled up to match.
   double aggregate = 0.0;
@@ -354,6 +485,11 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
   out["aggregate_rate_bps"] = shapes(params_.scheme) && params_.scheme != GatewayScheme::per_flow_rate_limit
                                   ? nlohmann::ordered_json(aggregate_rate_bps_)
                                   : nlohmann::ordered_json(nullptr);
+  out["share_mode"] = std::string(to_string(params_.share_mode));
+  // B, when the model's is not Bianchi's: given or measured.
+  out["mac_capacity_bps"] = params_.mac_capacity_bps ? nlohmann::ordered_json(*params_.mac_capacity_bps)
+                            : mac_capacity_bps_      ? nlohmann::ordered_json(*mac_capacity_bps_)
+                                                     : nlohmann::ordered_json(nullptr);
   out["activity_changes"] = activity_changes_;
   out["report_interval_s"] = params_.report_interval.to_seconds();
   nlohmann::ordered_json classes = nlohmann::ordered_json::array();

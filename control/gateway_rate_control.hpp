@@ -9,17 +9,29 @@
 //
 // Fair shares are goodput rates (001's, and B's in the capacity model); the shapers
 // count whole IP packets, so their token rates are the shares times a data
-// packet's size over its payload. The shares: `fair_rate_bps` per class, or the flows' `fair_share_bps` from the
-// scenario summed per class, or else 001's capacity model (`capacity_model`,
-// control/capacity_model.hpp) over the classes active at the time, each class one
-// stream along the route of its first active flow, recomputed as flows come and go. The aggregate limit is the sum of the active classes'
-// shares (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum
-// of the fair rates of constituent flows").
+// packet's size over its payload. The shares: `fair_rate_bps` per class, or the
+// flows' `fair_share_bps` from the scenario summed per class, or else 001's capacity
+// model (`capacity_model`, control/capacity_model.hpp) over the classes active at
+// the time, each class one stream along the route of its first active flow, with B
+// Bianchi's, measured in a one-hop run (`mac_capacity: "measured"`) or given
+// (`mac_capacity_bps`). The aggregate limit is the sum of the active classes' shares
+// (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum of the
+// fair rates of constituent flows").
 //
-// Activity (001 Sec. 5.3.3): a class turns active with its first packet at the
-// gateway (into the mesh, or out of it: delivered or forwarded) and inactive once none has passed for `flow_idle_timeout_s`; the rates
-// are then recomputed. The controller looks every timeout / 4, so a silent class is
-// found between 1 and 1.25 timeouts after its last packet.
+// Which classes are active (`share_mode`):
+//  - offline (001 App. A: the rates "computed off-line"): the classes with a flow
+//    the scenario declares sending (start_s <= t < stop_s). Every share is computed
+//    when the controller starts, once per interval between the scenario's starts
+//    and stops, and applied as each begins; a class not yet (or no longer) active
+//    holds the share of its next active interval, so that its first packet finds it.
+//    Traffic changes nothing.
+//  - activity (001 Sec. 5.3.3, "the presence or absence of packets"): a class turns
+//    active with its first packet at the gateway (into the mesh, or out of it:
+//    delivered or forwarded) and inactive once none has passed for
+//    `flow_idle_timeout_s`, or for `flow_idle_timeout_intervals` of its packet
+//    intervals at its share; the rates are then recomputed. The controller looks
+//    every timeout / 4 (the smallest class's, with intervals), so a silent class is
+//    found between 1 and 1.25 timeouts after its last packet.
 //
 // It reports, per class: its flows, its share now, packets and bytes the gateway
 // sends on, into its radio or wired queues (data and ACKs; data alone, for 001 Fig. 4's arrival
@@ -79,12 +91,22 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   // gateway sends it on (counted) rather than delivering it.
   void seen(const Packet& packet, bool into_queue);
   void look_for_idle();
+  // share_mode offline: the activity the scenario declares at each of its changes,
+  // and the shares then (computed at start), applied in turn.
+  void plan_declared_shares();
+  void apply_declared(std::size_t epoch);
+  // share_mode activity: how long class `c` may stay silent, and the next look.
+  Time idle_timeout(const ClassState& c) const;
+  void arm_idle_check();
+  void on_stop() override;
   void report();
   void apply_rates();
   // Tells the observer of decisions the shaping rates that changed since it was
   // last told (all: every one).
   void tell_rates(bool all);
   void model_shares();
+  // B for the capacity model: given, measured, or empty (Bianchi's).
+  std::optional<double> model_mac_capacity();
   // A class's share as a rate of whole IP packets (its first flow's packet size
   // over payload), bounded by the token bucket's largest rate.
   double token_rate(const ClassState& c) const;
@@ -99,8 +121,20 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
     bool active = false;
     Time last_seen;
   };
+  // share_mode offline: from `at` on, the classes active and their shares.
+  struct DeclaredEpoch {
+    Time at;
+    std::vector<bool> flows_active;        // by scenario flow index
+    std::map<std::uint32_t, double> shares;  // the active classes'
+  };
   const GatewayRateControlParams& params_;
   std::vector<FlowActivity> flows_;  // by scenario flow index
+  std::vector<std::optional<std::uint32_t>> class_of_flow_;  // by scenario flow index; empty: no class
+  std::vector<DeclaredEpoch> epochs_;
+  EventId epoch_event_;       // the next declared change
+  EventId idle_event_;        // share_mode activity with intervals: the next look
+  bool idle_check_armed_ = false;
+  std::optional<double> mac_capacity_bps_;  // B given or measured; empty: Bianchi's
   std::uint32_t gateway_ = 0;
   std::vector<mac::Mac*> macs_;
   link::PacketClassifier classifier_;

@@ -22,7 +22,11 @@ struct Keys {
   NumberParameter fair_rate_bps;
   IntegerParameter buffer_packets;
   IntegerParameter per_flow_buffer_packets;
+  ChoiceParameter<ShareMode> share_mode;
   TimeParameter flow_idle_timeout;
+  NumberParameter flow_idle_timeout_intervals;
+  ChoiceParameter<MacCapacitySource> mac_capacity;
+  NumberParameter mac_capacity_bps;
   ChoiceParameter<link::ClassifyBy> classify;
   TimeParameter report_interval;
   ObjectParameter fred;
@@ -67,12 +71,40 @@ const Keys& keys() {
                         .fallback = defaults.per_flow_buffer_packets,
                         .description = "each class's buffer (fq and the per-class schemes)",
                         .source = "001 Sec. 5.3.1: 5 per flow"}),
+      ChoiceParameter<ShareMode>({.key = "share_mode",
+                                  .names = names(kShareModes),
+                                  .fallback = defaults.share_mode,
+                                  .description = "which flows the shares are for: `activity`, the classes the gateway "
+                                                 "sees packets of (idle ones leave after the timeout); `offline`, the "
+                                                 "flows the scenario declares active (start_s <= t < stop_s), "
+                                                 "recomputed only at their starts and stops",
+                                  .source = "001 App. A (offline), Sec. 5.3.3 (activity)"}),
       TimeParameter({.key = "flow_idle_timeout_s",
                      .range = NumberRange::at_least(kMinPeriodS),
                      .fallback = defaults.flow_idle_timeout,
-                     .description = "a class silent this long counts as inactive (\"the presence or absence of "
-                                    "packets\")",
+                     .description = "share_mode activity: a class silent this long counts as inactive (\"the "
+                                    "presence or absence of packets\")",
                      .source = "001 Sec. 5.3.3; the value ours"}),
+      // A TCP flow at its share sends a packet every interval; a timeout of a few
+      // intervals follows its pace where a fixed second may be shorter than its gaps.
+      NumberParameter({.key = "flow_idle_timeout_intervals",
+                       .range = NumberRange::at_least(1),
+                       .description = "share_mode activity, instead of flow_idle_timeout_s: a class counts as "
+                                      "inactive after this many of its packet intervals at its share (a data "
+                                      "packet's bits over its token rate) without a packet",
+                       .source = "ours (issue 38)"}),
+      ChoiceParameter<MacCapacitySource>({.key = "mac_capacity",
+                                          .names = names(kMacCapacitySources),
+                                          .fallback = defaults.mac_capacity,
+                                          .description = "B of the capacity model: Bianchi's one-station "
+                                                         "throughput, or `measured` in a one-hop run on the "
+                                                         "scenario's PHY and MAC (docs/capacity.md)",
+                                          .source = "001 App. A.2"}),
+      NumberParameter({.key = "mac_capacity_bps",
+                       .unit = "bit/s",
+                       .range = NumberRange::positive(),
+                       .description = "a given B for the capacity model, instead of mac_capacity's",
+                       .source = "001 App. A.2"}),
       ChoiceParameter<link::ClassifyBy>({.key = "classify",
                                         .names = names(link::kClassifyBy),
                                         .fallback = defaults.classify,
@@ -110,7 +142,32 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
   p.fair_rate_bps = k.fair_rate_bps.read(r);
   p.buffer_packets = static_cast<int>(k.buffer_packets.read_or(r));
   p.per_flow_buffer_packets = static_cast<int>(k.per_flow_buffer_packets.read_or(r));
-  p.flow_idle_timeout = k.flow_idle_timeout.read_or(r);
+  p.share_mode = k.share_mode.read_or(r);
+  const std::optional<Time> idle_s = k.flow_idle_timeout.read(r);
+  p.flow_idle_timeout = idle_s.value_or(p.flow_idle_timeout);
+  p.flow_idle_timeout_intervals = k.flow_idle_timeout_intervals.read(r);
+  if (idle_s && p.flow_idle_timeout_intervals) {
+    ctx.issues().add(r.path_of(k.flow_idle_timeout_intervals.key),
+                     "give flow_idle_timeout_s or flow_idle_timeout_intervals, not both");
+  }
+  if (p.share_mode == ShareMode::offline) {
+    // Offline shares follow the scenario's starts and stops, never the traffic.
+    for (const std::string* key : {&k.flow_idle_timeout.key, &k.flow_idle_timeout_intervals.key}) {
+      if (r.has(*key)) ctx.issues().add(r.path_of(*key), "applies only to \"share_mode\": \"activity\"");
+    }
+  }
+  p.mac_capacity = k.mac_capacity.read_or(r);
+  p.mac_capacity_bps = k.mac_capacity_bps.read(r);
+  if (p.mac_capacity_bps && r.has(k.mac_capacity.key)) {
+    ctx.issues().add(r.path_of(k.mac_capacity_bps.key), "give mac_capacity or mac_capacity_bps, not both");
+  }
+  if (p.fair_rate_bps) {
+    // B matters only to the capacity model, which a given share replaces.
+    for (const std::string* key : {&k.mac_capacity.key, &k.mac_capacity_bps.key}) {
+      if (r.has(*key)) ctx.issues().add(r.path_of(*key), "applies only to shares from the capacity model; "
+                                                          "fair_rate_bps gives them");
+    }
+  }
   p.classify = k.classify.read_or(r);
   p.burst_bytes = link::shaper_keys().burst_bytes.read_or(r);
   p.report_interval = k.report_interval.read_or(r);
@@ -153,9 +210,21 @@ ControllerEntry gateway_rate_control_entry() {
   e.summary = "queueing and rate control at one gateway: its queues get the `scheme`'s discipline, shaped to "
               "each class's fair share (docs/controllers.md)";
   e.source = "001 Sec. 4";
-  e.parameters = {k.gateway,        k.scheme,   k.capacity_model, k.fair_rate_bps,
-                  k.buffer_packets, k.per_flow_buffer_packets,    k.flow_idle_timeout,
-                  k.classify,       link::shaper_keys().burst_bytes, k.report_interval, k.fred};
+  e.parameters = {k.gateway,
+                  k.scheme,
+                  k.capacity_model,
+                  k.fair_rate_bps,
+                  k.buffer_packets,
+                  k.per_flow_buffer_packets,
+                  k.share_mode,
+                  k.flow_idle_timeout,
+                  k.flow_idle_timeout_intervals,
+                  k.mac_capacity,
+                  k.mac_capacity_bps,
+                  k.classify,
+                  link::shaper_keys().burst_bytes,
+                  k.report_interval,
+                  k.fred};
   // "fred" only with "scheme": "fred" (the parse forbids it otherwise).
   e.schema_rules = {{"if", {{"required", nlohmann::ordered_json::array({k.fred.key})}}},
                     {"then",

@@ -10,6 +10,7 @@
 
 #include "core/not_supported.hpp"
 #include "runner/network_links.hpp"
+#include "runner/one_hop_capacity.hpp"
 #include "scenario/capacity_problem.hpp"
 #include "scenario/transport_builder.hpp"
 #include "transport/flow_build_context.hpp"
@@ -171,10 +172,21 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   // 001's capacity models over this network, built at the first call (only a
   // gateway controller without given shares asks).
-  control_context_->fair_shares = [this, capacity = std::shared_ptr<const ScenarioCapacity>()](
-                                      CapacityModel model, const std::vector<bool>& active) mutable {
-    if (!capacity) capacity = std::make_shared<const ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
-    return control::fair_shares(capacity->problem, model, active);
+  control_context_->fair_shares = [this, capacity = std::shared_ptr<ScenarioCapacity>()](
+                                      CapacityModel model, const std::vector<bool>& active,
+                                      std::optional<double> mac_capacity_bps) mutable {
+    if (!capacity) capacity = std::make_shared<ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
+    if (!mac_capacity_bps) return control::fair_shares(capacity->problem, model, active);
+    // A given B for every resource (scenario/capacity_problem.hpp's CapacityOptions).
+    control::CapacityProblem given = capacity->problem;
+    given.mac_capacity_bps = *mac_capacity_bps;
+    given.link_capacity_bps.clear();
+    return control::fair_shares(given, model, active);
+  };
+  // Measured at most once per run, when a controller asks (runner/one_hop_capacity.hpp).
+  control_context_->measured_mac_capacity_bps = [this, measured = std::optional<double>()]() mutable {
+    if (!measured) measured = measure_mac_capacity_bps(scenario_);
+    return *measured;
   };
   control_context_->radio_neighbours = [this](std::uint32_t node) {
     std::vector<std::uint32_t> heard;
@@ -201,8 +213,18 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
     const transport::FlowSpec spec =
         transport::flow_spec(f, {static_cast<std::uint32_t>(i), ends.src, ends.dst}, edca, scenario_.simulation.duration);
     control_context_->flows.push_back(
-        {f.id, ends.src, ends.dst, f.sends_acks, spec.user_priority, spec.ack_user_priority, f.fair_share_bps,
-         static_cast<double>(f.payload_bytes + header_bytes_of(f)) / static_cast<double>(std::max<std::int64_t>(f.payload_bytes, 1))});
+        {.id = f.id,
+         .src = ends.src,
+         .dst = ends.dst,
+         .sends_acks = f.sends_acks,
+         .user_priority = spec.user_priority,
+         .ack_user_priority = spec.ack_user_priority,
+         .fair_share_bps = f.fair_share_bps,
+         .packet_per_payload = static_cast<double>(f.payload_bytes + header_bytes_of(f)) /
+                               static_cast<double>(std::max<std::int64_t>(f.payload_bytes, 1)),
+         .payload_bytes = f.payload_bytes,
+         .start = f.start,
+         .stop = f.stop});
   }
   for (std::size_t i = 0; i < scenario_.controllers.size(); ++i) {
     controllers_.push_back(registry.create(scenario_.controllers[i], i, *control_context_));

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <vector>
 #include <string>
 #include <utility>
 
@@ -133,6 +135,185 @@ TEST(GatewayRateControl, TheAggregateLimitFollowsTheActiveClasses) {
   EXPECT_DOUBLE_EQ(series[22], 3 * share);
   EXPECT_DOUBLE_EQ(series[27], 2 * share);
   EXPECT_DOUBLE_EQ(stats["aggregate_rate_bps"], 2 * share);
+}
+
+// The chain of TheAggregateLimitFollowsTheActiveClasses: five UDP CBR subscribers,
+// n1's and n5's flows stopping at 20 s, 0->7 at 25 s.
+nlohmann::json stopping_chain() {
+  nlohmann::json doc = jamshaid("chain7_short_lived.json");
+  doc["simulation"]["duration_s"] = 35;
+  for (auto& f : doc["flows"]) {
+    f["transport"] = "udp";
+    f["payload_bytes"] = 500;
+    f["traffic"] = {{"type", "cbr"}, {"rate_bps", 20000}};
+  }
+  doc["flows"][0]["stop_s"] = 20;
+  doc["flows"][1]["stop_s"] = 20;
+  doc["flows"][2]["stop_s"] = 25;
+  doc["controllers"][0]["scheme"] = "aggregate_rate_limit";
+  doc["controllers"][0]["fair_rate_bps"] = 30000;
+  doc["controllers"][0].erase("flow_idle_timeout_s");
+  return doc;
+}
+
+TEST(GatewayRateControl, IdleTimeoutInPacketIntervalsScalesWithTheShare) {
+  // 4 intervals of a 528-byte packet at 30 kbit/s x 528/500: 0.53 s of silence, found
+  // within 1.25 of it: by 21 s three classes are left (the 1-s timeout takes until 22 s),
+  // by 26 s two.
+  nlohmann::json doc = stopping_chain();
+  doc["controllers"][0]["flow_idle_timeout_intervals"] = 4;
+  const Results r = run_scenario(parse_scenario(doc));
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
+  const auto& series = stats["aggregate_rate_series_bps"];
+  ASSERT_EQ(series.size(), 35u);
+  const double share = 30000.0 * 528 / 500;
+  EXPECT_DOUBLE_EQ(series[15], 5 * share);  // a CBR packet every 0.2 s keeps each active
+  EXPECT_DOUBLE_EQ(series[20], 3 * share);
+  EXPECT_DOUBLE_EQ(series[25], 2 * share);
+  EXPECT_EQ(stats["activity_changes"], 8);  // 5 on, 3 off: no flapping
+  // 1.5 intervals is shorter than the CBR gap (0.2 s against 0.13 s): the classes flap.
+  doc["controllers"][0]["flow_idle_timeout_intervals"] = 1.5;
+  const Results flapping = run_scenario(parse_scenario(doc));
+  EXPECT_GT(controller_column::statistics.cell(flapping.controllers.at(0))["activity_changes"].get<int>(), 100);
+}
+
+TEST(GatewayRateControl, OfflineSharesFollowTheScenariosStartsAndStopsOnly) {
+  // share_mode offline: the classes the scenario declares sending, whatever the
+  // traffic. Each stop takes effect at its own second, not after a timeout.
+  nlohmann::json doc = stopping_chain();
+  doc["controllers"][0]["share_mode"] = "offline";
+  // Sources far below their share: activity would see them; offline ignores it.
+  for (auto& f : doc["flows"]) f["traffic"]["rate_bps"] = 400;
+  const Results r = run_scenario(parse_scenario(doc));
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
+  EXPECT_EQ(stats["share_mode"], "offline");
+  const auto& series = stats["aggregate_rate_series_bps"];  // at 1 s, 2 s, ...
+  const double share = 30000.0 * 528 / 500;
+  EXPECT_DOUBLE_EQ(series[0], 5 * share);
+  EXPECT_DOUBLE_EQ(series[18], 5 * share);  // 19 s
+  EXPECT_DOUBLE_EQ(series[20], 3 * share);  // 21 s: the stops at 20 s, not a timeout later
+  EXPECT_DOUBLE_EQ(series[25], 2 * share);  // 26 s
+  EXPECT_EQ(stats["activity_changes"], 8);
+}
+
+TEST(GatewayRateControl, OfflineModelSharesAreTheModelsForTheDeclaredFlows) {
+  // The capacity model's shares for the flows sending in each interval of 001
+  // Sec. 5.3.3's chain, set as each interval begins (here before any packet).
+  nlohmann::json doc = jamshaid("chain7_short_lived.json");
+  doc["simulation"]["duration_s"] = 5;
+  // Brought forward: 1->0 and 0->5 stop at 2 s, 0->7 at 3 s; the returns come later.
+  doc["flows"][0]["stop_s"] = 2;
+  doc["flows"][1]["stop_s"] = 2;
+  doc["flows"][2]["stop_s"] = 3;
+  doc["flows"][5]["start_s"] = 4.5;
+  doc["flows"][6]["start_s"] = 4.5;
+  doc["controllers"][0] = {{"type", "gateway_rate_control"}, {"gateway", "n0"},
+                           {"scheme", "per_flow_rate_limit"}, {"classify", "flow"}, {"share_mode", "offline"}};
+  const Results r = run_scenario(parse_scenario(doc));
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
+  const auto& classes = stats["classes"];
+  ASSERT_EQ(classes.size(), 7u);
+  std::map<std::string, std::vector<double>> series;
+  for (const auto& c : classes) series[c["class"]] = c["share_series_bps"].get<std::vector<double>>();
+  // Five flows at first, two at the end: the two left get more.
+  EXPECT_GT(series["3to0"].at(3), series["3to0"].at(0));
+  EXPECT_GT(series["0to6"].at(3), series["0to6"].at(0));
+  EXPECT_EQ(series["1to0"].at(2), 0.0);  // inactive: the series says 0
+  EXPECT_EQ(series["1to0_again"].at(0), 0.0);
+}
+
+TEST(GatewayRateControl, PerFlowLimitNeverPutsAFlowAboveItsCapByMoreThanTheBucket) {
+  // Upstream saturated UDP from the parking lot's three subscribers; per-flow
+  // limiting shapes their data on the gateway's wired link. Over the window T, the
+  // bucket lets through at most its depth plus the token rate times T (plus the
+  // link's delay D behind it): goodput <= cap (1 + D/T) + 8 depth / (T packet/payload).
+  nlohmann::json doc = jamshaid("chain_1mbps.json");
+  doc["simulation"]["duration_s"] = 45;
+  doc["simulation"]["warmup_s"] = 5;
+  for (auto& f : doc["flows"]) {
+    std::swap(f["src"], f["dst"]);
+    f["transport"] = "udp";
+    f.erase("tcp");
+    f["traffic"] = {{"type", "saturated"}};
+  }
+  doc["controllers"][0]["share_mode"] = "offline";
+  const double window_s = 40, delay_s = 0.003, depth_bytes = 1500, packet_per_payload = 1028.0 / 1000;
+  const auto over_cap = [&](const Results& r, const nlohmann::ordered_json& caps_from) {
+    std::size_t over = 0;
+    const auto& classes = controller_column::statistics.cell(caps_from)["classes"];
+    for (std::size_t i = 0; i < r.flows.size(); ++i) {
+      const double cap = classes.at(i)["share_bps"].get<double>();
+      const double bound = cap * (1 + delay_s / window_s) + 8 * depth_bytes / (packet_per_payload * window_s);
+      if (flow_column::goodput_bps.of(r.flows[i]) > bound) ++over;
+    }
+    return over;
+  };
+  const Results offline = run_scenario(parse_scenario(doc));
+  EXPECT_EQ(over_cap(offline, offline.controllers.at(0)), 0u);
+  // The 1-hop subscriber fills what its cap leaves (shaping works, it is not idle).
+  EXPECT_GT(flow_column::goodput_bps.of(offline.flows[0]),
+            0.95 * controller_column::statistics.cell(offline.controllers.at(0))["classes"][0]["share_bps"].get<double>());
+  // The check can fail: activity-driven shares with a timeout shorter than a
+  // class's packet gaps hand the idle-looking classes' shares to the others.
+  doc["controllers"][0]["share_mode"] = "activity";
+  doc["controllers"][0]["flow_idle_timeout_s"] = 0.005;
+  const Results activity = run_scenario(parse_scenario(doc));
+  EXPECT_GT(over_cap(activity, offline.controllers.at(0)), 0u);
+}
+
+TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
+  const auto issues_of = [](const nlohmann::json& controller) {
+    nlohmann::json doc = jamshaid("chain_1mbps.json");
+    doc["controllers"][0] = controller;
+    try {
+      parse_scenario(doc);
+    } catch (const ScenarioError& e) {
+      return e.issues();
+    }
+    return std::vector<ValidationIssue>{};
+  };
+  const nlohmann::json base = {{"type", "gateway_rate_control"}, {"gateway", "n0"}};
+  nlohmann::json both = base;
+  both["flow_idle_timeout_s"] = 2;
+  both["flow_idle_timeout_intervals"] = 4;
+  auto issues = issues_of(both);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_NE(issues[0].message.find("not both"), std::string::npos);
+
+  nlohmann::json offline = base;
+  offline["share_mode"] = "offline";
+  offline["flow_idle_timeout_intervals"] = 4;
+  issues = issues_of(offline);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_NE(issues[0].message.find("share_mode"), std::string::npos);
+
+  nlohmann::json given = base;
+  given["fair_rate_bps"] = 50000;
+  given["mac_capacity"] = "measured";
+  issues = issues_of(given);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity");
+
+  nlohmann::json two_b = base;
+  two_b["mac_capacity"] = "measured";
+  two_b["mac_capacity_bps"] = 700000;
+  issues = issues_of(two_b);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity_bps");
+
+  nlohmann::json low = base;
+  low["flow_idle_timeout_intervals"] = 0.5;
+  issues = issues_of(low);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
+
+  nlohmann::json mode = base;
+  mode["share_mode"] = "ofline";
+  issues = issues_of(mode);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/share_mode");
 }
 
 }  // namespace

@@ -105,3 +105,22 @@ def test_capacity_errors():
         wmnsim.model.capacity(str(path), mac_capacity_bps=-5)
     with pytest.raises(wmnsim.ScenarioError, match="no route"):
         wmnsim.model.capacity(str(path), overrides={"/nodes/3/position_m": [5000, 0]})
+
+
+def test_capacity_with_b_measured_in_a_one_hop_run():
+    # B measured (runner/one_hop_capacity.hpp): a TCP flow's ACKs take airtime, so below Bianchi's.
+    bianchi = wmnsim.model.capacity(CHAIN)["b"]["mac_capacity_bps"]
+    r = subprocess.run([WMNSIM_BIN, "model", "capacity", CHAIN, "--measure-mac-capacity", "--json"],
+                       capture_output=True, text=True, check=True)
+    measured = json.loads(r.stdout)["b"]["mac_capacity_bps"]
+    assert 0.6 * bianchi < measured < 0.95 * bianchi
+    one_hop = subprocess.run([WMNSIM_BIN, "model", "capacity", CHAIN, "--one-hop-scenario"], capture_output=True,
+                             text=True, check=True)
+    doc = json.loads(one_hop.stdout)
+    assert [n["id"] for n in doc["nodes"]] == ["ap", "sta"] and len(doc["flows"]) == 1
+    # The run of that scenario is the measurement.
+    run = wmnsim.run(doc)
+    assert run.flows["goodput_bps"].iloc[0] == pytest.approx(measured, rel=1e-12)
+    both_given = subprocess.run([WMNSIM_BIN, "model", "capacity", CHAIN, "--measure-mac-capacity",
+                                 "--mac-capacity-bps", "1e5"], capture_output=True, text=True)
+    assert both_given.returncode != 0
