@@ -118,6 +118,10 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
       ctx.issues.add(r.path_of("interval_s"), "an interval of " + describe_value(*r.get("interval_s")) +
                                                   " s / /simulation/offered_load_scale " + format_number(scale) +
                                                   " is less than 1e-06 s; lower the scale or lengthen the interval");
+    } else if (s > 1e6) {  // as for rate_bps below: far inside Time's range (about +-106 days)
+      ctx.issues.add(r.path_of("interval_s"), "an interval of " + describe_value(*r.get("interval_s")) +
+                                                  " s / /simulation/offered_load_scale " + format_number(scale) +
+                                                  " is more than 1e6 s; raise the scale or shorten the interval");
     } else {
       interval = scale != 1.0 ? Time::from_seconds(s) : *typed_interval;
     }

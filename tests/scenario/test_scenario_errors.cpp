@@ -147,6 +147,12 @@ const BadCase kBadCases[] = {
        d["phy"] = {{"reception", {{"preamble_detection_snr_db", 4}}}};
      },
      "/phy/reception/preamble_detection_snr_db", "does not apply with propagation model \"range\""},
+    {"IntervalScaledBeyondTheTimeRange",
+     [](json& d) {
+       d["simulation"]["offered_load_scale"] = 1e-13;
+       d["flows"][0]["traffic"] = {{"type", "cbr"}, {"interval_s", 0.0001}};
+     },
+     "/flows/0/traffic/interval_s", "is more than 1e6 s"},
     {"TimeseriesFileNameTooLong",
      [](json& d) { d["outputs"] = {{"timeseries_file", "out/" + std::string(256, 'x') + ".csv"}}; },
      "/outputs/timeseries_file", "at most 255 fit"},
