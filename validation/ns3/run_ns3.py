@@ -15,9 +15,12 @@
   run_ns3.py ablation [--seeds 1 2 3 4 5 6]
       runs the flagship under the preset with parts of it undone (each MAC departure, the TCP
       defaults, the queue) and prints the hidden flow A's goodput per variant (wmnsim only).
-  run_ns3.py compare [--seeds 1 2 3] [SCENARIO...]
+  run_ns3.py compare [--seeds 1 2 3] [--variant LABEL:/pointer=value,...]... [SCENARIO...]
       runs wmnsim (default and under the preset) for the same seeds, prints the side-by-side
-      table per flow and runs `wmnsim compare` of the preset's runs against each reference.
+      table per flow and a summary per scenario (total, Jain's index of the per-flow means
+      and the mean of the per-run indices, least and most flow, flows within 15 % of ns-3),
+      and runs `wmnsim compare` of the preset's runs against each reference. Each --variant
+      adds a column: the preset with those overrides (as wmnsim run --set).
       Exit 0 when every comparison passed, 3 when one found a metric outside its tolerance.
 
 The spec handed to the ns-3 program is the scenario itself: positions and routes from
@@ -291,9 +294,9 @@ def ns3_trace_counts(trace: Path, node_of_mac: dict) -> dict:
     return counts
 
 
-def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool) -> dict:
+def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool, extra: tuple = ()) -> dict:
     cmd = [str(cli), "run", str(case.path), "--seed", str(seed), "-o", str(out)]
-    for o in case.overrides:
+    for o in [*case.overrides, *extra]:
         cmd += ["--set", o]
     if compat:
         cmd += ["--set", "/compat=ns3"]
@@ -339,6 +342,46 @@ def ablation(cli: Path, seeds: list) -> None:
             print(f"  {label:<70} {statistics.fmean(a):.3f} ({min(a):.3f}-{max(a):.3f})")
 
 
+def parse_variant(text: str) -> tuple:
+    """LABEL:/pointer=value,... -> (label, [overrides]): the preset with these overrides."""
+    label, sep, sets = text.partition(":")
+    overrides = [o for o in sets.split(",") if o]
+    if not sep or not label or not overrides or any(not o.startswith("/") or "=" not in o for o in overrides):
+        raise SystemExit(f"--variant {text!r}: expected LABEL:/pointer=value[,/pointer=value...]")
+    return label, overrides
+
+
+# A flow "within" ns-3 when its mean differs by at most this fraction of ns-3's mean (the
+# references' relative tolerance per flow).
+WITHIN = 0.15
+
+
+def summary_rows(columns: dict, ns3_means: dict, ns3_run_index: float) -> list:
+    """Per column (label -> {flow: [goodput per seed]}) and ns-3 (flow -> mean): the rows of
+    the summary block, each (name, [text per column], ns-3 text)."""
+    flows = list(ns3_means)
+    def means(col):
+        return [statistics.fmean(col[f]) for f in flows]
+    def run_index(col):
+        n = len(next(iter(col.values())))
+        return statistics.fmean(jain([col[f][i] for f in flows]) for i in range(n))
+    def within(col):
+        return sum(abs(statistics.fmean(col[f]) - ns3_means[f]) <= WITHIN * ns3_means[f] for f in flows if ns3_means[f] > 0)
+    ns3 = [ns3_means[f] for f in flows]
+    ranked = sorted(flows, key=lambda f: -ns3_means[f])
+    return [
+        ("total, Mbit/s", [f"{sum(means(c)) / 1e6:.3f}" for c in columns.values()], f"{sum(ns3) / 1e6:.3f}"),
+        ("Jain's index of the per-flow means", [f"{jain(means(c)):.3f}" for c in columns.values()], f"{jain(ns3):.3f}"),
+        ("mean of the per-run indices", [f"{run_index(c):.3f}" for c in columns.values()], f"{ns3_run_index:.3f}"),
+        ("least / most flow, Mbit/s", [f"{min(means(c)) / 1e6:.3f} / {max(means(c)) / 1e6:.3f}" for c in columns.values()],
+         f"{min(ns3) / 1e6:.3f} / {max(ns3) / 1e6:.3f}"),
+        (f"ns-3's three largest ({', '.join(ranked[:3])})",
+         [", ".join(f"{statistics.fmean(c[f]) / 1e6:.3f}" for f in ranked[:3]) for c in columns.values()],
+         ", ".join(f"{ns3_means[f] / 1e6:.3f}" for f in ranked[:3])),
+        (f"flows within {WITHIN:.0%} of ns-3", [f"{within(c)} of {sum(v > 0 for v in ns3)}" for c in columns.values()], "-"),
+    ]
+
+
 def own_ack_then_data(trace: Path, node: str, until_s: float, ack_s: float, difs_s: float) -> tuple:
     """In an ns-3 trace: of `node`'s DATA frames whose previous transmission was its own ACK
     (within `until_s`), how many began exactly DIFS after that ACK ended (no backoff)."""
@@ -370,7 +413,12 @@ def main() -> int:
     ap.add_argument("--build", type=Path, default=REPO / "build" / "ci", help="wmnsim build (cli/wmnsim, python/)")
     ap.add_argument("--ns3-binary", type=Path, default=REPO / "build" / "ns3" / "wmnsim_ns3")
     ap.add_argument("--json", type=Path, help="compare: also write the side-by-side numbers here")
+    ap.add_argument("--variant", action="append", default=[], metavar="LABEL:/pointer=value,...",
+                    help="compare: add a column, the preset with these overrides (repeatable)")
     args = ap.parse_args()
+    variants = [parse_variant(v) for v in args.variant]
+    if variants and args.mode != "compare":
+        raise SystemExit("--variant is for compare only")
     wmnsim = wmnsim_module(args.build)
     scenarios = [Case(s) for s in args.scenarios]
 
@@ -428,34 +476,48 @@ def main() -> int:
     cli = args.build / "cli" / "wmnsim"
     status = 0
     table = {}
+    # The columns: wmnsim's default, the preset, and the preset under each --variant.
+    columns = [("wmnsim default", False, []), ("wmnsim ns3 preset", True, [])] + [(label, True, o) for label, o in variants]
     with tempfile.TemporaryDirectory() as tmp:
         for s in scenarios:
             ref = json.loads(reference_name(s).read_text())
-            rows = {}
+            rows = {label: {} for label, _, _ in columns}
             files = []
-            walls = {"default": [], "ns3": []}
+            walls = {label: [] for label, _, _ in columns}
             for seed in args.seeds:
-                for compat in (False, True):
-                    out = Path(tmp) / f"{s.name}.{seed}.{'ns3' if compat else 'default'}.json"
-                    doc = run_wmnsim(cli, s, seed, out, compat)
-                    walls["ns3" if compat else "default"].append(round(doc["_wall"], 1))
-                    if compat:
+                for c, (label, compat, extra) in enumerate(columns):
+                    out = Path(tmp) / f"{s.name}.{seed}.{c}.json"
+                    doc = run_wmnsim(cli, s, seed, out, compat, tuple(extra))
+                    walls[label].append(round(doc["_wall"], 1))
+                    if c == 1:
                         files.append(str(out))
                     for f in doc["flows"]:
-                        rows.setdefault(f["id"], {"default": [], "ns3": []})["ns3" if compat else "default"].append(
-                            f["goodput_bps"])
-            print(f"\n{s} (seeds {args.seeds}; wmnsim run times, s: default {walls['default']}, "
-                  f"ns3 preset {walls['ns3']})")
-            print(f"{'flow':<12} {'wmnsim default':>15} {'wmnsim ns3':>12} {'ns-3':>12} {'preset vs ns-3':>15}")
-            table[s.name] = {"flows": {}, "wall_clock_s": walls}
+                        rows[label].setdefault(f["id"], []).append(f["goodput_bps"])
+            print(f"\n{s} (seeds {args.seeds}; wmnsim run times, s: "
+                  + "; ".join(f"{label} {w}" for label, w in walls.items()) + ")")
+            for label, _, extra in columns[2:]:
+                print(f"  {label}: the preset with --set {' --set '.join(extra)}")
+            labels = [label for label, _, _ in columns]
+            print(f"{'flow':<12} " + " ".join(f"{label:>18}" for label in labels) + f" {'ns-3':>12} {'preset vs ns-3':>15}")
+            table[s.name] = {"flows": {}, "wall_clock_s": walls, "variants": {label: o for label, _, o in columns[2:]}}
+            ns3_means, ns3_index = {}, math.nan
             for m in ref["metrics"]:
+                if m["metric"] == "summary/jain_fairness_index":
+                    ns3_index = m["mean"]
                 if not m["metric"].startswith("flows/"):
                     continue
                 fid = m["metric"].split("/")[1]
-                d, p, n = statistics.fmean(rows[fid]["default"]), statistics.fmean(rows[fid]["ns3"]), m["mean"]
-                rel = (p - n) / n if n else math.nan
-                print(f"{fid:<12} {d / 1e6:>15.3f} {p / 1e6:>12.3f} {n / 1e6:>12.3f} {rel:>+15.1%}")
-                table[s.name]["flows"][fid] = {"wmnsim_default_bps": d, "wmnsim_ns3_bps": p, "ns3_bps": n}
+                ns3_means[fid] = n = m["mean"]
+                means = [statistics.fmean(rows[label][fid]) for label in labels]
+                rel = (means[1] - n) / n if n else math.nan
+                print(f"{fid:<12} " + " ".join(f"{v / 1e6:>18.3f}" for v in means) + f" {n / 1e6:>12.3f} {rel:>+15.1%}")
+                table[s.name]["flows"][fid] = {"wmnsim_default_bps": means[0], "wmnsim_ns3_bps": means[1], "ns3_bps": n,
+                                               **{f"{label}_bps": v for label, v in zip(labels[2:], means[2:])}}
+            print(f"{'summary':<40} " + " ".join(f"{label:>18}" for label in labels) + f" {'ns-3':>14}")
+            summary = summary_rows({label: rows[label] for label in labels}, ns3_means, ns3_index)
+            for name, cells, ns3_cell in summary:
+                print(f"{name:<40} " + " ".join(f"{cell:>18}" for cell in cells) + f" {ns3_cell:>14}")
+            table[s.name]["summary"] = {name: dict(zip(labels + ["ns-3"], cells + [ns3_cell])) for name, cells, ns3_cell in summary}
             r = subprocess.run([str(cli), "compare", *files, str(reference_name(s))], text=True, capture_output=True)
             print(r.stdout, r.stderr, sep="", end="")
             table[s.name]["compare_exit"] = r.returncode
