@@ -9,11 +9,31 @@ TcpSenderConfig tcp_sender_config(const TcpConfig& tcp, const FlowSpec& flow) {
   c.mss = flow.payload_bytes;
   c.window_packets = static_cast<std::uint32_t>(tcp.window_packets);
   c.rto.min = tcp.min_rto;
+  c.rto.initial = tcp.initial_rto;
   c.initial_window_segments = static_cast<std::uint32_t>(tcp.initial_window_segments);
   c.limited_transmit = tcp.limited_transmit;
   c.timestamps = tcp.timestamps;
   c.sack = tcp.sack;
   c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
+  c.start = flow.start;
+  c.stop = flow.stop;
+  c.user_priority = flow.user_priority;
+  return c;
+}
+
+WccpSenderConfig wccp_sender_config(const WccpConfig& wccp, const FlowSpec& flow) {
+  WccpSenderConfig c;
+  c.address = flow.address;
+  c.mss = flow.payload_bytes;
+  c.window_packets = static_cast<std::uint32_t>(wccp.window_packets);
+  c.beta = wccp.beta;
+  c.fast_retransmit = wccp.fast_retransmit;
+  c.rto.min = wccp.min_rto;
+  c.rto.initial = wccp.initial_rto;
+  c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
+  if (c.application == TcpApplication::written && flow.payload_bytes > 0) {
+    c.desired_rate_pps = flow.traffic.rate_bps / (8.0 * flow.payload_bytes);  // while on, for on_off
+  }
   c.start = flow.start;
   c.stop = flow.stop;
   c.user_priority = flow.user_priority;

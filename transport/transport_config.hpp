@@ -34,6 +34,7 @@ struct TcpConfig {
   TcpVariant variant = TcpVariant::newreno;
   bool delayed_ack = false;
   Time min_rto = transport::RtoLimits{}.min;
+  Time initial_rto = transport::RtoLimits{}.initial;  // RFC 6298 2.1
   int window_packets = kDefaultWindowPackets;  // maximum window; the fixed window for fixed_window
   int initial_window_segments = 0;  // 0: RFC 5681 3.1 eq. (1) (3 segments for MSS 1460)
   bool limited_transmit = false;    // RFC 3042
@@ -47,6 +48,7 @@ struct WccpConfig {
   // floor and fast retransmit, with TcpConfig's defaults.
   int window_packets = TcpConfig{}.window_packets;
   Time min_rto = TcpConfig{}.min_rto;
+  Time initial_rto = TcpConfig{}.initial_rto;
   bool fast_retransmit = true;
 };
 

@@ -47,6 +47,19 @@ const TimeParameter& min_rto_key() {
   return key;
 }
 
+const TimeParameter& initial_rto_key() {
+  // RFC 6298 2.1's RTO before the first RTT sample (clamped to [min_rto, max] as every RTO is);
+  // ns-2.27, which 003 ran, had 6 s (rtxcur_init_; docs/transport.md), ns-2.35 3 s.
+  static const TimeParameter key({.key = "initial_rto_s",
+                                  .range = NumberRange::open_closed(
+                                      0.0, static_cast<double>(RtoLimits{}.max.picoseconds()) / 1e12),
+                                  .fallback = RtoLimits{}.initial,
+                                  .description = "the retransmission timeout before the first RTT sample",
+                                  .source = "RFC 6298 2.1 (1 s); ns-2 rtxcur_init_ (6 s in ns-2.27, 3 s in "
+                                            "ns-2.35), Linux TCP_TIMEOUT_INIT (1 s)"});
+  return key;
+}
+
 // The keys of a flow's "tcp" object, declared once (config/parameter_table.hpp).
 struct TcpKeys {
   ChoiceParameter<TcpVariant> variant;
@@ -98,7 +111,7 @@ const TcpKeys& tcp_keys() {
 const ObjectParameter& tcp_object() {
   static const ObjectParameter object({
       .key = "tcp",
-      .members = {tcp_keys().variant, tcp_keys().delayed_ack, min_rto_key(), window_packets_key(),
+      .members = {tcp_keys().variant, tcp_keys().delayed_ack, min_rto_key(), initial_rto_key(), window_packets_key(),
                   tcp_keys().initial_window_segments, tcp_keys().limited_transmit, tcp_keys().timestamps,
                   tcp_keys().sack},
       .description = "the TCP sender's and receiver's settings (docs/transport.md)",
@@ -132,7 +145,8 @@ const WccpKeys& wccp_keys() {
 const ObjectParameter& wccp_object() {
   static const ObjectParameter object({
       .key = "wccp",
-      .members = {wccp_keys().beta, window_packets_key(), min_rto_key(), wccp_keys().fast_retransmit},
+      .members = {wccp_keys().beta, window_packets_key(), min_rto_key(), initial_rto_key(),
+                  wccp_keys().fast_retransmit},
       .description = "the WCCP sender's settings (docs/transport.md, \"WCCP\")",
       .source = "",
   });
@@ -168,20 +182,7 @@ std::unique_ptr<FlowEndpoint> build_tcp(FlowBuildContext& site) {
 std::unique_ptr<FlowEndpoint> build_wccp(FlowBuildContext& site) {
   const FlowSpec& f = site.flow;
   const auto& wccp = std::any_cast<const WccpConfig&>(f.params);
-  WccpSenderConfig c;
-  c.address = f.address;
-  c.mss = f.payload_bytes;
-  c.window_packets = static_cast<std::uint32_t>(wccp.window_packets);
-  c.beta = wccp.beta;
-  c.fast_retransmit = wccp.fast_retransmit;
-  c.rto.min = wccp.min_rto;
-  c.application = f.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
-  if (c.application == TcpApplication::written && f.payload_bytes > 0) {
-    c.desired_rate_pps = f.traffic.rate_bps / (8.0 * f.payload_bytes);  // while on, for on_off
-  }
-  c.start = f.start;
-  c.stop = f.stop;
-  c.user_priority = f.user_priority;
+  const WccpSenderConfig c = wccp_sender_config(wccp, f);
   TcpReceiverConfig r;
   r.address = f.address;
   r.mss = f.payload_bytes;
@@ -244,6 +245,7 @@ TransportEntry tcp_entry() {
     c.variant = k.variant.read_or(t);
     c.delayed_ack = k.delayed_ack.read_or(t);
     c.min_rto = min_rto_key().read_or(t);
+    c.initial_rto = initial_rto_key().read_or(t);
     c.window_packets = static_cast<int>(window_packets_key().read_or(t));
     c.initial_window_segments = static_cast<int>(k.initial_window_segments.read(t).value_or(0));
     c.limited_transmit = k.limited_transmit.read_or(t);
@@ -274,6 +276,7 @@ TransportEntry wccp_entry() {
     c.beta = k.beta.read_or(w);
     c.window_packets = static_cast<int>(window_packets_key().read_or(w));
     c.min_rto = min_rto_key().read_or(w);
+    c.initial_rto = initial_rto_key().read_or(w);
     c.fast_retransmit = k.fast_retransmit.read_or(w);
     w.finish();
     return std::any(c);

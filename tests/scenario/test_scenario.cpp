@@ -275,6 +275,22 @@ TEST(ScenarioParse, WccpFlowsGetTheInNetworkControllerImplicitly) {
   EXPECT_EQ(s.controllers[0].nodes.size(), 3u);
 }
 
+TEST(ScenarioParse, RtoKeysOfTcpAndWccpFlows) {
+  // ns-2.27's minrto_ 1 s and rtxcur_init_ 6 s, which 003 ran (docs/transport.md).
+  json doc = minimal_scenario();
+  doc["flows"][0]["tcp"] = {{"min_rto_s", 1}, {"initial_rto_s", 6}};
+  const TcpConfig tcp = parse_or_fail(doc).flows[0].params_as<TcpConfig>();
+  EXPECT_EQ(tcp.min_rto, 1_s);
+  EXPECT_EQ(tcp.initial_rto, 6_s);
+  EXPECT_EQ(parse_or_fail(minimal_scenario()).flows[0].params_as<TcpConfig>().initial_rto, 1_s);  // RFC 6298 2.1
+  doc["flows"][0].erase("tcp");
+  doc["flows"][0]["transport"] = "wccp";
+  doc["flows"][0]["wccp"] = {{"min_rto_s", 1}, {"initial_rto_s", 6}};
+  const WccpConfig wccp = parse_or_fail(doc).flows[0].params_as<WccpConfig>();
+  EXPECT_EQ(wccp.min_rto, 1_s);
+  EXPECT_EQ(wccp.initial_rto, 6_s);
+}
+
 TEST(ScenarioNodeGroups, LineAndGridNumberTheirNodes) {
   json doc = minimal_scenario();
   doc["node_groups"] = {{{"id_prefix", "n"},

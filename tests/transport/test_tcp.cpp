@@ -146,6 +146,25 @@ TEST(Tcp, RtoAfterAnRttSampleIsClampedAndDoubles) {
   EXPECT_TRUE(bed.sender.finished());
 }
 
+TEST(Tcp, InitialRtoIsConfigurableAndTheFloorStillClampsIt) {
+  // ns-2.27's values, which 003 ran (docs/transport.md): rtxcur_init_ 6 s, minrto_ 1 s.
+  auto c = finite_sender(1000);
+  c.rto.initial = 6_s;
+  c.rto.min = 1_s;
+  TcpTestBed bed(c);
+  bed.pipe.drop_indices = {0, 1};
+  bed.scheduler.run();
+  EXPECT_EQ(bed.pipe.times_of(0), (std::vector<Time>{0_s, 6_s, 18_s}));
+  // An initial RTO below the floor is raised to it (RFC 6298 2.4 clamps every RTO).
+  auto low = finite_sender(1000);
+  low.rto.initial = 300_ms;
+  low.rto.min = 1_s;
+  TcpTestBed clamped(low);
+  clamped.pipe.drop_indices = {0};
+  clamped.scheduler.run();
+  EXPECT_EQ(clamped.pipe.times_of(0), (std::vector<Time>{0_s, 1_s}));
+}
+
 TEST(Tcp, RtoStopsDoublingAtItsMaximum) {
   auto c = finite_sender(1000);
   c.rto.max = 4_s;
@@ -351,6 +370,7 @@ TEST(Tcp, ConfigFromAScenarioFlow) {
   tcp.variant = TcpVariant::reno;
   tcp.window_packets = 32;
   tcp.min_rto = 1_s;
+  tcp.initial_rto = 6_s;
   tcp.delayed_ack = true;
   flow.transport_params = tcp;
   flow.start = 5_s;
@@ -367,6 +387,7 @@ TEST(Tcp, ConfigFromAScenarioFlow) {
   EXPECT_EQ(s.variant, TcpVariant::reno);
   EXPECT_EQ(s.window_packets, 32u);
   EXPECT_EQ(s.rto.min, 1_s);
+  EXPECT_EQ(s.rto.initial, 6_s);
   EXPECT_EQ(s.application, TcpApplication::written);
   EXPECT_EQ(s.start, 5_s);
   EXPECT_EQ(s.stop, 50_s);
@@ -388,6 +409,32 @@ TEST(Tcp, ConfigFromAScenarioFlow) {
   EXPECT_FALSE(untagged.ack_user_priority.has_value());
   flow.traffic.type = TrafficType::saturated;
   EXPECT_EQ(tcp_sender_config(tcp, flow_spec(flow, addr, false, 60_s)).application, TcpApplication::bulk);
+}
+
+TEST(Tcp, WccpConfigFromAScenarioFlow) {
+  WccpConfig wccp;
+  wccp.beta = 4.0;
+  wccp.window_packets = 20;
+  wccp.min_rto = 1_s;
+  wccp.initial_rto = 6_s;
+  wccp.fast_retransmit = false;
+  FlowSpec flow;
+  flow.payload_bytes = 1000;
+  flow.traffic.type = TrafficType::cbr;
+  flow.traffic.rate_bps = 400e3;
+  flow.start = 2_s;
+  const WccpSenderConfig c = wccp_sender_config(wccp, flow);
+  EXPECT_EQ(c.mss, 1000u);
+  EXPECT_EQ(c.window_packets, 20u);
+  EXPECT_EQ(c.beta, 4.0);
+  EXPECT_FALSE(c.fast_retransmit);
+  EXPECT_EQ(c.rto.min, 1_s);
+  EXPECT_EQ(c.rto.initial, 6_s);
+  EXPECT_EQ(c.application, TcpApplication::written);
+  EXPECT_DOUBLE_EQ(c.desired_rate_pps, 50.0);  // 400 kbit/s of 1000-byte packets
+  EXPECT_EQ(c.start, 2_s);
+  flow.traffic.type = TrafficType::saturated;
+  EXPECT_EQ(wccp_sender_config(wccp, flow).application, TcpApplication::bulk);
 }
 
 }  // namespace
