@@ -139,7 +139,10 @@ def select(df: pd.DataFrame, scenario: Optional[str] = None, where: Optional[dic
     if scenario is not None:
         m &= df["scenario"] == scenario
     for k, v in (where or {}).items():
-        m &= np.isclose(df[k].astype(float), v) if isinstance(v, float) else (df[k] == v)
+        if v is None:  # the point does not set the key
+            m &= df[k].isna()
+        else:
+            m &= np.isclose(df[k].astype(float), v) if isinstance(v, float) else (df[k] == v)
     return df[m]
 
 
@@ -528,6 +531,36 @@ def deferral_table(std_tcp: Runs, std_wccp: Runs, ns2_tcp: Runs, ns2_wccp: Runs)
               "one_flow runs) and with `/mac/deferral` `\"ns2\"` (ns-2's EIFS NAV, then DIFS; docs/mac.md; the "
               f"deferral runs); mean of {seeds_text(ns2_tcp)} ± 95 % CI. Timeouts: the flow's retransmission "
               "timeouts; busyness: the largest node's busy fraction over the run as ns-2 counts it."]
+    return "\n".join(lines)
+
+
+def ns2_rto_runs(data, scenario: str, transport: str) -> List[Runs]:
+    """The ns2_rto experiments' three points: a 1 s floor; with a 6 s initial RTO; both under
+    ns-2's deferral (a key a point does not set is None: the scenario's own value)."""
+    key = f"/flows/0/{transport}/initial_rto_s"
+    return [Runs(data, scenario, {key: None, "/mac/deferral": None}),
+            Runs(data, scenario, {key: 6.0, "/mac/deferral": None}),
+            Runs(data, scenario, {key: 6.0, "/mac/deferral": "ns2"})]
+
+
+def ns2_rto_table(std_tcp: Runs, std_wccp: Runs, tcp: List[Runs], wccp: List[Runs], ns2_tcp: Runs,
+                  ns2_wccp: Runs) -> str:
+    cols = [("003 TCP", None), ("TCP 0.2 / 1 s", std_tcp), ("TCP 1 / 1 s", tcp[0]), ("TCP 1 / 6 s", tcp[1]),
+            ("TCP 0.2 / 1 s, ns2 deferral", ns2_tcp), ("TCP 1 / 6 s, ns2 deferral", tcp[2]),
+            ("003 WCCP", None), ("WCCP 0.2 / 1 s", std_wccp), ("WCCP 1 / 1 s", wccp[0]), ("WCCP 1 / 6 s", wccp[1]),
+            ("WCCP 0.2 / 1 s, ns2 deferral", ns2_wccp), ("WCCP 1 / 6 s, ns2 deferral", wccp[2])]
+    paper = {"003 TCP": PAPER_FIG1A["tcp"], "003 WCCP": PAPER_FIG1A["wccp"]}
+    rows = [("goodput (kbit/s)", "goodput", lambda r: r.goodput(), 1), ("dropped packets/s", "drops", lambda r: r.drops(), 3),
+            ("end-to-end delay (s)", "delay", lambda r: r.delay(), 4), ("RTT (s)", "rtt", lambda r: r.rtt(), 4),
+            ("timeouts per run", "timeouts", lambda r: r.timeouts(), 1)]
+    lines = ["| metric | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---|" * len(cols)]
+    for label, key, f, d in rows:
+        cells = [str(paper[c].get(key, "-")) if r is None else fmt(f(r), d) for c, r in cols]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) with the minimum / initial RTO of each column: "
+              "0.2 / 1 s as shipped (the one_flow and deferral runs), 1 / 1 s and 1 / 6 s (ns-2.27's `minrto_` and "
+              "`rtxcur_init_`; experiments ns2_rto_tcp and ns2_rto_wccp, whose third point adds `/mac/deferral` "
+              f"`\"ns2\"`); mean of {seeds_text(tcp[0])} ± 95 % CI. Timeouts: the flow's retransmission timeouts."]
     return "\n".join(lines)
 
 
@@ -1077,6 +1110,7 @@ def main() -> int:
         report.data("tcp_window")
     knees = {m: report.data(f"table1_{m}") for m in MODELS}
     aodv_d, fig3_d, to_d = report.data("random_aodv"), report.data("fig3"), report.data("timeout")
+    rto_tcp_d, rto_wccp_d = report.data("ns2_rto_tcp"), report.data("ns2_rto_wccp")
     V = report.value
     # The quick variant stores fewer points: what needs a missing one reads "n/a" there; with
     # the study's own data every part must work.
@@ -1130,6 +1164,23 @@ def main() -> int:
     ns2_tcp, ns2_wccp = Runs(dfr, "chain9_tcp"), Runs(dfr, "chain9")
     with part("deferral"):
         report.block("deferral", deferral_table(tcp1, wccp1, ns2_tcp, ns2_wccp), one, dfr)
+    with part("ns2_rto"):
+        rto_tcp, rto_wccp = ns2_rto_runs(rto_tcp_d, "chain9_tcp", "tcp"), ns2_rto_runs(rto_wccp_d, "chain9", "wccp")
+        report.block("ns2_rto", ns2_rto_table(tcp1, wccp1, rto_tcp, rto_wccp, ns2_tcp, ns2_wccp), one, dfr, rto_tcp_d,
+                     rto_wccp_d)
+        same = lambda a, b: a.seeds == b.seeds and a.goodput() == b.goodput() and a.timeouts() == b.timeouts()
+        delivered = lambda r: [float(r._flows(x)["delivered_packets"].sum()) for x in r.seeds]
+        diffs = [abs(a - b) for a, b in zip(delivered(tcp1), delivered(rto_tcp[0]))]
+        V("rto_tcp_floor_diff", f"{sum(d > 0 for d in diffs)} of {len(diffs)} runs differ, by at most "
+          f"{max(diffs):.0f} delivered packets of {min(delivered(tcp1)):.0f}" if tcp1.seeds == rto_tcp[0].seeds
+          else "n/a", one, rto_tcp_d)
+        for name, r, d in (("tcp", rto_tcp, rto_tcp_d), ("wccp", rto_wccp, rto_wccp_d)):
+            V(f"rto_{name}_goodput_1s", f"{mean(r[0].goodput()):.0f}", d)
+            V(f"rto_{name}_timeouts_1s", f"{mean(r[0].timeouts()):.1f}", d)
+            V(f"rto_{name}_initial_same", "identical" if same(r[0], r[1]) else "not identical", d)
+            V(f"rto_{name}_goodput_ns2", f"{mean(r[2].goodput()):.0f}", d)
+            V(f"rto_{name}_timeouts_ns2", f"{mean(r[2].timeouts()):.1f}", d)
+        V("rto_wccp_timeouts_std", f"{mean(wccp1.timeouts()):.1f}", one)
     wr: dict = {}
     with part("tcp_window"):
         wtext, wr = window_table(win, tcp1)
