@@ -118,6 +118,19 @@ std::vector<ColumnDoc> controller_column_docs() {
   return {id.doc(), type.doc(), statistics.doc()};
 }
 
+std::vector<ColumnDoc> hop_column_docs() {
+  using namespace hop_column;
+  std::vector<ColumnDoc> out;
+  for (const auto* c : {&flow, &direction, &node}) out.push_back(c->doc());
+  out.push_back(hop.doc());
+  for (const auto* c : {&originated, &forwarded, &delivered, &bytes}) out.push_back(c->doc());
+  out.push_back(delay_mean_s.doc());
+  out.push_back(drops.doc());
+  out.push_back(drops_by_cause);
+  out.push_back(stale_copy_drops.doc());
+  return out;
+}
+
 std::string column_table(const std::vector<ColumnDoc>& columns) {
   std::string out = "| key | unit | meaning |\n|---|---|---|\n";
   for (const ColumnDoc& c : columns) {
@@ -130,7 +143,7 @@ std::string compose_result_tables(const std::string& markdown) {
   const std::pair<const char*, std::vector<ColumnDoc>> tables[] = {
       {"flows", flow_column_docs()},   {"summary", summary_column_docs()},
       {"nodes", node_column_docs()},   {"radios", radio_column_docs()},
-      {"controllers", controller_column_docs()}};
+      {"controllers", controller_column_docs()}, {"hops", hop_column_docs()}};
   std::string out = markdown;
   for (const auto& [name, columns] : tables) {
     const std::string begin = "<!-- columns:" + std::string(name) + " begin -->\n";

@@ -294,6 +294,38 @@ inline constexpr ResultColumn<std::int64_t> cw_min{
     "cw_min", "slots", "AC_BE's CWmin in force at the end (DCF: the radio's CWmin), a window size (docs/mac.md)"};
 }  // namespace radio_column
 
+// Results::hops (outputs.hops): one row per (flow, direction, node) that handled or
+// dropped one of the flow's packets, whole run (runner/hop_statistics.hpp).
+namespace hop_column {
+inline constexpr ResultColumn<std::string> flow{"flow", "", "the flow id"};
+inline constexpr ResultColumn<std::string> direction{
+    "direction", "", "`data` (the flow's data packets) or `ack` (its TCP ACKs, from the destination back)"};
+inline constexpr ResultColumn<std::string> node{"node", "", "the node id"};
+inline constexpr ResultColumn<std::uint64_t> hop{
+    "hop", "links",
+    "the fewest links a packet of the row had crossed when it reached the node (0 at the source): its place on the "
+    "path; null for a row of drops only"};
+inline constexpr ResultColumn<std::uint64_t> originated{"originated", "packets", "packets the node's endpoint sent"};
+inline constexpr ResultColumn<std::uint64_t> forwarded{"forwarded", "packets", "packets the node forwarded"};
+inline constexpr ResultColumn<std::uint64_t> delivered{"delivered", "packets",
+                                                       "packets the node delivered to its endpoint"};
+inline constexpr ResultColumn<std::uint64_t> bytes{"bytes", "bytes",
+                                                   "IP bytes of the packets originated, forwarded or delivered"};
+inline constexpr ResultColumn<double> delay_mean_s{
+    "delay_mean_s", "s",
+    "mean time from a packet's creation at the source to its forwarding or delivery here (FlowMonitor's "
+    "delayFromFirstProbe); null at the source"};
+inline constexpr ResultColumn<std::uint64_t> drops{
+    "drops", "packets",
+    "packets lost at this node, every cause; over the nodes a flow's add up to its `dropped_packets`"};
+inline constexpr ColumnDoc drops_by_cause{"drops_<cause>", "packets",
+                                          "of those, each cause's (the keys of the summary's `drops`)"};
+inline constexpr ResultColumn<std::uint64_t> stale_copy_drops{
+    "stale_copy_drops", "packets",
+    "sender copies the node gave up after the next hop already had the packet (lost ACKs): not losses, not in "
+    "`drops`"};
+}  // namespace hop_column
+
 // Results::controllers: one row per entry of the scenario's `controllers`.
 namespace controller_column {
 inline constexpr ResultColumn<std::string> id{"id", "", "as in the scenario (default `<type>#<index>`)"};
@@ -308,11 +340,12 @@ std::vector<ColumnDoc> summary_column_docs();
 std::vector<ColumnDoc> node_column_docs();
 std::vector<ColumnDoc> radio_column_docs();
 std::vector<ColumnDoc> controller_column_docs();
+std::vector<ColumnDoc> hop_column_docs();
 // "| key | unit | meaning |" and a row per column.
 std::string column_table(const std::vector<ColumnDoc>& columns);
 // `markdown` (docs/results.md) with the regions between `<!-- columns:T begin -->` and
-// `<!-- columns:T end -->` regenerated, T each of flows, summary, nodes, radios and
-// controllers. Throws std::invalid_argument when one is missing.
+// `<!-- columns:T end -->` regenerated, T each of flows, summary, nodes, radios,
+// controllers and hops. Throws std::invalid_argument when one is missing.
 std::string compose_result_tables(const std::string& markdown);
 
 }  // namespace wmnsim

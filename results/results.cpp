@@ -82,6 +82,10 @@ nlohmann::ordered_json Results::to_json() const {
   out["controllers"] = J::array();
   for (const auto& c : controllers) out["controllers"].push_back(c);
   if (routing) out["routing"] = *routing;
+  if (hops) {
+    out["hops"] = J::array();
+    for (const auto& h : *hops) out["hops"].push_back(h);
+  }
   J series = J::object();
   for (const auto& [kind, ts] : timeseries) {
     J rows = J::array();

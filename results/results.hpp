@@ -95,6 +95,9 @@ struct Results {
   // A routing protocol's figures (runner/routing_results.hpp): only when one ran
   // during the simulation (AODV); absent from the document otherwise.
   std::optional<nlohmann::ordered_json> routing;
+  // Per (flow, direction, node) statistics (runner/hop_statistics.hpp): only when
+  // the scenario asks (outputs.hops); absent from the document otherwise.
+  std::optional<std::vector<nlohmann::ordered_json>> hops;
 
   nlohmann::ordered_json to_json() const;
   // The per-flow table as CSV: a header of the flow keys, one line per flow.

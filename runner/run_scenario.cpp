@@ -15,6 +15,7 @@
 #include "runner/mac_sampler.hpp"
 #include "runner/flow_sampler.hpp"
 #include "runner/network.hpp"
+#include "runner/hop_statistics.hpp"
 #include "runner/routing_results.hpp"
 #include "results/result_columns.hpp"
 #include "runner/result_rows.hpp"
@@ -493,6 +494,8 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   } decisions_watched{net};
   if (events) net.observe_decisions(&*events);
   const Time interval = scenario.simulation.measurement_interval;
+  std::optional<HopStatistics> hop_statistics;
+  if (scenario.outputs.hops) hop_statistics.emplace(net);
   FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
   mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);
   flow_sampler.start();
@@ -558,6 +561,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   write_flows(net, out, sim.now());
   write_nodes(net, out, sim.now());
   if (const aodv::Aodv* agent = net.aodv()) out.routing = aodv_results(scenario, *agent);
+  if (hop_statistics) out.hops = hop_statistics->rows();
   warn_silent_flows(net, out, sim.now());
   for (const RunWarning& w : out.warnings) sim.log().warn("{}: {}", w.path, w.message);
   for (std::size_t i = 0; i < net.controller_count(); ++i) {

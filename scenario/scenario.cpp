@@ -300,6 +300,7 @@ void parse_outputs(JsonReader r, ParseContext& ctx) {
   s.outputs.timeseries_file = file_name("timeseries_file");
   if (r.get("pcap") != nullptr) s.outputs.pcap = parse_pcap(r.object("pcap"), ctx);
   if (r.get("event_trace") != nullptr) s.outputs.event_trace = parse_event_trace(r.object("event_trace"), ctx);
+  s.outputs.hops = r.boolean_or("hops", false);
   r.finish();
 }
 

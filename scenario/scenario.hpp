@@ -177,6 +177,7 @@ struct OutputsSection {
   std::optional<std::string> timeseries_file;  // CSV; default: inside the results
   std::optional<PcapOutput> pcap;              // none: no trace
   std::optional<EventTraceOutput> event_trace;  // none: no event trace
+  bool hops = false;  // the per-hop table (runner/hop_statistics.hpp)
 };
 
 // The allowed outputs.timeseries kinds.

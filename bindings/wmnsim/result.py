@@ -209,6 +209,18 @@ class Result:
         return json.loads(json.dumps(self._data.get("controllers", [])))
 
     @property
+    def hops(self) -> Optional["pandas.DataFrame"]:
+        """Per-hop statistics when the scenario asked for them
+        (``"outputs": {"hops": true}``), else None: one row per flow, direction
+        (``"data"``, or ``"ack"`` for its TCP ACKs) and node that handled or dropped
+        one of the flow's packets, along the path (``hop``): packets originated,
+        forwarded and delivered, bytes, the mean delay from the source, and drops by
+        cause (losses only; ``stale_copy_drops`` apart), as ns-3 FlowMonitor's probes
+        give them (docs/results.md, ``hops``)."""
+        rows = self._data.get("hops")
+        return None if rows is None else _table(rows)
+
+    @property
     def routing(self) -> Optional["pandas.DataFrame"]:
         """The routing protocol's figures when one ran during the simulation
         (``"routing": {"type": "aodv"}``, docs/aodv.md), else None: one row per node,

@@ -131,3 +131,22 @@ def test_delay_histograms_of_both_format_versions(sample_results_doc):
         wmnsim.Result.from_json(v1).delay_histogram("nope")
     with pytest.raises(ValueError, match="newer"):
         wmnsim.Result.from_json(dict(sample_results_doc, format_version=3))
+
+
+def test_hops_only_when_asked():
+    """outputs.hops adds the per-hop table (docs/results.md, `hops`); without it
+    result.hops is None and the results have no such key."""
+    import wmnsim
+    from conftest import FLAGSHIP
+
+    plain = wmnsim.run(FLAGSHIP, seed=1, overrides={"/simulation/duration_s": 5})
+    assert plain.hops is None and "hops" not in json.loads(plain.to_json())
+    r = wmnsim.run(FLAGSHIP, seed=1, overrides={"/simulation/duration_s": 5, "/outputs/hops": True})
+    hops = r.hops
+    assert list(hops.columns[:4]) == ["flow", "direction", "node", "hop"]
+    data = hops[(hops["flow"] == "B_to_GW") & (hops["direction"] == "data")]
+    assert list(data["node"]) == ["B", "GW"] and list(data["hop"]) == [0, 1]
+    flows = r.flows.set_index("id")
+    for fid, rows in hops.groupby("flow"):
+        assert rows["drops"].sum() == flows.loc[fid, "dropped_packets"]
+    assert data["originated"].iloc[0] == flows.loc["B_to_GW", "tx_packets"]
