@@ -533,6 +533,10 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
         tables = [("run", run), ("flows", flows), ("nodes", nodes), ("radios", radios)]
         if series is not None:
             tables.append(("timeseries", series))
+        hops = result.hops
+        if hops is not None and not hops.empty:  # the scenario asked (outputs.hops)
+            hops.insert(0, "run_key", task["key"])
+            tables.append(("hops", hops))
         for name, df in tables:
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), os.path.join(tmp, name + ".parquet"))
         if task["keep_results"]:
@@ -1024,6 +1028,14 @@ class SweepData:
                 table[column] = pd.Series(dtype=dtype)
         return table
 
+    @property
+    def hops(self) -> "pandas.DataFrame":
+        """The per-hop table of every stored run whose scenario asked for it
+        (``"/outputs/hops": true``; docs/results.md, ``hops``): one row per flow,
+        direction and node (``flow``, ``direction``, ``node``, ``hop``, ...), the
+        run's key, parameters and seeds in front. No rows when no run has it."""
+        return _read_runs(self.directory, self._rows, self._parameter_order, names=("hops",))[1]
+
     def __repr__(self) -> str:
         return f"<wmnsim.SweepData {self.directory!r}: {len(self.keys)} runs>"
 
@@ -1092,8 +1104,8 @@ def _cell(value: Any) -> str:
 
 TABLE_FILES = ("run", "flows", "nodes", "radios")  # DIR/runs/<run key>/<name>.parquet
 # Tables a run may lack: radios (runs stored before the table existed), timeseries
-# (runs that recorded none).
-OPTIONAL_TABLES = ("radios", "timeseries")
+# (runs that recorded none), hops (runs whose scenario did not ask: outputs.hops).
+OPTIONAL_TABLES = ("radios", "timeseries", "hops")
 
 
 def _read_table(run_dirs: Sequence[str], name: str) -> Optional["pandas.DataFrame"]:

@@ -367,6 +367,23 @@ def test_time_series_are_stored_when_asked_and_load_as_one_long_table(cluster, t
     assert not (tmp_path / "bad").exists()
 
 
+def test_per_hop_tables_are_stored_when_the_scenario_asks(cluster, tmp_path, small):
+    """outputs.hops in a sweep: each run's per-hop rows stored and loaded with the
+    run's parameters in front, exactly the rows the same run gives directly; runs
+    that did not ask have none (the small sweep)."""
+    grid = {"/mac/cw_min": [16, 64], "/simulation/duration_s": [3], "/outputs/hops": [True]}
+    data = wmnsim.sweep(FLAGSHIP, grid, seeds=[1], out_dir=tmp_path / "hops", scheduler=cluster.scheduler_address)
+    hops = data.hops
+    assert list(hops.columns[:8]) == ["run_key", "/mac/cw_min", "/simulation/duration_s", "/outputs/hops", "seed",
+                                      "topology_seed", "flow", "direction"]
+    for cw in (16, 64):
+        want = direct(FLAGSHIP, {"/mac/cw_min": cw, "/simulation/duration_s": 3, "/outputs/hops": True}, 1).hops
+        got = hops[hops["/mac/cw_min"] == cw].reset_index(drop=True)
+        for column in want.columns:
+            assert _same(got[column].tolist(), want[column].tolist()), column
+    assert small[1].hops.empty
+
+
 def test_aggregate_matches_a_hand_computation():
     values = {16: [4.0, 6.0, 11.0, 7.0], 32: [2.5, 3.5], 64: [9.0]}
     df = pd.DataFrame([{"/mac/cw_min": k, "seed": i + 1, "goodput_bps": v, "other": 2 * v}
