@@ -119,6 +119,9 @@ class AccessFunction {
   bool charge_retry(RetryCount count, int limit);
   // The CTS came: the short count resets (9.3.4.4).
   void cts_received() { short_retries = 0; }
+  // The window doubled (up to CWmax) without a retry counted: ns-2's inc_cw() when
+  // a DATA frame finds the medium busy after its CTS (Deferral::ns2).
+  void widen_cw() { cw = next_cw(cw, params.cw_max); }
   // The MPDU in service is done (acknowledged, sent group-addressed, or given up at
   // its retry limit): its retry counts and CW reset (9.3.4.4, 9.19.2.5); under
   // CwAfterDrop::ns3 a frame given up leaves the CW and the station count.

@@ -24,6 +24,10 @@
 
 namespace wmnsim::mac {
 
+// ns-2's DSSS_MaxPropagationDelay (mac-802_11.h): the margin its send timer allows
+// each way around a response.
+inline constexpr Time kNs2MaxPropagationDelay = Time::us(2);
+
 // What a transmission arms ns-2's send timer for (check_pktRTS, check_pktTx,
 // check_pktCTRL).
 enum class Ns2SendWait : std::uint8_t {
@@ -122,8 +126,7 @@ inline void BusyTimeMeter::ns2_arm_send_timer(Ns2SendWait wait, Time now, Time a
                                        const MacTiming& timing) {
   // ns-2's Mac802_11::check_pktRTS/check_pktTx/check_pktCTRL start mhSend_ with the
   // transmission; tx_state_ stays busy until it fires or the response stops it.
-  // DSSS_MaxPropagationDelay (mac-802_11.h) is 2 us.
-  constexpr Time prop = Time::us(2);
+  constexpr Time prop = kNs2MaxPropagationDelay;
   Time until = now + airtime;
   switch (wait) {
     case Ns2SendWait::cts:

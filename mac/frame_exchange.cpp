@@ -61,6 +61,7 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       dequeue_(config.dequeue),
       queue_lifetime_(config.queue_lifetime),
       data_rate_(config.data_rate),
+      ns2_(config.deferral == Deferral::ns2),
       observers_(parts.access.observers()) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
 }
@@ -327,7 +328,11 @@ void FrameExchange::on_tx_end() {
     // 9.3.2.8: the response must start within SIFS + slot + PHY-RX-START delay.
     timeout_passed_ = false;
     response_window_start_ = now;
-    const Time timeout = awaiting_ == Awaiting::cts ? timing_.cts_timeout : timing_.ack_timeout;
+    const bool cts = awaiting_ == Awaiting::cts;
+    // Under ns-2's rules its send timer (check_pktRTS, check_pktTx): SIFS, the
+    // response's airtime and DSSS_MaxPropagationDelay each way.
+    const Time timeout = !ns2_ ? (cts ? timing_.cts_timeout : timing_.ack_timeout)
+                               : 2 * kNs2MaxPropagationDelay + timing_.sifs + (cts ? timing_.cts_airtime : timing_.ack_airtime);
     response_timer_ = scheduler_.schedule_at(now + timeout, [this] { on_response_timeout(); }, node_);
   }
   access_.refresh();
@@ -351,10 +356,23 @@ void FrameExchange::on_sifs() {
       send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::ack);
       break;
     case SifsAction::cts:
+      if (ns2_ && !ns2_idle()) {
+        // ns-2's check_pktCTRL, SIFS after the RTS: "If the medium is not IDLE, don't
+        // send the CTS" (DROP_MAC_BUSY).
+        WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: CTS not sent: medium busy SIFS after the RTS",
+                   scheduler_.log().radio_label(address_));
+        sifs_frame_.reset();
+        access_.refresh();
+        break;
+      }
       ++stats_.cts_sent;
       send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::cts);
       break;
     case SifsAction::data_after_cts:
+      if (ns2_ && !ns2_idle()) {
+        ns2_rts_again();
+        break;
+      }
       send_loaded(*exchange_);
       break;
     case SifsAction::txop_next:
@@ -364,6 +382,21 @@ void FrameExchange::on_sifs() {
     case SifsAction::none:
       throw std::logic_error("MAC: a SIFS gap ended with nothing to send");
   }
+}
+
+void FrameExchange::ns2_rts_again() {
+  // ns-2's check_pktTx: a DATA frame due SIFS after its CTS finds the medium busy:
+  // sendRTS(), inc_cw() and a backoff; the short retry count stays as recvCTS reset
+  // it, so the failure is not charged.
+  AccessFunction& f = functions_[*exchange_];
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
+             "mac {}: DATA not sent: medium busy SIFS after the CTS; a new RTS after a backoff, seq {}, pkt {}",
+             scheduler_.log().radio_label(address_), f.sequence, log_packet(f.packet.get()));
+  exchange_.reset();
+  f.widen_cw();
+  access_.draw_backoff(f, scheduler_.now());
+  access_.refresh();
+  access_.reschedule_timer();
 }
 
 bool FrameExchange::txop_allows_next(AccessFunction& f) {
@@ -494,8 +527,10 @@ void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome out
     access_.errored_reception();
     // Whatever it was, the awaited response did not arrive intact; unless it began
     // before the response window (it overlapped our own frame, so it was never a
-    // PHY-RXSTART in the window, 9.3.2.8): then the timeout decides.
-    if (awaiting_ != Awaiting::nothing && (timeout_passed_ || info.start >= response_window_start_)) exchange_failed();
+    // PHY-RXSTART in the window, 9.3.2.8): then the timeout decides. ns-2's
+    // recv_timer only sets the NAV for an errored frame: its send timer decides.
+    const bool decides = timeout_passed_ || (!ns2_ && info.start >= response_window_start_);
+    if (awaiting_ != Awaiting::nothing && decides) exchange_failed();
     return;
   }
   access_.error_free_reception();
@@ -530,8 +565,10 @@ void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome out
     exchange_succeeded();
     return;
   }
-  // 9.3.2.8: any other frame while a response is awaited means it failed.
-  if (awaiting_ != Awaiting::nothing) exchange_failed();
+  // 9.3.2.8: any other frame while a response is awaited means it failed. ns-2's
+  // recv_timer sets the NAV for a frame to another station and discards it, the
+  // wait going on until the response or the send timer.
+  if (awaiting_ != Awaiting::nothing && (!ns2_ || to_me || timeout_passed_)) exchange_failed();
   handle_frame(*frame);
 }
 
@@ -574,8 +611,9 @@ void FrameExchange::handle_frame(const Frame& frame) {
     }
     case FrameKind::rts: {
       require_no_pending_response(sifs_action_ != SifsAction::none, address_, frame);
-      // 9.3.2.6: answer an RTS only if the NAV says the medium is idle.
-      if (access_.nav_set() || exchange_) return;
+      // 9.3.2.6: answer an RTS only if the NAV says the medium is idle. ns-2's recvRTS
+      // checks only that it is not in an exchange; the medium is judged SIFS later.
+      if ((!ns2_ && access_.nav_set()) || exchange_) return;
       respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),
               SifsAction::cts);
       access_.refresh();

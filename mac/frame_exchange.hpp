@@ -17,6 +17,13 @@
 //  - Responses: an ACK after SIFS for individually addressed data and management
 //    frames, regardless of the medium; a CTS only if the NAV is clear (9.3.2.6);
 //    duplicate filtering (9.3.2.10). A frame for someone else sets the NAV (9.3.2.4).
+//  - Under `mac.deferral: "ns2"` three of ns-2's Mac802_11 rules instead (001 and
+//    003 ran it; docs/mac.md): the CTS is decided SIFS after the RTS, when it would
+//    be sent, and refused if the medium is not idle then (NAV, or a frame being
+//    received); no DATA after a CTS if the medium is not idle SIFS later (the window
+//    widens, no retry is counted, and a new RTS follows a backoff); and while a CTS
+//    or ACK is awaited, an errored frame or a frame for another station does not
+//    end the wait (only the response or the timeout does).
 //  - MPDUs: which frame a function sends next (management first, then its queue),
 //    its sequence number, its rate, the queue lifetime, and the MAC service and
 //    queueing delays.
@@ -65,6 +72,7 @@ struct FrameExchangeConfig {
   Dequeue dequeue = Dequeue::at_access;
   std::optional<Time> queue_lifetime;  // empty: packets wait in the queue for ever
   DataRateFn data_rate;                // empty: everything at the control rate
+  Deferral deferral = Deferral::standard;  // ns2: ns-2's response rules too (above)
 };
 
 // Throws std::invalid_argument for retry limits below 1 attempt.
@@ -169,6 +177,12 @@ class FrameExchange {
   void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
   void schedule_sifs(SifsAction action);
   void on_sifs();
+  // ns-2's is_idle() (mac-802_11.cc): no NAV and no frame being received (its
+  // tx_state is idle here: nothing of ours is on the air during a SIFS gap).
+  bool ns2_idle() const { return !access_.nav_set() && !radio_.receiving(); }
+  // ns-2's check_pktTx when the medium is busy SIFS after a CTS: back off with a
+  // wider window and send a new RTS.
+  void ns2_rts_again();
   bool txop_allows_next(AccessFunction& f);
 
   // Outcomes.
@@ -205,6 +219,7 @@ class FrameExchange {
   Dequeue dequeue_;
   std::optional<Time> queue_lifetime_;
   DataRateFn data_rate_;
+  bool ns2_;  // Deferral::ns2
   std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
   MacUser* user_ = nullptr;
   SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC

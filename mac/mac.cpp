@@ -30,6 +30,7 @@ FrameExchangeConfig exchange_config(const MacConfig& config) {
   c.dequeue = config.params.dequeue;
   c.queue_lifetime = config.params.queue_lifetime;
   c.data_rate = config.data_rate;
+  c.deferral = config.params.deferral;
   return c;
 }
 

@@ -53,6 +53,10 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
     sent.push_back({sim_.now(), f.kind, f.receiver.radio(), f.sequence, f.retry, airtime, f.access_category});
   }
   void on_drop(PacketPtr packet, DropCause cause, Time now) override { drops.push_back({now, cause}); (void)packet; }
+  void on_retry(std::uint32_t, const Packet*, std::uint16_t, int) override { retries.push_back(sim_.now()); }
+  void on_backoff(std::uint32_t, AccessCategory, int slots, int cw) override {
+    backoffs.push_back({sim_.now(), slots, cw});
+  }
 
   PacketPtr make(std::uint32_t to, std::uint32_t bytes, std::optional<AccessCategory> ac = std::nullopt) {
     PacketPtr p = pool_.make(sim_.now());
@@ -81,6 +85,12 @@ class NodeTap : public MacUser, public MacObserver, public DropSink {
   std::vector<SentFrame> sent;
   std::vector<std::pair<Time, PacketId>> delivered;
   std::vector<std::pair<Time, DropCause>> drops;
+  std::vector<Time> retries;  // when an exchange failed and the frame was kept for a retry
+  struct Backoff {
+    Time at;
+    int slots, cw;
+  };
+  std::vector<Backoff> backoffs;  // every backoff drawn
   struct ManagementReceived {
     Time at;
     std::uint32_t from;
