@@ -213,12 +213,12 @@ void GatewayRateControl::on_stop() {
   sim().scheduler().cancel(idle_event_);
 }
 
-std::optional<double> GatewayRateControl::model_mac_capacity() {
-  if (params_.mac_capacity_bps) return params_.mac_capacity_bps;
-  if (params_.mac_capacity == MacCapacitySource::bianchi) return std::nullopt;
-  // Measured once, at the first model call: a run of its own, no draw from this one.
-  if (!mac_capacity_bps_) mac_capacity_bps_ = context().measured_mac_capacity_bps();
-  return mac_capacity_bps_;
+ControlContext::MacCapacityChoice GatewayRateControl::model_mac_capacity() {
+  if (params_.mac_capacity_bps) return {params_.mac_capacity_bps, std::nullopt};
+  if (params_.mac_capacity == MacCapacitySource::bianchi) return {};
+  // Measured once, at the first model call: runs of their own, no draw from this one.
+  if (!mac_capacity_bps_) mac_capacity_bps_ = context().measured_mac_capacity_bps(params_.measured_b_counts);
+  return {std::nullopt, params_.measured_b_counts};
 }
 
 void GatewayRateControl::plan_declared_shares() {
@@ -233,7 +233,7 @@ void GatewayRateControl::plan_declared_shares() {
   }
   std::sort(changes.begin(), changes.end());
   changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
-  const std::optional<double> b = from_model_ ? model_mac_capacity() : std::nullopt;
+  const ControlContext::MacCapacityChoice b = from_model_ ? model_mac_capacity() : ControlContext::MacCapacityChoice{};
   for (const Time at : changes) {
     DeclaredEpoch e{at, std::vector<bool>(context().flows.size(), false), {}};
     // 001 App. A.3: the streams sending then (G(s) = infinity), one per class along
@@ -486,6 +486,8 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
                                   ? nlohmann::ordered_json(aggregate_rate_bps_)
                                   : nlohmann::ordered_json(nullptr);
   out["share_mode"] = std::string(to_string(params_.share_mode));
+  // What a measured B counts; only when measured (the other runs' statistics as before).
+  if (mac_capacity_bps_) out["measured_b_counts"] = std::string(to_string(params_.measured_b_counts));
   // B, when the model's is not Bianchi's: given or measured.
   out["mac_capacity_bps"] = params_.mac_capacity_bps ? nlohmann::ordered_json(*params_.mac_capacity_bps)
                             : mac_capacity_bps_      ? nlohmann::ordered_json(*mac_capacity_bps_)

@@ -13,10 +13,11 @@
 // flows' `fair_share_bps` from the scenario summed per class, or else 001's capacity
 // model (`capacity_model`, control/capacity_model.hpp) over the classes active at
 // the time, each class one stream along the route of its first active flow, with B
-// Bianchi's, measured in a one-hop run (`mac_capacity: "measured"`) or given
-// (`mac_capacity_bps`). The aggregate limit is the sum of the active classes' shares
-// (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum of the
-// fair rates of constituent flows").
+// Bianchi's, measured in a one-hop run (`mac_capacity: "measured"`, per link rate
+// with "auto" rates; `measured_b_counts`: the flow's goodput or the MAC's
+// throughput with the TCP ACKs) or given (`mac_capacity_bps`). The aggregate limit
+// is the sum of the active classes' shares (001 Sec. 5.3: "the interface aggregate
+// rate limit is then simply the sum of the fair rates of constituent flows").
 //
 // Which classes are active (`share_mode`):
 //  - offline (001 App. A: the rates "computed off-line"): the classes with a flow
@@ -105,8 +106,8 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   // last told (all: every one).
   void tell_rates(bool all);
   void model_shares();
-  // B for the capacity model: given, measured, or empty (Bianchi's).
-  std::optional<double> model_mac_capacity();
+  // B for the capacity model: given, measured (read as measured_b_counts says), or Bianchi's.
+  ControlContext::MacCapacityChoice model_mac_capacity();
   // A class's share as a rate of whole IP packets (its first flow's packet size
   // over payload), bounded by the token bucket's largest rate.
   double token_rate(const ClassState& c) const;
@@ -134,7 +135,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   EventId epoch_event_;       // the next declared change
   EventId idle_event_;        // share_mode activity with intervals: the next look
   bool idle_check_armed_ = false;
-  std::optional<double> mac_capacity_bps_;  // B given or measured; empty: Bianchi's
+  std::optional<double> mac_capacity_bps_;  // B measured (the fastest link rate's with "auto"); empty: not measured
   std::uint32_t gateway_ = 0;
   std::vector<mac::Mac*> macs_;
   link::PacketClassifier classifier_;

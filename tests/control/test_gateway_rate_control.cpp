@@ -303,6 +303,20 @@ TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity_bps");
 
+  // What a measured B counts means nothing for another B.
+  nlohmann::json counts = base;
+  counts["measured_b_counts"] = "data_and_tcp_acks";
+  issues = issues_of(counts);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
+  EXPECT_NE(issues[0].message.find("measured"), std::string::npos);
+  counts["mac_capacity"] = "measured";
+  EXPECT_TRUE(issues_of(counts).empty());
+  counts["measured_b_counts"] = "acks";
+  issues = issues_of(counts);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
+
   nlohmann::json low = base;
   low["flow_idle_timeout_intervals"] = 0.5;
   issues = issues_of(low);
