@@ -293,8 +293,12 @@ Time GatewayRateControl::idle_timeout(const ClassState& c) const {
   const ControlContext::FlowInfo& f = context().flows.at(c.flows.front());
   const double packet_bits = 8.0 * static_cast<double>(f.payload_bytes) * f.packet_per_payload;
   const double rate = token_rate(c);
-  const double seconds = rate > 0.0 ? *params_.flow_idle_timeout_intervals * packet_bits / rate
-                                    : std::numeric_limits<double>::infinity();
+  // A class the model does not bound (it crosses no wireless link) or gives nothing
+  // has no pace to count intervals of: a packet interval at kUnbounded is
+  // microseconds, which would mark it idle between any two packets. It keeps the
+  // fixed timeout.
+  if (!(rate > 0.0) || rate >= kUnbounded) return params_.flow_idle_timeout;
+  const double seconds = *params_.flow_idle_timeout_intervals * packet_bits / rate;
   return Time::from_seconds(std::clamp(seconds, kMinPeriodS, Time::max().to_seconds() / 2));
 }
 

@@ -30,7 +30,8 @@
 //    active with its first packet at the gateway (into the mesh, or out of it:
 //    delivered or forwarded) and inactive once none has passed for
 //    `flow_idle_timeout_s`, or for `flow_idle_timeout_intervals` of its packet
-//    intervals at its share; the rates are then recomputed. The controller looks
+//    intervals at its share (a class with no bounded share: the fixed timeout);
+//    the rates are then recomputed. The controller looks
 //    every timeout / 4 (the smallest class's, with intervals), so a silent class is
 //    found between 1 and 1.25 timeouts after its last packet.
 //

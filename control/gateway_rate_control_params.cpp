@@ -92,7 +92,8 @@ const Keys& keys() {
                        .range = NumberRange::at_least(1),
                        .description = "share_mode activity, instead of flow_idle_timeout_s: a class counts as "
                                       "inactive after this many of its packet intervals at its share (a data "
-                                      "packet's bits over its token rate) without a packet",
+                                      "packet's bits over its token rate) without a packet; a class the model "
+                                      "leaves unbounded (no wireless hop) keeps flow_idle_timeout_s's default",
                        .source = "ours (issue 38)"}),
       ChoiceParameter<MacCapacitySource>({.key = "mac_capacity",
                                           .names = names(kMacCapacitySources),
