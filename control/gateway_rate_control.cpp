@@ -131,9 +131,11 @@ std::unique_ptr<link::QueueDiscipline> GatewayRateControl::make_queue() {
     case GatewayScheme::fred: {
       // Its own draws, named per queue (docs/random.md).
       const std::string name = "queue/gateway_rate_control/" + std::to_string(queues_built_);
-      return std::make_unique<link::FredQueue>(shared, params_.fred, classifier_,
-                                              sim().random().stream("node", context().node_info.at(gateway_).id, name),
-                                              drops);
+      auto q = std::make_unique<link::FredQueue>(shared, params_.fred, classifier_,
+                                                sim().random().stream("node", context().node_info.at(gateway_).id, name),
+                                                drops);
+      fred_queues_.push_back(q.get());
+      return q;
     }
   }
   throw std::logic_error("gateway_rate_control: no queue for this scheme");
@@ -512,6 +514,20 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
     row["data_packets_in"] = c.data_packets;
     row["data_bytes_in"] = c.data_bytes;
     row["drops"] = c.drops;
+    if (!fred_queues_.empty()) {
+      // FRED's own split of its drops (001 Sec. 5.2): over its per-flow cap (maxq,
+      // 2 avgcq or strikes; counted queue_overflow), early (RED's random and forced
+      // drops; queue_early_drop), the buffer full (queue_overflow).
+      std::uint64_t cap = 0, early = 0, full = 0;
+      for (const link::FredQueue* q : fred_queues_) {
+        const auto it = q->class_stats().find(id);
+        if (it == q->class_stats().end()) continue;
+        cap += it->second.flow_limit_drops;
+        early += it->second.early_drops();
+        full += it->second.buffer_drops;
+      }
+      row["fred_drops"] = {{"per_flow_cap", cap}, {"early", early}, {"full_buffer", full}};
+    }
     std::size_t queued = 0;
     // Every queue the controller shapes: each radio's access functions and the wired links.
     for (mac::Mac* m : macs_) {

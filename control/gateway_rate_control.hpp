@@ -37,8 +37,9 @@
 //
 // It reports, per class: its flows, its share now, packets and bytes the gateway
 // sends on, into its radio or wired queues (data and ACKs; data alone, for 001 Fig. 4's arrival
-// rate), drops at the gateway by cause, and each report interval's data arrival
-// rate into the gateway queue.
+// rate), drops at the gateway by cause (under FRED also split by FRED's rule: its
+// per-flow cap, its early RED drops, a full buffer; 001 Sec. 5.2), and each report
+// interval's data arrival rate into the gateway queue.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -52,6 +53,7 @@
 
 namespace wmnsim::link {
 class AggregateShaper;
+class FredQueue;
 class PerClassShaper;
 class SourcePacer;
 class QueueDiscipline;
@@ -144,6 +146,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::vector<link::AggregateShaper*> aggregate_shapers_;
   std::vector<link::PerClassShaper*> class_shapers_;
   std::vector<link::SourcePacer*> pacers_;
+  std::vector<const link::FredQueue*> fred_queues_;  // scheme fred: for the drops' split
   double told_aggregate_bps_ = -1.0;  // the aggregate rate last told to the observer of decisions
   std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
   std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for

@@ -25,8 +25,9 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
   - issue 38 (scripts/gateway_offline_shares.py wrote them): b_measured, each network's B measured in
     a one-hop run (runner/one_hop_capacity.hpp); table1_offline, table2_offline, fig6_offline,
     table4_offline: the shaping schemes with 001's off-line shares, B Bianchi's or measured, beside the
-    activity-driven runs above; parking_lot2: Sec. 2.1's 2-hop parking lot; fig1_rts: Fig. 1 with
-    RTS/CTS.
+    activity-driven runs above; t12_b_acks, table4_b_acks: the per-flow off-line runs with the other
+    reading of the measured B (the TCP ACKs' bytes counted); parking_lot2: Sec. 2.1's 2-hop parking
+    lot; fig1_rts: Fig. 1 with RTS/CTS.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
 every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
@@ -190,13 +191,18 @@ def fig3(report: Report, data) -> Dict[str, Dict[str, float]]:
     for scheme in SCHEMES:
         part = flows[flows[SCHEME] == scheme]
         means = part.groupby("flow_id")["goodput_bps"].mean()
-        jfi = statistics.mean(jain(list(g["goodput_bps"])) for _, g in part.groupby("seed"))
+        jfis = [jain(list(g["goodput_bps"])) for _, g in part.groupby("seed")]
+        jfi = statistics.mean(jfis)
         out[scheme] = {**{f: means[f] for f in ("f1", "f2", "f3")}, "jfi": jfi}
-        lines.append(f"| {NAMES[scheme]} | {' | '.join(f'{means[f] / 1e3:.1f}' for f in ('f1', 'f2', 'f3'))} | "
-                     f"{jfi:.2f} |")
+        # The spread over the seeds: mean ± standard deviation.
+        cells = []
+        for f in ("f1", "f2", "f3"):
+            g = list(part[part["flow_id"] == f]["goodput_bps"].astype(float) / 1e3)
+            cells.append(f"{statistics.mean(g):.1f} ± {statistics.stdev(g) if len(g) > 1 else 0.0:.1f}")
+        lines.append(f"| {NAMES[scheme]} | {' | '.join(cells)} | {mean_sd(jfis)} |")
     seeds = runs[runs[SCHEME] == "fifo"]["seed"].nunique()
     share = ", ".join(f"{fair[f] / 1e3:.1f}" for f in sorted(fair))
-    report.block("fig3", "\n".join(lines) + f"\n\nGoodput in kbit/s, mean of {seeds} seeds of "
+    report.block("fig3", "\n".join(lines) + f"\n\nGoodput in kbit/s, mean ± standard deviation over {seeds} seeds of "
                  f"{runs['simulated_time_s'].iloc[0]:g} s. The collision-domain model's max-min share of each flow: "
                  f"{share} kbit/s.", data)
     fifo3 = flows[(flows[SCHEME] == "fifo") & (flows["flow_id"] == "f3")]
@@ -219,8 +225,9 @@ def fig4(report: Report, data) -> None:
     dt = float(fred["report_interval_s"].iloc[0])
     end = int(data.runs["simulated_time_s"].iloc[0])
     windows = [(a, min(a + 50, end)) for a in range(0, end, 50)]
-    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds) |",
-             "|---|" + "---:|" * (len(windows) + 1)]
+    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds): "
+             "per-flow cap, early, full buffer |", "|---|" + "---:|" * (len(windows) + 1)]
+    split_total = {"per_flow_cap": 0, "early": 0, "full_buffer": 0}
     rates: Dict[str, List[float]] = {}
     drops_by_flow: Dict[str, Dict[str, int]] = {}
     for k, cls in enumerate(rows[0]):
@@ -229,14 +236,19 @@ def fig4(report: Report, data) -> None:
             vals = [statistics.mean(r[k]["data_arrival_rate_bps"][int(a / dt):int(b / dt)]) for r in rows]
             cells.append(statistics.mean(vals) / 1e3)
         drops: Dict[str, int] = {}
+        split = {"per_flow_cap": 0, "early": 0, "full_buffer": 0}
         for r in rows:
             for cause, n in r[k]["drops"].items():
                 drops[cause] = drops.get(cause, 0) + n
+            for key in split:
+                split[key] += r[k].get("fred_drops", {}).get(key, 0)
+        for key in split:
+            split_total[key] += split[key]
         flows = ", ".join(cls["flows"])
         rates[flows] = cells
         drops_by_flow[flows] = drops
         lines.append(f"| {flows} ({cls['class']}) | {' | '.join(f'{c:.1f}' for c in cells)} | "
-                     f"{', '.join(f'{c} {n}' for c, n in sorted(drops.items())) or 'none'} |")
+                     f"{split['per_flow_cap']}, {split['early']}, {split['full_buffer']} |")
     report.block("fig4", "\n".join(lines) + f"\n\nNew data (not ACKs) entering the gateway's FRED queue, kbit/s, mean "
                  f"of {len(rows)} seeds (the fig3 runs' FRED scheme).", data)
     ratio = [f3 / f1 for f1, f3 in zip(rates["f1"], rates["f3"])]
@@ -249,6 +261,9 @@ def fig4(report: Report, data) -> None:
     report.claim(ratio[0] < 0.5, "Fig. 4: the table does not show an even start (f3 under half of f1's rate at first)")
     early = sum(d.get("queue_early_drop", 0) for d in drops_by_flow.values())
     report.value("fig4_early", "none" if early == 0 else f"{early}", data)
+    report.value("fig4_split", f"{split_total['per_flow_cap']} at the per-flow cap, {split_total['early']} early and "
+                 f"{split_total['full_buffer']} with the buffer full", data)
+    report.claim(split_total["early"] == early, "Fig. 4: FRED's early drops are the results' queue_early_drop")
 
 
 # ---- Tables 1 and 2 ---------------------------------------------------------------------------------
@@ -709,6 +724,62 @@ def fig5(report: Report, data) -> None:
                "Fig. 5: the windows swing more under the aggregate limit alone than with FQ inside it or per-flow limits")
 
 
+def time_plot(path: Path, panels: List[Tuple[str, Dict[str, Tuple[List[float], List[float]]]]], ylabel: str,
+              title: str) -> None:
+    """One panel per (name, {series label: (times, values)}), stacked, a shared time axis."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(len(panels), 1, figsize=(7, 2.0 * len(panels) + 0.6), sharex=True, squeeze=False)
+    for ax, (name, series) in zip(axes[:, 0], panels):
+        for label, (t, v) in series.items():
+            ax.plot(t, v, linewidth=0.9, label=label)
+        ax.set_title(name, fontsize=9)
+        ax.set_ylabel(ylabel, fontsize=8)
+        ax.tick_params(labelsize=8)
+    axes[0, 0].legend(fontsize=7, ncol=4, loc="upper right")
+    axes[-1, 0].set_xlabel("time (s)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def series_of(ts, seed: int, ids: Sequence[str], scale: float = 1.0, **eq) -> Dict[str, Tuple[List[float], List[float]]]:
+    """Each id's stored time series (one seed): times and values, the values times `scale`."""
+    part = runs_of(ts[ts["seed"] == seed], **eq)
+    out: Dict[str, Tuple[List[float], List[float]]] = {}
+    for fid in ids:
+        f = part[part["id"] == fid].sort_values("time_s")
+        if not f.empty:
+            out[fid] = (f["time_s"].astype(float).tolist(), (f["value"].astype(float) * scale).tolist())
+    return out
+
+
+def fig5_plot(report: Report, data) -> None:
+    """001 Fig. 5's windows over time, one panel per scheme (the first seed's run), from the stored series."""
+    if not report.plot:
+        return
+    cw = data.timeseries_tcp_cwnd
+    seed = int(sorted(cw["seed"].unique())[0])
+    ids = sorted(cw["id"].unique())
+    panels = [(NAMES[s], series_of(cw, seed, ids, **{SCHEME: s})) for s in FIG5_SCHEMES]
+    time_plot(report.figure("gateway_fig5.png"), panels, "cwnd (packets)",
+              f"001 Fig. 5 in wmnsim: TCP windows over time, 5-hop chain (seed {seed})")
+
+
+def fig9_plot(report: Report, data) -> None:
+    """001 Fig. 9: Table 4's multi-radio flows' goodput over time (the first seed's run), from the stored series."""
+    if not report.plot:
+        return
+    ts = data.timeseries_flow_goodput
+    seed = int(sorted(ts["seed"].unique())[0])
+    ids = [f"{i}to0" for i in range(1, 7)]
+    time_plot(report.figure("gateway_fig9.png"), [("per-flow rate limit, activity-driven shares",
+                                                  series_of(ts, seed, ids, 1e-3))], "goodput (kbit/s)",
+              f"001 Fig. 9 in wmnsim: goodput over time, two radios, three channels (seed {seed})")
+
+
 # ---- Fig. 6 ---------------------------------------------------------------------------------------
 
 
@@ -844,6 +915,102 @@ def table4_modes(report: Report, off) -> List[float]:
     return every
 
 
+# ---- The two readings of a measured B (issue 38, what is left 1) ----------------------------------
+
+
+def acks_b(data) -> Dict[str, float]:
+    """The B each topology's runs measured with the TCP ACKs' bytes counted (measured_b_counts
+    data_and_tcp_acks), from the controllers' statistics, by the b_measured name (t12_<kind>)."""
+    out: Dict[str, float] = {}
+    for _, row in data.controllers.iterrows():
+        out.setdefault(f"t12_{t12_kind(row['scenario'])}", float(row["mac_capacity_bps"]))
+    return out
+
+
+def b_readings(report: Report, b_data, t12_acks, t4_off, t4_acks) -> None:
+    """Tables 1-2 (per-flow limiting, off-line) and Table 4 with both readings of the measured B."""
+    b_data_of, b_acks_of = measured_b(b_data), acks_b(t12_acks)
+    # Each reading's B per topology.
+    rows = ["| network | B, goodput (`data`) (kbit/s) | B, with the TCP ACKs (`data_and_tcp_acks`) (kbit/s) | ratio |",
+            "|---|---:|---:|---:|"]
+    ratios = []
+    for name in sorted(b_acks_of):
+        if name in b_data_of:
+            ratios.append(b_acks_of[name] / b_data_of[name])
+            rows.append(f"| {name} | {b_data_of[name] / 1e3:.1f} | {b_acks_of[name] / 1e3:.1f} | {ratios[-1]:.3f} |")
+    t4_b = {r: float(t4_off.controllers[t4_off.controllers[B_SOURCE] == "measured"]["mac_capacity_bps"].iloc[0])
+            if r == "data" else float(t4_acks.controllers["mac_capacity_bps"].iloc[0]) for r in ("data", "acks")}
+    rows.append(f"| table4_multi_radio | {t4_b['data'] / 1e3:.1f} | {t4_b['acks'] / 1e3:.1f} | "
+                f"{t4_b['acks'] / t4_b['data']:.3f} |")
+    report.block("b_readings_b", "\n".join(rows) + "\n\nThe `data` column: the one-hop runs' goodput (experiment "
+                 "b_measured); the other: the B the controller measured in the runs of t12_b_acks and table4_b_acks "
+                 "(its statistics).", b_data, t12_acks, t4_off, t4_acks)
+    report.value("b_acks_ratio", span(f"{min(ratios):.3f}", f"{max(ratios):.3f}"), b_data, t12_acks)
+
+    # Tables 1-2, per-flow rate limit, off-line: the data reading (table1/2_offline) against the ACK one.
+    lines = ["| direction | B reading | JFI | min/fair | max/fair | U/U_opt | far flows / fair | flows above fair + allowance |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    sources = [b_data, t12_acks]
+    got: Dict[Tuple[str, str], List[float]] = {}
+    counts = set()
+    for direction, name in (("down", "table1"), ("up", "table2")):
+        off = report.data(f"{name}_offline")
+        sources.append(off)
+        keys = set(zip(off.flows["scenario"], off.flows["seed"]))
+        acks = t12_acks.flows[[k in keys for k in zip(t12_acks.flows["scenario"], t12_acks.flows["seed"])]]
+        data_rows = off.flows[(off.flows[B_SOURCE] == "measured") & (off.flows[SCHEME] == "per_flow_rate_limit")]
+        for reading, flows, b_of in (("data", data_rows, b_data_of), ("data_and_tcp_acks", acks, b_acks_of)):
+            ms = t12_variant_rows(flows.assign(**{SCHEME: "per_flow_rate_limit"}), b_of).get("per_flow_rate_limit", [])
+            if not ms:
+                continue
+            counts.add(len(ms))
+            far = [m[5] for m in ms if not math.isnan(m[5])]
+            got[(direction, reading)] = [statistics.mean(m[i] for m in ms) for i in range(5)] + [
+                statistics.mean(far) if far else float("nan")]
+            g = got[(direction, reading)]
+            lines.append(f"| {direction if reading == 'data' else ''} | `{reading}` | "
+                         f"{' | '.join(mean_sd([m[i] for m in ms]) for i in range(4))} | {g[5]:.2f} | {pct(g[4])} |")
+    report.block("b_readings_t12", "\n".join(lines) + f"\n\nPer-flow rate limiting, off-line shares, the fair rate "
+                 f"the collision-domain share with every flow active and the row's B; mean ± standard deviation over "
+                 f"{'/'.join(str(c) for c in sorted(counts))} runs per row (the same scenarios and seeds in both).",
+                 *sources)
+    for i, key in ((0, "jfi"), (1, "min"), (2, "max"), (3, "u")):
+        report.value(f"b_readings_{key}", "; ".join(
+            f"{d} {got[(d, 'data')][i]:.2f} and {got[(d, 'data_and_tcp_acks')][i]:.2f}"
+            for d in ("down", "up") if (d, "data") in got and (d, "data_and_tcp_acks") in got), *sources)
+
+    # Table 4 with each reading.
+    import types
+
+    t4_lines: List[str] = []
+    spans: Dict[str, List[float]] = {}
+    for reading, d, sel in (("data", t4_off, t4_off.controllers[B_SOURCE] == "measured"), ("data_and_tcp_acks", t4_acks, None)):
+        ts, ctl = d.timeseries_flow_goodput, d.controllers
+        if sel is not None:
+            ts, ctl = ts[ts[B_SOURCE] == "measured"], ctl[sel]
+        body, vals = interval_table(types.SimpleNamespace(timeseries_flow_goodput=ts, controllers=ctl),
+                                    [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
+                                    {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
+        table = body.split("\n\n")[0].split("\n")
+        if not t4_lines:
+            t4_lines = ["| B reading | " + table[0][2:], "|---" + table[1]]
+        t4_lines += [f"| `{reading}` | " + row[2:] for row in table[2:]]
+        spans[reading] = vals
+    report.block("b_readings_t4", "\n".join(t4_lines) + f"\n\nOff-line shares, measured B in each reading; goodput "
+                 f"after each interval's first 20 s over the controller's share, mean of "
+                 f"{t4_acks.runs['seed'].nunique()} seeds (001's figure in brackets).", t4_off, t4_acks)
+    for reading, vals in spans.items():
+        report.value(f"b_readings_t4_{reading}", span(f"{min(vals):.2f}", f"{max(vals):.2f}") if vals else "-",
+                     t4_off, t4_acks)
+    if FULL:
+        report.claim(all(1.0 < r < 1.05 for r in ratios), "issue 38: counting the TCP ACKs' bytes raises the measured B "
+                     "by under 5 %")
+        for d in ("down", "up"):
+            if (d, "data") in got and (d, "data_and_tcp_acks") in got:
+                report.claim(got[(d, "data_and_tcp_acks")][3] < got[(d, "data")][3],
+                             f"issue 38 ({d}): the larger B (ACKs counted) lowers U/U_opt")
+
+
 # ---- Sec. 2.1's parking lot and Fig. 1 with RTS/CTS (issue 38 section 3) ---------------------------
 
 
@@ -909,6 +1076,66 @@ def fig1_rts(report: Report, data, basic) -> None:
                  "RTS/CTS gives S1 at least half of S2's goodput here, unlike 001's ns-2", data)
 
 
+# ---- Fig. 7's convergence ------------------------------------------------------------------------
+
+FIG7_CHANGES = (150.0, 200.0, 250.0)  # chain7_short_lived.json's stops and starts
+CONVERGED = 0.10  # within 10 % of the new share
+SMOOTH_S = 5.0    # 001's plot resolution: the goodput averaged over 5 s
+
+
+def fig7_convergence(report: Report, data) -> None:
+    """Per change and flow sending after it: the seconds until the flow's goodput, averaged over the
+    last 5 s (001 plots at 5-s resolution), first comes within 10 % of its new share (the controller's
+    share series), mean over the seeds; the flow's state before the change says slow start (it starts
+    at the change) or congestion avoidance (it ran before)."""
+    ts, ctl = data.timeseries_flow_goodput, data.controllers
+    doc = json.loads((SCEN / "chain7_short_lived.json").read_text())
+    spans = {f["id"]: (f.get("start_s", 0.0), f.get("stop_s", math.inf)) for f in doc["flows"]}
+    lines = ["| change at (s) | flow | state before | share before (kbit/s) | new share (kbit/s) | "
+             "seconds to within 10 % (per seed) |", "|---|---|---|---:|---:|---|"]
+    by_state: Dict[str, List[float]] = {"slow start": [], "congestion avoidance": []}
+    never = 0
+    for k, c in enumerate(FIG7_CHANGES):
+        end = FIG7_CHANGES[k + 1] if k + 1 < len(FIG7_CHANGES) else float(doc["simulation"]["duration_s"])
+        for fid, (a, b) in spans.items():
+            if not (a <= c < b):
+                continue
+            state = "slow start" if a == c else "congestion avoidance"
+            times, befores, shares = [], [], []
+            for seed in sorted(ctl["seed"].unique()):
+                row = ctl[ctl["seed"] == seed].iloc[0]
+                dt = float(row["report_interval_s"])
+                series = next(cl["share_series_bps"] for cl in classes(row) if fid in cl["flows"])
+                share = series[int((c + SMOOTH_S) / dt) - 1]  # the share settled after the change
+                before = series[int(c / dt) - 2] if a < c else 0.0
+                g = ts[(ts["seed"] == seed) & (ts["id"] == fid)].sort_values("time_s")
+                t, v = g["time_s"].astype(float).tolist(), g["value"].astype(float).tolist()
+                found = None
+                for i, ti in enumerate(t):
+                    if ti <= c or ti > end:
+                        continue
+                    window = [v[j] for j in range(len(t)) if ti - SMOOTH_S < t[j] <= ti]
+                    if share and abs(statistics.mean(window) / share - 1) <= CONVERGED:
+                        found = ti - c
+                        break
+                times.append(found)
+                befores.append(before)
+                shares.append(share)
+            got = [x for x in times if x is not None]
+            never += len(times) - len(got)
+            by_state[state] += got
+            cells = ", ".join(f"{x:g}" if x is not None else "not within" for x in times)
+            lines.append(f"| {c:g} | {fid} | {state} | {statistics.mean(befores) / 1e3:.1f} | "
+                         f"{statistics.mean(shares) / 1e3:.1f} | {cells} |")
+    report.block("fig7_convergence", "\n".join(lines) + f"\n\nGoodput per second (the measurement interval), "
+                 f"averaged over the last {SMOOTH_S:g} s; 'not within': not within 10 % of the new share before the "
+                 f"next change. {data.runs['seed'].nunique()} seeds.", data)
+    for state, key in (("slow start", "ss"), ("congestion avoidance", "ca")):
+        xs = by_state[state]
+        report.value(f"fig7_conv_{key}", span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs else "none converged", data)
+    report.value("fig7_conv_never", str(never), data)
+
+
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
 
 
@@ -936,9 +1163,12 @@ def main() -> int:
     body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                               {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
     report.block("table4", body, d4)
+    fig9_plot(report, d4)
     report.value("t4_range", span(f"{min(t4):.2f}", f"{max(t4):.2f}"), d4)
     full_claim(report, max(t4) < 0.88, "Table 4: the flows fall short of their shares (below 001's 0.88-1.06)")
-    fig5(report, report.data("fig5"))
+    d5 = report.data("fig5")
+    fig5(report, d5)
+    fig5_plot(report, d5)
     fig6(report, report.data("fig6"))
     d7 = report.data("fig7")
     body, f7 = interval_table(d7, [(0, 150), (150, 200), (200, 250), (250, 300)], {},
@@ -946,6 +1176,7 @@ def main() -> int:
                                "3->0": ["3to0"], "0->6": ["0to6"]}, SCEN / "chain7_short_lived.json")
     report.block("fig7", body, d7)
     report.value("fig7_range", span(f"{min(f7):.2f}", f"{max(f7):.2f}"), d7)
+    fig7_convergence(report, d7)
     capacity(report)
     # Issue 38: 001's off-line shares and a measured B beside the activity-driven runs above.
     db = report.data("b_measured")
@@ -956,6 +1187,7 @@ def main() -> int:
     import capacity_accuracy as ca
 
     ca.table5_measured(report, measured_b(db), db, FULL)
+    b_readings(report, db, report.data("t12_b_acks"), report.data("table4_offline"), report.data("table4_b_acks"))
     parking_lot2(report, report.data("parking_lot2"), db)
     fig1_rts(report, report.data("fig1_rts"), report.data("fig1"))
     return report.finish()

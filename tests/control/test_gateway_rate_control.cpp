@@ -71,6 +71,18 @@ TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
   EXPECT_EQ(stats["scheme"], "fred");
   EXPECT_GT(stats["classes"][0]["drops"].value("queue_overflow", 0), 0);
   EXPECT_GT(stats["classes"][1]["drops"].value("queue_overflow", 0), 0);
+  // FRED's split: the per-flow cap and the full buffer are both queue_overflow,
+  // the early drops queue_early_drop; here all at the per-flow cap.
+  for (const auto& c : stats["classes"]) {
+    const auto& split = c["fred_drops"];
+    EXPECT_EQ(split["per_flow_cap"].get<int>() + split["full_buffer"].get<int>(), c["drops"].value("queue_overflow", 0));
+    EXPECT_EQ(split["early"].get<int>(), c["drops"].value("queue_early_drop", 0));
+  }
+  EXPECT_GT(stats["classes"][0]["fred_drops"]["per_flow_cap"].get<int>(), 0);
+  EXPECT_EQ(stats["classes"][0]["fred_drops"]["full_buffer"], 0);
+  // Other schemes have no such split.
+  EXPECT_FALSE(controller_column::statistics.cell(parking_lot("fq", 125000, 10).controllers.at(0))["classes"][0]
+                   .contains("fred_drops"));
   EXPECT_LT(flow_column::goodput_bps.of(r.flows[2]), 0.3 * flow_column::goodput_bps.of(r.flows[1]));
   const auto& f3 = stats["classes"][2]["data_arrival_rate_bps"];
   EXPECT_LT(f3.back().get<double>(), stats["classes"][0]["data_arrival_rate_bps"].back().get<double>());
