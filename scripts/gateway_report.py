@@ -1025,6 +1025,10 @@ def b_readings(report: Report, b_data, t12_acks, t4_off, t4_acks) -> None:
             if (d, "data") in got and (d, "data_and_tcp_acks") in got:
                 report.claim(got[(d, "data_and_tcp_acks")][3] < got[(d, "data")][3],
                              f"issue 38 ({d}): the larger B (ACKs counted) lowers U/U_opt")
+                report.claim(min(got[(d, r)][3] for r in ("data", "data_and_tcp_acks")) >= 0.90,
+                             f"issue 38 ({d}): per-flow U/U_opt is in 001's range (0.90 or more) in both readings")
+        report.claim(all(spans[r] and min(spans[r]) >= 0.88 - 0.005 for r in spans),
+                     "issue 38: Table 4's flows hold 0.88 of their share or more in both readings (001: 0.88-1.06)")
 
 
 # ---- Sec. 2.1's parking lot and Fig. 1 with RTS/CTS (issue 38 section 3) ---------------------------
