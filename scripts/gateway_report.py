@@ -239,9 +239,11 @@ def fig4(report: Report, data) -> None:
     drops_by_flow: Dict[str, Dict[str, int]] = {}
     for k, cls in enumerate(rows[0]):
         cells = []
+        spreads = []
         for a, b in windows:
             vals = [statistics.mean(r[k]["data_arrival_rate_bps"][int(a / dt):int(b / dt)]) for r in rows]
             cells.append(statistics.mean(vals) / 1e3)
+            spreads.append(statistics.stdev(vals) / 1e3 if len(vals) > 1 else 0.0)
         drops: Dict[str, int] = {}
         split = {"per_flow_cap": 0, "early": 0, "full_buffer": 0}
         for r in rows:
@@ -254,10 +256,10 @@ def fig4(report: Report, data) -> None:
         flows = ", ".join(cls["flows"])
         rates[flows] = cells
         drops_by_flow[flows] = drops
-        lines.append(f"| {flows} ({cls['class']}) | {' | '.join(f'{c:.1f}' for c in cells)} | "
+        lines.append(f"| {flows} ({cls['class']}) | {' | '.join(f'{c:.1f} ± {d:.1f}' for c, d in zip(cells, spreads))} | "
                      f"{split['per_flow_cap']}, {split['early']}, {split['full_buffer']} |")
     report.block("fig4", "\n".join(lines) + f"\n\nNew data (not ACKs) entering the gateway's FRED queue, kbit/s, mean "
-                 f"of {len(rows)} seeds (the fig3 runs' FRED scheme).", data)
+                 f"± standard deviation over {len(rows)} seeds (the fig3 runs' FRED scheme).", data)
     ratio = [f3 / f1 for f1, f3 in zip(rates["f1"], rates["f3"])]
     report.value("fig4_f3_of_f1", span(f"{min(ratio) * 100:.0f}", f"{max(ratio) * 100:.0f}", " %"), data)
     low = min(range(len(windows)), key=lambda i: rates["f3"][i])
