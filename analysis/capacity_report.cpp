@@ -42,7 +42,11 @@ Json capacity_report(const Scenario& scenario, const CapacityReportOptions& opti
   const control::CapacityResult cd = control::solve_capacity(sc.problem, CapacityModel::collision_domain, active);
   const control::CapacityResult cl = control::solve_capacity(sc.problem, CapacityModel::clique, active);
 
-  Json b{{"source", sc.b_given ? "given" : (sc.bianchi_bps ? "bianchi" : "bianchi_per_link")},
+  const char* source = sc.b_given      ? "given"
+                       : sc.b_measured ? (net.fixed_data_rate != nullptr ? "measured" : "measured_per_link")
+                       : sc.bianchi_bps ? "bianchi"
+                                        : "bianchi_per_link";
+  Json b{{"source", source},
          {"mac_capacity_bps", sc.problem.mac_capacity_bps},
          {"payload_bytes", sc.payload_bytes},
          {"header_bytes", sc.header_bytes}};
@@ -98,9 +102,11 @@ std::string format_capacity_table(const Json& report) {
   const std::string source = b.at("source").get<std::string>();
   std::snprintf(line, sizeof line, "B = %.1f kbit/s (%s; %d B payload + %d B headers per frame)\n",
                 b.at("mac_capacity_bps").get<double>() / 1e3,
-                source == "given"     ? "given"
-                : source == "bianchi" ? "Bianchi, one saturated station"
-                                      : "Bianchi per link rate, largest shown",
+                source == "given"                ? "given"
+                : source == "bianchi"            ? "Bianchi, one saturated station"
+                : source == "measured"           ? "measured in a one-hop run"
+                : source == "measured_per_link"  ? "measured per link rate, largest shown"
+                                                 : "Bianchi per link rate, largest shown",
                 b.at("payload_bytes").get<int>(), b.at("header_bytes").get<int>());
   out += line;
   std::snprintf(line, sizeof line, "\n%-16s %-10s %-10s %6s %6s %16s %12s\n", "flow", "src", "dst", "active", "hops",

@@ -62,8 +62,16 @@ int run_capacity_command(const CapacityArgs& args) {
     }
     CapacityReportOptions options;
     if (args.at_s) options.at = Time::from_seconds(*args.at_s);
-    options.capacity.mac_capacity_bps =
-        args.measure_mac_capacity ? std::optional<double>(measure_mac_capacity_bps(scenario)) : args.mac_capacity_bps;
+    options.capacity.mac_capacity_bps = args.mac_capacity_bps;
+    if (args.measure_mac_capacity) {
+      MeasuredBCounts counts = MeasuredBCounts::data;  // the name is one of the table's (CLI::IsMember)
+      for (const auto& e : kMeasuredBCounts) {
+        if (e.name == args.measured_b_counts) counts = e.value;
+      }
+      options.capacity.measured_mac_capacity_bps = [&scenario, counts](std::optional<double> data_rate_bps) {
+        return measure_one_hop(scenario, Registries{}, data_rate_bps).b(counts);
+      };
+    }
     report = capacity_report(scenario, options);
   } catch (const ScenarioError& e) {
     for (const auto& issue : e.issues()) std::cerr << issue_line(file, issue) << '\n';
@@ -109,6 +117,12 @@ CLI::App* add_model_command(CLI::App& app, ModelArgs& args, CapacityArgs& capaci
   c->add_flag("--measure-mac-capacity", capacity.measure_mac_capacity,
               "B measured: one saturated flow in a one-hop run on the scenario's PHY and MAC")
       ->excludes(given);
+  const std::vector<std::string> counts = enum_names(names(kMeasuredBCounts));
+  c->add_option("--measured-b-counts", capacity.measured_b_counts,
+                "With --measure-mac-capacity, what B counts: the flow's goodput (data, the default) or the MAC's "
+                "throughput both ways, the TCP ACKs' bytes too (data_and_tcp_acks)")
+      ->check(CLI::IsMember(counts))
+      ->needs("--measure-mac-capacity");
   c->add_flag("--one-hop-scenario", capacity.one_hop_scenario,
               "Print the scenario of that one-hop run (JSON) instead of the model");
   c->add_flag("--json", capacity.json, "Print the JSON document instead of the table");

@@ -10,13 +10,16 @@
 // CWmin_B values is a sweep: one row each. Exit codes: 0, or 2 for a bad value.
 //
 //   wmnsim model capacity SCENARIO [--set /ptr=value ...] [--at SECONDS]
-//                         [--mac-capacity-bps B | --measure-mac-capacity]
+//                         [--mac-capacity-bps B | --measure-mac-capacity
+//                          [--measured-b-counts data|data_and_tcp_acks]]
 //                         [--one-hop-scenario] [--json]
 //
 // 001's capacity models (analysis/capacity_report.hpp, docs/capacity.md): each
 // flow's hops and max-min fair share under the collision-domain and clique models,
 // B and U_opt. --measure-mac-capacity takes B from a one-hop run on the scenario's
-// PHY and MAC (runner/one_hop_capacity.hpp); --one-hop-scenario prints that run's
+// PHY and MAC (runner/one_hop_capacity.hpp; with "auto" rates one run per link
+// rate), read as --measured-b-counts says (the flow's goodput, the default, or the
+// MAC's throughput with the TCP ACKs' bytes); --one-hop-scenario prints that run's
 // scenario instead of the model. Exit codes: 0, or 2 for a scenario or value that
 // cannot be used.
 
@@ -45,6 +48,7 @@ struct CapacityArgs {
   std::optional<double> at_s;
   std::optional<double> mac_capacity_bps;
   bool measure_mac_capacity = false;
+  std::string measured_b_counts = "data";
   bool one_hop_scenario = false;
   bool json = false;
 };

@@ -74,16 +74,22 @@ struct ControlContext {
   // its radios: RoutingLink numbering); a controller may replace their queues.
   std::vector<std::vector<link::WiredLink*>> wired;
   std::vector<FlowInfo> flows;               // by scenario flow index
+  // Where the capacity model's B comes from, for fair_shares.
+  struct MacCapacityChoice {
+    std::optional<double> given_bps;  // a given B for every resource
+    std::optional<MeasuredBCounts> measured;  // else measured, read so; else Bianchi's
+  };
   // 001's capacity models (control/capacity_model.hpp) over this network: each
-  // flow's max-min fair share (bit/s; 0 for the inactive), by flow index, with B
-  // `mac_capacity_bps` (empty: Bianchi's). Empty where the runner offers none.
-  std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active,
-                                    std::optional<double> mac_capacity_bps)>
+  // flow's max-min fair share (bit/s; 0 for the inactive), by flow index, with B as
+  // `b` chooses. Empty where the runner offers none.
+  std::function<std::vector<double>(CapacityModel model, const std::vector<bool>& active, const MacCapacityChoice& b)>
       fair_shares;
-  // B measured as 001 App. A.2 has it: the goodput of one saturated flow in a
-  // one-hop network on this scenario's PHY and MAC (runner/one_hop_capacity.hpp).
-  // Empty where the runner offers none.
-  std::function<double()> measured_mac_capacity_bps;
+  // B measured in a one-hop network on this scenario's PHY and MAC, one saturated
+  // flow (runner/one_hop_capacity.hpp; 001 App. A.2 describes B only as "the
+  // throughput that can be achieved at the MAC layer"), read as `counts` says: at
+  // the fixed data rate, or with "auto" rates the fastest link rate's (each link's
+  // B in fair_shares is its own rate's). Empty where the runner offers none.
+  std::function<double(MeasuredBCounts counts)> measured_mac_capacity_bps;
   // The nodes with a radio that hears one of `node`'s radios (the medium's links,
   // which every radio hop of the routing is one of), ascending, `node` left out.
   // Lets a policy look at a node's neighbours without asking the routing for a

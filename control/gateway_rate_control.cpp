@@ -131,9 +131,11 @@ std::unique_ptr<link::QueueDiscipline> GatewayRateControl::make_queue() {
     case GatewayScheme::fred: {
       // Its own draws, named per queue (docs/random.md).
       const std::string name = "queue/gateway_rate_control/" + std::to_string(queues_built_);
-      return std::make_unique<link::FredQueue>(shared, params_.fred, classifier_,
-                                              sim().random().stream("node", context().node_info.at(gateway_).id, name),
-                                              drops);
+      auto q = std::make_unique<link::FredQueue>(shared, params_.fred, classifier_,
+                                                sim().random().stream("node", context().node_info.at(gateway_).id, name),
+                                                drops);
+      fred_queues_.push_back(q.get());
+      return q;
     }
   }
   throw std::logic_error("gateway_rate_control: no queue for this scheme");
@@ -213,12 +215,12 @@ void GatewayRateControl::on_stop() {
   sim().scheduler().cancel(idle_event_);
 }
 
-std::optional<double> GatewayRateControl::model_mac_capacity() {
-  if (params_.mac_capacity_bps) return params_.mac_capacity_bps;
-  if (params_.mac_capacity == MacCapacitySource::bianchi) return std::nullopt;
-  // Measured once, at the first model call: a run of its own, no draw from this one.
-  if (!mac_capacity_bps_) mac_capacity_bps_ = context().measured_mac_capacity_bps();
-  return mac_capacity_bps_;
+ControlContext::MacCapacityChoice GatewayRateControl::model_mac_capacity() {
+  if (params_.mac_capacity_bps) return {params_.mac_capacity_bps, std::nullopt};
+  if (params_.mac_capacity == MacCapacitySource::bianchi) return {};
+  // Measured once, at the first model call: runs of their own, no draw from this one.
+  if (!mac_capacity_bps_) mac_capacity_bps_ = context().measured_mac_capacity_bps(params_.measured_b_counts);
+  return {std::nullopt, params_.measured_b_counts};
 }
 
 void GatewayRateControl::plan_declared_shares() {
@@ -233,7 +235,7 @@ void GatewayRateControl::plan_declared_shares() {
   }
   std::sort(changes.begin(), changes.end());
   changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
-  const std::optional<double> b = from_model_ ? model_mac_capacity() : std::nullopt;
+  const ControlContext::MacCapacityChoice b = from_model_ ? model_mac_capacity() : ControlContext::MacCapacityChoice{};
   for (const Time at : changes) {
     DeclaredEpoch e{at, std::vector<bool>(context().flows.size(), false), {}};
     // 001 App. A.3: the streams sending then (G(s) = infinity), one per class along
@@ -293,8 +295,12 @@ Time GatewayRateControl::idle_timeout(const ClassState& c) const {
   const ControlContext::FlowInfo& f = context().flows.at(c.flows.front());
   const double packet_bits = 8.0 * static_cast<double>(f.payload_bytes) * f.packet_per_payload;
   const double rate = token_rate(c);
-  const double seconds = rate > 0.0 ? *params_.flow_idle_timeout_intervals * packet_bits / rate
-                                    : std::numeric_limits<double>::infinity();
+  // A class the model does not bound (it crosses no wireless link) or gives nothing
+  // has no pace to count intervals of: a packet interval at kUnbounded is
+  // microseconds, which would mark it idle between any two packets. It keeps the
+  // fixed timeout.
+  if (!(rate > 0.0) || rate >= kUnbounded) return params_.flow_idle_timeout;
+  const double seconds = *params_.flow_idle_timeout_intervals * packet_bits / rate;
   return Time::from_seconds(std::clamp(seconds, kMinPeriodS, Time::max().to_seconds() / 2));
 }
 
@@ -486,6 +492,8 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
                                   ? nlohmann::ordered_json(aggregate_rate_bps_)
                                   : nlohmann::ordered_json(nullptr);
   out["share_mode"] = std::string(to_string(params_.share_mode));
+  // What a measured B counts; only when measured (the other runs' statistics as before).
+  if (mac_capacity_bps_) out["measured_b_counts"] = std::string(to_string(params_.measured_b_counts));
   // B, when the model's is not Bianchi's: given or measured.
   out["mac_capacity_bps"] = params_.mac_capacity_bps ? nlohmann::ordered_json(*params_.mac_capacity_bps)
                             : mac_capacity_bps_      ? nlohmann::ordered_json(*mac_capacity_bps_)
@@ -506,6 +514,20 @@ nlohmann::ordered_json GatewayRateControl::statistics() const {
     row["data_packets_in"] = c.data_packets;
     row["data_bytes_in"] = c.data_bytes;
     row["drops"] = c.drops;
+    if (!fred_queues_.empty()) {
+      // FRED's own split of its drops (001 Sec. 5.2): over its per-flow cap (maxq,
+      // 2 avgcq or strikes; counted queue_overflow), early (RED's random and forced
+      // drops; queue_early_drop), the buffer full (queue_overflow).
+      std::uint64_t cap = 0, early = 0, full = 0;
+      for (const link::FredQueue* q : fred_queues_) {
+        const auto it = q->class_stats().find(id);
+        if (it == q->class_stats().end()) continue;
+        cap += it->second.flow_limit_drops;
+        early += it->second.early_drops();
+        full += it->second.buffer_drops;
+      }
+      row["fred_drops"] = {{"per_flow_cap", cap}, {"early", early}, {"full_buffer", full}};
+    }
     std::size_t queued = 0;
     // Every queue the controller shapes: each radio's access functions and the wired links.
     for (mac::Mac* m : macs_) {

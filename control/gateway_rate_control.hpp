@@ -13,10 +13,11 @@
 // flows' `fair_share_bps` from the scenario summed per class, or else 001's capacity
 // model (`capacity_model`, control/capacity_model.hpp) over the classes active at
 // the time, each class one stream along the route of its first active flow, with B
-// Bianchi's, measured in a one-hop run (`mac_capacity: "measured"`) or given
-// (`mac_capacity_bps`). The aggregate limit is the sum of the active classes' shares
-// (001 Sec. 5.3: "the interface aggregate rate limit is then simply the sum of the
-// fair rates of constituent flows").
+// Bianchi's, measured in a one-hop run (`mac_capacity: "measured"`, per link rate
+// with "auto" rates; `measured_b_counts`: the flow's goodput or the MAC's
+// throughput with the TCP ACKs) or given (`mac_capacity_bps`). The aggregate limit
+// is the sum of the active classes' shares (001 Sec. 5.3: "the interface aggregate
+// rate limit is then simply the sum of the fair rates of constituent flows").
 //
 // Which classes are active (`share_mode`):
 //  - offline (001 App. A: the rates "computed off-line"): the classes with a flow
@@ -29,14 +30,16 @@
 //    active with its first packet at the gateway (into the mesh, or out of it:
 //    delivered or forwarded) and inactive once none has passed for
 //    `flow_idle_timeout_s`, or for `flow_idle_timeout_intervals` of its packet
-//    intervals at its share; the rates are then recomputed. The controller looks
+//    intervals at its share (a class with no bounded share: the fixed timeout);
+//    the rates are then recomputed. The controller looks
 //    every timeout / 4 (the smallest class's, with intervals), so a silent class is
 //    found between 1 and 1.25 timeouts after its last packet.
 //
 // It reports, per class: its flows, its share now, packets and bytes the gateway
 // sends on, into its radio or wired queues (data and ACKs; data alone, for 001 Fig. 4's arrival
-// rate), drops at the gateway by cause, and each report interval's data arrival
-// rate into the gateway queue.
+// rate), drops at the gateway by cause (under FRED also split by FRED's rule: its
+// per-flow cap, its early RED drops, a full buffer; 001 Sec. 5.2), and each report
+// interval's data arrival rate into the gateway queue.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,6 +53,7 @@
 
 namespace wmnsim::link {
 class AggregateShaper;
+class FredQueue;
 class PerClassShaper;
 class SourcePacer;
 class QueueDiscipline;
@@ -105,8 +109,8 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   // last told (all: every one).
   void tell_rates(bool all);
   void model_shares();
-  // B for the capacity model: given, measured, or empty (Bianchi's).
-  std::optional<double> model_mac_capacity();
+  // B for the capacity model: given, measured (read as measured_b_counts says), or Bianchi's.
+  ControlContext::MacCapacityChoice model_mac_capacity();
   // A class's share as a rate of whole IP packets (its first flow's packet size
   // over payload), bounded by the token bucket's largest rate.
   double token_rate(const ClassState& c) const;
@@ -134,7 +138,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   EventId epoch_event_;       // the next declared change
   EventId idle_event_;        // share_mode activity with intervals: the next look
   bool idle_check_armed_ = false;
-  std::optional<double> mac_capacity_bps_;  // B given or measured; empty: Bianchi's
+  std::optional<double> mac_capacity_bps_;  // B measured (the fastest link rate's with "auto"); empty: not measured
   std::uint32_t gateway_ = 0;
   std::vector<mac::Mac*> macs_;
   link::PacketClassifier classifier_;
@@ -142,6 +146,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   std::vector<link::AggregateShaper*> aggregate_shapers_;
   std::vector<link::PerClassShaper*> class_shapers_;
   std::vector<link::SourcePacer*> pacers_;
+  std::vector<const link::FredQueue*> fred_queues_;  // scheme fred: for the drops' split
   double told_aggregate_bps_ = -1.0;  // the aggregate rate last told to the observer of decisions
   std::vector<std::vector<std::uint32_t>> pacer_classes_;  // the classes each pacer paces
   std::uint32_t pacer_node_ = 0;                           // the node make_pacer builds for

@@ -27,6 +27,7 @@ struct Keys {
   NumberParameter flow_idle_timeout_intervals;
   ChoiceParameter<MacCapacitySource> mac_capacity;
   NumberParameter mac_capacity_bps;
+  ChoiceParameter<MeasuredBCounts> measured_b_counts;
   ChoiceParameter<link::ClassifyBy> classify;
   TimeParameter report_interval;
   ObjectParameter fred;
@@ -91,7 +92,8 @@ const Keys& keys() {
                        .range = NumberRange::at_least(1),
                        .description = "share_mode activity, instead of flow_idle_timeout_s: a class counts as "
                                       "inactive after this many of its packet intervals at its share (a data "
-                                      "packet's bits over its token rate) without a packet",
+                                      "packet's bits over its token rate) without a packet; a class the model "
+                                      "leaves unbounded (no wireless hop) keeps flow_idle_timeout_s's default",
                        .source = "ours (issue 38)"}),
       ChoiceParameter<MacCapacitySource>({.key = "mac_capacity",
                                           .names = names(kMacCapacitySources),
@@ -105,6 +107,15 @@ const Keys& keys() {
                        .range = NumberRange::positive(),
                        .description = "a given B for the capacity model, instead of mac_capacity's",
                        .source = "001 App. A.2"}),
+      ChoiceParameter<MeasuredBCounts>({.key = "measured_b_counts",
+                                        .names = names(kMeasuredBCounts),
+                                        .fallback = defaults.measured_b_counts,
+                                        .description = "mac_capacity measured: what the one-hop run's B counts, "
+                                                       "the flow's goodput (`data`, TCP ACKs left out) or the "
+                                                       "MAC-layer throughput both ways (`data_and_tcp_acks`: "
+                                                       "the ACKs' bytes too; the same for UDP)",
+                                        .source = "001 App. A.2 (\"throughput ... at the MAC layer\"); the "
+                                                  "two readings ours"}),
       ChoiceParameter<link::ClassifyBy>({.key = "classify",
                                         .names = names(link::kClassifyBy),
                                         .fallback = defaults.classify,
@@ -161,9 +172,13 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
   if (p.mac_capacity_bps && r.has(k.mac_capacity.key)) {
     ctx.issues().add(r.path_of(k.mac_capacity_bps.key), "give mac_capacity or mac_capacity_bps, not both");
   }
+  p.measured_b_counts = k.measured_b_counts.read_or(r);
+  if (r.has(k.measured_b_counts.key) && p.mac_capacity != MacCapacitySource::measured) {
+    ctx.issues().add(r.path_of(k.measured_b_counts.key), "applies only to \"mac_capacity\": \"measured\"");
+  }
   if (p.fair_rate_bps) {
     // B matters only to the capacity model, which a given share replaces.
-    for (const std::string* key : {&k.mac_capacity.key, &k.mac_capacity_bps.key}) {
+    for (const std::string* key : {&k.mac_capacity.key, &k.mac_capacity_bps.key, &k.measured_b_counts.key}) {
       if (r.has(*key)) ctx.issues().add(r.path_of(*key), "applies only to shares from the capacity model; "
                                                           "fair_rate_bps gives them");
     }
@@ -221,6 +236,7 @@ ControllerEntry gateway_rate_control_entry() {
                   k.flow_idle_timeout_intervals,
                   k.mac_capacity,
                   k.mac_capacity_bps,
+                  k.measured_b_counts,
                   k.classify,
                   link::shaper_keys().burst_bytes,
                   k.report_interval,

@@ -40,6 +40,13 @@ enum class ShareMode { activity, offline };
 // PHY and MAC (001 App. A.2: "the throughput that can be achieved at the MAC layer
 // in a one-hop network with infrastructure"; runner/one_hop_capacity.hpp).
 enum class MacCapacitySource { bianchi, measured };
+// What a measured B counts (001 App. A.2 says only "the throughput that can be
+// achieved at the MAC layer"; docs/capacity.md, "Two readings of a measured B"):
+//  - data: the one-hop flow's goodput, its TCP ACKs left out (they take airtime but
+//    carry no payload): the unit of the fair shares;
+//  - data_and_tcp_acks: what the MAC carried both ways, the data's payload plus the
+//    TCP ACKs' bytes (an ACK's bytes are its headers). The same as `data` for UDP.
+enum class MeasuredBCounts { data, data_and_tcp_acks };
 
 // 001: queueing and rate control at one gateway.
 struct GatewayRateControlParams {
@@ -57,6 +64,7 @@ struct GatewayRateControlParams {
   std::optional<double> flow_idle_timeout_intervals;
   MacCapacitySource mac_capacity = MacCapacitySource::bianchi;
   std::optional<double> mac_capacity_bps;  // a given B (bit/s of payload), over mac_capacity
+  MeasuredBCounts measured_b_counts = MeasuredBCounts::data;  // mac_capacity measured: what B counts
   link::ClassifyBy classify = link::ClassifyBy::subscriber;  // 001 Sec. 4.3.2: per mesh router
   std::int64_t burst_bytes = link::TokenBucket::kDefaultDepthBytes;  // the shapers' bucket depth
   Time report_interval = Time::s(1);    // of the per-class arrival rates
@@ -77,6 +85,9 @@ inline constexpr std::array<EnumName<ShareMode>, 2> kShareModes{
 inline constexpr std::array<EnumName<MacCapacitySource>, 2> kMacCapacitySources{
     {{"bianchi", MacCapacitySource::bianchi}, {"measured", MacCapacitySource::measured}}};
 constexpr std::string_view to_string(ShareMode v) { return enum_name(names(kShareModes), v); }
+inline constexpr std::array<EnumName<MeasuredBCounts>, 2> kMeasuredBCounts{
+    {{"data", MeasuredBCounts::data}, {"data_and_tcp_acks", MeasuredBCounts::data_and_tcp_acks}}};
+constexpr std::string_view to_string(MeasuredBCounts v) { return enum_name(names(kMeasuredBCounts), v); }
 constexpr std::string_view to_string(MacCapacitySource v) { return enum_name(names(kMacCapacitySources), v); }
 constexpr std::string_view to_string(GatewayScheme v) { return enum_name(names(kGatewaySchemes), v); }
 constexpr std::string_view to_string(CapacityModel v) { return enum_name(names(kCapacityModels), v); }

@@ -171,22 +171,45 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
   for (const NodeConfig& node : scenario_.nodes) control_context_->node_info.push_back({node.id, node.role});
   for (const auto& node : nodes_) control_context_->nodes.push_back(node.get());
   // 001's capacity models over this network, built at the first call (only a
-  // gateway controller without given shares asks).
-  control_context_->fair_shares = [this, capacity = std::shared_ptr<ScenarioCapacity>()](
+  // gateway controller without given shares asks); with a measured B, once per
+  // reading, each distinct data rate measured in its one-hop run (at most once).
+  struct Capacities {
+    std::shared_ptr<ScenarioCapacity> bianchi;
+    std::map<MeasuredBCounts, std::shared_ptr<ScenarioCapacity>> measured;
+    std::map<std::optional<double>, OneHopThroughput> one_hop;  // by data rate (empty: the fixed one)
+  };
+  auto capacities = std::make_shared<Capacities>();
+  const auto measured_capacity = [this, capacities](MeasuredBCounts counts) -> const ScenarioCapacity& {
+    std::shared_ptr<ScenarioCapacity>& c = capacities->measured[counts];
+    if (!c) {
+      CapacityOptions options;
+      options.measured_mac_capacity_bps = [this, capacities, counts](std::optional<double> rate) {
+        auto it = capacities->one_hop.find(rate);
+        if (it == capacities->one_hop.end()) {
+          it = capacities->one_hop.emplace(rate, measure_one_hop(scenario_, Registries{}, rate)).first;
+        }
+        return it->second.b(counts);
+      };
+      c = std::make_shared<ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_, options));
+    }
+    return *c;
+  };
+  control_context_->fair_shares = [this, capacities, measured_capacity](
                                       CapacityModel model, const std::vector<bool>& active,
-                                      std::optional<double> mac_capacity_bps) mutable {
-    if (!capacity) capacity = std::make_shared<ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
-    if (!mac_capacity_bps) return control::fair_shares(capacity->problem, model, active);
+                                      const control::ControlContext::MacCapacityChoice& b) {
+    if (b.measured && !b.given_bps) return control::fair_shares(measured_capacity(*b.measured).problem, model, active);
+    if (!capacities->bianchi) {
+      capacities->bianchi = std::make_shared<ScenarioCapacity>(capacity_problem(scenario_, phy_, routing_));
+    }
+    if (!b.given_bps) return control::fair_shares(capacities->bianchi->problem, model, active);
     // A given B for every resource (scenario/capacity_problem.hpp's CapacityOptions).
-    control::CapacityProblem given = capacity->problem;
-    given.mac_capacity_bps = *mac_capacity_bps;
+    control::CapacityProblem given = capacities->bianchi->problem;
+    given.mac_capacity_bps = *b.given_bps;
     given.link_capacity_bps.clear();
     return control::fair_shares(given, model, active);
   };
-  // Measured at most once per run, when a controller asks (runner/one_hop_capacity.hpp).
-  control_context_->measured_mac_capacity_bps = [this, measured = std::optional<double>()]() mutable {
-    if (!measured) measured = measure_mac_capacity_bps(scenario_);
-    return *measured;
+  control_context_->measured_mac_capacity_bps = [measured_capacity](MeasuredBCounts counts) {
+    return measured_capacity(counts).problem.mac_capacity_bps;
   };
   control_context_->radio_neighbours = [this](std::uint32_t node) {
     std::vector<std::uint32_t> heard;

@@ -5,8 +5,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "results/result_columns.hpp"
-#include "runner/run_scenario.hpp"
+#include "core/node.hpp"
+#include "core/simulation.hpp"
+#include "runner/network.hpp"
 
 namespace wmnsim {
 
@@ -25,9 +26,24 @@ nlohmann::json node_entry(const Scenario& s, std::size_t index) {
   return nlohmann::json::object();
 }
 
+// The bytes of the TCP ACKs delivered to the station in the window.
+class AckCounter final : public NodeSubscriber {
+ public:
+  AckCounter(const Simulation& sim, transport::MeasurementWindow window) : sim_(sim), window_(window) {}
+  void on_delivered(std::uint32_t /*node*/, Packet& packet, const PrevHop& /*from*/) override {
+    if (packet.transport.is_pure_ack() && window_.contains(sim_.now())) bytes_ += packet.size_bytes;
+  }
+  double rate_bps() const { return window_.rate_bps(bytes_); }
+
+ private:
+  const Simulation& sim_;
+  transport::MeasurementWindow window_;
+  std::uint64_t bytes_ = 0;
+};
+
 }  // namespace
 
-nlohmann::json one_hop_scenario(const Scenario& s) {
+nlohmann::json one_hop_scenario(const Scenario& s, std::optional<double> data_rate_bps) {
   // The node whose links are measured: the gateway's (001's streams end there).
   std::optional<std::size_t> centre;
   for (std::size_t i = 0; i < s.nodes.size() && !centre; ++i) {
@@ -57,6 +73,7 @@ nlohmann::json one_hop_scenario(const Scenario& s) {
   for (const char* key : {"compat", "phy", "propagation", "mac"}) {
     if (s.document.contains(key)) doc[key] = s.document[key];
   }
+  if (data_rate_bps) doc["phy"]["data_rate_bps"] = *data_rate_bps;  // one link rate of an "auto" network
   doc["name"] = (s.name.empty() ? std::string("scenario") : s.name) + "_one_hop";
   doc["description"] =
       "B measured (runner/one_hop_capacity.hpp, 001 App. A.2): one station and its access point on the PHY and "
@@ -85,13 +102,26 @@ nlohmann::json one_hop_scenario(const Scenario& s) {
   return doc;
 }
 
-double measure_mac_capacity_bps(const Scenario& scenario) {
-  return measure_mac_capacity_bps(scenario, Registries{});
+OneHopThroughput measure_one_hop(const Scenario& scenario, const Registries& registries,
+                                 std::optional<double> data_rate_bps) {
+  // As run_scenario runs it (the same events: a subscriber adds none), with the
+  // station's deliveries counted.
+  const Scenario one_hop = parse_scenario(one_hop_scenario(scenario, data_rate_bps), registries);
+  Simulation sim(one_hop.simulation.seed, one_hop.name, spdlog::level::off);
+  Network net(sim, one_hop, registries.controllers);
+  AckCounter acks(sim, net.window());
+  net.node(1).subscribe(acks);  // "sta"
+  sim.run_until(one_hop.simulation.duration);
+  net.node(1).unsubscribe(acks);
+  return {net.flow(0).goodput_bps(), acks.rate_bps()};
 }
 
-double measure_mac_capacity_bps(const Scenario& scenario, const Registries& registries) {
-  const Results r = run_scenario(parse_scenario(one_hop_scenario(scenario), registries), {}, registries);
-  return flow_column::goodput_bps.of(r.flows.at(0));
+double measure_mac_capacity_bps(const Scenario& scenario, MeasuredBCounts counts) {
+  return measure_mac_capacity_bps(scenario, Registries{}, counts);
+}
+
+double measure_mac_capacity_bps(const Scenario& scenario, const Registries& registries, MeasuredBCounts counts) {
+  return measure_one_hop(scenario, registries).b(counts);
 }
 
 }  // namespace wmnsim

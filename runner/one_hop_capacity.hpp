@@ -20,12 +20,18 @@
 //  - kOneHopWarmup, then kOneHopMeasured of measurement, seed kOneHopSeed whatever
 //    the scenario's: B is a property of the PHY and MAC, the same for every run of
 //    a network; no wired links, controllers or outputs.
-// B is that flow's goodput (bit/s of payload, as the fair shares are).
+// B is that flow's goodput (bit/s of payload, as the fair shares are), or, the
+// other reading of "the throughput ... at the MAC layer" (MeasuredBCounts), that
+// plus its TCP ACKs' bytes delivered in the window: what the MAC carried both ways.
+// With "auto" data rates each link rate is measured on its own: the one-hop run at
+// that rate (`data_rate_bps`), the rest as above.
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 
+#include "control/gateway_rate_control_params.hpp"
 #include "core/time.hpp"
 #include "scenario/registries.hpp"
 #include "scenario/scenario.hpp"
@@ -36,12 +42,27 @@ inline constexpr Time kOneHopWarmup = Time::s(10);
 inline constexpr Time kOneHopMeasured = Time::s(100);
 inline constexpr std::uint64_t kOneHopSeed = 1;
 
-// The one-hop scenario document (above). Throws std::invalid_argument for a
-// scenario with no positioned node or no flow.
-nlohmann::json one_hop_scenario(const Scenario& scenario);
+// The one-hop scenario document (above), at the data rate `data_rate_bps`
+// (empty: the scenario's own). Throws std::invalid_argument for a scenario with no
+// positioned node or no flow.
+nlohmann::json one_hop_scenario(const Scenario& scenario, std::optional<double> data_rate_bps = {});
 
-// Runs it and returns the flow's goodput: B in bit/s.
-double measure_mac_capacity_bps(const Scenario& scenario);
-double measure_mac_capacity_bps(const Scenario& scenario, const Registries& registries);
+// What one run of it measured, in bit/s over its measurement window.
+struct OneHopThroughput {
+  double data_goodput_bps = 0.0;  // the flow's goodput (flow_column::goodput_bps)
+  double tcp_ack_bps = 0.0;       // the IP bytes of its TCP ACKs delivered to the station
+  double b(MeasuredBCounts counts) const {
+    return counts == MeasuredBCounts::data ? data_goodput_bps : data_goodput_bps + tcp_ack_bps;
+  }
+};
+
+// Runs it.
+OneHopThroughput measure_one_hop(const Scenario& scenario, const Registries& registries,
+                                 std::optional<double> data_rate_bps = {});
+
+// B in bit/s, as `counts` reads it, at the scenario's data rate.
+double measure_mac_capacity_bps(const Scenario& scenario, MeasuredBCounts counts = MeasuredBCounts::data);
+double measure_mac_capacity_bps(const Scenario& scenario, const Registries& registries,
+                                MeasuredBCounts counts = MeasuredBCounts::data);
 
 }  // namespace wmnsim

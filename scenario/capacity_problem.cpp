@@ -189,10 +189,21 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
       first = false;
     }
   }
+  // Measured: once per distinct rate (a run each).
+  std::map<std::int64_t, double> measured;
   const auto b_at = [&](const phy::Mcs& rate) {
+    if (options.measured_mac_capacity_bps) {
+      const auto [it, fresh] = measured.try_emplace(rate.rate_bps, 0.0);
+      if (fresh) {
+        it->second = options.measured_mac_capacity_bps(
+            net.fixed_data_rate != nullptr ? std::nullopt : std::optional<double>(static_cast<double>(rate.rate_bps)));
+      }
+      return it->second;
+    }
     return control::one_hop_mac_capacity_bps(net.profile, rate, *net.basic_rate, scenario.mac.type,
                                              scenario.mac.params, out.payload_bytes, out.header_bytes);
   };
+  out.b_measured = static_cast<bool>(options.measured_mac_capacity_bps) && !options.mac_capacity_bps;
   if (options.mac_capacity_bps) {
     if (!(*options.mac_capacity_bps > 0.0) || !std::isfinite(*options.mac_capacity_bps)) {
       throw std::invalid_argument("the MAC capacity B must be a positive number of bit/s, got " +
@@ -201,10 +212,11 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
     p.mac_capacity_bps = *options.mac_capacity_bps;
     out.b_given = true;
   } else if (net.fixed_data_rate != nullptr) {
-    out.bianchi_bps = b_at(*net.fixed_data_rate);
-    p.mac_capacity_bps = *out.bianchi_bps;
+    p.mac_capacity_bps = b_at(*net.fixed_data_rate);
+    if (!out.b_measured) out.bianchi_bps = p.mac_capacity_bps;
   } else {
     // "auto": each link at its own rate; B(u) is the slowest link's (control/capacity_model.hpp).
+    // Measured, a link that carries no data rate is measured at the basic rate too.
     p.link_capacity_bps.reserve(n);
     for (const auto& [from, to] : out.link_radios) {
       const phy::Mcs* rate = phy::link_data_rate(net, from, to);

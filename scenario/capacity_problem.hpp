@@ -19,9 +19,11 @@
 //  - B: Bianchi's one-station saturation throughput (control::one_hop_mac_capacity_bps)
 //    at the scenario's fixed data rate (with "auto", per link at the link's rate),
 //    the scenario-wide MAC parameters, and the smallest payload of the scenario's
-//    flows with its transport's headers; or a figure the caller gives.
+//    flows with its transport's headers; or a figure the caller gives; or one the
+//    caller measures at each data rate the links use (with "auto", per distinct rate).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -35,8 +37,12 @@
 namespace wmnsim {
 
 struct CapacityOptions {
-  // B in bit/s instead of Bianchi's figure (a measured one-hop throughput, say).
+  // B in bit/s instead of Bianchi's figure, for every resource.
   std::optional<double> mac_capacity_bps;
+  // Or B measured at a data rate (runner/one_hop_capacity.hpp): called with empty
+  // for the scenario's fixed rate, or with "auto" once per distinct rate of the
+  // links (its bit/s), each link's B then its rate's.
+  std::function<double(std::optional<double> data_rate_bps)> measured_mac_capacity_bps;
 };
 
 struct ScenarioCapacity {
@@ -48,7 +54,8 @@ struct ScenarioCapacity {
   std::uint32_t payload_bytes = 0;
   std::uint32_t header_bytes = 0;
   std::optional<double> bianchi_bps;
-  bool b_given = false;  // CapacityOptions::mac_capacity_bps was used
+  bool b_given = false;     // CapacityOptions::mac_capacity_bps was used
+  bool b_measured = false;  // CapacityOptions::measured_mac_capacity_bps was used
 };
 
 // At most this many link visits to find the collision domains (the bound that

@@ -14,7 +14,9 @@ measured MAC capacity B. Writes, for `wmnsim reproduce gateway`:
   declares active), once with Bianchi's B and once with the measured one, on the
   first ORDERS activation orders of each topology (the stored activity-driven runs
   of table1/table2 have the same scenarios and seeds, so each difference is paired);
-- fig6_offline.json, table4_offline.json: Fig. 6 and Table 4 the same way.
+- fig6_offline.json, table4_offline.json: Fig. 6 and Table 4 the same way;
+- t12_b_acks.json, table4_b_acks.json: the per-flow runs of table1/2_offline and
+  table4_offline with the other reading of the measured B (the TCP ACKs' bytes counted).
 
 Usage: WMNSIM_BIN=build/ci/cli/wmnsim /usr/bin/python3 scripts/gateway_offline_shares.py
 (deterministic: the same files from the same wmnsim)
@@ -134,6 +136,44 @@ def write_small(name: str) -> None:
     (REPRO / f"{name}_offline.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
+def write_b_acks() -> None:
+    """The other reading of a measured B (`measured_b_counts: "data_and_tcp_acks"`: the TCP ACKs'
+    bytes counted as MAC-layer throughput) beside the first, off-line, with per-flow limiting:
+    t12_b_acks on table1_offline's and table2_offline's scenarios, table4_b_acks on table4_offline's.
+    The controllers' statistics give the B each run measured."""
+    reading = {"/controllers/0/mac_capacity": "measured", "/controllers/0/measured_b_counts": "data_and_tcp_acks"}
+    scenarios = []
+    for name in ("table1", "table2"):
+        scenarios += json.loads((REPRO / f"{name}_offline.json").read_text())["scenarios"]
+    spec = {
+        "description": ("Issue 38: Tables 1 and 2's off-line per-flow runs (table1_offline, table2_offline) with the "
+                        "other reading of the measured B, the TCP ACKs' bytes counted as MAC-layer throughput "
+                        "(measured_b_counts data_and_tcp_acks); written by scripts/gateway_offline_shares.py"),
+        "scenarios": scenarios,
+        # The controllers' statistics give each run's B; one report interval per run keeps them small.
+        "set": {"/controllers/0/scheme": "per_flow_rate_limit", "/controllers/0/share_mode": "offline", **reading,
+                "/controllers/0/report_interval_s": 1000},
+        "seeds": 1,
+        "tables": ["runs", "flows"],
+        "keep": ["controllers"],
+        "columns": {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]},
+        "quick": {"scenarios": [scenarios[0]],
+                  "set": {"/simulation/duration_s": 40},
+                  "checks": [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
+                             {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]},
+    }
+    (REPRO / "t12_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
+    t4 = json.loads((REPRO / "table4_offline.json").read_text())
+    spec = {k: v for k, v in t4.items() if k not in ("description", "grid", "quick")}
+    spec["description"] = ("Issue 38: table4_offline.json with the other reading of the measured B, the TCP ACKs' "
+                           "bytes counted (measured_b_counts data_and_tcp_acks); written by "
+                           "scripts/gateway_offline_shares.py")
+    spec["set"] = {**t4["set"], "/controllers/0": {**t4["set"]["/controllers/0"], "mac_capacity": "measured",
+                                                   "measured_b_counts": "data_and_tcp_acks"}}
+    spec["quick"] = {k: v for k, v in t4["quick"].items() if k != "grid"}
+    (REPRO / "table4_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
+
+
 def main() -> None:
     t1 = json.loads((REPRO / "table1.json").read_text())
     write_b(t1)
@@ -141,6 +181,7 @@ def main() -> None:
     write_table("table2")
     for name in ("fig6", "table4"):
         write_small(name)
+    write_b_acks()
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
   - issue 38 (scripts/gateway_offline_shares.py wrote them): b_measured, each network's B measured in
     a one-hop run (runner/one_hop_capacity.hpp); table1_offline, table2_offline, fig6_offline,
     table4_offline: the shaping schemes with 001's off-line shares, B Bianchi's or measured, beside the
-    activity-driven runs above; parking_lot2: Sec. 2.1's 2-hop parking lot; fig1_rts: Fig. 1 with
-    RTS/CTS.
+    activity-driven runs above; t12_b_acks, table4_b_acks: the per-flow off-line runs with the other
+    reading of the measured B (the TCP ACKs' bytes counted); parking_lot2: Sec. 2.1's 2-hop parking
+    lot; fig1_rts: Fig. 1 with RTS/CTS.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
 every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
@@ -190,25 +191,37 @@ def fig3(report: Report, data) -> Dict[str, Dict[str, float]]:
     for scheme in SCHEMES:
         part = flows[flows[SCHEME] == scheme]
         means = part.groupby("flow_id")["goodput_bps"].mean()
-        jfi = statistics.mean(jain(list(g["goodput_bps"])) for _, g in part.groupby("seed"))
+        jfis = [jain(list(g["goodput_bps"])) for _, g in part.groupby("seed")]
+        jfi = statistics.mean(jfis)
         out[scheme] = {**{f: means[f] for f in ("f1", "f2", "f3")}, "jfi": jfi}
-        lines.append(f"| {NAMES[scheme]} | {' | '.join(f'{means[f] / 1e3:.1f}' for f in ('f1', 'f2', 'f3'))} | "
-                     f"{jfi:.2f} |")
+        # The spread over the seeds: mean ± standard deviation.
+        cells = []
+        for f in ("f1", "f2", "f3"):
+            g = list(part[part["flow_id"] == f]["goodput_bps"].astype(float) / 1e3)
+            cells.append(f"{statistics.mean(g):.1f} ± {statistics.stdev(g) if len(g) > 1 else 0.0:.1f}")
+        lines.append(f"| {NAMES[scheme]} | {' | '.join(cells)} | {mean_sd(jfis)} |")
     seeds = runs[runs[SCHEME] == "fifo"]["seed"].nunique()
     share = ", ".join(f"{fair[f] / 1e3:.1f}" for f in sorted(fair))
-    report.block("fig3", "\n".join(lines) + f"\n\nGoodput in kbit/s, mean of {seeds} seeds of "
+    report.block("fig3", "\n".join(lines) + f"\n\nGoodput in kbit/s, mean ± standard deviation over {seeds} seeds of "
                  f"{runs['simulated_time_s'].iloc[0]:g} s. The collision-domain model's max-min share of each flow: "
                  f"{share} kbit/s.", data)
     fifo3 = flows[(flows[SCHEME] == "fifo") & (flows["flow_id"] == "f3")]
     report.value("fig3_f3_retry", pct(fifo3["drops_retry_limit"].sum() / max(1, fifo3["dropped_packets"].sum())), data)
     f3 = [out[s]["f3"] / fair["f3"] for s in ("fifo", "fq", "fred")]
     report.value("fig3_f3_share", span(f"{min(f3) * 100:.0f}", f"{max(f3) * 100:.0f}", " %"), data)
-    report.claim(max(f3) < 0.35, "Fig. 3: under FIFO, FQ and FRED the 3-hop flow starves (under 35 % of its share)")
+    report.claim(max(f3) < 0.5, "Fig. 3: under FIFO, FQ and FRED the 3-hop flow gets under half its share")
     report.claim(fifo3["drops_retry_limit"].sum() > 0.5 * fifo3["dropped_packets"].sum(),
                  "Fig. 3: f3's drops under FIFO are mostly at the retry limit")
-    shaped = [out[s]["f3"] for s in ("aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")]
-    report.claim(min(shaped) > max(out[s]["f3"] for s in ("fifo", "fq", "fred")),
-                 "Fig. 3: only the schemes that shape give f3 more than FIFO, FQ and FRED")
+    unshaped = max(out[s]["f3"] for s in ("fifo", "fq", "fred"))
+    above = [s for s in ("aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit")
+             if out[s]["f3"] > unshaped]
+    report.value("fig3_shaped_more", " and ".join(NAMES[s].lower() for s in above) or "none of the shaping schemes",
+                 data)
+    below = [s for s in ("aggregate_rate_limit", "aggregate_rate_limit_fq", "per_flow_rate_limit") if s not in above]
+    report.value("fig3_shaped_not", ("; " + " and ".join(
+        f"{NAMES[s].lower()} does not ({out[s]['f3'] / 1e3:.0f} kbit/s against up to {unshaped / 1e3:.0f})"
+        for s in below)) if below else "", data)
+    report.claim("per_flow_rate_limit" in above, "Fig. 3: per-flow rate limiting gives f3 more than FIFO, FQ and FRED")
     return out
 
 
@@ -219,26 +232,34 @@ def fig4(report: Report, data) -> None:
     dt = float(fred["report_interval_s"].iloc[0])
     end = int(data.runs["simulated_time_s"].iloc[0])
     windows = [(a, min(a + 50, end)) for a in range(0, end, 50)]
-    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds) |",
-             "|---|" + "---:|" * (len(windows) + 1)]
+    lines = ["| flow (class) | " + " | ".join(f"{a}-{b} s" for a, b in windows) + " | FRED's drops (all seeds): "
+             "per-flow cap, early, full buffer |", "|---|" + "---:|" * (len(windows) + 1)]
+    split_total = {"per_flow_cap": 0, "early": 0, "full_buffer": 0}
     rates: Dict[str, List[float]] = {}
     drops_by_flow: Dict[str, Dict[str, int]] = {}
     for k, cls in enumerate(rows[0]):
         cells = []
+        spreads = []
         for a, b in windows:
             vals = [statistics.mean(r[k]["data_arrival_rate_bps"][int(a / dt):int(b / dt)]) for r in rows]
             cells.append(statistics.mean(vals) / 1e3)
+            spreads.append(statistics.stdev(vals) / 1e3 if len(vals) > 1 else 0.0)
         drops: Dict[str, int] = {}
+        split = {"per_flow_cap": 0, "early": 0, "full_buffer": 0}
         for r in rows:
             for cause, n in r[k]["drops"].items():
                 drops[cause] = drops.get(cause, 0) + n
+            for key in split:
+                split[key] += r[k].get("fred_drops", {}).get(key, 0)
+        for key in split:
+            split_total[key] += split[key]
         flows = ", ".join(cls["flows"])
         rates[flows] = cells
         drops_by_flow[flows] = drops
-        lines.append(f"| {flows} ({cls['class']}) | {' | '.join(f'{c:.1f}' for c in cells)} | "
-                     f"{', '.join(f'{c} {n}' for c, n in sorted(drops.items())) or 'none'} |")
+        lines.append(f"| {flows} ({cls['class']}) | {' | '.join(f'{c:.1f} ± {d:.1f}' for c, d in zip(cells, spreads))} | "
+                     f"{split['per_flow_cap']}, {split['early']}, {split['full_buffer']} |")
     report.block("fig4", "\n".join(lines) + f"\n\nNew data (not ACKs) entering the gateway's FRED queue, kbit/s, mean "
-                 f"of {len(rows)} seeds (the fig3 runs' FRED scheme).", data)
+                 f"± standard deviation over {len(rows)} seeds (the fig3 runs' FRED scheme).", data)
     ratio = [f3 / f1 for f1, f3 in zip(rates["f1"], rates["f3"])]
     report.value("fig4_f3_of_f1", span(f"{min(ratio) * 100:.0f}", f"{max(ratio) * 100:.0f}", " %"), data)
     low = min(range(len(windows)), key=lambda i: rates["f3"][i])
@@ -249,6 +270,9 @@ def fig4(report: Report, data) -> None:
     report.claim(ratio[0] < 0.5, "Fig. 4: the table does not show an even start (f3 under half of f1's rate at first)")
     early = sum(d.get("queue_early_drop", 0) for d in drops_by_flow.values())
     report.value("fig4_early", "none" if early == 0 else f"{early}", data)
+    report.value("fig4_split", f"{split_total['per_flow_cap']} at the per-flow cap, {split_total['early']} early and "
+                 f"{split_total['full_buffer']} with the buffer full", data)
+    report.claim(split_total["early"] == early, "Fig. 4: FRED's early drops are the results' queue_early_drop")
 
 
 # ---- Tables 1 and 2 ---------------------------------------------------------------------------------
@@ -709,6 +733,66 @@ def fig5(report: Report, data) -> None:
                "Fig. 5: the windows swing more under the aggregate limit alone than with FQ inside it or per-flow limits")
 
 
+def time_plot(path: Path, panels: List[Tuple[str, Dict[str, Tuple[List[float], List[float]]]]], ylabel: str,
+              title: str) -> None:
+    """One panel per (name, {series label: (times, values)}), stacked, a shared time axis."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(len(panels), 1, figsize=(7, 2.0 * len(panels) + 0.6), sharex=True, squeeze=False)
+    for ax, (name, series) in zip(axes[:, 0], panels):
+        for label, (t, v) in series.items():
+            ax.plot(t, v, linewidth=0.9, label=label)
+        ax.set_title(name, fontsize=9)
+        ax.set_ylabel(ylabel, fontsize=8)
+        ax.tick_params(labelsize=8)
+    axes[0, 0].legend(fontsize=7, ncol=4, loc="upper right")
+    axes[-1, 0].set_xlabel("time (s)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def series_of(ts, seed: int, ids: Sequence[str], scale: float = 1.0, **eq) -> Dict[str, Tuple[List[float], List[float]]]:
+    """Each id's stored time series (one seed): times and values, the values times `scale`."""
+    part = runs_of(ts[ts["seed"] == seed], **eq)
+    out: Dict[str, Tuple[List[float], List[float]]] = {}
+    for fid in ids:
+        f = part[part["id"] == fid].sort_values("time_s")
+        if not f.empty:
+            out[fid] = (f["time_s"].astype(float).tolist(), (f["value"].astype(float) * scale).tolist())
+    return out
+
+
+def fig5_plot(report: Report, data) -> None:
+    """001 Fig. 5's windows over time, one panel per scheme (the first seed's run), from the stored series."""
+    if not report.plot:
+        return
+    cw = data.timeseries_tcp_cwnd
+    seed = int(sorted(cw["seed"].unique())[0])
+    ids = sorted(cw["id"].unique())
+    panels = [(NAMES[s], series_of(cw, seed, ids, **{SCHEME: s})) for s in FIG5_SCHEMES]
+    time_plot(report.figure("gateway_fig5.png"), panels, "cwnd (packets)",
+              f"001 Fig. 5 in wmnsim: TCP windows over time, 5-hop chain (seed {seed})")
+    gp = data.timeseries_flow_goodput
+    panels = [(NAMES[s], series_of(gp, seed, ids, 1e-3, **{SCHEME: s})) for s in FIG5_SCHEMES]
+    time_plot(report.figure("gateway_fig5_goodput.png"), panels, "goodput (kbit/s)",
+              f"001 Fig. 5 in wmnsim: goodput over time, 5-hop chain (seed {seed})")
+
+
+def fig9_plot(report: Report, data) -> None:
+    """001 Fig. 9: Table 4's multi-radio flows' goodput over time (the first seed's run), from the stored series."""
+    if not report.plot:
+        return
+    ts = data.timeseries_flow_goodput
+    seed = int(sorted(ts["seed"].unique())[0])
+    ids = [f"{i}to0" for i in range(1, 7)]
+    time_plot(report.figure("gateway_fig9.png"), [("per-flow rate limit, activity-driven shares",
+                                                  series_of(ts, seed, ids, 1e-3))], "goodput (kbit/s)",
+              f"001 Fig. 9 in wmnsim: goodput over time, two radios, three channels (seed {seed})")
+
+
 # ---- Fig. 6 ---------------------------------------------------------------------------------------
 
 
@@ -760,10 +844,21 @@ def fig6(report: Report, data) -> None:
     report.claim(low, "Fig. 6: some subscribers get well under their share (below 0.75)")
 
 
-def fig6_sums(data, b: Optional[str] = None) -> Dict[str, float]:
-    """Each subscriber's flows' goodput summed, over its share as the controller had it
-    (mean over the measurement window), mean over the seeds; `b`: the runs with that B source."""
-    warmup = json.loads((SCEN / "random20_fig6.json").read_text())["simulation"].get("warmup_s", 0)
+def fig6_offline_shares(off, b: str) -> Dict[str, float]:
+    """Each subscriber's off-line share with B source `b`: the model's share for the flows the
+    scenario declares (all of them, the whole run), as the off-line controller holds it."""
+    ctl = off.controllers[off.controllers[B_SOURCE] == b]
+    shares: Dict[str, float] = {}
+    for _, row in ctl.iterrows():
+        for c in classes(row):
+            shares.setdefault(c["class"], float(c["share_bps"]))
+    return shares
+
+
+def fig6_sums(data, shares: Dict[str, float], b: Optional[str] = None) -> Dict[str, float]:
+    """Each subscriber's flows' goodput summed, over its share in `shares` (one denominator for
+    every variant: the off-line share with the variant's B), mean over the seeds; `b`: the runs
+    with that B source."""
     flows, ctl = data.flows, data.controllers
     if b is not None:
         flows, ctl = flows[flows[B_SOURCE] == b], ctl[ctl[B_SOURCE] == b]
@@ -771,31 +866,36 @@ def fig6_sums(data, b: Optional[str] = None) -> Dict[str, float]:
     for _, row in ctl.iterrows():
         part = flows[flows["seed"] == row["seed"]]
         rates = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
-        first = int(warmup / float(row["report_interval_s"]))
         for c in classes(row):
-            window = c["share_series_bps"][first:] or [c["share_bps"]]
-            share = statistics.mean(window)
+            share = shares.get(c["class"])
             if share:
                 sums.setdefault(c["class"], []).append(sum(rates[f] for f in c["flows"]) / share)
     return {c: statistics.mean(v) for c, v in sums.items()}
 
 
 def fig6_modes(report: Report, act, off) -> None:
-    variants = {("activity", "bianchi"): fig6_sums(act), ("offline", "bianchi"): fig6_sums(off, "bianchi"),
-                ("offline", "measured"): fig6_sums(off, "measured")}
+    # One denominator per B: the off-line share (the activity-driven controller's own share
+    # falls to 0 while it marks a starved subscriber idle, which would flatter that subscriber).
+    bianchi, measured = fig6_offline_shares(off, "bianchi"), fig6_offline_shares(off, "measured")
+    variants = {("activity", "bianchi"): fig6_sums(act, bianchi), ("offline", "bianchi"): fig6_sums(off, bianchi, "bianchi"),
+                ("offline", "measured"): fig6_sums(off, measured, "measured")}
     order = sorted(variants[("activity", "bianchi")], key=lambda c: int("".join(ch for ch in c if ch.isdigit()) or 0))
     lines = ["| subscriber | " + " | ".join(VARIANT_NAMES[k] for k in VARIANTS) + " |", "|---|---:|---:|---:|"]
     for cls in order:
         lines.append(f"| {cls} | " + " | ".join(f"{variants[k].get(cls, float('nan')):.2f}" for k in VARIANTS) + " |")
     jfis = [jain(list(variants[k].values())) for k in VARIANTS]
     lines.append("| JFI of the sums | " + " | ".join(f"{j:.3f}" for j in jfis) + " |")
-    report.block("fig6_modes", "\n".join(lines) + f"\n\nSum of a subscriber's flows over its share, mean of "
+    report.block("fig6_modes", "\n".join(lines) + f"\n\nSum of a subscriber's flows over its off-line share "
+                 f"(the model's for the declared flows, with the column's B: one denominator for the first two "
+                 f"columns), mean of "
                  f"{off.runs['seed'].nunique()} seeds of {off.runs['simulated_time_s'].iloc[0]:g} s per variant.",
                  act, off)
     lows = {k: sum(1 for x in variants[k].values() if x < 0.75) for k in VARIANTS}
     report.value("fig6_modes_low", ", ".join(str(lows[k]) for k in VARIANTS), act, off)
     off_low = sorted((x, c) for c, x in variants[("offline", "bianchi")].items() if x < 0.5)
     report.value("fig6_off_low", " and ".join(f"{c} ({x:.2f})" for x, c in off_low) or "no subscriber", off)
+    act_low = sorted((x, c) for c, x in variants[("activity", "bianchi")].items() if x < 0.5)
+    report.value("fig6_act_low", " and ".join(f"{c} ({x:.2f})" for x, c in act_low) or "no subscriber", act, off)
     under = sorted((x, c) for c, x in variants[("offline", "measured")].items() if x < 0.9)
     report.value("fig6_meas_under", " and ".join(f"{c} ({x:.2f})" for x, c in under) or "none", off)
     full_claim(report, jfis[2] > jfis[1], "Fig. 6: the measured B evens the subscribers' sums out (JFI) over Bianchi's, off-line")
@@ -826,6 +926,111 @@ def table4_modes(report: Report, off) -> List[float]:
                  f"20 s over the controller's share, mean of {off.runs['seed'].nunique()} seeds (001's figure in "
                  "brackets).", off)
     return every
+
+
+# ---- The two readings of a measured B (issue 38, what is left 1) ----------------------------------
+
+
+def acks_b(data) -> Dict[str, float]:
+    """The B each topology's runs measured with the TCP ACKs' bytes counted (measured_b_counts
+    data_and_tcp_acks), from the controllers' statistics, by the b_measured name (t12_<kind>)."""
+    out: Dict[str, float] = {}
+    for _, row in data.controllers.iterrows():
+        out.setdefault(f"t12_{t12_kind(row['scenario'])}", float(row["mac_capacity_bps"]))
+    return out
+
+
+def b_readings(report: Report, b_data, t12_acks, t4_off, t4_acks) -> None:
+    """Tables 1-2 (per-flow limiting, off-line) and Table 4 with both readings of the measured B."""
+    b_data_of, b_acks_of = measured_b(b_data), acks_b(t12_acks)
+    # Each reading's B per topology.
+    rows = ["| network | B, goodput (`data`) (kbit/s) | B, with the TCP ACKs (`data_and_tcp_acks`) (kbit/s) | ratio |",
+            "|---|---:|---:|---:|"]
+    ratios = []
+    for name in sorted(b_acks_of):
+        if name in b_data_of:
+            ratios.append(b_acks_of[name] / b_data_of[name])
+            rows.append(f"| {name} | {b_data_of[name] / 1e3:.1f} | {b_acks_of[name] / 1e3:.1f} | {ratios[-1]:.3f} |")
+    t4_b = {r: float(t4_off.controllers[t4_off.controllers[B_SOURCE] == "measured"]["mac_capacity_bps"].iloc[0])
+            if r == "data" else float(t4_acks.controllers["mac_capacity_bps"].iloc[0]) for r in ("data", "acks")}
+    rows.append(f"| table4_multi_radio | {t4_b['data'] / 1e3:.1f} | {t4_b['acks'] / 1e3:.1f} | "
+                f"{t4_b['acks'] / t4_b['data']:.3f} |")
+    report.block("b_readings_b", "\n".join(rows) + "\n\nThe `data` column: the one-hop runs' goodput (experiment "
+                 "b_measured); the other: the B the controller measured in the runs of t12_b_acks and table4_b_acks "
+                 "(its statistics).", b_data, t12_acks, t4_off, t4_acks)
+    report.value("b_acks_ratio", span(f"{min(ratios):.3f}", f"{max(ratios):.3f}"), b_data, t12_acks)
+
+    # Tables 1-2, per-flow rate limit, off-line: the data reading (table1/2_offline) against the ACK one.
+    lines = ["| direction | B reading | JFI | min/fair | max/fair | U/U_opt | far flows / fair | flows above fair + allowance |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    sources = [b_data, t12_acks]
+    got: Dict[Tuple[str, str], List[float]] = {}
+    gain: Dict[str, float] = {}  # the flows' total goodput, ACK reading over data reading, minus 1
+    counts = set()
+    for direction, name in (("down", "table1"), ("up", "table2")):
+        off = report.data(f"{name}_offline")
+        sources.append(off)
+        keys = set(zip(off.flows["scenario"], off.flows["seed"]))
+        acks = t12_acks.flows[[k in keys for k in zip(t12_acks.flows["scenario"], t12_acks.flows["seed"])]]
+        data_rows = off.flows[(off.flows[B_SOURCE] == "measured") & (off.flows[SCHEME] == "per_flow_rate_limit")]
+        paired = data_rows.merge(acks, on=["scenario", "seed", "flow_id"], suffixes=("_d", "_a"))
+        if len(paired):
+            gain[direction] = paired["goodput_bps_a"].sum() / paired["goodput_bps_d"].sum() - 1
+        for reading, flows, b_of in (("data", data_rows, b_data_of), ("data_and_tcp_acks", acks, b_acks_of)):
+            ms = t12_variant_rows(flows.assign(**{SCHEME: "per_flow_rate_limit"}), b_of).get("per_flow_rate_limit", [])
+            if not ms:
+                continue
+            counts.add(len(ms))
+            far = [m[5] for m in ms if not math.isnan(m[5])]
+            got[(direction, reading)] = [statistics.mean(m[i] for m in ms) for i in range(5)] + [
+                statistics.mean(far) if far else float("nan")]
+            g = got[(direction, reading)]
+            lines.append(f"| {direction if reading == 'data' else ''} | `{reading}` | "
+                         f"{' | '.join(mean_sd([m[i] for m in ms]) for i in range(4))} | {g[5]:.2f} | {pct(g[4])} |")
+    report.block("b_readings_t12", "\n".join(lines) + f"\n\nPer-flow rate limiting, off-line shares, the fair rate "
+                 f"the collision-domain share with every flow active and the row's B; mean ± standard deviation over "
+                 f"{'/'.join(str(c) for c in sorted(counts))} runs per row (the same scenarios and seeds in both).",
+                 *sources)
+    report.value("b_readings_goodput", "; ".join(f"{d} {g * 100:+.1f} %" for d, g in gain.items()), *sources)
+    for i, key in ((0, "jfi"), (1, "min"), (2, "max"), (3, "u")):
+        report.value(f"b_readings_{key}", "; ".join(
+            f"{d} {got[(d, 'data')][i]:.2f} and {got[(d, 'data_and_tcp_acks')][i]:.2f}"
+            for d in ("down", "up") if (d, "data") in got and (d, "data_and_tcp_acks") in got), *sources)
+
+    # Table 4 with each reading.
+    import types
+
+    t4_lines: List[str] = []
+    spans: Dict[str, List[float]] = {}
+    for reading, d, sel in (("data", t4_off, t4_off.controllers[B_SOURCE] == "measured"), ("data_and_tcp_acks", t4_acks, None)):
+        ts, ctl = d.timeseries_flow_goodput, d.controllers
+        if sel is not None:
+            ts, ctl = ts[ts[B_SOURCE] == "measured"], ctl[sel]
+        body, vals = interval_table(types.SimpleNamespace(timeseries_flow_goodput=ts, controllers=ctl),
+                                    [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
+                                    {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
+        table = body.split("\n\n")[0].split("\n")
+        if not t4_lines:
+            t4_lines = ["| B reading | " + table[0][2:], "|---" + table[1]]
+        t4_lines += [f"| `{reading}` | " + row[2:] for row in table[2:]]
+        spans[reading] = vals
+    report.block("b_readings_t4", "\n".join(t4_lines) + f"\n\nOff-line shares, measured B in each reading; goodput "
+                 f"after each interval's first 20 s over the controller's share, mean of "
+                 f"{t4_acks.runs['seed'].nunique()} seeds (001's figure in brackets).", t4_off, t4_acks)
+    for reading, vals in spans.items():
+        report.value(f"b_readings_t4_{reading}", span(f"{min(vals):.2f}", f"{max(vals):.2f}") if vals else "-",
+                     t4_off, t4_acks)
+    if FULL:
+        report.claim(all(1.0 < r < 1.05 for r in ratios), "issue 38: counting the TCP ACKs' bytes raises the measured B "
+                     "by under 5 %")
+        for d in ("down", "up"):
+            if (d, "data") in got and (d, "data_and_tcp_acks") in got:
+                report.claim(got[(d, "data_and_tcp_acks")][3] < got[(d, "data")][3],
+                             f"issue 38 ({d}): the larger B (ACKs counted) lowers U/U_opt")
+                report.claim(min(got[(d, r)][3] for r in ("data", "data_and_tcp_acks")) >= 0.90,
+                             f"issue 38 ({d}): per-flow U/U_opt is in 001's range (0.90 or more) in both readings")
+        report.claim(all(spans[r] and min(spans[r]) >= 0.88 - 0.005 for r in spans),
+                     "issue 38: Table 4's flows hold 0.88 of their share or more in both readings (001: 0.88-1.06)")
 
 
 # ---- Sec. 2.1's parking lot and Fig. 1 with RTS/CTS (issue 38 section 3) ---------------------------
@@ -893,6 +1098,75 @@ def fig1_rts(report: Report, data, basic) -> None:
                  "RTS/CTS gives S1 at least half of S2's goodput here, unlike 001's ns-2", data)
 
 
+# ---- Fig. 7's convergence ------------------------------------------------------------------------
+
+FIG7_CHANGES = (150.0, 200.0, 250.0)  # chain7_short_lived.json's stops and starts
+CONVERGED = 0.10  # within 10 % of the new share
+SMOOTH_S = 5.0    # 001's plot resolution: the goodput averaged over 5 s
+
+
+def fig7_convergence(report: Report, data) -> None:
+    """Per change and flow sending after it: the seconds until the flow's goodput, averaged over the
+    last 5 s (001 plots at 5-s resolution), first comes within 10 % of its new share (the controller's
+    share series), mean over the seeds; the flow's state before the change says slow start (it starts
+    at the change) or congestion avoidance (it ran before)."""
+    ts, ctl = data.timeseries_flow_goodput, data.controllers
+    doc = json.loads((SCEN / "chain7_short_lived.json").read_text())
+    spans = {f["id"]: (f.get("start_s", 0.0), f.get("stop_s", math.inf)) for f in doc["flows"]}
+    lines = ["| change at (s) | flow | state before | share before (kbit/s) | new share (kbit/s) | "
+             "seconds to within 10 % (per seed) |", "|---|---|---|---:|---:|---|"]
+    by_state: Dict[str, List[float]] = {"slow start": [], "congestion avoidance": []}
+    never = 0
+    slowest = None  # (seconds, flow, change, share before, share after)
+    run_end = float(data.runs["simulated_time_s"].iloc[0])  # the quick variant stops early
+    for k, c in enumerate(FIG7_CHANGES):
+        if c + SMOOTH_S >= run_end:
+            continue
+        end = min(FIG7_CHANGES[k + 1] if k + 1 < len(FIG7_CHANGES) else run_end, run_end)
+        for fid, (a, b) in spans.items():
+            if not (a <= c < b):
+                continue
+            state = "slow start" if a == c else "congestion avoidance"
+            times, befores, shares = [], [], []
+            for seed in sorted(ctl["seed"].unique()):
+                row = ctl[ctl["seed"] == seed].iloc[0]
+                dt = float(row["report_interval_s"])
+                series = next(cl["share_series_bps"] for cl in classes(row) if fid in cl["flows"])
+                share = series[int((c + SMOOTH_S) / dt) - 1]  # the share settled after the change
+                before = series[int(c / dt) - 2] if a < c else 0.0
+                g = ts[(ts["seed"] == seed) & (ts["id"] == fid)].sort_values("time_s")
+                t, v = g["time_s"].astype(float).tolist(), g["value"].astype(float).tolist()
+                found = None
+                for i, ti in enumerate(t):
+                    if ti <= c or ti > end:
+                        continue
+                    window = [v[j] for j in range(len(t)) if ti - SMOOTH_S < t[j] <= ti]
+                    if share and abs(statistics.mean(window) / share - 1) <= CONVERGED:
+                        found = ti - c
+                        break
+                times.append(found)
+                befores.append(before)
+                shares.append(share)
+            got = [x for x in times if x is not None]
+            if got and (slowest is None or max(got) > slowest[0]):
+                slowest = (max(got), fid, c, statistics.mean(befores), statistics.mean(shares))
+            never += len(times) - len(got)
+            by_state[state] += got
+            cells = ", ".join(f"{x:g}" if x is not None else "not within" for x in times)
+            lines.append(f"| {c:g} | {fid} | {state} | {statistics.mean(befores) / 1e3:.1f} | "
+                         f"{statistics.mean(shares) / 1e3:.1f} | {cells} |")
+    report.block("fig7_convergence", "\n".join(lines) + f"\n\nGoodput per second (the measurement interval), "
+                 f"averaged over the last {SMOOTH_S:g} s; 'not within': not within 10 % of the new share before the "
+                 f"next change. {data.runs['seed'].nunique()} seeds.", data)
+    for state, key in (("slow start", "ss"), ("congestion avoidance", "ca")):
+        xs = by_state[state]
+        report.value(f"fig7_conv_{key}", span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs else "none converged", data)
+    report.value("fig7_conv_never", str(never), data)
+    if slowest:
+        report.value("fig7_conv_slowest", f"{slowest[1]} after {slowest[2]:g} s, {slowest[0]:g} s in one seed (its share "
+                     f"from {slowest[3] / 1e3:.0f} to {slowest[4] / 1e3:.0f} kbit/s)", data)
+
+
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
 
 
@@ -920,9 +1194,12 @@ def main() -> int:
     body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                               {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
     report.block("table4", body, d4)
+    fig9_plot(report, d4)
     report.value("t4_range", span(f"{min(t4):.2f}", f"{max(t4):.2f}"), d4)
     full_claim(report, max(t4) < 0.88, "Table 4: the flows fall short of their shares (below 001's 0.88-1.06)")
-    fig5(report, report.data("fig5"))
+    d5 = report.data("fig5")
+    fig5(report, d5)
+    fig5_plot(report, d5)
     fig6(report, report.data("fig6"))
     d7 = report.data("fig7")
     body, f7 = interval_table(d7, [(0, 150), (150, 200), (200, 250), (250, 300)], {},
@@ -930,6 +1207,7 @@ def main() -> int:
                                "3->0": ["3to0"], "0->6": ["0to6"]}, SCEN / "chain7_short_lived.json")
     report.block("fig7", body, d7)
     report.value("fig7_range", span(f"{min(f7):.2f}", f"{max(f7):.2f}"), d7)
+    fig7_convergence(report, d7)
     capacity(report)
     # Issue 38: 001's off-line shares and a measured B beside the activity-driven runs above.
     db = report.data("b_measured")
@@ -940,6 +1218,7 @@ def main() -> int:
     import capacity_accuracy as ca
 
     ca.table5_measured(report, measured_b(db), db, FULL)
+    b_readings(report, db, report.data("t12_b_acks"), report.data("table4_offline"), report.data("table4_b_acks"))
     parking_lot2(report, report.data("parking_lot2"), db)
     fig1_rts(report, report.data("fig1_rts"), report.data("fig1"))
     return report.finish()

@@ -206,5 +206,41 @@ TEST(CapacityProblem, AutoRateGivesEachLinkItsOwnB) {
   }
 }
 
+TEST(CapacityProblem, AMeasuredBIsMeasuredOncePerDistinctLinkRate) {
+  // At 10 dBm under sinr the chain's "auto" links run at 11 or 2 Mbit/s: each rate
+  // is measured once, and each link takes its own rate's B (a stand-in measurement
+  // here: a tenth of the rate; runner/one_hop_capacity.hpp runs the real one).
+  Scenario s = parse_scenario(apply_overrides(
+      jamshaid("chain_1mbps.json").document,
+      {"/phy/data_rate_bps=\"auto\"", "/phy/reception={\"model\": \"sinr\"}", "/phy/tx_power_dbm=10"}));
+  std::vector<std::optional<double>> asked;
+  CapacityReportOptions o;
+  o.capacity.measured_mac_capacity_bps = [&asked](std::optional<double> rate) {
+    asked.push_back(rate);
+    return rate.value_or(0.0) / 10;
+  };
+  const nlohmann::ordered_json r = capacity_report(s, o);
+  EXPECT_EQ(r["b"]["source"], "measured_per_link");
+  ASSERT_EQ(asked.size(), 2u);
+  std::sort(asked.begin(), asked.end());
+  EXPECT_EQ(asked[0], 2e6);
+  EXPECT_EQ(asked[1], 11e6);
+  std::set<double> per_link;
+  for (const auto& l : r["b"]["per_link"]) per_link.insert(l["mac_capacity_bps"].get<double>());
+  EXPECT_EQ(per_link, (std::set<double>{2e5, 1.1e6}));
+  EXPECT_EQ(r["b"]["mac_capacity_bps"], 1.1e6);  // the fastest shown, as with Bianchi's per link
+  // At a fixed rate: one measurement, asked for the scenario's own rate (empty).
+  asked.clear();
+  o.capacity.measured_mac_capacity_bps = [&asked](std::optional<double> rate) {
+    asked.push_back(rate);
+    return 700e3;
+  };
+  const nlohmann::ordered_json fixed = capacity_report(jamshaid("chain_1mbps.json"), o);
+  EXPECT_EQ(fixed["b"]["source"], "measured");
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_FALSE(asked[0].has_value());
+  for (const auto& f : fixed["flows"]) EXPECT_NEAR(f["collision_domain_bps"].get<double>(), 700e3 / 6, 1e-6);
+}
+
 }  // namespace
 }  // namespace wmnsim

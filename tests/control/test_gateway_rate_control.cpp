@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "analysis/capacity_report.hpp"
 #include "runner/run_scenario.hpp"
 #include "scenario/scenario.hpp"
 #include "results/result_columns.hpp"
@@ -70,6 +71,18 @@ TEST(GatewayRateControl, FredAtTheGatewayDoesNotSaveTheThreeHopFlow) {
   EXPECT_EQ(stats["scheme"], "fred");
   EXPECT_GT(stats["classes"][0]["drops"].value("queue_overflow", 0), 0);
   EXPECT_GT(stats["classes"][1]["drops"].value("queue_overflow", 0), 0);
+  // FRED's split: the per-flow cap and the full buffer are both queue_overflow,
+  // the early drops queue_early_drop; here all at the per-flow cap.
+  for (const auto& c : stats["classes"]) {
+    const auto& split = c["fred_drops"];
+    EXPECT_EQ(split["per_flow_cap"].get<int>() + split["full_buffer"].get<int>(), c["drops"].value("queue_overflow", 0));
+    EXPECT_EQ(split["early"].get<int>(), c["drops"].value("queue_early_drop", 0));
+  }
+  EXPECT_GT(stats["classes"][0]["fred_drops"]["per_flow_cap"].get<int>(), 0);
+  EXPECT_EQ(stats["classes"][0]["fred_drops"]["full_buffer"], 0);
+  // Other schemes have no such split.
+  EXPECT_FALSE(controller_column::statistics.cell(parking_lot("fq", 125000, 10).controllers.at(0))["classes"][0]
+                   .contains("fred_drops"));
   EXPECT_LT(flow_column::goodput_bps.of(r.flows[2]), 0.3 * flow_column::goodput_bps.of(r.flows[1]));
   const auto& f3 = stats["classes"][2]["data_arrival_rate_bps"];
   EXPECT_LT(f3.back().get<double>(), stats["classes"][0]["data_arrival_rate_bps"].back().get<double>());
@@ -105,40 +118,11 @@ TEST(GatewayRateControl, SourceRateLimitPacesUpstreamFlowsAtTheirSources) {
   EXPECT_EQ(stats["classes"][2]["class"], "n3");
 }
 
-TEST(GatewayRateControl, TheAggregateLimitFollowsTheActiveClasses) {
-  // 001 Sec. 5.3.3's chain with the stops brought forward: five subscribers until
-  // 20 s, then n1's and n5's flows stop; 0->7 stops at 25 s. Steady UDP sources, so
-  // that silence means stopped (a TCP flow in a retransmission timeout is silent
-  // too, and 1 s is then too short a timeout: 001 asks for a function of delay and
-  // jitter).
-  nlohmann::json doc = jamshaid("chain7_short_lived.json");
-  doc["simulation"]["duration_s"] = 35;
-  for (auto& f : doc["flows"]) {
-    f["transport"] = "udp";
-    f["payload_bytes"] = 500;
-    f["traffic"] = {{"type", "cbr"}, {"rate_bps", 20000}};
-  }
-  doc["flows"][0]["stop_s"] = 20;
-  doc["flows"][1]["stop_s"] = 20;
-  doc["flows"][2]["stop_s"] = 25;
-  doc["controllers"][0]["scheme"] = "aggregate_rate_limit";
-  doc["controllers"][0]["fair_rate_bps"] = 30000;
-  doc["controllers"][0]["flow_idle_timeout_s"] = 1.0;
-  const Results r = run_scenario(parse_scenario(doc));
-  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
-  const auto& series = stats["aggregate_rate_series_bps"];  // at the end of each second
-  ASSERT_EQ(series.size(), 35u);
-  // Shares are goodput; the bucket counts 528-byte UDP/IP packets for 500 of payload.
-  const double share = 30000.0 * 528 / 500;
-  EXPECT_DOUBLE_EQ(series[15], 5 * share);
-  // Silent for 1 s, found within 1.25 s: by 22 s three are left, by 27 s two.
-  EXPECT_DOUBLE_EQ(series[22], 3 * share);
-  EXPECT_DOUBLE_EQ(series[27], 2 * share);
-  EXPECT_DOUBLE_EQ(stats["aggregate_rate_bps"], 2 * share);
-}
-
-// The chain of TheAggregateLimitFollowsTheActiveClasses: five UDP CBR subscribers,
-// n1's and n5's flows stopping at 20 s, 0->7 at 25 s.
+// 001 Sec. 5.3.3's chain with the stops brought forward: five subscribers until
+// 20 s, then n1's and n5's flows stop; 0->7 stops at 25 s. Steady UDP sources (a
+// packet every 0.2 s), so that silence means stopped (a TCP flow in a
+// retransmission timeout is silent too, and 1 s is then too short a timeout: 001
+// asks for a function of delay and jitter). Aggregate limit, 30 kbit/s per class.
 nlohmann::json stopping_chain() {
   nlohmann::json doc = jamshaid("chain7_short_lived.json");
   doc["simulation"]["duration_s"] = 35;
@@ -156,14 +140,34 @@ nlohmann::json stopping_chain() {
   return doc;
 }
 
+TEST(GatewayRateControl, TheAggregateLimitFollowsTheActiveClasses) {
+  // The fixed timeout of 1 s (its default).
+  const Results r = run_scenario(parse_scenario(stopping_chain()));
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
+  const auto& series = stats["aggregate_rate_series_bps"];  // at the end of each second
+  ASSERT_EQ(series.size(), 35u);
+  // Shares are goodput; the bucket counts 528-byte UDP/IP packets for 500 of payload.
+  const double share = 30000.0 * 528 / 500;
+  EXPECT_DOUBLE_EQ(series[15], 5 * share);
+  // Silent for 1 s, found within 1.25 s: by 22 s three are left, by 27 s two.
+  EXPECT_DOUBLE_EQ(series[22], 3 * share);
+  EXPECT_DOUBLE_EQ(series[27], 2 * share);
+  EXPECT_DOUBLE_EQ(stats["aggregate_rate_bps"], 2 * share);
+}
+
 TEST(GatewayRateControl, IdleTimeoutInPacketIntervalsScalesWithTheShare) {
-  // 4 intervals of a 528-byte packet at 30 kbit/s x 528/500: 0.53 s of silence, found
-  // within 1.25 of it: by 21 s three classes are left (the 1-s timeout takes until 22 s),
-  // by 26 s two.
+  // The timeout is a count of packet intervals at the class's share: halving the
+  // share doubles it. 4 intervals of a 528-byte packet at 30 kbit/s x 528/500 are
+  // 0.53 s of silence, found within 1.25 of it: by 21 s three classes are left
+  // (the 1-s timeout takes until 22 s), by 26 s two.
   nlohmann::json doc = stopping_chain();
   doc["controllers"][0]["flow_idle_timeout_intervals"] = 4;
-  const Results r = run_scenario(parse_scenario(doc));
-  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
+  const auto run = [&](double share_bps) {
+    doc["controllers"][0]["fair_rate_bps"] = share_bps;
+    const Results r = run_scenario(parse_scenario(doc));
+    return controller_column::statistics.cell(r.controllers.at(0));
+  };
+  const auto stats = run(30000);
   const auto& series = stats["aggregate_rate_series_bps"];
   ASSERT_EQ(series.size(), 35u);
   const double share = 30000.0 * 528 / 500;
@@ -171,10 +175,40 @@ TEST(GatewayRateControl, IdleTimeoutInPacketIntervalsScalesWithTheShare) {
   EXPECT_DOUBLE_EQ(series[20], 3 * share);
   EXPECT_DOUBLE_EQ(series[25], 2 * share);
   EXPECT_EQ(stats["activity_changes"], 8);  // 5 on, 3 off: no flapping
-  // 1.5 intervals is shorter than the CBR gap (0.2 s against 0.13 s): the classes flap.
+  // Half the share: 4 intervals are 1.07 s, so at 21 s all five are still active,
+  // and by 22 s (within 1.07 x 1.25 s of the stop) three are left.
+  const auto half = run(15000);
+  const auto& slow = half["aggregate_rate_series_bps"];
+  const double half_share = 15000.0 * 528 / 500;
+  EXPECT_DOUBLE_EQ(slow[20], 5 * half_share);
+  EXPECT_DOUBLE_EQ(slow[21], 3 * half_share);
+  EXPECT_EQ(half["activity_changes"], 8);
+  // 1.5 intervals: at 30 kbit/s 0.2 s, no longer than the CBR gap (0.2 s), so the
+  // classes flap; at half the share, 0.4 s, they do not.
   doc["controllers"][0]["flow_idle_timeout_intervals"] = 1.5;
-  const Results flapping = run_scenario(parse_scenario(doc));
-  EXPECT_GT(controller_column::statistics.cell(flapping.controllers.at(0))["activity_changes"].get<int>(), 100);
+  EXPECT_GT(run(30000)["activity_changes"].get<int>(), 100);
+  EXPECT_EQ(run(15000)["activity_changes"], 8);
+}
+
+TEST(GatewayRateControl, IdleTimeoutInPacketIntervalsKeepsTheFixedOneForAnUnboundedClass) {
+  // A flow from the Internet host to the gateway itself crosses no wireless link:
+  // the model leaves it unbounded, so it has no packet interval to count. It keeps
+  // the fixed 1-s timeout instead of one interval at the bucket's largest rate (a
+  // microsecond: marked idle between any two packets, a look every microsecond).
+  nlohmann::json doc = jamshaid("chain_1mbps.json");
+  doc["simulation"]["duration_s"] = 4;
+  doc["simulation"]["warmup_s"] = 1;
+  doc["flows"] = {{{"id", "wired"}, {"transport", "udp"}, {"src", "internet"}, {"dst", "n0"},
+                   {"payload_bytes", 500}, {"stop_s", 2.0},
+                   {"traffic", {{"type", "cbr"}, {"rate_bps", 40000}}}}};  // a packet every 0.1 s
+  doc["controllers"][0]["flow_idle_timeout_intervals"] = 4;
+  const Results r = run_scenario(parse_scenario(doc));
+  const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
+  ASSERT_EQ(stats["classes"].size(), 1u);
+  // Active from its first packet to 1-1.25 s after its last: on once, off once.
+  EXPECT_EQ(stats["activity_changes"], 2);
+  EXPECT_FALSE(stats["classes"][0]["active"].get<bool>());
+  EXPECT_LT(r.stats.events_executed, 10000u);
 }
 
 TEST(GatewayRateControl, OfflineSharesFollowTheScenariosStartsAndStopsOnly) {
@@ -198,28 +232,41 @@ TEST(GatewayRateControl, OfflineSharesFollowTheScenariosStartsAndStopsOnly) {
 
 TEST(GatewayRateControl, OfflineModelSharesAreTheModelsForTheDeclaredFlows) {
   // The capacity model's shares for the flows sending in each interval of 001
-  // Sec. 5.3.3's chain, set as each interval begins (here before any packet).
+  // Sec. 5.3.3's chain, set as each interval begins (here before any packet): at
+  // every report, each class (one flow each) holds the model's share for the flows
+  // the scenario declares sending then (`wmnsim model capacity --at`), 0 if silent.
   nlohmann::json doc = jamshaid("chain7_short_lived.json");
   doc["simulation"]["duration_s"] = 5;
-  // Brought forward: 1->0 and 0->5 stop at 2 s, 0->7 at 3 s; the returns come later.
-  doc["flows"][0]["stop_s"] = 2;
-  doc["flows"][1]["stop_s"] = 2;
-  doc["flows"][2]["stop_s"] = 3;
-  doc["flows"][5]["start_s"] = 4.5;
-  doc["flows"][6]["start_s"] = 4.5;
+  // Brought forward, between the reports (each second): 1->0 and 0->5 stop at
+  // 1.5 s, 0->7 at 2.5 s; the returns start at 3.5 s.
+  doc["flows"][0]["stop_s"] = 1.5;
+  doc["flows"][1]["stop_s"] = 1.5;
+  doc["flows"][2]["stop_s"] = 2.5;
+  doc["flows"][5]["start_s"] = 3.5;
+  doc["flows"][6]["start_s"] = 3.5;
   doc["controllers"][0] = {{"type", "gateway_rate_control"}, {"gateway", "n0"},
                            {"scheme", "per_flow_rate_limit"}, {"classify", "flow"}, {"share_mode", "offline"}};
-  const Results r = run_scenario(parse_scenario(doc));
+  const Scenario scenario = parse_scenario(doc);
+  const Results r = run_scenario(scenario);
   const auto& stats = controller_column::statistics.cell(r.controllers.at(0));
   const auto& classes = stats["classes"];
   ASSERT_EQ(classes.size(), 7u);
-  std::map<std::string, std::vector<double>> series;
-  for (const auto& c : classes) series[c["class"]] = c["share_series_bps"].get<std::vector<double>>();
-  // Five flows at first, two at the end: the two left get more.
-  EXPECT_GT(series["3to0"].at(3), series["3to0"].at(0));
-  EXPECT_GT(series["0to6"].at(3), series["0to6"].at(0));
-  EXPECT_EQ(series["1to0"].at(2), 0.0);  // inactive: the series says 0
-  EXPECT_EQ(series["1to0_again"].at(0), 0.0);
+  for (int k = 0; k < 5; ++k) {
+    const double t = k + 1.0;  // the report's time
+    CapacityReportOptions at;
+    at.at = Time::from_seconds(t);
+    const auto model = capacity_report(scenario, at);
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+      ASSERT_EQ(classes[i]["flows"][0], model["flows"][i]["id"]);
+      const double expected = model["flows"][i]["active"].get<bool>()
+                                  ? model["flows"][i]["collision_domain_bps"].get<double>()
+                                  : 0.0;  // inactive: the series says 0
+      EXPECT_DOUBLE_EQ(classes[i]["share_series_bps"].at(k).get<double>(), expected) << "class " << i << " at " << t;
+    }
+  }
+  // The intervals differ: five flows, then two, then four.
+  EXPECT_GT(classes[3]["share_series_bps"].at(2).get<double>(), classes[3]["share_series_bps"].at(0).get<double>());
+  EXPECT_LT(classes[3]["share_series_bps"].at(3).get<double>(), classes[3]["share_series_bps"].at(2).get<double>());
 }
 
 TEST(GatewayRateControl, PerFlowLimitNeverPutsAFlowAboveItsCapByMoreThanTheBucket) {
@@ -302,6 +349,20 @@ TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
   issues = issues_of(two_b);
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity_bps");
+
+  // What a measured B counts means nothing for another B.
+  nlohmann::json counts = base;
+  counts["measured_b_counts"] = "data_and_tcp_acks";
+  issues = issues_of(counts);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
+  EXPECT_NE(issues[0].message.find("measured"), std::string::npos);
+  counts["mac_capacity"] = "measured";
+  EXPECT_TRUE(issues_of(counts).empty());
+  counts["measured_b_counts"] = "acks";
+  issues = issues_of(counts);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
 
   nlohmann::json low = base;
   low["flow_idle_timeout_intervals"] = 0.5;

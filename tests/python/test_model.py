@@ -124,3 +124,30 @@ def test_capacity_with_b_measured_in_a_one_hop_run():
     both_given = subprocess.run([WMNSIM_BIN, "model", "capacity", CHAIN, "--measure-mac-capacity",
                                  "--mac-capacity-bps", "1e5"], capture_output=True, text=True)
     assert both_given.returncode != 0
+
+
+def test_capacity_measured_b_readings_differ_for_tcp_and_agree_for_udp(tmp_path):
+    # --measured-b-counts: the flow's goodput (data) or the MAC's throughput with the TCP
+    # ACKs' bytes (data_and_tcp_acks) (docs/capacity.md, "Two readings of a measured B").
+    def b(path, counts=None):
+        cmd = [WMNSIM_BIN, "model", "capacity", str(path), "--measure-mac-capacity", "--json"]
+        if counts:
+            cmd += ["--measured-b-counts", counts]
+        out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+        assert out["b"]["source"] == "measured"
+        return out["b"]["mac_capacity_bps"]
+
+    data, acks = b(CHAIN, "data"), b(CHAIN, "data_and_tcp_acks")
+    assert b(CHAIN) == data  # the default reading
+    assert 1.01 * data < acks < 1.05 * data  # 40 bytes per ACK of 1000-byte segments
+    doc = json.loads(open(CHAIN).read())
+    for f in doc["flows"]:
+        f["transport"] = "udp"
+        f.pop("tcp", None)
+    udp = tmp_path / "udp.json"
+    udp.write_text(json.dumps(doc))
+    assert b(udp, "data") == b(udp, "data_and_tcp_acks")
+    # Only with a measured B.
+    alone = subprocess.run([WMNSIM_BIN, "model", "capacity", CHAIN, "--measured-b-counts", "data"],
+                           capture_output=True, text=True)
+    assert alone.returncode != 0
