@@ -60,6 +60,10 @@ INTERVAL = "/flows/0/traffic/interval_s"
 OFFSET = "/flows/1/start_s"
 WINDOW, VARIANT = "/flows/0/tcp/window_packets", "/flows/0/tcp/variant"
 MODELS = ("ns2", "threshold", "sinr", "range")
+# Table I's knee: each reception model, and the ns2 one under ns-2's deferral and
+# response rules too (experiment table1_ns2_deferral; issue 39 Sec. 3).
+KNEE_MODELS = MODELS + ("ns2_deferral",)
+KNEE_LABELS = {"ns2_deferral": "`ns2`, `\"deferral\": \"ns2\"`"}
 KNEE_DROPS = 0.1  # 003 Sec. II-B: collision drops per second
 
 
@@ -629,7 +633,7 @@ def knee_tables(datas: Dict[str, object]) -> Tuple[str, str, dict]:
                "|---|---|---|---|---|---|",
                f"| 003 (ns-2.27) | 24.3 | 198 | | | |"]
     facts = {}
-    for model in MODELS:
+    for model in KNEE_MODELS:
         rows = knee_rows(datas[model], model)
         inphase = [r for r in rows if r["offset"] == 0.0]
         shifted = [r for r in rows if r["offset"] > 0.0]
@@ -640,7 +644,7 @@ def knee_tables(datas: Dict[str, object]) -> Tuple[str, str, dict]:
                         "rows": inphase, "shifted": shifted}
         for r in inphase:
             mark = "**" if past is not None and r is past else ""
-            sweep.append(f"| {model} | {r['rate']:g} | {r['fwd']:.1f} + {r['back']:.1f} | {mark}{r['coll']:.3f}{mark} | "
+            sweep.append(f"| {KNEE_LABELS.get(model, model)} | {r['rate']:g} | {r['fwd']:.1f} + {r['back']:.1f} | {mark}{r['coll']:.3f}{mark} | "
                          f"{r['all']:.3f} | {r['both']:.3f} | {r['delay']:.3f} |")
 
         def kn(k, p):
@@ -650,7 +654,7 @@ def knee_tables(datas: Dict[str, object]) -> Tuple[str, str, dict]:
         a, b = kn(k, past)
         a2, b2 = kn(ks, pasts)
         agg = f"{k['fwd'] + k['back']:.0f}" if k else "-"
-        summary.append(f"| `{model}` | {a} | {agg} | {b} | {sat['fwd'] + sat['back']:.0f} kbit/s at {sat['rate']:g} "
+        summary.append(f"| {KNEE_LABELS.get(model, f'`{model}`')} | {a} | {agg} | {b} | {sat['fwd'] + sat['back']:.0f} kbit/s at {sat['rate']:g} "
                        f"packet/s | {a2}; {b2} |")
     any_rows = knee_rows(datas[MODELS[0]], MODELS[0])
     note = (f"Rates in packet/s; goodput forward + back in kbit/s; drops in packet/s; mean of "
@@ -1108,7 +1112,7 @@ def main() -> int:
         report.data("fairness")
     rnd_d, thr, dfr, win = report.data("random"), report.data("threshold"), report.data("deferral"), \
         report.data("tcp_window")
-    knees = {m: report.data(f"table1_{m}") for m in MODELS}
+    knees = {m: report.data(f"table1_{m}") for m in KNEE_MODELS}
     aodv_d, fig3_d, to_d = report.data("random_aodv"), report.data("fig3"), report.data("timeout")
     rto_tcp_d, rto_wccp_d = report.data("ns2_rto_tcp"), report.data("ns2_rto_wccp")
     V = report.value
