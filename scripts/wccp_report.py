@@ -1467,6 +1467,10 @@ def main() -> int:
         V("knee_ns2", f"{kn['knee']['rate']:g}" if kn["knee"] else "below the swept rates", *knees.values())
         V("knee_ns2_past", f"{kn['past']['coll']:.2f} collision drops/s at {kn['past']['rate']:g} packet/s"
           if kn["past"] else "no rate past it swept", *knees.values())
+        kd = kf["ns2_deferral"]
+        V("knee_ns2def", f"{kd['knee']['rate']:g}" if kd["knee"] else "below the swept rates", knees["ns2_deferral"])
+        V("knee_ns2def_agg", f"{kd['knee']['fwd'] + kd['knee']['back']:.0f}" if kd["knee"] else "-",
+          knees["ns2_deferral"])
         for variant, w in (("newreno", 4), ("newreno", 8), ("newreno", 64), ("reno", 20)):
             r = wr[(variant, w)]
             tag = f"{variant}{w}"
