@@ -165,8 +165,10 @@ void EdcaTxop::apply(RadioState& s) {
   EdcaParams next = s.mac->params(params_.category);
   next.txop = target.txop;
   if (params_.scaling == TxopScaling::half_txop_half_cw) next.cw_min = target.cw_min;
-  if (next == s.mac->params(params_.category)) return;
+  const EdcaParams before = s.mac->params(params_.category);
+  if (next == before) return;
   s.mac->set_params(params_.category, next);
+  if (next.txop != before.txop) tell_txop(s);
   ++s.changes;
   WMNSIM_LOG(context().sim.scheduler().log(), spdlog::level::debug, static_cast<std::uint32_t>(s.node),
              "controller {}: radio {}: {} flows -> TXOP {} frames, CWmin {}", id(), s.radio, flows, next.txop.frames,
@@ -186,8 +188,23 @@ void EdcaTxop::on_stop() {
       p.cw_min = s.own.cw_min;
       p.cw_max = std::max(p.cw_max, p.cw_min);
     }
+    const bool txop_changes = p.txop != s.mac->params(params_.category).txop;
     s.mac->set_params(params_.category, p);
+    if (txop_changes) tell_txop(s);
   }
+}
+
+void EdcaTxop::tell_txop(const RadioState& s) {
+  // The controller sets a count of frames (002 Sec. III); a limit in time is the
+  // scenario's own, which it never sets, so it is not told.
+  const EdcaParams& p = s.mac->params(params_.category);
+  if (p.txop.time > Time::zero()) return;
+  tell({ControllerAction::txop, static_cast<std::uint32_t>(s.node), s.mac->address(), kNoNode, kNoNode,
+        p.txop.frames});
+}
+
+void EdcaTxop::report_state() {
+  for (const RadioState& s : radios_) tell_txop(s);
 }
 
 nlohmann::ordered_json EdcaTxop::statistics() const {

@@ -37,6 +37,8 @@ class EdcaTxop final : public Controller, private NodeSubscriber {
   EdcaTxop(const ControllerConfig& config, ControlContext& context);
 
   void start() override;
+  // Each radio's TXOP limit in force, to a trace attached now (ControllerAction::txop).
+  void report_state() override;
   nlohmann::ordered_json statistics() const override;
 
   // The parameters a radio gets for a weighted flow count (see above), from its own.
@@ -72,6 +74,8 @@ class EdcaTxop final : public Controller, private NodeSubscriber {
 
   // The state of the radio behind a node's routing interface, or nullptr (a wire,
   // or a node the controller does not act on).
+  // Tells the observer of decisions (the event trace) the radio's TXOP limit in frames.
+  void tell_txop(const RadioState& s);
   RadioState* state_of(std::uint32_t node, std::uint32_t interface);
   std::uint64_t key_of(const Packet& packet) const;
   double weight_of(const Packet& packet) const;

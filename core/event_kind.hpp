@@ -55,13 +55,15 @@ enum class ControllerAction : std::uint8_t {
   blocked,   // was notified by a neighbour: data to it held until value (ps; now: lifted)
   duration,  // its notification duration D changed (004 Sec. 3.1): value, the new D (ps)
   rate,      // a flow's (class's) shaping rate changed (001): value, bit/s of IP packets
+  txop,      // a radio's TXOP limit changed (002's edca_txop): value, the limit in frames (0: one per access)
 };
 
-inline constexpr std::array<EnumName<ControllerAction>, 4> kControllerActions{{
+inline constexpr std::array<EnumName<ControllerAction>, 5> kControllerActions{{
     {"notify", ControllerAction::notify},
     {"blocked", ControllerAction::blocked},
     {"duration", ControllerAction::duration},
     {"rate", ControllerAction::rate},
+    {"txop", ControllerAction::txop},
 }};
 
 // A set of kinds, one bit each.

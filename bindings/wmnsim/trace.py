@@ -135,7 +135,8 @@ def load(path: PathLike) -> "pandas.DataFrame":
     ``destination`` (``route``: a node's route to it found or changed, ``peer``
     the next hop, or lost, ``peer`` NA); ``action_value`` (``controller``: the
     action is the ``cause``; notify: the notification's duration in ps, blocked:
-    until when in ps, duration: D in ps, rate: bit/s). A field a record
+    until when in ps, duration: D in ps, rate: bit/s, txop: the TXOP limit in
+    frames). A field a record
     does not have is NA.
     ``df.attrs["cut_at_s"]`` is when the trace stopped at max_records (None if it
     did not)."""

@@ -428,5 +428,28 @@ TEST_F(EventTraceRun, AGatewaysRatesAtTheStartAndAsFlowsTurnActive) {
   EXPECT_FALSE(shared_later.empty());
 }
 
+TEST_F(EventTraceRun, EachRelaysTxopLimitWhenTheTraceStarts) {
+  // 002's static TXOP scaling (edca_txop on the DCF parking lot, which starts at 0,
+  // while the network is built): each radio's TXOP limit is written when the trace
+  // starts; the relays' radios towards S get the number of flows they forward.
+  json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/badarla/parking_lot_txop.json");
+  doc["simulation"]["duration_s"] = 0.2;
+  doc["simulation"]["warmup_s"] = 0;
+  doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"controller"}}};
+  (void)run_scenario(parse_scenario(doc));
+  const TraceFile t = file();
+  std::map<std::string, std::int64_t> largest;
+  for (const EventRecord& r : t.records) {
+    ASSERT_EQ(t.cause(r), "txop");
+    EXPECT_EQ(r.time_ps, 0);  // static: set once, before the run
+    ASSERT_NE(r.radio, trace::kNoIndex);
+    std::int64_t& v = largest[t.nodes.at(r.node)];
+    v = std::max(v, r.value);
+  }
+  EXPECT_EQ(largest["R3"], 3);
+  EXPECT_EQ(largest["R6"], 6);
+  EXPECT_EQ(largest["R9"], 9);
+}
+
 }  // namespace
 }  // namespace wmnsim
