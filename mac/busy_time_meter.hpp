@@ -24,10 +24,6 @@
 
 namespace wmnsim::mac {
 
-// ns-2's DSSS_MaxPropagationDelay (mac-802_11.h): the margin its send timer allows
-// each way around a response.
-inline constexpr Time kNs2MaxPropagationDelay = Time::us(2);
-
 // What a transmission arms ns-2's send timer for (check_pktRTS, check_pktTx,
 // check_pktCTRL).
 enum class Ns2SendWait : std::uint8_t {
@@ -61,6 +57,9 @@ class BusyTimeMeter {
   void ns2_stop_send_timer(Time now);
   // The send timer covers a CTS's wait for the DATA (ns-2's recvDATA stops it).
   bool ns2_waiting_for_data() const { return ns2_cts_wait_; }
+  // ns-2's tx_state_ is not idle: its send timer runs (a CTS or ACK awaited, or the
+  // DATA after a CTS this station sent).
+  bool ns2_send_timer_running(Time now) const { return now < ns2_send_until_; }
   // ns-2 sets its NAV until `until` (EIFS after a lost frame, recv_timer; EIFS past
   // an ignored frame, capture()). A deadline armed once per frame: unlike the
   // standard's EIFS, later idle periods do not renew it. The caller then calls ns2_update.

@@ -418,7 +418,9 @@ bool FrameExchange::txop_allows_next(AccessFunction& f) {
 // ---- outcomes -------------------------------------------------------------------------
 
 void FrameExchange::on_response_timeout() {
-  if (radio_.receiving() && radio_.reception_start() >= response_window_start_) {
+  // ns-2's send_timer() fails the wait whatever is being received (a late response
+  // is then discarded: recvCTS/recvACK in the wrong tx_state_).
+  if (!ns2_ && radio_.receiving() && radio_.reception_start() >= response_window_start_) {
     // A frame started in time: its end decides (9.3.2.8).
     timeout_passed_ = true;
     return;
@@ -612,8 +614,11 @@ void FrameExchange::handle_frame(const Frame& frame) {
     case FrameKind::rts: {
       require_no_pending_response(sifs_action_ != SifsAction::none, address_, frame);
       // 9.3.2.6: answer an RTS only if the NAV says the medium is idle. ns-2's recvRTS
-      // checks only that it is not in an exchange; the medium is judged SIFS later.
-      if ((!ns2_ && access_.nav_set()) || exchange_) return;
+      // refuses only while its tx_state_ is busy (its own exchange, or the wait for
+      // the DATA after a CTS it sent); the medium is judged SIFS later.
+      if (ns2_ ? (exchange_ || meter_.ns2_send_timer_running(scheduler_.now())) : (access_.nav_set() || exchange_)) {
+        return;
+      }
       respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),
               SifsAction::cts);
       access_.refresh();

@@ -21,9 +21,10 @@
 //    003 ran it; docs/mac.md): the CTS is decided SIFS after the RTS, when it would
 //    be sent, and refused if the medium is not idle then (NAV, or a frame being
 //    received); no DATA after a CTS if the medium is not idle SIFS later (the window
-//    widens, no retry is counted, and a new RTS follows a backoff); and while a CTS
-//    or ACK is awaited, an errored frame or a frame for another station does not
-//    end the wait (only the response or the timeout does).
+//    widens, no retry is counted, and a new RTS follows a backoff); and a CTS or ACK
+//    wait ends only with the response or ns-2's send timer (an errored frame, a
+//    frame for another station, or one still being received does not end or extend
+//    it); an RTS is refused while the station's own send timer runs.
 //  - MPDUs: which frame a function sends next (management first, then its queue),
 //    its sequence number, its rate, the queue lifetime, and the MAC service and
 //    queueing delays.
@@ -177,8 +178,9 @@ class FrameExchange {
   void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
   void schedule_sifs(SifsAction action);
   void on_sifs();
-  // ns-2's is_idle() (mac-802_11.cc): no NAV and no frame being received (its
-  // tx_state is idle here: nothing of ours is on the air during a SIFS gap).
+  // ns-2's is_idle() (mac-802_11.cc): no NAV and no frame being received. Its third
+  // condition, tx_state_ idle, holds where this is asked: recvRTS refused while it
+  // was not, and recvCTS left it idle (tx_resume).
   bool ns2_idle() const { return !access_.nav_set() && !radio_.receiving(); }
   // ns-2's check_pktTx when the medium is busy SIFS after a CTS: back off with a
   // wider window and send a new RTS.

@@ -45,7 +45,10 @@ enum class Deferral : std::uint8_t {
   // an errored frame's end (recv_timer) and to EIFS past the end of a frame ignored
   // by capture (capture(), ns2 reception model), and DIFS follows the NAV; so an
   // errored frame costs EIFS + DIFS, a good frame does not cut it short, and a CTS
-  // is not sent while it lasts (check_pktCTRL: !is_idle()).
+  // is not sent while it lasts (check_pktCTRL: !is_idle()). Its response rules too
+  // (mac/frame_exchange.hpp): the CTS decided SIFS after the RTS, no DATA into a busy
+  // medium after the CTS, and a CTS or ACK wait ended only by the response or ns-2's
+  // send timer.
   ns2,
 };
 

@@ -23,6 +23,10 @@
 
 namespace wmnsim::mac {
 
+// ns-2's DSSS_MaxPropagationDelay (mac-802_11.h): the margin its send timer allows
+// each way around a response (Deferral::ns2 waits as ns-2 does; docs/mac.md).
+inline constexpr Time kNs2MaxPropagationDelay = Time::us(2);
+
 struct MacTiming {
   Time slot;
   Time sifs;

@@ -532,7 +532,7 @@ def deferral_table(std_tcp: Runs, std_wccp: Runs, ns2_tcp: Runs, ns2_wccp: Runs)
         cells = [str(paper[c].get(key, "-")) if r is None else fmt(f(r), d) for c, r in cols]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) as shipped (\"standard\": 802.11's EIFS; the "
-              "one_flow runs) and with `/mac/deferral` `\"ns2\"` (ns-2's EIFS NAV, then DIFS; docs/mac.md; the "
+              "one_flow runs) and with `/mac/deferral` `\"ns2\"` (ns-2's EIFS NAV, then DIFS, and its response rules; docs/mac.md; the "
               f"deferral runs); mean of {seeds_text(ns2_tcp)} ± 95 % CI. Timeouts: the flow's retransmission "
               "timeouts; busyness: the largest node's busy fraction over the run as ns-2 counts it."]
     return "\n".join(lines)

@@ -122,8 +122,9 @@ TEST(Ns2Responses, NoDataAfterTheCtsWhenTheMediumIsBusySifsLater) {
 // weaker, 5 us later) is captured by F's. Radios: A = 0, B = 1, E = 2, F = 3.
 struct AckWait {
   MacWorld w{phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception()};
-  Time a_end;
-  AckWait(::wmnsim::Deferral deferral, double a_e_db) {
+  Time a_end, e_ack_start;
+  // `f_extra_bytes` lengthens F's frame, and so delays E's ACK.
+  AckWait(::wmnsim::Deferral deferral, double a_e_db, std::uint32_t f_extra_bytes = 0) {
     const auto a = w.add(), b = w.add(), e = w.add(), f = w.add();
     w.hide(a, b);
     w.hide(b, e);
@@ -133,9 +134,10 @@ struct AckWait {
     w.params().deferral = deferral;
     w.build();
     const MacTiming t = w.timing();
-    w.send(f, e, kLong);
+    w.send(f, e, kLong + f_extra_bytes);
     w.send_at(t.difs + 5_us, a, b, kLong);
     a_end = t.difs + 5_us + w.airtime_data(kLong);
+    e_ack_start = t.difs + w.airtime_data(kLong + f_extra_bytes) + t.sifs;
     w.run(20_ms);
   }
 };
@@ -155,6 +157,21 @@ TEST(Ns2Responses, AnErroredFrameOrOneForAnotherStationDoesNotEndTheAckWait) {
     // ns-2: the send timer decides, SIFS + ACK + 2 x 2 us after A's frame.
     EXPECT_EQ(ns2.w.taps[0]->retries.at(0), ns2.a_end + t.sifs + t.ack_airtime + 2 * kNs2MaxPropagationDelay);
   }
+}
+
+TEST(Ns2Responses, AFrameStillBeingReceivedDoesNotExtendTheWait) {
+  // F's frame 28 octets longer (about 20 us at 11 Mbit/s): E's ACK, an errored frame
+  // at A, starts in A's window and ends after ns-2's send timer.
+  const AckWait standard(::wmnsim::Deferral::standard, -95.0, 28);
+  const MacTiming t = standard.w.timing();
+  const Time timer = standard.a_end + t.sifs + t.ack_airtime + 2 * kNs2MaxPropagationDelay;
+  ASSERT_EQ(first(*standard.w.taps[2], FrameKind::ack), standard.e_ack_start);
+  ASSERT_GT(standard.e_ack_start + t.ack_airtime, timer);
+  // 9.3.2.8: a reception that began in time decides at its end.
+  EXPECT_EQ(standard.w.taps[0]->retries.at(0), standard.e_ack_start + t.ack_airtime);
+  // ns-2's send_timer() fires whatever is being received.
+  const AckWait ns2(::wmnsim::Deferral::ns2, -95.0, 28);
+  EXPECT_EQ(ns2.w.taps[0]->retries.at(0), timer);
 }
 
 }  // namespace
