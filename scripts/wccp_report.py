@@ -1471,6 +1471,9 @@ def main() -> int:
         V("knee_ns2def", f"{kd['knee']['rate']:g}" if kd["knee"] else "below the swept rates", knees["ns2_deferral"])
         V("knee_ns2def_agg", f"{kd['knee']['fwd'] + kd['knee']['back']:.0f}" if kd["knee"] else "-",
           knees["ns2_deferral"])
+        V("knee_ns2def_past", f"{kd['past']['coll']:.3f} collision drops/s at {kd['past']['rate']:g} packet/s"
+          if kd["past"] else "no rate past it swept", knees["ns2_deferral"])
+        V("knee_ns2_agg", f"{kn['knee']['fwd'] + kn['knee']['back']:.0f}" if kn["knee"] else "-", knees["ns2"])
         for variant, w in (("newreno", 4), ("newreno", 8), ("newreno", 64), ("reno", 20)):
             r = wr[(variant, w)]
             tag = f"{variant}{w}"
