@@ -11,7 +11,11 @@
 //    most once per period), or one per notified neighbour (D can grow several
 //    times per period);
 //  - who is unblocked when: the renewal reaches a neighbour still blocked (before,
-//    at expiry) or one whose block has lapsed (after expiry).
+//    at expiry) or one whose block has lapsed (after expiry), and that neighbour's
+//    data gets through in the lag;
+//  - the "too long" rule under each reading (D decreases while a neighbour is under
+//    control; the timer-0 frame reaches those whose timer runs), and a check due
+//    at the very instant another notification is sent.
 #include <gtest/gtest.h>
 
 #include <algorithm>
