@@ -196,12 +196,23 @@ void MeshCongestionControl::on_departure(RadioState& s, Time now) {
   const double cap = static_cast<double>(capacity(s));
   const double forwarded = static_cast<double>(forward_bytes(s));
   // Too long (Sec. 3.1): a data packet left and the forwarding part is nearly empty.
+  // 004: "the last congestion control duration has been too long. In this case, the
+  // congestion duration variable is slightly decreased. If the congestion control
+  // expiration timer is still active, a congestion control notification packet with
+  // the expiration timer set to 0 is transmitted." So D decreases while the period
+  // lasts, i.e. while a neighbour is under control (running()), and the timer-0
+  // frame goes only to the neighbours whose timer still runs. The two differ only
+  // where a check outlives a timer: after_expiry's lag, and under last_used the
+  // neighbours notified before the last one; under the default reading a pending
+  // check always precedes its own timer's end, so this is the timer alone.
   if (s.adapting && forwarded < params_.too_long_threshold * cap) {
     std::vector<std::uint32_t> lift;
+    bool under_control = false;
     for (const Notified& n : s.notified) {
       if (n.until > now) lift.push_back(n.radio);
+      if (n.until > now || n.check_pending()) under_control = true;
     }
-    if (!lift.empty()) {
+    if (under_control) {
       set_duration(s, Time::from_seconds(s.duration.to_seconds() * params_.decrease_factor), now);
       ++s.decreases;
       notify(s, lift, Time::zero(), now, Reason::lift);
@@ -309,19 +320,21 @@ void MeshCongestionControl::notify(RadioState& s, const std::vector<std::uint32_
              100.0 * static_cast<double>(forward_bytes(s)) / static_cast<double>(capacity(s)));
   if (duration > Time::zero()) {
     s.adapting = true;
-    schedule_check(s, now);
+    schedule_check(s);
   }
 }
 
-void MeshCongestionControl::schedule_check(RadioState& s, Time now) {
+void MeshCongestionControl::schedule_check(RadioState& s) {
   Time at = Time::max();
   if (params_.renewal_checks == RenewalChecks::last_used) {
     // 004 Sec. 3.1: the check of "the last used" notification only.
-    if (s.last_used_check_at > now) at = s.last_used_check_at;
+    at = s.last_used_check_at;
   } else {
-    // The next notification to check, each on its own timer.
+    // The next notification to check, each on its own timer. One due now (a
+    // notification sent at the very instant of a pending check, before the check's
+    // event ran and was cancelled here) is checked now, not skipped.
     for (const Notified& n : s.notified) {
-      if (n.check_pending() && n.check_at > now) at = std::min(at, n.check_at);
+      if (n.check_pending()) at = std::min(at, n.check_at);
     }
   }
   sim().scheduler().cancel(s.check);
@@ -351,7 +364,7 @@ void MeshCongestionControl::check_expiry(RadioState& s) {
     ++s.increases;
     notify(s, due, s.duration, now, Reason::renewal);
   }
-  schedule_check(s, now);
+  schedule_check(s);
 }
 
 void MeshCongestionControl::on_management(std::uint32_t node, const ManagementBody& body, const PrevHop& from) {

@@ -26,9 +26,11 @@
 //    notified neighbour's notification on its own timer; last_used only the last
 //    one sent (004 Sec. 3.1's words), whose renewal goes to every neighbour still
 //    under control; after each data packet
-//    leaves the buffer, if a notification is running and the forwarded packets
-//    fill less than too_long_threshold (10 %), D *= decrease_factor (0.8) and a
-//    notification with timer 0 lifts the limit. (004 leaves the check's lead open;
+//    leaves the buffer, if a neighbour is under control (its timer runs, or its
+//    check is still to come: after_expiry's lag, last_used's earlier neighbours)
+//    and the forwarded packets fill less than too_long_threshold (10 %),
+//    D *= decrease_factor (0.8), a notification with timer 0 lifts the limit of
+//    the neighbours whose timer still runs, and no check is left pending. (004 leaves the check's lead open;
 //    it applies the decrease "each time" a packet leaves, which read literally
 //    would shrink D at every packet of an uncongested station: here it applies
 //    once per running notification, the one whose duration was too long.)
@@ -142,7 +144,8 @@ class MeshCongestionControl final : public Controller, private NodeSubscriber, p
   bool running(const RadioState& s, std::uint32_t radio, Time now) const;
   // When the "too short" check of a notification sent at `sent_at` with `timer` runs.
   Time check_time(Time sent_at, Time timer) const;
-  void schedule_check(RadioState& s, Time now);
+  // (Re)schedules the station's one check event at its next pending check.
+  void schedule_check(RadioState& s);
   void check_expiry(RadioState& s);
   void set_duration(RadioState& s, Time d, Time now);
   RadioState* state_of_radio(std::uint32_t radio);

@@ -65,6 +65,8 @@ READING_TEXT = {"before_expiry": "10 ms before expiry (Sec. 3.1)", "at_expiry": 
                 "after_expiry": "10 ms after expiry (Sec. 4.1)", "per_neighbour": "one per notified neighbour",
                 "last_used": "one per period, the last used notification (Sec. 3.1)"}
 D_CAP = 6.5535  # the notification's duration field's largest value (s)
+CLASSES = ("raised", "lowered", "unchanged", "undetermined")  # classify's outcomes
+CLASS_MARK = {"raised": "r", "lowered": "l", "unchanged": "u", "undetermined": "?"}
 
 
 # Whether the report reads the study's full stored runs (set in main). Claims about averages and counts over
@@ -918,6 +920,27 @@ def d_summary(src: Runs, scheme: str, snaps: set, seeds: Sequence[int], times: S
             **{f"d{t:g}": mean(at[t]) for t in times}}
 
 
+def pair_blocked(src: Runs, scheme: str, snaps: set, seeds: Sequence[int]) -> float:
+    """The mean time (s) a member of a mutually blocked pair is blocked by the other, over the pairs of the runs of
+    `scheme` (NaN without pairs): how much of the run the collisions hold, which a lag before each renewal shortens."""
+    c = src.controllers
+    c = c[(c["scheme"] == scheme) & c["seed"].isin(list(seeds)) & c["topology_seed"].isin(list(snaps))]
+    held = [(ab + ba) / 2 for pairs in c["pairs"] for _, _, ab, ba in pairs]
+    return mean(held) if held else float("nan")
+
+
+def paired_interval(a: Dict[int, float], b: Dict[int, float]) -> Tuple[float, float]:
+    """The 95 % t interval of the mean of a[k] - b[k] over the snapshots both have."""
+    from scipy import stats as sst
+
+    d = [a[k] - b[k] for k in sorted(set(a) & set(b))]
+    m = mean(d)
+    if len(d) < 2:
+        return m, m
+    h = float(sst.t.ppf(0.975, len(d) - 1)) * statistics.stdev(d) / len(d) ** 0.5
+    return m - h, m + h
+
+
 def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     """Blocks renewal, renewal_d, renewal_snapshots: LSCC under the six readings of the renewal rule, on the
     snapshots and run seeds the renewal experiment covers (the default reading from udp's runs of the same)."""
@@ -927,7 +950,14 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     def per(scheme: str, col: str) -> Dict[int, float]:
         src = udp if scheme in ("none", "lscc") else ren
         return {k: x for k, x in src.per_snapshot(scheme, col, seeds).items() if k in snaps}
+    def runs_of(scheme: str) -> Dict[int, List[float]]:
+        """snapshot -> the throughput of each of its runs (the renewal experiment's seeds)."""
+        src = udp if scheme in ("none", "lscc") else ren
+        r = src.sel(scheme, seeds=seeds)
+        return {int(k): g.tolist() for k, g in r.groupby("snapshot")["thr"] if int(k) in snaps}
     thr = {"none": per("none", "thr")}
+    base = runs_of("none")
+    band_bps = BAND * OFFERED_UDP
     stats: Dict[Tuple[str, str], Dict[str, Any]] = {}
     for r in present:
         sc = reading_scheme(*r)
@@ -935,31 +965,40 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
         st: Dict[str, Any] = {col: mean(per(sc, col).values()) for col in ("thr", "wloss", "buf", "retry", "local", "mgmt_sent")}
         st["pairs"] = sum(1 for x in per(sc, "n_pairs").values() if x > 0)
         c = changes(thr, sc, OFFERED_UDP)
-        st.update(up=len(c["up"]), down=len(c["down"]), within=c["within"], n=c["n"], d=c["d"])
+        st.update(n=c["n"], d=c["d"])
+        x = runs_of(sc)
+        st["cls"] = {k: classify(x[k], base[k], band_bps)[0] for k in sorted(x) if k in base}
+        st.update({c_: sum(1 for v in st["cls"].values() if v == c_) for c_ in CLASSES})
         st["dd"] = d_summary(udp if sc == "lscc" else ren, sc, snaps, seeds, (30.0, 90.0, 180.0))
+        st["pair_blocked"] = pair_blocked(udp if sc == "lscc" else ren, sc, snaps, seeds)
         stats[r] = st
     none = {col: mean(per("none", col).values()) for col in ("thr", "wloss", "buf", "retry", "local")}
     n = len(thr["none"])
     band = mbps(BAND * OFFERED_UDP)
-    lines = [f"| check runs | checks | mean throughput (Mbit/s) | snapshots raised by > {band} Mbit/s | lowered | within | "
+    lines = ["| check runs | checks | mean throughput (Mbit/s) | snapshots by the 95 % Welch interval: raised | lowered | "
+             "unchanged | undetermined | "
              "weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
              "retry-limit drops after forwarding per run, mean | local drops per run, mean | snapshots with a mutual block | "
              "notification frames per run, mean |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-             f"| no congestion control | | {mbps(none['thr'])} | | | | {mbps(none['wloss'])} | {none['buf']:.0f} | "
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+             f"| no congestion control | | {mbps(none['thr'])} | | | | | {mbps(none['wloss'])} | {none['buf']:.0f} | "
              f"{none['retry']:.0f} | {none['local']:.0f} | | |"]
     for r in present:
         st = stats[r]
         tag = " (wmnsim's default)" if r == READINGS[0] else ""
-        lines.append(f"| {READING_TEXT[r[0]]}{tag} | {READING_TEXT[r[1]]} | {mbps(st['thr'])} | {st['up']} | {st['down']} | "
-                     f"{st['within']} | {mbps(st['wloss'])} | {st['buf']:.0f} | {st['retry']:.0f} | {st['local']:.0f} | "
-                     f"{st['pairs']} | {st['mgmt_sent']:.0f} |")
+        lines.append(f"| {READING_TEXT[r[0]]}{tag} | {READING_TEXT[r[1]]} | {mbps(st['thr'])} | {st['raised']} | "
+                     f"{st['lowered']} | {st['unchanged']} | {st['undetermined']} | {mbps(st['wloss'])} | {st['buf']:.0f} | "
+                     f"{st['retry']:.0f} | {st['local']:.0f} | {st['pairs']} | {st['mgmt_sent']:.0f} |")
     dur = float(ren.runs["simulated_time_s"].iloc[0])
     seeds_text = f"run seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
     lines += ["", f"LSCC, {n} snapshots ({', '.join(map(str, sorted(snaps))) if n < 50 else '1 to 50'}), {seeds_text}, "
-              f"{dur:g} s; a snapshot's number is the mean of its runs. A mutual block: two stations each blocked by the "
-              "other for more than half the run. Notification frames: management frames put on the air, retries "
-              "included. The default reading's runs are udp's LSCC runs of the same snapshots and seeds."]
+              f"{dur:g} s; a snapshot's number is the mean of its runs. Each snapshot is classified as in \"How many "
+              f"runs\" below: by the 95 % Welch interval of its change against no control (the same seeds), raised or "
+              f"lowered when the interval excludes 0 and the change exceeds {band} Mbit/s, unchanged when the interval "
+              f"lies within +-{band} Mbit/s, undetermined otherwise (with two runs a side the interval is wide). A mutual "
+              "block: two stations each blocked by the other for more than half the run. Notification frames: management "
+              "frames put on the air, retries included. The default reading's runs are udp's LSCC runs of the same "
+              "snapshots and seeds."]
     sources = [udp.data, ren.data]
     report.block("renewal", "\n".join(lines), *sources)
 
@@ -980,9 +1019,10 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
         for a, c in present) + " |", "|---:|---:|" + "---:|" * len(present)]
     for k in sorted(snaps, key=lambda k: (thr["none"][k], k)):
         lines.append(f"| {k} | {mbps(thr['none'][k])} | " + " | ".join(
-            f"{stats[r]['d'][k] / 1e6:+.2f}" for r in present) + " |")
+            f"{stats[r]['d'][k] / 1e6:+.2f} {CLASS_MARK[stats[r]['cls'][k]]}" for r in present) + " |")
     lines += ["", "LSCC's change of throughput against no control (Mbit/s) per snapshot and reading, sorted by the "
-              "throughput without control (as Fig. 7)."]
+              "throughput without control (as Fig. 7), with its class by the 95 % Welch interval: r raised, l lowered, "
+              "u unchanged, ? undetermined."]
     report.block("renewal_snapshots", "\n".join(lines), *sources)
 
     def v(name: str, text: str) -> None:
@@ -990,16 +1030,31 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     v("rn_runs", f"{n} snapshots x {len(seeds)} run{'s' if len(seeds) > 1 else ''} ({seeds_text})")
     v("rn_missing", ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in READINGS if (a, c) not in present)
       or "none")
-    # 004's LSCC claim, read as for udp: lowered in at most a tenth of the snapshots
-    good = [r for r in present if stats[r]["down"] <= 0.1 * stats[r]["n"]]
+    # 004's LSCC claim, read as for udp: lowered in at most a tenth of the snapshots (by the Welch interval: lowered
+    # beyond the seeds' spread)
+    good = [r for r in present if stats[r]["lowered"] <= 0.1 * stats[r]["n"]]
     v("rn_verdict", "none of them" if not good else
       ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in good))
+
+    def updown(st: Dict[str, Any]) -> str:
+        return f"{st['raised']} raised, {st['lowered']} lowered, {st['undetermined']} undetermined"
+    # The highest mean, named only where it stands out of the uncertainty: the 95 % t interval of the mean paired
+    # difference over the snapshots (each snapshot's mean over its runs) against every other reading excludes 0.
     best = max(present, key=lambda r: stats[r]["thr"])
-    v("rn_best", f"{READING_TEXT[best[0]]}, {READING_TEXT[best[1]]}")
-    v("rn_best_thr", mbps(stats[best]["thr"]))
-    v("rn_best_updown", f"{stats[best]['up']} raised, {stats[best]['down']} lowered")
+    ties = [r for r in present if r != best and paired_interval(stats[best]["d"], stats[r]["d"])[0] <= 0]
+    if ties:
+        v("rn_best", "no reading stands out: the highest mean, "
+          f"{READING_TEXT[best[0]]} with {READING_TEXT[best[1]]} ({mbps(stats[best]['thr'])} Mbit/s), ties within the "
+          "uncertainty with " + ("every other reading" if len(ties) == len(present) - 1 else
+                                  f"{len(ties)} of the other {len(present) - 1}") + " (the 95 % interval of the mean paired "
+          "difference over the snapshots includes 0)")
+    else:
+        v("rn_best", f"the highest mean throughput, beyond the uncertainty, comes with {READING_TEXT[best[0]]} with "
+          f"{READING_TEXT[best[1]]} ({mbps(stats[best]['thr'])} Mbit/s; {updown(stats[best])})")
+    v("rn_range_thr", f"{min(stats[r]['thr'] for r in present) / 1e6:.2f} to {max(stats[r]['thr'] for r in present) / 1e6:.2f}")
     v("rn_default_thr", mbps(stats[READINGS[0]]["thr"]))
-    v("rn_default_updown", f"{stats[READINGS[0]]['up']} raised, {stats[READINGS[0]]['down']} lowered")
+    v("rn_default_updown", updown(stats[READINGS[0]]))
+    v("rn_lowered", ", ".join(str(stats[r]["lowered"]) for r in present))
     v("rn_none_thr", mbps(none["thr"]))
     lu = [r for r in present if r[1] == "last_used"]
     pn = [r for r in present if r[1] == "per_neighbour"]
@@ -1015,22 +1070,25 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     v("rn_default_pairs", str(dflt["pairs"]))
     v("rn_default_buf", count(dflt["buf"]))
     after = [r for r in present if r[0] == "after_expiry"]
+    v("rn_default_pair_blocked", f"{dflt['pair_blocked']:.0f}")
     if after:
         v("rn_after_pairs", " and ".join(str(stats[r]["pairs"]) for r in after))
         v("rn_after_thr", " and ".join(mbps(stats[r]["thr"]) for r in after))
-        v("rn_after_updown", " and ".join(f"{stats[r]['up']} raised, {stats[r]['down']} lowered" for r in after))
+        v("rn_after_updown", " and ".join(updown(stats[r]) for r in after))
         v("rn_after_buf", " and ".join(count(stats[r]["buf"]) for r in after))
         v("rn_after_wloss", " and ".join(mbps(stats[r]["wloss"]) for r in after))
+        v("rn_after_pair_blocked", " and ".join(f"{stats[r]['pair_blocked']:.0f}" for r in after))
         mp = mean([stats[r]["pairs"] for r in after])
         v("rn_after_word", "fewer" if mp < dflt["pairs"] - 2 else ("more" if mp > dflt["pairs"] + 2 else "about as many"))
     else:
-        for name in ("rn_after_pairs", "rn_after_thr", "rn_after_updown", "rn_after_buf", "rn_after_wloss", "rn_after_word"):
+        for name in ("rn_after_pairs", "rn_after_thr", "rn_after_updown", "rn_after_buf", "rn_after_wloss", "rn_after_word",
+                     "rn_after_pair_blocked"):
             v(name, "n/a")
     better = ("before_expiry", "last_used")
     if better in stats:
         b = stats[better]
         v("rn_better_thr", mbps(b["thr"]))
-        v("rn_better_updown", f"{b['up']} raised, {b['down']} lowered")
+        v("rn_better_updown", updown(b))
         v("rn_better_pairs", str(b["pairs"]))
         v("rn_better_inc", f"{b['dd']['increases']:.0f}")
     else:  # (the quick runs leave it out)
@@ -1051,10 +1109,13 @@ def classify(x: Sequence[float], base: Sequence[float], band: float) -> Tuple[st
     """raised / lowered / unchanged / undetermined for a snapshot's runs `x` under a scheme against its runs `base`
     without control, by the 95 % Welch interval (lo, hi) of the difference of the means: raised when the interval
     lies above 0 and the difference exceeds the band, lowered likewise below, unchanged when the interval lies
-    within the band, undetermined otherwise (the seeds' spread does not tell)."""
+    within the band, undetermined otherwise (the seeds' spread does not tell; also with a single run a side, where
+    there is no spread to measure)."""
     from scipy import stats as sst
 
     d = mean(x) - mean(base)
+    if len(x) < 2 or len(base) < 2:
+        return "undetermined", float("nan"), float("nan")
     va, vb = statistics.variance(x) / len(x), statistics.variance(base) / len(base)
     se = (va + vb) ** 0.5
     if se == 0:
@@ -1233,6 +1294,8 @@ def tcp_alone(report: Report, data) -> None:
                "TCP alone: the remaining intra-mesh loss is mostly retry-limit drops after forwarding")
     v("tcponly_n", str(len(m.snapshots())))
     sent = m.per_snapshot("lscc", "notifications_sent")
+    # Issue 22: the runs (and the quick runs, of snapshot 35) exercise the controllers.
+    report.claim(sum(sent.values()) > 0, "TCP alone: LSCC sends notifications in the runs (they exercise the controller)")
     full_claim(report, sent.get(1) == 0 and max(sent, key=sent.get) == 35,
                "TCP alone: LSCC sends no notification in snapshot 1 and the most in snapshot 35 (the references' choice)")
     n = len(m.snapshots())
@@ -1241,18 +1304,174 @@ def tcp_alone(report: Report, data) -> None:
     v("tcponly_verdict_lc", verdict)
 
 
+# ---- assumptions made visible (issue 40 section 3) ---------------------------------------------------------------
+
+MIX_TEXT = {"mesh40_4gw_mix_reverse": "100 down, 300 up (the reverse)", "mesh40_4gw_mix_up": "400 up only",
+            "mesh40_4gw_mix_down": "400 down only"}
+BURST_TEXT = {"mesh40_4gw_tcp_bursty": "on/off, 1 s means (wmnsim's model)",
+              "mesh40_4gw_tcp_bursty_long": "on/off, 5 s means"}
+
+
+def scheme_rows(m: Runs, scenario: str, thr: Dict[str, Dict[int, float]], offered: float,
+                seeds: Optional[Sequence[int]] = None, snaps: Optional[set] = None) -> Dict[str, Dict[str, Any]]:
+    """Per scheme of one scenario (its runs of `seeds` and `snaps`, default all): the mean of thr and the losses over
+    the snapshots, and the changes (band)."""
+    out: Dict[str, Dict[str, Any]] = {}
+    for sc in [x for x in ("none", "tcc", "lscc") if thr.get(x)]:  # (a quick run may leave schemes out)
+        r = m.sel(sc, scenario, seeds)
+        if snaps is not None:
+            r = r[r["snapshot"].isin(list(snaps))]
+        per = {col: {int(k): float(v) for k, v in r.groupby("snapshot")[col].mean().items()}
+               for col in ("wloss", "buf", "retry", "local")}
+        row: Dict[str, Any] = {"thr": mean(thr[sc].values()), **{c: mean(v.values()) for c, v in per.items()}}
+        if sc != "none" and thr.get("none"):
+            c = changes(thr, sc, offered)
+            row.update(up=len(c["up"]), down=len(c["down"]), within=c["within"], n=c["n"])
+        out[sc] = row
+    return out
+
+
+def counts_cells(row: Dict[str, Any]) -> str:
+    return f"{row['up']} | {row['down']} | {row['within']}" if "up" in row else " | | "
+
+
+def loss_cells(row: Dict[str, Any]) -> str:
+    return f"{mbps(row['wloss'])} | {row['buf']:.0f} | {row['retry']:.0f} | {row['local']:.0f}"
+
+
+def mixes(report: Report, data, udp: Runs) -> None:
+    """Block mixes and its values: TCC and LSCC under other splits of the offered 16 Mbit/s (UDP CBR), beside 004's
+    300 down / 100 up (udp's runs of the same snapshots and seed)."""
+    m = Runs(data)
+    snaps, seeds = set(m.snapshots()), m.seeds()
+    band = mbps(BAND * OFFERED_UDP)
+    lines = [f"| offered per station (kbit/s) | scheme | mean throughput (Mbit/s) | snapshots raised by > {band} Mbit/s | "
+             "lowered | within | weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per run, mean | "
+             "retry-limit drops after forwarding per run, mean | local drops per run, mean |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    sources = [m.data, udp.data]
+    cases = [("004", udp, "mesh40_4gw", "300 down, 100 up (004's)")] + \
+        [(sc, m, sc, MIX_TEXT.get(sc, sc)) for sc in MIX_TEXT if (m.runs["scenario"] == sc).any()]
+    for key, src, scenario, text in cases:
+        thr = {sc: {int(k): float(v) for k, v in src.sel(sc, scenario, seeds).groupby("snapshot")["thr"].mean().items()
+                    if int(k) in snaps}
+               for sc in ("none", "tcc", "lscc")}
+        rows[key] = scheme_rows(src, scenario, thr, OFFERED_UDP, seeds, snaps)
+        for i, (sc, row) in enumerate(rows[key].items()):
+            lines.append(f"| {text if i == 0 else ''} | {NAMES[sc]} | {mbps(row['thr'])} | {counts_cells(row)} | "
+                         f"{loss_cells(row)} |")
+    lines += ["", f"Snapshots {', '.join(map(str, sorted(snaps)))}, run seed{'s' if len(seeds) > 1 else ''} "
+              f"{', '.join(map(str, seeds))}, {float(m.runs['simulated_time_s'].iloc[0]):g} s, UDP CBR, 16 Mbit/s offered in each mix. 004's mix is udp's runs of "
+              "the same snapshots and seed. One run per snapshot: a change is counted against the band alone (the seeds' "
+              "spread is not measured here)."]
+    report.block("mixes", "\n".join(lines), *sources)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, *sources)
+    v("mx_runs", f"{len(snaps)} snapshots ({min(snaps)} to {max(snaps)}) x {len(seeds)} run (seed {seeds[0]})")
+
+    def complete(key: str) -> bool:
+        return key in rows and all("up" in rows[key].get(sc, {}) for sc in ("tcc", "lscc"))
+
+    def verdict(key: str) -> str:
+        if not complete(key):
+            return "n/a"
+        t, l_ = rows[key]["tcc"], rows[key]["lscc"]
+        return (f"TCC raises {t['up']} and lowers {t['down']}, LSCC raises {l_['up']} and lowers {l_['down']} "
+                f"(weighted intra-mesh loss {mbps(rows[key]['none']['wloss'])} Mbit/s without control, "
+                f"{mbps(t['wloss'])} and {mbps(l_['wloss'])} with)")
+    for key, name in (("004", "mx_004"), ("mesh40_4gw_mix_reverse", "mx_reverse"), ("mesh40_4gw_mix_up", "mx_up"),
+                      ("mesh40_4gw_mix_down", "mx_down")):
+        v(name, verdict(key) if key in rows else "not run")
+    # TCC's verdict under bidirectional traffic (it lowers more snapshots than it raises) and LSCC's (it lowers
+    # more than a tenth): do they hold under each mix?
+    keys = [k for k in rows if k != "004" and complete(k)]
+    tcc_holds = [k for k in keys if rows[k]["tcc"]["down"] > rows[k]["tcc"]["up"]]
+    lscc_fails = [k for k in keys if rows[k]["lscc"]["down"] > 0.1 * rows[k]["lscc"]["n"]]
+    v("mx_tcc_word", "n/a" if not keys else "in every mix" if len(tcc_holds) == len(keys) else
+      ("in none of them" if not tcc_holds else "only with " + ", ".join(MIX_TEXT[k] for k in tcc_holds)))
+    v("mx_lscc_word", "n/a" if not keys else "in every mix" if len(lscc_fails) == len(keys) else
+      ("in none of them" if not lscc_fails else "only with " + ", ".join(MIX_TEXT[k] for k in lscc_fails)))
+    down = rows.get("mesh40_4gw_mix_down")
+    if complete("mesh40_4gw_mix_down"):
+        d = down["tcc"]
+        v("mx_down_tcc", f"raises {d['up']} of {d['n']} snapshots and lowers {d['down']}")
+        v("mx_down_verdict", "holds" if d["down"] == 0 and d["up"] >= 0.9 * d["n"] else "does not hold")
+    else:
+        v("mx_down_tcc", "n/a")
+        v("mx_down_verdict", "n/a")
+
+
+def bursty(report: Report, data) -> None:
+    """Block bursty and its values: 004 Sec. 4.4 (Figs. 9-10), TCP's throughput with bursty UDP beside it, under two
+    burst models of the UDP halves."""
+    m = Runs(data)
+    snaps, seeds = set(m.snapshots()), m.seeds()
+    offered = OFFERED_UDP / 2
+    band = mbps(BAND * offered)
+    f = m.flows[m.flows["flow_id"].str.contains("_tcp_")]
+    lines = [f"| UDP half's burst model | scheme | mean TCP throughput (Mbit/s) | snapshots raised by > {band} Mbit/s | "
+             "lowered | within | bursty UDP throughput (Mbit/s), mean | weighted intra-mesh loss (Mbit/s), mean | "
+             "forwarded packets lost in buffers per run, mean | retry-limit drops after forwarding per run, mean | "
+             "local drops per run, mean |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    for scenario, text in BURST_TEXT.items():
+        if not (m.runs["scenario"] == scenario).any():
+            continue
+        fs = f[f["scenario"] == scenario]
+        tcp = fs.groupby(["scheme", "seed", "topology_seed"])["goodput_bps"].sum().groupby(["scheme", "topology_seed"]).mean()
+        thr = {sc: {int(k): float(v) for k, v in tcp[sc].items()} for sc in ("none", "tcc", "lscc")
+               if sc in tcp.index.get_level_values(0)}
+        rows[scenario] = scheme_rows(m, scenario, thr, offered)
+        for i, (sc, row) in enumerate(rows[scenario].items()):
+            total = {int(k): float(v) for k, v in m.sel(sc, scenario).groupby("snapshot")["thr"].mean().items()}
+            row["udp"] = mean([total[k] - thr[sc][k] for k in thr[sc]])
+            lines.append(f"| {text if i == 0 else ''} | {NAMES[sc]} | {mbps(row['thr'])} | {counts_cells(row)} | "
+                         f"{mbps(row['udp'])} | {loss_cells(row)} |")
+    lines += ["", f"Snapshots {', '.join(map(str, sorted(snaps)))}, run seed{'s' if len(seeds) > 1 else ''} "
+              f"{', '.join(map(str, seeds))}, {float(m.runs['simulated_time_s'].iloc[0]):g} s; per station a TCP NewReno and a bursty UDP flow each way (150 and 50 "
+              f"kbit/s of TCP, 300 and 100 kbit/s of UDP while on, half the time), {mbps(offered)} Mbit/s of each offered. "
+              f"The band is 1 % of TCP's offered load. One run per snapshot: a change is counted against the band alone."]
+    report.block("bursty", "\n".join(lines), m.data)
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, m.data)
+    v("bu_runs", f"{len(snaps)} snapshots ({min(snaps)} to {max(snaps)}) x {len(seeds)} run (seed {seeds[0]})")
+    for scenario, name in (("mesh40_4gw_tcp_bursty", "bu_short"), ("mesh40_4gw_tcp_bursty_long", "bu_long")):
+        if scenario not in rows or not all("up" in rows[scenario].get(sc, {}) for sc in ("tcc", "lscc")):
+            for suffix in ("_tcc", "_lscc", "_udp"):
+                v(name + suffix, "n/a")
+            continue
+        t, l_, n0 = rows[scenario]["tcc"], rows[scenario]["lscc"], rows[scenario]["none"]
+        # Fig. 9: TCC raises TCP's throughput "only in one of the considered scenarios", LSCC "always".
+        v(name + "_tcc", f"raises {t['up']} of {t['n']} and lowers {t['down']} "
+                         f"({'as' if t['up'] <= max(1, 0.1 * t['n']) else 'unlike'} 004's one of 50)")
+        v(name + "_lscc", f"raises {l_['up']} of {l_['n']} and lowers {l_['down']} "
+                          f"({'as 004' if l_['up'] == l_['n'] else 'not always, as 004 has it'})")
+        v(name + "_udp", f"{mbps(n0['udp'])} Mbit/s (intra-mesh loss {mbps(n0['wloss'])} Mbit/s weighted, "
+                         f"{mbps(t['wloss'])} and {mbps(l_['wloss'])} under TCC and LSCC)")
+    both = [rows[s_] for s_ in rows if all("up" in rows[s_].get(sc, {}) for sc in ("tcc", "lscc"))]
+    same = len(both) == 2 and all((both[0][sc]["up"] > both[0][sc]["down"]) == (both[1][sc]["up"] > both[1][sc]["down"])
+                                  for sc in ("tcc", "lscc"))
+    v("bu_verdict", "n/a" if len(both) < 2 else "do not turn on" if same else "turn on")
+
+
 def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
     """What the doc says was run and what was not, from study.json's list."""
     src = udp.data
+    n_bursty = len(Runs(report.data("bursty")).snapshots()) if "bursty" in listed else 0
     missing = [what for name, what in (("group", "the group-addressed notifications over the snapshots"),
                                        ("tcp", "TCP alone (Sec. 4.4's first claim)"),
-                                       ("tcp_bursty", "TCP with bursty UDP (Figs. 9 and 10)")) if name not in listed]
+                                       ("bursty", "TCP with bursty UDP (Figs. 9 and 10)")) if name not in listed]
     if not missing:
-        text = "every experiment of study.json is run"
+        text = (f"TCP with bursty UDP (Figs. 9 and 10) is run on {n_bursty} snapshots with one run each (`bursty`), "
+                "not 004's 50 x 3") if "bursty" in listed else "every experiment of study.json is run"
     else:
         text = (", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]) + \
             (" are" if len(missing) > 1 else " is") + " not run"
-    report.value("not_run", text, src)
+    report.value("not_run", text, *([src] + ([report.data("bursty")] if "bursty" in listed else [])))
     if "tcp" not in listed:  # else the doc has a section of its own for TCP alone
         report.value("tcp_status", "neither is in study.json's list yet, so no result of them is stated here", src)
     report.value("group_status", "its experiment over the snapshots (`group`) is not run here, so what it "
@@ -1420,6 +1639,10 @@ def main() -> int:
         renewal(report, udp, ren)
     if "tcp" in listed:
         tcp_alone(report, report.data("tcp"))
+    if "mixes" in listed:
+        mixes(report, report.data("mixes"), udp)
+    if "bursty" in listed:
+        bursty(report, report.data("bursty"))
     statuses(report, listed, udp)
     if report.plot:
         plot(udp, thr, box, report.figure("mesh-congestion.png"))

@@ -63,3 +63,25 @@ def test_classify_accounts_for_the_spread_of_the_seeds():
     # identical seeds: no spread, the band alone decides
     assert report.classify([10.3e6] * 3, [10.0e6] * 3, band)[0] == "raised"
     assert report.classify([10.1e6] * 3, [10.0e6] * 3, band)[0] == "unchanged"
+    # one run a side: no spread to measure, nothing determined
+    assert report.classify([12.0e6], [10.0e6, 10.01e6], band)[0] == "undetermined"
+
+
+def test_paired_interval_is_the_t_interval_of_the_mean_difference():
+    a = {1: 10.0, 2: 12.0, 3: 11.0, 4: 13.0}
+    b = {1: 9.0, 2: 11.5, 3: 10.0, 4: 12.5, 5: 99.0}  # snapshot 5 only in b: left out
+    lo, hi = report.paired_interval(a, b)
+    # differences 1, 0.5, 1, 0.5: mean 0.75, sd 0.2887, t(0.975, 3) = 3.182
+    assert abs((lo + hi) / 2 - 0.75) < 1e-12
+    assert abs((hi - lo) / 2 - 3.182446 * 0.288675 / 2) < 1e-4
+    assert lo > 0
+
+
+def test_derived_inputs_are_current():
+    """more_seeds.json's snapshots and the generated scenarios are what scripts/mesh_congestion_inputs.py derives
+    from the stored runs and base scenarios (it fails, naming them, when they are stale)."""
+    import subprocess
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "mesh_congestion_inputs.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
