@@ -55,7 +55,7 @@ EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "se
 # The columns a stored table always keeps with "columns": what tells its runs apart.
 KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
 # The extra tables "keep" names as they are (the time series are "timeseries:<kind>").
-KEEP_TABLES = ("controllers", "routing")
+KEEP_TABLES = ("controllers", "routing", "hops")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -187,7 +187,7 @@ class Experiment:
     seeds: Any
     topology_seeds: Any
     fixed: Dict[str, Any]  # "set": overrides of every point
-    keep: Tuple[str, ...]  # "controllers", "routing", "timeseries:<kind>"
+    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
@@ -264,7 +264,7 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     keep = doc.get("keep", [])
     if not isinstance(keep, list) or not all(isinstance(k, str) and (k in KEEP_TABLES or k.startswith("timeseries:"))
                                              for k in keep):
-        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing" and "timeseries:<kind>"'))
+        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops" and "timeseries:<kind>"'))
         keep = []
     if not isinstance(quick_doc, dict):
         issues.append(ValidationIssue("/quick", "must be an object"))
@@ -350,7 +350,8 @@ def _flat(prefix: str, value: Any, out: Dict[str, Any]) -> None:
 
 
 def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"]:  # noqa: F821
-    """The controller statistics, routing totals and time series of each run (from its results.json)."""
+    """The controller statistics, routing totals, per-hop tables and time series of each run (from its
+    results.json)."""
     import pandas as pd
 
     from .result import Result
@@ -377,6 +378,14 @@ def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"
                     r = dict(head, routing_type=routing.attrs["type"])
                     _flat("", routing.attrs["total"], r)
                     frames.setdefault("routing", []).append(pd.DataFrame([r]))
+            elif k == "hops":
+                # The per-hop table (docs/results.md, `hops`) of a run whose scenario asks
+                # for it (outputs.hops); none otherwise.
+                hops = result.hops
+                if hops is not None and not hops.empty:
+                    for c in reversed(front):
+                        hops.insert(0, c, head[c])
+                    frames.setdefault("hops", []).append(hops)
             else:
                 kind = k.split(":", 1)[1]
                 ts = result.timeseries(kind)

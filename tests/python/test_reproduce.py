@@ -377,8 +377,23 @@ def test_an_experiment_may_keep_the_routing_protocols_totals(repo):
     assert reproduce.load_data("tiny", "chain", root=repo).routing.empty
 
 
+def test_an_experiment_may_keep_the_per_hop_tables(repo):
+    # "keep": ["hops"] stores each run's per-hop rows (outputs.hops), the run's seed in
+    # front, exactly as the run gives them.
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["hops"],
+                               "set": {"/simulation/duration_s": 2, "/outputs/hops": True}}))
+    assert _command(repo) == 0
+    hops = reproduce.load_data("tiny", "chain", root=repo).hops
+    assert sorted(set(hops["seed"])) == [1, 2]
+    direct = wmnsim.run(FLAGSHIP, seed=2, overrides={"/simulation/duration_s": 2, "/outputs/hops": True}).hops
+    stored = hops[hops["seed"] == 2].reset_index(drop=True)
+    for column in ("flow", "direction", "node", "originated", "forwarded", "delivered", "drops"):
+        assert stored[column].tolist() == direct[column].tolist(), column
+
+
 def test_keep_names_only_the_tables_there_are(repo, capsys):
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
     assert _command(repo) == 2
-    assert '"controllers", "routing" and "timeseries:<kind>"' in capsys.readouterr().err
+    assert '"controllers", "routing", "hops" and "timeseries:<kind>"' in capsys.readouterr().err
