@@ -202,9 +202,10 @@ void MeshCongestionControl::on_departure(RadioState& s, Time now) {
   // the expiration timer set to 0 is transmitted." So D decreases while the period
   // lasts, i.e. while a neighbour is under control (running()), and the timer-0
   // frame goes only to the neighbours whose timer still runs. The two differ only
-  // where a check outlives a timer: after_expiry's lag, and under last_used the
-  // neighbours notified before the last one; under the default reading a pending
-  // check always precedes its own timer's end, so this is the timer alone.
+  // where a check outlives every timer: after_expiry's lag. (Under last_used an
+  // earlier neighbour's timer may have ended, but the last one's runs while its
+  // check is pending; under the default reading a pending check always precedes its
+  // own timer's end.)
   if (s.adapting && forwarded < params_.too_long_threshold * cap) {
     std::vector<std::uint32_t> lift;
     bool under_control = false;

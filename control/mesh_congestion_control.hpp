@@ -33,7 +33,7 @@
 //    the neighbours whose timer still runs, and no check is left pending. (004 leaves the check's lead open;
 //    it applies the decrease "each time" a packet leaves, which read literally
 //    would shrink D at every packet of an uncongested station: here it applies
-//    once per running notification, the one whose duration was too long.)
+//    once per period, the one whose duration was too long.)
 //  - rate control: a notified radio blocks data towards the notifier until the
 //    notification's timer runs out (a later one replaces it, timer 0 lifts it);
 //    TCC then sends no data at all (Sec. 3.2), LSCC none to the notifier

@@ -1447,9 +1447,9 @@ def bursty(report: Report, data) -> None:
         t, l_, n0 = rows[scenario]["tcc"], rows[scenario]["lscc"], rows[scenario]["none"]
         # Fig. 9: TCC raises TCP's throughput "only in one of the considered scenarios", LSCC "always".
         v(name + "_tcc", f"raises {t['up']} of {t['n']} and lowers {t['down']} "
-                         f"({'as' if t['up'] <= max(1, 0.1 * t['n']) else 'unlike'} 004's one of 50)")
+                         f"(004: one of 50; {t['n']} single runs cannot confirm or refute that rate)")
         v(name + "_lscc", f"raises {l_['up']} of {l_['n']} and lowers {l_['down']} "
-                          f"({'as 004' if l_['up'] == l_['n'] else 'not always, as 004 has it'})")
+                          f"({'as 004 has it' if l_['up'] == l_['n'] else 'not always, as 004 has it'})")
         v(name + "_udp", f"{mbps(n0['udp'])} Mbit/s (intra-mesh loss {mbps(n0['wloss'])} Mbit/s weighted, "
                          f"{mbps(t['wloss'])} and {mbps(l_['wloss'])} under TCC and LSCC)")
     both = [rows[s_] for s_ in rows if all("up" in rows[s_].get(sc, {}) for sc in ("tcc", "lscc"))]
