@@ -519,18 +519,29 @@ def sweep_table(data) -> Tuple[str, dict]:
     return "\n".join(lines), facts
 
 
-def deferral_table(std_tcp: Runs, std_wccp: Runs, ns2_tcp: Runs, ns2_wccp: Runs) -> str:
-    cols = [("003 TCP", None), ("TCP, standard", std_tcp), ("TCP, ns2 deferral", ns2_tcp), ("003 WCCP", None),
-            ("WCCP, standard", std_wccp), ("WCCP, ns2 deferral", ns2_wccp)]
+# Fig. 1(a)'s metrics, for the tables that set runs side by side with 003's numbers.
+FIG1A_ROWS = [("goodput (kbit/s)", "goodput", lambda r: r.goodput(), 1),
+              ("dropped packets/s", "drops", lambda r: r.drops(), 3),
+              ("end-to-end delay (s)", "delay", lambda r: r.delay(), 4), ("RTT (s)", "rtt", lambda r: r.rtt(), 4),
+              ("timeouts per run", "timeouts", lambda r: r.timeouts(), 1)]
+
+
+def side_by_side(cols: List[Tuple[str, Optional[Runs]]], rows: list) -> List[str]:
+    """A markdown table: a row per metric, a column per (label, runs); runs None is 003's
+    column of that label ("003 TCP", "003 WCCP")."""
     paper = {"003 TCP": PAPER_FIG1A["tcp"], "003 WCCP": PAPER_FIG1A["wccp"]}
-    rows = [("goodput (kbit/s)", "goodput", lambda r: r.goodput(), 1), ("dropped packets/s", "drops", lambda r: r.drops(), 3),
-            ("end-to-end delay (s)", "delay", lambda r: r.delay(), 4), ("RTT (s)", "rtt", lambda r: r.rtt(), 4),
-            ("timeouts per run", "timeouts", lambda r: r.timeouts(), 1),
-            ("busiest node's ns-2 busyness", "rb", lambda r: r.busiest(), 3)]
     lines = ["| metric | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---|" * len(cols)]
     for label, key, f, d in rows:
         cells = [str(paper[c].get(key, "-")) if r is None else fmt(f(r), d) for c, r in cols]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def deferral_table(std_tcp: Runs, std_wccp: Runs, ns2_tcp: Runs, ns2_wccp: Runs) -> str:
+    cols = [("003 TCP", None), ("TCP, standard", std_tcp), ("TCP, ns2 deferral", ns2_tcp), ("003 WCCP", None),
+            ("WCCP, standard", std_wccp), ("WCCP, ns2 deferral", ns2_wccp)]
+    rows = FIG1A_ROWS + [("busiest node's ns-2 busyness", "rb", lambda r: r.busiest(), 3)]
+    lines = side_by_side(cols, rows)
     lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) as shipped (\"standard\": 802.11's EIFS; the "
               "one_flow runs) and with `/mac/deferral` `\"ns2\"` (ns-2's EIFS NAV, then DIFS, and its response rules; docs/mac.md; the "
               f"deferral runs); mean of {seeds_text(ns2_tcp)} ± 95 % CI. Timeouts: the flow's retransmission "
@@ -553,14 +564,7 @@ def ns2_rto_table(std_tcp: Runs, std_wccp: Runs, tcp: List[Runs], wccp: List[Run
             ("TCP 0.2 / 1 s, ns2 deferral", ns2_tcp), ("TCP 1 / 6 s, ns2 deferral", tcp[2]),
             ("003 WCCP", None), ("WCCP 0.2 / 1 s", std_wccp), ("WCCP 1 / 1 s", wccp[0]), ("WCCP 1 / 6 s", wccp[1]),
             ("WCCP 0.2 / 1 s, ns2 deferral", ns2_wccp), ("WCCP 1 / 6 s, ns2 deferral", wccp[2])]
-    paper = {"003 TCP": PAPER_FIG1A["tcp"], "003 WCCP": PAPER_FIG1A["wccp"]}
-    rows = [("goodput (kbit/s)", "goodput", lambda r: r.goodput(), 1), ("dropped packets/s", "drops", lambda r: r.drops(), 3),
-            ("end-to-end delay (s)", "delay", lambda r: r.delay(), 4), ("RTT (s)", "rtt", lambda r: r.rtt(), 4),
-            ("timeouts per run", "timeouts", lambda r: r.timeouts(), 1)]
-    lines = ["| metric | " + " | ".join(c for c, _ in cols) + " |", "|---|" + "---|" * len(cols)]
-    for label, key, f, d in rows:
-        cells = [str(paper[c].get(key, "-")) if r is None else fmt(f(r), d) for c, r in cols]
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines = side_by_side(cols, FIG1A_ROWS)
     lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) with the minimum / initial RTO of each column: "
               "0.2 / 1 s as shipped (the one_flow and deferral runs), 1 / 1 s and 1 / 6 s (ns-2.27's `minrto_` and "
               "`rtxcur_init_`; experiments ns2_rto_tcp and ns2_rto_wccp, whose third point adds `/mac/deferral` "
