@@ -64,6 +64,7 @@ class Network {
   const transport::FlowEndpoint& flow(std::size_t i) const { return *flows_.at(i); }
   // Direction `d` (0: nodes[0] -> nodes[1], 1: back) of Scenario::links[k].
   const link::WiredLink& wired_link(std::size_t k, std::size_t d) const { return *wired_links_.at(2 * k + d); }
+  link::WiredLink& wired_link(std::size_t k, std::size_t d) { return *wired_links_.at(2 * k + d); }
   // The node ids a flow's data crosses, src to dst.
   std::vector<std::string> route_of(std::size_t flow) const;
   // The AODV agent of an "aodv" routing section (core/aodv.hpp); null under static tables.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -332,8 +333,47 @@ trace::TracedNetwork traced_network(const Network& net) {
                                                                          : trace::IpProtocol::experimental;
     t.flows.push_back({protocol, net.routing().flows[i].src});
   }
+  // Numbered as Network::wired_link: link k's direction d is wire 2k + d.
+  for (const WiredLinkConfig& link : s.links) {
+    t.wires.push_back({static_cast<std::uint32_t>(link.a), static_cast<std::uint32_t>(link.b)});
+    t.wires.push_back({static_cast<std::uint32_t>(link.b), static_cast<std::uint32_t>(link.a)});
+  }
   return t;
 }
+
+// The wired links' packets, told to the pcap trace as each is serialized (the
+// medium, which the trace watches, does not see them). Listening only reads.
+class WireTaps {
+ public:
+  WireTaps(Network& net, const Scheduler& scheduler, trace::PcapTrace& pcap) {
+    for (std::size_t k = 0; k < net.scenario().links.size(); ++k) {
+      for (std::size_t d = 0; d < 2; ++d) {
+        taps_.push_back(std::make_unique<Tap>(scheduler, pcap, net.wired_link(k, d), 2 * k + d));
+        taps_.back()->link.subscribe_departures(*taps_.back());
+      }
+    }
+  }
+  ~WireTaps() {
+    for (auto& tap : taps_) tap->link.unsubscribe_departures(*tap);
+  }
+  WireTaps(const WireTaps&) = delete;
+  WireTaps& operator=(const WireTaps&) = delete;
+
+ private:
+  struct Tap final : DepartureListener {
+    Tap(const Scheduler& s, trace::PcapTrace& p, link::WiredLink& l, std::size_t w)
+        : scheduler(s), pcap(p), link(l), wire(w) {}
+    // Told when the packet's last bit left: the record is timed at its first.
+    void on_departure(const Packet& departed) override {
+      pcap.on_wire(wire, departed, scheduler.now() - link.serialization_time(departed.size_bytes));
+    }
+    const Scheduler& scheduler;
+    trace::PcapTrace& pcap;
+    link::WiredLink& link;
+    std::size_t wire;
+  };
+  std::vector<std::unique_ptr<Tap>> taps_;
+};
 
 // The trace files must be writable and must not overwrite the scenario's other
 // outputs: checked before the run, as check_output_files does for those.
@@ -476,6 +516,8 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
       throw ScenarioError(std::vector<ValidationIssue>{{kPcapPath, e.what()}});
     }
   }
+  std::optional<WireTaps> wire_taps;
+  if (pcap) wire_taps.emplace(net, sim.scheduler(), *pcap);
   // Likewise the event trace; beside a pcap trace, both watch the air through a fanout.
   std::optional<trace::EventTrace> events;
   std::optional<trace::AirObserverFanout> air;

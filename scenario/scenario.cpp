@@ -132,9 +132,9 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
 }
 
 // The "nodes" list of a trace output (outputs.pcap, outputs.event_trace): node ids,
-// each defined and listed once. With radio_needed, a node without a radio is
-// refused, since none of its frames is on the air.
-std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx, bool radio_needed) {
+// each defined and listed once. Any node may be listed: every node has a radio or
+// a wired link (a host without one is refused), and the pcap trace writes both.
+std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx) {
   std::vector<std::size_t> nodes;
   const nlohmann::json* list = r.array("nodes");
   if (!list) return nodes;
@@ -158,9 +158,6 @@ std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx, bo
     const auto node = ctx.nodes.find(id);
     if (!node || *node >= listed.size()) {
       ctx.issues.add(path, "node " + quote_short(id) + " is not defined");
-    } else if (radio_needed && ctx.scenario.nodes[*node].radios.empty()) {
-      ctx.issues.add(path, "node " + quote_short(id) +
-                               " has no radio, so no frame of it is on the air; list mesh or gateway nodes");
     } else if (listed[*node]) {
       ctx.issues.add(path, "node " + quote_short(id) + " is listed twice; remove one");
     } else {
@@ -206,7 +203,7 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
   p.max_bytes = r.integer_or("max_bytes", p.max_bytes, PcapOutput::kMinMaxBytes, PcapOutput::kMaxMaxBytes);
-  p.nodes = parse_traced_nodes(r, ctx, /*radio_needed=*/true);
+  p.nodes = parse_traced_nodes(r, ctx);
   if (p.per == PcapSplit::node) {
     // One file per traced node, each open through the run with its buffer: bounded,
     // so that a large mesh does not run out of open files or memory mid-run.
@@ -239,7 +236,7 @@ EventTraceOutput parse_event_trace(JsonReader r, ParseContext& ctx) {
       check_file_name_length(e.path, 0, r.path_of("path"), ctx.issues);
     }
   }
-  e.nodes = parse_traced_nodes(r, ctx, /*radio_needed=*/false);
+  e.nodes = parse_traced_nodes(r, ctx);
   if (const nlohmann::json* list = r.array("kinds")) {
     if (list->empty()) {
       ctx.issues.add(r.path_of("kinds"), "an empty list names no kind to write; remove \"kinds\" to write every "

@@ -85,7 +85,7 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 PcapFile::PcapFile(std::filesystem::path path, std::uint32_t snap_length, CaptureLayout layout)
-    : path_(std::move(path)), snap_length_(snap_length), format_(layout.format) {
+    : path_(std::move(path)), snap_length_(snap_length), format_(layout.format), link_type_(layout.link_type) {
   const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : std::filesystem::path(".");
   temporary_ = dir / ("." + path_.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
                       std::to_string(g_temporary_files.fetch_add(1)));
@@ -110,7 +110,7 @@ PcapFile::PcapFile(std::filesystem::path path, std::uint32_t snap_length, Captur
   put_le32(buffer_, 0);  // reserved (formerly thiszone)
   put_le32(buffer_, 0);  // reserved (formerly sigfigs)
   put_le32(buffer_, snap_length_);
-  put_le32(buffer_, kLinkTypeRadiotap);
+  put_le32(buffer_, link_type_);
 }
 
 void PcapFile::write_pcapng_header(const CaptureLayout& layout) {
@@ -124,7 +124,7 @@ void PcapFile::write_pcapng_header(const CaptureLayout& layout) {
   end_block(buffer_, block);
   for (const std::string& name : layout.interfaces) {
     block = begin_block(buffer_, kInterfaceDescriptionBlock);
-    put_le16(buffer_, static_cast<std::uint16_t>(kLinkTypeRadiotap));
+    put_le16(buffer_, static_cast<std::uint16_t>(link_type_));
     put_le16(buffer_, 0);  // reserved
     put_le32(buffer_, snap_length_);
     if (!name.empty()) put_text_option(buffer_, kIfName, name);

@@ -1,6 +1,7 @@
 #pragma once
-// One capture file written while a run goes on, link type
-// LINKTYPE_IEEE802_11_RADIOTAP (127), in one of two formats:
+// One capture file written while a run goes on, of one link type
+// (LINKTYPE_IEEE802_11_RADIOTAP, 127, for the air; LINKTYPE_RAW, 101, for the wired
+// links), in one of two formats:
 //
 // pcap: the classic libpcap format with nanosecond timestamps (magic 0xA1B23C4D;
 // draft-ietf-opsawg-pcap, "PCAP Capture File Format", sections 4 and 5):
@@ -47,6 +48,8 @@ namespace wmnsim::trace {
 
 inline constexpr std::uint32_t kPcapMagicNanoseconds = 0xa1b23c4d;
 inline constexpr std::uint32_t kLinkTypeRadiotap = 127;
+// LINKTYPE_RAW: a bare IP datagram, its version in the first nibble (the wired links).
+inline constexpr std::uint32_t kLinkTypeRaw = 101;
 inline constexpr std::uint32_t kPcapFileHeaderBytes = 24;
 inline constexpr std::uint32_t kPcapRecordHeaderBytes = 16;
 
@@ -73,6 +76,7 @@ struct NameRecord {
 // What a capture file holds besides its records.
 struct CaptureLayout {
   CaptureFormat format = CaptureFormat::pcap;
+  std::uint32_t link_type = kLinkTypeRadiotap;  // every interface's
   std::vector<std::string> interfaces{""};  // pcapng: one IDB each, if_name when not empty
   std::vector<NameRecord> names;            // pcapng: the NRB, when not empty
 };
@@ -111,6 +115,7 @@ class PcapFile {
   std::filesystem::path temporary_;
   std::uint32_t snap_length_;
   CaptureFormat format_;
+  std::uint32_t link_type_;
   int fd_ = -1;
   bool unnamed_ = false;  // fd_ is an O_TMPFILE file, not yet linked
   std::vector<std::uint8_t> buffer_;

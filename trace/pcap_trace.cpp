@@ -26,6 +26,8 @@ struct FilePlan {
   std::vector<std::vector<std::string>> interfaces;           // by file: the node ids, pcapng's interfaces
   std::vector<std::uint32_t> tx_file, rx_file, failed_file;  // by radio; kNoFile: not traced
   std::vector<std::uint32_t> interface;                      // by radio: its node's interface in its file
+  std::vector<std::string> wired_interfaces;                 // the wired file's, "<from>-><to>"
+  std::vector<std::uint32_t> wire_interface;                 // by wire; kNoFile: not traced
 };
 
 FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, const TracedNetwork& network) {
@@ -57,6 +59,15 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
     if (!per_channel) plan.rx_file[r] = it->second;
     if (options.failed != FailedFrames::none) plan.failed_file[r] = it->second;
   }
+  // The wired file comes last, so the radio files keep their order with or without it.
+  plan.wire_interface.assign(network.wires.size(), kNoFile);
+  for (std::size_t w = 0; w < network.wires.size(); ++w) {
+    const TracedWire& wire = network.wires[w];
+    if (!traced(options, wire.from_node) && !traced(options, wire.to_node)) continue;
+    plan.wire_interface[w] = static_cast<std::uint32_t>(plan.wired_interfaces.size());
+    plan.wired_interfaces.push_back(network.node_ids.at(wire.from_node) + "->" + network.node_ids.at(wire.to_node));
+  }
+  if (!plan.wired_interfaces.empty()) plan.paths.push_back(wired_trace_path(options.path, options.format));
   return plan;
 }
 
@@ -98,6 +109,10 @@ std::filesystem::path node_trace_path(const std::string& prefix, const std::stri
   return prefix + "-" + node_id + std::string(extension(format));
 }
 
+std::filesystem::path wired_trace_path(const std::string& prefix, CaptureFormat format) {
+  return prefix + "-wired" + std::string(extension(format));
+}
+
 std::string failure_comment(bool locked, const phy::RxFailureInfo& why, const std::string* interferer) {
   std::string text = locked ? "failed: " : "not locked: ";
   text += enum_name(names(phy::kRxFailureNames), why.cause);
@@ -116,11 +131,19 @@ PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwor
   CaptureLayout layout;
   layout.format = options_.format;
   if (layout.format == CaptureFormat::pcapng) layout.names = address_names(medium_, network_);
-  for (std::size_t f = 0; f < plan.paths.size(); ++f) {
+  for (std::size_t f = 0; f < plan.interfaces.size(); ++f) {
     if (layout.format == CaptureFormat::pcapng) layout.interfaces = plan.interfaces[f];
     files_.push_back(std::make_unique<PcapFile>(plan.paths[f], options_.snap_length, layout));
     written_ += files_.back()->bytes();
   }
+  if (!plan.wired_interfaces.empty()) {
+    layout.link_type = kLinkTypeRaw;
+    if (layout.format == CaptureFormat::pcapng) layout.interfaces = plan.wired_interfaces;
+    wired_file_ = static_cast<std::uint32_t>(files_.size());
+    files_.push_back(std::make_unique<PcapFile>(plan.paths.back(), options_.snap_length, layout));
+    written_ += files_.back()->bytes();
+  }
+  wire_interface_ = std::move(plan.wire_interface);
   interface_ = std::move(plan.interface);
   tx_file_ = std::move(plan.tx_file);
   rx_file_ = std::move(plan.rx_file);
@@ -169,12 +192,7 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   // Every payload on a MAC's medium is a mac::Frame (mac/mac.cpp send_frame).
   const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
   if (mpdu == nullptr || frame.mcs == nullptr) return;
-  // Bounded as the time series are (docs/scenario.md, Limits): once the files hold
-  // max_bytes, no more records (the last one may pass it by a record's size).
-  if (written_ >= options_.max_bytes) {
-    if (!cut_at_) cut_at_ = at;
-    return;
-  }
+  if (full(at)) return;
   const phy::Radio& r = medium_.radio(radio);
   const bool dsss = frame.mcs->family == phy::PhyFamily::Dsss;
   RadiotapInfo info;
@@ -205,9 +223,29 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
     // arrive intact, so a checksum check must fail as the flag says.
     for (std::size_t i = bytes_.size() - 4; i < bytes_.size(); ++i) bytes_[i] ^= 0xff;
   }
+  write_record(file, at, interface_[radio], failure);
+}
+
+void PcapTrace::on_wire(std::size_t wire, const Packet& packet, Time start) {
+  if (wire_interface_.at(wire) == kNoFile || full(start)) return;
+  bytes_.clear();
+  const FlowTrace flow = packet.flow < network_.flows.size() ? network_.flows[packet.flow] : FlowTrace{};
+  append_ip_datagram(bytes_, packet, flow);
+  write_record(wired_file_, start, wire_interface_[wire], {});
+}
+
+bool PcapTrace::full(Time at) {
+  // Bounded as the time series are (docs/scenario.md, Limits): once the files hold
+  // max_bytes, no more records (the last one may pass it by a record's size).
+  if (written_ < options_.max_bytes) return false;
+  if (!cut_at_) cut_at_ = at;
+  return true;
+}
+
+void PcapTrace::write_record(std::uint32_t file, Time at, std::uint32_t interface, std::string_view comment) {
   PcapFile& f = *files_[file];
   const std::uint64_t before = f.bytes();
-  f.write(at, bytes_, interface_[radio], failure);
+  f.write(at, bytes_, interface, comment);
   written_ += f.bytes() - before;
 }
 

@@ -15,6 +15,12 @@
 // received it) and a Name Resolution Block giving each node's IPv4 address and
 // each radio's MAC address the node's id.
 //
+// Wired links (docs/traces.md "Wired links") go to one more file, <path>-wired.pcap,
+// of link type LINKTYPE_RAW (bare IP datagrams): each packet a link direction
+// serializes, once, timed at the start of its serialization, for every direction
+// with a traced node at either end; pcapng gives each direction an interface named
+// "<from>-><to>".
+//
 // With `failed` (pcapng files), the frames a traced node's
 // radios failed to decode too, in its node file or its channel's file: radiotap's
 // bad-FCS flag, and the cause and interferer as the record's comment.
@@ -62,10 +68,17 @@ struct PcapTraceOptions {
   std::uint64_t max_bytes = std::uint64_t{1} << 30;
 };
 
+// One direction of a wired link.
+struct TracedWire {
+  std::uint32_t from_node = 0;
+  std::uint32_t to_node = 0;
+};
+
 // What the trace needs to know of the network beyond the medium.
 struct TracedNetwork {
   std::vector<std::string> node_ids;  // by node index
   std::vector<FlowTrace> flows;       // by flow index
+  std::vector<TracedWire> wires;      // the wired link directions, numbered as on_wire's `wire`
 };
 
 // The file names (docs/traces.md "Files").
@@ -73,6 +86,7 @@ std::filesystem::path channel_trace_path(const std::string& prefix, int channel,
                                          CaptureFormat format = CaptureFormat::pcap);
 std::filesystem::path node_trace_path(const std::string& prefix, const std::string& node_id,
                                       CaptureFormat format = CaptureFormat::pcap);
+std::filesystem::path wired_trace_path(const std::string& prefix, CaptureFormat format = CaptureFormat::pcap);
 
 // A failed frame's record comment: "failed: collision, interferer GW" (locked onto,
 // then lost) or "not locked: below sensitivity" (never locked onto).
@@ -98,6 +112,10 @@ class PcapTrace final : public phy::AirObserver {
   void on_missed(phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
                  Time first_bit) override;
 
+  // Wired link direction `wire` (TracedNetwork::wires) serialized `packet`, starting
+  // at `start` (the owner of the links calls it; the medium does not see them).
+  void on_wire(std::size_t wire, const Packet& packet, Time start);
+
   // Renames every file into place (after a run that finished). Throws CaptureWriteError;
   // so do the on_* calls when a buffer's write to disk fails.
   void commit();
@@ -111,6 +129,10 @@ class PcapTrace final : public phy::AirObserver {
   // frame not decoded, written with the bad-FCS flag and `failure` as its comment.
   void record(std::uint32_t file, phy::RadioId radio, const phy::PhyFrame& frame, Time at,
               const phy::PowerDbm* received, std::string_view failure = {});
+  // Whether the files reached options.max_bytes (then cut_at is set).
+  bool full(Time at);
+  // Appends bytes_ to files_[file] at `at`.
+  void write_record(std::uint32_t file, Time at, std::uint32_t interface, std::string_view comment);
   void record_failure(bool locked, phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
                       Time first_bit);
 
@@ -122,6 +144,8 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::uint32_t> rx_file_;  // by radio: where what it decodes goes (per node only)
   std::vector<std::uint32_t> failed_file_;  // by radio: where what it fails to decode goes (with `failed`)
   std::vector<std::uint32_t> interface_;    // by radio: its node's interface in those files (pcapng)
+  std::vector<std::uint32_t> wire_interface_;  // by wire: its interface in the wired file, kNoFile: not traced
+  std::uint32_t wired_file_ = 0;               // index into files_, when a wire is traced
   std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
   std::uint64_t written_ = 0;           // bytes the files hold, headers included

@@ -72,7 +72,8 @@ TEST(PcapOutput, BadValuesNameTheirPath) {
   EXPECT_TRUE(has_issue(issues, "/outputs/pcap/snap_length", "64"));
   EXPECT_TRUE(has_issue(issues, "/outputs/pcap/nodes/1", "listed twice"));
   EXPECT_TRUE(has_issue(issues, "/outputs/pcap/nodes/2", "not defined"));
-  EXPECT_TRUE(has_issue(issues, "/outputs/pcap/nodes/3", "no radio"));
+  // A host has no radio, but its wired link is traced (docs/traces.md "Wired links").
+  EXPECT_FALSE(has_issue(issues, "/outputs/pcap/nodes/3", "")) << test::render(issues);
   EXPECT_TRUE(has_issue(issues, "/outputs/pcap/nodes/4", "node id"));
   EXPECT_TRUE(has_issue(issues, "/outputs/pcap/extra", ""));
   doc["outputs"]["pcap"] = {{"path", "dir/"}};
@@ -85,7 +86,7 @@ TEST(PcapOutput, FileNamesPerChannelAndPerNode) {
   const Scenario s = parse_scenario(doc);
   Simulation sim(1, "t", spdlog::level::off);
   Network net(sim, s);
-  trace::TracedNetwork names{{"A", "B", "GW"}, {}};
+  trace::TracedNetwork names{{"A", "B", "GW"}, {}, {}};
   trace::PcapTraceOptions o{"t", trace::TraceSplit::channel, 65535, {}};
   EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names),
             (std::vector<std::filesystem::path>{"t-ch6.pcap", "t-ch11.pcap"}));
@@ -96,6 +97,15 @@ TEST(PcapOutput, FileNamesPerChannelAndPerNode) {
   o.format = trace::CaptureFormat::pcapng;
   EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names),
             (std::vector<std::filesystem::path>{"t-B.pcapng", "t-GW.pcapng"}));
+  // Wired links add one file, last, when a listed node is at either end of one.
+  names.node_ids.push_back("H");
+  names.wires = {{2, 3}, {3, 2}};
+  EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names),
+            (std::vector<std::filesystem::path>{"t-B.pcapng", "t-GW.pcapng", "t-wired.pcapng"}));
+  o.nodes = {false, true, false, false};
+  EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names), (std::vector<std::filesystem::path>{"t-B.pcapng"}));
+  o.nodes = {false, false, false, true};  // a host: its link only
+  EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names), (std::vector<std::filesystem::path>{"t-wired.pcapng"}));
 }
 
 }  // namespace

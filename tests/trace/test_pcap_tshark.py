@@ -368,3 +368,63 @@ def test_every_tcp_segment_carries_the_ack_flag(tmp_path):
     data = [r for r in rows if r["tcp.len"] not in ("", "0")]
     assert len(data) > 100 and len(rows) > len(data)  # A's data segments and the ACKs it forwards or gets
     assert all(r["tcp.flags.ack"] in ("1", "True") for r in rows), collections.Counter(r["tcp.flags.ack"] for r in rows)
+
+
+def wired_scenario(pcap):
+    """H = GW ~ A: a host behind a 10 Mbit/s, 2 ms wired link to the gateway, one
+    TCP flow from H down to A and one UDP flow up from A to H."""
+    return {
+        "simulation": {"duration_s": 1.5, "seed": 2},
+        "phy": {"standard": "802.11b", "data_rate_bps": 11000000, "basic_rate_bps": 1000000},
+        "nodes": [{"id": "A", "position_m": [0, 0]}, {"id": "GW", "role": "gateway", "position_m": [40, 0]},
+                  {"id": "H", "role": "host"}],
+        "links": [{"nodes": ["GW", "H"], "rate_bps": 10000000, "delay_s": 0.002}],
+        "routing": {"type": "auto", "metric": "hop_count"},
+        "flows": [{"id": "down", "transport": "tcp", "src": "H", "dst": "A", "start_s": 0.1, "stop_s": 1.2},
+                  {"id": "up", "transport": "udp", "src": "A", "dst": "H", "start_s": 0.2, "stop_s": 1.2,
+                   "payload_bytes": 500, "traffic": {"type": "cbr", "rate_bps": 200000}}],
+        "outputs": {"pcap": pcap},
+    }
+
+
+WIRED_FIELDS = ["frame.number", "frame.time_epoch", "frame.len", "frame.interface_name", "ip.src", "ip.dst",
+                "tcp.len", "udp.length", "_ws.malformed", "_ws.expert.severity"]
+
+
+def test_wired_links_are_traced_as_ip_datagrams_at_their_first_bit(tmp_path):
+    """The gateway's uplink in <path>-wired.pcapng: raw IPv4 (link type 101), an
+    interface per direction, every data segment the host's TCP sent and every
+    datagram A's UDP flow sent that crossed the wire, each timed at the start of
+    its serialization; tracing leaves the run's events as they are."""
+    doc = wired_scenario({"path": "trace", "per": "node", "format": "pcapng", "nodes": ["GW"]})
+    results, traced = run(tmp_path, doc, "traced", fingerprint=True)
+    plain_doc = wired_scenario({"path": "x"})
+    del plain_doc["outputs"]["pcap"]
+    _, plain = run(tmp_path, plain_doc, "plain", fingerprint=True)
+    assert traced == plain and plain is not None
+    assert sorted(p.name for p in tmp_path.glob("trace-*")) == ["trace-GW.pcapng", "trace-wired.pcapng"]
+    path = tmp_path / "trace-wired.pcapng"
+    rows = tshark_table(path, WIRED_FIELDS)
+    assert_clean(path, rows)
+    info = subprocess.run(["capinfos", "-E", str(path)], capture_output=True, text=True)
+    if info.returncode == 0:  # capinfos comes with tshark's package on Debian
+        assert "Raw IP" in info.stdout, info.stdout
+    host, gw, a = node_ip(2), node_ip(1), node_ip(0)
+    assert {r["frame.interface_name"] for r in rows} == {"GW->H", "H->GW"}
+    down = [r for r in rows if r["frame.interface_name"] == "H->GW"]
+    up = [r for r in rows if r["frame.interface_name"] == "GW->H"]
+    assert all(r["ip.src"] == host and r["ip.dst"] == a for r in down)
+    assert all(r["ip.dst"] == host for r in up)
+    flows = {f["id"]: f for f in results["flows"]}
+    # The wire drops nothing here: every data segment the host sent is on it once,
+    # and every datagram of A that reached the gateway went on to H.
+    data_down = [r for r in down if r["tcp.len"] not in ("", "0")]
+    assert len(data_down) == flows["down"]["sent_packets"], (len(data_down), flows["down"])
+    udp_up = [r for r in up if r["udp.length"] != ""]
+    assert len(udp_up) == flows["up"]["delivered_packets"] > 0, (len(udp_up), flows["up"])
+    # Timed at the first bit: the host's first segment starts at the flow's start,
+    # and a direction's records are at least a serialization time apart.
+    assert abs(float(down[0]["frame.time_epoch"]) - 0.1) < 1e-9, down[0]
+    for before, after in zip(down, down[1:]):
+        gap = float(after["frame.time_epoch"]) - float(before["frame.time_epoch"])
+        assert gap >= int(before["frame.len"]) * 8 / 10e6 - 1e-9, (before, after)
