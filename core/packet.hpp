@@ -83,7 +83,7 @@ struct CongestionHeader {
 // and WCCP (TCP's fields plus the congestion header).
 struct TransportHeader {
   std::uint64_t seq = 0;  // TCP: sequence number of the first payload byte; UDP: datagram number
-  std::uint64_t ack = 0;  // TCP: next byte expected, valid when ack_valid
+  std::uint64_t ack = 0;  // TCP: next byte expected, valid when ack_valid (see against_data)
   std::uint32_t payload_bytes = 0;  // application bytes carried
   std::uint32_t window_bytes = 0;   // TCP: advertised receiver window
   bool syn = false;
@@ -145,6 +145,13 @@ struct TransportHeader {
   // A TCP segment that only acknowledges. 002 gives these their own access category,
   // and in 000 they are what contends against the data of the other direction.
   constexpr bool is_pure_ack() const { return ack_valid && payload_bytes == 0 && !syn && !fin; }
+  // Sent by the flow's receiving end, against the data: its segments (ACKs, and with
+  // a handshake its SYN-ACK and FIN-ACK) all acknowledge (ack_valid). The sending
+  // end's never set ack_valid: its ACK number is always the receiver's initial
+  // sequence number + 1 (0), or + 2 (1) once it acknowledges the receiver's FIN,
+  // and travels in `ack` alone (transport/reliable_sender.hpp). Without a
+  // handshake, these are exactly the pure ACKs.
+  constexpr bool against_data() const { return ack_valid; }
 };
 
 struct Packet {

@@ -23,8 +23,9 @@ std::uint64_t HopStatistics::key(std::uint32_t flow, bool ack, std::uint32_t nod
 
 HopStatistics::Counts* HopStatistics::counts(std::uint32_t node, const Packet& p) {
   if (p.flow == kNoFlow || p.flow >= flow_losses_seen_.size()) return nullptr;  // routing control traffic
-  // The ledger's split (core/packet_ledger.hpp): a pure ACK is the flow's reverse direction.
-  return &counts_[key(p.flow, p.transport.is_pure_ack(), node)];
+  // The ledger's split (core/packet_ledger.hpp): the receiver's segments are the
+  // flow's reverse direction.
+  return &counts_[key(p.flow, p.transport.against_data(), node)];
 }
 
 void HopStatistics::passed(std::uint32_t node, const Packet& p) {

@@ -163,11 +163,14 @@ void append_ip_datagram(Bytes& out, const Packet& packet, const FlowTrace& flow)
       const std::uint32_t header = headers - kIpv4Header;
       put_be16(out, src_port);
       put_be16(out, dst_port);
-      put_be32(out, static_cast<std::uint32_t>(t.seq));  // modulo 2^32, initial sequence number 0
+      // Modulo 2^32. Both initial sequence numbers are 2^32 - 1: a SYN carries it, and
+      // data starts at 0 (transport/reliable_sender.hpp, with or without a handshake).
+      put_be32(out, static_cast<std::uint32_t>(t.syn ? t.seq - 1 : t.seq));
       // RFC 793 3.1: past the opening SYN every segment carries ACK. The data
       // sender's segments acknowledge the receiver's sequence space, which holds
-      // no data: its initial sequence number 0 (the sequence number of its ACKs).
-      put_be32(out, t.ack_valid ? static_cast<std::uint32_t>(t.ack) : 0);
+      // no data: 0, the number after its SYN (1 once they acknowledge its FIN),
+      // which they carry in `ack` without ack_valid (core/packet.hpp against_data).
+      put_be32(out, static_cast<std::uint32_t>(t.ack));
       std::uint16_t flags = 0;
       if (t.fin) flags |= kTcpFin;
       if (t.syn) flags |= kTcpSyn;

@@ -5,6 +5,12 @@
 
 namespace wmnsim::transport {
 
+void append_connection_statistics(std::vector<FlowStatistic>& out, const ReliableSenderStats& stats, Time start) {
+  out.push_back({"syn_retransmissions", stats.syn_retransmissions});
+  out.push_back({"fin_retransmissions", stats.fin_retransmissions});
+  if (stats.established_at) out.push_back({"handshake_s", (*stats.established_at - start).to_seconds()});
+}
+
 void check_reliable_sender_config(const ReliableSenderConfig& config) {
   const std::string protocol(config.protocol);
   if (config.mss == 0) throw std::invalid_argument(protocol + " MSS must be at least one byte");

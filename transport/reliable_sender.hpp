@@ -59,6 +59,18 @@
 // segment is resent (5.4), the timer restarts with the new RTO (5.6),
 // Policy::transmit.
 //
+// With config.handshake the connection opens and closes on the wire (RFC 9293
+// 3.5-3.6; docs/transport.md "Handshake"): at the start a SYN, answered by the
+// receiver's SYN-ACK, then the sender's ACK, then the data (Policy::on_open); a
+// SYN that times out is sent again with the RTO backed off (RFC 6298 5.5), an RTT
+// sample is taken from a SYN sent once (Karn), and after a SYN timeout data starts
+// with RFC 6298 5.7's 3-s RTO. When a finite or stopped transfer is complete (every
+// byte acknowledged), a FIN, answered by the receiver's FIN-ACK, then the sender's
+// ACK; a FIN that times out is sent again. The sequence numbers are the wire's with
+// both initial sequence numbers 2^32 - 1: the SYN takes that number, so data starts
+// at 0 as without a handshake; the FIN takes data_end. Without it the connection
+// starts established and nothing but data and ACKs is sent (ns-2's one-way TCP).
+//
 // Cost: O(1) per ACK and per segment without SACK, O(SACKed ranges) with it; one
 // pending retransmission timer, plus the start and stop events.
 
@@ -67,10 +79,12 @@
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/packet.hpp"
 #include "core/packet_sink.hpp"
 #include "core/scheduler.hpp"
+#include "transport/flow_endpoint.hpp"  // FlowStatistic
 #include "transport/header_sizes.hpp"
 #include "transport/flow_address.hpp"
 #include "transport/rtt_estimator.hpp"
@@ -104,6 +118,7 @@ struct ReliableSenderConfig {
   std::optional<Time> stop;        // the application stops offering data
   bool trace_rtt = false;          // record (time, RTT sample seconds)
   std::optional<std::uint8_t> user_priority;  // copied into every data segment (802.1D UP)
+  bool handshake = false;  // SYN and FIN exchanges on the wire (above)
 };
 
 // What reliable delivery counts; a sender's statistics extend it.
@@ -116,7 +131,17 @@ struct ReliableSenderStats {
   std::uint64_t duplicate_acks = 0;
   std::uint64_t bytes_acked = 0;
   std::optional<Time> completed_at;  // when every byte offered was acknowledged (finite, or stopped)
+  // With a handshake: SYNs and FINs sent again after a timeout, and when the
+  // SYN-ACK and the FIN-ACK arrived.
+  std::uint64_t syn_retransmissions = 0;
+  std::uint64_t fin_retransmissions = 0;
+  std::optional<Time> established_at;
+  std::optional<Time> closed_at;
 };
+
+// The results' columns of a flow with a handshake (docs/results.md): SYNs and FINs
+// sent again, and the seconds from the start to the SYN-ACK (none: never opened).
+void append_connection_statistics(std::vector<FlowStatistic>& out, const ReliableSenderStats& stats, Time start);
 
 // Throws std::invalid_argument for mss 0, window_packets 0, or a finite transfer of
 // 0 bytes, naming config.protocol.
@@ -184,7 +209,20 @@ class ReliableSender {
   bool retransmission_timer_pending() const { return scheduler_.is_pending(timer_); }
   bool finished() const { return stats_.completed_at.has_value(); }
 
+  // Where a connection with a handshake stands (`none` without one).
+  enum class Connection : std::uint8_t { none, syn_sent, established, fin_sent, closed };
+  Connection connection() const { return connection_; }
+
  private:
+  // With a handshake: a segment of the receiver's that opens or closes (a SYN-ACK,
+  // a FIN-ACK), or any segment while the data may not flow; returns whether it was
+  // taken here.
+  bool receive_connection_segment(const TransportHeader& t);
+  // A segment without data: the SYN (seq 0, taken as the initial sequence number
+  // by the trace), the FIN (at data_end), or an ACK of the receiver's SYN (`ack` 0)
+  // or FIN (`ack` 1).
+  void send_control(bool syn, bool fin, std::uint64_t seq, std::uint64_t ack);
+  void on_control_timeout();
   void open();
   void close_application();
   void take_rtt_sample(Time sample);
@@ -213,6 +251,9 @@ class ReliableSender {
   std::uint64_t rwnd_ = 0;
   std::uint32_t dupacks_ = 0;
   bool backed_off_ = false;  // a timeout since the last new ACK
+  Connection connection_ = Connection::none;
+  bool syn_sent_again_ = false;  // Karn: no RTT sample from the SYN-ACK
+  Time syn_sent_at_;
   // RTT measurement of one segment at a time (RFC 6298 3: Karn's rule).
   bool timing_ = false;
   std::uint64_t timed_end_ = 0;
@@ -258,8 +299,90 @@ void ReliableSender<Policy>::open() {
   open_ = true;
   if (config_.application == TcpApplication::bulk) data_end_ = kUnbounded;
   if (config_.application == TcpApplication::finite) data_end_ = config_.finite_bytes;
+  if (config_.handshake) {
+    // RFC 9293 3.5: SYN-SENT until the SYN-ACK; its timer is the RTO's (RFC 6298 2.1).
+    connection_ = Connection::syn_sent;
+    syn_sent_at_ = scheduler_.now();
+    send_control(/*syn=*/true, /*fin=*/false, 0, 0);
+    restart_timer();
+    return;
+  }
   policy_.on_open();
   policy_.transmit();
+}
+
+template <class Policy>
+void ReliableSender<Policy>::send_control(bool syn, bool fin, std::uint64_t seq, std::uint64_t ack) {
+  PacketPtr p = pool_.make(scheduler_.now());
+  p->src = config_.address.src;
+  p->dst = config_.address.dst;
+  p->flow = config_.address.flow;
+  p->size_bytes = kTcpIpHeaderBytes;  // no MSS, SACK-permitted or window-scale option is modelled
+  p->user_priority = config_.user_priority;
+  p->transport.seq = seq;
+  p->transport.ack = ack;  // without ack_valid: TransportHeader::against_data
+  p->transport.syn = syn;
+  p->transport.fin = fin;
+  if (config_.timestamps) {
+    p->size_bytes += kTcpTimestampOptionBytes;
+    p->transport.timestamps = true;
+    p->transport.ts_val = scheduler_.now();
+  }
+  network_.receive(std::move(p));
+}
+
+template <class Policy>
+bool ReliableSender<Policy>::receive_connection_segment(const TransportHeader& t) {
+  const Time now = scheduler_.now();
+  switch (connection_) {
+    case Connection::none:
+      return false;
+    case Connection::syn_sent:
+      if (!(t.syn && t.ack_valid)) return true;  // nothing else can be for this connection yet
+      scheduler_.cancel(timer_);
+      if (syn_sent_again_) {
+        rtt_.restart_after_syn_timeout();  // RFC 6298 5.7
+      } else {
+        take_rtt_sample(now - syn_sent_at_);  // RFC 6298 3: a segment sent once is timed
+      }
+      connection_ = Connection::established;
+      stats_.established_at = now;
+      send_control(false, false, 0, 0);  // RFC 9293 3.5: ESTABLISHED, the ACK of the SYN
+      policy_.on_open();
+      policy_.transmit();
+      return true;
+    case Connection::established:
+      // The SYN-ACK again: our ACK of it was lost (RFC 9293 3.10.7.4: acknowledge).
+      if (t.syn) send_control(false, false, 0, 0);
+      return t.syn;
+    case Connection::fin_sent:
+      if (!(t.fin && t.ack_valid && t.ack == data_end_ + 1)) return true;
+      scheduler_.cancel(timer_);
+      connection_ = Connection::closed;
+      stats_.closed_at = now;
+      send_control(false, false, data_end_ + 1, 1);  // the ACK of the receiver's FIN (TIME-WAIT)
+      return true;
+    case Connection::closed:
+      // The FIN-ACK again: our last ACK was lost (RFC 9293 3.10.7.4, TIME-WAIT).
+      if (t.fin) send_control(false, false, data_end_ + 1, 1);
+      return true;
+  }
+  return true;
+}
+
+template <class Policy>
+void ReliableSender<Policy>::on_control_timeout() {
+  // RFC 6298 5.5-5.6: back off and send the SYN or the FIN again.
+  rtt_.back_off();
+  if (connection_ == Connection::syn_sent) {
+    ++stats_.syn_retransmissions;
+    syn_sent_again_ = true;
+    send_control(true, false, 0, 0);
+  } else {
+    ++stats_.fin_retransmissions;
+    send_control(false, true, data_end_, 0);
+  }
+  restart_timer();
 }
 
 template <class Policy>
@@ -276,6 +399,7 @@ template <class Policy>
 void ReliableSender<Policy>::write(std::uint64_t bytes) {
   if (application_closed_ || config_.application != TcpApplication::written) return;
   data_end_ += bytes;
+  if (connection_ == Connection::syn_sent) return;  // buffered until the connection is open
   policy_.transmit();
 }
 
@@ -335,6 +459,7 @@ void ReliableSender<Policy>::take_rtt_sample(Time sample) {
 template <class Policy>
 void ReliableSender<Policy>::receive(const TransportHeader& t) {
   if (!t.ack_valid) return;
+  if (connection_ != Connection::none && receive_connection_segment(t)) return;
   ++stats_.acks_received;
   const std::uint64_t ack = t.ack;
   if (ack > snd_max_) return;  // acknowledges bytes never sent: not for this connection
@@ -397,6 +522,10 @@ void ReliableSender<Policy>::receive(const TransportHeader& t) {
 
 template <class Policy>
 void ReliableSender<Policy>::on_timeout() {
+  if (connection_ == Connection::syn_sent || connection_ == Connection::fin_sent) {
+    on_control_timeout();
+    return;
+  }
   if (snd_una_ == snd_max_) return;  // nothing outstanding (cannot happen: the timer is stopped)
   ++stats_.timeouts;
   const Time rto_before = rtt_.rto();
@@ -428,6 +557,16 @@ void ReliableSender<Policy>::check_completion() {
     stats_.completed_at = scheduler_.now();
     scheduler_.cancel(timer_);
     policy_.on_finished();
+    if (connection_ == Connection::established) {
+      // RFC 9293 3.6: CLOSE once every byte is acknowledged (a stack may send the FIN
+      // with its last data; waiting for the ACKs keeps the FIN out of the data's
+      // retransmissions and costs the close at most one round trip).
+      connection_ = Connection::fin_sent;
+      send_control(false, true, data_end_, 0);
+      restart_timer();
+    } else if (connection_ == Connection::syn_sent) {
+      connection_ = Connection::closed;  // RFC 9293 3.10.4: CLOSE in SYN-SENT deletes the connection
+    }
   }
 }
 

@@ -34,6 +34,13 @@ void RttEstimator::add_sample(Time rtt) {
   backoffs_ = 0;
 }
 
+void RttEstimator::restart_after_syn_timeout() {
+  // "the RTO MUST be re-initialized to 3 seconds when data transmission begins"
+  // (an implementation using an RTO of 3 s or more keeps it).
+  rto_ = std::clamp(std::max(limits_.initial, Time::s(3)), limits_.min, limits_.max);
+  backoffs_ = 0;
+}
+
 void RttEstimator::back_off() {
   rto_ = std::min(rto_ * 2, limits_.max);
   ++backoffs_;

@@ -26,6 +26,9 @@ class RttEstimator {
   void add_sample(Time rtt);
   // RFC 6298 5.5: RTO = 2 RTO, up to max; kept until the next sample.
   void back_off();
+  // RFC 6298 5.7: after a SYN timed out, data starts with an RTO of 3 s (the initial
+  // RTO if that is longer), clamped, without a back-off.
+  void restart_after_syn_timeout();
 
   Time rto() const { return rto_; }
   bool has_sample() const { return has_sample_; }

@@ -47,6 +47,7 @@ struct TcpSenderConfig {
   bool trace_cwnd = false;         // record (time, cwnd bytes) at every change
   bool trace_rtt = false;          // record (time, RTT sample seconds)
   std::optional<std::uint8_t> user_priority;  // copied into every data segment (802.1D UP)
+  bool handshake = false;          // SYN and FIN exchanges on the wire (reliable_sender.hpp)
 };
 
 struct TcpReceiverConfig {

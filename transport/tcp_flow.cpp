@@ -3,7 +3,10 @@
 namespace wmnsim::transport {
 
 std::vector<FlowStatistic> TcpFlow::statistics() const {
-  return {{"retransmissions", sender_.stats().retransmissions}, {"timeouts", sender_.stats().timeouts}};
+  std::vector<FlowStatistic> out{{"retransmissions", sender_.stats().retransmissions},
+                                 {"timeouts", sender_.stats().timeouts}};
+  if (sender_.config().handshake) append_connection_statistics(out, sender_.stats(), sender_.config().start);
+  return out;
 }
 
 std::optional<double> TcpFlow::sample(std::string_view kind) const {

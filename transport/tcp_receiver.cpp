@@ -34,7 +34,27 @@ void TcpReceiver::store_out_of_order(std::uint64_t begin, std::uint64_t end) {
 
 void TcpReceiver::receive(PacketPtr packet) {
   const TransportHeader& t = packet->transport;
-  if (t.payload_bytes == 0) return;
+  if (t.syn) {
+    // RFC 9293 3.5: LISTEN -> SYN-RECEIVED, answered with a SYN-ACK; a SYN again
+    // (our SYN-ACK was lost) gets it again.
+    if (config_.timestamps && t.timestamps) ts_recent_ = t.ts_val;
+    send_control(/*syn=*/true, /*fin=*/false, t.seq);
+    return;
+  }
+  if (t.fin) {
+    // RFC 9293 3.6: the sender closes once every byte is acknowledged, so the FIN is
+    // next in order; the application closes too, so one segment acknowledges the
+    // FIN and carries ours (CLOSE-WAIT -> LAST-ACK). Out of order (cannot happen with
+    // this sender): a duplicate ACK.
+    if (t.seq != rcv_nxt_) {
+      send_ack();
+      return;
+    }
+    if (config_.timestamps && t.timestamps) ts_recent_ = t.ts_val;
+    send_control(/*syn=*/false, /*fin=*/true, t.seq);
+    return;
+  }
+  if (t.payload_bytes == 0) return;  // the sender's ACK of our SYN or FIN
   ++stats_.segments_received;
   const std::uint64_t begin = t.seq;
   const std::uint64_t end = t.seq + t.payload_bytes;
@@ -113,6 +133,32 @@ void TcpReceiver::update_sack_blocks(std::uint64_t segment_begin) {
   // reported (more holes than fit) are reported from the lowest up.
   for (const Range& b : out_of_order_) add(b);
   sack_blocks_.assign(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+void TcpReceiver::send_control(bool syn, bool fin, std::uint64_t seq) {
+  ++stats_.control_segments_sent;
+  PacketPtr p = pool_.make(scheduler_.now());
+  p->src = config_.address.dst;
+  p->dst = config_.address.src;
+  p->flow = config_.address.flow;
+  p->size_bytes = kTcpIpHeaderBytes;
+  p->user_priority = config_.ack_user_priority;
+  p->transport.syn = syn;
+  p->transport.fin = fin;
+  // Our own sequence number: the SYN takes the initial one (seq 0 here, written as
+  // 2^32 - 1 by the trace, as the sender's), the FIN the next (0: we send no data).
+  p->transport.seq = 0;
+  p->transport.ack_valid = true;
+  p->transport.ack = syn ? seq : seq + 1;  // data starts at the SYN's seq; the FIN takes one number
+  if (config_.timestamps) {
+    p->size_bytes += kTcpTimestampOptionBytes;
+    p->transport.timestamps = true;
+    p->transport.ts_val = scheduler_.now();
+    p->transport.ts_ecr = ts_recent_;
+  }
+  p->transport.window_bytes = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
+  network_.receive(std::move(p));
 }
 
 void TcpReceiver::send_ack() {

@@ -17,6 +17,9 @@
 // (RFC 2018 4). No D-SACK (RFC 2883), no reneging.
 // A segment with WCCP's congestion header (003 Sec. III-E) has it copied into the
 // ACK it triggers (12 more bytes): the receiver of a wccp flow is this one.
+// With a handshake (the sender's config), every SYN is answered by a SYN-ACK and
+// the FIN by a FIN-ACK (the receiving application closes at once); the receiver
+// needs no setting of its own: a sender without one sends neither.
 // Cost: O(1) per in-order segment; O(holes) per out-of-order one (and per
 // segment with SACK while holes remain).
 
@@ -37,6 +40,7 @@ struct TcpReceiverStats {
   std::uint64_t duplicate_segments = 0;     // carried only bytes already received
   std::uint64_t out_of_order_segments = 0;  // arrived beyond a hole
   std::uint64_t acks_sent = 0;
+  std::uint64_t control_segments_sent = 0;  // with a handshake: SYN-ACKs and FIN-ACKs
   std::uint64_t delivered_bytes = 0;         // in order, to the application
   std::uint64_t window_delivered_bytes = 0;  // the same, inside the measurement window
 };
@@ -66,6 +70,9 @@ class TcpReceiver final : public PacketSink {
   void store_out_of_order(std::uint64_t begin, std::uint64_t end);
   void update_sack_blocks(std::uint64_t segment_begin);
   void send_ack();
+  // With a handshake: the SYN-ACK of the sender's SYN at `seq`, or the FIN-ACK of
+  // its FIN at `seq` (RFC 9293 3.5-3.6).
+  void send_control(bool syn, bool fin, std::uint64_t seq);
 
   Scheduler& scheduler_;
   PacketPool& pool_;

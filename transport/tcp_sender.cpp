@@ -26,6 +26,7 @@ ReliableSenderConfig reliable_config(const TcpSenderConfig& c) {
   r.stop = c.stop;
   r.trace_rtt = c.trace_rtt;
   r.user_priority = c.user_priority;
+  r.handshake = c.handshake;
   return r;
 }
 }  // namespace

@@ -14,6 +14,7 @@ TcpSenderConfig tcp_sender_config(const TcpConfig& tcp, const FlowSpec& flow) {
   c.limited_transmit = tcp.limited_transmit;
   c.timestamps = tcp.timestamps;
   c.sack = tcp.sack;
+  c.handshake = tcp.handshake;
   c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
   c.start = flow.start;
   c.stop = flow.stop;
@@ -30,6 +31,7 @@ WccpSenderConfig wccp_sender_config(const WccpConfig& wccp, const FlowSpec& flow
   c.fast_retransmit = wccp.fast_retransmit;
   c.rto.min = wccp.min_rto;
   c.rto.initial = wccp.initial_rto;
+  c.handshake = wccp.handshake;
   c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
   if (c.application == TcpApplication::written && flow.payload_bytes > 0) {
     c.desired_rate_pps = flow.traffic.rate_bps / (8.0 * flow.payload_bytes);  // while on, for on_off

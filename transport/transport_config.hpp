@@ -40,6 +40,7 @@ struct TcpConfig {
   bool limited_transmit = false;    // RFC 3042
   bool timestamps = false;          // RFC 7323 option: RTTM on every ACK, 12 bytes per segment
   bool sack = false;                // RFC 2018 option, RFC 6675 loss recovery
+  bool handshake = false;           // RFC 9293 3.5-3.6: SYN and FIN exchanges on the wire
 };
 
 struct WccpConfig {
@@ -50,6 +51,7 @@ struct WccpConfig {
   Time min_rto = TcpConfig{}.min_rto;
   Time initial_rto = TcpConfig{}.initial_rto;
   bool fast_retransmit = true;
+  bool handshake = false;
 };
 
 inline constexpr std::array<EnumName<TrafficType>, 4> kTrafficTypes{

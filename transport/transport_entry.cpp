@@ -60,6 +60,18 @@ const TimeParameter& initial_rto_key() {
   return key;
 }
 
+const BooleanParameter& handshake_key() {
+  static const BooleanParameter key({.key = "handshake",
+                                     .fallback = TcpConfig{}.handshake,
+                                     .description = "open with SYN, SYN-ACK and ACK before the first data, and close a "
+                                                    "finished or stopped transfer with FIN, FIN-ACK and ACK, as "
+                                                    "segments on the air (resent after a timeout); false: the "
+                                                    "connection starts established at start_s, as ns-2's TCP agents",
+                                     .source = "RFC 9293 3.5-3.6, RFC 6298 5.7; ns-3's TcpSocketBase always "
+                                               "handshakes"});
+  return key;
+}
+
 // The keys of a flow's "tcp" object, declared once (config/parameter_table.hpp).
 struct TcpKeys {
   ChoiceParameter<TcpVariant> variant;
@@ -113,7 +125,7 @@ const ObjectParameter& tcp_object() {
       .key = "tcp",
       .members = {tcp_keys().variant, tcp_keys().delayed_ack, min_rto_key(), initial_rto_key(), window_packets_key(),
                   tcp_keys().initial_window_segments, tcp_keys().limited_transmit, tcp_keys().timestamps,
-                  tcp_keys().sack},
+                  tcp_keys().sack, handshake_key()},
       .description = "the TCP sender's and receiver's settings (docs/transport.md)",
       .source = "",
   });
@@ -146,7 +158,7 @@ const ObjectParameter& wccp_object() {
   static const ObjectParameter object({
       .key = "wccp",
       .members = {wccp_keys().beta, window_packets_key(), min_rto_key(), initial_rto_key(),
-                  wccp_keys().fast_retransmit},
+                  wccp_keys().fast_retransmit, handshake_key()},
       .description = "the WCCP sender's settings (docs/transport.md, \"WCCP\")",
       .source = "",
   });
@@ -251,6 +263,7 @@ TransportEntry tcp_entry() {
     c.limited_transmit = k.limited_transmit.read_or(t);
     c.timestamps = k.timestamps.read_or(t);
     c.sack = k.sack.read_or(t);
+    c.handshake = handshake_key().read_or(t);
     t.finish();
     return std::any(c);
   };
@@ -278,6 +291,7 @@ TransportEntry wccp_entry() {
     c.min_rto = min_rto_key().read_or(w);
     c.initial_rto = initial_rto_key().read_or(w);
     c.fast_retransmit = k.fast_retransmit.read_or(w);
+    c.handshake = handshake_key().read_or(w);
     w.finish();
     return std::any(c);
   };

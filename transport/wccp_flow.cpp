@@ -4,12 +4,14 @@ namespace wmnsim::transport {
 
 std::vector<FlowStatistic> WccpFlow::statistics() const {
   const WccpSenderStats& s = sender_.stats();
-  return {{"retransmissions", s.retransmissions},
-          {"timeouts", s.timeouts},
-          {"fast_retransmits", s.fast_retransmits},
-          {"feedback_applied", s.feedback_applied},
-          {"feedback_ignored", s.feedback_ignored},
-          {"wccp_rate_pps", sender_.rate_pps()}};
+  std::vector<FlowStatistic> out{{"retransmissions", s.retransmissions},
+                                 {"timeouts", s.timeouts},
+                                 {"fast_retransmits", s.fast_retransmits},
+                                 {"feedback_applied", s.feedback_applied},
+                                 {"feedback_ignored", s.feedback_ignored},
+                                 {"wccp_rate_pps", sender_.rate_pps()}};
+  if (sender_.config().handshake) append_connection_statistics(out, s, sender_.config().start);
+  return out;
 }
 
 std::optional<double> WccpFlow::sample(std::string_view kind) const {

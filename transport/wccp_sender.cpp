@@ -29,6 +29,7 @@ ReliableSenderConfig reliable_config(const WccpSenderConfig& c) {
   r.start = c.start;
   r.stop = c.stop;
   r.user_priority = c.user_priority;
+  r.handshake = c.handshake;
   // The shared checks first, then WCCP's own: the order of the messages before the split.
   check_reliable_sender_config(r);
   if (!(c.beta > 0.0)) throw std::invalid_argument("WCCP beta must be positive");

@@ -69,6 +69,7 @@ struct WccpSenderConfig {
   std::optional<Time> stop;
   bool trace_rate = false;  // record (time, r_p) at every change
   std::optional<std::uint8_t> user_priority;
+  bool handshake = false;  // SYN and FIN exchanges on the wire (reliable_sender.hpp)
 };
 
 struct WccpSenderStats : ReliableSenderStats {

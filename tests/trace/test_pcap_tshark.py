@@ -428,3 +428,51 @@ def test_wired_links_are_traced_as_ip_datagrams_at_their_first_bit(tmp_path):
     for before, after in zip(down, down[1:]):
         gap = float(after["frame.time_epoch"]) - float(before["frame.time_epoch"])
         assert gap >= int(before["frame.len"]) * 8 / 10e6 - 1e-9, (before, after)
+
+
+HANDSHAKE_FIELDS = ["frame.number", "frame.time_epoch", "ip.src", "ip.dst", "wlan.ta", "wlan.fc.retry", "tcp.srcport",
+                    "tcp.flags.syn", "tcp.flags.ack", "tcp.flags.fin", "tcp.seq", "tcp.seq_raw", "tcp.ack_raw",
+                    "tcp.len", "_ws.malformed", "_ws.expert.severity"]
+
+
+def flag(row, name):
+    return row[f"tcp.flags.{name}"] in ("1", "True")
+
+
+@pytest.mark.parametrize("transport", ["tcp", "wccp"])
+def test_a_handshake_flow_opens_and_closes_on_the_air(tmp_path, transport):
+    """`"handshake": true`: A's capture starts A's flow with a SYN (the initial
+    sequence number 2^32 - 1, no ACK flag), C's SYN-ACK and A's ACK, data from
+    Wireshark's relative sequence number 1, and ends it with A's FIN, C's FIN-ACK
+    and A's last ACK; the results count the four segments of the data direction in
+    tx_packets, beside the data segments in sent_packets."""
+    doc = scenario(transport, "dcf", 2347)
+    for f in doc["flows"]:
+        f[transport] = {"handshake": True}
+    doc["outputs"] = {"pcap": {"path": "t", "per": "node", "nodes": ["A"]}}
+    results, _ = run(tmp_path, doc, "hs")
+    path = tmp_path / "t-A.pcap"
+    rows = tshark_table(path, HANDSHAKE_FIELDS, "-Y", "tcp")
+    assert_clean(path, rows)
+    src, dst = data_ports(0)
+    a, c = node_ip(0), node_ip(2)
+    # What A sent first (Retry clear) and what it got from C, in order.
+    mine = [r for r in rows if r["ip.src"] == a and r["tcp.srcport"] == str(src) and r["wlan.ta"] == radio_mac(0)
+            and r["wlan.fc.retry"] in ("0", "False")]
+    theirs = [r for r in rows if r["ip.src"] == c and r["tcp.srcport"] == str(dst)]
+    assert flag(mine[0], "syn") and not flag(mine[0], "ack") and mine[0]["tcp.seq_raw"] == "4294967295", mine[0]
+    assert flag(theirs[0], "syn") and flag(theirs[0], "ack") and theirs[0]["tcp.ack_raw"] == "0", theirs[0]
+    assert not flag(mine[1], "syn") and mine[1]["tcp.len"] == "0" and flag(mine[1], "ack"), mine[1]
+    assert mine[2]["tcp.len"] not in ("", "0") and mine[2]["tcp.seq"] == "1", mine[2]
+    assert float(mine[0]["frame.time_epoch"]) < float(theirs[0]["frame.time_epoch"]) <= float(
+        mine[1]["frame.time_epoch"])
+    fins = [r for r in mine if flag(r, "fin")]
+    fin_acks = [r for r in theirs if flag(r, "fin")]
+    assert len(fins) == 1 and fin_acks, (fins, fin_acks)  # C's may reach A twice (B's MAC retries)
+    assert float(fins[0]["frame.time_epoch"]) < float(fin_acks[0]["frame.time_epoch"])
+    last = mine[-1]
+    assert last["tcp.len"] == "0" and not flag(last, "fin") and last["tcp.ack_raw"] == "1", last
+    flow = next(f for f in results["flows"] if f["id"] == "f_ac")
+    assert flow["syn_retransmissions"] == 0 and flow["fin_retransmissions"] == 0
+    assert 0 < flow["handshake_s"] < 0.1, flow
+    assert flow["tx_packets"] == flow["sent_packets"] + 4, flow

@@ -2,7 +2,8 @@
 // A TCP connection over two wired link directions, with a lossy pipe in front of
 // the forward link that drops chosen data segments (by the order in which the
 // sender offered them, or by a predicate), can hold the others back for a scripted
-// extra delay, and logs every data segment offered.
+// extra delay, and logs every segment offered (with a handshake: the SYN, FIN and
+// the sender's ACKs of the receiver's SYN and FIN too).
 //
 //   sender -> LossyPipe -> forward WiredLink -> receiver
 //   sender <- reverse WiredLink <- receiver
@@ -32,6 +33,9 @@ struct SegmentRecord {
   bool retransmitted;
   bool dropped;
   std::uint64_t flight_bytes;  // the sender's FlightSize right after it sent this
+  bool syn = false;
+  bool fin = false;
+  std::uint64_t ack = 0;  // the sender's ACK number (with a handshake: 1 once it acknowledges the receiver's FIN)
 };
 
 class LossyPipe final : public PacketSink {
@@ -47,7 +51,8 @@ class LossyPipe final : public PacketSink {
     const std::size_t index = log.size();
     const bool drop = drop_indices.count(index) > 0 || (drop_if && drop_if(*packet, index));
     log.push_back({scheduler_.now(), packet->transport.seq, packet->transport.payload_bytes, packet->size_bytes,
-                   packet->transport.retransmitted, drop, flight ? flight() : 0});
+                   packet->transport.retransmitted, drop, flight ? flight() : 0, packet->transport.syn,
+                   packet->transport.fin, packet->transport.ack});
     if (drop) return;
     const Time extra = extra_delay ? extra_delay(scheduler_.now()) : Time::zero();
     if (extra == Time::zero() && held_.empty()) {
