@@ -85,7 +85,7 @@ void Aodv::heard_neighbour(std::uint32_t node, std::uint32_t neighbour, const Pr
   // RFC 6.5 (and 6.7): a route to the previous hop, without a valid sequence
   // number unless one is already known.
   Route& r = state_[node].routes[neighbour];
-  const std::uint32_t was = shown(r);
+  const ShownRoute was = shown(r);
   r.valid = true;
   r.hops = 1;
   r.next = NextHop{neighbour, from.interface, from.address};
@@ -93,8 +93,10 @@ void Aodv::heard_neighbour(std::uint32_t node, std::uint32_t neighbour, const Pr
   route_changed(node, neighbour, was, r);
 }
 
-void Aodv::route_changed(std::uint32_t node, std::uint32_t dst, std::uint32_t was, const Route& r) {
-  if (observer_ != nullptr && shown(r) != was) observer_->on_route(node, dst, shown(r));
+void Aodv::route_changed(std::uint32_t node, std::uint32_t dst, ShownRoute was, const Route& r) {
+  if (observer_ == nullptr) return;
+  const ShownRoute now_shown = shown(r);
+  if (now_shown != was) observer_->on_route(node, dst, now_shown.node, now_shown.interface);
 }
 
 // ---- data packets --------------------------------------------------------------------
@@ -104,8 +106,9 @@ const NextHop* Aodv::next_hop(std::uint32_t node, const Packet& packet, const Pr
   if (r == nullptr || !r->valid) return nullptr;
   if (!is_active(*r)) {
     // RFC 6.11: an expired route is invalid; its sequence number is kept.
+    const ShownRoute was = shown(*r);
     r->valid = false;
-    route_changed(node, packet.dst, r->next.node, *r);
+    route_changed(node, packet.dst, was, *r);
     return nullptr;
   }
   // RFC 6.2: forwarding keeps the route to the destination, to its next hop and,
@@ -369,7 +372,7 @@ void Aodv::on_rreq(std::uint32_t node, const Packet& packet, const PrevHop& from
   // RFC 6.5: the reverse route to the originator, living at least
   // 2 * NET_TRAVERSAL_TIME - 2 * HopCount * NODE_TRAVERSAL_TIME.
   Route& back = s.routes[m.orig];
-  const std::uint32_t back_was = shown(back);
+  const ShownRoute back_was = shown(back);
   if (better(back, true, m.orig_seq, m.hop_count, is_active(back))) {
     back.seq = m.orig_seq;
     back.valid_seq = true;
@@ -446,7 +449,7 @@ void Aodv::on_rrep(std::uint32_t node, const Packet& packet, const PrevHop& from
   // RFC 6.7: the forward route to the destination.
   Route& fwd = s.routes[m.dst];
   if (better(fwd, true, m.dst_seq, m.hop_count, is_active(fwd))) {
-    const std::uint32_t was = shown(fwd);
+    const ShownRoute was = shown(fwd);
     fwd.seq = m.dst_seq;
     fwd.valid_seq = true;
     fwd.valid = true;
@@ -510,8 +513,9 @@ void Aodv::on_rerr(std::uint32_t node, const Packet& packet, const PrevHop& from
     Route* r = find(node, u.dst);
     // RFC 6.11: only the routes whose next hop is the RERR's sender.
     if (r == nullptr || !r->valid || r->next.node != packet.src || r->next.interface != from.interface) continue;
+    const ShownRoute was = shown(*r);
     r->valid = false;
-    route_changed(node, u.dst, r->next.node, *r);
+    route_changed(node, u.dst, was, *r);
     if (!r->valid_seq || seq_newer(u.seq, r->seq)) r->seq = u.seq;
     r->valid_seq = true;
     r->lifetime = now() + params_.delete_period();
@@ -543,8 +547,9 @@ void Aodv::link_break(std::uint32_t node, std::uint32_t address) {
     if (!r.valid || r.next.address != address) continue;
     // RFC 6.11 (i): the routes through the lost neighbour become invalid, their
     // destination sequence numbers incremented, kept for DELETE_PERIOD.
+    const ShownRoute was = shown(r);
     r.valid = false;
-    route_changed(node, dst, r.next.node, r);
+    route_changed(node, dst, was, r);
     if (r.valid_seq) ++r.seq;
     r.lifetime = now() + params_.delete_period();
     lost.push_back({dst, r.seq});

@@ -159,9 +159,16 @@ class Aodv final : public RouteAgent {
 
   Time now() const { return scheduler_.now(); }
   bool is_active(const Route& r) const { return r.valid && now() < r.lifetime; }
-  // What the observer sees of a route: its next hop while valid, else kNoNode.
-  static std::uint32_t shown(const Route& r) { return r.valid ? r.next.node : kNoNode; }
-  void route_changed(std::uint32_t node, std::uint32_t dst, std::uint32_t was, const Route& r);
+  // What the observer sees of a route: its next hop and the interface to it while
+  // valid, else none (a change of either is a change: a node with several radios
+  // may reach one neighbour through another radio).
+  struct ShownRoute {
+    std::uint32_t node = kNoNode;
+    std::uint32_t interface = kNoNode;
+    bool operator==(const ShownRoute&) const = default;
+  };
+  static ShownRoute shown(const Route& r) { return r.valid ? ShownRoute{r.next.node, r.next.interface} : ShownRoute{}; }
+  void route_changed(std::uint32_t node, std::uint32_t dst, ShownRoute was, const Route& r);
   Route* find(std::uint32_t node, std::uint32_t dst);
   // RFC 6.2: whether an offered route (seq, hops) replaces `r`.
   static bool better(const Route& r, bool valid_seq, std::uint32_t seq, std::uint8_t hops, bool active);

@@ -29,9 +29,10 @@ struct ControllerDecision {
 class DecisionObserver {
  public:
   virtual ~DecisionObserver() = default;
-  // `node`'s route to `dst` now leads to the neighbour `next_hop` (found or changed),
-  // or to none (kNoNode: broken, expired or invalidated).
-  virtual void on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop) = 0;
+  // `node`'s route to `dst` now leads to the neighbour `next_hop` through the node's
+  // interface `interface` (found, or changed: either of them), or to none (both
+  // kNoNode: broken, expired or invalidated).
+  virtual void on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop, std::uint32_t interface) = 0;
   virtual void on_controller(const ControllerDecision& decision) = 0;
 };
 

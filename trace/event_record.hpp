@@ -56,7 +56,7 @@ struct EventRecord {
   std::int64_t value = 0;                // by kind (EventKind above)
   std::uint32_t flow = kNoIndex;         // the packet's flow index; controller rate: the class's first flow
   std::uint32_t node = kNoIndex;         // the node where it happened
-  std::uint32_t radio = kNoIndex;        // its radio (none for drop, deliver, route, a gateway's rate)
+  std::uint32_t radio = kNoIndex;        // its radio (route: the one to the next hop; none for drop, deliver, a lost route, a gateway's rate)
   std::uint32_t peer = kNoIndex;         // tx: the receiver's node (none: broadcast); rx: the transmitter's;
                                          // route: the next hop (none: lost); controller: notified, notifier
   std::uint32_t interferer = kNoIndex;   // rx_fail, rx_missed: the interferer's node

@@ -68,7 +68,12 @@ EventTrace::EventTrace(EventTraceOptions options, phy::Medium& medium, const std
       nodes_(nodes) {
   static_assert(kDropCauseOffset == phy::kRxFailureNames.size());
   static_assert(kControllerActionOffset == kDropCauseOffset + kDropCauseCount);
-  for (phy::RadioId r = 0; r < medium_.radio_count(); ++r) node_of_radio_.push_back(static_cast<std::uint32_t>(medium_.spec(r).node));
+  for (phy::RadioId r = 0; r < medium_.radio_count(); ++r) {
+    const auto node = static_cast<std::uint32_t>(medium_.spec(r).node);
+    node_of_radio_.push_back(node);
+    if (node >= radios_of_node_.size()) radios_of_node_.resize(node + 1);
+    radios_of_node_[node].push_back(static_cast<std::uint32_t>(r));
+  }
   const std::filesystem::path dir =
       options_.path.has_parent_path() ? options_.path.parent_path() : std::filesystem::path(".");
   temporary_ = dir / ("." + options_.path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
@@ -358,12 +363,17 @@ void EventTrace::on_params(std::uint32_t radio, AccessCategory ac, const EdcaPar
   write(r);
 }
 
-void EventTrace::on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop) {
+void EventTrace::on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop, std::uint32_t interface) {
   EventRecord r;
   r.time_ps = scheduler_.now().picoseconds();
   r.kind = static_cast<std::uint8_t>(EventKind::route);
   r.node = node;
   r.peer = next_hop;  // kNoIndex: no route now
+  // The interface's radio (interface k of a node is its k-th radio,
+  // runner/network_links.hpp); NA for none or a wired interface.
+  if (node < radios_of_node_.size() && interface < radios_of_node_[node].size()) {
+    r.radio = radios_of_node_[node][interface];
+  }
   r.value = dst;
   write(r);
 }

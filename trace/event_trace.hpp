@@ -94,7 +94,7 @@ class EventTrace final : public phy::AirObserver,
   void on_retry(std::uint32_t radio, const Packet* packet, std::uint16_t sequence, int retries) override;
   void on_params(std::uint32_t radio, AccessCategory ac, const EdcaParams& params) override;
   // DecisionObserver
-  void on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop) override;
+  void on_route(std::uint32_t node, std::uint32_t dst, std::uint32_t next_hop, std::uint32_t interface) override;
   void on_controller(const ControllerDecision& decision) override;
   // NodeSubscriber
   void on_delivered(std::uint32_t node, Packet& packet, const PrevHop& from) override;
@@ -126,6 +126,7 @@ class EventTrace final : public phy::AirObserver,
   std::vector<mac::Mac*> macs_;
   std::vector<Node*> nodes_;
   std::vector<std::uint32_t> node_of_radio_;
+  std::vector<std::vector<std::uint32_t>> radios_of_node_;  // each node's radios, ascending
   std::filesystem::path temporary_;
   int fd_ = -1;
   std::vector<std::uint8_t> buffer_;

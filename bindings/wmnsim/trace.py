@@ -133,7 +133,7 @@ def load(path: PathLike) -> "pandas.DataFrame":
     (``enqueue``/``dequeue``); ``cw_min``, ``cw_max``, ``aifsn`` (``params``: each
     access category's parameters at the start, then each change a controller made);
     ``destination`` (``route``: a node's route to it found or changed, ``peer``
-    the next hop, or lost, ``peer`` NA); ``action_value`` (``controller``: the
+    the next hop and ``radio`` the node's radio to it, or lost, both NA); ``action_value`` (``controller``: the
     action is the ``cause``; notify: the notification's duration in ps, blocked:
     until when in ps, duration: D in ps, rate: bit/s, txop: the TXOP limit in
     frames). A field a record

@@ -50,7 +50,7 @@ struct Decision {
 class Recorder final : public DecisionObserver {
  public:
   explicit Recorder(const Simulation& sim) : sim_(sim) {}
-  void on_route(std::uint32_t, std::uint32_t, std::uint32_t) override {}
+  void on_route(std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t) override {}
   void on_controller(const ControllerDecision& d) override {
     decisions.push_back({sim_.now(), d});
     if (also) also(d);

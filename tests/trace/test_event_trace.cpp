@@ -321,7 +321,43 @@ TEST_F(EventTraceRun, AodvRoutesAreFoundAndTheRunIsUnchanged) {
   for (const EventRecord& r : t.records) {
     EXPECT_EQ(t.kind(r), "route");
     EXPECT_NE(r.peer, r.node);
+    // One radio per node, numbered as the nodes: the route's radio is the node's, NA
+    // when the route is lost.
+    EXPECT_EQ(r.radio, r.peer == trace::kNoIndex ? trace::kNoIndex : r.node);
   }
+}
+
+TEST_F(EventTraceRun, AodvRecordsARouteWhoseNextHopStaysButWhoseRadioChanges) {
+  // A - B - C, each with radios on channels 1 and 11: a broadcast goes out on both,
+  // so B hears A's RREQ once on each radio and its route to A moves from the first
+  // radio to the second with the same next hop. That change is recorded, with the
+  // radio it now leads through (before, only a change of next hop was).
+  json doc = read_json_file(kFlagship);
+  doc["simulation"]["duration_s"] = 0.5;
+  doc["routing"] = {{"type", "aodv"}};
+  doc["flows"] = json::array({doc["flows"][0]});
+  for (json& n : doc["nodes"]) n["radios"] = json::array({{{"channel", 1}}, {{"channel", 11}}});
+  doc["outputs"]["event_trace"] = {{"path", (dir_ / "events.bin").string()}, {"kinds", {"route"}}};
+  (void)run_scenario(parse_scenario(doc));
+  const TraceFile t = file();
+  ASSERT_GT(t.count, 0u);
+  // Radios are numbered node by node: node n has radios 2n (channel 1) and 2n + 1.
+  std::map<std::pair<std::uint32_t, std::int64_t>, EventRecord> last;  // (node, destination) -> its last record
+  int radio_only_changes = 0;
+  for (const EventRecord& r : t.records) {
+    ASSERT_EQ(t.kind(r), "route");
+    if (r.peer != trace::kNoIndex) {
+      EXPECT_TRUE(r.radio == 2 * r.node || r.radio == 2 * r.node + 1) << r.node << " " << r.radio;
+    }
+    const auto key = std::make_pair(r.node, r.value);
+    if (const auto it = last.find(key); it != last.end()) {
+      // A record is a change: the next hop or the radio differs from the last one.
+      EXPECT_TRUE(it->second.peer != r.peer || it->second.radio != r.radio) << r.node << " " << r.value;
+      if (it->second.peer == r.peer && r.peer != trace::kNoIndex && it->second.radio != r.radio) ++radio_only_changes;
+    }
+    last[key] = r;
+  }
+  EXPECT_GT(radio_only_changes, 0);
 }
 
 TEST_F(EventTraceRun, ACountersStarvationControllerSetsBsWindow) {
