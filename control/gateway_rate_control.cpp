@@ -327,7 +327,7 @@ void GatewayRateControl::seen(const Packet& packet, bool into_queue) {
   if (into_queue) {
     ++c.packets;
     c.bytes += packet.size_bytes;
-    if (!packet.transport.against_data()) {
+    if (packet.transport.carries_data()) {
       ++c.data_packets;
       c.data_bytes += packet.size_bytes;
     }

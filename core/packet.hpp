@@ -146,12 +146,15 @@ struct TransportHeader {
   // and in 000 they are what contends against the data of the other direction.
   constexpr bool is_pure_ack() const { return ack_valid && payload_bytes == 0 && !syn && !fin; }
   // Sent by the flow's receiving end, against the data: its segments (ACKs, and with
-  // a handshake its SYN-ACK and FIN-ACK) all acknowledge (ack_valid). The sending
-  // end's never set ack_valid: its ACK number is always the receiver's initial
-  // sequence number + 1 (0), or + 2 (1) once it acknowledges the receiver's FIN,
-  // and travels in `ack` alone (transport/reliable_sender.hpp). Without a
-  // handshake, these are exactly the pure ACKs.
-  constexpr bool against_data() const { return ack_valid; }
+  // a handshake its SYN-ACK and FIN-ACK) all acknowledge (ack_valid) and carry no
+  // payload. The sending end's never set ack_valid: its ACK number is always the
+  // receiver's initial sequence number + 1 (0), or + 2 (1) once it acknowledges the
+  // receiver's FIN, and travels in `ack` alone (transport/reliable_sender.hpp).
+  // Without a handshake, these are exactly the pure ACKs.
+  constexpr bool against_data() const { return ack_valid && payload_bytes == 0; }
+  // Application bytes: what a flow's packet counts are of (core/packet_ledger.hpp),
+  // so a handshake's SYN, FIN and their ACKs, which carry none, are not counted there.
+  constexpr bool carries_data() const { return payload_bytes > 0; }
 };
 
 struct Packet {

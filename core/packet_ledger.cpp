@@ -32,7 +32,7 @@ void PacketLedger::originated(const Packet& p) {
   if (e.fate != untracked) throw std::logic_error("PacketLedger: packet originated twice");
   e.fate = in_flight;
   ++originated_;
-  if (p.flow < flow_sent_.size() && !p.transport.against_data()) {
+  if (p.flow < flow_sent_.size() && p.transport.carries_data()) {
     ++flow_sent_[p.flow].tx_packets;
     flow_sent_[p.flow].tx_bytes += p.size_bytes;
   }
@@ -60,10 +60,9 @@ void PacketLedger::delivered(const Packet& p, Time now) {
   }
   e->fate = delivered_fate;
   ++delivered_;
-  // The data direction only: a TCP ACK is the flow's packet too, but travels the
-  // other way (with a handshake, the SYN, FIN and the sender's ACKs of the
-  // receiver's SYN and FIN are the data direction's packets, as FlowMonitor counts).
-  if (p.flow < flow_deliveries_.size() && !p.transport.against_data()) {
+  // Data only: a TCP ACK is the flow's packet too, but travels the other way; a
+  // handshake's SYN, FIN and their ACKs carry no data (FlowMonitor would count them).
+  if (p.flow < flow_deliveries_.size() && p.transport.carries_data()) {
     FlowDeliveries& d = flow_deliveries_[p.flow];
     ++d.packets;
     d.bytes += p.size_bytes;
@@ -91,7 +90,7 @@ bool PacketLedger::dropped(const Packet& p, std::uint32_t node, DropCause cause,
   node_drops_.at(node).add(p, cause, in_window);
   if (p.flow != kNoFlow && p.flow < flow_drops_.size()) {
     flow_drops_[p.flow].add(p, cause, in_window);
-    if (!p.transport.against_data()) {
+    if (p.transport.carries_data()) {
       ++flow_sent_[p.flow].lost_packets;
       flow_sent_[p.flow].lost_bytes += p.size_bytes;
     }
@@ -105,7 +104,7 @@ std::vector<std::uint64_t> PacketLedger::flow_in_network(const PacketPool& pool)
   std::vector<bool> counted(entries_.size(), false);  // one packet, however many copies
   pool.for_each_live([&](const Packet& p) {
     if (p.id >= entries_.size() || counted[p.id] || entries_[p.id].fate != in_flight) return;
-    if (p.flow >= counts.size() || p.transport.against_data()) return;
+    if (p.flow >= counts.size() || !p.transport.carries_data()) return;
     counted[p.id] = true;
     ++counts[p.flow];
   });

@@ -94,6 +94,7 @@ void WiredLink::serve_queue() {
 }
 
 void WiredLink::start_transmission(PacketPtr packet) {
+  if (wire_observer_ != nullptr) wire_observer_->on_serialization_start(*packet, scheduler_.now());
   const Time duration = serialization_time(packet->size_bytes);
   counters_.busy_time += duration;
   serializing_ = std::move(packet);

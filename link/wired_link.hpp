@@ -50,6 +50,14 @@ struct WiredLinkCounters {
   Time busy_time;  // total serialization time, for utilisation
 };
 
+// Told as each packet starts its serialization, before anything else happens on
+// the link; it only reads (the pcap trace's tap, runner/run_scenario.cpp).
+class WireObserver {
+ public:
+  virtual ~WireObserver() = default;
+  virtual void on_serialization_start(const Packet& packet, Time start) = 0;
+};
+
 class WiredLink final : public PacketSink, private QueueReadyListener {
  public:
   // Receives every packet the link drops, with ownership (core/packet_sink.hpp).
@@ -80,6 +88,10 @@ class WiredLink final : public PacketSink, private QueueReadyListener {
 
   // Takes the packet onto the link: onto the wire at once if idle, else queued.
   void receive(PacketPtr packet) override;
+
+  // One observer at most (null: none): one null test per packet serialized.
+  void set_wire_observer(WireObserver* observer) { wire_observer_ = observer; }
+  WireObserver* wire_observer() const { return wire_observer_; }
 
   // Exact to the picosecond: round(size_bytes * 8 * 1e12 / rate_bps).
   Time serialization_time(std::uint32_t size_bytes) const;
@@ -119,6 +131,7 @@ class WiredLink final : public PacketSink, private QueueReadyListener {
   PacketSink& far_end_;
   DropSink& drops_;
   SubscriberList<DepartureListener> departures_{"a wired link's departure listener"};
+  WireObserver* wire_observer_ = nullptr;
 
   std::unique_ptr<QueueDiscipline> queue_;
   // queue_ is a DropTailQueue: an arrival at an idle link with an empty queue skips

@@ -139,7 +139,7 @@ bool is_fraction(std::string_view name) {
 // ratios of non-negative values. Unknown names are not bounded.
 bool is_non_negative(std::string_view name) {
   static const std::set<std::string_view, std::less<>> names = {
-      "hops", "retransmissions", "timeouts", "originated", "forwarded", "delivered", "radios", "drops",
+      "hops", "retransmissions", "syn_retransmissions", "fin_retransmissions", "timeouts", "originated", "forwarded", "delivered", "radios", "drops",
       "fair_ratio", "min_fair_ratio", "max_fair_ratio", "utilization_ratio", "cw_min", "channel",
       "data_attempts", "data_success", "data_retries", "rts_attempts", "cts_timeouts", "ack_timeouts",
       "collisions", "notifications_sent", "notifications_received"};

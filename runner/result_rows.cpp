@@ -1,6 +1,7 @@
 #include "runner/result_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,8 @@ void put_flow_statistics(const transport::FlowEndpoint& flow, nlohmann::ordered_
     if (row.contains(key)) throw std::logic_error("flow statistic " + key + " would replace a key of the flow's row");
     nlohmann::ordered_json& cell = row[key];
     std::visit([&](auto value) { cell = value; }, stat.value);
+    // A statistic that has no value in this run (NaN) is null, as a missing column is.
+    if (cell.is_number_float() && std::isnan(cell.get<double>())) cell = nullptr;
   }
 }
 

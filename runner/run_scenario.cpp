@@ -341,33 +341,30 @@ trace::TracedNetwork traced_network(const Network& net) {
   return t;
 }
 
-// The wired links' packets, told to the pcap trace as each is serialized (the
-// medium, which the trace watches, does not see them). Listening only reads.
+// The wired links' packets, told to the pcap trace as each starts its serialization
+// (the medium, which the trace watches, does not see them), so the wired file is
+// in time order. Watching only reads.
 class WireTaps {
  public:
-  WireTaps(Network& net, const Scheduler& scheduler, trace::PcapTrace& pcap) {
+  WireTaps(Network& net, trace::PcapTrace& pcap) {
     for (std::size_t k = 0; k < net.scenario().links.size(); ++k) {
       for (std::size_t d = 0; d < 2; ++d) {
-        taps_.push_back(std::make_unique<Tap>(scheduler, pcap, net.wired_link(k, d), 2 * k + d));
-        taps_.back()->link.subscribe_departures(*taps_.back());
+        link::WiredLink& link = net.wired_link(k, d);
+        taps_.push_back(std::make_unique<Tap>(pcap, link, 2 * k + d));
+        link.set_wire_observer(taps_.back().get());
       }
     }
   }
   ~WireTaps() {
-    for (auto& tap : taps_) tap->link.unsubscribe_departures(*tap);
+    for (auto& tap : taps_) tap->link.set_wire_observer(nullptr);
   }
   WireTaps(const WireTaps&) = delete;
   WireTaps& operator=(const WireTaps&) = delete;
 
  private:
-  struct Tap final : DepartureListener {
-    Tap(const Scheduler& s, trace::PcapTrace& p, link::WiredLink& l, std::size_t w)
-        : scheduler(s), pcap(p), link(l), wire(w) {}
-    // Told when the packet's last bit left: the record is timed at its first.
-    void on_departure(const Packet& departed) override {
-      pcap.on_wire(wire, departed, scheduler.now() - link.serialization_time(departed.size_bytes));
-    }
-    const Scheduler& scheduler;
+  struct Tap final : link::WireObserver {
+    Tap(trace::PcapTrace& p, link::WiredLink& l, std::size_t w) : pcap(p), link(l), wire(w) {}
+    void on_serialization_start(const Packet& packet, Time start) override { pcap.on_wire(wire, packet, start); }
     trace::PcapTrace& pcap;
     link::WiredLink& link;
     std::size_t wire;
@@ -517,7 +514,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     }
   }
   std::optional<WireTaps> wire_taps;
-  if (pcap) wire_taps.emplace(net, sim.scheduler(), *pcap);
+  if (pcap) wire_taps.emplace(net, *pcap);
   // Likewise the event trace; beside a pcap trace, both watch the air through a fanout.
   std::optional<trace::EventTrace> events;
   std::optional<trace::AirObserverFanout> air;

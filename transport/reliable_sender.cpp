@@ -1,5 +1,6 @@
 #include "transport/reliable_sender.hpp"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -8,7 +9,10 @@ namespace wmnsim::transport {
 void append_connection_statistics(std::vector<FlowStatistic>& out, const ReliableSenderStats& stats, Time start) {
   out.push_back({"syn_retransmissions", stats.syn_retransmissions});
   out.push_back({"fin_retransmissions", stats.fin_retransmissions});
-  if (stats.established_at) out.push_back({"handshake_s", (*stats.established_at - start).to_seconds()});
+  // NaN (null in the results) for a connection that never opened, so the column is
+  // there whatever happened.
+  out.push_back({"handshake_s", stats.established_at ? (*stats.established_at - start).to_seconds()
+                                                      : std::numeric_limits<double>::quiet_NaN()});
 }
 
 void check_reliable_sender_config(const ReliableSenderConfig& config) {

@@ -60,11 +60,12 @@
 // Policy::transmit.
 //
 // With config.handshake the connection opens and closes on the wire (RFC 9293
-// 3.5-3.6; docs/transport.md "Handshake"): at the start a SYN, answered by the
-// receiver's SYN-ACK, then the sender's ACK, then the data (Policy::on_open); a
-// SYN that times out is sent again with the RTO backed off (RFC 6298 5.5), an RTT
-// sample is taken from a SYN sent once (Karn), and after a SYN timeout data starts
-// with RFC 6298 5.7's 3-s RTO. When a finite or stopped transfer is complete (every
+// 3.5-3.6; docs/transport.md "Connection set-up and end"): at the start a SYN,
+// answered by the receiver's SYN-ACK, then the sender's ACK, then the data
+// (Policy::on_open; is_open() is false until then); a SYN that times out is sent
+// again with the RTO backed off (RFC 6298 5.5), an RTT sample is taken from a SYN
+// sent once (Karn), and after a SYN timeout data starts with RFC 6298 5.7's 3-s RTO
+// (and, TcpSender's part, RFC 5681 3.1's one-segment initial window). When a finite or stopped transfer is complete (every
 // byte acknowledged), a FIN, answered by the receiver's FIN-ACK, then the sender's
 // ACK; a FIN that times out is sent again. The sequence numbers are the wire's with
 // both initial sequence numbers 2^32 - 1: the SYN takes that number, so data starts
@@ -212,6 +213,8 @@ class ReliableSender {
   // Where a connection with a handshake stands (`none` without one).
   enum class Connection : std::uint8_t { none, syn_sent, established, fin_sent, closed };
   Connection connection() const { return connection_; }
+  // The SYN was sent more than once (so no RTT sample came from it).
+  bool syn_resent() const { return syn_sent_again_; }
 
  private:
   // With a handshake: a segment of the receiver's that opens or closes (a SYN-ACK,
@@ -296,17 +299,18 @@ ReliableSender<Policy>::~ReliableSender() {
 
 template <class Policy>
 void ReliableSender<Policy>::open() {
-  open_ = true;
   if (config_.application == TcpApplication::bulk) data_end_ = kUnbounded;
   if (config_.application == TcpApplication::finite) data_end_ = config_.finite_bytes;
   if (config_.handshake) {
-    // RFC 9293 3.5: SYN-SENT until the SYN-ACK; its timer is the RTO's (RFC 6298 2.1).
+    // RFC 9293 3.5: SYN-SENT until the SYN-ACK (not open: the policies send nothing);
+    // its timer is the RTO's (RFC 6298 2.1). State first, the hand-over last.
     connection_ = Connection::syn_sent;
     syn_sent_at_ = scheduler_.now();
-    send_control(/*syn=*/true, /*fin=*/false, 0, 0);
     restart_timer();
+    send_control(/*syn=*/true, /*fin=*/false, 0, 0);
     return;
   }
+  open_ = true;
   policy_.on_open();
   policy_.transmit();
 }
@@ -347,12 +351,14 @@ bool ReliableSender<Policy>::receive_connection_segment(const TransportHeader& t
       }
       connection_ = Connection::established;
       stats_.established_at = now;
+      open_ = true;
       send_control(false, false, 0, 0);  // RFC 9293 3.5: ESTABLISHED, the ACK of the SYN
       policy_.on_open();
       policy_.transmit();
       return true;
     case Connection::established:
-      // The SYN-ACK again: our ACK of it was lost (RFC 9293 3.10.7.4: acknowledge).
+      // A second SYN-ACK (the receiver answers every SYN, so a resent SYN that both
+      // arrived brings two): acknowledged again (RFC 9293 3.10.7.4).
       if (t.syn) send_control(false, false, 0, 0);
       return t.syn;
     case Connection::fin_sent:
@@ -363,7 +369,8 @@ bool ReliableSender<Policy>::receive_connection_segment(const TransportHeader& t
       send_control(false, false, data_end_ + 1, 1);  // the ACK of the receiver's FIN (TIME-WAIT)
       return true;
     case Connection::closed:
-      // The FIN-ACK again: our last ACK was lost (RFC 9293 3.10.7.4, TIME-WAIT).
+      // A second FIN-ACK (a resent FIN that both arrived): acknowledged again
+      // (RFC 9293 3.10.7.4, TIME-WAIT).
       if (t.fin) send_control(false, false, data_end_ + 1, 1);
       return true;
   }
@@ -372,8 +379,11 @@ bool ReliableSender<Policy>::receive_connection_segment(const TransportHeader& t
 
 template <class Policy>
 void ReliableSender<Policy>::on_control_timeout() {
-  // RFC 6298 5.5-5.6: back off and send the SYN or the FIN again.
+  // RFC 6298 5.5-5.6: back off and send the SYN or the FIN again (state first, the
+  // hand-over last). Unbounded, as the data's retransmissions: RFC 1122 4.2.3.5's R2
+  // is not modelled.
   rtt_.back_off();
+  restart_timer();
   if (connection_ == Connection::syn_sent) {
     ++stats_.syn_retransmissions;
     syn_sent_again_ = true;
@@ -382,7 +392,6 @@ void ReliableSender<Policy>::on_control_timeout() {
     ++stats_.fin_retransmissions;
     send_control(false, true, data_end_, 0);
   }
-  restart_timer();
 }
 
 template <class Policy>
@@ -562,8 +571,8 @@ void ReliableSender<Policy>::check_completion() {
       // with its last data; waiting for the ACKs keeps the FIN out of the data's
       // retransmissions and costs the close at most one round trip).
       connection_ = Connection::fin_sent;
-      send_control(false, true, data_end_, 0);
       restart_timer();
+      send_control(false, true, data_end_, 0);
     } else if (connection_ == Connection::syn_sent) {
       connection_ = Connection::closed;  // RFC 9293 3.10.4: CLOSE in SYN-SENT deletes the connection
     }

@@ -36,7 +36,8 @@ void RttEstimator::add_sample(Time rtt) {
 
 void RttEstimator::restart_after_syn_timeout() {
   // "the RTO MUST be re-initialized to 3 seconds when data transmission begins"
-  // (an implementation using an RTO of 3 s or more keeps it).
+  // (said of an RTO below 3 s; for an initial RTO of 3 s or more the RFC is silent,
+  // and data starts with that initial RTO, the SYN's back-off dropped).
   rto_ = std::clamp(std::max(limits_.initial, Time::s(3)), limits_.min, limits_.max);
   backoffs_ = 0;
 }

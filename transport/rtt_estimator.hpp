@@ -27,7 +27,7 @@ class RttEstimator {
   // RFC 6298 5.5: RTO = 2 RTO, up to max; kept until the next sample.
   void back_off();
   // RFC 6298 5.7: after a SYN timed out, data starts with an RTO of 3 s (the initial
-  // RTO if that is longer), clamped, without a back-off.
+  // RTO if that is longer: the RFC is silent there), clamped, without a back-off.
   void restart_after_syn_timeout();
 
   Time rto() const { return rto_; }

@@ -57,7 +57,12 @@ void TcpSender::receive(PacketPtr packet) { core_.receive(packet->transport); }
 
 void TcpSender::write(std::uint64_t bytes) { core_.write(bytes); }
 
-void TcpSender::on_open() { cwnd_trace_.record(scheduler_.now(), static_cast<double>(cwnd_)); }
+void TcpSender::on_open() {
+  // RFC 5681 3.1: "if the SYN or SYN/ACK is lost, the initial window used by a sender
+  // after a correctly transmitted SYN MUST be one segment" (a resent SYN tells either).
+  if (core_.syn_resent() && !fixed()) cwnd_ = config_.mss;
+  cwnd_trace_.record(scheduler_.now(), static_cast<double>(cwnd_));
+}
 
 std::uint64_t TcpSender::usable_window() const {
   // RFC 5681 2: the sender may not send data beyond min(cwnd, rwnd) past SND.UNA.

@@ -76,8 +76,10 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   bool retransmission_timer_pending() const { return core_.retransmission_timer_pending(); }
   // Every byte the application offered is acknowledged and it offers no more.
   bool finished() const { return core_.finished(); }
-  // With a handshake, where the connection stands (reliable_sender.hpp).
+  // With a handshake, where the connection stands (reliable_sender.hpp), and
+  // whether data may flow yet.
   ReliableSender<TcpSender>::Connection connection() const { return core_.connection(); }
+  bool core_is_open() const { return core_.is_open(); }
 
  private:
   // The policy of the reliable-delivery core (reliable_sender.hpp): the window.

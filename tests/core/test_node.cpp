@@ -50,6 +50,7 @@ struct World {
     p->dst = dst;
     p->flow = flow;
     p->size_bytes = 1500;
+    p->transport.payload_bytes = 1500 - 28;  // a datagram: data, as the ledger counts it
     return p;
   }
   PacketPool pool;

@@ -365,10 +365,18 @@ TEST(IpDatagram, TcpDataSegmentAndAck) {
   EXPECT_EQ(b[33], 0x10);     // ACK (RFC 793: every segment past the SYN), acknowledging nothing
   data->transport.syn = true;  // an opening SYN, without ACK
   data->transport.payload_bytes = 0;
+  data->transport.seq = 0;
   Bytes syn;
   append_ip_datagram(syn, *data, tcp);
   EXPECT_EQ(syn[33], 0x02);
+  EXPECT_EQ(be32(syn, 24), 0xffffffffu);  // the initial sequence number 2^32 - 1: data starts at 0
   data->transport.syn = false;
+  data->transport.ack = 1;  // the sender's ACK of the receiver's FIN: the number without ack_valid
+  Bytes last;
+  append_ip_datagram(last, *data, tcp);
+  EXPECT_EQ(be32(last, 28), 1u);
+  EXPECT_EQ(last[33], 0x10);
+  data->transport.ack = 0;
   EXPECT_EQ(be16(b, 34), 65535);
   EXPECT_EQ(slice(b, 40, 4), (Bytes{1, 1, 8, 10}));  // NOP NOP TS len 10 (RFC 7323 App. A)
   EXPECT_EQ(be32(b, 44), 1'500'000u);                // TSval in microseconds

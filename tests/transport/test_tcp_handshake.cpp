@@ -147,9 +147,89 @@ TEST(TcpHandshake, StoppedBeforeTheSynAckItClosesWithoutAFin) {
   bed.pipe.drop_if = [](const Packet& p, std::size_t) { return p.transport.syn; };
   bed.scheduler.run();
   ASSERT_EQ(bed.pipe.log.size(), 1u);  // the SYN only: its timer ends with the connection
+  EXPECT_FALSE(bed.sender.retransmission_timer_pending());
   EXPECT_EQ(bed.sender.connection(), Connection::closed);
   EXPECT_FALSE(bed.sender.stats().established_at);
   EXPECT_EQ(bed.sender.stats().completed_at, 500_ms);
+}
+
+TEST(TcpHandshake, AfterALostSynTheInitialWindowIsOneSegment) {
+  // RFC 5681 3.1: a lost SYN or SYN-ACK (a resent SYN tells either) makes the
+  // initial window one segment; a SYN answered at once keeps RFC 5681's three.
+  TcpTestBed once(with_handshake(finite_sender(10 * 1460)));
+  once.scheduler.run_until(kControlRtt);
+  EXPECT_EQ(once.sender.cwnd_bytes(), 3u * 1460u);
+  EXPECT_EQ(once.pipe.log.size(), 2u + 3u);  // SYN, ACK, three segments
+  TcpTestBed lost(with_handshake(finite_sender(10 * 1460)));
+  int dropped = 0;
+  lost.pipe.drop_if = [&](const Packet& p, std::size_t) { return p.transport.syn && dropped++ == 0; };
+  lost.scheduler.run_until(1_s + kControlRtt);
+  EXPECT_EQ(lost.sender.cwnd_bytes(), 1460u);
+  EXPECT_EQ(lost.pipe.log.size(), 3u + 1u);  // SYN twice, ACK, one segment
+}
+
+TEST(TcpHandshake, ASecondSynAckIsAcknowledgedAgain) {
+  // The first SYN is held 1.01 s on the way: the sender resends it at 1 s (the pipe
+  // keeps them in order: the receiver gets one at 1 s and one at 1.01 s), the
+  // receiver answers both, and the second SYN-ACK, arriving once established, gets
+  // an ACK of its own (RFC 9293 3.10.7.4).
+  TcpTestBed bed(with_handshake(finite_sender(1000)));
+  bed.pipe.extra_delay = [](Time now) { return now == 0_s ? 1010_ms : 0_s; };
+  bed.scheduler.run();
+  EXPECT_EQ(bed.sender.stats().syn_retransmissions, 1u);
+  EXPECT_EQ(bed.receiver.stats().control_segments_sent, 3u);  // two SYN-ACKs, one FIN-ACK
+  int acks_of_syn_ack = 0;
+  for (const SegmentRecord& r : bed.pipe.log) acks_of_syn_ack += !r.syn && !r.fin && r.payload_bytes == 0 && r.ack == 0;
+  EXPECT_EQ(acks_of_syn_ack, 2);
+  EXPECT_EQ(bed.receiver.stats().delivered_bytes, 1000u);
+  EXPECT_EQ(bed.sender.connection(), Connection::closed);
+}
+
+TEST(TcpHandshake, TheSenderIsNotOpenBeforeTheSynAck) {
+  TcpTestBed bed(with_handshake(bulk_sender()));
+  bed.scheduler.run_until(kControlRtt - 1_ps);
+  EXPECT_FALSE(bed.sender.core_is_open());
+  EXPECT_EQ(bed.sender.connection(), Connection::syn_sent);
+  bed.scheduler.run_until(kControlRtt);
+  EXPECT_TRUE(bed.sender.core_is_open());
+}
+
+// A WCCP sender opens the same way: the SYN (no congestion header: it carries no
+// data), then at the SYN-ACK the ACK and the first data packet with its header.
+class CaptureSink final : public PacketSink {
+ public:
+  void receive(PacketPtr p) override { sent.push_back(*p); }
+  std::vector<Packet> sent;
+};
+
+TEST(TcpHandshake, AWccpSenderOpensWithTheHandshakeToo) {
+  PacketPool pool;
+  Scheduler scheduler;
+  CaptureSink network;
+  WccpSenderConfig c;
+  c.address = FlowAddress{0, 1, 2};
+  c.mss = 1000;
+  c.handshake = true;
+  WccpSender sender(scheduler, pool, network, c);
+  scheduler.run_until(500_ms);
+  ASSERT_EQ(network.sent.size(), 1u);
+  EXPECT_TRUE(network.sent[0].transport.syn);
+  EXPECT_FALSE(network.sent[0].transport.has_congestion);
+  EXPECT_EQ(network.sent[0].size_bytes, 40u);
+  scheduler.schedule_at(600_ms, [&] {
+    PacketPtr p = pool.make(scheduler.now());
+    p->transport.syn = true;
+    p->transport.ack_valid = true;
+    p->transport.window_bytes = 64 * 1000;
+    sender.receive(std::move(p));
+  });
+  scheduler.run_until(600_ms);
+  ASSERT_GE(network.sent.size(), 3u);
+  EXPECT_EQ(network.sent[1].transport.payload_bytes, 0u);  // the ACK of the SYN-ACK
+  EXPECT_FALSE(network.sent[1].transport.syn);
+  EXPECT_EQ(network.sent[2].transport.payload_bytes, 1000u);
+  EXPECT_TRUE(network.sent[2].transport.has_congestion);
+  EXPECT_EQ(sender.stats().established_at, 600_ms);
 }
 
 TEST(TcpHandshake, DataWrittenBeforeTheSynAckWaitsForIt) {
