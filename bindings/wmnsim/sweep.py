@@ -765,11 +765,14 @@ class _ProgressLine:
                 self.bar.set_postfix_str(self._postfix(), refresh=False)
             self.bar.update(1)
 
-    def finish(self) -> None:
+    def finish(self, keep: bool = True) -> None:
+        """Closes the bar; ``keep=False`` (an interrupted sweep) clears it, so that the
+        interruption's one line stands alone."""
         if not self.enabled or self.closed:
             return
         if self.bar is None:  # nothing to run: the bar shows the skipped runs once
             self.started()
+        self.bar.leave = keep
         self.bar.close()
         self.closed = True
 
@@ -940,7 +943,7 @@ def sweep(
                     line.update()
             except BaseException:
                 client.cancel(list(futures))
-                line.finish()
+                line.finish(keep=False)
                 raise
     line.finish()
     if failures:
