@@ -35,14 +35,16 @@ raw=$(mktemp -d)
 trap 'rm -rf "$raw"' EXIT
 config=()
 if [ "$ci" = 1 ]; then
-  # The same flags, definitions and launcher as scripts/build.sh ci, and a build folder
-  # at build/ci's depth: ccache (base_dir = the repository) rewrites paths relative to
-  # the build folder, so equal depth gives equal command lines, hence cache hits.
-  config=(-C build-dir=build/wheel-ci -C cmake.build-type=RelWithDebInfo
-          -C "cmake.define.CMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
-          -C cmake.define.WMNSIM_WERROR=ON)
+  # The same compiler, flags, definitions and launcher as scripts/build.sh ci (CMake's
+  # first choice, c++; under pip it would pick Python's x86_64-linux-gnu-g++), and a
+  # build folder at build/ci's depth: ccache (base_dir = the repository) rewrites paths
+  # relative to the build folder, so equal depth gives equal command lines, hence hits.
+  config=(--config-settings=build-dir=build/wheel-ci --config-settings=cmake.build-type=RelWithDebInfo
+          "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+          --config-settings=cmake.define.WMNSIM_WERROR=ON
+          "--config-settings=cmake.define.CMAKE_CXX_COMPILER=$(command -v c++)")
   launcher=$(bash scripts/build.sh --print-launcher)
-  [ -n "$launcher" ] && config+=(-C "cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=$launcher")
+  [ -n "$launcher" ] && config+=("--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=$launcher")
 fi
 "$python" -m pip wheel . --no-deps --disable-pip-version-check -q -w "$raw" "${config[@]}" >&2
 wheel=$(ls "$raw"/wmnsim-*.whl)
