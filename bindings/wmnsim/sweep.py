@@ -1117,7 +1117,7 @@ OPTIONAL_TABLES = ("radios", "timeseries", "hops")
 
 
 def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = None,
-                compacted_keys: Sequence[str] = ()) -> Optional["pandas.DataFrame"]:
+                compacted_keys: Sequence[str] = (), as_arrow: bool = False) -> Any:
     """One kind of table (``name``) of every run in ``run_dirs``, read as one pyarrow
     dataset: a few calls into Arrow, not a pandas frame per file (issue 42: 120 runs
     loaded in 6.9 s that way). The runs of ``compacted_keys`` are read from the
@@ -1126,7 +1126,8 @@ def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = N
     kept (callers pick rows by ``run_key``). Runs stored with other columns (an older
     wmnsim, other controllers) are read under the union of their schemas, a missing
     column null; runs stored before the radios table existed have no radios rows
-    (None: no run has the table)."""
+    (None: no run has the table). A pandas DataFrame, or with ``as_arrow`` the Arrow
+    table it converts (:func:`compact` writes that, without a round trip through pandas)."""
     import pyarrow as pa
     import pyarrow.dataset as ds
 
@@ -1148,9 +1149,8 @@ def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = N
         tables.append(dataset.to_table(filter=ds.field("run_key").isin(sorted(in_compacted))))
     if not tables:
         return None
-    if len(tables) == 1:
-        return tables[0].to_pandas()
-    return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+    return table if as_arrow else table.to_pandas()
 
 
 def _compacted_dir(directory: str) -> Optional[str]:
@@ -1190,7 +1190,6 @@ def compact(directory: PathLike) -> int:
     files are removed only after that. Holds the directory's lock (``sweep`` runs that
     store meanwhile are taken by the next compaction); a :func:`load` running at the
     same time may fail (run it again)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     directory = os.path.abspath(os.fspath(directory))
@@ -1212,10 +1211,10 @@ def compact(directory: PathLike) -> int:
         os.makedirs(generation)
         for name in TABLE_FILES + OPTIONAL_TABLES:
             # The runs compacted before (from the current files) and the new ones.
-            table = _read_table([os.path.join(runs_dir, k) for k in loose], name, old, sorted(marked))
+            table = _read_table([os.path.join(runs_dir, k) for k in loose], name, old, sorted(marked),
+                                as_arrow=True)
             if table is not None:
-                pq.write_table(pa.Table.from_pandas(table, preserve_index=False),
-                               os.path.join(generation, f"{name}.parquet"))
+                pq.write_table(table, os.path.join(generation, f"{name}.parquet"))
         # Markers, then the switch, then the runs' own files go: stopped anywhere, every
         # run is read once, from the compacted files or its own (_compacted_keys).
         for k in loose:
