@@ -11,6 +11,16 @@
 #            (measured: tests/runner/test_network.cpp 35 s -> 17 s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache, where installed (scripts/setup.sh installs it): a rebuild of unchanged files,
+# and scripts/wheel.sh --ci after this script's ci build, take their objects from the
+# cache. base_dir = the repository, so that command lines name files relative to the
+# build folder, and no hashing of the build folder (it names itself in -g1's line
+# tables only), so that two build folders of equal depth share objects.
+launcher=""
+if command -v ccache >/dev/null; then
+  launcher="env;CCACHE_BASEDIR=$PWD;CCACHE_NOHASHDIR=1;ccache"
+fi
+if [ "${1:-}" = --print-launcher ]; then echo "$launcher"; exit 0; fi
 flavour=${1:-release}
 case "$flavour" in
   release) args=(-DCMAKE_BUILD_TYPE=Release -DWMNSIM_BUILD_TESTS=OFF -DWMNSIM_BUILD_PYTHON=ON) ;;
@@ -20,7 +30,7 @@ case "$flavour" in
                  -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF) ;;
   *) echo "usage: $0 [release|ci|asan]" >&2; exit 2 ;;
 esac
-cmake -S . -B "build/$flavour" -G Ninja "${args[@]}" >/dev/null
+cmake -S . -B "build/$flavour" -G Ninja "${args[@]}" "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" >/dev/null
 # The sanitizer flavour is for the unit tests (scripts/test.sh): the command line and
 # its Python-driven tests run in the ci flavour, so only the test executable is built.
 if [ "$flavour" = asan ]; then

@@ -5,12 +5,13 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libboost-graph-dev libeigen3-dev libspdlog-dev nlohmann-json3-dev
   libgtest-dev pybind11-dev libcli11-dev python3-dev
   python3-pytest python3-jsonschema
   python3-numpy python3-pandas python3-matplotlib python3-pip python3-venv
   python3-scipy python3-dask python3-distributed libboost-math-dev
+  python3-tqdm python3-tabulate
   tshark
   chromium-headless-shell nodejs
 )

@@ -145,7 +145,8 @@ def _callback(progress: ProgressArg) -> Optional[Callable[..., None]]:
 
 class _ProgressLine:
     """The command line's progress line, redrawn in place on stderr, shown once a
-    run has lasted about a second."""
+    run has lasted about a second. Written by hand, not by tqdm as a sweep's bar: it is
+    the line `wmnsim run` draws in C++, and the two stay one format."""
 
     def __init__(self) -> None:
         self.shown = False

@@ -44,7 +44,7 @@ from .scenario import Scenario, _plain
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["sweep", "load", "aggregate", "load_spec", "run_spec_command", "dask_client", "SweepData", "SweepError"]
+__all__ = ["sweep", "load", "compact", "aggregate", "load_spec", "run_spec_command", "dask_client", "SweepData", "SweepError"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -52,6 +52,11 @@ PathLike = Union[str, "os.PathLike[str]"]
 FORMAT_VERSION = 1
 METADATA_FILE = "sweep.json"
 RUNS_DIR = "runs"  # DIR/runs/<run key>/{run,flows,nodes,radios}.parquet
+# compact(DIR): DIR/compacted/current -> g-<id>/, one <table>.parquet per table of every
+# compacted run; each compacted run's directory keeps a marker file instead of its tables.
+COMPACTED_DIR = "compacted"
+COMPACTED_CURRENT = "current"
+COMPACTED_MARKER = "compacted"
 TMP_DIR = ".tmp"  # runs being written; renamed into RUNS_DIR when complete
 LOCK_FILE = ".sweep.json.lock"  # flock()ed around the read-modify-write of sweep.json
 STALE_TMP_S = 3600  # a DIR/.tmp entry untouched this long is left by a killed worker: removed
@@ -714,7 +719,7 @@ def _check_requirements() -> None:
     """Sweeps need packages plain runs do not: say which, before anything runs."""
     import importlib.util
 
-    missing = [m for m in ("distributed", "pyarrow", "pandas", "scipy") if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("distributed", "pyarrow", "pandas", "scipy", "tqdm", "tabulate") if importlib.util.find_spec(m) is None]
     if missing:
         raise ImportError(f"wmnsim.sweep needs {', '.join(missing)}: scripts/setup.sh installs them "
                           "(or: pip install 'wmnsim[sweep]')")
@@ -730,42 +735,46 @@ def _check_workers(scheduler: Any, workers: Any) -> None:
 
 
 class _ProgressLine:
-    """``[sweep] 12/40 runs (4 skipped)  2.1 runs/s  ETA 13 s`` redrawn on stderr."""
+    """The sweep's progress bar on stderr (tqdm), counting stored runs, skipped ones
+    included; the rate and ETA count the runs of this call only:
+    ``[sweep]  68%|██████▊   | 17/25 [00:13<00:06, 1.26 run/s, 0 skipped]``."""
 
     def __init__(self, total: int, skipped: int, enabled: bool):
         self.total, self.skipped, self.enabled = total, skipped, enabled
-        self.done, self.failed, self.start, self.drawn = 0, 0, time.monotonic(), False
+        self.failed, self.closed = 0, False
+        self.bar: Any = None
+
+    def _postfix(self) -> str:
+        return f"{self.skipped} skipped" + (f", {self.failed} failed" if self.failed else "")
 
     def started(self) -> None:
-        """The cluster is up: the rate counts from here."""
-        self.start = time.monotonic()
-        self.draw()
+        """The cluster is up: the bar, its clock and its rate start here."""
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        # initial=skipped: tqdm counts its rate from `initial` on, so stored runs do not
+        # inflate it. dynamic_ncols: the bar follows the terminal's width.
+        self.bar = tqdm(total=self.total, initial=self.skipped, desc="[sweep]", unit="run", file=sys.stderr,
+                        dynamic_ncols=True, postfix=self._postfix())
 
     def update(self, failed: bool = False) -> None:
-        self.done += 1
         self.failed += int(failed)
-        self.draw()
+        if self.bar is not None:
+            if failed:
+                self.bar.set_postfix_str(self._postfix(), refresh=False)
+            self.bar.update(1)
 
-    def draw(self) -> None:
-        if not self.enabled:
+    def finish(self, keep: bool = True) -> None:
+        """Closes the bar; ``keep=False`` (an interrupted sweep) clears it, so that the
+        interruption's one line stands alone."""
+        if not self.enabled or self.closed:
             return
-        elapsed = time.monotonic() - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = self.total - self.skipped - self.done
-        eta = f"ETA {left / rate:.0f} s" if rate > 0 and left > 0 else ("done" if left == 0 else "ETA ?")
-        failed = f", {self.failed} failed" if self.failed else ""
-        sys.stderr.write(f"\r[sweep] {self.skipped + self.done}/{self.total} runs ({self.skipped} skipped{failed})  "
-                         f"{rate:.2f} runs/s  {eta}   ")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def finish(self) -> None:
-        if not self.enabled:
-            return
-        if not self.drawn:
-            self.draw()
-        sys.stderr.write("\n")
-        sys.stderr.flush()
+        if self.bar is None:  # nothing to run: the bar shows the skipped runs once
+            self.started()
+        self.bar.leave = keep
+        self.bar.close()
+        self.closed = True
 
 
 def _write_metadata(out_dir: str, plan: _Plan) -> None:
@@ -934,7 +943,7 @@ def sweep(
                     line.update()
             except BaseException:
                 client.cancel(list(futures))
-                line.finish()
+                line.finish(keep=False)
                 raise
     line.finish()
     if failures:
@@ -1053,7 +1062,9 @@ class SweepData:
 
     def summary_table(self, confidence: float = 0.95) -> str:
         """Per point: runs, mean goodput (Mbit/s) with its confidence interval, and
-        mean Jain's fairness index, as aligned text."""
+        mean Jain's fairness index, as aligned text (tabulate's "simple" table)."""
+        from tabulate import tabulate
+
         metrics = [m for m in ("total_goodput_bps", "jain_fairness_index") if m in self.runs.columns]
         if self.runs.empty:
             return "no runs"
@@ -1075,11 +1086,8 @@ class SweepData:
             if "jain_fairness_index" in metrics:
                 row.append(f"{stats.loc['jain_fairness_index', 'mean']:.3f}")
             rows.append(row)
-        widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-        out = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip(),
-               "  ".join("-" * w for w in widths)]
-        out += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
-        return "\n".join(out)
+        # Cells are text already (our own number formats): no parsing, all left-aligned.
+        return tabulate(rows, header, tablefmt="simple", disable_numparse=True, stralign="left")
 
 
 def _groups(df: "pandas.DataFrame", by: Sequence[str]) -> Iterator[Tuple[tuple, "pandas.DataFrame"]]:
@@ -1108,26 +1116,122 @@ TABLE_FILES = ("run", "flows", "nodes", "radios")  # DIR/runs/<run key>/<name>.p
 OPTIONAL_TABLES = ("radios", "timeseries", "hops")
 
 
-def _read_table(run_dirs: Sequence[str], name: str) -> Optional["pandas.DataFrame"]:
-    """One kind of table (``name``) of every run in ``run_dirs``, in that order (each
-    run's rows in their stored order), read as one pyarrow dataset: a few calls into
-    Arrow, not a pandas frame per file (issue 42: 120 runs loaded in 6.9 s that way).
-    Runs stored with other columns (an older wmnsim, other controllers) are read under
-    the union of their schemas, a missing column null; runs stored before the radios
-    table existed have no radios rows (None: no run has the table)."""
+def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = None,
+                compacted_keys: Sequence[str] = (), as_arrow: bool = False) -> Any:
+    """One kind of table (``name``) of every run in ``run_dirs``, read as one pyarrow
+    dataset: a few calls into Arrow, not a pandas frame per file (issue 42: 120 runs
+    loaded in 6.9 s that way). The runs of ``compacted_keys`` are read from the
+    compacted table in ``compacted`` (:func:`compact`), the others from their own
+    directory. Each run's rows keep their stored order; the order of the runs is not
+    kept (callers pick rows by ``run_key``). Runs stored with other columns (an older
+    wmnsim, other controllers) are read under the union of their schemas, a missing
+    column null; runs stored before the radios table existed have no radios rows
+    (None: no run has the table). A pandas DataFrame, or with ``as_arrow`` the Arrow
+    table it converts (:func:`compact` writes that, without a round trip through pandas)."""
     import pyarrow as pa
     import pyarrow.dataset as ds
 
-    paths = [os.path.join(d, f"{name}.parquet") for d in run_dirs]
+    in_compacted = set(compacted_keys)
+    paths = [os.path.join(d, f"{name}.parquet") for d in run_dirs if os.path.basename(d) not in in_compacted]
     if name in OPTIONAL_TABLES:
         paths = [p for p in paths if os.path.exists(p)]
-    if not paths:
+    tables = []
+    if paths:
+        dataset = ds.dataset(paths, format="parquet")  # its schema: the first file's
+        schemas = [f.physical_schema for f in dataset.get_fragments()]
+        if any(not s.equals(dataset.schema) for s in schemas):
+            dataset = ds.dataset(paths, schema=pa.unify_schemas(schemas, promote_options="permissive"),
+                                 format="parquet")
+        tables.append(dataset.to_table())
+    compacted_path = os.path.join(compacted, f"{name}.parquet") if compacted else None
+    if in_compacted and compacted_path and os.path.exists(compacted_path):
+        dataset = ds.dataset(compacted_path, format="parquet")
+        tables.append(dataset.to_table(filter=ds.field("run_key").isin(sorted(in_compacted))))
+    if not tables:
         return None
-    dataset = ds.dataset(paths, format="parquet")  # its schema: the first file's
-    schemas = [f.physical_schema for f in dataset.get_fragments()]
-    if any(not s.equals(dataset.schema) for s in schemas):
-        dataset = ds.dataset(paths, schema=pa.unify_schemas(schemas, promote_options="permissive"), format="parquet")
-    return dataset.to_table().to_pandas()
+    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+    return table if as_arrow else table.to_pandas()
+
+
+def _compacted_dir(directory: str) -> Optional[str]:
+    """DIR/compacted/current (the last complete compaction), or None."""
+    path = os.path.join(directory, COMPACTED_DIR, COMPACTED_CURRENT)
+    return path if os.path.isdir(path) else None
+
+
+def _compacted_keys(directory: str, keys: Sequence[str]) -> List[str]:
+    """The runs of ``keys`` whose tables are read from the compacted files: those the
+    current compacted run table holds and whose directory holds the compaction's
+    marker. Either alone is not enough: a compaction stopped between writing the
+    markers and switching to its files leaves marked runs that only their own files
+    hold, and a run directory made again after a compaction (removed, then run again)
+    has no marker and new files of its own."""
+    import pyarrow.parquet as pq
+
+    current = _compacted_dir(directory)
+    if current is None:
+        return []
+    held = set(pq.read_table(os.path.join(current, f"{TABLE_FILES[0]}.parquet"), columns=["run_key"])
+               .column(0).to_pylist())
+    runs_dir = os.path.join(directory, RUNS_DIR)
+    return [k for k in keys if k in held and os.path.exists(os.path.join(runs_dir, k, COMPACTED_MARKER))]
+
+
+def compact(directory: PathLike) -> int:
+    """Merges the per-run table files of a sweep directory into one file per table
+    (``DIR/compacted/current/<table>.parquet``), so that :func:`load` opens a handful
+    of files instead of four or more per run. Returns how many runs it moved in.
+
+    What :func:`load` returns does not change (the test compares the tables). Runs
+    stored later (a resumed sweep, added seeds) are read from their own files until the
+    next compaction; each run directory stays, with a marker file in place of its
+    tables (and its ``results.json``), so a resumed sweep still skips it. Safe against
+    a crash at any point: the new files become current in one rename, and a run's own
+    files are removed only after that. Holds the directory's lock (``sweep`` runs that
+    store meanwhile are taken by the next compaction); a :func:`load` running at the
+    same time may fail (run it again)."""
+    import pyarrow.parquet as pq
+
+    directory = os.path.abspath(os.fspath(directory))
+    runs_dir = os.path.join(directory, RUNS_DIR)
+    if not os.path.isdir(runs_dir):
+        raise FileNotFoundError(f"{directory} is not a sweep directory (no {RUNS_DIR}/ folder)")
+    with open(os.path.join(directory, LOCK_FILE), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one compaction at a time; sweep.json's writers wait
+        keys = sorted(os.listdir(runs_dir))
+        marked = set(_compacted_keys(directory, keys))
+        loose = [k for k in keys if k not in marked and
+                 os.path.exists(os.path.join(runs_dir, k, f"{TABLE_FILES[0]}.parquet"))]
+        if not loose:
+            return 0
+        old = _compacted_dir(directory)
+        base = os.path.join(directory, COMPACTED_DIR)
+        os.makedirs(base, exist_ok=True)
+        generation = os.path.join(base, f"g-{uuid.uuid4().hex}")
+        os.makedirs(generation)
+        for name in TABLE_FILES + OPTIONAL_TABLES:
+            # The runs compacted before (from the current files) and the new ones.
+            table = _read_table([os.path.join(runs_dir, k) for k in loose], name, old, sorted(marked),
+                                as_arrow=True)
+            if table is not None:
+                pq.write_table(table, os.path.join(generation, f"{name}.parquet"))
+        # Markers, then the switch, then the runs' own files go: stopped anywhere, every
+        # run is read once, from the compacted files or its own (_compacted_keys).
+        for k in loose:
+            with open(os.path.join(runs_dir, k, COMPACTED_MARKER), "w", encoding="utf-8") as f:
+                f.write(f"This run's tables are in ../../{COMPACTED_DIR}/{COMPACTED_CURRENT}/ "
+                        "(wmnsim.sweep.compact, docs/sweeps.md).\n")
+        link = os.path.join(base, f".current-{uuid.uuid4().hex}")
+        os.symlink(os.path.basename(generation), link)
+        os.replace(link, os.path.join(base, COMPACTED_CURRENT))  # atomic: the old or the new set
+        for k in loose:
+            for name in TABLE_FILES + OPTIONAL_TABLES:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(os.path.join(runs_dir, k, f"{name}.parquet"))
+        for entry in os.listdir(base):
+            if entry.startswith("g-") and entry != os.path.basename(generation):
+                shutil.rmtree(os.path.join(base, entry), ignore_errors=True)
+    return len(loose)
 
 
 def _entry_row(run: Mapping[str, Any]) -> Dict[str, Any]:
@@ -1199,11 +1303,12 @@ def _read_runs(directory: str, rows: Sequence[Dict[str, Any]], parameter_order: 
     plan = plan[front]
     keys = list(dict.fromkeys(r["run_key"] for r in rows))
     run_dirs = [os.path.join(directory, RUNS_DIR, k) for k in keys]
+    compacted, compacted_keys = _compacted_dir(directory), _compacted_keys(directory, keys)
 
     def joined(name: str, with_point_key: bool) -> "pandas.DataFrame":
         """Table ``name`` of every row's run, the row's columns in front."""
         head_columns = front if with_point_key else [c for c in front if c != "point_key"]
-        stored = _read_table(run_dirs, name)
+        stored = _read_table(run_dirs, name, compacted, compacted_keys)
         if stored is None:
             return plan.iloc[[]][head_columns].reset_index(drop=True)
         if name == "run":
@@ -1311,7 +1416,8 @@ def aggregate(df: "pandas.DataFrame", by: Optional[Sequence[str]] = None, metric
 def run_spec_command(spec_path: PathLike, out_dir: PathLike, scheduler: Optional[str] = None,
                      workers: Optional[int] = None, progress: Optional[bool] = None) -> int:
     """``wmnsim sweep SPEC -o DIR [--scheduler ADDR] [--workers N]``: runs a spec
-    file's sweep, prints the summary table on stdout, and returns the exit code:
+    file's sweep, compacts the directory (:func:`compact`) when every run is stored,
+    prints the summary table on stdout, and returns the exit code:
     0 done, 2 invalid input (messages on stderr, nothing run), 1 runs failed or
     an internal error, 130 interrupted (finished runs are kept: the same command
     resumes)."""
@@ -1340,6 +1446,9 @@ def _run_spec_command(spec: str, out_dir: PathLike, scheduler: Optional[str], wo
             return EXIT_INVALID
         data = sweep(out_dir=out_dir, scheduler=scheduler, workers=workers, progress=progress,
                      _spec_source=spec, **kwargs)
+        # One file per table, so that loading a study of thousands of runs opens a few
+        # files, not four per run (docs/sweeps.md "The dataset"); resumes still work.
+        compact(out_dir)
     except ScenarioError as e:  # the points, checked by sweep() before anything runs
         print(str(e), file=sys.stderr)
         return EXIT_INVALID
@@ -1362,6 +1471,7 @@ def _run_spec_command(spec: str, out_dir: PathLike, scheduler: Optional[str], wo
 # ``wmnsim.sweep`` is this module's sweep function (exported by the package), so
 # the module's other entry points hang off it too: wmnsim.sweep.load(DIR).
 sweep.load = load  # type: ignore[attr-defined]
+sweep.compact = compact  # type: ignore[attr-defined]
 sweep.aggregate = aggregate  # type: ignore[attr-defined]
 sweep.load_spec = load_spec  # type: ignore[attr-defined]
 sweep.run_spec_command = run_spec_command  # type: ignore[attr-defined]
