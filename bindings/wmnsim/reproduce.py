@@ -783,6 +783,16 @@ def render(study: Study, data_dir: str, doc_out: str, figures_dir: str, check: b
 # ---- the command line: wmnsim reproduce -------------------------------------------------------------
 
 
+def _refresh_inventory(root: str) -> None:
+    """After runs are stored: docs/reproduce.md's `stored` block (each experiment's runs, commits and the
+    data folders' sizes) again, by scripts/reproduce_inventory.py, where the repository has both."""
+    script = os.path.join(root, "scripts", "reproduce_inventory.py")
+    if os.path.isfile(script) and os.path.isfile(os.path.join(root, "docs", "reproduce.md")):
+        if subprocess.run([sys.executable, script, "--write"]).returncode != 0:
+            print("wmnsim reproduce: docs/reproduce.md's stored block was not rewritten "
+                  "(scripts/reproduce_inventory.py --write)", file=sys.stderr)
+
+
 def _chosen(names: str, known: Dict[str, Study]) -> List[Study]:
     if names == "all":
         return list(known.values())
@@ -856,6 +866,8 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                     target = s.data_dir(quick=True) if store else fresh
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
+                    if store:
+                        _refresh_inventory(s.root)
                     if not store:
                         rows = check_quick(s, fresh, names)
                         bad = [r for r in rows if r["status"] != "pass"]
@@ -881,6 +893,7 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                     sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
+                    _refresh_inventory(s.root)
                 for n, why in stale_runs(s, only=names):
                     print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}`"
                           + (" (a failed check)" if check else " (warning)"), file=sys.stderr)
