@@ -887,6 +887,12 @@ def reading_scheme(at: str, checks: str) -> str:
     return "_".join(["lscc", OPTION_KEYS[("renewal_check_at", at)], OPTION_KEYS[("renewal_checks", checks)]])
 
 
+def runs_word(n: int) -> str:
+    """A count of runs in words, as the prose reads it ("three runs")."""
+    word = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+    return f"{word} run{'s' if n != 1 else ''}"
+
+
 def d_at(series: List[List[float]], t: float) -> float:
     """D at time t from a (time, D) history (a step function)."""
     d = series[0][1] if series else float("nan")
@@ -1014,7 +1020,8 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
               f"{dur:g} s; a snapshot's number is the mean of its runs. Each snapshot is classified as in \"How many "
               f"runs\" below: by the 95 % Welch interval of its change against no control (the same seeds), raised or "
               f"lowered when the interval excludes 0 and the change exceeds {band} Mbit/s, unchanged when the interval "
-              f"lies within +-{band} Mbit/s, undetermined otherwise (with two runs a side the interval is wide). A mutual "
+              f"lies within +-{band} Mbit/s, undetermined otherwise (with {runs_word(len(seeds))} a side the interval "
+              "is wide). A mutual "
               "block: two stations each blocked by the other for more than half the run. Notification frames: management "
               "frames put on the air, retries included. The default reading's runs are udp's LSCC runs of the same "
               "snapshots and seeds."]
@@ -1050,6 +1057,7 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     def v(name: str, text: str) -> None:
         report.value(name, text, *sources)
     v("rn_runs", f"{n} snapshots x {len(seeds)} run{'s' if len(seeds) > 1 else ''} ({seeds_text})")
+    v("rn_per_snapshot", f"{runs_word(len(seeds))} per snapshot")
     v("rn_missing", ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in READINGS if (a, c) not in present)
       or "none")
     # 004's LSCC claim, read as for udp: lowered in at most a tenth of the snapshots (by the Welch interval: lowered
