@@ -887,6 +887,12 @@ def reading_scheme(at: str, checks: str) -> str:
     return "_".join(["lscc", OPTION_KEYS[("renewal_check_at", at)], OPTION_KEYS[("renewal_checks", checks)]])
 
 
+def runs_word(n: int) -> str:
+    """A count of runs in words, as the prose reads it ("three runs")."""
+    word = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+    return f"{word} run{'s' if n != 1 else ''}"
+
+
 def d_at(series: List[List[float]], t: float) -> float:
     """D at time t from a (time, D) history (a step function)."""
     d = series[0][1] if series else float("nan")
@@ -897,22 +903,39 @@ def d_at(series: List[List[float]], t: float) -> float:
     return d
 
 
-def d_summary(src: Runs, scheme: str, snaps: set, seeds: Sequence[int], times: Sequence[float]) -> Dict[str, float]:
+def history_interval(data) -> Optional[float]:
+    """The interval at which an experiment stored its controllers' D histories (its `history_interval_s`), or None
+    when it stored them as run."""
+    return data.provenance.get("history_interval_s")
+
+
+def d_history(radio: dict, interval: Optional[float]) -> List[List[float]]:
+    """A station's D history, sampled at the multiples of `interval` (as an experiment with history_interval_s
+    stores it), so that runs stored as run and runs stored sampled are read alike; as stored when None."""
+    from wmnsim.reproduce import sample_history
+
+    series = radio["duration_over_time"]
+    return sample_history(series, interval) if interval else series
+
+
+def d_summary(src: Runs, scheme: str, snaps: set, seeds: Sequence[int], times: Sequence[float],
+              interval: Optional[float] = None) -> Dict[str, float]:
     """D over the runs of `scheme`: increases per run, stations at the cap per run, the first time one reaches it
-    (median over the runs where one does), and the mean D at `times` over the stations that notified."""
+    (median over the runs where one does; to `interval`, the first multiple at the cap), and the mean D at `times`
+    over the stations that notified. The histories are read sampled at `interval` (d_history)."""
     c = src.controllers
     c = c[(c["scheme"] == scheme) & c["seed"].isin(list(seeds)) & c["topology_seed"].isin(list(snaps))]
     inc, capped, first, at = [], [], [], {t: [] for t in times}
     for _, row in c.iterrows():
         radios = [x for x in radios_of(row) if x["notifications_sent"] > 0]
+        histories = [d_history(x, interval) for x in radios]
         inc.append(sum(x["duration_increases"] for x in radios))
-        capped.append(sum(1 for x in radios if any(d >= D_CAP - 1e-9 for _, d in x["duration_over_time"])))
-        hits = [next(w for w, d in x["duration_over_time"] if d >= D_CAP - 1e-9) for x in radios
-                if any(d >= D_CAP - 1e-9 for _, d in x["duration_over_time"])]
+        capped.append(sum(1 for h in histories if any(d >= D_CAP - 1e-9 for _, d in h)))
+        hits = [next(w for w, d in h if d >= D_CAP - 1e-9) for h in histories if any(d >= D_CAP - 1e-9 for _, d in h)]
         if hits:
             first.append(min(hits))
         for t in times:
-            ds = [d_at(x["duration_over_time"], t) for x in radios]
+            ds = [d_at(h, t) for h in histories]
             if ds:
                 at[t].append(mean(ds))
     return {"runs": len(c), "increases": mean(inc), "capped": mean(capped),
@@ -957,6 +980,8 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
         return {int(k): g.tolist() for k, g in r.groupby("snapshot")["thr"] if int(k) in snaps}
     thr = {"none": per("none", "thr")}
     base = runs_of("none")
+    # renewal stores D sampled (its history_interval_s); udp's rows of the default reading are read alike.
+    interval = history_interval(ren.data)
     band_bps = BAND * OFFERED_UDP
     stats: Dict[Tuple[str, str], Dict[str, Any]] = {}
     for r in present:
@@ -969,7 +994,7 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
         x = runs_of(sc)
         st["cls"] = {k: classify(x[k], base[k], band_bps)[0] for k in sorted(x) if k in base}
         st.update({c_: sum(1 for v in st["cls"].values() if v == c_) for c_ in CLASSES})
-        st["dd"] = d_summary(udp if sc == "lscc" else ren, sc, snaps, seeds, (30.0, 90.0, 180.0))
+        st["dd"] = d_summary(udp if sc == "lscc" else ren, sc, snaps, seeds, (30.0, 90.0, 180.0), interval)
         st["pair_blocked"] = pair_blocked(udp if sc == "lscc" else ren, sc, snaps, seeds)
         stats[r] = st
     none = {col: mean(per("none", col).values()) for col in ("thr", "wloss", "buf", "retry", "local")}
@@ -995,7 +1020,8 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
               f"{dur:g} s; a snapshot's number is the mean of its runs. Each snapshot is classified as in \"How many "
               f"runs\" below: by the 95 % Welch interval of its change against no control (the same seeds), raised or "
               f"lowered when the interval excludes 0 and the change exceeds {band} Mbit/s, unchanged when the interval "
-              f"lies within +-{band} Mbit/s, undetermined otherwise (with two runs a side the interval is wide). A mutual "
+              f"lies within +-{band} Mbit/s, undetermined otherwise (with {runs_word(len(seeds))} a side the interval "
+              "is wide). A mutual "
               "block: two stations each blocked by the other for more than half the run. Notification frames: management "
               "frames put on the air, retries included. The default reading's runs are udp's LSCC runs of the same "
               "snapshots and seeds."]
@@ -1010,8 +1036,11 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
         first = f"{dd['first_cap']:.1f} ({dd['first_cap_runs']} of {dd['runs']} runs)" if dd["first_cap_runs"] else "never"
         lines.append(f"| {READING_TEXT[r[0]]} | {READING_TEXT[r[1]]} | {dd['increases']:.0f} | {dd['capped']:.1f} | "
                      f"{first} | {dd['d30']:.2f} | {dd['d90']:.2f} | {dd['d180']:.2f} |")
+    sampled = (f" The stored D histories are D at every {interval:g} s (the experiment's `history_interval_s`; udp's "
+               f"are read the same way): D at 30, 90 and 180 s is exact, and a station's time at the cap is the first "
+               f"multiple of {interval:g} s at which it is there.") if interval else ""
     lines += ["", "From the controllers' statistics (`duration_increases`, `duration_over_time`) of the same runs; a "
-              "notifying station is one that sent at least one notification."]
+              "notifying station is one that sent at least one notification." + sampled]
     report.block("renewal_d", "\n".join(lines), *sources)
 
     lines = ["| snapshot | throughput, none (Mbit/s) | " + " | ".join(
@@ -1028,6 +1057,7 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     def v(name: str, text: str) -> None:
         report.value(name, text, *sources)
     v("rn_runs", f"{n} snapshots x {len(seeds)} run{'s' if len(seeds) > 1 else ''} ({seeds_text})")
+    v("rn_per_snapshot", f"{runs_word(len(seeds))} per snapshot")
     v("rn_missing", ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in READINGS if (a, c) not in present)
       or "none")
     # 004's LSCC claim, read as for udp: lowered in at most a tenth of the snapshots (by the Welch interval: lowered
@@ -1573,6 +1603,7 @@ def plot_renewal(udp: Runs, ren: Runs, figure: Path) -> None:
     seeds, snaps = ren.seeds(), set(ren.snapshots())
     present = [r for r in READINGS if r == READINGS[0] or ren.has(reading_scheme(*r))]
     times = [5.0 * i for i in range(37)]
+    interval = history_interval(ren.data)  # as in the renewal_d table: udp's histories read as renewal stores its own
     fig, axes = plt.subplots(1, 2, figsize=(12, 4))
     none = {k: x for k, x in udp.per_snapshot("none", "thr", seeds).items() if k in snaps}
     for at, checks in present:
@@ -1584,7 +1615,7 @@ def plot_renewal(udp: Runs, ren: Runs, figure: Path) -> None:
         for _, row in c.iterrows():
             radios = [x for x in radios_of(row) if x["notifications_sent"] > 0]
             if radios:
-                per_run.append([mean([d_at(x["duration_over_time"], t) for x in radios]) for t in times])
+                per_run.append([mean([d_at(d_history(x, interval), t) for x in radios]) for t in times])
         label = f"{OPTION_KEYS[('renewal_check_at', at)]} expiry, {checks.replace('_', ' ')}"
         style = "-" if checks == "per_neighbour" else "--"
         if per_run:

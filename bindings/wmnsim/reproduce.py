@@ -39,7 +39,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from ._errors import ScenarioError, ValidationIssue
 from .scenario import Scenario
 
-__all__ = ["runs_digest", "stale_runs", "Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
+__all__ = ["runs_digest", "stale_runs", "sample_history", "Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
            "run_study", "collect", "check_quick", "render", "run_command"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -51,7 +51,9 @@ QUICK = "quick"
 PROVENANCE = "provenance.json"
 TABLES = ("runs", "flows", "nodes", "radios")
 EXPERIMENT_KEYS = ("description", "scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "keep",
-                   "tables", "columns", "quick")
+                   "tables", "columns", "history_interval_s", "quick")
+# A controller's statistics name a history (a step function, [[time_s, value], ...]) "<what>_over_time".
+HISTORY_SUFFIX = "_over_time"
 # The columns a stored table always keeps with "columns": what tells its runs apart.
 KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
 # The extra tables "keep" names as they are (the time series are "timeseries:<kind>").
@@ -193,6 +195,7 @@ class Experiment:
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
     checks_given: bool = False  # the quick part states its checks (else the defaults apply)
     columns: Dict[str, Tuple[str, ...]] = dataclasses.field(default_factory=dict)  # per table, the columns stored
+    history_interval_s: Optional[float] = None  # the controllers' histories stored at multiples of this (None: as run)
 
     def seeds_of(self, scenario: str) -> Any:
         """The seeds a scenario runs with: its own (``{"file": ..., "seeds": ...}``) or the experiment's."""
@@ -266,6 +269,17 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
                                              for k in keep):
         issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops" and "timeseries:<kind>"'))
         keep = []
+    history_interval = doc.get("history_interval_s")
+    if history_interval is not None:
+        if isinstance(history_interval, bool) or not isinstance(history_interval, (int, float)) \
+                or not math.isfinite(history_interval) or history_interval <= 0:
+            issues.append(ValidationIssue("/history_interval_s", "must be a number of seconds > 0: the controllers' "
+                                                                 "histories are stored at its multiples"))
+            history_interval = None
+        elif "controllers" not in keep:
+            issues.append(ValidationIssue("/history_interval_s", 'samples the controllers\' histories: add "controllers" '
+                                                                 'to /keep, or remove this key'))
+            history_interval = None
     if not isinstance(quick_doc, dict):
         issues.append(ValidationIssue("/quick", "must be an object"))
         quick_doc = {}
@@ -293,7 +307,8 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     return Experiment(name, path, str(doc.get("description", "")), tuple(scenario_paths), spec["grid"],
                       spec["points"], spec["seeds"], spec["topology_seeds"], dict(fixed), tuple(keep),
                       tuple(checks) if quick else (), scenario_seeds, tuple(tables), "checks" in quick_doc,
-                      {t: tuple(c) for t, c in columns.items()})
+                      {t: tuple(c) for t, c in columns.items()},
+                      float(history_interval) if history_interval is not None else None)
 
 
 # ---- running ---------------------------------------------------------------------------------------
@@ -349,9 +364,46 @@ def _flat(prefix: str, value: Any, out: Dict[str, Any]) -> None:
         out[prefix] = value
 
 
-def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"]:  # noqa: F821
+def sample_history(series: Sequence[Sequence[float]], interval_s: float) -> List[List[float]]:
+    """A history (a step function: ``[[time_s, value], ...]`` in time order, each value
+    holding from its time on) as its values at the instants 0, interval, 2 interval, ...
+    up to the first instant at or after its last change, with a point only where the
+    value differs from the previous instant's. The value at an instant includes a change
+    at that very time. Read as a step function again, it gives the history's exact value
+    at every multiple of the interval and, between them, the value at the multiple
+    before; a change is seen at the first multiple at or after it, and one undone before
+    the next multiple is not seen."""
+    out: List[List[float]] = []
+    if not series:
+        return out
+    last = float(series[-1][0])
+    i, value, k = 0, series[0][1], 0
+    while True:
+        at = k * interval_s
+        while i < len(series) and float(series[i][0]) <= at:
+            value = series[i][1]
+            i += 1
+        if not out or out[-1][1] != value:
+            out.append([round(at, 9), value])
+        if at >= last:
+            return out
+        k += 1
+
+
+def _sampled_histories(value: Any, interval_s: float) -> Any:
+    """A controller's statistics with every ``*_over_time`` history sampled (:func:`sample_history`)."""
+    if isinstance(value, Mapping):
+        return {k: sample_history(v, interval_s) if k.endswith(HISTORY_SUFFIX) and isinstance(v, list)
+                else _sampled_histories(v, interval_s) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_sampled_histories(v, interval_s) for v in value]
+    return value
+
+
+def _kept_tables(data: Any, keep: Sequence[str],
+                 history_interval_s: Optional[float] = None) -> Dict[str, "pandas.DataFrame"]:  # noqa: F821
     """The controller statistics, routing totals, per-hop tables and time series of each run (from its
-    results.json)."""
+    results.json); with ``history_interval_s``, the controllers' histories sampled at its multiples."""
     import pandas as pd
 
     from .result import Result
@@ -367,7 +419,10 @@ def _kept_tables(data: Any, keep: Sequence[str]) -> Dict[str, "pandas.DataFrame"
                 rows = []
                 for index, c in enumerate(result.controllers):
                     r = dict(head, controller_index=index, controller_id=c.get("id"), controller_type=c.get("type"))
-                    _flat("", c.get("statistics", {}), r)
+                    statistics = c.get("statistics", {})
+                    if history_interval_s is not None:
+                        statistics = _sampled_histories(statistics, history_interval_s)
+                    _flat("", statistics, r)
                     rows.append(r)
                 frames.setdefault("controllers", []).append(pd.DataFrame(rows))
             elif k == "routing":
@@ -438,7 +493,7 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
         label = experiment.label(scenario)
         parts = {t: getattr(data, t) for t in experiment.tables}
         if experiment.keep:
-            parts.update(_kept_tables(data, experiment.keep))
+            parts.update(_kept_tables(data, experiment.keep, experiment.history_interval_s))
         if "wmnsim_commit" in data.runs.columns:
             for c in data.runs["wmnsim_commit"]:
                 commits[str(c)] = commits.get(str(c), 0) + 1
@@ -481,6 +536,8 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
         "wmnsim_version": _core.__version__,
         "tables": sizes,
     }
+    if experiment.history_interval_s is not None:  # the report needs it to read the histories alike
+        provenance["history_interval_s"] = experiment.history_interval_s
     with open(os.path.join(out, PROVENANCE), "w", encoding="utf-8") as f:
         json.dump(provenance, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -726,6 +783,16 @@ def render(study: Study, data_dir: str, doc_out: str, figures_dir: str, check: b
 # ---- the command line: wmnsim reproduce -------------------------------------------------------------
 
 
+def _refresh_inventory(root: str) -> None:
+    """After runs are stored: docs/reproduce.md's `stored` block (each experiment's runs, commits and the
+    data folders' sizes) again, by scripts/reproduce_inventory.py, where the repository has both."""
+    script = os.path.join(root, "scripts", "reproduce_inventory.py")
+    if os.path.isfile(script) and os.path.isfile(os.path.join(root, "docs", "reproduce.md")):
+        if subprocess.run([sys.executable, script, "--write"]).returncode != 0:
+            print("wmnsim reproduce: docs/reproduce.md's stored block was not rewritten "
+                  "(scripts/reproduce_inventory.py --write)", file=sys.stderr)
+
+
 def _chosen(names: str, known: Dict[str, Study]) -> List[Study]:
     if names == "all":
         return list(known.values())
@@ -799,6 +866,8 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                     target = s.data_dir(quick=True) if store else fresh
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
+                    if store:
+                        _refresh_inventory(s.root)
                     if not store:
                         rows = check_quick(s, fresh, names)
                         bad = [r for r in rows if r["status"] != "pass"]
@@ -824,6 +893,7 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                     sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
+                    _refresh_inventory(s.root)
                 for n, why in stale_runs(s, only=names):
                     print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}`"
                           + (" (a failed check)" if check else " (warning)"), file=sys.stderr)

@@ -397,3 +397,60 @@ def test_keep_names_only_the_tables_there_are(repo, capsys):
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
     assert _command(repo) == 2
     assert '"controllers", "routing", "hops" and "timeseries:<kind>"' in capsys.readouterr().err
+
+
+def test_sample_history_gives_the_value_at_each_multiple_of_the_interval():
+    # A step function: 0.1 from 0 s, 0.12 from 1.3 s, 0.144 from 1.8 s, back to 0.12 at 2.0 s
+    # (so at 2 s the change at that very instant counts), 0.2 from 2.4 s and 0.1 from 2.6 s.
+    series = [[0.0, 0.1], [1.3, 0.12], [1.8, 0.144], [2.0, 0.12], [2.4, 0.2], [2.6, 0.1], [4.2, 0.3]]
+    # At 1 s: 0.1 at 0 and 1 s; 0.12 at 2 s (the change at that very instant counts, and 1.8 s's 0.144,
+    # undone by then, does not show); 0.1 at 3 and 4 s (2.4 s's 0.2 lasts less than an interval);
+    # 0.3 at 5 s, the first multiple at or after the last change, where it ends.
+    assert reproduce.sample_history(series, 1.0) == [[0.0, 0.1], [2.0, 0.12], [3.0, 0.1], [5.0, 0.3]]
+    # A history that starts later holds its first value before it (as the report's step functions read it).
+    assert reproduce.sample_history([[0.5, 0.2], [0.7, 0.4]], 0.25) == [[0.0, 0.2], [0.75, 0.4]]
+    assert reproduce.sample_history([[0.0, 0.1]], 1.0) == [[0.0, 0.1]]
+    assert reproduce.sample_history([], 1.0) == []
+    # Sampling a sampled history again at the same interval changes nothing.
+    once = reproduce.sample_history(series, 0.5)
+    assert once == [[0.0, 0.1], [1.5, 0.12], [2.5, 0.2], [3.0, 0.1], [4.5, 0.3]]
+    assert reproduce.sample_history(once, 0.5) == once
+
+
+def test_an_experiment_may_store_its_controllers_histories_sampled(repo):
+    # 004's Fig. 2 under LSCC: B and C raise D at each renewal, at instants that are no
+    # multiples of a second. With "history_interval_s": 1 the stored D history is the
+    # run's sampled at every second, and provenance.json records the interval.
+    shutil.copy(ROOT / "scenarios" / "fu2009" / "congestion_control_collision.json",
+                repo / "scenarios" / "tiny" / "fig2.json")
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    overrides = {"/simulation/duration_s": 6, "/controllers": [{"type": "lscc"}]}
+    exp.write_text(json.dumps({"scenario": "../fig2.json", "seeds": 1, "set": overrides, "tables": ["runs", "flows"],
+                               "keep": ["controllers"], "history_interval_s": 1}))
+    assert _command(repo) == 0
+    data = reproduce.load_data("tiny", "chain", root=repo)
+    assert data.provenance["history_interval_s"] == 1
+    stored = {x["node"]: x["duration_over_time"] for x in json.loads(data.controllers["radios"].iloc[0])}
+    direct = wmnsim.run(repo / "scenarios" / "tiny" / "fig2.json", seed=1, overrides=overrides)
+    ran = {x["node"]: x["duration_over_time"] for x in direct.controllers[0]["statistics"]["radios"]}
+    assert set(stored) == set(ran)
+    changed = [n for n in ran if len(ran[n]) > 1]
+    assert changed, "the run should raise D somewhere"
+    for node, series in ran.items():
+        assert stored[node] == reproduce.sample_history(series, 1.0), node
+        assert all(float(t).is_integer() for t, _ in stored[node])
+    # The run's own instants are no multiples of a second: what is stored is not the history as run.
+    assert any(stored[n] != ran[n] for n in changed)
+
+
+def test_history_interval_s_needs_a_positive_interval_and_kept_controllers(repo):
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    for bad, why in ((0, "must be a number of seconds > 0"), ("1", "must be a number of seconds > 0"),
+                     (True, "must be a number of seconds > 0")):
+        exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["controllers"],
+                                   "history_interval_s": bad}))
+        with pytest.raises(wmnsim.ScenarioError, match="/history_interval_s.*" + why):
+            reproduce.load_experiment(exp)
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "history_interval_s": 1}))
+    with pytest.raises(wmnsim.ScenarioError, match='/history_interval_s.*add "controllers" to /keep'):
+        reproduce.load_experiment(exp)
