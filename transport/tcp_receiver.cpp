@@ -135,29 +135,35 @@ void TcpReceiver::update_sack_blocks(std::uint64_t segment_begin) {
   sack_blocks_.assign(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-void TcpReceiver::send_control(bool syn, bool fin, std::uint64_t seq) {
-  ++stats_.control_segments_sent;
+PacketPtr TcpReceiver::make_segment(std::uint64_t ack) {
   PacketPtr p = pool_.make(scheduler_.now());
   p->src = config_.address.dst;
   p->dst = config_.address.src;
   p->flow = config_.address.flow;
   p->size_bytes = kTcpIpHeaderBytes;
   p->user_priority = config_.ack_user_priority;
-  p->transport.syn = syn;
-  p->transport.fin = fin;
-  // Our own sequence number: the SYN takes the initial one (seq 0 here, written as
-  // 2^32 - 1 by the trace, as the sender's), the FIN the next (0: we send no data).
-  p->transport.seq = 0;
   p->transport.ack_valid = true;
-  p->transport.ack = syn ? seq : seq + 1;  // data starts at the SYN's seq; the FIN takes one number
+  p->transport.ack = ack;
+  p->transport.window_bytes = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
   if (config_.timestamps) {
+    // RFC 7323 4.3 (3): TSecr = TS.Recent.
     p->size_bytes += kTcpTimestampOptionBytes;
     p->transport.timestamps = true;
     p->transport.ts_val = scheduler_.now();
     p->transport.ts_ecr = ts_recent_;
   }
-  p->transport.window_bytes = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
+  return p;
+}
+
+void TcpReceiver::send_control(bool syn, bool fin, std::uint64_t seq) {
+  ++stats_.control_segments_sent;
+  // Data starts at the SYN's seq; the FIN takes one number.
+  PacketPtr p = make_segment(syn ? seq : seq + 1);
+  p->transport.syn = syn;
+  p->transport.fin = fin;
+  // Our own sequence number stays 0: the SYN takes the initial one (written as
+  // 2^32 - 1 by the trace, as the sender's), the FIN the next (0: we send no data).
   network_.receive(std::move(p));
 }
 
@@ -165,22 +171,8 @@ void TcpReceiver::send_ack() {
   scheduler_.cancel(delayed_ack_);
   unacked_segments_ = 0;
   ++stats_.acks_sent;
-  PacketPtr p = pool_.make(scheduler_.now());
-  p->src = config_.address.dst;
-  p->dst = config_.address.src;
-  p->flow = config_.address.flow;
-  p->size_bytes = kTcpIpHeaderBytes;
-  p->user_priority = config_.ack_user_priority;
-  p->transport.ack_valid = true;
-  p->transport.ack = rcv_nxt_;
-  if (config_.timestamps) {
-    // RFC 7323 4.3 (3): TSecr = TS.Recent, Last.ACK.sent = RCV.NXT.
-    p->size_bytes += kTcpTimestampOptionBytes;
-    p->transport.timestamps = true;
-    p->transport.ts_val = scheduler_.now();
-    p->transport.ts_ecr = ts_recent_;
-    last_ack_sent_ = rcv_nxt_;
-  }
+  PacketPtr p = make_segment(rcv_nxt_);
+  if (config_.timestamps) last_ack_sent_ = rcv_nxt_;  // RFC 7323 4.3 (3): Last.ACK.sent = RCV.NXT
   if (config_.sack) {
     // RFC 2018 3-4: the blocks after the ACK number, 2 + 8 bytes each (+2 NOPs).
     for (const auto& [left, right] : sack_blocks_) p->transport.add_sack(left, right);
@@ -191,8 +183,6 @@ void TcpReceiver::send_ack() {
     p->size_bytes += kCongestionHeaderBytes;
     echo_.reset();
   }
-  p->transport.window_bytes = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
   network_.receive(std::move(p));
 }
 

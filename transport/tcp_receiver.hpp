@@ -70,6 +70,9 @@ class TcpReceiver final : public PacketSink {
   void store_out_of_order(std::uint64_t begin, std::uint64_t end);
   void update_sack_blocks(std::uint64_t segment_begin);
   void send_ack();
+  // A segment of ours: 40 bytes (+ the timestamps option), acknowledging `ack`,
+  // advertising the whole window.
+  PacketPtr make_segment(std::uint64_t ack);
   // With a handshake: the SYN-ACK of the sender's SYN at `seq`, or the FIN-ACK of
   // its FIN at `seq` (RFC 9293 3.5-3.6).
   void send_control(bool syn, bool fin, std::uint64_t seq);

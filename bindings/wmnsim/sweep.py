@@ -871,7 +871,7 @@ def sweep(
     processes (default: one per core), one thread each; a scheduler address
     (``"tcp://host:8786"``) uses that cluster (its workers must import this same
     wmnsim version and see ``out_dir`` at the same path); a
-    ``distributed.Client`` is used as it is. ``progress``: a redrawn line on
+    ``distributed.Client`` is used as it is. ``progress``: a progress bar (tqdm) on
     stderr (None: only when stderr is a terminal). ``keep_results``: also store
     each run's results file (``results.json``, what ``wmnsim run -o`` writes).
     ``timeseries``: kinds every run records (sets the scenario's
@@ -1162,10 +1162,11 @@ def _compacted_dir(directory: str) -> Optional[str]:
 def _compacted_keys(directory: str, keys: Sequence[str]) -> List[str]:
     """The runs of ``keys`` whose tables are read from the compacted files: those the
     current compacted run table holds and whose directory holds the compaction's
-    marker. Either alone is not enough: a compaction stopped between writing the
-    markers and switching to its files leaves marked runs that only their own files
-    hold, and a run directory made again after a compaction (removed, then run again)
-    has no marker and new files of its own."""
+    marker. Either alone is not enough: a compaction stopped between switching to its
+    files and writing the markers leaves runs the compacted files hold that are still
+    read from their own, and a run directory made again after a compaction (removed,
+    then run again) has no marker and new files of its own, while the compacted files
+    still hold its old rows until the next compaction."""
     import pyarrow.parquet as pq
 
     current = _compacted_dir(directory)
@@ -1215,15 +1216,16 @@ def compact(directory: PathLike) -> int:
                                 as_arrow=True)
             if table is not None:
                 pq.write_table(table, os.path.join(generation, f"{name}.parquet"))
-        # Markers, then the switch, then the runs' own files go: stopped anywhere, every
-        # run is read once, from the compacted files or its own (_compacted_keys).
+        # The switch, then the markers, then the runs' own files go: stopped anywhere,
+        # every run is read once, from its current rows (_compacted_keys). Markers
+        # first would let a rerun's marker point at the old set's stale rows of it.
+        link = os.path.join(base, f".current-{uuid.uuid4().hex}")
+        os.symlink(os.path.basename(generation), link)
+        os.replace(link, os.path.join(base, COMPACTED_CURRENT))  # atomic: the old or the new set
         for k in loose:
             with open(os.path.join(runs_dir, k, COMPACTED_MARKER), "w", encoding="utf-8") as f:
                 f.write(f"This run's tables are in ../../{COMPACTED_DIR}/{COMPACTED_CURRENT}/ "
                         "(wmnsim.sweep.compact, docs/sweeps.md).\n")
-        link = os.path.join(base, f".current-{uuid.uuid4().hex}")
-        os.symlink(os.path.basename(generation), link)
-        os.replace(link, os.path.join(base, COMPACTED_CURRENT))  # atomic: the old or the new set
         for k in loose:
             for name in TABLE_FILES + OPTIONAL_TABLES:
                 with contextlib.suppress(FileNotFoundError):

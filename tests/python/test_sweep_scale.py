@@ -115,7 +115,19 @@ def test_a_compaction_stopped_at_any_point_reads_each_run_once(stored, tmp_path)
     assert_same_tables(tables(copy), expected)
     assert wmnsim.sweep.compact(copy) == 2
     assert_same_tables(tables(copy), expected)
-    # Stopped after the switch, before removing the runs' own files: they are not read.
+    # Stopped after the switch, before writing the markers: the compacted files hold
+    # the runs, which are still read from their own files, once; the next compaction
+    # takes them again.
+    copy = copy_of(stored, tmp_path, "no_markers")
+    wmnsim.sweep.compact(copy)
+    for k in keys:
+        (copy / "runs" / k / "compacted").unlink()
+        for f in os.listdir(stored / "runs" / k):
+            shutil.copy(stored / "runs" / k / f, copy / "runs" / k / f)
+    assert_same_tables(tables(copy), expected)
+    assert wmnsim.sweep.compact(copy) == len(keys)
+    assert_same_tables(tables(copy), expected)
+    # Stopped after the markers, before removing the runs' own files: they are not read.
     copy = copy_of(stored, tmp_path, "files_left")
     wmnsim.sweep.compact(copy)
     for k in keys:
@@ -132,10 +144,29 @@ def test_a_compacted_run_removed_and_run_again_is_read_from_its_new_files(stored
     shutil.rmtree(copy / "runs" / key)
     again = wmnsim.sweep(FLAGSHIP, GRID, seeds=[1, 2], out_dir=copy, workers=1, progress=False)
     assert (again.ran, again.skipped) == (1, 3)
+    # The rerun's own row, told apart from its old compacted one by a value no
+    # simulation gives (a deterministic rerun repeats every other column).
+    own = copy / "runs" / key / "run.parquet"
+    row = pd.read_parquet(own)
+    row["wall_time_s"] = -1.0
+    row.to_parquet(own)
     rerun = tables(copy)
-    assert_same_tables(rerun, tables(stored), but_the_wall_clock=True)  # its old compacted rows are not read
+    assert_same_tables(rerun, tables(stored), but_the_wall_clock=True)
+    assert rerun["runs"].set_index("run_key").loc[key, "wall_time_s"] == -1.0  # its old compacted row is not read
+    # A compaction that fails at its switch (killed, a full disk): the rerun is still
+    # read from its own files, not from the old compacted set that holds its old row.
+    def fail(*args):
+        raise OSError("stopped at the switch")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "replace", fail)
+        with pytest.raises(OSError, match="stopped at the switch"):
+            wmnsim.sweep.compact(copy)
+    assert tables(copy)["runs"].set_index("run_key").loc[key, "wall_time_s"] == -1.0
+    # Compacted again: the rerun's new row replaces its old one in the compacted files.
     assert wmnsim.sweep.compact(copy) == 1
     assert_same_tables(tables(copy), rerun)
+    assert tables(copy)["runs"].set_index("run_key").loc[key, "wall_time_s"] == -1.0
 
 
 def test_the_sweep_command_compacts_and_resumes(tmp_path, capsys):
