@@ -1450,7 +1450,13 @@ def _run_spec_command(spec: str, out_dir: PathLike, scheduler: Optional[str], wo
                      _spec_source=spec, **kwargs)
         # One file per table, so that loading a study of thousands of runs opens a few
         # files, not four per run (docs/sweeps.md "The dataset"); resumes still work.
-        compact(out_dir)
+        # Every run is stored by now: a compaction that fails (a full disk, a file
+        # system without symbolic links) loses nothing and is only a warning.
+        try:
+            compact(out_dir)
+        except OSError as e:
+            print(f"wmnsim sweep: warning: the runs are stored but not compacted ({e}); "
+                  f"wmnsim.sweep.compact({os.fspath(out_dir)!r}) compacts them later", file=sys.stderr)
     except ScenarioError as e:  # the points, checked by sweep() before anything runs
         print(str(e), file=sys.stderr)
         return EXIT_INVALID

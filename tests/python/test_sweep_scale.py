@@ -184,6 +184,23 @@ def test_the_sweep_command_compacts_and_resumes(tmp_path, capsys):
     assert len(data.runs) == 4 and data.runs["run_key"].is_unique and len(data.flows) == 8
 
 
+def test_a_sweep_whose_compaction_fails_keeps_its_runs_and_warns(tmp_path, capsys, monkeypatch):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "grid": GRID, "seeds": 1}))
+    out = tmp_path / "out"
+
+    def no_links(*args, **kwargs):
+        raise OSError("symbolic links not supported")
+
+    monkeypatch.setattr(os, "symlink", no_links)
+    assert wmnsim.sweep.run_spec_command(spec, out, workers=1) == 0
+    captured = capsys.readouterr()
+    assert "stored but not compacted" in captured.err and "2 run now" in captured.out
+    monkeypatch.undo()
+    assert len(wmnsim.sweep.load(out).runs) == 2
+    assert wmnsim.sweep.compact(out) == 2
+
+
 def test_compact_refuses_a_folder_that_is_not_a_sweep(tmp_path):
     with pytest.raises(FileNotFoundError, match="not a sweep directory"):
         wmnsim.sweep.compact(tmp_path)
