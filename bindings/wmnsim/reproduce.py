@@ -379,12 +379,14 @@ def sample_history(series: Sequence[Sequence[float]], interval_s: float) -> List
     last = float(series[-1][0])
     i, value, k = 0, series[0][1], 0
     while True:
-        at = k * interval_s
+        # Rounded as the instants are written: 3 x 0.3 is 0.8999999999999999 in
+        # binary, and a change stamped 0.9 belongs to the instant 0.9.
+        at = round(k * interval_s, 9)
         while i < len(series) and float(series[i][0]) <= at:
             value = series[i][1]
             i += 1
         if not out or out[-1][1] != value:
-            out.append([round(at, 9), value])
+            out.append([at, value])
         if at >= last:
             return out
         k += 1

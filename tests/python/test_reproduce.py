@@ -411,6 +411,9 @@ def test_sample_history_gives_the_value_at_each_multiple_of_the_interval():
     assert reproduce.sample_history([[0.5, 0.2], [0.7, 0.4]], 0.25) == [[0.0, 0.2], [0.75, 0.4]]
     assert reproduce.sample_history([[0.0, 0.1]], 1.0) == [[0.0, 0.1]]
     assert reproduce.sample_history([], 1.0) == []
+    # An interval binary floating point does not hold exactly: a change at 0.9 is at
+    # the instant 0.9 (3 x 0.3), not at the next one.
+    assert reproduce.sample_history([[0.0, 1.0], [0.9, 2.0]], 0.3) == [[0.0, 1.0], [0.9, 2.0]]
     # Sampling a sampled history again at the same interval changes nothing.
     once = reproduce.sample_history(series, 0.5)
     assert once == [[0.0, 0.1], [1.5, 0.12], [2.5, 0.2], [3.0, 0.1], [4.5, 0.3]]
