@@ -91,7 +91,6 @@ class WiredLink final : public PacketSink, private QueueReadyListener {
 
   // One observer at most (null: none): one null test per packet serialized.
   void set_wire_observer(WireObserver* observer) { wire_observer_ = observer; }
-  WireObserver* wire_observer() const { return wire_observer_; }
 
   // Exact to the picosecond: round(size_bytes * 8 * 1e12 / rate_bps).
   Time serialization_time(std::uint32_t size_bytes) const;

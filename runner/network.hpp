@@ -62,6 +62,7 @@ class Network {
   const Node& node(std::size_t i) const { return *nodes_.at(i); }
   // Both ends of flow i (Scenario::flows order), whatever its transport.
   const transport::FlowEndpoint& flow(std::size_t i) const { return *flows_.at(i); }
+  transport::FlowEndpoint& flow(std::size_t i) { return *flows_.at(i); }
   // Direction `d` (0: nodes[0] -> nodes[1], 1: back) of Scenario::links[k].
   const link::WiredLink& wired_link(std::size_t k, std::size_t d) const { return *wired_links_.at(2 * k + d); }
   link::WiredLink& wired_link(std::size_t k, std::size_t d) { return *wired_links_.at(2 * k + d); }

@@ -310,6 +310,7 @@ trace::PcapTraceOptions pcap_options(const Scenario& s) {
   o.snap_length = static_cast<std::uint32_t>(p.snap_length);
   o.max_bytes = static_cast<std::uint64_t>(p.max_bytes);
   o.format = p.format == PcapFormat::pcapng ? trace::CaptureFormat::pcapng : trace::CaptureFormat::pcap;
+  o.synthetic_handshake = p.synthetic_handshake;
   o.failed = p.failed == PcapFailed::all              ? trace::FailedFrames::all
              : p.failed == PcapFailed::decoded_header ? trace::FailedFrames::decoded_header
                                                       : trace::FailedFrames::none;
@@ -331,7 +332,15 @@ trace::TracedNetwork traced_network(const Network& net) {
     const trace::IpProtocol protocol = name == "udp"                    ? trace::IpProtocol::udp
                                        : name == "tcp" || name == "wccp" ? trace::IpProtocol::tcp
                                                                          : trace::IpProtocol::experimental;
-    t.flows.push_back({protocol, net.routing().flows[i].src});
+    trace::FlowTrace flow{protocol, net.routing().flows[i].src, net.routing().flows[i].dst};
+    // TCP and WCCP without a handshake of their own (transport/transport_config.hpp).
+    if (s.outputs.pcap && s.outputs.pcap->synthetic_handshake) {
+      const auto* tcp = std::any_cast<TcpConfig>(&s.flows[i].transport_params);
+      const auto* wccp = std::any_cast<WccpConfig>(&s.flows[i].transport_params);
+      const bool handshake = (tcp != nullptr && tcp->handshake) || (wccp != nullptr && wccp->handshake);
+      flow.synthetic_handshake = protocol == trace::IpProtocol::tcp && !handshake;
+    }
+    t.flows.push_back(flow);
   }
   // Numbered as Network::wired_link: link k's direction d is wire 2k + d.
   for (const WiredLinkConfig& link : s.links) {
@@ -515,6 +524,15 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   }
   std::optional<WireTaps> wire_taps;
   if (pcap) wire_taps.emplace(net, *pcap);
+  if (pcap && scenario.outputs.pcap->synthetic_handshake) {
+    // The synthetic close goes into the trace when the transfer completes.
+    const trace::TracedNetwork traced = traced_network(net);
+    for (std::uint32_t i = 0; i < traced.flows.size(); ++i) {
+      if (!traced.flows[i].synthetic_handshake) continue;
+      net.flow(i).set_completion_listener(
+          [&pcap, &sim, i](std::uint64_t data_end) { pcap->on_flow_completed(i, data_end, sim.scheduler().now()); });
+    }
+  }
   // Likewise the event trace; beside a pcap trace, both watch the air through a fanout.
   std::optional<trace::EventTrace> events;
   std::optional<trace::AirObserverFanout> air;

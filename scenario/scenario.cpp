@@ -191,15 +191,19 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
   }
   p.failed = r.choice_or("failed", PcapFailed::none, names(kPcapFailed));
   const bool failed = p.failed != PcapFailed::none;
+  p.synthetic_handshake = r.boolean_or("synthetic_handshake", false);
   if (r.has("format")) {
     p.format = r.choice_or("format", PcapFormat::pcapng, names(kPcapFormats));
     if (p.format == PcapFormat::pcap && failed) {
       ctx.issues.add(r.path_of("format"), "\"pcap\" has no packet comments to carry why a frame failed (failed: \"" +
                                               std::string(enum_name(names(kPcapFailed), p.failed)) +
                                               "\"); use \"pcapng\", or remove format");
+    } else if (p.format == PcapFormat::pcap && p.synthetic_handshake) {
+      ctx.issues.add(r.path_of("format"), "\"pcap\" has no packet comments to mark the synthetic handshake's "
+                                          "records (synthetic_handshake: true); use \"pcapng\", or remove format");
     }
   } else {
-    p.format = failed ? PcapFormat::pcapng : PcapFormat::pcap;
+    p.format = failed || p.synthetic_handshake ? PcapFormat::pcapng : PcapFormat::pcap;
   }
   p.snap_length = r.integer_or("snap_length", p.snap_length, PcapOutput::kMinSnapLength, PcapOutput::kMaxSnapLength);
   p.max_bytes = r.integer_or("max_bytes", p.max_bytes, PcapOutput::kMinMaxBytes, PcapOutput::kMaxMaxBytes);

@@ -136,8 +136,12 @@ struct PcapOutput {
   std::string path;  // file name prefix: <path>-ch<channel>.pcap or <path>-<node id>.pcap (.pcapng)
   PcapSplit per = PcapSplit::channel;
   PcapFailed failed = PcapFailed::none;
-  // Default: pcap, unless `failed` asks for failed frames, whose cause only
-  // pcapng's packet comments can carry.
+  // TCP flows without a handshake of their own get one in the trace, marked as
+  // synthetic by a packet comment (trace/pcap_trace.hpp).
+  bool synthetic_handshake = false;
+  // Default: pcap, unless `failed` asks for failed frames or a synthetic handshake
+  // is asked for: only pcapng's packet comments can carry why a frame failed or
+  // that a record is synthetic.
   PcapFormat format = PcapFormat::pcap;
   // Octets kept of each record (radiotap header included), as libpcap's snaplen.
   std::int64_t snap_length = 65535;

@@ -27,6 +27,10 @@ enum class IpProtocol : std::uint8_t { tcp = 6, udp = 17, experimental = 253 };
 struct FlowTrace {
   IpProtocol protocol = IpProtocol::experimental;
   std::uint32_t data_src_node = 0;  // the node its data comes from (ACKs go the other way)
+  std::uint32_t data_dst_node = 0;  // the node its data goes to
+  // A TCP flow that opens and closes without a handshake on the air: the pcap
+  // trace writes one as synthetic records (trace/pcap_trace.hpp).
+  bool synthetic_handshake = false;
 };
 
 // The ports of flow `flow` in its data direction (the simulator has none):

@@ -50,8 +50,10 @@ void append_action_body(Bytes& out, const ManagementBody& body) {
 
 }  // namespace
 
-std::uint8_t qos_tid(const mac::Frame& frame) {
-  if (frame.packet && frame.packet->user_priority) return *frame.packet->user_priority & 0x07;
+std::uint8_t qos_tid(const mac::Frame& frame) { return qos_tid(frame, frame.packet.get()); }
+
+std::uint8_t qos_tid(const mac::Frame& frame, const Packet* packet) {
+  if (packet != nullptr && packet->user_priority) return *packet->user_priority & 0x07;
   switch (frame.access_category) {
     case AccessCategory::ac_bk: return 1;
     case AccessCategory::ac_be: return 0;
@@ -68,6 +70,10 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
 }
 
 void append_mpdu(Bytes& out, const mac::Frame& frame, std::span<const FlowTrace> flows) {
+  append_mpdu(out, frame, flows, frame.packet.get());
+}
+
+void append_mpdu(Bytes& out, const mac::Frame& frame, std::span<const FlowTrace> flows, const Packet* packet) {
   const std::size_t start = out.size();
   const MacAddress48 ra = radio_mac(frame.receiver.radio());
   const MacAddress48 ta = radio_mac(frame.transmitter.radio());
@@ -86,10 +92,10 @@ void append_mpdu(Bytes& out, const mac::Frame& frame, std::span<const FlowTrace>
       put_address(out, ta);
       put_address(out, ta);  // BSSID: a mesh STA's own address, as in Action frames
       put_sequence(out, frame.sequence);
-      const Packet* p = frame.packet.get();
+      const Packet* p = packet;
       // QoS Control (8.2.4.5): TID in bits 0-3, EOSP 0, Ack Policy 00 (Normal Ack;
       // for a group-addressed frame no ACK follows, 9.3.2.8), A-MSDU absent.
-      if (qos) put_le16(out, qos_tid(frame));
+      if (qos) put_le16(out, qos_tid(frame, p));
       // LLC/SNAP, RFC 1042: DSAP AA, SSAP AA, control 03 (UI), OUI 00-00-00, EtherType 0x0800 (IPv4).
       for (const std::uint8_t b : {0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00}) put_u8(out, b);
       if (p != nullptr) {

@@ -47,6 +47,7 @@ inline constexpr std::uint8_t kFcRetry = 0x08;
 // are user priorities, 8.2.4.5.2), else a user priority of the frame's access
 // category (Table 9-1: AC_BK 1, AC_BE 0, AC_VI 5, AC_VO 6).
 std::uint8_t qos_tid(const mac::Frame& frame);
+std::uint8_t qos_tid(const mac::Frame& frame, const Packet* packet);
 
 // CRC-32 of IEEE 802.3 (polynomial 0x04C11DB7, reflected, initial and final
 // value 0xFFFFFFFF), which the FCS carries (IEEE 802.11-2012 8.2.4.8).
@@ -55,5 +56,9 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes);
 // Appends the whole MPDU of `frame`, FCS included. `flows` describes the
 // scenario's flows by index (the packet's Packet::flow).
 void append_mpdu(Bytes& out, const mac::Frame& frame, std::span<const FlowTrace> flows);
+// The same with `packet` in place of the frame's own (a data frame's body): a
+// synthetic record (trace/pcap_trace.hpp, synthetic handshake) that reuses a real
+// frame's addressing for a packet the simulation never made.
+void append_mpdu(Bytes& out, const mac::Frame& frame, std::span<const FlowTrace> flows, const Packet* packet);
 
 }  // namespace wmnsim::trace

@@ -15,6 +15,39 @@ namespace wmnsim::trace {
 namespace {
 
 constexpr std::uint32_t kNoFile = 0xffffffffu;  // a radio whose frames are not traced
+constexpr std::string_view kSyntheticComment = "synthetic: not simulated, no airtime";
+
+// The packets of a synthetic SYN or FIN exchange (steps 0-2: the data sender's
+// SYN or FIN, the receiver's SYN-ACK or FIN-ACK, the sender's ACK), with the
+// numbers the simulated handshake gives them (transport/reliable_sender.hpp
+// send_control, transport/tcp_receiver.cpp send_control): both initial sequence
+// numbers 2^32 - 1 (seq 0 with SYN), data from 0 to data_end, the FIN at data_end.
+Packet synthetic_packet(std::uint32_t flow, const FlowTrace& f, bool closing, int step, std::uint64_t data_end,
+                        std::optional<std::uint8_t> user_priority, bool timestamps, Time at) {
+  Packet p;
+  p.flow = flow;
+  const bool from_sender = step != 1;
+  p.src = from_sender ? f.data_src_node : f.data_dst_node;
+  p.dst = from_sender ? f.data_dst_node : f.data_src_node;
+  p.user_priority = user_priority;  // size_bytes 0: written at the headers' size
+  TransportHeader& t = p.transport;
+  if (from_sender) {
+    t.seq = closing ? data_end + (step == 2 ? 1 : 0) : 0;
+    t.ack = closing && step == 2 ? 1 : 0;  // the receiver's FIN takes its number 0
+  } else {
+    t.seq = 0;
+    t.ack = closing ? data_end + 1 : 0;
+    t.ack_valid = true;
+  }
+  t.syn = !closing && step < 2;
+  t.fin = closing && step < 2;
+  if (timestamps) {
+    t.timestamps = true;
+    t.ts_val = at;
+    if (step != 0) t.ts_ecr = at;
+  }
+  return p;
+}
 
 bool traced(const PcapTraceOptions& options, std::uint32_t node) {
   return options.nodes.empty() || (node < options.nodes.size() && options.nodes[node]);
@@ -148,6 +181,12 @@ PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwor
   tx_file_ = std::move(plan.tx_file);
   rx_file_ = std::move(plan.rx_file);
   failed_file_ = std::move(plan.failed_file);
+  if (options_.synthetic_handshake) {
+    if (options_.format != CaptureFormat::pcapng) {
+      throw std::invalid_argument("a synthetic handshake needs pcapng (its records are marked by a comment)");
+    }
+    synthetic_.resize(network_.flows.size());
+  }
   medium_.set_air_observer(this);
 }
 
@@ -193,18 +232,25 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
   if (mpdu == nullptr || frame.mcs == nullptr) return;
   if (full(at)) return;
-  const phy::Radio& r = medium_.radio(radio);
-  const bool dsss = frame.mcs->family == phy::PhyFamily::Dsss;
-  RadiotapInfo info;
-  info.tsft_us = microseconds(at);
-  info.flags = kRadiotapFcsAtEnd;
+  if (mpdu->packet && wants_synthetic(*mpdu->packet)) {
+    const Packet& packet = *mpdu->packet;
+    const bool forward = packet.src == flow_of(packet).data_src_node;
+    SyntheticHop hop;
+    hop.interface = interface_[radio];
+    hop.radio = radio;
+    hop.mcs = frame.mcs;
+    hop.kind = mpdu->kind;
+    hop.access_category = mpdu->access_category;
+    hop.sequence = mpdu->sequence;
+    hop.data_transmitter = forward ? mpdu->transmitter.radio() : mpdu->receiver.radio();
+    hop.data_receiver = forward ? mpdu->receiver.radio() : mpdu->transmitter.radio();
+    hop.user_priority = packet.user_priority;
+    hop.timestamps = packet.transport.timestamps;
+    open_synthetic(file, packet, hop, at);
+  }
+  RadiotapInfo info = radiotap(radio, *frame.mcs, at);
   // What a monitor-mode capture gives for a frame that failed its FCS check.
   if (!failure.empty()) info.flags |= kRadiotapBadFcs;
-  if (dsss && r.profile().preamble == phy::Preamble::Short) info.flags |= kRadiotapShortPreamble;
-  info.rate_500kbps = static_cast<std::uint8_t>(frame.mcs->rate_bps / 500'000);
-  info.frequency_mhz = static_cast<std::uint16_t>(phy::channel_frequency_hz(r.channel()) / 1e6);
-  info.channel_flags = static_cast<std::uint16_t>((dsss ? kChannelCck : kChannelOfdm) |
-                                                  (phy::is_2ghz_channel(r.channel()) ? kChannel2Ghz : kChannel5Ghz));
   if (received != nullptr) {
     // A reception model without powers (the range model) leaves the fields out
     // rather than write a made-up 0 dBm.
@@ -213,7 +259,7 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
       info.antenna_noise_dbm = dbm_s8(medium_.reception().noise.dbm());
     }
   } else {
-    info.tx_power_dbm = dbm_s8(r.tx_power().dbm());
+    info.tx_power_dbm = dbm_s8(medium_.radio(radio).tx_power().dbm());
   }
   bytes_.clear();
   append_radiotap(bytes_, info);
@@ -226,12 +272,84 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   write_record(file, at, interface_[radio], failure);
 }
 
+RadiotapInfo PcapTrace::radiotap(phy::RadioId radio, const phy::Mcs& mcs, Time at) const {
+  const phy::Radio& r = medium_.radio(radio);
+  const bool dsss = mcs.family == phy::PhyFamily::Dsss;
+  RadiotapInfo info;
+  info.tsft_us = microseconds(at);
+  info.flags = kRadiotapFcsAtEnd;
+  if (dsss && r.profile().preamble == phy::Preamble::Short) info.flags |= kRadiotapShortPreamble;
+  info.rate_500kbps = static_cast<std::uint8_t>(mcs.rate_bps / 500'000);
+  info.frequency_mhz = static_cast<std::uint16_t>(phy::channel_frequency_hz(r.channel()) / 1e6);
+  info.channel_flags = static_cast<std::uint16_t>((dsss ? kChannelCck : kChannelOfdm) |
+                                                  (phy::is_2ghz_channel(r.channel()) ? kChannel2Ghz : kChannel5Ghz));
+  return info;
+}
+
 void PcapTrace::on_wire(std::size_t wire, const Packet& packet, Time start) {
   if (wire_interface_.at(wire) == kNoFile || full(start)) return;
+  if (wants_synthetic(packet)) {
+    SyntheticHop hop;
+    hop.interface = wire_interface_[wire];
+    hop.wired = true;
+    hop.user_priority = packet.user_priority;
+    hop.timestamps = packet.transport.timestamps;
+    open_synthetic(wired_file_, packet, hop, start);
+  }
   bytes_.clear();
-  const FlowTrace flow = packet.flow < network_.flows.size() ? network_.flows[packet.flow] : FlowTrace{};
-  append_ip_datagram(bytes_, packet, flow);
+  append_ip_datagram(bytes_, packet, flow_of(packet));
   write_record(wired_file_, start, wire_interface_[wire], {});
+}
+
+const FlowTrace& PcapTrace::flow_of(const Packet& packet) const {
+  static const FlowTrace kNone{};
+  return packet.flow < network_.flows.size() ? network_.flows[packet.flow] : kNone;
+}
+
+bool PcapTrace::wants_synthetic(const Packet& packet) const {
+  return !synthetic_.empty() && packet.flow < network_.flows.size() && network_.flows[packet.flow].synthetic_handshake;
+}
+
+void PcapTrace::open_synthetic(std::uint32_t file, const Packet& packet, const SyntheticHop& hop, Time at) {
+  std::vector<SyntheticHop>& hops = synthetic_[packet.flow];
+  for (const SyntheticHop& h : hops) {
+    if (h.file == file) return;
+  }
+  hops.push_back(hop);
+  hops.back().file = file;
+  write_synthetic(packet.flow, hops.back(), false, 0, at);
+}
+
+void PcapTrace::on_flow_completed(std::uint32_t flow, std::uint64_t data_end, Time at) {
+  if (flow >= synthetic_.size()) return;
+  for (const SyntheticHop& hop : synthetic_[flow]) {
+    if (full(at)) return;
+    write_synthetic(flow, hop, true, data_end, at);
+  }
+}
+
+void PcapTrace::write_synthetic(std::uint32_t flow, const SyntheticHop& hop, bool closing, std::uint64_t data_end,
+                                Time at) {
+  const FlowTrace& f = network_.flows[flow];
+  for (int step = 0; step < 3; ++step) {
+    const Packet p = synthetic_packet(flow, f, closing, step, data_end, hop.user_priority, hop.timestamps, at);
+    bytes_.clear();
+    if (hop.wired) {
+      append_ip_datagram(bytes_, p, f);
+    } else {
+      // Never on the air: no power, and a Duration of 0 (no NAV was set by it).
+      append_radiotap(bytes_, radiotap(hop.radio, *hop.mcs, at));
+      mac::Frame frame;
+      frame.kind = hop.kind;
+      const bool forward = step != 1;
+      frame.transmitter = mac::MacAddress(forward ? hop.data_transmitter : hop.data_receiver);
+      frame.receiver = mac::MacAddress(forward ? hop.data_receiver : hop.data_transmitter);
+      frame.sequence = hop.sequence;
+      frame.access_category = hop.access_category;
+      append_mpdu(bytes_, frame, network_.flows, &p);
+    }
+    write_record(hop.file, at, hop.interface, kSyntheticComment);
+  }
 }
 
 bool PcapTrace::full(Time at) {

@@ -21,6 +21,16 @@
 // with a traced node at either end; pcapng gives each direction an interface named
 // "<from>-><to>".
 //
+// With `synthetic_handshake` (pcapng files), a TCP flow that opens without a
+// handshake on the air (`handshake` false: the simulation sends none) gets one in
+// the trace: before the flow's first record in each file, a SYN, a SYN-ACK and an
+// ACK, and when its transfer completes (on_flow_completed), a FIN, a FIN-ACK and an
+// ACK, each with the comment "synthetic: not simulated, no airtime". They copy
+// the hop, the interface and the 802.11 header of the file's first record of the
+// flow (addresses swapped against the data), carry no radiotap power (they were
+// never on the air), and have the numbers the simulated handshake would have, so
+// Wireshark's TCP analysis starts and ends a conversation as with a real one.
+//
 // With `failed` (pcapng files), the frames a traced node's
 // radios failed to decode too, in its node file or its channel's file: radiotap's
 // bad-FCS flag, and the cause and interferer as the record's comment.
@@ -37,11 +47,13 @@
 #include <string_view>
 #include <vector>
 
+#include "mac/frame.hpp"
 #include "phy/air_observer.hpp"
 #include "phy/medium.hpp"
 #include "trace/byte_writer.hpp"
 #include "trace/ip_datagram.hpp"
 #include "trace/pcap_file.hpp"
+#include "trace/radiotap.hpp"
 
 namespace wmnsim::trace {
 
@@ -64,6 +76,8 @@ struct PcapTraceOptions {
   std::vector<bool> nodes;
   CaptureFormat format = CaptureFormat::pcap;
   FailedFrames failed = FailedFrames::none;  // anything but none needs pcapng (comments)
+  // Synthetic SYN and FIN exchanges for the flows that ask (FlowTrace); needs pcapng.
+  bool synthetic_handshake = false;
   // The most bytes the files hold together: records after that are not written.
   std::uint64_t max_bytes = std::uint64_t{1} << 30;
 };
@@ -116,6 +130,11 @@ class PcapTrace final : public phy::AirObserver {
   // at `start` (the owner of the links calls it; the medium does not see them).
   void on_wire(std::size_t wire, const Packet& packet, Time start);
 
+  // Flow `flow`'s transfer completed at `at`: every byte up to `data_end` (one past
+  // its last) was acknowledged. With synthetic_handshake, writes the flow's
+  // synthetic FIN, FIN-ACK and ACK in each file that holds its opening.
+  void on_flow_completed(std::uint32_t flow, std::uint64_t data_end, Time at);
+
   // Renames every file into place (after a run that finished). Throws CaptureWriteError;
   // so do the on_* calls when a buffer's write to disk fails.
   void commit();
@@ -133,6 +152,34 @@ class PcapTrace final : public phy::AirObserver {
   bool full(Time at);
   // Appends bytes_ to files_[file] at `at`.
   void write_record(std::uint32_t file, Time at, std::uint32_t interface, std::string_view comment);
+  // Where a flow's synthetic handshake goes in one file: the hop of the flow's first
+  // record there, in the data direction.
+  struct SyntheticHop {
+    std::uint32_t file = 0;
+    std::uint32_t interface = 0;
+    bool wired = false;
+    // A radio's record (not wired): the radio it was recorded at and the frame's
+    // rate, kind, access category and sequence number, and the data direction's
+    // transmitter and receiver radios.
+    phy::RadioId radio = 0;
+    const phy::Mcs* mcs = nullptr;
+    mac::FrameKind kind = mac::FrameKind::data;
+    AccessCategory access_category = AccessCategory::ac_be;
+    std::uint16_t sequence = 0;
+    std::uint32_t data_transmitter = 0;
+    std::uint32_t data_receiver = 0;
+    std::optional<std::uint8_t> user_priority;
+    bool timestamps = false;
+  };
+  // Writes flow `packet.flow`'s (wants_synthetic) synthetic opening in `file` before
+  // its first record there (once).
+  void open_synthetic(std::uint32_t file, const Packet& packet, const SyntheticHop& hop, Time at);
+  // The SYN, SYN-ACK, ACK (`closing` false) or FIN, FIN-ACK, ACK of `flow` at `hop`.
+  void write_synthetic(std::uint32_t flow, const SyntheticHop& hop, bool closing, std::uint64_t data_end, Time at);
+  RadiotapInfo radiotap(phy::RadioId radio, const phy::Mcs& mcs, Time at) const;
+  const FlowTrace& flow_of(const Packet& packet) const;
+  // Whether packet's flow gets a synthetic handshake in this trace.
+  bool wants_synthetic(const Packet& packet) const;
   void record_failure(bool locked, phy::RadioId to, const phy::PhyFrame& frame, const phy::RxFailureInfo& why,
                       Time first_bit);
 
@@ -146,6 +193,7 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::uint32_t> interface_;    // by radio: its node's interface in those files (pcapng)
   std::vector<std::uint32_t> wire_interface_;  // by wire: its interface in the wired file, kNoFile: not traced
   std::uint32_t wired_file_ = 0;               // index into files_, when a wire is traced
+  std::vector<std::vector<SyntheticHop>> synthetic_;  // by flow: its files' opened synthetic handshakes
   std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
   std::uint64_t written_ = 0;           // bytes the files hold, headers included

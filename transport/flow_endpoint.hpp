@@ -16,6 +16,7 @@
 // Everything here is read-only and cheap: a sampler calls it once per interval.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -30,6 +31,9 @@ struct FlowStatistic {
   std::string_view name;
   std::variant<std::uint64_t, double> value;
 };
+
+// Told, at the time a flow's transfer completes, one past its last byte.
+using CompletionListener = std::function<void(std::uint64_t data_end)>;
 
 // A time series kind a flow can offer (the scenario's outputs.timeseries names it).
 struct FlowSeriesKind {
@@ -51,6 +55,11 @@ class FlowEndpoint {
   // The value of `kind` now, or nothing when it has none yet (an RTT before the
   // first sample) or does not offer that kind.
   virtual std::optional<double> sample(std::string_view /*kind*/) const { return std::nullopt; }
+
+  // A transfer that ends (TCP, WCCP: a finite or stopped transfer, once every byte
+  // is acknowledged) calls `listener` then; returns false, and never calls it, for
+  // a transport without such an end (UDP).
+  virtual bool set_completion_listener(CompletionListener /*listener*/) { return false; }
 };
 
 }  // namespace wmnsim::transport

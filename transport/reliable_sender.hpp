@@ -209,6 +209,9 @@ class ReliableSender {
   std::uint32_t duplicate_acks() const { return dupacks_; }
   bool retransmission_timer_pending() const { return scheduler_.is_pending(timer_); }
   bool finished() const { return stats_.completed_at.has_value(); }
+  // Called once, when the transfer completes (finished() becomes true), with
+  // data_end(); replaces any earlier listener.
+  void set_completion_listener(CompletionListener listener) { completion_listener_ = std::move(listener); }
 
   // Where a connection with a handshake stands (`none` without one).
   enum class Connection : std::uint8_t { none, syn_sent, established, fin_sent, closed };
@@ -245,6 +248,7 @@ class ReliableSender {
   TimeSeries rtt_trace_;
   SackScoreboard scoreboard_;
 
+  CompletionListener completion_listener_;
   bool open_ = false;
   bool application_closed_ = false;
   std::uint64_t data_end_ = 0;
@@ -566,6 +570,7 @@ void ReliableSender<Policy>::check_completion() {
     stats_.completed_at = scheduler_.now();
     scheduler_.cancel(timer_);
     policy_.on_finished();
+    if (completion_listener_) completion_listener_(data_end_);
     if (connection_ == Connection::established) {
       // RFC 9293 3.6: CLOSE once every byte is acknowledged (a stack may send the FIN
       // with its last data; waiting for the ACKs keeps the FIN out of the data's

@@ -32,6 +32,10 @@ class SenderReceiverFlow : public FlowEndpoint {
   std::uint64_t packets_sent() const override { return sender_.stats().segments_sent; }
   std::uint64_t payload_bytes_delivered() const override { return receiver_.stats().delivered_bytes; }
   double goodput_bps() const override { return receiver_.goodput_bps(); }
+  bool set_completion_listener(CompletionListener listener) override {
+    sender_.set_completion_listener(std::move(listener));
+    return true;
+  }
 
  protected:
   // The sender sends through `src_network` (its node), the receiver its ACKs

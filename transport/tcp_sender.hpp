@@ -79,7 +79,11 @@ class TcpSender final : public PacketSink, public TrafficGenerator::Consumer {
   // With a handshake, where the connection stands (reliable_sender.hpp), and
   // whether data may flow yet.
   ReliableSender<TcpSender>::Connection connection() const { return core_.connection(); }
-  bool core_is_open() const { return core_.is_open(); }
+  // Data may flow: always without a handshake, after the SYN-ACK with one.
+  bool is_open() const { return core_.is_open(); }
+  // Called once, at the time the transfer completes (finished()), with one past its
+  // last byte (the pcap trace's synthetic close, runner/run_scenario.cpp).
+  void set_completion_listener(CompletionListener listener) { core_.set_completion_listener(std::move(listener)); }
 
  private:
   // The policy of the reliable-delivery core (reliable_sender.hpp): the window.

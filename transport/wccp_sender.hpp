@@ -106,6 +106,8 @@ class WccpSender final : public PacketSink, public TrafficGenerator::Consumer {
   std::uint64_t snd_max() const { return core_.snd_max(); }
   bool retransmission_pending() const { return retransmit_; }
   bool finished() const { return core_.finished(); }
+  // As TcpSender's.
+  void set_completion_listener(CompletionListener listener) { core_.set_completion_listener(std::move(listener)); }
 
  private:
   // The policy of the reliable-delivery core (reliable_sender.hpp): the rate.

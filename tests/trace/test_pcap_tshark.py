@@ -480,3 +480,80 @@ def test_a_handshake_flow_opens_and_closes_on_the_air(tmp_path, transport):
     assert 0 < flow["handshake_s"] < 0.1, flow
     # The flow's packet counts are of data: the handshake's segments carry none.
     assert flow["tx_packets"] == flow["sent_packets"], flow
+
+
+SYNTHETIC = "synthetic: not simulated, no airtime"
+SYNTHETIC_FIELDS = HANDSHAKE_FIELDS + ["frame.comment", "wlan.ra", "tcp.dstport"]
+
+
+@pytest.mark.parametrize("transport", ["tcp", "wccp"])
+def test_a_synthetic_handshake_opens_and_closes_each_file_without_changing_the_run(tmp_path, transport):
+    """`synthetic_handshake`: a flow without a handshake of its own gets one in
+    each file, as records marked "synthetic: not simulated, no airtime": before its
+    first record there, A's SYN (initial sequence number 2^32 - 1, no ACK flag),
+    C's SYN-ACK and A's ACK, all at that record's time and on its hop (at B, the
+    hop A -> B, addresses swapped for the SYN-ACK); when the transfer completes,
+    A's FIN at the last byte, C's FIN-ACK and A's last ACK (ack 1). The run is the
+    one without the trace: same event fingerprint, and its results count no
+    synthetic segment."""
+    doc = scenario(transport, "dcf", 2347)
+    doc["outputs"] = {"pcap": {"path": "t", "per": "node", "synthetic_handshake": True}}
+    results, traced = run(tmp_path, doc, "syn", fingerprint=True)
+    plain_doc = scenario(transport, "dcf", 2347)
+    plain, untraced = run(tmp_path, plain_doc, "plain", fingerprint=True)
+    assert traced == untraced and traced is not None
+    assert [f["tx_packets"] for f in results["flows"]] == [f["tx_packets"] for f in plain["flows"]]
+    flow = next(f for f in results["flows"] if f["id"] == "f_ac")
+    last_byte = flow["delivered_packets"] * 1000  # every byte of the stopped transfer arrived
+    src_port, dst_port = data_ports(0)
+    ports = {(str(src_port), str(dst_port)), (str(dst_port), str(src_port))}
+    a, c = node_ip(0), node_ip(2)
+    for node in ["A", "B", "C"]:
+        path = tmp_path / f"t-{node}.pcapng"
+        rows = tshark_table(path, SYNTHETIC_FIELDS, "-Y", "tcp")
+        assert_clean(path, rows)
+        ours = [r for r in rows if (r["tcp.srcport"], r["tcp.dstport"]) in ports]
+        synthetic = [r for r in ours if r["frame.comment"] == SYNTHETIC]
+        assert len(synthetic) == 6, (node, synthetic)  # one opening and one close per file
+        syn, syn_ack, ack = synthetic[:3]
+        first_real = next(r for r in ours if r["frame.comment"] == "")
+        assert ours[:3] == synthetic[:3], node  # before the flow's first record
+        assert {r["frame.time_epoch"] for r in synthetic[:3]} == {first_real["frame.time_epoch"]}
+        assert (syn["ip.src"], syn["ip.dst"]) == (a, c) and flag(syn, "syn") and not flag(syn, "ack")
+        assert syn["tcp.seq_raw"] == "4294967295", syn
+        assert (syn_ack["ip.src"], syn_ack["ip.dst"]) == (c, a) and flag(syn_ack, "syn") and flag(syn_ack, "ack")
+        assert syn_ack["tcp.seq_raw"] == "4294967295" and syn_ack["tcp.ack_raw"] == "0", syn_ack
+        assert not flag(ack, "syn") and flag(ack, "ack") and ack["tcp.len"] == "0", ack
+        # On the hop of the file's first record of the flow, the SYN-ACK reversed.
+        assert (syn["wlan.ta"], syn["wlan.ra"]) == (ack["wlan.ta"], ack["wlan.ra"])
+        assert (syn_ack["wlan.ta"], syn_ack["wlan.ra"]) == (syn["wlan.ra"], syn["wlan.ta"])
+        hop = (first_real["wlan.ta"], first_real["wlan.ra"])
+        assert (syn["wlan.ta"], syn["wlan.ra"]) in (hop, hop[::-1])
+        # Data then starts at Wireshark's relative sequence number 1.
+        assert first_real["tcp.seq"] == "1" or first_real["ip.src"] == c, first_real
+        fin, fin_ack, last = synthetic[3:]
+        assert flag(fin, "fin") and fin["ip.src"] == a and int(fin["tcp.seq_raw"]) == last_byte, fin
+        assert flag(fin_ack, "fin") and fin_ack["ip.src"] == c and int(fin_ack["tcp.ack_raw"]) == last_byte + 1
+        assert not flag(last, "fin") and last["tcp.ack_raw"] == "1" and int(last["tcp.seq_raw"]) == last_byte + 1
+        # At the completion: after every record of the flow's data in the file.
+        assert all(float(r["frame.time_epoch"]) <= float(fin["frame.time_epoch"]) for r in ours)
+
+
+def test_a_synthetic_handshake_goes_on_the_wire_too_and_needs_pcapng(tmp_path):
+    """The wired file gets the host's flow's synthetic opening on the wire direction
+    of its first record (H->GW), and asking for it in a pcap file is refused at
+    /outputs/pcap/format with exit 2."""
+    doc = wired_scenario({"path": "trace", "per": "node", "nodes": ["GW"], "synthetic_handshake": True})
+    run(tmp_path, doc, "wired")
+    rows = tshark_table(tmp_path / "trace-wired.pcapng", WIRED_FIELDS + ["frame.comment", "tcp.flags.syn"])
+    synthetic = [r for r in rows if r["frame.comment"] == SYNTHETIC]
+    assert len(synthetic) >= 3 and synthetic[:3] == rows[:3], rows[:4]
+    assert [r["frame.interface_name"] for r in synthetic[:3]] == ["H->GW"] * 3
+    assert [r["ip.src"] for r in synthetic[:3]] == [node_ip(2), node_ip(0), node_ip(2)]
+    # The UDP flow gets none.
+    assert all(r["udp.length"] == "" for r in synthetic)
+    bad = wired_scenario({"path": "trace", "format": "pcap", "synthetic_handshake": True})
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(bad))
+    r = subprocess.run([WMNSIM, "run", str(f)], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert r.returncode == 2 and "/outputs/pcap/format" in r.stderr and "pcapng" in r.stderr, r.stderr

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "scenario/transport_builder.hpp"
@@ -49,6 +50,24 @@ TEST(Tcp, SegmentsAndAcksHaveTheirSizesAndFields) {
   EXPECT_EQ(bed.receiver.stats().acks_sent, 3u);
   EXPECT_EQ(bed.reverse.counters().delivered_bytes, 3 * kTcpIpHeaderBytes);
   EXPECT_EQ(bed.sender.stats().completed_at, bed.scheduler.now());
+}
+
+TEST(Tcp, CompletionListenerIsToldOnceWithTheLastByteAtTheCompletion) {
+  // The pcap trace's synthetic close hangs on this (runner/run_scenario.cpp): one
+  // call, at completed_at, with one past the last byte; none for a bulk transfer.
+  TcpTestBed bed(finite_sender(1000));
+  bed.pipe.drop_indices = {0};
+  std::vector<std::pair<Time, std::uint64_t>> told;
+  bed.sender.set_completion_listener([&](std::uint64_t end) { told.emplace_back(bed.scheduler.now(), end); });
+  bed.scheduler.run();
+  ASSERT_TRUE(bed.sender.stats().completed_at.has_value());
+  EXPECT_EQ(told, (std::vector<std::pair<Time, std::uint64_t>>{{*bed.sender.stats().completed_at, 1000}}));
+  EXPECT_EQ(told[0].first, 1_s + 832_us + 10_ms + 32_us + 10_ms);  // after the resend at the RTO
+  TcpTestBed bulk(bulk_sender());
+  bool bulk_told = false;
+  bulk.sender.set_completion_listener([&](std::uint64_t) { bulk_told = true; });
+  bulk.scheduler.run_until(2_s);
+  EXPECT_FALSE(bulk_told);
 }
 
 TEST(Tcp, InitialWindowFollowsRfc5681OrTheConfiguration) {

@@ -188,10 +188,10 @@ TEST(TcpHandshake, ASecondSynAckIsAcknowledgedAgain) {
 TEST(TcpHandshake, TheSenderIsNotOpenBeforeTheSynAck) {
   TcpTestBed bed(with_handshake(bulk_sender()));
   bed.scheduler.run_until(kControlRtt - 1_ps);
-  EXPECT_FALSE(bed.sender.core_is_open());
+  EXPECT_FALSE(bed.sender.is_open());
   EXPECT_EQ(bed.sender.connection(), Connection::syn_sent);
   bed.scheduler.run_until(kControlRtt);
-  EXPECT_TRUE(bed.sender.core_is_open());
+  EXPECT_TRUE(bed.sender.is_open());
 }
 
 // A WCCP sender opens the same way: the SYN (no congestion header: it carries no
