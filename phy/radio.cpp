@@ -65,8 +65,10 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
 
   AirObserver* trace = medium_.air_observer();
   // The frame being received when this one arrived: a frame not locked onto missed
-  // because of it (a trace only).
-  const RadioId receiving_from = locked_ ? locked_->sender : kNoRadio;
+  // because of it. A trace's only (Locked::sender is set only when traced), so
+  // untraced radios neither read it nor test the lock below: the cost of the trace
+  // when off is the one null test (docs/traces.md "Cost").
+  const RadioId receiving_from = trace != nullptr && locked_ ? locked_->sender : kNoRadio;
   if (locked_) {
     note_interferer(tx, power);
     std::visit([&](const auto& s) { s.overlap(*this, tx, frame, power, reach); }, strategy_);
@@ -76,9 +78,11 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   // A lock on `tx` now is a lock on this signal (the signals in flight have distinct
   // slots; ns-2's reception may outlast its first signal, whose slot may then serve
   // a later one, but not at the lock's instant).
-  const bool locked_now = locked_ && locked_->first_tx == tx && locked_->start == scheduler_.now();
-  if (trace != nullptr && !locked_now && !detection_pending(tx)) {
-    report_missed(*trace, tx, frame, power, reach, receiving_from, scheduler_.now());
+  if (trace != nullptr) [[unlikely]] {
+    const bool locked_now = locked_ && locked_->first_tx == tx && locked_->start == scheduler_.now();
+    if (!locked_now && !detection_pending(tx)) {
+      report_missed(*trace, tx, frame, power, reach, receiving_from, scheduler_.now());
+    }
   }
   update_cca();
 }
