@@ -16,7 +16,16 @@ measured MAC capacity B. Writes, for `wmnsim reproduce gateway`:
   of table1/table2 have the same scenarios and seeds, so each difference is paired);
 - fig6_offline.json, table4_offline.json: Fig. 6 and Table 4 the same way;
 - t12_b_acks.json, table4_b_acks.json: the per-flow runs of table1/2_offline and
-  table4_offline with the other reading of the measured B (the TCP ACKs' bytes counted).
+  table4_offline with the other reading of the measured B (the TCP ACKs' bytes counted);
+- fig7_offline.json: Fig. 7 the same way, with the TCP windows' and RTTs' series kept
+  (what holds a flow back after a change: the window or the share);
+- table1_buf50.json, table2_buf50.json: Tables 1 and 2's runs again with ns-2's 50-packet
+  gateway buffer (Queue set limit_ 50) instead of the scenarios' 25, for the schemes that
+  have a shared buffer (FIFO, the aggregate limit over a FIFO, and source limiting's
+  untouched gateway queue); t12_buf50_per_class.json: the schemes with only per-class
+  buffers (FQ, aggregate + FQ, per-flow), which never read the shared buffer's size, on
+  the first activation order of each topology (the report checks that they are
+  unchanged run for run).
 
 Usage: WMNSIM_BIN=build/ci/cli/wmnsim /usr/bin/python3 scripts/gateway_offline_shares.py
 (deterministic: the same files from the same wmnsim)
@@ -174,6 +183,69 @@ def write_b_acks() -> None:
     (REPRO / "table4_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
+BUFFER_SCHEMES = {"table1": ["fifo", "aggregate_rate_limit"],
+                  "table2": ["fifo", "aggregate_rate_limit", "source_rate_limit"]}
+PER_CLASS_SCHEMES = ["fq", "aggregate_rate_limit_fq", "per_flow_rate_limit"]
+NS2_BUFFER_PACKETS = 50  # ns-2's default interface queue, Queue set limit_ 50 (001 Sec. 5.2: "the default values in ns-2")
+T12_COLUMNS = {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]}
+T12_QUICK_CHECKS = [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
+                    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]
+
+
+def write_buffers() -> None:
+    """Tables 1 and 2 with ns-2's 50-packet gateway buffer beside the stored 25-packet runs: the same
+    scenarios, seeds and share mode (activity-driven, Bianchi's B), only `buffer_packets` changed."""
+    buffer = {"/controllers/0/buffer_packets": NS2_BUFFER_PACKETS}
+    for name in ("table1", "table2"):
+        src = json.loads((REPRO / f"{name}.json").read_text())
+        spec = {
+            "description": (f"Issue 38: {name}.json (every activation order, the stored activity-driven runs' "
+                            f"scenarios and seeds) with ns-2's {NS2_BUFFER_PACKETS}-packet gateway buffer instead "
+                            f"of the scenarios' 25, for the schemes with a shared buffer; written by "
+                            f"scripts/gateway_offline_shares.py"),
+            "scenarios": src["scenarios"],
+            "grid": {"/controllers/0/scheme": BUFFER_SCHEMES[name]},
+            "set": buffer,
+            "seeds": 1,
+            "tables": ["runs", "flows"],
+            "columns": T12_COLUMNS,
+            "quick": {"scenarios": [src["scenarios"][0]], "grid": {"/controllers/0/scheme": ["fifo"]},
+                      "set": {"/simulation/duration_s": 40}, "checks": T12_QUICK_CHECKS},
+        }
+        (REPRO / f"{name}_buf50.json").write_text(json.dumps(spec, indent=1) + "\n")
+    firsts = []
+    for name in ("table1", "table2"):
+        src = json.loads((REPRO / f"{name}.json").read_text())
+        firsts += [e for e in src["scenarios"] if Path(e["file"]).stem.endswith("_o01")]
+    spec = {
+        "description": (f"Issue 38: the schemes with only per-class gateway buffers (FQ, aggregate + FQ, per-flow) "
+                        f"with a {NS2_BUFFER_PACKETS}-packet shared buffer set, on the first activation order of each "
+                        f"topology of table1.json and table2.json: the shared buffer's size is not theirs, so the "
+                        f"runs should equal the stored 25-packet ones; written by scripts/gateway_offline_shares.py"),
+        "scenarios": firsts,
+        "grid": {"/controllers/0/scheme": PER_CLASS_SCHEMES},
+        "set": buffer,
+        "seeds": 1,
+        "tables": ["runs", "flows"],
+        "columns": T12_COLUMNS,
+        "quick": {"scenarios": [firsts[0]], "grid": {"/controllers/0/scheme": ["per_flow_rate_limit"]},
+                  "set": {"/simulation/duration_s": 40}, "checks": T12_QUICK_CHECKS},
+    }
+    (REPRO / "t12_buf50_per_class.json").write_text(json.dumps(spec, indent=1) + "\n")
+
+
+def write_fig7_offline() -> None:
+    """fig7.json off-line (write_small), with the TCP windows and RTTs per second kept as well."""
+    write_small("fig7")
+    path = REPRO / "fig7_offline.json"
+    spec = json.loads(path.read_text())
+    spec["description"] += ("; the flows' TCP windows and RTTs per second kept beside their goodput (what holds a "
+                            "flow back after a change)")
+    spec["set"]["/outputs"] = {"timeseries": ["flow_goodput", "tcp_cwnd", "flow_rtt"]}
+    spec["keep"] = spec["keep"] + ["timeseries:tcp_cwnd", "timeseries:flow_rtt"]
+    path.write_text(json.dumps(spec, indent=1) + "\n")
+
+
 def main() -> None:
     t1 = json.loads((REPRO / "table1.json").read_text())
     write_b(t1)
@@ -182,6 +254,8 @@ def main() -> None:
     for name in ("fig6", "table4"):
         write_small(name)
     write_b_acks()
+    write_fig7_offline()
+    write_buffers()
 
 
 if __name__ == "__main__":

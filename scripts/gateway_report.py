@@ -43,7 +43,7 @@ import math
 import statistics
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doc_blocks import Report  # noqa: E402
@@ -796,18 +796,19 @@ def fig9_plot(report: Report, data) -> None:
 # ---- Fig. 6 ---------------------------------------------------------------------------------------
 
 
-def fig6(report: Report, data) -> None:
+def fig6(report: Report, data, off) -> None:
+    """The fig6 runs (activity-driven shares, Bianchi's B), each subscriber's flows over its off-line
+    share with Bianchi's B (`off`: the fig6_offline runs, whose controller holds that share): one
+    fixed denominator, as in the variants' table below. The activity-driven controller's own share,
+    averaged over time, falls to 0 while it marks a starved subscriber idle, which would flatter it."""
     rows: Dict[str, Dict[str, List[float]]] = {}
-    warmup = json.loads((SCEN / "random20_fig6.json").read_text())["simulation"].get("warmup_s", 0)
+    shares = fig6_offline_shares(off, "bianchi")
     flows = data.flows
     for _, ctl in data.controllers.iterrows():
         part = flows[flows["seed"] == ctl["seed"]]
         rates = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
-        first = int(warmup / float(ctl["report_interval_s"]))
         for c in classes(ctl):
-            # The share over the measurement window (one value per report interval), as the goodput is.
-            window = c["share_series_bps"][first:] or [c["share_bps"]]
-            share = statistics.mean(window)
+            share = shares.get(c["class"])
             if not share:
                 continue
             entry = rows.setdefault(c["class"], {})
@@ -830,17 +831,20 @@ def fig6(report: Report, data) -> None:
     sums = {c: statistics.mean(v["sum"]) for c, v in rows.items()}
     seeds = data.runs["seed"].nunique()
     report.block("fig6", "\n".join(lines) + f"\n\nPer-flow rate limiting with one class per subscriber (the mesh node), "
-                 f"the collision-domain share; mean ± 95 % confidence interval over {seeds} seeds of "
+                 f"the controller's shares activity-driven (the scenario's); each ratio over the subscriber's off-line "
+                 f"share (the collision-domain model's for the flows the scenario declares, Bianchi's B, as "
+                 f"fig6_offline's controller holds it); mean ± 95 % confidence interval over {seeds} seeds of "
                  f"{data.runs['simulated_time_s'].iloc[0]:g} s. Subscribers' sums / share: {min(sums.values()):.2f} to "
-                 f"{max(sums.values()):.2f}, JFI of the sums {jain(list(sums.values())):.3f}.", data)
-    top = max(sums.values())
-    report.value("fig6_cap", "No subscriber's sum exceeds its share" if top <= 1.0 else
-                 f"The largest subscriber's sum is {top:.2f} of its share", data)
+                 f"{max(sums.values()):.2f}, JFI of the sums {jain(list(sums.values())):.3f}.", data, off)
+    above = sorted(((s, c) for c, s in sums.items() if s > 1.0), reverse=True)
+    report.value("fig6_cap", "No subscriber's sum exceeds its off-line share" if not above else
+                 "The sums of " + ", ".join(f"{c} ({s:.2f})" for s, c in above) + " exceed their off-line shares",
+                 data, off)
     multi = {c: [statistics.mean(v[f]) for f in v if f != "sum"] for c, v in rows.items() if len(v) > 2}
     widest = max(multi, key=lambda c: max(multi[c]) - min(multi[c]))
-    report.value("fig6_spread", f"{widest}'s: {min(multi[widest]):.2f} to {max(multi[widest]):.2f}", data)
+    report.value("fig6_spread", f"{widest}'s: {min(multi[widest]):.2f} to {max(multi[widest]):.2f}", data, off)
     low = sorted((s, c) for c, s in sums.items() if s < 0.75)
-    report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data)
+    report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data, off)
     report.claim(low, "Fig. 6: some subscribers get well under their share (below 0.75)")
 
 
@@ -896,6 +900,9 @@ def fig6_modes(report: Report, act, off) -> None:
     report.value("fig6_off_low", " and ".join(f"{c} ({x:.2f})" for x, c in off_low) or "no subscriber", off)
     act_low = sorted((x, c) for c, x in variants[("activity", "bianchi")].items() if x < 0.5)
     report.value("fig6_act_low", " and ".join(f"{c} ({x:.2f})" for x, c in act_low) or "no subscriber", act, off)
+    off_top = max(variants[("offline", "bianchi")].items(), key=lambda kv: kv[1])
+    report.value("fig6_off_max", f"{off_top[0]}'s, {off_top[1]:.2f} of its share" +
+                 (": no sum above its share, as 001 says" if off_top[1] <= 1.0 else ", above it"), off)
     under = sorted((x, c) for c, x in variants[("offline", "measured")].items() if x < 0.9)
     report.value("fig6_meas_under", " and ".join(f"{c} ({x:.2f})" for x, c in under) or "none", off)
     full_claim(report, jfis[2] > jfis[1], "Fig. 6: the measured B evens the subscribers' sums out (JFI) over Bianchi's, off-line")
@@ -1103,22 +1110,18 @@ def fig1_rts(report: Report, data, basic) -> None:
 FIG7_CHANGES = (150.0, 200.0, 250.0)  # chain7_short_lived.json's stops and starts
 CONVERGED = 0.10  # within 10 % of the new share
 SMOOTH_S = 5.0    # 001's plot resolution: the goodput averaged over 5 s
+FIG7_WINDOWS = (5.0, 2.0, 1.0)  # the averaging windows compared (1 s: the stored series as it is)
 
 
-def fig7_convergence(report: Report, data) -> None:
-    """Per change and flow sending after it: the seconds until the flow's goodput, averaged over the
-    last 5 s (001 plots at 5-s resolution), first comes within 10 % of its new share (the controller's
-    share series), mean over the seeds; the flow's state before the change says slow start (it starts
-    at the change) or congestion avoidance (it ran before)."""
-    ts, ctl = data.timeseries_flow_goodput, data.controllers
+def convergence(ts, ctl, run_end: float, window_s: float) -> List[Tuple[float, str, str, List[float], List[float],
+                                                                         List[Optional[float]]]]:
+    """Per change and flow sending after it: (change, flow, state before, shares before and after per
+    seed, seconds per seed until the flow's goodput, averaged over the last `window_s`, first comes within
+    10 % of its new share (the controller's share series); None: not before the next change). The state
+    before says slow start (the flow starts at the change) or congestion avoidance (it ran before)."""
     doc = json.loads((SCEN / "chain7_short_lived.json").read_text())
     spans = {f["id"]: (f.get("start_s", 0.0), f.get("stop_s", math.inf)) for f in doc["flows"]}
-    lines = ["| change at (s) | flow | state before | share before (kbit/s) | new share (kbit/s) | "
-             "seconds to within 10 % (per seed) |", "|---|---|---|---:|---:|---|"]
-    by_state: Dict[str, List[float]] = {"slow start": [], "congestion avoidance": []}
-    never = 0
-    slowest = None  # (seconds, flow, change, share before, share after)
-    run_end = float(data.runs["simulated_time_s"].iloc[0])  # the quick variant stops early
+    out = []
     for k, c in enumerate(FIG7_CHANGES):
         if c + SMOOTH_S >= run_end:
             continue
@@ -1127,7 +1130,8 @@ def fig7_convergence(report: Report, data) -> None:
             if not (a <= c < b):
                 continue
             state = "slow start" if a == c else "congestion avoidance"
-            times, befores, shares = [], [], []
+            times: List[Optional[float]] = []
+            befores, shares = [], []
             for seed in sorted(ctl["seed"].unique()):
                 row = ctl[ctl["seed"] == seed].iloc[0]
                 dt = float(row["report_interval_s"])
@@ -1137,24 +1141,39 @@ def fig7_convergence(report: Report, data) -> None:
                 g = ts[(ts["seed"] == seed) & (ts["id"] == fid)].sort_values("time_s")
                 t, v = g["time_s"].astype(float).tolist(), g["value"].astype(float).tolist()
                 found = None
-                for i, ti in enumerate(t):
+                for ti in t:
                     if ti <= c or ti > end:
                         continue
-                    window = [v[j] for j in range(len(t)) if ti - SMOOTH_S < t[j] <= ti]
+                    window = [v[j] for j in range(len(t)) if ti - window_s < t[j] <= ti]
                     if share and abs(statistics.mean(window) / share - 1) <= CONVERGED:
                         found = ti - c
                         break
                 times.append(found)
                 befores.append(before)
                 shares.append(share)
-            got = [x for x in times if x is not None]
-            if got and (slowest is None or max(got) > slowest[0]):
-                slowest = (max(got), fid, c, statistics.mean(befores), statistics.mean(shares))
-            never += len(times) - len(got)
-            by_state[state] += got
-            cells = ", ".join(f"{x:g}" if x is not None else "not within" for x in times)
-            lines.append(f"| {c:g} | {fid} | {state} | {statistics.mean(befores) / 1e3:.1f} | "
-                         f"{statistics.mean(shares) / 1e3:.1f} | {cells} |")
+            out.append((c, fid, state, befores, shares, times))
+    return out
+
+
+def fig7_convergence(report: Report, data) -> None:
+    """001 reads its convergence times off a plot at 5-s resolution: the stored fig7 runs' goodput per
+    second averaged over the last 5 s, the seconds until it first comes within 10 % of the new share."""
+    ts, ctl = data.timeseries_flow_goodput, data.controllers
+    lines = ["| change at (s) | flow | state before | share before (kbit/s) | new share (kbit/s) | "
+             "seconds to within 10 % (per seed) |", "|---|---|---|---:|---:|---|"]
+    by_state: Dict[str, List[float]] = {"slow start": [], "congestion avoidance": []}
+    never = 0
+    slowest = None  # (seconds, flow, change, share before, share after)
+    run_end = float(data.runs["simulated_time_s"].iloc[0])  # the quick variant stops early
+    for c, fid, state, befores, shares, times in convergence(ts, ctl, run_end, SMOOTH_S):
+        got = [x for x in times if x is not None]
+        if got and (slowest is None or max(got) > slowest[0]):
+            slowest = (max(got), fid, c, statistics.mean(befores), statistics.mean(shares))
+        never += len(times) - len(got)
+        by_state[state] += got
+        cells = ", ".join(f"{x:g}" if x is not None else "not within" for x in times)
+        lines.append(f"| {c:g} | {fid} | {state} | {statistics.mean(befores) / 1e3:.1f} | "
+                     f"{statistics.mean(shares) / 1e3:.1f} | {cells} |")
     report.block("fig7_convergence", "\n".join(lines) + f"\n\nGoodput per second (the measurement interval), "
                  f"averaged over the last {SMOOTH_S:g} s; 'not within': not within 10 % of the new share before the "
                  f"next change. {data.runs['seed'].nunique()} seeds.", data)
@@ -1165,6 +1184,119 @@ def fig7_convergence(report: Report, data) -> None:
     if slowest:
         report.value("fig7_conv_slowest", f"{slowest[1]} after {slowest[2]:g} s, {slowest[0]:g} s in one seed (its share "
                      f"from {slowest[3] / 1e3:.0f} to {slowest[4] / 1e3:.0f} kbit/s)", data)
+
+
+def fig7_variant_series(data, b: Optional[str]):
+    """The goodput series and controllers of a fig7 experiment, those with B source `b` if given."""
+    ts, ctl = data.timeseries_flow_goodput, data.controllers
+    if b is not None:
+        ts, ctl = ts[ts[B_SOURCE] == b], ctl[ctl[B_SOURCE] == b]
+    return ts, ctl
+
+
+def fig7_windows(report: Report, act, off) -> None:
+    """Fig. 7's convergence times per averaging window (the same stored runs: what the window alone
+    adds) and per variant (activity-driven shares, off-line shares, the measured B: what the share's
+    timing and size add)."""
+    run_end = float(act.runs["simulated_time_s"].iloc[0])
+    variants = [(("activity", "bianchi"), act, None), (("offline", "bianchi"), off, "bianchi"),
+                (("offline", "measured"), off, "measured")]
+    lines = ["| shares, B | goodput averaged over (s) | slow start: seconds to within 10 % | "
+             "congestion avoidance | median, slow start and congestion avoidance | not within before the next change |",
+             "|---|---:|---|---|---|---:|"]
+    for variant, data, b in variants:
+        ts, ctl = fig7_variant_series(data, b)
+        for k, w in enumerate(FIG7_WINDOWS):
+            recs = convergence(ts, ctl, run_end, w)
+            got = {state: [x for r in recs if r[2] == state for x in r[5] if x is not None]
+                   for state in ("slow start", "congestion avoidance")}
+            never = sum(1 for r in recs for x in r[5] if x is None)
+            cells = [span(f"{min(xs):g}", f"{max(xs):g}") if xs else "none" for xs in got.values()]
+            medians = ", ".join(f"{statistics.median(xs):g}" if xs else "-" for xs in got.values())
+            lines.append(f"| {VARIANT_NAMES[variant] if k == 0 else ''} | {w:g} | {cells[0]} | {cells[1]} | "
+                         f"{medians} | {never} |")
+            key = {("activity", "bianchi"): "act", ("offline", "bianchi"): "off", ("offline", "measured"): "meas"}[variant]
+            for state, short in (("slow start", "ss"), ("congestion avoidance", "ca")):
+                xs = got[state]
+                report.value(f"fig7_w{w:g}_{key}_{short}", span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs else "none",
+                             data)
+            report.value(f"fig7_w{w:g}_{key}_never", str(never), data)
+    report.block("fig7_windows", "\n".join(lines) + f"\n\nThe convergence of the table above (seconds from each "
+                 f"change until the flow's goodput, averaged over the window, first comes within 10 % of its new share; "
+                 f"ranges over the changes, flows and seeds) for each averaging window and variant; activity-driven: "
+                 f"the fig7 runs, off-line: fig7_offline, {off.runs['seed'].nunique()} seeds each.", act, off)
+
+
+# ---- The gateway buffer: ns-2's 50 packets beside the scenarios' 25 (issue 38) ---------------------
+
+BUFFER_SIZES = (25, 50)
+
+
+def run_jfis(flows) -> Dict[Tuple[str, str, int], float]:
+    """Each run's JFI of its flows' goodput, by (scenario, scheme, seed)."""
+    return {(scen, scheme, int(seed)): jain(part["goodput_bps"].astype(float).tolist())
+            for (scen, scheme, seed), part in flows.groupby(["scenario", SCHEME, "seed"], sort=False)}
+
+
+def paired(flows, other) -> Any:
+    """The rows of `flows` whose (scenario, scheme, seed) `other` also ran."""
+    keys = set(zip(other["scenario"], other[SCHEME], other["seed"]))
+    return flows[[k in keys for k in zip(flows["scenario"], flows[SCHEME], flows["seed"])]]
+
+
+def t12_buffers(report: Report, d1, d2) -> None:
+    """Tables 1-2's shared-buffer schemes at the scenarios' 25 packets (the stored table1/table2 runs)
+    and at ns-2's 50 (table1_buf50, table2_buf50: the same scenarios, seeds and shares); and the
+    per-class schemes, which have no shared buffer, checked unchanged run for run."""
+    lines = ["| direction | scheme | gateway buffer (packets) | JFI | min/fair | max/fair | U/U_opt | "
+             "JFI, 50 minus 25, run by run |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    b1, b2 = report.data("table1_buf50"), report.data("table2_buf50")
+    moves: List[str] = []
+    largest = (0.0, "")
+    counts = set()
+    for direction, act, b50 in (("down", d1, b1), ("up", d2, b2)):
+        at25 = paired(act.flows, b50.flows)
+        rows = {25: t12_variant_rows(at25, None), 50: t12_variant_rows(b50.flows, None)}
+        j25, j50 = run_jfis(at25), run_jfis(b50.flows)
+        for scheme in [s for s in TABLE_SCHEMES + ("source_rate_limit",) if s in rows[50]]:
+            diffs = [j50[k] - j25[k] for k in j50 if k[1] == scheme and k in j25]
+            counts.add(len(diffs))
+            mean_change = statistics.mean(diffs)
+            change = f"{mean_change:+.3f} ± {statistics.stdev(diffs) if len(diffs) > 1 else 0.0:.3f}"
+            for size in BUFFER_SIZES:
+                ms = rows[size][scheme]
+                cols = [mean_sd([m[i] for m in ms]) for i in range(4)]
+                first = size == BUFFER_SIZES[0]
+                lines.append(f"| {direction if first and scheme == 'fifo' else ''} | {NAMES[scheme] if first else ''} | "
+                             f"{size} | {' | '.join(cols)} | {'' if first else change} |")
+            moves.append(f"{direction} {NAMES[scheme].lower()} {mean_change:+.2f}")
+            if abs(mean_change) >= abs(largest[0]):
+                largest = (mean_change, f"{direction} {NAMES[scheme].lower()}")
+    runs = "/".join(str(c) for c in sorted(counts))
+    report.block("t12_buffers", "\n".join(lines) + f"\n\nThe schemes with a shared gateway buffer (the others have "
+                 f"only their 5-packet per-class buffers); activity-driven shares and Bianchi's B, as in Tables 1 and "
+                 f"2; mean ± standard deviation over {runs} runs per row, the same scenarios and seeds at both sizes. "
+                 f"The fair rate is the collision-domain share with every flow active.", d1, d2, b1, b2)
+    report.value("buf_jfi_moves", "; ".join(moves), d1, d2, b1, b2)
+    report.value("buf_largest", f"{largest[1]} ({largest[0]:+.2f})", d1, d2, b1, b2)
+    # The per-class schemes never read buffer_packets (control/gateway_rate_control.cpp builds their
+    # queues with per-class bounds only): their runs at 50 must equal the stored ones.
+    pc = report.data("t12_buf50_per_class")
+    same = differ = 0
+    for direction, act in (("down", d1), ("up", d2)):
+        mine = pc.flows[pc.flows["scenario"].str.contains(f"_{direction}_")]
+        theirs = paired(act.flows, mine)
+        a = dict(zip(zip(theirs["scenario"], theirs[SCHEME], theirs["seed"], theirs["flow_id"]),
+                     theirs["goodput_bps"].astype(float)))
+        for (scen, scheme, seed), part in mine.groupby(["scenario", SCHEME, "seed"], sort=False):
+            got = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
+            if all(a.get((scen, scheme, seed, f)) == g for f, g in got.items()):
+                same += 1
+            else:
+                differ += 1
+    report.value("buf_per_class", f"the same goodput for every flow in all {same} runs" if not differ else
+                 f"a different goodput in {differ} of {same + differ} runs", d1, d2, pc)
+    report.claim(not differ, "the per-class schemes' runs do not depend on the shared buffer's size")
 
 
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
@@ -1189,6 +1321,7 @@ def main() -> int:
     d1, d2 = report.data("table1"), report.data("table2")
     down, up = tables12(report, d1, "down"), tables12(report, d2, "up")
     t12_values(report, down, up, d1, d2)
+    t12_buffers(report, d1, d2)
     table3(report, report.data("table3"), report.data("table3_poisson"))
     d4 = report.data("table4")
     body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
@@ -1200,7 +1333,7 @@ def main() -> int:
     d5 = report.data("fig5")
     fig5(report, d5)
     fig5_plot(report, d5)
-    fig6(report, report.data("fig6"))
+    fig6(report, report.data("fig6"), report.data("fig6_offline"))
     d7 = report.data("fig7")
     body, f7 = interval_table(d7, [(0, 150), (150, 200), (200, 250), (250, 300)], {},
                               {"1->0": ["1to0", "1to0_again"], "0->5": ["0to5"], "0->7": ["0to7", "0to7_again"],
@@ -1208,6 +1341,7 @@ def main() -> int:
     report.block("fig7", body, d7)
     report.value("fig7_range", span(f"{min(f7):.2f}", f"{max(f7):.2f}"), d7)
     fig7_convergence(report, d7)
+    fig7_windows(report, d7, report.data("fig7_offline"))
     capacity(report)
     # Issue 38: 001's off-line shares and a measured B beside the activity-driven runs above.
     db = report.data("b_measured")

@@ -309,72 +309,68 @@ TEST(GatewayRateControl, PerFlowLimitNeverPutsAFlowAboveItsCapByMoreThanTheBucke
 }
 
 TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
-  const auto issues_of = [](const nlohmann::json& controller) {
+  // The one issue a controller object raises (an empty one, after a failed check, when it raises
+  // none or several).
+  const auto only_issue = [](const nlohmann::json& controller) {
     nlohmann::json doc = jamshaid("chain_1mbps.json");
     doc["controllers"][0] = controller;
+    std::vector<ValidationIssue> issues;
     try {
       parse_scenario(doc);
     } catch (const ScenarioError& e) {
-      return e.issues();
+      issues = e.issues();
     }
-    return std::vector<ValidationIssue>{};
+    EXPECT_EQ(issues.size(), 1u) << controller.dump();
+    return issues.size() == 1 ? issues[0] : ValidationIssue{};
+  };
+  const auto parses = [](const nlohmann::json& controller) {
+    nlohmann::json doc = jamshaid("chain_1mbps.json");
+    doc["controllers"][0] = controller;
+    parse_scenario(doc);
   };
   const nlohmann::json base = {{"type", "gateway_rate_control"}, {"gateway", "n0"}};
   nlohmann::json both = base;
   both["flow_idle_timeout_s"] = 2;
   both["flow_idle_timeout_intervals"] = 4;
-  auto issues = issues_of(both);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
-  EXPECT_NE(issues[0].message.find("not both"), std::string::npos);
+  ValidationIssue issue = only_issue(both);
+  EXPECT_EQ(issue.path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_NE(issue.message.find("not both"), std::string::npos);
 
   nlohmann::json offline = base;
   offline["share_mode"] = "offline";
   offline["flow_idle_timeout_intervals"] = 4;
-  issues = issues_of(offline);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
-  EXPECT_NE(issues[0].message.find("share_mode"), std::string::npos);
+  issue = only_issue(offline);
+  EXPECT_EQ(issue.path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_NE(issue.message.find("share_mode"), std::string::npos);
 
   nlohmann::json given = base;
   given["fair_rate_bps"] = 50000;
   given["mac_capacity"] = "measured";
-  issues = issues_of(given);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity");
+  EXPECT_EQ(only_issue(given).path, "/controllers/0/mac_capacity");
 
   nlohmann::json two_b = base;
   two_b["mac_capacity"] = "measured";
   two_b["mac_capacity_bps"] = 700000;
-  issues = issues_of(two_b);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity_bps");
+  EXPECT_EQ(only_issue(two_b).path, "/controllers/0/mac_capacity_bps");
 
   // What a measured B counts means nothing for another B.
   nlohmann::json counts = base;
   counts["measured_b_counts"] = "data_and_tcp_acks";
-  issues = issues_of(counts);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
-  EXPECT_NE(issues[0].message.find("measured"), std::string::npos);
+  issue = only_issue(counts);
+  EXPECT_EQ(issue.path, "/controllers/0/measured_b_counts");
+  EXPECT_NE(issue.message.find("measured"), std::string::npos);
   counts["mac_capacity"] = "measured";
-  EXPECT_TRUE(issues_of(counts).empty());
+  EXPECT_NO_THROW(parses(counts));
   counts["measured_b_counts"] = "acks";
-  issues = issues_of(counts);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
+  EXPECT_EQ(only_issue(counts).path, "/controllers/0/measured_b_counts");
 
   nlohmann::json low = base;
   low["flow_idle_timeout_intervals"] = 0.5;
-  issues = issues_of(low);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_EQ(only_issue(low).path, "/controllers/0/flow_idle_timeout_intervals");
 
   nlohmann::json mode = base;
   mode["share_mode"] = "ofline";
-  issues = issues_of(mode);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/share_mode");
+  EXPECT_EQ(only_issue(mode).path, "/controllers/0/share_mode");
 }
 
 }  // namespace
