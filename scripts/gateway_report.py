@@ -27,7 +27,10 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     table4_offline: the shaping schemes with 001's off-line shares, B Bianchi's or measured, beside the
     activity-driven runs above; t12_b_acks, table4_b_acks: the per-flow off-line runs with the other
     reading of the measured B (the TCP ACKs' bytes counted); parking_lot2: Sec. 2.1's 2-hop parking
-    lot; fig1_rts: Fig. 1 with RTS/CTS.
+    lot; fig1_rts: Fig. 1 with RTS/CTS; fig7_offline: Fig. 7 off-line with both Bs, the TCP windows
+    and RTTs kept (its convergence per averaging window and variant); table1_buf50, table2_buf50:
+    Tables 1-2's shared-buffer schemes with ns-2's 50-packet gateway buffer, beside the stored
+    25-packet runs; t12_buf50_per_class: the per-class schemes with it, checked unchanged.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
 every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
