@@ -14,11 +14,11 @@ measured MAC capacity B. Writes, for `wmnsim reproduce gateway`:
   declares active), once with Bianchi's B and once with the measured one, on the
   first ORDERS activation orders of each topology (the stored activity-driven runs
   of table1/table2 have the same scenarios and seeds, so each difference is paired);
-- fig6_offline.json, table4_offline.json: Fig. 6 and Table 4 the same way;
+- fig6_offline.json, table4_offline.json, fig7_offline.json: Figs. 6 and 7 and Table 4 the
+  same way (Fig. 7: its convergence after each change with the share's timing and size
+  changed);
 - t12_b_acks.json, table4_b_acks.json: the per-flow runs of table1/2_offline and
   table4_offline with the other reading of the measured B (the TCP ACKs' bytes counted);
-- fig7_offline.json: Fig. 7 the same way, with the TCP windows' and RTTs' series kept
-  (what holds a flow back after a change: the window or the share);
 - table1_buf50.json, table2_buf50.json: Tables 1 and 2's runs again with ns-2's 50-packet
   gateway buffer (Queue set limit_ 50) instead of the scenarios' 25, for the schemes that
   have a shared buffer (FIFO, the aggregate limit over a FIFO, and source limiting's
@@ -36,7 +36,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import List
+from typing import List, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 REPRO = ROOT / "scenarios" / "jamshaid" / "reproduction"
@@ -129,9 +129,10 @@ def write_table(name: str) -> None:
     (REPRO / f"{name}_offline.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
-def write_small(name: str) -> None:
+def write_small(name: str, quick_b: Sequence[str] = ("measured",)) -> None:
     """An experiment of one scenario with the controller offline (its idle timeout,
-    which applies only to activity-driven shares, left out)."""
+    which applies only to activity-driven shares, left out); its quick variant with the
+    B sources `quick_b` (both where the report reads both)."""
     src = json.loads((REPRO / f"{name}.json").read_text())
     scenario = json.loads((REPRO / src["scenario"]).read_text())
     controller = {k: v for k, v in scenario["controllers"][0].items() if k != "flow_idle_timeout_s"}
@@ -141,7 +142,7 @@ def write_small(name: str) -> None:
                            f"written by scripts/gateway_offline_shares.py")
     spec["grid"] = {"/controllers/0/mac_capacity": B_SOURCES}
     spec["set"] = {**src.get("set", {}), "/controllers/0": controller}
-    spec["quick"] = {**src["quick"], "grid": {"/controllers/0/mac_capacity": ["measured"]}}
+    spec["quick"] = {**src["quick"], "grid": {"/controllers/0/mac_capacity": list(quick_b)}}
     (REPRO / f"{name}_offline.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
@@ -234,27 +235,15 @@ def write_buffers() -> None:
     (REPRO / "t12_buf50_per_class.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
-def write_fig7_offline() -> None:
-    """fig7.json off-line (write_small), with the TCP windows and RTTs per second kept as well."""
-    write_small("fig7")
-    path = REPRO / "fig7_offline.json"
-    spec = json.loads(path.read_text())
-    spec["description"] += ("; the flows' TCP windows and RTTs per second kept beside their goodput (what holds a "
-                            "flow back after a change)")
-    spec["set"]["/outputs"] = {"timeseries": ["flow_goodput", "tcp_cwnd", "flow_rtt"]}
-    spec["keep"] = spec["keep"] + ["timeseries:tcp_cwnd", "timeseries:flow_rtt"]
-    path.write_text(json.dumps(spec, indent=1) + "\n")
-
-
 def main() -> None:
     t1 = json.loads((REPRO / "table1.json").read_text())
     write_b(t1)
     write_table("table1")
     write_table("table2")
-    for name in ("fig6", "table4"):
-        write_small(name)
+    write_small("fig6", B_SOURCES)  # Fig. 6's table divides by the off-line share with Bianchi's B
+    write_small("table4")
     write_b_acks()
-    write_fig7_offline()
+    write_small("fig7", B_SOURCES)  # Fig. 7's convergence with both Bs
     write_buffers()
 
 

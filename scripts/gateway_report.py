@@ -27,8 +27,8 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     table4_offline: the shaping schemes with 001's off-line shares, B Bianchi's or measured, beside the
     activity-driven runs above; t12_b_acks, table4_b_acks: the per-flow off-line runs with the other
     reading of the measured B (the TCP ACKs' bytes counted); parking_lot2: Sec. 2.1's 2-hop parking
-    lot; fig1_rts: Fig. 1 with RTS/CTS; fig7_offline: Fig. 7 off-line with both Bs, the TCP windows
-    and RTTs kept (its convergence per averaging window and variant); table1_buf50, table2_buf50:
+    lot; fig1_rts: Fig. 1 with RTS/CTS; fig7_offline: Fig. 7 off-line with both Bs (its convergence per
+    averaging window and variant); table1_buf50, table2_buf50:
     Tables 1-2's shared-buffer schemes with ns-2's 50-packet gateway buffer, beside the stored
     25-packet runs; t12_buf50_per_class: the per-class schemes with it, checked unchanged.
 
@@ -1114,13 +1114,21 @@ FIG7_CHANGES = (150.0, 200.0, 250.0)  # chain7_short_lived.json's stops and star
 CONVERGED = 0.10  # within 10 % of the new share
 SMOOTH_S = 5.0    # 001's plot resolution: the goodput averaged over 5 s
 FIG7_WINDOWS = (5.0, 2.0, 1.0)  # the averaging windows compared (1 s: the stored series as it is)
+PAPER_FIG7_SS_S, PAPER_FIG7_CA_S = 5.0, 15.0  # 001 Sec. 5.3.3: slow start "within the 5 s resolution", CA "up to 15 s"
+REPRO_DIR = SCEN / "reproduction"
+# The (variant, window) pairs whose ranges the prose quotes.
+FIG7_PROSE = {("act", 5.0), ("act", 2.0), ("act", 1.0), ("off", 2.0), ("meas", 2.0), ("meas", 5.0)}
+
+
+FIG7_SETTLED_S = 20.0  # Fig. 7's table leaves each interval's first 20 s out
 
 
 def convergence(ts, ctl, run_end: float, window_s: float) -> List[Tuple[float, str, str, List[float], List[float],
-                                                                         List[Optional[float]]]]:
+                                                                         List[Optional[float]], List[float]]]:
     """Per change and flow sending after it: (change, flow, state before, shares before and after per
     seed, seconds per seed until the flow's goodput, averaged over the last `window_s`, first comes within
-    10 % of its new share (the controller's share series); None: not before the next change). The state
+    10 % of its new share (the controller's share series; None: not before the next change), and per seed
+    the flow's mean goodput from 20 s after the change to the next change over its new share). The state
     before says slow start (the flow starts at the change) or congestion avoidance (it ran before)."""
     doc = json.loads((SCEN / "chain7_short_lived.json").read_text())
     spans = {f["id"]: (f.get("start_s", 0.0), f.get("stop_s", math.inf)) for f in doc["flows"]}
@@ -1134,7 +1142,7 @@ def convergence(ts, ctl, run_end: float, window_s: float) -> List[Tuple[float, s
                 continue
             state = "slow start" if a == c else "congestion avoidance"
             times: List[Optional[float]] = []
-            befores, shares = [], []
+            befores, shares, held = [], [], []
             for seed in sorted(ctl["seed"].unique()):
                 row = ctl[ctl["seed"] == seed].iloc[0]
                 dt = float(row["report_interval_s"])
@@ -1154,7 +1162,9 @@ def convergence(ts, ctl, run_end: float, window_s: float) -> List[Tuple[float, s
                 times.append(found)
                 befores.append(before)
                 shares.append(share)
-            out.append((c, fid, state, befores, shares, times))
+                settled = [x for ti, x in zip(t, v) if c + FIG7_SETTLED_S < ti <= end]
+                held.append(statistics.mean(settled) / share if settled and share else float("nan"))
+            out.append((c, fid, state, befores, shares, times, held))
     return out
 
 
@@ -1168,7 +1178,7 @@ def fig7_convergence(report: Report, data) -> None:
     never = 0
     slowest = None  # (seconds, flow, change, share before, share after)
     run_end = float(data.runs["simulated_time_s"].iloc[0])  # the quick variant stops early
-    for c, fid, state, befores, shares, times in convergence(ts, ctl, run_end, SMOOTH_S):
+    for c, fid, state, befores, shares, times, _ in convergence(ts, ctl, run_end, SMOOTH_S):
         got = [x for x in times if x is not None]
         if got and (slowest is None or max(got) > slowest[0]):
             slowest = (max(got), fid, c, statistics.mean(befores), statistics.mean(shares))
@@ -1205,25 +1215,66 @@ def fig7_windows(report: Report, act, off) -> None:
     variants = [(("activity", "bianchi"), act, None), (("offline", "bianchi"), off, "bianchi"),
                 (("offline", "measured"), off, "measured")]
     lines = ["| shares, B | goodput averaged over (s) | slow start: seconds to within 10 % | "
-             "congestion avoidance | median, slow start and congestion avoidance | not within before the next change |",
-             "|---|---:|---|---|---|---:|"]
+             "congestion avoidance | median, slow start and congestion avoidance | not within before the next change | "
+             "least goodput / share held, from 20 s after a change |",
+             "|---|---:|---|---|---|---:|---|"]
+    results: Dict[Tuple[str, str, float], Dict[str, List[float]]] = {}
+    new_shares: List[float] = []
+    nevers: Dict[Tuple[str, str, float], int] = {}
     for variant, data, b in variants:
         ts, ctl = fig7_variant_series(data, b)
         for k, w in enumerate(FIG7_WINDOWS):
             recs = convergence(ts, ctl, run_end, w)
+            if variant == VARIANTS[0] and k == 0:
+                new_shares = [x for r in recs for x in r[4]]
+            # What each flow holds once settled (independent of the window): the least mean over the seeds.
+            held = min((statistics.mean(r[6]), r[1], r[0]) for r in recs)
+            held_cell = f"{held[0]:.2f} ({held[1]} after {held[2]:g} s)" if k == 0 else ""
             got = {state: [x for r in recs if r[2] == state for x in r[5] if x is not None]
                    for state in ("slow start", "congestion avoidance")}
+            results[variant + (w,)] = got
             never = sum(1 for r in recs for x in r[5] if x is None)
+            nevers[variant + (w,)] = never
             cells = [span(f"{min(xs):g}", f"{max(xs):g}") if xs else "none" for xs in got.values()]
             medians = ", ".join(f"{statistics.median(xs):g}" if xs else "-" for xs in got.values())
             lines.append(f"| {VARIANT_NAMES[variant] if k == 0 else ''} | {w:g} | {cells[0]} | {cells[1]} | "
-                         f"{medians} | {never} |")
+                         f"{medians} | {never} | {held_cell} |")
             key = {("activity", "bianchi"): "act", ("offline", "bianchi"): "off", ("offline", "measured"): "meas"}[variant]
-            for state, short in (("slow start", "ss"), ("congestion avoidance", "ca")):
-                xs = got[state]
-                report.value(f"fig7_w{w:g}_{key}_{short}", span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs else "none",
-                             data)
-            report.value(f"fig7_w{w:g}_{key}_never", str(never), data)
+            if (key, w) in FIG7_PROSE:
+                for state, short in (("slow start", "ss"), ("congestion avoidance", "ca")):
+                    xs = got[state]
+                    report.value(f"fig7_w{w:g}_{key}_{short}", span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs
+                                 else "none", data)
+            if k == 0:
+                report.value(f"fig7_held_{key}", held_cell, data)
+    # One segment a second, against the shares: how coarse a 1-s mean is.
+    step = 8 * json.loads((REPRO_DIR / "fig7.json").read_text())["set"]["/flows/0/payload_bytes"]
+    report.value("fig7_quantum", f"{step / 1e3:g} kbit/s, {step / max(new_shares):.0%}-{step / min(new_shares):.0%} of "
+                 f"the {min(new_shares) / 1e3:.0f}-{max(new_shares) / 1e3:.0f} kbit/s shares", act)
+
+    def med(variant, w) -> Tuple[float, float]:
+        got = results[variant + (w,)]
+        return tuple(statistics.median(got[st]) if got[st] else math.nan
+                     for st in ("slow start", "congestion avoidance"))
+
+    act2, off2 = med(VARIANTS[0], 2.0), med(VARIANTS[1], 2.0)
+    report.value("fig7_w2_medians", f"medians {off2[0]:g} and {off2[1]:g} s off-line against {act2[0]:g} and "
+                 f"{act2[1]:g} s activity-driven", act, off)
+    close = all(abs(a - o) <= 1.0 for a, o in zip(act2, off2))
+    report.value("fig7_mode_verdict", "the medians are within a second of each other, so the share's timing is "
+                 "not what holds the flows back" if close else "the medians differ by more than a second",
+                 act, off)
+    meas = results[VARIANTS[2] + (2.0,)]
+    ss_max = max(meas["slow start"], default=math.inf)
+    ca_max = max(meas["congestion avoidance"], default=math.inf)
+    within = ss_max <= PAPER_FIG7_SS_S and ca_max <= PAPER_FIG7_CA_S and nevers[VARIANTS[2] + (2.0,)] == 0
+    report.value("fig7_left", (f"nothing beyond 001's figures: with off-line shares, the measured B and a 2-s mean, "
+                               f"every slow-start flow comes within 10 % of its share in at most {ss_max:g} s (001: "
+                               f"within {PAPER_FIG7_SS_S:g} s) and every congestion-avoidance flow in at most "
+                               f"{ca_max:g} s (001: up to {PAPER_FIG7_CA_S:g} s)") if within else
+                 (f"with off-line shares, the measured B and a 2-s mean, slow start still takes up to {ss_max:g} s "
+                  f"(001: {PAPER_FIG7_SS_S:g}) and congestion avoidance up to {ca_max:g} s (001: {PAPER_FIG7_CA_S:g}); "
+                  f"no run here isolates the rest"), off)
     report.block("fig7_windows", "\n".join(lines) + f"\n\nThe convergence of the table above (seconds from each "
                  f"change until the flow's goodput, averaged over the window, first comes within 10 % of its new share; "
                  f"ranges over the changes, flows and seeds) for each averaging window and variant; activity-driven: "
@@ -1233,6 +1284,7 @@ def fig7_windows(report: Report, act, off) -> None:
 # ---- The gateway buffer: ns-2's 50 packets beside the scenarios' 25 (issue 38) ---------------------
 
 BUFFER_SIZES = (25, 50)
+BUFFER_NAMES = {"fifo": "FIFO", "aggregate_rate_limit": "the aggregate limit", "source_rate_limit": "source limiting"}
 
 
 def run_jfis(flows) -> Dict[Tuple[str, str, int], float]:
@@ -1257,6 +1309,10 @@ def t12_buffers(report: Report, d1, d2) -> None:
     moves: List[str] = []
     largest = (0.0, "")
     counts = set()
+    closer: List[str] = []
+    further: List[str] = []
+    far: List[str] = []
+    fifo_below_aggregate = True
     for direction, act, b50 in (("down", d1, b1), ("up", d2, b2)):
         at25 = paired(act.flows, b50.flows)
         rows = {25: t12_variant_rows(at25, None), 50: t12_variant_rows(b50.flows, None)}
@@ -1266,15 +1322,29 @@ def t12_buffers(report: Report, d1, d2) -> None:
             counts.add(len(diffs))
             mean_change = statistics.mean(diffs)
             change = f"{mean_change:+.3f} ± {statistics.stdev(diffs) if len(diffs) > 1 else 0.0:.3f}"
+            jfi = {size: statistics.mean(m[0] for m in rows[size][scheme]) for size in BUFFER_SIZES}
+            paper = (PAPER_T1 if direction == "down" else PAPER_T2)[scheme][0]
+            label = f"{direction}, {BUFFER_NAMES[scheme]} ({jfi[25]:.2f} to {jfi[50]:.2f}; 001: {paper:g})"
+            (closer if abs(jfi[50] - paper) < abs(jfi[25] - paper) else further).append(label)
+            if scheme == "fifo":
+                fars = {}
+                for size in BUFFER_SIZES:
+                    xs = [m[5] for m in rows[size][scheme] if not math.isnan(m[5])]
+                    fars[size] = statistics.mean(xs) if xs else math.nan
+                far.append((direction, fars[25], fars[50], sum(1 for d in diffs if d > 0), len(diffs)))
             for size in BUFFER_SIZES:
                 ms = rows[size][scheme]
                 cols = [mean_sd([m[i] for m in ms]) for i in range(4)]
                 first = size == BUFFER_SIZES[0]
                 lines.append(f"| {direction if first and scheme == 'fifo' else ''} | {NAMES[scheme] if first else ''} | "
                              f"{size} | {' | '.join(cols)} | {'' if first else change} |")
-            moves.append(f"{direction} {NAMES[scheme].lower()} {mean_change:+.2f}")
+            moves.append(f"{direction}, {BUFFER_NAMES[scheme]} {mean_change:+.2f}")
             if abs(mean_change) >= abs(largest[0]):
-                largest = (mean_change, f"{direction} {NAMES[scheme].lower()}")
+                largest = (mean_change, f"{direction}, {BUFFER_NAMES[scheme]}")
+        for size in BUFFER_SIZES:
+            if "aggregate_rate_limit" in rows[size] and "fifo" in rows[size]:
+                fifo_below_aggregate &= (statistics.mean(m[0] for m in rows[size]["fifo"]) <
+                                         statistics.mean(m[0] for m in rows[size]["aggregate_rate_limit"]))
     runs = "/".join(str(c) for c in sorted(counts))
     report.block("t12_buffers", "\n".join(lines) + f"\n\nThe schemes with a shared gateway buffer (the others have "
                  f"only their 5-packet per-class buffers); activity-driven shares and Bianchi's B, as in Tables 1 and "
@@ -1282,6 +1352,14 @@ def t12_buffers(report: Report, d1, d2) -> None:
                  f"The fair rate is the collision-domain share with every flow active.", d1, d2, b1, b2)
     report.value("buf_jfi_moves", "; ".join(moves), d1, d2, b1, b2)
     report.value("buf_largest", f"{largest[1]} ({largest[0]:+.2f})", d1, d2, b1, b2)
+    more = all(f50 > f25 for _, f25, f50, _, _ in far)
+    report.value("buf_verdict", "With 50 packets the mean JFI is closer to 001's for " + ("; ".join(closer) or "none") +
+                 ", and further from it for " + ("; ".join(further) or "none") + ". Under FIFO the flows of 4 or more "
+                 f"hops get {'more' if more else 'not always more'} of their share with 50 packets (" +
+                 "; ".join(f"{d} {f25:.2f} to {f50:.2f}" for d, f25, f50, _, _ in far) + "), and FIFO's JFI is higher "
+                 "with 50 in " + " and ".join(f"{r} of {n} runs {d}" for d, _, _, r, n in far) + ". " +
+                 ("FIFO stays below the aggregate limit at both sizes, in both directions." if fifo_below_aggregate
+                  else "FIFO is not below the aggregate limit at both sizes."), d1, d2, b1, b2)
     # The per-class schemes never read buffer_packets (control/gateway_rate_control.cpp builds their
     # queues with per-class bounds only): their runs at 50 must equal the stored ones.
     pc = report.data("t12_buf50_per_class")
