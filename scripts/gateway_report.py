@@ -849,7 +849,7 @@ def fig6(report: Report, data, off) -> None:
     low = sorted((s, c) for c, s in sums.items() if s < 0.75)
     report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data, off)
     off_sums = fig6_sums(off, shares, "bianchi")
-    report.claim(all(off_sums.get(c, 1.0) < 0.75 for _, c in low),
+    full_claim(report, all(off_sums.get(c, 1.0) < 0.75 for _, c in low),
                  "Fig. 6: the subscribers under 0.75 of their share are under it with off-line shares too")
     report.claim(low, "Fig. 6: some subscribers get well under their share (below 0.75)")
 
@@ -1263,7 +1263,7 @@ def fig7_windows(report: Report, act, off) -> None:
     act2, off2 = med(VARIANTS[0], 2.0), med(VARIANTS[1], 2.0)
     held = {v: min(statistics.mean(r[6]) for r in convergence(*fig7_variant_series(d, b), run_end, 2.0))
             for v, d, b in variants}
-    report.claim(held[VARIANTS[1]] < 1 - CONVERGED <= held[VARIANTS[2]],
+    full_claim(report, held[VARIANTS[1]] < 1 - CONVERGED <= held[VARIANTS[2]],
                  "Fig. 7: with Bianchi's B a flow holds under 0.9 of its off-line share, with the measured B none does")
     report.value("fig7_w2_medians", f"medians {off2[0]:g} and {off2[1]:g} s off-line against {act2[0]:g} and "
                  f"{act2[1]:g} s activity-driven", act, off)
