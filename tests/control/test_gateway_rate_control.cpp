@@ -51,6 +51,29 @@ TEST(GatewayRateControl, PerFlowLimitHoldsEachSubscriberToItsShare) {
   EXPECT_EQ(stats["classes"][0]["data_arrival_rate_bps"].size(), 40u);  // one per second
 }
 
+TEST(GatewayRateControl, TheSharedBufferSizeReachesOnlyTheSchemesThatHaveOne) {
+  // Issue 38 runs Tables 1-2 with ns-2's 50-packet gateway buffer beside the scenarios' 25
+  // only for the schemes with a shared buffer: the per-class ones keep each class in its
+  // own buffer (per_flow_buffer_packets), so buffer_packets must leave their runs alone.
+  const auto goodputs = [](const std::string& scheme, int buffer_packets) {
+    nlohmann::json doc = jamshaid("chain_1mbps.json");
+    doc["simulation"]["duration_s"] = 30;
+    doc["controllers"][0]["scheme"] = scheme;
+    doc["controllers"][0]["fair_rate_bps"] = 125000;
+    doc["controllers"][0]["buffer_packets"] = buffer_packets;
+    // Three classes of 10 could hold 30 packets, more than 25: a shared bound would bind.
+    doc["controllers"][0]["per_flow_buffer_packets"] = 10;
+    std::vector<double> out;
+    for (const auto& f : run_scenario(parse_scenario(doc)).flows) out.push_back(flow_column::goodput_bps.of(f));
+    return out;
+  };
+  for (const std::string scheme : {"fq", "aggregate_rate_limit_fq", "per_flow_rate_limit"}) {
+    EXPECT_EQ(goodputs(scheme, 25), goodputs(scheme, 50)) << scheme;
+  }
+  // The check can fail: a drop-tail FIFO of 25 packets overflows under three 20-packet windows.
+  EXPECT_NE(goodputs("fifo", 25), goodputs("fifo", 50));
+}
+
 TEST(GatewayRateControl, FifoStarvesTheThreeHopFlowAndPerFlowLimitingDoesNot) {
   // 001 Fig. 3 and Table 1: a shared FIFO leaves n3's flow a small fraction of the
   // others'; per-flow rate limiting at the fair share (125 kbit/s) evens them out.
