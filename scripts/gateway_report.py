@@ -1329,6 +1329,7 @@ def t12_buffers(report: Report, d1, d2) -> None:
     counts = set()
     closer: List[str] = []
     further: List[str] = []
+    unchanged: List[str] = []
     far: List[str] = []
     fifo_below_aggregate = True
     for direction, act, b50 in (("down", d1, b1), ("up", d2, b2)):
@@ -1343,7 +1344,10 @@ def t12_buffers(report: Report, d1, d2) -> None:
             jfi = {size: statistics.mean(m[0] for m in rows[size][scheme]) for size in BUFFER_SIZES}
             paper = (PAPER_T1 if direction == "down" else PAPER_T2)[scheme][0]
             label = f"{direction}, {BUFFER_NAMES[scheme]} ({jfi[25]:.2f} to {jfi[50]:.2f}; 001: {paper:g})"
-            (closer if abs(jfi[50] - paper) < abs(jfi[25] - paper) else further).append(label)
+            if abs(jfi[50] - jfi[25]) < 0.005:  # the same to the table's two decimals
+                unchanged.append(label)
+            else:
+                (closer if abs(jfi[50] - paper) < abs(jfi[25] - paper) else further).append(label)
             if scheme == "fifo":
                 fars = {}
                 for size in BUFFER_SIZES:
@@ -1386,7 +1390,8 @@ def t12_buffers(report: Report, d1, d2) -> None:
                  d1, d2, b1, b2)
     more = all(f50 > f25 for _, f25, f50, _, _ in far)
     report.value("buf_verdict", "With 50 packets the mean JFI is closer to 001's for " + ("; ".join(closer) or "none") +
-                 ", and further from it for " + ("; ".join(further) or "none") + ". Under FIFO the flows of 4 or more "
+                 ", and further from it for " + ("; ".join(further) or "none") +
+                 (", and the same for " + "; ".join(unchanged) if unchanged else "") + ". Under FIFO the flows of 4 or more "
                  f"hops get {'more' if more else 'not always more'} of their share with 50 packets (" +
                  "; ".join(f"{d} {f25:.2f} to {f50:.2f}" for d, f25, f50, _, _ in far) + "), and FIFO's JFI is higher "
                  "with 50 in " + " and ".join(f"{r} of {n} runs {d}" for d, _, _, r, n in far) + ". " +
