@@ -33,8 +33,9 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     25-packet runs; t12_buf50_per_class: the per-class schemes with it, checked unchanged.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
-every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
-Figs. 5-7 the controller's own shares, read from its stored statistics.
+every flow active (`wmnsim model capacity`, analytic, computed here); Fig. 6 the off-line
+share for the flows its scenario declares (fig6_offline's controller, Bianchi's B); Table 3,
+Table 4, Figs. 5 and 7 the controller's own shares, read from its stored statistics.
 
 Usage: wmnsim reproduce gateway [--report-only]   (or: this script [--data DIR]
 [--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
