@@ -49,6 +49,14 @@ B_SOURCES = ["bianchi", "measured"]
 QUICK_B = ("t12_chain4", "parking_lot2", "fig6_random20", "table4_multi_radio", "a4_grid6x6_basic", "a4_random01_basic",
            "a4_random01_rts")
 
+BUFFER_SCHEMES = {"table1": ["fifo", "aggregate_rate_limit"],
+                  "table2": ["fifo", "aggregate_rate_limit", "source_rate_limit"]}
+PER_CLASS_SCHEMES = ["fq", "aggregate_rate_limit_fq", "per_flow_rate_limit"]
+NS2_BUFFER_PACKETS = 50  # ns-2's default interface queue, Queue set limit_ 50 (001 Sec. 5.2: "the default values in ns-2")
+T12_COLUMNS = {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]}
+T12_QUICK_CHECKS = [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
+                    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]
+
 
 def wmnsim_bin() -> str:
     return os.environ.get("WMNSIM_BIN") or str(ROOT / "build" / "release" / "cli" / "wmnsim")
@@ -119,12 +127,11 @@ def write_table(name: str) -> None:
         "seeds": 1,
         "tables": ["runs", "flows"],
         # What the report and the quick checks read (the storage budget, docs/reproduce.md).
-        "columns": {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]},
+        "columns": T12_COLUMNS,
         "quick": {"scenarios": [keep[0]],
                   "grid": {"/controllers/0/scheme": ["per_flow_rate_limit"], "/controllers/0/mac_capacity": B_SOURCES},
                   "set": {"/simulation/duration_s": 40},
-                  "checks": [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
-                             {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]},
+                  "checks": T12_QUICK_CHECKS},
     }
     (REPRO / f"{name}_offline.json").write_text(json.dumps(spec, indent=1) + "\n")
 
@@ -166,11 +173,10 @@ def write_b_acks() -> None:
         "seeds": 1,
         "tables": ["runs", "flows"],
         "keep": ["controllers"],
-        "columns": {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]},
+        "columns": T12_COLUMNS,
         "quick": {"scenarios": [scenarios[0]],
                   "set": {"/simulation/duration_s": 40},
-                  "checks": [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
-                             {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]},
+                  "checks": T12_QUICK_CHECKS},
     }
     (REPRO / "t12_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
     t4 = json.loads((REPRO / "table4_offline.json").read_text())
@@ -182,15 +188,6 @@ def write_b_acks() -> None:
                                                    "measured_b_counts": "data_and_tcp_acks"}}
     spec["quick"] = {k: v for k, v in t4["quick"].items() if k != "grid"}
     (REPRO / "table4_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
-
-
-BUFFER_SCHEMES = {"table1": ["fifo", "aggregate_rate_limit"],
-                  "table2": ["fifo", "aggregate_rate_limit", "source_rate_limit"]}
-PER_CLASS_SCHEMES = ["fq", "aggregate_rate_limit_fq", "per_flow_rate_limit"]
-NS2_BUFFER_PACKETS = 50  # ns-2's default interface queue, Queue set limit_ 50 (001 Sec. 5.2: "the default values in ns-2")
-T12_COLUMNS = {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]}
-T12_QUICK_CHECKS = [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
-                    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]
 
 
 def write_buffers() -> None:
