@@ -14,9 +14,18 @@ measured MAC capacity B. Writes, for `wmnsim reproduce gateway`:
   declares active), once with Bianchi's B and once with the measured one, on the
   first ORDERS activation orders of each topology (the stored activity-driven runs
   of table1/table2 have the same scenarios and seeds, so each difference is paired);
-- fig6_offline.json, table4_offline.json: Fig. 6 and Table 4 the same way;
+- fig6_offline.json, table4_offline.json, fig7_offline.json: Figs. 6 and 7 and Table 4 the
+  same way (Fig. 7: its convergence after each change with the share's timing and size
+  changed);
 - t12_b_acks.json, table4_b_acks.json: the per-flow runs of table1/2_offline and
-  table4_offline with the other reading of the measured B (the TCP ACKs' bytes counted).
+  table4_offline with the other reading of the measured B (the TCP ACKs' bytes counted);
+- table1_buf50.json, table2_buf50.json: Tables 1 and 2's runs again with ns-2's 50-packet
+  gateway buffer (Queue set limit_ 50) instead of the scenarios' 25, for the schemes that
+  have a shared buffer (FIFO, the aggregate limit over a FIFO, and source limiting's
+  untouched gateway queue); t12_buf50_per_class.json: the schemes with only per-class
+  buffers (FQ, aggregate + FQ, per-flow), which never read the shared buffer's size, on
+  the first activation order of each topology (the report checks that they are
+  unchanged run for run).
 
 Usage: WMNSIM_BIN=build/ci/cli/wmnsim /usr/bin/python3 scripts/gateway_offline_shares.py
 (deterministic: the same files from the same wmnsim)
@@ -27,7 +36,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import List
+from typing import List, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 REPRO = ROOT / "scenarios" / "jamshaid" / "reproduction"
@@ -39,6 +48,14 @@ B_SOURCES = ["bianchi", "measured"]
 # The one-hop runs of the quick variant: those the other experiments' quick variants need.
 QUICK_B = ("t12_chain4", "parking_lot2", "fig6_random20", "table4_multi_radio", "a4_grid6x6_basic", "a4_random01_basic",
            "a4_random01_rts")
+
+BUFFER_SCHEMES = {"table1": ["fifo", "aggregate_rate_limit"],
+                  "table2": ["fifo", "aggregate_rate_limit", "source_rate_limit"]}
+PER_CLASS_SCHEMES = ["fq", "aggregate_rate_limit_fq", "per_flow_rate_limit"]
+NS2_BUFFER_PACKETS = 50  # ns-2's default interface queue, Queue set limit_ 50 (001 Sec. 5.2: "the default values in ns-2")
+T12_COLUMNS = {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]}
+T12_QUICK_CHECKS = [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
+                    {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]
 
 
 def wmnsim_bin() -> str:
@@ -110,19 +127,19 @@ def write_table(name: str) -> None:
         "seeds": 1,
         "tables": ["runs", "flows"],
         # What the report and the quick checks read (the storage budget, docs/reproduce.md).
-        "columns": {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]},
+        "columns": T12_COLUMNS,
         "quick": {"scenarios": [keep[0]],
                   "grid": {"/controllers/0/scheme": ["per_flow_rate_limit"], "/controllers/0/mac_capacity": B_SOURCES},
                   "set": {"/simulation/duration_s": 40},
-                  "checks": [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
-                             {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]},
+                  "checks": T12_QUICK_CHECKS},
     }
     (REPRO / f"{name}_offline.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
-def write_small(name: str) -> None:
+def write_small(name: str, quick_b: Sequence[str] = ("measured",)) -> None:
     """An experiment of one scenario with the controller offline (its idle timeout,
-    which applies only to activity-driven shares, left out)."""
+    which applies only to activity-driven shares, left out); its quick variant with the
+    B sources `quick_b` (both where the report reads both)."""
     src = json.loads((REPRO / f"{name}.json").read_text())
     scenario = json.loads((REPRO / src["scenario"]).read_text())
     controller = {k: v for k, v in scenario["controllers"][0].items() if k != "flow_idle_timeout_s"}
@@ -132,7 +149,7 @@ def write_small(name: str) -> None:
                            f"written by scripts/gateway_offline_shares.py")
     spec["grid"] = {"/controllers/0/mac_capacity": B_SOURCES}
     spec["set"] = {**src.get("set", {}), "/controllers/0": controller}
-    spec["quick"] = {**src["quick"], "grid": {"/controllers/0/mac_capacity": ["measured"]}}
+    spec["quick"] = {**src["quick"], "grid": {"/controllers/0/mac_capacity": list(quick_b)}}
     (REPRO / f"{name}_offline.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
@@ -156,11 +173,10 @@ def write_b_acks() -> None:
         "seeds": 1,
         "tables": ["runs", "flows"],
         "keep": ["controllers"],
-        "columns": {"runs": ["jain_fairness_index", "total_goodput_bps"], "flows": ["goodput_bps"]},
+        "columns": T12_COLUMNS,
         "quick": {"scenarios": [scenarios[0]],
                   "set": {"/simulation/duration_s": 40},
-                  "checks": [{"table": "runs", "metric": "jain_fairness_index", "tolerance": {"absolute": 0.05}},
-                             {"table": "runs", "metric": "total_goodput_bps", "tolerance": {"relative": 0.1}}]},
+                  "checks": T12_QUICK_CHECKS},
     }
     (REPRO / "t12_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
     t4 = json.loads((REPRO / "table4_offline.json").read_text())
@@ -174,14 +190,58 @@ def write_b_acks() -> None:
     (REPRO / "table4_b_acks.json").write_text(json.dumps(spec, indent=1) + "\n")
 
 
+def write_buffers() -> None:
+    """Tables 1 and 2 with ns-2's 50-packet gateway buffer beside the stored 25-packet runs: the same
+    scenarios, seeds and share mode (activity-driven, Bianchi's B), only `buffer_packets` changed."""
+    buffer = {"/controllers/0/buffer_packets": NS2_BUFFER_PACKETS}
+    for name in ("table1", "table2"):
+        src = json.loads((REPRO / f"{name}.json").read_text())
+        spec = {
+            "description": (f"Issue 38: {name}.json (every activation order, the stored activity-driven runs' "
+                            f"scenarios and seeds) with ns-2's {NS2_BUFFER_PACKETS}-packet gateway buffer instead "
+                            f"of the scenarios' 25, for the schemes with a shared buffer; written by "
+                            f"scripts/gateway_offline_shares.py"),
+            "scenarios": src["scenarios"],
+            "grid": {"/controllers/0/scheme": BUFFER_SCHEMES[name]},
+            "set": buffer,
+            "seeds": 1,
+            "tables": ["runs", "flows"],
+            "columns": T12_COLUMNS,
+            "quick": {"scenarios": [src["scenarios"][0]], "grid": {"/controllers/0/scheme": ["fifo"]},
+                      "set": {"/simulation/duration_s": 40}, "checks": T12_QUICK_CHECKS},
+        }
+        (REPRO / f"{name}_buf50.json").write_text(json.dumps(spec, indent=1) + "\n")
+    firsts = []
+    for name in ("table1", "table2"):
+        src = json.loads((REPRO / f"{name}.json").read_text())
+        firsts += [e for e in src["scenarios"] if Path(e["file"]).stem.endswith("_o01")]
+    spec = {
+        "description": (f"Issue 38: the schemes with only per-class gateway buffers (FQ, aggregate + FQ, per-flow) "
+                        f"with a {NS2_BUFFER_PACKETS}-packet shared buffer set, on the first activation order of each "
+                        f"topology of table1.json and table2.json: the shared buffer's size is not theirs, so the "
+                        f"runs should equal the stored 25-packet ones; written by scripts/gateway_offline_shares.py"),
+        "scenarios": firsts,
+        "grid": {"/controllers/0/scheme": PER_CLASS_SCHEMES},
+        "set": buffer,
+        "seeds": 1,
+        "tables": ["runs", "flows"],
+        "columns": T12_COLUMNS,
+        "quick": {"scenarios": [firsts[0]], "grid": {"/controllers/0/scheme": ["per_flow_rate_limit"]},
+                  "set": {"/simulation/duration_s": 40}, "checks": T12_QUICK_CHECKS},
+    }
+    (REPRO / "t12_buf50_per_class.json").write_text(json.dumps(spec, indent=1) + "\n")
+
+
 def main() -> None:
     t1 = json.loads((REPRO / "table1.json").read_text())
     write_b(t1)
     write_table("table1")
     write_table("table2")
-    for name in ("fig6", "table4"):
-        write_small(name)
+    write_small("fig6", B_SOURCES)  # Fig. 6's table divides by the off-line share with Bianchi's B
+    write_small("table4")
     write_b_acks()
+    write_small("fig7", B_SOURCES)  # Fig. 7's convergence with both Bs
+    write_buffers()
 
 
 if __name__ == "__main__":

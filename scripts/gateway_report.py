@@ -27,11 +27,15 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     table4_offline: the shaping schemes with 001's off-line shares, B Bianchi's or measured, beside the
     activity-driven runs above; t12_b_acks, table4_b_acks: the per-flow off-line runs with the other
     reading of the measured B (the TCP ACKs' bytes counted); parking_lot2: Sec. 2.1's 2-hop parking
-    lot; fig1_rts: Fig. 1 with RTS/CTS.
+    lot; fig1_rts: Fig. 1 with RTS/CTS; fig7_offline: Fig. 7 off-line with both Bs (its convergence per
+    averaging window and variant); table1_buf50, table2_buf50:
+    Tables 1-2's shared-buffer schemes with ns-2's 50-packet gateway buffer, beside the stored
+    25-packet runs; t12_buf50_per_class: the per-class schemes with it, checked unchanged.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
-every flow active (`wmnsim model capacity`, analytic, computed here); Table 3, Table 4,
-Figs. 5-7 the controller's own shares, read from its stored statistics.
+every flow active (`wmnsim model capacity`, analytic, computed here); Fig. 6 the off-line
+share for the flows its scenario declares (fig6_offline's controller, Bianchi's B); Table 3,
+Table 4, Figs. 5 and 7 the controller's own shares, read from its stored statistics.
 
 Usage: wmnsim reproduce gateway [--report-only]   (or: this script [--data DIR]
 [--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
@@ -43,7 +47,7 @@ import math
 import statistics
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doc_blocks import Report  # noqa: E402
@@ -796,18 +800,19 @@ def fig9_plot(report: Report, data) -> None:
 # ---- Fig. 6 ---------------------------------------------------------------------------------------
 
 
-def fig6(report: Report, data) -> None:
+def fig6(report: Report, data, off) -> None:
+    """The fig6 runs (activity-driven shares, Bianchi's B), each subscriber's flows over its off-line
+    share with Bianchi's B (`off`: the fig6_offline runs, whose controller holds that share): one
+    fixed denominator, as in the variants' table below. The activity-driven controller's own share,
+    averaged over time, falls to 0 while it marks a starved subscriber idle, which would flatter it."""
     rows: Dict[str, Dict[str, List[float]]] = {}
-    warmup = json.loads((SCEN / "random20_fig6.json").read_text())["simulation"].get("warmup_s", 0)
+    shares = fig6_offline_shares(off, "bianchi")
     flows = data.flows
     for _, ctl in data.controllers.iterrows():
         part = flows[flows["seed"] == ctl["seed"]]
         rates = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
-        first = int(warmup / float(ctl["report_interval_s"]))
         for c in classes(ctl):
-            # The share over the measurement window (one value per report interval), as the goodput is.
-            window = c["share_series_bps"][first:] or [c["share_bps"]]
-            share = statistics.mean(window)
+            share = shares.get(c["class"])
             if not share:
                 continue
             entry = rows.setdefault(c["class"], {})
@@ -830,17 +835,23 @@ def fig6(report: Report, data) -> None:
     sums = {c: statistics.mean(v["sum"]) for c, v in rows.items()}
     seeds = data.runs["seed"].nunique()
     report.block("fig6", "\n".join(lines) + f"\n\nPer-flow rate limiting with one class per subscriber (the mesh node), "
-                 f"the collision-domain share; mean ± 95 % confidence interval over {seeds} seeds of "
+                 f"the controller's shares activity-driven (the scenario's); each ratio over the subscriber's off-line "
+                 f"share (the collision-domain model's for the flows the scenario declares, Bianchi's B, as "
+                 f"fig6_offline's controller holds it); mean ± 95 % confidence interval over {seeds} seeds of "
                  f"{data.runs['simulated_time_s'].iloc[0]:g} s. Subscribers' sums / share: {min(sums.values()):.2f} to "
-                 f"{max(sums.values()):.2f}, JFI of the sums {jain(list(sums.values())):.3f}.", data)
-    top = max(sums.values())
-    report.value("fig6_cap", "No subscriber's sum exceeds its share" if top <= 1.0 else
-                 f"The largest subscriber's sum is {top:.2f} of its share", data)
+                 f"{max(sums.values()):.2f}, JFI of the sums {jain(list(sums.values())):.3f}.", data, off)
+    above = sorted(((s, c) for c, s in sums.items() if s > 1.0), reverse=True)
+    report.value("fig6_cap", "No subscriber's sum exceeds its off-line share" if not above else
+                 "The sums of " + ", ".join(f"{c} ({s:.2f})" for s, c in above) + " exceed their off-line shares",
+                 data, off)
     multi = {c: [statistics.mean(v[f]) for f in v if f != "sum"] for c, v in rows.items() if len(v) > 2}
     widest = max(multi, key=lambda c: max(multi[c]) - min(multi[c]))
-    report.value("fig6_spread", f"{widest}'s: {min(multi[widest]):.2f} to {max(multi[widest]):.2f}", data)
+    report.value("fig6_spread", f"{widest}'s: {min(multi[widest]):.2f} to {max(multi[widest]):.2f}", data, off)
     low = sorted((s, c) for c, s in sums.items() if s < 0.75)
-    report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data)
+    report.value("fig6_low", ", ".join(f"{c} {s:.2f}" for s, c in low) or "none", data, off)
+    off_sums = fig6_sums(off, shares, "bianchi")
+    full_claim(report, all(off_sums.get(c, 1.0) < 0.75 for _, c in low),
+                 "Fig. 6: the subscribers under 0.75 of their share are under it with off-line shares too")
     report.claim(low, "Fig. 6: some subscribers get well under their share (below 0.75)")
 
 
@@ -896,6 +907,9 @@ def fig6_modes(report: Report, act, off) -> None:
     report.value("fig6_off_low", " and ".join(f"{c} ({x:.2f})" for x, c in off_low) or "no subscriber", off)
     act_low = sorted((x, c) for c, x in variants[("activity", "bianchi")].items() if x < 0.5)
     report.value("fig6_act_low", " and ".join(f"{c} ({x:.2f})" for x, c in act_low) or "no subscriber", act, off)
+    off_top = max(variants[("offline", "bianchi")].items(), key=lambda kv: kv[1])
+    report.value("fig6_off_max", f"{off_top[0]}'s, {off_top[1]:.2f} of its share" +
+                 (": no sum above its share, as 001 says" if off_top[1] <= 1.0 else ", above it"), off)
     under = sorted((x, c) for c, x in variants[("offline", "measured")].items() if x < 0.9)
     report.value("fig6_meas_under", " and ".join(f"{c} ({x:.2f})" for x, c in under) or "none", off)
     full_claim(report, jfis[2] > jfis[1], "Fig. 6: the measured B evens the subscribers' sums out (JFI) over Bianchi's, off-line")
@@ -1103,22 +1117,26 @@ def fig1_rts(report: Report, data, basic) -> None:
 FIG7_CHANGES = (150.0, 200.0, 250.0)  # chain7_short_lived.json's stops and starts
 CONVERGED = 0.10  # within 10 % of the new share
 SMOOTH_S = 5.0    # 001's plot resolution: the goodput averaged over 5 s
+FIG7_WINDOWS = (5.0, 2.0, 1.0)  # the averaging windows compared (1 s: the stored series as it is)
+PAPER_FIG7_SS_S, PAPER_FIG7_CA_S = 5.0, 15.0  # 001 Sec. 5.3.3: slow start "within the 5 s resolution", CA "up to 15 s"
+REPRO_DIR = SCEN / "reproduction"
+# The (variant, window) pairs whose ranges the prose quotes.
+FIG7_PROSE = {("act", 5.0), ("act", 2.0), ("act", 1.0), ("off", 2.0), ("meas", 2.0), ("meas", 5.0)}
 
 
-def fig7_convergence(report: Report, data) -> None:
-    """Per change and flow sending after it: the seconds until the flow's goodput, averaged over the
-    last 5 s (001 plots at 5-s resolution), first comes within 10 % of its new share (the controller's
-    share series), mean over the seeds; the flow's state before the change says slow start (it starts
-    at the change) or congestion avoidance (it ran before)."""
-    ts, ctl = data.timeseries_flow_goodput, data.controllers
+FIG7_SETTLED_S = 20.0  # Fig. 7's table leaves each interval's first 20 s out
+
+
+def convergence(ts, ctl, run_end: float, window_s: float) -> List[Tuple[float, str, str, List[float], List[float],
+                                                                         List[Optional[float]], List[float]]]:
+    """Per change and flow sending after it: (change, flow, state before, shares before and after per
+    seed, seconds per seed until the flow's goodput, averaged over the last `window_s`, first comes within
+    10 % of its new share (the controller's share series; None: not before the next change), and per seed
+    the flow's mean goodput from 20 s after the change to the next change over its new share). The state
+    before says slow start (the flow starts at the change) or congestion avoidance (it ran before)."""
     doc = json.loads((SCEN / "chain7_short_lived.json").read_text())
     spans = {f["id"]: (f.get("start_s", 0.0), f.get("stop_s", math.inf)) for f in doc["flows"]}
-    lines = ["| change at (s) | flow | state before | share before (kbit/s) | new share (kbit/s) | "
-             "seconds to within 10 % (per seed) |", "|---|---|---|---:|---:|---|"]
-    by_state: Dict[str, List[float]] = {"slow start": [], "congestion avoidance": []}
-    never = 0
-    slowest = None  # (seconds, flow, change, share before, share after)
-    run_end = float(data.runs["simulated_time_s"].iloc[0])  # the quick variant stops early
+    out = []
     for k, c in enumerate(FIG7_CHANGES):
         if c + SMOOTH_S >= run_end:
             continue
@@ -1127,7 +1145,8 @@ def fig7_convergence(report: Report, data) -> None:
             if not (a <= c < b):
                 continue
             state = "slow start" if a == c else "congestion avoidance"
-            times, befores, shares = [], [], []
+            times: List[Optional[float]] = []
+            befores, shares, held = [], [], []
             for seed in sorted(ctl["seed"].unique()):
                 row = ctl[ctl["seed"] == seed].iloc[0]
                 dt = float(row["report_interval_s"])
@@ -1137,24 +1156,41 @@ def fig7_convergence(report: Report, data) -> None:
                 g = ts[(ts["seed"] == seed) & (ts["id"] == fid)].sort_values("time_s")
                 t, v = g["time_s"].astype(float).tolist(), g["value"].astype(float).tolist()
                 found = None
-                for i, ti in enumerate(t):
+                for ti in t:
                     if ti <= c or ti > end:
                         continue
-                    window = [v[j] for j in range(len(t)) if ti - SMOOTH_S < t[j] <= ti]
+                    window = [v[j] for j in range(len(t)) if ti - window_s < t[j] <= ti]
                     if share and abs(statistics.mean(window) / share - 1) <= CONVERGED:
                         found = ti - c
                         break
                 times.append(found)
                 befores.append(before)
                 shares.append(share)
-            got = [x for x in times if x is not None]
-            if got and (slowest is None or max(got) > slowest[0]):
-                slowest = (max(got), fid, c, statistics.mean(befores), statistics.mean(shares))
-            never += len(times) - len(got)
-            by_state[state] += got
-            cells = ", ".join(f"{x:g}" if x is not None else "not within" for x in times)
-            lines.append(f"| {c:g} | {fid} | {state} | {statistics.mean(befores) / 1e3:.1f} | "
-                         f"{statistics.mean(shares) / 1e3:.1f} | {cells} |")
+                settled = [x for ti, x in zip(t, v) if c + FIG7_SETTLED_S < ti <= end]
+                held.append(statistics.mean(settled) / share if settled and share else float("nan"))
+            out.append((c, fid, state, befores, shares, times, held))
+    return out
+
+
+def fig7_convergence(report: Report, data) -> None:
+    """001 reads its convergence times off a plot at 5-s resolution: the stored fig7 runs' goodput per
+    second averaged over the last 5 s, the seconds until it first comes within 10 % of the new share."""
+    ts, ctl = data.timeseries_flow_goodput, data.controllers
+    lines = ["| change at (s) | flow | state before | share before (kbit/s) | new share (kbit/s) | "
+             "seconds to within 10 % (per seed) |", "|---|---|---|---:|---:|---|"]
+    by_state: Dict[str, List[float]] = {"slow start": [], "congestion avoidance": []}
+    never = 0
+    slowest = None  # (seconds, flow, change, share before, share after)
+    run_end = float(data.runs["simulated_time_s"].iloc[0])  # the quick variant stops early
+    for c, fid, state, befores, shares, times, _ in convergence(ts, ctl, run_end, SMOOTH_S):
+        got = [x for x in times if x is not None]
+        if got and (slowest is None or max(got) > slowest[0]):
+            slowest = (max(got), fid, c, statistics.mean(befores), statistics.mean(shares))
+        never += len(times) - len(got)
+        by_state[state] += got
+        cells = ", ".join(f"{x:g}" if x is not None else "not within" for x in times)
+        lines.append(f"| {c:g} | {fid} | {state} | {statistics.mean(befores) / 1e3:.1f} | "
+                     f"{statistics.mean(shares) / 1e3:.1f} | {cells} |")
     report.block("fig7_convergence", "\n".join(lines) + f"\n\nGoodput per second (the measurement interval), "
                  f"averaged over the last {SMOOTH_S:g} s; 'not within': not within 10 % of the new share before the "
                  f"next change. {data.runs['seed'].nunique()} seeds.", data)
@@ -1165,6 +1201,221 @@ def fig7_convergence(report: Report, data) -> None:
     if slowest:
         report.value("fig7_conv_slowest", f"{slowest[1]} after {slowest[2]:g} s, {slowest[0]:g} s in one seed (its share "
                      f"from {slowest[3] / 1e3:.0f} to {slowest[4] / 1e3:.0f} kbit/s)", data)
+
+
+def fig7_variant_series(data, b: Optional[str]):
+    """The goodput series and controllers of a fig7 experiment, those with B source `b` if given."""
+    ts, ctl = data.timeseries_flow_goodput, data.controllers
+    if b is not None:
+        ts, ctl = ts[ts[B_SOURCE] == b], ctl[ctl[B_SOURCE] == b]
+    return ts, ctl
+
+
+def fig7_windows(report: Report, act, off) -> None:
+    """Fig. 7's convergence times per averaging window (the same stored runs: what the window alone
+    adds) and per variant (activity-driven shares, off-line shares, the measured B: what the share's
+    timing and size add)."""
+    run_end = float(act.runs["simulated_time_s"].iloc[0])
+    variants = [(("activity", "bianchi"), act, None), (("offline", "bianchi"), off, "bianchi"),
+                (("offline", "measured"), off, "measured")]
+    lines = ["| shares, B | goodput averaged over (s) | slow start: seconds to within 10 % | "
+             "congestion avoidance | median, slow start and congestion avoidance | not within before the next change | "
+             "least goodput / share held, from 20 s after a change |",
+             "|---|---:|---|---|---|---:|---|"]
+    results: Dict[Tuple[str, str, float], Dict[str, List[float]]] = {}
+    new_shares: List[float] = []
+    nevers: Dict[Tuple[str, str, float], int] = {}
+    slowest: Dict[Tuple[str, str], Tuple[float, str, float, float]] = {}
+    for variant, data, b in variants:
+        ts, ctl = fig7_variant_series(data, b)
+        for k, w in enumerate(FIG7_WINDOWS):
+            recs = convergence(ts, ctl, run_end, w)
+            if variant == VARIANTS[0] and k == 0:
+                new_shares = [x for r in recs for x in r[4]]
+            if w == 2.0:
+                # The slowest flow-seed pair and what that flow holds of its share once settled.
+                slow = max(((x, r[1], r[0], h) for r in recs for x, h in zip(r[5], r[6]) if x is not None),
+                           default=(math.nan, "none", math.nan, math.nan))
+                slowest[variant] = slow
+            # What each flow holds once settled (independent of the window): the least mean over the seeds.
+            held = min((statistics.mean(r[6]), r[1], r[0]) for r in recs)
+            held_cell = f"{held[0]:.2f} ({held[1]} after {held[2]:g} s)" if k == 0 else ""
+            got = {state: [x for r in recs if r[2] == state for x in r[5] if x is not None]
+                   for state in ("slow start", "congestion avoidance")}
+            results[variant + (w,)] = got
+            never = sum(1 for r in recs for x in r[5] if x is None)
+            nevers[variant + (w,)] = never
+            cells = [span(f"{min(xs):g}", f"{max(xs):g}") if xs else "none" for xs in got.values()]
+            medians = ", ".join(f"{statistics.median(xs):g}" if xs else "-" for xs in got.values())
+            lines.append(f"| {VARIANT_NAMES[variant] if k == 0 else ''} | {w:g} | {cells[0]} | {cells[1]} | "
+                         f"{medians} | {never} | {held_cell} |")
+            key = {("activity", "bianchi"): "act", ("offline", "bianchi"): "off", ("offline", "measured"): "meas"}[variant]
+            if (key, w) in FIG7_PROSE:
+                for state, short in (("slow start", "ss"), ("congestion avoidance", "ca")):
+                    xs = got[state]
+                    report.value(f"fig7_w{w:g}_{key}_{short}", span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs
+                                 else "none", data)
+            if k == 0:
+                report.value(f"fig7_held_{key}", held_cell, data)
+    # One segment a second, against the shares: how coarse a 1-s mean is.
+    step = 8 * json.loads((REPRO_DIR / "fig7.json").read_text())["set"]["/flows/0/payload_bytes"]
+    report.value("fig7_quantum", f"{step / 1e3:g} kbit/s, {step / max(new_shares):.0%}-{step / min(new_shares):.0%} of "
+                 f"the {min(new_shares) / 1e3:.0f}-{max(new_shares) / 1e3:.0f} kbit/s shares", act)
+
+    def med(variant, w) -> Tuple[float, float]:
+        got = results[variant + (w,)]
+        return tuple(statistics.median(got[st]) if got[st] else math.nan
+                     for st in ("slow start", "congestion avoidance"))
+
+    act2, off2 = med(VARIANTS[0], 2.0), med(VARIANTS[1], 2.0)
+    held = {v: min(statistics.mean(r[6]) for r in convergence(*fig7_variant_series(d, b), run_end, 2.0))
+            for v, d, b in variants}
+    report.value("fig7_slowest_held", "; ".join(
+        f"{VARIANT_NAMES[v].split(',')[0]}, {slowest[v][1]} after {slowest[v][2]:g} s: {slowest[v][0]:g} s, holding "
+        f"{slowest[v][3]:.2f} of its share in that seed" for v in VARIANTS[:2]), act, off)
+    full_claim(report, all(slowest[v][3] < 1 - CONVERGED for v in VARIANTS[:2]),
+               "Fig. 7: with Bianchi's B the slowest flow (2-s mean) holds under 0.9 of its share once settled")
+    full_claim(report, held[VARIANTS[1]] < 1 - CONVERGED <= held[VARIANTS[2]],
+                 "Fig. 7: with Bianchi's B a flow holds under 0.9 of its off-line share, with the measured B none does")
+    report.value("fig7_w2_medians", f"medians {off2[0]:g} and {off2[1]:g} s off-line against {act2[0]:g} and "
+                 f"{act2[1]:g} s activity-driven", act, off)
+    close = all(abs(a - o) <= 1.0 for a, o in zip(act2, off2))
+    report.value("fig7_mode_verdict", "the medians are within a second of each other, so the share's timing is "
+                 "not what holds the flows back" if close else "the medians differ by more than a second",
+                 act, off)
+    meas = results[VARIANTS[2] + (2.0,)]
+    ss_max = max(meas["slow start"], default=math.inf)
+    ca_max = max(meas["congestion avoidance"], default=math.inf)
+    within = ss_max <= PAPER_FIG7_SS_S and ca_max <= PAPER_FIG7_CA_S and nevers[VARIANTS[2] + (2.0,)] == 0
+    report.value("fig7_left", (f"nothing beyond 001's figures: with off-line shares, the measured B and a 2-s mean, "
+                               f"every slow-start flow comes within 10 % of its share in at most {ss_max:g} s (001: "
+                               f"within {PAPER_FIG7_SS_S:g} s) and every congestion-avoidance flow in at most "
+                               f"{ca_max:g} s (001: up to {PAPER_FIG7_CA_S:g} s)") if within else
+                 (f"with off-line shares, the measured B and a 2-s mean, slow start still takes up to {ss_max:g} s "
+                  f"(001: {PAPER_FIG7_SS_S:g}) and congestion avoidance up to {ca_max:g} s (001: {PAPER_FIG7_CA_S:g}); "
+                  f"no run here isolates the rest"), off)
+    report.block("fig7_windows", "\n".join(lines) + f"\n\nThe convergence of the table above (seconds from each "
+                 f"change until the flow's goodput, averaged over the window, first comes within 10 % of its new share; "
+                 f"ranges over the changes, flows and seeds) for each averaging window and variant; activity-driven: "
+                 f"the fig7 runs, off-line: fig7_offline, {off.runs['seed'].nunique()} seeds each.", act, off)
+
+
+# ---- The gateway buffer: ns-2's 50 packets beside the scenarios' 25 (issue 38) ---------------------
+
+BUFFER_SIZES = (25, 50)
+BUFFER_NAMES = {"fifo": "FIFO", "aggregate_rate_limit": "the aggregate limit", "source_rate_limit": "source limiting"}
+
+
+def run_jfis(flows) -> Dict[Tuple[str, str, int], float]:
+    """Each run's JFI of its flows' goodput, by (scenario, scheme, seed)."""
+    return {(scen, scheme, int(seed)): jain(part["goodput_bps"].astype(float).tolist())
+            for (scen, scheme, seed), part in flows.groupby(["scenario", SCHEME, "seed"], sort=False)}
+
+
+def paired(flows, other) -> Any:
+    """The rows of `flows` whose (scenario, scheme, seed) `other` also ran."""
+    keys = set(zip(other["scenario"], other[SCHEME], other["seed"]))
+    return flows[[k in keys for k in zip(flows["scenario"], flows[SCHEME], flows["seed"])]]
+
+
+def t12_buffers(report: Report, d1, d2) -> None:
+    """Tables 1-2's shared-buffer schemes at the scenarios' 25 packets (the stored table1/table2 runs)
+    and at ns-2's 50 (table1_buf50, table2_buf50: the same scenarios, seeds and shares); and the
+    per-class schemes, which have no shared buffer, checked unchanged run for run."""
+    lines = ["| direction | scheme | gateway buffer (packets) | JFI | min/fair | max/fair | U/U_opt | "
+             "JFI, 50 minus 25, run by run |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    b1, b2 = report.data("table1_buf50"), report.data("table2_buf50")
+    moves: List[str] = []
+    largest = (0.0, "")
+    counts = set()
+    closer: List[str] = []
+    further: List[str] = []
+    unchanged: List[str] = []
+    far: List[str] = []
+    fifo_below_aggregate = True
+    for direction, act, b50 in (("down", d1, b1), ("up", d2, b2)):
+        at25 = paired(act.flows, b50.flows)
+        rows = {25: t12_variant_rows(at25, None), 50: t12_variant_rows(b50.flows, None)}
+        j25, j50 = run_jfis(at25), run_jfis(b50.flows)
+        for scheme in [s for s in TABLE_SCHEMES + ("source_rate_limit",) if s in rows[50]]:
+            diffs = [j50[k] - j25[k] for k in j50 if k[1] == scheme and k in j25]
+            counts.add(len(diffs))
+            mean_change = statistics.mean(diffs)
+            change = f"{mean_change:+.3f} ± {statistics.stdev(diffs) if len(diffs) > 1 else 0.0:.3f}"
+            jfi = {size: statistics.mean(m[0] for m in rows[size][scheme]) for size in BUFFER_SIZES}
+            paper = (PAPER_T1 if direction == "down" else PAPER_T2)[scheme][0]
+            label = f"{direction}, {BUFFER_NAMES[scheme]} ({jfi[25]:.2f} to {jfi[50]:.2f}; 001: {paper:g})"
+            if abs(jfi[50] - jfi[25]) < 0.005:  # the same to the table's two decimals
+                unchanged.append(label)
+            else:
+                (closer if abs(jfi[50] - paper) < abs(jfi[25] - paper) else further).append(label)
+            if scheme == "fifo":
+                fars = {}
+                for size in BUFFER_SIZES:
+                    xs = [m[5] for m in rows[size][scheme] if not math.isnan(m[5])]
+                    fars[size] = statistics.mean(xs) if xs else math.nan
+                far.append((direction, fars[25], fars[50], sum(1 for d in diffs if d > 0), len(diffs)))
+            for size in BUFFER_SIZES:
+                ms = rows[size][scheme]
+                cols = [mean_sd([m[i] for m in ms]) for i in range(4)]
+                first = size == BUFFER_SIZES[0]
+                lines.append(f"| {direction if first and scheme == 'fifo' else ''} | {NAMES[scheme] if first else ''} | "
+                             f"{size} | {' | '.join(cols)} | {'' if first else change} |")
+            moves.append(f"{direction}, {BUFFER_NAMES[scheme]} {mean_change:+.2f}")
+            if abs(mean_change) >= abs(largest[0]):
+                largest = (mean_change, f"{direction}, {BUFFER_NAMES[scheme]}")
+        for size in BUFFER_SIZES:
+            if "aggregate_rate_limit" in rows[size] and "fifo" in rows[size]:
+                fifo_below_aggregate &= (statistics.mean(m[0] for m in rows[size]["fifo"]) <
+                                         statistics.mean(m[0] for m in rows[size]["aggregate_rate_limit"]))
+    runs = "/".join(str(c) for c in sorted(counts))
+    report.block("t12_buffers", "\n".join(lines) + f"\n\nThe schemes with a shared gateway buffer (the others have "
+                 f"only their 5-packet per-class buffers); activity-driven shares and Bianchi's B, as in Tables 1 and "
+                 f"2; mean ± standard deviation over {runs} runs per row, the same scenarios and seeds at both sizes. "
+                 f"The fair rate is the collision-domain share with every flow active.", d1, d2, b1, b2)
+    report.value("buf_jfi_moves", "; ".join(moves), d1, d2, b1, b2)
+    report.value("buf_largest", f"{largest[1]} ({largest[0]:+.2f})", d1, d2, b1, b2)
+    # The schemes' order by mean JFI, every scheme of the table, with the shared-buffer schemes at 25 and at 50.
+    same_order = True
+    for act, b50 in ((d1, b1), (d2, b2)):
+        means25 = {sc: statistics.mean(m[0] for m in ms) for sc, ms in t12_variant_rows(act.flows, None).items()}
+        means50 = {**means25, **{sc: statistics.mean(m[0] for m in ms)
+                                 for sc, ms in t12_variant_rows(b50.flows, None).items()}}
+        same_order &= sorted(means25, key=means25.get) == sorted(means50, key=means50.get)
+    fifo_further = sum(1 for x in further if ", FIFO (" in x) == 2
+    report.value("buf_summary", ("So ns-2's buffer does not bring Tables 1-2 closer to 001 as a whole: it makes the "
+                                 "work-conserving FIFO fairer, away from 001's FIFO figures in both directions"
+                                 if fifo_further else "ns-2's buffer moves FIFO towards 001's figures in at least one "
+                                 "direction") + (", and leaves the schemes' order by mean JFI as it was." if same_order
+                                                 else ", and changes the schemes' order by mean JFI."),
+                 d1, d2, b1, b2)
+    more = all(f50 > f25 for _, f25, f50, _, _ in far)
+    report.value("buf_verdict", "With 50 packets the mean JFI is closer to 001's for " + ("; ".join(closer) or "none") +
+                 ", and further from it for " + ("; ".join(further) or "none") +
+                 (", and the same for " + "; ".join(unchanged) if unchanged else "") + ". Under FIFO the flows of 4 or more "
+                 f"hops get {'more' if more else 'not always more'} of their share with 50 packets (" +
+                 "; ".join(f"{d} {f25:.2f} to {f50:.2f}" for d, f25, f50, _, _ in far) + "), and FIFO's JFI is higher "
+                 "with 50 in " + " and ".join(f"{r} of {n} runs {d}" for d, _, _, r, n in far) + ". " +
+                 ("FIFO stays below the aggregate limit at both sizes, in both directions." if fifo_below_aggregate
+                  else "FIFO is not below the aggregate limit at both sizes."), d1, d2, b1, b2)
+    # The per-class schemes never read buffer_packets (control/gateway_rate_control.cpp builds their
+    # queues with per-class bounds only): their runs at 50 must equal the stored ones.
+    pc = report.data("t12_buf50_per_class")
+    same = differ = 0
+    for direction, act in (("down", d1), ("up", d2)):
+        mine = pc.flows[pc.flows["scenario"].str.contains(f"_{direction}_")]
+        theirs = paired(act.flows, mine)
+        a = dict(zip(zip(theirs["scenario"], theirs[SCHEME], theirs["seed"], theirs["flow_id"]),
+                     theirs["goodput_bps"].astype(float)))
+        for (scen, scheme, seed), part in mine.groupby(["scenario", SCHEME, "seed"], sort=False):
+            got = dict(zip(part["flow_id"], part["goodput_bps"].astype(float)))
+            if all(a.get((scen, scheme, seed, f)) == g for f, g in got.items()):
+                same += 1
+            else:
+                differ += 1
+    report.value("buf_per_class", f"the same goodput for every flow in all {same} runs" if not differ else
+                 f"a different goodput in {differ} of {same + differ} runs", d1, d2, pc)
+    report.claim(not differ, "the per-class schemes' runs do not depend on the shared buffer's size")
 
 
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
@@ -1189,6 +1440,7 @@ def main() -> int:
     d1, d2 = report.data("table1"), report.data("table2")
     down, up = tables12(report, d1, "down"), tables12(report, d2, "up")
     t12_values(report, down, up, d1, d2)
+    t12_buffers(report, d1, d2)
     table3(report, report.data("table3"), report.data("table3_poisson"))
     d4 = report.data("table4")
     body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
@@ -1200,7 +1452,7 @@ def main() -> int:
     d5 = report.data("fig5")
     fig5(report, d5)
     fig5_plot(report, d5)
-    fig6(report, report.data("fig6"))
+    fig6(report, report.data("fig6"), report.data("fig6_offline"))
     d7 = report.data("fig7")
     body, f7 = interval_table(d7, [(0, 150), (150, 200), (200, 250), (250, 300)], {},
                               {"1->0": ["1to0", "1to0_again"], "0->5": ["0to5"], "0->7": ["0to7", "0to7_again"],
@@ -1208,6 +1460,7 @@ def main() -> int:
     report.block("fig7", body, d7)
     report.value("fig7_range", span(f"{min(f7):.2f}", f"{max(f7):.2f}"), d7)
     fig7_convergence(report, d7)
+    fig7_windows(report, d7, report.data("fig7_offline"))
     capacity(report)
     # Issue 38: 001's off-line shares and a measured B beside the activity-driven runs above.
     db = report.data("b_measured")

@@ -51,6 +51,29 @@ TEST(GatewayRateControl, PerFlowLimitHoldsEachSubscriberToItsShare) {
   EXPECT_EQ(stats["classes"][0]["data_arrival_rate_bps"].size(), 40u);  // one per second
 }
 
+TEST(GatewayRateControl, TheSharedBufferSizeReachesOnlyTheSchemesThatHaveOne) {
+  // Issue 38 runs Tables 1-2 with ns-2's 50-packet gateway buffer beside the scenarios' 25
+  // only for the schemes with a shared buffer: the per-class ones keep each class in its
+  // own buffer (per_flow_buffer_packets), so buffer_packets must leave their runs alone.
+  const auto goodputs = [](const std::string& scheme, int buffer_packets) {
+    nlohmann::json doc = jamshaid("chain_1mbps.json");
+    doc["simulation"]["duration_s"] = 30;
+    doc["controllers"][0]["scheme"] = scheme;
+    doc["controllers"][0]["fair_rate_bps"] = 125000;
+    doc["controllers"][0]["buffer_packets"] = buffer_packets;
+    // Three classes of 10 could hold 30 packets, more than 25: a shared bound would bind.
+    doc["controllers"][0]["per_flow_buffer_packets"] = 10;
+    std::vector<double> out;
+    for (const auto& f : run_scenario(parse_scenario(doc)).flows) out.push_back(flow_column::goodput_bps.of(f));
+    return out;
+  };
+  for (const std::string scheme : {"fq", "aggregate_rate_limit_fq", "per_flow_rate_limit"}) {
+    EXPECT_EQ(goodputs(scheme, 25), goodputs(scheme, 50)) << scheme;
+  }
+  // The check can fail: a drop-tail FIFO of 25 packets overflows under three 20-packet windows.
+  EXPECT_NE(goodputs("fifo", 25), goodputs("fifo", 50));
+}
+
 TEST(GatewayRateControl, FifoStarvesTheThreeHopFlowAndPerFlowLimitingDoesNot) {
   // 001 Fig. 3 and Table 1: a shared FIFO leaves n3's flow a small fraction of the
   // others'; per-flow rate limiting at the fair share (125 kbit/s) evens them out.
@@ -309,72 +332,68 @@ TEST(GatewayRateControl, PerFlowLimitNeverPutsAFlowAboveItsCapByMoreThanTheBucke
 }
 
 TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
-  const auto issues_of = [](const nlohmann::json& controller) {
+  // The one issue a controller object raises (an empty one, after a failed check, when it raises
+  // none or several).
+  const auto only_issue = [](const nlohmann::json& controller) {
     nlohmann::json doc = jamshaid("chain_1mbps.json");
     doc["controllers"][0] = controller;
+    std::vector<ValidationIssue> issues;
     try {
       parse_scenario(doc);
     } catch (const ScenarioError& e) {
-      return e.issues();
+      issues = e.issues();
     }
-    return std::vector<ValidationIssue>{};
+    EXPECT_EQ(issues.size(), 1u) << controller.dump();
+    return issues.size() == 1 ? issues[0] : ValidationIssue{};
+  };
+  const auto parses = [](const nlohmann::json& controller) {
+    nlohmann::json doc = jamshaid("chain_1mbps.json");
+    doc["controllers"][0] = controller;
+    parse_scenario(doc);
   };
   const nlohmann::json base = {{"type", "gateway_rate_control"}, {"gateway", "n0"}};
   nlohmann::json both = base;
   both["flow_idle_timeout_s"] = 2;
   both["flow_idle_timeout_intervals"] = 4;
-  auto issues = issues_of(both);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
-  EXPECT_NE(issues[0].message.find("not both"), std::string::npos);
+  ValidationIssue issue = only_issue(both);
+  EXPECT_EQ(issue.path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_NE(issue.message.find("not both"), std::string::npos);
 
   nlohmann::json offline = base;
   offline["share_mode"] = "offline";
   offline["flow_idle_timeout_intervals"] = 4;
-  issues = issues_of(offline);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
-  EXPECT_NE(issues[0].message.find("share_mode"), std::string::npos);
+  issue = only_issue(offline);
+  EXPECT_EQ(issue.path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_NE(issue.message.find("share_mode"), std::string::npos);
 
   nlohmann::json given = base;
   given["fair_rate_bps"] = 50000;
   given["mac_capacity"] = "measured";
-  issues = issues_of(given);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity");
+  EXPECT_EQ(only_issue(given).path, "/controllers/0/mac_capacity");
 
   nlohmann::json two_b = base;
   two_b["mac_capacity"] = "measured";
   two_b["mac_capacity_bps"] = 700000;
-  issues = issues_of(two_b);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/mac_capacity_bps");
+  EXPECT_EQ(only_issue(two_b).path, "/controllers/0/mac_capacity_bps");
 
   // What a measured B counts means nothing for another B.
   nlohmann::json counts = base;
   counts["measured_b_counts"] = "data_and_tcp_acks";
-  issues = issues_of(counts);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
-  EXPECT_NE(issues[0].message.find("measured"), std::string::npos);
+  issue = only_issue(counts);
+  EXPECT_EQ(issue.path, "/controllers/0/measured_b_counts");
+  EXPECT_NE(issue.message.find("measured"), std::string::npos);
   counts["mac_capacity"] = "measured";
-  EXPECT_TRUE(issues_of(counts).empty());
+  EXPECT_NO_THROW(parses(counts));
   counts["measured_b_counts"] = "acks";
-  issues = issues_of(counts);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/measured_b_counts");
+  EXPECT_EQ(only_issue(counts).path, "/controllers/0/measured_b_counts");
 
   nlohmann::json low = base;
   low["flow_idle_timeout_intervals"] = 0.5;
-  issues = issues_of(low);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/flow_idle_timeout_intervals");
+  EXPECT_EQ(only_issue(low).path, "/controllers/0/flow_idle_timeout_intervals");
 
   nlohmann::json mode = base;
   mode["share_mode"] = "ofline";
-  issues = issues_of(mode);
-  ASSERT_EQ(issues.size(), 1u);
-  EXPECT_EQ(issues[0].path, "/controllers/0/share_mode");
+  EXPECT_EQ(only_issue(mode).path, "/controllers/0/share_mode");
 }
 
 }  // namespace

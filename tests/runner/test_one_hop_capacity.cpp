@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "analysis/capacity_report.hpp"
 #include "results/result_columns.hpp"
@@ -19,6 +20,22 @@ namespace {
 
 nlohmann::json parking_lot() {
   return read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/jamshaid/chain_1mbps.json");
+}
+
+// The parking lot as shipped (TCP) and with every flow UDP instead.
+struct TcpAndUdp {
+  Scenario tcp;
+  Scenario udp;
+};
+
+TcpAndUdp parking_lot_tcp_and_udp() {
+  nlohmann::json doc = parking_lot();
+  Scenario tcp = parse_scenario(doc);
+  for (auto& f : doc["flows"]) {
+    f["transport"] = "udp";
+    f.erase("tcp");
+  }
+  return {std::move(tcp), parse_scenario(doc)};
 }
 
 TEST(OneHopCapacity, TheOneHopScenarioHasTheMeshsRadioAndItsSmallestFlow) {
@@ -40,13 +57,7 @@ TEST(OneHopCapacity, TheOneHopScenarioHasTheMeshsRadioAndItsSmallestFlow) {
 }
 
 TEST(OneHopCapacity, MeasuredBMatchesBianchiForUdpAndFallsBelowItForTcp) {
-  nlohmann::json doc = parking_lot();
-  const Scenario tcp = parse_scenario(doc);
-  for (auto& f : doc["flows"]) {
-    f["transport"] = "udp";
-    f.erase("tcp");
-  }
-  const Scenario udp = parse_scenario(doc);
+  const auto [tcp, udp] = parking_lot_tcp_and_udp();
   const auto bianchi = [](const Scenario& s) {
     const auto report = capacity_report(s);
     EXPECT_EQ(report["b"]["source"], "bianchi");
@@ -62,13 +73,7 @@ TEST(OneHopCapacity, MeasuredBMatchesBianchiForUdpAndFallsBelowItForTcp) {
 }
 
 TEST(OneHopCapacity, TheTwoReadingsOfBDifferForTcpByItsAcksAndAgreeForUdp) {
-  nlohmann::json doc = parking_lot();
-  const Scenario tcp = parse_scenario(doc);
-  for (auto& f : doc["flows"]) {
-    f["transport"] = "udp";
-    f.erase("tcp");
-  }
-  const Scenario udp = parse_scenario(doc);
+  const auto [tcp, udp] = parking_lot_tcp_and_udp();
   // The data reading is the one-hop run's goodput, as a run of its scenario reports it.
   const OneHopThroughput t = measure_one_hop(tcp, Registries{});
   const Results run = run_scenario(parse_scenario(one_hop_scenario(tcp)));
