@@ -332,13 +332,21 @@ trace::TracedNetwork traced_network(const Network& net) {
     const trace::IpProtocol protocol = name == "udp"                    ? trace::IpProtocol::udp
                                        : name == "tcp" || name == "wccp" ? trace::IpProtocol::tcp
                                                                          : trace::IpProtocol::experimental;
-    trace::FlowTrace flow{protocol, net.routing().flows[i].src, net.routing().flows[i].dst};
+    trace::FlowTrace flow;
+    flow.protocol = protocol;
+    flow.data_src_node = net.routing().flows[i].src;
+    flow.data_dst_node = net.routing().flows[i].dst;
     // TCP and WCCP without a handshake of their own (transport/transport_config.hpp).
     if (s.outputs.pcap && s.outputs.pcap->synthetic_handshake) {
       const auto* tcp = std::any_cast<TcpConfig>(&s.flows[i].transport_params);
       const auto* wccp = std::any_cast<WccpConfig>(&s.flows[i].transport_params);
       const bool handshake = (tcp != nullptr && tcp->handshake) || (wccp != nullptr && wccp->handshake);
       flow.synthetic_handshake = protocol == trace::IpProtocol::tcp && !handshake;
+      if (const auto fields = net.flow(i).connection_fields()) {
+        flow.receiver_window_bytes = fields->receiver_window_bytes;
+        flow.sender_user_priority = fields->sender_user_priority;
+        flow.receiver_user_priority = fields->receiver_user_priority;
+      }
     }
     t.flows.push_back(flow);
   }
@@ -524,13 +532,22 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   }
   std::optional<WireTaps> wire_taps;
   if (pcap) wire_taps.emplace(net, *pcap);
+  // The synthetic close goes into the trace when the transfer completes; the
+  // listeners are taken back before the trace goes (this ends first).
+  struct CompletionsWatched {
+    Network& net;
+    std::vector<std::uint32_t> flows;
+    ~CompletionsWatched() {
+      for (const std::uint32_t i : flows) net.flow(i).set_completion_listener(nullptr);
+    }
+  } completions{net, {}};
   if (pcap && scenario.outputs.pcap->synthetic_handshake) {
-    // The synthetic close goes into the trace when the transfer completes.
     const trace::TracedNetwork traced = traced_network(net);
     for (std::uint32_t i = 0; i < traced.flows.size(); ++i) {
       if (!traced.flows[i].synthetic_handshake) continue;
       net.flow(i).set_completion_listener(
           [&pcap, &sim, i](std::uint64_t data_end) { pcap->on_flow_completed(i, data_end, sim.scheduler().now()); });
+      completions.flows.push_back(i);
     }
   }
   // Likewise the event trace; beside a pcap trace, both watch the air through a fanout.

@@ -12,6 +12,7 @@
 // (65535: the data sender advertises nothing the simulator models).
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "core/packet.hpp"
@@ -31,6 +32,11 @@ struct FlowTrace {
   // A TCP flow that opens and closes without a handshake on the air: the pcap
   // trace writes one as synthetic records (trace/pcap_trace.hpp).
   bool synthetic_handshake = false;
+  // With synthetic_handshake: what the ends' segments carry (transport/flow_endpoint.hpp
+  // ConnectionFields), so the synthetic ones carry it too.
+  std::uint32_t receiver_window_bytes = 0;
+  std::optional<std::uint8_t> sender_user_priority{};
+  std::optional<std::uint8_t> receiver_user_priority{};
 };
 
 // The ports of flow `flow` in its data direction (the simulator has none):

@@ -21,15 +21,19 @@ constexpr std::string_view kSyntheticComment = "synthetic: not simulated, no air
 // SYN or FIN, the receiver's SYN-ACK or FIN-ACK, the sender's ACK), with the
 // numbers the simulated handshake gives them (transport/reliable_sender.hpp
 // send_control, transport/tcp_receiver.cpp send_control): both initial sequence
-// numbers 2^32 - 1 (seq 0 with SYN), data from 0 to data_end, the FIN at data_end.
+// numbers 2^32 - 1 (seq 0 with SYN), data from 0 to data_end, the FIN at data_end;
+// the receiver's window and both ends' user priorities; with timestamps, TSval
+// `ts` on all three and TS.Recent echoed only by the receiver's (the sender's
+// control segments echo none).
 Packet synthetic_packet(std::uint32_t flow, const FlowTrace& f, bool closing, int step, std::uint64_t data_end,
-                        std::optional<std::uint8_t> user_priority, bool timestamps, Time at) {
+                        bool timestamps, Time ts) {
   Packet p;
   p.flow = flow;
   const bool from_sender = step != 1;
   p.src = from_sender ? f.data_src_node : f.data_dst_node;
   p.dst = from_sender ? f.data_dst_node : f.data_src_node;
-  p.user_priority = user_priority;  // size_bytes 0: written at the headers' size
+  // size_bytes 0: written at the headers' size.
+  p.user_priority = from_sender ? f.sender_user_priority : f.receiver_user_priority;
   TransportHeader& t = p.transport;
   if (from_sender) {
     t.seq = closing ? data_end + (step == 2 ? 1 : 0) : 0;
@@ -38,13 +42,14 @@ Packet synthetic_packet(std::uint32_t flow, const FlowTrace& f, bool closing, in
     t.seq = 0;
     t.ack = closing ? data_end + 1 : 0;
     t.ack_valid = true;
+    t.window_bytes = f.receiver_window_bytes;
   }
   t.syn = !closing && step < 2;
   t.fin = closing && step < 2;
   if (timestamps) {
     t.timestamps = true;
-    t.ts_val = at;
-    if (step != 0) t.ts_ecr = at;
+    t.ts_val = ts;
+    if (!from_sender) t.ts_ecr = ts;
   }
   return p;
 }
@@ -232,11 +237,16 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
   if (mpdu == nullptr || frame.mcs == nullptr) return;
   if (full(at)) return;
+  if (!pending_closes_.empty()) write_closes(file, at);
   if (mpdu->packet && wants_synthetic(*mpdu->packet)) {
     const Packet& packet = *mpdu->packet;
     const bool forward = packet.src == flow_of(packet).data_src_node;
     SyntheticHop hop;
-    hop.interface = interface_[radio];
+    // A node's file puts all its records on its interface; a channel's, each on the
+    // transmitter's (when that node is traced there).
+    const auto interface_in_file = [&](std::uint32_t r) {
+      return options_.per == TraceSplit::channel && tx_file_[r] == file ? interface_[r] : interface_[radio];
+    };
     hop.radio = radio;
     hop.mcs = frame.mcs;
     hop.kind = mpdu->kind;
@@ -244,8 +254,8 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
     hop.sequence = mpdu->sequence;
     hop.data_transmitter = forward ? mpdu->transmitter.radio() : mpdu->receiver.radio();
     hop.data_receiver = forward ? mpdu->receiver.radio() : mpdu->transmitter.radio();
-    hop.user_priority = packet.user_priority;
-    hop.timestamps = packet.transport.timestamps;
+    hop.sender_interface = interface_in_file(hop.data_transmitter);
+    hop.receiver_interface = interface_in_file(hop.data_receiver);
     open_synthetic(file, packet, hop, at);
   }
   RadiotapInfo info = radiotap(radio, *frame.mcs, at);
@@ -288,12 +298,17 @@ RadiotapInfo PcapTrace::radiotap(phy::RadioId radio, const phy::Mcs& mcs, Time a
 
 void PcapTrace::on_wire(std::size_t wire, const Packet& packet, Time start) {
   if (wire_interface_.at(wire) == kNoFile || full(start)) return;
+  if (!pending_closes_.empty()) write_closes(wired_file_, start);
   if (wants_synthetic(packet)) {
+    // Both directions of a link are traced together (plan_files): the data's
+    // direction for the sender's segments, the other for the receiver's.
+    const bool forward = packet.src == flow_of(packet).data_src_node;
+    const std::uint32_t here = wire_interface_[wire];
+    const std::uint32_t back = wire_interface_.at(wire ^ 1) == kNoFile ? here : wire_interface_[wire ^ 1];
     SyntheticHop hop;
-    hop.interface = wire_interface_[wire];
     hop.wired = true;
-    hop.user_priority = packet.user_priority;
-    hop.timestamps = packet.transport.timestamps;
+    hop.sender_interface = forward ? here : back;
+    hop.receiver_interface = forward ? back : here;
     open_synthetic(wired_file_, packet, hop, start);
   }
   bytes_.clear();
@@ -307,24 +322,55 @@ const FlowTrace& PcapTrace::flow_of(const Packet& packet) const {
 }
 
 bool PcapTrace::wants_synthetic(const Packet& packet) const {
-  return !synthetic_.empty() && packet.flow < network_.flows.size() && network_.flows[packet.flow].synthetic_handshake;
+  return options_.synthetic_handshake && packet.flow < network_.flows.size() &&
+         network_.flows[packet.flow].synthetic_handshake;
 }
 
-void PcapTrace::open_synthetic(std::uint32_t file, const Packet& packet, const SyntheticHop& hop, Time at) {
-  std::vector<SyntheticHop>& hops = synthetic_[packet.flow];
-  for (const SyntheticHop& h : hops) {
+void PcapTrace::open_synthetic(std::uint32_t file, const Packet& packet, SyntheticHop hop, Time at) {
+  Synthetic& s = synthetic_[packet.flow];
+  // A file that first sees the flow after its close (a retransmission still
+  // queued, a new route) gets no opening: its records follow no SYN.
+  if (s.completed) return;
+  for (const SyntheticHop& h : s.hops) {
     if (h.file == file) return;
   }
-  hops.push_back(hop);
-  hops.back().file = file;
-  write_synthetic(packet.flow, hops.back(), false, 0, at);
+  hop.file = file;
+  hop.timestamps = packet.transport.timestamps;
+  // The data sender's clock at its first segment (its TSval, or the receiver's echo
+  // of it), so that no later segment has an older TSval than the SYN (RFC 7323 5.3).
+  const bool forward = packet.src == flow_of(packet).data_src_node;
+  hop.open_ts = forward ? packet.transport.ts_val : packet.transport.ts_ecr;
+  s.hops.push_back(hop);
+  write_synthetic(packet.flow, hop, false, 0, at);
 }
 
 void PcapTrace::on_flow_completed(std::uint32_t flow, std::uint64_t data_end, Time at) {
   if (flow >= synthetic_.size()) return;
-  for (const SyntheticHop& hop : synthetic_[flow]) {
-    if (full(at)) return;
-    write_synthetic(flow, hop, true, data_end, at);
+  Synthetic& s = synthetic_[flow];
+  if (s.completed) return;
+  s.completed = true;
+  // Each file's close waits for that file's first record at or after `at`: a node
+  // that overheard the last ACK writes it when its own reception ends, after this
+  // call, with its first bit before `at`.
+  for (const SyntheticHop& hop : s.hops) pending_closes_.push_back({hop.file, flow, data_end, at});
+}
+
+void PcapTrace::write_closes(std::uint32_t file, Time before) {
+  for (auto it = pending_closes_.begin(); it != pending_closes_.end();) {
+    if (it->file == file && it->at <= before) {
+      const PendingClose close = *it;
+      it = pending_closes_.erase(it);
+      write_close(close);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void PcapTrace::write_close(const PendingClose& close) {
+  if (full(close.at)) return;
+  for (const SyntheticHop& hop : synthetic_[close.flow].hops) {
+    if (hop.file == close.file) write_synthetic(close.flow, hop, true, close.data_end, close.at);
   }
 }
 
@@ -332,7 +378,7 @@ void PcapTrace::write_synthetic(std::uint32_t flow, const SyntheticHop& hop, boo
                                 Time at) {
   const FlowTrace& f = network_.flows[flow];
   for (int step = 0; step < 3; ++step) {
-    const Packet p = synthetic_packet(flow, f, closing, step, data_end, hop.user_priority, hop.timestamps, at);
+    const Packet p = synthetic_packet(flow, f, closing, step, data_end, hop.timestamps, closing ? at : hop.open_ts);
     bytes_.clear();
     if (hop.wired) {
       append_ip_datagram(bytes_, p, f);
@@ -348,13 +394,14 @@ void PcapTrace::write_synthetic(std::uint32_t flow, const SyntheticHop& hop, boo
       frame.access_category = hop.access_category;
       append_mpdu(bytes_, frame, network_.flows, &p);
     }
-    write_record(hop.file, at, hop.interface, kSyntheticComment);
+    write_record(hop.file, at, step == 1 ? hop.receiver_interface : hop.sender_interface, kSyntheticComment);
   }
 }
 
 bool PcapTrace::full(Time at) {
   // Bounded as the time series are (docs/scenario.md, Limits): once the files hold
-  // max_bytes, no more records (the last one may pass it by a record's size).
+  // max_bytes, no more records (the last write may pass it by a record's size, or by
+  // a frame's record and a synthetic opening's three).
   if (written_ < options_.max_bytes) return false;
   if (!cut_at_) cut_at_ = at;
   return true;
@@ -368,6 +415,12 @@ void PcapTrace::write_record(std::uint32_t file, Time at, std::uint32_t interfac
 }
 
 void PcapTrace::commit() {
+  // The closes no later record has written yet, in completion order.
+  while (!pending_closes_.empty()) {
+    const PendingClose close = pending_closes_.front();
+    pending_closes_.erase(pending_closes_.begin());
+    write_close(close);
+  }
   for (auto& f : files_) f->commit();
 }
 

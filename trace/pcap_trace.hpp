@@ -24,8 +24,9 @@
 // With `synthetic_handshake` (pcapng files), a TCP flow that opens without a
 // handshake on the air (`handshake` false: the simulation sends none) gets one in
 // the trace: before the flow's first record in each file, a SYN, a SYN-ACK and an
-// ACK, and when its transfer completes (on_flow_completed), a FIN, a FIN-ACK and an
-// ACK, each with the comment "synthetic: not simulated, no airtime". They copy
+// ACK, and when its transfer completes (on_flow_completed; written before the
+// file's first record at or after that time, or at commit), a FIN, a FIN-ACK and
+// an ACK, each with the comment "synthetic: not simulated, no airtime". They copy
 // the hop, the interface and the 802.11 header of the file's first record of the
 // flow (addresses swapped against the data), carry no radiotap power (they were
 // never on the air), and have the numbers the simulated handshake would have, so
@@ -156,7 +157,9 @@ class PcapTrace final : public phy::AirObserver {
   // record there, in the data direction.
   struct SyntheticHop {
     std::uint32_t file = 0;
-    std::uint32_t interface = 0;
+    // The interfaces of the data sender's segments and of the receiver's in `file`.
+    std::uint32_t sender_interface = 0;
+    std::uint32_t receiver_interface = 0;
     bool wired = false;
     // A radio's record (not wired): the radio it was recorded at and the frame's
     // rate, kind, access category and sequence number, and the data direction's
@@ -168,12 +171,26 @@ class PcapTrace final : public phy::AirObserver {
     std::uint16_t sequence = 0;
     std::uint32_t data_transmitter = 0;
     std::uint32_t data_receiver = 0;
-    std::optional<std::uint8_t> user_priority;
-    bool timestamps = false;
+    bool timestamps = false;  // the flow's segments carry them; the opening's TSval:
+    Time open_ts;
+  };
+  struct Synthetic {
+    std::vector<SyntheticHop> hops;  // one per file holding the flow's opening
+    bool completed = false;          // its close is written or pending
+  };
+  // A flow's close, waiting for its file's first record at or after `at`.
+  struct PendingClose {
+    std::uint32_t file = 0;
+    std::uint32_t flow = 0;
+    std::uint64_t data_end = 0;
+    Time at;
   };
   // Writes flow `packet.flow`'s (wants_synthetic) synthetic opening in `file` before
   // its first record there (once).
-  void open_synthetic(std::uint32_t file, const Packet& packet, const SyntheticHop& hop, Time at);
+  void open_synthetic(std::uint32_t file, const Packet& packet, SyntheticHop hop, Time at);
+  // Writes the pending closes of `file` due at or before `before`.
+  void write_closes(std::uint32_t file, Time before);
+  void write_close(const PendingClose& close);
   // The SYN, SYN-ACK, ACK (`closing` false) or FIN, FIN-ACK, ACK of `flow` at `hop`.
   void write_synthetic(std::uint32_t flow, const SyntheticHop& hop, bool closing, std::uint64_t data_end, Time at);
   RadiotapInfo radiotap(phy::RadioId radio, const phy::Mcs& mcs, Time at) const;
@@ -193,7 +210,8 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::uint32_t> interface_;    // by radio: its node's interface in those files (pcapng)
   std::vector<std::uint32_t> wire_interface_;  // by wire: its interface in the wired file, kNoFile: not traced
   std::uint32_t wired_file_ = 0;               // index into files_, when a wire is traced
-  std::vector<std::vector<SyntheticHop>> synthetic_;  // by flow: its files' opened synthetic handshakes
+  std::vector<Synthetic> synthetic_;         // by flow, with synthetic_handshake
+  std::vector<PendingClose> pending_closes_;  // few: one per file and completed flow, until written
   std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
   std::uint64_t written_ = 0;           // bytes the files hold, headers included

@@ -32,6 +32,14 @@ struct FlowStatistic {
   std::variant<std::uint64_t, double> value;
 };
 
+// What the two ends of a TCP-like flow put in the segments they send besides data
+// (a trace writing a synthetic handshake copies them: trace/pcap_trace.hpp).
+struct ConnectionFields {
+  std::uint32_t receiver_window_bytes = 0;  // the window the receiver advertises
+  std::optional<std::uint8_t> sender_user_priority;    // the data sender's segments' 802.1D UP
+  std::optional<std::uint8_t> receiver_user_priority;  // the receiver's (its ACKs')
+};
+
 // Told, at the time a flow's transfer completes, one past its last byte.
 using CompletionListener = std::function<void(std::uint64_t data_end)>;
 
@@ -60,6 +68,8 @@ class FlowEndpoint {
   // is acknowledged) calls `listener` then; returns false, and never calls it, for
   // a transport without such an end (UDP).
   virtual bool set_completion_listener(CompletionListener /*listener*/) { return false; }
+  // A TCP-like flow's ConnectionFields; nothing for others (UDP).
+  virtual std::optional<ConnectionFields> connection_fields() const { return std::nullopt; }
 };
 
 }  // namespace wmnsim::transport

@@ -36,6 +36,10 @@ class SenderReceiverFlow : public FlowEndpoint {
     sender_.set_completion_listener(std::move(listener));
     return true;
   }
+  std::optional<ConnectionFields> connection_fields() const override {
+    return ConnectionFields{receiver_.advertised_window_bytes(), sender_.config().user_priority,
+                            receiver_.config().ack_user_priority};
+  }
 
  protected:
   // The sender sends through `src_network` (its node), the receiver its ACKs

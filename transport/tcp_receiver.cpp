@@ -144,8 +144,7 @@ PacketPtr TcpReceiver::make_segment(std::uint64_t ack) {
   p->user_priority = config_.ack_user_priority;
   p->transport.ack_valid = true;
   p->transport.ack = ack;
-  p->transport.window_bytes = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
+  p->transport.window_bytes = advertised_window_bytes();
   if (config_.timestamps) {
     // RFC 7323 4.3 (3): TSecr = TS.Recent.
     p->size_bytes += kTcpTimestampOptionBytes;

@@ -23,6 +23,7 @@
 // Cost: O(1) per in-order segment; O(holes) per out-of-order one (and per
 // segment with SACK while holes remain).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -57,6 +58,10 @@ class TcpReceiver final : public PacketSink {
   void receive(PacketPtr packet) override;
 
   const TcpReceiverConfig& config() const { return config_; }
+  // The window every segment of ours advertises (in-order data leaves at once).
+  std::uint32_t advertised_window_bytes() const {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{config_.mss} * config_.window_packets, 0xffffffffu));
+  }
   const TcpReceiverStats& stats() const { return stats_; }
   std::uint64_t rcv_nxt() const { return rcv_nxt_; }  // next byte expected in order
   // Application bytes delivered in order inside the measurement window, in bit/s.

@@ -483,7 +483,23 @@ def test_a_handshake_flow_opens_and_closes_on_the_air(tmp_path, transport):
 
 
 SYNTHETIC = "synthetic: not simulated, no airtime"
-SYNTHETIC_FIELDS = HANDSHAKE_FIELDS + ["frame.comment", "wlan.ra", "tcp.dstport"]
+SYNTHETIC_FIELDS = HANDSHAKE_FIELDS + ["frame.comment", "wlan.ra", "tcp.dstport", "tcp.window_size_value",
+                                       "tcp.options.timestamp.tsval", "tcp.options.timestamp.tsecr"]
+
+
+def connection_records(rows, ports, radio):
+    """The flow's opening and close on the hop of `radio` (not those it overheard) as
+    (sender?, flags, seq_raw, ack_raw, window, TSecr given) tuples: its first three
+    segments and the three from its FIN on."""
+    mac = radio_mac(radio)
+    ours = [r for r in rows if (r["tcp.srcport"], r["tcp.dstport"]) in ports and mac in (r["wlan.ta"], r["wlan.ra"])]
+    fin = next(i for i, r in enumerate(ours) if flag(r, "fin"))
+
+    def fields(r):
+        return (r["tcp.srcport"] == sorted(ports)[0][0], flag(r, "syn"), flag(r, "ack"), flag(r, "fin"),
+                r["tcp.seq_raw"], r["tcp.ack_raw"], r["tcp.window_size_value"],
+                r["tcp.options.timestamp.tsecr"] not in ("", "0"))
+    return [fields(r) for r in ours[:3]], [fields(r) for r in ours[fin:fin + 3]]
 
 
 @pytest.mark.parametrize("transport", ["tcp", "wccp"])
@@ -497,9 +513,13 @@ def test_a_synthetic_handshake_opens_and_closes_each_file_without_changing_the_r
     one without the trace: same event fingerprint, and its results count no
     synthetic segment."""
     doc = scenario(transport, "dcf", 2347)
+    if transport == "tcp":
+        for f in doc["flows"]:
+            f["tcp"] = {"timestamps": True}
     doc["outputs"] = {"pcap": {"path": "t", "per": "node", "synthetic_handshake": True}}
     results, traced = run(tmp_path, doc, "syn", fingerprint=True)
-    plain_doc = scenario(transport, "dcf", 2347)
+    plain_doc = json.loads(json.dumps(doc))
+    del plain_doc["outputs"]
     plain, untraced = run(tmp_path, plain_doc, "plain", fingerprint=True)
     assert traced == untraced and traced is not None
     assert [f["tx_packets"] for f in results["flows"]] == [f["tx_packets"] for f in plain["flows"]]
@@ -537,6 +557,31 @@ def test_a_synthetic_handshake_opens_and_closes_each_file_without_changing_the_r
         assert not flag(last, "fin") and last["tcp.ack_raw"] == "1" and int(last["tcp.seq_raw"]) == last_byte + 1
         # At the completion: after every record of the flow's data in the file.
         assert all(float(r["frame.time_epoch"]) <= float(fin["frame.time_epoch"]) for r in ours)
+        # The file stays in time order (a node that overheard the last ACK writes it
+        # after the completion, with an earlier first bit: the close waits for it).
+        every = tshark_table(path, ["frame.time_epoch"])
+        times = [float(r["frame.time_epoch"]) for r in every]
+        assert times == sorted(times), node
+        if transport == "tcp":
+            # No segment after the SYN has an older TSval (RFC 7323 5.3's PAWS).
+            tsvals = [int(r["tcp.options.timestamp.tsval"]) for r in ours
+                      if r["ip.src"] == a and r["tcp.options.timestamp.tsval"]]
+            assert min(tsvals) == int(syn["tcp.options.timestamp.tsval"]), node
+    # Field for field as the simulated handshake has them (timing and the close's
+    # sequence numbers aside): flags, initial numbers, the receiver's window, TSecr.
+    real_doc = json.loads(json.dumps(plain_doc))
+    for f in real_doc["flows"]:
+        f.setdefault(transport, {})["handshake"] = True
+    real_doc["outputs"] = {"pcap": {"path": "real", "per": "node", "nodes": ["A"], "format": "pcapng"}}
+    run(tmp_path, real_doc, "real")
+    ports = {(str(src_port), str(dst_port)), (str(dst_port), str(src_port))}
+    real_open, real_close = connection_records(
+        tshark_table(tmp_path / "real-A.pcapng", SYNTHETIC_FIELDS, "-Y", "tcp && wlan.fc.retry == 0"), ports, 0)
+    ours_open, ours_close = connection_records(tshark_table(tmp_path / "t-A.pcapng", SYNTHETIC_FIELDS, "-Y", "tcp"),
+                                               ports, 0)
+    assert ours_open == real_open
+    strip = [t[:4] + t[6:] for t in ours_close]  # the FIN's numbers depend on the run's last byte
+    assert strip == [t[:4] + t[6:] for t in real_close]
 
 
 def test_a_synthetic_handshake_goes_on_the_wire_too_and_needs_pcapng(tmp_path):
@@ -545,11 +590,23 @@ def test_a_synthetic_handshake_goes_on_the_wire_too_and_needs_pcapng(tmp_path):
     /outputs/pcap/format with exit 2."""
     doc = wired_scenario({"path": "trace", "per": "node", "nodes": ["GW"], "synthetic_handshake": True})
     run(tmp_path, doc, "wired")
-    rows = tshark_table(tmp_path / "trace-wired.pcapng", WIRED_FIELDS + ["frame.comment", "tcp.flags.syn"])
+    rows = tshark_table(tmp_path / "trace-wired.pcapng",
+                        WIRED_FIELDS + ["frame.comment", "tcp.flags.syn", "tcp.flags.fin"])
     synthetic = [r for r in rows if r["frame.comment"] == SYNTHETIC]
     assert len(synthetic) >= 3 and synthetic[:3] == rows[:3], rows[:4]
-    assert [r["frame.interface_name"] for r in synthetic[:3]] == ["H->GW"] * 3
+    # Each on the direction it goes: H's segments H->GW, A's SYN-ACK GW->H.
+    assert [r["frame.interface_name"] for r in synthetic[:3]] == ["H->GW", "GW->H", "H->GW"]
     assert [r["ip.src"] for r in synthetic[:3]] == [node_ip(2), node_ip(0), node_ip(2)]
+    # The transfer stops at 1.2 s and completes: the close follows every TCP record,
+    # three in a row, on the directions they go.
+    assert len(synthetic) == 6, synthetic
+    close_at = rows.index(synthetic[3])
+    assert rows[close_at:close_at + 3] == synthetic[3:]
+    assert [r["tcp.flags.fin"] in ("1", "True") for r in synthetic[3:]] == [True, True, False]
+    assert [r["frame.interface_name"] for r in synthetic[3:]] == ["H->GW", "GW->H", "H->GW"]
+    assert all(r["tcp.len"] == "" for r in rows[close_at + 3:]), rows[close_at + 3:]
+    times = [float(r["frame.time_epoch"]) for r in rows]
+    assert times == sorted(times)
     # The UDP flow gets none.
     assert all(r["udp.length"] == "" for r in synthetic)
     bad = wired_scenario({"path": "trace", "format": "pcap", "synthetic_handshake": True})

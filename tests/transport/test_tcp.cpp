@@ -61,6 +61,7 @@ TEST(Tcp, CompletionListenerIsToldOnceWithTheLastByteAtTheCompletion) {
   bed.sender.set_completion_listener([&](std::uint64_t end) { told.emplace_back(bed.scheduler.now(), end); });
   bed.scheduler.run();
   ASSERT_TRUE(bed.sender.stats().completed_at.has_value());
+  ASSERT_EQ(told.size(), 1u);
   EXPECT_EQ(told, (std::vector<std::pair<Time, std::uint64_t>>{{*bed.sender.stats().completed_at, 1000}}));
   EXPECT_EQ(told[0].first, 1_s + 832_us + 10_ms + 32_us + 10_ms);  // after the resend at the RTO
   TcpTestBed bulk(bulk_sender());
