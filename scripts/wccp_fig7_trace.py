@@ -105,10 +105,13 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     table.sort_values(["seed", "event", "count"], ascending=[True, True, False]).to_parquet(
         out / "attempts.parquet", index=False)
+    # As wmnsim.reproduce.ExperimentData reads it (the report stamps its block with it).
+    commit = version.split("commit ", 1)[1].split(",")[0] if "commit " in version else "unknown"
     (out / "provenance.json").write_text(json.dumps({
-        "scenario": str(SCENARIO.relative_to(ROOT)), "seeds": seeds, "wmnsim": version,
+        "commits": {commit: len(seeds)}, "experiment": "fig7_trace", "runs": len(seeds),
         "command": "python3 scripts/wccp_fig7_trace.py --seeds " + ",".join(map(str, seeds)),
-        "rows": len(table)}, indent=1) + "\n")
+        "scenario": str(SCENARIO.relative_to(ROOT)), "seeds": seeds, "study": "wccp",
+        "tables": {"attempts": len(table)}}, indent=1) + "\n")
     print(f"wrote {out / 'attempts.parquet'} ({len(table)} rows, seeds {seeds})")
     return 0
 

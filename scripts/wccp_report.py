@@ -159,7 +159,8 @@ class Runs:
         self.runs = select(data.runs, scenario, where).sort_values("seed")
         self.seeds = list(self.runs["seed"])
         self.flows = select(data.flows, scenario, where)
-        self.nodes = select(data.nodes, scenario, where)
+        nodes = data.optional("nodes")  # an experiment may store runs and flows only
+        self.nodes = select(nodes, scenario, where) if not nodes.empty else nodes
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -1110,6 +1111,61 @@ def times(a: float, b: float) -> str:
     return f"{a / b:.1f}"
 
 
+def fig7_isolation_table(rows: List[Tuple[str, Runs]]) -> str:
+    """Fig. 7's flow 1 as shipped and under each isolation: its goodput against the
+    other flows', its timeouts, retransmissions, MAC drops and mean r_p."""
+    out = ["| run | flow 1 (kbit/s) | flows 2-5, each (kbit/s) | flow 6 (kbit/s) | flow 1 timeouts | "
+           "flow 1 retransmissions | flow 1 dropped at the retry limit | flow 1 r_p (packets/s) |",
+           "|---|---|---|---|---|---|---|---|"]
+    for name, r in rows:
+        f = r.flows.set_index(["seed", "flow_id"])
+
+        def col(fid: str, c: str, scale: float = 1.0) -> List[float]:
+            return [float(f.loc[(s_, fid), c]) / scale for s_ in r.seeds if (s_, fid) in f.index]
+        ids = r.flow_ids()
+        middle = [mean([mean(col(x, "goodput_bps", 1e3)) for x in ids if x in ("flow2", "flow3", "flow4", "flow5")])] \
+            if any(x in ids for x in ("flow2", "flow3", "flow4", "flow5")) else []
+        six = fmt(col("flow6", "goodput_bps", 1e3), 1) if "flow6" in ids else "-"
+        out.append(f"| {name} | {fmt(col('flow1', 'goodput_bps', 1e3), 1)} | "
+                   f"{f'{middle[0]:.1f}' if middle else '-'} | {six} | {fmt(col('flow1', 'timeouts'), 1)} | "
+                   f"{fmt(col('flow1', 'retransmissions'), 1)} | {fmt(col('flow1', 'drops_retry_limit'), 1)} | "
+                   f"{fmt(col('flow1', 'wccp_rate_pps'), 2)} |")
+    n = len(rows[0][1])
+    out.append("")
+    out.append(f"Mean of {n} runs of {rows[0][1].duration():.0f} s ± 95 % CI; flows 2-5: the mean of their means. "
+               "r_p: the sender's rate averaged over the run.")
+    return "\n".join(out)
+
+
+def fig7_trace_table(attempts: pd.DataFrame, top: int = 8) -> Tuple[str, dict]:
+    """Flow 1's frames given up at the retry limit and its failed attempts, per run, by
+    link, direction and what happened (scripts/wccp_fig7_trace.py)."""
+    runs = attempts["seed"].nunique()
+    keys = ["link", "direction", "outcome", "cause", "interferer"]
+    per = attempts.pivot_table(index=keys, columns="event", values="count", aggfunc="sum", fill_value=0) / runs
+    per = per.reindex(columns=["drop", "retry"], fill_value=0).sort_values(["drop", "retry"], ascending=False)
+    said = {"at_receiver": "the next hop did not receive it", "response_lost": "its CTS/ACK was lost at the sender",
+            "no_response": "no answer"}
+    out = ["| link | direction | what failed | the other frame's sender | dropped at the retry limit, per run | "
+           "failed attempts, per run |", "|---|---|---|---|---|---|"]
+    for (link, direction, outcome, cause, interferer), row in per.head(top).iterrows():
+        why = said.get(outcome, outcome) + (f" ({cause})" if cause else "")
+        out.append(f"| {link} | {direction} | {why} | {interferer or '-'} | {row['drop']:.1f} | {row['retry']:.0f} |")
+    total = per.sum()
+    out.append(f"| all | | | | {total['drop']:.1f} | {total['retry']:.0f} |")
+    out.append("")
+    out.append(f"From event traces of chain9_6flows_wccp.json as shipped, {runs} runs of 300 s "
+               "(`python3 scripts/wccp_fig7_trace.py`); the {top} classes with the most drops. A failed attempt is "
+               "an RTS or DATA of flow 1 after which the MAC retried; \"the next hop did not receive it\": its "
+               "radio was receiving the other sender's frame (missed) or lost the frame to it.".replace("{top}",
+                                                                                                      str(top)))
+    first = per.index[0]
+    facts = {"drops": float(total["drop"]), "retries": float(total["retry"]), "top_link": first[0],
+             "top_direction": first[1], "top_interferer": first[4], "top_drops": float(per.iloc[0]["drop"]),
+             "ack_drops": float(per[per.index.get_level_values("direction") == "ack"]["drop"].sum())}
+    return "\n".join(out), facts
+
+
 def main() -> int:
     report = Report("wccp", __doc__)
     one, tflows, udp, fair_d = report.data("one_flow"), report.data("tcp_flows"), report.data("table1_udp"), \
@@ -1160,6 +1216,24 @@ def main() -> int:
     with part("fig7"):
         report.block("fig7", fairness_table(*fair[6], [("003 max-min", MAXMIN_6), ("003 max aggregate", MAXAGG_6)]),
                      fair_d)
+    f7: dict = {}
+    with part("fig7_isolation", "fig7_trace"):
+        r50_d, no25_d, no6_d = (report.data("fig7_retry50"), report.data("fig7_without_flows2to5"),
+                                report.data("fig7_without_flow6"))
+        # Not an experiment (scripts/wccp_fig7_trace.py writes it): read from the full runs'
+        # folder also when the report renders the quick ones.
+        f7t_d = report.reproduce.ExperimentData(str(Path(report.study.data_dir()) / "fig7_trace"), str(report.root))
+        iso = {"shipped": fair[6][1], "retry50": Runs(r50_d, "chain9_6flows_wccp"),
+               "no25": Runs(no25_d, "chain9_6flows_wccp"), "no6": Runs(no6_d, "chain9_6flows_wccp")}
+        report.block("fig7_isolation", fig7_isolation_table([
+            ("as shipped (Fig. 7)", iso["shipped"]), ("retry limits 50: no MAC drop", iso["retry50"]),
+            ("without flows 2-5 (node 1 quiet)", iso["no25"]), ("without flow 6", iso["no6"])]),
+            fair_d, r50_d, no25_d, no6_d)
+        trace_text, f7 = fig7_trace_table(f7t_d.attempts)
+        report.block("fig7_trace", trace_text, f7t_d)
+        f7.update({k: r for k, r in iso.items()})
+        f7["tcp_retry50"] = Runs(r50_d, "chain9_6flows_tcp")
+        f7["data"] = (fair_d, r50_d, no25_d, no6_d, f7t_d)
     with part("random"):
         report.block("random", random_table(rnd["tcp"], rnd["wccp"]), rnd_d)
     with part("random_aodv", "routing_overhead"):
@@ -1305,6 +1379,31 @@ def main() -> int:
             return "hold" if min(g, key=g.get) == low and max(g, key=g.get) == high else "do not hold"
         V("f6_order", order(t3, "flow2", "flow3"), fair_d)
         V("f7_order", order(t6, "flow1", "flow6"), fair_d)
+    with part():
+        fair_d_, r50_d, no25_d, no6_d, f7t_d = f7["data"]
+        mid6 = lambda r: mean([mean(r.per_flow(f"flow{i}")) for i in range(2, 6)])
+        flow1 = lambda r: mean(r.per_flow("flow1"))
+        f1col = lambda r, c: mean([float(x) for x in r.flows[r.flows["flow_id"] == "flow1"][c]])
+        V("f7t_drops", f"{f7['drops']:.0f}", f7t_d)
+        V("f7t_ack_drops", f"{f7['ack_drops']:.0f}", f7t_d)
+        V("f7t_top_drops", f"{f7['top_drops']:.0f}", f7t_d)
+        V("f7t_top_link", f7["top_link"], f7t_d)
+        V("f7t_top_interferer", f7["top_interferer"], f7t_d)
+        V("f7t_retries", f"{f7['retries']:.0f}", f7t_d)
+        V("f7_timeouts_shipped", f"{f1col(f7['shipped'], 'timeouts'):.0f}", fair_d_)
+        V("f7_r50_flow1", f"{flow1(f7['retry50']):.0f}", r50_d)
+        V("f7_r50_fraction", f"{flow1(f7['retry50']) / mid6(f7['retry50']):.2f}", r50_d)
+        V("f7_r50_timeouts", f"{f1col(f7['retry50'], 'timeouts'):.0f}", r50_d)
+        V("f7_r50_retransmissions", f"{f1col(f7['retry50'], 'retransmissions'):.0f}", r50_d)
+        V("f7_r50_rate", f"{f1col(f7['retry50'], 'wccp_rate_pps'):.1f}", r50_d)
+        rate = lambda r, fid: mean([float(x) for x in r.flows[r.flows["flow_id"] == fid]["wccp_rate_pps"]])
+        V("f7_r50_rate_mid", f"{mean([rate(f7['retry50'], f'flow{i}') for i in range(2, 6)]):.1f}", r50_d)
+        V("f7_r50_tcp_flow1", f"{flow1(f7['tcp_retry50']):.1f}", r50_d)
+        V("f7_no25_flow1", f"{flow1(f7['no25']):.0f}", no25_d)
+        V("f7_no25_timeouts", f"{f1col(f7['no25'], 'timeouts'):.0f}", no25_d)
+        V("f7_no6_flow1", f"{flow1(f7['no6']):.0f}", no6_d)
+        V("f7_no6_fraction", f"{flow1(f7['no6']) / mid6(f7['no6']):.2f}", no6_d)
+        V("f7_no6_timeouts", f"{f1col(f7['no6'], 'timeouts'):.0f}", no6_d)
     # ---- random
     with part():
         T, W = rnd["tcp"], rnd["wccp"]
@@ -1499,7 +1598,8 @@ def main() -> int:
         V("rnd_onehop_starved", f"{one_hop_starved}", rnd_d)
     # ---- how the numbers are made
     with part():
-        every = [one, tflows, udp, fair_d, rnd_d, aodv_d, thr, dfr, win, *knees.values(), fig3_d, to_d]
+        every = [one, tflows, udp, fair_d, rnd_d, aodv_d, thr, dfr, win, *knees.values(), fig3_d, to_d,
+                 *f7.get("data", ())[1:]]
         total = sum(d.provenance["runs"] for d in every)
         V("runs_total", f"{total}", *every)
     # What the prose says in words, held to the study's runs (doc_blocks.Report.claim); the quick
@@ -1518,6 +1618,21 @@ def main() -> int:
         C(mn(w3.per_flow("flow2")) > mn(t3.per_flow("flow2")) and mn(w6.per_flow("flow1")) > mn(t6.per_flow("flow1"))
           and mn(w3.jfi()) > mn(t3.jfi()), "Fig. 6-7: WCCP lifts the starved flows")
         C(mn(w6.per_flow("flow1")) / mid < 0.8, "Fig. 7: WCCP does not reach max-min (flow 1 under 0.8 of flows 2-5)")
+        r50, no25, no6 = f7["retry50"], f7["no25"], f7["no6"]
+        f1 = lambda r, c: mn([float(x) for x in r.flows[r.flows["flow_id"] == "flow1"][c]])
+        m6 = lambda r: mn([mn(r.per_flow(f"flow{i}")) for i in range(2, 6)])
+        C(f7["ack_drops"] > 0.6 * f7["drops"] and f7["top_link"] == "4->3" and f7["top_interferer"] == "1",
+          "Fig. 7 trace: most of flow 1's MAC drops are its ACKs on 4->3, lost to node 1's frames")
+        C(f1(r50, "drops_retry_limit") == 0 and f1(r50, "dropped_packets") == 0 and mn(r50.per_flow("flow1")) / m6(r50) < 0.4
+          and f1(r50, "timeouts") > 0.5 * f1(w6, "timeouts") and f1(r50, "retransmissions") > 0,
+          "Fig. 7 isolation: without MAC drops flow 1 stays under 0.4 of flows 2-5 and keeps most of its timeouts, "
+          "all of them spurious")
+        C(mn(no25.per_flow("flow1")) > 3 * mn(w6.per_flow("flow1")) and f1(no25, "timeouts") < 0.2 * f1(w6, "timeouts"),
+          "Fig. 7 isolation: without node 1's flows, flow 1 more than triples and its timeouts nearly vanish")
+        C(mn(no6.per_flow("flow1")) / m6(no6) < 0.5,
+          "Fig. 7 isolation: without flow 6, flow 1 still gets under half of flows 2-5")
+        C(mn(f7["tcp_retry50"].per_flow("flow1")) > 10 * mn(t6.per_flow("flow1")),
+          "Fig. 7 isolation: TCP's flow 1, starved as shipped, gets more than 10 times as much without MAC drops")
         C(W["starved"] > 0 and W["starved"] < T["starved"], "random: WCCP leaves fewer starved flows, but some")
         C(Wa["jfi"] > Ta["jfi"] and Wa["delay"] < Ta["delay"] and Wa["aggregate"] < Ta["aggregate"]
           and Wa["starved"] < Ta["starved"],
