@@ -375,8 +375,8 @@ def fairness_table(tcp: Runs, wccp: Runs, shares: List[Tuple[str, List[float]]])
     return "\n".join(lines)
 
 
-def random_metrics(data, kind: str) -> dict:
-    names = sorted(n for n in data.runs["scenario"].unique() if n.endswith(f"_{kind}"))
+def random_metrics(data, kind: str, prefix: str = "") -> dict:
+    names = sorted(n for n in data.runs["scenario"].unique() if n.endswith(f"_{kind}") and n.startswith(prefix))
     per = [Runs(data, n) for n in names]
     flows = [r.flows.set_index("flow_id")["goodput_bps"] / 1e3 for r in per]
     mins = [float(f.min()) for f in flows]
@@ -393,6 +393,77 @@ def random_metrics(data, kind: str) -> dict:
                           for r in per]),
         "mins": mins, "names": names, "duration": per[0].duration(),
     }
+
+
+def per_topology(seed1, more) -> pd.DataFrame:
+    """One row per topology and transport: Jain's index and flows under 1 kbit/s in each
+    run (seed 1 from `random`, the others from `random_seeds`)."""
+    rows = []
+    for data in (seed1, more):
+        runs = data.runs
+        flows = data.flows
+        for (scenario, seed), run in runs.groupby(["scenario", "seed"]):
+            f = flows[(flows["scenario"] == scenario) & (flows["seed"] == seed)]
+            topo, kind = scenario.rsplit("_", 1)
+            rows.append({"topology": topo.replace("snapshot_", ""), "kind": kind, "seed": int(seed),
+                         "jfi": float(run["jain_fairness_index"].iloc[0]),
+                         "starved": int((f["goodput_bps"] < 1000.0).sum())})
+    return pd.DataFrame(rows)
+
+
+def per_topology_table(df: pd.DataFrame) -> Tuple[str, dict]:
+    """Per topology: each transport's JFI (mean, and the range over the seeds), the
+    difference, and whether it exceeds the runs' own spread; starving flows per run."""
+    out = ["| topology | TCP JFI (range) | WCCP JFI (range) | WCCP - TCP | outside the seeds' spread | "
+           "flows under 1 kbit/s a run, TCP | WCCP |", "|---|---|---|---|---|---|---|"]
+    seeds = sorted(df["seed"].unique())
+    facts = {"topologies": 0, "wccp_fairer": 0, "wccp_less_fair": 0, "wccp_less_fair_beyond": 0,
+             "wccp_fairer_beyond": 0, "wccp_more_starved": 0, "seeds": len(seeds), "worst": None, "worst_diff": 0.0}
+    for topo, g in df.groupby("topology"):
+        t, w = g[g["kind"] == "tcp"], g[g["kind"] == "wccp"]
+        if len(t) != len(seeds) or len(w) != len(seeds):
+            continue
+        tm, wm = t["jfi"].mean(), w["jfi"].mean()
+        # Beyond the spread: every WCCP run on the same side of every TCP run.
+        beyond = w["jfi"].min() > t["jfi"].max() or w["jfi"].max() < t["jfi"].min()
+        facts["topologies"] += 1
+        facts["wccp_fairer"] += int(wm > tm)
+        facts["wccp_less_fair"] += int(wm < tm)
+        facts["wccp_fairer_beyond"] += int(beyond and wm > tm)
+        facts["wccp_less_fair_beyond"] += int(beyond and wm < tm)
+        facts["wccp_more_starved"] += int(w["starved"].mean() > t["starved"].mean())
+        if wm - tm < facts["worst_diff"]:
+            facts["worst"], facts["worst_diff"] = topo, wm - tm
+        out.append(f"| {topo} | {tm:.3f} ({t['jfi'].min():.3f}-{t['jfi'].max():.3f}) | "
+                   f"{wm:.3f} ({w['jfi'].min():.3f}-{w['jfi'].max():.3f}) | {wm - tm:+.3f} | "
+                   f"{'yes' if beyond else 'no'} | {t['starved'].mean():.1f} | {w['starved'].mean():.1f} |")
+    out.append("")
+    out.append(f"{facts['topologies']} topologies, {len(seeds)} runs of each (seeds {seeds[0]}-{seeds[-1]}) per "
+               "transport, 300 s. Outside the seeds' spread: every WCCP run's index on the same side of every "
+               "TCP run's.")
+    return "\n".join(out), facts
+
+
+def random_flows_table(points: List[Tuple[int, dict, dict]]) -> str:
+    """Fig. 8(d) and 9(a)'s comparisons of WCCP with TCP against the number of flows."""
+    out = ["| flows per topology | max/min, TCP | max/min, WCCP | max/min lower by | JFI, TCP | JFI, WCCP | "
+           "JFI gain | aggregate change | delay lower by | flows under 1 kbit/s, TCP | WCCP |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    def r(x: float) -> str:
+        return f"{x:.1f}" if math.isfinite(x) else "inf (a minimum of 0)"
+
+    for n, t, w in points:
+        lower = t["ratio"] / w["ratio"] if math.isfinite(t["ratio"]) and math.isfinite(w["ratio"]) else float("nan")
+        out.append(f"| {n} | {r(t['ratio'])} | {r(w['ratio'])} | "
+                   f"{f'{lower:.1f} times' if math.isfinite(lower) else '-'} | "
+                   f"{t['jfi']:.3f} | {w['jfi']:.3f} | {w['jfi'] - t['jfi']:+.3f} | "
+                   f"{(w['aggregate'] / t['aggregate'] - 1) * 100:+.0f} % | {t['delay'] / w['delay']:.1f} times | "
+                   f"{t['starved']} | {w['starved']} |")
+    out.append("")
+    out.append("The 20 topologies of `random`, one run each (seed 1), 300 s; 10 flows: `random` itself, the others "
+               "`random_flows`. 003 (Sec. IV-B): max/min lower by up to 1000 times, JFI about +0.1, aggregate "
+               "-20 % to -45 %, delay 8 to 10 times lower.")
+    return "\n".join(out)
 
 
 RANDOM_ROWS = [("minimum flow throughput over the runs (kbit/s), Fig. 8(a)", "min_of_runs", 2),
@@ -1236,6 +1307,45 @@ def main() -> int:
         f7["data"] = (fair_d, r50_d, no25_d, no6_d, f7t_d)
     with part("random"):
         report.block("random", random_table(rnd["tcp"], rnd["wccp"]), rnd_d)
+    flows_points: list = []
+    by_n: dict = {}
+    with part("random_flows"):
+        rf_d = report.data("random_flows")
+        for n in (5, 10, 20, 30):
+            if n == 10:
+                flows_points.append((n, rnd["tcp"], rnd["wccp"]))
+            else:
+                flows_points.append((n, random_metrics(rf_d, "tcp", f"f{n}_"), random_metrics(rf_d, "wccp", f"f{n}_")))
+        report.block("random_flows", random_flows_table(flows_points), rnd_d, rf_d)
+        gains = [w["jfi"] - t["jfi"] for _, t, w in flows_points]
+        costs = [(1 - w["aggregate"] / t["aggregate"]) * 100 for _, t, w in flows_points]
+        V("rf_jfi_gain", f"{min(gains):+.3f} to {max(gains):+.3f}", rnd_d, rf_d)
+        V("rf_cost", f"{min(costs):.0f} % to {max(costs):.0f} %", rnd_d, rf_d)
+        lows = [t["ratio"] / w["ratio"] for _, t, w in flows_points
+                if math.isfinite(t["ratio"]) and math.isfinite(w["ratio"])]
+        V("rf_ratio", span(min(lows), max(lows)) if lows else "n/a", rnd_d, rf_d)
+        by_n = {n: (t, w) for n, t, w in flows_points}
+        V("rf_gain_10", f"{by_n[10][1]['jfi'] - by_n[10][0]['jfi']:+.3f}", rnd_d, rf_d)
+        for n in (20, 30):
+            t, w = by_n[n]
+            V(f"rf_gain_{n}", f"{w['jfi'] - t['jfi']:+.3f}", rnd_d, rf_d)
+            V(f"rf_cost_{n}", f"{(1 - w['aggregate'] / t['aggregate']) * 100:.0f} %", rnd_d, rf_d)
+            V(f"rf_delay_{n}", f"{t['delay'] / w['delay']:.1f}", rnd_d, rf_d)
+    topo: dict = {}
+    with part("random_topology"):
+        seeds_d = report.data("random_seeds")
+        topo_text, topo = per_topology_table(per_topology(rnd_d, seeds_d))
+        report.block("random_topology", topo_text, rnd_d, seeds_d)
+        V("topo_n", f"{topo['topologies']}", rnd_d, seeds_d)
+        V("topo_seeds", f"{topo['seeds']}", rnd_d, seeds_d)
+        V("topo_fairer", f"{topo['wccp_fairer']}", rnd_d, seeds_d)
+        V("topo_fairer_beyond", f"{topo['wccp_fairer_beyond']}", rnd_d, seeds_d)
+        V("topo_less_fair", f"{topo['wccp_less_fair']}", rnd_d, seeds_d)
+        V("topo_less_fair_beyond", f"{topo['wccp_less_fair_beyond']}", rnd_d, seeds_d)
+        V("topo_less_fair_beyond2", f"{topo['wccp_less_fair_beyond']}", rnd_d, seeds_d)
+        V("topo_more_starved", f"{topo['wccp_more_starved']}", rnd_d, seeds_d)
+        V("topo_worst", f"{topo['worst']}" if topo["worst"] else "none", rnd_d, seeds_d)
+        V("topo_worst_diff", f"{topo['worst_diff']:+.3f}", rnd_d, seeds_d)
     with part("random_aodv", "routing_overhead"):
         report.block("random_aodv", random_aodv_table(rnd, rnd_aodv), rnd_d, aodv_d)
         report.block("routing_overhead", routing_table(rout["tcp"], rout["wccp"]), aodv_d)
@@ -1634,6 +1744,13 @@ def main() -> int:
         C(mn(f7["tcp_retry50"].per_flow("flow1")) > 10 * mn(t6.per_flow("flow1")),
           "Fig. 7 isolation: TCP's flow 1, starved as shipped, gets more than 10 times as much without MAC drops")
         C(W["starved"] > 0 and W["starved"] < T["starved"], "random: WCCP leaves fewer starved flows, but some")
+        in_003 = lambda t, w: (0.07 <= w["jfi"] - t["jfi"] <= 0.15 and 20 <= (1 - w["aggregate"] / t["aggregate"]) * 100
+                               <= 45.5 and 8 <= t["delay"] / w["delay"] <= 10)
+        C(in_003(*by_n[20]) and in_003(*by_n[30]) and not in_003(*by_n[10]) and not in_003(*by_n[5]),
+          "random_flows: with 20 and 30 flows WCCP's JFI gain, aggregate cost and delay factor fall in 003's ranges, "
+          "with 5 and 10 flows they do not")
+        C(topo["wccp_less_fair"] > 0 and topo["wccp_less_fair_beyond"] > 0,
+          "random per topology: in some topologies WCCP is less fair than TCP beyond the runs' spread")
         C(Wa["jfi"] > Ta["jfi"] and Wa["delay"] < Ta["delay"] and Wa["aggregate"] < Ta["aggregate"]
           and Wa["starved"] < Ta["starved"],
           "Fig. 9(b): with AODV as with static routes, WCCP is fairer, shorter in delay and lower in aggregate than TCP")
