@@ -55,16 +55,19 @@ inline constexpr ContextId kObserverContext = 0xfffffffeu;
 
 // Handle to a scheduled event. Cancelling through a handle whose event already
 // ran or was cancelled is harmless: the generation no longer matches.
+// 24 bytes: a radio's MAC and PHY hold 6 to 9 of them.
 struct EventId {
-  std::uint32_t slot = 0xffffffffu;
   // 64 bits: a slot is reused by nearly every event (LIFO free list), so a 32-bit
-  // counter could wrap within minutes and let a stale handle match again.
-  std::uint64_t generation = 0;
-  // The event's key in the event set (time, then sequence and slot), so that
-  // cancel can take it out. A renumbering (Scheduler::kMaxSequence) makes it
-  // stale: the entry is then dropped when popped, as before.
+  // counter could wrap within minutes and let a stale handle match again. No slot
+  // reaches ~0, so a default handle matches nothing.
+  std::uint64_t generation = ~std::uint64_t{0};
+  // The event's key in the event set: its time, and its sequence number and slot
+  // (the low 24 bits), so that cancel can take it out. A renumbering
+  // (Scheduler::kMaxSequence) makes the sequence stale: the entry is then dropped
+  // when popped, as all cancelled entries were before issue 43.
   std::int64_t time_ps = 0;
   std::uint64_t order = 0;
+  std::uint32_t slot() const { return static_cast<std::uint32_t>(order & 0xffffffu); }
 };
 
 class Scheduler {
@@ -108,7 +111,7 @@ class Scheduler {
     ++next_sequence_;
     s.context_or_next_free = context;
     ++live_;
-    return EventId{slot, s.generation, at.picoseconds(), order};
+    return EventId{s.generation, at.picoseconds(), order};
   }
   // Batched events: a producer of many events known in advance (a frame's arrival
   // at each of its receivers, phy/medium.cpp) reserves their sequence numbers at
@@ -148,7 +151,7 @@ class Scheduler {
     }
     s.context_or_next_free = context;
     ++live_;
-    return EventId{slot, s.generation, at.picoseconds(), (sequence << kSlotBits) | slot};
+    return EventId{s.generation, at.picoseconds(), (sequence << kSlotBits) | slot};
   }
   // From inside a running event: if the event (at, sequence) of context `context`
   // would run next (nothing pending before it, within the running run_until's end
@@ -195,17 +198,17 @@ class Scheduler {
   // events does not change, nor does any trace: a cancelled event never ran.
   bool cancel(EventId id) {
     if (!is_pending(id)) return false;
-    Slot& s = slots_[id.slot];
+    Slot& s = slots_[id.slot()];
     s.callback.reset();  // releases captured state now
     ++s.generation;      // the handle goes stale at once
     --live_;
     // Left in a crowded bucket (RadixQueue::erase), the entry is skipped when popped.
-    if (queue_.erase(make_key(id.time_ps, id.order))) free_slot(id.slot);
+    if (queue_.erase(make_key(id.time_ps, id.order))) free_slot(id.slot());
     return true;
   }
   bool is_pending(EventId id) const {
-    return id.slot < slots_.size() && slots_[id.slot].generation == id.generation &&
-           static_cast<bool>(slots_[id.slot].callback);
+    const std::uint32_t slot = id.slot();
+    return slot < slots_.size() && slots_[slot].generation == id.generation && static_cast<bool>(slots_[slot].callback);
   }
 
   // Lowers the limit on events at one instant (tests).
@@ -262,6 +265,7 @@ class Scheduler {
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static_assert(kMaxSequence == (std::uint64_t{1} << (64 - kSlotBits)) - 1);
+  static_assert(kSlotMask == 0xffffffu, "EventId::slot() reads the same low bits");
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
   std::uint32_t allocate_slot() {
