@@ -2,6 +2,16 @@
 # third-party headers (included as SYSTEM) never trip -Werror.
 add_library(wmnsim_flags INTERFACE)
 target_compile_options(wmnsim_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
+# The layer libraries are compiled as position-independent code (the Python module
+# links them), and under -fPIC the compiler must assume any function with external
+# linkage may be replaced at load time, so it inlines none of them, not even a
+# small helper into its neighbour in the same file (Radio::account_chunk into
+# Radio::signal_end). Nothing in wmnsim interposes its own functions: let the
+# compiler inline as it would in an executable (-fPIE, the executables' and
+# tests' own code, already does). It changes no arithmetic (issue 43 §4,
+# docs/performance.md).
+target_compile_options(wmnsim_flags INTERFACE
+                       $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,STATIC_LIBRARY>:-fno-semantic-interposition>)
 if(WMNSIM_WERROR)
   target_compile_options(wmnsim_flags INTERFACE -Werror)
 endif()

@@ -45,6 +45,46 @@ void RadixQueue::pop_min() {
   }
 }
 
+bool RadixQueue::erase(Key key) {
+  // A key at or below the last one popped is not here (popped, or never pushed).
+  if (size_ == 0 || key <= last_) return false;
+  const unsigned b = bucket_of(key);
+  Bucket& bucket = buckets_[b];
+  Chunk* before_tail = nullptr;  // the chunk whose next is the tail, once passed
+  unsigned chunks = 0;
+  // The scheduler's keys are unique in their low 64 bits (the sequence number):
+  // one 64-bit comparison a key, the high half checked on a match.
+  const auto low = static_cast<std::uint64_t>(key);
+  for (Chunk* c = bucket.head; c != nullptr; c = c->next) {
+    if (c->next == bucket.tail) before_tail = c;
+    if (++chunks > kMaxEraseChunks) return false;  // a crowded bucket: the caller skips it when popped
+    for (std::uint64_t i = 0; i < c->count; ++i) {
+      if (static_cast<std::uint64_t>(c->keys[i]) != low || c->keys[i] != key) continue;
+      // Buckets are unordered: the bucket's last key takes this one's place.
+      Chunk* tail = bucket.tail;
+      c->keys[i] = tail->keys[--tail->count];
+      if (tail->count == 0) {
+        if (tail == bucket.head) {
+          bucket = Bucket{};
+          clear_bit(b);
+        } else {
+          if (before_tail == nullptr) {  // the key was found before the chunk ahead of the tail
+            before_tail = c;
+            while (before_tail->next != tail) before_tail = before_tail->next;
+          }
+          before_tail->next = nullptr;
+          bucket.tail = before_tail;
+        }
+        free_chunk(tail);
+      }
+      --size_;
+      if (min_known_ && key == min_) min_known_ = false;
+      return true;
+    }
+  }
+  return false;
+}
+
 void RadixQueue::reserve_for_refiling() {
   // Refiling bucket b opens at most one new tail chunk in each bucket it files
   // into (all below b, so fewer than kBuckets), and beyond that needs one chunk

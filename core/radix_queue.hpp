@@ -70,6 +70,15 @@ class RadixQueue {
   // Removes min(). From now on every push must be above it.
   void pop_min();
 
+  // Removes `key` if it is here and its bucket is short (at most kMaxEraseChunks
+  // chunks are searched), and returns whether it did. A key's bucket follows from
+  // the key and the last key popped, and buckets are unordered, so removal is a
+  // search of one bucket and a swap with its last key: the order of every other
+  // key is untouched. The scheduler's cancelled timers are nearly always due soon,
+  // in a bucket of a few keys; a key not removed stays, for the caller to skip
+  // when popped.
+  bool erase(Key key);
+
   // Empties the queue and returns its keys (unordered); afterwards any key may be
   // pushed again. Used to renumber keys, so rare. Throws std::bad_alloc before
   // changing anything if the returned vector cannot be allocated.
@@ -88,6 +97,8 @@ class RadixQueue {
   // no faster in bench_scheduler and waste more in partly filled tails.
   static constexpr std::uint32_t kChunkKeys = 15;
   static constexpr std::size_t kChunksPerBlock = 64;
+  // erase() gives up beyond this many chunks (240 keys) of one bucket.
+  static constexpr unsigned kMaxEraseChunks = 16;
 
   struct Chunk {
     Chunk* next;

@@ -136,6 +136,86 @@ TEST(RadixQueue, MemoryStaysProportionalToTheKeysPending) {
   EXPECT_LE(warm, bound);
 }
 
+TEST(RadixQueue, EraseTakesOutOneKeyAndKeepsTheOrderOfTheRest) {
+  // Interleaved pushes, pops and erasures (the scheduler's cancels) against
+  // std::set. A key erase() declines (its bucket is crowded) stays and is popped
+  // in its turn, as the scheduler then skips it.
+  RadixQueue q;
+  std::set<Key> ref;
+  std::vector<Key> popped;
+  RandomStream rng(11);
+  Key last = 0;
+  std::size_t erased = 0, declined = 0;
+  for (int step = 0; step < 200000; ++step) {
+    const double r = rng.uniform01();
+    if (ref.empty() || r < 0.55) {
+      // Mostly near the last key popped (timers due soon), sometimes anywhere above.
+      const Key k = rng.uniform01() < 0.8 ? last + 1 + key(rng.uniform_int(1u << 20), rng.next_u64() >> 24)
+                                          : random_key_above(last, rng);
+      if (!ref.insert(k).second) continue;
+      q.push(k);
+    } else if (r < 0.7) {
+      // Erase a pending key: one just above a random point, whatever it is.
+      auto it = ref.lower_bound(last + key(rng.uniform_int(1u << 20), 0));
+      if (it == ref.end()) it = ref.begin();
+      if (q.erase(*it)) {
+        ref.erase(it);
+        ++erased;
+      } else {
+        ++declined;
+      }
+    } else if (r < 0.75) {
+      // Keys not pending: one popped before, one never pushed.
+      if (!popped.empty()) {
+        ASSERT_FALSE(q.erase(popped[rng.uniform_int(popped.size())]));
+      }
+      const Key absent = random_key_above(last, rng);
+      if (ref.count(absent) == 0) {
+        ASSERT_FALSE(q.erase(absent));
+      }
+    } else {
+      ASSERT_EQ(q.min(), *ref.begin()) << "step " << step;
+      q.pop_min();
+      last = *ref.begin();
+      popped.push_back(last);
+      ref.erase(ref.begin());
+    }
+    ASSERT_EQ(q.size(), ref.size()) << "step " << step;
+  }
+  while (!ref.empty()) {
+    ASSERT_EQ(q.min(), *ref.begin());
+    q.pop_min();
+    ref.erase(ref.begin());
+  }
+  EXPECT_TRUE(q.empty());
+  // Both paths ran: keys taken out, and keys left in a crowded bucket (the queue
+  // grows to about 30,000 keys, most of them in a few dozen buckets).
+  EXPECT_GT(erased, 1000u);
+  EXPECT_GT(declined, 0u);
+}
+
+TEST(RadixQueue, EraseFindsAnyKeyOfAShortBucketAndDeclinesACrowdedOne) {
+  RadixQueue q;
+  // 20 keys at one time, differing in their low bits: one bucket, two chunks.
+  for (std::uint64_t i = 0; i < 20; ++i) q.push(key(7, i << 24));
+  EXPECT_TRUE(q.erase(key(7, 3 << 24)));
+  EXPECT_TRUE(q.erase(key(7, 19 << 24)));  // the tail chunk's last key
+  EXPECT_EQ(q.min(), key(7, 0));
+  EXPECT_TRUE(q.erase(key(7, 0)));  // the minimum min() remembered: forgotten
+  EXPECT_FALSE(q.erase(key(7, 3 << 24)));
+  EXPECT_EQ(q.size(), 17u);
+  for (std::uint64_t i = 1; i < 19; ++i) {
+    if (i == 3) continue;
+    ASSERT_EQ(q.min(), key(7, i << 24));
+    q.pop_min();
+  }
+  EXPECT_TRUE(q.empty());
+  // 300 keys in one bucket: more than erase searches.
+  for (std::uint64_t i = 0; i < 300; ++i) q.push(key(9, i << 24));
+  EXPECT_FALSE(q.erase(key(9, std::uint64_t{299} << 24)));  // the last of 20 chunks
+  EXPECT_EQ(q.size(), 300u);
+}
+
 TEST(RadixQueue, TakeAllEmptiesAndAllowsAnyKeyAgain) {
   RadixQueue q;
   for (std::uint64_t i = 1; i <= 100; ++i) q.push(key(i, 0));

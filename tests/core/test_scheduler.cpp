@@ -75,7 +75,7 @@ TEST(Scheduler, StaleHandleDoesNotCancelTheSlotsNextEvent) {
   s.run();
   // The freed slot is reused by the next event; the old handle must not reach it.
   const EventId b = s.schedule_at(2_us, [&] { fired += 100; });
-  EXPECT_EQ(a.slot, b.slot);
+  EXPECT_EQ(a.slot(), b.slot());
   EXPECT_FALSE(s.cancel(a));
   s.run();
   EXPECT_EQ(fired, 101);
@@ -137,6 +137,58 @@ TEST(Scheduler, ScheduleAfterRunPoppedCancelledEventsPastNow) {
   EXPECT_EQ(order, (std::vector<int>{1, 2}));
 }
 
+TEST(Scheduler, CancelTakesTheEventOutAndFreesItsSlotAtOnce) {
+  // A cancelled timer leaves the event set at once: its slot serves the next
+  // event, and nothing is popped for it later.
+  Scheduler s;
+  std::vector<int> order;
+  const EventId a = s.schedule_at(10_us, [&] { order.push_back(99); });
+  s.schedule_at(20_us, [&] { order.push_back(2); });
+  EXPECT_TRUE(s.cancel(a));
+  const EventId b = s.schedule_at(10_us, [&] { order.push_back(1); });
+  EXPECT_EQ(b.slot(), a.slot());
+  EXPECT_FALSE(s.cancel(a));  // stale: the slot's new event is untouched
+  EXPECT_TRUE(s.is_pending(b));
+  s.run();
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  EXPECT_EQ(s.executed(), 2u);
+}
+
+TEST(Scheduler, ADefaultHandleMatchesNoEvent) {
+  // The handle names its slot by its key's low bits, so a default handle names
+  // slot 0: its generation (~0, which no slot reaches) keeps it from matching.
+  Scheduler s;
+  bool ran = false;
+  const EventId first = s.schedule_at(1_us, [&] { ran = true; });
+  ASSERT_EQ(first.slot(), 0u);
+  EXPECT_FALSE(s.is_pending(EventId{}));
+  EXPECT_FALSE(s.cancel(EventId{}));
+  s.run();
+  EXPECT_TRUE(ran);
+}
+
+TEST(Scheduler, CancelInACrowdedBucketIsSkippedWhenPopped) {
+  // 300 events at one instant share a bucket longer than RadixQueue::erase
+  // searches: the cancelled one keeps its slot and is dropped when its turn comes.
+  Scheduler s;
+  std::vector<int> order;
+  std::vector<EventId> ids;
+  for (int i = 0; i < 300; ++i) ids.push_back(s.schedule_at(5_us, [&order, i] { order.push_back(i); }));
+  EXPECT_TRUE(s.cancel(ids[299]));
+  EXPECT_TRUE(s.cancel(ids[7]));
+  EXPECT_EQ(s.pending(), 298u);
+  const EventId next = s.schedule_at(6_us, [&] { order.push_back(1000); });
+  EXPECT_NE(next.slot(), ids[299].slot());
+  s.run();
+  std::vector<int> expected;
+  for (int i = 0; i < 299; ++i) {
+    if (i != 7) expected.push_back(i);
+  }
+  expected.push_back(1000);
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(s.pending(), 0u);
+}
+
 TEST(Scheduler, ACallableWhoseCopyThrowsLeavesNothingBehind) {
   struct CopyThrows {
     CopyThrows() = default;
@@ -152,7 +204,7 @@ TEST(Scheduler, ACallableWhoseCopyThrowsLeavesNothingBehind) {
   EXPECT_EQ(s.pending(), 0u);
   // The slot went back to the pool: the next event gets it again.
   const EventId next = s.schedule_at(3_us, [] {});
-  EXPECT_EQ(next.slot, first.slot);
+  EXPECT_EQ(next.slot(), first.slot());
   s.run();
   EXPECT_EQ(s.executed(), 2u);
 }
