@@ -52,7 +52,10 @@ def attribute(events: pd.DataFrame) -> pd.DataFrame:
     tx = ev[(ev.kind == "tx_start") & ev.frame.isin(["rts", "data"])][["time_ps", "node", "peer"]]
     rx = ev[ev.kind.isin(["rx_fail", "rx_missed"])][["start_ps", "node", "peer", "cause", "interferer", "kind"]]
     rx = rx.astype({"start_ps": "int64"})
-    what = ev[(ev.flow == FLOW) & ev.kind.isin(["retry", "drop"])][["time_ps", "node", "kind"]]
+    # Retries, and frames given up at the retry limit (a stale copy of a frame already
+    # delivered included: the results' ledger counts those apart).
+    given_up = (ev.kind == "drop") & (ev.cause == "retry_limit")
+    what = ev[(ev.flow == FLOW) & ((ev.kind == "retry") | given_up)][["time_ps", "node", "kind"]]
     what = what.rename(columns={"kind": "event"}).sort_values("time_ps")
     # The attempt that failed: the transmitter's last RTS or DATA before the retry/drop.
     attempts = pd.merge_asof(what, tx.sort_values("time_ps").rename(columns={"time_ps": "attempt_ps"}),
