@@ -159,7 +159,8 @@ class Runs:
         self.runs = select(data.runs, scenario, where).sort_values("seed")
         self.seeds = list(self.runs["seed"])
         self.flows = select(data.flows, scenario, where)
-        nodes = data.optional("nodes")  # an experiment may store runs and flows only
+        # An experiment may store runs and flows only (`tables`); ExperimentData says so.
+        nodes = data.optional("nodes") if hasattr(data, "optional") else data.nodes
         self.nodes = select(nodes, scenario, where) if not nodes.empty else nodes
 
     def __len__(self) -> int:
