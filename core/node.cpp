@@ -110,12 +110,15 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
       return;
     }
   }
-  // A retry-limit drop comes after the packet left the queue (on_departure).
-  if (cause != DropCause::retry_limit) {
+  if (cause == DropCause::false_duplicate) {
+    // Received over the hop, then discarded by this node's MAC (802.11-2012
+    // 9.3.2.10): the packet made the hop, and was never in a queue here.
+    ++packet->hops;
+  } else if (cause != DropCause::retry_limit) {  // a retry-limit drop comes after the packet left the queue (on_departure)
     if (Backlog* b = backlog_of(*packet)) --b->queued;
   }
   // Every drop on the node comes here (queue overflow, queue lifetime, MAC retry
-  // limit, TTL, no route), so this one line logs them all.
+  // limit, false duplicate, TTL, no route), so this one line logs them all.
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, index_, "drop ({}): packet {} of flow {}, {} B, {} hops", to_string(cause),
              packet->id, packet->flow == kNoFlow ? std::string("-") : std::to_string(packet->flow), packet->size_bytes,
              packet->hops);

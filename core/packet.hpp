@@ -43,13 +43,14 @@ enum class DropCause : std::uint8_t {
   no_route,          // forwarding found no next hop
   ttl_expired,       // TTL reached zero
   lifetime_expired,  // waited in a MAC queue longer than its queue_lifetime_s
+  false_duplicate,   // a new frame the receiver's MAC took for a retransmission (mac/duplicate_filter.hpp)
 };
-inline constexpr std::size_t kDropCauseCount = 7;
+inline constexpr std::size_t kDropCauseCount = 8;
 
 constexpr std::string_view to_string(DropCause c) {
   constexpr std::array<std::string_view, kDropCauseCount> names{
       "queue_overflow", "queue_early_drop", "rate_limit", "retry_limit", "no_route", "ttl_expired",
-      "lifetime_expired"};
+      "lifetime_expired", "false_duplicate"};
   return names[static_cast<std::size_t>(c)];
 }
 

@@ -127,7 +127,10 @@ Conservation PacketLedger::balance(const PacketPool& pool) const {
     if (live[id]) {
       ++c.in_network;
     } else {
-      ++c.unaccounted;
+      if (c.unaccounted++ == 0) {
+        c.first_unaccounted = id;
+        c.first_unaccounted_hops = entries_[id].progress;
+      }
     }
   }
   return c;

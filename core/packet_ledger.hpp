@@ -59,6 +59,8 @@ struct Conservation {
   std::uint64_t dropped = 0;
   std::uint64_t in_network = 0;  // a copy is still queued, on a link or on the air
   std::uint64_t unaccounted = 0;
+  PacketId first_unaccounted = 0;      // the lowest id of those (0: none), to follow in a debug log
+  std::uint8_t first_unaccounted_hops = 0;  // the most hops a copy of it made
   std::uint64_t stale_copy_drops = 0;   // sender copies dropped after the next hop had the packet
   std::uint64_t duplicate_deliveries = 0;
   bool holds() const { return unaccounted == 0 && originated == delivered + dropped + in_network; }

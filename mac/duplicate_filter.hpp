@@ -5,27 +5,52 @@
 // of a frame already received whose ACK was lost. It is acknowledged again but
 // not delivered twice. The cache keeps one entry per (transmitter, category).
 //
+// The rule can be wrong: a transmitter's 12-bit counter (9.3.2.11) wraps, and a
+// new frame whose first attempt failed can carry the number and the Retry bit of
+// the last frame it sent this receiver long ago. A real receiver discards it like
+// a duplicate, and so does the MAC; the simulator, which knows the packet, tells
+// the two apart so that the lost packet is accounted for (a false duplicate).
+//
 // Cost: one hash lookup per received data frame.
 
 #include <cstdint>
 #include <unordered_map>
 
+#include "core/packet.hpp"
+
 namespace wmnsim::mac {
+
+enum class SequenceMatch : std::uint8_t {
+  new_frame,        // deliver it
+  retransmission,   // the same MPDU again: discard
+  false_duplicate,  // the standard's rule discards it, but it is a new packet
+};
 
 class DuplicateFilter {
  public:
-  // Records the frame and says whether it is a duplicate of the last one.
-  bool is_duplicate(std::uint32_t transmitter, std::uint8_t category, std::uint16_t sequence, bool retry) {
+  // Records the frame and says whether the 9.3.2.10 rule takes it for a duplicate
+  // of the last one. `packet` is the frame's packet id (0 when it carries none, as
+  // management frames: a match is then always a retransmission).
+  SequenceMatch check(std::uint32_t transmitter, std::uint8_t category, std::uint16_t sequence, bool retry,
+                      PacketId packet) {
     const std::uint64_t key = (std::uint64_t{transmitter} << 8) | category;
-    auto [it, inserted] = last_.try_emplace(key, sequence);
-    if (inserted) return false;
-    const bool duplicate = retry && it->second == sequence;
-    it->second = sequence;
-    return duplicate;
+    auto [it, inserted] = last_.try_emplace(key, Last{packet, sequence});
+    if (inserted) return SequenceMatch::new_frame;
+    Last& last = it->second;
+    SequenceMatch match = SequenceMatch::new_frame;
+    if (retry && last.sequence == sequence) {
+      match = last.packet == packet ? SequenceMatch::retransmission : SequenceMatch::false_duplicate;
+    }
+    last = Last{packet, sequence};
+    return match;
   }
 
  private:
-  std::unordered_map<std::uint64_t, std::uint16_t> last_;
+  struct Last {
+    PacketId packet;
+    std::uint16_t sequence;
+  };
+  std::unordered_map<std::uint64_t, Last> last_;
 };
 
 }  // namespace wmnsim::mac

@@ -88,6 +88,20 @@ void FrameExchange::drop_expired(AccessFunction& f, Time now) {
   if (queue_lifetime_) f.queue->drop_expired(now, *queue_lifetime_);
 }
 
+std::uint16_t FrameExchange::take_sequence_number(bool management, const AccessFunction& f) {
+  // 802.11-2012 9.3.2.11: a QoS STA numbers individually addressed QoS data with
+  // one modulo-4096 counter per <Address 1, TID> (a traffic category here), and
+  // everything else (management, group-addressed, non-QoS data) with one counter.
+  // The numbers matter to the receiver's duplicate rule (9.3.2.10).
+  std::uint16_t* counter = &next_sequence_;
+  if (!management && type_ != MacType::dcf && f.packet->next_hop_radio != kBroadcastRadio) {
+    counter = &qos_sequences_[(std::uint64_t{f.packet->next_hop_radio} << 8) | index_of(f.ac)];
+  }
+  const std::uint16_t sequence = *counter;
+  *counter = static_cast<std::uint16_t>((sequence + 1) & 0x0fff);  // 12 bits (8.2.4.4.2)
+  return sequence;
+}
+
 void FrameExchange::load_next_mpdu(AccessFunction& f) {
   if (f.has_mpdu()) return;
   // Management frames first: no data queue discipline holds them back.
@@ -104,10 +118,7 @@ void FrameExchange::load_next_mpdu(AccessFunction& f) {
     // retried MPDU from coming back), not where its service ends.
     queueing_delays_.add(f.service_start - f.packet->queued_at);
   }
-  // One sequence counter for every MPDU (8.2.4.4.2; the simulator keeps one for
-  // QoS data too).
-  f.sequence = next_sequence_;
-  next_sequence_ = static_cast<std::uint16_t>((next_sequence_ + 1) & 0x0fff);  // 12 bits (8.2.4.4.2)
+  f.sequence = take_sequence_number(management, f);
   f.sent_once = false;
   f.short_retries = 0;
   f.long_retries = 0;
@@ -599,8 +610,15 @@ void FrameExchange::handle_frame(const Frame& frame) {
       const bool management = frame.kind == FrameKind::action;
       const auto category = static_cast<std::uint8_t>(
           management ? kManagementCacheCategory : frame.kind == FrameKind::qos_data ? index_of(frame.access_category) : 0);
-      if (duplicates_.is_duplicate(frame.transmitter.radio(), category, frame.sequence, frame.retry)) {
+      const SequenceMatch match = duplicates_.check(frame.transmitter.radio(), category, frame.sequence, frame.retry,
+                                                    !management && frame.packet ? frame.packet->id : PacketId{0});
+      if (match != SequenceMatch::new_frame) {
         ++(management ? stats_.mgmt_rx_duplicates : stats_.rx_duplicates);  // acknowledged again, not delivered twice
+        // A new packet the rule discards (duplicate_filter.hpp): the sender releases
+        // its copy on this ACK, so the loss is recorded here, at the receiver.
+        if (match == SequenceMatch::false_duplicate) {
+          drops_.on_drop(pool_.clone(*frame.packet), DropCause::false_duplicate, scheduler_.now());
+        }
       } else if (management ? frame.management != nullptr : frame.packet != nullptr) {
         if (management) {
           receive_management(frame);

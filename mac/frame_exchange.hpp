@@ -157,6 +157,7 @@ class FrameExchange {
   // Sending.
   void send_mpdu(std::size_t index);
   void load_next_mpdu(AccessFunction& f);
+  std::uint16_t take_sequence_number(bool management, const AccessFunction& f);
   bool needs_rts(const AccessFunction& f) const;
   void send_rts(std::size_t index);
   // The exchange's MPDU (after the RTS/CTS, if any): data or management.
@@ -226,7 +227,8 @@ class FrameExchange {
   MacUser* user_ = nullptr;
   SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   DuplicateFilter duplicates_;
-  std::uint16_t next_sequence_ = 0;
+  std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
+  std::unordered_map<std::uint64_t, std::uint16_t> qos_sequences_;  // by (receiver, category): EDCA's unicast data
 
   std::optional<std::size_t> exchange_;  // index of the function holding the TXOP
   Awaiting awaiting_ = Awaiting::nothing;

@@ -37,9 +37,9 @@ const ResultColumn<std::uint64_t>& node_drops(DropCause cause) {
     const auto column = [](std::size_t c) {
       return ResultColumn<std::uint64_t>(keys[c], node_column::drops_by_cause.unit, node_column::drops_by_cause.meaning);
     };
-    static_assert(kDropCauseCount == 7, "list every cause below");
+    static_assert(kDropCauseCount == 8, "list every cause below");
     return std::array<ResultColumn<std::uint64_t>, kDropCauseCount>{column(0), column(1), column(2), column(3),
-                                                                      column(4), column(5), column(6)};
+                                                                      column(4), column(5), column(6), column(7)};
   }();
   return columns.at(static_cast<std::size_t>(cause));
 }
@@ -56,7 +56,7 @@ std::vector<ColumnDoc> flow_column_docs() {
   out.push_back(dropped_packets.doc());
   out.push_back(drops_retry_limit.doc());
   for (const auto* c : {&drops_queue_overflow, &drops_queue_early_drop, &drops_rate_limit, &drops_no_route,
-                        &drops_ttl_expired, &drops_lifetime_expired}) {
+                        &drops_ttl_expired, &drops_lifetime_expired, &drops_false_duplicate}) {
     out.push_back(c->doc());
   }
   for (const auto* c : {&delay_mean_s, &delay_max_s, &delay_p50_s, &delay_p95_s, &delay_p99_s, &jitter_s}) {

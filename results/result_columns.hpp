@@ -116,6 +116,10 @@ inline constexpr ResultColumn<std::uint64_t> drops_ttl_expired{"drops_ttl_expire
                                                                "of those, the ones whose TTL reached zero"};
 inline constexpr ResultColumn<std::uint64_t> drops_lifetime_expired{"drops_lifetime_expired", "packets",
                                                                     "of those, the ones that waited in a MAC queue longer than its queue_lifetime_s"};
+inline constexpr ResultColumn<std::uint64_t> drops_false_duplicate{
+    "drops_false_duplicate", "packets",
+    "of those, new frames a receiving MAC took for retransmissions (same sequence number as its last frame from that "
+    "sender, Retry set: IEEE 802.11-2012 9.3.2.10) after the sender's 12-bit counter wrapped"};
 inline constexpr ResultColumn<double> delay_mean_s{"delay_mean_s", "s", "mean one-way delay of data packets delivered in the window (creation at the source to arrival at the destination node)"};
 inline constexpr ResultColumn<double> delay_max_s{"delay_max_s", "s", "the largest of those delays"};
 inline constexpr ResultColumn<double> delay_p50_s{"delay_p50_s", "s", "their median, exact (below); null when none was delivered in the window"};
@@ -165,7 +169,8 @@ inline constexpr ResultColumn<nlohmann::ordered_json> drops_intra_mesh_by_cause{
 inline constexpr ResultColumn<nlohmann::ordered_json> drops{
     "drops", "packets",
     "drops by cause: `queue_overflow`, `queue_early_drop`, `rate_limit`, `retry_limit`, `no_route`, "
-    "`ttl_expired`, `lifetime_expired` (waited longer than the MAC's `queue_lifetime_s`)"};
+    "`ttl_expired`, `lifetime_expired` (waited longer than the MAC's `queue_lifetime_s`), `false_duplicate` (a new "
+    "frame the receiving MAC discarded as a duplicate, 802.11-2012 9.3.2.10)"};
 inline constexpr ResultColumn<nlohmann::ordered_json> packets{
     "packets", "packets",
     "the conservation balance: `originated` = `delivered` + `dropped` + `in_network` (still queued, on a link or "

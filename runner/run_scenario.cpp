@@ -140,7 +140,8 @@ void write_flows(Network& net, Results& out, Time stop) {
     flow_column::drops_no_route.set(tail, of_cause(DropCause::no_route));
     flow_column::drops_ttl_expired.set(tail, of_cause(DropCause::ttl_expired));
     flow_column::drops_lifetime_expired.set(tail, of_cause(DropCause::lifetime_expired));
-    static_assert(kDropCauseCount == 7, "a new drop cause needs its flow column");
+    flow_column::drops_false_duplicate.set(tail, of_cause(DropCause::false_duplicate));
+    static_assert(kDropCauseCount == 8, "a new drop cause needs its flow column");
     flow_column::delay_mean_s.set(tail, d.mean_delay_s());
     flow_column::delay_max_s.set(tail, d.window_delay_max_s);
     // FlowMonitor-style columns (docs/results.md, "Per-flow statistics").
@@ -677,7 +678,9 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
                                                                   {"stale_copy_drops", c.stale_copy_drops}});
   if (!c.holds()) {
     throw std::logic_error("packet conservation broken: " + std::to_string(c.unaccounted) +
-                           " packets vanished without a record (a bug; please report it with the scenario)");
+                           " packets vanished without a record, the first packet " + std::to_string(c.first_unaccounted) +
+                           " after " + std::to_string(c.first_unaccounted_hops) +
+                           " hops (its log lines: --log-level debug; a bug: please report it with the scenario)");
   }
   return out;
 }

@@ -44,7 +44,7 @@ inline constexpr std::uint32_t kEventTraceVersion = 1;
 // (DropCause, in its order, from kDropCauseOffset), then a controller's action
 // (ControllerAction, from kControllerActionOffset).
 inline constexpr std::uint8_t kDropCauseOffset = 5;
-inline constexpr std::uint8_t kControllerActionOffset = kDropCauseOffset + 7;  // 7: kDropCauseCount
+inline constexpr std::uint8_t kControllerActionOffset = kDropCauseOffset + 8;  // 8: kDropCauseCount
 
 inline constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::max();
 inline constexpr std::uint8_t kNoCode = 0xff;

@@ -150,7 +150,8 @@ TEST(Packet, DropCauseNames) {
   EXPECT_EQ(to_string(DropCause::retry_limit), "retry_limit");
   EXPECT_EQ(to_string(DropCause::ttl_expired), "ttl_expired");
   EXPECT_EQ(to_string(DropCause::lifetime_expired), "lifetime_expired");
-  EXPECT_EQ(to_string(static_cast<DropCause>(kDropCauseCount - 1)), "lifetime_expired");
+  EXPECT_EQ(to_string(DropCause::false_duplicate), "false_duplicate");
+  EXPECT_EQ(to_string(static_cast<DropCause>(kDropCauseCount - 1)), "false_duplicate");
 }
 
 TEST(PacketPoolDeathTest, DestroyingAPoolWithLivePacketsAborts) {

@@ -249,6 +249,84 @@ TEST(MacTimeline, DuplicateIsAcknowledgedButNotDelivered) {
   EXPECT_EQ(w.pool.live(), 0u);
 }
 
+TEST(MacTimeline, ANewFrameTakenForADuplicateAfterTheSequenceWrapsIsDroppedWithARecord) {
+  // A's single 12-bit counter (802.11-2012 9.3.2.11) goes round once between two
+  // frames to B: 4,095 frames to C come between them. The second frame's first
+  // attempt is jammed at B, so it arrives with the Retry bit and the number of the
+  // last frame B had from A. B acknowledges and discards it (9.3.2.10), as a real
+  // receiver would, and A releases its copy on that ACK: B's MAC records the loss.
+  MacWorld w = dot11b_world();
+  const auto a = w.add(), b = w.add(), c = w.add(), j = w.add();
+  w.hide(a, j);
+  w.hide(c, j);
+  w.set_gain(b, j, -40.0);  // 20 dB above A's frames at B
+  w.build();
+  w.macs[j]->radio().set_listener(nullptr);  // J is a bare radio
+  constexpr std::uint32_t kSmall = 100;
+  w.send(a, b, kSmall);
+  w.run(5_ms);
+  for (int i = 0; i < 4095; ++i) {
+    w.send(a, c, kSmall);
+    w.run(w.sim.now() + 5_ms);  // each exchange ends well within 5 ms
+  }
+  const auto before = w.taps[a]->sent_of(FrameKind::data);
+  ASSERT_EQ(before.size(), 4096u);
+  ASSERT_EQ(before.front().sequence, 0);
+  ASSERT_EQ(before.back().sequence, 4095);
+  ASSERT_EQ(w.taps[b]->delivered.size(), 1u);
+
+  // The jam covers A's first attempt wherever its backoff puts it (DIFS + at
+  // most 31 slots, then the frame).
+  const MacTiming t = w.timing();
+  const Time start = w.sim.now();
+  const phy::Mcs* one = phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000);
+  const phy::PhyFrame jam{200, one, phy::airtime(phy::profile_80211b(), *one, 200), nullptr};
+  ASSERT_GT(jam.duration, t.difs + 31 * t.slot + w.airtime_data(kSmall));
+  w.sim.scheduler().schedule_at(start, [&] { w.medium.radio(j).transmit(jam); });
+  w.send(a, b, kSmall);
+  w.run(start + 50_ms);
+
+  std::vector<testing::SentFrame> to_b;
+  for (const auto& f : w.taps[a]->sent_of(FrameKind::data)) {
+    if (f.receiver == b && f.at >= start) to_b.push_back(f);
+  }
+  ASSERT_GE(to_b.size(), 2u);
+  EXPECT_FALSE(to_b.front().retry);
+  EXPECT_TRUE(to_b.back().retry);
+  EXPECT_EQ(to_b.back().sequence, 0);  // the wrapped counter: the number of B's last frame from A
+  EXPECT_EQ(w.macs[a]->stats().tx_success, 4097u);
+  EXPECT_EQ(w.taps[b]->delivered.size(), 1u);  // not handed up
+  EXPECT_EQ(w.macs[b]->stats().rx_duplicates, 1u);
+  ASSERT_EQ(w.taps[b]->drops.size(), 1u);
+  EXPECT_EQ(w.taps[b]->drops[0].second, DropCause::false_duplicate);
+  EXPECT_EQ(w.taps[b]->drops[0].first, to_b.back().at + to_b.back().airtime);  // at the frame's end
+  EXPECT_TRUE(w.taps[a]->drops.empty());
+  EXPECT_EQ(w.pool.live(), 0u);
+}
+
+// 802.11-2012 9.3.2.11: a QoS STA keeps a counter per <Address 1, TID> for
+// individually addressed QoS data, one counter for the rest; a non-QoS STA one.
+std::vector<std::uint16_t> data_sequences(MacType type) {
+  MacWorld w = dot11b_world(type);
+  const auto a = w.add(), b = w.add(), c = w.add();
+  w.build();
+  for (const auto to : {b, c, b, c, kBroadcastRadio, b}) {
+    w.send(a, to, kBytes);
+    w.run(w.sim.now() + 20_ms);
+  }
+  std::vector<std::uint16_t> out;
+  for (const auto& f : w.taps[a]->sent) {
+    if (f.kind == FrameKind::data || f.kind == FrameKind::qos_data) out.push_back(f.sequence);
+  }
+  return out;
+}
+
+TEST(MacTimeline, QosDataIsNumberedPerReceiverAndCategory) {
+  EXPECT_EQ(data_sequences(MacType::dcf), (std::vector<std::uint16_t>{0, 1, 2, 3, 4, 5}));
+  // To B: 0, 1, 2; to C: 0, 1; the broadcast from the shared counter.
+  EXPECT_EQ(data_sequences(MacType::edca), (std::vector<std::uint16_t>{0, 0, 1, 1, 0, 2}));
+}
+
 TEST(MacTimeline, BroadcastGoesOnceWithoutAck) {
   MacWorld w = dot11b_world();
   const auto a = w.add(), b = w.add(), c = w.add();

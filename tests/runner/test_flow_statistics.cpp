@@ -61,7 +61,7 @@ TEST(FlowStatistics, CountsBalanceAndDelaysAreOrdered) {
     // Drops by cause add up to the flow's drops (FlowMonitor's packetsDropped by reason).
     std::uint64_t by_cause = 0;
     for (const char* c : {"drops_retry_limit", "drops_queue_overflow", "drops_queue_early_drop", "drops_rate_limit",
-                          "drops_no_route", "drops_ttl_expired", "drops_lifetime_expired"}) {
+                          "drops_no_route", "drops_ttl_expired", "drops_lifetime_expired", "drops_false_duplicate"}) {
       by_cause += u(f, c);
     }
     EXPECT_EQ(by_cause, u(f, "dropped_packets"));
