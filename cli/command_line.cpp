@@ -357,6 +357,9 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
   reproduce_cmd->add_flag("--store", reproduce.store, "With --quick: store the quick runs in the repository");
   reproduce_cmd->add_option("--experiments", reproduce.experiments, "Only these experiments (a,b)");
   reproduce_cmd->add_flag("--no-plot", reproduce.no_plot, "Do not draw the figures");
+  reproduce_cmd->add_flag("--add-seeds", reproduce.add_seeds,
+                          "Run only the seeds an experiment's stored runs lack (after its seeds were extended) and "
+                          "store them beside those (docs/reproduce.md)");
 
   // CLI11 reads argv-style input: the program name first.
   std::vector<const char*> argv{"wmnsim"};
@@ -390,6 +393,10 @@ int run_command_line(const std::vector<std::string>& args, const CommandLineHook
       }
       if (reproduce.check && !reproduce.report_only) {
         std::cerr << "reproduce: --check compares the docs with their stored runs: give --report-only too\n";
+        return kExitInvalidInput;
+      }
+      if (reproduce.add_seeds && (reproduce.quick || reproduce.report_only)) {
+        std::cerr << "reproduce: --add-seeds extends the stored full runs: not with --quick or --report-only\n";
         return kExitInvalidInput;
       }
       if (reproduce.store && !reproduce.quick) {

@@ -50,6 +50,7 @@ struct ReproduceArgs {
   bool store = false;                    // with quick: store the quick runs as the new reference
   std::optional<std::string> experiments;  // only these experiments (comma-separated)
   bool no_plot = false;
+  bool add_seeds = false;                // run only the seeds the stored runs lack, and add them to those
 };
 
 // What differs between the program and the Python module.

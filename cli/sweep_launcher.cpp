@@ -42,7 +42,8 @@ constexpr const char* kReproduceProgram =
     "a = sys.argv[1:]\n"
     "sys.exit(run_command(a[0], quick=a[1] == '1', output=a[2] or None, scheduler=a[3] or None,\n"
     "                     workers=int(a[4]) if a[4] else None, report_only=a[5] == '1', check=a[6] == '1',\n"
-    "                     store=a[7] == '1', experiments=a[8] or None, no_plot=a[9] == '1'))\n";
+    "                     store=a[7] == '1', experiments=a[8] or None, no_plot=a[9] == '1',\n"
+    "                     add_seeds=a[10] == '1'))\n";
 
 std::vector<std::string> environment_with_pythonpath() {
   std::vector<std::string> env;
@@ -169,7 +170,8 @@ int launch_python_reproduce(const ReproduceArgs& args) {
   return launch_python("reproduce", kReproduceProgram,
                        {args.study, flag(args.quick), args.output.value_or(""), args.scheduler.value_or(""),
                         args.workers ? std::to_string(*args.workers) : "", flag(args.report_only),
-                        flag(args.check), flag(args.store), args.experiments.value_or(""), flag(args.no_plot)});
+                        flag(args.check), flag(args.store), args.experiments.value_or(""), flag(args.no_plot),
+                        flag(args.add_seeds)});
 }
 
 }  // namespace wmnsim::cli

@@ -46,7 +46,7 @@ int command_line(const std::vector<std::string>& args, pyb::object sweep, pyb::o
       };
       pyb::object workers = a.workers ? pyb::object(pyb::int_(*a.workers)) : pyb::none();
       return reproduce(a.study, a.quick, optional(a.scheduler), workers, optional(a.output), a.report_only, a.check,
-                       a.store, optional(a.experiments), a.no_plot)
+                       a.store, optional(a.experiments), a.no_plot, a.add_seeds)
           .cast<int>();
     } catch (pyb::error_already_set& e) {
       if (e.matches(PyExc_KeyboardInterrupt)) return kExitInterrupted;
@@ -72,7 +72,7 @@ void register_cli(pyb::module_& m) {
   m.def("command_line", &command_line, pyb::arg("args"), pyb::arg("sweep"), pyb::arg("reproduce"),
         "Runs the wmnsim command line (arguments without the program name) and returns its exit "
         "code; `sweep(spec, output, scheduler, workers)` runs `wmnsim sweep`, `reproduce(study, quick, "
-        "scheduler, workers, output, report_only, check, store, experiments, no_plot)` `wmnsim reproduce`.");
+        "scheduler, workers, output, report_only, check, store, experiments, no_plot, add_seeds)` `wmnsim reproduce`.");
 }
 
 }  // namespace wmnsim::py

@@ -27,11 +27,13 @@ def _sweep(spec: str, output: str, scheduler: Optional[str], workers: Optional[i
 
 
 def _reproduce(study: str, quick: bool, scheduler: Optional[str], workers: Optional[int], output: Optional[str],
-               report_only: bool, check: bool, store: bool, experiments: Optional[str], no_plot: bool) -> int:
+               report_only: bool, check: bool, store: bool, experiments: Optional[str], no_plot: bool,
+               add_seeds: bool) -> int:
     from .reproduce import run_command  # Dask loads only for a reproduction
 
     return run_command(study, quick=quick, scheduler=scheduler, workers=workers, output=output,
-                       report_only=report_only, check=check, store=store, experiments=experiments, no_plot=no_plot)
+                       report_only=report_only, check=check, store=store, experiments=experiments, no_plot=no_plot,
+                       add_seeds=add_seeds)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -39,7 +39,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from ._errors import ScenarioError, ValidationIssue
 from .scenario import Scenario
 
-__all__ = ["runs_digest", "stale_runs", "sample_history", "Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
+__all__ = ["runs_digest", "stale_runs", "seeds_to_add", "check_witness", "sample_history", "Study", "Experiment", "ExperimentData", "studies", "find_root", "load_experiment", "load_data",
            "run_study", "collect", "check_quick", "render", "run_command"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -319,9 +319,12 @@ def _sweep_dir(work: str, study: Study, experiment: Experiment, scenario: str, q
 
 
 def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = None, workers: Optional[int] = None,
-              progress: Optional[bool] = None, only: Optional[Sequence[str]] = None) -> Dict[str, Dict[str, Any]]:
+              progress: Optional[bool] = None, only: Optional[Sequence[str]] = None,
+              seeds: Optional[Mapping[str, Mapping[str, Sequence[int]]]] = None) -> Dict[str, Dict[str, Any]]:
     """Runs every experiment of ``study`` (or those in ``only``) into ``work``
-    (resumable) and returns, per experiment, the SweepData of each scenario."""
+    (resumable) and returns, per experiment, the SweepData of each scenario.
+    ``seeds``: per experiment, per scenario path, the seeds to run instead of the
+    file's (:func:`seeds_to_add`); a scenario with none is left out."""
     from .sweep import dask_client, sweep
 
     import shutil
@@ -338,12 +341,15 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
         for e in experiments:
             out[e.name] = {}
             for scenario in e.scenarios:
+                chosen = seeds.get(e.name, {}).get(scenario) if seeds is not None else e.seeds_of(scenario)
+                if seeds is not None and not chosen:
+                    continue
                 base = Scenario.from_file(scenario)
                 if e.fixed:
                     base = Scenario.from_dict(base.with_overrides(e.fixed).to_dict())
                 if progress is not False:
                     print(f"{study.name}/{e.name}/{e.label(scenario)}", file=sys.stderr, flush=True)
-                out[e.name][scenario] = sweep(base, e.grid, points=e.points, seeds=e.seeds_of(scenario),
+                out[e.name][scenario] = sweep(base, e.grid, points=e.points, seeds=chosen,
                                               topology_seeds=e.topology_seeds,
                                               out_dir=_sweep_dir(work, study, e, scenario, quick),
                                               scheduler=client, progress=progress, keep_results=bool(e.keep),
@@ -482,15 +488,28 @@ def runs_digest(experiment: Experiment) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], data_dir: str) -> Dict[str, Any]:
+def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], data_dir: str,
+            extend: bool = False) -> Dict[str, Any]:
     """Stores one experiment's runs in ``data_dir/<experiment>/``: per table, every
     run's rows with a ``scenario`` column (the file name) in front and without the
-    volatile columns; ``provenance.json`` names the commits and the runs. Returns the
-    provenance."""
+    volatile columns; ``provenance.json`` names the commits and the runs. With
+    ``extend``, the runs already stored there are kept and these added after them
+    (``--add-seeds``; a column the older runs lack is null in their rows). Returns
+    the provenance."""
     import pandas as pd
 
     tables: Dict[str, List[Any]] = {}
     commits: Dict[str, int] = {}
+    out = os.path.join(data_dir, experiment.name)
+    stored_runs = 0
+    if extend:
+        with open(os.path.join(out, PROVENANCE), encoding="utf-8") as f:
+            old = json.load(f)
+        stored_runs = int(old["runs"])
+        commits.update({str(c): int(n) for c, n in old.get("commits", {}).items()})
+        for name in sorted(os.listdir(out)):
+            if name.endswith(".parquet"):
+                tables[name[:-len(".parquet")]] = [pd.read_parquet(os.path.join(out, name))]
     for scenario, data in sweeps.items():
         label = experiment.label(scenario)
         parts = {t: getattr(data, t) for t in experiment.tables}
@@ -513,7 +532,6 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
                 df = df[[c for c in df.columns if c in wanted or c in KEY_COLUMNS or c.startswith("/")]]
             df.insert(0, "scenario", label)
             tables.setdefault(name, []).append(df)
-    out = os.path.join(data_dir, experiment.name)
     os.makedirs(out, exist_ok=True)
     for stale in os.listdir(out):
         if stale.endswith(".parquet"):
@@ -532,7 +550,7 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
         "spec": study.relative(experiment.path),
         "spec_sha256": hashlib.sha256(open(experiment.path, "rb").read()).hexdigest()[:16],
         "runs_sha256": runs_digest(experiment),
-        "runs": int(sum(len(d.runs) for d in sweeps.values())),
+        "runs": stored_runs + int(sum(len(d.runs) for d in sweeps.values())),
         # Runs stored by a sweep before runs recorded their commit: "unknown", not this build's.
         "commits": commits or {"unknown": int(sum(len(d.runs) for d in sweeps.values()))},
         "wmnsim_version": _core.__version__,
@@ -663,6 +681,123 @@ def stale_runs(study: Study, quick: bool = False, only: Optional[Sequence[str]] 
             out.append((name, f"the stored runs were made from other scenarios, points or seeds "
                               f"(runs_sha256 {recorded}, the files now give {current})"))
     return out
+
+
+# ---- adding seeds to stored runs ------------------------------------------------------------------
+
+
+def _seed_values(seeds: Any) -> List[int]:
+    """A spec's seeds as a list: a count N is seeds 1..N (docs/sweeps.md)."""
+    return list(range(1, seeds + 1)) if isinstance(seeds, int) else [int(s) for s in seeds]
+
+
+def _stored_table(study: Study, experiment: Experiment) -> str:
+    for name in experiment.tables:
+        path = os.path.join(study.data_dir(), experiment.name, f"{name}.parquet")
+        if os.path.isfile(path):
+            return path
+    raise ValueError(f"{study.name}/{experiment.name}: no stored runs to add seeds to: run "
+                     f"`wmnsim reproduce {study.name} --experiments {experiment.name}`")
+
+
+def seeds_to_add(study: Study, name: str) -> Tuple[Dict[str, List[int]], Dict[str, List[int]]]:
+    """For ``wmnsim reproduce --add-seeds``: per scenario path of experiment ``name``,
+    the seeds its file lists that its stored runs lack, and the seeds stored. Raises
+    ValueError when the stored runs are not what the file asks for with the stored
+    seeds (:func:`runs_digest`): adding to them would mix two experiments."""
+    import pyarrow.parquet as pq
+
+    experiment = load_experiment(study.experiment_path(name))
+    rows = pq.read_table(_stored_table(study, experiment), columns=["scenario", "seed"]).to_pandas()
+    stored: Dict[str, List[int]] = {}
+    missing: Dict[str, List[int]] = {}
+    for path in experiment.scenarios:
+        label = experiment.label(path)
+        have = sorted({int(s) for s in rows.loc[rows["scenario"] == label, "seed"]})
+        wanted = _seed_values(experiment.seeds_of(path))
+        dropped = [s for s in have if s not in wanted]
+        if dropped:
+            raise ValueError(f"{study.name}/{name}: the stored runs of {label} have seeds {dropped} that the file no "
+                             f"longer lists: --add-seeds only adds; run `wmnsim reproduce {study.name} --experiments "
+                             f"{name}` to run everything again")
+        stored[path] = have
+        missing[path] = [s for s in wanted if s not in have]
+    with open(os.path.join(study.data_dir(), name, PROVENANCE), encoding="utf-8") as f:
+        recorded = json.load(f).get("runs_sha256")
+
+    def as_stored(count_form: bool) -> Experiment:
+        def form(seeds: List[int]) -> Any:
+            return len(seeds) if count_form and seeds == list(range(1, len(seeds) + 1)) else seeds
+        own = {p: form(stored[p]) for p in experiment.scenario_seeds}
+        common = [p for p in experiment.scenarios if p not in experiment.scenario_seeds]
+        seeds = form(stored[common[0]]) if common else experiment.seeds
+        if any(stored[p] != stored[common[0]] for p in common):
+            raise ValueError(f"{study.name}/{name}: the stored runs of its scenarios have different seeds: "
+                             "--add-seeds cannot tell which the file meant")
+        return dataclasses.replace(experiment, seeds=seeds, scenario_seeds=own)
+
+    if recorded not in {runs_digest(as_stored(False)), runs_digest(as_stored(True))}:
+        raise ValueError(f"{study.name}/{name}: the stored runs were made from other scenarios or points than the "
+                         "file gives today with the stored seeds: --add-seeds adds seeds only to runs that are "
+                         f"otherwise what the file asks for; run `wmnsim reproduce {study.name} --experiments {name}`")
+    return missing, stored
+
+
+def check_witness(study: Study, name: str, stored: Mapping[str, List[int]], work: str, scheduler: Any = None,
+                  workers: Optional[int] = None) -> Optional[str]:
+    """Runs again one stored run of experiment ``name`` (its first scenario, point,
+    topology seed and stored seed) with this build and compares every column it
+    shares with the stored row(s), the volatile ones aside. Returns None when they
+    are equal, else what differs: the model changed since the stored runs, and runs
+    of the two builds must not be mixed."""
+    import pandas as pd
+    from .sweep import dask_client, sweep
+
+    experiment = load_experiment(study.experiment_path(name))
+    path = experiment.scenarios[0]
+    seed = stored[path][0]
+    if experiment.points:
+        point = [dict(experiment.points[0])]
+    elif experiment.grid:
+        point = [{k: v[0] for k, v in experiment.grid.items()}]
+    else:
+        point = None
+    topology = [experiment.topology_seeds[0]] if experiment.topology_seeds else None
+    base = Scenario.from_file(path)
+    if experiment.fixed:
+        base = Scenario.from_dict(base.with_overrides(experiment.fixed).to_dict())
+    witness_dir = os.path.join(work, study.name, "witness", experiment.name)
+    with dask_client(scheduler, workers) as client:
+        data = sweep(base, points=point, seeds=[seed], topology_seeds=topology,
+                     out_dir=os.path.join(witness_dir, "runs"), scheduler=client, progress=False,
+                     keep_results=bool(experiment.keep), _spec_source=experiment.path)
+    alone = dataclasses.replace(experiment, scenarios=(path,), points=point, grid=None)
+    collect(study, alone, {path: data}, os.path.join(witness_dir, DATA))
+    table = os.path.basename(_stored_table(study, experiment))
+    fresh = pd.read_parquet(os.path.join(witness_dir, DATA, experiment.name, table))
+    old = pd.read_parquet(os.path.join(study.data_dir(), experiment.name, table))
+    keys = [c for c in fresh.columns if c in old.columns and (c in KEY_COLUMNS or c.startswith("/"))]
+    shared = [c for c in fresh.columns if c in old.columns and c not in keys]
+
+    def text(df: "pandas.DataFrame", columns: Sequence[str]) -> "pandas.DataFrame":  # noqa: F821
+        # Cells as JSON text: point cells and histories may be lists or arrays.
+        return df[list(columns)].apply(lambda col: col.map(
+            lambda v: json.dumps(v.tolist() if hasattr(v, "tolist") else v, sort_keys=True, default=str)))
+
+    fresh_keys, old_keys = text(fresh, keys).apply(tuple, axis=1), text(old, keys).apply(tuple, axis=1)
+    matched = old[old_keys.isin(set(fresh_keys))]
+    if len(matched) != len(fresh):
+        return (f"the stored runs have {len(matched)} rows for the witness run (scenario {experiment.label(path)}, "
+                f"seed {seed}), this build {len(fresh)}")
+    a = text(fresh, shared).assign(_key=fresh_keys).sort_values("_key").reset_index(drop=True)
+    b = text(matched, shared).assign(_key=old_keys[matched.index]).sort_values("_key").reset_index(drop=True)
+    for column in shared:
+        differs = (a[column] != b[column]).to_numpy().nonzero()[0]
+        if len(differs):
+            i = int(differs[0])
+            return (f"{table} column {column} differs for the witness run (scenario {experiment.label(path)}, seed "
+                    f"{seed}): stored {b[column][i]}, this build {a[column][i]}")
+    return None
 
 
 # ---- the quick check -----------------------------------------------------------------------------
@@ -811,23 +946,24 @@ def _chosen(names: str, known: Dict[str, Study]) -> List[Study]:
 def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None, workers: Optional[int] = None,
                 output: Optional[str] = None, report_only: bool = False, check: bool = False,
                 store: bool = False, experiments: Optional[str] = None, no_plot: bool = False,
-                root: Optional[str] = None) -> int:
+                add_seeds: bool = False, root: Optional[str] = None) -> int:
     """``wmnsim reproduce STUDY [--quick] [--scheduler ADDR] [--workers N] [-o DIR]
-    [--report-only] [--check] [--store] [--experiments A,B] [--no-plot]``; returns
-    the exit code: 0 done, 1 runs failed or an internal error, 2 invalid input, 3 a
-    quick run outside its band or a doc that differs from its stored data (--check),
-    130 interrupted (the same command resumes; 143 and 129 after SIGTERM and SIGHUP)."""
+    [--report-only] [--check] [--store] [--experiments A,B] [--no-plot] [--add-seeds]``;
+    returns the exit code: 0 done, 1 runs failed or an internal error, 2 invalid
+    input, 3 a quick run outside its band, a doc that differs from its stored data
+    (--check), or a build that does not reproduce the stored runs (--add-seeds), 130
+    interrupted (the same command resumes; 143 and 129 after SIGTERM and SIGHUP)."""
     from .sweep import _stopped_by_signals
 
     with _stopped_by_signals() as stop:
         code = _run_command(study, quick, scheduler, workers, output, report_only, check, store, experiments,
-                            no_plot, root)
+                            no_plot, add_seeds, root)
         return 128 + stop.signal if code == EXIT_INTERRUPTED and stop.signal is not None else code
 
 
 def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Optional[int], output: Optional[str],
                  report_only: bool, check: bool, store: bool, experiments: Optional[str], no_plot: bool,
-                 root: Optional[str]) -> int:
+                 add_seeds: bool, root: Optional[str]) -> int:
     from .sweep import SweepError, _check_out_dir
 
     start = time.monotonic()
@@ -891,7 +1027,33 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                         print(f"{s.name}: the report failed on the quick runs (exit {code})", file=sys.stderr)
                         status = max(status, EXIT_INTERNAL)
             else:
-                if not report_only:
+                if add_seeds:
+                    # Everything checked before anything runs; then one stored run again,
+                    # so that runs of two builds are mixed only when they agree.
+                    plans = {}
+                    for n in names:
+                        try:
+                            plans[n] = seeds_to_add(s, n)
+                        except ValueError as e:
+                            print(f"wmnsim reproduce: {e}", file=sys.stderr)
+                            return EXIT_INVALID
+                    for n in [n for n in names if any(plans[n][0].values())]:
+                        differs = check_witness(s, n, plans[n][1], work, scheduler, workers)
+                        if differs is not None:
+                            print(f"{s.name}/{n}: this build does not reproduce the stored runs ({differs}): their "
+                                  f"seeds cannot be added to; run `wmnsim reproduce {s.name} --experiments {n}` "
+                                  "to run them all again", file=sys.stderr)
+                            return EXIT_OUTSIDE
+                    sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names,
+                                       seeds={n: plans[n][0] for n in names})
+                    for n in names:
+                        added = sum(len(v) for v in plans[n][0].values())
+                        print(f"{s.name}/{n}: " + (f"seeds added: {plans[n][0]}" if added else
+                                                   "every seed of the file is stored already"), file=sys.stderr)
+                        if added:
+                            collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir(), extend=True)
+                    _refresh_inventory(s.root)
+                elif not report_only:
                     sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
                     for n in names:
                         collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())

@@ -457,3 +457,62 @@ def test_history_interval_s_needs_a_positive_interval_and_kept_controllers(repo)
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "history_interval_s": 1}))
     with pytest.raises(wmnsim.ScenarioError, match='/history_interval_s.*add "controllers" to /keep'):
         reproduce.load_experiment(exp)
+
+
+def _set_seeds(repo, seeds, **extra):
+    path = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    doc = json.loads(path.read_text())
+    doc["seeds"] = seeds
+    doc.update(extra)
+    path.write_text(json.dumps(doc))
+
+
+def _stored(repo, table):
+    df = pd.read_parquet(repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain" / f"{table}.parquet")
+    return df.sort_values([c for c in ("seed", "flow_id", "node_id", "radio_id") if c in df.columns]).reset_index(drop=True)
+
+
+def test_add_seeds_runs_only_the_new_seeds_and_stores_what_a_full_run_would(repo, capsys, tmp_path):
+    assert _command(repo) == 0  # seeds 1, 2
+    before = _stored(repo, "flows")
+    _set_seeds(repo, [1, 2, 3])
+    assert _command(repo, add_seeds=True) == 0
+    assert "seeds added" in capsys.readouterr().err
+    data = reproduce.load_data("tiny", "chain", root=repo)
+    assert sorted(data.runs["seed"]) == [1, 2, 3] and data.provenance["runs"] == 3
+    assert reproduce.stale_runs(reproduce.studies(repo)["tiny"]) == []
+    # Seeds 1 and 2 are the stored rows; only seed 3 ran (the work folder holds the
+    # witness run apart from the runs).
+    pd.testing.assert_frame_equal(_stored(repo, "flows").query("seed < 3").reset_index(drop=True), before)
+    runs = repo / "work" / "tiny" / "full" / "chain" / "chain" / "runs"
+    assert len(list(runs.iterdir())) == 3  # seeds 1 and 2 from the first command, 3 from this one
+    # Everything a full run of the three seeds stores, row for row.
+    added = {t: _stored(repo, t) for t in ("runs", "flows", "nodes", "radios")}
+    shutil.rmtree(repo / "scenarios" / "tiny" / "reproduction" / "data")
+    assert reproduce.run_command("tiny", root=str(repo), output=str(tmp_path / "fresh"), workers=2, no_plot=True) == 0
+    for t, df in added.items():
+        pd.testing.assert_frame_equal(df, _stored(repo, t), check_dtype=False)
+    # Nothing to add: nothing runs, nothing changes.
+    assert _command(repo, add_seeds=True) == 0
+    assert "every seed of the file is stored already" in capsys.readouterr().err
+
+
+def test_add_seeds_refuses_runs_of_another_experiment_or_another_build(repo, capsys):
+    assert _command(repo) == 0
+    _set_seeds(repo, [1, 2, 3], set={"/simulation/duration_s": 3})  # other runs, not only more seeds
+    assert _command(repo, add_seeds=True) == 2
+    assert "other scenarios or points" in capsys.readouterr().err
+    _set_seeds(repo, [1], set={"/simulation/duration_s": 2})
+    assert _command(repo, add_seeds=True) == 2
+    assert "no longer lists" in capsys.readouterr().err
+    # A stored run this build does not reproduce (as after a model change): exit 3.
+    _set_seeds(repo, [1, 2, 3])
+    path = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain" / "runs.parquet"
+    runs = pd.read_parquet(path)
+    column = "total_goodput_bps"
+    runs.loc[runs["seed"] == 1, column] += 1.0
+    runs.to_parquet(path, index=False)
+    assert _command(repo, add_seeds=True) == 3
+    err = capsys.readouterr().err
+    assert "does not reproduce the stored runs" in err and column in err
+    assert sorted(pd.read_parquet(path)["seed"]) == [1, 2]  # nothing stored
