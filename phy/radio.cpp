@@ -68,7 +68,7 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   // because of it. A trace's only (Locked::sender is set only when traced), so
   // untraced radios neither read it nor test the lock below: the cost of the trace
   // when off is the one null test (docs/traces.md "Cost").
-  const RadioId receiving_from = trace != nullptr && locked_ ? locked_->sender : kNoRadio;
+  const RadioId receiving_from = trace != nullptr && locked_ ? holding_sender() : kNoRadio;
   if (locked_) {
     note_interferer(tx, power);
     std::visit([&](const auto& s) { s.overlap(*this, tx, frame, power, reach); }, strategy_);
@@ -87,9 +87,24 @@ void Radio::signal_start(std::uint32_t tx, const PhyFrame& frame, PowerMw power,
   update_cca();
 }
 
+bool Radio::locked_frame_on_air() const {
+  const Locked& l = *locked_;
+  return scheduler_.now() < l.start + l.frame.duration;
+}
+
+RadioId Radio::holding_sender() const {
+  // ns2's reception outlasts its frame after a collision (it ends with the longest
+  // collided frame, Locked::tx): once the frame locked onto is over, that frame
+  // holds the receiver.
+  return locked_frame_on_air() ? locked_->sender : medium_.sender(locked_->tx);
+}
+
 void Radio::note_interferer(std::uint32_t tx, PowerMw power) {
   if (medium_.air_observer() == nullptr) return;
   Locked& l = *locked_;
+  // Only a signal that overlapped the frame locked onto (ns2 keeps the reception
+  // open after it, until the longest collided frame ends).
+  if (!locked_frame_on_air()) return;
   if (l.interferer == kNoRadio || power.mw() > l.interferer_mw) {
     l.interferer_mw = power.mw();
     l.interferer = medium_.sender(tx);

@@ -162,6 +162,10 @@ class Radio {
   // frame's interferer if it is the strongest so far (blame: whatever its power).
   void note_interferer(std::uint32_t tx, PowerMw power);
   void blame(std::uint32_t tx);
+  // Trace only: whether the frame locked onto is still on the air, and the sender of
+  // the frame that holds the receiver now (ns2: a collided frame, once it is over).
+  bool locked_frame_on_air() const;
+  RadioId holding_sender() const;
   // Tells the air observer that the signal `tx` now arriving was not locked onto.
   // `receiving_from`: the sender of the frame the radio was receiving when it arrived.
   // `arrival`: when it reached this radio.

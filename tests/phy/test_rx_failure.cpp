@@ -209,6 +209,35 @@ TEST(RxFailure, Ns2LocksOntoAWeakFrameAndLosesItBelowSensitivity) {
   EXPECT_EQ(w.observer.at(b), expected);
 }
 
+TEST(RxFailure, Ns2NamesOnlyWhatOverlappedTheFrameAndWhatHoldsTheReceiverAfterIt) {
+  // ns-2 keeps a collided reception open until the longest collided frame ends:
+  // A's short frame collides with B's long one, and C's frame arrives after A's
+  // has ended. C, the strongest, never overlapped A's frame, so B is A's
+  // interferer; and C is missed because of B's frame, which holds the receiver.
+  ReceptionConfig rc;
+  rc.kind = ReceptionKind::ns2;
+  rc.noise = PowerDbm(-101.0);
+  rc.sensitivity = PowerDbm(-64.37);   // ns-2's RXThresh: 250 m
+  rc.cca_threshold = PowerDbm(-78.07);  // CSThresh: 550 m
+  World w(rc, profile_80211b(), true);
+  const RadioId r = w.add(0, 24.5), a = w.add(200, 24.5), b = w.add(-200, 24.5), c = w.add(100, 24.5);
+  TwoRayGround m;
+  m.frequency_hz = 914e6;
+  w.medium.connect([m](RadioId, RadioId, double d) { return m.gain(d); });
+  const PhyFrame fa = w.frame(2e6, 100), fb = w.frame(2e6, 1000), fc = w.frame(2e6, 120);
+  w.send_at(1_ms, a, fa);
+  w.send_at(1_ms + 100_us, b, fb);  // equal power at R: both lost, B's lasts longer
+  ASSERT_LT(1_ms + fa.duration, 2_ms);
+  w.send_at(2_ms, c, fc);  // 12 dB above B's, short: after A's frame, inside B's
+  w.sim.run_until(20_ms);
+  const std::vector<Seen> expected{
+      {Seen::missed, r, 1000, RxFailure::collision, a, 1_ms + 100_us + w.delay(200)},
+      {Seen::missed, r, 120, RxFailure::collision, b, 2_ms + w.delay(100)},
+      {Seen::failed, r, 100, RxFailure::collision, b, 1_ms + w.delay(200)},
+  };
+  EXPECT_EQ(w.observer.at(r), expected);
+}
+
 // ---- preamble detection over a window (PreambleDetection::window) ----------------------
 
 ReceptionConfig window_config(double snr_db) {
