@@ -75,7 +75,7 @@ struct AodvStats {
   std::array<std::uint64_t, 4> sent_frames{};  // rreq, rrep, rerr, hello
   std::array<std::uint64_t, 4> sent_bytes{};
   std::uint64_t received = 0;         // control packets received
-  std::uint64_t control_dropped = 0;  // own control packets dropped by a queue or the MAC
+  std::uint64_t control_dropped = 0;  // control packets a queue or a MAC dropped (a receiver's: false duplicates)
   std::uint64_t discoveries = 0;      // route discoveries started (one per destination wanted)
   std::uint64_t discoveries_found = 0;
   std::uint64_t discoveries_failed = 0;

@@ -39,7 +39,9 @@ class DuplicateFilter {
     Last& last = it->second;
     SequenceMatch match = SequenceMatch::new_frame;
     if (retry && last.sequence == sequence) {
-      match = last.packet == packet ? SequenceMatch::retransmission : SequenceMatch::false_duplicate;
+      // Without both packet ids (management frames) a match is taken as the rule takes it.
+      const bool known = last.packet != 0 && packet != 0;
+      match = known && last.packet != packet ? SequenceMatch::false_duplicate : SequenceMatch::retransmission;
     }
     last = Last{packet, sequence};
     return match;

@@ -20,7 +20,8 @@ struct MacStats {
   std::uint64_t acks_sent = 0;
   std::uint64_t cts_sent = 0;
   std::uint64_t rx_data = 0;              // DATA frames for this radio (or broadcast) delivered up
-  std::uint64_t rx_duplicates = 0;        // retransmissions of frames already delivered (acked, not delivered)
+  std::uint64_t rx_duplicates = 0;        // frames 9.3.2.10 takes for retransmissions (acked, not delivered),
+                                          // the false ones (a new packet: drops_false_duplicate) included
   std::uint64_t rx_errors = 0;            // frames locked on and lost (the PHY's errors), EIFS follows
   std::uint64_t txops = 0;                // channel accesses won (TXOPs, one per won backoff)
   std::uint64_t txop_continuations = 0;   // frames sent SIFS after the previous one inside a TXOP

@@ -200,7 +200,9 @@ inline constexpr ResultColumn<std::uint64_t> drops_queue{"drops_queue", "packets
 inline constexpr ResultColumn<std::uint64_t> rx_data{"rx_data", "frames",
                                                      "DATA frames for this radio (or broadcast) delivered up"};
 inline constexpr ResultColumn<std::uint64_t> rx_duplicates{
-    "rx_duplicates", "frames", "retransmissions of frames already delivered (acknowledged, not delivered)"};
+    "rx_duplicates", "frames",
+    "frames taken for retransmissions of frames already delivered (acknowledged, not delivered; IEEE 802.11-2012 "
+    "9.3.2.10), new packets the rule mistakes for them included (drops_false_duplicate)"};
 inline constexpr ResultColumn<std::uint64_t> rx_errors{"rx_errors", "frames",
                                                        "frames locked on and lost (the PHY's errors)"};
 inline constexpr ResultColumn<std::uint64_t> mgmt_sent{

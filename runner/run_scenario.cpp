@@ -676,6 +676,11 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
                                                                   {"dropped", c.dropped},
                                                                   {"in_network", c.in_network},
                                                                   {"stale_copy_drops", c.stale_copy_drops}});
+  if (!c.holds() && c.unaccounted == 0) {
+    throw std::logic_error("packet conservation broken: " + std::to_string(c.originated) + " originated, " +
+                           std::to_string(c.delivered) + " delivered, " + std::to_string(c.dropped) + " dropped, " +
+                           std::to_string(c.in_network) + " in the network (a bug: please report it with the scenario)");
+  }
   if (!c.holds()) {
     throw std::logic_error("packet conservation broken: " + std::to_string(c.unaccounted) +
                            " packets vanished without a record, the first packet " + std::to_string(c.first_unaccounted) +

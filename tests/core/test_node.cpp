@@ -158,6 +158,31 @@ TEST(Node, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
   EXPECT_EQ(w.ledger.node_drops(1).intra_mesh.packets, 1u);
 }
 
+TEST(Node, AFalseDuplicateIsALossAtTheReceiverAfterTheHop) {
+  // The sender's MAC released its copy on the ACK; the receiver's MAC discarded
+  // the frame as a duplicate (mac/duplicate_filter.hpp) and hands the node a copy.
+  World w;
+  HoldingInterface radio_a, radio_relay;
+  Node a(w.scheduler, 0, w.tables, w.ledger);
+  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  a.add_interface(radio_a);
+  relay.add_interface(radio_relay);
+  a.receive(w.packet(0, 2, 0));
+  PacketPtr sent = std::move(radio_a.held[0]);
+  radio_a.held.clear();
+  relay.on_drop(w.pool.clone(*sent), DropCause::false_duplicate, w.scheduler.now());
+  sent.reset();  // the ACK came back
+  const Conservation c = w.ledger.balance(w.pool);
+  EXPECT_EQ(c.dropped, 1u);
+  EXPECT_EQ(c.in_network, 0u);
+  EXPECT_TRUE(c.holds());
+  const DropCounters& d = w.ledger.node_drops(1);
+  EXPECT_EQ(d.by_cause[static_cast<std::size_t>(DropCause::false_duplicate)].packets, 1u);
+  EXPECT_EQ(d.intra_mesh.packets, 1u);  // it made the hop
+  EXPECT_EQ(d.window_total.hop_weighted_bits, 1500u * 8u * 1u);
+  EXPECT_EQ(w.ledger.node_drops(0).total.packets, 0u);
+}
+
 TEST(Node, ConservationCatchesAPacketThatVanished) {
   World w;
   HoldingInterface radio;

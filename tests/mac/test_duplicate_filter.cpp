@@ -30,6 +30,10 @@ TEST(DuplicateFilter, FramesWithoutAPacketMatchAsRetransmissions) {
   DuplicateFilter f;  // management frames carry no packet id
   EXPECT_EQ(f.check(7, 0xff, 4, false, 0), SequenceMatch::new_frame);
   EXPECT_EQ(f.check(7, 0xff, 4, true, 0), SequenceMatch::retransmission);
+  // Either id unknown: never called false (the MAC would have no packet to drop).
+  EXPECT_EQ(f.check(7, 0, 9, false, 12), SequenceMatch::new_frame);
+  EXPECT_EQ(f.check(7, 0, 9, true, 0), SequenceMatch::retransmission);
+  EXPECT_EQ(f.check(7, 0, 9, true, 13), SequenceMatch::retransmission);
 }
 
 }  // namespace

@@ -310,8 +310,11 @@ std::vector<std::uint16_t> data_sequences(MacType type) {
   MacWorld w = dot11b_world(type);
   const auto a = w.add(), b = w.add(), c = w.add();
   w.build();
-  for (const auto to : {b, c, b, c, kBroadcastRadio, b}) {
-    w.send(a, to, kBytes);
+  const std::vector<std::pair<std::uint32_t, AccessCategory>> sends{
+      {b, AccessCategory::ac_be}, {c, AccessCategory::ac_be}, {b, AccessCategory::ac_be}, {c, AccessCategory::ac_be},
+      {kBroadcastRadio, AccessCategory::ac_be}, {b, AccessCategory::ac_be}, {b, AccessCategory::ac_vi}};
+  for (const auto& [to, ac] : sends) {
+    w.send(a, to, kBytes, ac);
     w.run(w.sim.now() + 20_ms);
   }
   std::vector<std::uint16_t> out;
@@ -322,9 +325,10 @@ std::vector<std::uint16_t> data_sequences(MacType type) {
 }
 
 TEST(MacTimeline, QosDataIsNumberedPerReceiverAndCategory) {
-  EXPECT_EQ(data_sequences(MacType::dcf), (std::vector<std::uint16_t>{0, 1, 2, 3, 4, 5}));
-  // To B: 0, 1, 2; to C: 0, 1; the broadcast from the shared counter.
-  EXPECT_EQ(data_sequences(MacType::edca), (std::vector<std::uint16_t>{0, 0, 1, 1, 0, 2}));
+  EXPECT_EQ(data_sequences(MacType::dcf), (std::vector<std::uint16_t>{0, 1, 2, 3, 4, 5, 6}));
+  // To B: 0, 1, 2 (best effort), 0 (video); to C: 0, 1; the broadcast from the
+  // shared counter.
+  EXPECT_EQ(data_sequences(MacType::edca), (std::vector<std::uint16_t>{0, 0, 1, 1, 0, 2, 0}));
 }
 
 TEST(MacTimeline, BroadcastGoesOnceWithoutAck) {
