@@ -27,9 +27,11 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
+import itertools
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -552,7 +554,7 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
         "runs_sha256": runs_digest(experiment),
         "runs": stored_runs + int(sum(len(d.runs) for d in sweeps.values())),
         # Runs stored by a sweep before runs recorded their commit: "unknown", not this build's.
-        "commits": commits or {"unknown": int(sum(len(d.runs) for d in sweeps.values()))},
+        "commits": commits or {"unknown": stored_runs + int(sum(len(d.runs) for d in sweeps.values()))},
         "wmnsim_version": _core.__version__,
         "tables": sizes,
     }
@@ -722,81 +724,139 @@ def seeds_to_add(study: Study, name: str) -> Tuple[Dict[str, List[int]], Dict[st
                              f"{name}` to run everything again")
         stored[path] = have
         missing[path] = [s for s in wanted if s not in have]
-    with open(os.path.join(study.data_dir(), name, PROVENANCE), encoding="utf-8") as f:
-        recorded = json.load(f).get("runs_sha256")
+    again = f"run `wmnsim reproduce {study.name} --experiments {name}` to run them all"
+    try:
+        with open(os.path.join(study.data_dir(), name, PROVENANCE), encoding="utf-8") as f:
+            provenance = json.load(f)
+    except FileNotFoundError:
+        raise ValueError(f"{study.name}/{name}: the stored runs have no {PROVENANCE}: {again}") from None
+    recorded = provenance.get("runs_sha256")
+    if recorded is None:
+        raise ValueError(f"{study.name}/{name}: the stored runs do not record what they were made from "
+                         f"(runs_sha256): {again}")
+    if provenance.get("history_interval_s") != experiment.history_interval_s:
+        raise ValueError(f"{study.name}/{name}: the stored histories were sampled at "
+                         f"{provenance.get('history_interval_s')} s, the file asks for "
+                         f"{experiment.history_interval_s}: {again}")
+    common = [p for p in experiment.scenarios if p not in experiment.scenario_seeds]
+    if any(stored[p] != stored[common[0]] for p in common):
+        raise ValueError(f"{study.name}/{name}: the stored runs of its scenarios have different seeds: "
+                         "--add-seeds cannot tell which the file meant")
 
-    def as_stored(count_form: bool) -> Experiment:
-        def form(seeds: List[int]) -> Any:
-            return len(seeds) if count_form and seeds == list(range(1, len(seeds) + 1)) else seeds
-        own = {p: form(stored[p]) for p in experiment.scenario_seeds}
-        common = [p for p in experiment.scenarios if p not in experiment.scenario_seeds]
-        seeds = form(stored[common[0]]) if common else experiment.seeds
-        if any(stored[p] != stored[common[0]] for p in common):
-            raise ValueError(f"{study.name}/{name}: the stored runs of its scenarios have different seeds: "
-                             "--add-seeds cannot tell which the file meant")
-        return dataclasses.replace(experiment, seeds=seeds, scenario_seeds=own)
-
-    if recorded not in {runs_digest(as_stored(False)), runs_digest(as_stored(True))}:
+    def forms(seeds: List[int]) -> List[Any]:
+        # A spec's seeds are a list or a count N (1..N): the stored digest used one of them.
+        return [seeds, len(seeds)] if seeds == list(range(1, len(seeds) + 1)) else [seeds]
+    entries = ([stored[common[0]]] if common else []) + [stored[p] for p in experiment.scenario_seeds]
+    digests = set()
+    for choice in itertools.product(*(forms(e) for e in entries)):
+        seeds = choice[0] if common else experiment.seeds
+        own = dict(zip(experiment.scenario_seeds, choice[1:] if common else choice))
+        digests.add(runs_digest(dataclasses.replace(experiment, seeds=seeds, scenario_seeds=own)))
+    if recorded not in digests:
         raise ValueError(f"{study.name}/{name}: the stored runs were made from other scenarios or points than the "
                          "file gives today with the stored seeds: --add-seeds adds seeds only to runs that are "
-                         f"otherwise what the file asks for; run `wmnsim reproduce {study.name} --experiments {name}`")
+                         f"otherwise what the file asks for; {again}")
     return missing, stored
+
+
+WITNESS_POINTS = 16  # the most stored runs --add-seeds runs again, one per scenario and point
+
+
+def _comparable(v: Any) -> Any:
+    """A cell as JSON-like data to compare: arrays as lists, every number a float,
+    nulls (None, NaN) as None."""
+    if hasattr(v, "tolist"):
+        v = v.tolist()
+    if isinstance(v, (list, tuple)):
+        return [_comparable(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _comparable(x) for k, x in v.items()}
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return v
+    return float(v)
+
+
+def _cells(df: "pandas.DataFrame", column: str) -> List[str]:  # noqa: F821
+    if column not in df.columns:
+        return ["null"] * len(df)
+    return [json.dumps(_comparable(v), sort_keys=True) for v in df[column]]
 
 
 def check_witness(study: Study, name: str, stored: Mapping[str, List[int]], work: str, scheduler: Any = None,
                   workers: Optional[int] = None) -> Optional[str]:
-    """Runs again one stored run of experiment ``name`` (its first scenario, point,
-    topology seed and stored seed) with this build and compares every column it
-    shares with the stored row(s), the volatile ones aside. Returns None when they
-    are equal, else what differs: the model changed since the stored runs, and runs
-    of the two builds must not be mixed."""
+    """Runs again stored runs of experiment ``name`` with this build: for each
+    scenario and point (the first ``WITNESS_POINTS``), its first topology seed and
+    first stored seed; and compares every stored table's rows of those runs, column
+    by column, the volatile columns and those the stored rows leave null (a column
+    an older build did not have) aside. Returns None when they are equal, else what
+    differs: the model changed since the stored runs, whose seeds must then not be
+    added to."""
     import pandas as pd
     from .sweep import dask_client, sweep
 
     experiment = load_experiment(study.experiment_path(name))
-    path = experiment.scenarios[0]
-    seed = stored[path][0]
     if experiment.points:
-        point = [dict(experiment.points[0])]
+        points: Optional[List[Dict[str, Any]]] = [dict(p) for p in experiment.points]
     elif experiment.grid:
-        point = [{k: v[0] for k, v in experiment.grid.items()}]
+        keys = list(experiment.grid)
+        points = [dict(zip(keys, combo)) for combo in itertools.product(*(experiment.grid[k] for k in keys))]
     else:
-        point = None
+        points = None
     topology = [experiment.topology_seeds[0]] if experiment.topology_seeds else None
-    base = Scenario.from_file(path)
-    if experiment.fixed:
-        base = Scenario.from_dict(base.with_overrides(experiment.fixed).to_dict())
     witness_dir = os.path.join(work, study.name, "witness", experiment.name)
+    shutil.rmtree(witness_dir, ignore_errors=True)  # a run key names no commit: never reuse one
+    budget = WITNESS_POINTS
+    sweeps: Dict[str, Any] = {}
+    chosen: Dict[str, Any] = {}
     with dask_client(scheduler, workers) as client:
-        data = sweep(base, points=point, seeds=[seed], topology_seeds=topology,
-                     out_dir=os.path.join(witness_dir, "runs"), scheduler=client, progress=False,
-                     keep_results=bool(experiment.keep), _spec_source=experiment.path)
-    alone = dataclasses.replace(experiment, scenarios=(path,), points=point, grid=None)
-    collect(study, alone, {path: data}, os.path.join(witness_dir, DATA))
-    table = os.path.basename(_stored_table(study, experiment))
-    fresh = pd.read_parquet(os.path.join(witness_dir, DATA, experiment.name, table))
-    old = pd.read_parquet(os.path.join(study.data_dir(), experiment.name, table))
-    keys = [c for c in fresh.columns if c in old.columns and (c in KEY_COLUMNS or c.startswith("/"))]
-    shared = [c for c in fresh.columns if c in old.columns and c not in keys]
-
-    def text(df: "pandas.DataFrame", columns: Sequence[str]) -> "pandas.DataFrame":  # noqa: F821
-        # Cells as JSON text: point cells and histories may be lists or arrays.
-        return df[list(columns)].apply(lambda col: col.map(
-            lambda v: json.dumps(v.tolist() if hasattr(v, "tolist") else v, sort_keys=True, default=str)))
-
-    fresh_keys, old_keys = text(fresh, keys).apply(tuple, axis=1), text(old, keys).apply(tuple, axis=1)
-    matched = old[old_keys.isin(set(fresh_keys))]
-    if len(matched) != len(fresh):
-        return (f"the stored runs have {len(matched)} rows for the witness run (scenario {experiment.label(path)}, "
-                f"seed {seed}), this build {len(fresh)}")
-    a = text(fresh, shared).assign(_key=fresh_keys).sort_values("_key").reset_index(drop=True)
-    b = text(matched, shared).assign(_key=old_keys[matched.index]).sort_values("_key").reset_index(drop=True)
-    for column in shared:
-        differs = (a[column] != b[column]).to_numpy().nonzero()[0]
-        if len(differs):
-            i = int(differs[0])
-            return (f"{table} column {column} differs for the witness run (scenario {experiment.label(path)}, seed "
-                    f"{seed}): stored {b[column][i]}, this build {a[column][i]}")
+        for path in experiment.scenarios:
+            if budget <= 0 or not stored.get(path):
+                continue
+            mine = points[:budget] if points is not None else None
+            budget -= len(mine) if mine is not None else 1
+            base = Scenario.from_file(path)
+            if experiment.fixed:
+                base = Scenario.from_dict(base.with_overrides(experiment.fixed).to_dict())
+            sweeps[path] = sweep(base, points=mine, seeds=[stored[path][0]], topology_seeds=topology,
+                                 out_dir=os.path.join(witness_dir, "runs", experiment.label(path)), scheduler=client,
+                                 progress=False, keep_results=bool(experiment.keep), _spec_source=experiment.path)
+            chosen[path] = mine
+    if not sweeps:
+        return None
+    alone = dataclasses.replace(experiment, scenarios=tuple(sweeps), points=None, grid=None)
+    collect(study, alone, sweeps, os.path.join(witness_dir, DATA))
+    stored_dir = os.path.join(study.data_dir(), experiment.name)
+    for table in sorted(f for f in os.listdir(stored_dir) if f.endswith(".parquet")):
+        fresh_path = os.path.join(witness_dir, DATA, experiment.name, table)
+        if not os.path.isfile(fresh_path):
+            return f"this build stores no {table} for the witness runs"
+        fresh = pd.read_parquet(fresh_path)
+        old = pd.read_parquet(os.path.join(stored_dir, table))
+        keys = [c for c in old.columns if c in KEY_COLUMNS or c.startswith("/")]
+        row_key = lambda df: list(zip(*(_cells(df, k) for k in keys)))  # noqa: E731
+        fresh_keys, old_keys = row_key(fresh), row_key(old)
+        wanted = set(fresh_keys)
+        rows = [i for i, k in enumerate(old_keys) if k in wanted]
+        matched = old.iloc[rows].reset_index(drop=True)
+        matched_keys = [old_keys[i] for i in rows]
+        if sorted(matched_keys) != sorted(fresh_keys):
+            return (f"{table}: the stored rows of the witness runs are {len(matched)}, this build's "
+                    f"{len(fresh)} (their keys differ)")
+        order_fresh = sorted(range(len(fresh)), key=lambda i: fresh_keys[i])
+        order_old = sorted(range(len(matched)), key=lambda i: matched_keys[i])
+        for column in old.columns:
+            if column in keys or column in VOLATILE or matched[column].isna().all():
+                continue
+            fresh_cells, old_cells = _cells(fresh, column), _cells(matched, column)
+            a = [fresh_cells[i] for i in order_fresh]
+            b = [old_cells[i] for i in order_old]
+            for i, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    at = dict(zip(keys, fresh_keys[order_fresh[i]]))
+                    return (f"{table} column {column} differs for the witness run {at}: stored {y[:200]}, "
+                            f"this build {x[:200]}")
     return None
 
 
@@ -992,6 +1052,30 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
         for s in chosen:  # everything checked before anything runs
             for n in s.experiments:
                 load_experiment(s.experiment_path(n), quick)
+        if add_seeds and (quick or report_only):
+            print("wmnsim reproduce: --add-seeds extends the stored full runs: not with --quick or --report-only",
+                  file=sys.stderr)
+            return EXIT_INVALID
+        plans: Dict[Tuple[str, str], Tuple[Dict[str, List[int]], Dict[str, List[int]]]] = {}
+        if add_seeds:
+            # Every study's plan and witnesses before anything runs or is stored: runs of
+            # two builds are mixed only when this one reproduces the stored ones.
+            for s in chosen:
+                for n in [n for n in s.experiments if only is None or n in only]:
+                    try:
+                        plans[(s.name, n)] = seeds_to_add(s, n)
+                    except ValueError as e:
+                        print(f"wmnsim reproduce: {e}", file=sys.stderr)
+                        return EXIT_INVALID
+            for (sname, n), (missing, stored) in plans.items():
+                if not any(missing.values()):
+                    continue
+                differs = check_witness(known[sname], n, stored, work, scheduler, workers)
+                if differs is not None:
+                    print(f"{sname}/{n}: this build does not reproduce the stored runs ({differs}): their seeds "
+                          f"cannot be added to; run `wmnsim reproduce {sname} --experiments {n}` to run them all "
+                          "again", file=sys.stderr)
+                    return EXIT_OUTSIDE
         status = EXIT_OK
         for s in chosen:
             names = [n for n in s.experiments if only is None or n in only]
@@ -1028,31 +1112,28 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                         status = max(status, EXIT_INTERNAL)
             else:
                 if add_seeds:
-                    # Everything checked before anything runs; then one stored run again,
-                    # so that runs of two builds are mixed only when they agree.
-                    plans = {}
+                    todo = [n for n in names if any(plans[(s.name, n)][0].values())]
                     for n in names:
-                        try:
-                            plans[n] = seeds_to_add(s, n)
-                        except ValueError as e:
-                            print(f"wmnsim reproduce: {e}", file=sys.stderr)
-                            return EXIT_INVALID
-                    for n in [n for n in names if any(plans[n][0].values())]:
-                        differs = check_witness(s, n, plans[n][1], work, scheduler, workers)
-                        if differs is not None:
-                            print(f"{s.name}/{n}: this build does not reproduce the stored runs ({differs}): their "
-                                  f"seeds cannot be added to; run `wmnsim reproduce {s.name} --experiments {n}` "
-                                  "to run them all again", file=sys.stderr)
-                            return EXIT_OUTSIDE
-                    sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names,
-                                       seeds={n: plans[n][0] for n in names})
-                    for n in names:
-                        added = sum(len(v) for v in plans[n][0].values())
-                        print(f"{s.name}/{n}: " + (f"seeds added: {plans[n][0]}" if added else
-                                                   "every seed of the file is stored already"), file=sys.stderr)
-                        if added:
+                        if n not in todo:
+                            print(f"{s.name}/{n}: every seed of the file is stored already", file=sys.stderr)
+                    if todo:
+                        sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=todo,
+                                           seeds={n: plans[(s.name, n)][0] for n in todo})
+                        for n in todo:
+                            # A run key names no commit: runs left in the work folder by
+                            # another build are not this build's.
+                            from . import _core
+                            others = {str(c) for d in sweeps[n].values() for c in d.runs.get("wmnsim_commit", [])
+                                      if str(c) != _core.commit}
+                            if others:
+                                print(f"{s.name}/{n}: the work folder {work} holds runs of other builds "
+                                      f"({', '.join(sorted(others))}): delete it or give another -o, and run again",
+                                      file=sys.stderr)
+                                return EXIT_INVALID
+                            added = {os.path.basename(p): v for p, v in plans[(s.name, n)][0].items() if v}
+                            print(f"{s.name}/{n}: seeds added: {added}", file=sys.stderr)
                             collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir(), extend=True)
-                    _refresh_inventory(s.root)
+                        _refresh_inventory(s.root)
                 elif not report_only:
                     sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
                     for n in names:

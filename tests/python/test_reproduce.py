@@ -493,8 +493,11 @@ def test_add_seeds_runs_only_the_new_seeds_and_stores_what_a_full_run_would(repo
     for t, df in added.items():
         pd.testing.assert_frame_equal(df, _stored(repo, t), check_dtype=False)
     # Nothing to add: nothing runs, nothing changes.
+    folder = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain"
+    stored = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert _command(repo, add_seeds=True) == 0
     assert "every seed of the file is stored already" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == stored
 
 
 def test_add_seeds_refuses_runs_of_another_experiment_or_another_build(repo, capsys):
@@ -516,3 +519,43 @@ def test_add_seeds_refuses_runs_of_another_experiment_or_another_build(repo, cap
     err = capsys.readouterr().err
     assert "does not reproduce the stored runs" in err and column in err
     assert sorted(pd.read_parquet(path)["seed"]) == [1, 2]  # nothing stored
+
+
+def test_add_seeds_twice_over_a_column_the_older_runs_lack(repo, capsys):
+    # The stored runs as an older build stored them, without one column.
+    assert _command(repo) == 0
+    path = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain" / "runs.parquet"
+    pd.read_parquet(path).drop(columns=["jain_fairness_index"]).to_parquet(path, index=False)
+    _set_seeds(repo, [1, 2, 3])
+    assert _command(repo, add_seeds=True) == 0
+    runs = _stored(repo, "runs")
+    assert runs["jain_fairness_index"].isna().tolist() == [True, True, False]  # null where it was not stored
+    # Again: the witness (seed 1) leaves aside what its stored row does not hold.
+    _set_seeds(repo, [1, 2, 3, 4])
+    assert _command(repo, add_seeds=True) == 0
+    assert sorted(_stored(repo, "runs")["seed"]) == [1, 2, 3, 4]
+    assert "seeds added: {'chain.json': [4]}" in capsys.readouterr().err
+
+
+def test_add_seeds_witnesses_every_point_whatever_keys_they_set(repo, capsys):
+    _set_seeds(repo, 1, points=[{"/simulation/duration_s": 1}, {"/mac/cw_min": 64}])
+    assert _command(repo) == 0
+    _set_seeds(repo, 2, points=[{"/simulation/duration_s": 1}, {"/mac/cw_min": 64}])
+    assert _command(repo, add_seeds=True) == 0
+    runs = _stored(repo, "runs")
+    assert sorted(runs["seed"]) == [1, 1, 2, 2]
+    # The witness ran both points again (its own folder, emptied before each use).
+    witness = repo / "work" / "tiny" / "witness" / "chain" / "runs" / "chain" / "runs"
+    assert len(list(witness.iterdir())) == 2
+    # A changed point is another experiment.
+    _set_seeds(repo, 3, points=[{"/simulation/duration_s": 1}, {"/mac/cw_min": 128}])
+    assert _command(repo, add_seeds=True) == 2
+    assert "other scenarios or points" in capsys.readouterr().err
+
+
+def test_add_seeds_is_for_full_runs_only(repo, capsys):
+    assert _command(repo, add_seeds=True, quick=True) == 2
+    assert _command(repo, add_seeds=True, report_only=True) == 2
+    assert "not with --quick or --report-only" in capsys.readouterr().err
+    assert _command(repo, add_seeds=True) == 2  # nothing stored yet
+    assert "no stored runs to add seeds to" in capsys.readouterr().err
