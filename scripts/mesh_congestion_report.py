@@ -1631,8 +1631,8 @@ def tcp_bursty(report: Report, data, short: Optional[Runs] = None) -> None:
                f"{l_['sd_med'] / 1e6:.2f} under LSCC")
     v("tb_wide", f"{n0['wide']} of {len(snaps)} without control, {t['wide']} under TCC and {l_['wide']} under LSCC")
     lowered = [k for k, c_ in l_["cls"].items() if c_ == "lowered"]
-    v("tb_lscc_pairs", f"{sum(1 for k in lowered if k in l_['pairs'])} of its {len(lowered)} lowered snapshots "
-                       f"({len(l_['pairs'])} of {len(snaps)} in all)")
+    v("tb_lscc_pairs", f"{sum(1 for k in lowered if k in l_['pairs'])} of {len(lowered)} (of all its snapshots, "
+                       f"{len(l_['pairs'])} of {len(snaps)})")
     # bursty's indication (5 single runs, the band alone): does each scheme raise more snapshots than it lowers? Held
     # against the same question at full size (the Welch interval).
     if short is not None and short.has("tcc") and short.has("lscc"):
