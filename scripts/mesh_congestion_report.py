@@ -1656,6 +1656,8 @@ def tcp_bursty(report: Report, data, short: Optional[Runs] = None) -> None:
         v("tb_indication", "n/a")
     full_claim(report, t["wloss"] < n0["wloss"] and l_["wloss"] < n0["wloss"],
                "with TCP and bursty UDP both controls cut the weighted intra-mesh loss")
+    full_claim(report, min(t["sd_med"], l_["sd_med"]) > n0["sd_med"] and min(t["wide"], l_["wide"]) > n0["wide"],
+               "with TCP and bursty UDP the seeds spread wider under both controls than without")
 
 
 def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
