@@ -19,14 +19,18 @@ doc (scripts/doc_blocks.py):
     raised / lowered / unchanged / undetermined classification by the 95 % Welch interval;
   - renewal, renewal_d, renewal_snapshots (renewal, udp): LSCC under the six readings of the
     renewal rule (renewal_check_at x renewal_checks, issue 40), throughput, intra-mesh loss,
-    mutual blocks and D side by side.
+    mutual blocks and D side by side;
+  - mixes (mixes, udp) and bursty (bursty): other traffic mixes and two burst models of Sec.
+    4.4's UDP halves, a few snapshots with one run each (issue 40 section 3);
+  - tcp_bursty, tcp_bursty_snapshots (tcp_bursty, bursty): Sec. 4.4's TCP with bursty UDP
+    (Figs. 9-10) with three runs per snapshot, TCP's throughput classified by the 95 % Welch
+    interval, with the bursty UDP carried and the intra-mesh loss beside it.
 
 Figures: docs/reproductions/mesh-congestion.png (Figs. 6-8),
 mesh-congestion-snapshot22.png (D and queue lengths over time),
 mesh-congestion-topology.png (Fig. 5: snapshot 1 and its routing trees, from the
-scenario alone: wmnsim's describe(), no run). The experiment tcp_bursty (Sec. 4.4,
-Figs. 9-10) is defined but not in study.json's list: not run, not reported. An
-experiment listed in study.json counts once its runs are stored.
+scenario alone: wmnsim's describe(), no run). An experiment listed in study.json counts
+once its runs are stored.
 
 Usage: wmnsim reproduce mesh-congestion [--report-only]   (or: this script [--data DIR]
 [--doc PATH] [--figures DIR] [--check] [--no-plot], with the wmnsim module importable)
@@ -1488,20 +1492,188 @@ def bursty(report: Report, data) -> None:
     v("bu_verdict", "n/a" if len(both) < 2 else "do not turn on" if same else "turn on")
 
 
+# tcp_bursty's values that need TCC, LSCC and no control on its snapshots
+TB_VALUES = ("tb_tcc", "tb_lscc", "tb_tcc_verdict", "tb_lscc_verdict", "tb_tcp", "tb_udp", "tb_wloss", "tb_buf",
+             "tb_local", "tb_sd", "tb_wide", "tb_lscc_pairs")
+
+
+def tcp_split(runs, flows):
+    """The runs with each one's TCP throughput (`tcp`: its flows named `_tcp_` summed) and the rest (`udp`: the
+    bursty UDP halves)."""
+    f = flows[flows["flow_id"].str.contains("_tcp_")]
+    tcp_of_run = f.groupby(["scheme", "seed", "topology_seed"])["goodput_bps"].sum()
+    r = runs.copy()
+    r["tcp"] = [float(tcp_of_run.get((sc, int(s), int(k)), float("nan")))
+                for sc, s, k in zip(r["scheme"], r["seed"], r["topology_seed"])]
+    r["udp"] = r["thr"] - r["tcp"]
+    return r
+
+
+def fig9_verdict(scheme: str, classes: Dict[str, int]) -> str:
+    """004 Fig. 9's claim on a scheme against the snapshots' classes (classify) of TCP's throughput. TCC raises it
+    "only in one of the considered scenarios": not reproduced when it raises more than a tenth of the snapshots. LSCC
+    "leads always to an increased throughput": not reproduced when it lowers more than a tenth (as its "nearly always"
+    with UDP, "How many runs"), reproduced when it raises nine tenths or more, else not confirmed (too many snapshots
+    unchanged or left undetermined by the seeds' spread)."""
+    n = sum(classes[c] for c in CLASSES)
+    if scheme == "tcc":
+        return "not reproduced" if classes["raised"] > 0.1 * n else "reproduced"
+    if classes["lowered"] > 0.1 * n:
+        return "not reproduced"
+    return "reproduced" if classes["raised"] >= 0.9 * n else "not confirmed"
+
+
+def tcp_bursty(report: Report, data, short: Optional[Runs] = None) -> None:
+    """Blocks tcp_bursty and tcp_bursty_snapshots and their values: Figs. 9-10 with three runs per snapshot as 004 (the
+    1-s burst model), TCP's throughput per snapshot classified against no control by the 95 % Welch interval
+    (classify), beside the bursty UDP carried and the intra-mesh loss. `short`: experiment bursty, whose 5 single
+    runs per scheme of the same model gave the first indication; its runs are this experiment's seed-1 runs."""
+    m = Runs(data)
+    snaps, seeds = m.snapshots(), m.seeds()
+    offered = OFFERED_UDP / 2
+    band_bps = BAND * offered
+    band = mbps(band_bps)
+    schemes = [sc for sc in ("none", "tcc", "lscc") if m.has(sc)]
+    r = tcp_split(m.runs, m.flows)
+
+    def runs_of(sc: str, col: str) -> Dict[int, List[float]]:
+        """snapshot -> `col` of each of its runs (in seed order)."""
+        x = r[r["scheme"] == sc].sort_values("seed")
+        return {int(k): g.tolist() for k, g in x.groupby("snapshot")[col]}
+
+    def mean_of(sc: str, col: str) -> float:
+        """The mean over the snapshots of each snapshot's mean over its runs."""
+        return mean([mean(v) for v in runs_of(sc, col).values()])
+    tcp = {sc: runs_of(sc, "tcp") for sc in schemes}
+    stats: Dict[str, Dict[str, Any]] = {}
+    for sc in schemes:
+        x = tcp[sc]
+        st: Dict[str, Any] = {col: mean_of(sc, col) for col in ("tcp", "udp", "wloss", "buf", "retry", "local",
+                                                                "notifications_sent")}
+        st["sd_med"] = statistics.median(statistics.stdev(v) for v in x.values()) if len(seeds) > 1 else float("nan")
+        st["wide"] = sum(1 for v in x.values() if max(v) - min(v) > 2 * band_bps)
+        st["pairs"] = {k for k, v in runs_of(sc, "n_pairs").items() if max(v) > 0}
+        if sc != "none" and "none" in tcp:
+            ks = [k for k in snaps if k in x and k in tcp["none"]]
+            c = changes({sc: {k: mean(x[k]) for k in ks}, "none": {k: mean(tcp["none"][k]) for k in ks}}, sc, offered)
+            st.update(b_up=len(c["up"]), b_down=len(c["down"]), b_within=c["within"], n=c["n"], d=c["d"])
+            st["cls"] = {k: classify(x[k], tcp["none"][k], band_bps)[0] for k in ks}
+            st.update({c_: sum(1 for v in st["cls"].values() if v == c_) for c_ in CLASSES})
+        stats[sc] = st
+    lines = [f"| scheme | mean TCP throughput (Mbit/s) | its standard deviation over the seeds (Mbit/s), median | "
+             f"snapshots whose seeds span more than {mbps(2 * band_bps)} Mbit/s | by the band of {band} Mbit/s: raised | "
+             "lowered | within | by the 95 % Welch interval: raised | lowered | unchanged | undetermined | "
+             "bursty UDP throughput (Mbit/s), mean | weighted intra-mesh loss (Mbit/s), mean | "
+             "forwarded packets lost in buffers per run, mean | retry-limit drops after forwarding per run, mean | "
+             "local drops per run, mean | notifications sent per run, mean | snapshots with a mutual block |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for sc in schemes:
+        st = stats[sc]
+        sd = f"{st['sd_med'] / 1e6:.2f}" if len(seeds) > 1 else ""
+        cells = (f"{st['b_up']} | {st['b_down']} | {st['b_within']} | {st['raised']} | {st['lowered']} | "
+                 f"{st['unchanged']} | {st['undetermined']}") if "cls" in st else " | | | | | | "
+        notes = f"{st['notifications_sent']:.0f} | {len(st['pairs'])}" if sc != "none" else " | "
+        lines.append(f"| {NAMES[sc]} | {mbps(st['tcp'])} | {sd} | {st['wide']} | {cells} | {mbps(st['udp'])} | "
+                     f"{mbps(st['wloss'])} | {st['buf']:.0f} | {st['retry']:.0f} | {st['local']:.0f} | {notes} |")
+    dur = float(m.runs["simulated_time_s"].iloc[0])
+    seeds_text = f"run seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
+    snaps_text = f"{len(snaps)} snapshots ({min(snaps)} to {max(snaps)})" if len(snaps) > 1 else f"snapshot {snaps[0]}"
+    lines += ["", f"{snaps_text.capitalize()}, {seeds_text}, {dur:g} s, the 1-s burst model "
+              f"(as the first rows of the table above); {mbps(offered)} Mbit/s of TCP and of bursty UDP offered. A "
+              "snapshot's number is the mean of its runs; its TCP throughput under TCC or LSCC is classified against no "
+              "control as in \"How many runs\": raised or lowered when the 95 % Welch interval of the change excludes 0 "
+              f"and the change exceeds {band} Mbit/s (1 % of TCP's offered load), unchanged when the interval lies "
+              f"within +-{band} Mbit/s, undetermined otherwise. A mutual block: two stations each blocked by the other "
+              "for more than half the run, in at least one of the snapshot's runs."]
+    report.block("tcp_bursty", "\n".join(lines), m.data)
+    compared = [sc for sc in ("tcc", "lscc") if "cls" in stats.get(sc, {})]
+    lines = ["| snapshot | TCP throughput, none (Mbit/s) | " + " | ".join(f"{NAMES[sc]}: change" for sc in compared) + " |",
+             "|---:|---:|" + "---:|" * len(compared)]
+    if "none" in tcp:
+        for k in sorted(tcp["none"], key=lambda k: (mean(tcp["none"][k]), k)):
+            lines.append(f"| {k} | {mbps(mean(tcp['none'][k]))} | " + " | ".join(
+                f"{stats[sc]['d'][k] / 1e6:+.2f} {CLASS_MARK[stats[sc]['cls'][k]]}" if k in stats[sc]["d"] else ""
+                for sc in compared) + " |")
+    lines += ["", "TCP's throughput per snapshot without control, sorted (as Fig. 9), and its change under TCC and LSCC "
+              "with its class by the 95 % Welch interval: r raised, l lowered, u unchanged, ? undetermined."]
+    report.block("tcp_bursty_snapshots", "\n".join(lines), m.data)
+
+    sources = [m.data] + ([short.data] if short is not None else [])
+
+    def v(name: str, text: str, *extra: Any) -> None:
+        report.value(name, text, m.data, *extra)
+    v("tb_runs", f"{snaps_text} x {runs_word(len(seeds))} ({seeds_text})")
+    complete = all(sc in stats and "cls" in stats[sc] for sc in ("tcc", "lscc"))
+    if not complete:  # (the quick run: one scheme, one snapshot)
+        for name in TB_VALUES:
+            v(name, "n/a")
+        v("tb_indication", "n/a", *sources[1:])
+        return
+    t, l_, n0 = stats["tcc"], stats["lscc"], stats["none"]
+
+    def updown(st: Dict[str, Any]) -> str:
+        return (f"raises {st['raised']} of {st['n']} snapshots and lowers {st['lowered']} by the 95 % Welch interval "
+                f"({st['unchanged']} unchanged, {st['undetermined']} undetermined; by the band alone {st['b_up']} raised "
+                f"and {st['b_down']} lowered)")
+    v("tb_tcc", updown(t))
+    v("tb_lscc", updown(l_))
+    v("tb_tcc_verdict", fig9_verdict("tcc", t))
+    v("tb_lscc_verdict", fig9_verdict("lscc", l_))
+    v("tb_tcp", f"{mbps(n0['tcp'])} Mbit/s without control, {mbps(t['tcp'])} under TCC and {mbps(l_['tcp'])} under LSCC")
+    v("tb_udp", f"{mbps(n0['udp'])} Mbit/s without control, {mbps(t['udp'])} under TCC and {mbps(l_['udp'])} under LSCC")
+    v("tb_wloss", f"{mbps(n0['wloss'])} Mbit/s without control, {mbps(t['wloss'])} under TCC and {mbps(l_['wloss'])} "
+                  "under LSCC")
+    v("tb_buf", f"{count(n0['buf'])} per run without control, {count(t['buf'])} under TCC and {count(l_['buf'])} under "
+                "LSCC")
+    v("tb_local", f"{count(n0['local'])} per run without control, {count(t['local'])} under TCC and {count(l_['local'])} "
+                  "under LSCC")
+    v("tb_sd", f"{n0['sd_med'] / 1e6:.2f} Mbit/s without control, {t['sd_med'] / 1e6:.2f} under TCC and "
+               f"{l_['sd_med'] / 1e6:.2f} under LSCC")
+    v("tb_wide", f"{n0['wide']} of {len(snaps)} without control, {t['wide']} under TCC and {l_['wide']} under LSCC")
+    lowered = [k for k, c_ in l_["cls"].items() if c_ == "lowered"]
+    v("tb_lscc_pairs", f"{sum(1 for k in lowered if k in l_['pairs'])} of {len(lowered)} (of all its snapshots, "
+                       f"{len(l_['pairs'])} of {len(snaps)})")
+    # bursty's indication (5 single runs, the band alone): does each scheme raise more snapshots than it lowers? Held
+    # against the same question at full size (the Welch interval).
+    if short is not None and short.has("tcc") and short.has("lscc"):
+        s = short.flows[(short.flows["scenario"] == "mesh40_4gw_tcp_bursty") & short.flows["flow_id"].str.contains("_tcp_")]
+        st_ = s.groupby(["scheme", "topology_seed"])["goodput_bps"].sum()
+        thr5 = {sc: {int(k): float(x) for k, x in st_[sc].items()} for sc in ("none", "tcc", "lscc")}
+        c5 = {sc: changes(thr5, sc, offered) for sc in ("tcc", "lscc")}
+        same = all((len(c5[sc]["up"]) > len(c5[sc]["down"])) == (stats[sc]["raised"] > stats[sc]["lowered"])
+                   for sc in ("tcc", "lscc"))
+        v("tb_indication", "holds" if same else "does not hold", *sources[1:])
+        # The same runs: bursty's 1-s model is this experiment's scenario, set and points, run seed 1.
+        mine = r[r["seed"] == 1].set_index(["scheme", "snapshot"])["thr"]
+        shared = [(sc, int(k), float(x)) for sc in ("none", "tcc", "lscc")
+                  for k, x in short.sel(sc, "mesh40_4gw_tcp_bursty").set_index("snapshot")["thr"].items()
+                  if (sc, int(k)) in mine.index]
+        if shared:
+            report.claim(all(float(mine[(sc, k)]) == x for sc, k, x in shared),
+                         "tcp_bursty's seed-1 runs of bursty's snapshots are bursty's runs of the 1-s model, with the "
+                         "same results")
+    else:
+        v("tb_indication", "n/a")
+    full_claim(report, t["wloss"] < n0["wloss"] and l_["wloss"] < n0["wloss"],
+               "with TCP and bursty UDP both controls cut the weighted intra-mesh loss")
+    full_claim(report, min(t["sd_med"], l_["sd_med"]) > n0["sd_med"] and min(t["wide"], l_["wide"]) > n0["wide"],
+               "with TCP and bursty UDP the seeds spread wider under both controls than without")
+
+
 def statuses(report: Report, listed: Sequence[str], udp: Runs) -> None:
     """What the doc says was run and what was not, from study.json's list."""
     src = udp.data
-    n_bursty = len(Runs(report.data("bursty")).snapshots()) if "bursty" in listed else 0
     missing = [what for name, what in (("group", "the group-addressed notifications over the snapshots"),
                                        ("tcp", "TCP alone (Sec. 4.4's first claim)"),
-                                       ("bursty", "TCP with bursty UDP (Figs. 9 and 10)")) if name not in listed]
+                                       ("bursty", "TCP with bursty UDP under two burst models"),
+                                       ("tcp_bursty", "TCP with bursty UDP at 004's size (Figs. 9 and 10, 50 x 3)"))
+               if name not in listed]
     if not missing:
-        text = (f"TCP with bursty UDP (Figs. 9 and 10) is run on {n_bursty} snapshots with one run each (`bursty`), "
-                "not 004's 50 x 3") if "bursty" in listed else "every experiment of study.json is run"
+        text = "every experiment of study.json is run"
     else:
         text = (", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]) + \
             (" are" if len(missing) > 1 else " is") + " not run"
-    report.value("not_run", text, *([src] + ([report.data("bursty")] if "bursty" in listed else [])))
+    report.value("not_run", text, src)
     if "tcp" not in listed:  # else the doc has a section of its own for TCP alone
         report.value("tcp_status", "neither is in study.json's list yet, so no result of them is stated here", src)
     report.value("group_status", "its experiment over the snapshots (`group`) is not run here, so what it "
@@ -1674,6 +1846,13 @@ def main() -> int:
         mixes(report, report.data("mixes"), udp)
     if "bursty" in listed:
         bursty(report, report.data("bursty"))
+    if "tcp_bursty" in listed:
+        tcp_bursty(report, report.data("tcp_bursty"), Runs(report.data("bursty")) if "bursty" in listed else None)
+    else:  # its runs not stored yet: the doc says so wherever it gives them
+        for name in ("tcp_bursty", "tcp_bursty_snapshots"):
+            report.block(name, "Not run: experiment tcp_bursty has no stored runs.")
+        for name in TB_VALUES + ("tb_runs", "tb_indication"):
+            report.value(name, "not run")
     statuses(report, listed, udp)
     if report.plot:
         plot(udp, thr, box, report.figure("mesh-congestion.png"))

@@ -85,3 +85,27 @@ def test_derived_inputs_are_current():
     script = Path(__file__).resolve().parents[2] / "scripts" / "mesh_congestion_inputs.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_tcp_split_sums_each_runs_tcp_flows_and_leaves_the_rest_to_udp():
+    import pandas as pd
+
+    runs = pd.DataFrame({"scheme": ["none", "lscc"], "seed": [1, 1], "topology_seed": [3, 3], "thr": [10e6, 9e6]})
+    flows = pd.DataFrame({"scheme": ["none"] * 3 + ["lscc"] * 3, "seed": [1] * 6, "topology_seed": [3] * 6,
+                          "flow_id": ["s1_tcp_down", "s1_tcp_up", "s1_udp_down"] * 2,
+                          "goodput_bps": [2e6, 1e6, 7e6, 3e6, 0.5e6, 5.5e6]})
+    r = report.tcp_split(runs, flows)
+    assert r["tcp"].tolist() == [3e6, 3.5e6]
+    assert r["udp"].tolist() == [7e6, 5.5e6]
+
+
+def test_fig9_verdicts_read_004s_words_against_the_classes():
+    def classes(raised, lowered, unchanged=0, undetermined=0):
+        return {"raised": raised, "lowered": lowered, "unchanged": unchanged, "undetermined": undetermined}
+    # TCC raises "only in one of the considered scenarios": up to a tenth of the snapshots raised
+    assert report.fig9_verdict("tcc", classes(5, 30, 15)) == "reproduced"
+    assert report.fig9_verdict("tcc", classes(6, 30, 14)) == "not reproduced"
+    # LSCC "always" raises: not when more than a tenth are lowered; confirmed only with nine tenths raised
+    assert report.fig9_verdict("lscc", classes(45, 0, 5)) == "reproduced"
+    assert report.fig9_verdict("lscc", classes(30, 6, 14)) == "not reproduced"
+    assert report.fig9_verdict("lscc", classes(40, 5, 0, 5)) == "not confirmed"
