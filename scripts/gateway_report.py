@@ -241,6 +241,7 @@ def fig3_buffers(report: Report, d50, d25) -> None:
 
     shared = [s for s in ("fifo", "fred", "aggregate_rate_limit") if s in set(d25.flows[SCHEME])]
     parts = []
+    unchanged: List[str] = []
     fifo = {}
     for scheme in shared:
         g50, g25 = goodput(d50, scheme), goodput(d25, scheme)
@@ -249,6 +250,10 @@ def fig3_buffers(report: Report, d50, d25) -> None:
                  for size, g in ((50, g50), (25, g25))}
         f3_more50 = sum(1 for k in keys if k[1] == "f3" and g50[k] > g25[k])
         seeds = sum(1 for k in keys if k[1] == "f3")
+        if all(g50[k] == g25[k] for k in keys):
+            parts.append(f"{NAMES[scheme]}: the same goodput for every flow and seed at both sizes")
+            unchanged.append(scheme)
+            continue
         parts.append(f"{NAMES[scheme]}: f1 {means[25]['f1']:.0f}, f2 {means[25]['f2']:.0f}, f3 {means[25]['f3']:.0f} "
                      f"kbit/s with 25 packets against {means[50]['f1']:.0f}, {means[50]['f2']:.0f}, "
                      f"{means[50]['f3']:.0f} with 50 (f3 more with 50 in {f3_more50} of {seeds} seeds)")
@@ -267,13 +272,19 @@ def fig3_buffers(report: Report, d50, d25) -> None:
     smaller_holds_f1 = m[25]["f1"] < m[50]["f1"]
     f2_takes = m[25]["f2"] > m[50]["f2"]
     f3_not_helped = m[25]["f3"] <= m[50]["f3"]
+
+    def moved(f: str) -> str:
+        return f"{f} {'more' if m[25][f] > m[50][f] else 'less'} ({m[25][f]:.0f} against {m[50][f]:.0f} kbit/s)"
+
     report.value("fig3_buf_verdict", (
-        "Under FIFO the 25-packet runs " + ("hold f1 back" if smaller_holds_f1 else "do not hold f1 back") + ", " +
-        ("f2 gets more" if f2_takes else "f2 does not get more") + " and " +
-        ("f3 does not gain" if f3_not_helped else "f3 gains") + ": " +
-        ("001's sentence, as it stands" if smaller_holds_f1 and f2_takes and f3_not_helped else
-         "not all of 001's sentence") + f"; the far flow keeps more with the larger buffer in {fifo['more']} of "
-        f"{fifo['seeds']} seeds"), d50, d25)
+        f"Under FIFO the smaller buffer gives {moved('f1')}, {moved('f2')} and {moved('f3')}: " +
+        ("as 001's sentence has it" if smaller_holds_f1 and f2_takes and f3_not_helped else
+         ("it does not hold f1 back here, so the first half of 001's sentence does not hold in these runs"
+          if not smaller_holds_f1 else "not as 001's sentence has it")) +
+        (f"; {' and '.join(NAMES[u] for u in unchanged)} does not change at all (its drops are at its per-flow cap "
+         f"before its buffer fills: Fig. 4's split)" if unchanged else "")), d50, d25)
+    full_claim(report, "fred" not in shared or "fred" in unchanged,
+               "Fig. 3: FRED's runs do not depend on the shared buffer's size")
 
 
 def fig4(report: Report, data) -> None:
@@ -478,8 +489,7 @@ def segment_text(doc: dict) -> str:
     flow = doc["flows"][0]
     if flow.get("transport") != "tcp":
         return f"{flow.get('transport', 'udp').upper()}"
-    return f"{flow['payload_bytes']}-byte segments" if "payload_bytes" in flow else \
-        "the transport's default segment (docs/transport.md)"
+    return f"{flow['payload_bytes']}-byte segments" if "payload_bytes" in flow else "wmnsim's default TCP segment"
 
 
 def b_table(report: Report, data) -> None:
@@ -507,9 +517,12 @@ def b_table(report: Report, data) -> None:
             used = sorted(set(ctl["mac_capacity_bps"].dropna().astype(float)))
             use = f"{B_CONTROLLER_USERS[name]}: {', '.join(f'{b / 1e3:.1f}' for b in used)}, its controller's"
             if any(abs(b - b_of[name]) >= 50 for b in used):
-                differ.append(f"{name} ({segment_text(doc)}: {b_of[name] / 1e3:.1f} kbit/s) is not the B "
-                              f"{B_CONTROLLER_USERS[name]} used ({', '.join(f'{b / 1e3:.1f}' for b in used)} kbit/s, "
-                              f"measured by its controller on the experiment's own flows)")
+                exp = json.loads((repro / f"{B_CONTROLLER_USERS[name]}.json").read_text()).get("set", {})
+                own = exp.get("/flows/0/payload_bytes")
+                differ.append(f"{name}'s row ({segment_text(doc)}, {b_of[name] / 1e3:.1f} kbit/s) is not the B "
+                              f"{B_CONTROLLER_USERS[name]} used: {', '.join(f'{b / 1e3:.1f}' for b in used)} kbit/s, "
+                              f"measured by its controller on the experiment's own flows"
+                              + (f" ({own}-byte segments, as the experiment sets them)" if own else ""))
         else:
             use = next((u for k, u in B_REPORT_USERS.items() if name.startswith(k)), "none")
             if use != "none":
@@ -1232,6 +1245,9 @@ PAPER_FIG1_STAGES = {("data", 1): "1 (\"inevitable\")", ("data", 2): "1", ("data
                      ("rts", 1): "0.55 (both senders in the first stage)"}
 
 
+DSSS_CW_MAX = 1024  # 802.11b's CWmax 1023 (802.11-2012 Table 16-2): the largest window, [0, 1023]
+
+
 def fig1_stages(report: Report, basic, rts) -> None:
     """Fig. 1a's exchange attempts and failures per backoff stage, S1 and S2, without and with RTS/CTS (the
     fig1_stages and fig1_rts_stages runs' event traces, wmnsim.trace.attempts_by_window), beside 001's."""
@@ -1250,7 +1266,9 @@ def fig1_stages(report: Report, basic, rts) -> None:
                 stage = int(round(math.log2(int(cw) / cw_min))) + 1
                 measured[(node, frame, stage)] = p
                 paper = PAPER_FIG1_STAGES.get((frame, stage), "") if node == "S1" else ""
-                lines.append(f"| {access if first else ''} | {node if i == 0 else ''} | {stage} ({int(cw)}) | "
+                # The window stops doubling at CWmax: that row holds every stage from its own on.
+                label = f"{stage} and later" if int(cw) >= DSSS_CW_MAX else f"{stage}"
+                lines.append(f"| {access if first else ''} | {node if i == 0 else ''} | {label} ({int(cw)}) | "
                              f"{int(row['attempts'])} | {p:.3f} | {paper} |")
                 first = False
     seeds = basic.runs["seed"].nunique()
@@ -1270,6 +1288,8 @@ def fig1_stages(report: Report, basic, rts) -> None:
     report.value("fig1_s2_stage1", f"{got('S2', 'data', 1)} and {got('S2', 'rts', 1)}", basic, rts)
     s1 = [p for (node, _, _), p in measured.items() if node == "S1"]
     report.value("fig1_s1_least", f"{min(s1):.2f}", basic, rts)
+    full_claim(report, all(p == 1.0 for (node, frame, _), p in measured.items() if node == "S1" and frame == "data"),
+               "Fig. 1a: every data frame S1 sends without RTS/CTS fails")
     full_claim(report, min(s1) > 0.9, "Fig. 1a: S1's attempts fail in nearly every stage, with and without RTS/CTS")
     full_claim(report, measured.get(("S2", "data", 1), 1.0) < 0.1,
                  "Fig. 1a: S2's first-stage attempts nearly all succeed")
@@ -1475,9 +1495,11 @@ def fig7_windows(report: Report, act, off) -> None:
     meas5 = results[VARIANTS[2] + (5.0,)]
     ss5, ca5 = meas5["slow start"], meas5["congestion avoidance"]
     within5 = bool(ss5) and max(ss5) <= PAPER_FIG7_SS_S and max(ca5, default=math.inf) <= PAPER_FIG7_CA_S
-    five = (f"averaged over 5 s, as 001 plots, slow start takes {span(f'{min(ss5):g}', f'{max(ss5):g}', ' s')} "
-            f"({len(ss5)} observations: changes x seeds) and congestion avoidance "
-            f"{span(f'{min(ca5):g}', f'{max(ca5):g}', ' s')} ({len(ca5)})")
+    def took(xs: List[float]) -> str:
+        return span(f"{min(xs):g}", f"{max(xs):g}", " s") if xs else "no time (no such change converged)"
+
+    five = (f"averaged over 5 s, as 001 plots, slow start takes {took(ss5)} ({len(ss5)} observations: changes x seeds) "
+            f"and congestion avoidance {took(ca5)} ({len(ca5)})")
     five += (", inside 001's figures too" if within5 else
              f": slow start past 001's {PAPER_FIG7_SS_S:g} s in {sum(1 for x in ss5 if x > PAPER_FIG7_SS_S)} of "
              f"{len(ss5)}, where a 5-s mean adds up to 5 s by itself (first item), so at 001's own resolution "
