@@ -11,6 +11,7 @@ import pytest
 
 import wmnsim
 import wmnsim.reproduce as reproduce
+import wmnsim.trace
 from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
 
 pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
@@ -396,7 +397,31 @@ def test_keep_names_only_the_tables_there_are(repo, capsys):
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
     assert _command(repo) == 2
-    assert '"controllers", "routing", "hops" and "timeseries:<kind>"' in capsys.readouterr().err
+    assert '"controllers", "routing", "hops", "attempts" and "timeseries:<kind>"' in capsys.readouterr().err
+
+
+def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_path):
+    # "keep": ["attempts"] stores each run's attempts and failures per contention window, from the
+    # event trace the sweep writes into the run's folder: what attempts_by_window gives for the same
+    # run made directly. Without an event trace it is exit 2 naming /keep.
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff", "retry", "drop"]}
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["attempts"],
+                               "set": {"/simulation/duration_s": 2, "/outputs/event_trace": trace}}))
+    assert _command(repo) == 0
+    stored = reproduce.load_data("tiny", "chain", root=repo).attempts
+    assert sorted(set(stored["seed"])) == [1, 2]
+    path = tmp_path / "direct.bin"
+    wmnsim.run(FLAGSHIP, seed=2, overrides={"/simulation/duration_s": 2,
+                                            "/outputs/event_trace": {**trace, "path": str(path)}})
+    want = wmnsim.trace.attempts_by_window(wmnsim.trace.load(path))
+    got = stored[stored["seed"] == 2][list(want.columns)].reset_index(drop=True)
+    assert not want.empty
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["attempts"],
+                               "set": {"/simulation/duration_s": 1}}))
+    assert _command(repo) == 2
+    assert "/keep" in capsys.readouterr().err
 
 
 def test_sample_history_gives_the_value_at_each_multiple_of_the_interval():
