@@ -57,7 +57,7 @@ HISTORY_SUFFIX = "_over_time"
 # The columns a stored table always keeps with "columns": what tells its runs apart.
 KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
 # The extra tables "keep" names as they are (the time series are "timeseries:<kind>").
-KEEP_TABLES = ("controllers", "routing", "hops", "attempts")
+KEEP_TABLES = ("controllers", "routing", "hops", "attempts", "losses")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -189,7 +189,7 @@ class Experiment:
     seeds: Any
     topology_seeds: Any
     fixed: Dict[str, Any]  # "set": overrides of every point
-    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "attempts", "timeseries:<kind>"
+    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "attempts", "losses", "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
@@ -267,8 +267,8 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     keep = doc.get("keep", [])
     if not isinstance(keep, list) or not all(isinstance(k, str) and (k in KEEP_TABLES or k.startswith("timeseries:"))
                                              for k in keep):
-        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops", "attempts" and '
-                                                '"timeseries:<kind>"'))
+        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops", "attempts", '
+                                                '"losses" and "timeseries:<kind>"'))
         keep = []
     history_interval = doc.get("history_interval_s")
     if history_interval is not None:
@@ -436,22 +436,25 @@ def _kept_tables(data: Any, keep: Sequence[str],
                     r = dict(head, routing_type=routing.attrs["type"])
                     _flat("", routing.attrs["total"], r)
                     frames.setdefault("routing", []).append(pd.DataFrame([r]))
-            elif k == "attempts":
-                # Exchange attempts and failures per contention window, from the run's own event
-                # trace (the scenario's outputs.event_trace; the sweep writes it into the run's
-                # folder): wmnsim.trace.attempts_by_window. The trace itself is not stored.
+            elif k in ("attempts", "losses"):
+                # Summaries of the run's own event trace (the scenario's outputs.event_trace; the
+                # sweep writes it into the run's folder): exchange attempts and failures per
+                # contention window (wmnsim.trace.attempts_by_window), or the frames lost at their
+                # receivers by interferer (losses_by_interferer). The trace itself is not stored.
                 from . import trace
                 from .sweep import EVENT_TRACE_FILE
 
                 path = os.path.join(data.directory, "runs", row["run_key"], EVENT_TRACE_FILE)
                 if not os.path.isfile(path):
-                    raise ScenarioError(errors=[("/keep", f'"attempts" reads each run\'s event trace, and run '
+                    kinds = "tx_start, backoff, retry and drop" if k == "attempts" else "rx_fail"
+                    raise ScenarioError(errors=[("/keep", f'"{k}" reads each run\'s event trace, and run '
                                                           f'{row["run_key"]} wrote none: set /outputs/event_trace '
-                                                          f'(with the tx_start, backoff, retry and drop kinds)')])
-                attempts = trace.attempts_by_window(trace.load(path))
+                                                          f'(with the {kinds} kinds)')])
+                summary = (trace.attempts_by_window if k == "attempts" else trace.losses_by_interferer)(
+                    trace.load(path))
                 for c in reversed(front):
-                    attempts.insert(0, c, head[c])
-                frames.setdefault("attempts", []).append(attempts)
+                    summary.insert(0, c, head[c])
+                frames.setdefault(k, []).append(summary)
             elif k == "hops":
                 # The per-hop table (docs/results.md, `hops`) of a run whose scenario asks
                 # for it (outputs.hops); none otherwise.

@@ -60,7 +60,7 @@ _ACCESS_CATEGORIES = ["ac_bk", "ac_be", "ac_vi", "ac_vo"]
 _START_FROM_VALUE = ("tx_end", "rx_ok", "rx_fail", "rx_missed")
 _END_FROM_VALUE = ("tx_start", "nav")
 
-__all__ = ["load", "Header", "read_header", "attempts_by_window"]
+__all__ = ["load", "Header", "read_header", "attempts_by_window", "losses_by_interferer"]
 
 
 class Header:
@@ -264,3 +264,20 @@ def attempts_by_window(events: "pandas.DataFrame") -> "pandas.DataFrame":
                     pending = ("rts" if frame == "rts" else "data", window)
     rows = [dict(node=k[0], frame=k[1], cw=k[2], attempts=a, failures=f) for k, (a, f) in sorted(counts.items())]
     return pd.DataFrame(rows, columns=["node", "frame", "cw", "attempts", "failures"])
+
+
+def losses_by_interferer(events: "pandas.DataFrame") -> "pandas.DataFrame":
+    """The frames lost at their receivers (``rx_fail`` records), counted by receiver, transmitter,
+    frame kind, cause and interferer (the node of the strongest other signal that overlapped the
+    frame; NA where the cause names none). One row per (``node``, ``peer``, ``frame``, ``cause``,
+    ``interferer``) with ``lost``, the receiver in ``node`` and the transmitter in ``peer``, as the
+    records have them."""
+    import pandas as pd
+
+    keys = ["node", "peer", "frame", "cause", "interferer"]
+    fails = events[events["kind"] == "rx_fail"]
+    if fails.empty:
+        return pd.DataFrame(columns=keys + ["lost"])
+    cols = {k: fails[k].astype(object).where(fails[k].notna(), None) for k in keys}
+    out = pd.DataFrame(cols).fillna("none").groupby(keys, sort=True).size().reset_index(name="lost")
+    return out

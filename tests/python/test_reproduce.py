@@ -397,7 +397,7 @@ def test_keep_names_only_the_tables_there_are(repo, capsys):
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
     assert _command(repo) == 2
-    assert '"controllers", "routing", "hops", "attempts" and "timeseries:<kind>"' in capsys.readouterr().err
+    assert '"controllers", "routing", "hops", "attempts", "losses" and "timeseries:<kind>"' in capsys.readouterr().err
 
 
 def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_path):
@@ -405,8 +405,8 @@ def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_
     # event trace the sweep writes into the run's folder: what attempts_by_window gives for the same
     # run made directly. Without an event trace it is exit 2 naming /keep.
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
-    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff", "retry", "drop"]}
-    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["attempts"],
+    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff", "retry", "drop", "rx_fail"]}
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["attempts", "losses"],
                                "set": {"/simulation/duration_s": 2, "/outputs/event_trace": trace}}))
     assert _command(repo) == 0
     stored = reproduce.load_data("tiny", "chain", root=repo).attempts
@@ -416,6 +416,12 @@ def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_
                                             "/outputs/event_trace": {**trace, "path": str(path)}})
     want = wmnsim.trace.attempts_by_window(wmnsim.trace.load(path))
     got = stored[stored["seed"] == 2][list(want.columns)].reset_index(drop=True)
+    assert not want.empty
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    # "losses": the frames lost at their receivers by interferer, from the same trace.
+    losses = reproduce.load_data("tiny", "chain", root=repo).losses
+    want = wmnsim.trace.losses_by_interferer(wmnsim.trace.load(path))
+    got = losses[losses["seed"] == 2][list(want.columns)].reset_index(drop=True)
     assert not want.empty
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["attempts"],

@@ -390,3 +390,17 @@ def test_attempts_by_window_from_a_run(traced):
     drops = int(((events["kind"] == "drop") & (events["cause"] == "retry_limit")).sum())
     assert retries + drops - len(got["node"].unique()) <= failures <= retries + drops
     assert (got["cw"] >= 16).all() and (got["failures"] <= got["attempts"]).all()
+
+
+def test_losses_by_interferer_counts_every_lost_frame_once(traced):
+    events = wtrace.load(traced[1])
+    got = wtrace.losses_by_interferer(events)
+    fails = events[events["kind"] == "rx_fail"]
+    assert not fails.empty and int(got["lost"].sum()) == len(fails)
+    # Each collision's interferer is counted where the record names it.
+    first = fails[fails["cause"] == "collision"].iloc[0]
+    row = got[(got["node"] == first["node"]) & (got["peer"] == first["peer"]) & (got["frame"] == first["frame"])
+              & (got["cause"] == "collision") & (got["interferer"] == first["interferer"])]
+    want = ((fails["node"] == first["node"]) & (fails["peer"] == first["peer"]) & (fails["frame"] == first["frame"])
+            & (fails["cause"] == "collision") & (fails["interferer"] == first["interferer"])).sum()
+    assert row["lost"].tolist() == [want]
