@@ -978,13 +978,14 @@ def fig6(report: Report, data, off) -> None:
     report.value("fig6_drops", f"{' and '.join(weakest)} lose {weak[0]:.0%} of their dropped packets at a MAC's "
                  f"retry limit and time out {weak[1]:.0f} times per flow and run; the other subscribers "
                  f"{rest[0]:.0%} and {rest[1]:.0f} times (the flows table's drops by cause, {seeds} seeds)", data)
-    fig6_where(report, data, report.data("fig6_hops"), weakest)
+    links = fig6_where(report, data, report.data("fig6_hops"), weakest)
+    fig6_hidden(report, data, report.data("fig6_losses"), links)
     full_claim(report, weak[0] > 0.5 > rest[0] and weak[1] > 2 * rest[1],
                  "Fig. 6: the weakest subscribers' drops are mostly at the retry limit, the others' mostly not, and "
                  "they time out more than twice as often")
 
 
-def fig6_where(report: Report, data, hops, weakest: Sequence[str]) -> None:
+def fig6_where(report: Report, data, hops, weakest: Sequence[str]) -> List[Tuple[str, str]]:
     """Where the weakest subscribers' data packets are dropped (fig6_hops: the fig6 runs again with the
     per-hop table, their goodput checked equal): by node, the link it was sending on and the cause."""
     same = data.flows.merge(hops.flows, on=["seed", "flow_id"], suffixes=("", "_hops"))
@@ -993,6 +994,7 @@ def fig6_where(report: Report, data, hops, weakest: Sequence[str]) -> None:
     table = hops.hops
     flows = hops.flows
     texts = []
+    top_links: List[Tuple[str, str]] = []
     for sub in weakest:
         ids = set(flows[flows["src"] == sub]["flow_id"])
         data_rows = table[table["flow"].isin(ids) & (table["direction"] == "data")]
@@ -1006,9 +1008,47 @@ def fig6_where(report: Report, data, hops, weakest: Sequence[str]) -> None:
                     key = (node, at.get(int(hop) + 1, "?"))
                     links[key] = links.get(key, 0.0) + lost
         worst = sorted(links.items(), key=lambda kv: -kv[1])
+        if worst:
+            top_links.append(worst[0][0])
         parts = [f"{lost / total:.0%} at {a}'s retry limit sending to {b}" for (a, b), lost in worst if total]
         texts.append(f"{sub}'s data: " + ", ".join(parts) + f" (of {total:.0f} drops)")
     report.value("fig6_where", "; ".join(texts), data, hops)
+    return sorted(set(top_links))
+
+
+def fig6_hidden(report: Report, data, losses, links: Sequence[Tuple[str, str]]) -> None:
+    """Who the frames lost on the weakest subscribers' worst links collided with at the receiver
+    (fig6_losses: the fig6 runs again with an event trace of the frames lost at those receivers,
+    their goodput checked equal), and whether the transmitter could sense that interferer (the
+    scenario's sensed links): a hidden terminal where it could not."""
+    same = data.flows.merge(losses.flows, on=["seed", "flow_id"], suffixes=("", "_losses"))
+    alike = len(same) == len(data.flows) and bool((same["goodput_bps"] == same["goodput_bps_losses"]).all())
+    report.claim(alike, "Fig. 6: the runs with the event trace give the fig6 runs' goodput, flow for flow")
+    import wmnsim
+
+    sensed = wmnsim.Scenario(str(SCEN / "random20_fig6.json")).radio_links(sensed=True)
+    heard = set(zip(sensed["dst"], sensed["src"]))  # (listener, transmitter): the listener senses it
+    table = losses.losses
+    texts = []
+    hidden_shares = []
+    for tx, rx in links:
+        lost = table[(table["node"] == rx) & (table["peer"] == tx) & (table["frame"] == "data")]
+        total = float(lost["lost"].sum())
+        coll = lost[(lost["cause"] == "collision") & (lost["interferer"] != tx)]
+        by = coll.groupby("interferer")["lost"].sum().sort_values(ascending=False)
+        hidden = float(sum(n for i, n in by.items() if (tx, i) not in heard))
+        hidden_shares.append(hidden / total if total else math.nan)
+        top = ", ".join(f"{i} {n / total:.0%} ({'hidden from' if (tx, i) not in heard else 'sensed by'} {tx})"
+                        for i, n in by.head(3).items())
+        own = float(lost[lost["cause"] == "own transmission"]["lost"].sum())
+        self_ = float(lost[(lost["cause"] == "collision") & (lost["interferer"] == tx)]["lost"].sum())
+        texts.append(f"of {tx}'s data frames lost at {rx} ({total:.0f}, {losses.runs['seed'].nunique()} seeds), "
+                     f"{hidden / total:.0%} collided with a node {tx} cannot sense; the largest interferers: {top}; "
+                     f"lost to {rx}'s own transmission {own / total:.0%}, in collisions the trace attributes to {tx} "
+                     f"itself {self_ / total:.0%}")
+    report.value("fig6_hidden", "; ".join(texts), data, losses)
+    full_claim(report, all(x > 0.5 for x in hidden_shares),
+               "Fig. 6: most of the weakest subscribers' lost frames on their worst link collide with hidden nodes")
 
 
 def pd_isna(x) -> bool:
