@@ -33,7 +33,8 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     25-packet runs; t12_buf50_per_class: the per-class schemes with it, checked unchanged; fig3_buf25:
     Fig. 3's shared-buffer schemes with the scenarios' 25 packets, seed for seed against fig3's 50;
     fig6_hops: fig6 with the per-hop table (where the weakest subscribers' packets are lost);
-    table1_fq_buf25: Table 1's FQ with 25-packet per-flow buffers;
+    table1_fq_buf25: Table 1's FQ with 25-packet per-flow buffers; t12_min_hops: variant 3's per-flow runs
+    (first activation orders) with the per-hop table (where the flow at min/fair loses its packets);
     fig1_stages, fig1_rts_stages: Fig. 1a's attempts and failures per backoff stage from each run's
     event trace (keep "attempts"), without and with RTS/CTS.
 
@@ -640,6 +641,58 @@ def t12_modes(report: Report, b_data) -> Dict[Tuple[str, str, str, str], List[fl
                  "exceed its cap by, 8 (1500 B + 20 x 1000 B) / T (under 1 kbit/s).",
                  *sources, b_data)
     return means
+
+
+def t12_min_flows(report: Report, b_data) -> None:
+    """Where the flow that sets min/fair (per-flow limiting, off-line shares, the measured B) loses its packets:
+    t12_min_hops runs the first activation order of each topology again with the per-hop table (its goodput
+    checked equal to the stored table1_offline/table2_offline runs)."""
+    mh = report.data("t12_min_hops")
+    b_of = measured_b(b_data)
+    stored = []
+    tables = [report.data(name) for name in ("table1_offline", "table2_offline")]
+    for d in tables:
+        f = d.flows
+        stored.append(f[(f[SCHEME] == "per_flow_rate_limit") & (f[B_SOURCE] == "measured")])
+    import pandas as pd
+
+    ref = pd.concat(stored, ignore_index=True)
+    same = mh.flows.merge(ref, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
+    alike = len(same) == len(mh.flows) > 0 and bool((same["goodput_bps"] == same["goodput_bps_stored"]).all())
+    report.claim(alike, "Tables 1-2: the runs with the per-hop table give the stored variant-3 goodput, flow for flow")
+    hops = mh.hops
+    causes = ("drops_retry_limit", "drops_queue_overflow", "drops_rate_limit")
+    mins: Dict[str, float] = {c: 0.0 for c in causes + ("drops",)}
+    rest: Dict[str, float] = {c: 0.0 for c in causes + ("drops",)}
+    at_gw = 0.0
+    min_timeouts, rest_timeouts = [], []
+    runs = 0
+    for (scen, seed), part in mh.flows.groupby(["scenario", "seed"]):
+        m = model_b(scenario_file(scen), b_of.get(f"t12_{t12_kind(scen)}"))
+        fair = {f["id"]: f["collision_domain_bps"] for f in m["flows"]}
+        ratios = {f: g / fair[f] for f, g in zip(part["flow_id"], part["goodput_bps"].astype(float)) if fair.get(f)}
+        low = min(ratios, key=ratios.get)
+        runs += 1
+        h = hops[(hops["scenario"] == scen) & (hops["seed"] == seed)]
+        for flow, rows in h.groupby("flow"):
+            target = mins if flow == low else rest
+            for c in causes + ("drops",):
+                target[c] += float(rows[c].sum())
+            if flow == low:
+                gw = rows[rows["node"] == "gw"]
+                at_gw += float(gw["drops"].sum())
+        t = dict(zip(part["flow_id"], part["timeouts"].astype(float)))
+        min_timeouts.append(t[low])
+        rest_timeouts += [x for f, x in t.items() if f != low]
+
+    def split(d) -> str:
+        total = d["drops"]
+        return ", ".join(f"{d[c] / total:.0%} {c[len('drops_'):].replace('_', ' ')}" for c in causes) if total else "none"
+
+    report.value("t12_min_where", (f"the flow at min/fair in each of these {runs} runs loses its packets (data and "
+                                   f"ACKs) {split(mins)}, {at_gw / mins['drops']:.0%} of them at the gateway, and times "
+                                   f"out {statistics.mean(min_timeouts):.1f} times per run; the other flows "
+                                   f"{split(rest)}, {statistics.mean(rest_timeouts):.1f} timeouts"), mh, b_data, *tables)
 
 
 def t12_mode_values(report: Report, means, b_data) -> None:
@@ -1817,6 +1870,7 @@ def main() -> int:
     db = report.data("b_measured")
     b_table(report, db)
     t12_mode_values(report, t12_modes(report, db), db)
+    t12_min_flows(report, db)
     fig6_modes(report, report.data("fig6"), report.data("fig6_offline"))
     table4_modes(report, report.data("table4_offline"))
     import capacity_accuracy as ca
