@@ -35,6 +35,7 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     fig6_hops: fig6 with the per-hop table (where the weakest subscribers' packets are lost);
     table1_fq_buf25: Table 1's FQ with 25-packet per-flow buffers; t12_min_hops: variant 3's per-flow runs
     (first activation orders) with the per-hop table (where the flow at min/fair loses its packets);
+    t12_fifo_hops: FIFO at 25 and 50 packets on the first activation orders with the per-hop table;
     fig1_stages, fig1_rts_stages: Fig. 1a's attempts and failures per backoff stage from each run's
     event trace (keep "attempts"), without and with RTS/CTS.
 
@@ -1850,6 +1851,49 @@ def fq_buffer(report: Report, d1) -> None:
                                                        "isolated"), d1, big)
 
 
+def t12_fifo_where(report: Report, d1, d2) -> None:
+    """Where the far flows lose their packets under FIFO at 25 and at 50 packets (t12_fifo_hops: the first
+    activation order of each topology, down and up, again with the per-hop table; its goodput checked equal
+    to the stored 25- and 50-packet runs)."""
+    fh = report.data("t12_fifo_hops")
+    size_col = "/controllers/0/buffer_packets"
+    b1, b2 = report.data("table1_buf50"), report.data("table2_buf50")
+    import pandas as pd
+
+    refs = {25: pd.concat([d1.flows, d2.flows]), 50: pd.concat([b1.flows, b2.flows])}
+    alike = True
+    for size, ref in refs.items():
+        ref = ref[ref[SCHEME] == "fifo"]
+        mine = fh.flows[fh.flows[size_col] == size]
+        m = mine.merge(ref, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
+        alike &= len(m) == len(mine) > 0 and bool((m["goodput_bps"] == m["goodput_bps_stored"]).all())
+    report.claim(alike, "Tables 1-2: the FIFO runs with the per-hop table give the stored goodput at 25 and 50 packets")
+    hops = {}
+    for scen in fh.flows["scenario"].unique():
+        for fl in model(scenario_file(scen))["flows"]:
+            hops[(scen, fl["id"])] = fl["hops"]
+    got = {}
+    for size in (25, 50):
+        h = fh.hops[fh.hops[size_col] == size]
+        h = h[[hops.get(k, 0) >= 4 for k in zip(h["scenario"], h["flow"])]]
+        f = fh.flows[fh.flows[size_col] == size]
+        far = f[[hops.get(k, 0) >= 4 for k in zip(f["scenario"], f["flow_id"])]]
+        gw = h[h["node"] == "gw"]
+        got[size] = dict(gw=float(gw["drops_queue_overflow"].sum()), retry=float(h["drops_retry_limit"].sum()),
+                         timeouts=float(far["timeouts"].mean()), goodput=float(far["goodput_bps"].mean()),
+                         flows=len(far))
+    a, b = got[25], got[50]
+    report.value("buf_far_where", (
+        f"the far flows (4 or more hops, {a['flows']} in these {fh.runs['seed'].size // 2} runs per size) lose "
+        f"{a['gw']:.0f} packets (data and ACKs) to the gateway's full buffer with 25 packets and {b['gw']:.0f} with 50 "
+        f"({b['gw'] / a['gw'] - 1:+.0%}), time out {a['timeouts']:.1f} and {b['timeouts']:.1f} times per flow, and get "
+        f"{a['goodput'] / 1e3:.1f} and {b['goodput'] / 1e3:.1f} kbit/s; their drops at a MAC's retry limit go from "
+        f"{a['retry']:.0f} to {b['retry']:.0f}"), fh, d1, d2, b1, b2)
+    full_claim(report, b["gw"] < a["gw"] and b["timeouts"] < a["timeouts"] and b["goodput"] > a["goodput"],
+               "Tables 1-2: with 50 packets the far flows lose fewer packets at the gateway's buffer, time out less "
+               "and get more")
+
+
 # ---- Table 5 and Fig. 10 (001 App. A.4) -----------------------------------------------------------
 
 
@@ -1880,6 +1924,7 @@ def main() -> int:
     t12_values(report, down, up, d1, d2)
     t12_buffers(report, d1, d2)
     fq_buffer(report, d1)
+    t12_fifo_where(report, d1, d2)
     table3(report, report.data("table3"), report.data("table3_poisson"))
     d4 = report.data("table4")
     body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
