@@ -267,17 +267,21 @@ def attempts_by_window(events: "pandas.DataFrame") -> "pandas.DataFrame":
 
 
 def losses_by_interferer(events: "pandas.DataFrame") -> "pandas.DataFrame":
-    """The frames lost at their receivers (``rx_fail`` records), counted by receiver, transmitter,
-    frame kind, cause and interferer (the node of the strongest other signal that overlapped the
-    frame; NA where the cause names none). One row per (``node``, ``peer``, ``frame``, ``cause``,
-    ``interferer``) with ``lost``, the receiver in ``node`` and the transmitter in ``peer``, as the
-    records have them."""
+    """The frames lost at their receivers, counted by receiver, transmitter, frame kind, record
+    kind, cause and interferer. A lost frame is an ``rx_fail`` record (a frame the receiver locked
+    onto and lost) or an ``rx_missed`` one (a frame that reached it while it was busy, receiving
+    another or transmitting, and was never locked onto: in a busy network the majority); ``kind``
+    tells them apart. The interferer is the node of the strongest other signal that overlapped the
+    frame, NA where the cause names none (so that no node id, ``none`` included, stands for "no
+    interferer"). One row per (``node``, ``peer``, ``frame``, ``kind``, ``cause``, ``interferer``)
+    with ``lost``, the receiver in ``node`` and the transmitter in ``peer``, as the records have
+    them."""
     import pandas as pd
 
-    keys = ["node", "peer", "frame", "cause", "interferer"]
-    fails = events[events["kind"] == "rx_fail"]
-    if fails.empty:
+    keys = ["node", "peer", "frame", "kind", "cause", "interferer"]
+    lost = events[events["kind"].isin(("rx_fail", "rx_missed"))]
+    if lost.empty:
         return pd.DataFrame(columns=keys + ["lost"])
-    cols = {k: fails[k].astype(object).where(fails[k].notna(), None) for k in keys}
-    out = pd.DataFrame(cols).fillna("none").groupby(keys, sort=True).size().reset_index(name="lost")
+    cols = {k: lost[k].astype(object).where(lost[k].notna(), None) for k in keys}
+    out = pd.DataFrame(cols).groupby(keys, sort=True, dropna=False).size().reset_index(name="lost")
     return out

@@ -395,12 +395,32 @@ def test_attempts_by_window_from_a_run(traced):
 def test_losses_by_interferer_counts_every_lost_frame_once(traced):
     events = wtrace.load(traced[1])
     got = wtrace.losses_by_interferer(events)
-    fails = events[events["kind"] == "rx_fail"]
-    assert not fails.empty and int(got["lost"].sum()) == len(fails)
+    # Both the frames the receivers locked onto and lost and those they never locked onto (busy).
+    lost = events[events["kind"].isin(("rx_fail", "rx_missed"))]
+    assert set(lost["kind"]) == {"rx_fail", "rx_missed"}
+    assert int(got["lost"].sum()) == len(lost)
+    for kind in ("rx_fail", "rx_missed"):
+        assert int(got[got["kind"] == kind]["lost"].sum()) == int((lost["kind"] == kind).sum())
+    fails = lost[lost["kind"] == "rx_fail"]
     # Each collision's interferer is counted where the record names it.
     first = fails[fails["cause"] == "collision"].iloc[0]
     row = got[(got["node"] == first["node"]) & (got["peer"] == first["peer"]) & (got["frame"] == first["frame"])
-              & (got["cause"] == "collision") & (got["interferer"] == first["interferer"])]
+              & (got["kind"] == "rx_fail") & (got["cause"] == "collision") & (got["interferer"] == first["interferer"])]
     want = ((fails["node"] == first["node"]) & (fails["peer"] == first["peer"]) & (fails["frame"] == first["frame"])
             & (fails["cause"] == "collision") & (fails["interferer"] == first["interferer"])).sum()
     assert row["lost"].tolist() == [want]
+
+
+def test_losses_by_interferer_leaves_the_interferer_na_where_the_cause_names_none():
+    # A node may be named "none": its collisions must not be merged with the losses that name no interferer.
+    n = None
+    rows = [("rx_fail", "B", "data", "A", n, "collision"), ("rx_fail", "B", "data", "A", n, "below sensitivity"),
+            ("rx_missed", "B", "data", "A", n, "collision"), ("rx_fail", "B", "data", "A", n, "collision")]
+    events = _records(rows)
+    events["interferer"] = pd.Series(["none", n, "C", "none"], dtype="category")
+    got = wtrace.losses_by_interferer(events)
+    assert got[got["interferer"].isna()][["kind", "cause", "lost"]].values.tolist() == [
+        ["rx_fail", "below sensitivity", 1]]
+    assert got[got["interferer"] == "none"][["kind", "cause", "lost"]].values.tolist() == [
+        ["rx_fail", "collision", 2]]
+    assert got[got["interferer"] == "C"][["kind", "lost"]].values.tolist() == [["rx_missed", 1]]
