@@ -561,7 +561,11 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
         for name, df in tables:
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), os.path.join(tmp, name + ".parquet"))
         if task["keep_results"]:
-            result.to_json(os.path.join(tmp, "results.json"))
+            text = result.to_json()
+            # The scenario recorded in results.json names the event trace where the run wrote it,
+            # the temporary folder: name the file where it stays, in the run's folder, instead.
+            text = text.replace(json.dumps(tmp)[1:-1], json.dumps(final)[1:-1])
+            _core.write_file_atomically(os.path.join(tmp, "results.json"), text)
         try:
             os.rename(tmp, final)  # atomic: readers see the whole run or none of it
         except OSError:

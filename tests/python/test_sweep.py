@@ -600,10 +600,17 @@ def test_each_run_writes_its_event_trace_into_its_own_folder(cluster, tmp_path):
     trace = {"path": "events.bin", "kinds": ["tx_start", "backoff"]}
     grid = {"/mac/cw_min": [16, 64], "/simulation/duration_s": [1], "/outputs/event_trace": [trace]}
     out = tmp_path / "traced"
-    data = wmnsim.sweep(FLAGSHIP, grid, seeds=[1], out_dir=out, scheduler=cluster.scheduler_address)
+    data = wmnsim.sweep(FLAGSHIP, grid, seeds=[1], out_dir=out, scheduler=cluster.scheduler_address,
+                        keep_results=True)
     assert not (tmp_path / "events.bin").exists() and not pathlib.Path("events.bin").exists()
     for _, row in data.runs.iterrows():
-        stored = wmnsim.trace.load(out / "runs" / row["run_key"] / "events.bin")
+        folder = out / "runs" / row["run_key"]
+        stored = wmnsim.trace.load(folder / "events.bin")
+        # results.json names the trace in the run's folder, not the temporary one the run wrote it in.
+        kept = wmnsim.Result.from_json(folder / "results.json")
+        assert kept.to_dict()["scenario"]["outputs"]["event_trace"]["path"] == str(folder / "events.bin")
+        assert ".tmp" not in (folder / "results.json").read_text()
+        pd.testing.assert_frame_equal(kept.event_trace(), stored, check_like=True)
         want_path = tmp_path / f"direct_{row['/mac/cw_min']}.bin"
         direct(FLAGSHIP, {"/mac/cw_min": int(row["/mac/cw_min"]), "/simulation/duration_s": 1,
                           "/outputs/event_trace": {**trace, "path": str(want_path)}}, 1)
