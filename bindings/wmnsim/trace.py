@@ -222,7 +222,9 @@ def attempts_by_window(events: "pandas.DataFrame") -> "pandas.DataFrame":
     """Each transmitter's exchange attempts and their failures by the contention window
     the attempt's backoff was drawn in (its backoff stage: 32, 64, 128, ... slots under
     DCF with 802.11b's CWmin 31), from an event trace holding the transmitters'
-    ``tx_start``, ``backoff``, ``retry`` and ``drop`` records. For nodes with one radio.
+    ``tx_start``, ``backoff``, ``retry`` and ``drop`` records. For DCF only, and nodes with
+    one radio: under EDCA a node's access categories back off each on its own, and their
+    records, not keyed by category here, would be read as one sequence.
 
     An attempt is the first frame of a unicast exchange: an RTS, or a data frame that
     does not follow its own answered RTS (basic access). Its window is that of the
