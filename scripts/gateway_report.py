@@ -1840,8 +1840,11 @@ def fq_buffer(report: Report, d1) -> None:
     """Table 1's FQ with 25-packet per-flow buffers (table1_fq_buf25) beside its stored 5-packet runs, the
     same scenarios and seeds: does the per-flow bound make wmnsim's downstream FQ fairer than 001's?"""
     big = report.data("table1_fq_buf25")
-    small = paired(d1.flows[d1.flows[SCHEME] == "fq"], big.flows)
-    j5, j25 = run_jfis(small), run_jfis(big.flows)
+    small = paired(d1.flows[d1.flows[SCHEME] == "fq"], big.runs)
+    # The stored runs' Jain index: that of their flows' goodput, as run_jfis gives the 5-packet runs'.
+    j5 = run_jfis(small)
+    j25 = {(scen, scheme, int(seed)): float(j) for scen, scheme, seed, j in zip(
+        big.runs["scenario"], big.runs[SCHEME], big.runs["seed"], big.runs["jain_fairness_index"])}
     keys = [k for k in j25 if k in j5]
     lower = sum(1 for k in keys if j25[k] < j5[k])
     m5, m25 = statistics.mean(j5[k] for k in keys), statistics.mean(j25[k] for k in keys)
