@@ -268,7 +268,10 @@ def fig3_buffers(report: Report, d50, d25) -> None:
     builds = f"{d50.commit} and {d25.commit}"
     report.value("fig3_buf25", "; ".join(parts) + (f". Aggregate + FQ, which has no shared buffer, gives the same "
                                                    f"goodput for every flow and seed in both experiments (builds "
-                                                   f"{builds}), so the pairs compare like with like" if alike else
+                                                   f"{builds}): the two builds run the rest of these scenarios "
+                                                   f"alike. That does not reach the shared buffer, whose runs differ "
+                                                   f"with its size; no run here shows that path alike in both "
+                                                   f"builds" if alike else
                                                    f". Aggregate + FQ differs between the two builds ({builds}): "
                                                    f"the pairs mix the buffer with the build"), d50, d25)
     report.claim(alike, "Fig. 3: the runs without a shared buffer are identical across the two builds")
@@ -280,13 +283,31 @@ def fig3_buffers(report: Report, d50, d25) -> None:
     def moved(f: str) -> str:
         return f"{f} {'more' if m[25][f] > m[50][f] else 'less'} ({m[25][f]:.0f} against {m[50][f]:.0f} kbit/s)"
 
+    # 001's sentence follows "FQ has little impact": its smaller buffer may be FQ's per-flow buffers
+    # against the shared FIFO (Fig. 3's own rows), or a smaller shared FIFO (fig3_buf25).
+    fq_means = {f: statistics.mean(v for (_, fl), v in goodput(d50, "fq").items() if fl == f) / 1e3
+                for f in ("f1", "f2", "f3")}
+    fifo50 = {f: statistics.mean(v for (_, fl), v in goodput(d50, "fifo").items() if fl == f) / 1e3
+              for f in ("f1", "f2", "f3")}
+    fq_as_001 = fq_means["f1"] < fifo50["f1"] and fq_means["f2"] > fifo50["f2"] and fq_means["f3"] <= fifo50["f3"]
+    fifo_as_001 = smaller_holds_f1 and f2_takes and f3_not_helped
+
+    def against(a: Dict[str, float], b: Dict[str, float]) -> str:
+        return ", ".join(f"{f} {a[f]:.0f} against {b[f]:.0f}" for f in ("f1", "f2", "f3")) + " kbit/s"
+
     report.value("fig3_buf_verdict", (
-        f"Under FIFO the smaller buffer gives {moved('f1')}, {moved('f2')} and {moved('f3')}: " +
-        ("as 001's sentence has it" if smaller_holds_f1 and f2_takes and f3_not_helped else
-         ("it does not hold f1 back here, so the first half of 001's sentence does not hold in these runs"
-          if not smaller_holds_f1 else "not as 001's sentence has it")) +
-        (f"; {' and '.join(NAMES[u] for u in unchanged)} does not change at all (its drops are at its per-flow cap "
-         f"before its buffer fills: Fig. 4's split)" if unchanged else "")), d50, d25)
+        "001 does not say which smaller buffer it means. Read as FQ's small per-flow buffers against the shared "
+        f"FIFO (the sentence follows \"FQ has little impact\"), Fig. 3's own rows give FQ {against(fq_means, fifo50)}: "
+        + ("as the sentence has it" if fq_as_001 else "not as the sentence has it") +
+        f". Read as a smaller shared FIFO (fig3_buf25), 25 packets give {moved('f1')}, {moved('f2')} and "
+        f"{moved('f3')}: " +
+        ("as the sentence has it" if fifo_as_001 else
+         ("f1 is not held back, so under this reading the sentence's first half does not hold in these runs"
+          if not smaller_holds_f1 else "not as the sentence has it")) +
+        (". These runs agree with the first reading and not the second; which 001 meant is not known"
+         if fq_as_001 and not fifo_as_001 else "") +
+        (f". {' and '.join(NAMES[u] for u in unchanged)} does not change at all with the shared buffer's size (its "
+         f"drops are at its per-flow cap before its buffer fills: Fig. 4's split)" if unchanged else "")), d50, d25)
     full_claim(report, "fred" not in shared or "fred" in unchanged,
                "Fig. 3: FRED's runs do not depend on the shared buffer's size")
 
@@ -677,6 +698,9 @@ def t12_load(report: Report) -> None:
                                       "through its denominator, and whatever holds them back is not relieved by it")
                  if all(abs(x) < 0.05 for x in gains) else
                  "so the lower load changes the far flows' goodput by 5 % or more", *sources)
+    full_claim(report, all(abs(x) < 0.05 for x in gains),
+               "Tables 1-2: the measured B changes the far flows' goodput by less than 5 % (down and up): its gain "
+               "for them is their lower share, not a relieved load")
 
 
 def t12_min_flows(report: Report, b_data) -> None:
@@ -729,6 +753,10 @@ def t12_min_flows(report: Report, b_data) -> None:
                                    f"ACKs) {split(mins)}, {at_gw / mins['drops']:.0%} of them at the gateway, and times "
                                    f"out {statistics.mean(min_timeouts):.1f} times per run; the other flows "
                                    f"{split(rest)}, {statistics.mean(rest_timeouts):.1f} timeouts"), mh, b_data, *tables)
+    full_claim(report, mins["drops"] > 0 and mins["drops_retry_limit"] / mins["drops"] > 0.5,
+               "Tables 1-2: the flow at min/fair loses most of its packets at a MAC's retry limit")
+    full_claim(report, statistics.mean(min_timeouts) > 2 * statistics.mean(rest_timeouts),
+               "Tables 1-2: the flow at min/fair times out more than twice as often as the other flows")
 
 
 def t12_mode_values(report: Report, means, b_data) -> None:
@@ -1425,8 +1453,8 @@ DSSS_CW_MAX = 1024  # 802.11b's CWmax 1023 (802.11-2012 Table 16-2): the largest
 def fig1_stages(report: Report, basic, rts) -> None:
     """Fig. 1a's exchange attempts and failures per backoff stage, S1 and S2, without and with RTS/CTS (the
     fig1_stages and fig1_rts_stages runs' event traces, wmnsim.trace.attempts_by_window), beside 001's."""
-    lines = ["| access | sender | backoff stage (window, slots) | attempts | failed / attempts | 001: S1's collision "
-             "probability |", "|---|---|---|---:|---:|---|"]
+    lines = ["| access | sender | backoff stage (window, slots) | attempts | failed (collided, or R1 silent) / "
+             "attempts | 001: S1's collision probability (collisions only) |", "|---|---|---|---:|---:|---|"]
     measured: Dict[Tuple[str, str, int], float] = {}
     for access, data in (("basic (RTS/CTS off)", basic), ("RTS/CTS", rts)):
         table = data.attempts
@@ -1450,7 +1478,8 @@ def fig1_stages(report: Report, basic, rts) -> None:
                  f"{basic.runs['simulated_time_s'].iloc[0]:g} s each, attempts summed over the seeds. An attempt: "
                  f"the first frame of an exchange (the RTS, or the data frame without RTS/CTS); its stage: the "
                  f"contention window of the sender's backoff before it (wmnsim.trace.attempts_by_window). Failed: "
-                 f"no CTS after the RTS, or no ACK after the data.", basic, rts)
+                 f"no CTS after the RTS, or no ACK after the data: a collision, or R1 silent with its NAV set by S2's "
+                 f"exchange, which 001 counts apart from its collisions and these counts do not separate.", basic, rts)
 
     def got(node, frame, cw) -> str:
         p = measured.get((node, frame, cw))
@@ -1825,15 +1854,23 @@ def t12_buffers(report: Report, d1, d2) -> None:
               (("25", d1), ("25 up", d2), ("50", b1), ("50 up", b2), ("pc", pc))}
     old_build, new_build = builds["25"] | builds["25 up"], builds["50"] | builds["50 up"]
     same_builds = builds["pc"] == new_build
+    fh = report.data("t12_fifo_hops")
+    fifo_alike = fifo_hops_alike(fh, d1, d2, b1, b2)
+    fifo_build = ", ".join(sorted(fh.provenance.get("commits", {})))
+    one_build = (f"; and one build ({fifo_build}, t12_fifo_hops) gives both stored FIFO sets' goodput, flow for "
+                 f"flow, on the first activation order of each topology ({fh.runs['seed'].size} runs at the two sizes), "
+                 f"which does go through the shared buffer" if fifo_alike else
+                 "; the shared buffer's path is not checked across the builds (t12_fifo_hops differs from them)")
     report.value("buf_pairing", (f"The 25-packet runs come from the build {', '.join(sorted(old_build))}, the 50-packet "
-                                 f"ones from {', '.join(sorted(new_build))}. Pairing them run by run is safe: the "
-                                 f"per-class runs above ran on the 50-packet runs' build and equal the 25-packet "
-                                 f"build's, flow for flow, in all {same} runs, so the two builds run these scenarios "
-                                 f"alike") if same_builds and not differ and old_build != new_build else
+                                 f"ones from {', '.join(sorted(new_build))}. The per-class runs above ran on the "
+                                 f"50-packet runs' build and equal the 25-packet build's, flow for flow, in all {same} "
+                                 f"runs; they have no shared buffer, so they show the builds run the rest alike, not "
+                                 f"the shared buffer" + one_build) if same_builds and not differ and
+                 old_build != new_build else
                  (f"The 25- and 50-packet runs come from one build ({', '.join(sorted(old_build))})"
                   if old_build == new_build else
                   "The 25- and 50-packet runs come from two builds, and nothing here shows that they run alike"),
-                 d1, d2, b1, b2, pc)
+                 d1, d2, b1, b2, pc, fh)
 
 
 def fq_buffer(report: Report, d1) -> None:
@@ -1857,6 +1894,24 @@ def fq_buffer(report: Report, d1) -> None:
                                                        ": the larger buffer does not make FQ less fair, so the bound is "
                                                        "not what makes wmnsim's FQ fairer than 001's; what does is not "
                                                        "isolated"), d1, big)
+    report.value("t1_fq_open", f"{m5:.2f} against 001's {paper:g}", d1, big)
+    full_claim(report, not bound_is_it, "Table 1: FQ is not less fair downstream with 25-packet per-flow buffers "
+                                        "than with 5 (the per-flow bound is ruled out as what makes it fairer)")
+
+
+def fifo_hops_alike(fh, d1, d2, b1, b2) -> bool:
+    """Whether t12_fifo_hops' FIFO runs (one build) give the stored 25-packet (table1, table2) and 50-packet
+    (table1_buf50, table2_buf50) runs' goodput, flow for flow."""
+    import pandas as pd
+
+    size_col = "/controllers/0/buffer_packets"
+    alike = True
+    for size, ref in ((25, pd.concat([d1.flows, d2.flows])), (50, pd.concat([b1.flows, b2.flows]))):
+        ref = ref[ref[SCHEME] == "fifo"]
+        mine = fh.flows[fh.flows[size_col] == size]
+        m = mine.merge(ref, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
+        alike &= len(m) == len(mine) > 0 and bool((m["goodput_bps"] == m["goodput_bps_stored"]).all())
+    return alike
 
 
 def t12_fifo_where(report: Report, d1, d2) -> None:
@@ -1866,16 +1921,7 @@ def t12_fifo_where(report: Report, d1, d2) -> None:
     fh = report.data("t12_fifo_hops")
     size_col = "/controllers/0/buffer_packets"
     b1, b2 = report.data("table1_buf50"), report.data("table2_buf50")
-    import pandas as pd
-
-    refs = {25: pd.concat([d1.flows, d2.flows]), 50: pd.concat([b1.flows, b2.flows])}
-    alike = True
-    for size, ref in refs.items():
-        ref = ref[ref[SCHEME] == "fifo"]
-        mine = fh.flows[fh.flows[size_col] == size]
-        m = mine.merge(ref, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
-        alike &= len(m) == len(mine) > 0 and bool((m["goodput_bps"] == m["goodput_bps_stored"]).all())
-    report.claim(alike, "Tables 1-2: the FIFO runs with the per-hop table give the stored goodput at 25 and 50 packets")
+    report.claim(fifo_hops_alike(fh, d1, d2, b1, b2), "Tables 1-2: the FIFO runs with the per-hop table give the stored goodput at 25 and 50 packets")
     hops = {}
     for scen in fh.flows["scenario"].unique():
         for fl in model(scenario_file(scen))["flows"]:
