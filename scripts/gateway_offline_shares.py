@@ -243,7 +243,8 @@ def write_fq_buffer() -> None:
     spec = {
         "description": (f"Issue 38: table1.json's FQ runs (every activation order, the stored runs' scenarios and "
                         f"seeds) with {FQ_TEST_BUFFER_PACKETS}-packet per-flow buffers instead of 001's 5: isolates "
-                        f"the per-flow bound in FQ's downstream fairness; written by scripts/gateway_offline_shares.py"),
+                        f"the per-flow bound in FQ's downstream fairness; written by "
+                        f"scripts/gateway_offline_shares.py"),
         "scenarios": src["scenarios"],
         "grid": {"/controllers/0/scheme": ["fq"]},
         "set": {"/controllers/0/per_flow_buffer_packets": FQ_TEST_BUFFER_PACKETS},

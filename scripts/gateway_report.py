@@ -559,8 +559,9 @@ def b_table(report: Report, data) -> None:
                     f"| a4_random (Table 5's measured B): each row's |")
     report.block("b_measured", "\n".join(rows) + "\n\nBianchi's B: the capacity model's for the one-hop scenario "
                  "itself (one saturated station, its frame). Measured: the one-hop run's goodput, 100 s after 10 s. "
-                 "Used by: the experiments whose controller measures B (`mac_capacity: \"measured\"`) measure it at run "
-                 "time on their own flows (their stored statistics give the figure); the others divide by this row's.",
+                 "Used by: the experiments whose controller measures B (`mac_capacity: \"measured\"`) measure it "
+                 "at run time on their own flows (their stored statistics give the figure); the others divide by "
+                 "this row's.",
                  data, *users.values())
     report.value("b_rows_differ", "; ".join(differ) if differ else "every experiment used its row's B", data,
                  *users.values())
@@ -747,12 +748,15 @@ def t12_min_flows(report: Report, b_data) -> None:
 
     def split(d) -> str:
         total = d["drops"]
-        return ", ".join(f"{d[c] / total:.0%} {c[len('drops_'):].replace('_', ' ')}" for c in causes) if total else "none"
+        if not total:
+            return "none"
+        return ", ".join(f"{d[c] / total:.0%} {c[len('drops_'):].replace('_', ' ')}" for c in causes)
 
     report.value("t12_min_where", (f"the flow at min/fair in each of these {runs} runs loses its packets (data and "
-                                   f"ACKs) {split(mins)}, {at_gw / mins['drops']:.0%} of them at the gateway, and times "
-                                   f"out {statistics.mean(min_timeouts):.1f} times per run; the other flows "
-                                   f"{split(rest)}, {statistics.mean(rest_timeouts):.1f} timeouts"), mh, b_data, *tables)
+                                   f"ACKs) {split(mins)}, {at_gw / mins['drops']:.0%} of them at the gateway, and "
+                                   f"times out {statistics.mean(min_timeouts):.1f} times per run; the other flows "
+                                   f"{split(rest)}, {statistics.mean(rest_timeouts):.1f} timeouts"),
+                 mh, b_data, *tables)
     full_claim(report, mins["drops"] > 0 and mins["drops_retry_limit"] / mins["drops"] > 0.5,
                "Tables 1-2: the flow at min/fair loses most of its packets at a MAC's retry limit")
     full_claim(report, statistics.mean(min_timeouts) > 2 * statistics.mean(rest_timeouts),
@@ -796,8 +800,8 @@ def t12_mode_values(report: Report, means, b_data) -> None:
     paper_aggfq = PAPER_T2["aggregate_rate_limit_fq"][0]
     closed = abs(aggfq[2] - paper_aggfq) <= 0.03
     v("t38_aggfq_up", f"{aggfq[1]:.2f} with 001's off-line shares and {aggfq[2]:.2f} with the measured B as well "
-      f"(001: {paper_aggfq:g}): " + ("the two causes the issue-38 section isolates, the share mode and B, close the gap "
-                                     "to within 0.03" if closed else "the two causes the issue-38 section isolates "
+      f"(001: {paper_aggfq:g}): " + ("the two causes the issue-38 section isolates, the share mode and B, close the "
+                                     "gap to within 0.03" if closed else "the two causes the issue-38 section isolates "
                                      "leave part of the gap, which no run here isolates"))
     gap = max(0.99 - get(d, pf, "offline", "measured", 0) for d in ("down", "up"))
     v("t38_jfi_gap", f"{gap:.2f}")
@@ -1169,7 +1173,8 @@ def fig6_hidden(report: Report, data, losses, links: Sequence[Tuple[str, str]]) 
                         for i, n in by.head(3).items())
         own = float(lost[lost["cause"] == "own transmission"]["lost"].sum())
         self_ = float(lost[(lost["cause"] == "collision") & (lost["interferer"] == tx)]["lost"].sum())
-        texts.append(f"of {tx}'s data frames {rx} locked onto and lost ({total:.0f}, {losses.runs['seed'].nunique()} seeds), "
+        seeds = losses.runs["seed"].nunique()
+        texts.append(f"of {tx}'s data frames {rx} locked onto and lost ({total:.0f}, {seeds} seeds), "
                      f"{hidden / total:.0%} collided with a node {tx} cannot sense; the largest interferers: {top}; "
                      f"lost to {rx}'s own transmission {own / total:.0%}, in collisions the trace attributes to {tx} "
                      f"itself {self_ / total:.0%}")
@@ -1858,14 +1863,14 @@ def t12_buffers(report: Report, d1, d2) -> None:
     fifo_alike = fifo_hops_alike(fh, d1, d2, b1, b2)
     fifo_build = ", ".join(sorted(fh.provenance.get("commits", {})))
     one_build = (f"; and one build ({fifo_build}, t12_fifo_hops) gives both stored FIFO sets' goodput, flow for "
-                 f"flow, on the first activation order of each topology ({fh.runs['seed'].size} runs at the two sizes), "
-                 f"which does go through the shared buffer" if fifo_alike else
+                 f"flow, on the first activation order of each topology ({fh.runs['seed'].size} runs at the two "
+                 f"sizes), which does go through the shared buffer" if fifo_alike else
                  "; the shared buffer's path is not checked across the builds (t12_fifo_hops differs from them)")
-    report.value("buf_pairing", (f"The 25-packet runs come from the build {', '.join(sorted(old_build))}, the 50-packet "
-                                 f"ones from {', '.join(sorted(new_build))}. The per-class runs above ran on the "
-                                 f"50-packet runs' build and equal the 25-packet build's, flow for flow, in all {same} "
-                                 f"runs; they have no shared buffer, so they show the builds run the rest alike, not "
-                                 f"the shared buffer" + one_build) if same_builds and not differ and
+    report.value("buf_pairing", (f"The 25-packet runs come from the build {', '.join(sorted(old_build))}, the "
+                                 f"50-packet ones from {', '.join(sorted(new_build))}. The per-class runs above ran "
+                                 f"on the 50-packet runs' build and equal the 25-packet build's, flow for flow, in all "
+                                 f"{same} runs; they have no shared buffer, so they show the builds run the rest "
+                                 f"alike, not the shared buffer" + one_build) if same_builds and not differ and
                  old_build != new_build else
                  (f"The 25- and 50-packet runs come from one build ({', '.join(sorted(old_build))})"
                   if old_build == new_build else
@@ -1891,9 +1896,9 @@ def fq_buffer(report: Report, d1) -> None:
                                f"(001: {paper:g}; lower in {lower} of {len(keys)} runs, the same scenarios and seeds, "
                                f"table1_fq_buf25)") + (": the per-flow bound accounts for part of FQ's downstream "
                                                        "fairness here" if bound_is_it else
-                                                       ": the larger buffer does not make FQ less fair, so the bound is "
-                                                       "not what makes wmnsim's FQ fairer than 001's; what does is not "
-                                                       "isolated"), d1, big)
+                                                       ": the larger buffer does not make FQ less fair, so the bound "
+                                                       "is not what makes wmnsim's FQ fairer than 001's; what does is "
+                                                       "not isolated"), d1, big)
     report.value("t1_fq_open", f"{m5:.2f} against 001's {paper:g}", d1, big)
     full_claim(report, not bound_is_it, "Table 1: FQ is not less fair downstream with 25-packet per-flow buffers "
                                         "than with 5 (the per-flow bound is ruled out as what makes it fairer)")
@@ -1921,7 +1926,8 @@ def t12_fifo_where(report: Report, d1, d2) -> None:
     fh = report.data("t12_fifo_hops")
     size_col = "/controllers/0/buffer_packets"
     b1, b2 = report.data("table1_buf50"), report.data("table2_buf50")
-    report.claim(fifo_hops_alike(fh, d1, d2, b1, b2), "Tables 1-2: the FIFO runs with the per-hop table give the stored goodput at 25 and 50 packets")
+    report.claim(fifo_hops_alike(fh, d1, d2, b1, b2),
+                 "Tables 1-2: the FIFO runs with the per-hop table give the stored goodput at 25 and 50 packets")
     hops = {}
     for scen in fh.flows["scenario"].unique():
         for fl in model(scenario_file(scen))["flows"]:
