@@ -59,7 +59,7 @@ HISTORY_SUFFIX = "_over_time"
 # The columns a stored table always keeps with "columns": what tells its runs apart.
 KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
 # The extra tables "keep" names as they are (the time series are "timeseries:<kind>").
-KEEP_TABLES = ("controllers", "routing", "hops")
+KEEP_TABLES = ("controllers", "routing", "hops", "attempts", "losses")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -191,7 +191,7 @@ class Experiment:
     seeds: Any
     topology_seeds: Any
     fixed: Dict[str, Any]  # "set": overrides of every point
-    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "timeseries:<kind>"
+    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "attempts", "losses", "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
@@ -206,6 +206,64 @@ class Experiment:
     def label(self, scenario: str) -> str:
         """A scenario's name in the tables: its file name without .json."""
         return os.path.splitext(os.path.basename(scenario))[0]
+
+
+# The event-trace kinds each trace summary of "keep" reads (wmnsim.trace.attempts_by_window,
+# wmnsim.trace.losses_by_interferer).
+TRACE_KINDS = {"attempts": ("tx_start", "backoff", "retry", "drop"), "losses": ("rx_fail", "rx_missed")}
+
+
+def _event_trace_section(scenario_path: str, fixed: Mapping[str, Any]) -> Any:
+    """The scenario file's outputs.event_trace with the experiment's ``set`` applied (the keys
+    that reach it: /outputs, /outputs/event_trace, /outputs/event_trace/kinds), or None."""
+    try:
+        with open(scenario_path, encoding="utf-8") as f:
+            section = (json.load(f).get("outputs") or {}).get("event_trace")
+    except (OSError, ValueError, AttributeError):
+        return None  # the sweep reports a broken scenario file
+    for key in sorted((k for k in fixed if k == "/outputs" or k.startswith("/outputs/event_trace")), key=len):
+        value = fixed[key]
+        if key == "/outputs":
+            section = value.get("event_trace") if isinstance(value, dict) else None
+        elif key == "/outputs/event_trace":
+            section = value
+        elif key == "/outputs/event_trace/kinds" and isinstance(section, dict):
+            section = {**section, "kinds": value}
+    return section
+
+
+def _trace_issues(keep: Sequence[str], scenario_paths: Sequence[str], doc: Mapping[str, Any],
+                  quick_doc: Mapping[str, Any]) -> List[ValidationIssue]:
+    """A trace summary in ``keep`` needs every run to write an event trace with the kinds it reads:
+    checked before any run, not found out by an empty table after them. Experiments whose grid or
+    points change /outputs are checked per run instead (by _kept_tables)."""
+    issues: List[ValidationIssue] = []
+    fixed = doc.get("set", {})
+    variants = [("", fixed)]
+    if isinstance(quick_doc.get("set"), dict):
+        variants.append(("/quick", {**fixed, **quick_doc["set"]}))
+    varied = [k for spec in (doc, quick_doc) for part in (spec.get("grid"), *(spec.get("points") or []))
+              if isinstance(part, dict) for k in part if str(k).startswith("/outputs")]
+    for k in keep:
+        if k not in TRACE_KINDS or varied:
+            continue
+        need = TRACE_KINDS[k]
+        for where, values in variants:
+            for p in scenario_paths:
+                section = _event_trace_section(p, values)
+                kinds = section.get("kinds") if isinstance(section, dict) else None
+                if not isinstance(section, dict):
+                    lacking: Sequence[str] = need
+                else:
+                    lacking = [x for x in need if isinstance(kinds, list) and x not in kinds]
+                if lacking:
+                    what = "no event trace" if not isinstance(section, dict) else f"no {', '.join(lacking)} records"
+                    issues.append(ValidationIssue("/keep", f'"{k}" reads each run\'s event trace, and '
+                                                           f'{os.path.basename(p)} with {where}/set writes '
+                                                           f'{what}: set /outputs/event_trace with the '
+                                                           f'{", ".join(need)} kinds'))
+                    break
+    return issues
 
 
 def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
@@ -224,12 +282,20 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     if not isinstance(tables, list) or not tables or not all(t in TABLES for t in tables):
         issues.append(ValidationIssue("/tables", f"must be a non-empty list of {', '.join(TABLES)}"))
         tables = list(TABLES)
+    keep = doc.get("keep", [])
+    if not isinstance(keep, list) or not all(isinstance(k, str) and (k in KEEP_TABLES or k.startswith("timeseries:"))
+                                             for k in keep):
+        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops", "attempts", '
+                                                '"losses" and "timeseries:<kind>"'))
+        keep = []
+    kept = [kept_table_name(k) for k in keep]
     columns = doc.get("columns", {})
     if not isinstance(columns, dict) or not all(
-            t in tables and isinstance(c, list) and c and all(isinstance(x, str) and x for x in c)
+            (t in tables or t in kept) and isinstance(c, list) and c and all(isinstance(x, str) and x for x in c)
             for t, c in columns.items()):
-        issues.append(ValidationIssue("/columns", "must map stored tables (of /tables) to non-empty lists of column "
-                                                  "names: only those, the points' columns and the run keys are stored"))
+        issues.append(ValidationIssue("/columns", "must map stored tables (of /tables or /keep) to non-empty lists "
+                                                  "of column names: only those, the points' columns and the run keys "
+                                                  "are stored"))
         columns = {}
     quick_doc = doc.get("quick", {})
     # A quick variant may run other scenarios (a few of a long list).
@@ -266,11 +332,6 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     if not isinstance(fixed, dict):
         issues.append(ValidationIssue("/set", "must be an object of JSON pointer -> value"))
         fixed = {}
-    keep = doc.get("keep", [])
-    if not isinstance(keep, list) or not all(isinstance(k, str) and (k in KEEP_TABLES or k.startswith("timeseries:"))
-                                             for k in keep):
-        issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops" and "timeseries:<kind>"'))
-        keep = []
     history_interval = doc.get("history_interval_s")
     if history_interval is not None:
         if isinstance(history_interval, bool) or not isinstance(history_interval, (int, float)) \
@@ -293,6 +354,8 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
         issues.append(ValidationIssue("/quick/checks", 'must be a list of {"table": "runs"|"flows"|"nodes"|"radios"'
                                                        '|"routing", "metric": NAME, "tolerance": {...}}'))
         checks = []
+    if not issues:
+        issues += _trace_issues(keep, scenario_paths, doc, quick_doc)
     if issues:
         raise ScenarioError(errors=issues, source=path)
     spec = {k: doc.get(k) for k in ("grid", "points", "seeds", "topology_seeds")}
@@ -443,6 +506,25 @@ def _kept_tables(data: Any, keep: Sequence[str],
                     r = dict(head, routing_type=routing.attrs["type"])
                     _flat("", routing.attrs["total"], r)
                     frames.setdefault("routing", []).append(pd.DataFrame([r]))
+            elif k in ("attempts", "losses"):
+                # Summaries of the run's own event trace (the scenario's outputs.event_trace; the
+                # sweep writes it into the run's folder): exchange attempts and failures per
+                # contention window (wmnsim.trace.attempts_by_window), or the frames lost at their
+                # receivers by interferer (losses_by_interferer). The trace itself is not stored.
+                from . import trace
+                from .sweep import EVENT_TRACE_FILE
+
+                path = os.path.join(data.directory, "runs", row["run_key"], EVENT_TRACE_FILE)
+                if not os.path.isfile(path):
+                    kinds = "tx_start, backoff, retry and drop" if k == "attempts" else "rx_fail"
+                    raise ScenarioError(errors=[("/keep", f'"{k}" reads each run\'s event trace, and run '
+                                                          f'{row["run_key"]} wrote none: set /outputs/event_trace '
+                                                          f'(with the {kinds} kinds)')])
+                summary = (trace.attempts_by_window if k == "attempts" else trace.losses_by_interferer)(
+                    trace.load(path))
+                for c in reversed(front):
+                    summary.insert(0, c, head[c])
+                frames.setdefault(k, []).append(summary)
             elif k == "hops":
                 # The per-hop table (docs/results.md, `hops`) of a run whose scenario asks
                 # for it (outputs.hops); none otherwise.

@@ -503,6 +503,17 @@ def _with_timeseries(scenario: Union[Scenario, PathLike, Mapping[str, Any]], kin
     return out
 
 
+EVENT_TRACE_FILE = "events.bin"  # DIR/runs/<run key>/events.bin: a run's event trace, when its scenario asks
+
+
+def _asks_event_trace(scenario: Scenario, overrides: Mapping[str, Any]) -> bool:
+    """Whether the run's scenario, with the point's overrides, writes an event trace (outputs.event_trace)."""
+    if "event_trace" not in scenario.to_json(indent=None) and not any(k.startswith("/outputs") for k in overrides):
+        return False  # the common case, without building the scenario again
+    outputs = scenario.with_overrides(overrides).to_dict().get("outputs") or {}
+    return bool(outputs.get("event_trace"))
+
+
 def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
     """Runs one point with one seed and stores it in DIR/runs/<key> (atomically).
 
@@ -524,17 +535,22 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
     if task["topology_seed"] is not None:
         for g in task["random_groups"]:
             overrides[f"/node_groups/{g}/seed"] = task["topology_seed"]
-    # Warnings are counted in the table (and kept in results.json): not printed by every worker.
-    result = _run.run(Scenario.from_json(task["scenario"]), seed=task["seed"], overrides=overrides, log_level="error")
-    if getattr(result, "partial", False):
-        # Stopped early (a signal to the worker, a cancel): stored, it would be skipped
-        # as finished by every resume. Raised instead, so Dask retries or reports it.
-        raise RuntimeError(f"run {task['key']} stopped before its end (a partial result): not stored")
-    run, flows, nodes, radios = _tables(task, result)
-    series = _timeseries_table(task["key"], result)
     tmp = os.path.join(task["out_dir"], TMP_DIR, f"{task['key']}.{uuid.uuid4().hex}")
     os.makedirs(tmp)
     try:
+        scenario = Scenario.from_json(task["scenario"])
+        if _asks_event_trace(scenario, overrides):
+            # Every run of the sweep would write the one path the scenario names (relative to
+            # the worker's folder): each writes its own into its run folder instead.
+            overrides["/outputs/event_trace/path"] = os.path.join(tmp, EVENT_TRACE_FILE)
+        # Warnings are counted in the table (and kept in results.json): not printed by every worker.
+        result = _run.run(scenario, seed=task["seed"], overrides=overrides, log_level="error")
+        if getattr(result, "partial", False):
+            # Stopped early (a signal to the worker, a cancel): stored, it would be skipped
+            # as finished by every resume. Raised instead, so Dask retries or reports it.
+            raise RuntimeError(f"run {task['key']} stopped before its end (a partial result): not stored")
+        run, flows, nodes, radios = _tables(task, result)
+        series = _timeseries_table(task["key"], result)
         tables = [("run", run), ("flows", flows), ("nodes", nodes), ("radios", radios)]
         if series is not None:
             tables.append(("timeseries", series))
@@ -545,7 +561,11 @@ def _execute(task: Dict[str, Any]) -> Dict[str, Any]:
         for name, df in tables:
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), os.path.join(tmp, name + ".parquet"))
         if task["keep_results"]:
-            result.to_json(os.path.join(tmp, "results.json"))
+            text = result.to_json()
+            # The scenario recorded in results.json names the event trace where the run wrote it,
+            # the temporary folder: name the file where it stays, in the run's folder, instead.
+            text = text.replace(json.dumps(tmp)[1:-1], json.dumps(final)[1:-1])
+            _core.write_file_atomically(os.path.join(tmp, "results.json"), text)
         try:
             os.rename(tmp, final)  # atomic: readers see the whole run or none of it
         except OSError:

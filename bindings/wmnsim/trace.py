@@ -60,7 +60,7 @@ _ACCESS_CATEGORIES = ["ac_bk", "ac_be", "ac_vi", "ac_vo"]
 _START_FROM_VALUE = ("tx_end", "rx_ok", "rx_fail", "rx_missed")
 _END_FROM_VALUE = ("tx_start", "nav")
 
-__all__ = ["load", "Header", "read_header"]
+__all__ = ["load", "Header", "read_header", "attempts_by_window", "losses_by_interferer"]
 
 
 class Header:
@@ -212,3 +212,78 @@ def load(path: PathLike) -> "pandas.DataFrame":
     df.attrs["cut_at_s"] = None if h.cut_at_ps is None else h.cut_at_ps / 1e12
     df.attrs["path"] = path
     return df
+
+
+
+_DATA_FRAMES = ("data", "qos_data")
+
+
+def attempts_by_window(events: "pandas.DataFrame") -> "pandas.DataFrame":
+    """Each transmitter's exchange attempts and their failures by the contention window
+    the attempt's backoff was drawn in (its backoff stage: 32, 64, 128, ... slots under
+    DCF with 802.11b's CWmin 31), from an event trace holding the transmitters'
+    ``tx_start``, ``backoff``, ``retry`` and ``drop`` records. For DCF only, and nodes with
+    one radio: under EDCA a node's access categories back off each on its own, and their
+    records, not keyed by category here, would be read as one sequence.
+
+    An attempt is the first frame of a unicast exchange: an RTS, or a data frame that
+    does not follow its own answered RTS (basic access). Its window is that of the
+    node's latest backoff drawn before it (under saturation a backoff precedes every
+    attempt, 802.11-2012 9.3.4.3); attempts before the node's first backoff are left
+    out, and so is its last one (its outcome may fall after the trace's end). An RTS
+    fails when its CTS does not come: the node's next frame is not the data. A data
+    frame sent without RTS fails when its ACK does not come: a ``retry`` record, or a
+    ``retry_limit`` drop, before the node's next frame.
+
+    Returns one row per (node, frame, cw) with ``attempts`` and ``failures``; ``frame``
+    is ``rts`` or ``data``."""
+    import pandas as pd
+
+    ev = events[events["kind"].isin(("tx_start", "backoff", "retry", "drop"))]
+    ev = ev[(ev["kind"] != "drop") | (ev["cause"] == "retry_limit")]
+    counts: dict = {}
+    for node, part in ev.groupby("node", observed=True, sort=True):
+        window = None  # the window of the node's latest backoff
+        pending = None  # the attempt in flight: (frame, cw)
+        failed = False  # a failure record since the node's last frame
+        for kind, frame, peer, cw in zip(part["kind"], part["frame"], part["peer"], part["cw"]):
+            if kind == "backoff":
+                window = int(cw)
+            elif kind in ("retry", "drop"):
+                failed = True
+            elif kind == "tx_start" and (frame == "rts" or frame in _DATA_FRAMES) and not pd.isna(peer):
+                if pending is not None:
+                    answered = pending[0] == "rts" and not failed and frame in _DATA_FRAMES
+                    row = counts.setdefault((str(node),) + pending, [0, 0])
+                    row[0] += 1
+                    row[1] += int(failed or (pending[0] == "rts" and not answered))
+                    pending = None
+                    failed = False
+                    if answered:
+                        continue  # the data of the RTS's exchange: not an attempt of its own
+                failed = False
+                if window is not None:
+                    pending = ("rts" if frame == "rts" else "data", window)
+    rows = [dict(node=k[0], frame=k[1], cw=k[2], attempts=a, failures=f) for k, (a, f) in sorted(counts.items())]
+    return pd.DataFrame(rows, columns=["node", "frame", "cw", "attempts", "failures"])
+
+
+def losses_by_interferer(events: "pandas.DataFrame") -> "pandas.DataFrame":
+    """The frames lost at their receivers, counted by receiver, transmitter, frame kind, record
+    kind, cause and interferer. A lost frame is an ``rx_fail`` record (a frame the receiver locked
+    onto and lost) or an ``rx_missed`` one (a frame that reached it while it was busy, receiving
+    another or transmitting, and was never locked onto: in a busy network the majority); ``kind``
+    tells them apart. The interferer is the node of the strongest other signal that overlapped the
+    frame, NA where the cause names none (so that no node id, ``none`` included, stands for "no
+    interferer"). One row per (``node``, ``peer``, ``frame``, ``kind``, ``cause``, ``interferer``)
+    with ``lost``, the receiver in ``node`` and the transmitter in ``peer``, as the records have
+    them."""
+    import pandas as pd
+
+    keys = ["node", "peer", "frame", "kind", "cause", "interferer"]
+    lost = events[events["kind"].isin(("rx_fail", "rx_missed"))]
+    if lost.empty:
+        return pd.DataFrame(columns=keys + ["lost"])
+    cols = {k: lost[k].astype(object).where(lost[k].notna(), None) for k in keys}
+    out = pd.DataFrame(cols).groupby(keys, sort=True, dropna=False).size().reset_index(name="lost")
+    return out

@@ -11,6 +11,7 @@ import pytest
 
 import wmnsim
 import wmnsim.reproduce as reproduce
+import wmnsim.trace
 from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
 
 pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
@@ -396,7 +397,84 @@ def test_keep_names_only_the_tables_there_are(repo, capsys):
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
     assert _command(repo) == 2
-    assert '"controllers", "routing", "hops" and "timeseries:<kind>"' in capsys.readouterr().err
+    assert '"controllers", "routing", "hops", "attempts", "losses" and "timeseries:<kind>"' in capsys.readouterr().err
+
+
+def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_path):
+    # "keep": ["attempts"] stores each run's attempts and failures per contention window, from the
+    # event trace the sweep writes into the run's folder: what attempts_by_window gives for the same
+    # run made directly. Without an event trace it is exit 2 naming /keep.
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff", "retry", "drop", "rx_fail", "rx_missed"]}
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["attempts", "losses"],
+                               "set": {"/simulation/duration_s": 2, "/outputs/event_trace": trace}}))
+    assert _command(repo) == 0
+    stored = reproduce.load_data("tiny", "chain", root=repo).attempts
+    assert sorted(set(stored["seed"])) == [1, 2]
+    path = tmp_path / "direct.bin"
+    wmnsim.run(FLAGSHIP, seed=2, overrides={"/simulation/duration_s": 2,
+                                            "/outputs/event_trace": {**trace, "path": str(path)}})
+    want = wmnsim.trace.attempts_by_window(wmnsim.trace.load(path))
+    got = stored[stored["seed"] == 2][list(want.columns)].reset_index(drop=True)
+    assert not want.empty
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    # "losses": the frames lost at their receivers by interferer, from the same trace.
+    losses = reproduce.load_data("tiny", "chain", root=repo).losses
+    want = wmnsim.trace.losses_by_interferer(wmnsim.trace.load(path))
+    got = losses[losses["seed"] == 2][list(want.columns)].reset_index(drop=True)
+    assert not want.empty
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["attempts"],
+                               "set": {"/simulation/duration_s": 1}}))
+    assert _command(repo) == 2
+    assert "/keep" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("keep, kinds, lacking", [
+    ("attempts", None, "no event trace"),
+    ("attempts", ["tx_start", "backoff", "retry"], "no drop records"),
+    ("losses", ["rx_fail"], "no rx_missed records"),
+    ("losses", ["tx_start"], "no rx_fail, rx_missed records")])
+def test_keeping_a_trace_summary_without_its_trace_kinds_is_refused_at_load(repo, keep, kinds, lacking):
+    # Refused before any run (not stored as an empty table), naming /keep and the kinds to add; the
+    # quick variant's set is checked too.
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    trace = {"path": "events.bin", **({"kinds": kinds} if kinds else {})}
+    fixed = {"/outputs/event_trace": trace} if kinds else {}
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": [keep], "set": fixed}))
+    with pytest.raises(wmnsim.ScenarioError) as e:
+        reproduce.load_experiment(exp)
+    assert e.value.errors[0].path == "/keep" and lacking in e.value.errors[0].message
+    assert ", ".join(reproduce.TRACE_KINDS[keep]) + " kinds" in e.value.errors[0].message
+    assert list((repo / "scenarios" / "tiny" / "reproduction").glob("data/*")) == []
+    # Every kind (no "kinds" key) is enough; a quick variant that narrows them is refused under /quick/set.
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": [keep],
+                               "set": {"/outputs/event_trace": {"path": "events.bin"}},
+                               "quick": {"set": {"/outputs/event_trace/kinds": ["nav"]}}}))
+    with pytest.raises(wmnsim.ScenarioError) as e:
+        reproduce.load_experiment(exp)
+    assert "with /quick/set" in e.value.errors[0].message
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": [keep],
+                               "set": {"/outputs": {"event_trace": {"path": "events.bin"}}}}))
+    assert reproduce.load_experiment(exp).keep == (keep,)
+
+
+def test_columns_may_restrict_a_kept_table(repo):
+    # "columns" names a table of /keep as well as one of /tables: only those columns (and the run keys)
+    # are stored; a table neither keeps is refused naming /columns.
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["hops"],
+                               "columns": {"hops": ["node", "hop", "drops_retry_limit"]},
+                               "set": {"/simulation/duration_s": 1, "/outputs/hops": True}}))
+    assert _command(repo) == 0
+    hops = reproduce.load_data("tiny", "chain", root=repo).hops
+    assert list(hops.columns) == ["scenario", "seed", "topology_seed", "node", "hop", "drops_retry_limit"]
+    assert not hops.empty
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "tables": ["runs"],
+                               "columns": {"hops": ["node"]}}))
+    with pytest.raises(wmnsim.ScenarioError) as e:
+        reproduce.load_experiment(exp)
+    assert e.value.errors[0].path == "/columns"
 
 
 def test_sample_history_gives_the_value_at_each_multiple_of_the_interval():

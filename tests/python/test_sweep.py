@@ -3,6 +3,7 @@ killed worker, aggregate like a hand computation, and refuse bad specs up front.
 import json
 import math
 import os
+import pathlib
 import shutil
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from scipy import stats
 
 import wmnsim
 import wmnsim.plot
+import wmnsim.trace
 from conftest import FLAGSHIP, ROOT, WMNSIM_BIN
 
 # Debian's tornado 6.2 under distributed 2022.12: a deprecation notice, nothing wrong.
@@ -589,3 +591,29 @@ def test_every_shipped_sweep_spec_is_valid():
         plan = _plan(args["scenario"], args.get("grid"), args.get("points"), args["seeds"],
                      args.get("topology_seeds"), spec_source=str(spec))
         assert plan.runs, spec
+
+
+def test_each_run_writes_its_event_trace_into_its_own_folder(cluster, tmp_path):
+    """A scenario with outputs.event_trace in a sweep: every run writes its own trace into its run folder
+    (not the one path the scenario names, where the runs would overwrite each other), the trace the same
+    run writes directly."""
+    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff"]}
+    grid = {"/mac/cw_min": [16, 64], "/simulation/duration_s": [1], "/outputs/event_trace": [trace]}
+    out = tmp_path / "traced"
+    data = wmnsim.sweep(FLAGSHIP, grid, seeds=[1], out_dir=out, scheduler=cluster.scheduler_address,
+                        keep_results=True)
+    assert not (tmp_path / "events.bin").exists() and not pathlib.Path("events.bin").exists()
+    for _, row in data.runs.iterrows():
+        folder = out / "runs" / row["run_key"]
+        stored = wmnsim.trace.load(folder / "events.bin")
+        # results.json names the trace in the run's folder, not the temporary one the run wrote it in.
+        kept = wmnsim.Result.from_json(folder / "results.json")
+        assert kept.to_dict()["scenario"]["outputs"]["event_trace"]["path"] == str(folder / "events.bin")
+        assert ".tmp" not in (folder / "results.json").read_text()
+        pd.testing.assert_frame_equal(kept.event_trace(), stored, check_like=True)
+        want_path = tmp_path / f"direct_{row['/mac/cw_min']}.bin"
+        direct(FLAGSHIP, {"/mac/cw_min": int(row["/mac/cw_min"]), "/simulation/duration_s": 1,
+                          "/outputs/event_trace": {**trace, "path": str(want_path)}}, 1)
+        pd.testing.assert_frame_equal(stored, wmnsim.trace.load(want_path))
+        # Each run its own: the smallest window its backoffs were drawn in is the run's CWmin.
+        assert stored[stored["kind"] == "backoff"]["cw"].min() == int(row["/mac/cw_min"])

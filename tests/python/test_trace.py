@@ -339,3 +339,88 @@ def test_decision_records_carry_their_columns(tmp_path):
     a_to_gw = route[(route["node"] == "A") & (route["destination"] == "GW")]
     assert "B" in set(a_to_gw["peer"].dropna())
     assert aodv[aodv["kind"] != "route"]["destination"].isna().all()
+
+
+def _records(rows):
+    """A hand-made event table: (kind, node, frame, peer, cw, cause) per record, in time order."""
+    cols = ["kind", "node", "frame", "peer", "cw", "cause"]
+    df = pd.DataFrame(rows, columns=cols)
+    for c in ("kind", "node", "frame", "peer", "cause"):
+        df[c] = df[c].astype("category")
+    df["cw"] = pd.array(df["cw"], dtype="Int64")
+    return df
+
+
+def test_attempts_by_window_counts_each_stage_and_its_failures():
+    n = None
+    rows = [
+        # basic access at A: fails at 32 (retry), succeeds at 64, fails at 32 at the retry limit (drop).
+        ("backoff", "A", n, n, 32, n), ("tx_start", "A", "data", "B", n, n), ("retry", "A", n, n, n, n),
+        ("backoff", "A", n, n, 64, n), ("tx_start", "A", "data", "B", n, n),
+        ("tx_start", "A", "ack", "B", n, n),  # A answering B: not an attempt
+        ("tx_start", "A", "data", n, n, n),  # a broadcast: no exchange
+        ("backoff", "A", n, n, 32, n), ("tx_start", "A", "data", "B", n, n),
+        ("drop", "A", n, n, n, "retry_limit"), ("drop", "A", n, n, n, "queue_overflow"),
+        ("backoff", "A", n, n, 32, n), ("tx_start", "A", "data", "B", n, n),  # the last: left out
+        # RTS/CTS at C: an answered RTS (its data follows), a failed one at 32, an answered one at 64 whose
+        # data then fails (no ACK: the RTS still got its CTS), a failed one at 128.
+        ("tx_start", "C", "rts", "D", n, n),  # before any backoff: left out
+        ("tx_start", "C", "data", "D", n, n),
+        ("backoff", "C", n, n, 32, n), ("tx_start", "C", "rts", "D", n, n), ("tx_start", "C", "data", "D", n, n),
+        ("backoff", "C", n, n, 32, n), ("tx_start", "C", "rts", "D", n, n), ("retry", "C", n, n, n, n),
+        ("backoff", "C", n, n, 64, n), ("tx_start", "C", "rts", "D", n, n), ("tx_start", "C", "data", "D", n, n),
+        ("retry", "C", n, n, n, n),
+        ("backoff", "C", n, n, 128, n), ("tx_start", "C", "rts", "D", n, n), ("retry", "C", n, n, n, n),
+        ("backoff", "C", n, n, 256, n), ("tx_start", "C", "rts", "D", n, n),  # the last: left out
+    ]
+    got = wtrace.attempts_by_window(_records(rows))
+    assert got.values.tolist() == [
+        ["A", "data", 32, 2, 2], ["A", "data", 64, 1, 0],
+        ["C", "rts", 32, 2, 1], ["C", "rts", 64, 1, 0], ["C", "rts", 128, 1, 1]]
+
+
+def test_attempts_by_window_from_a_run(traced):
+    """On a real trace: every retry is a failed attempt, so the failures are the retries and retry-limit
+    drops, less those of the last attempt and of data after an answered RTS (none here: no RTS/CTS)."""
+    events = wtrace.load(traced[1])
+    got = wtrace.attempts_by_window(events)
+    assert not got.empty and set(got["frame"]) == {"data"}
+    failures = int(got["failures"].sum())
+    retries = int((events["kind"] == "retry").sum())
+    drops = int(((events["kind"] == "drop") & (events["cause"] == "retry_limit")).sum())
+    assert retries + drops - len(got["node"].unique()) <= failures <= retries + drops
+    assert (got["cw"] >= 16).all() and (got["failures"] <= got["attempts"]).all()
+
+
+def test_losses_by_interferer_counts_every_lost_frame_once(traced):
+    events = wtrace.load(traced[1])
+    got = wtrace.losses_by_interferer(events)
+    # Both the frames the receivers locked onto and lost and those they never locked onto (busy).
+    lost = events[events["kind"].isin(("rx_fail", "rx_missed"))]
+    assert set(lost["kind"]) == {"rx_fail", "rx_missed"}
+    assert int(got["lost"].sum()) == len(lost)
+    for kind in ("rx_fail", "rx_missed"):
+        assert int(got[got["kind"] == kind]["lost"].sum()) == int((lost["kind"] == kind).sum())
+    fails = lost[lost["kind"] == "rx_fail"]
+    # Each collision's interferer is counted where the record names it.
+    first = fails[fails["cause"] == "collision"].iloc[0]
+    row = got[(got["node"] == first["node"]) & (got["peer"] == first["peer"]) & (got["frame"] == first["frame"])
+              & (got["kind"] == "rx_fail") & (got["cause"] == "collision") & (got["interferer"] == first["interferer"])]
+    want = ((fails["node"] == first["node"]) & (fails["peer"] == first["peer"]) & (fails["frame"] == first["frame"])
+            & (fails["cause"] == "collision") & (fails["interferer"] == first["interferer"])).sum()
+    assert row["lost"].tolist() == [want]
+
+
+def test_losses_by_interferer_leaves_the_interferer_na_where_the_cause_names_none():
+    # A node may be named "none": its collisions must not be merged with the losses that name no interferer.
+    n = None
+    rows = [("rx_fail", "B", "data", "A", n, "collision"), ("rx_fail", "B", "data", "A", n, "below sensitivity"),
+            ("rx_missed", "B", "data", "A", n, "collision"), ("rx_fail", "B", "data", "A", n, "collision")]
+    events = _records(rows)
+    events["interferer"] = pd.Series(["none", n, "C", "none"], dtype="category")
+    got = wtrace.losses_by_interferer(events)
+    assert got[got["interferer"].isna()][["kind", "cause", "lost"]].values.tolist() == [
+        ["rx_fail", "below sensitivity", 1]]
+    assert got[got["interferer"] == "none"][["kind", "cause", "lost"]].values.tolist() == [
+        ["rx_fail", "collision", 2]]
+    assert got[got["interferer"] == "C"][["kind", "lost"]].values.tolist() == [["rx_missed", 1]]
