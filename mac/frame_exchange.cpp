@@ -361,6 +361,7 @@ void FrameExchange::on_sifs() {
         // send the CTS" (DROP_MAC_BUSY).
         WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: CTS not sent: medium busy SIFS after the RTS",
                    scheduler_.log().radio_label(address_));
+        ++stats_.cts_refused_busy;
         sifs_frame_.reset();
         access_.refresh();
         break;
@@ -370,6 +371,7 @@ void FrameExchange::on_sifs() {
       break;
     case SifsAction::data_after_cts:
       if (ns2_ && !ns2_idle()) {
+        ++stats_.data_refused_after_cts;
         ns2_rts_again();
         break;
       }
@@ -617,6 +619,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
       // refuses only while its tx_state_ is busy (its own exchange, or the wait for
       // the DATA after a CTS it sent); the medium is judged SIFS later.
       if (ns2_ ? (exchange_ || meter_.ns2_send_timer_running(scheduler_.now())) : (access_.nav_set() || exchange_)) {
+        ++stats_.rts_refused;
         return;
       }
       respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),

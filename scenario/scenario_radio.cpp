@@ -88,6 +88,32 @@ void parse_access_categories(JsonReader r, std::array<EdcaParams, 4>& acs) {
   r.finish();
 }
 
+// `deferral: "ns2"` emulates ns-2's Mac802_11 (docs/mac.md), which has no TXOP: a
+// frame sent SIFS after the previous one's ACK inside a TXOP (9.19.2.2) would pass
+// none of its response rules, so the combination is refused rather than half
+// emulated. EDCA's other parts (AIFS, per-category windows, internal collisions)
+// compose with ns-2's rules per access function. Reported where this MAC object sets
+// the deferral or the categories; an object inheriting both was reported where they
+// were set.
+void check_ns2_without_txop(JsonReader& r, const MacParams& p, MacType type) {
+  if (type != MacType::edca || p.deferral != Deferral::ns2) return;
+  const char* key = r.has("deferral") ? "deferral" : r.has("access_categories") ? "access_categories" : nullptr;
+  if (key == nullptr) return;
+  for (const auto& [name, ac] : kAccessCategories) {
+    const TxopLimit& txop = p.access_categories[static_cast<std::size_t>(ac)].txop;
+    if (txop.frames > 1 || txop.time > Time::zero()) {
+      r.issues().add(r.path_of(key),
+                     std::string("\"deferral\": \"ns2\" emulates ns-2's Mac802_11, which has no TXOP, and access "
+                                 "category \"") +
+                         std::string(name) +
+                         "\" has a TXOP limit of more than one frame (txop_limit_us or txop_limit_frames > 1); "
+                         "with \"ns2\" give the categories no TXOP limit (or txop_limit_frames 1), or use "
+                         "\"deferral\": \"standard\" (docs/mac.md)");
+      return;
+    }
+  }
+}
+
 void parse_rts_threshold(JsonReader& r, MacParams& p) {
   const nlohmann::json* v = r.get("rts_threshold_bytes");
   if (v == nullptr) return;
@@ -440,6 +466,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   p.dequeue = r.choice_or("dequeue", p.dequeue, names(kDequeues));
   p.immediate_access = r.choice_or("immediate_access", p.immediate_access, names(kImmediateAccesses));
   p.cw_after_drop = r.choice_or("cw_after_drop", p.cw_after_drop, names(kCwAfterDrops));
+  check_ns2_without_txop(r, p, type);
   return p;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "core/packet.hpp"
@@ -161,6 +162,52 @@ TEST(WccpSender, FirstTimeoutResetsTheRateAndDoublesTheTimerButBackToBackOnesDoN
   }
   EXPECT_EQ(first, 250_ms + rto / 2);
   EXPECT_EQ(bed.sender.rtt().backoffs(), 1);
+}
+
+// timeout_restart (ours, off by default): the same script of ACKs under 003's rule
+// and under "srtt". One ACK at 100 ms: srtt 100 ms, RTTVAR 50 ms, RTO 300 ms, so the
+// first timeout comes at 400 ms and doubles the RTO to 600 ms.
+TEST(WccpSender, TimeoutRestartChoosesTheRateAfterTheFirstTimeout) {
+  const auto run = [](WccpTimeoutRestart restart) {
+    WccpSenderConfig c = Bed::config();
+    c.timeout_restart = restart;
+    auto bed = std::make_unique<Bed>(c);
+    bed->ack_at(100_ms, 1, 0, 0.0);
+    bed->scheduler.run_until(1500_ms);
+    return bed;
+  };
+  // 003 Sec. III-E (the default): r_p = 1/RTO = 1/0.6 s; T_c = beta / r_p = 3 s; the
+  // next packet is the back-to-back timeout's resend at 1000 ms, r_p unchanged.
+  const auto rto = run(WccpTimeoutRestart::rto);
+  EXPECT_EQ(rto->sender.rtt().rto(), 600_ms);
+  EXPECT_NEAR(rto->sender.rate_pps(), 1.0 / 0.6, 1e-12);
+  EXPECT_EQ(rto->network.times(), (std::vector<Time>{0_ms, 100_ms, 200_ms, 300_ms, 400_ms, 1000_ms}));
+  EXPECT_TRUE(rto->network.sent[4].retransmitted);
+  EXPECT_NEAR(rto->network.sent[4].header.rate_pps, 1.0 / 0.6, 1e-12);
+  EXPECT_EQ(rto->network.sent[4].header.control_interval, 3_s);
+  EXPECT_EQ(rto->sender.stats().timeouts, 2u);
+  // "srtt": the same timeout at 400 ms, the same doubled RTO, but r_p = 1/srtt =
+  // 10/s and T_c = max(srtt, 5/10) = 0.5 s: the resend at once, then a permit every
+  // 100 ms; the timer, restarted by nothing, fires again at 1000 ms without
+  // touching r_p.
+  const auto srtt = run(WccpTimeoutRestart::srtt);
+  EXPECT_EQ(srtt->sender.rtt().rto(), 600_ms);
+  EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), 10.0);
+  EXPECT_TRUE(srtt->network.sent[4].retransmitted);
+  EXPECT_EQ(srtt->network.sent[4].at, 400_ms);
+  EXPECT_DOUBLE_EQ(srtt->network.sent[4].header.rate_pps, 10.0);
+  EXPECT_EQ(srtt->network.sent[4].header.control_interval, 500_ms);
+  // A permit every 100 ms from the resend on: new segments 4, 5, ... (the window is
+  // open), the back-to-back timeout at 1000 ms resending segment 1 in its slot.
+  std::vector<Time> expected{0_ms, 100_ms, 200_ms, 300_ms};
+  for (Time t = 400_ms; t <= 1500_ms; t += 100_ms) expected.push_back(t);
+  EXPECT_EQ(srtt->network.times(), expected);
+  EXPECT_EQ(srtt->network.sent[5].seq, 4 * kMss);
+  EXPECT_FALSE(srtt->network.sent[5].retransmitted);
+  EXPECT_TRUE(srtt->network.sent[10].retransmitted);
+  EXPECT_EQ(srtt->network.sent[10].seq, 1 * kMss);
+  EXPECT_DOUBLE_EQ(srtt->network.sent[10].header.rate_pps, 10.0);
+  EXPECT_EQ(srtt->sender.stats().timeouts, 2u);
 }
 
 TEST(WccpSender, FeedbackOfPacketsSentBeforeATimeoutIsIgnored) {
