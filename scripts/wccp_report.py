@@ -1251,7 +1251,7 @@ def fast_restart_table(cases: List[Tuple[str, Runs, Runs, Runs]]) -> Tuple[str, 
                        f"{jfi} | {m['delay']:.3f} | {m['timeouts']:.1f} | {m['flow1_timeouts']:.1f} | "
                        f"{m['mac_drops']:.2f} |")
     out.append("")
-    out.append("Mean of the runs of 300 s each, ± 95 % CI on goodput; each WCCP pair shares its settings and seeds "
+    out.append(f"Mean of the runs of {cases[0][1].duration():g} s each, ± 95 % CI on goodput; each WCCP pair shares its settings and seeds "
                "(003's restart: `phy_range`, `one_flow`, `fairness`; `\"srtt\"`: `fast_restart_range`, "
                "`fast_restart_chain9`, `fast_restart_fig7`), TCP from the same experiments as 003's. Delay: the "
                "packet-weighted mean end-to-end delay; timeouts: the flows' retransmission timeouts summed.")
