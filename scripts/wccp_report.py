@@ -448,6 +448,63 @@ def per_topology_table(df: pd.DataFrame, duration: float) -> Tuple[str, dict]:
     return "\n".join(out), facts
 
 
+def top_flows(seed1, more) -> pd.DataFrame:
+    """Per topology and transport, over all its runs: the flow with the most goodput
+    under WCCP, its share of the aggregate and its timeouts a run, beside the other
+    flows' mean timeouts a run (and the same flow's share under TCP)."""
+    flows = pd.concat([seed1.flows, more.flows])
+    flows = flows.assign(topology=flows["scenario"].str.replace("snapshot_", "").str.rsplit("_", n=1).str[0],
+                         kind=flows["scenario"].str.rsplit("_", n=1).str[1])
+    rows = []
+    for topo, g in flows.groupby("topology"):
+        per = {k: g[g["kind"] == k].groupby("flow_id").agg(good=("goodput_bps", "mean"), to=("timeouts", "mean"))
+               for k in ("tcp", "wccp")}
+        w, t = per["wccp"], per["tcp"]
+        top = w["good"].idxmax()
+        rows.append({"topology": topo, "flow": top, "share_wccp": float(w["good"][top] / w["good"].sum()),
+                     "share_tcp_top": float(t["good"].max() / t["good"].sum()),
+                     "timeouts_top": float(w["to"][top]), "timeouts_others": float(w["to"].drop(top).mean())})
+    return pd.DataFrame(rows).set_index("topology")
+
+
+def random_fast_restart_table(seed1, more, fast, top: pd.DataFrame) -> Tuple[str, dict]:
+    """The topologies of `random_fast_restart`: Jain's index under TCP, under WCCP with
+    003's restart and with timeout_restart "srtt"; the WCCP top flow's share each way."""
+    runs = pd.concat([seed1.runs, more.runs])
+    flows = pd.concat([seed1.flows, more.flows])
+    out = ["| topology | JFI, TCP | WCCP, 003's restart | WCCP, `\"srtt\"` | WCCP's top flow | its share, TCP's top flow's | "
+           "003's restart | `\"srtt\"` | its timeouts a run, 003's restart | the other flows', each | "
+           "aggregate (kbit/s), 003's restart | `\"srtt\"` |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    facts: dict = {"topologies": []}
+
+    def jfi(r: pd.DataFrame, scenario: str) -> pd.Series:
+        return r[r["scenario"] == scenario]["jain_fairness_index"]
+    for scenario in sorted(fast.runs["scenario"].unique()):
+        topo = scenario.replace("snapshot_", "").rsplit("_", 1)[0]
+        tcp, w, f = (jfi(runs, f"snapshot_{topo}_tcp"), jfi(runs, scenario), jfi(fast.runs, scenario))
+        flow = top.loc[topo, "flow"]
+        fw = flows[flows["scenario"] == scenario]
+        ff = fast.flows[fast.flows["scenario"] == scenario]
+        share_fast = float(ff[ff["flow_id"] == flow]["goodput_bps"].mean() / ff.groupby("flow_id")["goodput_bps"]
+                           .mean().sum())
+        agg_w = float(fw.groupby("seed")["goodput_bps"].sum().mean() / 1e3)
+        agg_f = float(ff.groupby("seed")["goodput_bps"].sum().mean() / 1e3)
+        facts["topologies"].append({"topology": topo, "tcp": float(tcp.mean()), "wccp": float(w.mean()),
+                                    "fast": float(f.mean()), "fast_min": float(f.min()), "wccp_max": float(w.max()),
+                                    "share": float(top.loc[topo, "share_wccp"]), "share_fast": share_fast,
+                                    "agg": agg_w, "agg_fast": agg_f})
+        out.append(f"| {topo} | {tcp.mean():.3f} | {w.mean():.3f} ({w.min():.3f}-{w.max():.3f}) | "
+                   f"{f.mean():.3f} ({f.min():.3f}-{f.max():.3f}) | {flow} | {top.loc[topo, 'share_tcp_top']:.2f} | "
+                   f"{top.loc[topo, 'share_wccp']:.2f} | {share_fast:.2f} | {top.loc[topo, 'timeouts_top']:.1f} | "
+                   f"{top.loc[topo, 'timeouts_others']:.1f} | {agg_w:.0f} | {agg_f:.0f} |")
+    out.append("")
+    out.append(f"{fast.runs['seed'].nunique()} runs of each "
+               "topology per column (seeds 1-5: `random` and `random_seeds`, and `random_fast_restart`), 300 s; "
+               "JFI: mean (range over the seeds). WCCP's top flow: the flow with the most goodput under WCCP with "
+               "003's restart; its share of the aggregate, beside the share of TCP's own top flow.")
+    return "\n".join(out), facts
+
+
 def random_flows_table(points: List[Tuple[int, dict, dict]]) -> str:
     """Fig. 8(d) and 9(a)'s comparisons of WCCP with TCP against the number of flows."""
     out = ["| flows per topology | max/min, TCP | max/min, WCCP | max/min lower by | JFI, TCP | JFI, WCCP | "
@@ -1477,6 +1534,39 @@ def main() -> int:
         V("topo_more_starved", f"{topo['wccp_more_starved']}", rnd_d, seeds_d)
         V("topo_worst", f"{topo['worst']}" if topo["worst"] else "none", rnd_d, seeds_d)
         V("topo_worst_diff", f"{topo['worst_diff']:+.3f}", rnd_d, seeds_d)
+    rfr: dict = {}
+    with part("random_fast_restart"):
+        rfr_d = report.data("random_fast_restart")
+        tops = top_flows(rnd_d, seeds_d)
+        per_t = per_topology(rnd_d, seeds_d).groupby(["topology", "kind"])["jfi"].mean().unstack("kind")
+        less = per_t[per_t["wccp"] < per_t["tcp"]].index
+        more_ = per_t[per_t["wccp"] > per_t["tcp"]].index
+        lt = tops.loc[less]
+        rfr_text, rfr = random_fast_restart_table(rnd_d, seeds_d, rfr_d, tops)
+        report.block("random_fast_restart", rfr_text, rnd_d, seeds_d, rfr_d)
+        srcs_r = (rnd_d, seeds_d, rfr_d)
+        rfr["less_share_larger"] = int((lt["share_wccp"] > lt["share_tcp_top"]).sum())
+        rfr["less_n"] = len(lt)
+        rfr["less_top_timeouts_max"] = float(lt["timeouts_top"].max())
+        rfr["less_others_timeouts_min"] = float(lt["timeouts_others"].min())
+        big = tops.loc[[t_ for t_ in more_ if per_t.loc[t_, "wccp"] - per_t.loc[t_, "tcp"] > 0.3]]
+        rfr["big_gain"] = list(big.index)
+        rfr["big_share_smaller"] = bool(len(big)) and bool((big["share_wccp"] < big["share_tcp_top"]).all())
+        V("rfr_less_share", f"{rfr['less_share_larger']} of {rfr['less_n']}", *srcs_r)
+        V("rfr_less_top_to", f"{rfr['less_top_timeouts_max']:.0f}", *srcs_r)
+        V("rfr_less_others_to", f"{rfr['less_others_timeouts_min']:.0f}", *srcs_r)
+        V("rfr_big", ", ".join(rfr["big_gain"]), *srcs_r)
+        V("rfr_big_share", ", ".join(f"{big.loc[t_, 'share_wccp']:.2f}" for t_ in big.index), *srcs_r)
+        V("rfr_big_share_tcp", ", ".join(f"{big.loc[t_, 'share_tcp_top']:.2f}" for t_ in big.index), *srcs_r)
+        ts_ = rfr["topologies"]
+        V("rfr_topos", ", ".join(x["topology"] for x in ts_), *srcs_r)
+        V("rfr_n", f"{len(ts_)}", *srcs_r)
+        V("rfr_other_less", f"{sum(1 for t_ in less if t_ not in {x['topology'] for x in ts_})}", *srcs_r)
+        V("rfr_jfi_wccp", ", ".join(f"{x['wccp']:.2f}" for x in ts_), *srcs_r)
+        V("rfr_jfi_fast", ", ".join(f"{x['fast']:.2f}" for x in ts_), *srcs_r)
+        V("rfr_jfi_tcp", ", ".join(f"{x['tcp']:.2f}" for x in ts_), *srcs_r)
+        costs_ = [(1 - x["agg_fast"] / x["agg"]) * 100 for x in ts_]
+        V("rfr_cost", f"{min(costs_):.0f} % to {max(costs_):.0f} %", *srcs_r)
     with part("random_aodv", "routing_overhead"):
         report.block("random_aodv", random_aodv_table(rnd, rnd_aodv), rnd_d, aodv_d)
         report.block("routing_overhead", routing_table(rout["tcp"], rout["wccp"]), aodv_d)
@@ -1914,6 +2004,16 @@ def main() -> int:
         C(mean(one_["srtt"]["goodput"]) >= mean(one_["rto"]["goodput"])
           and one_["srtt"]["timeouts"] <= one_["rto"]["timeouts"],
           "timeout_restart srtt, chain as shipped: no less goodput and no more timeouts than 003's restart")
+        C(rfr["less_share_larger"] >= rfr["less_n"] - 1 and rfr["less_top_timeouts_max"] < 10
+          and rfr["less_others_timeouts_min"] > 2 * rfr["less_top_timeouts_max"]
+          and rfr["big_share_smaller"],
+          "random per topology: where WCCP is less fair its top flow takes a larger share than TCP's top flow (all "
+          "but at most one topology) and times out under 10 times a run, under half the other flows' least; where "
+          "WCCP gains over 0.3 its top flow's share is below TCP's top flow's")
+        C(all(x["fast_min"] > x["wccp_max"] and x["fast"] >= 0.9 * x["tcp"] and x["share_fast"] < x["share"]
+              and x["agg_fast"] < x["agg"] for x in rfr["topologies"]),
+          "random_fast_restart: with the faster restart every run's index is above every 003-restart run's, at 0.9 of "
+          "TCP's or more, the top flow's share falls, and so does the aggregate")
         C(topo["wccp_less_fair"] > 0 and topo["wccp_less_fair_beyond"] > 0,
           "random per topology: in some topologies WCCP is less fair than TCP beyond the runs' spread")
         C(Wa["jfi"] > Ta["jfi"] and Wa["delay"] < Ta["delay"] and Wa["aggregate"] < Ta["aggregate"]
