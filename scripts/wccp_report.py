@@ -472,7 +472,8 @@ def random_fast_restart_table(seed1, more, fast, top: pd.DataFrame) -> Tuple[str
     003's restart and with timeout_restart "srtt"; the WCCP top flow's share each way."""
     runs = pd.concat([seed1.runs, more.runs])
     flows = pd.concat([seed1.flows, more.flows])
-    out = ["| topology | JFI, TCP | WCCP, 003's restart | WCCP, `\"srtt\"` | WCCP's top flow | its share, TCP's top flow's | "
+    out = ["| topology | JFI, TCP | WCCP, 003's restart | WCCP, `\"srtt\"` | WCCP's top flow | "
+           "its share, TCP's top flow's | "
            "003's restart | `\"srtt\"` | its timeouts a run, 003's restart | the other flows', each | "
            "aggregate (kbit/s), 003's restart | `\"srtt\"` |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     facts: dict = {"topologies": []}
@@ -1308,7 +1309,8 @@ def fast_restart_table(cases: List[Tuple[str, Runs, Runs, Runs]]) -> Tuple[str, 
                        f"{jfi} | {m['delay']:.3f} | {m['timeouts']:.1f} | {m['flow1_timeouts']:.1f} | "
                        f"{m['mac_drops']:.2f} |")
     out.append("")
-    out.append(f"Mean of the runs of {cases[0][1].duration():g} s each, ± 95 % CI on goodput; each WCCP pair shares its settings and seeds "
+    out.append(f"Mean of the runs of {cases[0][1].duration():g} s each, ± 95 % CI on goodput; each WCCP pair "
+               "shares its settings and seeds "
                "(003's restart: `phy_range`, `one_flow`, `fairness`; `\"srtt\"`: `fast_restart_range`, "
                "`fast_restart_chain9`, `fast_restart_fig7`), TCP from the same experiments as 003's. Delay: the "
                "packet-weighted mean end-to-end delay; timeouts: the flows' retransmission timeouts summed.")
