@@ -405,6 +405,9 @@ bool FrameExchange::txop_allows_next(AccessFunction& f) {
   // 9.19.2.2: more frames of the same category, SIFS apart, while the TXOP lasts.
   const TxopLimit& limit = f.params.txop;
   if (limit.frames <= 0 && limit.time <= Time::zero()) return false;  // one frame per access
+  if (ns2_ && (limit.frames > 1 || limit.time > Time::zero())) {
+    throw std::logic_error("MAC: a TXOP limit under deferral ns2 (refused at load)");
+  }
   drop_expired(f, scheduler_.now());  // the next frame is taken now
   if (!f.has_frame_ready(scheduler_.now())) return false;
   if (limit.frames > 0) return txop_frames_ < limit.frames;

@@ -260,6 +260,23 @@ TEST(ChannelAccess, Ns2DeferralUnderEdcaSetsTheNavForEifsThenTheCategorysAifs) {
   EXPECT_EQ(w.grants[0].at, 1364_us + 70_us + n * 20_us);
 }
 
+TEST(ChannelAccess, Ns2DeferralUnderEdcaGivesEachFunctionItsOwnAifsAfterTheEifsNav) {
+  // Two access functions under deferral "ns2", both asking while the medium is busy:
+  // the one EIFS NAV, then each function's own AIFS (AIFSN 3: 70 us, AIFSN 7: 150 us).
+  // Windows of one slot (backoff 0) keep the grant times free of the draws' order.
+  World w({EdcaParams{3, 1, 1, {}}, EdcaParams{7, 1, 1, {}}}, Deferral::ns2);
+  w.phy(0_us, true);
+  w.request(10_us, 0);
+  w.request(10_us, 1);
+  w.at(1000_us, [&w] {
+    w.access->errored_reception();
+    EXPECT_EQ(w.access->nav_end(), 1364_us);
+    w.access->set_phy_busy(false);
+  });
+  w.sim.run_until(10_ms);
+  EXPECT_EQ(w.grants, (std::vector<World::Grant>{{1364_us + 70_us, 0}, {1364_us + 150_us, 1}}));
+}
+
 TEST(ChannelAccess, TheShorterAifsWinsTheTimer) {
   // Two functions asking at once on an idle medium: AIFSN 2 at 50 us, AIFSN 7 at 150 us.
   World w({EdcaParams{7, 32, 1024, {}}, EdcaParams{2, 16, 32, {}}});
