@@ -16,7 +16,9 @@ enum class PeriodDistribution { exponential, constant };
 enum class TcpVariant { newreno, reno, fixed_window };
 // The rate a WCCP sender restarts from after the first of a run of timeouts:
 // rto, 003 Sec. III-E's r_p = 1/RTO of the doubled timer; srtt, ours (a departure,
-// off by default): r_p = 1/srtt, the rate 003 starts a flow from at its first ACK.
+// off by default): r_p = min(r_p, 1/srtt), the rate 003 starts a flow from at its
+// first ACK but never above the rate before the timeout (1/RTO before any RTT
+// sample).
 enum class WccpTimeoutRestart { rto, srtt };
 
 // The receiver's window when a flow's transport object gives none, in segments:

@@ -156,8 +156,9 @@ const WccpKeys& wccp_keys() {
            .names = names(kWccpTimeoutRestarts),
            .fallback = WccpConfig{}.timeout_restart,
            .description = "the rate after the first timeout of a run: rto, 003's r_p = 1/RTO of the doubled timer; "
-                          "srtt, a departure from 003 (ours, for a faster recovery): r_p = 1/srtt, the rate of "
-                          "003's start-up",
+                          "srtt, a departure from 003 (ours, for a faster recovery): r_p = min(r_p, 1/srtt), the "
+                          "rate of 003's start-up but never above the rate before the timeout (1/RTO before any RTT "
+                          "sample)",
            .source = "003 Sec. III-E (rto); ours (srtt)"}),
   };
   return keys;

@@ -185,10 +185,13 @@ void WccpSender::on_duplicate_ack() {
 double WccpSender::timeout_restart_rate() const {
   const RttEstimator& rtt = core_.rtt();
   if (config_.timeout_restart == WccpTimeoutRestart::srtt && rtt.has_sample()) {
-    // Ours: restart as 003's start-up does at the first ACK (r_p = 1/srtt), not
-    // from the backed-off timer. set_rate still holds r_p >= 1/RTO.
-    return 1.0 / rtt.srtt().to_seconds();
+    // Ours: restart from 003's start-up rate (r_p = 1/srtt at the first ACK), not
+    // from the backed-off timer; a restart, so never above the rate before the
+    // timeout (a flow the network throttled below 1/srtt keeps its r_p). set_rate
+    // still holds r_p >= 1/RTO.
+    return std::min(rate_, 1.0 / rtt.srtt().to_seconds());
   }
+  // 003's rule, and "srtt" before any RTT sample (a timeout of the first packet).
   return rto_rate();  // 003 Sec. III-E: r_p = 1/RTO, the doubled RTO
 }
 

@@ -210,6 +210,59 @@ TEST(WccpSender, TimeoutRestartChoosesTheRateAfterTheFirstTimeout) {
   EXPECT_EQ(srtt->sender.stats().timeouts, 2u);
 }
 
+// "srtt" after feedback moved r_p away from 1/srtt. ACKs at 100 ms (srtt 100 ms,
+// r_p 10/s) and at 150 ms, of packet 1 sent at 100 ms (a 50-ms sample: srtt
+// 7/8 x 100 + 1/8 x 50 = 93.75 ms, RTTVAR 3/4 x 50 + 1/4 x 50 = 50 ms, RTO
+// 293.75 ms, doubled 587.5 ms by the first timeout); that ACK leaves nothing
+// outstanding, so the timer starts again with packet 2, which goes when the half
+// permit left at 150 ms has accrued at the new rate.
+//  - fb +10: r_p 20/s, above 1/srtt = 10.67/s; packet 2 at 175 ms, the timeout at
+//    468.75 ms lowers r_p to 1/srtt (003's rule: 1/0.5875 s);
+//  - fb -8: r_p held at the floor 1/RTO = 3.40/s, below 1/srtt; packet 2 at
+//    150 + 0.5/3.40 s = 296.875 ms, the timeout at 590.625 ms leaves r_p there (a
+//    restart never raises r_p), as does the back-to-back one 587.5 ms later.
+TEST(WccpSender, TimeoutRestartSrttIsTheSmallerOfTheRateAndOneOverSrtt) {
+  const auto run = [](WccpTimeoutRestart restart, double fb, Time until) {
+    WccpSenderConfig c = Bed::config();
+    c.timeout_restart = restart;
+    auto bed = std::make_unique<Bed>(c);
+    bed->ack_at(100_ms, 1, 0, 0.0);
+    bed->ack_at(150_ms, 2, 1, fb);
+    bed->scheduler.run_until(until);
+    return bed;
+  };
+  const double one_over_srtt = 1.0 / 0.09375;
+  const double floor_before = 1.0 / 0.29375;
+  {
+    SCOPED_TRACE("r_p above 1/srtt");
+    const auto srtt = run(WccpTimeoutRestart::srtt, 10.0, 468750_us - 1_ps);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), 20.0);
+    EXPECT_EQ(srtt->network.sent.at(2).at, 175_ms);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 0u);
+    srtt->scheduler.run_until(468750_us + 1_ps);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 1u);
+    EXPECT_EQ(srtt->sender.rtt().rto(), 587500_us);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), one_over_srtt);
+    const auto rto = run(WccpTimeoutRestart::rto, 10.0, 468750_us + 1_ps);
+    EXPECT_EQ(rto->sender.stats().timeouts, 1u);
+    EXPECT_DOUBLE_EQ(rto->sender.rate_pps(), 1.0 / 0.5875);
+  }
+  {
+    SCOPED_TRACE("r_p below 1/srtt");
+    const auto srtt = run(WccpTimeoutRestart::srtt, -8.0, 590625_us - 1_ps);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), floor_before);
+    EXPECT_EQ(srtt->network.sent.at(2).at, 296875_us);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 0u);
+    srtt->scheduler.run_until(590625_us + 1_ps);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 1u);
+    EXPECT_EQ(srtt->sender.rtt().rto(), 587500_us);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), floor_before);
+    srtt->scheduler.run_until(1500_ms);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 2u);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), floor_before);
+  }
+}
+
 TEST(WccpSender, FeedbackOfPacketsSentBeforeATimeoutIsIgnored) {
   Bed bed;
   bed.ack_at(100_ms, 1, 0, 0.0);   // RTO 300 ms from 100 ms: a timeout at 400 ms
