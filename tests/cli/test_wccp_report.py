@@ -125,13 +125,16 @@ def _random_fast_restart_inputs():
         return {"scenario": scenario, "seed": seed, "jain_fairness_index": jfi, "simulated_time_s": 300.0}
     seed1 = _runs_and_flows(
         [run("snapshot_02_tcp", 1, 0.5), run("snapshot_02_wccp", 1, 0.4)],
-        flows("snapshot_02_tcp", 1, [100, 700, 200], [0, 0, 0]) + flows("snapshot_02_wccp", 1, [600, 200, 200], [1, 10, 0]))
+        flows("snapshot_02_tcp", 1, [100, 700, 200], [0, 0, 0]) +
+        flows("snapshot_02_wccp", 1, [600, 200, 200], [1, 10, 0]))
     more = _runs_and_flows(
         [run("snapshot_02_tcp", 2, 0.6), run("snapshot_02_wccp", 2, 0.5)],
-        flows("snapshot_02_tcp", 2, [100, 500, 400], [0, 0, 0]) + flows("snapshot_02_wccp", 2, [400, 300, 300], [3, 20, 2]))
+        flows("snapshot_02_tcp", 2, [100, 500, 400], [0, 0, 0]) +
+        flows("snapshot_02_wccp", 2, [400, 300, 300], [3, 20, 2]))
     fast = _runs_and_flows(
         [run("snapshot_02_wccp", 1, 0.7), run("snapshot_02_wccp", 2, 0.8)],
-        flows("snapshot_02_wccp", 1, [300, 300, 400], [0, 0, 0]) + flows("snapshot_02_wccp", 2, [300, 350, 350], [0, 0, 0]))
+        flows("snapshot_02_wccp", 1, [300, 300, 400], [0, 0, 0]) +
+        flows("snapshot_02_wccp", 2, [300, 350, 350], [0, 0, 0]))
     return seed1, more, fast
 
 
@@ -151,7 +154,8 @@ def test_random_fast_restart_table_and_its_caption_from_the_data():
     seed1, more, fast = _random_fast_restart_inputs()
     text, facts = wr.random_fast_restart_table(seed1, more, fast, wr.top_flows(seed1, more))
     lines = text.splitlines()
-    assert lines[2] == "| 02 | 0.550 | 0.450 (0.400-0.500) | 0.750 (0.700-0.800) | f1 | 0.60 | 0.50 | 0.30 | 2.0 | 8.0 | 1 | 1 |"
+    assert lines[2] == ("| 02 | 0.550 | 0.450 (0.400-0.500) | 0.750 (0.700-0.800) | f1 | 0.60 | 0.50 | 0.30 | "
+                        "2.0 | 8.0 | 1 | 1 |")
     assert "2 runs of each topology per column (seeds 1-2:" in text and "), 300 s;" in text
     (x,) = facts["topologies"]
     assert (x["tcp"], x["wccp"], x["fast"]) == (pytest.approx(0.55), pytest.approx(0.45), pytest.approx(0.75))
