@@ -1304,7 +1304,7 @@ def fast_restart_table(cases: List[Tuple[str, Runs, Runs, Runs]]) -> Tuple[str, 
     facts: dict = {}
     for case, tcp, rto, srtt in cases:
         for sender, r in (("TCP", tcp), ("WCCP, 003's restart (1/RTO)", rto),
-                          ("WCCP, `timeout_restart: \"srtt\"` (1/srtt)", srtt)):
+                          ("WCCP, `timeout_restart: \"srtt\"` (min(r_p, 1/srtt))", srtt)):
             m = fast_restart_metrics(r)
             facts[(case, "TCP" if r is tcp else "rto" if r is rto else "srtt")] = m
             many = m["flows"] > 1
