@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/block_pool.hpp"
@@ -400,6 +401,17 @@ TEST(FrameExchange, UnderNs2NoDataWhenTheMediumIsBusySifsAfterTheCts) {
     EXPECT_EQ(s.stats.cts_refused_busy, 0u);
     s.sim.run_until(cts_end + 1_ms);  // the other frame's reception ends (its packet back in the pool)
   }
+}
+
+// A TXOP limit under deferral "ns2" is refused at load (scenario_radio.cpp, and the
+// edca_txop controller in scenario_controllers.cpp); one reaching the MAC anyway is
+// an internal error, not a TXOP half emulated.
+TEST(FrameExchange, UnderNs2ATxopLimitFailsLoudly) {
+  Station s(with_deferral(Deferral::ns2), EdcaParams{2, 32, 1024, TxopLimit{Time::zero(), 2}});
+  s.enqueue_at(0_us, kPeer, 2);
+  const Time data_end = 50_us + s.data_airtime();
+  const Time ack_end = s.receive(data_end + 10_us, FrameKind::ack, kPeer, kMe);
+  EXPECT_THROW(s.sim.run_until(ack_end + 1_us), std::logic_error);
 }
 
 }  // namespace
