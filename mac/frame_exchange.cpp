@@ -372,6 +372,7 @@ void FrameExchange::on_sifs() {
         // send the CTS" (DROP_MAC_BUSY).
         WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: CTS not sent: medium busy SIFS after the RTS",
                    scheduler_.log().radio_label(address_));
+        ++stats_.cts_refused_busy;
         sifs_frame_.reset();
         access_.refresh();
         break;
@@ -381,6 +382,7 @@ void FrameExchange::on_sifs() {
       break;
     case SifsAction::data_after_cts:
       if (ns2_ && !ns2_idle()) {
+        ++stats_.data_refused_after_cts;
         ns2_rts_again();
         break;
       }
@@ -414,6 +416,9 @@ bool FrameExchange::txop_allows_next(AccessFunction& f) {
   // 9.19.2.2: more frames of the same category, SIFS apart, while the TXOP lasts.
   const TxopLimit& limit = f.params.txop;
   if (limit.frames <= 0 && limit.time <= Time::zero()) return false;  // one frame per access
+  if (ns2_ && (limit.frames > 1 || limit.time > Time::zero())) {
+    throw std::logic_error("MAC: a TXOP limit under deferral ns2 (refused at load)");
+  }
   drop_expired(f, scheduler_.now());  // the next frame is taken now
   if (!f.has_frame_ready(scheduler_.now())) return false;
   if (limit.frames > 0) return txop_frames_ < limit.frames;
@@ -635,6 +640,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
       // refuses only while its tx_state_ is busy (its own exchange, or the wait for
       // the DATA after a CTS it sent); the medium is judged SIFS later.
       if (ns2_ ? (exchange_ || meter_.ns2_send_timer_running(scheduler_.now())) : (access_.nav_set() || exchange_)) {
+        ++stats_.rts_refused;
         return;
       }
       respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),

@@ -25,6 +25,17 @@ struct MacStats {
   std::uint64_t rx_errors = 0;            // frames locked on and lost (the PHY's errors), EIFS follows
   std::uint64_t txops = 0;                // channel accesses won (TXOPs, one per won backoff)
   std::uint64_t txop_continuations = 0;   // frames sent SIFS after the previous one inside a TXOP
+  // Responses refused (frame_exchange.hpp). An RTS for this radio not answered at
+  // its end: the station's own exchange, and the NAV (9.3.2.6) or, under
+  // `deferral: "ns2"`, ns-2's send timer (recvRTS's tx_state_ check).
+  std::uint64_t rts_refused = 0;
+  // deferral "ns2" only: a CTS due SIFS after an accepted RTS not sent, the medium
+  // not idle then (the NAV, EIFS's included, or a frame being received): ns-2's
+  // check_pktCTRL, DROP_MAC_BUSY.
+  std::uint64_t cts_refused_busy = 0;
+  // deferral "ns2" only: a DATA frame due SIFS after its CTS not sent, the medium not
+  // idle then; a new RTS follows a backoff (ns-2's check_pktTx).
+  std::uint64_t data_refused_after_cts = 0;
   // Management (action) frames, counted apart from data: none of the DATA counters
   // above (data_attempts, tx_success, broadcasts, drops_retry_limit, rx_data,
   // rx_duplicates) ever counts one. The exchange counters (rts_attempts,

@@ -17,7 +17,8 @@ void add_mac_totals(std::vector<ColumnDoc>& out) {
   using namespace mac_column;
   for (const auto* c : {&data_attempts, &data_retries, &rts_attempts, &tx_success, &failed_attempts,
                         &internal_collisions, &drops_retry_limit, &drops_queue, &rx_data, &rx_duplicates, &rx_errors,
-                        &mgmt_sent, &mgmt_received, &mgmt_drops_retry_limit}) {
+                        &rts_refused, &cts_refused_busy, &data_refused_after_cts, &mgmt_sent, &mgmt_received,
+                        &mgmt_drops_retry_limit}) {
     out.push_back(c->doc());
   }
   out.push_back(channel_busyness.doc());

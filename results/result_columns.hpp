@@ -205,6 +205,18 @@ inline constexpr ResultColumn<std::uint64_t> rx_duplicates{
     "9.3.2.10), new packets the rule mistakes for them included (drops_false_duplicate)"};
 inline constexpr ResultColumn<std::uint64_t> rx_errors{"rx_errors", "frames",
                                                        "frames locked on and lost (the PHY's errors)"};
+inline constexpr ResultColumn<std::uint64_t> rts_refused{
+    "rts_refused", "frames",
+    "RTS frames for this radio not answered at their end: the station's own exchange, or the NAV (IEEE 802.11-2012 "
+    "9.3.2.6); under `mac.deferral: \"ns2\"` ns-2's send timer instead of the NAV (docs/mac.md)"};
+inline constexpr ResultColumn<std::uint64_t> cts_refused_busy{
+    "cts_refused_busy", "frames",
+    "`mac.deferral: \"ns2\"` only: CTS frames due SIFS after an accepted RTS not sent, the medium not idle then "
+    "(the NAV, EIFS's included, or a frame being received; ns-2's check_pktCTRL)"};
+inline constexpr ResultColumn<std::uint64_t> data_refused_after_cts{
+    "data_refused_after_cts", "frames",
+    "`mac.deferral: \"ns2\"` only: DATA frames due SIFS after their CTS not sent, the medium not idle then; a new "
+    "RTS follows a backoff (ns-2's check_pktTx)"};
 inline constexpr ResultColumn<std::uint64_t> mgmt_sent{
     "mgmt_sent", "frames",
     "management (Action) frames put on the air (first attempts and retries), counted apart from every data "

@@ -145,6 +145,9 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   mac_column::rx_data.set(row, s.rx_data);
   mac_column::rx_duplicates.set(row, s.rx_duplicates);
   mac_column::rx_errors.set(row, s.rx_errors);
+  mac_column::rts_refused.set(row, s.rts_refused);
+  mac_column::cts_refused_busy.set(row, s.cts_refused_busy);
+  mac_column::data_refused_after_cts.set(row, s.data_refused_after_cts);
   // Management frames, apart from the data counters above (docs/mac.md).
   mac_column::mgmt_sent.set(row, s.mgmt_attempts);
   mac_column::mgmt_received.set(row, s.mgmt_rx);

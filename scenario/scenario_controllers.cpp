@@ -106,7 +106,8 @@ std::optional<std::size_t> common_node(const ControllerConfig& a, const Controll
 
 // 002's two EDCA policies: one of each kind per node at a time, the TXOP on the
 // category ACK priority puts TCP data in, and AIFSNs the EDCA Parameter Set can
-// carry (4-bit field, IEEE 802.11-2012 8.4.2.31). After the DCF conversion.
+// carry (4-bit field, IEEE 802.11-2012 8.4.2.31); no TXOP controller on a radio
+// under `deferral: "ns2"`. After the DCF conversion.
 void check_edca_policies(ParseContext& ctx, const std::vector<std::size_t>& json_index) {
   const Scenario& s = ctx.scenario;
   const std::size_t listed = json_index.size();
@@ -131,6 +132,21 @@ void check_edca_policies(ParseContext& ctx, const std::vector<std::size_t>& json
             break;
           }
         }
+      }
+    }
+    if (a.type == "edca_txop") {
+      // The TXOP limits it sets during the run have no ns-2 counterpart (the MAC
+      // object's own limits are refused with "ns2" at load: scenario_radio.cpp,
+      // check_ns2_without_txop); a DCF scenario it turned into EDCA is no exception.
+      const auto ns2_node = std::find_if(a.nodes.begin(), a.nodes.end(), [&](std::size_t n) {
+        return std::any_of(s.nodes[n].radios.begin(), s.nodes[n].radios.end(),
+                           [](const RadioConfig& radio) { return radio.mac.deferral == Deferral::ns2; });
+      });
+      if (ns2_node != a.nodes.end()) {
+        ctx.issues.add(path(i, "type"), "edca_txop sets TXOP limits on node \"" + s.nodes[*ns2_node].id +
+                                            "\", whose radio has \"deferral\": \"ns2\" (ns-2's Mac802_11 has no "
+                                            "TXOP); leave that node out with \"nodes\", or use \"deferral\": "
+                                            "\"standard\" (docs/mac.md)");
       }
     }
     for (std::size_t j = i + 1; j < listed; ++j) {

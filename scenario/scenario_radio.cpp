@@ -88,6 +88,45 @@ void parse_access_categories(JsonReader r, std::array<EdcaParams, 4>& acs) {
   r.finish();
 }
 
+// `deferral: "ns2"` emulates ns-2's Mac802_11 (docs/mac.md), which has no TXOP: a
+// frame sent SIFS after the previous one's ACK inside a TXOP (9.19.2.2) would pass
+// none of its response rules, so the combination is refused rather than half
+// emulated. EDCA's other parts (AIFS, per-category windows, internal collisions)
+// compose with ns-2's rules per access function. Reported where this MAC object sets
+// the deferral or the categories; an object inheriting both was reported where they
+// were set. Every offending category is named, and a limit that is the standard's
+// default (AC_VI, AC_VO: Table 8-105), which the user may never have written, is
+// said to be so. (The edca_txop controller, which sets limits during the run, is
+// checked with the controllers: scenario_controllers.cpp.)
+void check_ns2_without_txop(JsonReader& r, const MacParams& p, MacType type, const scenario_detail::ParseContext& ctx) {
+  if (type != MacType::edca || p.deferral != Deferral::ns2) return;
+  const char* key = r.has("deferral") ? "deferral" : r.has("access_categories") ? "access_categories" : nullptr;
+  if (key == nullptr) return;
+  PhySection family_only;
+  family_only.standard = ctx.scenario.phy.standard;
+  const auto standard_acs = mac::default_edca_params(phy::profile_for(family_only));
+  std::string offending;
+  std::string clear;
+  for (const auto& [name, ac] : kAccessCategories) {
+    const std::size_t i = static_cast<std::size_t>(ac);
+    const TxopLimit& txop = p.access_categories[i].txop;
+    if (txop.frames <= 1 && txop.time <= Time::zero()) continue;
+    const TxopLimit& standard = standard_acs[i].txop;
+    const bool is_default = txop.frames == standard.frames && txop.time == standard.time;
+    offending += std::string(offending.empty() ? "" : ", ") + "\"" + std::string(name) + "\" (" +
+                 (txop.frames > 1 ? std::to_string(txop.frames) + " frames"
+                                  : std::to_string(std::llround(txop.time.to_microseconds())) + " us") +
+                 (is_default ? ", the standard's default (IEEE 802.11-2012 Table 8-105)" : "") + ")";
+    clear += std::string(clear.empty() ? "" : ", ") + "\"" + std::string(name) + "\": {\"txop_limit_us\": 0}";
+  }
+  if (offending.empty()) return;
+  r.issues().add(r.path_of(key),
+                 "\"deferral\": \"ns2\" emulates ns-2's Mac802_11, which has no TXOP, and these access categories "
+                 "have a TXOP limit of more than one frame: " +
+                     offending + "; with \"ns2\" clear them (\"access_categories\": {" + clear +
+                     "}), or use \"deferral\": \"standard\" (docs/mac.md)");
+}
+
 void parse_rts_threshold(JsonReader& r, MacParams& p) {
   const nlohmann::json* v = r.get("rts_threshold_bytes");
   if (v == nullptr) return;
@@ -440,6 +479,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   p.dequeue = r.choice_or("dequeue", p.dequeue, names(kDequeues));
   p.immediate_access = r.choice_or("immediate_access", p.immediate_access, names(kImmediateAccesses));
   p.cw_after_drop = r.choice_or("cw_after_drop", p.cw_after_drop, names(kCwAfterDrops));
+  check_ns2_without_txop(r, p, type, ctx);
   return p;
 }
 

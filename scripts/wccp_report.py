@@ -448,6 +448,69 @@ def per_topology_table(df: pd.DataFrame, duration: float) -> Tuple[str, dict]:
     return "\n".join(out), facts
 
 
+def top_flows(seed1, more) -> pd.DataFrame:
+    """Per topology and transport, over all its runs: the flow with the most goodput
+    under WCCP, its share of the aggregate and its timeouts a run, beside the other
+    flows' mean timeouts a run and the least of any one of them (and the share of
+    TCP's own top flow)."""
+    flows = pd.concat([seed1.flows, more.flows])
+    flows = flows.assign(topology=flows["scenario"].str.replace("snapshot_", "").str.rsplit("_", n=1).str[0],
+                         kind=flows["scenario"].str.rsplit("_", n=1).str[1])
+    rows = []
+    for topo, g in flows.groupby("topology"):
+        per = {k: g[g["kind"] == k].groupby("flow_id").agg(good=("goodput_bps", "mean"), to=("timeouts", "mean"))
+               for k in ("tcp", "wccp")}
+        w, t = per["wccp"], per["tcp"]
+        top = w["good"].idxmax()
+        rows.append({"topology": topo, "flow": top, "share_wccp": float(w["good"][top] / w["good"].sum()),
+                     "share_tcp_top": float(t["good"].max() / t["good"].sum()),
+                     "timeouts_top": float(w["to"][top]), "timeouts_others": float(w["to"].drop(top).mean()),
+                     "timeouts_other_flow_min": float(w["to"].drop(top).min())})
+    return pd.DataFrame(rows).set_index("topology")
+
+
+def random_fast_restart_table(seed1, more, fast, top: pd.DataFrame) -> Tuple[str, dict]:
+    """The topologies of `random_fast_restart`: Jain's index under TCP, under WCCP with
+    003's restart and with timeout_restart "srtt"; the WCCP top flow's share each way."""
+    runs = pd.concat([seed1.runs, more.runs])
+    flows = pd.concat([seed1.flows, more.flows])
+    out = ["| topology | JFI, TCP | WCCP, 003's restart | WCCP, `\"srtt\"` | WCCP's top flow | "
+           "its share, TCP's top flow's | "
+           "003's restart | `\"srtt\"` | its timeouts a run (mean), 003's restart | the other flows' (mean) | "
+           "aggregate (kbit/s), 003's restart | `\"srtt\"` |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    facts: dict = {"topologies": []}
+
+    def jfi(r: pd.DataFrame, scenario: str) -> pd.Series:
+        return r[r["scenario"] == scenario]["jain_fairness_index"]
+    for scenario in sorted(fast.runs["scenario"].unique()):
+        topo = scenario.replace("snapshot_", "").rsplit("_", 1)[0]
+        tcp, w, f = (jfi(runs, f"snapshot_{topo}_tcp"), jfi(runs, scenario), jfi(fast.runs, scenario))
+        flow = top.loc[topo, "flow"]
+        fw = flows[flows["scenario"] == scenario]
+        ff = fast.flows[fast.flows["scenario"] == scenario]
+        share_fast = float(ff[ff["flow_id"] == flow]["goodput_bps"].mean() / ff.groupby("flow_id")["goodput_bps"]
+                           .mean().sum())
+        agg_w = float(fw.groupby("seed")["goodput_bps"].sum().mean() / 1e3)
+        agg_f = float(ff.groupby("seed")["goodput_bps"].sum().mean() / 1e3)
+        facts["topologies"].append({"topology": topo, "tcp": float(tcp.mean()), "wccp": float(w.mean()),
+                                    "fast": float(f.mean()), "fast_min": float(f.min()), "wccp_max": float(w.max()),
+                                    "share": float(top.loc[topo, "share_wccp"]), "share_fast": share_fast,
+                                    "agg": agg_w, "agg_fast": agg_f})
+        out.append(f"| {topo} | {tcp.mean():.3f} | {w.mean():.3f} ({w.min():.3f}-{w.max():.3f}) | "
+                   f"{f.mean():.3f} ({f.min():.3f}-{f.max():.3f}) | {flow} | {top.loc[topo, 'share_tcp_top']:.2f} | "
+                   f"{top.loc[topo, 'share_wccp']:.2f} | {share_fast:.2f} | {top.loc[topo, 'timeouts_top']:.1f} | "
+                   f"{top.loc[topo, 'timeouts_others']:.1f} | {agg_w:.0f} | {agg_f:.0f} |")
+    out.append("")
+    seeds = sorted(int(s) for s in fast.runs["seed"].unique())
+    durations = sorted({float(d) for d in pd.concat([runs, fast.runs])["simulated_time_s"]})
+    out.append(f"{len(seeds)} runs of each topology per column (seeds {seeds[0]}-{seeds[-1]}: `random` and "
+               f"`random_seeds`, and `random_fast_restart`), "
+               f"{' or '.join(f'{d:.0f}' for d in durations)} s; "
+               "JFI: mean (range over the seeds). WCCP's top flow: the flow with the most goodput under WCCP with "
+               "003's restart; its share of the aggregate, beside the share of TCP's own top flow.")
+    return "\n".join(out), facts
+
+
 def random_flows_table(points: List[Tuple[int, dict, dict]]) -> str:
     """Fig. 8(d) and 9(a)'s comparisons of WCCP with TCP against the number of flows."""
     out = ["| flows per topology | max/min, TCP | max/min, WCCP | max/min lower by | JFI, TCP | JFI, WCCP | "
@@ -1222,6 +1285,43 @@ def phy_models_table(datas: Dict[str, object]) -> Tuple[str, dict]:
     return "\n".join(out), facts
 
 
+def fast_restart_metrics(r: Runs) -> dict:
+    """One row of the fast-restart table: the run means, and flow 1's and flows 2-5's goodput."""
+    ids = r.flow_ids()
+    mid = [mean(r.per_flow(x)) for x in ids if x in ("flow2", "flow3", "flow4", "flow5")]
+    return {"goodput": r.goodput(), "flow1": mean(r.per_flow("flow1")), "mid": mean(mid) if mid else float("nan"),
+            "jfi": mean(r.jfi()), "delay": mean(r.delay()), "timeouts": mean(r.timeouts()),
+            "flow1_timeouts": mean([float(t) for t in r.flows[r.flows["flow_id"] == "flow1"]["timeouts"]]),
+            "mac_drops": mean(r.drops("retry_limit")), "flows": len(ids), "runs": len(r)}
+
+
+def fast_restart_table(cases: List[Tuple[str, Runs, Runs, Runs]]) -> Tuple[str, dict]:
+    """TCP, WCCP with 003's restart (r_p = 1/RTO) and WCCP with timeout_restart "srtt"
+    (r_p = 1/srtt) on the same runs' settings and seeds."""
+    out = ["| case | sender | runs | goodput (kbit/s) | flow 1 (kbit/s) | flows 2-5, each (kbit/s) | Jain's index | "
+           "delay (s) | timeouts a run | flow 1's timeouts | dropped at the retry limit (/s) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    facts: dict = {}
+    for case, tcp, rto, srtt in cases:
+        for sender, r in (("TCP", tcp), ("WCCP, 003's restart (1/RTO)", rto),
+                          ("WCCP, `timeout_restart: \"srtt\"` (min(r_p, 1/srtt))", srtt)):
+            m = fast_restart_metrics(r)
+            facts[(case, "TCP" if r is tcp else "rto" if r is rto else "srtt")] = m
+            many = m["flows"] > 1
+            mid = f"{m['mid']:.1f}" if many else "-"
+            jfi = f"{m['jfi']:.3f}" if many else "-"
+            out.append(f"| {case} | {sender} | {m['runs']} | {fmt(m['goodput'], 1)} | {m['flow1']:.1f} | {mid} | "
+                       f"{jfi} | {m['delay']:.3f} | {m['timeouts']:.1f} | {m['flow1_timeouts']:.1f} | "
+                       f"{m['mac_drops']:.2f} |")
+    out.append("")
+    out.append(f"Mean of the runs of {cases[0][1].duration():g} s each, ± 95 % CI on goodput; each WCCP pair "
+               "shares its settings and seeds "
+               "(003's restart: `phy_range`, `one_flow`, `fairness`; `\"srtt\"`: `fast_restart_range`, "
+               "`fast_restart_chain9`, `fast_restart_fig7`), TCP from the same experiments as 003's. Delay: the "
+               "packet-weighted mean end-to-end delay; timeouts: the flows' retransmission timeouts summed.")
+    return "\n".join(out), facts
+
+
 def fig7_isolation_table(rows: List[Tuple[str, Runs]]) -> str:
     """Fig. 7's flow 1 as shipped and under each isolation: its goodput against the
     other flows', its timeouts, retransmissions, MAC drops and mean r_p."""
@@ -1393,6 +1493,39 @@ def main() -> int:
         V("phy_shipped_std_busiest", f"{mean(Runs(phy_d['one_flow'], 'chain9').busiest('channel_busyness')):.2f}",
           *srcs)
         V("phy_ns2_goodput", f"{phy[('one_flow', ns2)]['goodput']:.0f}", *srcs)
+    fr: dict = {}
+    with part("fast_restart"):
+        fr_d = {e: report.data(e) for e in ("fast_restart_range", "fast_restart_chain9", "fast_restart_fig7")}
+        phy_range_d = report.data("phy_range")
+        fr_text, fr = fast_restart_table([
+            ("chain, range model", Runs(phy_range_d, "chain9_tcp"), Runs(phy_range_d, "chain9"),
+             Runs(fr_d["fast_restart_range"], "chain9")),
+            ("chain, as shipped", tcp1, wccp1, Runs(fr_d["fast_restart_chain9"], "chain9")),
+            ("Fig. 7's six flows", fair[6][0], fair[6][1], Runs(fr_d["fast_restart_fig7"], "chain9_6flows_wccp"))])
+        frs = [phy_range_d, one, fair_d, *fr_d.values()]
+        report.block("fast_restart", fr_text, *frs)
+        rg = {k: fr[("chain, range model", k)] for k in ("TCP", "rto", "srtt")}
+        sh7 = {k: fr[("Fig. 7's six flows", k)] for k in ("TCP", "rto", "srtt")}
+        one_ = {k: fr[("chain, as shipped", k)] for k in ("TCP", "rto", "srtt")}
+        for k in ("rto", "srtt"):
+            V(f"fr_range_goodput_{k}", f"{mean(rg[k]['goodput']):.0f}", *frs)
+            V(f"fr_range_ratio_{k}", f"{mean(rg[k]['goodput']) / mean(rg['TCP']['goodput']):.2f}", *frs)
+            V(f"fr_range_timeouts_{k}", f"{rg[k]['timeouts']:.0f}", *frs)
+            V(f"fr_range_delay_{k}", f"{rg[k]['delay']:.2f}", *frs)
+            V(f"fr_range_drops_{k}", f"{rg[k]['mac_drops']:.2f}", *frs)
+            V(f"fr_ship_goodput_{k}", f"{mean(one_[k]['goodput']):.0f}", *frs)
+            V(f"fr_ship_timeouts_{k}", f"{one_[k]['timeouts']:.1f}", *frs)
+            V(f"fr_f7_flow1_{k}", f"{sh7[k]['flow1']:.0f}", *frs)
+            V(f"fr_f7_fraction_{k}", f"{sh7[k]['flow1'] / sh7[k]['mid']:.2f}", *frs)
+            V(f"fr_f7_mid_{k}", f"{sh7[k]['mid']:.0f}", *frs)
+            V(f"fr_f7_goodput_{k}", f"{mean(sh7[k]['goodput']):.0f}", *frs)
+            V(f"fr_f7_jfi_{k}", f"{sh7[k]['jfi']:.2f}", *frs)
+            V(f"fr_f7_delay_{k}", f"{sh7[k]['delay'] * 1e3:.0f}", *frs)
+            V(f"fr_f7_drops_{k}", f"{sh7[k]['mac_drops']:.2f}", *frs)
+            V(f"fr_f7_timeouts_{k}", f"{sh7[k]['flow1_timeouts']:.0f}", *frs)
+        V("fr_range_tcp_delay", f"{rg['TCP']['delay']:.2f}", *frs)
+        V("fr_range_gain", f"{mean(rg['srtt']['goodput']) / mean(rg['rto']['goodput']):.2f}", *frs)
+        V("fr_f7_cost", f"{(1 - mean(sh7['srtt']['goodput']) / mean(sh7['rto']['goodput'])) * 100:.0f} %", *frs)
     topo: dict = {}
     with part("random_topology"):
         seeds_d = report.data("random_seeds")
@@ -1409,6 +1542,46 @@ def main() -> int:
         V("topo_more_starved", f"{topo['wccp_more_starved']}", rnd_d, seeds_d)
         V("topo_worst", f"{topo['worst']}" if topo["worst"] else "none", rnd_d, seeds_d)
         V("topo_worst_diff", f"{topo['worst_diff']:+.3f}", rnd_d, seeds_d)
+    rfr: dict = {}
+    with part("random_fast_restart"):
+        rfr_d = report.data("random_fast_restart")
+        tops = top_flows(rnd_d, seeds_d)
+        per_t = per_topology(rnd_d, seeds_d).groupby(["topology", "kind"])["jfi"].mean().unstack("kind")
+        less = per_t[per_t["wccp"] < per_t["tcp"]].index
+        more_ = per_t[per_t["wccp"] > per_t["tcp"]].index
+        lt = tops.loc[less]
+        rfr_text, rfr = random_fast_restart_table(rnd_d, seeds_d, rfr_d, tops)
+        report.block("random_fast_restart", rfr_text, rnd_d, seeds_d, rfr_d)
+        srcs_r = (rnd_d, seeds_d, rfr_d)
+        rfr["less_share_larger"] = int((lt["share_wccp"] > lt["share_tcp_top"]).sum())
+        rfr["less_n"] = len(lt)
+        rfr["less_top_timeouts_max"] = float(lt["timeouts_top"].max())
+        rfr["less_others_timeouts_min"] = float(lt["timeouts_others"].min())
+        rfr["less_other_flow_min"] = float(lt["timeouts_other_flow_min"].min())
+        rfr["less_other_flow_max_of_min"] = float(lt["timeouts_other_flow_min"].max())
+        big = tops.loc[[t_ for t_ in more_ if per_t.loc[t_, "wccp"] - per_t.loc[t_, "tcp"] > 0.3]]
+        rfr["big_gain"] = list(big.index)
+        rfr["big_share_smaller"] = bool(len(big)) and bool((big["share_wccp"] < big["share_tcp_top"]).all())
+        V("rfr_less_share", f"{rfr['less_share_larger']} of {rfr['less_n']}", *srcs_r)
+        V("rfr_less_top_to", f"{rfr['less_top_timeouts_max']:.1f}", *srcs_r)
+        V("rfr_less_others_to", f"{rfr['less_others_timeouts_min']:.1f}", *srcs_r)
+        V("rfr_less_other_flow_min", f"{rfr['less_other_flow_min']:.1f}", *srcs_r)
+        V("rfr_big", ", ".join(rfr["big_gain"]), *srcs_r)
+        V("rfr_big_share", ", ".join(f"{big.loc[t_, 'share_wccp']:.2f}" for t_ in big.index), *srcs_r)
+        V("rfr_big_share_tcp", ", ".join(f"{big.loc[t_, 'share_tcp_top']:.2f}" for t_ in big.index), *srcs_r)
+        ts_ = rfr["topologies"]
+        V("rfr_topos", ", ".join(x["topology"] for x in ts_), *srcs_r)
+        V("rfr_n", f"{len(ts_)}", *srcs_r)
+        V("rfr_other_less", f"{sum(1 for t_ in less if t_ not in {x['topology'] for x in ts_})}", *srcs_r)
+        V("rfr_jfi_wccp", ", ".join(f"{x['wccp']:.2f}" for x in ts_), *srcs_r)
+        V("rfr_jfi_fast", ", ".join(f"{x['fast']:.2f}" for x in ts_), *srcs_r)
+        V("rfr_jfi_tcp", ", ".join(f"{x['tcp']:.2f}" for x in ts_), *srcs_r)
+        changes_ = [(x["agg_fast"] / x["agg"] - 1) * 100 for x in ts_]
+        V("rfr_agg_change", f"{min(changes_):+.0f} % to {max(changes_):+.0f} %", *srcs_r)
+        reached_ = [x["topology"] for x in ts_ if x["fast"] >= x["tcp"]]
+        V("rfr_reached", ", ".join(reached_) if reached_ else "none", *srcs_r)
+        V("rfr_not_reached", ", ".join(x["topology"] for x in ts_ if x["fast"] < x["tcp"]) or "none", *srcs_r)
+        rfr["reached"] = reached_
     with part("random_aodv", "routing_overhead"):
         report.block("random_aodv", random_aodv_table(rnd, rnd_aodv), rnd_d, aodv_d)
         report.block("routing_overhead", routing_table(rout["tcp"], rout["wccp"]), aodv_d)
@@ -1828,6 +2001,38 @@ def main() -> int:
         C(phy[("one_flow", "standard")]["goodput"] < 0.6 * phy[("one_flow", ns2m)]["goodput"]
           and phy[("one_flow", "standard")]["delay"] > 2 * phy[("one_flow", ns2m)]["delay"],
           "PHY models: under ns-2's reception the standard's busy measure costs WCCP over 40 % and doubles its delay")
+        rg, sh7, one_ = ({k: fr[(c, k)] for k in ("TCP", "rto", "srtt")}
+                         for c in ("chain, range model", "Fig. 7's six flows", "chain, as shipped"))
+        C(mean(rg["srtt"]["goodput"]) > 1.5 * mean(rg["rto"]["goodput"])
+          and mean(rg["srtt"]["goodput"]) > 0.8 * mean(rg["TCP"]["goodput"]),
+          "timeout_restart srtt, range model: WCCP's goodput rises by over half, to over 0.8 of TCP's")
+        C(rg["srtt"]["timeouts"] > 2 * rg["rto"]["timeouts"] and rg["srtt"]["mac_drops"] > 2 * rg["rto"]["mac_drops"]
+          and rg["srtt"]["delay"] > rg["rto"]["delay"] > rg["TCP"]["delay"],
+          "timeout_restart srtt, range model: over twice the timeouts and MAC drops, and a longer delay (TCP's the "
+          "shortest)")
+        C(sh7["srtt"]["flow1"] > 1.5 * sh7["rto"]["flow1"] and sh7["srtt"]["jfi"] > sh7["rto"]["jfi"]
+          and sh7["srtt"]["mid"] < sh7["rto"]["mid"] and mean(sh7["srtt"]["goodput"]) < mean(sh7["rto"]["goodput"])
+          and sh7["srtt"]["flow1"] < 0.8 * sh7["srtt"]["mid"]
+          and sh7["srtt"]["mac_drops"] > 2 * sh7["rto"]["mac_drops"] and sh7["srtt"]["delay"] > sh7["rto"]["delay"],
+          "timeout_restart srtt, Fig. 7: flow 1 gets over 1.5 times as much, still under 0.8 of flows 2-5, the index "
+          "rises; the aggregate falls, MAC drops more than double, the delay grows")
+        C(mean(one_["srtt"]["goodput"]) >= mean(one_["rto"]["goodput"])
+          and one_["srtt"]["timeouts"] <= one_["rto"]["timeouts"],
+          "timeout_restart srtt, chain as shipped: no less goodput and no more timeouts than 003's restart")
+        C(rfr["less_share_larger"] >= rfr["less_n"] - 1 and rfr["less_top_timeouts_max"] < 10
+          and rfr["less_others_timeouts_min"] > 2 * rfr["less_top_timeouts_max"]
+          and rfr["big_share_smaller"],
+          "random per topology: where WCCP is less fair its top flow takes a larger share than TCP's top flow (all "
+          "but at most one topology) and times out under 10 times a run, under half the other flows' least; where "
+          "WCCP gains over 0.3 its top flow's share is below TCP's top flow's")
+        C(all(x["fast"] > x["wccp"] and x["share_fast"] < x["share"] and x["agg_fast"] > x["agg"]
+              for x in rfr["topologies"]) and 0 < len(rfr["reached"]) < len(rfr["topologies"]),
+          "random_fast_restart: with the faster restart the mean index rises, the top flow's share falls and the "
+          "aggregate rises in every topology, and the index reaches TCP's in some topologies but not all")
+        C(rfr["less_other_flow_min"] < rfr["less_top_timeouts_max"],
+          "random per topology: the other flows' mean hides single flows that time out less than the top flow's most")
+        C(rg["srtt"]["delay"] > rg["TCP"]["delay"] and rg["srtt"]["mac_drops"] > rg["TCP"]["mac_drops"],
+          "timeout_restart srtt, range model: WCCP keeps neither advantage (its delay and its MAC drops above TCP's)")
         C(topo["wccp_less_fair"] > 0 and topo["wccp_less_fair_beyond"] > 0,
           "random per topology: in some topologies WCCP is less fair than TCP beyond the runs' spread")
         C(Wa["jfi"] > Ta["jfi"] and Wa["delay"] < Ta["delay"] and Wa["aggregate"] < Ta["aggregate"]

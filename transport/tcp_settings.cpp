@@ -29,6 +29,7 @@ WccpSenderConfig wccp_sender_config(const WccpConfig& wccp, const FlowSpec& flow
   c.window_packets = static_cast<std::uint32_t>(wccp.window_packets);
   c.beta = wccp.beta;
   c.fast_retransmit = wccp.fast_retransmit;
+  c.timeout_restart = wccp.timeout_restart;
   c.rto.min = wccp.min_rto;
   c.rto.initial = wccp.initial_rto;
   c.handshake = wccp.handshake;

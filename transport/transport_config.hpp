@@ -14,6 +14,12 @@ namespace wmnsim {
 enum class TrafficType { saturated, cbr, poisson, on_off };
 enum class PeriodDistribution { exponential, constant };
 enum class TcpVariant { newreno, reno, fixed_window };
+// The rate a WCCP sender restarts from after the first of a run of timeouts:
+// rto, 003 Sec. III-E's r_p = 1/RTO of the doubled timer; srtt, ours (a departure,
+// off by default): r_p = min(r_p, 1/srtt), the rate 003 starts a flow from at its
+// first ACK but never above the rate before the timeout (1/RTO before any RTT
+// sample).
+enum class WccpTimeoutRestart { rto, srtt };
 
 // The receiver's window when a flow's transport object gives none, in segments:
 // ours (ns-2's window_ is 20), for TCP and for WCCP (003 is silent on it).
@@ -52,6 +58,7 @@ struct WccpConfig {
   Time initial_rto = TcpConfig{}.initial_rto;
   bool fast_retransmit = true;
   bool handshake = false;
+  WccpTimeoutRestart timeout_restart = WccpTimeoutRestart::rto;  // 003's rule by default
 };
 
 inline constexpr std::array<EnumName<TrafficType>, 4> kTrafficTypes{
@@ -65,6 +72,8 @@ inline constexpr std::array<EnumName<TcpVariant>, 3> kTcpVariants{
     {{"newreno", TcpVariant::newreno},
      {"reno", TcpVariant::reno},
      {"fixed_window", TcpVariant::fixed_window}}};
+inline constexpr std::array<EnumName<WccpTimeoutRestart>, 2> kWccpTimeoutRestarts{
+    {{"rto", WccpTimeoutRestart::rto}, {"srtt", WccpTimeoutRestart::srtt}}};
 constexpr std::string_view to_string(TrafficType v) { return enum_name(names(kTrafficTypes), v); }
 constexpr std::string_view to_string(TcpVariant v) { return enum_name(names(kTcpVariants), v); }
 

@@ -136,6 +136,7 @@ const ObjectParameter& tcp_object() {
 struct WccpKeys {
   NumberParameter beta;
   BooleanParameter fast_retransmit;
+  ChoiceParameter<WccpTimeoutRestart> timeout_restart;
 };
 
 const WccpKeys& wccp_keys() {
@@ -150,6 +151,15 @@ const WccpKeys& wccp_keys() {
                         .description = "resend a lost segment on the third duplicate ACK or a partial ACK, at "
                                        "the next permit, without changing the rate",
                         .source = "ours (003 names only the timeout)"}),
+      ChoiceParameter<WccpTimeoutRestart>(
+          {.key = "timeout_restart",
+           .names = names(kWccpTimeoutRestarts),
+           .fallback = WccpConfig{}.timeout_restart,
+           .description = "the rate after the first timeout of a run: rto, 003's r_p = 1/RTO of the doubled timer; "
+                          "srtt, a departure from 003 (ours, for a faster recovery): r_p = min(r_p, 1/srtt), the "
+                          "rate of 003's start-up but never above the rate before the timeout (1/RTO before any RTT "
+                          "sample)",
+           .source = "003 Sec. III-E (rto); ours (srtt)"}),
   };
   return keys;
 }
@@ -158,7 +168,7 @@ const ObjectParameter& wccp_object() {
   static const ObjectParameter object({
       .key = "wccp",
       .members = {wccp_keys().beta, window_packets_key(), min_rto_key(), initial_rto_key(),
-                  wccp_keys().fast_retransmit, handshake_key()},
+                  wccp_keys().fast_retransmit, wccp_keys().timeout_restart, handshake_key()},
       .description = "the WCCP sender's settings (docs/transport.md, \"WCCP\")",
       .source = "",
   });
@@ -291,6 +301,7 @@ TransportEntry wccp_entry() {
     c.min_rto = min_rto_key().read_or(w);
     c.initial_rto = initial_rto_key().read_or(w);
     c.fast_retransmit = k.fast_retransmit.read_or(w);
+    c.timeout_restart = k.timeout_restart.read_or(w);
     c.handshake = handshake_key().read_or(w);
     w.finish();
     return std::any(c);

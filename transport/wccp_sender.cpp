@@ -182,11 +182,25 @@ void WccpSender::on_duplicate_ack() {
   }
 }
 
+double WccpSender::timeout_restart_rate() const {
+  const RttEstimator& rtt = core_.rtt();
+  if (config_.timeout_restart == WccpTimeoutRestart::srtt && rtt.has_sample()) {
+    // Ours: restart from 003's start-up rate (r_p = 1/srtt at the first ACK), not
+    // from the backed-off timer; a restart, so never above the rate before the
+    // timeout (a flow the network throttled below 1/srtt keeps its r_p). set_rate
+    // still holds r_p >= 1/RTO.
+    return std::min(rate_, 1.0 / rtt.srtt().to_seconds());
+  }
+  // 003's rule, and "srtt" before any RTT sample (a timeout of the first packet).
+  return rto_rate();  // 003 Sec. III-E: r_p = 1/RTO, the doubled RTO
+}
+
 void WccpSender::on_timeout(Time /*rto_before*/, bool backed_off) {
   last_timeout_ = scheduler_.now();
-  // Sec. III-E, first timeout: the core doubled the timer; reset r_p = 1/RTO.
-  // Back-to-back ones before a new ACK do neither.
-  if (backed_off) set_rate(rto_rate());
+  // Sec. III-E, first timeout: the core doubled the timer; reset r_p = 1/RTO (or,
+  // with timeout_restart "srtt", 1/srtt). Back-to-back ones before a new ACK do
+  // neither.
+  if (backed_off) set_rate(timeout_restart_rate());
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, config_.address.src,
              "wccp flow {}: retransmission timeout, RTO {:.6f}s, r_p {:.3f}/s, resending byte {}",
              config_.address.flow, core_.rtt().rto().to_seconds(), rate_, core_.snd_una());

@@ -29,6 +29,13 @@
 //    found (RFC 6582's partial ACK), resends the oldest unacknowledged segment at
 //    the next permit, without touching r_p: TCP's loss repair without its window;
 //  - an ACK whose fb is infinite (no node on the path gave feedback) leaves r_p alone;
+//  - timeout_restart "srtt" (off by default; a departure from 003): the first timeout
+//    sets r_p = min(r_p, 1/srtt), the rate of 003's start-up but never above the
+//    rate before (a restart: a throttled flow keeps its r_p), instead of 1/RTO of
+//    the doubled timer (with RTO = srtt + 4 RTTVAR doubled, the stored chain9 runs
+//    show RTO 3-8 times srtt, T_c = beta/r_p as many times longer and recoveries
+//    of several to about 20 s: docs/reproductions/wccp.md); before any RTT sample
+//    003's 1/RTO; everything else of the timeout rule stays;
 //  - RTT samples and the RTO follow RFC 6298 with Karn's algorithm, as TcpSender.
 // Reliable delivery (sequence space, ACKs, RTT, the retransmission timer with the
 // back-off of 003's timeout rule: RtoBackoff::first_of_back_to_back) is the
@@ -59,6 +66,9 @@ struct WccpSenderConfig {
   std::uint32_t window_packets = kDefaultWindowPackets;  // at most this many segments outstanding
   double beta = WccpConfig{}.beta;  // Eq. 15: at least beta packets per control interval
   bool fast_retransmit = true;
+  // The rate after the first timeout of a run: 003's 1/RTO, or (ours, a departure)
+  // min(r_p, 1/srtt). WccpConfig's comment says more; docs/transport.md, "WCCP".
+  WccpTimeoutRestart timeout_restart = WccpTimeoutRestart::rto;
   RtoLimits rto;
   TcpApplication application = TcpApplication::bulk;
   std::uint64_t finite_bytes = 0;  // finite only
@@ -129,6 +139,8 @@ class WccpSender final : public PacketSink, public TrafficGenerator::Consumer {
   // 003's one rate from the RTO: r_p restarts from 1/RTO after a timeout (and
   // before any RTT sample), and never falls below it.
   double rto_rate() const { return 1.0 / core_.rtt().rto().to_seconds(); }
+  // The rate the first timeout of a run sets (config_.timeout_restart).
+  double timeout_restart_rate() const;
 
   Scheduler& scheduler_;
   WccpSenderConfig config_;

@@ -107,3 +107,56 @@ def test_run_metrics():
     assert r.per_flow("a") == [60.0, 0.0]
     # The flows' mean RTTs (a: 0.3, b: 1.0), averaged over the flows; a flow without samples does not count.
     assert r.rtt() == [pytest.approx(0.65), pytest.approx(0.5)]
+
+
+def _runs_and_flows(runs, flows):
+    import types
+    return types.SimpleNamespace(runs=pd.DataFrame(runs), flows=pd.DataFrame(flows))
+
+
+def _random_fast_restart_inputs():
+    """Topology 02, three flows, seed 1 in `random`, seed 2 in `random_seeds`, both in
+    `random_fast_restart`; goodput in bit/s."""
+    def flows(scenario, seed, goodput, timeouts):
+        return [{"scenario": scenario, "seed": seed, "flow_id": f"f{i + 1}", "goodput_bps": g, "timeouts": t}
+                for i, (g, t) in enumerate(zip(goodput, timeouts))]
+
+    def run(scenario, seed, jfi):
+        return {"scenario": scenario, "seed": seed, "jain_fairness_index": jfi, "simulated_time_s": 300.0}
+    seed1 = _runs_and_flows(
+        [run("snapshot_02_tcp", 1, 0.5), run("snapshot_02_wccp", 1, 0.4)],
+        flows("snapshot_02_tcp", 1, [100, 700, 200], [0, 0, 0]) +
+        flows("snapshot_02_wccp", 1, [600, 200, 200], [1, 10, 0]))
+    more = _runs_and_flows(
+        [run("snapshot_02_tcp", 2, 0.6), run("snapshot_02_wccp", 2, 0.5)],
+        flows("snapshot_02_tcp", 2, [100, 500, 400], [0, 0, 0]) +
+        flows("snapshot_02_wccp", 2, [400, 300, 300], [3, 20, 2]))
+    fast = _runs_and_flows(
+        [run("snapshot_02_wccp", 1, 0.7), run("snapshot_02_wccp", 2, 0.8)],
+        flows("snapshot_02_wccp", 1, [300, 300, 400], [0, 0, 0]) +
+        flows("snapshot_02_wccp", 2, [300, 350, 350], [0, 0, 0]))
+    return seed1, more, fast
+
+
+def test_top_flows_is_wccps_top_flow_with_the_others_timeouts():
+    seed1, more, _ = _random_fast_restart_inputs()
+    top = wr.top_flows(seed1, more).loc["02"]
+    # WCCP means: f1 500 bit/s (2 timeouts a run), f2 250 (15), f3 250 (1); TCP's top: f2, 600 of 1000.
+    assert top["flow"] == "f1"
+    assert top["share_wccp"] == pytest.approx(0.5)
+    assert top["share_tcp_top"] == pytest.approx(0.6)
+    assert top["timeouts_top"] == pytest.approx(2.0)
+    assert top["timeouts_others"] == pytest.approx(8.0)
+    assert top["timeouts_other_flow_min"] == pytest.approx(1.0)
+
+
+def test_random_fast_restart_table_and_its_caption_from_the_data():
+    seed1, more, fast = _random_fast_restart_inputs()
+    text, facts = wr.random_fast_restart_table(seed1, more, fast, wr.top_flows(seed1, more))
+    lines = text.splitlines()
+    assert lines[2] == ("| 02 | 0.550 | 0.450 (0.400-0.500) | 0.750 (0.700-0.800) | f1 | 0.60 | 0.50 | 0.30 | "
+                        "2.0 | 8.0 | 1 | 1 |")
+    assert "2 runs of each topology per column (seeds 1-2:" in text and "), 300 s;" in text
+    (x,) = facts["topologies"]
+    assert (x["tcp"], x["wccp"], x["fast"]) == (pytest.approx(0.55), pytest.approx(0.45), pytest.approx(0.75))
+    assert x["share_fast"] == pytest.approx(0.3)

@@ -243,6 +243,40 @@ TEST(ChannelAccess, Ns2DeferralSetsTheNavForEifsThenDifs) {
   EXPECT_EQ(w.grants[0].at, 1364_us + 50_us + n * 20_us);
 }
 
+TEST(ChannelAccess, Ns2DeferralUnderEdcaSetsTheNavForEifsThenTheCategorysAifs) {
+  // EDCA under deferral "ns2" (TXOP limits refused at load, scenario_radio.cpp): ns-2's
+  // EIFS NAV, then AIFS[AC] where ns-2's DCF has DIFS; AIFSN 3 is AIFS 70 us.
+  World w({EdcaParams{3, 32, 1024, {}}}, Deferral::ns2);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(1000_us, [&w] {
+    w.access->errored_reception();
+    EXPECT_EQ(w.access->nav_end(), 1364_us);
+    w.access->set_phy_busy(false);
+  });
+  w.sim.run_until(10_ms);
+  const int n = w.next_draw();
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 1364_us + 70_us + n * 20_us);
+}
+
+TEST(ChannelAccess, Ns2DeferralUnderEdcaGivesEachFunctionItsOwnAifsAfterTheEifsNav) {
+  // Two access functions under deferral "ns2", both asking while the medium is busy:
+  // the one EIFS NAV, then each function's own AIFS (AIFSN 3: 70 us, AIFSN 7: 150 us).
+  // Windows of one slot (backoff 0) keep the grant times free of the draws' order.
+  World w({EdcaParams{3, 1, 1, {}}, EdcaParams{7, 1, 1, {}}}, Deferral::ns2);
+  w.phy(0_us, true);
+  w.request(10_us, 0);
+  w.request(10_us, 1);
+  w.at(1000_us, [&w] {
+    w.access->errored_reception();
+    EXPECT_EQ(w.access->nav_end(), 1364_us);
+    w.access->set_phy_busy(false);
+  });
+  w.sim.run_until(10_ms);
+  EXPECT_EQ(w.grants, (std::vector<World::Grant>{{1364_us + 70_us, 0}, {1364_us + 150_us, 1}}));
+}
+
 TEST(ChannelAccess, TheShorterAifsWinsTheTimer) {
   // Two functions asking at once on an idle medium: AIFSN 2 at 50 us, AIFSN 7 at 150 us.
   World w({EdcaParams{7, 32, 1024, {}}, EdcaParams{2, 16, 32, {}}});

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/block_pool.hpp"
@@ -45,7 +46,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
       : draws(kBackoffKey), replay(kBackoffKey) {
     functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this),
                            draws);
-    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, Deferral::standard,
+    access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, config.deferral,
                                              ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
                                              *this, false, false);
     exchange = std::make_unique<FrameExchange>(
@@ -312,6 +313,105 @@ TEST(FrameExchange, RtsIsAnsweredByCtsOnlyWhileTheNavIsClear) {
   s.sim.run_until(10_ms);
   EXPECT_EQ(s.sent.size(), 1u);
   EXPECT_EQ(s.stats.cts_sent, 1u);
+}
+
+// ---- the refusal counters (MacStats rts_refused, cts_refused_busy, data_refused_after_cts) ----
+
+FrameExchangeConfig with_deferral(Deferral deferral, bool rts = false) {
+  FrameExchangeConfig c = Station::dcf_config();
+  c.deferral = deferral;
+  if (rts) c.rts_threshold = 0;
+  return c;
+}
+
+// A DATA frame for another station sets the NAV until 2 ms after its end; an RTS for
+// the station arrives 100 us after that end, inside the NAV. The standard refuses it
+// at its end (9.3.2.6, rts_refused); ns-2 accepts it there (recvRTS checks only its
+// tx_state_) and refuses the CTS SIFS later, the NAV still set (check_pktCTRL,
+// cts_refused_busy).
+TEST(FrameExchange, AnRtsUnderTheNavIsRefusedAtItsEndOrUnderNs2SifsLater) {
+  for (const Deferral deferral : {Deferral::standard, Deferral::ns2}) {
+    SCOPED_TRACE(deferral == Deferral::ns2 ? "ns2" : "standard");
+    Station s(with_deferral(deferral));
+    const Time other_end = s.receive(1_ms, FrameKind::data, kPeer, kOther, 2000_us, phy::kDsssMcs[3]);
+    const Time rts_end = s.receive(other_end + 100_us, FrameKind::rts, kPeer, kMe, 1500_us);
+    const bool ns2 = deferral == Deferral::ns2;
+    s.sim.run_until(rts_end - 1_ps);
+    EXPECT_EQ(s.stats.rts_refused, 0u);
+    s.sim.run_until(rts_end + 1_ps);
+    EXPECT_EQ(s.stats.rts_refused, ns2 ? 0u : 1u);
+    s.sim.run_until(rts_end + 10_us - 1_ps);
+    EXPECT_EQ(s.stats.cts_refused_busy, 0u);
+    s.sim.run_until(rts_end + 10_us + 1_ps);
+    EXPECT_EQ(s.stats.cts_refused_busy, ns2 ? 1u : 0u);
+    s.sim.run_until(4_ms);
+    EXPECT_TRUE(s.sent.empty());
+    EXPECT_EQ(s.stats.cts_sent, 0u);
+    EXPECT_EQ(s.stats.data_refused_after_cts, 0u);
+  }
+}
+
+// The station answers an RTS (Duration 1500 us) with a CTS and waits for the DATA;
+// ns-2's send timer runs until the DATA the CTS announces would have ended. A second
+// RTS, from another station, arrives just after the CTS. The standard answers it (the
+// NAV is clear and no exchange of the station's own is under way); ns-2 refuses it at
+// its end, its tx_state_ busy (rts_refused).
+TEST(FrameExchange, UnderNs2AnRtsDuringTheWaitForTheDataIsRefused) {
+  for (const Deferral deferral : {Deferral::standard, Deferral::ns2}) {
+    SCOPED_TRACE(deferral == Deferral::ns2 ? "ns2" : "standard");
+    Station s(with_deferral(deferral));
+    const Time rts_end = s.receive(1_ms, FrameKind::rts, kPeer, kMe, 1500_us);
+    const Time cts_end = rts_end + 10_us + 304_us;
+    const Time rts2_end = s.receive(cts_end + 1_us, FrameKind::rts, kOther, kMe, 1500_us);
+    ASSERT_LT(rts2_end, cts_end + 1500_us - 10_us - 304_us);  // inside the announced wait
+    const bool ns2 = deferral == Deferral::ns2;
+    s.sim.run_until(rts2_end - 1_ps);
+    EXPECT_EQ(s.stats.rts_refused, 0u);
+    EXPECT_EQ(s.stats.cts_sent, 1u);
+    s.sim.run_until(rts2_end + 1_ps);
+    EXPECT_EQ(s.stats.rts_refused, ns2 ? 1u : 0u);
+    s.sim.run_until(rts2_end + 10_us + 1_ps);
+    EXPECT_EQ(s.stats.cts_sent, ns2 ? 1u : 2u);
+    EXPECT_EQ(s.stats.cts_refused_busy, 0u);
+  }
+}
+
+// The station sends an RTS and gets its CTS; another station's frame starts 5 us
+// after the CTS ends, so the medium is busy when the DATA is due SIFS after the CTS.
+// The standard sends the DATA (9.3.2.6); ns-2 does not (check_pktTx:
+// data_refused_after_cts) and sends a new RTS after a backoff.
+TEST(FrameExchange, UnderNs2NoDataWhenTheMediumIsBusySifsAfterTheCts) {
+  for (const Deferral deferral : {Deferral::standard, Deferral::ns2}) {
+    SCOPED_TRACE(deferral == Deferral::ns2 ? "ns2" : "standard");
+    Station s(with_deferral(deferral, true));
+    s.enqueue_at(0_us);
+    const Time rts_end = 50_us + 352_us;
+    const Time cts_end = s.receive(rts_end + 10_us, FrameKind::cts, kPeer, kMe);
+    s.receive(cts_end + 5_us, FrameKind::data, kOther, kPeer, 314_us, phy::kDsssMcs[3]);
+    const bool ns2 = deferral == Deferral::ns2;
+    s.sim.run_until(cts_end + 10_us - 1_ps);
+    EXPECT_EQ(s.stats.data_refused_after_cts, 0u);
+    s.sim.run_until(cts_end + 10_us + 1_ps);
+    EXPECT_EQ(s.stats.data_refused_after_cts, ns2 ? 1u : 0u);
+    ASSERT_EQ(s.sent.size(), ns2 ? 1u : 2u);
+    if (!ns2) {
+      EXPECT_EQ(s.sent[1].kind, FrameKind::data);
+    }
+    EXPECT_EQ(s.stats.rts_refused, 0u);
+    EXPECT_EQ(s.stats.cts_refused_busy, 0u);
+    s.sim.run_until(cts_end + 1_ms);  // the other frame's reception ends (its packet back in the pool)
+  }
+}
+
+// A TXOP limit under deferral "ns2" is refused at load (scenario_radio.cpp, and the
+// edca_txop controller in scenario_controllers.cpp); one reaching the MAC anyway is
+// an internal error, not a TXOP half emulated.
+TEST(FrameExchange, UnderNs2ATxopLimitFailsLoudly) {
+  Station s(with_deferral(Deferral::ns2), EdcaParams{2, 32, 1024, TxopLimit{Time::zero(), 2}});
+  s.enqueue_at(0_us, kPeer, 2);
+  const Time data_end = 50_us + s.data_airtime();
+  const Time ack_end = s.receive(data_end + 10_us, FrameKind::ack, kPeer, kMe);
+  EXPECT_THROW(s.sim.run_until(ack_end + 1_us), std::logic_error);
 }
 
 }  // namespace

@@ -291,6 +291,29 @@ TEST(ScenarioParse, RtoKeysOfTcpAndWccpFlows) {
   EXPECT_EQ(wccp.initial_rto, 6_s);
 }
 
+TEST(ScenarioParse, WccpTimeoutRestartKeyReachesTheFlowsConfig) {
+  json doc = minimal_scenario();
+  doc["flows"][0]["transport"] = "wccp";
+  EXPECT_EQ(parse_or_fail(doc).flows[0].params_as<WccpConfig>().timeout_restart, WccpTimeoutRestart::rto);
+  doc["flows"][0]["wccp"] = {{"timeout_restart", "srtt"}};
+  EXPECT_EQ(parse_or_fail(doc).flows[0].params_as<WccpConfig>().timeout_restart, WccpTimeoutRestart::srtt);
+}
+
+// EDCA under deferral "ns2" loads once no category has a TXOP limit: the standard's
+// AC_VI and AC_VO limits cleared (the refusals: tests/scenarios/bad_inputs.json).
+TEST(ScenarioMac, EdcaUnderNs2LoadsWithTheStandardsTxopLimitsCleared) {
+  json doc = minimal_scenario();
+  doc["mac"] = {{"type", "edca"},
+                {"deferral", "ns2"},
+                {"access_categories", {{"ac_vi", {{"txop_limit_us", 0}}}, {"ac_vo", {{"txop_limit_us", 0}}}}}};
+  const Scenario s = parse_or_fail(doc);
+  EXPECT_EQ(s.mac.params.deferral, Deferral::ns2);
+  for (const EdcaParams& ac : s.mac.params.access_categories) {
+    EXPECT_EQ(ac.txop.time, Time::zero());
+    EXPECT_EQ(ac.txop.frames, 0);
+  }
+}
+
 TEST(ScenarioNodeGroups, LineAndGridNumberTheirNodes) {
   json doc = minimal_scenario();
   doc["node_groups"] = {{{"id_prefix", "n"},

@@ -438,6 +438,7 @@ TEST(Tcp, WccpConfigFromAScenarioFlow) {
   wccp.min_rto = 1_s;
   wccp.initial_rto = 6_s;
   wccp.fast_retransmit = false;
+  wccp.timeout_restart = WccpTimeoutRestart::srtt;
   FlowSpec flow;
   flow.payload_bytes = 1000;
   flow.traffic.type = TrafficType::cbr;
@@ -448,6 +449,7 @@ TEST(Tcp, WccpConfigFromAScenarioFlow) {
   EXPECT_EQ(c.window_packets, 20u);
   EXPECT_EQ(c.beta, 4.0);
   EXPECT_FALSE(c.fast_retransmit);
+  EXPECT_EQ(c.timeout_restart, WccpTimeoutRestart::srtt);
   EXPECT_EQ(c.rto.min, 1_s);
   EXPECT_EQ(c.rto.initial, 6_s);
   EXPECT_EQ(c.application, TcpApplication::written);

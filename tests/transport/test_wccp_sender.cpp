@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "core/packet.hpp"
@@ -161,6 +162,105 @@ TEST(WccpSender, FirstTimeoutResetsTheRateAndDoublesTheTimerButBackToBackOnesDoN
   }
   EXPECT_EQ(first, 250_ms + rto / 2);
   EXPECT_EQ(bed.sender.rtt().backoffs(), 1);
+}
+
+// timeout_restart (ours, off by default): the same script of ACKs under 003's rule
+// and under "srtt". One ACK at 100 ms: srtt 100 ms, RTTVAR 50 ms, RTO 300 ms, so the
+// first timeout comes at 400 ms and doubles the RTO to 600 ms.
+TEST(WccpSender, TimeoutRestartChoosesTheRateAfterTheFirstTimeout) {
+  const auto run = [](WccpTimeoutRestart restart) {
+    WccpSenderConfig c = Bed::config();
+    c.timeout_restart = restart;
+    auto bed = std::make_unique<Bed>(c);
+    bed->ack_at(100_ms, 1, 0, 0.0);
+    bed->scheduler.run_until(1500_ms);
+    return bed;
+  };
+  // 003 Sec. III-E (the default): r_p = 1/RTO = 1/0.6 s; T_c = beta / r_p = 3 s; the
+  // next packet is the back-to-back timeout's resend at 1000 ms, r_p unchanged.
+  const auto rto = run(WccpTimeoutRestart::rto);
+  EXPECT_EQ(rto->sender.rtt().rto(), 600_ms);
+  EXPECT_NEAR(rto->sender.rate_pps(), 1.0 / 0.6, 1e-12);
+  EXPECT_EQ(rto->network.times(), (std::vector<Time>{0_ms, 100_ms, 200_ms, 300_ms, 400_ms, 1000_ms}));
+  EXPECT_TRUE(rto->network.sent[4].retransmitted);
+  EXPECT_NEAR(rto->network.sent[4].header.rate_pps, 1.0 / 0.6, 1e-12);
+  EXPECT_EQ(rto->network.sent[4].header.control_interval, 3_s);
+  EXPECT_EQ(rto->sender.stats().timeouts, 2u);
+  // "srtt": the same timeout at 400 ms, the same doubled RTO, but r_p = 1/srtt =
+  // 10/s and T_c = max(srtt, 5/10) = 0.5 s: the resend at once, then a permit every
+  // 100 ms; the timer, restarted by nothing, fires again at 1000 ms without
+  // touching r_p.
+  const auto srtt = run(WccpTimeoutRestart::srtt);
+  EXPECT_EQ(srtt->sender.rtt().rto(), 600_ms);
+  EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), 10.0);
+  EXPECT_TRUE(srtt->network.sent[4].retransmitted);
+  EXPECT_EQ(srtt->network.sent[4].at, 400_ms);
+  EXPECT_DOUBLE_EQ(srtt->network.sent[4].header.rate_pps, 10.0);
+  EXPECT_EQ(srtt->network.sent[4].header.control_interval, 500_ms);
+  // A permit every 100 ms from the resend on: new segments 4, 5, ... (the window is
+  // open), the back-to-back timeout at 1000 ms resending segment 1 in its slot.
+  std::vector<Time> expected{0_ms, 100_ms, 200_ms, 300_ms};
+  for (Time t = 400_ms; t <= 1500_ms; t += 100_ms) expected.push_back(t);
+  EXPECT_EQ(srtt->network.times(), expected);
+  EXPECT_EQ(srtt->network.sent[5].seq, 4 * kMss);
+  EXPECT_FALSE(srtt->network.sent[5].retransmitted);
+  EXPECT_TRUE(srtt->network.sent[10].retransmitted);
+  EXPECT_EQ(srtt->network.sent[10].seq, 1 * kMss);
+  EXPECT_DOUBLE_EQ(srtt->network.sent[10].header.rate_pps, 10.0);
+  EXPECT_EQ(srtt->sender.stats().timeouts, 2u);
+}
+
+// "srtt" after feedback moved r_p away from 1/srtt. ACKs at 100 ms (srtt 100 ms,
+// r_p 10/s) and at 150 ms, of packet 1 sent at 100 ms (a 50-ms sample: srtt
+// 7/8 x 100 + 1/8 x 50 = 93.75 ms, RTTVAR 3/4 x 50 + 1/4 x 50 = 50 ms, RTO
+// 293.75 ms, doubled 587.5 ms by the first timeout); that ACK leaves nothing
+// outstanding, so the timer starts again with packet 2, which goes when the half
+// permit left at 150 ms has accrued at the new rate.
+//  - fb +10: r_p 20/s, above 1/srtt = 10.67/s; packet 2 at 175 ms, the timeout at
+//    468.75 ms lowers r_p to 1/srtt (003's rule: 1/0.5875 s);
+//  - fb -8: r_p held at the floor 1/RTO = 3.40/s, below 1/srtt; packet 2 at
+//    150 + 0.5/3.40 s = 296.875 ms, the timeout at 590.625 ms leaves r_p there (a
+//    restart never raises r_p), as does the back-to-back one 587.5 ms later.
+TEST(WccpSender, TimeoutRestartSrttIsTheSmallerOfTheRateAndOneOverSrtt) {
+  const auto run = [](WccpTimeoutRestart restart, double fb, Time until) {
+    WccpSenderConfig c = Bed::config();
+    c.timeout_restart = restart;
+    auto bed = std::make_unique<Bed>(c);
+    bed->ack_at(100_ms, 1, 0, 0.0);
+    bed->ack_at(150_ms, 2, 1, fb);
+    bed->scheduler.run_until(until);
+    return bed;
+  };
+  const double one_over_srtt = 1.0 / 0.09375;
+  const double floor_before = 1.0 / 0.29375;
+  {
+    SCOPED_TRACE("r_p above 1/srtt");
+    const auto srtt = run(WccpTimeoutRestart::srtt, 10.0, 468750_us - 1_ps);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), 20.0);
+    EXPECT_EQ(srtt->network.sent.at(2).at, 175_ms);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 0u);
+    srtt->scheduler.run_until(468750_us + 1_ps);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 1u);
+    EXPECT_EQ(srtt->sender.rtt().rto(), 587500_us);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), one_over_srtt);
+    const auto rto = run(WccpTimeoutRestart::rto, 10.0, 468750_us + 1_ps);
+    EXPECT_EQ(rto->sender.stats().timeouts, 1u);
+    EXPECT_DOUBLE_EQ(rto->sender.rate_pps(), 1.0 / 0.5875);
+  }
+  {
+    SCOPED_TRACE("r_p below 1/srtt");
+    const auto srtt = run(WccpTimeoutRestart::srtt, -8.0, 590625_us - 1_ps);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), floor_before);
+    EXPECT_EQ(srtt->network.sent.at(2).at, 296875_us);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 0u);
+    srtt->scheduler.run_until(590625_us + 1_ps);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 1u);
+    EXPECT_EQ(srtt->sender.rtt().rto(), 587500_us);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), floor_before);
+    srtt->scheduler.run_until(1500_ms);
+    EXPECT_EQ(srtt->sender.stats().timeouts, 2u);
+    EXPECT_DOUBLE_EQ(srtt->sender.rate_pps(), floor_before);
+  }
 }
 
 TEST(WccpSender, FeedbackOfPacketsSentBeforeATimeoutIsIgnored) {
