@@ -13,7 +13,9 @@ written (the first snapshot with an allocation under a function taking
 `wmnsim::Results&`), unless --snapshot names one. Each allocation site of the
 heap tree's first level is named by its first frames in wmnsim's code (standard
 library and allocator frames skipped) and divided by the node count. Sites under
---min-bytes per node are summed in one line.
+--min-bytes per node are summed in one line. With --groups the sites are summed
+into the groups of docs/performance.md's table instead (GROUPS below: the first
+pattern that a site's frames match).
 """
 
 import argparse
@@ -25,6 +27,22 @@ STD_FRAME = re.compile(
     r"std_function|basic_string\w*|list\.tcc|deque\.tcc|invoke|stl_construct|stl_uninitialized|"
     r"ptr_traits|functional|new_op\w*)\.h\w*:\d+\)")
 NODE = re.compile(r"(\s*)n(\d+): (\d+) (.*)")
+
+# (group, pattern over a site's frames), first match wins: the Node first (its
+# make_unique names the routing tables and the ledger among its template arguments).
+GROUPS = [
+    ("Node", r"make_unique<wmnsim::Node\b|network\.cpp:92\)"),
+    ("PHY links (per neighbour)", r"fill_links|std::vector<wmnsim::phy::Link"),
+    ("the medium's delivery order (per neighbour)", r"sort_deliveries"),
+    ("routing graph and tables", r"routing_detail|RoutingTables|NextHop|adjacency_list"),
+    ("mac::AccessFunction", r"AccessFunction"),
+    ("the MAC's drop-tail queue", r"drop_tail"),
+    ("mac::Mac", r"make_unique<wmnsim::mac::Mac\b|mac_builder\.cpp:68\)"),
+    ("phy::Radio", r"make_unique<wmnsim::phy::Radio\b|medium\.cpp:23\)"),
+    ("the radios' exact error caches", r"ChunkErrorCache|go_exact"),
+    ("packet ledger", r"PacketLedger"),
+    ("scenario records", r"parse_scenario|NodeConfig|RadioSpec|parse_node"),
+]
 
 
 def read_snapshots(path):
@@ -72,12 +90,26 @@ def site_name(node, frames):
     return " <- ".join(names) if names else name[:120]
 
 
+def site_frames(node):
+    """Every frame down a site's chain (the largest branch where it splits)."""
+    names = []
+    while True:
+        # The function's name and its file:line, not its parameter types (a Node's
+        # constructor takes a PacketLedger&, which is not the ledger's allocation).
+        name = re.sub(r" \(in /[^)]*\)", "", node[1])
+        names.append(re.sub(r"\((?![\w.]+\.\w+:\d+\))[^()]*(\([^()]*\)[^()]*)*\)", "()", name))
+        if not node[2]:
+            return " ".join(names)
+        node = max(node[2], key=lambda c: c[0])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("massif_out")
     ap.add_argument("--nodes", type=int, required=True, help="the node count profiled")
     ap.add_argument("--snapshot", type=int, help="read this snapshot instead of the end of the run")
     ap.add_argument("--frames", type=int, default=2, help="wmnsim frames naming a site (2)")
+    ap.add_argument("--groups", action="store_true", help="sum the sites into GROUPS")
     ap.add_argument("--min-bytes", type=float, default=8.0, help="smallest site shown, bytes per node (8)")
     args = ap.parse_args(argv)
     detailed = [s for s in read_snapshots(args.massif_out) if s["root"] is not None]
@@ -95,6 +127,20 @@ def main(argv=None):
             sys.exit("massif_breakdown: no detailed snapshot before the results (use --detailed-freq=1)")
     n = args.nodes
     print(f"snapshot {chosen['id']}: heap {chosen['heap']:,} B, {chosen['heap'] / n:,.0f} B per node ({n:,} nodes)")
+    if args.groups:
+        sums = {name: 0 for name, _ in GROUPS}
+        rest = 0
+        for site in chosen["root"][2]:
+            frames = site_frames(site)
+            group = next((name for name, pattern in GROUPS if re.search(pattern, frames)), None)
+            if group is None:
+                rest += site[0]
+            else:
+                sums[group] += site[0]
+        for name, total in sums.items():
+            print(f"{total / n:9.1f} {total:12,}  {name}")
+        print(f"{rest / n:9.1f} {rest:12,}  the rest")
+        return 0
     print(f"{'B/node':>9} {'bytes':>12}  site")
     small = 0
     for site in sorted(chosen["root"][2], key=lambda c: -c[0]):
