@@ -372,3 +372,29 @@ TEST(ChunkErrorCache, BitIdenticalToTheDirectComputation) {
 
 }  // namespace
 }  // namespace wmnsim::phy
+
+namespace wmnsim::phy {
+namespace {
+
+TEST(ChunkErrorCache, StaysSmallForAFewPairsAndGrowsForMany) {
+  // Issue 43 §3: a radio that sees a few (MCS, SINR) pairs keeps the smallest table;
+  // one that sees many grows to the full one, answering exactly all along.
+  const Mcs& mcs = *find_mcs(PhyFamily::Ofdm, 24'000'000);
+  const auto sinr = [](int i) { return std::pow(10.0, (3.0 + 0.01 * i) / 10.0); };
+  ChunkErrorCache few;
+  for (int round = 0; round < 1000; ++round) {
+    for (int i = 0; i < 6; ++i) few.chunk_log_success(mcs, sinr(i), Time::us(200));
+  }
+  EXPECT_EQ(few.slots(), std::size_t{1} << ChunkErrorCache::kMinLogSlots);
+  EXPECT_LT(few.misses(), 40u);  // the first six, and the few pairs that share a slot
+  ChunkErrorCache many;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 2000; ++i) {
+      EXPECT_EQ(many.chunk_log_success(mcs, sinr(i), Time::us(200)), chunk_log_success(mcs, sinr(i), Time::us(200)));
+    }
+  }
+  EXPECT_EQ(many.slots(), std::size_t{1} << ChunkErrorCache::kMaxLogSlots);
+}
+
+}  // namespace
+}  // namespace wmnsim::phy
