@@ -76,9 +76,9 @@ inline double decoding_units(const Mcs& mcs, double bits) {
 //
 // Sized on demand (issue 43 §3, memory per node): it starts at 16 entries (384 B)
 // and doubles, keeping its entries, each time it has missed twice its size since
-// the last doubling, up to 256 (6 KB). Most radios of a large network see a few
-// dozen pairs and stay small; a busy one reaches the full table after fewer than
-// 500 extra misses. The size changes only how often it recomputes, never a value.
+// the last doubling, up to 256 (6 KB). A radio whose lookups hit stays small; one
+// that keeps missing reaches the full table after fewer than 500 extra misses. The
+// size changes only how often it recomputes, never a value.
 class ChunkErrorCache {
  public:
   double chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration);
