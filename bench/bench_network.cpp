@@ -38,6 +38,9 @@
 // 100,000 nodes, 1,000 CBR flows (500 up, 500 down), 10 simulated seconds.
 //
 //   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16|all] [--gateway_trees [--down]]
+//
+// --sizes: the size of each object a node or radio holds (issue 43 §3, memory per
+// node; docs/performance.md "Memory per node"). Heap blocks they own are massif's.
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -56,6 +59,10 @@
 #include <string>
 #include <vector>
 
+#include "core/node.hpp"
+#include "core/packet_ledger.hpp"
+#include "mac/mac.hpp"
+#include "phy/radio.hpp"
 #include "scenario/scenario.hpp"
 #include "runner/run_scenario.hpp"
 
@@ -295,6 +302,30 @@ int scale(const ScaleOptions& o) {
   return 0;
 }
 
+// The objects every node or radio holds, with their parts (--sizes).
+void print_sizes() {
+  const auto row = [](const char* name, std::size_t bytes) { std::printf("%-44s %6zu\n", name, bytes); };
+  std::printf("%-44s %6s\n", "object (per radio unless said)", "bytes");
+  row("mac::Mac", sizeof(mac::Mac));
+  row("  mac::FrameExchange", sizeof(mac::FrameExchange));
+  row("    DelayDistribution (x2)", sizeof(DelayDistribution));
+  row("    mac::DuplicateFilter", sizeof(mac::DuplicateFilter));
+  row("  mac::ChannelAccess", sizeof(mac::ChannelAccess));
+  row("  mac::MacStats", sizeof(mac::MacStats));
+  row("  mac::BusyTimeMeter", sizeof(mac::BusyTimeMeter));
+  row("  mac::MacTiming", sizeof(mac::MacTiming));
+  row("  mac::AccessClassifier", sizeof(mac::AccessClassifier));
+  row("mac::AccessFunction (heap, per category)", sizeof(mac::AccessFunction));
+  row("phy::Radio", sizeof(phy::Radio));
+  row("  phy::PhyProfile", sizeof(phy::PhyProfile));
+  row("  phy::ReceptionConfig", sizeof(phy::ReceptionConfig));
+  row("  phy::FrameSuccess", sizeof(phy::FrameSuccess));
+  row("  phy::RadioStats", sizeof(phy::RadioStats));
+  row("Node (per node)", sizeof(Node));
+  row("DropCounters (ledger, per node)", sizeof(DropCounters));
+  row("EventId", sizeof(EventId));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -302,7 +333,10 @@ int main(int argc, char** argv) {
   bool scale_series = false;
   ScaleOptions scale_options;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--fingerprint") == 0) {
+    if (std::strcmp(argv[i], "--sizes") == 0) {
+      print_sizes();
+      return 0;
+    } else if (std::strcmp(argv[i], "--fingerprint") == 0) {
       g_fingerprint = true;
     } else if (std::strcmp(argv[i], "--scale") == 0) {
       scale_series = true;

@@ -18,6 +18,8 @@ void DropCounters::add(const Packet& p, DropCause cause, bool in_window) {
   if (in_window) window_total.add(p);
 }
 
+const DropCounters PacketLedger::kNoDrops{};
+
 PacketLedger::PacketLedger(std::size_t nodes, std::size_t flows, Time window_begin, Time window_end)
     : node_drops_(nodes), flow_drops_(flows), flow_deliveries_(flows), flow_sent_(flows), window_begin_(window_begin), window_end_(window_end) {}
 
@@ -87,7 +89,9 @@ bool PacketLedger::dropped(const Packet& p, std::uint32_t node, DropCause cause,
   e->fate = dropped_fate;
   ++dropped_;
   const bool in_window = window_begin_ <= now && now < window_end_;
-  node_drops_.at(node).add(p, cause, in_window);
+  std::unique_ptr<DropCounters>& counters = node_drops_.at(node);
+  if (!counters) counters = std::make_unique<DropCounters>();
+  counters->add(p, cause, in_window);
   if (p.flow != kNoFlow && p.flow < flow_drops_.size()) {
     flow_drops_[p.flow].add(p, cause, in_window);
     if (p.transport.carries_data()) {

@@ -15,11 +15,14 @@
 // Drops of packets still at their source (hops == 0) are local; the others are
 // intra-mesh. Rates count drops inside the measurement window.
 //
-// Cost: O(1) per event; 2 bytes per packet id issued (a flat array by id).
+// Cost: O(1) per event; 2 bytes per packet id issued (a flat array by id). A node's
+// drop counters (432 bytes) exist only once it drops something: most nodes of a
+// large network never do, so the ledger holds 8 bytes per node (issue 43 §3).
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/delay_distribution.hpp"
@@ -105,7 +108,11 @@ class PacketLedger {
   // Returns false for a stale copy (not a loss; not tallied as a drop).
   bool dropped(const Packet& p, std::uint32_t node, DropCause cause, Time now);
 
-  const DropCounters& node_drops(std::uint32_t node) const { return node_drops_.at(node); }
+  // A node that never dropped anything reads all zeros.
+  const DropCounters& node_drops(std::uint32_t node) const {
+    const std::unique_ptr<DropCounters>& counters = node_drops_.at(node);
+    return counters ? *counters : kNoDrops;
+  }
   const DropCounters& flow_drops(std::uint32_t flow) const { return flow_drops_.at(flow); }
   const DropCounters& all_drops() const { return all_drops_; }
   // Data packets of the flow (not its ACKs) delivered at the flow's destination.
@@ -128,7 +135,8 @@ class PacketLedger {
   Entry* entry(PacketId id);
 
   std::vector<Entry> entries_;  // by packet id
-  std::vector<DropCounters> node_drops_;
+  static const DropCounters kNoDrops;
+  std::vector<std::unique_ptr<DropCounters>> node_drops_;  // by node; null until its first drop
   std::vector<DropCounters> flow_drops_;
   std::vector<FlowDeliveries> flow_deliveries_;
   std::vector<FlowSent> flow_sent_;

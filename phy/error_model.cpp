@@ -221,15 +221,30 @@ double ChunkErrorCache::chunk_log_success(const Mcs& mcs, double sinr_linear, Ti
   if (c.bits == 0.0) return 0.0;
   std::uint64_t sinr_bits = 0;
   std::memcpy(&sinr_bits, &c.sinr_linear, sizeof sinr_bits);
-  const auto mcs_bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&mcs));
+  Entry& e = entries_[slot_of(&mcs, sinr_bits, log_slots_)];
+  if (e.mcs == &mcs && e.sinr_bits == sinr_bits) return decoding_units(mcs, c.bits) * e.unit_log_success;
+  const double unit = unit_log_success(mcs, c.sinr_linear);
+  e = Entry{&mcs, sinr_bits, unit};
+  ++misses_;
+  // (Growing may move or evict `e`: the value is returned from `unit`.)
+  if (++misses_since_growth_ >= 2 * entries_.size() && log_slots_ < kMaxLogSlots) grow();
+  return decoding_units(mcs, c.bits) * unit;
+}
+
+std::size_t ChunkErrorCache::slot_of(const Mcs* mcs, std::uint64_t sinr_bits, int log_slots) {
+  const auto mcs_bits = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(mcs));
   // Fibonacci hashing of both keys into the table.
-  const std::size_t slot = ((sinr_bits ^ (mcs_bits << 7)) * 0x9E3779B97F4A7C15ull) >> (64 - kLogSlots);
-  Entry& e = entries_[slot];
-  if (e.mcs != &mcs || e.sinr_bits != sinr_bits) {
-    e = Entry{&mcs, sinr_bits, unit_log_success(mcs, c.sinr_linear)};
-    ++misses_;
+  return ((sinr_bits ^ (mcs_bits << 7)) * 0x9E3779B97F4A7C15ull) >> (64 - log_slots);
+}
+
+void ChunkErrorCache::grow() {
+  std::vector<Entry> bigger(entries_.size() * 2);
+  ++log_slots_;
+  for (const Entry& e : entries_) {
+    if (e.mcs != nullptr) bigger[slot_of(e.mcs, e.sinr_bits, log_slots_)] = e;
   }
-  return decoding_units(mcs, c.bits) * e.unit_log_success;
+  entries_ = std::move(bigger);
+  misses_since_growth_ = 0;
 }
 
 double chunk_success_probability(const Mcs& mcs, double sinr_linear, std::uint64_t bits) {

@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/time.hpp"
 #include "phy/mcs.hpp"
@@ -71,21 +72,35 @@ inline double decoding_units(const Mcs& mcs, double bits) {
 // only not repeated. A receiver sees the same few SINRs again and again (the
 // same senders at the same powers, often with no interference), and the error
 // functions (erfc, exp, log1p) were most of the cost of a reception. One per radio:
-// no shared state. Direct-mapped, 256 entries; a collision just recomputes.
+// no shared state. Direct-mapped; a collision just recomputes.
+//
+// Sized on demand (issue 43 §3, memory per node): it starts at 16 entries (384 B)
+// and doubles, keeping its entries, each time it has missed twice its size since
+// the last doubling, up to 256 (6 KB). A radio whose lookups hit stays small; one
+// that keeps missing reaches the full table after fewer than 500 extra misses. The
+// size changes only how often it recomputes, never a value.
 class ChunkErrorCache {
  public:
   double chunk_log_success(const Mcs& mcs, double sinr_linear, Time duration);
   std::uint64_t misses() const { return misses_; }
+  std::size_t slots() const { return entries_.size(); }
+
+  static constexpr int kMinLogSlots = 4;
+  static constexpr int kMaxLogSlots = 8;
 
  private:
-  static constexpr int kLogSlots = 8;
   struct Entry {
     const Mcs* mcs = nullptr;
     std::uint64_t sinr_bits = 0;
     double unit_log_success = 0.0;
   };
-  std::array<Entry, std::size_t{1} << kLogSlots> entries_{};
+  static std::size_t slot_of(const Mcs* mcs, std::uint64_t sinr_bits, int log_slots);
+  void grow();
+
+  int log_slots_ = kMinLogSlots;
+  std::vector<Entry> entries_ = std::vector<Entry>(std::size_t{1} << kMinLogSlots);
   std::uint64_t misses_ = 0;
+  std::uint64_t misses_since_growth_ = 0;
 };
 
 // PER of a frame made of chunks: 1 - product of the chunks' success probabilities.

@@ -64,8 +64,9 @@ struct WorstChunk {
 };
 
 // One per radio, reused frame after frame (the chunk list keeps its capacity).
-// The exact path's ChunkErrorCache (6 KB) is allocated only when a radio first
-// needs it, so a radio that never meets an undecided draw does not carry it.
+// The exact path's ChunkErrorCache (384 B to 6 KB, error_model.hpp) is allocated
+// only when a radio first needs it, so a radio that never meets an undecided draw
+// does not carry it.
 class FrameSuccess {
  public:
   // `exact`: evaluate every chunk's closed form as it comes (the reference path).

@@ -126,6 +126,12 @@ TEST(Node, DropsAtTtlOneAndWithoutRouteRecordingNodeAndHops) {
   EXPECT_EQ(d.intra_mesh_by_cause[static_cast<std::size_t>(DropCause::no_route)].packets, 0u);
   EXPECT_EQ(d.local.packets, 1u);       // the unroutable one had made none
   EXPECT_EQ(d.window_total.hop_weighted_bits, 1500u * 8u * 1u);
+  // Nodes that dropped nothing have no counters of their own (issue 43 §3) and read
+  // zeros; the node that dropped keeps its own.
+  EXPECT_EQ(w.ledger.node_drops(0).total.packets, 0u);
+  EXPECT_EQ(w.ledger.node_drops(2).total.packets, 0u);
+  EXPECT_NE(&w.ledger.node_drops(0), &d);
+  EXPECT_THROW(static_cast<void>(w.ledger.node_drops(3)), std::out_of_range);
 }
 
 TEST(Node, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {

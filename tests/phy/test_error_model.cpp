@@ -372,3 +372,28 @@ TEST(ChunkErrorCache, BitIdenticalToTheDirectComputation) {
 
 }  // namespace
 }  // namespace wmnsim::phy
+
+namespace wmnsim::phy {
+namespace {
+
+TEST(ChunkErrorCache, StaysSmallWhileItHitsAndGrowsWhileItMisses) {
+  // Issue 43 §3: a radio whose lookups hit keeps the smallest table; one that
+  // misses grows to the full one, answering exactly all along. (One pair for the
+  // first: which pairs share a slot depends on the Mcs's address, so on the run.)
+  const Mcs& mcs = *find_mcs(PhyFamily::Ofdm, 24'000'000);
+  const auto sinr = [](int i) { return std::pow(10.0, (3.0 + 0.01 * i) / 10.0); };
+  ChunkErrorCache hits;
+  for (int round = 0; round < 1000; ++round) hits.chunk_log_success(mcs, sinr(0), Time::us(200));
+  EXPECT_EQ(hits.slots(), std::size_t{1} << ChunkErrorCache::kMinLogSlots);
+  EXPECT_EQ(hits.misses(), 1u);
+  ChunkErrorCache many;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 2000; ++i) {
+      EXPECT_EQ(many.chunk_log_success(mcs, sinr(i), Time::us(200)), chunk_log_success(mcs, sinr(i), Time::us(200)));
+    }
+  }
+  EXPECT_EQ(many.slots(), std::size_t{1} << ChunkErrorCache::kMaxLogSlots);
+}
+
+}  // namespace
+}  // namespace wmnsim::phy
