@@ -134,14 +134,21 @@ TEST(Node, DropsAtTtlOneAndWithoutRouteRecordingNodeAndHops) {
   EXPECT_THROW(static_cast<void>(w.ledger.node_drops(3)), std::out_of_range);
 }
 
-TEST(Node, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
+// Node 0 has sent a packet towards node 1, the relay: its MAC holds it.
+class SentToTheRelay : public ::testing::Test {
+ protected:
+  SentToTheRelay() {
+    a.add_interface(radio_a);
+    relay.add_interface(radio_relay);
+    a.receive(w.packet(0, 2, 0));
+  }
   World w;
   HoldingInterface radio_a, radio_relay;
-  Node a(w.scheduler, 0, w.tables, w.ledger);
-  Node relay(w.scheduler, 1, w.tables, w.ledger);
-  a.add_interface(radio_a);
-  relay.add_interface(radio_relay);
-  a.receive(w.packet(0, 2, 0));
+  Node a{w.scheduler, 0, w.tables, w.ledger};
+  Node relay{w.scheduler, 1, w.tables, w.ledger};
+};
+
+TEST_F(SentToTheRelay, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
   // The MAC hands the receiver a clone while keeping its own copy ...
   relay.arrive(w.pool.clone(*radio_a.held[0]), PrevHop{0, 100});
   // ... and later gives up on it (the ACKs were lost): not a loss.
@@ -164,16 +171,9 @@ TEST(Node, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
   EXPECT_EQ(w.ledger.node_drops(1).intra_mesh.packets, 1u);
 }
 
-TEST(Node, AFalseDuplicateIsALossAtTheReceiverAfterTheHop) {
+TEST_F(SentToTheRelay, AFalseDuplicateIsALossAtTheReceiverAfterTheHop) {
   // The sender's MAC released its copy on the ACK; the receiver's MAC discarded
   // the frame as a duplicate (mac/duplicate_filter.hpp) and hands the node a copy.
-  World w;
-  HoldingInterface radio_a, radio_relay;
-  Node a(w.scheduler, 0, w.tables, w.ledger);
-  Node relay(w.scheduler, 1, w.tables, w.ledger);
-  a.add_interface(radio_a);
-  relay.add_interface(radio_relay);
-  a.receive(w.packet(0, 2, 0));
   PacketPtr sent = std::move(radio_a.held[0]);
   radio_a.held.clear();
   relay.on_drop(w.pool.clone(*sent), DropCause::false_duplicate, w.scheduler.now());

@@ -227,9 +227,9 @@ TEST(ChannelAccess, EifsOfAnEdcaFunctionIsEifsMinusDifsPlusItsAifs) {
   EXPECT_EQ(w.grants[0].at, 1000_us + 364_us - 50_us + 70_us + n * 20_us);
 }
 
-TEST(ChannelAccess, Ns2DeferralSetsTheNavForEifsThenDifs) {
-  // ns-2's recv_timer: the NAV for EIFS from the errored frame's end, then DIFS.
-  World w({kDcf}, Deferral::ns2);
+// A request while the medium is busy, an errored frame ending at 1000 us, the medium
+// idle after it: under deferral "ns2" the NAV is set for EIFS from its end.
+void errored_frame_at_1000_us(World& w) {
   w.phy(0_us, true);
   w.request(10_us);
   w.at(1000_us, [&w] {
@@ -238,6 +238,12 @@ TEST(ChannelAccess, Ns2DeferralSetsTheNavForEifsThenDifs) {
     w.access->set_phy_busy(false);
   });
   w.sim.run_until(10_ms);
+}
+
+TEST(ChannelAccess, Ns2DeferralSetsTheNavForEifsThenDifs) {
+  // ns-2's recv_timer: the NAV for EIFS from the errored frame's end, then DIFS.
+  World w({kDcf}, Deferral::ns2);
+  errored_frame_at_1000_us(w);
   const int n = w.next_draw();
   ASSERT_EQ(w.grants.size(), 1u);
   EXPECT_EQ(w.grants[0].at, 1364_us + 50_us + n * 20_us);
@@ -247,14 +253,7 @@ TEST(ChannelAccess, Ns2DeferralUnderEdcaSetsTheNavForEifsThenTheCategorysAifs) {
   // EDCA under deferral "ns2" (TXOP limits refused at load, scenario_radio.cpp): ns-2's
   // EIFS NAV, then AIFS[AC] where ns-2's DCF has DIFS; AIFSN 3 is AIFS 70 us.
   World w({EdcaParams{3, 32, 1024, {}}}, Deferral::ns2);
-  w.phy(0_us, true);
-  w.request(10_us);
-  w.at(1000_us, [&w] {
-    w.access->errored_reception();
-    EXPECT_EQ(w.access->nav_end(), 1364_us);
-    w.access->set_phy_busy(false);
-  });
-  w.sim.run_until(10_ms);
+  errored_frame_at_1000_us(w);
   const int n = w.next_draw();
   ASSERT_EQ(w.grants.size(), 1u);
   EXPECT_EQ(w.grants[0].at, 1364_us + 70_us + n * 20_us);

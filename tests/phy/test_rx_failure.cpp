@@ -191,17 +191,26 @@ TEST(RxFailure, TransmittingLosesTheReceptionAndMissesWhatArrives) {
   EXPECT_EQ(w.observer.at(a), at_a);
 }
 
-TEST(RxFailure, Ns2LocksOntoAWeakFrameAndLosesItBelowSensitivity) {
+// ns-2's defaults: two-ray ground at 914 MHz, 24.5 dBm, RXThresh 250 m, CSThresh 550 m.
+ReceptionConfig ns2_config() {
   ReceptionConfig rc;
   rc.kind = ReceptionKind::ns2;
   rc.noise = PowerDbm(-101.0);
   rc.sensitivity = PowerDbm(-64.37);   // ns-2's RXThresh: 250 m
   rc.cca_threshold = PowerDbm(-78.07);  // CSThresh: 550 m
-  World w(rc, profile_80211b(), true);
-  const RadioId b = w.add(0, 24.5), a = w.add(400, 24.5);
+  return rc;
+}
+
+void connect_two_ray_ground(World& w) {
   TwoRayGround m;
   m.frequency_hz = 914e6;
   w.medium.connect([m](RadioId, RadioId, double d) { return m.gain(d); });
+}
+
+TEST(RxFailure, Ns2LocksOntoAWeakFrameAndLosesItBelowSensitivity) {
+  World w(ns2_config(), profile_80211b(), true);
+  const RadioId b = w.add(0, 24.5), a = w.add(400, 24.5);
+  connect_two_ray_ground(w);
   w.send_at(1_ms, a, w.frame(2e6, 1000));
   w.sim.run_until(20_ms);
   const std::vector<Seen> expected{
@@ -214,16 +223,9 @@ TEST(RxFailure, Ns2NamesOnlyWhatOverlappedTheFrameAndWhatHoldsTheReceiverAfterIt
   // A's short frame collides with B's long one, and C's frame arrives after A's
   // has ended. C, the strongest, never overlapped A's frame, so B is A's
   // interferer; and C is missed because of B's frame, which holds the receiver.
-  ReceptionConfig rc;
-  rc.kind = ReceptionKind::ns2;
-  rc.noise = PowerDbm(-101.0);
-  rc.sensitivity = PowerDbm(-64.37);   // ns-2's RXThresh: 250 m
-  rc.cca_threshold = PowerDbm(-78.07);  // CSThresh: 550 m
-  World w(rc, profile_80211b(), true);
+  World w(ns2_config(), profile_80211b(), true);
   const RadioId r = w.add(0, 24.5), a = w.add(200, 24.5), b = w.add(-200, 24.5), c = w.add(100, 24.5);
-  TwoRayGround m;
-  m.frequency_hz = 914e6;
-  w.medium.connect([m](RadioId, RadioId, double d) { return m.gain(d); });
+  connect_two_ray_ground(w);
   const PhyFrame fa = w.frame(2e6, 100), fb = w.frame(2e6, 1000), fc = w.frame(2e6, 120);
   w.send_at(1_ms, a, fa);
   w.send_at(1_ms + 100_us, b, fb);  // equal power at R: both lost, B's lasts longer
