@@ -1222,7 +1222,12 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                         collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
                     _refresh_inventory(s.root)
                 for n, why in stale_runs(s, only=names):
-                    print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}`"
+                    try:  # only seeds added: the stored runs stay, the new seeds run alone
+                        more = any(seeds_to_add(s, n)[0].values())
+                    except (ValueError, OSError):
+                        more = False
+                    print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}"
+                          + (" --add-seeds`, the file only adds seeds" if more else "`")
                           + (" (a failed check)" if check else " (warning)"), file=sys.stderr)
                     if check:
                         status = max(status, EXIT_OUTSIDE)

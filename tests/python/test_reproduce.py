@@ -554,6 +554,8 @@ def test_add_seeds_runs_only_the_new_seeds_and_stores_what_a_full_run_would(repo
     assert _command(repo) == 0  # seeds 1, 2
     before = _stored(repo, "flows")
     _set_seeds(repo, [1, 2, 3])
+    assert _command(repo, report_only=True, check=True) == 3  # stale, and says how to add only the seed
+    assert "--experiments chain --add-seeds`, the file only adds seeds" in capsys.readouterr().err
     assert _command(repo, add_seeds=True) == 0
     assert "seeds added" in capsys.readouterr().err
     data = reproduce.load_data("tiny", "chain", root=repo)
