@@ -156,6 +156,7 @@ class AccessFunction {
   PacketPtr packet;
   ManagementFrame mgmt;
   std::uint16_t sequence = 0;
+  std::uint64_t mpdu_id = 0;  // Frame::mpdu_id
   bool sent_once = false;  // transmitted at least once: retransmissions set Retry
   int short_retries = 0;   // SRC (QSRC[AC])
   int long_retries = 0;    // LRC (QLRC[AC])

@@ -9,14 +9,13 @@
 // new frame whose first attempt failed can carry the number and the Retry bit of
 // the last frame it sent this receiver long ago. A real receiver discards it like
 // a duplicate, and so does the MAC; the simulator, which knows the packet, tells
-// the two apart so that the lost packet is accounted for (a false duplicate).
+// the two apart (each MPDU carries its transmitter's serial, Frame::mpdu_id, which
+// is not on the air) so that the loss is accounted for (a false duplicate).
 //
 // Cost: one hash lookup per received data frame.
 
 #include <cstdint>
 #include <unordered_map>
-
-#include "core/packet.hpp"
 
 namespace wmnsim::mac {
 
@@ -29,27 +28,26 @@ enum class SequenceMatch : std::uint8_t {
 class DuplicateFilter {
  public:
   // Records the frame and says whether the 9.3.2.10 rule takes it for a duplicate
-  // of the last one. `packet` is the frame's packet id (0 when it carries none, as
-  // management frames: a match is then always a retransmission).
+  // of the last one. `mpdu` is the frame's Frame::mpdu_id (0: unknown, and a match
+  // is then taken as the rule takes it).
   SequenceMatch check(std::uint32_t transmitter, std::uint8_t category, std::uint16_t sequence, bool retry,
-                      PacketId packet) {
+                      std::uint64_t mpdu) {
     const std::uint64_t key = (std::uint64_t{transmitter} << 8) | category;
-    auto [it, inserted] = last_.try_emplace(key, Last{packet, sequence});
+    auto [it, inserted] = last_.try_emplace(key, Last{mpdu, sequence});
     if (inserted) return SequenceMatch::new_frame;
     Last& last = it->second;
     SequenceMatch match = SequenceMatch::new_frame;
     if (retry && last.sequence == sequence) {
-      // Without both packet ids (management frames) a match is taken as the rule takes it.
-      const bool known = last.packet != 0 && packet != 0;
-      match = known && last.packet != packet ? SequenceMatch::false_duplicate : SequenceMatch::retransmission;
+      const bool known = last.mpdu != 0 && mpdu != 0;
+      match = known && last.mpdu != mpdu ? SequenceMatch::false_duplicate : SequenceMatch::retransmission;
     }
-    last = Last{packet, sequence};
+    last = Last{mpdu, sequence};
     return match;
   }
 
  private:
   struct Last {
-    PacketId packet;
+    std::uint64_t mpdu;
     std::uint16_t sequence;
   };
   std::unordered_map<std::uint64_t, Last> last_;

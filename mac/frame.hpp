@@ -97,6 +97,10 @@ struct Frame final : phy::PhyPayload {
   Time duration;                // Duration field: the NAV others set, whole microseconds
   std::uint16_t sequence = 0;   // 12-bit sequence number, data and action only (8.2.4.4)
   bool retry = false;           // Retry bit (8.2.4.1.8): duplicate filtering with `sequence`
+  // Not on the air: the transmitter's serial of the MPDU, the same in its every
+  // retransmission, so that a receiver tells a false duplicate (a new MPDU with a
+  // reused sequence number) from a true one (mac/duplicate_filter.hpp). 0: none.
+  std::uint64_t mpdu_id = 0;
   AccessCategory access_category = AccessCategory::ac_be;  // QoS DATA only
   PacketPtr packet;             // data kinds only
   // Action only: the body, shared read-only by the sender (for retries) and every

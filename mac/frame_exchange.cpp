@@ -119,6 +119,7 @@ void FrameExchange::load_next_mpdu(AccessFunction& f) {
     queueing_delays_.add(f.service_start - f.packet->queued_at);
   }
   f.sequence = take_sequence_number(management, f);
+  f.mpdu_id = ++mpdus_taken_;
   f.sent_once = false;
   f.short_retries = 0;
   f.long_retries = 0;
@@ -237,6 +238,7 @@ void FrameExchange::send_data(std::size_t index) {
   data->receiver = MacAddress(f.packet->next_hop_radio);
   data->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
   data->sequence = f.sequence;
+  data->mpdu_id = f.mpdu_id;
   data->retry = f.sent_once;
   data->access_category = f.ac;
   data->packet = pool_.clone(*f.packet);
@@ -256,6 +258,7 @@ void FrameExchange::send_management_frame(std::size_t index) {
   frame->receiver = MacAddress(f.mgmt.receiver);
   frame->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
   frame->sequence = f.sequence;
+  frame->mpdu_id = f.mpdu_id;
   frame->retry = f.sent_once;
   frame->management = f.mgmt.body;
   ++stats_.mgmt_attempts;
@@ -615,14 +618,18 @@ void FrameExchange::handle_frame(const Frame& frame) {
       const bool management = frame.kind == FrameKind::action;
       const auto category = static_cast<std::uint8_t>(
           management ? kManagementCacheCategory : frame.kind == FrameKind::qos_data ? index_of(frame.access_category) : 0);
-      const SequenceMatch match = duplicates_.check(frame.transmitter.radio(), category, frame.sequence, frame.retry,
-                                                    !management && frame.packet ? frame.packet->id : PacketId{0});
+      const SequenceMatch match =
+          duplicates_.check(frame.transmitter.radio(), category, frame.sequence, frame.retry, frame.mpdu_id);
       if (match != SequenceMatch::new_frame) {
         ++(management ? stats_.mgmt_rx_duplicates : stats_.rx_duplicates);  // acknowledged again, not delivered twice
-        // A new packet the rule discards (duplicate_filter.hpp): the sender releases
+        // A new MPDU the rule discards (duplicate_filter.hpp): the sender releases
         // its copy on this ACK, so the loss is recorded here, at the receiver.
         if (match == SequenceMatch::false_duplicate) {
-          drops_.on_drop(pool_.clone(*frame.packet), DropCause::false_duplicate, scheduler_.now());
+          if (management) {
+            ++stats_.mgmt_rx_false_duplicates;
+          } else if (frame.packet) {
+            drops_.on_drop(pool_.clone(*frame.packet), DropCause::false_duplicate, scheduler_.now());
+          }
         }
       } else if (management ? frame.management != nullptr : frame.packet != nullptr) {
         if (management) {

@@ -228,6 +228,7 @@ class FrameExchange {
   SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   DuplicateFilter duplicates_;
   std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
+  std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
   std::unordered_map<std::uint64_t, std::uint16_t> qos_sequences_;  // by (receiver, category): EDCA's unicast data
 
   std::optional<std::size_t> exchange_;  // index of the function holding the TXOP

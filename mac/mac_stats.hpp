@@ -46,7 +46,8 @@ struct MacStats {
   std::uint64_t mgmt_tx_success = 0;         // unicast acknowledged, plus group-addressed sent
   std::uint64_t mgmt_drops_retry_limit = 0;  // given up after the retry limit
   std::uint64_t mgmt_rx = 0;                 // received intact, not duplicates, handed to the node
-  std::uint64_t mgmt_rx_duplicates = 0;      // retransmissions of frames already received
+  std::uint64_t mgmt_rx_duplicates = 0;      // frames 9.3.2.10 takes for retransmissions, false ones included
+  std::uint64_t mgmt_rx_false_duplicates = 0;  // of those, new frames after the sender's counter wrapped: lost
   std::uint64_t mgmt_rx_discarded = 0;       // of mgmt_rx, no handler took it
 };
 

@@ -18,7 +18,7 @@ void add_mac_totals(std::vector<ColumnDoc>& out) {
   for (const auto* c : {&data_attempts, &data_retries, &rts_attempts, &tx_success, &failed_attempts,
                         &internal_collisions, &drops_retry_limit, &drops_queue, &rx_data, &rx_duplicates, &rx_errors,
                         &rts_refused, &cts_refused_busy, &data_refused_after_cts, &mgmt_sent, &mgmt_received,
-                        &mgmt_drops_retry_limit}) {
+                        &mgmt_drops_retry_limit, &mgmt_false_duplicates}) {
     out.push_back(c->doc());
   }
   out.push_back(channel_busyness.doc());

@@ -228,6 +228,11 @@ inline constexpr ResultColumn<std::uint64_t> mgmt_drops_retry_limit{
     "mgmt_drops_retry_limit", "frames",
     "unicast management frames given up at the retry limit (no CTS or no ACK after every attempt): e.g. "
     "congestion notifications that never arrived"};
+inline constexpr ResultColumn<std::uint64_t> mgmt_false_duplicates{
+    "mgmt_false_duplicates", "frames",
+    "new management frames this receiver discarded as duplicates (the sender's 12-bit sequence counter had wrapped: "
+    "same number and Retry bit as its last frame from that sender, IEEE 802.11-2012 9.3.2.10): e.g. congestion "
+    "notifications lost without a retry"};
 inline constexpr ResultColumn<double> channel_busyness{
     "channel_busyness", "",
     "busy fraction of the run (003 Sec. III-A: transmitting, receiving or sensing, NAV set); a node's: its "

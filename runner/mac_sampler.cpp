@@ -154,6 +154,7 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   // Unicast management frames given up at the retry limit: notifications that
   // never arrived (a congestion control's blind spot).
   mac_column::mgmt_drops_retry_limit.set(row, s.mgmt_drops_retry_limit);
+  mac_column::mgmt_false_duplicates.set(row, s.mgmt_rx_false_duplicates);
   mac_column::channel_busyness.set(
       row, elapsed > Time::zero() ? mac.channel_busy_time().to_seconds() / elapsed.to_seconds() : 0.0);
   // As ns-2's MAC counts it (mac::Mac::ns2_busy_time): what 003's figures show.

@@ -6,11 +6,11 @@
 namespace wmnsim::mac {
 namespace {
 
-TEST(DuplicateFilter, TellsARetransmissionFromANewPacketWithTheSameNumber) {
+TEST(DuplicateFilter, TellsARetransmissionFromANewMpduWithTheSameNumber) {
   DuplicateFilter f;
   EXPECT_EQ(f.check(7, 0, 1238, true, 5241), SequenceMatch::new_frame);  // nothing cached yet
   EXPECT_EQ(f.check(7, 0, 1238, true, 5241), SequenceMatch::retransmission);
-  // 4,096 numbers later: a new packet whose first attempt failed.
+  // 4,096 numbers later: a new MPDU whose first attempt failed.
   EXPECT_EQ(f.check(7, 0, 1238, true, 5243), SequenceMatch::false_duplicate);
   // Its own retransmission is then an ordinary one.
   EXPECT_EQ(f.check(7, 0, 1238, true, 5243), SequenceMatch::retransmission);
@@ -26,11 +26,11 @@ TEST(DuplicateFilter, OnlyARetriedFrameWithTheCachedNumberMatches) {
   EXPECT_EQ(f.check(7, 0, 11, true, 3), SequenceMatch::retransmission);
 }
 
-TEST(DuplicateFilter, FramesWithoutAPacketMatchAsRetransmissions) {
-  DuplicateFilter f;  // management frames carry no packet id
+TEST(DuplicateFilter, FramesWithoutAnMpduIdMatchAsRetransmissions) {
+  DuplicateFilter f;  // a frame made outside a MAC (a test's) carries none
   EXPECT_EQ(f.check(7, 0xff, 4, false, 0), SequenceMatch::new_frame);
   EXPECT_EQ(f.check(7, 0xff, 4, true, 0), SequenceMatch::retransmission);
-  // Either id unknown: never called false (the MAC would have no packet to drop).
+  // Either id unknown: never called false.
   EXPECT_EQ(f.check(7, 0, 9, false, 12), SequenceMatch::new_frame);
   EXPECT_EQ(f.check(7, 0, 9, true, 0), SequenceMatch::retransmission);
   EXPECT_EQ(f.check(7, 0, 9, true, 13), SequenceMatch::retransmission);

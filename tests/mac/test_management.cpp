@@ -314,5 +314,44 @@ TEST(MacManagement, AHandlerMayUnsubscribeItselfWhileTold) {
   EXPECT_EQ(after.calls.size(), 2u);
 }
 
+TEST(MacManagement, ANewFrameTakenForADuplicateAfterTheSequenceWrapsIsCounted) {
+  // As the data case (test_mac_timeline.cpp): A's single counter (9.3.2.11) goes
+  // round between two notifications to B; the second's first attempt is jammed at
+  // B, so it arrives with the Retry bit and the first one's number. B acknowledges
+  // and discards it (9.3.2.10): a notification lost, counted.
+  MacWorld w = dot11b_world();
+  const auto a = w.add(), b = w.add(), c = w.add(), j = w.add();
+  w.hide(a, j);
+  w.hide(c, j);
+  w.set_gain(b, j, -40.0);
+  w.build();
+  w.macs[j]->radio().set_listener(nullptr);  // J is a bare radio
+  w.macs[a]->send_management(ccn(), b);
+  w.run(5_ms);
+  for (int i = 0; i < 4095; ++i) {
+    w.send(a, c, 100);
+    w.run(w.sim.now() + 5_ms);
+  }
+  ASSERT_EQ(w.taps[b]->management.size(), 1u);
+  const MacTiming t = w.timing();
+  const Time start = w.sim.now();
+  const phy::Mcs* one = phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000);
+  const phy::PhyFrame jam{200, one, phy::airtime(phy::profile_80211b(), *one, 200), nullptr};
+  ASSERT_GT(jam.duration, t.difs + 31 * t.slot + w.airtime_control(kCcnMpdu));
+  w.sim.scheduler().schedule_at(start, [&] { w.medium.radio(j).transmit(jam); });
+  w.macs[a]->send_management(ccn(), b);
+  w.run(start + 50_ms);
+
+  const auto action = w.taps[a]->sent_of(FrameKind::action);
+  ASSERT_GE(action.size(), 3u);
+  EXPECT_EQ(action.front().sequence, action.back().sequence);  // the counter went round
+  EXPECT_TRUE(action.back().retry);
+  EXPECT_EQ(w.macs[a]->stats().mgmt_tx_success, 2u);
+  EXPECT_EQ(w.taps[b]->management.size(), 1u);  // the second never handed up
+  EXPECT_EQ(w.macs[b]->stats().mgmt_rx_duplicates, 1u);
+  EXPECT_EQ(w.macs[b]->stats().mgmt_rx_false_duplicates, 1u);
+  EXPECT_TRUE(w.taps[b]->drops.empty());  // no packet: nothing for the ledger
+}
+
 }  // namespace
 }  // namespace wmnsim::mac
