@@ -1064,6 +1064,12 @@ def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     v("rn_per_snapshot", f"{runs_word(len(seeds))} per snapshot")
     v("rn_missing", ", ".join(f"{READING_TEXT[a]} with {READING_TEXT[c]}" for a, c in READINGS if (a, c) not in present)
       or "none")
+    # False MAC duplicates (docs/mac.md): recorded since the build that added seed 3; the older runs' column is null
+    # (a run with one stopped on the conservation check then, so none of them had one).
+    fd = ren.runs["drops.false_duplicate"] if "drops.false_duplicate" in ren.runs.columns else pd.Series(dtype=float)
+    recorded = fd.dropna()
+    v("rn_false_dup", f"{int((recorded > 0).sum())} of the {len(recorded)} runs that record it "
+      f"({int(recorded.sum())} packet{'s' if int(recorded.sum()) != 1 else ''})")
     # 004's LSCC claim, read as for udp: lowered in at most a tenth of the snapshots (by the Welch interval: lowered
     # beyond the seeds' spread)
     good = [r for r in present if stats[r]["lowered"] <= 0.1 * stats[r]["n"]]
