@@ -543,9 +543,9 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     }
   } completions{net, {}};
   if (pcap && scenario.outputs.pcap->synthetic_handshake) {
-    const trace::TracedNetwork traced = traced_network(net);
-    for (std::uint32_t i = 0; i < traced.flows.size(); ++i) {
-      if (!traced.flows[i].synthetic_handshake) continue;
+    const std::vector<trace::FlowTrace>& traced = pcap->network().flows;
+    for (std::uint32_t i = 0; i < traced.size(); ++i) {
+      if (!traced[i].synthetic_handshake) continue;
       net.flow(i).set_completion_listener(
           [&pcap, &sim, i](std::uint64_t data_end) { pcap->on_flow_completed(i, data_end, sim.scheduler().now()); });
       completions.flows.push_back(i);

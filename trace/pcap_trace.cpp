@@ -192,6 +192,7 @@ PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwor
     }
     synthetic_.resize(network_.flows.size());
   }
+  pending_closes_.resize(files_.size());
   medium_.set_air_observer(this);
 }
 
@@ -237,7 +238,7 @@ void PcapTrace::record(std::uint32_t file, phy::RadioId radio, const phy::PhyFra
   const auto* mpdu = static_cast<const mac::Frame*>(frame.payload.get());
   if (mpdu == nullptr || frame.mcs == nullptr) return;
   if (full(at)) return;
-  if (!pending_closes_.empty()) write_closes(file, at);
+  if (!pending_closes_[file].empty()) write_closes(file, at);
   if (mpdu->packet && wants_synthetic(*mpdu->packet)) {
     const Packet& packet = *mpdu->packet;
     const bool forward = packet.src == flow_of(packet).data_src_node;
@@ -298,7 +299,7 @@ RadiotapInfo PcapTrace::radiotap(phy::RadioId radio, const phy::Mcs& mcs, Time a
 
 void PcapTrace::on_wire(std::size_t wire, const Packet& packet, Time start) {
   if (wire_interface_.at(wire) == kNoFile || full(start)) return;
-  if (!pending_closes_.empty()) write_closes(wired_file_, start);
+  if (!pending_closes_[wired_file_].empty()) write_closes(wired_file_, start);
   if (wants_synthetic(packet)) {
     // Both directions of a link are traced together (plan_files): the data's
     // direction for the sender's segments, the other for the receiver's.
@@ -352,19 +353,19 @@ void PcapTrace::on_flow_completed(std::uint32_t flow, std::uint64_t data_end, Ti
   // Each file's close waits for that file's first record at or after `at`: a node
   // that overheard the last ACK writes it when its own reception ends, after this
   // call, with its first bit before `at`.
-  for (const SyntheticHop& hop : s.hops) pending_closes_.push_back({hop.file, flow, data_end, at});
+  for (const SyntheticHop& hop : s.hops) pending_closes_[hop.file].push_back({hop.file, flow, data_end, at, closes_queued_++});
 }
 
 void PcapTrace::write_closes(std::uint32_t file, Time before) {
-  for (auto it = pending_closes_.begin(); it != pending_closes_.end();) {
-    if (it->file == file && it->at <= before) {
-      const PendingClose close = *it;
-      it = pending_closes_.erase(it);
-      write_close(close);
-    } else {
-      ++it;
-    }
-  }
+  // Taken out before writing, in completion order; the later ones stay.
+  std::vector<PendingClose>& pending = pending_closes_[file];
+  std::vector<PendingClose> due;
+  std::erase_if(pending, [&](const PendingClose& close) {
+    if (close.at > before) return false;
+    due.push_back(close);
+    return true;
+  });
+  for (const PendingClose& close : due) write_close(close);
 }
 
 void PcapTrace::write_close(const PendingClose& close) {
@@ -415,12 +416,15 @@ void PcapTrace::write_record(std::uint32_t file, Time at, std::uint32_t interfac
 }
 
 void PcapTrace::commit() {
-  // The closes no later record has written yet, in completion order.
-  while (!pending_closes_.empty()) {
-    const PendingClose close = pending_closes_.front();
-    pending_closes_.erase(pending_closes_.begin());
-    write_close(close);
+  // The closes no later record has written yet, in completion order (which decides
+  // which are cut when the files reach max_bytes).
+  std::vector<PendingClose> left;
+  for (std::vector<PendingClose>& pending : pending_closes_) {
+    left.insert(left.end(), pending.begin(), pending.end());
+    pending.clear();
   }
+  std::ranges::sort(left, {}, &PendingClose::order);
+  for (const PendingClose& close : left) write_close(close);
   for (auto& f : files_) f->commit();
 }
 

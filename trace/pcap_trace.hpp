@@ -136,6 +136,9 @@ class PcapTrace final : public phy::AirObserver {
   // synthetic FIN, FIN-ACK and ACK in each file that holds its opening.
   void on_flow_completed(std::uint32_t flow, std::uint64_t data_end, Time at);
 
+  // The nodes, flows and wires the trace was built for.
+  const TracedNetwork& network() const { return network_; }
+
   // Renames every file into place (after a run that finished). Throws CaptureWriteError;
   // so do the on_* calls when a buffer's write to disk fails.
   void commit();
@@ -184,6 +187,7 @@ class PcapTrace final : public phy::AirObserver {
     std::uint32_t flow = 0;
     std::uint64_t data_end = 0;
     Time at;
+    std::uint64_t order = 0;  // completion order over all files (commit writes in it)
   };
   // Writes flow `packet.flow`'s (wants_synthetic) synthetic opening in `file` before
   // its first record there (once).
@@ -211,7 +215,10 @@ class PcapTrace final : public phy::AirObserver {
   std::vector<std::uint32_t> wire_interface_;  // by wire: its interface in the wired file, kNoFile: not traced
   std::uint32_t wired_file_ = 0;               // index into files_, when a wire is traced
   std::vector<Synthetic> synthetic_;         // by flow, with synthetic_handshake
-  std::vector<PendingClose> pending_closes_;  // few: one per file and completed flow, until written
+  // By file: its completed flows' closes, until the file's next record at or after
+  // their time (or commit). Indexed, so that a record looks only at its own file's.
+  std::vector<std::vector<PendingClose>> pending_closes_;
+  std::uint64_t closes_queued_ = 0;
   std::string comment_;                     // a failed record's comment, reused
   Bytes bytes_;                         // one record's octets, reused
   std::uint64_t written_ = 0;           // bytes the files hold, headers included
