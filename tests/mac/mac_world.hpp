@@ -216,4 +216,40 @@ class MacWorld {
   std::vector<Pending> pending_;
 };
 
+// The false-duplicate set-up (802.11-2012 9.3.2.10): radios A, B, C and J, where J
+// is a bare radio (no MAC listens to it) that B hears 20 dB above A's frames and
+// that A and C do not hear at all.
+struct WrapRadios {
+  std::uint32_t a, b, c, j;
+};
+inline WrapRadios build_wrap_world(MacWorld& w) {
+  const WrapRadios r{w.add(), w.add(), w.add(), w.add()};
+  w.hide(r.a, r.j);
+  w.hide(r.c, r.j);
+  w.set_gain(r.b, r.j, -40.0);
+  w.build();
+  w.macs[r.j]->radio().set_listener(nullptr);
+  return r;
+}
+// A's single counter (9.3.2.11) goes round once: 4,095 small frames to C, each
+// exchange ending well within its 5 ms.
+inline void wrap_counter(MacWorld& w, const WrapRadios& r) {
+  for (int i = 0; i < 4095; ++i) {
+    w.send(r.a, r.c, 100);
+    w.run(w.sim.now() + Time::ms(5));
+  }
+}
+// J jams B from now for longer than A's first attempt at a `frame` can take
+// wherever its backoff puts it (DIFS, at most 31 slots, the frame). Returns now.
+inline Time jam_first_attempt(MacWorld& w, const WrapRadios& r, Time frame) {
+  const MacTiming t = w.timing();
+  const Time start = w.sim.now();
+  const phy::Mcs* one = phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000);
+  auto jam = std::make_shared<const phy::PhyFrame>(200, one, phy::airtime(phy::profile_80211b(), *one, 200), nullptr);
+  EXPECT_GT(jam->duration, t.difs + 31 * t.slot + frame);
+  phy::Radio& jammer = w.medium.radio(r.j);
+  w.sim.scheduler().schedule_at(start, [&jammer, jam] { jammer.transmit(*jam); });
+  return start;
+}
+
 }  // namespace wmnsim::mac::testing

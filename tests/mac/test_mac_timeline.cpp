@@ -256,33 +256,19 @@ TEST(MacTimeline, ANewFrameTakenForADuplicateAfterTheSequenceWrapsIsDroppedWithA
   // last frame B had from A. B acknowledges and discards it (9.3.2.10), as a real
   // receiver would, and A releases its copy on that ACK: B's MAC records the loss.
   MacWorld w = dot11b_world();
-  const auto a = w.add(), b = w.add(), c = w.add(), j = w.add();
-  w.hide(a, j);
-  w.hide(c, j);
-  w.set_gain(b, j, -40.0);  // 20 dB above A's frames at B
-  w.build();
-  w.macs[j]->radio().set_listener(nullptr);  // J is a bare radio
+  const testing::WrapRadios r = testing::build_wrap_world(w);
+  const auto a = r.a, b = r.b;
   constexpr std::uint32_t kSmall = 100;
   w.send(a, b, kSmall);
   w.run(5_ms);
-  for (int i = 0; i < 4095; ++i) {
-    w.send(a, c, kSmall);
-    w.run(w.sim.now() + 5_ms);  // each exchange ends well within 5 ms
-  }
+  testing::wrap_counter(w, r);
   const auto before = w.taps[a]->sent_of(FrameKind::data);
   ASSERT_EQ(before.size(), 4096u);
   ASSERT_EQ(before.front().sequence, 0);
   ASSERT_EQ(before.back().sequence, 4095);
   ASSERT_EQ(w.taps[b]->delivered.size(), 1u);
 
-  // The jam covers A's first attempt wherever its backoff puts it (DIFS + at
-  // most 31 slots, then the frame).
-  const MacTiming t = w.timing();
-  const Time start = w.sim.now();
-  const phy::Mcs* one = phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000);
-  const phy::PhyFrame jam{200, one, phy::airtime(phy::profile_80211b(), *one, 200), nullptr};
-  ASSERT_GT(jam.duration, t.difs + 31 * t.slot + w.airtime_data(kSmall));
-  w.sim.scheduler().schedule_at(start, [&] { w.medium.radio(j).transmit(jam); });
+  const Time start = testing::jam_first_attempt(w, r, w.airtime_data(kSmall));
   w.send(a, b, kSmall);
   w.run(start + 50_ms);
 

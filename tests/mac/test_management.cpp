@@ -320,25 +320,13 @@ TEST(MacManagement, ANewFrameTakenForADuplicateAfterTheSequenceWrapsIsCounted) {
   // B, so it arrives with the Retry bit and the first one's number. B acknowledges
   // and discards it (9.3.2.10): a notification lost, counted.
   MacWorld w = dot11b_world();
-  const auto a = w.add(), b = w.add(), c = w.add(), j = w.add();
-  w.hide(a, j);
-  w.hide(c, j);
-  w.set_gain(b, j, -40.0);
-  w.build();
-  w.macs[j]->radio().set_listener(nullptr);  // J is a bare radio
+  const testing::WrapRadios r = testing::build_wrap_world(w);
+  const auto a = r.a, b = r.b;
   w.macs[a]->send_management(ccn(), b);
   w.run(5_ms);
-  for (int i = 0; i < 4095; ++i) {
-    w.send(a, c, 100);
-    w.run(w.sim.now() + 5_ms);
-  }
+  testing::wrap_counter(w, r);
   ASSERT_EQ(w.taps[b]->management.size(), 1u);
-  const MacTiming t = w.timing();
-  const Time start = w.sim.now();
-  const phy::Mcs* one = phy::find_mcs(phy::PhyFamily::Dsss, 1'000'000);
-  const phy::PhyFrame jam{200, one, phy::airtime(phy::profile_80211b(), *one, 200), nullptr};
-  ASSERT_GT(jam.duration, t.difs + 31 * t.slot + w.airtime_control(kCcnMpdu));
-  w.sim.scheduler().schedule_at(start, [&] { w.medium.radio(j).transmit(jam); });
+  const Time start = testing::jam_first_attempt(w, r, w.airtime_control(kCcnMpdu));
   w.macs[a]->send_management(ccn(), b);
   w.run(start + 50_ms);
 
