@@ -361,16 +361,22 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
     if reach is not None:
         _draw_reach(ax, scenario, pos, [reach] if isinstance(reach, str) else list(reach))
     # Routes: thin arrows from source to destination, offset a little per flow.
-    colours = mpl.colormaps["tab10"]
-    for k, (fid, route) in enumerate(flow_routes_.items() if draw_routes else []):
+    drawn_routes = list(flow_routes_.items()) if draw_routes else []
+    route_colours = _colours(len(drawn_routes))
+    # Up to 20 routes each get a legend entry; more get one entry for all of them.
+    route_entries = len(drawn_routes) <= 20
+    for k, (fid, route) in enumerate(drawn_routes):
         if not all(n in pos for n in route):
             continue
         off = 0.012 * span * ((k % 10) - 4.5) if len(flow_routes_) > 10 else 0.012 * span * (k - (len(flow_routes_) - 1) / 2)
         for a, b in zip(route, route[1:]):
             (x0, y0), (x1, y1) = pos[a], pos[b]
             ax.annotate("", xy=(x1, y1 + off), xytext=(x0, y0 + off), zorder=3,
-                        arrowprops=dict(arrowstyle="->", color=colours(k % 10), lw=1.2, shrinkA=7, shrinkB=7))
-        ax.plot([], [], color=colours(k % 10), lw=1.2, label=f"route {fid}")
+                        arrowprops=dict(arrowstyle="->", color=route_colours[k], lw=1.2, shrinkA=7, shrinkB=7))
+        if route_entries:
+            ax.plot([], [], color=route_colours[k], lw=1.2, label=f"route {fid}")
+    if drawn_routes and not route_entries:
+        ax.plot([], [], color=route_colours[0], lw=1.2, label=f"{len(drawn_routes)} routes, a colour each")
     styles = {"gateway": dict(marker="s", color="tab:red", s=120, label="gateway"),
               "mesh": dict(marker="o", color="tab:blue", s=70, label="mesh router"),
               "host": dict(marker="D", color="tab:gray", s=60, label="wired host")}
@@ -391,7 +397,9 @@ def topology(source: Union[Result, Scenario, str, "os.PathLike[str]", Dict[str, 
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
     ax.set_title(title or (d["name"] or scenario.name or "topology"))
-    ax.legend(fontsize=8, loc="best")
+    many = sum(1 for h in ax.get_legend_handles_labels()[1]) > 12
+    ax.legend(fontsize=7 if many else 8, loc="upper left" if many else "best",
+              bbox_to_anchor=(1.01, 1.0) if many else None)
     return _done(fig, path)
 
 
@@ -471,12 +479,14 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     fig, ax = _axes(ax, (6.0, 4.0))
     numeric = pd.api.types.is_numeric_dtype(agg[x])
     categories = list(dict.fromkeys(agg[x]))  # non-numeric parameters: evenly spaced, in sweep order
-    for values, part in _groups(agg, others):
+    lines = list(_groups(agg, others))
+    colours = _colours(len(lines))
+    for colour, (values, part) in zip(colours, lines):
         part = part.sort_values(x) if numeric else part
         xs = part[x] if numeric else [categories.index(v) for v in part[x]]
         label = ", ".join(f"{g}={v}" for g, v in zip(others, values)) or None
         ax.errorbar(xs, part["mean"] / scale, yerr=part["ci_half_width"].fillna(0.0) / scale, marker="o",
-                    capsize=4, label=label)
+                    capsize=4, label=label, color=colour)
     if not numeric:
         ax.set_xticks(range(len(categories)), [str(c) for c in categories])
     elif logx or (logx is None and _log2_spaced(agg[x].dropna().tolist())):
@@ -491,12 +501,30 @@ def sweep(source: Any, x: str, y: str, ax: Optional["Axes"] = None, path: Option
     ax.set_ylabel(f"{name} ({unit})" if unit else name)
     ax.set_title(title or f"{name}: mean and {100 * confidence:g} % confidence interval")
     if others:
-        ax.legend(fontsize=8, loc="best")
+        # Many lines (a per-flow table): the legend goes beside the axes, not over the data.
+        outside = len(lines) > LINES_PER_PANEL
+        ax.legend(fontsize=7 if outside else 8, loc="upper left" if outside else "best",
+                  bbox_to_anchor=(1.01, 1.0) if outside else None, ncol=1 + len(lines) // 16)
     ax.grid(True, alpha=0.3)
     return _done(fig, path)
 
 
 # ---- the run over time, from the event trace (docs/traces.md "Event trace") ----------
+
+
+def _apart(xs: Sequence[float], gap: float, texts: Optional[Sequence[str]] = None) -> List[int]:
+    """The indices of ``xs`` (ascending) to label: each at least ``gap`` after the
+    last one kept with the same text (``texts``; None: all the same), so that a
+    label is never drawn over a copy of itself."""
+    kept: List[int] = []
+    last: Dict[Any, float] = {}
+    for k, x in enumerate(xs):
+        key = None if texts is None else texts[k]
+        if key not in last or x - last[key] >= gap:
+            kept.append(k)
+            last[key] = x
+    return kept
+
 
 # The rows of a node's lane in timeline(), top to bottom.
 TIMELINE_ROWS = ("tx", "rx ok", "rx failed", "NAV", "backoff")
@@ -576,6 +604,9 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
     ms = 1e3
     height = 0.7
     in_window = events[(events["time_s"] >= t0) & (events["time_s"] <= t1)]
+    # A label closer than this to the same label drawn last in its row would overlap
+    # it (a 6-point label is about 2.5 % of a 10-inch axis): the mark stays, unlabelled.
+    label_gap = 0.025 * (t1 - t0) * ms
     for ax, node in zip(axes, nodes):
         for y, row in enumerate(TIMELINE_ROWS):
             ypos = len(TIMELINE_ROWS) - 1 - y
@@ -585,9 +616,9 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
                 ax.scatter(xs, [ypos] * len(xs), marker="|", s=60, color=_TIMELINE_COLOURS[row],
                            gid=f"{node}:{row}")
                 if 0 < len(draws) <= 40:
-                    for x, slots in zip(xs, draws["slots"]):
-                        ax.annotate(str(int(slots)), (x, ypos), xytext=(0, 5), textcoords="offset points",
-                                    ha="center", fontsize=6, color="0.3")
+                    for k in _apart(xs, label_gap):
+                        ax.annotate(str(int(draws["slots"].iloc[k])), (xs[k], ypos), xytext=(0, 5),
+                                    textcoords="offset points", ha="center", fontsize=6, color="0.3")
                 continue
             spans = timeline_intervals(events, node, row, (t0, t1))
             if row != "rx failed":
@@ -605,11 +636,13 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
             ax.broken_barh([b for b, c in zip(bars, collided) if c], (ypos - height / 2, height),
                            facecolors="white", edgecolors=_TIMELINE_COLOURS[row], hatch="////",
                            gid=f"{node}:{row}:collision")
-            few = int(collided.sum()) <= 60
-            for (x, w), c, who in zip(bars, collided, fails["interferer"]):
-                if c and few and isinstance(who, str):
-                    ax.text(x + w / 2, ypos + height / 2 + 0.05, f"\u00d7{who}", ha="center", va="bottom",
-                            fontsize=6, color=_TIMELINE_COLOURS[row])
+            labelled = [(x + w / 2, who) for (x, w), c, who in zip(bars, collided, fails["interferer"])
+                        if c and isinstance(who, str)]
+            labelled.sort(key=lambda item: item[0])
+            if len(labelled) <= 60:
+                for k in _apart([x for x, _ in labelled], label_gap, [who for _, who in labelled]):
+                    ax.text(labelled[k][0], ypos + height / 2 + 0.05, f"\u00d7{labelled[k][1]}", ha="center",
+                            va="bottom", fontsize=6, color=_TIMELINE_COLOURS[row])
         ax.set_yticks(range(len(TIMELINE_ROWS)), list(reversed(TIMELINE_ROWS)), fontsize=7)
         ax.set_ylim(-0.6, len(TIMELINE_ROWS) - 0.2)
         ax.set_ylabel(node, rotation=0, ha="right", va="center", fontsize=10, fontweight="bold")

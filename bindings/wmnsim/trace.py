@@ -90,8 +90,13 @@ def _names(data: bytes, at: int) -> Tuple[List[str], int]:
     return names, at
 
 
-def read_header(data: bytes, path: str = "") -> Header:
-    """The header of an event trace held in ``data`` (its bytes)."""
+def read_header(data: Union[bytes, str, "os.PathLike[str]"], path: str = "") -> Header:
+    """The header of an event trace: ``data`` its bytes, or the file's path (read
+    whole)."""
+    if isinstance(data, (str, os.PathLike)):
+        path = path or os.fspath(data)
+        with open(data, "rb") as f:
+            data = f.read()
     if len(data) < 40 or data[:8] != MAGIC:
         raise ValueError(f"{path}: not a wmnsim event trace (no {MAGIC.decode()} magic)")
     version, header_bytes, record_bytes, _reserved, records, cut = struct.unpack_from("<IIIIQq", data, 8)

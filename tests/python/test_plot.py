@@ -115,6 +115,14 @@ def test_sweep_axis_names_and_log_axes():
     assert ax.get_xlabel() == "cw min (mac)" and ax.get_yscale() == "linear"
     ax = wplot.sweep(agg, x="/mac/cw_min", y="goodput_bps", logx=False, logy=True, xlabel="CWmin").axes[0]
     assert ax.get_xscale() == "linear" and ax.get_yscale() == "log" and ax.get_xlabel() == "CWmin"
+    # A per-flow table of 20 flows: 20 lines, no colour twice, the legend beside the axes.
+    flows = pd.DataFrame([{"/mac/cw_min": cw, "seed": s, "flow_id": f"f{k}", "goodput_bps": 1e5 * (k + s)}
+                          for cw in (16, 32) for s in (1, 2) for k in range(20)])
+    per_flow = wmnsim.sweep.aggregate(flows, by=["/mac/cw_min", "flow_id"], metrics=["goodput_bps"])
+    ax = wplot.sweep(per_flow, x="/mac/cw_min", y="goodput_bps").axes[0]
+    colours = [c.lines[0].get_color() for c in ax.containers]
+    assert len(colours) == 20 and len({tuple(c) if not isinstance(c, str) else c for c in colours}) == 20
+    assert ax.get_legend().get_bbox_to_anchor().x0 > ax.get_window_extent().x1 - 1
 
 
 def test_topology_of_a_result_uses_its_routes_and_goodput(result, tmp_path):
@@ -126,6 +134,13 @@ def test_topology_of_a_result_uses_its_routes_and_goodput(result, tmp_path):
     colorbar = fig.axes[1]
     assert "goodput" in colorbar.get_ylabel()
     assert wplot.flow_routes(result.scenario, result) == {"A_to_GW": ["A", "B", "GW"], "B_to_GW": ["B", "GW"]}
+
+
+def test_topology_with_many_routes_has_one_legend_entry_for_them():
+    # The 80-flow mesh: 80 routes in 80 colours, one legend entry for all of them.
+    fig = wplot.topology(ROOT / "scenarios" / "fu2009" / "mesh40_4gw.json", routes=True)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "80 routes, a colour each" in labels and not any(l.startswith("route ") for l in labels)
 
 
 def test_topology_of_a_scenario_derives_routes(tmp_path):

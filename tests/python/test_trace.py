@@ -28,6 +28,7 @@ def traced(tmp_path_factory):
 def test_load_gives_typed_columns(traced):
     result, path = traced
     df = wtrace.load(path)
+    assert wtrace.read_header(path).records == wtrace.read_header(path.read_bytes()).records == len(df)
     assert len(df) > 1000
     assert df["time_ps"].dtype == np.int64
     assert df["time_s"].dtype == np.float64
@@ -136,9 +137,20 @@ def test_timeline_draws_the_traces_intervals(traced, tmp_path):
     fails = df[(df["node"] == "B") & (df["kind"] == "rx_fail") & (df["cause"] == "collision")
                & (df["end_ps"] / 1e12 >= window[0]) & (df["start_ps"] / 1e12 <= window[1])]
     assert len(collisions) == len(fails) > 0
-    labels = sorted(t.get_text() for t in fig.axes[1].texts if t.get_text().startswith("\u00d7"))
-    assert labels == sorted("\u00d7" + str(i) for i in fails["interferer"])
+    texts = [t for t in fig.axes[1].texts if t.get_text().startswith("\u00d7")]
+    labels = sorted(t.get_text() for t in texts)
+    assert set(labels) == {"\u00d7" + str(i) for i in fails["interferer"]}
     assert "\u00d7GW" in labels
+    # Each collision has its interferer's label within 2.5 % of the window (closer
+    # copies of a label are left out, so that none is drawn over another).
+    gap = 0.025 * (window[1] - window[0]) * 1e3
+    mids = ((fails["start_ps"] + fails["end_ps"]) / 2e9).to_numpy()  # ms
+    for mid, who in zip(mids, fails["interferer"]):
+        assert any(t.get_text() == "\u00d7" + str(who) and abs(t.get_position()[0] - mid) <= gap for t in texts)
+    for a in texts:
+        for b in texts:
+            if a is not b and a.get_text() == b.get_text():
+                assert abs(a.get_position()[0] - b.get_position()[0]) >= gap
     assert set(fails[fails["interferer"] == "GW"]["peer"]) == {"A"}
     # The tx intervals are the trace's own: tx_start to its end.
     a_tx = df[(df["node"] == "A") & (df["kind"] == "tx_start")]
