@@ -1,6 +1,8 @@
 // The FlowMonitor-style per-flow columns, the per-node MAC service delay, partial
 // results of a cancelled run, and logging that does not change what a run does.
 
+#include <regex>
+#include <set>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -181,6 +183,19 @@ TEST(Logging, ATraceRunHasTheSameFingerprintAsASilentOne) {
   EXPECT_NE(lines.find("received from"), std::string::npos);
   EXPECT_NE(lines.find("drop (queue_overflow)"), std::string::npos);
   EXPECT_NE(lines.find("s #"), std::string::npos);  // "[name 0.001234567s #1]"
+  // Frame lines carry the packet and flow ids the event trace has (docs/traces.md):
+  // A sends only flow 0's packets; B its own flow 1's (and any of flow 0's it forwards).
+  const std::regex frame_line(R"(\] (A|B) mac \w+: data sent to \w+, .*, pkt (\d+), flow (-?\d+))");
+  std::set<std::pair<std::string, std::string>> flows_by_sender;
+  std::size_t frames = 0;
+  for (auto it = std::sregex_iterator(lines.begin(), lines.end(), frame_line); it != std::sregex_iterator(); ++it) {
+    ++frames;
+    EXPECT_GT(std::stoull((*it)[2]), 0u) << it->str();
+    flows_by_sender.insert({(*it)[1], (*it)[3]});
+  }
+  EXPECT_GT(frames, 10u);
+  EXPECT_TRUE(flows_by_sender.contains({"A", "0"}) && flows_by_sender.contains({"B", "1"}));
+  for (const auto& [sender, flow] : flows_by_sender) EXPECT_TRUE(flow == "0" || (sender == "B" && flow == "1"));
 }
 
 TEST(Logging, LogNodesKeepsOnlyThoseNodesLines) {
