@@ -36,6 +36,9 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     table1_fq_buf25: Table 1's FQ with 25-packet per-flow buffers; t12_min_hops: variant 3's per-flow runs
     (first activation orders) with the per-hop table (where the flow at min/fair loses its packets);
     t12_fifo_hops: FIFO at 25 and 50 packets on the first activation orders with the per-hop table;
+    t12_weak_losses: t12_min_hops with an event trace of the frames lost at every node (keep "losses": who
+    the weakest flow's lost frames collide with); t12_weak_rts: those runs without and with RTS/CTS, one
+    given B; table1_fq_rts, table1_fq_ns2: Table 1's FQ with RTS/CTS, with ns-2's deferral;
     fig1_stages, fig1_rts_stages: Fig. 1a's attempts and failures per backoff stage from each run's
     event trace (keep "attempts"), without and with RTS/CTS.
 
@@ -761,6 +764,233 @@ def t12_min_flows(report: Report, b_data) -> None:
                "Tables 1-2: the flow at min/fair loses most of its packets at a MAC's retry limit")
     full_claim(report, statistics.mean(min_timeouts) > 2 * statistics.mean(rest_timeouts),
                "Tables 1-2: the flow at min/fair times out more than twice as often as the other flows")
+
+
+# ---- Tables 1-2: the weakest flow's losses and FQ's downstream fairness (issue 38) --------------------
+
+RTS_KEY = "/mac/rts_threshold_bytes"
+
+
+def path_of(hops, flow: str, direction: str) -> List[str]:
+    """The nodes a flow's packets (direction "data" or "ack") pass, in hop order, from a per-hop table."""
+    rows = hops[(hops["flow"] == flow) & (hops["direction"] == direction)].sort_values("hop")
+    return [str(n) for n in rows["node"]]
+
+
+def wireless_links(path: Sequence[str]) -> List[Tuple[str, str]]:
+    """The radio hops (transmitter, receiver) of a path: the wired host behind the gateway is `internet`."""
+    return [(a, b) for a, b in zip(path, path[1:]) if "internet" not in (a, b)]
+
+
+def weakest_of(part, fair: Dict[str, float]) -> Tuple[str, Dict[str, float]]:
+    """The flow with the lowest goodput over its fair rate in one run's flows, and every flow's ratio."""
+    ratios = {f: g / fair[f] for f, g in zip(part["flow_id"], part["goodput_bps"].astype(float)) if fair.get(f)}
+    return min(ratios, key=ratios.get), ratios
+
+
+LOSS_ROLES = ("hidden", "sensed", "receiver sending", "other")
+
+
+def classify_losses(lost, tx: str, path: Sequence[str], heard) -> Dict[str, float]:
+    """The frames `tx` sent on one link that its receiver lost, by what the trace names: a collision with a
+    node `tx` cannot sense (hidden), one `tx` senses, the receiver's own transmission, or another cause; and,
+    for collisions, whether the interferer is the gateway or another node of the same flow's path."""
+    out = {k: 0.0 for k in LOSS_ROLES + ("gateway", "own path", "total")}
+    for cause, interferer, n in zip(lost["cause"], lost["interferer"], lost["lost"].astype(float)):
+        out["total"] += n
+        if cause == "collision" and not pd_isna(interferer) and interferer != tx:
+            out["hidden" if (tx, interferer) not in heard else "sensed"] += n
+            if interferer == "gw":
+                out["gateway"] += n
+            elif interferer in path:
+                out["own path"] += n
+        elif cause == "own transmission":
+            out["receiver sending"] += n
+        else:
+            out["other"] += n
+    return out
+
+
+def t12_weak(report: Report, b_data) -> None:
+    """Who the frames lost on the weakest flow's hops collide with (t12_weak_losses: t12_min_hops's runs again
+    with an event trace of the frames lost at every node, rx_fail and rx_missed; goodput checked equal), and what
+    removing the hidden terminals' data collisions does to that flow (t12_weak_rts: the same runs without and with
+    RTS/CTS before every data frame, both with the same given B)."""
+    import wmnsim
+
+    wl, mh, rts = report.data("t12_weak_losses"), report.data("t12_min_hops"), report.data("t12_weak_rts")
+    same = wl.flows.merge(mh.flows, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
+    report.claim(len(same) == len(wl.flows) > 0 and bool((same["goodput_bps"] == same["goodput_bps_stored"]).all()),
+                 "Tables 1-2: the runs with the event trace give t12_min_hops's goodput, flow for flow")
+    b_of = measured_b(b_data)
+    given_b = float(json.loads((SCEN / "reproduction" / "t12_weak_rts.json").read_text())["set"][
+        "/controllers/0/mac_capacity_bps"])
+    off = rts.flows[rts.flows[RTS_KEY].astype(float) > 0]
+    on = rts.flows[rts.flows[RTS_KEY].astype(float) == 0]
+    # The runs without RTS/CTS differ from t12_min_hops's only where the given B is not the topology's measured one.
+    alike_b = [s for s in off["scenario"].unique() if b_of.get(f"t12_{t12_kind(s)}") == given_b]
+    m = off[off["scenario"].isin(alike_b)].merge(mh.flows, on=["scenario", "seed", "flow_id"], suffixes=("", "_mh"))
+    report.claim(len(m) > 0 and bool((m["goodput_bps"] == m["goodput_bps_mh"]).all()),
+                 "Tables 1-2: without RTS/CTS and the same B, t12_weak_rts gives t12_min_hops's goodput, flow for flow")
+    lines = ["| run | weakest flow (hops) | its goodput / fair | with RTS/CTS | its worst link (share of its "
+             "retry-limit drops) | data frames lost there | hidden from the sender | sensed by it | receiver "
+             "sending | largest interferers |", "|---|---|---:|---:|---|---:|---:|---:|---:|---|"]
+    totals = {k: 0.0 for k in LOSS_ROLES + ("gateway", "own path", "total")}
+    worst_totals = dict(totals)
+    weak_off, weak_on, min_off, min_on, jfi_off, jfi_on, others_off, others_on = [], [], [], [], [], [], [], []
+    for (scen, seed), part in wl.flows.groupby(["scenario", "seed"], sort=False):
+        path_file = scenario_file(scen)
+        fair = {f["id"]: f["collision_domain_bps"] for f in model_b(path_file, b_of.get(f"t12_{t12_kind(scen)}"))["flows"]}
+        low, _ = weakest_of(part, fair)
+        hops = wl.hops[(wl.hops["scenario"] == scen) & (wl.hops["seed"] == seed)]
+        sensed = wmnsim.Scenario(str(path_file)).radio_links(sensed=True)
+        heard = set(zip(sensed["dst"], sensed["src"]))  # (listener, transmitter): the listener senses it
+        losses = wl.losses[(wl.losses["scenario"] == scen) & (wl.losses["seed"] == seed)
+                           & (wl.losses["frame"] == "data")]
+        retry: Dict[Tuple[str, str], float] = {}
+        per_link: Dict[Tuple[str, str], Dict[str, float]] = {}
+        interferers: Dict[Tuple[Tuple[str, str], str], float] = {}
+        for direction in ("data", "ack"):
+            path = path_of(hops, low, direction)
+            rows = hops[(hops["flow"] == low) & (hops["direction"] == direction)].sort_values("hop")
+            at = dict(zip(rows["node"], rows["drops_retry_limit"].astype(float)))
+            for tx, rx in wireless_links(path):
+                retry[(tx, rx)] = retry.get((tx, rx), 0.0) + at.get(tx, 0.0)
+                lost = losses[(losses["node"] == rx) & (losses["peer"] == tx)]
+                c = classify_losses(lost, tx, path, heard)
+                per_link[(tx, rx)] = c
+                for k in totals:
+                    totals[k] += c[k]
+                coll = lost[(lost["cause"] == "collision") & (lost["interferer"] != tx)]
+                for i, n in coll.groupby("interferer")["lost"].sum().items():
+                    interferers[((tx, rx), i)] = float(n)
+        worst = max(retry, key=retry.get)
+        c = per_link[worst]
+        for k in worst_totals:
+            worst_totals[k] += c[k]
+        top = sorted(((n, i) for (link, i), n in interferers.items() if link == worst), reverse=True)[:2]
+        top_text = ", ".join(f"{i} {n / c['total']:.0%} ({'hidden' if (worst[0], i) not in heard else 'sensed'}"
+                             f"{', gateway' if i == 'gw' else ''})" for n, i in top) if c["total"] else ""
+        # The same flow in t12_weak_rts (the given B): without and with RTS/CTS.
+        fair_given = {f["id"]: f["collision_domain_bps"] for f in model_b(path_file, given_b)["flows"]}
+        arms = []
+        for arm, store in ((off, (weak_off, min_off, jfi_off, others_off)), (on, (weak_on, min_on, jfi_on, others_on))):
+            p = arm[(arm["scenario"] == scen) & (arm["seed"] == seed)]
+            _, ratios = weakest_of(p, fair_given)
+            store[0].append(ratios[low])
+            store[1].append(min(ratios.values()))
+            store[2].append(jain(list(p["goodput_bps"].astype(float))))
+            store[3].extend(r for f, r in ratios.items() if f != low)
+            arms.append(ratios[low])
+        share = retry[worst] / sum(retry.values()) if sum(retry.values()) else math.nan
+        lines.append(f"| {scen} | {low} ({model_hops(path_file)[low]}) | {arms[0]:.2f} | {arms[1]:.2f} | "
+                     f"{worst[0]} -> {worst[1]} ({share:.0%}) | {c['total']:.0f} | "
+                     f"{c['hidden'] / c['total']:.0%} | {c['sensed'] / c['total']:.0%} | "
+                     f"{c['receiver sending'] / c['total']:.0%} | {top_text} |" if c["total"] else
+                     f"| {scen} | {low} ({model_hops(path_file)[low]}) | {arms[0]:.2f} | {arms[1]:.2f} | "
+                     f"{worst[0]} -> {worst[1]} ({share:.0%}) | 0 | | | | |")
+    runs = len(weak_off)
+    report.block("t12_weak", "\n".join(lines) + (
+        f"\n\nPer-flow limiting, 001's off-line shares; one run per row (the first activation order, seed 1). The "
+        f"weakest flow: the lowest goodput over its fair rate in t12_weak_losses (the measured B; the same runs as "
+        f"t12_min_hops). Its goodput / fair without and with RTS/CTS: t12_weak_rts, both with B = "
+        f"{given_b / 1e3:.2f} kbit/s given, so the fair rates are the same in both. Its worst link: the hop (data or "
+        f"TCP ACK direction) where most of its packets reached a MAC's retry limit. Data frames lost there: every "
+        f"MAC data frame its sender sent on that link (any flow's, TCP ACKs included) that the receiver locked onto "
+        f"and lost or never locked onto (rx_fail and rx_missed), by what the trace names: a collision with a node "
+        f"the sender cannot sense (hidden) or one it senses, or the receiver's own transmission."),
+        wl, mh, rts, b_data)
+    t = totals
+    worst_hidden = worst_totals["hidden"] / worst_totals["total"]
+    all_hidden = t["hidden"] / t["total"]
+    report.value("t12_weak_lost", (
+        f"on the worst links of the {runs} weakest flows, {worst_hidden:.0%} of the data frames lost at the receiver "
+        f"collided with a node the sender cannot sense, {worst_totals['sensed'] / worst_totals['total']:.0%} with one "
+        f"it senses, and {worst_totals['receiver sending'] / worst_totals['total']:.0%} arrived while the receiver was "
+        f"sending; over all their hops {all_hidden:.0%}, {t['sensed'] / t['total']:.0%} and "
+        f"{t['receiver sending'] / t['total']:.0%}; of the collisions there, {t['own path'] / max(1.0, t['hidden'] + t['sensed']):.0%} "
+        f"were with another node of the flow's own path (the gateway excluded) and "
+        f"{t['gateway'] / max(1.0, t['hidden'] + t['sensed']):.0%} with the gateway"), wl, mh, b_data)
+    full_claim(report, worst_hidden > 0.5, "Tables 1-2: most data frames lost on the weakest flows' worst links "
+                                           "collide with a node hidden from the sender")
+    gain = statistics.mean(weak_on) - statistics.mean(weak_off)
+    better = sum(1 for a, b in zip(weak_off, weak_on) if b > a)
+    report.value("t12_weak_rts", (
+        f"with RTS/CTS the same weakest flows get {statistics.mean(weak_on):.2f} of their fair rate on average "
+        f"against {statistics.mean(weak_off):.2f} without (more in {better} of {runs} runs); the run's min/fair "
+        f"{statistics.mean(min_off):.2f} to {statistics.mean(min_on):.2f}, JFI {statistics.mean(jfi_off):.2f} to "
+        f"{statistics.mean(jfi_on):.2f}, the other flows {statistics.mean(others_off):.2f} to "
+        f"{statistics.mean(others_on):.2f} of their fair rate"), rts, wl, b_data)
+    report.value("t12_weak_verdict", (
+        "so the hidden terminals' data collisions account for much of the weakest flow's shortfall: removing them "
+        "raises it" if gain >= 0.1 else
+        "so removing the hidden terminals' data collisions does not lift the weakest flow: RTS/CTS moves the "
+        "losses to the RTS frames and the shortfall stays" if gain < 0.05 else
+        "so removing the hidden terminals' data collisions raises the weakest flow a little, not to its share"),
+        rts, wl, b_data)
+
+
+FQ_CANDIDATES = (("table1", "stored runs (5-packet per-flow buffers, no RTS/CTS, the standard's deferral)"),
+                 ("table1_fq_rts", "RTS/CTS before every data frame (ns-2's RTSThreshold_ 0)"),
+                 ("table1_fq_ns2", "ns-2's deferral (`mac.deferral: \"ns2\"`)"))
+
+
+def fq_candidates(report: Report, d1) -> None:
+    """Table 1's FQ with one mechanism changed at a time on the same scenarios and seeds (table1_fq_rts,
+    table1_fq_ns2), beside the stored runs: which flows FQ leaves short and whether either change moves its
+    fairness towards 001's."""
+    lines = ["| FQ, downstream | JFI | min/fair | max/fair | U/U_opt | flows of 1-2 hops / fair | 4 or more hops | "
+             "JFI, run by run against the stored |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    sources = [d1]
+    base = None
+    moves: Dict[str, Tuple[float, float, int, int]] = {}
+    for name, label in FQ_CANDIDATES:
+        data = d1 if name == "table1" else report.data(name)
+        if name != "table1":
+            sources.append(data)
+        flows = data.flows[data.flows[SCHEME] == "fq"] if name == "table1" else data.flows
+        if name == "table1":
+            other = report.data("table1_fq_rts").flows
+            flows = flows[[k in set(zip(other["scenario"], other["seed"])) for k in zip(flows["scenario"], flows["seed"])]]
+        rows = t12_variant_rows(flows.assign(**{SCHEME: "fq"}), None)["fq"]
+        near, far = [], []
+        for (scen, seed), part in flows.groupby(["scenario", "seed"], sort=False):
+            m = model(scenario_file(scen))
+            fair = {f["id"]: f["collision_domain_bps"] for f in m["flows"]}
+            hops = {f["id"]: f["hops"] for f in m["flows"]}
+            for f, g in zip(part["flow_id"], part["goodput_bps"].astype(float)):
+                (near if hops[f] <= 2 else far if hops[f] >= 4 else []).append(g / fair[f])
+        jfis = {(s, int(seed)): jain(list(p["goodput_bps"].astype(float)))
+                for (s, seed), p in flows.groupby(["scenario", "seed"], sort=False)}
+        if base is None:
+            base = jfis
+            diff = ""
+        else:
+            keys = [k for k in jfis if k in base]
+            d = [jfis[k] - base[k] for k in keys]
+            moves[name] = (statistics.mean(jfis[k] for k in keys), statistics.mean(d),
+                           sum(1 for x in d if x < 0), len(keys))
+            diff = f"{statistics.mean(d):+.3f} ± {statistics.stdev(d):.3f}"
+        cols = [mean_sd([r[i] for r in rows]) for i in range(4)]
+        lines.append(f"| {label} | {' | '.join(cols)} | {statistics.mean(near):.2f} | {statistics.mean(far):.2f} | "
+                     f"{diff} |")
+    paper = PAPER_T1["fq"]
+    report.block("t1_fq_candidates", "\n".join(lines) + (
+        f"\n\n001 Table 1's FQ: JFI {paper[0]:g}, min/fair {paper[1]:g}, max/fair {paper[2]:g}, U/U_opt {paper[3]:g}. "
+        f"Mean ± standard deviation over {len(base)} runs per row, the same scenarios and seeds (every topology and "
+        f"activation order of Table 1); the fair rate the collision-domain share with every flow active and "
+        f"Bianchi's B, as in Table 1."), *sources)
+    texts = []
+    for name, label in FQ_CANDIDATES[1:]:
+        mean, d, lower, n = moves[name]
+        texts.append(f"{label.split(' (')[0]}: mean JFI {mean:.2f} ({d:+.2f} run by run, lower in {lower} of {n} runs)")
+    toward = [name for name, (mean, d, lower, n) in moves.items() if d <= -0.05]
+    report.value("t1_fq_cand", "; ".join(texts), *sources)
+    report.value("t1_fq_cand_verdict", (
+        "neither moves FQ's fairness towards 001's 0.55 by as much as 0.05: both are ruled out as what makes "
+        "wmnsim's downstream FQ fairer" if not toward else
+        " and ".join(dict(FQ_CANDIDATES)[n].split(" (")[0] for n in toward) +
+        " brings FQ's JFI towards 001's by 0.05 or more"), *sources)
 
 
 def t12_mode_values(report: Report, means, b_data) -> None:
@@ -1984,6 +2214,7 @@ def main() -> int:
     t12_values(report, down, up, d1, d2)
     t12_buffers(report, d1, d2)
     fq_buffer(report, d1)
+    fq_candidates(report, d1)
     t12_fifo_where(report, d1, d2)
     table3(report, report.data("table3"), report.data("table3_poisson"))
     d4 = report.data("table4")
@@ -2011,6 +2242,7 @@ def main() -> int:
     b_table(report, db)
     t12_mode_values(report, t12_modes(report, db), db)
     t12_min_flows(report, db)
+    t12_weak(report, db)
     t12_load(report)
     fig6_modes(report, report.data("fig6"), report.data("fig6_offline"))
     table4_modes(report, report.data("table4_offline"))
