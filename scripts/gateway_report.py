@@ -789,17 +789,22 @@ def weakest_of(part, fair: Dict[str, float]) -> Tuple[str, Dict[str, float]]:
 
 
 LOSS_ROLES = ("hidden", "sensed", "receiver sending", "other")
+LOSS_KEYS = LOSS_ROLES + ("gateway", "own path", "no CTS", "total")
 
 
-def classify_losses(lost, tx: str, path: Sequence[str], heard) -> Dict[str, float]:
-    """The frames `tx` sent on one link that its receiver lost, by what the trace names: a collision with a
-    node `tx` cannot sense (hidden), one `tx` senses, the receiver's own transmission, or another cause; and,
-    for collisions, whether the interferer is the gateway or another node of the same flow's path."""
-    out = {k: 0.0 for k in LOSS_ROLES + ("gateway", "own path", "total")}
+def classify_losses(lost, tx: str, rx: str, path: Sequence[str], heard, decodes) -> Dict[str, float]:
+    """The frames `tx` sent on one link that its receiver `rx` lost, by what the trace names: a collision with a
+    node `tx` cannot sense (hidden), one `tx` senses, the receiver's own transmission, or another cause; for
+    collisions, whether the interferer is the gateway or another node of the same flow's path; and for the
+    hidden ones, whether the interferer cannot decode `rx`'s frames (so a CTS from `rx` would not reach it)."""
+    out = {k: 0.0 for k in LOSS_KEYS}
     for cause, interferer, n in zip(lost["cause"], lost["interferer"], lost["lost"].astype(float)):
         out["total"] += n
         if cause == "collision" and not pd_isna(interferer) and interferer != tx:
-            out["hidden" if (tx, interferer) not in heard else "sensed"] += n
+            hidden = (tx, interferer) not in heard
+            out["hidden" if hidden else "sensed"] += n
+            if hidden and (interferer, rx) not in decodes:
+                out["no CTS"] += n
             if interferer == "gw":
                 out["gateway"] += n
             elif interferer in path:
@@ -819,6 +824,7 @@ def t12_weak(report: Report, b_data) -> None:
     import wmnsim
 
     wl, mh, rts = report.data("t12_weak_losses"), report.data("t12_min_hops"), report.data("t12_weak_rts")
+    thr = report.data("t12_weak_threshold")
     same = wl.flows.merge(mh.flows, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
     report.claim(len(same) == len(wl.flows) > 0 and bool((same["goodput_bps"] == same["goodput_bps_stored"]).all()),
                  "Tables 1-2: the runs with the event trace give t12_min_hops's goodput, flow for flow")
@@ -832,12 +838,13 @@ def t12_weak(report: Report, b_data) -> None:
     m = off[off["scenario"].isin(alike_b)].merge(mh.flows, on=["scenario", "seed", "flow_id"], suffixes=("", "_mh"))
     report.claim(len(m) > 0 and bool((m["goodput_bps"] == m["goodput_bps_mh"]).all()),
                  "Tables 1-2: without RTS/CTS and the same B, t12_weak_rts gives t12_min_hops's goodput, flow for flow")
-    lines = ["| run | weakest flow (hops) | its goodput / fair | with RTS/CTS | its worst link (share of its "
-             "retry-limit drops) | data frames lost there | hidden from the sender | sensed by it | receiver "
-             "sending | largest interferers |", "|---|---|---:|---:|---|---:|---:|---:|---:|---|"]
-    totals = {k: 0.0 for k in LOSS_ROLES + ("gateway", "own path", "total")}
-    worst_totals = dict(totals)
+    lines = ["| run | weakest flow (hops) | its goodput / fair | with RTS/CTS | no lock onto undecodable frames | "
+             "its worst link (share of its retry-limit drops) | data frames lost there | hidden from the sender | "
+             "sensed by it | receiver sending | largest interferers |",
+             "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|"]
+    worst_totals = {k: 0.0 for k in LOSS_KEYS}
     weak_off, weak_on, min_off, min_on, jfi_off, jfi_on, others_off, others_on = [], [], [], [], [], [], [], []
+    weak_thr, min_thr, jfi_thr, others_thr = [], [], [], []
     for (scen, seed), part in wl.flows.groupby(["scenario", "seed"], sort=False):
         path_file = scenario_file(scen)
         fair = {f["id"]: f["collision_domain_bps"] for f in model_b(path_file, b_of.get(f"t12_{t12_kind(scen)}"))["flows"]}
@@ -845,6 +852,7 @@ def t12_weak(report: Report, b_data) -> None:
         hops = wl.hops[(wl.hops["scenario"] == scen) & (wl.hops["seed"] == seed)]
         sensed = wmnsim.Scenario(str(path_file)).radio_links(sensed=True)
         heard = set(zip(sensed["dst"], sensed["src"]))  # (listener, transmitter): the listener senses it
+        decodes = set(zip(sensed[sensed["decodable"]]["dst"], sensed[sensed["decodable"]]["src"]))
         losses = wl.losses[(wl.losses["scenario"] == scen) & (wl.losses["seed"] == seed)
                            & (wl.losses["frame"] == "data")]
         retry: Dict[Tuple[str, str], float] = {}
@@ -857,14 +865,13 @@ def t12_weak(report: Report, b_data) -> None:
             for tx, rx in wireless_links(path):
                 retry[(tx, rx)] = retry.get((tx, rx), 0.0) + at.get(tx, 0.0)
                 lost = losses[(losses["node"] == rx) & (losses["peer"] == tx)]
-                c = classify_losses(lost, tx, path, heard)
+                c = classify_losses(lost, tx, rx, path, heard, decodes)
                 per_link[(tx, rx)] = c
-                for k in totals:
-                    totals[k] += c[k]
                 coll = lost[(lost["cause"] == "collision") & (lost["interferer"] != tx)]
                 for i, n in coll.groupby("interferer")["lost"].sum().items():
                     interferers[((tx, rx), i)] = float(n)
-        worst = max(retry, key=retry.get)
+        # The hop where most of its packets reached a retry limit; with none there, the one losing most frames.
+        worst = max(retry, key=lambda k: (retry[k], per_link[k]["total"]))
         c = per_link[worst]
         for k in worst_totals:
             worst_totals[k] += c[k]
@@ -874,7 +881,8 @@ def t12_weak(report: Report, b_data) -> None:
         # The same flow in t12_weak_rts (the given B): without and with RTS/CTS.
         fair_given = {f["id"]: f["collision_domain_bps"] for f in model_b(path_file, given_b)["flows"]}
         arms = []
-        for arm, store in ((off, (weak_off, min_off, jfi_off, others_off)), (on, (weak_on, min_on, jfi_on, others_on))):
+        for arm, store in ((off, (weak_off, min_off, jfi_off, others_off)), (on, (weak_on, min_on, jfi_on, others_on)),
+                           (thr.flows, (weak_thr, min_thr, jfi_thr, others_thr))):
             p = arm[(arm["scenario"] == scen) & (arm["seed"] == seed)]
             _, ratios = weakest_of(p, fair_given)
             store[0].append(ratios[low])
@@ -882,57 +890,75 @@ def t12_weak(report: Report, b_data) -> None:
             store[2].append(jain(list(p["goodput_bps"].astype(float))))
             store[3].extend(r for f, r in ratios.items() if f != low)
             arms.append(ratios[low])
-        share = retry[worst] / sum(retry.values()) if sum(retry.values()) else math.nan
+        share = f"{retry[worst] / sum(retry.values()):.0%}" if sum(retry.values()) else "none at a retry limit"
         lines.append(f"| {scen} | {low} ({model_hops(path_file)[low]}) | {arms[0]:.2f} | {arms[1]:.2f} | "
-                     f"{worst[0]} -> {worst[1]} ({share:.0%}) | {c['total']:.0f} | "
+                     f"{arms[2]:.2f} | {worst[0]} -> {worst[1]} ({share}) | {c['total']:.0f} | "
                      f"{c['hidden'] / c['total']:.0%} | {c['sensed'] / c['total']:.0%} | "
                      f"{c['receiver sending'] / c['total']:.0%} | {top_text} |" if c["total"] else
                      f"| {scen} | {low} ({model_hops(path_file)[low]}) | {arms[0]:.2f} | {arms[1]:.2f} | "
-                     f"{worst[0]} -> {worst[1]} ({share:.0%}) | 0 | | | | |")
+                     f"{arms[2]:.2f} | {worst[0]} -> {worst[1]} ({share}) | 0 | | | | |")
     runs = len(weak_off)
     report.block("t12_weak", "\n".join(lines) + (
         f"\n\nPer-flow limiting, 001's off-line shares; one run per row (the first activation order, seed 1). The "
         f"weakest flow: the lowest goodput over its fair rate in t12_weak_losses (the measured B; the same runs as "
         f"t12_min_hops). Its goodput / fair without and with RTS/CTS: t12_weak_rts, both with B = "
-        f"{given_b / 1e3:.2f} kbit/s given, so the fair rates are the same in both. Its worst link: the hop (data or "
+        f"{given_b / 1e3:.2f} kbit/s given, so the fair rates are the same in both; no lock onto undecodable frames: "
+        f"t12_weak_threshold, the same runs without RTS/CTS and the same B with the `threshold` reception model, the "
+        f"same thresholds. Its worst link: the hop (data or "
         f"TCP ACK direction) where most of its packets reached a MAC's retry limit. Data frames lost there: every "
         f"MAC data frame its sender sent on that link (any flow's, TCP ACKs included) that the receiver locked onto "
         f"and lost or never locked onto (rx_fail and rx_missed), by what the trace names: a collision with a node "
         f"the sender cannot sense (hidden) or one it senses, or the receiver's own transmission."),
-        wl, mh, rts, b_data)
-    t = totals
+        wl, mh, rts, thr, b_data)
     worst_hidden = worst_totals["hidden"] / worst_totals["total"]
-    all_hidden = t["hidden"] / t["total"]
     report.value("t12_weak_lost", (
         f"on the worst links of the {runs} weakest flows, {worst_hidden:.0%} of the data frames lost at the receiver "
         f"collided with a node the sender cannot sense, {worst_totals['sensed'] / worst_totals['total']:.0%} with one "
         f"it senses, and {worst_totals['receiver sending'] / worst_totals['total']:.0%} arrived while the receiver was "
-        f"sending; over all their hops {all_hidden:.0%}, {t['sensed'] / t['total']:.0%} and "
-        f"{t['receiver sending'] / t['total']:.0%}; of the collisions there, {t['own path'] / max(1.0, t['hidden'] + t['sensed']):.0%} "
-        f"were with another node of the flow's own path (the gateway excluded) and "
-        f"{t['gateway'] / max(1.0, t['hidden'] + t['sensed']):.0%} with the gateway"), wl, mh, b_data)
+        f"sending; of those hidden collisions, "
+        f"{worst_totals['gateway'] / worst_totals['hidden']:.0%} were with the gateway, and "
+        f"{worst_totals['no CTS'] / worst_totals['hidden']:.0%} with a node that cannot decode the receiver's frames, "
+        f"so that no CTS from the receiver would reach it"), wl, mh, b_data)
     full_claim(report, worst_hidden > 0.5, "Tables 1-2: most data frames lost on the weakest flows' worst links "
                                            "collide with a node hidden from the sender")
+    full_claim(report, worst_totals["no CTS"] > 0.5 * worst_totals["hidden"],
+               "Tables 1-2: most hidden interferers on the weakest flows' worst links cannot decode the receiver")
     gain = statistics.mean(weak_on) - statistics.mean(weak_off)
     better = sum(1 for a, b in zip(weak_off, weak_on) if b > a)
     report.value("t12_weak_rts", (
         f"with RTS/CTS the same weakest flows get {statistics.mean(weak_on):.2f} of their fair rate on average "
-        f"against {statistics.mean(weak_off):.2f} without (more in {better} of {runs} runs); the run's min/fair "
-        f"{statistics.mean(min_off):.2f} to {statistics.mean(min_on):.2f}, JFI {statistics.mean(jfi_off):.2f} to "
-        f"{statistics.mean(jfi_on):.2f}, the other flows {statistics.mean(others_off):.2f} to "
+        f"against {statistics.mean(weak_off):.2f} without (more in {better} of {runs} runs); the run's min/fair goes "
+        f"from {statistics.mean(min_off):.2f} to {statistics.mean(min_on):.2f}, JFI from {statistics.mean(jfi_off):.2f} "
+        f"to {statistics.mean(jfi_on):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
         f"{statistics.mean(others_on):.2f} of their fair rate"), rts, wl, b_data)
     report.value("t12_weak_verdict", (
-        "so the hidden terminals' data collisions account for much of the weakest flow's shortfall: removing them "
-        "raises it" if gain >= 0.1 else
-        "so removing the hidden terminals' data collisions does not lift the weakest flow: RTS/CTS moves the "
-        "losses to the RTS frames and the shortfall stays" if gain < 0.05 else
-        "so removing the hidden terminals' data collisions raises the weakest flow a little, not to its share"),
-        rts, wl, b_data)
+        "RTS/CTS lifts the weakest flows by 0.1 of their share or more" if gain >= 0.1 else
+        "RTS/CTS does not lift the weakest flows; they lose more than the others" if gain < 0 and
+        statistics.mean(weak_on) / statistics.mean(weak_off) < statistics.mean(others_on) / statistics.mean(others_off)
+        else "RTS/CTS changes the weakest flows by less than 0.1 of their share"), rts, wl, b_data)
+    full_claim(report, gain < 0, "Tables 1-2: with RTS/CTS the weakest flows get less of their share, not more")
+
+    thr_gain = statistics.mean(weak_thr) - statistics.mean(weak_off)
+    thr_better = sum(1 for a, b in zip(weak_off, weak_thr) if b > a)
+    report.value("t12_weak_thr", (
+        f"the same weakest flows get {statistics.mean(weak_thr):.2f} of their fair rate on average against "
+        f"{statistics.mean(weak_off):.2f} (more in {thr_better} of {runs} runs); the run's min/fair goes from "
+        f"{statistics.mean(min_off):.2f} to {statistics.mean(min_thr):.2f}, JFI from {statistics.mean(jfi_off):.2f} to "
+        f"{statistics.mean(jfi_thr):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
+        f"{statistics.mean(others_thr):.2f} of their fair rate"), thr, rts, wl, b_data)
+    report.value("t12_weak_thr_verdict", (
+        "so these collisions account for much of the weakest flows' shortfall: without them the weakest flows "
+        "come within 0.1 of the others" if statistics.mean(others_thr) - statistics.mean(weak_thr) <= 0.1 else
+        "so these collisions account for part of the weakest flows' shortfall: without them the weakest flows "
+        "gain 0.1 of their share or more, but stay more than 0.1 below the others" if thr_gain >= 0.1 else
+        "so these collisions are not what holds the weakest flows back: without them they gain less than 0.1 "
+        "of their share"), thr, rts, wl, b_data)
 
 
 FQ_CANDIDATES = (("table1", "stored runs (5-packet per-flow buffers, no RTS/CTS, the standard's deferral)"),
                  ("table1_fq_rts", "RTS/CTS before every data frame (ns-2's RTSThreshold_ 0)"),
-                 ("table1_fq_ns2", "ns-2's deferral (`mac.deferral: \"ns2\"`)"))
+                 ("table1_fq_ns2", "ns-2's deferral (`mac.deferral: \"ns2\"`)"),
+                 ("table1_fq_ns2_rts", "both: ns-2's MAC as its defaults set it"))
 
 
 def fq_candidates(report: Report, d1) -> None:
@@ -980,17 +1006,25 @@ def fq_candidates(report: Report, d1) -> None:
         f"Mean ± standard deviation over {len(base)} runs per row, the same scenarios and seeds (every topology and "
         f"activation order of Table 1); the fair rate the collision-domain share with every flow active and "
         f"Bianchi's B, as in Table 1."), *sources)
+    base_mean = statistics.mean(base.values())
+    gap = base_mean - paper[0]
     texts = []
     for name, label in FQ_CANDIDATES[1:]:
         mean, d, lower, n = moves[name]
-        texts.append(f"{label.split(' (')[0]}: mean JFI {mean:.2f} ({d:+.2f} run by run, lower in {lower} of {n} runs)")
-    toward = [name for name, (mean, d, lower, n) in moves.items() if d <= -0.05]
+        texts.append(f"{label.split(' (')[0].split(':')[0]}: mean JFI {mean:.2f} ({d:+.2f} run by run, lower in "
+                     f"{lower} of {n} runs; {-d / gap:.0%} of the gap between the stored runs' {base_mean:.2f} and "
+                     f"001's {paper[0]:g})")
     report.value("t1_fq_cand", "; ".join(texts), *sources)
+    both = -moves["table1_fq_ns2_rts"][1] / gap
     report.value("t1_fq_cand_verdict", (
-        "neither moves FQ's fairness towards 001's 0.55 by as much as 0.05: both are ruled out as what makes "
-        "wmnsim's downstream FQ fairer" if not toward else
-        " and ".join(dict(FQ_CANDIDATES)[n].split(" (")[0] for n in toward) +
-        " brings FQ's JFI towards 001's by 0.05 or more"), *sources)
+        f"ns-2's MAC defaults make FQ less fair here, towards 001's figure, and together close {both:.0%} of the gap; "
+        f"the rest is not isolated" if 0.1 <= both < 0.9 else
+        f"ns-2's MAC defaults close {both:.0%} of the gap: they account for FQ's difference from 001" if both >= 0.9
+        else f"ns-2's MAC defaults close {both:.0%} of the gap: they are ruled out as what makes wmnsim's FQ fairer"),
+        *sources)
+    full_claim(report, all(d < 0 for _, d, _, _ in moves.values()),
+               "Table 1: each of ns-2's MAC defaults (RTS/CTS, its deferral) makes FQ less fair downstream, run by run "
+               "on average")
 
 
 def t12_mode_values(report: Report, means, b_data) -> None:
