@@ -36,9 +36,11 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     table1_fq_buf25: Table 1's FQ with 25-packet per-flow buffers; t12_min_hops: variant 3's per-flow runs
     (first activation orders) with the per-hop table (where the flow at min/fair loses its packets);
     t12_fifo_hops: FIFO at 25 and 50 packets on the first activation orders with the per-hop table;
-    t12_weak_losses: t12_min_hops with an event trace of the frames lost at every node (keep "losses": who
-    the weakest flow's lost frames collide with); t12_weak_rts: those runs without and with RTS/CTS, one
-    given B; table1_fq_rts, table1_fq_ns2: Table 1's FQ with RTS/CTS, with ns-2's deferral;
+    t12_weak_losses, t12_weak_losses_grids, t12_weak_losses_random: t12_min_hops with an event trace of
+    the frames lost at the receivers of the weakest flows' worst links (keep "losses": who those lost
+    frames collide with); t12_weak_rts: those runs without and with RTS/CTS, one given B;
+    t12_weak_threshold: without RTS/CTS with the threshold reception model; table1_fq_rts, table1_fq_ns2,
+    table1_fq_ns2_rts: Table 1's FQ with RTS/CTS, with ns-2's deferral, with both;
     fig1_stages, fig1_rts_stages: Fig. 1a's attempts and failures per backoff stage from each run's
     event trace (keep "attempts"), without and with RTS/CTS.
 
@@ -769,6 +771,7 @@ def t12_min_flows(report: Report, b_data) -> None:
 # ---- Tables 1-2: the weakest flow's losses and FQ's downstream fairness (issue 38) --------------------
 
 RTS_KEY = "/mac/rts_threshold_bytes"
+WEAK_LOSSES = ("t12_weak_losses", "t12_weak_losses_grids", "t12_weak_losses_random")
 
 
 def path_of(hops, flow: str, direction: str) -> List[str]:
@@ -789,22 +792,25 @@ def weakest_of(part, fair: Dict[str, float]) -> Tuple[str, Dict[str, float]]:
 
 
 LOSS_ROLES = ("hidden", "sensed", "receiver sending", "other")
-LOSS_KEYS = LOSS_ROLES + ("gateway", "own path", "no CTS", "total")
+LOSS_KEYS = LOSS_ROLES + ("gateway", "own path", "no CTS", "missed", "total")
 
 
 def classify_losses(lost, tx: str, rx: str, path: Sequence[str], heard, decodes) -> Dict[str, float]:
     """The frames `tx` sent on one link that its receiver `rx` lost, by what the trace names: a collision with a
     node `tx` cannot sense (hidden), one `tx` senses, the receiver's own transmission, or another cause; for
     collisions, whether the interferer is the gateway or another node of the same flow's path; and for the
-    hidden ones, whether the interferer cannot decode `rx`'s frames (so a CTS from `rx` would not reach it)."""
+    hidden ones, whether the interferer cannot decode `rx`'s frames (so a CTS from `rx` would not reach it) and
+    whether the frame reached `rx` while it was already receiving the interferer's (rx_missed)."""
     out = {k: 0.0 for k in LOSS_KEYS}
-    for cause, interferer, n in zip(lost["cause"], lost["interferer"], lost["lost"].astype(float)):
+    for kind, cause, interferer, n in zip(lost["kind"], lost["cause"], lost["interferer"], lost["lost"].astype(float)):
         out["total"] += n
         if cause == "collision" and not pd_isna(interferer) and interferer != tx:
             hidden = (tx, interferer) not in heard
             out["hidden" if hidden else "sensed"] += n
             if hidden and (interferer, rx) not in decodes:
                 out["no CTS"] += n
+            if hidden and kind == "rx_missed":
+                out["missed"] += n
             if interferer == "gw":
                 out["gateway"] += n
             elif interferer in path:
@@ -823,7 +829,17 @@ def t12_weak(report: Report, b_data) -> None:
     RTS/CTS before every data frame, both with the same given B)."""
     import wmnsim
 
-    wl, mh, rts = report.data("t12_weak_losses"), report.data("t12_min_hops"), report.data("t12_weak_rts")
+    import pandas as pd
+
+    # One experiment per group of topologies (an event trace's nodes must exist in every scenario it runs).
+    parts = [report.data(name) for name in WEAK_LOSSES]
+
+    class Traced:
+        flows = pd.concat([d.flows for d in parts], ignore_index=True)
+        hops = pd.concat([d.hops for d in parts], ignore_index=True)
+        losses = pd.concat([d.losses for d in parts], ignore_index=True)
+
+    wl, mh, rts = Traced, report.data("t12_min_hops"), report.data("t12_weak_rts")
     thr = report.data("t12_weak_threshold")
     same = wl.flows.merge(mh.flows, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
     report.claim(len(same) == len(wl.flows) > 0 and bool((same["goodput_bps"] == same["goodput_bps_stored"]).all()),
@@ -909,16 +925,17 @@ def t12_weak(report: Report, b_data) -> None:
         f"MAC data frame its sender sent on that link (any flow's, TCP ACKs included) that the receiver locked onto "
         f"and lost or never locked onto (rx_fail and rx_missed), by what the trace names: a collision with a node "
         f"the sender cannot sense (hidden) or one it senses, or the receiver's own transmission."),
-        wl, mh, rts, thr, b_data)
+        *parts, mh, rts, thr, b_data)
     worst_hidden = worst_totals["hidden"] / worst_totals["total"]
     report.value("t12_weak_lost", (
         f"on the worst links of the {runs} weakest flows, {worst_hidden:.0%} of the data frames lost at the receiver "
         f"collided with a node the sender cannot sense, {worst_totals['sensed'] / worst_totals['total']:.0%} with one "
         f"it senses, and {worst_totals['receiver sending'] / worst_totals['total']:.0%} arrived while the receiver was "
-        f"sending; of those hidden collisions, "
+        f"sending; of those hidden collisions, {worst_totals['missed'] / worst_totals['hidden']:.0%} reached the "
+        f"receiver while it was already receiving the hidden node's frame (rx_missed), "
         f"{worst_totals['gateway'] / worst_totals['hidden']:.0%} were with the gateway, and "
         f"{worst_totals['no CTS'] / worst_totals['hidden']:.0%} with a node that cannot decode the receiver's frames, "
-        f"so that no CTS from the receiver would reach it"), wl, mh, b_data)
+        f"so that no CTS from the receiver would reach it"), *parts, mh, b_data)
     full_claim(report, worst_hidden > 0.5, "Tables 1-2: most data frames lost on the weakest flows' worst links "
                                            "collide with a node hidden from the sender")
     full_claim(report, worst_totals["no CTS"] > 0.5 * worst_totals["hidden"],
@@ -930,12 +947,12 @@ def t12_weak(report: Report, b_data) -> None:
         f"against {statistics.mean(weak_off):.2f} without (more in {better} of {runs} runs); the run's min/fair goes "
         f"from {statistics.mean(min_off):.2f} to {statistics.mean(min_on):.2f}, JFI from {statistics.mean(jfi_off):.2f} "
         f"to {statistics.mean(jfi_on):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
-        f"{statistics.mean(others_on):.2f} of their fair rate"), rts, wl, b_data)
+        f"{statistics.mean(others_on):.2f} of their fair rate"), rts, *parts, b_data)
     report.value("t12_weak_verdict", (
         "RTS/CTS lifts the weakest flows by 0.1 of their share or more" if gain >= 0.1 else
         "RTS/CTS does not lift the weakest flows; they lose more than the others" if gain < 0 and
         statistics.mean(weak_on) / statistics.mean(weak_off) < statistics.mean(others_on) / statistics.mean(others_off)
-        else "RTS/CTS changes the weakest flows by less than 0.1 of their share"), rts, wl, b_data)
+        else "RTS/CTS changes the weakest flows by less than 0.1 of their share"), rts, *parts, b_data)
     full_claim(report, gain < 0, "Tables 1-2: with RTS/CTS the weakest flows get less of their share, not more")
 
     thr_gain = statistics.mean(weak_thr) - statistics.mean(weak_off)
@@ -945,14 +962,14 @@ def t12_weak(report: Report, b_data) -> None:
         f"{statistics.mean(weak_off):.2f} (more in {thr_better} of {runs} runs); the run's min/fair goes from "
         f"{statistics.mean(min_off):.2f} to {statistics.mean(min_thr):.2f}, JFI from {statistics.mean(jfi_off):.2f} to "
         f"{statistics.mean(jfi_thr):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
-        f"{statistics.mean(others_thr):.2f} of their fair rate"), thr, rts, wl, b_data)
+        f"{statistics.mean(others_thr):.2f} of their fair rate"), thr, rts, *parts, b_data)
     report.value("t12_weak_thr_verdict", (
         "so these collisions account for much of the weakest flows' shortfall: without them the weakest flows "
         "come within 0.1 of the others" if statistics.mean(others_thr) - statistics.mean(weak_thr) <= 0.1 else
         "so these collisions account for part of the weakest flows' shortfall: without them the weakest flows "
         "gain 0.1 of their share or more, but stay more than 0.1 below the others" if thr_gain >= 0.1 else
         "so these collisions are not what holds the weakest flows back: without them they gain less than 0.1 "
-        "of their share"), thr, rts, wl, b_data)
+        "of their share"), thr, rts, *parts, b_data)
 
 
 FQ_CANDIDATES = (("table1", "stored runs (5-packet per-flow buffers, no RTS/CTS, the standard's deferral)"),
@@ -2161,8 +2178,8 @@ def fq_buffer(report: Report, d1) -> None:
                                f"table1_fq_buf25)") + (": the per-flow bound accounts for part of FQ's downstream "
                                                        "fairness here" if bound_is_it else
                                                        ": the larger buffer does not make FQ less fair, so the bound "
-                                                       "is not what makes wmnsim's FQ fairer than 001's; what does is "
-                                                       "not isolated"), d1, big)
+                                                       "is not what makes wmnsim's FQ fairer than 001's (the paragraph "
+                                                       "after this list runs two other candidates)"), d1, big)
     report.value("t1_fq_open", f"{m5:.2f} against 001's {paper:g}", d1, big)
     full_claim(report, not bound_is_it, "Table 1: FQ is not less fair downstream with 25-packet per-flow buffers "
                                         "than with 5 (the per-flow bound is ruled out as what makes it fairer)")
