@@ -36,7 +36,7 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     table1_fq_buf25: Table 1's FQ with 25-packet per-flow buffers; t12_min_hops: variant 3's per-flow runs
     (first activation orders) with the per-hop table (where the flow at min/fair loses its packets);
     t12_fifo_hops: FIFO at 25 and 50 packets on the first activation orders with the per-hop table;
-    t12_weak_losses, t12_weak_losses_grids, t12_weak_losses_random: t12_min_hops with an event trace of
+    t12_weak_losses(_grids, _grid3x3, _random): t12_min_hops with an event trace of
     the frames lost at the receivers of the weakest flows' worst links (keep "losses": who those lost
     frames collide with); t12_weak_rts: those runs without and with RTS/CTS, one given B;
     t12_weak_threshold: without RTS/CTS with the threshold reception model; table1_fq_rts, table1_fq_ns2,
@@ -771,7 +771,7 @@ def t12_min_flows(report: Report, b_data) -> None:
 # ---- Tables 1-2: the weakest flow's losses and FQ's downstream fairness (issue 38) --------------------
 
 RTS_KEY = "/mac/rts_threshold_bytes"
-WEAK_LOSSES = ("t12_weak_losses", "t12_weak_losses_grids", "t12_weak_losses_random")
+WEAK_LOSSES = ("t12_weak_losses", "t12_weak_losses_grids", "t12_weak_losses_grid3x3", "t12_weak_losses_random")
 
 
 def path_of(hops, flow: str, direction: str) -> List[str]:
