@@ -969,14 +969,14 @@ def t12_weak(report: Report, b_data) -> None:
         f"{statistics.mean(weak_off):.2f} (more in {thr_better} of {runs} runs); the run's min/fair goes from "
         f"{statistics.mean(min_off):.2f} to {statistics.mean(min_thr):.2f}, JFI from {statistics.mean(jfi_off):.2f} to "
         f"{statistics.mean(jfi_thr):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
-        f"{statistics.mean(others_thr):.2f} of their fair rate"), thr, removed, *parts, b_data)
+        f"{statistics.mean(others_thr):.2f} of their fair rate"), removed, *parts, b_data)
     report.value("t12_weak_thr_verdict", (
         "so these collisions account for much of the weakest flows' shortfall: without them the weakest flows "
         "come within 0.1 of the others" if statistics.mean(others_thr) - statistics.mean(weak_thr) <= 0.1 else
         "so these collisions account for part of the weakest flows' shortfall: without them the weakest flows "
         "gain 0.1 of their share or more, but stay more than 0.1 below the others" if thr_gain >= 0.1 else
         "so these collisions are not what holds the weakest flows back: without them they gain less than 0.1 "
-        "of their share"), thr, removed, *parts, b_data)
+        "of their share"), removed, *parts, b_data)
 
     paper_min = (PAPER_T1["per_flow_rate_limit"][1], PAPER_T2["per_flow_rate_limit"][1])
     report.value("t12_weak_mac", (
