@@ -843,7 +843,9 @@ def t12_weak(report: Report, b_data) -> None:
     # The paths and retry-limit drops: t12_min_hops's per-hop table (the same runs, goodput checked equal).
     wl, mh, removed = Traced, report.data("t12_min_hops"), report.data("t12_weak_remove")
     same = wl.flows.merge(mh.flows, on=["scenario", "seed", "flow_id"], suffixes=("", "_stored"))
-    report.claim(len(same) == len(wl.flows) > 0 and bool((same["goodput_bps"] == same["goodput_bps_stored"]).all()),
+    # The quick variants run fewer topologies than the traced ones together: compare the runs both have there.
+    report.claim(len(same) > 0 and (len(same) == len(wl.flows) or not FULL)
+                 and bool((same["goodput_bps"] == same["goodput_bps_stored"]).all()),
                  "Tables 1-2: the runs with the event trace give t12_min_hops's goodput, flow for flow")
     b_of = measured_b(b_data)
     given_b = float(json.loads((SCEN / "reproduction" / "t12_weak_remove.json").read_text())["set"][
@@ -868,7 +870,10 @@ def t12_weak(report: Report, b_data) -> None:
     weak_off, weak_on, min_off, min_on, jfi_off, jfi_on, others_off, others_on = [], [], [], [], [], [], [], []
     weak_thr, min_thr, jfi_thr, others_thr = [], [], [], []
     weak_mac, min_mac, jfi_mac, others_mac = [], [], [], []
+    everywhere = set(zip(mh.flows["scenario"], mh.flows["seed"])) & set(zip(rf["scenario"], rf["seed"]))
     for (scen, seed), part in wl.flows.groupby(["scenario", "seed"], sort=False):
+        if (scen, seed) not in everywhere:  # only in the quick variants, which run fewer topologies
+            continue
         path_file = scenario_file(scen)
         fair = {f["id"]: f["collision_domain_bps"] for f in model_b(path_file, b_of.get(f"t12_{t12_kind(scen)}"))["flows"]}
         low, _ = weakest_of(part, fair)
@@ -1044,7 +1049,7 @@ def fq_candidates(report: Report, d1) -> None:
         d = [got[k] - base[k] for k in common]
         moves[arm] = (statistics.mean(got[k] for k in common), statistics.mean(d), sum(1 for x in d if x < 0),
                       len(common))
-        diff = f"{statistics.mean(d):+.3f} ± {statistics.stdev(d):.3f}"
+        diff = f"{statistics.mean(d):+.3f} ± {statistics.stdev(d) if len(d) > 1 else 0.0:.3f}"
         if arm == "both":
             lines.append(full_row(label, both.flows, diff))
         else:
