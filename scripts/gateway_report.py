@@ -950,6 +950,9 @@ def t12_weak(report: Report, b_data) -> None:
         f"so that no CTS from the receiver would reach it"), *parts, mh, b_data)
     full_claim(report, worst_hidden > 0.5, "Tables 1-2: most data frames lost on the weakest flows' worst links "
                                            "collide with a node hidden from the sender")
+    full_claim(report, worst_totals["missed"] > 0.9 * worst_totals["hidden"],
+               "Tables 1-2: nearly all hidden collisions on the weakest flows' worst links are frames the receiver "
+               "never locked onto (rx_missed)")
     full_claim(report, worst_totals["no CTS"] > 0.5 * worst_totals["hidden"],
                "Tables 1-2: most hidden interferers on the weakest flows' worst links cannot decode the receiver")
     gain = statistics.mean(weak_on) - statistics.mean(weak_off)
@@ -977,7 +980,7 @@ def t12_weak(report: Report, b_data) -> None:
         f"{statistics.mean(others_thr):.2f} of their fair rate"), removed, *parts, b_data)
     report.value("t12_weak_thr_verdict", (
         "so these collisions account for much of the weakest flows' shortfall: without them the weakest flows "
-        "come within 0.1 of the others" if statistics.mean(others_thr) - statistics.mean(weak_thr) <= 0.1 else
+        "come within 0.1 of the others on average" if statistics.mean(others_thr) - statistics.mean(weak_thr) <= 0.1 else
         "so these collisions account for part of the weakest flows' shortfall: without them the weakest flows "
         "gain 0.1 of their share or more, but stay more than 0.1 below the others" if thr_gain >= 0.1 else
         "so these collisions are not what holds the weakest flows back: without them they gain less than 0.1 "
