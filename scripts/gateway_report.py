@@ -867,9 +867,9 @@ def t12_weak(report: Report, b_data) -> None:
              "sensed by it | receiver sending | largest interferers |",
              "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|"]
     worst_totals = {k: 0.0 for k in LOSS_KEYS}
-    weak_off, weak_on, min_off, min_on, jfi_off, jfi_on, others_off, others_on = [], [], [], [], [], [], [], []
-    weak_thr, min_thr, jfi_thr, others_thr = [], [], [], []
-    weak_mac, min_mac, jfi_mac, others_mac = [], [], [], []
+    # Per point of t12_weak_remove: the weakest flow's goodput / fair, the run's min/fair and JFI, the other flows' ratios.
+    arms: Dict[str, Dict[str, List[float]]] = {a: {"weak": [], "min": [], "jfi": [], "others": []}
+                                               for a in ("off", "on", "thr", "mac")}
     everywhere = set(zip(mh.flows["scenario"], mh.flows["seed"])) & set(zip(rf["scenario"], rf["seed"]))
     for (scen, seed), part in wl.flows.groupby(["scenario", "seed"], sort=False):
         if (scen, seed) not in everywhere:  # only in the quick variants, which run fewer topologies
@@ -908,25 +908,24 @@ def t12_weak(report: Report, b_data) -> None:
                              f"{', gateway' if i == 'gw' else ''})" for n, i in top) if c["total"] else ""
         # The same flow in t12_weak_remove (the given B): as the scenario is, with RTS/CTS, with `threshold`.
         fair_given = {f["id"]: f["collision_domain_bps"] for f in model_b(path_file, given_b)["flows"]}
-        arms = []
-        for arm, store in ((off, (weak_off, min_off, jfi_off, others_off)), (on, (weak_on, min_on, jfi_on, others_on)),
-                           (thr_flows, (weak_thr, min_thr, jfi_thr, others_thr)),
-                           (ns2_mac, (weak_mac, min_mac, jfi_mac, others_mac))):
+        cells = []
+        for name, arm in (("off", off), ("on", on), ("thr", thr_flows), ("mac", ns2_mac)):
             p = arm[(arm["scenario"] == scen) & (arm["seed"] == seed)]
             _, ratios = weakest_of(p, fair_given)
-            store[0].append(ratios[low])
-            store[1].append(min(ratios.values()))
-            store[2].append(jain(list(p["goodput_bps"].astype(float))))
-            store[3].extend(r for f, r in ratios.items() if f != low)
-            arms.append(ratios[low])
+            store = arms[name]
+            store["weak"].append(ratios[low])
+            store["min"].append(min(ratios.values()))
+            store["jfi"].append(jain(list(p["goodput_bps"].astype(float))))
+            store["others"].extend(r for f, r in ratios.items() if f != low)
+            cells.append(ratios[low])
         share = f"{retry[worst] / sum(retry.values()):.0%}" if sum(retry.values()) else "none at a retry limit"
-        lines.append(f"| {scen} | {low} ({model_hops(path_file)[low]}) | {arms[0]:.2f} | {arms[1]:.2f} | "
-                     f"{arms[2]:.2f} | {worst[0]} -> {worst[1]} ({share}) | {c['total']:.0f} | "
+        lines.append(f"| {scen} | {low} ({model_hops(path_file)[low]}) | {cells[0]:.2f} | {cells[1]:.2f} | "
+                     f"{cells[2]:.2f} | {worst[0]} -> {worst[1]} ({share}) | {c['total']:.0f} | "
                      f"{c['hidden'] / c['total']:.0%} | {c['sensed'] / c['total']:.0%} | "
                      f"{c['receiver sending'] / c['total']:.0%} | {top_text} |" if c["total"] else
-                     f"| {scen} | {low} ({model_hops(path_file)[low]}) | {arms[0]:.2f} | {arms[1]:.2f} | "
-                     f"{arms[2]:.2f} | {worst[0]} -> {worst[1]} ({share}) | 0 | | | | |")
-    runs = len(weak_off)
+                     f"| {scen} | {low} ({model_hops(path_file)[low]}) | {cells[0]:.2f} | {cells[1]:.2f} | "
+                     f"{cells[2]:.2f} | {worst[0]} -> {worst[1]} ({share}) | 0 | | | | |")
+    runs = len(arms["off"]["weak"])
     report.block("t12_weak", "\n".join(lines) + (
         f"\n\nPer-flow limiting, 001's off-line shares; one run per row (the first activation order, seed 1). The "
         f"weakest flow: the lowest goodput over its fair rate in t12_weak_losses (the measured B; the same runs as "
@@ -955,45 +954,40 @@ def t12_weak(report: Report, b_data) -> None:
                "never locked onto (rx_missed)")
     full_claim(report, worst_totals["no CTS"] > 0.5 * worst_totals["hidden"],
                "Tables 1-2: most hidden interferers on the weakest flows' worst links cannot decode the receiver")
-    gain = statistics.mean(weak_on) - statistics.mean(weak_off)
-    better = sum(1 for a, b in zip(weak_off, weak_on) if b > a)
-    report.value("t12_weak_rts", (
-        f"with RTS/CTS the same weakest flows get {statistics.mean(weak_on):.2f} of their fair rate on average "
-        f"against {statistics.mean(weak_off):.2f} without (more in {better} of {runs} runs); the run's min/fair goes "
-        f"from {statistics.mean(min_off):.2f} to {statistics.mean(min_on):.2f}, JFI from {statistics.mean(jfi_off):.2f} "
-        f"to {statistics.mean(jfi_on):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
-        f"{statistics.mean(others_on):.2f} of their fair rate"), removed, *parts, b_data)
+    mean = {a: {k: statistics.mean(v) for k, v in arms[a].items()} for a in arms}
+
+    def against_scenarios(arm: str) -> str:
+        """The weakest flows, the run's min/fair and JFI and the other flows at one point against the scenarios'."""
+        a, b = mean["off"], mean[arm]
+        more = sum(1 for x, y in zip(arms["off"]["weak"], arms[arm]["weak"]) if y > x)
+        return (f"the same weakest flows get {b['weak']:.2f} of their fair rate on average against {a['weak']:.2f} as "
+                f"the scenarios are (more in {more} of {runs} runs); the run's min/fair goes from {a['min']:.2f} to "
+                f"{b['min']:.2f}, JFI from {a['jfi']:.2f} to {b['jfi']:.2f}, and the other flows from "
+                f"{a['others']:.2f} to {b['others']:.2f} of their fair rate")
+
+    gain = mean["on"]["weak"] - mean["off"]["weak"]
+    report.value("t12_weak_rts", "with RTS/CTS " + against_scenarios("on"), removed, *parts, b_data)
     report.value("t12_weak_verdict", (
         "RTS/CTS lifts the weakest flows by 0.1 of their share or more" if gain >= 0.1 else
         "RTS/CTS does not lift the weakest flows; they lose more than the others" if gain < 0 and
-        statistics.mean(weak_on) / statistics.mean(weak_off) < statistics.mean(others_on) / statistics.mean(others_off)
+        mean["on"]["weak"] / mean["off"]["weak"] < mean["on"]["others"] / mean["off"]["others"]
         else "RTS/CTS changes the weakest flows by less than 0.1 of their share"), removed, *parts, b_data)
     full_claim(report, gain < 0, "Tables 1-2: with RTS/CTS the weakest flows get less of their share, not more")
-
-    thr_gain = statistics.mean(weak_thr) - statistics.mean(weak_off)
-    thr_better = sum(1 for a, b in zip(weak_off, weak_thr) if b > a)
-    report.value("t12_weak_thr", (
-        f"the same weakest flows get {statistics.mean(weak_thr):.2f} of their fair rate on average against "
-        f"{statistics.mean(weak_off):.2f} (more in {thr_better} of {runs} runs); the run's min/fair goes from "
-        f"{statistics.mean(min_off):.2f} to {statistics.mean(min_thr):.2f}, JFI from {statistics.mean(jfi_off):.2f} to "
-        f"{statistics.mean(jfi_thr):.2f}, and the other flows from {statistics.mean(others_off):.2f} to "
-        f"{statistics.mean(others_thr):.2f} of their fair rate"), removed, *parts, b_data)
+    report.value("t12_weak_thr", against_scenarios("thr"), removed, *parts, b_data)
     report.value("t12_weak_thr_verdict", (
         "so these collisions account for much of the weakest flows' shortfall: without them the weakest flows "
-        "come within 0.1 of the others on average" if statistics.mean(others_thr) - statistics.mean(weak_thr) <= 0.1 else
+        "come within 0.1 of the others on average" if mean["thr"]["others"] - mean["thr"]["weak"] <= 0.1 else
         "so these collisions account for part of the weakest flows' shortfall: without them the weakest flows "
-        "gain 0.1 of their share or more, but stay more than 0.1 below the others" if thr_gain >= 0.1 else
+        "gain 0.1 of their share or more, but stay more than 0.1 below the others"
+        if mean["thr"]["weak"] - mean["off"]["weak"] >= 0.1 else
         "so these collisions are not what holds the weakest flows back: without them they gain less than 0.1 "
         "of their share"), removed, *parts, b_data)
-
     paper_min = (PAPER_T1["per_flow_rate_limit"][1], PAPER_T2["per_flow_rate_limit"][1])
     report.value("t12_weak_mac", (
-        f"with ns-2's MAC defaults (RTS/CTS before every data frame and ns-2's deferral, the same B) the same weakest "
-        f"flows get {statistics.mean(weak_mac):.2f} of their fair rate on average (as the scenarios are: "
-        f"{statistics.mean(weak_off):.2f}), the run's min/fair is {statistics.mean(min_mac):.2f} "
-        f"({statistics.mean(min_off):.2f}; 001: {paper_min[0]:g} and {paper_min[1]:g}) and JFI "
-        f"{statistics.mean(jfi_mac):.2f} ({statistics.mean(jfi_off):.2f})"), removed, *parts, b_data)
-    full_claim(report, statistics.mean(min_mac) < statistics.mean(min_off),
+        f"with ns-2's MAC defaults (RTS/CTS before every data frame and ns-2's deferral, the same B) "
+        + against_scenarios("mac") + f" (001's min/fair: {paper_min[0]:g} and {paper_min[1]:g})"),
+        removed, *parts, b_data)
+    full_claim(report, mean["mac"]["min"] < mean["off"]["min"],
                "Tables 1-2: ns-2's MAC defaults lower per-flow limiting's min/fair in t12_weak_remove's runs")
 
 
