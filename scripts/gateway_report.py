@@ -946,16 +946,17 @@ def table3_variants(report: Report, base, jitter, exchange, offline) -> None:
     n2 = {label: r.get("2to0") for label, _, r, _ in rows}
     jit = [(label, r["2to0"], r["3to0"]) for label, _, r, _ in rows if label.startswith("jitter")]
     exc = [(label, note, r["2to0"]) for label, note, r, _ in rows if "sensitivity" in label]
-    report.value("t3_jitter", "; ".join(f"{label}: {a:.2f} and {b:.2f}" for label, a, b in jit), jitter)
-    report.value("t3_exchange", "; ".join(f"{note}: {a:.2f}" for _, note, a in exc), exchange)
+    report.value("t3_jitter", ", ".join(f"{a:.2f} and {b:.2f} ({label.replace('jitter ', 'J = ')})"
+                                        for label, a, b in jit), jitter)
+    report.value("t3_exchange", ", ".join(f"{a:.2f} ({note})" for _, note, a in exc), exchange)
     off_up = rows[-2][2]
     off_down = rows[-1][2]
     report.value("t3_offline", f"{', '.join(f'{off_up[k]:.2f}' for k in sorted(off_up))} upstream and "
                  f"{', '.join(f'{off_down[k]:.2f}' for k in sorted(off_down))} downstream", offline)
     report.value("t3_offline_share", ", ".join(f"{x} kbit/s" for x in shares), offline)
-    nearest = min((abs(v - 0.31), k) for k, v in n2.items() if v is not None)
-    report.value("t3_nearest", f"{nearest[1]} ({n2[nearest[1]]:.2f})", base, jitter, exchange, offline)
-    return None
+    report.claim(all(v is None or v < 0.1 for k, v in n2.items()),
+                 "Table 3 upstream CBR: neither the sources' jitter, a shorter ACK nor the off-line shares give n2 a "
+                 "tenth of its share (001: 0.31)")
 
 
 # ---- Table 4 and Fig. 7: goodput per interval over the controller's share -------------------------
@@ -1715,9 +1716,14 @@ def fig1_overlaps(report: Report, data, data_rts, basic, rts) -> None:
                  "signal overlapping it. S2 sending: a frame of S2 on the air at some time during S1's. NAV: R1's "
                  "NAV running past the frame's last bit (a station under NAV does not answer an RTS).", data, data_rts)
     # S2's idle gaps between its own frames (tx_gaps, 50-us bins) against S1's frame.
+    # Each of S2's gaps before its next exchange holds R2's answer to the last one (SIFS, then the ACK),
+    # which R1 hears too: 802.11b's SIFS is 10 us (IEEE 802.11-2012 Table 17-2).
+    answer_us = 10 + ack_airtime_us(1e6, "long")
     glines = ["| access | S2's frame after the gap | S2's gaps | gap (us, 50-us bins: lowest bin to highest) | "
-              "median bin | S1's frame (us) | S2's gaps that could hold it |", "|---|---|---:|---|---:|---|---:|"]
+              "median bin | S1's frame (us) | gaps longer than S1's frame | longer than it and R2's SIFS + ACK "
+              f"({answer_us:.0f} us) |", "|---|---|---:|---|---:|---|---:|---:|"]
     longest: Dict[str, float] = {}
+    room: Dict[str, Tuple[float, float]] = {}
     for access, traced, _ in accesses:
         g = traced.gaps[traced.gaps["node"] == "S2"]
         frame, airtime = airtimes[access]
@@ -1729,17 +1735,23 @@ def fig1_overlaps(report: Report, data, data_rts, basic, rts) -> None:
             median = int(cum[cum >= n / 2].index[0])
             # A gap in a bin whose upper edge exceeds the frame's airtime may hold the frame: at most this share.
             could = float(part[part.index + 50 > airtime].sum()) / n
+            # With R2's answer in the gap too: at least (the bin's lower edge) and at most (its upper edge).
+            least = float(part[part.index >= airtime + answer_us].sum()) / n
+            most = float(part[part.index + 50 > airtime + answer_us].sum()) / n
             if after == frame:
                 longest[access] = could
+                room[access] = (least, most)
+            both = f"{least:.0%}" if f"{least:.0%}" == f"{most:.0%}" else f"{least:.0%} to {most:.0%}"
             glines.append(f"| {access if first else ''} | {after} | {n:.0f} | {int(part.index.min())}-"
                           f"{int(part.index.max()) + 50} | {median}-{median + 50} | {frame}, {airtime} | "
-                          f"{could:.1%} |")
+                          f"{'none' if could == 0 else f'at most {could:.0%}'} | {both if after == frame else ''} |")
             first = False
     report.block("fig1_gaps", "\n".join(glines) + f"\n\nS2's idle time between the end of each of its frames "
                  f"and the start of its next (wmnsim.trace.tx_gaps, in 50-us bins), summed over {seeds} seeds of "
-                 "fig1_overlaps; R2's answers (ACK, CTS) fall inside these gaps. Could hold it: the gaps in a bin "
-                 "whose upper edge is above S1's frame's airtime (an upper bound: nothing of R2's subtracted).", data,
-                 data_rts)
+                 "fig1_overlaps and fig1_rts_overlaps; R2's answers (ACK, CTS) fall inside these gaps and reach R1 too. "
+                 "Longer than S1's frame: the gaps in a bin whose upper edge is above its airtime (an upper bound). "
+                 "With R2's SIFS and ACK taken out of the gap before S2's next exchange: from the bins' lower edges "
+                 "(at least) to their upper edges (at most).", data, data_rts)
     b, r = facts["basic (RTS/CTS off)"], facts["RTS/CTS"]
     report.value("fig1_ov_basic", f"{b['rx_missed']:.0%} of S1's failed data frames (of {b['total']:.0f}) reached "
                  f"R1 while it was already receiving another frame, and R1 locked onto and lost {b['rx_fail']:.0%}; "
@@ -1755,10 +1767,15 @@ def fig1_overlaps(report: Report, data, data_rts, basic, rts) -> None:
                  f"at {b['nav']:.1%} of S1's failed attempts without RTS/CTS and {r['nav']:.1%} with", data, data_rts)
     fb, ab = airtimes["basic (RTS/CTS off)"]
     fr, ar = airtimes["RTS/CTS"]
-    report.value("fig1_gap_basic", f"{longest['basic (RTS/CTS off)']:.0%} of S2's gaps before its data frames "
-                 f"could hold S1's {ab}-us data frame", data)
-    report.value("fig1_gap_rts", f"at most {longest['RTS/CTS']:.1%} of S2's gaps before its RTS frames could hold "
-                 f"S1's {ar}-us RTS", data_rts)
+    report.value("fig1_gap_basic", "none of S2's gaps between its data frames is as long as S1's "
+                 f"{ab}-us data frame" if longest["basic (RTS/CTS off)"] == 0 else
+                 f"at most {longest['basic (RTS/CTS off)']:.1%} of S2's gaps between its data frames are as long as "
+                 f"S1's {ab}-us data frame", data)
+    g = data.gaps[(data.gaps["node"] == "S2") & (data.gaps["frame"] == fb)]
+    report.value("fig1_gap_range", f"{int(g['gap_us'].min())}-{int(g['gap_us'].max()) + 50} us", data)
+    least, most = room["RTS/CTS"]
+    report.value("fig1_gap_rts", f"{least:.0%} to {most:.0%} of S2's gaps before its RTS frames leave room for S1's "
+                 f"{ar}-us RTS beside R2's SIFS and ACK", data_rts)
     report.claim(longest["basic (RTS/CTS off)"] == 0, "Fig. 1a: no gap of S2's is as long as S1's data frame")
     report.claim(b["nav"] == 0 and r["nav"] == 0, "Fig. 1a: R1's NAV is never set at the end of S1's failed frames")
 
