@@ -1785,6 +1785,11 @@ def fig1_overlaps(report: Report, data, data_rts, basic, rts) -> None:
                  f"{ar}-us RTS beside R2's SIFS and ACK", data_rts)
     report.claim(longest["basic (RTS/CTS off)"] == 0, "Fig. 1a: no gap of S2's is as long as S1's data frame")
     report.claim(b["nav"] == 0 and r["nav"] == 0, "Fig. 1a: R1's NAV is never set at the end of S1's failed frames")
+    named = set()
+    for _, traced, _ in accesses:
+        part = traced.overlaps[(traced.overlaps["node"] == "S1") & traced.overlaps["failed"]]
+        named |= set(part["interferer"].dropna())
+    report.claim("S1" not in named, "Fig. 1a: no failed frame of S1 meets S1's own earlier frame at R1")
 
 
 # ---- Fig. 7's convergence ------------------------------------------------------------------------
