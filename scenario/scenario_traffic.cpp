@@ -98,7 +98,7 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
   const std::string type(to_string(t.type));
   if (t.type == TrafficType::saturated) {
     const std::string why = "does not apply to \"saturated\" traffic (always backlogged)";
-    for (const char* key : {"rate_bps", "interval_s", "on_s", "off_s", "periods", "phase"})
+    for (const char* key : {"rate_bps", "interval_s", "on_s", "off_s", "periods", "phase", "jitter_s"})
       r.forbid(key, why);
     r.finish();
     return;
@@ -170,8 +170,22 @@ void parse_traffic(JsonReader r, FlowConfig& f, ParseContext& ctx) {
     // would otherwise send in lock-step, and a phase (unlike a start time) keeps its
     // place in the period when the rate is scaled (001 App. A.4's sweeps).
     t.phase = r.number_or("phase", 0.0, NumberRange{0.0, 1.0, false, true});
+    // A uniform offset per packet from its nominal time (docs/scenario.md, traffic.jitter_s):
+    // less than the interval, so the packets keep their order.
+    if (const auto jitter = r.seconds("jitter_s", NumberRange::non_negative())) {
+      if (t.packet_interval > Time::zero() && *jitter >= t.packet_interval) {
+        ctx.issues.add(r.path_of("jitter_s"), "a jitter of " + describe_value(*r.get("jitter_s")) +
+                                                  " s is not less than the packet interval (" +
+                                                  format_number(t.packet_interval.to_seconds()) +
+                                                  " s); lower it, or use \"type\": \"poisson\"");
+      } else {
+        t.jitter = *jitter;
+      }
+    }
   } else {
-    r.forbid("phase", "applies only to \"cbr\" traffic (the others draw or alternate their gaps)");
+    const std::string why = "applies only to \"cbr\" traffic (the others draw or alternate their gaps)";
+    r.forbid("phase", why);
+    r.forbid("jitter_s", why);
   }
   r.finish();
 }

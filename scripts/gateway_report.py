@@ -42,7 +42,10 @@ the inline values of the doc (scripts/doc_blocks.py). The experiments
     reception model, one given B; table1_fq_mac, table1_fq_ns2_rts: Table 1's FQ with RTS/CTS or ns-2's
     deferral (the runs' Jain index), and with both;
     fig1_stages, fig1_rts_stages: Fig. 1a's attempts and failures per backoff stage from each run's
-    event trace (keep "attempts"), without and with RTS/CTS.
+    event trace (keep "attempts"), without and with RTS/CTS; fig1_overlaps, fig1_rts_overlaps: the same
+    runs with what S1's failed attempts met at R1 and S2's gaps between its frames (keep "overlaps",
+    "gaps"); table3_jitter, table3_exchange, table3_offline: Table 3 with jittered CBR sources, a
+    shorter ACK (a sensitivity test) and the off-line shares.
 
 Fair shares: Tables 1-2 and Fig. 3 use the collision-domain model's max-min share with
 every flow active (`wmnsim model capacity`, analytic, computed here); Fig. 6 the off-line
@@ -1189,6 +1192,92 @@ def table3(report: Report, data, poisson) -> None:
                  "Table 3 with Poisson sources: f1 at its share, f2 a fraction, f3 almost nothing")
 
 
+JITTER = "/flows/0/traffic/jitter_s"
+BASIC_RATE = "/phy/basic_rate_bps"
+PREAMBLE = "/phy/preamble"
+
+
+def t3_ratios(flows, ctl) -> Tuple[Dict[str, float], float]:
+    """Each flow's goodput over its share as the run's controller held it, mean over the seeds, and
+    the mean over the seeds of Jain's index of the goodputs (Table 3's columns)."""
+    share = {int(r["seed"]): flow_shares(r) for _, r in ctl.iterrows()}
+    out = {fid: statistics.mean(r["goodput_bps"] / share[int(r["seed"])][fid] for _, r in f.iterrows())
+           for fid, f in flows.groupby("flow_id", sort=True)}
+    return out, statistics.mean(jain(list(g["goodput_bps"])) for _, g in flows.groupby("seed"))
+
+
+def ack_airtime_us(basic_rate_bps: float, preamble: str) -> float:
+    """An ACK's (14 octets) time on the air at the basic rate under 802.11b's DSSS PLCP: 192 us of long
+    preamble and header, or 96 us of short ones, which exist only at 2 Mbit/s and above (IEEE
+    802.11-2012 17.2.2.3; phy/airtime.cpp), then ceil(112 bits / rate)."""
+    plcp = 96 if preamble == "short" and basic_rate_bps > 1e6 else 192
+    return plcp + math.ceil(14 * 8 * 1e6 / basic_rate_bps)
+
+
+def table3_variants(report: Report, base, jitter, exchange, offline) -> None:
+    """Table 3's upstream CBR case beside the runs that isolate what 001's figures might follow from
+    (issue 38): jitter in the sources (table3_jitter), a shorter exchange (table3_exchange, a
+    sensitivity test through the ACK's airtime) and the off-line shares (table3_offline, both
+    directions). Each row: flows over their controller's share, mean of the seeds."""
+    up = "parking_lot3_udp_up"
+    rows: List[Tuple[str, str, Dict[str, float], float]] = []
+    r, j = t3_ratios(base.flows[base.flows["scenario"] == up], base.controllers[base.controllers["scenario"] == up])
+    rows.append(("upstream CBR (table3)", "", r, j))
+    for value in sorted(jitter.flows[JITTER].unique()):
+        f, c = jitter.flows[jitter.flows[JITTER] == value], jitter.controllers[jitter.controllers[JITTER] == value]
+        r, j = t3_ratios(f, c)
+        rows.append((f"jitter {value * 1e3:g} ms", "", r, j))
+    base_ack = ack_airtime_us(1e6, "long")
+    ex_f, ex_c = exchange.flows.copy(), exchange.controllers.copy()
+    for d in (ex_f, ex_c):
+        if PREAMBLE not in d.columns:
+            d[PREAMBLE] = None
+        d[PREAMBLE] = d[PREAMBLE].fillna("long")
+    for (rate, pre), f in ex_f.groupby([BASIC_RATE, PREAMBLE], sort=True):
+        c = ex_c[(ex_c[BASIC_RATE] == rate) & (ex_c[PREAMBLE] == pre)]
+        r, j = t3_ratios(f, c)
+        saved = base_ack - ack_airtime_us(float(rate), str(pre))
+        rows.append((f"basic rate {float(rate) / 1e6:g} Mbit/s, {pre} preamble (sensitivity test)",
+                     f"{saved:.0f} us shorter ACK", r, j))
+    for scen, label in ((up, "upstream CBR, off-line shares"), ("parking_lot3_udp_down", "downstream CBR, off-line shares")):
+        r, j = t3_ratios(offline.flows[offline.flows["scenario"] == scen],
+                         offline.controllers[offline.controllers["scenario"] == scen])
+        rows.append((label, "", r, j))
+    fids = sorted(rows[0][2])
+    lines = ["| run | exchange | " + " | ".join(f"{f} / share" for f in fids) + " | JFI |",
+             "|---|---|" + "---:|" * (len(fids) + 1)]
+    down_fids = None
+    for label, note, r, j in rows:
+        keys = sorted(r)
+        if keys != fids:
+            down_fids = keys
+        lines.append(f"| {label} | {note} | " + " | ".join(f"{r[k]:.2f}" for k in keys) + f" | {j:.2f} |")
+    shares = sorted({round(x / 1e3) for d in (offline,) for _, row in d.controllers.iterrows()
+                     for x in flow_shares(row).values()})
+    report.block("table3_variants", "\n".join(lines) + f"\n\nThe upstream case of Table 3 (first row: the table above; "
+                 f"001: 1.00, 0.31, 0.02, JFI 0.54) with each source's packets a uniform [0, J) after their nominal "
+                 f"times (`traffic.jitter_s`), with a shorter ACK (a sensitivity test of the exchange's length, not a "
+                 f"fit: the data frames stay at 1 Mbit/s with the long preamble), and with the controller's off-line "
+                 f"shares ({', '.join(f'{x} kbit/s' for x in shares)}); the last row's flows are the downstream "
+                 f"ones{' (' + ', '.join(down_fids) + ')' if down_fids else ''}. Each flow over its share as the "
+                 f"run's controller held it; mean of {jitter.runs['seed'].nunique()} seeds of "
+                 f"{jitter.runs['simulated_time_s'].iloc[0]:g} s.", base, jitter, exchange, offline)
+    n2 = {label: r.get("2to0") for label, _, r, _ in rows}
+    jit = [(label, r["2to0"], r["3to0"]) for label, _, r, _ in rows if label.startswith("jitter")]
+    exc = [(label, note, r["2to0"]) for label, note, r, _ in rows if "sensitivity" in label]
+    report.value("t3_jitter", ", ".join(f"{a:.2f} and {b:.2f} ({label.replace('jitter ', 'J = ')})"
+                                        for label, a, b in jit), jitter)
+    report.value("t3_exchange", ", ".join(f"{a:.2f} ({note})" for _, note, a in exc), exchange)
+    off_up = rows[-2][2]
+    off_down = rows[-1][2]
+    report.value("t3_offline", f"{', '.join(f'{off_up[k]:.2f}' for k in sorted(off_up))} upstream and "
+                 f"{', '.join(f'{off_down[k]:.2f}' for k in sorted(off_down))} downstream", offline)
+    report.value("t3_offline_share", ", ".join(f"{x} kbit/s" for x in shares), offline)
+    report.claim(all(v is None or v < 0.1 for k, v in n2.items()),
+                 "Table 3 upstream CBR: neither the sources' jitter, a shorter ACK nor the off-line shares give n2 a "
+                 "tenth of its share (001: 0.31)")
+
+
 # ---- Table 4 and Fig. 7: goodput per interval over the controller's share -------------------------
 
 
@@ -1459,8 +1548,11 @@ def fig6_where(report: Report, data, hops, weakest: Sequence[str]) -> List[Tuple
 def fig6_hidden(report: Report, data, losses, links: Sequence[Tuple[str, str]]) -> None:
     """Who the frames lost on the weakest subscribers' worst links collided with at the receiver
     (fig6_losses: the fig6 runs again with an event trace of the frames lost at those receivers,
-    their goodput checked equal), and whether the transmitter could sense that interferer (the
-    scenario's sensed links): a hidden terminal where it could not."""
+    their goodput checked equal), per record kind: the frames the receiver locked onto and lost
+    (rx_fail) and those it never locked onto, busy receiving another or sending (rx_missed, where
+    the interferer is the frame holding it). Each interferer is classed by whether the transmitter
+    can sense it (the scenario's sensed links): hidden from the sender, the sender itself (its own
+    earlier frame still on the air at the receiver), or a node the sender senses."""
     same = data.flows.merge(losses.flows, on=["seed", "flow_id"], suffixes=("", "_losses"))
     # Every flow of the seeds both ran (the quick variants run fewer seeds than fig6's).
     both = set(data.flows["seed"]) & set(losses.flows["seed"])
@@ -1472,32 +1564,59 @@ def fig6_hidden(report: Report, data, losses, links: Sequence[Tuple[str, str]]) 
     sensed = wmnsim.Scenario(str(SCEN / "random20_fig6.json")).radio_links(sensed=True)
     heard = set(zip(sensed["dst"], sensed["src"]))  # (listener, transmitter): the listener senses it
     table = losses.losses
-    if "kind" in table.columns:
-        # The frames the receiver locked onto and lost (rx_fail); those it never locked onto
-        # (rx_missed, the receiver busy) are counted apart and not read here yet.
-        table = table[table["kind"] == "rx_fail"]
-    texts = []
-    hidden_shares = []
+    seeds = losses.runs["seed"].nunique()
+    kinds = (("rx_fail", "locked onto and lost (rx_fail)"), ("rx_missed", "never locked onto, busy (rx_missed)"))
+    lines = ["| link | frames lost at the receiver | lost | collided with a node hidden from the sender | "
+             "with the sender itself | with a node the sender senses | the receiver sending | other causes | "
+             "largest interferers |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    shares: Dict[Tuple[str, str, str], Dict[str, float]] = {}
     for tx, rx in links:
-        lost = table[(table["node"] == rx) & (table["peer"] == tx) & (table["frame"] == "data")]
-        total = float(lost["lost"].sum())
-        coll = lost[(lost["cause"] == "collision") & (lost["interferer"] != tx)]
-        by = coll.groupby("interferer")["lost"].sum().sort_values(ascending=False)
-        hidden = float(sum(n for i, n in by.items() if (tx, i) not in heard))
-        hidden_shares.append(hidden / total if total else math.nan)
-        top = ", ".join(f"{i} {n / total:.0%} ({'hidden from' if (tx, i) not in heard else 'sensed by'} {tx})"
-                        for i, n in by.head(3).items())
-        own = float(lost[lost["cause"] == "own transmission"]["lost"].sum())
-        self_ = float(lost[(lost["cause"] == "collision") & (lost["interferer"] == tx)]["lost"].sum())
-        seeds = losses.runs["seed"].nunique()
-        texts.append(f"of {tx}'s data frames {rx} locked onto and lost ({total:.0f}, {seeds} seeds), "
-                     f"{hidden / total:.0%} collided with a node {tx} cannot sense; the largest interferers: {top}; "
-                     f"lost to {rx}'s own transmission {own / total:.0%}, in collisions the trace attributes to {tx} "
-                     f"itself {self_ / total:.0%}")
+        for kind, label in kinds:
+            lost = table[(table["node"] == rx) & (table["peer"] == tx) & (table["frame"] == "data")
+                         & (table["kind"] == kind)]
+            total = float(lost["lost"].sum())
+            coll = lost[lost["cause"] == "collision"]
+            by = coll.groupby("interferer")["lost"].sum().sort_values(ascending=False)
+            own_tx = float(lost[lost["cause"] == "own transmission"]["lost"].sum())
+            split = {"hidden": float(sum(n for i, n in by.items() if i != tx and (tx, i) not in heard)),
+                     "sender": float(by.get(tx, 0.0)),
+                     "sensed": float(sum(n for i, n in by.items() if i != tx and (tx, i) in heard)),
+                     "receiver": own_tx}
+            split["other"] = total - sum(split.values())
+            split = {k: v / total if total else math.nan for k, v in split.items()}
+            split["total"] = total
+            shares[(tx, rx, kind)] = split
+            top = ", ".join(f"{i} {n / total:.0%} ({'hidden' if i != tx and (tx, i) not in heard else 'sensed' if i != tx else 'sender'})"
+                            for i, n in by.head(3).items()) if total else ""
+            lines.append(f"| {tx} -> {rx} | {label} | {total:.0f} | {split['hidden']:.0%} | {split['sender']:.0%} | "
+                         f"{split['sensed']:.0%} | {split['receiver']:.0%} | {split['other']:.0%} | {top} |")
+    report.block("fig6_losses", "\n".join(lines) + f"\n\nThe data frames lost at the receiver of each weakest "
+                 f"subscriber's worst link (fig6_where), summed over {seeds} seeds of fig6_losses (the fig6 runs with an "
+                 "event trace at the receivers, wmnsim.trace.losses_by_interferer); each share of the row's frames. "
+                 "The interferer of an rx_fail is the strongest other signal overlapping the frame; of an rx_missed, "
+                 "the frame the receiver was locked onto. Hidden or sensed: whether the sender senses that node (the "
+                 "scenario's sensed links). Other causes: below the reception threshold without a named interferer.",
+                 data, losses)
+    texts = []
+    for tx, rx in links:
+        fail, miss = shares[(tx, rx, "rx_fail")], shares[(tx, rx, "rx_missed")]
+        total = fail["total"] + miss["total"]
+        hidden = (fail["hidden"] * fail["total"] + miss["hidden"] * miss["total"]) / total if total else math.nan
+        texts.append(f"of {tx}'s data frames lost at {rx} ({total:.0f}, {seeds} seeds), {rx} never locked onto "
+                     f"{miss['total'] / total:.0%} (busy) and locked onto and lost {fail['total'] / total:.0%}; "
+                     f"{hidden:.0%} of all of them met a node {tx} cannot sense ({miss['hidden']:.0%} of the missed, "
+                     f"{fail['hidden']:.0%} of the locked-onto); {tx} itself {fail['sender']:.0%} and "
+                     f"{miss['sender']:.0%}, nodes {tx} senses {fail['sensed']:.0%} and {miss['sensed']:.0%}, "
+                     f"{rx} sending {fail['receiver']:.0%} and {miss['receiver']:.0%}")
     report.value("fig6_hidden", "; ".join(texts), data, losses)
-    full_claim(report, all(x > 0.5 for x in hidden_shares),
-               "Fig. 6: most of the frames the weakest subscribers' worst link's receiver locked onto and lost "
-               "collide with hidden nodes")
+    full_claim(report, all(shares[(tx, rx, k)]["hidden"] > 0.5 for tx, rx in links for k, _ in kinds),
+               "Fig. 6: most of the frames lost at the weakest subscribers' worst link's receiver, locked onto or "
+               "missed, met a node hidden from the sender")
+    full_claim(report, all(shares[(tx, rx, "rx_missed")]["total"] > shares[(tx, rx, "rx_fail")]["total"]
+                           for tx, rx in links),
+               "Fig. 6: on that link the receiver misses more of the sender's frames (busy) than it locks onto and loses")
+    full_claim(report, all(shares[(tx, rx, k)]["sensed"] < 0.1 for tx, rx in links for k, _ in kinds),
+               "Fig. 6: a node the sender senses accounts for a few percent (under 10 %) of either kind of loss on that link")
 
 
 def pd_isna(x) -> bool:
@@ -1589,6 +1708,50 @@ def table4_modes(report: Report, off) -> List[float]:
                  f"20 s over the controller's share, mean of {off.runs['seed'].nunique()} seeds (001's figure in "
                  "brackets).", off)
     return every
+
+
+def table4_goodput_change(report: Report, off) -> None:
+    """How much the measured B moves Table 4's goodput and its shares, off-line: per interval and
+    flow sending through it (as the table4_modes rows), the mean goodput after the interval's first
+    20 s and the controller's share at its middle, each with the measured B over the same with
+    Bianchi's, seed for seed then averaged."""
+    ts, ctl = off.timeseries_flow_goodput, off.controllers
+    spans = {f["id"]: (f.get("start_s", 0), f.get("stop_s", math.inf))
+             for f in json.loads((SCEN / "multi_radio.json").read_text())["flows"]}
+    goodput: Dict[str, List[float]] = {"bianchi": [], "measured": []}
+    changes: List[float] = []
+    share_changes: List[float] = []
+    for a, b in [(100, 200), (200, 300), (300, 400), (400, 500)]:
+        for fid in sorted(spans):
+            if not (spans[fid][0] <= a and spans[fid][1] >= b):
+                continue
+            per_b: Dict[str, Tuple[float, float]] = {}
+            for source in ("bianchi", "measured"):
+                rates, shares = [], []
+                for _, row in ctl[ctl[B_SOURCE] == source].iterrows():
+                    part = ts[(ts["seed"] == row["seed"]) & (ts[B_SOURCE] == source) & (ts["id"] == fid)
+                              & (ts["time_s"] > a + 20) & (ts["time_s"] <= b)]
+                    i = int(((a + b) / 2) / float(row["report_interval_s"])) - 1
+                    for c in classes(row):
+                        if fid in c["flows"] and 0 <= i < len(c["share_series_bps"]) and len(part):
+                            rates.append(float(part["value"].mean()))
+                            shares.append(float(c["share_series_bps"][i]))
+                if rates:
+                    per_b[source] = (statistics.mean(rates), statistics.mean(shares))
+            if len(per_b) == 2:
+                changes.append(per_b["measured"][0] / per_b["bianchi"][0] - 1)
+                share_changes.append(per_b["measured"][1] / per_b["bianchi"][1] - 1)
+                for source in per_b:
+                    goodput[source].append(per_b[source][0])
+    if not changes:
+        # The quick variant runs the measured B only: nothing to set beside it.
+        report.value("t4_goodput_change", "no runs with both Bs to compare", off)
+        return
+    lo, hi = f"{min(share_changes):+.1%}", f"{max(share_changes):+.1%}"
+    report.value("t4_goodput_change", f"each flow's goodput per interval moves by {min(changes):+.1%} to "
+                 f"{max(changes):+.1%} with the measured B, its share by {lo if lo == hi else lo + ' to ' + hi}", off)
+    full_claim(report, max(abs(x) for x in changes) < min(abs(x) for x in share_changes),
+               "Table 4 off-line: the measured B moves every flow's share more than any flow's goodput")
 
 
 # ---- The two readings of a measured B (issue 38, what is left 1) ----------------------------------
@@ -1817,6 +1980,132 @@ def fig1_stages(report: Report, basic, rts) -> None:
     full_claim(report, min(s1) > 0.9, "Fig. 1a: S1's attempts fail in nearly every stage, with and without RTS/CTS")
     full_claim(report, measured.get(("S2", "data", 1), 1.0) < 0.1,
                  "Fig. 1a: S2's first-stage attempts nearly all succeed")
+
+
+def fig1_overlaps(report: Report, data, data_rts, basic, rts) -> None:
+    """What S1's failed attempts in Fig. 1a met (fig1_overlaps, fig1_rts_overlaps: the fig1_stages and
+    fig1_rts_stages runs again with an event trace of S1, R1, S2 and R2, wmnsim.trace.attempt_overlaps),
+    and S2's idle gaps between its own frames against S1's frame (tx_gaps): whether S2 leaves gaps as
+    long as S1's frames."""
+    seeds = data.runs["seed"].nunique()
+    accesses = (("basic (RTS/CTS off)", data, basic), ("RTS/CTS", data_rts, rts))
+
+    # The same runs as fig1_stages and fig1_rts_stages (same scenario, seeds, build's decisions): the same attempts.
+    same = True
+    for _, traced, stored in accesses:
+        mine = traced.overlaps.groupby(["node", "frame", "cw"])[["attempts"]].sum()
+        theirs = stored.attempts.groupby(["node", "frame", "cw"])[["attempts"]].sum()
+        same = same and mine["attempts"].to_dict() == theirs["attempts"].to_dict()
+    report.claim(same, "Fig. 1a: the traced runs of fig1_overlaps make the attempts of fig1_stages and "
+                       "fig1_rts_stages, stage for stage")
+    records = (("rx_missed", "never locked onto: R1 busy with another frame"),
+               ("rx_fail", "locked onto and lost"), ("rx_ok", "received, not answered"), ("none", "no record"))
+    lines = ["| access | S1's frame (airtime) | S1's failed attempts | R1's record of the frame | share | the frame "
+             "holding R1 or spoiling S1's (share of the row) | S2 sending during S1's frame | R1's NAV set at "
+             "its end |", "|---|---|---:|---|---:|---|---:|---:|"]
+    facts: Dict[str, Dict[str, float]] = {}
+    airtimes: Dict[str, Tuple[str, int]] = {}
+    for access, traced, _ in accesses:
+        s1 = traced.overlaps[traced.overlaps["node"] == "S1"]
+        failed = s1[s1["failed"]]
+        total = float(failed["attempts"].sum())
+        frame = str(s1["frame"].iloc[0])
+        airtime = int(s1["airtime_us"].mode().iloc[0])
+        airtimes[access] = (frame, airtime)
+        with_s2 = float(failed[failed["overlapped"].str.split("+").apply(lambda x: "S2" in x)]["attempts"].sum())
+        nav = float(failed[failed["receiver_nav"]]["attempts"].sum())
+        facts[access] = {"total": total, "s2": with_s2 / total, "nav": nav / total,
+                         "attempts": float(s1["attempts"].sum())}
+        first = True
+        for rec, label in records:
+            part = failed[failed["receiver"] == rec]
+            n = float(part["attempts"].sum())
+            facts[access][rec] = n / total
+            if not n:
+                continue
+            by = part.groupby("interferer", dropna=True)["attempts"].sum().sort_values(ascending=False)
+            who = ", ".join(f"{i} {m / n:.0%}" for i, m in by.items()) or "none named"
+            part_s2 = float(part[part["overlapped"].str.split("+").apply(lambda x: "S2" in x)]["attempts"].sum())
+            part_nav = float(part[part["receiver_nav"]]["attempts"].sum())
+            lines.append(f"| {access if first else ''} | {frame + f', {airtime} us' if first else ''} | "
+                         f"{f'{total:.0f}' if first else ''} | {label} | {n / total:.1%} | {who} | "
+                         f"{part_s2 / n:.0%} | {part_nav / n:.0%} |")
+            first = False
+    report.block("fig1_overlaps", "\n".join(lines) + f"\n\nFig. 1a, S1's failed exchange attempts (as in the table "
+                 f"above) by what its frame met, summed over {seeds} seeds of {data.runs['simulated_time_s'].iloc[0]:g} s "
+                 "(fig1_overlaps: the same runs with an event trace of S1, R1, S2 and R2, "
+                 "wmnsim.trace.attempt_overlaps). R1's record: the one R1 wrote of that frame. The frame named: for a "
+                 "frame R1 never locked onto, the frame R1 was receiving; for one it lost, the strongest other "
+                 "signal overlapping it. S2 sending: a frame of S2 on the air at some time during S1's. NAV: R1's "
+                 "NAV running past the frame's last bit (a station under NAV does not answer an RTS).", data, data_rts)
+    # S2's idle gaps between its own frames (tx_gaps, 50-us bins) against S1's frame.
+    # Each of S2's gaps before its next exchange holds R2's answer to the last one (SIFS, then the ACK),
+    # which R1 hears too: 802.11b's SIFS is 10 us (IEEE 802.11-2012 Table 17-2).
+    answer_us = 10 + ack_airtime_us(1e6, "long")
+    glines = ["| access | S2's frame after the gap | S2's gaps | gap (us, 50-us bins: lowest bin to highest) | "
+              "median bin | S1's frame (us) | gaps longer than S1's frame | longer than it and R2's SIFS + ACK "
+              f"({answer_us:.0f} us) |", "|---|---|---:|---|---:|---|---:|---:|"]
+    longest: Dict[str, float] = {}
+    room: Dict[str, Tuple[float, float]] = {}
+    for access, traced, _ in accesses:
+        g = traced.gaps[traced.gaps["node"] == "S2"]
+        frame, airtime = airtimes[access]
+        first = True
+        for after, part in g.groupby("frame", sort=True):
+            part = part.groupby("gap_us")["gaps"].sum().sort_index()
+            n = float(part.sum())
+            cum = part.cumsum()
+            median = int(cum[cum >= n / 2].index[0])
+            # A gap in a bin whose upper edge exceeds the frame's airtime may hold the frame: at most this share.
+            could = float(part[part.index + 50 > airtime].sum()) / n
+            # With R2's answer in the gap too: at least (the bin's lower edge) and at most (its upper edge).
+            least = float(part[part.index >= airtime + answer_us].sum()) / n
+            most = float(part[part.index + 50 > airtime + answer_us].sum()) / n
+            if after == frame:
+                longest[access] = could
+                room[access] = (least, most)
+            both = f"{least:.0%}" if f"{least:.0%}" == f"{most:.0%}" else f"{least:.0%} to {most:.0%}"
+            glines.append(f"| {access if first else ''} | {after} | {n:.0f} | {int(part.index.min())}-"
+                          f"{int(part.index.max()) + 50} | {median}-{median + 50} | {frame}, {airtime} | "
+                          f"{'none' if could == 0 else f'at most {could:.0%}'} | {both if after == frame else ''} |")
+            first = False
+    report.block("fig1_gaps", "\n".join(glines) + f"\n\nS2's idle time between the end of each of its frames "
+                 f"and the start of its next (wmnsim.trace.tx_gaps, in 50-us bins), summed over {seeds} seeds of "
+                 "fig1_overlaps and fig1_rts_overlaps; R2's answers (ACK, CTS) fall inside these gaps and reach R1 too. "
+                 "Longer than S1's frame: the gaps in a bin whose upper edge is above its airtime (an upper bound). "
+                 "With R2's SIFS and ACK taken out of the gap before S2's next exchange: from the bins' lower edges "
+                 "(at least) to their upper edges (at most).", data, data_rts)
+    b, r = facts["basic (RTS/CTS off)"], facts["RTS/CTS"]
+    report.value("fig1_ov_basic", f"{b['rx_missed']:.0%} of S1's failed data frames (of {b['total']:.0f}) reached "
+                 f"R1 while it was already receiving another frame, and R1 locked onto and lost {b['rx_fail']:.0%}; "
+                 f"S2 was sending during {b['s2']:.0%} of them", data)
+    report.value("fig1_ov_rts", f"{r['rx_missed']:.0%} of S1's failed RTS frames (of {r['total']:.0f}) reached R1 "
+                 f"busy, R1 lost {r['rx_fail']:.0%} after locking onto them, and left none of them unanswered after "
+                 f"receiving it" if r.get("rx_ok", 0) == 0 else
+                 f"{r['rx_missed']:.0%} of S1's failed RTS frames (of {r['total']:.0f}) reached R1 busy, R1 lost "
+                 f"{r['rx_fail']:.0%} after locking onto them and left {r['rx_ok']:.0%} unanswered after receiving them",
+                 data_rts)
+    report.value("fig1_ov_nav", "at none of S1's failed attempts, with or without RTS/CTS" if
+                 b["nav"] == 0 and r["nav"] == 0 else
+                 f"at {b['nav']:.1%} of S1's failed attempts without RTS/CTS and {r['nav']:.1%} with", data, data_rts)
+    fb, ab = airtimes["basic (RTS/CTS off)"]
+    fr, ar = airtimes["RTS/CTS"]
+    report.value("fig1_gap_basic", "none of S2's gaps between its data frames is as long as S1's "
+                 f"{ab}-us data frame" if longest["basic (RTS/CTS off)"] == 0 else
+                 f"at most {longest['basic (RTS/CTS off)']:.1%} of S2's gaps between its data frames are as long as "
+                 f"S1's {ab}-us data frame", data)
+    g = data.gaps[(data.gaps["node"] == "S2") & (data.gaps["frame"] == fb)]
+    report.value("fig1_gap_range", f"{int(g['gap_us'].min())}-{int(g['gap_us'].max()) + 50} us", data)
+    least, most = room["RTS/CTS"]
+    report.value("fig1_gap_rts", f"{least:.0%} to {most:.0%} of S2's gaps before its RTS frames leave room for S1's "
+                 f"{ar}-us RTS beside R2's SIFS and ACK", data_rts)
+    report.claim(longest["basic (RTS/CTS off)"] == 0, "Fig. 1a: no gap of S2's is as long as S1's data frame")
+    report.claim(b["nav"] == 0 and r["nav"] == 0, "Fig. 1a: R1's NAV is never set at the end of S1's failed frames")
+    named = set()
+    for _, traced, _ in accesses:
+        part = traced.overlaps[(traced.overlaps["node"] == "S1") & traced.overlaps["failed"]]
+        named |= set(part["interferer"].dropna())
+    report.claim("S1" not in named, "Fig. 1a: no failed frame of S1 meets S1's own earlier frame at R1")
 
 
 # ---- Fig. 7's convergence ------------------------------------------------------------------------
@@ -2303,6 +2592,8 @@ def main() -> int:
     fq_candidates(report, d1)
     t12_fifo_where(report, d1, d2)
     table3(report, report.data("table3"), report.data("table3_poisson"))
+    table3_variants(report, report.data("table3"), report.data("table3_jitter"), report.data("table3_exchange"),
+                    report.data("table3_offline"))
     d4 = report.data("table4")
     body, t4 = interval_table(d4, [(100, 200), (200, 300), (300, 400), (400, 500)], PAPER_T4,
                               {f"{i}->0": [f"{i}to0"] for i in range(1, 7)}, SCEN / "multi_radio.json")
@@ -2332,6 +2623,7 @@ def main() -> int:
     t12_load(report)
     fig6_modes(report, report.data("fig6"), report.data("fig6_offline"))
     table4_modes(report, report.data("table4_offline"))
+    table4_goodput_change(report, report.data("table4_offline"))
     import capacity_accuracy as ca
 
     ca.table5_measured(report, measured_b(db), db, FULL)
@@ -2339,6 +2631,8 @@ def main() -> int:
     parking_lot2(report, report.data("parking_lot2"), db)
     fig1_rts(report, report.data("fig1_rts"), report.data("fig1"))
     fig1_stages(report, report.data("fig1_stages"), report.data("fig1_rts_stages"))
+    fig1_overlaps(report, report.data("fig1_overlaps"), report.data("fig1_rts_overlaps"), report.data("fig1_stages"),
+                  report.data("fig1_rts_stages"))
     return report.finish()
 
 

@@ -32,7 +32,21 @@ TrafficGenerator::TrafficGenerator(Scheduler& scheduler, Consumer& consumer, con
   if (traffic_.type == TrafficType::cbr && traffic_.phase > 0.0) {
     start += Time::from_seconds(interval_.to_seconds() * traffic_.phase);  // docs/scenario.md, traffic.phase
   }
+  if (traffic_.jitter < Time::zero() || (traffic_.jitter > Time::zero() && traffic_.type != TrafficType::cbr)) {
+    throw std::invalid_argument("a traffic jitter is for cbr traffic only, and not negative");
+  }
+  if (traffic_.jitter > Time::zero()) {
+    if (!stopped(start)) schedule_cbr(start);
+    return;
+  }
   if (!stopped(start)) next_ = scheduler_.schedule_at(start, [this] { on_start(); });
+}
+
+void TrafficGenerator::schedule_cbr(Time nominal) {
+  // Without a jitter this path is not taken: no draw, so the stream is as it was.
+  nominal_ = nominal;
+  const Time offset = Time::from_seconds(rng_.uniform01() * traffic_.jitter.to_seconds());
+  next_ = scheduler_.schedule_at(nominal + offset, [this] { on_message_due(); });
 }
 
 TrafficGenerator::~TrafficGenerator() { scheduler_.cancel(next_); }
@@ -79,6 +93,11 @@ void TrafficGenerator::on_message_due() {
   }
   ++messages_;
   consumer_.on_application_data(message_bytes_);
+  if (traffic_.jitter > Time::zero()) {
+    // The next message's nominal time follows this one's, not its jittered time: no drift.
+    if (!stopped(nominal_ + interval_)) schedule_cbr(nominal_ + interval_);
+    return;
+  }
   Time next = now + interval_;
   if (traffic_.type == TrafficType::poisson) next = now + Time::from_seconds(rng_.exponential(interval_.to_seconds()));
   if (traffic_.type == TrafficType::on_off && next >= on_end_) {

@@ -7,7 +7,9 @@
 // below decides when there is room (UdpSource::pull, or TCP's bulk transfer).
 //
 // Timing, all in [start, stop):
-//  - cbr: a message at start, start + T, start + 2T, ... (T = packet_interval)
+//  - cbr: a message at start, start + T, start + 2T, ... (T = packet_interval); with a
+//    jitter J, each one a uniform [0, J) later than that nominal time, drawn per message
+//    (J < T keeps their order; the nominal times do not drift)
 //  - poisson: gaps drawn Exp(mean T) from start, so the first message is at
 //    start + gap (a Poisson process started at `start`)
 //  - on_off: an on period begins at start; while on, messages go out as cbr from
@@ -52,6 +54,8 @@ class TrafficGenerator {
  private:
   void on_start();
   void on_message_due();
+  // cbr: schedules the message due at `nominal`, later by the jitter's draw.
+  void schedule_cbr(Time nominal);
   void begin_on_period();
   Time draw_period(Time mean);
   bool stopped(Time t) const { return stop_ && t >= *stop_; }
@@ -64,6 +68,7 @@ class TrafficGenerator {
   RandomStream rng_;
   Time interval_;
   Time on_end_;  // on_off: end of the current on period
+  Time nominal_;  // cbr with jitter: the nominal time of the message scheduled next
   EventId next_;
   std::uint64_t messages_ = 0;
   std::uint64_t on_periods_ = 0;

@@ -31,6 +31,7 @@ struct TrafficConfig {
   double rate_bps = 0.0;  // cbr/poisson: mean offered load; on_off: load while on
   Time packet_interval;   // payload_bytes * 8 / rate_bps (mean for poisson)
   double phase = 0.0;     // cbr only: the first packet leaves phase x packet_interval after the start
+  Time jitter;            // cbr only: each packet leaves a uniform [0, jitter) after its nominal time
   Time on_mean;           // on_off only
   Time off_mean;          // on_off only
   PeriodDistribution periods = PeriodDistribution::exponential;

@@ -59,7 +59,7 @@ HISTORY_SUFFIX = "_over_time"
 # The columns a stored table always keeps with "columns": what tells its runs apart.
 KEY_COLUMNS = ("scenario", "seed", "topology_seed", "flow_id", "node_id", "radio_id")
 # The extra tables "keep" names as they are (the time series are "timeseries:<kind>").
-KEEP_TABLES = ("controllers", "routing", "hops", "attempts", "losses")
+KEEP_TABLES = ("controllers", "routing", "hops", "attempts", "losses", "overlaps", "gaps")
 QUICK_KEYS = ("scenario", "scenarios", "grid", "points", "seeds", "topology_seeds", "set", "checks")
 STUDY_KEYS = ("study", "paper", "title", "doc", "report", "experiments")
 # Columns a stored table leaves out: they change from one build or machine to the next
@@ -191,7 +191,8 @@ class Experiment:
     seeds: Any
     topology_seeds: Any
     fixed: Dict[str, Any]  # "set": overrides of every point
-    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "attempts", "losses", "timeseries:<kind>"
+    keep: Tuple[str, ...]  # "controllers", "routing", "hops", "attempts", "losses", "overlaps", "gaps",
+    # "timeseries:<kind>"
     checks: Tuple[Dict[str, Any], ...]  # quick only: what the quick check compares
     scenario_seeds: Dict[str, Any] = dataclasses.field(default_factory=dict)  # a scenario's own seeds
     tables: Tuple[str, ...] = TABLES  # which of the standard tables are stored
@@ -209,8 +210,12 @@ class Experiment:
 
 
 # The event-trace kinds each trace summary of "keep" reads (wmnsim.trace.attempts_by_window,
-# wmnsim.trace.losses_by_interferer).
-TRACE_KINDS = {"attempts": ("tx_start", "backoff", "retry", "drop"), "losses": ("rx_fail", "rx_missed")}
+# losses_by_interferer, attempt_overlaps, tx_gaps), and the summary.
+TRACE_KINDS = {"attempts": ("tx_start", "backoff", "retry", "drop"), "losses": ("rx_fail", "rx_missed"),
+               "overlaps": ("tx_start", "backoff", "retry", "drop", "rx_ok", "rx_fail", "rx_missed", "nav"),
+               "gaps": ("tx_start",)}
+TRACE_SUMMARIES = {"attempts": "attempts_by_window", "losses": "losses_by_interferer",
+                   "overlaps": "attempt_overlaps", "gaps": "tx_gaps"}
 
 
 def _event_trace_section(scenario_path: str, fixed: Mapping[str, Any]) -> Any:
@@ -286,7 +291,7 @@ def load_experiment(path: PathLike, quick: bool = False) -> Experiment:
     if not isinstance(keep, list) or not all(isinstance(k, str) and (k in KEEP_TABLES or k.startswith("timeseries:"))
                                              for k in keep):
         issues.append(ValidationIssue("/keep", 'must be a list of "controllers", "routing", "hops", "attempts", '
-                                                '"losses" and "timeseries:<kind>"'))
+                                                '"losses", "overlaps", "gaps" and "timeseries:<kind>"'))
         keep = []
     kept = [kept_table_name(k) for k in keep]
     columns = doc.get("columns", {})
@@ -506,22 +511,23 @@ def _kept_tables(data: Any, keep: Sequence[str],
                     r = dict(head, routing_type=routing.attrs["type"])
                     _flat("", routing.attrs["total"], r)
                     frames.setdefault("routing", []).append(pd.DataFrame([r]))
-            elif k in ("attempts", "losses"):
+            elif k in TRACE_KINDS:
                 # Summaries of the run's own event trace (the scenario's outputs.event_trace; the
                 # sweep writes it into the run's folder): exchange attempts and failures per
                 # contention window (wmnsim.trace.attempts_by_window), or the frames lost at their
-                # receivers by interferer (losses_by_interferer). The trace itself is not stored.
+                # receivers by interferer (losses_by_interferer), the attempts by what their frame met
+                # (attempt_overlaps), each node's idle gaps between its frames (tx_gaps). The trace
+                # itself is not stored.
                 from . import trace
                 from .sweep import EVENT_TRACE_FILE
 
                 path = os.path.join(data.directory, "runs", row["run_key"], EVENT_TRACE_FILE)
                 if not os.path.isfile(path):
-                    kinds = "tx_start, backoff, retry and drop" if k == "attempts" else "rx_fail"
+                    kinds = ", ".join(TRACE_KINDS[k])
                     raise ScenarioError(errors=[("/keep", f'"{k}" reads each run\'s event trace, and run '
                                                           f'{row["run_key"]} wrote none: set /outputs/event_trace '
                                                           f'(with the {kinds} kinds)')])
-                summary = (trace.attempts_by_window if k == "attempts" else trace.losses_by_interferer)(
-                    trace.load(path))
+                summary = getattr(trace, TRACE_SUMMARIES[k])(trace.load(path))
                 for c in reversed(front):
                     summary.insert(0, c, head[c])
                 frames.setdefault(k, []).append(summary)

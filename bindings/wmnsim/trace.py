@@ -60,7 +60,8 @@ _ACCESS_CATEGORIES = ["ac_bk", "ac_be", "ac_vi", "ac_vo"]
 _START_FROM_VALUE = ("tx_end", "rx_ok", "rx_fail", "rx_missed")
 _END_FROM_VALUE = ("tx_start", "nav")
 
-__all__ = ["load", "Header", "read_header", "attempts_by_window", "losses_by_interferer"]
+__all__ = ["load", "Header", "read_header", "attempts_by_window", "losses_by_interferer", "attempt_overlaps",
+           "tx_gaps"]
 
 
 class Header:
@@ -223,6 +224,36 @@ def load(path: PathLike) -> "pandas.DataFrame":
 _DATA_FRAMES = ("data", "qos_data")
 
 
+def _attempts(events: "pandas.DataFrame"):
+    """The exchange attempts attempts_by_window counts, one at a time, in each node's time
+    order: (node, frame, cw, failed, row), ``row`` the label in ``events`` of the attempt's
+    ``tx_start`` record."""
+    import pandas as pd
+
+    ev = events[events["kind"].isin(("tx_start", "backoff", "retry", "drop"))]
+    ev = ev[(ev["kind"] != "drop") | (ev["cause"] == "retry_limit")]
+    for node, part in ev.groupby("node", observed=True, sort=True):
+        window = None  # the window of the node's latest backoff
+        pending = None  # the attempt in flight: (frame, cw, row)
+        failed = False  # a failure record since the node's last frame
+        for label, kind, frame, peer, cw in zip(part.index, part["kind"], part["frame"], part["peer"], part["cw"]):
+            if kind == "backoff":
+                window = int(cw)
+            elif kind in ("retry", "drop"):
+                failed = True
+            elif kind == "tx_start" and (frame == "rts" or frame in _DATA_FRAMES) and not pd.isna(peer):
+                if pending is not None:
+                    answered = pending[0] == "rts" and not failed and frame in _DATA_FRAMES
+                    yield str(node), pending[0], pending[1], failed or (pending[0] == "rts" and not answered), pending[2]
+                    pending = None
+                    failed = False
+                    if answered:
+                        continue  # the data of the RTS's exchange: not an attempt of its own
+                failed = False
+                if window is not None:
+                    pending = ("rts" if frame == "rts" else "data", window, label)
+
+
 def attempts_by_window(events: "pandas.DataFrame") -> "pandas.DataFrame":
     """Each transmitter's exchange attempts and their failures by the contention window
     the attempt's backoff was drawn in (its backoff stage: 32, 64, 128, ... slots under
@@ -244,31 +275,11 @@ def attempts_by_window(events: "pandas.DataFrame") -> "pandas.DataFrame":
     is ``rts`` or ``data``."""
     import pandas as pd
 
-    ev = events[events["kind"].isin(("tx_start", "backoff", "retry", "drop"))]
-    ev = ev[(ev["kind"] != "drop") | (ev["cause"] == "retry_limit")]
     counts: dict = {}
-    for node, part in ev.groupby("node", observed=True, sort=True):
-        window = None  # the window of the node's latest backoff
-        pending = None  # the attempt in flight: (frame, cw)
-        failed = False  # a failure record since the node's last frame
-        for kind, frame, peer, cw in zip(part["kind"], part["frame"], part["peer"], part["cw"]):
-            if kind == "backoff":
-                window = int(cw)
-            elif kind in ("retry", "drop"):
-                failed = True
-            elif kind == "tx_start" and (frame == "rts" or frame in _DATA_FRAMES) and not pd.isna(peer):
-                if pending is not None:
-                    answered = pending[0] == "rts" and not failed and frame in _DATA_FRAMES
-                    row = counts.setdefault((str(node),) + pending, [0, 0])
-                    row[0] += 1
-                    row[1] += int(failed or (pending[0] == "rts" and not answered))
-                    pending = None
-                    failed = False
-                    if answered:
-                        continue  # the data of the RTS's exchange: not an attempt of its own
-                failed = False
-                if window is not None:
-                    pending = ("rts" if frame == "rts" else "data", window)
+    for node, frame, window, failed, _ in _attempts(events):
+        row = counts.setdefault((node, frame, window), [0, 0])
+        row[0] += 1
+        row[1] += int(failed)
     rows = [dict(node=k[0], frame=k[1], cw=k[2], attempts=a, failures=f) for k, (a, f) in sorted(counts.items())]
     return pd.DataFrame(rows, columns=["node", "frame", "cw", "attempts", "failures"])
 
@@ -292,3 +303,107 @@ def losses_by_interferer(events: "pandas.DataFrame") -> "pandas.DataFrame":
     cols = {k: lost[k].astype(object).where(lost[k].notna(), None) for k in keys}
     out = pd.DataFrame(cols).groupby(keys, sort=True, dropna=False).size().reset_index(name="lost")
     return out
+
+
+def _tx_intervals(events: "pandas.DataFrame") -> dict:
+    """Each node's frames on the air, from its ``tx_start`` records: node -> (starts, ends) in ps,
+    numpy arrays in time order (a radio sends one frame at a time, so they do not overlap)."""
+    import numpy as np
+
+    tx = events[events["kind"] == "tx_start"]
+    out = {}
+    for node, part in tx.groupby("node", observed=True, sort=True):
+        out[str(node)] = (part["time_ps"].to_numpy(np.int64), part["end_ps"].to_numpy(np.int64))
+    return out
+
+
+def attempt_overlaps(events: "pandas.DataFrame") -> "pandas.DataFrame":
+    """The exchange attempts of attempts_by_window (each transmitter's, by contention window, and
+    whether it failed) by what the attempt's frame met: which other nodes were sending while it was
+    on the air, and what its receiver made of it. From an event trace holding the ``tx_start``,
+    ``backoff``, ``retry`` and ``drop`` records of the transmitters, the ``tx_start`` records of the
+    other nodes whose frames are to be seen, and the receivers' ``rx_ok``, ``rx_fail``,
+    ``rx_missed`` and ``nav`` records. DCF only, one radio per node (as attempts_by_window).
+
+    Columns, one row per distinct combination, with ``attempts``:
+    ``node``, ``frame`` (``rts`` or ``data``), ``cw``, ``failed``; ``airtime_us`` (the frame's
+    time on the air, whole microseconds); ``overlapped`` (the other traced nodes with a frame on
+    the air at some time during it, sorted and joined by ``+``, or ``none``); ``receiver`` (the
+    record the receiver wrote of the frame: ``rx_ok``, ``rx_fail``, ``rx_missed``, or ``none``
+    where it wrote none, its records not traced or the frame not reaching it); ``cause`` and
+    ``interferer`` (of an ``rx_fail`` or ``rx_missed``, NA otherwise and where the cause names no
+    node); ``receiver_nav`` (the receiver's NAV, as its latest ``nav`` records set it, ran past the
+    frame's last bit: a station with its NAV set does not answer an RTS, 802.11-2012 9.3.2.6).
+    The receiver's record is the one it wrote from that transmitter with the frame's first bit
+    within 10 us after the frame's start (the propagation delay)."""
+    import numpy as np
+    import pandas as pd
+
+    keys = ["node", "frame", "cw", "failed", "airtime_us", "overlapped", "receiver", "cause", "interferer",
+            "receiver_nav"]
+    tx = _tx_intervals(events)
+    rx = events[events["kind"].isin(("rx_ok", "rx_fail", "rx_missed"))]
+    rx_by = {(str(n), str(p)): part for (n, p), part in rx.groupby(["node", "peer"], observed=True, sort=True)}
+    nav_by = {}
+    for node, part in events[events["kind"] == "nav"].groupby("node", observed=True, sort=True):
+        # The NAV after each record: the latest end any record up to then set (9.3.2.4: a NAV only grows).
+        nav_by[str(node)] = (part["time_ps"].to_numpy(np.int64),
+                             np.maximum.accumulate(part["end_ps"].to_numpy(np.int64)))
+    propagation_ps = 10_000_000
+    counts: dict = {}
+    for node, frame, window, failed, label in _attempts(events):
+        start, end = int(events.at[label, "time_ps"]), int(events.at[label, "end_ps"])
+        receiver = str(events.at[label, "peer"])
+        met = []
+        for other, (starts, ends) in tx.items():
+            if other == node:
+                continue
+            i = int(np.searchsorted(starts, end, side="left")) - 1  # the other's last frame begun before our end
+            if i >= 0 and ends[i] > start:
+                met.append(other)
+        record, cause, interferer = "none", None, None
+        part = rx_by.get((receiver, node))
+        if part is not None:
+            firsts = part["start_ps"].to_numpy(np.int64)
+            j = int(np.searchsorted(firsts, start, side="left"))
+            if j < len(firsts) and firsts[j] <= start + propagation_ps:
+                row = part.iloc[j]
+                record = str(row["kind"])
+                if record != "rx_ok":
+                    cause = None if pd.isna(row["cause"]) else str(row["cause"])
+                    interferer = None if pd.isna(row["interferer"]) else str(row["interferer"])
+        nav = False
+        if receiver in nav_by:
+            times, ends_nav = nav_by[receiver]
+            k = int(np.searchsorted(times, end, side="right")) - 1
+            nav = bool(k >= 0 and ends_nav[k] > end)
+        key = (node, frame, window, bool(failed), (end - start) // 1_000_000, "+".join(sorted(met)) or "none",
+               record, cause, interferer, nav)
+        counts[key] = counts.get(key, 0) + 1
+    rows = [dict(zip(keys, k), attempts=n) for k, n in counts.items()]
+    out = pd.DataFrame(rows, columns=keys + ["attempts"])
+    return out.sort_values(keys[:7], kind="stable").reset_index(drop=True)
+
+
+def tx_gaps(events: "pandas.DataFrame", bin_us: int = 50) -> "pandas.DataFrame":
+    """Each node's idle gaps between its own frames: the time from the last bit of each frame it
+    sent to the first bit of its next, from its ``tx_start`` records, counted in bins of ``bin_us``
+    microseconds. One row per (``node``, ``frame``, ``gap_us``) with ``gaps``: ``frame`` the kind
+    of the frame after the gap, ``gap_us`` the bin's lower edge (a gap of g us is in the bin
+    ``bin_us * floor(g / bin_us)``)."""
+    import numpy as np
+    import pandas as pd
+
+    if bin_us <= 0:
+        raise ValueError(f"bin_us must be positive, not {bin_us}")
+    tx = events[events["kind"] == "tx_start"]
+    counts: dict = {}
+    for node, part in tx.groupby("node", observed=True, sort=True):
+        starts, ends = part["time_ps"].to_numpy(np.int64), part["end_ps"].to_numpy(np.int64)
+        gaps_us = (starts[1:] - ends[:-1]) // 1_000_000
+        bins = (gaps_us // bin_us) * bin_us
+        for frame, b in zip(part["frame"].iloc[1:].astype(str), bins):
+            key = (str(node), frame, int(b))
+            counts[key] = counts.get(key, 0) + 1
+    rows = [dict(node=k[0], frame=k[1], gap_us=k[2], gaps=n) for k, n in sorted(counts.items())]
+    return pd.DataFrame(rows, columns=["node", "frame", "gap_us", "gaps"])

@@ -397,7 +397,8 @@ def test_keep_names_only_the_tables_there_are(repo, capsys):
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["routes"]}))
     assert _command(repo) == 2
-    assert '"controllers", "routing", "hops", "attempts", "losses" and "timeseries:<kind>"' in capsys.readouterr().err
+    assert ('"controllers", "routing", "hops", "attempts", "losses", "overlaps", "gaps" and "timeseries:<kind>"'
+            in capsys.readouterr().err)
 
 
 def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_path):
@@ -405,8 +406,10 @@ def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_
     # event trace the sweep writes into the run's folder: what attempts_by_window gives for the same
     # run made directly. Without an event trace it is exit 2 naming /keep.
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
-    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff", "retry", "drop", "rx_fail", "rx_missed"]}
-    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "keep": ["attempts", "losses"],
+    trace = {"path": "events.bin", "kinds": ["tx_start", "backoff", "retry", "drop", "rx_ok", "rx_fail", "rx_missed",
+                                             "nav"]}
+    exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2,
+                               "keep": ["attempts", "losses", "overlaps", "gaps"],
                                "set": {"/simulation/duration_s": 2, "/outputs/event_trace": trace}}))
     assert _command(repo) == 0
     stored = reproduce.load_data("tiny", "chain", root=repo).attempts
@@ -424,6 +427,13 @@ def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_
     got = losses[losses["seed"] == 2][list(want.columns)].reset_index(drop=True)
     assert not want.empty
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    # "overlaps" and "gaps": the attempts by what their frame met, each node's gaps between its frames.
+    for table, summary in (("overlaps", wmnsim.trace.attempt_overlaps), ("gaps", wmnsim.trace.tx_gaps)):
+        stored = getattr(reproduce.load_data("tiny", "chain", root=repo), table)
+        want = summary(wmnsim.trace.load(path))
+        got = stored[stored["seed"] == 2][list(want.columns)].reset_index(drop=True)
+        assert not want.empty, table
+        pd.testing.assert_frame_equal(got, want, check_dtype=False)
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 1, "keep": ["attempts"],
                                "set": {"/simulation/duration_s": 1}}))
     assert _command(repo) == 2
@@ -434,7 +444,9 @@ def test_an_experiment_may_keep_the_attempts_by_backoff_stage(repo, capsys, tmp_
     ("attempts", None, "no event trace"),
     ("attempts", ["tx_start", "backoff", "retry"], "no drop records"),
     ("losses", ["rx_fail"], "no rx_missed records"),
-    ("losses", ["tx_start"], "no rx_fail, rx_missed records")])
+    ("losses", ["tx_start"], "no rx_fail, rx_missed records"),
+    ("overlaps", ["tx_start", "backoff", "retry", "drop", "rx_fail", "rx_missed"], "no rx_ok, nav records"),
+    ("gaps", ["backoff"], "no tx_start records")])
 def test_keeping_a_trace_summary_without_its_trace_kinds_is_refused_at_load(repo, keep, kinds, lacking):
     # Refused before any run (not stored as an empty table), naming /keep and the kinds to add; the
     # quick variant's set is checked too.

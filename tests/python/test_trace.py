@@ -436,3 +436,72 @@ def test_losses_by_interferer_leaves_the_interferer_na_where_the_cause_names_non
     assert got[got["interferer"] == "none"][["kind", "cause", "lost"]].values.tolist() == [
         ["rx_fail", "collision", 2]]
     assert got[got["interferer"] == "C"][["kind", "lost"]].values.tolist() == [["rx_missed", 1]]
+
+
+def _timed(rows):
+    """A hand-made event table with times: (time_us, kind, node, frame, peer, cw, start_us, end_us, cause,
+    interferer) per record, in time order; tx_start and nav records give their end, rx records their first bit."""
+    cols = ["time_us", "kind", "node", "frame", "peer", "cw", "start_us", "end_us", "cause", "interferer"]
+    df = pd.DataFrame(rows, columns=cols)
+    df["time_ps"] = (df["time_us"] * 1_000_000).round().astype(np.int64)
+    for c in ("start", "end"):
+        df[f"{c}_ps"] = pd.array([None if pd.isna(x) else int(round(x * 1_000_000)) for x in df[f"{c}_us"]],
+                                 dtype="Int64")
+    for c in ("kind", "node", "frame", "peer", "cause", "interferer"):
+        df[c] = df[c].astype("category")
+    df["cw"] = pd.array(df["cw"], dtype="Int64")
+    return df.drop(columns=["time_us", "start_us", "end_us"])
+
+
+def _overlap_records():
+    n = None
+    return _timed([
+        (0, "backoff", "A", n, n, 32, n, n, n, n),
+        # A's first attempt (cw 32): C's frame 500-800 us overlaps it; B locks onto it and loses it to C.
+        (100, "tx_start", "A", "data", "B", n, n, 1100, n, n),
+        (500, "tx_start", "C", "data", "D", n, n, 800, n, n),
+        (1100, "rx_fail", "B", "data", "A", n, 100.8, n, "collision", "C"),
+        (1200, "retry", "A", n, n, n, n, n, n, n),
+        (1300, "backoff", "A", n, n, 64, n, n, n, n),
+        (1500, "nav", "B", n, n, n, n, 3500, n, n),  # B's NAV runs to 3500 us, past A's next frame's end
+        # A's second attempt (cw 64), 2000-3000 us: C's next frame starts at 3000, as A's ends (no overlap);
+        # B receives it but stays silent under its NAV.
+        (2000, "tx_start", "A", "data", "B", n, n, 3000, n, n),
+        (3000, "rx_ok", "B", "data", "A", n, 2000.8, n, n, n),
+        (3000, "tx_start", "C", "data", "D", n, n, 3500, n, n),
+        (3100, "retry", "A", n, n, n, n, n, n, n),
+        (3600, "backoff", "A", n, n, 32, n, n, n, n),
+        # A's third attempt (cw 32), 4049-5049 us: answered. B's record of it comes 12 us after its start,
+        # beyond the 10 us of propagation: not this frame's (none).
+        (4049, "tx_start", "A", "data", "B", n, n, 5049, n, n),
+        (5049, "rx_ok", "B", "data", "A", n, 4061, n, n, n),
+        (5059, "tx_start", "B", "ack", "A", n, n, 5363, n, n),
+        (5400, "backoff", "A", n, n, 32, n, n, n, n),
+        (6000, "tx_start", "A", "data", "B", n, n, 7000, n, n),  # the last attempt: left out
+    ])
+
+
+def test_attempt_overlaps_names_what_each_attempt_met():
+    got = wtrace.attempt_overlaps(_overlap_records())
+    assert list(got.columns) == ["node", "frame", "cw", "failed", "airtime_us", "overlapped", "receiver", "cause",
+                                 "interferer", "receiver_nav", "attempts"]
+    rows = [[None if pd.isna(x) else x for x in r] for r in got.values.tolist()]
+    assert rows == [
+        ["A", "data", 32, False, 1000, "none", "none", None, None, False, 1],
+        ["A", "data", 32, True, 1000, "C", "rx_fail", "collision", "C", False, 1],
+        ["A", "data", 64, True, 1000, "none", "rx_ok", None, None, True, 1]]
+    # The attempts and failures are attempts_by_window's.
+    by_window = wtrace.attempts_by_window(_overlap_records())
+    assert by_window.values.tolist() == [["A", "data", 32, 2, 1], ["A", "data", 64, 1, 1]]
+
+
+def test_tx_gaps_bins_each_nodes_idle_time_between_its_frames():
+    got = wtrace.tx_gaps(_overlap_records())
+    # A: 1100 -> 2000 (900 us), 3000 -> 4049 (1049: the 1000 bin), 5049 -> 6000 (951: the 950 bin);
+    # C: 800 -> 3000 (2200); B sent one frame: no gap.
+    assert got.values.tolist() == [["A", "data", 900, 1], ["A", "data", 950, 1], ["A", "data", 1000, 1],
+                                   ["C", "data", 2200, 1]]
+    assert wtrace.tx_gaps(_overlap_records(), bin_us=1000).values.tolist() == [
+        ["A", "data", 0, 2], ["A", "data", 1000, 1], ["C", "data", 2000, 1]]
+    with pytest.raises(ValueError, match="bin_us"):
+        wtrace.tx_gaps(_overlap_records(), bin_us=0)

@@ -104,6 +104,46 @@ TEST(UdpSource, CbrPhaseDelaysTheFirstPacketByThatFractionOfTheInterval) {
   }
 }
 
+TEST(UdpSource, CbrJitterDelaysEachPacketByItsOwnUniformDrawFromItsNominalTime) {
+  auto c = source_config(TrafficType::cbr);
+  c.traffic.packet_interval = 10_ms;
+  c.traffic.jitter = 4_ms;
+  c.start = 1_s;
+  c.stop = 1100_ms;
+  SourceBed bed(c);
+  bed.scheduler.run();
+  // The nominal times are 1.00, 1.01, ... 1.09 s; each packet leaves its own draw of
+  // uniform [0, 4 ms) later, the draws taken in order from the flow's arrival stream.
+  RandomStream draws = arrivals();
+  ASSERT_EQ(bed.log.times.size(), 10u);
+  std::vector<Time> offsets;
+  for (std::size_t i = 0; i < 10; ++i) {
+    const Time nominal = 1_s + 10_ms * static_cast<std::int64_t>(i);
+    const Time offset = Time::from_seconds(draws.uniform01() * 0.004);
+    EXPECT_EQ(bed.log.times[i], nominal + offset) << i;
+    EXPECT_GE(bed.log.times[i], nominal);
+    EXPECT_LT(bed.log.times[i], nominal + 4_ms);
+    EXPECT_EQ(bed.log.seqs[i], i);
+    offsets.push_back(offset);
+  }
+  // Not one offset for all: a draw per packet (a fixed shift would be a phase).
+  EXPECT_NE(offsets.front(), offsets.back());
+  // Without a jitter nothing is drawn: the exact times of CbrSendsAtExactTimesWithinStartAndStop.
+  c.traffic.jitter = Time::zero();
+  SourceBed plain(c);
+  plain.scheduler.run();
+  for (std::size_t i = 0; i < plain.log.times.size(); ++i) {
+    EXPECT_EQ(plain.log.times[i], 1_s + 10_ms * static_cast<std::int64_t>(i));
+  }
+}
+
+TEST(UdpSource, CbrJitterOnOtherTrafficIsRefused) {
+  auto c = source_config(TrafficType::poisson);
+  c.traffic.packet_interval = 10_ms;
+  c.traffic.jitter = 1_ms;
+  EXPECT_THROW(SourceBed bed(c), std::invalid_argument);
+}
+
 TEST(UdpSource, PoissonRateAndGapsWithinStatisticalBounds) {
   auto c = source_config(TrafficType::poisson);
   c.traffic.packet_interval = 1_ms;
