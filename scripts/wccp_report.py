@@ -1048,16 +1048,22 @@ def timeout_table(data) -> Tuple[str, dict]:
             head = f"| {seed} | {count} | {len(seen)} |" if k == 0 else "| | | |"
             lines.append(f"{head} {e['time']:.1f} | {e['r_p_before']:.1f} | {e['r_p_after']:.3f} | {e['rto']:.2f} | "
                          f"{e['srtt_before']:.3f} | {e['rto'] / e['srtt_before']:.1f} | {e['t_c']:.1f} | "
-                         f"{e['r_p_1s']:.2f} | {e['plateau']:.1f} | {e['recovery']:.1f} |")
+                         f"{e['r_p_1s']:.2f} | {or_dash(e['plateau'])} | {or_dash(e['recovery'])} |")
         if not seen:
             lines.append(f"| {seed} | {count} | 0 | | | | | | | | | | |")
-    lines += ["", "chain9 (one WCCP flow 1 -> 9), the one_flow runs whose flow timed out, sampled every 0.1 s "
+    lines += ["", "chain9 (one WCCP flow 1 -> 9), three of the one_flow runs (seeds 1, 3 and 5), sampled every 0.1 s "
               "(experiment `timeout`). A reset: a sample of r_p under 0.3 of the one before (r_p at the end of each "
               "0.1 s). RTO it implies: 1 / r_p after the reset (Sec. III-E sets r_p = 1/RTO with the doubled RTO); "
               "srtt: the flow's smoothed RTT at the sample before; T_c from Eq. 15 with the r_p after; r_p 1 s later and "
               "the time from the reset until r_p first reaches twice that (the plateau in the figure); recovery: "
-              "until r_p is back to 90 % of its median over the 10 s before the reset."]
+              "until r_p is back to 90 % of its median over the 10 s before the reset; -: not within the run (a reset "
+              "near its end)."]
     return "\n".join(lines), facts
+
+
+def or_dash(x: float, digits: int = 1) -> str:
+    """A table cell: x, or "-" when it is NaN (an event the run ended before)."""
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
 
 
 def plot_timeout(path: Path, facts: dict) -> None:
@@ -1495,13 +1501,13 @@ def main() -> int:
         V("phy_range_drops", f"{rng['mac_drops']:.2f}", *srcs)
         ns2 = "ns-2's"
         V("phy_sinr_drops", f"{phy[('phy_sinr', ns2)]['mac_drops']:.2f}", *srcs)
-        good = [phy[(e, "ns-2's")]["ratio"] for e in ("one_flow", "phy_sinr", "phy_threshold")]
+        good = [phy[(e, "ns-2's")]["ratio"] for e in ("phy_sinr", "phy_threshold")]
         V("phy_good_ratio", span(min(good), max(good), 2), *srcs)
         V("phy_ns2std_goodput", f"{sh['goodput']:.0f}", *srcs)
-        V("phy_ns2std_delay", f"{sh['delay']:.2f}", *srcs)
-        V("phy_shipped_std_busiest", f"{mean(Runs(phy_d['one_flow'], 'chain9').busiest('channel_busyness')):.2f}",
-          *srcs)
+        V("phy_ns2std_timeouts", f"{sh['timeouts']:.0f}", *srcs)
         V("phy_ns2_goodput", f"{phy[('one_flow', ns2)]['goodput']:.0f}", *srcs)
+        V("phy_ns2_ratio", f"{phy[('one_flow', ns2)]['ratio']:.2f}", *srcs)
+        V("phy_ns2_timeouts", f"{phy[('one_flow', ns2)]['timeouts']:.0f}", *srcs)
     fr: dict = {}
     with part("fast_restart"):
         fr_d = {e: report.data(e) for e in ("fast_restart_range", "fast_restart_chain9", "fast_restart_fig7")}
@@ -1524,6 +1530,8 @@ def main() -> int:
             V(f"fr_range_drops_{k}", f"{rg[k]['mac_drops']:.2f}", *frs)
             V(f"fr_ship_goodput_{k}", f"{mean(one_[k]['goodput']):.0f}", *frs)
             V(f"fr_ship_timeouts_{k}", f"{one_[k]['timeouts']:.1f}", *frs)
+            V(f"fr_ship_delay_{k}", f"{one_[k]['delay']:.3f}", *frs)
+            V(f"fr_ship_drops_{k}", f"{one_[k]['mac_drops']:.2f}", *frs)
             V(f"fr_f7_flow1_{k}", f"{sh7[k]['flow1']:.0f}", *frs)
             V(f"fr_f7_fraction_{k}", f"{sh7[k]['flow1'] / sh7[k]['mid']:.2f}", *frs)
             V(f"fr_f7_mid_{k}", f"{sh7[k]['mid']:.0f}", *frs)
@@ -1533,6 +1541,8 @@ def main() -> int:
             V(f"fr_f7_drops_{k}", f"{sh7[k]['mac_drops']:.2f}", *frs)
             V(f"fr_f7_timeouts_{k}", f"{sh7[k]['flow1_timeouts']:.0f}", *frs)
         V("fr_range_tcp_delay", f"{rg['TCP']['delay']:.2f}", *frs)
+        V("fr_ship_tcp_goodput", f"{mean(one_['TCP']['goodput']):.0f}", *frs)
+        V("fr_ship_tcp_delay", f"{one_['TCP']['delay']:.3f}", *frs)
         V("fr_range_gain", f"{mean(rg['srtt']['goodput']) / mean(rg['rto']['goodput']):.2f}", *frs)
         V("fr_f7_cost", f"{(1 - mean(sh7['srtt']['goodput']) / mean(sh7['rto']['goodput'])) * 100:.0f} %", *frs)
     topo: dict = {}
@@ -1680,9 +1690,7 @@ def main() -> int:
         clean = [g for g, t in zip(gp, to) if t == 0]
         dirty = [t for t in to if t > 0]
         V("f1a_clean_runs", f"{len(clean)} of the {len(to)}", one)
-        V("f1a_clean_goodput", span(min(clean), max(clean)) if clean else "-", one)
         V("f1a_timeout_range", span(min(dirty), max(dirty)) if dirty else "no", one)
-        V("f1a_clean_goodput2", span(min(clean), max(clean)) if clean else "-", one)
         # Fig. 5: node ordering, queues, node 5's band.
         wb = {str(i): mean(wccp1.node(str(i), "channel_busyness_ns2")) for i in range(1, 10)}
         tb = {str(i): mean(tcp1.node(str(i), "channel_busyness_ns2")) for i in range(1, 10)}
@@ -1698,11 +1706,9 @@ def main() -> int:
             """The 10th-90th percentiles of node 5's 1-s ns-2 busyness samples after the first 10 s."""
             ts = r.series("channel_busyness_ns2")
             v = ts[(ts["id"] == "5") & (ts["seed"].isin(list(seeds))) & (ts["time_s"] > 10)]["value"]
-            return f"{v.quantile(0.1):.2f}-{v.quantile(0.9):.2f}"
-        clean_seeds = [s_ for s_, t in zip(wccp1.seeds, to) if t == 0]
+            return f"{v.quantile(0.1):.2f}-{v.quantile(0.9):.2f}" if len(v) else "- (no such run)"
         dirty_seeds = [s_ for s_, t in zip(wccp1.seeds, to) if t > 0]
-        V("f5_clean_seeds", ", ".join(str(s_) for s_ in clean_seeds), one)
-        V("f5_band_wccp", band(wccp1, clean_seeds), one)
+        V("f5_band_wccp", band(wccp1, wccp1.seeds), one)
         V("f5_band_tcp", band(tcp1, tcp1.seeds), one)
         ts5 = wccp1.series("channel_busyness_ns2")
         v5 = ts5[(ts5["id"] == "5") & (ts5["seed"].isin(dirty_seeds)) & (ts5["time_s"] > 10)]["value"]
@@ -1718,11 +1724,11 @@ def main() -> int:
         ts = wccp1.series("channel_busyness_ns2")
         band_share = [share_in_band(ts[ts["id"] == n]["value"], lo, hi) for n in busiest_nodes(cn)]
         V("shuffle_share_one", pct_span(min(band_share), max(band_share)), one)
-        fshares = []
+        by_k = {}
         for k in (3, 6):
             t = fair[k][1].series("channel_busyness_ns2")
-            fshares += [share_in_band(t[t["id"] == n]["value"], lo, hi) for n in busiest_nodes(fair[k][1].controller())]
-        V("shuffle_share_fair", pct_span(min(fshares), max(fshares)), fair_d)
+            by_k[k] = [share_in_band(t[t["id"] == n]["value"], lo, hi) for n in busiest_nodes(fair[k][1].controller())]
+            V(f"shuffle_share_{k}", pct_span(min(by_k[k]), max(by_k[k])), fair_d)
         std92 = sw[("standard", "standard", 0.92)]
         std_bn = std92["runs"].controller()
         std_bn = std_bn[std_bn["node"].isin(BOTTLENECK)]
@@ -1884,33 +1890,34 @@ def main() -> int:
         V("to_n", f"{len(ev)}", to_d)
         V("to_count", f"{sum(r['timeouts'] for r in tof['runs'])}", to_d)
         V("to_tc_range", f"{min(e['t_c'] for e in ev):.1f}-{max(e['t_c'] for e in ev):.1f}", to_d)
-        V("to_rec_range", f"{min(e['recovery'] for e in ev):.0f}-{max(e['recovery'] for e in ev):.0f}", to_d)
+        recs = [e["recovery"] for e in ev if not math.isnan(e["recovery"])]
+        V("to_rec_range", f"{min(recs):.0f}-{max(recs):.0f}", to_d)
+        V("to_rec_open", f"{len(ev) - len(recs)}", to_d)
         V("to_rto_srtt", f"{min(e['rto'] / e['srtt_before'] for e in ev):.0f}-"
                          f"{max(e['rto'] / e['srtt_before'] for e in ev):.0f}", to_d)
     # ---- threshold sweep
     with part():
         def tipped(key) -> int:
             return sum(1 for t in sw[key]["timeouts"] if t > 0)
-        n_sw = len(sw[("ns2", "standard", 0.88)]["timeouts"])
+        # The shipped configuration (ns-2's busy time and deferral, issue 39 Sec. 3) first.
+        ship = ("ns2", "ns2")
+        n_sw = len(sw[ship + (0.88,)]["timeouts"])
         clean_upto = None
         for th in SWEEP_THRESHOLDS:
-            if tipped(("ns2", "standard", th)) > 0:
+            if tipped(ship + (th,)) > 0:
                 break
             clean_upto = th
         V("sw_clean_upto", f"{clean_upto:.2f}" if clean_upto is not None else "none of the thresholds", thr)
-        V("sw_088_rb", f"{mean(sw[('ns2', 'standard', clean_upto or 0.88)]['rb']):.2f}", thr)
-        k088 = tipped(("ns2", "standard", 0.88))
-        V("sw_088_timeouts", f"none of the {n_sw} runs has" if k088 == 0 else f"{k088} of the {n_sw} runs have", thr)
-        V("sw_tipped", ", ".join(f"{tipped(('ns2', 'standard', th))} of {n_sw} at {th:.2f}"
-                                 for th in (0.90, 0.92, 0.95)), thr)
-        g088 = sw[("ns2", "standard", 0.88)]
-        V("sw_088_goodput", f"{mean(g088['goodput']):.0f}", thr)
-        V("sw_088_delay", f"{mean(g088['delay']):.3f}", thr)
-        V("sw_088_drops", f"{mean(g088['drops']):.3f}", thr)
+        g_clean = sw[ship + (clean_upto or SWEEP_THRESHOLDS[0],)]
+        V("sw_clean_rb", f"{mean(g_clean['rb']):.2f}", thr)
+        V("sw_clean_goodput", f"{mean(g_clean['goodput']):.0f}", thr)
+        V("sw_clean_delay", f"{mean(g_clean['delay']):.3f}", thr)
+        V("sw_clean_drops", f"{mean(g_clean['drops']):.3f}", thr)
+        V("sw_tipped", ", ".join(f"{tipped(ship + (th,))} of {n_sw} at {th:.2f}" for th in SWEEP_THRESHOLDS), thr)
+        V("sw_stddef_tipped", ", ".join(f"{tipped(('ns2', 'standard', th))} of {n_sw} at {th:.2f}"
+                                        for th in (0.88, 0.90, 0.92, 0.95)), thr)
         V("sw_std_tipped", ", ".join(f"{tipped(('standard', 'standard', th))} of {n_sw} at {th:.2f}"
                                      for th in (0.85, 0.88, 0.90, 0.92)), thr)
-        nd = [tipped(("ns2", "ns2", th)) for th in SWEEP_THRESHOLDS]
-        V("sw_ns2def_tipped", ", ".join(f"{t} of {n_sw} at {th:.2f}" for t, th in zip(nd, SWEEP_THRESHOLDS)), thr)
     # ---- deferral
     with part():
         V("def_tcp_drops", f"{mean(ns2_tcp.drops()):.2f}", one)
@@ -1990,14 +1997,14 @@ def main() -> int:
     if not quick:
         C = report.claim
         mn = mean
-        C(all(mn(getattr(wccp1, k)()) < mn(getattr(tcp1, k)()) for k in ("drops", "delay", "rtt"))
-          and abs(mn(wccp1.goodput()) / mn(tcp1.goodput()) - 1) < 0.05,
-          "Fig. 1(a): WCCP cuts drops, delay and RTT at about the same throughput (within 5 %)")
-        clean_runs = [i for i, t_ in enumerate(wccp1.timeouts()) if t_ == 0]
-        C(clean_runs and all(wccp1.drops()[i] < 0.120 and wccp1.delay()[i] < 0.0757 for i in clean_runs)
-          and mn(wccp1.drops()) > 0.120 and mn(wccp1.delay()) > 0.0757,
-          "Fig. 1(a): the runs without a timeout are below 003's drops and delay, the runs with one keep the means "
-          "above them")
+        C(mn(wccp1.goodput()) < 0.5 * mn(tcp1.goodput()) and min(wccp1.timeouts()) >= 5
+          and mn(wccp1.delay()) > mn(tcp1.delay()),
+          "Fig. 1(a) as shipped: WCCP at 0.92 collapses (under half of TCP's goodput, every run with 5 timeouts or "
+          "more, a delay above TCP's)")
+        C(abs(mn(std_wccp.goodput()) / mn(std_tcp.goodput()) - 1) < 0.05
+          and mn(std_wccp.timeouts()) < mn(ns2_wccp.timeouts()) / 5,
+          "Fig. 1(a) under the standard's deferral: WCCP within 5 % of TCP's goodput, with a fifth of the timeouts "
+          "or fewer")
         C(mn(w3.per_flow("flow2")) > mn(t3.per_flow("flow2")) and mn(w6.per_flow("flow1")) > mn(t6.per_flow("flow1"))
           and mn(w3.jfi()) > mn(t3.jfi()), "Fig. 6-7: WCCP lifts the starved flows")
         C(mn(w6.per_flow("flow1")) / mid < 0.8, "Fig. 7: WCCP does not reach max-min (flow 1 under 0.8 of flows 2-5)")
@@ -2010,8 +2017,9 @@ def main() -> int:
           and f1(r50, "timeouts") > 0.5 * f1(w6, "timeouts") and f1(r50, "retransmissions") > 0,
           "Fig. 7 isolation: without MAC drops WCCP's flow 1 stays under 0.4 of flows 2-5 and keeps most of its "
           "timeouts, all of them spurious")
-        C(mn(no25.per_flow("flow1")) > 3 * mn(w6.per_flow("flow1")) and f1(no25, "timeouts") < 0.2 * f1(w6, "timeouts"),
-          "Fig. 7 isolation: without node 1's flows, flow 1 more than triples and its timeouts nearly vanish")
+        C(mn(no25.per_flow("flow1")) > 3 * mn(w6.per_flow("flow1")) and f1(no25, "timeouts") > 0.5 * f1(w6, "timeouts"),
+          "Fig. 7 isolation: without node 1's flows, flow 1 more than triples but keeps over half of its timeouts "
+          "(the chain tips at 0.92 under ns-2's deferral)")
         C(mn(no6.per_flow("flow1")) / m6(no6) < 0.5 and mn(no6.per_flow("flow1")) < 2 * mn(w6.per_flow("flow1")),
           "Fig. 7 isolation: without flow 6, flow 1 still gets under half of flows 2-5, and less than twice its share "
           "as shipped")
@@ -2026,16 +2034,18 @@ def main() -> int:
           "on every seed with 10")
         ns2m = "ns-2's"
         C(all(phy[(e, ns2m)]["ratio"] > 0.9 and phy[(e, ns2m)]["delay"] < phy[(e, ns2m)]["tcp_delay"]
-              for e in ("one_flow", "phy_sinr", "phy_threshold")),
-          "PHY models: under ns-2's, SINR and threshold reception WCCP keeps over 0.9 of TCP's goodput at a lower delay")
+              for e in ("phy_sinr", "phy_threshold"))
+          and phy[("one_flow", ns2m)]["ratio"] < 0.6 and phy[("one_flow", ns2m)]["timeouts"] > 5,
+          "PHY models: under SINR and threshold reception WCCP keeps over 0.9 of TCP's goodput at a lower delay; as "
+          "shipped (ns-2's reception and deferral) it gets under 0.6 of TCP's with over 5 timeouts a run")
         C(phy[("phy_range", ns2m)]["ratio"] < 0.6 and phy[("phy_range", ns2m)]["busiest"] < TH_B
           and phy[("phy_range", ns2m)]["timeouts"] > 10 * phy[("phy_sinr", ns2m)]["timeouts"]
           and phy[("phy_range", ns2m)]["mac_drops"] > 10 * max(phy[("phy_sinr", ns2m)]["mac_drops"], 0.01),
           "PHY models: under the range model WCCP gets under 0.6 of TCP, its busiest node stays under th_b, and its "
           "timeouts and MAC drops are over 10 times the SINR case's")
-        C(phy[("one_flow", "standard")]["goodput"] < 0.6 * phy[("one_flow", ns2m)]["goodput"]
-          and phy[("one_flow", "standard")]["delay"] > 2 * phy[("one_flow", ns2m)]["delay"],
-          "PHY models: under ns-2's reception the standard's busy measure costs WCCP over 40 % and doubles its delay")
+        C(phy[("one_flow", "standard")]["ratio"] < 0.6 and phy[("one_flow", "standard")]["timeouts"] > 5,
+          "PHY models: as shipped, with the standard's busy measure WCCP also gets under 0.6 of TCP's, with over 5 "
+          "timeouts a run")
         rg, sh7, one_ = ({k: fr[(c, k)] for k in ("TCP", "rto", "srtt")}
                          for c in ("chain, range model", "Fig. 7's six flows", "chain, as shipped"))
         C(mean(rg["srtt"]["goodput"]) > 1.5 * mean(rg["rto"]["goodput"])
@@ -2051,9 +2061,11 @@ def main() -> int:
           and sh7["srtt"]["mac_drops"] > 2 * sh7["rto"]["mac_drops"] and sh7["srtt"]["delay"] > sh7["rto"]["delay"],
           "timeout_restart srtt, Fig. 7: flow 1 gets over 1.5 times as much, still under 0.8 of flows 2-5, the index "
           "rises; the aggregate falls, MAC drops more than double, the delay grows")
-        C(mean(one_["srtt"]["goodput"]) >= mean(one_["rto"]["goodput"])
-          and one_["srtt"]["timeouts"] <= one_["rto"]["timeouts"],
-          "timeout_restart srtt, chain as shipped: no less goodput and no more timeouts than 003's restart")
+        C(mean(one_["srtt"]["goodput"]) > 1.5 * mean(one_["rto"]["goodput"])
+          and mean(one_["srtt"]["goodput"]) < mean(one_["TCP"]["goodput"])
+          and one_["srtt"]["timeouts"] > 2 * one_["rto"]["timeouts"] and one_["srtt"]["delay"] > one_["TCP"]["delay"],
+          "timeout_restart srtt, chain as shipped: goodput up by over half, still under TCP's, with over twice the "
+          "timeouts and a delay above TCP's")
         C(rfr["less_share_larger"] >= rfr["less_n"] - 1 and rfr["less_top_timeouts_max"] < 10
           and rfr["less_others_timeouts_min"] > 2 * rfr["less_top_timeouts_max"]
           and rfr["big_share_smaller"],
@@ -2091,16 +2103,17 @@ def main() -> int:
           "Fig. 3(a): the knee hardly depends on n (within 0.03)")
         C(all(v["ns2"]["rb"] >= v["standard"]["rb"] for v in f3.values()),
           "Fig. 3: ns-2's measure puts every knee at or above the standard's")
-        C(all(r["seen"] == r["timeouts"] for r in tof["runs"]),
-          "timeout: every timeout of the flow shows as a reset of r_p, and nothing else does")
-        C(12 <= first["t_c"] <= 16 and 12 <= first["recovery"] <= 20,
-          "timeout: the first one gives T_c of about 14 s and a recovery of about 16 s")
+        C(all(0 < r["seen"] <= r["timeouts"] for r in tof["runs"]),
+          "timeout: every run shows resets of r_p, no more of them than the flow's timeouts")
+        C(abs(first["t_c"] / (5 * first["rto"]) - 1) < 0.1 and first["t_c"] > 5 and first["recovery"] > first["t_c"],
+          "timeout: after the first one T_c is 5 RTO, over 5 s, and the recovery takes longer than T_c")
         C(0 < tipped(("ns2", "standard", 0.92)) and tipped(("standard", "standard", 0.92)) == n_sw
           and clean_upto is not None and clean_upto < 0.92,
-          "threshold: with ns-2's busy time 0.92 is at the edge (some runs time out), past it under the standard "
-          "measure (all do)")
+          "threshold: as shipped the runs are timeout-free only below 0.92; with ns-2's busy time under the "
+          "standard's deferral 0.92 is at the edge (some runs time out), under the standard measure past it (all do)")
         C(std_sh.max() < 0.1, "standard measure at 0.92: the bottleneck rarely sees r_b at th_b (under 10 %)")
-        C(min(band_share + fshares) > 0.5, "shuffling is not rare (over half of the 1-s samples in the band)")
+        C(min(by_k[6]) > 0.5 and max(band_share) < 0.5,
+          "shuffling: over half of the 1-s samples in the band in the six-flow chain, under half in the one-flow runs")
         C(all(abs(mn(getattr(ns2_tcp, k)()) - ref) < abs(mn(getattr(std_tcp, k)()) - ref)
               for k, ref in (("drops", 0.834), ("delay", 0.1844), ("rtt", 0.2646)))
           and mn(ns2_tcp.goodput()) < mn(std_tcp.goodput()) and mn(ns2_tcp.busiest()) < mn(std_tcp.busiest()),
@@ -2108,8 +2121,10 @@ def main() -> int:
         C(tipped(("ns2", "ns2", 0.92)) == n_sw and any(tipped(("ns2", "ns2", th)) == 0 for th in (0.80, 0.85))
           and mn(ns2_wccp.timeouts()) > mn(std_wccp.timeouts()),
           "ns-2's deferral: WCCP at 0.92 tips into repeated timeouts, a lower threshold holds the chain")
-        C(abs(mn(tcp1.goodput()) / 194.6 - 1) < 0.05 and mn(tcp1.drops()) < 0.834 and mn(tcp1.delay()) > 0.1844
-          and mn(tcp1.rtt()) > 0.2646, "TCP side, one flow: 003's throughput, fewer drops, longer delay and RTT")
+        C(abs(mn(tcp1.drops()) / 0.834 - 1) < 0.05 and mn(tcp1.delay()) > 0.1844 and mn(tcp1.rtt()) > 0.2646
+          and mn(tcp1.goodput()) < 194.6 and abs(mn(std_tcp.goodput()) / 194.6 - 1) < 0.05,
+          "TCP side, one flow: drops within 5 % of 003's, longer delay and RTT, a lower throughput (the standard's "
+          "deferral: within 5 % of 003's)")
         C(all(mn(a.drops()) < mn(b.drops()) for a, b in zip(tcp_n, tcp_n[1:])),
           "Fig. 2: the drops grow with the number of flows")
         C(set(top3) == set(BOTTLENECK) == set(sorted(tb, key=tb.get)[-3:]),
