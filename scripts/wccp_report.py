@@ -1605,6 +1605,7 @@ def main() -> int:
         V("rfr_fair_topos", ", ".join(x["topology"] for x in fair_), *srcs_r)
         V("rfr_fair_lowered", f"{len(lowered)} of {len(fair_)}", *srcs_r)
         V("rfr_fair_lowered_beyond", f"{sum(x['beyond'] for x in lowered)}", *srcs_r)
+        rfr["raised"], rfr["lowered"] = raised, lowered
         worst_ = min(fair_, key=lambda x: x["fast"] - x["wccp"]) if fair_ else None
         V("rfr_fair_worst", f"{worst_['topology']} ({worst_['fast'] - worst_['wccp']:+.3f})" if worst_ else "none",
           *srcs_r)
@@ -1700,7 +1701,8 @@ def main() -> int:
             sorted(wb, key=wb.get, reverse=True).index("5"), "not among the three busiest"), one)
         V("f5_least", min(wb, key=wb.get), one)
         shorter = sum(1 for i in range(1, 10) if mean(wccp1.queue(str(i))) < mean(tcp1.queue(str(i))))
-        V("f5_queues_shorter", "every node's" if shorter == 9 else f"{shorter} of the 9 nodes'", one)
+        V("f5_queues_shorter", "every node's queue is" if shorter == 9 else f"the queues of {shorter} of the 9 nodes are",
+          one)
 
         def band(r: Runs, seeds: Sequence[int]) -> str:
             """The 10th-90th percentiles of node 5's 1-s ns-2 busyness samples after the first 10 s."""
@@ -2066,16 +2068,16 @@ def main() -> int:
           and one_["srtt"]["timeouts"] > 2 * one_["rto"]["timeouts"] and one_["srtt"]["delay"] > one_["TCP"]["delay"],
           "timeout_restart srtt, chain as shipped: goodput up by over half, still under TCP's, with over twice the "
           "timeouts and a delay above TCP's")
-        C(rfr["less_share_larger"] >= rfr["less_n"] - 1 and rfr["less_top_timeouts_max"] < 10
-          and rfr["less_others_timeouts_min"] > 2 * rfr["less_top_timeouts_max"]
+        C(rfr["less_share_larger"] >= rfr["less_n"] - 1
+          and rfr["less_others_timeouts_min"] > rfr["less_top_timeouts_max"]
           and rfr["big_share_smaller"],
           "random per topology: where WCCP is less fair its top flow takes a larger share than TCP's top flow (all "
-          "but at most one topology) and times out under 10 times a run, under half the other flows' least; where "
+          "but at most one topology) and times out less than the other flows (its most under their least); where "
           "WCCP gains over 0.3 its top flow's share is below TCP's top flow's")
-        C(all(x["fast"] > x["wccp"] and x["share_fast"] < x["share"] and x["agg_fast"] > x["agg"]
-              for x in rfr["topologies"]) and 0 < len(rfr["reached"]) < len(rfr["topologies"]),
-          "random_fast_restart: with the faster restart the mean index rises, the top flow's share falls and the "
-          "aggregate rises in every topology, and the index reaches TCP's in some topologies but not all")
+        C(len(rfr["raised"]) >= len(rfr["less_runs"]) - 1 and 0 < len(rfr["reached"]) < len(rfr["less_runs"])
+          and len(rfr["lowered"]) > len(rfr["fair_runs"]) / 2 and any(x["beyond"] for x in rfr["lowered"]),
+          "random_fast_restart: where WCCP is less fair the index rises in all but at most one topology and reaches "
+          "TCP's in some but not all; where WCCP was as fair or fairer it falls in most, beyond the spread in some")
         C(rfr["less_other_flow_min"] < rfr["less_top_timeouts_max"],
           "random per topology: the other flows' mean hides single flows that time out less than the top flow's most")
         C(rg["srtt"]["delay"] > rg["TCP"]["delay"] and rg["srtt"]["mac_drops"] > rg["TCP"]["mac_drops"],
@@ -2121,6 +2123,8 @@ def main() -> int:
         C(tipped(("ns2", "ns2", 0.92)) == n_sw and any(tipped(("ns2", "ns2", th)) == 0 for th in (0.80, 0.85))
           and mn(ns2_wccp.timeouts()) > mn(std_wccp.timeouts()),
           "ns-2's deferral: WCCP at 0.92 tips into repeated timeouts, a lower threshold holds the chain")
+        C(mn(rto_wccp[0].goodput()) < 0.5 * mn(rto_tcp[0].goodput()) and mn(rto_wccp[0].timeouts()) > 5,
+          "ns2_rto: with ns-2.27's 1 s RTO floor WCCP still gets under half of TCP's goodput, with over 5 timeouts")
         C(abs(mn(tcp1.drops()) / 0.834 - 1) < 0.05 and mn(tcp1.delay()) > 0.1844 and mn(tcp1.rtt()) > 0.2646
           and mn(tcp1.goodput()) < 194.6 and abs(mn(std_tcp.goodput()) / 194.6 - 1) < 0.05,
           "TCP side, one flow: drops within 5 % of 003's, longer delay and RTT, a lower throughput (the standard's "
