@@ -11,7 +11,7 @@ Reads the study's stored runs (scenarios/zhai_wccp/reproduction/data/, written b
   - fairness: Fig. 1(b)/Fig. 6 and Fig. 1(c)/Fig. 7, with ns-2 busyness series;
   - random: the 20 random topologies (Fig. 8, Fig. 9(a));
   - threshold: one WCCP flow, th_b and the busy-time measure swept, with WCCP's statistics;
-  - deferral: Fig. 1(a) under ns-2's deferral;
+  - deferral: Fig. 1(a) under the standard's deferral (the 003 scenarios defer as ns-2 does);
   - tcp_window: the single TCP flow with other windows and Reno;
   - table1_<model>: Table I's knee under each reception model (docs/phy.md points here);
   - random_aodv: the random topologies with AODV (Fig. 9(b)), with the routing totals;
@@ -60,10 +60,11 @@ INTERVAL = "/flows/0/traffic/interval_s"
 OFFSET = "/flows/1/start_s"
 WINDOW, VARIANT = "/flows/0/tcp/window_packets", "/flows/0/tcp/variant"
 MODELS = ("ns2", "threshold", "sinr", "range")
-# Table I's knee: each reception model, and the ns2 one under ns-2's deferral and
-# response rules too (experiment table1_ns2_deferral; issue 39 Sec. 3).
-KNEE_MODELS = MODELS + ("ns2_deferral",)
-KNEE_LABELS = {"ns2_deferral": "`ns2`, `\"deferral\": \"ns2\"`"}
+# Table I's knee: each reception model (the generated chains defer as ns-2 does, as the 003
+# scenarios do since issue 39 Sec. 3), and the ns2 one under the standard's deferral and
+# response rules too (experiment table1_ns2_std_deferral).
+KNEE_MODELS = MODELS + ("ns2_std_deferral",)
+KNEE_LABELS = {"ns2_std_deferral": "`ns2`, `\"deferral\": \"standard\"`"}
 KNEE_DROPS = 0.1  # 003 Sec. II-B: collision drops per second
 
 
@@ -471,13 +472,14 @@ def top_flows(seed1, more) -> pd.DataFrame:
 
 def random_fast_restart_table(seed1, more, fast, top: pd.DataFrame) -> Tuple[str, dict]:
     """The topologies of `random_fast_restart`: Jain's index under TCP, under WCCP with
-    003's restart and with timeout_restart "srtt"; the WCCP top flow's share each way."""
+    003's restart and with timeout_restart "srtt" (and whether "srtt" moves it beyond the
+    seeds' spread); the WCCP top flow's share each way."""
     runs = pd.concat([seed1.runs, more.runs])
     flows = pd.concat([seed1.flows, more.flows])
-    out = ["| topology | JFI, TCP | WCCP, 003's restart | WCCP, `\"srtt\"` | WCCP's top flow | "
+    out = ["| topology | JFI, TCP | WCCP, 003's restart | WCCP, `\"srtt\"` | `\"srtt\"` - 003's | WCCP's top flow | "
            "its share, TCP's top flow's | "
            "003's restart | `\"srtt\"` | its timeouts a run (mean), 003's restart | the other flows' (mean) | "
-           "aggregate (kbit/s), 003's restart | `\"srtt\"` |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "aggregate (kbit/s), 003's restart | `\"srtt\"` |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     facts: dict = {"topologies": []}
 
     def jfi(r: pd.DataFrame, scenario: str) -> pd.Series:
@@ -492,12 +494,16 @@ def random_fast_restart_table(seed1, more, fast, top: pd.DataFrame) -> Tuple[str
                            .mean().sum())
         agg_w = float(fw.groupby("seed")["goodput_bps"].sum().mean() / 1e3)
         agg_f = float(ff.groupby("seed")["goodput_bps"].sum().mean() / 1e3)
+        # Beyond the seeds' spread: every "srtt" run's index on the same side of every 003-restart run's.
+        beyond = bool(f.min() > w.max() or f.max() < w.min())
         facts["topologies"].append({"topology": topo, "tcp": float(tcp.mean()), "wccp": float(w.mean()),
                                     "fast": float(f.mean()), "fast_min": float(f.min()), "wccp_max": float(w.max()),
+                                    "beyond": beyond,
                                     "share": float(top.loc[topo, "share_wccp"]), "share_fast": share_fast,
                                     "agg": agg_w, "agg_fast": agg_f})
         out.append(f"| {topo} | {tcp.mean():.3f} | {w.mean():.3f} ({w.min():.3f}-{w.max():.3f}) | "
-                   f"{f.mean():.3f} ({f.min():.3f}-{f.max():.3f}) | {flow} | {top.loc[topo, 'share_tcp_top']:.2f} | "
+                   f"{f.mean():.3f} ({f.min():.3f}-{f.max():.3f}) | {f.mean() - w.mean():+.3f}{' *' if beyond else ''} | "
+                   f"{flow} | {top.loc[topo, 'share_tcp_top']:.2f} | "
                    f"{top.loc[topo, 'share_wccp']:.2f} | {share_fast:.2f} | {top.loc[topo, 'timeouts_top']:.1f} | "
                    f"{top.loc[topo, 'timeouts_others']:.1f} | {agg_w:.0f} | {agg_f:.0f} |")
     out.append("")
@@ -506,7 +512,8 @@ def random_fast_restart_table(seed1, more, fast, top: pd.DataFrame) -> Tuple[str
     out.append(f"{len(seeds)} runs of each topology per column (seeds {seeds[0]}-{seeds[-1]}: `random` and "
                f"`random_seeds`, and `random_fast_restart`), "
                f"{' or '.join(f'{d:.0f}' for d in durations)} s; "
-               "JFI: mean (range over the seeds). WCCP's top flow: the flow with the most goodput under WCCP with "
+               "JFI: mean (range over the seeds); *: every `\"srtt\"` run's index on the same side of every run's "
+               "with 003's restart. WCCP's top flow: the flow with the most goodput under WCCP with "
                "003's restart; its share of the aggregate, beside the share of TCP's own top flow.")
     return "\n".join(out), facts
 
@@ -677,37 +684,39 @@ def side_by_side(cols: List[Tuple[str, Optional[Runs]]], rows: list) -> List[str
 
 
 def deferral_table(std_tcp: Runs, std_wccp: Runs, ns2_tcp: Runs, ns2_wccp: Runs) -> str:
-    cols = [("003 TCP", None), ("TCP, standard", std_tcp), ("TCP, ns2 deferral", ns2_tcp), ("003 WCCP", None),
-            ("WCCP, standard", std_wccp), ("WCCP, ns2 deferral", ns2_wccp)]
+    cols = [("003 TCP", None), ("TCP, standard deferral", std_tcp), ("TCP, ns2 deferral (shipped)", ns2_tcp),
+            ("003 WCCP", None), ("WCCP, standard deferral", std_wccp), ("WCCP, ns2 deferral (shipped)", ns2_wccp)]
     rows = FIG1A_ROWS + [("busiest node's ns-2 busyness", "rb", lambda r: r.busiest(), 3)]
     lines = side_by_side(cols, rows)
-    lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) as shipped (\"standard\": 802.11's EIFS; the "
-              "one_flow runs) and with `/mac/deferral` `\"ns2\"` (ns-2's EIFS NAV, then DIFS, and its response rules; docs/mac.md; the "
-              f"deferral runs); mean of {seeds_text(ns2_tcp)} ± 95 % CI. Timeouts: the flow's retransmission "
+    lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) as shipped (`\"deferral\": \"ns2\"`: ns-2's EIFS "
+              "NAV, then DIFS, and its response rules; docs/mac.md; the one_flow runs) and with `/mac/deferral` "
+              f"`\"standard\"` (802.11's EIFS and response rules; the deferral runs); mean of {seeds_text(ns2_tcp)} ± 95 % CI. Timeouts: the flow's retransmission "
               "timeouts; busyness: the largest node's busy fraction over the run as ns-2 counts it."]
     return "\n".join(lines)
 
 
 def ns2_rto_runs(data, scenario: str, transport: str) -> List[Runs]:
     """The ns2_rto experiments' three points: a 1 s floor; with a 6 s initial RTO; both under
-    ns-2's deferral (a key a point does not set is None: the scenario's own value)."""
+    the standard's deferral (a key a point does not set is None: the scenario's own value,
+    ns-2's deferral)."""
     key = f"/flows/0/{transport}/initial_rto_s"
     return [Runs(data, scenario, {key: None, "/mac/deferral": None}),
             Runs(data, scenario, {key: 6.0, "/mac/deferral": None}),
-            Runs(data, scenario, {key: 6.0, "/mac/deferral": "ns2"})]
+            Runs(data, scenario, {key: 6.0, "/mac/deferral": "standard"})]
 
 
-def ns2_rto_table(std_tcp: Runs, std_wccp: Runs, tcp: List[Runs], wccp: List[Runs], ns2_tcp: Runs,
-                  ns2_wccp: Runs) -> str:
-    cols = [("003 TCP", None), ("TCP 0.2 / 1 s", std_tcp), ("TCP 1 / 1 s", tcp[0]), ("TCP 1 / 6 s", tcp[1]),
-            ("TCP 0.2 / 1 s, ns2 deferral", ns2_tcp), ("TCP 1 / 6 s, ns2 deferral", tcp[2]),
-            ("003 WCCP", None), ("WCCP 0.2 / 1 s", std_wccp), ("WCCP 1 / 1 s", wccp[0]), ("WCCP 1 / 6 s", wccp[1]),
-            ("WCCP 0.2 / 1 s, ns2 deferral", ns2_wccp), ("WCCP 1 / 6 s, ns2 deferral", wccp[2])]
+def ns2_rto_table(ship_tcp: Runs, ship_wccp: Runs, tcp: List[Runs], wccp: List[Runs], std_tcp: Runs,
+                  std_wccp: Runs) -> str:
+    cols = [("003 TCP", None), ("TCP 0.2 / 1 s", ship_tcp), ("TCP 1 / 1 s", tcp[0]), ("TCP 1 / 6 s", tcp[1]),
+            ("TCP 0.2 / 1 s, standard deferral", std_tcp), ("TCP 1 / 6 s, standard deferral", tcp[2]),
+            ("003 WCCP", None), ("WCCP 0.2 / 1 s", ship_wccp), ("WCCP 1 / 1 s", wccp[0]), ("WCCP 1 / 6 s", wccp[1]),
+            ("WCCP 0.2 / 1 s, standard deferral", std_wccp), ("WCCP 1 / 6 s, standard deferral", wccp[2])]
     lines = side_by_side(cols, FIG1A_ROWS)
-    lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2) with the minimum / initial RTO of each column: "
+    lines += ["", "chain9_tcp and chain9 (th_b 0.92, busy_time ns2, ns-2's deferral as shipped unless the column says "
+              "otherwise) with the minimum / initial RTO of each column: "
               "0.2 / 1 s as shipped (the one_flow and deferral runs), 1 / 1 s and 1 / 6 s (ns-2.27's `minrto_` and "
-              "`rtxcur_init_`; experiments ns2_rto_tcp and ns2_rto_wccp, whose third point adds `/mac/deferral` "
-              f"`\"ns2\"`); mean of {seeds_text(tcp[0])} ± 95 % CI. Timeouts: the flow's retransmission timeouts."]
+              "`rtxcur_init_`; experiments ns2_rto_tcp and ns2_rto_wccp, whose third point sets `/mac/deferral` "
+              f"`\"standard\"`); mean of {seeds_text(tcp[0])} ± 95 % CI. Timeouts: the flow's retransmission timeouts."]
     return "\n".join(lines)
 
 
@@ -1039,16 +1048,22 @@ def timeout_table(data) -> Tuple[str, dict]:
             head = f"| {seed} | {count} | {len(seen)} |" if k == 0 else "| | | |"
             lines.append(f"{head} {e['time']:.1f} | {e['r_p_before']:.1f} | {e['r_p_after']:.3f} | {e['rto']:.2f} | "
                          f"{e['srtt_before']:.3f} | {e['rto'] / e['srtt_before']:.1f} | {e['t_c']:.1f} | "
-                         f"{e['r_p_1s']:.2f} | {e['plateau']:.1f} | {e['recovery']:.1f} |")
+                         f"{e['r_p_1s']:.2f} | {or_dash(e['plateau'])} | {or_dash(e['recovery'])} |")
         if not seen:
             lines.append(f"| {seed} | {count} | 0 | | | | | | | | | | |")
-    lines += ["", "chain9 (one WCCP flow 1 -> 9), the one_flow runs whose flow timed out, sampled every 0.1 s "
+    lines += ["", "chain9 (one WCCP flow 1 -> 9), three of the one_flow runs (seeds 1, 3 and 5), sampled every 0.1 s "
               "(experiment `timeout`). A reset: a sample of r_p under 0.3 of the one before (r_p at the end of each "
               "0.1 s). RTO it implies: 1 / r_p after the reset (Sec. III-E sets r_p = 1/RTO with the doubled RTO); "
               "srtt: the flow's smoothed RTT at the sample before; T_c from Eq. 15 with the r_p after; r_p 1 s later and "
               "the time from the reset until r_p first reaches twice that (the plateau in the figure); recovery: "
-              "until r_p is back to 90 % of its median over the 10 s before the reset."]
+              "until r_p is back to 90 % of its median over the 10 s before the reset; -: not within the run (a reset "
+              "near its end)."]
     return "\n".join(lines), facts
+
+
+def or_dash(x: float, digits: int = 1) -> str:
+    """A table cell: x, or "-" when it is NaN (an event the run ended before)."""
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
 
 
 def plot_timeout(path: Path, facts: dict) -> None:
@@ -1486,13 +1501,13 @@ def main() -> int:
         V("phy_range_drops", f"{rng['mac_drops']:.2f}", *srcs)
         ns2 = "ns-2's"
         V("phy_sinr_drops", f"{phy[('phy_sinr', ns2)]['mac_drops']:.2f}", *srcs)
-        good = [phy[(e, "ns-2's")]["ratio"] for e in ("one_flow", "phy_sinr", "phy_threshold")]
+        good = [phy[(e, "ns-2's")]["ratio"] for e in ("phy_sinr", "phy_threshold")]
         V("phy_good_ratio", span(min(good), max(good), 2), *srcs)
         V("phy_ns2std_goodput", f"{sh['goodput']:.0f}", *srcs)
-        V("phy_ns2std_delay", f"{sh['delay']:.2f}", *srcs)
-        V("phy_shipped_std_busiest", f"{mean(Runs(phy_d['one_flow'], 'chain9').busiest('channel_busyness')):.2f}",
-          *srcs)
+        V("phy_ns2std_timeouts", f"{sh['timeouts']:.0f}", *srcs)
         V("phy_ns2_goodput", f"{phy[('one_flow', ns2)]['goodput']:.0f}", *srcs)
+        V("phy_ns2_ratio", f"{phy[('one_flow', ns2)]['ratio']:.2f}", *srcs)
+        V("phy_ns2_timeouts", f"{phy[('one_flow', ns2)]['timeouts']:.0f}", *srcs)
     fr: dict = {}
     with part("fast_restart"):
         fr_d = {e: report.data(e) for e in ("fast_restart_range", "fast_restart_chain9", "fast_restart_fig7")}
@@ -1515,6 +1530,8 @@ def main() -> int:
             V(f"fr_range_drops_{k}", f"{rg[k]['mac_drops']:.2f}", *frs)
             V(f"fr_ship_goodput_{k}", f"{mean(one_[k]['goodput']):.0f}", *frs)
             V(f"fr_ship_timeouts_{k}", f"{one_[k]['timeouts']:.1f}", *frs)
+            V(f"fr_ship_delay_{k}", f"{one_[k]['delay']:.3f}", *frs)
+            V(f"fr_ship_drops_{k}", f"{one_[k]['mac_drops']:.2f}", *frs)
             V(f"fr_f7_flow1_{k}", f"{sh7[k]['flow1']:.0f}", *frs)
             V(f"fr_f7_fraction_{k}", f"{sh7[k]['flow1'] / sh7[k]['mid']:.2f}", *frs)
             V(f"fr_f7_mid_{k}", f"{sh7[k]['mid']:.0f}", *frs)
@@ -1524,6 +1541,8 @@ def main() -> int:
             V(f"fr_f7_drops_{k}", f"{sh7[k]['mac_drops']:.2f}", *frs)
             V(f"fr_f7_timeouts_{k}", f"{sh7[k]['flow1_timeouts']:.0f}", *frs)
         V("fr_range_tcp_delay", f"{rg['TCP']['delay']:.2f}", *frs)
+        V("fr_ship_tcp_goodput", f"{mean(one_['TCP']['goodput']):.0f}", *frs)
+        V("fr_ship_tcp_delay", f"{one_['TCP']['delay']:.3f}", *frs)
         V("fr_range_gain", f"{mean(rg['srtt']['goodput']) / mean(rg['rto']['goodput']):.2f}", *frs)
         V("fr_f7_cost", f"{(1 - mean(sh7['srtt']['goodput']) / mean(sh7['rto']['goodput'])) * 100:.0f} %", *frs)
     topo: dict = {}
@@ -1569,10 +1588,31 @@ def main() -> int:
         V("rfr_big", ", ".join(rfr["big_gain"]), *srcs_r)
         V("rfr_big_share", ", ".join(f"{big.loc[t_, 'share_wccp']:.2f}" for t_ in big.index), *srcs_r)
         V("rfr_big_share_tcp", ", ".join(f"{big.loc[t_, 'share_tcp_top']:.2f}" for t_ in big.index), *srcs_r)
-        ts_ = rfr["topologies"]
+        # The fast restart on every topology (issue 39 Sec. 4): where WCCP is less fair than
+        # TCP, does it raise the index; where WCCP is as fair or fairer, what does it cost.
+        all_ = rfr["topologies"]
+        ts_ = [x for x in all_ if x["topology"] in less]
+        fair_ = [x for x in all_ if x["topology"] not in less]
+        rfr["less_runs"], rfr["fair_runs"] = ts_, fair_
+        V("rfr_n_all", f"{len(all_)}", *srcs_r)
         V("rfr_topos", ", ".join(x["topology"] for x in ts_), *srcs_r)
         V("rfr_n", f"{len(ts_)}", *srcs_r)
-        V("rfr_other_less", f"{sum(1 for t_ in less if t_ not in {x['topology'] for x in ts_})}", *srcs_r)
+        raised = [x for x in ts_ if x["fast"] > x["wccp"]]
+        V("rfr_less_raised", f"{len(raised)} of {len(ts_)}", *srcs_r)
+        V("rfr_less_raised_beyond", f"{sum(x['beyond'] for x in raised)}", *srcs_r)
+        lowered = [x for x in fair_ if x["fast"] < x["wccp"]]
+        V("rfr_fair_n", f"{len(fair_)}", *srcs_r)
+        V("rfr_fair_topos", ", ".join(x["topology"] for x in fair_), *srcs_r)
+        V("rfr_fair_lowered", f"{len(lowered)} of {len(fair_)}", *srcs_r)
+        V("rfr_fair_lowered_beyond", f"{sum(x['beyond'] for x in lowered)}", *srcs_r)
+        rfr["raised"], rfr["lowered"] = raised, lowered
+        worst_ = min(fair_, key=lambda x: x["fast"] - x["wccp"]) if fair_ else None
+        V("rfr_fair_worst", f"{worst_['topology']} ({worst_['fast'] - worst_['wccp']:+.3f})" if worst_ else "none",
+          *srcs_r)
+        bigx = [x for x in all_ if x["topology"] in set(rfr["big_gain"])]
+        V("rfr_big_jfi", ", ".join(f"{x['wccp']:.2f}" for x in bigx), *srcs_r)
+        V("rfr_big_jfi_fast", ", ".join(f"{x['fast']:.2f}" for x in bigx), *srcs_r)
+        V("rfr_big_jfi_tcp", ", ".join(f"{x['tcp']:.2f}" for x in bigx), *srcs_r)
         V("rfr_jfi_wccp", ", ".join(f"{x['wccp']:.2f}" for x in ts_), *srcs_r)
         V("rfr_jfi_fast", ", ".join(f"{x['fast']:.2f}" for x in ts_), *srcs_r)
         V("rfr_jfi_tcp", ", ".join(f"{x['tcp']:.2f}" for x in ts_), *srcs_r)
@@ -1589,12 +1629,15 @@ def main() -> int:
     with part("threshold_sweep"):
         sweep_text, sw = sweep_table(thr)
         report.block("threshold_sweep", sweep_text, thr)
-    ns2_tcp, ns2_wccp = Runs(dfr, "chain9_tcp"), Runs(dfr, "chain9")
+    # The 003 scenarios defer as ns-2 does (issue 39 Sec. 3): one_flow is the ns2 reading, the
+    # deferral experiment the standard's.
+    std_tcp, std_wccp = Runs(dfr, "chain9_tcp"), Runs(dfr, "chain9")
+    ns2_tcp, ns2_wccp = tcp1, wccp1
     with part("deferral"):
-        report.block("deferral", deferral_table(tcp1, wccp1, ns2_tcp, ns2_wccp), one, dfr)
+        report.block("deferral", deferral_table(std_tcp, std_wccp, ns2_tcp, ns2_wccp), one, dfr)
     with part("ns2_rto"):
         rto_tcp, rto_wccp = ns2_rto_runs(rto_tcp_d, "chain9_tcp", "tcp"), ns2_rto_runs(rto_wccp_d, "chain9", "wccp")
-        report.block("ns2_rto", ns2_rto_table(tcp1, wccp1, rto_tcp, rto_wccp, ns2_tcp, ns2_wccp), one, dfr, rto_tcp_d,
+        report.block("ns2_rto", ns2_rto_table(tcp1, wccp1, rto_tcp, rto_wccp, std_tcp, std_wccp), one, dfr, rto_tcp_d,
                      rto_wccp_d)
         same = lambda a, b: a.seeds == b.seeds and a.goodput() == b.goodput() and a.timeouts() == b.timeouts()
         delivered = lambda r: [float(r._flows(x)["delivered_packets"].sum()) for x in r.seeds]
@@ -1606,9 +1649,9 @@ def main() -> int:
             V(f"rto_{name}_goodput_1s", f"{mean(r[0].goodput()):.0f}", d)
             V(f"rto_{name}_timeouts_1s", f"{mean(r[0].timeouts()):.1f}", d)
             V(f"rto_{name}_initial_same", "identical" if same(r[0], r[1]) else "not identical", d)
-            V(f"rto_{name}_goodput_ns2", f"{mean(r[2].goodput()):.0f}", d)
-            V(f"rto_{name}_timeouts_ns2", f"{mean(r[2].timeouts()):.1f}", d)
-        V("rto_wccp_timeouts_std", f"{mean(wccp1.timeouts()):.1f}", one)
+            V(f"rto_{name}_goodput_stddef", f"{mean(r[2].goodput()):.0f}", d)
+            V(f"rto_{name}_timeouts_stddef", f"{mean(r[2].timeouts()):.1f}", d)
+        V("rto_wccp_timeouts_shipped", f"{mean(wccp1.timeouts()):.1f}", one)
     wr: dict = {}
     with part("tcp_window"):
         wtext, wr = window_table(win, tcp1)
@@ -1648,9 +1691,7 @@ def main() -> int:
         clean = [g for g, t in zip(gp, to) if t == 0]
         dirty = [t for t in to if t > 0]
         V("f1a_clean_runs", f"{len(clean)} of the {len(to)}", one)
-        V("f1a_clean_goodput", span(min(clean), max(clean)) if clean else "-", one)
         V("f1a_timeout_range", span(min(dirty), max(dirty)) if dirty else "no", one)
-        V("f1a_clean_goodput2", span(min(clean), max(clean)) if clean else "-", one)
         # Fig. 5: node ordering, queues, node 5's band.
         wb = {str(i): mean(wccp1.node(str(i), "channel_busyness_ns2")) for i in range(1, 10)}
         tb = {str(i): mean(tcp1.node(str(i), "channel_busyness_ns2")) for i in range(1, 10)}
@@ -1660,17 +1701,16 @@ def main() -> int:
             sorted(wb, key=wb.get, reverse=True).index("5"), "not among the three busiest"), one)
         V("f5_least", min(wb, key=wb.get), one)
         shorter = sum(1 for i in range(1, 10) if mean(wccp1.queue(str(i))) < mean(tcp1.queue(str(i))))
-        V("f5_queues_shorter", "every node's" if shorter == 9 else f"{shorter} of the 9 nodes'", one)
+        V("f5_queues_shorter", "every node's queue is" if shorter == 9 else f"the queues of {shorter} of the 9 nodes are",
+          one)
 
         def band(r: Runs, seeds: Sequence[int]) -> str:
             """The 10th-90th percentiles of node 5's 1-s ns-2 busyness samples after the first 10 s."""
             ts = r.series("channel_busyness_ns2")
             v = ts[(ts["id"] == "5") & (ts["seed"].isin(list(seeds))) & (ts["time_s"] > 10)]["value"]
-            return f"{v.quantile(0.1):.2f}-{v.quantile(0.9):.2f}"
-        clean_seeds = [s_ for s_, t in zip(wccp1.seeds, to) if t == 0]
+            return f"{v.quantile(0.1):.2f}-{v.quantile(0.9):.2f}" if len(v) else "- (no such run)"
         dirty_seeds = [s_ for s_, t in zip(wccp1.seeds, to) if t > 0]
-        V("f5_clean_seeds", ", ".join(str(s_) for s_ in clean_seeds), one)
-        V("f5_band_wccp", band(wccp1, clean_seeds), one)
+        V("f5_band_wccp", band(wccp1, wccp1.seeds), one)
         V("f5_band_tcp", band(tcp1, tcp1.seeds), one)
         ts5 = wccp1.series("channel_busyness_ns2")
         v5 = ts5[(ts5["id"] == "5") & (ts5["seed"].isin(dirty_seeds)) & (ts5["time_s"] > 10)]["value"]
@@ -1686,11 +1726,11 @@ def main() -> int:
         ts = wccp1.series("channel_busyness_ns2")
         band_share = [share_in_band(ts[ts["id"] == n]["value"], lo, hi) for n in busiest_nodes(cn)]
         V("shuffle_share_one", pct_span(min(band_share), max(band_share)), one)
-        fshares = []
+        by_k = {}
         for k in (3, 6):
             t = fair[k][1].series("channel_busyness_ns2")
-            fshares += [share_in_band(t[t["id"] == n]["value"], lo, hi) for n in busiest_nodes(fair[k][1].controller())]
-        V("shuffle_share_fair", pct_span(min(fshares), max(fshares)), fair_d)
+            by_k[k] = [share_in_band(t[t["id"] == n]["value"], lo, hi) for n in busiest_nodes(fair[k][1].controller())]
+            V(f"shuffle_share_{k}", pct_span(min(by_k[k]), max(by_k[k])), fair_d)
         std92 = sw[("standard", "standard", 0.92)]
         std_bn = std92["runs"].controller()
         std_bn = std_bn[std_bn["node"].isin(BOTTLENECK)]
@@ -1852,51 +1892,54 @@ def main() -> int:
         V("to_n", f"{len(ev)}", to_d)
         V("to_count", f"{sum(r['timeouts'] for r in tof['runs'])}", to_d)
         V("to_tc_range", f"{min(e['t_c'] for e in ev):.1f}-{max(e['t_c'] for e in ev):.1f}", to_d)
-        V("to_rec_range", f"{min(e['recovery'] for e in ev):.0f}-{max(e['recovery'] for e in ev):.0f}", to_d)
+        recs = [e["recovery"] for e in ev if not math.isnan(e["recovery"])]
+        V("to_rec_range", f"{min(recs):.0f}-{max(recs):.0f}", to_d)
+        V("to_rec_open", f"{len(ev) - len(recs)}", to_d)
         V("to_rto_srtt", f"{min(e['rto'] / e['srtt_before'] for e in ev):.0f}-"
                          f"{max(e['rto'] / e['srtt_before'] for e in ev):.0f}", to_d)
     # ---- threshold sweep
     with part():
         def tipped(key) -> int:
             return sum(1 for t in sw[key]["timeouts"] if t > 0)
-        n_sw = len(sw[("ns2", "standard", 0.88)]["timeouts"])
+        # The shipped configuration (ns-2's busy time and deferral, issue 39 Sec. 3) first.
+        ship = ("ns2", "ns2")
+        n_sw = len(sw[ship + (0.88,)]["timeouts"])
         clean_upto = None
         for th in SWEEP_THRESHOLDS:
-            if tipped(("ns2", "standard", th)) > 0:
+            if tipped(ship + (th,)) > 0:
                 break
             clean_upto = th
         V("sw_clean_upto", f"{clean_upto:.2f}" if clean_upto is not None else "none of the thresholds", thr)
-        V("sw_088_rb", f"{mean(sw[('ns2', 'standard', clean_upto or 0.88)]['rb']):.2f}", thr)
-        k088 = tipped(("ns2", "standard", 0.88))
-        V("sw_088_timeouts", f"none of the {n_sw} runs has" if k088 == 0 else f"{k088} of the {n_sw} runs have", thr)
-        V("sw_tipped", ", ".join(f"{tipped(('ns2', 'standard', th))} of {n_sw} at {th:.2f}"
-                                 for th in (0.90, 0.92, 0.95)), thr)
-        g088 = sw[("ns2", "standard", 0.88)]
-        V("sw_088_goodput", f"{mean(g088['goodput']):.0f}", thr)
-        V("sw_088_delay", f"{mean(g088['delay']):.3f}", thr)
-        V("sw_088_drops", f"{mean(g088['drops']):.3f}", thr)
+        g_clean = sw[ship + (clean_upto or SWEEP_THRESHOLDS[0],)]
+        V("sw_clean_rb", f"{mean(g_clean['rb']):.2f}", thr)
+        V("sw_clean_goodput", f"{mean(g_clean['goodput']):.0f}", thr)
+        V("sw_clean_delay", f"{mean(g_clean['delay']):.3f}", thr)
+        V("sw_clean_drops", f"{mean(g_clean['drops']):.3f}", thr)
+        V("sw_tipped", ", ".join(f"{tipped(ship + (th,))} of {n_sw} at {th:.2f}" for th in SWEEP_THRESHOLDS), thr)
+        V("sw_stddef_tipped", ", ".join(f"{tipped(('ns2', 'standard', th))} of {n_sw} at {th:.2f}"
+                                        for th in (0.88, 0.90, 0.92, 0.95)), thr)
         V("sw_std_tipped", ", ".join(f"{tipped(('standard', 'standard', th))} of {n_sw} at {th:.2f}"
                                      for th in (0.85, 0.88, 0.90, 0.92)), thr)
-        nd = [tipped(("ns2", "ns2", th)) for th in SWEEP_THRESHOLDS]
-        V("sw_ns2def_tipped", ", ".join(f"{t} of {n_sw} at {th:.2f}" for t, th in zip(nd, SWEEP_THRESHOLDS)), thr)
     # ---- deferral
     with part():
-        V("def_tcp_drops", f"{mean(ns2_tcp.drops()):.2f}", dfr)
-        V("def_tcp_drops_std", f"{mean(tcp1.drops()):.2f}", one)
-        V("def_tcp_delay", f"{mean(ns2_tcp.delay()):.3f}", dfr)
-        V("def_tcp_delay_std", f"{mean(tcp1.delay()):.3f}", one)
-        V("def_tcp_rtt", f"{mean(ns2_tcp.rtt()):.2f}", dfr)
-        V("def_tcp_rtt_std", f"{mean(tcp1.rtt()):.2f}", one)
-        V("def_tcp_goodput", f"{mean(ns2_tcp.goodput()):.0f}", dfr)
-        V("def_tcp_goodput_std", f"{mean(tcp1.goodput()):.0f}", one)
-        V("def_tcp_rb", f"{mean(ns2_tcp.busiest()):.2f}", dfr)
-        V("def_tcp_rb_std", f"{mean(tcp1.busiest()):.2f}", one)
-        V("def_wccp_timeouts", f"{mean(ns2_wccp.timeouts()):.0f}", dfr)
-        V("def_wccp_goodput", f"{mean(ns2_wccp.goodput()):.0f}", dfr)
-        V("def_wccp_rb", f"{mean(ns2_wccp.busiest()):.2f}", dfr)
+        V("def_tcp_drops", f"{mean(ns2_tcp.drops()):.2f}", one)
+        V("def_tcp_drops_std", f"{mean(std_tcp.drops()):.2f}", dfr)
+        V("def_tcp_delay", f"{mean(ns2_tcp.delay()):.3f}", one)
+        V("def_tcp_delay_std", f"{mean(std_tcp.delay()):.3f}", dfr)
+        V("def_tcp_rtt", f"{mean(ns2_tcp.rtt()):.2f}", one)
+        V("def_tcp_rtt_std", f"{mean(std_tcp.rtt()):.2f}", dfr)
+        V("def_tcp_goodput", f"{mean(ns2_tcp.goodput()):.0f}", one)
+        V("def_tcp_goodput_std", f"{mean(std_tcp.goodput()):.0f}", dfr)
+        V("def_tcp_rb", f"{mean(ns2_tcp.busiest()):.2f}", one)
+        V("def_tcp_rb_std", f"{mean(std_tcp.busiest()):.2f}", dfr)
+        V("def_wccp_timeouts", f"{mean(ns2_wccp.timeouts()):.0f}", one)
+        V("def_wccp_goodput", f"{mean(ns2_wccp.goodput()):.0f}", one)
+        V("def_wccp_rb", f"{mean(ns2_wccp.busiest()):.2f}", one)
+        V("def_wccp_timeouts_std", f"{mean(std_wccp.timeouts()):.1f}", dfr)
+        V("def_wccp_goodput_std", f"{mean(std_wccp.goodput()):.0f}", dfr)
         dcn = ns2_wccp.controller()
         dbn = dcn[dcn["node"].isin(BOTTLENECK)]
-        V("def_wccp_at_th", pct_span(at_threshold_share(dbn).min(), at_threshold_share(dbn).max()), dfr)
+        V("def_wccp_at_th", pct_span(at_threshold_share(dbn).min(), at_threshold_share(dbn).max()), one)
     # ---- TCP side
     with part():
         V("tcp_drops_1", f"{mean(tcp_n[0].drops()):.2f}", one)
@@ -1917,12 +1960,13 @@ def main() -> int:
         V("knee_ns2", f"{kn['knee']['rate']:g}" if kn["knee"] else "below the swept rates", *knees.values())
         V("knee_ns2_past", f"{kn['past']['coll']:.2f} collision drops/s at {kn['past']['rate']:g} packet/s"
           if kn["past"] else "no rate past it swept", *knees.values())
-        kd = kf["ns2_deferral"]
-        V("knee_ns2def", f"{kd['knee']['rate']:g}" if kd["knee"] else "below the swept rates", knees["ns2_deferral"])
-        V("knee_ns2def_agg", f"{kd['knee']['fwd'] + kd['knee']['back']:.0f}" if kd["knee"] else "-",
-          knees["ns2_deferral"])
-        V("knee_ns2def_past", f"{kd['past']['coll']:.3f} collision drops/s at {kd['past']['rate']:g} packet/s"
-          if kd["past"] else "no rate past it swept", knees["ns2_deferral"])
+        kd = kf["ns2_std_deferral"]
+        V("knee_ns2std", f"{kd['knee']['rate']:g}" if kd["knee"] else "below the swept rates",
+          knees["ns2_std_deferral"])
+        V("knee_ns2std_agg", f"{kd['knee']['fwd'] + kd['knee']['back']:.0f}" if kd["knee"] else "-",
+          knees["ns2_std_deferral"])
+        V("knee_ns2std_past", f"{kd['past']['coll']:.3f} collision drops/s at {kd['past']['rate']:g} packet/s"
+          if kd["past"] else "no rate past it swept", knees["ns2_std_deferral"])
         V("knee_ns2_agg", f"{kn['knee']['fwd'] + kn['knee']['back']:.0f}" if kn["knee"] else "-", knees["ns2"])
         for variant, w in (("newreno", 4), ("newreno", 8), ("newreno", 64), ("reno", 20)):
             r = wr[(variant, w)]
@@ -1955,14 +1999,14 @@ def main() -> int:
     if not quick:
         C = report.claim
         mn = mean
-        C(all(mn(getattr(wccp1, k)()) < mn(getattr(tcp1, k)()) for k in ("drops", "delay", "rtt"))
-          and abs(mn(wccp1.goodput()) / mn(tcp1.goodput()) - 1) < 0.05,
-          "Fig. 1(a): WCCP cuts drops, delay and RTT at about the same throughput (within 5 %)")
-        clean_runs = [i for i, t_ in enumerate(wccp1.timeouts()) if t_ == 0]
-        C(clean_runs and all(wccp1.drops()[i] < 0.120 and wccp1.delay()[i] < 0.0757 for i in clean_runs)
-          and mn(wccp1.drops()) > 0.120 and mn(wccp1.delay()) > 0.0757,
-          "Fig. 1(a): the runs without a timeout are below 003's drops and delay, the runs with one keep the means "
-          "above them")
+        C(mn(wccp1.goodput()) < 0.5 * mn(tcp1.goodput()) and min(wccp1.timeouts()) >= 5
+          and mn(wccp1.delay()) > mn(tcp1.delay()),
+          "Fig. 1(a) as shipped: WCCP at 0.92 collapses (under half of TCP's goodput, every run with 5 timeouts or "
+          "more, a delay above TCP's)")
+        C(abs(mn(std_wccp.goodput()) / mn(std_tcp.goodput()) - 1) < 0.05
+          and mn(std_wccp.timeouts()) < mn(ns2_wccp.timeouts()) / 5,
+          "Fig. 1(a) under the standard's deferral: WCCP within 5 % of TCP's goodput, with a fifth of the timeouts "
+          "or fewer")
         C(mn(w3.per_flow("flow2")) > mn(t3.per_flow("flow2")) and mn(w6.per_flow("flow1")) > mn(t6.per_flow("flow1"))
           and mn(w3.jfi()) > mn(t3.jfi()), "Fig. 6-7: WCCP lifts the starved flows")
         C(mn(w6.per_flow("flow1")) / mid < 0.8, "Fig. 7: WCCP does not reach max-min (flow 1 under 0.8 of flows 2-5)")
@@ -1975,8 +2019,9 @@ def main() -> int:
           and f1(r50, "timeouts") > 0.5 * f1(w6, "timeouts") and f1(r50, "retransmissions") > 0,
           "Fig. 7 isolation: without MAC drops WCCP's flow 1 stays under 0.4 of flows 2-5 and keeps most of its "
           "timeouts, all of them spurious")
-        C(mn(no25.per_flow("flow1")) > 3 * mn(w6.per_flow("flow1")) and f1(no25, "timeouts") < 0.2 * f1(w6, "timeouts"),
-          "Fig. 7 isolation: without node 1's flows, flow 1 more than triples and its timeouts nearly vanish")
+        C(mn(no25.per_flow("flow1")) > 3 * mn(w6.per_flow("flow1")) and f1(no25, "timeouts") > 0.5 * f1(w6, "timeouts"),
+          "Fig. 7 isolation: without node 1's flows, flow 1 more than triples but keeps over half of its timeouts "
+          "(the chain tips at 0.92 under ns-2's deferral)")
         C(mn(no6.per_flow("flow1")) / m6(no6) < 0.5 and mn(no6.per_flow("flow1")) < 2 * mn(w6.per_flow("flow1")),
           "Fig. 7 isolation: without flow 6, flow 1 still gets under half of flows 2-5, and less than twice its share "
           "as shipped")
@@ -1991,16 +2036,18 @@ def main() -> int:
           "on every seed with 10")
         ns2m = "ns-2's"
         C(all(phy[(e, ns2m)]["ratio"] > 0.9 and phy[(e, ns2m)]["delay"] < phy[(e, ns2m)]["tcp_delay"]
-              for e in ("one_flow", "phy_sinr", "phy_threshold")),
-          "PHY models: under ns-2's, SINR and threshold reception WCCP keeps over 0.9 of TCP's goodput at a lower delay")
+              for e in ("phy_sinr", "phy_threshold"))
+          and phy[("one_flow", ns2m)]["ratio"] < 0.6 and phy[("one_flow", ns2m)]["timeouts"] > 5,
+          "PHY models: under SINR and threshold reception WCCP keeps over 0.9 of TCP's goodput at a lower delay; as "
+          "shipped (ns-2's reception and deferral) it gets under 0.6 of TCP's with over 5 timeouts a run")
         C(phy[("phy_range", ns2m)]["ratio"] < 0.6 and phy[("phy_range", ns2m)]["busiest"] < TH_B
           and phy[("phy_range", ns2m)]["timeouts"] > 10 * phy[("phy_sinr", ns2m)]["timeouts"]
           and phy[("phy_range", ns2m)]["mac_drops"] > 10 * max(phy[("phy_sinr", ns2m)]["mac_drops"], 0.01),
           "PHY models: under the range model WCCP gets under 0.6 of TCP, its busiest node stays under th_b, and its "
           "timeouts and MAC drops are over 10 times the SINR case's")
-        C(phy[("one_flow", "standard")]["goodput"] < 0.6 * phy[("one_flow", ns2m)]["goodput"]
-          and phy[("one_flow", "standard")]["delay"] > 2 * phy[("one_flow", ns2m)]["delay"],
-          "PHY models: under ns-2's reception the standard's busy measure costs WCCP over 40 % and doubles its delay")
+        C(phy[("one_flow", "standard")]["ratio"] < 0.6 and phy[("one_flow", "standard")]["timeouts"] > 5,
+          "PHY models: as shipped, with the standard's busy measure WCCP also gets under 0.6 of TCP's, with over 5 "
+          "timeouts a run")
         rg, sh7, one_ = ({k: fr[(c, k)] for k in ("TCP", "rto", "srtt")}
                          for c in ("chain, range model", "Fig. 7's six flows", "chain, as shipped"))
         C(mean(rg["srtt"]["goodput"]) > 1.5 * mean(rg["rto"]["goodput"])
@@ -2016,19 +2063,21 @@ def main() -> int:
           and sh7["srtt"]["mac_drops"] > 2 * sh7["rto"]["mac_drops"] and sh7["srtt"]["delay"] > sh7["rto"]["delay"],
           "timeout_restart srtt, Fig. 7: flow 1 gets over 1.5 times as much, still under 0.8 of flows 2-5, the index "
           "rises; the aggregate falls, MAC drops more than double, the delay grows")
-        C(mean(one_["srtt"]["goodput"]) >= mean(one_["rto"]["goodput"])
-          and one_["srtt"]["timeouts"] <= one_["rto"]["timeouts"],
-          "timeout_restart srtt, chain as shipped: no less goodput and no more timeouts than 003's restart")
-        C(rfr["less_share_larger"] >= rfr["less_n"] - 1 and rfr["less_top_timeouts_max"] < 10
-          and rfr["less_others_timeouts_min"] > 2 * rfr["less_top_timeouts_max"]
+        C(mean(one_["srtt"]["goodput"]) > 1.5 * mean(one_["rto"]["goodput"])
+          and mean(one_["srtt"]["goodput"]) < mean(one_["TCP"]["goodput"])
+          and one_["srtt"]["timeouts"] > 2 * one_["rto"]["timeouts"] and one_["srtt"]["delay"] > one_["TCP"]["delay"],
+          "timeout_restart srtt, chain as shipped: goodput up by over half, still under TCP's, with over twice the "
+          "timeouts and a delay above TCP's")
+        C(rfr["less_share_larger"] >= rfr["less_n"] - 1
+          and rfr["less_others_timeouts_min"] > rfr["less_top_timeouts_max"]
           and rfr["big_share_smaller"],
           "random per topology: where WCCP is less fair its top flow takes a larger share than TCP's top flow (all "
-          "but at most one topology) and times out under 10 times a run, under half the other flows' least; where "
+          "but at most one topology) and times out less than the other flows (its most under their least); where "
           "WCCP gains over 0.3 its top flow's share is below TCP's top flow's")
-        C(all(x["fast"] > x["wccp"] and x["share_fast"] < x["share"] and x["agg_fast"] > x["agg"]
-              for x in rfr["topologies"]) and 0 < len(rfr["reached"]) < len(rfr["topologies"]),
-          "random_fast_restart: with the faster restart the mean index rises, the top flow's share falls and the "
-          "aggregate rises in every topology, and the index reaches TCP's in some topologies but not all")
+        C(len(rfr["raised"]) >= len(rfr["less_runs"]) - 1 and 0 < len(rfr["reached"]) < len(rfr["less_runs"])
+          and len(rfr["lowered"]) > len(rfr["fair_runs"]) / 2 and any(x["beyond"] for x in rfr["lowered"]),
+          "random_fast_restart: where WCCP is less fair the index rises in all but at most one topology and reaches "
+          "TCP's in some but not all; where WCCP was as fair or fairer it falls in most, beyond the spread in some")
         C(rfr["less_other_flow_min"] < rfr["less_top_timeouts_max"],
           "random per topology: the other flows' mean hides single flows that time out less than the top flow's most")
         C(rg["srtt"]["delay"] > rg["TCP"]["delay"] and rg["srtt"]["mac_drops"] > rg["TCP"]["mac_drops"],
@@ -2056,25 +2105,30 @@ def main() -> int:
           "Fig. 3(a): the knee hardly depends on n (within 0.03)")
         C(all(v["ns2"]["rb"] >= v["standard"]["rb"] for v in f3.values()),
           "Fig. 3: ns-2's measure puts every knee at or above the standard's")
-        C(all(r["seen"] == r["timeouts"] for r in tof["runs"]),
-          "timeout: every timeout of the flow shows as a reset of r_p, and nothing else does")
-        C(12 <= first["t_c"] <= 16 and 12 <= first["recovery"] <= 20,
-          "timeout: the first one gives T_c of about 14 s and a recovery of about 16 s")
+        C(all(0 < r["seen"] <= r["timeouts"] for r in tof["runs"]),
+          "timeout: every run shows resets of r_p, no more of them than the flow's timeouts")
+        C(abs(first["t_c"] / (5 * first["rto"]) - 1) < 0.1 and first["t_c"] > 5 and first["recovery"] > first["t_c"],
+          "timeout: after the first one T_c is 5 RTO, over 5 s, and the recovery takes longer than T_c")
         C(0 < tipped(("ns2", "standard", 0.92)) and tipped(("standard", "standard", 0.92)) == n_sw
           and clean_upto is not None and clean_upto < 0.92,
-          "threshold: with ns-2's busy time 0.92 is at the edge (some runs time out), past it under the standard "
-          "measure (all do)")
+          "threshold: as shipped the runs are timeout-free only below 0.92; with ns-2's busy time under the "
+          "standard's deferral 0.92 is at the edge (some runs time out), under the standard measure past it (all do)")
         C(std_sh.max() < 0.1, "standard measure at 0.92: the bottleneck rarely sees r_b at th_b (under 10 %)")
-        C(min(band_share + fshares) > 0.5, "shuffling is not rare (over half of the 1-s samples in the band)")
-        C(all(abs(mn(getattr(ns2_tcp, k)()) - ref) < abs(mn(getattr(tcp1, k)()) - ref)
+        C(min(by_k[6]) > 0.5 and max(band_share) < 0.5,
+          "shuffling: over half of the 1-s samples in the band in the six-flow chain, under half in the one-flow runs")
+        C(all(abs(mn(getattr(ns2_tcp, k)()) - ref) < abs(mn(getattr(std_tcp, k)()) - ref)
               for k, ref in (("drops", 0.834), ("delay", 0.1844), ("rtt", 0.2646)))
-          and mn(ns2_tcp.goodput()) < mn(tcp1.goodput()) and mn(ns2_tcp.busiest()) < mn(tcp1.busiest()),
+          and mn(ns2_tcp.goodput()) < mn(std_tcp.goodput()) and mn(ns2_tcp.busiest()) < mn(std_tcp.busiest()),
           "ns-2's deferral brings TCP's drops, delay and RTT closer to 003's, at a lower throughput and busyness")
         C(tipped(("ns2", "ns2", 0.92)) == n_sw and any(tipped(("ns2", "ns2", th)) == 0 for th in (0.80, 0.85))
-          and mn(ns2_wccp.timeouts()) > mn(wccp1.timeouts()),
+          and mn(ns2_wccp.timeouts()) > mn(std_wccp.timeouts()),
           "ns-2's deferral: WCCP at 0.92 tips into repeated timeouts, a lower threshold holds the chain")
-        C(abs(mn(tcp1.goodput()) / 194.6 - 1) < 0.05 and mn(tcp1.drops()) < 0.834 and mn(tcp1.delay()) > 0.1844
-          and mn(tcp1.rtt()) > 0.2646, "TCP side, one flow: 003's throughput, fewer drops, longer delay and RTT")
+        C(mn(rto_wccp[0].goodput()) < 0.5 * mn(rto_tcp[0].goodput()) and mn(rto_wccp[0].timeouts()) > 5,
+          "ns2_rto: with ns-2.27's 1 s RTO floor WCCP still gets under half of TCP's goodput, with over 5 timeouts")
+        C(abs(mn(tcp1.drops()) / 0.834 - 1) < 0.05 and mn(tcp1.delay()) > 0.1844 and mn(tcp1.rtt()) > 0.2646
+          and mn(tcp1.goodput()) < 194.6 and abs(mn(std_tcp.goodput()) / 194.6 - 1) < 0.05,
+          "TCP side, one flow: drops within 5 % of 003's, longer delay and RTT, a lower throughput (the standard's "
+          "deferral: within 5 % of 003's)")
         C(all(mn(a.drops()) < mn(b.drops()) for a, b in zip(tcp_n, tcp_n[1:])),
           "Fig. 2: the drops grow with the number of flows")
         C(set(top3) == set(BOTTLENECK) == set(sorted(tb, key=tb.get)[-3:]),

@@ -32,10 +32,11 @@
 //  - timeout_restart "srtt" (off by default; a departure from 003): the first timeout
 //    sets r_p = min(r_p, 1/srtt), the rate of 003's start-up but never above the
 //    rate before (a restart: a throttled flow keeps its r_p), instead of 1/RTO of
-//    the doubled timer (with RTO = srtt + 4 RTTVAR doubled, the stored chain9 runs
-//    show RTO 3-8 times srtt, T_c = beta/r_p as many times longer and recoveries
-//    of several to about 20 s: docs/reproductions/wccp.md); before any RTT sample
-//    003's 1/RTO; everything else of the timeout rule stays;
+//    the doubled timer (RTO = srtt + 4 RTTVAR, doubled, is several times srtt, so
+//    T_c = beta/r_p is as many times longer and the climb back takes seconds; the
+//    measured ratios and recoveries are generated from stored runs in
+//    docs/reproductions/wccp.md, "After a timeout"); before any RTT sample 003's
+//    1/RTO; everything else of the timeout rule stays;
 //  - RTT samples and the RTO follow RFC 6298 with Karn's algorithm, as TcpSender.
 // Reliable delivery (sequence space, ACKs, RTT, the retransmission timer with the
 // back-off of 003's timeout rule: RtoBackoff::first_of_back_to_back) is the

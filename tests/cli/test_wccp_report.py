@@ -154,9 +154,20 @@ def test_random_fast_restart_table_and_its_caption_from_the_data():
     seed1, more, fast = _random_fast_restart_inputs()
     text, facts = wr.random_fast_restart_table(seed1, more, fast, wr.top_flows(seed1, more))
     lines = text.splitlines()
-    assert lines[2] == ("| 02 | 0.550 | 0.450 (0.400-0.500) | 0.750 (0.700-0.800) | f1 | 0.60 | 0.50 | 0.30 | "
-                        "2.0 | 8.0 | 1 | 1 |")
+    # "srtt"'s runs (0.7, 0.8) all above 003-restart's (0.4, 0.5): a change beyond the seeds' spread (*).
+    assert lines[2] == ("| 02 | 0.550 | 0.450 (0.400-0.500) | 0.750 (0.700-0.800) | +0.300 * | f1 | 0.60 | 0.50 | "
+                        "0.30 | 2.0 | 8.0 | 1 | 1 |")
     assert "2 runs of each topology per column (seeds 1-2:" in text and "), 300 s;" in text
     (x,) = facts["topologies"]
     assert (x["tcp"], x["wccp"], x["fast"]) == (pytest.approx(0.55), pytest.approx(0.45), pytest.approx(0.75))
     assert x["share_fast"] == pytest.approx(0.3)
+    assert x["beyond"]
+
+
+def test_random_fast_restart_within_the_seeds_spread_is_not_starred():
+    seed1, more, fast = _random_fast_restart_inputs()
+    # "srtt" runs 0.45 and 0.7 overlap 003-restart's 0.4-0.5: the mean rises, but not beyond the spread.
+    fast.runs.loc[fast.runs["seed"] == 1, "jain_fairness_index"] = 0.45
+    text, facts = wr.random_fast_restart_table(seed1, more, fast, wr.top_flows(seed1, more))
+    assert "| 0.625 (0.450-0.800) | +0.175 | f1 |" in text.splitlines()[2]
+    assert not facts["topologies"][0]["beyond"]

@@ -2,7 +2,11 @@
 // with its one flow as WCCP and as TCP, and what a user of WCCP relies on: the rate
 // settles where the bottleneck's busyness holds it, so the queues stay short, the
 // MAC drops little and the delay is far below TCP's; every node on the path gives
-// feedback; the receiver's ACKs bring it back.
+// feedback; the receiver's ACKs bring it back. The chain runs under the standard's
+// deferral here: the shipped scenario defers as ns-2 does (issue 39 Sec. 3), and
+// under that emulation WCCP at th_b = 0.92 tips this chain into repeated timeouts
+// (docs/reproductions/wccp.md, "ns-2's deferral"), which is a finding about the
+// threshold, not the mechanism these tests pin down.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +24,7 @@ nlohmann::json chain9(double duration_s, const std::string& transport) {
   nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/zhai_wccp/chain9.json");
   doc["simulation"]["duration_s"] = duration_s;
   doc["flows"][0]["transport"] = transport;
+  doc["mac"]["deferral"] = "standard";
   doc["outputs"]["timeseries"] = {"queue_length"};
   return doc;
 }
