@@ -54,15 +54,15 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       frame_pool_(parts.frame_pool),
       drops_(parts.drops),
       stats_(parts.stats),
-      type_(config.type),
+      observers_(parts.access.observers()),
       rts_threshold_(config.rts_threshold),
+      queue_lifetime_(config.queue_lifetime),
+      data_rate_(config.data_rate),
+      type_(config.type),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
       dequeue_(config.dequeue),
-      queue_lifetime_(config.queue_lifetime),
-      data_rate_(config.data_rate),
-      ns2_(config.deferral == Deferral::ns2),
-      observers_(parts.access.observers()) {
+      ns2_(config.deferral == Deferral::ns2) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
 }
 

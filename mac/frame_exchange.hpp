@@ -82,10 +82,10 @@ void check_retry_limits(int short_limit, int long_limit);
 // What a frame exchange keeps about the frames its radio sends and receives: the
 // data rate looked up per receiver, the duplicate cache, EDCA's sequence counters
 // and the delay records. Apart from the rest of the exchange, allocated when first
-// needed: most radios of a large network never send a data or management frame
-// nor receive one addressed to them (they relay no flow), and such a radio holds
-// one null pointer instead of these (issue 43 §3, docs/performance.md "Memory per
-// node").
+// needed: in a large network with few flows most radios never send a data or
+// management frame nor receive one addressed to them (they relay no flow), and
+// such a radio holds one null pointer instead of these 232 bytes (issue 43 §3,
+// docs/performance.md "Memory per node").
 struct TrafficRecords {
   std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache;  // by receiving radio
   DuplicateFilter duplicates;
@@ -237,34 +237,36 @@ class FrameExchange {
   BlockPool& frame_pool_;
   DropSink& drops_;
   MacStats& stats_;
-  MacType type_;
+  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
+  MacUser* user_ = nullptr;
   std::optional<std::int64_t> rts_threshold_;
-  int short_retry_limit_;
-  int long_retry_limit_;
-  Dequeue dequeue_;
   std::optional<Time> queue_lifetime_;
   DataRateFn data_rate_;
-  bool ns2_;  // Deferral::ns2
-  MacUser* user_ = nullptr;
-  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
-  std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
   std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
   std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed
+  // The small fields side by side, so that no padding separates them (issue 43 §3).
+  MacType type_;
+  int short_retry_limit_;
+  int long_retry_limit_;
+  std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
+  Dequeue dequeue_;
+  bool ns2_;  // Deferral::ns2
 
   std::optional<std::size_t> exchange_;  // index of the function holding the TXOP
-  Awaiting awaiting_ = Awaiting::nothing;
-  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
   // When the awaited response's window opened (the end of the frame that asked for
   // it): only a reception that began after it can be the response (9.3.2.8).
   Time response_window_start_;
   EventId response_timer_{};
-  SifsAction sifs_action_ = SifsAction::none;
-  bool delivering_ = false;  // inside deliver_data / receive_management
   EventId sifs_timer_{};
   std::shared_ptr<Frame> sifs_frame_;  // the ACK or CTS to send
-  Sending sending_ = Sending::nothing;
   Time txop_end_;
   std::int64_t txop_frames_ = 0;
+  // The exchange's state, side by side for the same reason.
+  Awaiting awaiting_ = Awaiting::nothing;
+  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
+  SifsAction sifs_action_ = SifsAction::none;
+  bool delivering_ = false;  // inside deliver_data / receive_management
+  Sending sending_ = Sending::nothing;
 };
 
 }  // namespace wmnsim::mac

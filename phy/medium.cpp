@@ -19,7 +19,7 @@ Medium::Medium(Simulation& sim, ReceptionConfig reception)
 RadioId Medium::add_radio(const RadioSpec& spec, RandomStream error_draws) {
   if (connected_) throw std::logic_error("Medium::add_radio after connect()");
   const auto id = static_cast<RadioId>(radios_.size());
-  placements_.push_back(Placement{spec.node, spec.position, spec.channel, spec.tx_power});
+  placements_.push_back(Placement{spec.node, spec.channel, spec.position, spec.tx_power});
   auto profile = std::find_if(profiles_.begin(), profiles_.end(),
                               [&](const PhyProfile& p) { return same_profile(p, spec.profile); });
   if (profile == profiles_.end()) profile = profiles_.insert(profiles_.end(), spec.profile);

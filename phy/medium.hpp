@@ -166,8 +166,8 @@ class Medium {
   // one copy per distinct profile (profiles_), not one per radio (issue 43 §3).
   struct Placement {
     ContextId node;
+    int channel;  // beside the node: no padding
     Point position;
-    int channel;
     PowerDbm tx_power;
   };
   std::vector<Placement> placements_;
