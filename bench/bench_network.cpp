@@ -304,23 +304,24 @@ int scale(const ScaleOptions& o) {
 
 // The objects every node or radio holds, with their parts (--sizes).
 void print_sizes() {
-  const auto row = [](const char* name, std::size_t bytes) { std::printf("%-44s %6zu\n", name, bytes); };
-  std::printf("%-44s %6s\n", "object (per radio unless said)", "bytes");
+  const auto row = [](const char* name, std::size_t bytes) { std::printf("%-50s %6zu\n", name, bytes); };
+  std::printf("%-50s %6s\n", "object (per radio unless said)", "bytes");
   row("mac::Mac", sizeof(mac::Mac));
   row("  mac::FrameExchange", sizeof(mac::FrameExchange));
-  row("    DelayDistribution (x2)", sizeof(DelayDistribution));
-  row("    mac::DuplicateFilter", sizeof(mac::DuplicateFilter));
   row("  mac::ChannelAccess", sizeof(mac::ChannelAccess));
   row("  mac::MacStats", sizeof(mac::MacStats));
   row("  mac::BusyTimeMeter", sizeof(mac::BusyTimeMeter));
-  row("  mac::MacTiming", sizeof(mac::MacTiming));
   row("  mac::AccessClassifier", sizeof(mac::AccessClassifier));
+  row("mac::TrafficRecords (heap, once it has traffic)", sizeof(mac::TrafficRecords));
+  row("  DelayDistribution (x2)", sizeof(DelayDistribution));
+  row("  mac::DuplicateFilter", sizeof(mac::DuplicateFilter));
+  row("mac::MacTiming (shared per radio profile)", sizeof(mac::MacTiming));
   row("mac::AccessFunction (heap, per category)", sizeof(mac::AccessFunction));
   row("phy::Radio", sizeof(phy::Radio));
-  row("  phy::PhyProfile", sizeof(phy::PhyProfile));
-  row("  phy::ReceptionConfig", sizeof(phy::ReceptionConfig));
   row("  phy::FrameSuccess", sizeof(phy::FrameSuccess));
   row("  phy::RadioStats", sizeof(phy::RadioStats));
+  row("phy::PhyProfile (the medium's, one per profile)", sizeof(phy::PhyProfile));
+  row("phy::ReceptionConfig (the medium's)", sizeof(phy::ReceptionConfig));
   row("Node (per node)", sizeof(Node));
   row("DropCounters (ledger, per node)", sizeof(DropCounters));
   row("EventId", sizeof(EventId));

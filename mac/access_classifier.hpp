@@ -10,6 +10,7 @@
 // A DCF MAC has one category and does not ask.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 
@@ -22,21 +23,28 @@ class AccessClassifier {
  public:
   AccessCategory classify(const Packet& packet) const {
     if (packet.user_priority) return access_category_of(*packet.user_priority);
-    if (!by_flow_.empty()) {
-      if (auto it = by_flow_.find(packet.flow); it != by_flow_.end()) return it->second;
+    if (by_flow_) {
+      if (auto it = by_flow_->find(packet.flow); it != by_flow_->end()) return it->second;
     }
     if (pure_ack_category_ && packet.transport.is_pure_ack()) return *pure_ack_category_;
     return default_category_;
   }
 
-  void set_flow_category(std::uint32_t flow, AccessCategory ac) { by_flow_[flow] = ac; }
-  void clear_flow_category(std::uint32_t flow) { by_flow_.erase(flow); }
+  void set_flow_category(std::uint32_t flow, AccessCategory ac) {
+    if (!by_flow_) by_flow_ = std::make_unique<std::unordered_map<std::uint32_t, AccessCategory>>();
+    (*by_flow_)[flow] = ac;
+  }
+  void clear_flow_category(std::uint32_t flow) {
+    if (by_flow_) by_flow_->erase(flow);
+  }
   void set_pure_ack_category(std::optional<AccessCategory> ac) { pure_ack_category_ = ac; }
   void set_default_category(AccessCategory ac) { default_category_ = ac; }
   std::optional<AccessCategory> pure_ack_category() const { return pure_ack_category_; }
 
  private:
-  std::unordered_map<std::uint32_t, AccessCategory> by_flow_;
+  // Created by the first per-flow rule: only controllers set them (issue 43 §3,
+  // memory per node: an empty map would take 56 bytes in every MAC).
+  std::unique_ptr<std::unordered_map<std::uint32_t, AccessCategory>> by_flow_;
   std::optional<AccessCategory> pure_ack_category_;
   AccessCategory default_category_ = AccessCategory::ac_be;
 };

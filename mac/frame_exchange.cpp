@@ -54,16 +54,21 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       frame_pool_(parts.frame_pool),
       drops_(parts.drops),
       stats_(parts.stats),
-      type_(config.type),
+      observers_(parts.access.observers()),
       rts_threshold_(config.rts_threshold),
+      queue_lifetime_(config.queue_lifetime),
+      data_rate_(config.data_rate),
+      type_(config.type),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
       dequeue_(config.dequeue),
-      queue_lifetime_(config.queue_lifetime),
-      data_rate_(config.data_rate),
-      ns2_(config.deferral == Deferral::ns2),
-      observers_(parts.access.observers()) {
+      ns2_(config.deferral == Deferral::ns2) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
+}
+
+const DelayDistribution& FrameExchange::no_delays() {
+  static const DelayDistribution none;
+  return none;
 }
 
 FrameExchange::~FrameExchange() {
@@ -95,7 +100,7 @@ std::uint16_t FrameExchange::take_sequence_number(bool management, const AccessF
   // The numbers matter to the receiver's duplicate rule (9.3.2.10).
   std::uint16_t* counter = &next_sequence_;
   if (!management && type_ != MacType::dcf && f.packet->next_hop_radio != kBroadcastRadio) {
-    counter = &qos_sequences_[(std::uint64_t{f.packet->next_hop_radio} << 8) | index_of(f.ac)];
+    counter = &records().qos_sequences[(std::uint64_t{f.packet->next_hop_radio} << 8) | index_of(f.ac)];
   }
   const std::uint16_t sequence = *counter;
   *counter = static_cast<std::uint16_t>((sequence + 1) & 0x0fff);  // 12 bits (8.2.4.4.2)
@@ -116,7 +121,7 @@ void FrameExchange::load_next_mpdu(AccessFunction& f) {
     f.service_start = std::max(f.packet->queued_at, f.last_service_end);
     // Here, where each data MPDU is taken exactly once (has_mpdu() above keeps a
     // retried MPDU from coming back), not where its service ends.
-    queueing_delays_.add(f.service_start - f.packet->queued_at);
+    records().queueing_delays.add(f.service_start - f.packet->queued_at);
   }
   f.sequence = take_sequence_number(management, f);
   f.mpdu_id = ++mpdus_taken_;
@@ -167,7 +172,7 @@ std::uint32_t FrameExchange::data_mpdu_bytes(const Packet& p) const {
 
 const phy::Mcs& FrameExchange::rate_to(std::uint32_t radio) {
   if (radio == kBroadcastRadio || !data_rate_) return *timing_.control_rate;
-  auto [it, inserted] = rate_cache_.try_emplace(radio, nullptr);
+  auto [it, inserted] = records().rate_cache.try_emplace(radio, nullptr);
   if (inserted) it->second = data_rate_(radio);
   return it->second != nullptr ? *it->second : *timing_.control_rate;
 }
@@ -457,7 +462,7 @@ void FrameExchange::finish_mpdu(AccessFunction& f, MpduEnd end) {
     f.mgmt = {};
     return;
   }
-  service_delays_.add(now - f.service_start);
+  records().service_delays.add(now - f.service_start);
   if (end == MpduEnd::retry_limit) {
     ++stats_.drops_retry_limit;
     // (the drop itself is logged where every drop goes: Node::on_drop)
@@ -619,7 +624,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
       const auto category = static_cast<std::uint8_t>(
           management ? kManagementCacheCategory : frame.kind == FrameKind::qos_data ? index_of(frame.access_category) : 0);
       const SequenceMatch match =
-          duplicates_.check(frame.transmitter.radio(), category, frame.sequence, frame.retry, frame.mpdu_id);
+          records().duplicates.check(frame.transmitter.radio(), category, frame.sequence, frame.retry, frame.mpdu_id);
       if (match != SequenceMatch::new_frame) {
         ++(management ? stats_.mgmt_rx_duplicates : stats_.rx_duplicates);  // acknowledged again, not delivered twice
         // A new MPDU the rule discards (duplicate_filter.hpp): the sender releases

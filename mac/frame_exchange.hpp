@@ -79,6 +79,21 @@ struct FrameExchangeConfig {
 // Throws std::invalid_argument for retry limits below 1 attempt.
 void check_retry_limits(int short_limit, int long_limit);
 
+// What a frame exchange keeps about the frames its radio sends and receives: the
+// data rate looked up per receiver, the duplicate cache, EDCA's sequence counters
+// and the delay records. Apart from the rest of the exchange, allocated when first
+// needed: in a large network with few flows most radios never send a data or
+// management frame nor receive one addressed to them (they relay no flow), and
+// such a radio holds one null pointer instead of these 232 bytes (issue 43 §3,
+// docs/performance.md "Memory per node").
+struct TrafficRecords {
+  std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache;  // by receiving radio
+  DuplicateFilter duplicates;
+  std::unordered_map<std::uint64_t, std::uint16_t> qos_sequences;  // by (receiver, category): EDCA's unicast data
+  DelayDistribution service_delays;
+  DelayDistribution queueing_delays;
+};
+
 // The parts of the MAC a frame exchange works with; all outlive it.
 struct FrameExchangeParts {
   Scheduler& scheduler;
@@ -136,8 +151,9 @@ class FrameExchange {
   void set_retry_limits(int short_limit, int long_limit);
   int short_retry_limit() const { return short_retry_limit_; }
   int long_retry_limit() const { return long_retry_limit_; }
-  const DelayDistribution& service_delays() const { return service_delays_; }
-  const DelayDistribution& queueing_delays() const { return queueing_delays_; }
+  // Until the first MPDU is taken, an empty distribution shared by every MAC.
+  const DelayDistribution& service_delays() const { return records_ ? records_->service_delays : no_delays(); }
+  const DelayDistribution& queueing_delays() const { return records_ ? records_->queueing_delays : no_delays(); }
 
  private:
   // The MPDU a function sends (or would send next): where to, its size, its airtime.
@@ -188,6 +204,12 @@ class FrameExchange {
   void ns2_rts_again();
   bool txop_allows_next(AccessFunction& f);
 
+  TrafficRecords& records() {
+    if (!records_) records_ = std::make_unique<TrafficRecords>();
+    return *records_;
+  }
+  static const DelayDistribution& no_delays();
+
   // Outcomes.
   void on_response_timeout();
   void exchange_succeeded();
@@ -215,39 +237,36 @@ class FrameExchange {
   BlockPool& frame_pool_;
   DropSink& drops_;
   MacStats& stats_;
-  MacType type_;
+  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
+  MacUser* user_ = nullptr;
   std::optional<std::int64_t> rts_threshold_;
-  int short_retry_limit_;
-  int long_retry_limit_;
-  Dequeue dequeue_;
   std::optional<Time> queue_lifetime_;
   DataRateFn data_rate_;
-  bool ns2_;  // Deferral::ns2
-  std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache_;
-  MacUser* user_ = nullptr;
-  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
-  DuplicateFilter duplicates_;
-  std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
   std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
-  std::unordered_map<std::uint64_t, std::uint16_t> qos_sequences_;  // by (receiver, category): EDCA's unicast data
+  std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed
+  // The small fields side by side, so that no padding separates them (issue 43 §3).
+  MacType type_;
+  int short_retry_limit_;
+  int long_retry_limit_;
+  std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
+  Dequeue dequeue_;
+  bool ns2_;  // Deferral::ns2
 
   std::optional<std::size_t> exchange_;  // index of the function holding the TXOP
-  Awaiting awaiting_ = Awaiting::nothing;
-  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
   // When the awaited response's window opened (the end of the frame that asked for
   // it): only a reception that began after it can be the response (9.3.2.8).
   Time response_window_start_;
   EventId response_timer_{};
-  SifsAction sifs_action_ = SifsAction::none;
-  bool delivering_ = false;  // inside deliver_data / receive_management
   EventId sifs_timer_{};
   std::shared_ptr<Frame> sifs_frame_;  // the ACK or CTS to send
-  Sending sending_ = Sending::nothing;
   Time txop_end_;
   std::int64_t txop_frames_ = 0;
-
-  DelayDistribution service_delays_;
-  DelayDistribution queueing_delays_;
+  // The exchange's state, side by side for the same reason.
+  Awaiting awaiting_ = Awaiting::nothing;
+  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
+  SifsAction sifs_action_ = SifsAction::none;
+  bool delivering_ = false;  // inside deliver_data / receive_management
+  Sending sending_ = Sending::nothing;
 };
 
 }  // namespace wmnsim::mac

@@ -41,17 +41,19 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
     : scheduler_(sim.scheduler()),
       radio_(radio),
       type_(config.type),
-      timing_(mac_timing(radio.profile(), config.control_rate != nullptr ? *config.control_rate
-                                                                         : radio.profile().lowest_rate())),
+      timing_(config.timing ? config.timing
+                            : std::make_shared<const MacTiming>(mac_timing(
+                                  radio.profile(), config.control_rate != nullptr ? *config.control_rate
+                                                                                  : radio.profile().lowest_rate()))),
       drops_(drops),
       backoff_draws_(backoff_draws),
       queue_limit_(config.params.queue),
       functions_(make_functions(config)),
       meter_(radio.cca_busy() || radio.transmitting()),
-      access_(scheduler_, radio.node(), radio.id(), timing_, config.params.deferral, config.params.immediate_access,
+      access_(scheduler_, radio.node(), radio.id(), *timing_, config.params.deferral, config.params.immediate_access,
               functions_, meter_, *this, radio.cca_busy(), radio.transmitting()),
       port_(radio),
-      exchange_(FrameExchangeParts{scheduler_, radio.node(), radio.id(), radio.profile(), timing_, port_, access_,
+      exchange_(FrameExchangeParts{scheduler_, radio.node(), radio.id(), radio.profile(), *timing_, port_, access_,
                                    meter_, functions_, pool, radio.medium().payload_pool(), drops, stats_},
                 exchange_config(config)) {
   radio_.set_listener(this);

@@ -19,9 +19,12 @@ Medium::Medium(Simulation& sim, ReceptionConfig reception)
 RadioId Medium::add_radio(const RadioSpec& spec, RandomStream error_draws) {
   if (connected_) throw std::logic_error("Medium::add_radio after connect()");
   const auto id = static_cast<RadioId>(radios_.size());
-  specs_.push_back(spec);
-  radios_.push_back(std::make_unique<Radio>(*this, id, spec.node, spec.channel, spec.tx_power, specs_.back().profile,
-                                            reception_, error_draws));
+  placements_.push_back(Placement{spec.node, spec.channel, spec.position, spec.tx_power});
+  auto profile = std::find_if(profiles_.begin(), profiles_.end(),
+                              [&](const PhyProfile& p) { return same_profile(p, spec.profile); });
+  if (profile == profiles_.end()) profile = profiles_.insert(profiles_.end(), spec.profile);
+  radios_.push_back(std::make_unique<Radio>(*this, id, spec.node, spec.channel, spec.tx_power, *profile, reception_,
+                                            error_draws));
   return id;
 }
 
@@ -39,8 +42,9 @@ namespace {
 // "forward" neighbours (+x; -x..+x at +y), which covers each adjacent pair of cells
 // once. Within a cell radios are in increasing id, so with a single cell (infinite
 // reach) the pairs come in the order of the all-pairs loop: a, then b > a.
-template <class F>
-void for_each_pair_within(std::span<const RadioSpec> specs, double reach_m, F&& f) {
+// `specs`: indexed by radio id, each with its channel and position.
+template <class Radios, class F>
+void for_each_pair_within(const Radios& specs, double reach_m, F&& f) {
   const std::size_t n = specs.size();
   if (n < 2) return;
   if (std::isnan(reach_m)) reach_m = std::numeric_limits<double>::infinity();
@@ -200,13 +204,13 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
   // Pairs on different channels never interact (non-overlapping channels).
   std::vector<PowerDbm> tx_power(n);  // compact: read once per pair within reach
-  for (std::size_t r = 0; r < n; ++r) tx_power[r] = specs_[r].tx_power;
-  for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
+  for (std::size_t r = 0; r < n; ++r) tx_power[r] = placements_[r].tx_power;
+  for_each_pair_within(placements_, reach_m, [&](RadioId a, RadioId b, double d) {
     const Db g = gain(a, b, d);
     if (tx_power[a] + g < cutoff && tx_power[b] + g < cutoff) return;  // the usual case
     const Time delay = propagation_delay(d);
     for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-      const PowerDbm p = specs_[from].tx_power + g;
+      const PowerDbm p = placements_[from].tx_power + g;
       if (p < cutoff) continue;
       SignalReach reach{};
       reach.decodable = p >= reception_.sensitivity;
@@ -229,7 +233,7 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
   links_.assign(n, {});
   const double reach_m = std::max(ranges.cs_range_m, interference_range_m);
   std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
-  for_each_pair_within(specs_, reach_m, [&](RadioId a, RadioId b, double d) {
+  for_each_pair_within(placements_, reach_m, [&](RadioId a, RadioId b, double d) {
     const SignalReach reach{d <= ranges.rx_range_m, d <= ranges.cs_range_m, d <= interference_range_m};
     // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
     const PowerDbm nominal{0.0};
@@ -314,7 +318,7 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
     f.next_start = f.next_end = 0;
     const std::uint32_t first = order.front();
     const Link& l = links[first];
-    const ContextId ctx = specs_[l.to].node;
+    const ContextId ctx = placements_[l.to].node;
     s.schedule_reserved(f.sent + l.delay, f.sequence + 2 * first, f.epoch, [this, slot] { deliver_starts(slot); },
                         ctx);
     s.schedule_reserved(f.sent + l.delay + frame.duration, f.sequence + 2 * first + 1, f.epoch,
@@ -342,7 +346,7 @@ void Medium::deliver_starts(std::uint32_t slot) {
     if (f.next_start == order.size()) return;
     const std::uint32_t i = order[f.next_start];
     const Time at = f.sent + links[i].delay;
-    const ContextId ctx = specs_[links[i].to].node;
+    const ContextId ctx = placements_[links[i].to].node;
     if (!s.advance_inline(at, f.sequence + 2 * i, f.epoch, ctx)) {
       s.schedule_reserved(at, f.sequence + 2 * i, f.epoch, [this, slot] { deliver_starts(slot); }, ctx);
       return;
@@ -364,7 +368,7 @@ void Medium::deliver_ends(std::uint32_t slot) {
     signal_ends(slot, to);
     const std::uint32_t i = order[f.next_end];
     const Time at = f.sent + links[i].delay + f.frame.duration;
-    const ContextId ctx = specs_[links[i].to].node;
+    const ContextId ctx = placements_[links[i].to].node;
     if (!s.advance_inline(at, f.sequence + 2 * i + 1, f.epoch, ctx)) {
       s.schedule_reserved(at, f.sequence + 2 * i + 1, f.epoch, [this, slot] { deliver_ends(slot); }, ctx);
       return;

@@ -103,7 +103,11 @@ class Medium {
   Radio& radio(RadioId id) { return *radios_[id]; }
   const Radio& radio(RadioId id) const { return *radios_[id]; }
   std::size_t radio_count() const { return radios_.size(); }
-  const RadioSpec& spec(RadioId id) const { return specs_[id]; }
+  // The radio's spec as add_radio was given it (its profile the medium's copy).
+  RadioSpec spec(RadioId id) const {
+    const Placement& p = placements_[id];
+    return RadioSpec{p.node, p.position, p.channel, p.tx_power, radios_[id]->profile()};
+  }
   const ReceptionConfig& reception() const { return reception_; }
   Simulation& simulation() { return sim_; }
   // Storage for the payloads (MAC frames) of this medium's radios: the medium holds
@@ -158,7 +162,18 @@ class Medium {
   // Declared before the radios and the signals in flight: destroyed after every
   // payload they hold.
   BlockPool payload_pool_;
-  std::vector<RadioSpec> specs_;
+  // What the medium keeps of each radio's RadioSpec: the profile is the radio's,
+  // one copy per distinct profile (profiles_), not one per radio (issue 43 §3).
+  struct Placement {
+    ContextId node;
+    int channel;  // beside the node: no padding
+    Point position;
+    PowerDbm tx_power;
+  };
+  std::vector<Placement> placements_;
+  // The radios' profiles, each distinct one once (same_profile), which the radios
+  // and their MACs refer to: a deque, so that references stay valid as it grows.
+  std::deque<PhyProfile> profiles_;
   std::vector<std::unique_ptr<Radio>> radios_;
   std::vector<std::vector<Link>> links_;
   std::vector<DeliveryOrder> delivery_order_;

@@ -40,6 +40,15 @@ struct PhyProfile {
   constexpr const Mcs& lowest_rate() const { return rates.front(); }
 };
 
+// Whether two profiles are the same one, field by field, the rates the same table
+// (not only equal values): radios with the same profile share one copy (Medium).
+constexpr bool same_profile(const PhyProfile& a, const PhyProfile& b) {
+  return a.name == b.name && a.family == b.family && a.preamble == b.preamble && a.slot == b.slot &&
+         a.sifs == b.sifs && a.signal_extension == b.signal_extension &&
+         a.noise_bandwidth_hz == b.noise_bandwidth_hz && a.rates.data() == b.rates.data() &&
+         a.rates.size() == b.rates.size();
+}
+
 // 802.11b, HR/DSSS: slot 20 us, SIFS 10 us (IEEE 802.11-2012 clause 17, HR/DSSS PHY
 // characteristics).
 constexpr PhyProfile profile_80211b(Preamble preamble = Preamble::Long) {

@@ -43,6 +43,9 @@ struct RadioStats {
 
 class Radio {
  public:
+  // `profile` and `reception` are shared by the medium's radios, not copied into
+  // each (issue 43 §3, memory per node): both must outlive the radio (the Medium
+  // keeps them).
   Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm tx_power, const PhyProfile& profile,
         const ReceptionConfig& reception, RandomStream error_draws);
   Radio(const Radio&) = delete;
@@ -199,8 +202,8 @@ class Radio {
   ContextId node_;
   int channel_;
   PowerDbm tx_power_;
-  PhyProfile profile_;
-  ReceptionConfig reception_;
+  const PhyProfile& profile_;         // the Medium's, one per distinct profile
+  const ReceptionConfig& reception_;  // the Medium's
   PowerMw noise_, cca_threshold_;
   double capture_ratio_;
   double preamble_snr_;  // linear; 0: no condition

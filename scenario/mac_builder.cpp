@@ -1,7 +1,9 @@
 #include "scenario/mac_builder.hpp"
 
 #include <stdexcept>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wmnsim::mac {
@@ -54,6 +56,16 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
   net.macs.resize(phy.medium->radio_count());
   net.node_macs.resize(scenario.nodes.size());
   const link::QueueContext context = queue_context(scenario);
+  // One MacTiming per radio profile, shared by the MACs (the control rate is the
+  // network's): the medium keeps one copy of each profile, so its address names it.
+  std::vector<std::pair<const phy::PhyProfile*, std::shared_ptr<const MacTiming>>> timings;
+  const auto shared_timing = [&](const phy::PhyProfile& profile) {
+    for (const auto& [p, timing] : timings) {
+      if (p == &profile) return timing;
+    }
+    const phy::Mcs& control = phy.basic_rate != nullptr ? *phy.basic_rate : profile.lowest_rate();
+    return timings.emplace_back(&profile, std::make_shared<const MacTiming>(mac_timing(profile, control))).second;
+  };
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
     for (std::size_t r = 0; r < phy.node_radios[n].size(); ++r) {
@@ -62,6 +74,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       config.type = scenario.mac.type;
       config.params = node.radios[r].mac;
       config.control_rate = phy.basic_rate;
+      config.timing = shared_timing(phy.medium->radio(id).profile());
       const phy::PhyNetwork* net_phy = &phy;
       config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],

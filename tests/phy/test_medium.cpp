@@ -861,5 +861,30 @@ TEST(PhyMedium, FaintSignalsTipTheEnergyDetectionAtTheirExactTimes) {
   EXPECT_LE(n_intervals, n_events);
 }
 
+// Issue 43 §3 (memory per node): radios with the same profile share the medium's
+// one copy of it, a radio with another profile has its own, and spec() gives back
+// what add_radio was given.
+TEST(Medium, RadiosShareTheirProfile) {
+  Simulation sim(1);
+  Medium medium(sim, ReceptionConfig{});
+  const auto add = [&](const PhyProfile& profile, int channel) {
+    return medium.add_radio(RadioSpec{7, Point{1, 2, 3}, channel, PowerDbm(15.0), profile},
+                            sim.random().stream("node", medium.radio_count(), "rx_error"));
+  };
+  const RadioId a = add(profile_80211b(), 1);
+  const RadioId b = add(profile_80211b(), 6);
+  const RadioId c = add(profile_80211b(Preamble::Short), 1);
+  EXPECT_EQ(&medium.radio(a).profile(), &medium.radio(b).profile());
+  EXPECT_NE(&medium.radio(a).profile(), &medium.radio(c).profile());
+  EXPECT_EQ(medium.radio(c).profile().preamble, Preamble::Short);
+  const RadioSpec spec = medium.spec(b);
+  EXPECT_EQ(spec.node, 7u);
+  EXPECT_EQ(spec.channel, 6);
+  EXPECT_EQ(spec.position.z_m, 3.0);
+  EXPECT_EQ(spec.tx_power.dbm(), 15.0);
+  EXPECT_TRUE(same_profile(spec.profile, profile_80211b()));
+  EXPECT_FALSE(same_profile(medium.spec(c).profile, profile_80211b()));
+}
+
 }  // namespace
 }  // namespace wmnsim::phy

@@ -42,6 +42,27 @@ TEST(MacSetup, PerNodeOverridesReachTheirRadios) {
   EXPECT_EQ(b.rts_threshold(), std::optional<std::int64_t>(1000));
 }
 
+// Issue 43 §3 (memory per node): the MACs of radios with one profile share one
+// MacTiming instead of a copy each, with the values a MAC derives on its own.
+TEST(MacSetup, MacsShareOneTiming) {
+  const Scenario s = parse_scenario(test::minimal_scenario());
+  Simulation sim(1);
+  PacketPool pool;
+  Sink sink;
+  phy::PhyNetwork phy = phy::build_phy(sim, s);
+  MacNetwork macs = build_macs(sim, s, phy, pool, sink);
+  ASSERT_EQ(macs.macs.size(), 3u);
+  const MacTiming& shared = macs.macs[0]->timing();
+  EXPECT_EQ(&macs.macs[1]->timing(), &shared);
+  EXPECT_EQ(&macs.macs[2]->timing(), &shared);
+  const MacTiming own = mac_timing(phy.medium->radio(0).profile(), *phy.basic_rate);
+  EXPECT_EQ(shared.control_rate, own.control_rate);
+  EXPECT_EQ(shared.difs, own.difs);
+  EXPECT_EQ(shared.eifs, own.eifs);
+  EXPECT_EQ(shared.ack_timeout, own.ack_timeout);
+  EXPECT_EQ(shared.rts_airtime, own.rts_airtime);
+}
+
 TEST(MacSetup, EdcaCategoriesFromTheScenario) {
   nlohmann::json doc = test::minimal_scenario();
   doc["mac"] = {{"type", "edca"}, {"access_categories", {{"ac_vo", {{"aifsn", 2}, {"cw_min", 4}, {"cw_max", 8}, {"txop_limit_frames", 3}}}}}};
