@@ -1393,6 +1393,7 @@ def fig5(report: Report, data) -> None:
                  f"controller's share per flow (collision-domain model): {fair:.1f} kbit/s (001: about 65). The window is "
                  "sampled every measurement interval after the warm-up; its spread over time shows how much it swings.",
                  data)
+    report.value("fig5_share", f"{fair:.1f} kbit/s", data)
 
     def rng(vals: List[float], fmt: str = "{:.1f}") -> str:
         return span(fmt.format(min(vals)), fmt.format(max(vals)))
@@ -2474,6 +2475,7 @@ def t12_buffers(report: Report, d1, d2) -> None:
     fifo = [r for r in jfi_rows if r[1] == "fifo"]
     fifo_fairer = all(j50 > j25 for _, _, j25, j50, _ in fifo)
     fifo_further = all(abs(j50 - p) > abs(j25 - p) for _, _, j25, j50, p in fifo)
+    full_claim(report, fifo_fairer, "Tables 1-2: ns-2's 50-packet buffer makes FIFO fairer in both directions")
     whole = (f"So ns-2's buffer does not bring these rows of Tables 1-2 closer to 001 as a whole (their JFI's mean "
              f"distance from 001's goes from {d25:.3f} to {d50:.3f})" if d50 >= d25 else
              f"So ns-2's buffer brings these rows of Tables 1-2 closer to 001 as a whole (their JFI's mean distance "
