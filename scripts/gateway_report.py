@@ -1020,7 +1020,7 @@ def t12_weak(report: Report, b_data) -> None:
     report.value("t12_weak_unlifted", (
         f"no change brings the weakest flow of {both([scen for scen, _, _ in unlifted])} ({as_is} of their fair "
         f"rates as the scenarios are) to within 0.1 of its run's other flows: {with_change}" if unlifted else
-        "every run's weakest flow comes within 0.1 of its run's other flows with one of the changes"),
+        "no run's weakest flow stays more than 0.1 below its run's other flows with every change"),
         removed, *parts, b_data)
     paper_min = (PAPER_T1["per_flow_rate_limit"][1], PAPER_T2["per_flow_rate_limit"][1])
     report.value("t12_weak_mac", (
