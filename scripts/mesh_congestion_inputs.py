@@ -5,6 +5,8 @@ Writes, for `wmnsim reproduce mesh-congestion`:
 - more_seeds.json's topology_seeds: the snapshots whose LSCC change udp's stored runs
   (seeds 1-3) leave undetermined by the 95 % Welch interval (the report's classify),
   the ones experiment more_seeds runs with seeds 4 and 5;
+- tcp_bursty_more_seeds.json's topology_seeds: likewise for TCP's throughput under LSCC in
+  tcp_bursty's stored runs (seeds 1-3), run again with seeds 4 and 5;
 - generated/mesh40_4gw_mix_*.json (issue 40 section 3, other traffic mixes): the mesh of
   mesh40_4gw.json with 004's 16 Mbit/s offered otherwise split: `reverse`, 100 kbit/s
   down and 300 kbit/s up per station (upload-dominated, the reverse of 004's 300/100);
@@ -51,6 +53,20 @@ def undetermined_snapshots() -> List[int]:
     band = report.BAND * report.OFFERED_UDP
     by = {sc: {int(k): g.tolist() for k, g in runs[runs["scheme"] == sc].groupby("topology_seed")["total_goodput_bps"]}
           for sc in ("none", "lscc")}
+    return sorted(k for k in by["lscc"] if report.classify(by["lscc"][k], by["none"][k], band)[0] == "undetermined")
+
+
+def tcp_bursty_undetermined() -> List[int]:
+    """The snapshots whose LSCC change of TCP's throughput tcp_bursty's runs (seeds 1-3) leave undetermined
+    (report.classify over the seeds, TCP's throughput the sum of each run's `_tcp_` flows, as the report reads it)."""
+    import pandas as pd
+
+    flows = pd.read_parquet(REPRO / "data" / "tcp_bursty" / "flows.parquet")
+    flows = flows[flows["flow_id"].str.contains("_tcp_")].copy()
+    flows["scheme"] = flows["/controllers"].map(report.scheme_of)
+    tcp = flows.groupby(["scheme", "topology_seed", "seed"])["goodput_bps"].sum()
+    band = report.BAND * report.OFFERED_UDP / 2
+    by = {sc: {int(k): g.tolist() for k, g in tcp[sc].groupby(level="topology_seed")} for sc in ("none", "lscc")}
     return sorted(k for k in by["lscc"] if report.classify(by["lscc"][k], by["none"][k], band)[0] == "undetermined")
 
 
@@ -104,6 +120,9 @@ def wanted() -> Dict[Path, str]:
     more = json.loads((REPRO / "more_seeds.json").read_text())
     more["topology_seeds"] = undetermined_snapshots()
     out[REPRO / "more_seeds.json"] = text(more)
+    more_tb = json.loads((REPRO / "tcp_bursty_more_seeds.json").read_text())
+    more_tb["topology_seeds"] = tcp_bursty_undetermined()
+    out[REPRO / "tcp_bursty_more_seeds.json"] = text(more_tb)
     return out
 
 
