@@ -1501,6 +1501,8 @@ def bursty(report: Report, data) -> None:
 # tcp_bursty's values that need TCC, LSCC and no control on its snapshots
 TB_VALUES = ("tb_tcc", "tb_lscc", "tb_tcc_verdict", "tb_lscc_verdict", "tb_tcp", "tb_udp", "tb_wloss", "tb_buf",
              "tb_local", "tb_sd", "tb_wide", "tb_lscc_pairs")
+# ... and those that need tcp_bursty_more_seeds too (seeds 4-5 where seeds 1-3 leave LSCC undetermined)
+TB_MORE_VALUES = ("tb_more_seeds", "tb_more_n", "tb_more_result", "tb_lscc5", "tb_lscc5_verdict")
 
 
 def tcp_split(runs, flows):
@@ -1529,11 +1531,48 @@ def fig9_verdict(scheme: str, classes: Dict[str, int]) -> str:
     return "reproduced" if classes["raised"] >= 0.9 * n else "not confirmed"
 
 
-def tcp_bursty(report: Report, data, short: Optional[Runs] = None) -> None:
+def tb_more_seeds(report: Report, m: Runs, r, lscc: Dict[str, Any], more: Runs, band_bps: float) -> None:
+    """tcp_bursty's LSCC classes again where its seeds left them undetermined, with the seeds of experiment
+    tcp_bursty_more_seeds pooled in (both schemes' runs of a snapshot), and 004's "always" judged on them."""
+    def v(name: str, text: str) -> None:
+        report.value(name, text, m.data, more.data)
+    if not (more.has("none") and more.has("lscc")):  # (the quick run: LSCC alone)
+        for name in TB_MORE_VALUES:
+            v(name, "n/a")
+        return
+    rm = tcp_split(more.runs, more.flows)
+
+    def pooled(sc: str, k: int) -> List[float]:
+        def of(x) -> List[float]:
+            return x[(x["scheme"] == sc) & (x["snapshot"] == k)].sort_values("seed")["tcp"].tolist()
+        return of(r) + of(rm)
+    ks = more.snapshots()
+    again = {k: classify(pooled("lscc", k), pooled("none", k), band_bps)[0] for k in ks}
+    classes = dict(lscc["cls"])
+    classes.update(again)
+    totals = {c: sum(1 for x in classes.values() if x == c) for c in CLASSES}
+    n = len(classes)
+    v("tb_more_seeds", " and ".join(map(str, more.seeds())))
+    v("tb_more_n", str(len(ks)))
+    v("tb_more_result", ", ".join(f"{sum(1 for k in ks if again[k] == c)} {c}" for c in CLASSES))
+    # fig9_verdict's limit: "not reproduced" when LSCC lowers more than a tenth.
+    edge = "; exactly the tenth the verdict allows, so one more lowered snapshot would make it not reproduced" \
+        if totals["lowered"] == int(0.1 * n) else ""
+    v("tb_lscc5", f"raises {totals['raised']} of {n} snapshots and lowers {totals['lowered']} ({totals['unchanged']} "
+                  f"unchanged, {totals['undetermined']} undetermined{edge})")
+    v("tb_lscc5_verdict", fig9_verdict("lscc", totals))
+    undetermined = {k for k, c in lscc["cls"].items() if c == "undetermined"}
+    full_claim(report, set(ks) == undetermined,
+               "tcp_bursty_more_seeds runs exactly the snapshots tcp_bursty's seeds leave undetermined for LSCC")
+
+
+def tcp_bursty(report: Report, data, short: Optional[Runs] = None, more: Optional[Runs] = None) -> None:
     """Blocks tcp_bursty and tcp_bursty_snapshots and their values: Figs. 9-10 with three runs per snapshot as 004 (the
     1-s burst model), TCP's throughput per snapshot classified against no control by the 95 % Welch interval
     (classify), beside the bursty UDP carried and the intra-mesh loss. `short`: experiment bursty, whose 5 single
-    runs per scheme of the same model gave the first indication; its runs are this experiment's seed-1 runs."""
+    runs per scheme of the same model gave the first indication; its runs are this experiment's seed-1 runs.
+    `more`: experiment tcp_bursty_more_seeds, more seeds of the snapshots whose LSCC change these runs leave
+    undetermined, pooled with them (issue 40 section 2)."""
     m = Runs(data)
     snaps, seeds = m.snapshots(), m.seeds()
     offered = OFFERED_UDP / 2
@@ -1611,7 +1650,7 @@ def tcp_bursty(report: Report, data, short: Optional[Runs] = None) -> None:
     v("tb_runs", f"{snaps_text} x {runs_word(len(seeds))} ({seeds_text})")
     complete = all(sc in stats and "cls" in stats[sc] for sc in ("tcc", "lscc"))
     if not complete:  # (the quick run: one scheme, one snapshot)
-        for name in TB_VALUES:
+        for name in TB_VALUES + (TB_MORE_VALUES if more is not None else ()):
             v(name, "n/a")
         v("tb_indication", "n/a", *sources[1:])
         return
@@ -1633,9 +1672,11 @@ def tcp_bursty(report: Report, data, short: Optional[Runs] = None) -> None:
                 "LSCC")
     v("tb_local", f"{count(n0['local'])} per run without control, {count(t['local'])} under TCC and {count(l_['local'])} "
                   "under LSCC")
-    v("tb_sd", f"{n0['sd_med'] / 1e6:.2f} Mbit/s without control, {t['sd_med'] / 1e6:.2f} under TCC and "
-               f"{l_['sd_med'] / 1e6:.2f} under LSCC")
+    v("tb_sd", f"{n0['sd_med'] / 1e6:.3f} Mbit/s without control, {t['sd_med'] / 1e6:.3f} under TCC and "
+               f"{l_['sd_med'] / 1e6:.3f} under LSCC")
     v("tb_wide", f"{n0['wide']} of {len(snaps)} without control, {t['wide']} under TCC and {l_['wide']} under LSCC")
+    if more is not None:
+        tb_more_seeds(report, m, r, l_, more, band_bps)
     lowered = [k for k, c_ in l_["cls"].items() if c_ == "lowered"]
     v("tb_lscc_pairs", f"{sum(1 for k in lowered if k in l_['pairs'])} of {len(lowered)} (of all its snapshots, "
                        f"{len(l_['pairs'])} of {len(snaps)})")
@@ -1853,11 +1894,12 @@ def main() -> int:
     if "bursty" in listed:
         bursty(report, report.data("bursty"))
     if "tcp_bursty" in listed:
-        tcp_bursty(report, report.data("tcp_bursty"), Runs(report.data("bursty")) if "bursty" in listed else None)
+        tcp_bursty(report, report.data("tcp_bursty"), Runs(report.data("bursty")) if "bursty" in listed else None,
+                   Runs(report.data("tcp_bursty_more_seeds")) if "tcp_bursty_more_seeds" in listed else None)
     else:  # its runs not stored yet: the doc says so wherever it gives them
         for name in ("tcp_bursty", "tcp_bursty_snapshots"):
             report.block(name, "Not run: experiment tcp_bursty has no stored runs.")
-        for name in TB_VALUES + ("tb_runs", "tb_indication"):
+        for name in TB_VALUES + TB_MORE_VALUES + ("tb_runs", "tb_indication"):
             report.value(name, "not run")
     statuses(report, listed, udp)
     if report.plot:
