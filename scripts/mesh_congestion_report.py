@@ -968,6 +968,72 @@ def paired_interval(a: Dict[int, float], b: Dict[int, float]) -> Tuple[float, fl
     return m - h, m + h
 
 
+RT_VALUES = ("rt_tcc_thr", "rt_tcc_classes", "rt_tcc_pairs", "rt_tcc_verdict")
+
+
+def renewal_tcc(report: Report, udp: Runs, rt: Runs) -> None:
+    """Block renewal_tcc and its values: TCC with the renewal check before (wmnsim's default, udp's TCC runs), at and
+    10 ms after the notification's expiry (experiment renewal_tcc), each snapshot classified against no control as
+    in "How many runs"."""
+    seeds, snaps = rt.seeds(), set(rt.snapshots())
+    rows = [("before_expiry", "tcc"), ("at_expiry", "tcc_at"), ("after_expiry", "tcc_after")]
+    rows = [(at, sc) for at, sc in rows if (udp if sc == "tcc" else rt).has(sc)]
+
+    def v(name: str, text: str) -> None:
+        report.value(name, text, udp.data, rt.data)
+    if len(rows) < 3 or not udp.has("none"):  # (the quick run: one reading, one snapshot)
+        report.block("renewal_tcc", "Not run in full: the quick variant has one reading.", udp.data, rt.data)
+        for name in RT_VALUES:
+            v(name, "n/a")
+        return
+    band_bps = BAND * OFFERED_UDP
+
+    def src(sc: str) -> Runs:
+        return udp if sc in ("none", "tcc") else rt
+
+    def runs_of(sc: str) -> Dict[int, List[float]]:
+        r = src(sc).sel(sc, seeds=seeds)
+        return {int(k): g.tolist() for k, g in r.groupby("snapshot")["thr"] if int(k) in snaps}
+
+    def per(sc: str, col: str) -> Dict[int, float]:
+        return {k: x for k, x in src(sc).per_snapshot(sc, col, seeds).items() if k in snaps}
+    base = runs_of("none")
+    stats: Dict[str, Dict[str, Any]] = {}
+    for at, sc in rows:
+        x = runs_of(sc)
+        st: Dict[str, Any] = {col: mean(per(sc, col).values()) for col in ("thr", "wloss", "buf", "notifications_sent")}
+        st["pairs"] = sum(1 for p in per(sc, "n_pairs").values() if p > 0)
+        cls = [classify(x[k], base[k], band_bps)[0] for k in sorted(x) if k in base]
+        st.update({c: cls.count(c) for c in CLASSES})
+        stats[at] = st
+    none = {col: mean(per("none", col).values()) for col in ("thr", "wloss", "buf")}
+    lines = ["| TCC, check runs | mean throughput (Mbit/s) | snapshots by the 95 % Welch interval: raised | lowered | "
+             "unchanged | undetermined | weighted intra-mesh loss (Mbit/s), mean | forwarded packets lost in buffers per "
+             "run, mean | snapshots with a mutual block | notifications sent per run, mean |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+             f"| no congestion control | {mbps(none['thr'])} | | | | | {mbps(none['wloss'])} | {none['buf']:.0f} | | |"]
+    for at, _ in rows:
+        st = stats[at]
+        tag = " (wmnsim's default)" if at == "before_expiry" else ""
+        lines.append(f"| {READING_TEXT[at]}{tag} | {mbps(st['thr'])} | {st['raised']} | {st['lowered']} | "
+                     f"{st['unchanged']} | {st['undetermined']} | {mbps(st['wloss'])} | {st['buf']:.0f} | {st['pairs']} | "
+                     f"{st['notifications_sent']:.0f} |")
+    dur = float(rt.runs["simulated_time_s"].iloc[0])
+    lines += ["", f"TCC with UDP, {len(snaps)} snapshots, run seeds {', '.join(map(str, seeds))}, {dur:g} s, one check per "
+              "notified neighbour; the default's runs are udp's TCC runs of the same snapshots and seeds. Classes as in "
+              "the table above."]
+    report.block("renewal_tcc", "\n".join(lines), udp.data, rt.data)
+    b, a, f_ = stats["before_expiry"], stats["at_expiry"], stats["after_expiry"]
+    v("rt_tcc_thr", f"{mbps(b['thr'])} Mbit/s with the check before expiry, {mbps(a['thr'])} at it and "
+                    f"{mbps(f_['thr'])} after it")
+    v("rt_tcc_classes", f"raised {b['raised']}, {a['raised']} and {f_['raised']} of {len(snaps)} snapshots and lowered "
+                        f"{b['lowered']}, {a['lowered']} and {f_['lowered']}")
+    v("rt_tcc_pairs", f"{b['pairs']}, {a['pairs']} and {f_['pairs']}")
+    worse = [at for at in ("before_expiry", "at_expiry", "after_expiry") if stats[at]["lowered"] > stats[at]["raised"]]
+    v("rt_tcc_verdict", "holds under all three" if len(worse) == 3 else
+      ("holds under none" if not worse else "holds only " + " and ".join(READING_TEXT[w] for w in worse)))
+
+
 def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     """Blocks renewal, renewal_d, renewal_snapshots: LSCC under the six readings of the renewal rule, on the
     snapshots and run seeds the renewal experiment covers (the default reading from udp's runs of the same)."""
@@ -1887,6 +1953,8 @@ def main() -> int:
     ren = Runs(report.data("renewal")) if "renewal" in listed else None
     if ren is not None:
         renewal(report, udp, ren)
+    if "renewal_tcc" in listed:
+        renewal_tcc(report, udp, Runs(report.data("renewal_tcc")))
     if "tcp" in listed:
         tcp_alone(report, report.data("tcp"))
     if "mixes" in listed:
