@@ -19,19 +19,25 @@ class Sink : public DropSink, public MacUser {
   int drops = 0, received = 0;
 };
 
+// A scenario's PHY and MACs, built as the runner builds them.
+struct Built {
+  explicit Built(const Scenario& s) : phy(phy::build_phy(sim, s)), macs(build_macs(sim, s, phy, pool, sink)) {}
+  Simulation sim{1};
+  PacketPool pool;
+  Sink sink;
+  phy::PhyNetwork phy;
+  MacNetwork macs;
+};
+
 TEST(MacSetup, PerNodeOverridesReachTheirRadios) {
   nlohmann::json doc = test::minimal_scenario();
   doc["mac"] = {{"cw_min", 32}, {"rts_threshold_bytes", 1000}};
   doc["nodes"][1]["mac"] = {{"cw_min", 128}, {"short_retry_limit", 5}};  // 000's policy, by hand
   const Scenario s = parse_scenario(doc);
-  Simulation sim(1);
-  PacketPool pool;
-  Sink sink;
-  phy::PhyNetwork phy = phy::build_phy(sim, s);
-  MacNetwork macs = build_macs(sim, s, phy, pool, sink);
-  ASSERT_EQ(macs.node_macs.size(), 3u);
-  const Mac& a = *macs.node_macs[0][0];
-  const Mac& b = *macs.node_macs[1][0];
+  Built w(s);
+  ASSERT_EQ(w.macs.node_macs.size(), 3u);
+  const Mac& a = *w.macs.node_macs[0][0];
+  const Mac& b = *w.macs.node_macs[1][0];
   EXPECT_EQ(a.type(), MacType::dcf);
   EXPECT_EQ(a.category_count(), 1u);
   EXPECT_EQ(a.params(AccessCategory::ac_be).cw_min, 32);
@@ -46,16 +52,12 @@ TEST(MacSetup, PerNodeOverridesReachTheirRadios) {
 // MacTiming instead of a copy each, with the values a MAC derives on its own.
 TEST(MacSetup, MacsShareOneTiming) {
   const Scenario s = parse_scenario(test::minimal_scenario());
-  Simulation sim(1);
-  PacketPool pool;
-  Sink sink;
-  phy::PhyNetwork phy = phy::build_phy(sim, s);
-  MacNetwork macs = build_macs(sim, s, phy, pool, sink);
-  ASSERT_EQ(macs.macs.size(), 3u);
-  const MacTiming& shared = macs.macs[0]->timing();
-  EXPECT_EQ(&macs.macs[1]->timing(), &shared);
-  EXPECT_EQ(&macs.macs[2]->timing(), &shared);
-  const MacTiming own = mac_timing(phy.medium->radio(0).profile(), *phy.basic_rate);
+  Built w(s);
+  ASSERT_EQ(w.macs.macs.size(), 3u);
+  const MacTiming& shared = w.macs.macs[0]->timing();
+  EXPECT_EQ(&w.macs.macs[1]->timing(), &shared);
+  EXPECT_EQ(&w.macs.macs[2]->timing(), &shared);
+  const MacTiming own = mac_timing(w.phy.medium->radio(0).profile(), *w.phy.basic_rate);
   EXPECT_EQ(shared.control_rate, own.control_rate);
   EXPECT_EQ(shared.difs, own.difs);
   EXPECT_EQ(shared.eifs, own.eifs);
@@ -67,12 +69,8 @@ TEST(MacSetup, EdcaCategoriesFromTheScenario) {
   nlohmann::json doc = test::minimal_scenario();
   doc["mac"] = {{"type", "edca"}, {"access_categories", {{"ac_vo", {{"aifsn", 2}, {"cw_min", 4}, {"cw_max", 8}, {"txop_limit_frames", 3}}}}}};
   const Scenario s = parse_scenario(doc);
-  Simulation sim(1);
-  PacketPool pool;
-  Sink sink;
-  phy::PhyNetwork phy = phy::build_phy(sim, s);
-  MacNetwork macs = build_macs(sim, s, phy, pool, sink);
-  const Mac& a = *macs.node_macs[0][0];
+  Built w(s);
+  const Mac& a = *w.macs.node_macs[0][0];
   EXPECT_EQ(a.category_count(), 4u);
   EXPECT_EQ(a.params(AccessCategory::ac_vo).cw_min, 4);
   EXPECT_EQ(a.params(AccessCategory::ac_vo).txop.frames, 3);
@@ -81,20 +79,16 @@ TEST(MacSetup, EdcaCategoriesFromTheScenario) {
 
 TEST(MacSetup, AFrameCrossesTheFirstHopOfTheFlagshipChain) {
   const Scenario s = parse_scenario(test::minimal_scenario());
-  Simulation sim(1);
-  PacketPool pool;
-  Sink sink;
-  phy::PhyNetwork phy = phy::build_phy(sim, s);
-  MacNetwork macs = build_macs(sim, s, phy, pool, sink);
-  macs.node_macs[1][0]->set_user(&sink);
-  PacketPtr p = pool.make(sim.now());
+  Built w(s);
+  w.macs.node_macs[1][0]->set_user(&w.sink);
+  PacketPtr p = w.pool.make(w.sim.now());
   p->size_bytes = 1500;
-  p->next_hop_radio = macs.node_macs[1][0]->address();
-  macs.node_macs[0][0]->enqueue(std::move(p));
-  sim.run_until(100_ms);
-  EXPECT_EQ(sink.received, 1);
-  EXPECT_EQ(sink.drops, 0);
-  EXPECT_EQ(macs.node_macs[0][0]->stats().tx_success, 1u);
+  p->next_hop_radio = w.macs.node_macs[1][0]->address();
+  w.macs.node_macs[0][0]->enqueue(std::move(p));
+  w.sim.run_until(100_ms);
+  EXPECT_EQ(w.sink.received, 1);
+  EXPECT_EQ(w.sink.drops, 0);
+  EXPECT_EQ(w.macs.node_macs[0][0]->stats().tx_success, 1u);
 }
 
 }  // namespace
