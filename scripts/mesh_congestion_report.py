@@ -1037,6 +1037,8 @@ def renewal_tcc(report: Report, udp: Runs, rt: Runs) -> None:
 def renewal(report: Report, udp: Runs, ren: Runs) -> None:
     """Blocks renewal, renewal_d, renewal_snapshots: LSCC under the six readings of the renewal rule, on the
     snapshots and run seeds the renewal experiment covers (the default reading from udp's runs of the same)."""
+    import pandas as pd
+
     seeds, snaps = ren.seeds(), set(ren.snapshots())
     present = [r for r in READINGS if r == READINGS[0] or ren.has(reading_scheme(*r))]
 
