@@ -352,6 +352,10 @@ def fuzz(oracle: Any, findings: Any, rng: random.Random, args: Any, texts: List[
     corpus = Corpus(texts, oracle)
     fz = SiteFuzzer(schema, corpus, rng)
     sites = [s for s in fz.sites if args.only is None or s.name.startswith(args.only)]
+    if not sites:
+        examples = ", ".join(sorted({s.name for s in fz.sites})[:5])
+        raise SystemExit(f"--only {args.only!r}: no schema key's name starts with it "
+                         f"(the names are JSON paths like {examples}; {len(fz.sites)} in all)")
     cov: Dict[str, Dict[str, Any]] = {s.name: {"tried": 0, "accepted": 0, "refused": 0, "refused_elsewhere": 0,
                                                "accepted_example": None, "refused_example": None} for s in sites}
     deadline = time.monotonic() + args.seconds

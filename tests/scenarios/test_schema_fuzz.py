@@ -103,3 +103,15 @@ def test_coverage_fails_for_a_key_the_loader_does_not_know(tmp_path):
     report = json.loads(cov.read_text())
     assert report["missing"] == ["/controllers/*[type=tcc]/not_in_the_loader"]
     assert report["sites"]["/controllers/*[type=tcc]/nodes"]["accepted"] > 0
+
+
+def test_only_matching_no_key_is_a_clear_error(tmp_path):
+    """--only with a prefix no key has (a typo, a path without its leading slash) stops
+    with a message naming the prefix and what the names look like, not a traceback."""
+    r = subprocess.run([sys.executable, str(ROOT / "fuzz" / "mutate_scenarios.py"), "--wmnsim", os.environ["WMNSIM_BIN"],
+                        "--mode", "schema", "--only", "controllers/", "--seconds", "0", "--seed", "1",
+                        "--save", str(tmp_path / "findings")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "--only 'controllers/': no schema key's name starts with it" in r.stderr
+    assert "Traceback" not in r.stderr
