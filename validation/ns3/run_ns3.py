@@ -33,6 +33,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -53,6 +54,12 @@ DEFAULT_SCENARIOS = [
 ]
 
 
+def split_overrides(sets: str) -> list:
+    """"/a=1,/b=[1,2]" -> ["/a=1", "/b=[1,2]"]: a comma starts the next override only where
+    a JSON pointer follows it, so values with commas (arrays, objects) stay whole."""
+    return [o for o in re.split(r",(?=/)", sets) if o]
+
+
 class Case:
     """A scenario file, optionally with overrides under a label:
     PATH or PATH@LABEL:/pointer=value,/pointer=value (as wmnsim run --set)."""
@@ -61,7 +68,7 @@ class Case:
         path, _, variant = text.partition("@")
         self.path = REPO / path if not Path(path).is_absolute() else Path(path)
         self.label, _, sets = variant.partition(":")
-        self.overrides = [o for o in sets.split(",") if o]
+        self.overrides = split_overrides(sets)
         self.name = self.path.stem + (f".{self.label}" if self.label else "")
 
     def __str__(self) -> str:
@@ -345,7 +352,7 @@ def ablation(cli: Path, seeds: list) -> None:
 def parse_variant(text: str) -> tuple:
     """LABEL:/pointer=value,... -> (label, [overrides]): the preset with these overrides."""
     label, sep, sets = text.partition(":")
-    overrides = [o for o in sets.split(",") if o]
+    overrides = split_overrides(sets)
     if not sep or not label or not overrides or any(not o.startswith("/") or "=" not in o for o in overrides):
         raise SystemExit(f"--variant {text!r}: expected LABEL:/pointer=value[,/pointer=value...]")
     return label, overrides

@@ -114,3 +114,12 @@ def test_the_cell_table_in_validation_md_is_what_compare_prints(tmp_path):
     within = summary["flows within 15% of ns-3"]
     assert (f"{within['wmnsim ns3 preset'].split()[0]} of the 50 are within 15 % of ns-3 "
             f"({within['arrival'].split()[0]} with") in " ".join(doc.split())
+
+
+def test_overrides_with_commas_in_their_values_stay_whole():
+    """--variant and PATH@LABEL: split the overrides at commas before a JSON pointer only,
+    so an array or object value is one override (it was cut at each comma)."""
+    assert run_ns3.parse_variant("v:/a=1,/b=[1,2],/c={\"x\":1,\"y\":2}") == (
+        "v", ["/a=1", "/b=[1,2]", "/c={\"x\":1,\"y\":2}"])
+    case = run_ns3.Case("scenarios/two_hop_chain_tcp.json@w:/x=[3,4]")
+    assert case.overrides == ["/x=[3,4]"] and case.name == "two_hop_chain_tcp.w"
