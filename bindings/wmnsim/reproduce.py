@@ -548,6 +548,22 @@ def _kept_tables(data: Any, keep: Sequence[str],
     return {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
 
 
+def _integers_kept(df: "pandas.DataFrame", parts: Sequence["pandas.DataFrame"]) -> "pandas.DataFrame":  # noqa: F821
+    """An integer column that the older runs lack (or that came back from parquet as
+    floats, its nulls being NaN) is concatenated as floats: stored as nullable integers
+    instead, so the file holds the integers the runs gave (with nulls where not
+    recorded), not doubles. Readers without pandas metadata see floats either way."""
+    for column in df.columns:
+        if df[column].dtype.kind != "f":
+            continue
+        kinds = {p[column].dtype.kind for p in parts if column in p.columns and p[column].notna().any()}
+        values = df[column].dropna()
+        if "i" in kinds or "u" in kinds:
+            if kinds <= {"i", "u", "f"} and bool((values == values.round()).all()):
+                df[column] = df[column].astype("Int64")
+    return df
+
+
 def _write_table(df: "pandas.DataFrame", path: str) -> None:  # noqa: F821
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -629,6 +645,8 @@ def collect(study: Study, experiment: Experiment, sweeps: Mapping[str, Any], dat
     sizes = {}
     for name, parts in tables.items():
         df = pd.concat(parts, ignore_index=True)
+        if extend:
+            df = _integers_kept(df, parts)
         path = os.path.join(out, f"{name}.parquet")
         _write_table(df, path)
         sizes[name] = os.path.getsize(path)
@@ -826,6 +844,12 @@ def seeds_to_add(study: Study, name: str) -> Tuple[Dict[str, List[int]], Dict[st
         raise ValueError(f"{study.name}/{name}: the stored histories were sampled at "
                          f"{provenance.get('history_interval_s')} s, the file asks for "
                          f"{experiment.history_interval_s}: {again}")
+    for table, wanted in sorted(experiment.columns.items()):
+        path = os.path.join(study.data_dir(), name, f"{table}.parquet")
+        lacking = [c for c in wanted if os.path.isfile(path) and c not in pq.read_schema(path).names]
+        if lacking:
+            raise ValueError(f"{study.name}/{name}: the file's /columns/{table} names {', '.join(lacking)}, which the "
+                             f"stored {table} table does not hold (the file changed since): {again}")
     common = [p for p in experiment.scenarios if p not in experiment.scenario_seeds]
     if any(stored[p] != stored[common[0]] for p in common):
         raise ValueError(f"{study.name}/{name}: the stored runs of its scenarios have different seeds: "
@@ -945,6 +969,11 @@ def check_witness(study: Study, name: str, stored: Mapping[str, List[int]], work
                     at = dict(zip(keys, fresh_keys[order_fresh[i]]))
                     return (f"{table} column {column} differs for the witness run {at}: stored {y[:200]}, "
                             f"this build {x[:200]}")
+    stored_tables = set(os.listdir(stored_dir))
+    for table in sorted(os.listdir(os.path.join(witness_dir, DATA, experiment.name))):
+        if table.endswith(".parquet") and table not in stored_tables:
+            return (f"the witness runs store a {table} table that the stored runs lack (the file's tables or keep "
+                    "changed since they were stored, or this build adds the table)")
     return None
 
 

@@ -651,3 +651,35 @@ def test_add_seeds_is_for_full_runs_only(repo, capsys):
     assert "not with --quick or --report-only" in capsys.readouterr().err
     assert _command(repo, add_seeds=True) == 2  # nothing stored yet
     assert "no stored runs to add seeds to" in capsys.readouterr().err
+
+
+def test_add_seeds_stores_integers_the_older_runs_lack_as_nullable_integers(repo):
+    # An integer column an older build did not store: the added runs' integers stay
+    # integers in the file (null in the older rows), not doubles.
+    assert _command(repo) == 0
+    path = repo / "scenarios" / "tiny" / "reproduction" / "data" / "chain" / "runs.parquet"
+    runs = pd.read_parquet(path)
+    column = next(c for c, t in runs.dtypes.items() if t.kind == "i" and c not in reproduce.KEY_COLUMNS)
+    runs.drop(columns=[column]).to_parquet(path, index=False)
+    _set_seeds(repo, [1, 2, 3])
+    assert _command(repo, add_seeds=True) == 0
+    import pyarrow.parquet as pq
+    assert str(pq.read_schema(path).field(column).type) == "int64"
+    assert _stored(repo, "runs")[column].isna().tolist() == [True, True, False]
+
+
+def test_add_seeds_refuses_a_file_whose_tables_or_columns_changed(repo, capsys):
+    exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
+    _set_seeds(repo, [1, 2], tables=["runs", "flows"], columns={"flows": ["goodput_bps"]})
+    assert _command(repo) == 0
+    # A column the stored rows were cut without: the older runs never held it.
+    _set_seeds(repo, [1, 2, 3], columns={"flows": ["goodput_bps", "delivered_packets"]})
+    assert _command(repo, add_seeds=True) == 2
+    err = capsys.readouterr().err
+    assert "/columns/flows names delivered_packets" in err and "does not hold" in err
+    # A table the stored runs do not have at all.
+    _set_seeds(repo, [1, 2, 3], tables=["runs", "flows", "nodes"], columns={"flows": ["goodput_bps"]})
+    assert _command(repo, add_seeds=True) == 3
+    assert "store a nodes.parquet table that the stored runs lack" in capsys.readouterr().err
+    assert sorted(_stored(repo, "runs")["seed"]) == [1, 2]  # nothing added
+    assert exp.exists()
