@@ -103,6 +103,12 @@ class Medium {
   Radio& radio(RadioId id) { return *radios_[id]; }
   const Radio& radio(RadioId id) const { return *radios_[id]; }
   std::size_t radio_count() const { return radios_.size(); }
+  // Each part of a radio's placement, without building its RadioSpec (which copies
+  // the profile): for callers that look up one field per link or per record.
+  ContextId node_of(RadioId id) const { return placements_[id].node; }
+  int channel_of(RadioId id) const { return placements_[id].channel; }
+  const Point& position_of(RadioId id) const { return placements_[id].position; }
+  PowerDbm tx_power_of(RadioId id) const { return placements_[id].tx_power; }
   // The radio's spec as add_radio was given it (its profile the medium's copy).
   RadioSpec spec(RadioId id) const {
     const Placement& p = placements_[id];

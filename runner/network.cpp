@@ -215,7 +215,7 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
     std::vector<std::uint32_t> heard;
     for (const phy::RadioId radio : phy_.node_radios.at(node)) {
       for (const phy::Link& link : phy_.medium->neighbours(radio)) {
-        heard.push_back(phy_.medium->spec(link.to).node);
+        heard.push_back(phy_.medium->node_of(link.to));
       }
     }
     std::sort(heard.begin(), heard.end());

@@ -82,7 +82,7 @@ std::vector<RoutingLink> routing_links(const Scenario& scenario, const phy::PhyN
       const phy::RadioId from = node_radios[n][r];
       for (const phy::Link& l : net.medium->neighbours(from)) {
         const Owner to = owner[l.to];
-        if (to.node == n || net.medium->spec(l.to).channel != net.medium->spec(from).channel) continue;
+        if (to.node == n || net.medium->channel_of(l.to) != net.medium->channel_of(from)) continue;
         const phy::Mcs* rate = phy::usable_link_rate(net, from, l.to);
         if (rate == nullptr || phy::usable_link_rate(net, l.to, from) == nullptr) continue;
         out.push_back(RoutingLink{n, to.node, r, l.to, airtime_cost_s(scenario, net, *rate), false});

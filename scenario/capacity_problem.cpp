@@ -51,7 +51,7 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
   const auto add_link = [&](phy::RadioId from, phy::RadioId to) {
     const auto [it, fresh] = index.try_emplace({from, to}, p.links.size());
     if (fresh) {
-      p.links.push_back({medium.spec(from).node, medium.spec(to).node, medium.spec(from).channel});
+      p.links.push_back({medium.node_of(from), medium.node_of(to), medium.channel_of(from)});
       out.link_radios.emplace_back(from, to);
     }
     return it->second;
@@ -59,8 +59,8 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
   for (const auto& radios : net.node_radios) {
     for (const phy::RadioId from : radios) {
       for (const phy::Link& l : medium.neighbours(from)) {
-        if (medium.spec(l.to).node == medium.spec(from).node) continue;
-        if (medium.spec(l.to).channel != medium.spec(from).channel) continue;
+        if (medium.node_of(l.to) == medium.node_of(from)) continue;
+        if (medium.channel_of(l.to) != medium.channel_of(from)) continue;
         if (l.reach.decodable && decodable(medium, l.to, from)) add_link(from, l.to);
       }
     }

@@ -180,9 +180,9 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
   double max_antenna = -std::numeric_limits<double>::infinity();
   std::vector<double> frequencies;
   for (RadioId r = 0; r < medium.radio_count(); ++r) {
-    max_tx = std::max(max_tx, medium.spec(r).tx_power);
+    max_tx = std::max(max_tx, medium.tx_power_of(r));
     max_antenna = std::max(max_antenna, antenna_gain[r]);
-    const double f = channel_frequency_hz(medium.spec(r).channel);
+    const double f = channel_frequency_hz(medium.channel_of(r));
     if (std::find(frequencies.begin(), frequencies.end(), f) == frequencies.end()) frequencies.push_back(f);
   }
   // The largest mean gain, antenna gains included, of any pair at distance d.
@@ -216,7 +216,7 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
     std::uint32_t id_begin = 0, id_size = 0;  // in `names`
   };
   std::vector<double> frequency(medium.radio_count());
-  for (RadioId r = 0; r < medium.radio_count(); ++r) frequency[r] = channel_frequency_hz(medium.spec(r).channel);
+  for (RadioId r = 0; r < medium.radio_count(); ++r) frequency[r] = channel_frequency_hz(medium.channel_of(r));
   std::vector<PairName> pair_names;
   std::string names;
   // A pair whose mean power is below the cutoff arrives only through a fade in its

@@ -69,7 +69,7 @@ EventTrace::EventTrace(EventTraceOptions options, phy::Medium& medium, const std
   static_assert(kDropCauseOffset == phy::kRxFailureNames.size());
   static_assert(kControllerActionOffset == kDropCauseOffset + kDropCauseCount);
   for (phy::RadioId r = 0; r < medium_.radio_count(); ++r) {
-    const auto node = static_cast<std::uint32_t>(medium_.spec(r).node);
+    const auto node = static_cast<std::uint32_t>(medium_.node_of(r));
     node_of_radio_.push_back(node);
     if (node >= radios_of_node_.size()) radios_of_node_.resize(node + 1);
     radios_of_node_[node].push_back(static_cast<std::uint32_t>(r));
@@ -222,7 +222,7 @@ void EventTrace::on_transmit(phy::RadioId from, const phy::PhyFrame& frame) {
   const Time end = now + frame.duration;
   EventRecord r = on_radio(EventKind::tx_start, now, from);
   frame_fields(r, frame);
-  r.power_dbm = static_cast<float>(medium_.spec(from).tx_power.dbm());
+  r.power_dbm = static_cast<float>(medium_.tx_power_of(from).dbm());
   r.value = end.picoseconds();
   write(r);
   // Its end, written now (the simulator does not tell a trace of it): the file is

@@ -124,10 +124,10 @@ std::vector<NameRecord> address_names(const phy::Medium& medium, const TracedNet
                      network.node_ids[n]});
   }
   std::vector<std::uint32_t> radios_of(network.node_ids.size(), 0);
-  for (phy::RadioId r = 0; r < medium.radio_count(); ++r) ++radios_of.at(medium.spec(r).node);
+  for (phy::RadioId r = 0; r < medium.radio_count(); ++r) ++radios_of.at(medium.node_of(r));
   std::vector<std::uint32_t> index(network.node_ids.size(), 0);
   for (phy::RadioId r = 0; r < medium.radio_count(); ++r) {
-    const auto node = medium.spec(r).node;
+    const auto node = medium.node_of(r);
     const std::string& id = network.node_ids[node];
     const std::uint32_t k = index[node]++;
     names.push_back({NameRecord::Kind::eui48, radio_mac(r), radios_of[node] == 1 ? id : id + ":" + std::to_string(k)});
@@ -226,7 +226,7 @@ void PcapTrace::record_failure(bool locked, phy::RadioId to, const phy::PhyFrame
                                const phy::RxFailureInfo& why, Time first_bit) {
   if (failed_file_[to] == kNoFile) return;
   const std::string* interferer =
-      why.interferer == phy::kNoRadio ? nullptr : &network_.node_ids.at(medium_.spec(why.interferer).node);
+      why.interferer == phy::kNoRadio ? nullptr : &network_.node_ids.at(medium_.node_of(why.interferer));
   comment_ = failure_comment(locked, why, interferer);
   const phy::PowerDbm power = why.power.to_dbm();
   record(failed_file_[to], to, frame, first_bit, &power, comment_);

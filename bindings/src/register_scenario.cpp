@@ -190,8 +190,8 @@ pyb::dict radio_links(const std::string& text, bool sensed) {
           if (!l.reach.decodable && !(sensed && l.reach.sensed)) continue;
           const phy::Mcs* r = l.reach.decodable ? phy::usable_link_rate(net, from, l.to) : nullptr;
           src.push_back(static_cast<std::int32_t>(a));
-          dst.push_back(static_cast<std::int32_t>(net.medium->spec(l.to).node));
-          channel.push_back(net.medium->spec(from).channel);
+          dst.push_back(static_cast<std::int32_t>(net.medium->node_of(l.to)));
+          channel.push_back(net.medium->channel_of(from));
           // The range model has no powers (its link powers are nominal): report none.
           const bool powered = s.propagation.model != PropagationModel::range && std::isfinite(l.power_dbm.dbm());
           power.push_back(powered ? l.power_dbm.dbm() : nan);

@@ -884,6 +884,14 @@ TEST(Medium, RadiosShareTheirProfile) {
   EXPECT_EQ(spec.tx_power.dbm(), 15.0);
   EXPECT_TRUE(same_profile(spec.profile, profile_80211b()));
   EXPECT_FALSE(same_profile(medium.spec(c).profile, profile_80211b()));
+  // The one-field accessors give what spec() gives, radio by radio.
+  for (const RadioId r : {a, b, c}) {
+    EXPECT_EQ(medium.node_of(r), medium.spec(r).node);
+    EXPECT_EQ(medium.channel_of(r), medium.spec(r).channel);
+    EXPECT_EQ(medium.position_of(r).z_m, medium.spec(r).position.z_m);
+    EXPECT_EQ(medium.tx_power_of(r).dbm(), medium.spec(r).tx_power.dbm());
+  }
+  EXPECT_EQ(medium.channel_of(b), 6);
 }
 
 }  // namespace
