@@ -526,10 +526,24 @@ def _apart(xs: Sequence[float], gap: float, texts: Optional[Sequence[str]] = Non
     return kept
 
 
-# The rows of a node's lane in timeline(), top to bottom.
+# The rows of a node's lane in timeline(), top to bottom; a "route" row below them
+# when the trace holds route records (dynamic routing, AODV) in the window.
 TIMELINE_ROWS = ("tx", "rx ok", "rx failed", "NAV", "backoff")
 _TIMELINE_COLOURS = {"tx": "tab:blue", "rx ok": "tab:green", "rx failed": "tab:red", "NAV": "0.6",
-                     "backoff": "tab:orange"}
+                     "backoff": "tab:orange", "route": "tab:purple"}
+
+
+def timeline_routes(events: "pandas.DataFrame", node: str, window: Tuple[float, float]) -> List[Tuple[float, str]]:
+    """The route records of ``node`` in ``window`` that :func:`timeline` marks in its
+    lane's "route" row: (time in seconds, label), the label "->D via P" for a route to
+    D found or changed (next hop P), "->D lost" for one lost."""
+    part = events[(events["node"] == node) & (events["kind"] == "route")
+                  & (events["time_s"] >= window[0]) & (events["time_s"] <= window[1])]
+    out = []
+    for t, dest, peer in zip(part["time_s"], part["destination"], part["peer"]):
+        hop = f"via {peer}" if isinstance(peer, str) else "lost"
+        out.append((float(t), f"\u2192{dest} {hop}"))
+    return out
 
 
 def _event_frame(source: Any) -> "pandas.DataFrame":
@@ -570,7 +584,9 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
     every node with radio records) with a row each for its own transmissions (tx),
     the frames it decoded (rx ok) and lost (rx failed; a collision hatched, labelled
     with its interferer), its NAV, and its backoff draws (a mark each, labelled
-    with the slots drawn when the window shows few). Time in milliseconds.
+    with the slots drawn when the window shows few); when the trace holds route
+    records in the window (dynamic routing), a "route" row with a mark for each
+    route found, changed or lost (:func:`timeline_routes`). Time in milliseconds.
 
     ``source``: a Result of a run whose scenario has ``outputs.event_trace``, a
     DataFrame from :func:`wmnsim.trace.load`, or the trace's path. Each drawn
@@ -607,9 +623,20 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
     # A label closer than this to the same label drawn last in its row would overlap
     # it (a 6-point label is about 2.5 % of a 10-inch axis): the mark stays, unlabelled.
     label_gap = 0.025 * (t1 - t0) * ms
+    routes = {node: timeline_routes(events, node, (t0, t1)) for node in nodes}
+    rows = TIMELINE_ROWS + (("route",) if any(routes.values()) else ())
     for ax, node in zip(axes, nodes):
-        for y, row in enumerate(TIMELINE_ROWS):
-            ypos = len(TIMELINE_ROWS) - 1 - y
+        for y, row in enumerate(rows):
+            ypos = len(rows) - 1 - y
+            if row == "route":
+                xs = [t * ms for t, _ in routes[node]]
+                ax.scatter(xs, [ypos] * len(xs), marker="d", s=25, color=_TIMELINE_COLOURS[row], gid=f"{node}:{row}")
+                texts = [text for _, text in routes[node]]
+                if 0 < len(xs) <= 40:
+                    for k in _apart(xs, label_gap, texts):
+                        ax.annotate(texts[k], (xs[k], ypos), xytext=(3, 3), textcoords="offset points",
+                                    fontsize=6, color=_TIMELINE_COLOURS[row])
+                continue
             if row == "backoff":
                 draws = in_window[(in_window["node"] == node) & (in_window["kind"] == "backoff")]
                 xs = (draws["time_s"] * ms).to_numpy()
@@ -643,8 +670,8 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
                 for k in _apart([x for x, _ in labelled], label_gap, [who for _, who in labelled]):
                     ax.text(labelled[k][0], ypos + height / 2 + 0.05, f"\u00d7{labelled[k][1]}", ha="center",
                             va="bottom", fontsize=6, color=_TIMELINE_COLOURS[row])
-        ax.set_yticks(range(len(TIMELINE_ROWS)), list(reversed(TIMELINE_ROWS)), fontsize=7)
-        ax.set_ylim(-0.6, len(TIMELINE_ROWS) - 0.2)
+        ax.set_yticks(range(len(rows)), list(reversed(rows)), fontsize=7)
+        ax.set_ylim(-0.6, len(rows) - 0.2)
         ax.set_ylabel(node, rotation=0, ha="right", va="center", fontsize=10, fontweight="bold")
         ax.grid(True, axis="x", alpha=0.3)
     axes[-1].set_xlim(t0 * ms, t1 * ms)
@@ -653,6 +680,8 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
     handles.append(Patch(facecolor="white", edgecolor=_TIMELINE_COLOURS["rx failed"], hatch="////",
                          label="rx failed: collision (\u00d7 interferer)"))
     handles.append(Patch(facecolor=_TIMELINE_COLOURS["backoff"], label="backoff drawn (slots)"))
+    if "route" in rows:
+        handles.append(Patch(facecolor=_TIMELINE_COLOURS["route"], label="route found, changed or lost"))
     axes[0].legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=6, fontsize=7,
                    frameon=False)
     if title is not None:
@@ -660,7 +689,7 @@ def timeline(source: Any, nodes: Optional[Sequence[str]] = None, window: Optiona
     return _done(fig, path)
 
 
-__all__ += ["timeline", "timeline_intervals"]
+__all__ += ["timeline", "timeline_intervals", "timeline_routes"]
 
 
 # ---- the run as an animation (a self-contained HTML page) ---------------------------------

@@ -163,6 +163,33 @@ def test_timeline_draws_the_traces_intervals(traced, tmp_path):
     assert len(marks) == 1 and len(marks[0].get_offsets()) == len(draws)
 
 
+def test_timeline_marks_routes_when_the_trace_has_them(traced, tmp_path):
+    # Static routing records no routes: the lanes keep their five rows.
+    result, _ = traced
+    fig = wplot.timeline(result, nodes=["A", "B"], window=(0.5, 0.8))
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == list(reversed(wplot.TIMELINE_ROWS))
+    # AODV (003's random topologies): each route found is a mark in its node's "route" row.
+    scenario = ROOT / "scenarios" / "zhai_wccp" / "random50_aodv" / "snapshot_11_tcp.json"
+    path = tmp_path / "aodv.bin"
+    wmnsim.run(scenario, seed=1, overrides={"/simulation/duration_s": 0.05,
+                                            "/outputs/event_trace": {"path": str(path),
+                                                                     "kinds": ["route", "tx_start"]}})
+    df = wtrace.load(path)
+    window = (0.0, 0.05)
+    nodes = [str(n) for n in df[df["kind"] == "route"]["node"].unique()[:3]]
+    fig = wplot.timeline(df, nodes=nodes, window=window)
+    for ax, node in zip(fig.axes, nodes):
+        assert [t.get_text() for t in ax.get_yticklabels()][0] == "route"
+        want = wplot.timeline_routes(df, node, window)
+        assert want and all(text.startswith("\u2192") and (" via " in text or text.endswith(" lost"))
+                            for _, text in want)
+        marks = [c for c in ax.collections if c.get_gid() == f"{node}:route"]
+        assert len(marks) == 1
+        assert np.allclose(sorted(marks[0].get_offsets()[:, 0]), sorted(t * 1e3 for t, _ in want), rtol=0, atol=1e-9)
+        rec = df[(df["node"] == node) & (df["kind"] == "route")].iloc[0]
+        assert want[0][1] == f"\u2192{rec['destination']} via {rec['peer']}"
+
+
 def test_timeline_refuses_what_it_cannot_draw(traced):
     _, path = traced
     with pytest.raises(KeyError, match="no radio records for node"):
