@@ -83,11 +83,13 @@ def wheel(tmp_path_factory) -> pathlib.Path:
 
 @pytest.fixture(scope="module")
 def venv(wheel, tmp_path_factory) -> pathlib.Path:
-    """A fresh venv (no system site packages) with the wheel and its dependencies from PyPI."""
+    """A fresh venv (no system site packages) with the wheel and its dependencies from PyPI,
+    at the versions constraints.txt pins."""
     env_dir = tmp_path_factory.mktemp("venv")
     subprocess.run([PYTHON, "-m", "venv", str(env_dir)], check=True, timeout=300)
     done = subprocess.run([str(env_dir / "bin" / "pip"), "install", "-q", "--disable-pip-version-check",
-                           str(wheel)], capture_output=True, text=True, timeout=900)
+                           "-c", str(pathlib.Path(__file__).with_name("constraints.txt")), str(wheel)],
+                          capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
     return env_dir
 
