@@ -1136,41 +1136,95 @@ TABLE_FILES = ("run", "flows", "nodes", "radios")  # DIR/runs/<run key>/<name>.p
 OPTIONAL_TABLES = ("radios", "timeseries", "hops")
 
 
-def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = None,
-                compacted_keys: Sequence[str] = (), as_arrow: bool = False) -> Any:
-    """One kind of table (``name``) of every run in ``run_dirs``, read as one pyarrow
-    dataset: a few calls into Arrow, not a pandas frame per file (issue 42: 120 runs
-    loaded in 6.9 s that way). The runs of ``compacted_keys`` are read from the
-    compacted table in ``compacted`` (:func:`compact`), the others from their own
-    directory. Each run's rows keep their stored order; the order of the runs is not
-    kept (callers pick rows by ``run_key``). Runs stored with other columns (an older
-    wmnsim, other controllers) are read under the union of their schemas, a missing
-    column null; runs stored before the radios table existed have no radios rows
-    (None: no run has the table). A pandas DataFrame, or with ``as_arrow`` the Arrow
-    table it converts (:func:`compact` writes that, without a round trip through pandas)."""
+def _table_sources(run_dirs: Sequence[str], name: str, compacted: Optional[str],
+                   compacted_keys: Sequence[str]) -> Tuple[List[Tuple[List[str], Any]], Any]:
+    """Where one kind of table (``name``) of the runs in ``run_dirs`` is stored:
+    (files, row filter) pairs, the runs' own files first, then the compacted table
+    for the runs of ``compacted_keys`` (:func:`compact`), and the schema to read them
+    under (the union of theirs: runs stored with other columns, by an older wmnsim or
+    other controllers, have the missing ones null). No sources: no run has the table
+    (an optional one, or radios before that table existed)."""
     import pyarrow as pa
     import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
 
     in_compacted = set(compacted_keys)
     paths = [os.path.join(d, f"{name}.parquet") for d in run_dirs if os.path.basename(d) not in in_compacted]
     if name in OPTIONAL_TABLES:
         paths = [p for p in paths if os.path.exists(p)]
-    tables = []
+    sources: List[Tuple[List[str], Any]] = []
+    schemas = []
     if paths:
-        dataset = ds.dataset(paths, format="parquet")  # its schema: the first file's
-        schemas = [f.physical_schema for f in dataset.get_fragments()]
-        if any(not s.equals(dataset.schema) for s in schemas):
-            dataset = ds.dataset(paths, schema=pa.unify_schemas(schemas, promote_options="permissive"),
-                                 format="parquet")
-        tables.append(dataset.to_table())
+        schemas += [f.physical_schema for f in ds.dataset(paths, format="parquet").get_fragments()]
+        sources.append((paths, None))
     compacted_path = os.path.join(compacted, f"{name}.parquet") if compacted else None
     if in_compacted and compacted_path and os.path.exists(compacted_path):
-        dataset = ds.dataset(compacted_path, format="parquet")
-        tables.append(dataset.to_table(filter=ds.field("run_key").isin(sorted(in_compacted))))
-    if not tables:
+        schemas.append(pq.read_schema(compacted_path))
+        sources.append(([compacted_path], ds.field("run_key").isin(sorted(in_compacted))))
+    if not sources:
+        return [], None
+    same = all(x.equals(schemas[0]) for x in schemas)
+    return sources, schemas[0] if same else pa.unify_schemas(schemas, promote_options="permissive")
+
+
+def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = None,
+                compacted_keys: Sequence[str] = ()) -> Any:
+    """One kind of table (``name``) of every run in ``run_dirs`` as a pandas
+    DataFrame, read as pyarrow datasets: a few calls into Arrow, not a pandas frame
+    per file (issue 42: 120 runs loaded in 6.9 s that way). The runs of
+    ``compacted_keys`` are read from the compacted table in ``compacted``, the
+    others from their own directory (:func:`_table_sources`). Each run's rows keep
+    their stored order; the order of the runs is not kept (callers pick rows by
+    ``run_key``). None when no run has the table."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    sources, schema = _table_sources(run_dirs, name, compacted, compacted_keys)
+    if not sources:
         return None
-    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
-    return table if as_arrow else table.to_pandas()
+    tables = [ds.dataset(files, schema=schema, format="parquet").to_table(filter=keep) for files, keep in sources]
+    return (tables[0] if len(tables) == 1 else pa.concat_tables(tables)).to_pandas()
+
+
+def _write_compacted_table(run_dirs: Sequence[str], name: str, compacted: Optional[str],
+                           compacted_keys: Sequence[str], path: str, rows_per_group: int = 65536) -> bool:
+    """What :func:`_read_table` reads for the same arguments, written to ``path`` as
+    it is read: the files' record batches stream into a Parquet writer, gathered into
+    row groups of about ``rows_per_group`` rows, so a compaction holds one row group
+    in memory, not the table of every run. Fsyncs the file. False when no run has
+    the table (nothing written)."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    sources, schema = _table_sources(run_dirs, name, compacted, compacted_keys)
+    if not sources:
+        return False
+    with pq.ParquetWriter(path, schema) as writer:
+        pending: List[Any] = []
+        rows = 0
+        for files, keep in sources:
+            for batch in ds.dataset(files, schema=schema, format="parquet").to_batches(filter=keep):
+                pending.append(batch)
+                rows += batch.num_rows
+                if rows >= rows_per_group:
+                    writer.write_table(pa.Table.from_batches(pending, schema=schema))
+                    pending, rows = [], 0
+        if pending:
+            writer.write_table(pa.Table.from_batches(pending, schema=schema))
+    _fsync(path)
+    return True
+
+
+def _fsync(path: str) -> None:
+    """Makes a file's (or a directory's entries') writes durable: a crash after
+    :func:`compact`'s switch must not find the new files empty, nor the runs' own
+    files gone before their markers exist."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _compacted_dir(directory: str) -> Optional[str]:
@@ -1207,12 +1261,12 @@ def compact(directory: PathLike) -> int:
     stored later (a resumed sweep, added seeds) are read from their own files until the
     next compaction; each run directory stays, with a marker file in place of its
     tables (and its ``results.json``), so a resumed sweep still skips it. Safe against
-    a crash at any point: the new files become current in one rename, and a run's own
-    files are removed only after that. Holds the directory's lock (``sweep`` runs that
+    a crash at any point, a power cut included: the new files become current in one
+    rename, and a run's own files are removed only after that, each step on disk
+    (fsync) before the next. Streams: memory holds one row group (about 65,536 rows)
+    of a table, not the table of every run. Holds the directory's lock (``sweep`` runs that
     store meanwhile are taken by the next compaction); a :func:`load` running at the
     same time may fail (run it again)."""
-    import pyarrow.parquet as pq
-
     directory = os.path.abspath(os.fspath(directory))
     runs_dir = os.path.join(directory, RUNS_DIR)
     if not os.path.isdir(runs_dir):
@@ -1230,22 +1284,25 @@ def compact(directory: PathLike) -> int:
         os.makedirs(base, exist_ok=True)
         generation = os.path.join(base, f"g-{uuid.uuid4().hex}")
         os.makedirs(generation)
-        for name in TABLE_FILES + OPTIONAL_TABLES:
+        for name in dict.fromkeys(TABLE_FILES + OPTIONAL_TABLES):  # radios is in both: once
             # The runs compacted before (from the current files) and the new ones.
-            table = _read_table([os.path.join(runs_dir, k) for k in loose], name, old, sorted(marked),
-                                as_arrow=True)
-            if table is not None:
-                pq.write_table(table, os.path.join(generation, f"{name}.parquet"))
+            _write_compacted_table([os.path.join(runs_dir, k) for k in loose], name, old, sorted(marked),
+                                   os.path.join(generation, f"{name}.parquet"))
+        _fsync(generation)
         # The switch, then the markers, then the runs' own files go: stopped anywhere,
         # every run is read once, from its current rows (_compacted_keys). Markers
         # first would let a rerun's marker point at the old set's stale rows of it.
+        # Each step is on disk before the next starts (fsync; one sync for the
+        # markers), so a power cut keeps that order too.
         link = os.path.join(base, f".current-{uuid.uuid4().hex}")
         os.symlink(os.path.basename(generation), link)
         os.replace(link, os.path.join(base, COMPACTED_CURRENT))  # atomic: the old or the new set
+        _fsync(base)
         for k in loose:
             with open(os.path.join(runs_dir, k, COMPACTED_MARKER), "w", encoding="utf-8") as f:
                 f.write(f"This run's tables are in ../../{COMPACTED_DIR}/{COMPACTED_CURRENT}/ "
                         "(wmnsim.sweep.compact, docs/sweeps.md).\n")
+        os.sync()  # every marker and its directory entry, in one call rather than two per run
         for k in loose:
             for name in TABLE_FILES + OPTIONAL_TABLES:
                 with contextlib.suppress(FileNotFoundError):

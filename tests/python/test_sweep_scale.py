@@ -82,6 +82,25 @@ def test_runs_with_other_columns_or_without_radios_compact_to_the_same_tables(st
     assert_same_tables(tables(copy), before)
 
 
+def test_compaction_streams_in_row_groups_and_writes_what_load_reads(stored, tmp_path, monkeypatch):
+    # A row group per few rows (as 65,536 rows are for a large sweep): the compacted
+    # files are written a group at a time, and still hold what load read.
+    import importlib
+
+    import pyarrow.parquet as pq
+
+    sweep_module = importlib.import_module("wmnsim.sweep")  # the module; wmnsim.sweep is its function
+    copy = copy_of(stored, tmp_path, "groups")
+    before = tables(copy)
+    writer = sweep_module._write_compacted_table
+    monkeypatch.setattr(sweep_module, "_write_compacted_table",
+                        lambda *a, **kw: writer(*a, **{**kw, "rows_per_group": 3}))
+    assert wmnsim.sweep.compact(copy) == 4
+    flows = pq.ParquetFile(copy / "compacted" / "current" / "flows.parquet")
+    assert flows.metadata.num_rows == len(before["flows"]) and flows.metadata.num_row_groups > 1
+    assert_same_tables(tables(copy), before)
+
+
 def test_a_resumed_sweep_skips_compacted_runs_and_its_new_runs_are_found(stored, tmp_path):
     plain, compacted = copy_of(stored, tmp_path, "plain"), copy_of(stored, tmp_path, "compacted")
     wmnsim.sweep.compact(compacted)
