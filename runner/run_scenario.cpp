@@ -395,8 +395,11 @@ class WireTaps {
 void check_pcap_files(const Network& net, const std::vector<std::string>& other_outputs = {}) {
   const Scenario& s = net.scenario();
   std::vector<OutputFile> files;
-  for (const auto& path : trace::trace_files(*net.phy().medium, pcap_options(s), traced_network(net))) {
-    files.push_back({kPcapPath, path});
+  const trace::TracedNetwork traced = traced_network(net);
+  const auto paths = trace::trace_files(*net.phy().medium, pcap_options(s), traced);
+  const auto owners = trace::trace_file_owners(*net.phy().medium, pcap_options(s), traced);
+  for (std::size_t f = 0; f < paths.size(); ++f) {
+    files.push_back({std::string(kPcapPath) + ", the capture of " + owners[f], paths[f]});
   }
   std::vector<ValidationIssue> issues;
   for (const std::string& problem : check_output_files({}, files)) issues.push_back({kPcapPath, problem});

@@ -61,6 +61,7 @@ bool traced(const PcapTraceOptions& options, std::uint32_t node) {
 // One file per channel or per node, and which file each radio's frames go to.
 struct FilePlan {
   std::vector<std::filesystem::path> paths;
+  std::vector<std::string> owners;  // by file: "node A", "channel 6", "the wired links"
   std::vector<std::vector<std::string>> interfaces;           // by file: the node ids, pcapng's interfaces
   std::vector<std::uint32_t> tx_file, rx_file, failed_file;  // by radio; kNoFile: not traced
   std::vector<std::uint32_t> interface;                      // by radio: its node's interface in its file
@@ -86,6 +87,8 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
     if (added) {
       plan.paths.push_back(per_channel ? channel_trace_path(options.path, spec.channel, options.format)
                                        : node_trace_path(options.path, network.node_ids.at(spec.node), options.format));
+      plan.owners.push_back(per_channel ? "channel " + std::to_string(spec.channel)
+                                        : "node " + network.node_ids.at(spec.node));
       plan.interfaces.emplace_back();
     }
     const std::uint32_t file = it->second;
@@ -105,7 +108,10 @@ FilePlan plan_files(const phy::Medium& medium, const PcapTraceOptions& options, 
     plan.wire_interface[w] = static_cast<std::uint32_t>(plan.wired_interfaces.size());
     plan.wired_interfaces.push_back(network.node_ids.at(wire.from_node) + "->" + network.node_ids.at(wire.to_node));
   }
-  if (!plan.wired_interfaces.empty()) plan.paths.push_back(wired_trace_path(options.path, options.format));
+  if (!plan.wired_interfaces.empty()) {
+    plan.paths.push_back(wired_trace_path(options.path, options.format));
+    plan.owners.push_back("the wired links");
+  }
   return plan;
 }
 
@@ -161,6 +167,11 @@ std::string failure_comment(bool locked, const phy::RxFailureInfo& why, const st
 std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const PcapTraceOptions& options,
                                                const TracedNetwork& network) {
   return plan_files(medium, options, network).paths;
+}
+
+std::vector<std::string> trace_file_owners(const phy::Medium& medium, const PcapTraceOptions& options,
+                                           const TracedNetwork& network) {
+  return plan_files(medium, options, network).owners;
 }
 
 PcapTrace::PcapTrace(phy::Medium& medium, PcapTraceOptions options, TracedNetwork network)

@@ -110,6 +110,10 @@ std::string failure_comment(bool locked, const phy::RxFailureInfo& why, const st
 // The files a trace of `medium`'s radios writes, in creation order.
 std::vector<std::filesystem::path> trace_files(const phy::Medium& medium, const PcapTraceOptions& options,
                                                const TracedNetwork& network);
+// Whose records each of those files holds: "node A", "channel 6", "the wired links"
+// (for messages: a node named "wired" and the wired links write one file).
+std::vector<std::string> trace_file_owners(const phy::Medium& medium, const PcapTraceOptions& options,
+                                           const TracedNetwork& network);
 
 class PcapTrace final : public phy::AirObserver {
  public:
