@@ -432,18 +432,14 @@ bool Radio::energy_busy() {
     if (faint_watch_at_ != Time::max()) watch_faint(Time::max());
     return strong >= threshold;
   }
-  // One pass: the next faint start or end, and the faint energy now (summed in
-  // faint_energy's order, so the same value).
   const Time now = scheduler_.now();
   Time next = Time::max();
-  double faint = 0.0;
   for (const Faint& f : faint_) {
-    const bool started = f.start <= now, on_air = started & (now < f.end);
-    next = std::min(next, started ? (on_air ? f.end : Time::max()) : f.start);
-    faint += f.mw * static_cast<double>(on_air);
+    if (f.start > now) next = std::min(next, f.start);
+    else if (f.end > now) next = std::min(next, f.end);
   }
   watch_faint(next);
-  return strong + faint >= threshold;
+  return strong + faint_energy(now) >= threshold;
 }
 
 void Radio::watch_faint(Time next) {
