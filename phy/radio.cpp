@@ -412,7 +412,11 @@ void Radio::faint_signal(Time start, Time end, PowerMw power) {
   }
   faint_.push_back({start, end, power.mw()});
   faint_first_end_ = std::min(faint_first_end_, end);
-  if (cca_ambiguous_ && start < faint_watch_at_) watch_faint(start);
+  // A new signal only adds energy: it can make an idle radio busy sooner (at its
+  // start, or at a later start it lifts over the threshold), never a busy one idle.
+  if (cca_ambiguous_ && !faint_assessed_busy_ && start < faint_watch_at_) {
+    watch_faint(first_faint_flip(start, faint_watch_at_, false));
+  }
 }
 
 void Radio::set_faint_bound(PowerMw bound) {
@@ -420,6 +424,7 @@ void Radio::set_faint_bound(PowerMw bound) {
   // As energy_busy would find it with nothing on the air: faint signals alone may
   // cross the threshold, and no other signal's start would make the radio look.
   cca_ambiguous_ = total_.mw() < cca_threshold_.mw() && total_.mw() + faint_bound_ >= cca_threshold_.mw();
+  faint_assessed_busy_ = false;  // nothing on the air yet
 }
 
 bool Radio::energy_busy() {
@@ -433,13 +438,31 @@ bool Radio::energy_busy() {
     return strong >= threshold;
   }
   const Time now = scheduler_.now();
-  Time next = Time::max();
-  for (const Faint& f : faint_) {
-    if (f.start > now) next = std::min(next, f.start);
-    else if (f.end > now) next = std::min(next, f.end);
+  faint_assessed_busy_ = strong + faint_energy(now) >= threshold;
+  // Re-assessed only where the outcome would change: a faint start or end that
+  // cannot tip it needs no event.
+  watch_faint(first_faint_flip(now + Time::ps(1), Time::max(), faint_assessed_busy_));
+  return faint_assessed_busy_;
+}
+
+Time Radio::first_faint_flip(Time from, Time before, bool busy) const {
+  // The faint energy changes only at starts and ends. Idle, only a start can raise
+  // it; busy, only an end can lower it: faint_energy sums non-negative terms in a
+  // fixed order, and such a rounded sum does not decrease when a term joins nor
+  // increase when one leaves. So the candidates are taken in time order and each
+  // assessed as energy_busy would assess it there, until one differs.
+  const double strong = total_.mw();
+  const double threshold = cca_threshold_.mw();
+  Time lowest = from;
+  for (;;) {
+    Time t = before;
+    for (const Faint& f : faint_) {
+      const Time at = busy ? f.end : f.start;
+      if (at >= lowest && at < t) t = at;
+    }
+    if (t == before || (strong + faint_energy(t) >= threshold) != busy) return t;
+    lowest = t + Time::ps(1);
   }
-  watch_faint(next);
-  return strong + faint_energy(now) >= threshold;
 }
 
 void Radio::watch_faint(Time next) {

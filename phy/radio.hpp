@@ -187,6 +187,10 @@ class Radio {
   double faint_energy(Time t) const;
   void prune_faint();  // drops the faint signals that ended by now
   bool energy_busy();
+  // The first faint start (when `busy` is false) or end (when true) in [from, before)
+  // at which the energy assessment would no longer be `busy`, the non-faint signals
+  // staying as they are; `before` when there is none.
+  Time first_faint_flip(Time from, Time before, bool busy) const;
   void watch_faint(Time next);
   void on_faint_watch();
   void finish_reception(RxOutcome outcome);
@@ -225,8 +229,10 @@ class Radio {
   Time faint_first_end_ = Time::max();  // the earliest end in faint_
   double faint_bound_ = 0.0;     // mW, a little above the sum of every faint link's power
   // CCA near the threshold: faint signals could tip it, so the radio re-assesses at
-  // their next start or end (at faint_watch_at_).
+  // the first faint start or end that would change the assessment (at
+  // faint_watch_at_; first_faint_flip).
   bool cca_ambiguous_ = false;
+  bool faint_assessed_busy_ = false;  // the last assessment while ambiguous
   EventId faint_watch_;
   Time faint_watch_at_ = Time::max();
   int sensed_ = 0;               // signals with reach.sensed

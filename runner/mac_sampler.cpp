@@ -163,7 +163,7 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   return row;
 }
 
-nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed) {
+nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed, DelaySummaries* summaries) {
   const Mac& mac = *r.mac;
   nlohmann::ordered_json row;
   // Not the sample id ("R9/1"): ':' keeps the reference metric name
@@ -174,8 +174,13 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed) {
   radio_column::channel.set(row, static_cast<std::int64_t>(r.mac->radio().channel()));
   const nlohmann::ordered_json t = totals(mac, elapsed);
   for (const auto& [key, value] : t.items()) row[key] = value;
-  put_delay_columns(row, kMacServiceDelay, mac.service_delays());
-  put_delay_columns(row, kMacQueueingDelay, mac.queueing_delays());
+  if (summaries != nullptr) {
+    put_delay_columns(row, kMacServiceDelay, summaries->of(mac.service_delays()));
+    put_delay_columns(row, kMacQueueingDelay, summaries->of(mac.queueing_delays()));
+  } else {
+    put_delay_columns(row, kMacServiceDelay, mac.service_delays());
+    put_delay_columns(row, kMacQueueingDelay, mac.queueing_delays());
+  }
   // AC_BE (DCF: its one function), the category of 002's TCP flows; as the
   // scenario writes it, both limits 0 means one frame per channel access.
   const EdcaParams& be = mac.params(AccessCategory::ac_be);
@@ -185,9 +190,9 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed) {
   return row;
 }
 
-void MacSampler::write(Results& out) const {
+void MacSampler::write(Results& out, DelaySummaries* summaries) const {
   write_timeseries(out);
-  for (const Radio& r : radios_) out.radios.push_back(radio_row(r, sim_.now()));
+  for (const Radio& r : radios_) out.radios.push_back(radio_row(r, sim_.now(), summaries));
 }
 
 }  // namespace wmnsim::mac

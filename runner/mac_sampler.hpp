@@ -33,6 +33,10 @@
 #include "core/simulation.hpp"
 #include "mac/mac.hpp"
 
+namespace wmnsim {
+class DelaySummaries;  // runner/result_rows.hpp
+}
+
 namespace wmnsim::mac {
 
 class MacSampler {
@@ -53,8 +57,9 @@ class MacSampler {
   // Starts sampling at `interval`, 2 interval, ...
   void start();
   // Writes the collected time series and one row per radio (radio_row) into
-  // out.radios.
-  void write(Results& out) const;
+  // out.radios. `summaries`, when given, holds delay summaries already selected
+  // (the nodes table's) and keeps the ones selected here.
+  void write(Results& out, DelaySummaries* summaries = nullptr) const;
   // Only the time series.
   void write_timeseries(Results& out) const;
   // A MAC's totals since time 0 (the counter columns of a radio's row).
@@ -62,7 +67,7 @@ class MacSampler {
   // A radio's row of the radios table (docs/results.md): id "<node>:<radio>",
   // node, radio, channel, totals(), the MAC service and queueing delays, and the
   // AC_BE parameters in force at the end (TXOP limit, CWmin).
-  static nlohmann::ordered_json radio_row(const Radio& radio, Time elapsed);
+  static nlohmann::ordered_json radio_row(const Radio& radio, Time elapsed, DelaySummaries* summaries = nullptr);
 
   static std::uint64_t total_drops(const Mac& mac);
   static std::size_t queued_packets(const Mac& mac);

@@ -45,11 +45,20 @@ void same_keys(std::vector<nlohmann::ordered_json>& rows) {
 }
 
 void put_delay_columns(nlohmann::ordered_json& row, const DelayColumns& columns, const DelayDistribution& delays) {
-  const DelayDistribution::Summary d = delays.summary();
+  put_delay_columns(row, columns, delays.summary());
+}
+
+void put_delay_columns(nlohmann::ordered_json& row, const DelayColumns& columns, const DelayDistribution::Summary& d) {
   columns.mean_s.set(row, d.mean_s);
   columns.p50_s.set(row, d.p50_s);
   columns.p95_s.set(row, d.p95_s);
   columns.p99_s.set(row, d.p99_s);
+}
+
+const DelayDistribution::Summary& DelaySummaries::of(const DelayDistribution& delays) {
+  auto it = known_.find(&delays);
+  if (it == known_.end()) it = known_.emplace(&delays, delays.summary()).first;
+  return it->second;
 }
 
 }  // namespace wmnsim

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/delay_distribution.hpp"
@@ -28,5 +29,20 @@ void same_keys(std::vector<nlohmann::ordered_json>& rows);
 // Adds the mean and percentiles of `delays` to `row` in `columns`, null when there
 // are none (a radio that sent no data).
 void put_delay_columns(nlohmann::ordered_json& row, const DelayColumns& columns, const DelayDistribution& delays);
+void put_delay_columns(nlohmann::ordered_json& row, const DelayColumns& columns,
+                       const DelayDistribution::Summary& delays);
+
+// The summaries of the MACs' delay distributions, each selected once: a node with
+// one radio reports that radio's delays in the nodes table and again in the radios
+// table, and selecting the percentiles of tens of thousands of delays was most of
+// what a short run spent on its results (docs/performance.md, "Short runs").
+// Keyed by the distribution's address: it must not change while the cache is used.
+class DelaySummaries {
+ public:
+  const DelayDistribution::Summary& of(const DelayDistribution& delays);
+
+ private:
+  std::unordered_map<const DelayDistribution*, DelayDistribution::Summary> known_;
+};
 
 }  // namespace wmnsim

@@ -200,7 +200,8 @@ void write_flows(Network& net, Results& out, Time stop) {
   }
 }
 
-void write_nodes(Network& net, Results& out, Time stop) {
+// `summaries`: the MACs' delay summaries, shared with the radios table.
+void write_nodes(Network& net, Results& out, Time stop, DelaySummaries& summaries) {
   const Scenario& s = net.scenario();
   const Time elapsed = net.simulation().now();
   const Time clipped_end = std::min(net.window().end, stop);
@@ -247,14 +248,20 @@ void write_nodes(Network& net, Results& out, Time stop) {
     if (!macs.empty()) {
       // MAC service delay (head of the queue to ACK or drop) and queueing delay
       // (arrival in the queue to its head), the node's radios pooled; the radios
-      // table has them per radio.
-      DelayDistribution service, queueing;
-      for (const mac::Mac* m : macs) {
-        service.merge(m->service_delays());
-        queueing.merge(m->queueing_delays());
+      // table has them per radio. One radio's pool is its own distribution (the same
+      // delays, and the same sum: 0.0 + x), whose summary the radios table reuses.
+      if (macs.size() == 1) {
+        put_delay_columns(row, kMacServiceDelay, summaries.of(macs[0]->service_delays()));
+        put_delay_columns(row, kMacQueueingDelay, summaries.of(macs[0]->queueing_delays()));
+      } else {
+        DelayDistribution service, queueing;
+        for (const mac::Mac* m : macs) {
+          service.merge(m->service_delays());
+          queueing.merge(m->queueing_delays());
+        }
+        put_delay_columns(row, kMacServiceDelay, service);
+        put_delay_columns(row, kMacQueueingDelay, queueing);
       }
-      put_delay_columns(row, kMacServiceDelay, service);
-      put_delay_columns(row, kMacQueueingDelay, queueing);
     }
     out.nodes.push_back(std::move(row));
   }
@@ -637,7 +644,8 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     }
   }
   write_flows(net, out, sim.now());
-  write_nodes(net, out, sim.now());
+  DelaySummaries delay_summaries;  // of the MACs' delays, for the nodes and the radios tables
+  write_nodes(net, out, sim.now(), delay_summaries);
   if (const aodv::Aodv* agent = net.aodv()) out.routing = aodv_results(scenario, *agent);
   if (hop_statistics) out.hops = hop_statistics->rows();
   warn_silent_flows(net, out, sim.now());
@@ -659,7 +667,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
     }
   }
   flow_sampler.write(out);
-  mac_sampler.write(out);  // its time series and the radios table
+  mac_sampler.write(out, &delay_summaries);  // its time series and the radios table
 
   const DropCounters& all = net.ledger().all_drops();
   const Time clipped_end = std::min(net.window().end, sim.now());

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -100,6 +102,29 @@ TEST(DelayDistribution, HistogramSizeIsBoundedByTheDelaysNotTheLargestOne) {
   d.add(Time::us(1500));
   d.add(Time::us(1200));
   EXPECT_EQ(d.histogram(Time::ms(1)), (std::vector<DelayDistribution::Bin>{{1, 2}, {100000, 1}}));
+}
+
+TEST(DelayDistribution, HistogramCountedInPlaceOrSortedGivesTheSameBins) {
+  // Delays over a few bins are counted in an array, delays spread wider than their
+  // number are sorted: both give every bin's count, as a map counts them.
+  std::mt19937_64 rng(43);
+  for (const bool with_outlier : {false, true}) {
+    DelayDistribution d;
+    std::map<std::uint64_t, std::uint64_t> expected;
+    std::uniform_int_distribution<std::int64_t> ps(0, Time::ms(50).picoseconds());
+    for (int i = 0; i < 5000; ++i) {
+      const Time delay = Time::ps(ps(rng));
+      d.add(delay);
+      ++expected[static_cast<std::uint64_t>(delay.picoseconds() / Time::ms(1).picoseconds())];
+    }
+    if (with_outlier) {  // 10^6 bins apart: more bins than delays, the sorted path
+      d.add(Time::s(1000));
+      ++expected[1'000'000];
+    }
+    std::vector<DelayDistribution::Bin> want;
+    for (const auto& [index, count] : expected) want.push_back({index, count});
+    EXPECT_EQ(d.histogram(Time::ms(1)), want) << (with_outlier ? "sorted" : "counted in place");
+  }
 }
 
 TEST(DelayDistribution, MergePoolsTwoSets) {

@@ -856,9 +856,28 @@ TEST(PhyMedium, FaintSignalsTipTheEnergyDetectionAtTheirExactTimes) {
   EXPECT_EQ(b[2].at, 1_ms + 300_us + c_delay);
   EXPECT_EQ(b[3].kind, Event::cca_idle);
   EXPECT_EQ(b[3].at, 1_ms + 300_us + c_delay + longer.duration);
-  // Near the threshold the radio looks again at every faint start and end: as many
-  // events as delivering them would take.
+  // Near the threshold the radio looks again only where the assessment changes: at
+  // most as many events as delivering every start and end would take.
   EXPECT_LE(n_intervals, n_events);
+}
+
+TEST(PhyMedium, FaintSignalsThatCannotTipTheEnergyDetectionCostNoEvent) {
+  // The geometry above: b's energy detection is ambiguous (a and c together could
+  // cross its threshold), but only a sends, and a alone (-90.3 dBm) stays under
+  // it. The radio re-assesses only where the outcome would change, so a's frames
+  // cost b no event: the run executes exactly the events of the same run with a
+  // threshold no faint signal comes near (Radio::first_faint_flip).
+  ReceptionConfig rc = sinr_config();
+  rc.sensitivity = PowerDbm(-80.0);
+  rc.cca_threshold = PowerDbm(-90.0);
+  const std::vector<std::pair<double, double>> positions{{0.0, 0.0}, {181.0, 0.0}, {181.0 + 300.0, 0.0}};
+  const std::vector<std::tuple<Time, RadioId, double, std::uint32_t>> sends{
+      {1_ms, 0, 6e6, 1000}, {3_ms, 0, 54e6, 500}, {5_ms, 0, 54e6, 20}};
+  const auto [ambiguous, n_ambiguous] = run_faint(rc, false, positions, sends);
+  rc.cca_threshold = PowerDbm(-60.0);
+  const auto [clear, n_clear] = run_faint(rc, false, positions, sends);
+  EXPECT_TRUE(ambiguous[1].empty());  // b: never busy, nothing received
+  EXPECT_EQ(n_ambiguous, n_clear);
 }
 
 // Issue 43 §3 (memory per node): radios with the same profile share the medium's
