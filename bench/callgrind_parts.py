@@ -219,6 +219,9 @@ def main() -> int:
                     help="a run: its node count, the events it executed (bench_network's 'events') and its "
                          "callgrind files, one per simulated last-level cache")
     ap.add_argument("--parts", action="store_true", help="a table per run, split by part")
+    ap.add_argument("--growth", action="store_true",
+                    help="one table of the parts across the runs: instructions, D1 misses and the first "
+                         "file's LL misses per event at each node count")
     ap.add_argument("--functions", type=int, default=0,
                     help="also the N functions with the most misses in the last run's last file")
     a = ap.parse_args()
@@ -231,6 +234,19 @@ def main() -> int:
         total = [sum(col) for col in zip(*run.per_part().values())]
         print(f"| {run.nodes:,} | {run.events:,} | {total[0]:.0f} | {total[1]:.1f} | "
               + " | ".join(f"{x:.2f}" for x in total[2:]) + " |")
+    if a.growth:
+        tables = [run.per_part() for run in runs]
+        sizes = [f"{run.nodes:,}" for run in runs]
+        print("\n| part | " + " | ".join(f"instructions, {n}" for n in sizes) + " | "
+              + " | ".join(f"D1 misses, {n}" for n in sizes) + " | "
+              + " | ".join(f"{runs[0].labels[0]} misses, {n}" for n in sizes) + " |")
+        print("|---|" + "---:|" * (3 * len(runs)))
+        names = sorted({p for t in tables for p in t}, key=lambda p: -tables[-1].get(p, [0, 0, 0])[2])
+        rows = [(p, [t.get(p, [0.0] * 3) for t in tables]) for p in names]
+        rows.append(("**total**", [[sum(col) for col in zip(*t.values())] for t in tables]))
+        for p, vs in rows:
+            print(f"| {p} | " + " | ".join(f"{v[0]:.0f}" for v in vs) + " | " + " | ".join(f"{v[1]:.2f}" for v in vs)
+                  + " | " + " | ".join(f"{v[2]:.2f}" for v in vs) + " |")
     if a.parts:
         for run in runs:
             parts = run.per_part()
