@@ -5,18 +5,24 @@ docs/performance.md "City scale"): reads a callgrind output file written with
 from (inlined code counts where it is written: the event set's inline scheduling
 code inside a MAC handler is the event set's), then by the file of the function it
 runs in (C++ library code counts for the wmnsim function that inlined it), then by
-the library (malloc and free, libm, memcpy). The command (only the event loop
-counted):
+the library (malloc and free, libm, memcpy). Only the event loop counted; valgrind
+simulates two cache levels, so each run is made once per last level of interest
+(here this machine's 1 MB second and 32 MB third level; its first-level data cache
+is 48 KB, 12-way):
 
-    valgrind --tool=callgrind --cache-sim=yes --toggle-collect='wmnsim::Scheduler::run_until*' \\
-        --callgrind-out-file=cg.10000 build/ci/bench/bench_network --scale 10000 --seconds=0.5 \\
-        --gateway_trees --flows=50 --down
-    python3 bench/callgrind_parts.py cg.10000 --events 1234567 [--functions 20]
+    valgrind --tool=callgrind --cache-sim=yes --D1=49152,12,64 --LL=1048576,16,64 \\
+        --toggle-collect='wmnsim::Scheduler::run_until*' --callgrind-out-file=cg.l2.10000 \\
+        build/ci/bench/bench_network --scale 10000 --seconds=2 --gateway_trees --flows=50 --down
+    # again with --LL=33554432,16,64 into cg.l3.10000, and for other node counts
+    python3 bench/callgrind_parts.py 10000:2777459:cg.l2.10000:cg.l3.10000 [more runs] \\
+        [--growth] [--parts] [--functions 20]
 
---events is the count bench_network prints (its "events" column). Prints a
-Markdown table per part: instructions, D1 misses (reads + writes) and LL misses
-(data reads + writes) per event, and each part's share of the LL misses;
---functions N also lists the N functions with the most LL data misses.
+A run is NODES:EVENTS:FILE[:FILE...], EVENTS the count bench_network prints (its
+"events" column), one file per simulated last level (instructions and D1 misses are
+read from the first). Prints the totals per event of each run; --growth, one table
+of the parts across the runs (with the first file's last-level misses); --parts, a
+table per run; --functions N, the N functions with the most last-level misses in the
+last run's last file.
 """
 import argparse
 import re
