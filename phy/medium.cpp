@@ -219,7 +219,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
       reach.sensed = link_rules_.carrier_sense_floor;
       reach.interferes = true;
       if (found.size() == max_links) throw_too_many_links(n, max_links);
-      found.emplace_back(from, Link{to, p.to_mw(), p, delay, reach});
+      found.emplace_back(from, Link{to, reach, p.to_mw(), p, delay});
     }
   });
   fill_links(links_, found);
@@ -238,8 +238,8 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
     // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
     const PowerDbm nominal{0.0};
     if (found.size() + 2 > max_links) throw_too_many_links(n, max_links);
-    found.emplace_back(a, Link{b, nominal.to_mw(), nominal, propagation_delay(d), reach});
-    found.emplace_back(b, Link{a, nominal.to_mw(), nominal, propagation_delay(d), reach});
+    found.emplace_back(a, Link{b, reach, nominal.to_mw(), nominal, propagation_delay(d)});
+    found.emplace_back(b, Link{a, reach, nominal.to_mw(), nominal, propagation_delay(d)});
   });
   fill_links(links_, found);
   sort_deliveries();
@@ -261,11 +261,11 @@ void Medium::sort_deliveries() {
         faint_[r].push_back(i);
         faint_bound[links[i].to] += links[i].power.mw();
       } else {
-        order.push_back(i);
+        order.push_back(Delivery{i, placements_[links[i].to].node});
       }
     }
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return links[a].delay < links[b].delay; });
+                     [&](const Delivery& a, const Delivery& b) { return links[a.link].delay < links[b.link].delay; });
   }
   for (std::size_t r = 0; r < links_.size(); ++r) radios_[r]->set_faint_bound(PowerMw(faint_bound[r]));
 }
@@ -293,7 +293,7 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
   const std::vector<std::uint32_t>& faint = faint_[from];
   Scheduler& s = sim_.scheduler();
   Time last_delay;
-  if (!order.empty()) last_delay = links[order.back()].delay;
+  if (!order.empty()) last_delay = links[order.back().link].delay;
   for (const std::uint32_t i : faint) last_delay = std::max(last_delay, links[i].delay);
   if (last_delay + frame.duration > Time::max() - s.now()) {
     throw std::logic_error("a frame sent at " + s.now().to_string() + " would end past the end of simulated time");
@@ -316,9 +316,9 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
     f.sequence = s.reserve_sequences(2 * links.size());
     f.epoch = s.reservation_epoch();
     f.next_start = f.next_end = 0;
-    const std::uint32_t first = order.front();
+    const std::uint32_t first = order.front().link;
     const Link& l = links[first];
-    const ContextId ctx = placements_[l.to].node;
+    const ContextId ctx = order.front().context;
     s.schedule_reserved(f.sent + l.delay, f.sequence + 2 * first, f.epoch, [this, slot] { deliver_starts(slot); },
                         ctx);
     s.schedule_reserved(f.sent + l.delay + frame.duration, f.sequence + 2 * first + 1, f.epoch,
@@ -341,12 +341,12 @@ void Medium::deliver_starts(std::uint32_t slot) {
   const std::vector<Link>& links = links_[f.from];
   const DeliveryOrder& order = delivery_order_[f.from];
   for (;;) {
-    const Link& l = links[order[f.next_start++]];
+    const Link& l = links[order[f.next_start++].link];
     radios_[l.to]->signal_start(slot, f.frame, l.power, l.reach);
     if (f.next_start == order.size()) return;
-    const std::uint32_t i = order[f.next_start];
+    const std::uint32_t i = order[f.next_start].link;
     const Time at = f.sent + links[i].delay;
-    const ContextId ctx = placements_[links[i].to].node;
+    const ContextId ctx = order[f.next_start].context;
     if (!s.advance_inline(at, f.sequence + 2 * i, f.epoch, ctx)) {
       s.schedule_reserved(at, f.sequence + 2 * i, f.epoch, [this, slot] { deliver_starts(slot); }, ctx);
       return;
@@ -360,15 +360,15 @@ void Medium::deliver_ends(std::uint32_t slot) {
   const std::vector<Link>& links = links_[f.from];
   const DeliveryOrder& order = delivery_order_[f.from];
   for (;;) {
-    const RadioId to = links[order[f.next_end++]].to;
+    const RadioId to = links[order[f.next_end++].link].to;
     if (f.next_end == order.size()) {
       signal_ends(slot, to);  // the last: frees the slot
       return;
     }
     signal_ends(slot, to);
-    const std::uint32_t i = order[f.next_end];
+    const std::uint32_t i = order[f.next_end].link;
     const Time at = f.sent + links[i].delay + f.frame.duration;
-    const ContextId ctx = placements_[links[i].to].node;
+    const ContextId ctx = order[f.next_end].context;
     if (!s.advance_inline(at, f.sequence + 2 * i + 1, f.epoch, ctx)) {
       s.schedule_reserved(at, f.sequence + 2 * i + 1, f.epoch, [this, slot] { deliver_ends(slot); }, ctx);
       return;

@@ -36,14 +36,17 @@ struct RadioSpec {
   PhyProfile profile;
 };
 
-// One directed link as the receiver sees it.
+// One directed link as the receiver sees it. 32 bytes, two to a cache line: the
+// reach's three flags sit in the padding after `to` (issue 43 §2: every
+// transmission reads all of its sender's links, about 78 at 004's density).
 struct Link {
   RadioId to;
+  SignalReach reach;
   PowerMw power;     // received power (threshold and range models: nominal)
   PowerDbm power_dbm;
   Time delay;        // propagation delay
-  SignalReach reach;
 };
+static_assert(sizeof(Link) == 32);
 
 // Path gain in dB between two radios, symmetric (gain(a,b) == gain(b,a)),
 // shadowing included; the caller owns any randomness. connect() calls it once per
@@ -71,9 +74,9 @@ class TooManyLinks : public std::length_error {
 class Medium {
  public:
   // At most this many links (pairs of radios that hear each other, one per
-  // direction) by default: 40 bytes each kept, 48 more while they are found; with
+  // direction) by default: 32 bytes each kept, 40 more while they are found; with
   // the rest of the set-up a link costs about 180 bytes, 5.5 GB resident at the cap
-  // (measured: docs/scenario.md, "Limits", "sizes"). 004's density with its
+  // (measured with 40-byte links: docs/scenario.md, "Limits", "sizes"). 004's density with its
   // shadowing gives 78 per radio, 7.8 million for 100,000 radios; the cap stops a
   // dense crowd (every one of 10^5 radios within reach of every other would be
   // 10^10) before it fills the memory.
@@ -154,7 +157,14 @@ class Medium {
   // events took when each was scheduled on its own. Faint links (sinr reception,
   // below the sensitivity, unless ReceptionConfig::faint_signal_events) are not
   // in it: they are in faint_ instead, handed to their radios as intervals.
-  using DeliveryOrder = std::vector<std::uint32_t>;
+  // Each entry carries its receiver's node (the context of its events), so that
+  // the walk over a frame's receivers reads it in sequence rather than from each
+  // receiver's Placement, a cache line apart in a large network (issue 43 §2).
+  struct Delivery {
+    std::uint32_t link;  // index into the sender's links
+    ContextId context;   // placements_[links[link].to].node
+  };
+  using DeliveryOrder = std::vector<Delivery>;
   std::uint32_t allocate_in_flight();
   void signal_ends(std::uint32_t slot, RadioId to);
   void sort_deliveries();

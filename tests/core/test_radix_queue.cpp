@@ -216,6 +216,24 @@ TEST(RadixQueue, EraseFindsAnyKeyOfAShortBucketAndDeclinesACrowdedOne) {
   EXPECT_EQ(q.size(), 300u);
 }
 
+TEST(RadixQueue, EraseSearchesFourChunksOfABucket) {
+  // 75 keys at one time: one bucket of five chunks (15 keys each, in push order).
+  // A key in the fourth chunk is taken out; one in the fifth is left, to be
+  // skipped by the scheduler when popped (issue 43 §2: longer searches cost more
+  // than they save in large networks).
+  RadixQueue q;
+  for (std::uint64_t i = 0; i < 75; ++i) q.push(key(5, i << 24));
+  EXPECT_TRUE(q.erase(key(5, std::uint64_t{59} << 24)));   // the fourth chunk's last key
+  EXPECT_FALSE(q.erase(key(5, std::uint64_t{60} << 24)));  // the fifth chunk's first
+  EXPECT_EQ(q.size(), 74u);
+  for (std::uint64_t i = 0; i < 75; ++i) {
+    if (i == 59) continue;
+    ASSERT_EQ(q.min(), key(5, i << 24));
+    q.pop_min();
+  }
+  EXPECT_TRUE(q.empty());
+}
+
 TEST(RadixQueue, TakeAllEmptiesAndAllowsAnyKeyAgain) {
   RadixQueue q;
   for (std::uint64_t i = 1; i <= 100; ++i) q.push(key(i, 0));

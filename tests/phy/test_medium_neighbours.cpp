@@ -34,7 +34,7 @@ std::vector<std::vector<Link>> all_pairs(const Medium& m, const PathGainFn& gain
       for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         const PowerDbm p = m.spec(from).tx_power + g;
         if (p < cutoff) continue;
-        links[from].push_back(Link{to, p.to_mw(), p, delay, SignalReach{p >= rc.sensitivity, cs_floor, true}});
+        links[from].push_back(Link{to, SignalReach{p >= rc.sensitivity, cs_floor, true}, p.to_mw(), p, delay});
       }
     }
   }
