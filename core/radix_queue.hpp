@@ -74,9 +74,10 @@ class RadixQueue {
   // chunks are searched), and returns whether it did. A key's bucket follows from
   // the key and the last key popped, and buckets are unordered, so removal is a
   // search of one bucket and a swap with its last key: the order of every other
-  // key is untouched. The scheduler's cancelled timers are nearly always due soon,
-  // in a bucket of a few keys; a key not removed stays, for the caller to skip
-  // when popped.
+  // key is untouched. In small networks the scheduler's cancelled timers are
+  // nearly always due soon, in a bucket of a few keys; in large ones many meet
+  // crowded buckets (10,000 nodes: 44 % beyond 240 keys). A key not removed stays,
+  // for the caller to skip when popped.
   bool erase(Key key);
 
   // Empties the queue and returns its keys (unordered); afterwards any key may be
