@@ -35,8 +35,7 @@ std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
     const auto& macs = net.macs().node_macs[n];
     for (std::size_t r = 0; r < macs.size(); ++r) {
-      const std::string id = r == 0 ? s.nodes[n].id : s.nodes[n].id + "/" + std::to_string(r);
-      radios.push_back({macs[r], id, s.nodes[n].id, r});
+      radios.push_back({macs[r], s.nodes[n].id, r});
     }
   }
   return radios;
@@ -74,7 +73,7 @@ void label_radios(Network& net) {
   for (const mac::MacSampler::Radio& r : sampled_radios(net)) {
     const std::uint32_t address = r.mac->address();
     if (address >= radios.size()) radios.resize(address + 1);
-    radios[address] = r.id;
+    radios[address] = r.id();
   }
   net.simulation().scheduler().log().set_radio_labels(std::move(radios));
 }
