@@ -309,10 +309,10 @@ void print_sizes() {
   row("mac::Mac", sizeof(mac::Mac));
   row("  mac::FrameExchange", sizeof(mac::FrameExchange));
   row("  mac::ChannelAccess", sizeof(mac::ChannelAccess));
-  row("  mac::MacStats", sizeof(mac::MacStats));
   row("  mac::BusyTimeMeter", sizeof(mac::BusyTimeMeter));
   row("  mac::AccessClassifier", sizeof(mac::AccessClassifier));
   row("mac::TrafficRecords (heap, once it has traffic)", sizeof(mac::TrafficRecords));
+  row("  mac::MacStats", sizeof(mac::MacStats));
   row("  DelayDistribution (x2)", sizeof(DelayDistribution));
   row("  mac::DuplicateFilter", sizeof(mac::DuplicateFilter));
   row("mac::MacTiming (shared per radio profile)", sizeof(mac::MacTiming));
@@ -322,6 +322,8 @@ void print_sizes() {
   row("  phy::RadioStats", sizeof(phy::RadioStats));
   row("phy::PhyProfile (the medium's, one per profile)", sizeof(phy::PhyProfile));
   row("phy::ReceptionConfig (the medium's)", sizeof(phy::ReceptionConfig));
+  row("RadioConfig (the scenario's)", sizeof(RadioConfig));
+  row("  MacParams (shared unless overridden)", sizeof(MacParams));
   row("Node (per node)", sizeof(Node));
   row("DropCounters (ledger, per node)", sizeof(DropCounters));
   row("EventId", sizeof(EventId));

@@ -53,7 +53,6 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       pool_(parts.pool),
       frame_pool_(parts.frame_pool),
       drops_(parts.drops),
-      stats_(parts.stats),
       observers_(parts.access.observers()),
       rts_threshold_(config.rts_threshold),
       queue_lifetime_(config.queue_lifetime),
@@ -190,7 +189,7 @@ bool FrameExchange::needs_rts(const AccessFunction& f) const {
 // ---- sending --------------------------------------------------------------------------
 
 void FrameExchange::start_txop(std::size_t index) {
-  ++stats_.txops;
+  ++counters().txops;
   exchange_ = index;
   txop_frames_ = 0;
   const TxopLimit& limit = functions_[index].params.txop;
@@ -230,7 +229,7 @@ void FrameExchange::send_rts(std::size_t index) {
   const MpduInfo mpdu = loaded_mpdu(f);
   rts->receiver = MacAddress(mpdu.receiver);
   rts->duration = rts_duration(mpdu.airtime, timing_.cts_airtime, timing_.ack_airtime, timing_.sifs);
-  ++stats_.rts_attempts;
+  ++counters().rts_attempts;
   send_frame(std::move(rts), *timing_.control_rate, Sending::rts);
 }
 
@@ -247,8 +246,8 @@ void FrameExchange::send_data(std::size_t index) {
   data->retry = f.sent_once;
   data->access_category = f.ac;
   data->packet = pool_.clone(*f.packet);
-  ++stats_.data_attempts;
-  if (f.sent_once) ++stats_.data_retries;
+  ++counters().data_attempts;
+  if (f.sent_once) ++counters().data_retries;
   f.sent_once = true;
   const phy::Mcs& rate = rate_to(f.packet->next_hop_radio);
   send_frame(std::move(data), rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
@@ -266,8 +265,8 @@ void FrameExchange::send_management_frame(std::size_t index) {
   frame->mpdu_id = f.mpdu_id;
   frame->retry = f.sent_once;
   frame->management = f.mgmt.body;
-  ++stats_.mgmt_attempts;
-  if (f.sent_once) ++stats_.mgmt_retries;
+  ++counters().mgmt_attempts;
+  if (f.sent_once) ++counters().mgmt_retries;
   f.sent_once = true;
   send_frame(std::move(frame), *timing_.control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
 }
@@ -371,7 +370,7 @@ void FrameExchange::on_sifs() {
   if (radio_.transmitting()) throw std::logic_error("MAC: SIFS ended while the radio was transmitting");
   switch (action) {
     case SifsAction::ack:
-      ++stats_.acks_sent;
+      ++counters().acks_sent;
       send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::ack);
       break;
     case SifsAction::cts:
@@ -380,24 +379,24 @@ void FrameExchange::on_sifs() {
         // send the CTS" (DROP_MAC_BUSY).
         WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_, "mac {}: CTS not sent: medium busy SIFS after the RTS",
                    scheduler_.log().radio_label(address_));
-        ++stats_.cts_refused_busy;
+        ++counters().cts_refused_busy;
         sifs_frame_.reset();
         access_.refresh();
         break;
       }
-      ++stats_.cts_sent;
+      ++counters().cts_sent;
       send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::cts);
       break;
     case SifsAction::data_after_cts:
       if (ns2_ && !ns2_idle()) {
-        ++stats_.data_refused_after_cts;
+        ++counters().data_refused_after_cts;
         ns2_rts_again();
         break;
       }
       send_loaded(*exchange_);
       break;
     case SifsAction::txop_next:
-      ++stats_.txop_continuations;
+      ++counters().txop_continuations;
       send_mpdu(*exchange_);  // the frame taken when the TXOP was continued
       break;
     case SifsAction::none:
@@ -458,21 +457,21 @@ void FrameExchange::finish_mpdu(AccessFunction& f, MpduEnd end) {
   f.mpdu_done(now, end == MpduEnd::retry_limit);
   if (f.mgmt.body) {
     // A management frame is no packet: counted, never reported as a packet drop.
-    ++(end == MpduEnd::retry_limit ? stats_.mgmt_drops_retry_limit : stats_.mgmt_tx_success);
+    ++(end == MpduEnd::retry_limit ? counters().mgmt_drops_retry_limit : counters().mgmt_tx_success);
     f.mgmt = {};
     return;
   }
   records().service_delays.add(now - f.service_start);
   if (end == MpduEnd::retry_limit) {
-    ++stats_.drops_retry_limit;
+    ++counters().drops_retry_limit;
     // (the drop itself is logged where every drop goes: Node::on_drop)
     observers_.tell([&](MacObserver& o) { o.on_drop(address_, *f.packet, DropCause::retry_limit); });
     drops_.on_drop(std::move(f.packet), DropCause::retry_limit, now);
     f.packet.reset();
     return;
   }
-  ++stats_.tx_success;
-  if (end == MpduEnd::sent_group_addressed) ++stats_.broadcasts;
+  ++counters().tx_success;
+  if (end == MpduEnd::sent_group_addressed) ++counters().broadcasts;
   f.packet.reset();
 }
 
@@ -501,7 +500,7 @@ void FrameExchange::exchange_failed() {
              scheduler_.log().radio_label(address_), rts_failed ? "CTS" : "ACK");
   awaiting_ = Awaiting::nothing;
   timeout_passed_ = false;
-  ++stats_.failed_attempts;
+  ++counters().failed_attempts;
   AccessFunction& f = functions_[*exchange_];
   // 9.3.4.4: an RTS counts against the short limit; a DATA frame against the long
   // one when it is longer than the RTS threshold, else the short one.
@@ -544,7 +543,7 @@ void FrameExchange::finish_exchange(AccessFunction& f) {
 void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome outcome, const phy::RxInfo& info) {
   if (outcome == phy::RxOutcome::aborted) return;  // our own transmission cut it: no EIFS
   if (outcome == phy::RxOutcome::error) {
-    ++stats_.rx_errors;
+    ++rx_errors_;
     // The PHY does not say whether a collision or a channel error lost the frame;
     // the worst SINR (sinr reception model; infinite under the others) hints which.
     WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
@@ -626,12 +625,12 @@ void FrameExchange::handle_frame(const Frame& frame) {
       const SequenceMatch match =
           records().duplicates.check(frame.transmitter.radio(), category, frame.sequence, frame.retry, frame.mpdu_id);
       if (match != SequenceMatch::new_frame) {
-        ++(management ? stats_.mgmt_rx_duplicates : stats_.rx_duplicates);  // acknowledged again, not delivered twice
+        ++(management ? counters().mgmt_rx_duplicates : counters().rx_duplicates);  // acknowledged again, not delivered twice
         // A new MPDU the rule discards (duplicate_filter.hpp): the sender releases
         // its copy on this ACK, so the loss is recorded here, at the receiver.
         if (match == SequenceMatch::false_duplicate) {
           if (management) {
-            ++stats_.mgmt_rx_false_duplicates;
+            ++counters().mgmt_rx_false_duplicates;
           } else if (frame.packet) {
             drops_.on_drop(pool_.clone(*frame.packet), DropCause::false_duplicate, scheduler_.now());
           }
@@ -652,7 +651,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
       // refuses only while its tx_state_ is busy (its own exchange, or the wait for
       // the DATA after a CTS it sent); the medium is judged SIFS later.
       if (ns2_ ? (exchange_ || meter_.ns2_send_timer_running(scheduler_.now())) : (access_.nav_set() || exchange_)) {
-        ++stats_.rts_refused;
+        ++counters().rts_refused;
         return;
       }
       respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),
@@ -681,20 +680,20 @@ class DeliveringScope {
 }  // namespace
 
 void FrameExchange::deliver_data(const Frame& frame) {
-  ++stats_.rx_data;
+  ++counters().rx_data;
   if (user_ == nullptr) return;
   const DeliveringScope scope(delivering_);
   user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
 }
 
 void FrameExchange::receive_management(const Frame& frame) {
-  ++stats_.mgmt_rx;
+  ++counters().mgmt_rx;
   bool taken = false;
   {
     const DeliveringScope scope(delivering_);
     taken = user_ != nullptr && user_->on_management_receive(*frame.management, frame.transmitter.radio());
   }
-  if (!taken) ++stats_.mgmt_rx_discarded;
+  if (!taken) ++counters().mgmt_rx_discarded;
 }
 
 }  // namespace wmnsim::mac

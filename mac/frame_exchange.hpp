@@ -80,18 +80,21 @@ struct FrameExchangeConfig {
 void check_retry_limits(int short_limit, int long_limit);
 
 // What a frame exchange keeps about the frames its radio sends and receives: the
-// data rate looked up per receiver, the duplicate cache, EDCA's sequence counters
-// and the delay records. Apart from the rest of the exchange, allocated when first
-// needed: in a large network with few flows most radios never send a data or
-// management frame nor receive one addressed to them (they relay no flow), and
-// such a radio holds one null pointer instead of these 232 bytes (issue 43 §3,
-// docs/performance.md "Memory per node").
+// data rate looked up per receiver, the duplicate cache, EDCA's sequence counters,
+// the delay records and the MAC's counters. Apart from the rest of the exchange,
+// allocated when first needed: in a large network with few flows most radios never
+// send a data or management frame nor receive one addressed to them (they relay no
+// flow), and such a radio holds one null pointer instead of these 440 bytes (issue
+// 43 §3, docs/performance.md "Memory per node"). The one counter such a radio
+// moves, rx_errors (a frame it locked onto and lost), is kept apart
+// (FrameExchange::rx_errors_), so overhearing allocates nothing.
 struct TrafficRecords {
   std::unordered_map<std::uint32_t, const phy::Mcs*> rate_cache;  // by receiving radio
   DuplicateFilter duplicates;
   std::unordered_map<std::uint64_t, std::uint16_t> qos_sequences;  // by (receiver, category): EDCA's unicast data
   DelayDistribution service_delays;
   DelayDistribution queueing_delays;
+  MacStats stats;  // but its rx_errors (FrameExchange::stats() adds it)
 };
 
 // The parts of the MAC a frame exchange works with; all outlive it.
@@ -108,7 +111,6 @@ struct FrameExchangeParts {
   PacketPool& pool;
   BlockPool& frame_pool;  // the medium's: frames live as long as it holds them
   DropSink& drops;
-  MacStats& stats;
 };
 
 class FrameExchange {
@@ -154,6 +156,15 @@ class FrameExchange {
   // Until the first MPDU is taken, an empty distribution shared by every MAC.
   const DelayDistribution& service_delays() const { return records_ ? records_->service_delays : no_delays(); }
   const DelayDistribution& queueing_delays() const { return records_ ? records_->queueing_delays : no_delays(); }
+  // The MAC's counters: zeros but rx_errors until the records exist.
+  MacStats stats() const {
+    MacStats s = records_ ? records_->stats : MacStats{};
+    s.rx_errors = rx_errors_;
+    return s;
+  }
+  // For counting: the records' counters (allocating the records if need be).
+  MacStats& counters() { return records().stats; }
+  bool holds_records() const { return records_ != nullptr; }
 
  private:
   // The MPDU a function sends (or would send next): where to, its size, its airtime.
@@ -236,13 +247,13 @@ class FrameExchange {
   PacketPool& pool_;
   BlockPool& frame_pool_;
   DropSink& drops_;
-  MacStats& stats_;
   SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   MacUser* user_ = nullptr;
   std::optional<std::int64_t> rts_threshold_;
   std::optional<Time> queue_lifetime_;
   DataRateFn data_rate_;
   std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
+  std::uint64_t rx_errors_ = 0;       // MacStats::rx_errors, held here: see TrafficRecords
   std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed
   // The small fields side by side, so that no padding separates them (issue 43 §3).
   MacType type_;

@@ -54,7 +54,7 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
               functions_, meter_, *this, radio.cca_busy(), radio.transmitting()),
       port_(radio),
       exchange_(FrameExchangeParts{scheduler_, radio.node(), radio.id(), radio.profile(), *timing_, port_, access_,
-                                   meter_, functions_, pool, radio.medium().payload_pool(), drops, stats_},
+                                   meter_, functions_, pool, radio.medium().payload_pool(), drops},
                 exchange_config(config)) {
   radio_.set_listener(this);
 }
@@ -252,7 +252,7 @@ void Mac::on_access_time(Time now) {
   if (winner) exchange_.start_txop(*winner);
   for (std::size_t l = 0; l < loser_count; ++l) {
     AccessFunction& f = functions_[losers[l]];
-    ++stats_.internal_collisions;
+    ++exchange_.counters().internal_collisions;
     WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, radio_.node(), "mac {}: internal collision, {} loses to {}",
                scheduler_.log().radio_label(radio_.id()), to_string(f.ac), to_string(functions_[*winner].ac));
     exchange_.internal_collision(f);

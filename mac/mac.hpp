@@ -137,7 +137,11 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   AccessClassifier& classifier() { return classifier_; }
 
   // ---- observation ----
-  const MacStats& stats() const { return stats_; }
+  // A copy: the counters live in the exchange's records, allocated with the MAC's
+  // first traffic (frame_exchange.hpp, TrafficRecords).
+  MacStats stats() const { return exchange_.stats(); }
+  // Whether those records exist: the MAC has sent, taken or been sent a frame.
+  bool holds_traffic_records() const { return exchange_.holds_records(); }
   // MAC service delay of every data MPDU finished so far: from when it reached
   // the head of its queue (the later of its arrival and the end of the previous
   // frame's service at that access function) to its ACK, its end on the air
@@ -212,7 +216,6 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   RandomStream backoff_draws_;  // shared by the functions, drawn in the order they need it
   AccessClassifier classifier_;
   link::QueueLimit queue_limit_;
-  MacStats stats_;
   std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one
   BusyTimeMeter meter_;
   ChannelAccess access_;

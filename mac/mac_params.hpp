@@ -121,7 +121,7 @@ struct MacParams {
 
 struct MacSection {
   MacType type = MacType::dcf;
-  MacParams params;  // scenario-wide values; each radio carries its resolved copy
+  MacParams params;  // scenario-wide values; each radio refers to its resolved ones (RadioConfig::mac)
 };
 
 inline constexpr std::array<EnumName<Deferral>, 2> kDeferrals{

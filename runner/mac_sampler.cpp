@@ -75,7 +75,7 @@ void MacSampler::sample() {
   const double t = sim_.now().to_seconds();
   for (std::size_t i = 0; i < radios_.size(); ++i) {
     const Mac& mac = *radios_[i].mac;
-    const std::string& id = radios_[i].id;
+    const std::string id = radios_[i].id();
     Last& last = last_[i];
     if (busyness_) {
       const Time busy = mac.channel_busy_time();
@@ -168,8 +168,8 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed, Delay
   nlohmann::ordered_json row;
   // Not the sample id ("R9/1"): ':' keeps the reference metric name
   // radios/<id>/<column> readable, and radio 0 gets an index too.
-  radio_column::id.set(row, r.node + ":" + std::to_string(r.radio_index));
-  radio_column::node.set(row, r.node);
+  radio_column::id.set(row, std::string(r.node) + ":" + std::to_string(r.radio_index));
+  radio_column::node.set(row, std::string(r.node));
   radio_column::radio.set(row, static_cast<std::uint64_t>(r.radio_index));
   radio_column::channel.set(row, static_cast<std::int64_t>(r.mac->radio().channel()));
   const nlohmann::ordered_json t = totals(mac, elapsed);

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "results/results.hpp"
@@ -43,9 +44,14 @@ class MacSampler {
  public:
   struct Radio {
     Mac* mac;
-    std::string id;  // sample id
-    std::string node;
+    // The node's id, the scenario's (alive for the run): not a copy per radio, nor
+    // the sample id beside it (issue 43 §3).
+    std::string_view node;
     std::size_t radio_index;
+    // The sample id: "<node id>" for radio 0, "<node id>/<radio>" for the others.
+    std::string id() const {
+      return radio_index == 0 ? std::string(node) : std::string(node) + "/" + std::to_string(radio_index);
+    }
   };
 
   // `kinds` are the requested time series kinds; others are ignored here.

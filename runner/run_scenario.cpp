@@ -35,8 +35,7 @@ std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
     const auto& macs = net.macs().node_macs[n];
     for (std::size_t r = 0; r < macs.size(); ++r) {
-      const std::string id = r == 0 ? s.nodes[n].id : s.nodes[n].id + "/" + std::to_string(r);
-      radios.push_back({macs[r], id, s.nodes[n].id, r});
+      radios.push_back({macs[r], s.nodes[n].id, r});
     }
   }
   return radios;
@@ -46,9 +45,13 @@ std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
 // is built: controllers starting at 0 act (and log) while it is.
 void configure_log(Simulation& sim, const Scenario& s, const std::vector<std::string>& log_nodes) {
   SimLog& log = sim.scheduler().log();
-  std::vector<std::string> nodes;
-  for (const NodeConfig& n : s.nodes) nodes.push_back(n.id);
-  log.set_node_labels(std::move(nodes));
+  // The labels only name lines: with the log off (the level is the Simulation's,
+  // for the whole run) none is written, so none is held (32 B per node; issue 43 §3).
+  if (log.level() != spdlog::level::off) {
+    std::vector<std::string> nodes;
+    for (const NodeConfig& n : s.nodes) nodes.push_back(n.id);
+    log.set_node_labels(std::move(nodes));
+  }
   std::vector<std::uint32_t> filter;
   std::vector<ValidationIssue> unknown;
   for (const std::string& id : log_nodes) {
@@ -65,11 +68,12 @@ void configure_log(Simulation& sim, const Scenario& s, const std::vector<std::st
 
 // Names radios (MAC addresses) in log lines as the samplers do: "B", "B/1".
 void label_radios(Network& net) {
+  if (net.simulation().scheduler().log().level() == spdlog::level::off) return;  // as configure_log's
   std::vector<std::string> radios;
   for (const mac::MacSampler::Radio& r : sampled_radios(net)) {
     const std::uint32_t address = r.mac->address();
     if (address >= radios.size()) radios.resize(address + 1);
-    radios[address] = r.id;
+    radios[address] = r.id();
   }
   net.simulation().scheduler().log().set_radio_labels(std::move(radios));
 }

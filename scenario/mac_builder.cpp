@@ -72,14 +72,14 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       const phy::RadioId id = phy.node_radios[n][r];
       MacConfig config;
       config.type = scenario.mac.type;
-      config.params = node.radios[r].mac;
+      config.params = *node.radios[r].mac;
       config.control_rate = phy.basic_rate;
       config.timing = shared_timing(phy.medium->radio(id).profile());
       const phy::PhyNetwork* net_phy = &phy;
       config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
-      install_queues(*mac, scenario.mac.type, node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);
+      install_queues(*mac, scenario.mac.type, *node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);
       net.node_macs[n].push_back(mac.get());
       net.macs[id] = std::move(mac);
     }

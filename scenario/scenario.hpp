@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -60,7 +61,12 @@ struct RadioConfig {
   int channel = 6;
   double tx_power_dbm = 20.0;
   double antenna_gain_dbi = 0.0;
-  MacParams mac;  // scenario-wide MAC with the node's and the radio's overrides applied
+  // The scenario-wide MAC with the node's and the radio's overrides applied. Radios
+  // that resolve to the same settings without an override of their own (a node
+  // group's, a node's radios without a "mac" key, the nodes without one) share one
+  // immutable object: a copy is 304 B, and the scenario is held for the whole run
+  // (issue 43 §3, docs/performance.md "Memory per node"). Never null.
+  std::shared_ptr<const MacParams> mac = std::make_shared<const MacParams>();
 };
 
 struct NodeConfig {

@@ -4,6 +4,8 @@
 // controller's paper used.
 
 #include <algorithm>
+#include <map>
+#include <memory>
 
 #include "control/edca_policy_params.hpp"
 #include "control/gateway_rate_control_params.hpp"
@@ -85,8 +87,18 @@ void run_dcf_as_edca(Scenario& s) {
   const auto dcf_everywhere = [](MacParams& p) { p.access_categories.fill(mac::dcf_params(p)); };
   s.mac.type = MacType::edca;
   dcf_everywhere(s.mac.params);
+  // Radios that shared one MacParams share its converted copy (RadioConfig::mac).
+  std::map<std::shared_ptr<const MacParams>, std::shared_ptr<const MacParams>> converted;
   for (NodeConfig& node : s.nodes) {
-    for (RadioConfig& radio : node.radios) dcf_everywhere(radio.mac);
+    for (RadioConfig& radio : node.radios) {
+      std::shared_ptr<const MacParams>& to = converted[radio.mac];
+      if (!to) {
+        MacParams p = *radio.mac;
+        dcf_everywhere(p);
+        to = std::make_shared<const MacParams>(std::move(p));
+      }
+      radio.mac = to;
+    }
   }
 }
 
@@ -123,7 +135,7 @@ void check_edca_policies(ParseContext& ctx, const std::vector<std::size_t>& json
       const auto& p = a.params_as<EdcaAckPriorityParams>();
       for (const std::size_t n : a.nodes) {
         for (const RadioConfig& radio : s.nodes[n].radios) {
-          const int aifsn = radio.mac.ac(p.data_category).aifsn + p.data_aifsn_increase;
+          const int aifsn = radio.mac->ac(p.data_category).aifsn + p.data_aifsn_increase;
           if (aifsn > 15) {
             ctx.issues.add(path(i, "data_aifsn_increase"),
                            "node \"" + s.nodes[n].id + "\" would get AIFSN " + std::to_string(aifsn) + " for " +
@@ -140,7 +152,7 @@ void check_edca_policies(ParseContext& ctx, const std::vector<std::size_t>& json
       // check_ns2_without_txop); a DCF scenario it turned into EDCA is no exception.
       const auto ns2_node = std::find_if(a.nodes.begin(), a.nodes.end(), [&](std::size_t n) {
         return std::any_of(s.nodes[n].radios.begin(), s.nodes[n].radios.end(),
-                           [](const RadioConfig& radio) { return radio.mac.deferral == Deferral::ns2; });
+                           [](const RadioConfig& radio) { return radio.mac->deferral == Deferral::ns2; });
       });
       if (ns2_node != a.nodes.end()) {
         ctx.issues.add(path(i, "type"), "edca_txop sets TXOP limits on node \"" + s.nodes[*ns2_node].id +

@@ -67,19 +67,21 @@ SpotKey spot_key(const Position& p) {
 }
 
 // A node- or radio-level MAC override: the scenario-wide MAC type cannot change.
-MacParams parse_mac_override(JsonReader& parent, const MacParams& base, const ParseContext& ctx) {
+// Without one the result is `base` itself, shared (RadioConfig::mac).
+std::shared_ptr<const MacParams> parse_mac_override(JsonReader& parent, const std::shared_ptr<const MacParams>& base,
+                                                    const ParseContext& ctx) {
   if (!parent.has("mac")) {
     parent.get("mac");
     return base;
   }
   JsonReader r = parent.object("mac");
   r.forbid("type", "is scenario-wide; set it in /mac/type");
-  MacParams p = parse_mac_params(r, base, ctx);
+  auto p = std::make_shared<const MacParams>(parse_mac_params(r, *base, ctx));
   r.finish();
   return p;
 }
 
-RadioConfig parse_radio(JsonReader r, const MacParams& node_mac, ParseContext& ctx) {
+RadioConfig parse_radio(JsonReader r, const std::shared_ptr<const MacParams>& node_mac, ParseContext& ctx) {
   const PhySection& phy = ctx.scenario.phy;
   RadioConfig radio{phy.channel, phy.tx_power_dbm, phy.antenna_gain_dbi, node_mac};
   if (const nlohmann::json* v = r.get("channel")) {
@@ -97,7 +99,8 @@ RadioConfig parse_radio(JsonReader r, const MacParams& node_mac, ParseContext& c
 
 // The radios of a wireless node (or of every node of a group): one default radio
 // when "radios" is absent.
-std::vector<RadioConfig> parse_radios(JsonReader& r, const MacParams& node_mac, ParseContext& ctx) {
+std::vector<RadioConfig> parse_radios(JsonReader& r, const std::shared_ptr<const MacParams>& node_mac,
+                                      ParseContext& ctx) {
   const nlohmann::json* list = r.array("radios");
   if (!r.has("radios"))
     return {RadioConfig{ctx.scenario.phy.channel, ctx.scenario.phy.tx_power_dbm,
@@ -150,7 +153,7 @@ void parse_node(JsonReader r, std::size_t index, ParseContext& ctx) {
     if (const nlohmann::json* v = r.get("position_m", Need::required, "[0, 0]")) {
       node.position = check_position(*v, r.path_of("position_m"), ctx.issues);
     }
-    const MacParams node_mac = parse_mac_override(r, s.mac.params, ctx);
+    const auto node_mac = parse_mac_override(r, ctx.scenario_mac, ctx);
     node.radios = parse_radios(r, node_mac, ctx);
   }
   r.finish();
@@ -359,7 +362,7 @@ void parse_node_group(JsonReader r, ParseContext& ctx) {
       r.choice_or("role", NodeRole::mesh, std::span<const EnumName<NodeRole>>(kWirelessRoles));
   const auto placement = r.choice("placement", std::span<const EnumName<Placement>>(kPlacements),
                                   Need::required, "\"line\"");
-  const MacParams group_mac = parse_mac_override(r, s.mac.params, ctx);
+  const auto group_mac = parse_mac_override(r, ctx.scenario_mac, ctx);
   const std::vector<RadioConfig> radios = parse_radios(r, group_mac, ctx);
   std::optional<std::vector<Position>> positions;
   if (placement) positions = place_group(r, *placement, prefix.value_or(""), ctx);
@@ -397,6 +400,7 @@ void check_colocated(ParseContext& ctx) {
 }  // namespace
 
 void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, ParseContext& ctx) {
+  ctx.scenario_mac = std::make_shared<const MacParams>(ctx.scenario.mac.params);
   const std::size_t explicit_count = nodes == nullptr ? 0 : nodes->size();
   const std::size_t group_count = groups == nullptr ? 0 : groups->size();
   if (explicit_count == 0 && group_count == 0) {

@@ -75,6 +75,9 @@ struct ParseContext {
   bool shadowing_seed_given = false;
   std::vector<std::uint64_t> placement_seeds{};  // of the random node groups, in order
   double grid_points = 0.0;  // enumerated by random_grid groups so far (at most 10^6)
+  // /mac's params, shared by every radio without a MAC override (RadioConfig::mac);
+  // made once /mac is read, before the nodes.
+  std::shared_ptr<const MacParams> scenario_mac{};
 };
 
 // ---- section parsers: each reads one top-level key -------------------------------

@@ -53,7 +53,7 @@ TEST(EdcaFromDcf, ADcfScenarioWithAnEdcaControllerRunsOnEdcaMacsWithDcfParameter
   EXPECT_EQ(s.mac.type, MacType::edca);
   for (const NodeConfig& node : s.nodes) {
     for (const RadioConfig& radio : node.radios) {
-      for (const EdcaParams& p : radio.mac.access_categories) {
+      for (const EdcaParams& p : radio.mac->access_categories) {
         EXPECT_EQ(p.aifsn, 2) << node.id;  // AIFS = DIFS
         EXPECT_EQ(p.cw_min, 16) << node.id;  // 802.11a's window
         EXPECT_EQ(p.cw_max, 1024) << node.id;
@@ -62,6 +62,25 @@ TEST(EdcaFromDcf, ADcfScenarioWithAnEdcaControllerRunsOnEdcaMacsWithDcfParameter
       }
     }
   }
+  // Radios that shared one MacParams before the conversion share its converted copy
+  // (scenario.hpp, RadioConfig::mac).
+  const auto macs_of = [](const Scenario& sc) {
+    std::vector<const MacParams*> out;
+    for (const NodeConfig& node : sc.nodes) {
+      for (const RadioConfig& radio : node.radios) out.push_back(radio.mac.get());
+    }
+    return out;
+  };
+  const std::vector<const MacParams*> before = macs_of(plain), after = macs_of(s);
+  ASSERT_EQ(before.size(), after.size());
+  std::size_t shared_pairs = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    for (std::size_t j = i + 1; j < before.size(); ++j) {
+      EXPECT_EQ(before[i] == before[j], after[i] == after[j]) << i << ", " << j;
+      shared_pairs += after[i] == after[j] ? 1 : 0;
+    }
+  }
+  EXPECT_GT(shared_pairs, 0u);
   // Untagged flows: the classifier puts data and ACKs in AC_BE, as DCF's one queue.
   EXPECT_FALSE(s.flows[0].access_category.has_value());
   Simulation sim(1);

@@ -299,7 +299,7 @@ TEST(FredScenario, KeysAreParsedInheritedAndBuiltIntoEveryQueue) {
                              "mean_packet_time_us": 0, "classify": "subscriber"}})"_json;
   doc["nodes"][1]["mac"] = R"({"queue": {"max_th_packets": 12}})"_json;  // keeps the rest
   const Scenario s = parse_scenario(doc);
-  const auto& b = s.nodes[1].radios[0].mac;
+  const auto& b = *s.nodes[1].radios[0].mac;
   EXPECT_EQ(b.queue_discipline.name, "fred");
   EXPECT_EQ(b.queue.capacity, 25);
 

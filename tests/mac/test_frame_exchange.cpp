@@ -51,7 +51,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
                                              *this, false, false);
     exchange = std::make_unique<FrameExchange>(
         FrameExchangeParts{sim.scheduler(), kNoContext, kMe, profile, timing, *this, *access, meter,
-                           std::span<AccessFunction>(functions), pool, frame_pool, *this, stats},
+                           std::span<AccessFunction>(functions), pool, frame_pool, *this},
         config);
     exchange->set_user(this);
   }
@@ -154,7 +154,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
   const MacTiming timing = mac_timing(profile, phy::kDsssMcs[0]);
   PacketPool pool;
   BlockPool frame_pool;
-  MacStats stats;
+  MacStats stats() const { return exchange->stats(); }
   BusyTimeMeter meter{false};
   RandomStream draws, replay;
   std::vector<AccessFunction> functions;
@@ -188,7 +188,7 @@ TEST(FrameExchange, DataThenAckAfterSifs) {
   EXPECT_EQ(s.sent[0].kind, FrameKind::data);
   EXPECT_EQ(s.sent[0].duration_field, 314_us);  // SIFS + ACK (8.2.5)
   EXPECT_FALSE(s.sent[0].retry);
-  EXPECT_EQ(s.stats.tx_success, 1u);
+  EXPECT_EQ(s.stats().tx_success, 1u);
   EXPECT_EQ(s.exchange->service_delays().count(), 1u);
   ASSERT_TRUE(s.exchange->service_delays().mean_s().has_value());
   EXPECT_DOUBLE_EQ(*s.exchange->service_delays().mean_s(), ack_end.to_seconds());  // queued at 0
@@ -217,8 +217,8 @@ TEST(FrameExchange, RtsCtsDataAckEachSifsApart) {
   EXPECT_EQ(s.sent[0].duration_field, rts_duration(s.data_airtime(), 304_us, 304_us, 10_us));
   EXPECT_EQ(s.sent[1].at, data_at);
   EXPECT_EQ(s.sent[1].kind, FrameKind::data);
-  EXPECT_EQ(s.stats.rts_attempts, 1u);
-  EXPECT_EQ(s.stats.tx_success, 1u);
+  EXPECT_EQ(s.stats().rts_attempts, 1u);
+  EXPECT_EQ(s.stats().tx_success, 1u);
 }
 
 TEST(FrameExchange, AckTimeoutDoublesCwAndRetriesWithTheRetryBit) {
@@ -226,9 +226,9 @@ TEST(FrameExchange, AckTimeoutDoublesCwAndRetriesWithTheRetryBit) {
   s.enqueue_at(0_us);
   const Time data_end = 50_us + s.data_airtime();
   const Time failed_at = data_end + 222_us;  // ACKTimeout, no reception under way
-  s.at(failed_at, [&s] { EXPECT_EQ(s.stats.failed_attempts, 0u); });
+  s.at(failed_at, [&s] { EXPECT_EQ(s.stats().failed_attempts, 0u); });
   s.at(failed_at + 1_ps, [&s] {
-    EXPECT_EQ(s.stats.failed_attempts, 1u);
+    EXPECT_EQ(s.stats().failed_attempts, 1u);
     EXPECT_EQ(s.functions[0].cw, 64);
     EXPECT_EQ(s.functions[0].short_retries, 1);
   });
@@ -247,8 +247,8 @@ TEST(FrameExchange, ResponseStartedInTimeDecidesAtItsEnd) {
   const Time data_end = 50_us + s.data_airtime();
   const Time ack_end = s.receive(data_end + 200_us, FrameKind::ack, kPeer, kMe);  // late but in time
   s.sim.run_until(ack_end + 1_us);
-  EXPECT_EQ(s.stats.failed_attempts, 0u);
-  EXPECT_EQ(s.stats.tx_success, 1u);
+  EXPECT_EQ(s.stats().failed_attempts, 0u);
+  EXPECT_EQ(s.stats().tx_success, 1u);
 }
 
 TEST(FrameExchange, RetryLimitDropsTheFrameAndResetsCw) {
@@ -261,8 +261,8 @@ TEST(FrameExchange, RetryLimitDropsTheFrameAndResetsCw) {
   ASSERT_EQ(s.drops.size(), 1u);
   EXPECT_EQ(s.drops[0].first, s.sent[1].at + s.data_airtime() + 222_us);
   EXPECT_EQ(s.drops[0].second, DropCause::retry_limit);
-  EXPECT_EQ(s.stats.drops_retry_limit, 1u);
-  EXPECT_EQ(s.stats.failed_attempts, 2u);
+  EXPECT_EQ(s.stats().drops_retry_limit, 1u);
+  EXPECT_EQ(s.stats().failed_attempts, 2u);
   EXPECT_EQ(s.functions[0].cw, 32);
   EXPECT_EQ(s.functions[0].short_retries, 0);
 }
@@ -278,9 +278,9 @@ TEST(FrameExchange, TxopContinuesSifsAfterTheAck) {
   s.sim.run_until(ack2_end + 1_us);
   ASSERT_EQ(s.sent.size(), 2u);
   EXPECT_EQ(s.sent[1].at, ack_end + 10_us);
-  EXPECT_EQ(s.stats.txops, 1u);
-  EXPECT_EQ(s.stats.txop_continuations, 1u);
-  EXPECT_EQ(s.stats.tx_success, 2u);
+  EXPECT_EQ(s.stats().txops, 1u);
+  EXPECT_EQ(s.stats().txop_continuations, 1u);
+  EXPECT_EQ(s.stats().tx_success, 2u);
 }
 
 TEST(FrameExchange, DataForMeIsAcknowledgedAfterSifsAndDelivered) {
@@ -294,7 +294,7 @@ TEST(FrameExchange, DataForMeIsAcknowledgedAfterSifsAndDelivered) {
   EXPECT_EQ(s.sent[0].duration_field, Time::zero());
   ASSERT_EQ(s.delivered.size(), 1u);
   EXPECT_EQ(s.delivered[0], (std::pair<Time, std::uint32_t>{data_end, kPeer}));
-  EXPECT_EQ(s.stats.acks_sent, 1u);
+  EXPECT_EQ(s.stats().acks_sent, 1u);
 }
 
 TEST(FrameExchange, RtsIsAnsweredByCtsOnlyWhileTheNavIsClear) {
@@ -312,7 +312,7 @@ TEST(FrameExchange, RtsIsAnsweredByCtsOnlyWhileTheNavIsClear) {
   s.at(other_end + 1_us, [&s, other_end] { EXPECT_EQ(s.access->nav_end(), other_end + 2000_us); });
   s.sim.run_until(10_ms);
   EXPECT_EQ(s.sent.size(), 1u);
-  EXPECT_EQ(s.stats.cts_sent, 1u);
+  EXPECT_EQ(s.stats().cts_sent, 1u);
 }
 
 // ---- the refusal counters (MacStats rts_refused, cts_refused_busy, data_refused_after_cts) ----
@@ -337,17 +337,17 @@ TEST(FrameExchange, AnRtsUnderTheNavIsRefusedAtItsEndOrUnderNs2SifsLater) {
     const Time rts_end = s.receive(other_end + 100_us, FrameKind::rts, kPeer, kMe, 1500_us);
     const bool ns2 = deferral == Deferral::ns2;
     s.sim.run_until(rts_end - 1_ps);
-    EXPECT_EQ(s.stats.rts_refused, 0u);
+    EXPECT_EQ(s.stats().rts_refused, 0u);
     s.sim.run_until(rts_end + 1_ps);
-    EXPECT_EQ(s.stats.rts_refused, ns2 ? 0u : 1u);
+    EXPECT_EQ(s.stats().rts_refused, ns2 ? 0u : 1u);
     s.sim.run_until(rts_end + 10_us - 1_ps);
-    EXPECT_EQ(s.stats.cts_refused_busy, 0u);
+    EXPECT_EQ(s.stats().cts_refused_busy, 0u);
     s.sim.run_until(rts_end + 10_us + 1_ps);
-    EXPECT_EQ(s.stats.cts_refused_busy, ns2 ? 1u : 0u);
+    EXPECT_EQ(s.stats().cts_refused_busy, ns2 ? 1u : 0u);
     s.sim.run_until(4_ms);
     EXPECT_TRUE(s.sent.empty());
-    EXPECT_EQ(s.stats.cts_sent, 0u);
-    EXPECT_EQ(s.stats.data_refused_after_cts, 0u);
+    EXPECT_EQ(s.stats().cts_sent, 0u);
+    EXPECT_EQ(s.stats().data_refused_after_cts, 0u);
   }
 }
 
@@ -366,13 +366,13 @@ TEST(FrameExchange, UnderNs2AnRtsDuringTheWaitForTheDataIsRefused) {
     ASSERT_LT(rts2_end, cts_end + 1500_us - 10_us - 304_us);  // inside the announced wait
     const bool ns2 = deferral == Deferral::ns2;
     s.sim.run_until(rts2_end - 1_ps);
-    EXPECT_EQ(s.stats.rts_refused, 0u);
-    EXPECT_EQ(s.stats.cts_sent, 1u);
+    EXPECT_EQ(s.stats().rts_refused, 0u);
+    EXPECT_EQ(s.stats().cts_sent, 1u);
     s.sim.run_until(rts2_end + 1_ps);
-    EXPECT_EQ(s.stats.rts_refused, ns2 ? 1u : 0u);
+    EXPECT_EQ(s.stats().rts_refused, ns2 ? 1u : 0u);
     s.sim.run_until(rts2_end + 10_us + 1_ps);
-    EXPECT_EQ(s.stats.cts_sent, ns2 ? 1u : 2u);
-    EXPECT_EQ(s.stats.cts_refused_busy, 0u);
+    EXPECT_EQ(s.stats().cts_sent, ns2 ? 1u : 2u);
+    EXPECT_EQ(s.stats().cts_refused_busy, 0u);
   }
 }
 
@@ -390,15 +390,15 @@ TEST(FrameExchange, UnderNs2NoDataWhenTheMediumIsBusySifsAfterTheCts) {
     s.receive(cts_end + 5_us, FrameKind::data, kOther, kPeer, 314_us, phy::kDsssMcs[3]);
     const bool ns2 = deferral == Deferral::ns2;
     s.sim.run_until(cts_end + 10_us - 1_ps);
-    EXPECT_EQ(s.stats.data_refused_after_cts, 0u);
+    EXPECT_EQ(s.stats().data_refused_after_cts, 0u);
     s.sim.run_until(cts_end + 10_us + 1_ps);
-    EXPECT_EQ(s.stats.data_refused_after_cts, ns2 ? 1u : 0u);
+    EXPECT_EQ(s.stats().data_refused_after_cts, ns2 ? 1u : 0u);
     ASSERT_EQ(s.sent.size(), ns2 ? 1u : 2u);
     if (!ns2) {
       EXPECT_EQ(s.sent[1].kind, FrameKind::data);
     }
-    EXPECT_EQ(s.stats.rts_refused, 0u);
-    EXPECT_EQ(s.stats.cts_refused_busy, 0u);
+    EXPECT_EQ(s.stats().rts_refused, 0u);
+    EXPECT_EQ(s.stats().cts_refused_busy, 0u);
     s.sim.run_until(cts_end + 1_ms);  // the other frame's reception ends (its packet back in the pool)
   }
 }

@@ -148,7 +148,7 @@ struct Overlap {
     w.send(a, b, kBytes);
     w.send(c, d, kBytes + extra_bytes);
   }
-  const MacStats& a_stats() const { return w.macs[0]->stats(); }
+  MacStats a_stats() const { return w.macs[0]->stats(); }
 };
 
 TEST(MacReception, FrameThatBeganDuringOurOwnDoesNotFailTheAwaitedAck) {
@@ -159,6 +159,27 @@ TEST(MacReception, FrameThatBeganDuringOurOwnDoesNotFailTheAwaitedAck) {
   EXPECT_EQ(o.a_stats().rx_errors, 1u);  // C's frame, lost at A
   EXPECT_EQ(o.a_stats().tx_success, 1u);
   EXPECT_EQ(o.a_stats().failed_attempts, 0u);
+}
+
+// A radio that only overhears (E: both frames collide there, and the ACKs are not
+// for it) holds no traffic records, the MAC's counters included
+// (frame_exchange.hpp, TrafficRecords; issue 43 §3), yet counts the frame it locked
+// onto and lost; the radios that send or are sent to hold them.
+TEST(MacReception, OverhearingRadioHoldsNoTrafficRecordsButCountsItsErrors) {
+  MacWorld w{phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6, MacType::dcf, 1, MacWorld::ns2_reception()};
+  const auto a = w.add(), b = w.add(), c = w.add(), d = w.add(), e = w.add();
+  w.hide(b, c);
+  w.hide(a, d);
+  w.hide(b, d);
+  w.build();
+  w.send(a, b, kBytes);
+  w.send(c, d, kBytes + 1);
+  w.run(50_ms);
+  EXPECT_GE(w.macs[e]->stats().rx_errors, 1u);
+  EXPECT_FALSE(w.macs[e]->holds_traffic_records());
+  EXPECT_EQ(w.macs[e]->stats().tx_success, 0u);
+  for (const auto sent_or_addressed : {a, b, c, d}) EXPECT_TRUE(w.macs[sent_or_addressed]->holds_traffic_records());
+  EXPECT_EQ(w.macs[a]->stats().tx_success + w.macs[c]->stats().tx_success, 2u);
 }
 
 TEST(MacReception, FrameThatBeganDuringOurOwnAndCoversTheAckFailsAtTheTimeout) {

@@ -188,14 +188,14 @@ TEST(PluginQueueDiscipline, ParsedPerQueueAndInheritedByOverrides) {
   doc["nodes"][1]["mac"] = R"({"queue": {"head_drop_packets": 3}})"_json;
   doc["nodes"][2]["radios"] = R"([{"mac": {"queue": {"discipline": "drop_tail"}}}])"_json;
   const Scenario s = parse_scenario(doc, registries);
-  const auto& a = s.nodes[0].radios[0].mac;
+  const auto& a = *s.nodes[0].radios[0].mac;
   EXPECT_EQ(a.queue_discipline.name, "head_drop");
   EXPECT_EQ(std::any_cast<test::HeadDropParams>(a.queue_discipline.params).head_drop_packets, 2);
   EXPECT_EQ(a.queue.capacity, 5);
-  const auto& b = s.nodes[1].radios[0].mac;  // inherits the discipline, changes its key
+  const auto& b = *s.nodes[1].radios[0].mac;  // inherits the discipline, changes its key
   EXPECT_EQ(b.queue_discipline.name, "head_drop");
   EXPECT_EQ(std::any_cast<test::HeadDropParams>(b.queue_discipline.params).head_drop_packets, 3);
-  EXPECT_EQ(s.nodes[2].radios[0].mac.queue_discipline.name, "drop_tail");
+  EXPECT_EQ(s.nodes[2].radios[0].mac->queue_discipline.name, "drop_tail");
 }
 
 TEST(PluginQueueDiscipline, BadParametersAreReportedAtTheirPaths) {
@@ -350,7 +350,7 @@ TEST(PluginRegistries, DefaultQueueIsDropTailBuiltFromItsEntry) {
   const Scenario s = parse_scenario(minimal_scenario());
   EXPECT_EQ(s.mac.params.queue_discipline.name, "drop_tail");
   EXPECT_TRUE(s.mac.params.queue_discipline.build);
-  EXPECT_EQ(s.nodes[0].radios[0].mac.queue_discipline.name, "drop_tail");
+  EXPECT_EQ(s.nodes[0].radios[0].mac->queue_discipline.name, "drop_tail");
 }
 
 }  // namespace

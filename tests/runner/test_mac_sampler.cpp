@@ -23,7 +23,7 @@ TEST(MacSampler, IntervalSeriesAndTotals) {
   // C offers 20 packets at once into a 5-packet queue: 15 overflow drops at t = 0.
   for (int i = 0; i < 20; ++i) w.send(c, b, 1500);
   MacSampler sampler(w.sim,
-                     {{w.macs[a].get(), "A", "A", 0}, {w.macs[b].get(), "B", "B", 0}, {w.macs[c].get(), "C", "C", 0}},
+                     {{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}, {w.macs[c].get(), "C", 0}},
                      1_s, {"channel_busyness", "channel_busyness_ns2", "queue_length", "contention_window", "drops", "flow_goodput"});
   sampler.start();
   w.run(3_s);
@@ -87,7 +87,7 @@ TEST(MacSampler, TxopLimitFollowsSetParamsPerAccessCategory) {
   const auto a = w.add(), b = w.add();
   w.build();
   w.taps[a]->saturate(b, 1500);
-  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", "A", 0}, {w.macs[b].get(), "B/1", "B", 1}}, 1_s, {"txop_limit"});
+  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 1}}, 1_s, {"txop_limit"});
   sampler.start();
   w.run(1500_ms);
   // What a controller does (002's edca_txop): a TXOP of 4 frames for A's AC_BE.
@@ -123,7 +123,7 @@ TEST(MacSampler, TxopLimitUnderDcfIsOneSeriesPerRadio) {
   MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6);
   const auto a = w.add(), b = w.add();
   w.build();
-  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", "A", 0}, {w.macs[b].get(), "B", "B", 0}}, 1_s, {"txop_limit"});
+  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}}, 1_s, {"txop_limit"});
   sampler.start();
   w.run(2_s);
   Results r;

@@ -76,7 +76,7 @@ TEST(Network, SaturatedUdpKeepsTheMacAsBusyAsTheSaturationTestbed) {
   setup.control_rate_bps = 2e6;
   setup.stations = 1;
   setup.ip_bytes = 1500;
-  setup.params = scenario.nodes[0].radios[0].mac;
+  setup.params = *scenario.nodes[0].radios[0].mac;
   setup.warmup = Time::s(1);
   setup.duration = Time::s(10);
   const mac::SaturationResult bed = mac::run_saturation(setup);

@@ -84,7 +84,7 @@ TEST(CompatPreset, ExplicitKeysWin) {
   // Through the loader too: the MAC the radios get, and the document recorded.
   const Scenario s = parse_scenario(d);
   EXPECT_EQ(s.document, d);  // as written, `compat` included (it is hashed)
-  const MacParams& mac = s.nodes[0].radios[0].mac;
+  const MacParams& mac = *s.nodes[0].radios[0].mac;
   EXPECT_FALSE(mac.queue_lifetime.has_value());
   EXPECT_EQ(mac.short_retry_limit, 4);
   EXPECT_EQ(mac.long_retry_limit, 4);
@@ -96,7 +96,7 @@ TEST(CompatPreset, ExplicitKeysWin) {
 
 TEST(CompatPreset, TheLoaderReadsThePreset) {
   const Scenario s = parse_scenario(with_compat(minimal_scenario()));
-  const MacParams& mac = s.nodes[1].radios[0].mac;
+  const MacParams& mac = *s.nodes[1].radios[0].mac;
   ASSERT_TRUE(mac.queue_lifetime.has_value());
   EXPECT_EQ(*mac.queue_lifetime, Time::ms(500));
   EXPECT_EQ(mac.queue.capacity, 500);
@@ -111,8 +111,8 @@ TEST(CompatPreset, PerNodeMacOverridesStillWin) {
   json d = with_compat(minimal_scenario());
   d["nodes"][1]["mac"] = {{"queue_lifetime_s", 2}};
   const Scenario s = parse_scenario(d);
-  EXPECT_EQ(*s.nodes[1].radios[0].mac.queue_lifetime, Time::s(2));
-  EXPECT_EQ(*s.nodes[0].radios[0].mac.queue_lifetime, Time::ms(500));
+  EXPECT_EQ(*s.nodes[1].radios[0].mac->queue_lifetime, Time::s(2));
+  EXPECT_EQ(*s.nodes[0].radios[0].mac->queue_lifetime, Time::ms(500));
 }
 
 TEST(CompatPreset, SinrKeysOnlyUnderSinrAndTcpKeysOnlyOnTcp) {

@@ -79,7 +79,7 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault) {
   ASSERT_EQ(s.nodes[0].radios.size(), 1u);
   EXPECT_EQ(s.nodes[0].radios[0].channel, 6);
   EXPECT_EQ(s.nodes[0].radios[0].tx_power_dbm, 20.0);
-  EXPECT_EQ(s.nodes[0].radios[0].mac.cw_min, 32);
+  EXPECT_EQ(s.nodes[0].radios[0].mac->cw_min, 32);
 
   EXPECT_EQ(s.routing.type, RoutingType::automatic);
   EXPECT_EQ(s.routing.metric, RoutingMetric::hop_count);
@@ -177,15 +177,48 @@ TEST(ScenarioParse, MacOverridesMergeNodeThenRadio) {
   const Scenario s = parse_or_fail(doc);
   const NodeConfig& b = s.nodes[1];
   ASSERT_EQ(b.radios.size(), 2u);
-  EXPECT_EQ(b.radios[0].mac.cw_min, 128);
-  EXPECT_EQ(b.radios[0].mac.cw_max, 1024);  // inherited
-  EXPECT_EQ(b.radios[0].mac.queue.unit, link::QueueLimit::Unit::bytes);
-  EXPECT_EQ(b.radios[0].mac.queue.capacity, 256000);
-  EXPECT_FALSE(b.radios[0].mac.rts_threshold_bytes.has_value());
+  EXPECT_EQ(b.radios[0].mac->cw_min, 128);
+  EXPECT_EQ(b.radios[0].mac->cw_max, 1024);  // inherited
+  EXPECT_EQ(b.radios[0].mac->queue.unit, link::QueueLimit::Unit::bytes);
+  EXPECT_EQ(b.radios[0].mac->queue.capacity, 256000);
+  EXPECT_FALSE(b.radios[0].mac->rts_threshold_bytes.has_value());
   EXPECT_EQ(b.radios[1].channel, 11);
-  EXPECT_EQ(b.radios[1].mac.cw_min, 128);
-  EXPECT_EQ(b.radios[1].mac.rts_threshold_bytes, 0);
-  EXPECT_EQ(s.nodes[0].radios[0].mac.cw_min, 32);  // others untouched
+  EXPECT_EQ(b.radios[1].mac->cw_min, 128);
+  EXPECT_EQ(b.radios[1].mac->rts_threshold_bytes, 0);
+  EXPECT_EQ(s.nodes[0].radios[0].mac->cw_min, 32);  // others untouched
+}
+
+// Radios without a MAC override of their own share one MacParams (issue 43 §3): the
+// nodes without one share /mac's, a node group's radios share the group's, and an
+// override makes a new one only where it is written.
+TEST(ScenarioParse, RadiosWithoutAnOverrideShareOneMacParams) {
+  json doc = minimal_scenario();
+  doc["mac"] = {{"cw_min", 64}};
+  doc["nodes"][1]["mac"] = {{"cw_min", 128}};
+  doc["nodes"][1]["radios"] = {{{"channel", 1}}, {{"channel", 11}, {"mac", {{"rts_threshold_bytes", 0}}}}};
+  doc["node_groups"] = {{{"id_prefix", "n"}, {"placement", "line"}, {"count", 3}, {"origin_m", {0, 50}},
+                         {"spacing_m", 200}, {"mac", {{"long_retry_limit", 5}}}},
+                        {{"id_prefix", "g"}, {"placement", "line"}, {"count", 2}, {"origin_m", {0, 500}},
+                         {"spacing_m", 200}}};
+  const Scenario s = parse_or_fail(doc);
+  ASSERT_EQ(s.nodes.size(), 3u + 3u + 2u);
+  const auto* scenario_wide = s.nodes[0].radios[0].mac.get();
+  EXPECT_EQ(scenario_wide->cw_min, 64);
+  EXPECT_EQ(s.nodes[2].radios[0].mac.get(), scenario_wide);  // GW: no override
+  EXPECT_EQ(s.nodes[6].radios[0].mac.get(), scenario_wide);  // group "g": no override
+  EXPECT_EQ(s.nodes[7].radios[0].mac.get(), scenario_wide);
+  const auto* node_b = s.nodes[1].radios[0].mac.get();
+  EXPECT_NE(node_b, scenario_wide);
+  EXPECT_EQ(node_b->cw_min, 128);
+  EXPECT_NE(s.nodes[1].radios[1].mac.get(), node_b);  // its own override
+  EXPECT_EQ(s.nodes[1].radios[1].mac->cw_min, 128);
+  EXPECT_EQ(s.nodes[1].radios[1].mac->rts_threshold_bytes, 0);
+  const auto* group_n = s.nodes[3].radios[0].mac.get();
+  EXPECT_NE(group_n, scenario_wide);
+  EXPECT_EQ(group_n->long_retry_limit, 5);
+  EXPECT_EQ(group_n->cw_min, 64);
+  EXPECT_EQ(s.nodes[4].radios[0].mac.get(), group_n);
+  EXPECT_EQ(s.nodes[5].radios[0].mac.get(), group_n);
 }
 
 TEST(ScenarioParse, TrafficRateAndIntervalAgree) {
@@ -419,14 +452,14 @@ TEST(ScenarioShadowingSeed, FollowsTheTopologyNotTheSimulationSeed) {
 
 TEST(ScenarioMac, QueueLifetimeIsInheritedAndOverriddenPerNodeAndRadio) {
   json doc = minimal_scenario();
-  EXPECT_FALSE(parse_or_fail(doc).nodes[0].radios[0].mac.queue_lifetime);  // default: none
+  EXPECT_FALSE(parse_or_fail(doc).nodes[0].radios[0].mac->queue_lifetime);  // default: none
   doc["mac"] = {{"queue_lifetime_s", 0.05}};
   doc["nodes"][1]["mac"] = {{"queue_lifetime_s", "none"}};
   doc["nodes"][2]["radios"] = {{{"mac", {{"queue_lifetime_s", 0.01}}}}};
   const Scenario s = parse_or_fail(doc);
-  EXPECT_EQ(s.nodes[0].radios[0].mac.queue_lifetime, 50_ms);
-  EXPECT_FALSE(s.nodes[1].radios[0].mac.queue_lifetime);
-  EXPECT_EQ(s.nodes[2].radios[0].mac.queue_lifetime, 10_ms);
+  EXPECT_EQ(s.nodes[0].radios[0].mac->queue_lifetime, 50_ms);
+  EXPECT_FALSE(s.nodes[1].radios[0].mac->queue_lifetime);
+  EXPECT_EQ(s.nodes[2].radios[0].mac->queue_lifetime, 10_ms);
 }
 
 TEST(ScenarioNodeGroups, TooManyNodesForTheGridIsAnError) {
@@ -662,7 +695,7 @@ TEST(ScenarioFiles, FuMeshHas40StationsAndFourCornerGateways) {
   EXPECT_EQ(s.flows.size(), 80u);
   EXPECT_FALSE(s.phy.data_rate_bps.has_value());  // auto MCS per link
   EXPECT_EQ(s.propagation.reference_gain_db, -140.046);
-  EXPECT_EQ(s.nodes[0].radios[0].mac.queue.capacity, 2000000);
+  EXPECT_EQ(s.nodes[0].radios[0].mac->queue.capacity, 2000000);
 }
 
 }  // namespace
