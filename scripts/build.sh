@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour into build/<flavour>:
-#   release  optimised, for runs, sweeps and benchmarks (with the Python module)
+#   release  optimised with link-time optimisation, for runs, sweeps and benchmarks (with
+#            the Python module)
 #   ci       optimised (-O2) with line tables (-g1: symbolised backtraces and callgrind's
 #            per-line counts; full -g made the compile 45 % longer, measured on
 #            tests/runner/test_network.cpp 14.6 s -> 10.0 s), warnings as errors, with tests
@@ -9,6 +10,9 @@
 #            with line tables only (-g1: enough for symbolised reports); the
 #            sanitizers' own advice, and half the compile time of -O2 -g
 #            (measured: tests/runner/test_network.cpp 35 s -> 17 s)
+#   release-pgo  opt-in: release, then rebuilt with the branch and call profile of a short
+#            training run of shipped scenarios (scripts/pgo_training.sh); two builds and the
+#            training, in build/release-pgo (docs/performance.md "Issue 43 §4")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ccache, where installed (scripts/setup.sh installs it): a rebuild of unchanged files,
@@ -22,14 +26,36 @@ if command -v ccache >/dev/null; then
 fi
 if [ "${1:-}" = --print-launcher ]; then echo "$launcher"; exit 0; fi
 flavour=${1:-release}
+# release and release-pgo: link-time optimisation (CMake's -flto=auto), so that GCC
+# may inline across the layers' files (5 % fewer instructions and 3 % less CPU time
+# on 004's mesh, docs/performance.md "Issue 43 §4"; the same results and traces).
+release_args=(-DCMAKE_BUILD_TYPE=Release -DWMNSIM_BUILD_TESTS=OFF -DWMNSIM_BUILD_PYTHON=ON
+              -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON)
 case "$flavour" in
-  release) args=(-DCMAKE_BUILD_TYPE=Release -DWMNSIM_BUILD_TESTS=OFF -DWMNSIM_BUILD_PYTHON=ON) ;;
+  release) args=("${release_args[@]}") ;;
+  release-pgo) args=("${release_args[@]}") ;;
   ci)      args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
                  -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON) ;;
   asan)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
                  -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF) ;;
-  *) echo "usage: $0 [release|ci|asan]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release|ci|asan|release-pgo]" >&2; exit 2 ;;
 esac
+if [ "$flavour" = release-pgo ]; then
+  # Profile-guided optimisation (GCC): an instrumented build writes its counts
+  # (.gcda, next to each object) while it runs the training; the second build reads
+  # them. -fprofile-partial-training: code the training never ran (other models,
+  # error paths) is optimised as in the release build rather than for size.
+  dir=build/release-pgo
+  cmake -S . -B "$dir" -G Ninja "${args[@]}" "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" \
+        "-DCMAKE_CXX_FLAGS=-fprofile-generate -fprofile-update=single" >/dev/null
+  cmake --build "$dir" --target wmnsim
+  find "$dir" -name '*.gcda' -delete
+  bash scripts/pgo_training.sh "$dir/cli/wmnsim"
+  cmake -S . -B "$dir" -G Ninja "${args[@]}" "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" \
+        "-DCMAKE_CXX_FLAGS=-fprofile-use -fprofile-partial-training -Wno-missing-profile" >/dev/null
+  cmake --build "$dir"
+  exit 0
+fi
 cmake -S . -B "build/$flavour" -G Ninja "${args[@]}" "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" >/dev/null
 # The sanitizer flavour is for the unit tests (scripts/test.sh): the command line and
 # its Python-driven tests run in the ci flavour, so only the test executable is built.
