@@ -171,7 +171,7 @@ TEST(FaintRecheckRule, TheMeshGivesEveryMacTheSameCallbacksUnderBothRules) {
   // 004's mesh (60 % of deliveries faint), with the CCA threshold low enough
   // (-90 dBm) that faint signals often tip it, as in PhyMedium's variant 1.
   nlohmann::json doc = shipped("scenarios/fu2009/mesh40_4gw.json", 3);
-  expect_same_under_both_rules(doc, "mesh40_4gw", false);  // no radio near the default threshold
+  expect_same_under_both_rules(doc, "mesh40_4gw", false);  // in 3 s no radio is ambiguous: the same events
   doc["phy"]["reception"]["cs_threshold_dbm"] = -90.0;
   expect_same_under_both_rules(doc, "mesh40_4gw, CCA at -90 dBm");
 }
