@@ -426,12 +426,9 @@ void Radio::faint_signal(Time start, Time end, PowerMw power) {
   faint_first_end_ = std::min(faint_first_end_, end);
   // A new signal only adds energy: it can make an idle radio busy sooner (at its
   // start, or at a later start it lifts over the threshold), never a busy one idle.
-  if (faint_recheck_at_every_edge) [[unlikely]] {
-    if (cca_ambiguous_ && start < faint_watch_at_) watch_faint(start);  // the former rule
-    return;
-  }
-  if (cca_ambiguous_ && !faint_assessed_busy_ && start < faint_watch_at_) {
-    watch_faint(first_faint_flip(start, faint_watch_at_, false));
+  if (cca_ambiguous_ && start < faint_watch_at_) {
+    if (faint_recheck_at_every_edge) [[unlikely]] watch_faint(start);  // the former rule
+    else if (!faint_assessed_busy_) watch_faint(first_faint_flip(start, faint_watch_at_, false));
   }
 }
 
