@@ -12,6 +12,18 @@
 
 namespace wmnsim::phy {
 
+namespace {
+bool faint_recheck_at_every_edge = false;    // test_hooks::set_faint_recheck_at_every_edge
+test_hooks::ListenerTap* listener_tap = nullptr;  // test_hooks::set_listener_tap
+}  // namespace
+
+void test_hooks::set_faint_recheck_at_every_edge(bool on) { faint_recheck_at_every_edge = on; }
+void test_hooks::set_listener_tap(ListenerTap* tap) { listener_tap = tap; }
+
+void Radio::set_listener(PhyListener* listener) {
+  listener_ = listener != nullptr && listener_tap != nullptr ? listener_tap->wrap(id_, scheduler_, listener) : listener;
+}
+
 Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm tx_power, const PhyProfile& profile,
              const ReceptionConfig& reception, RandomStream error_draws)
     : medium_(medium),
@@ -414,8 +426,9 @@ void Radio::faint_signal(Time start, Time end, PowerMw power) {
   faint_first_end_ = std::min(faint_first_end_, end);
   // A new signal only adds energy: it can make an idle radio busy sooner (at its
   // start, or at a later start it lifts over the threshold), never a busy one idle.
-  if (cca_ambiguous_ && !faint_assessed_busy_ && start < faint_watch_at_) {
-    watch_faint(first_faint_flip(start, faint_watch_at_, false));
+  if (cca_ambiguous_ && start < faint_watch_at_) {
+    if (faint_recheck_at_every_edge) [[unlikely]] watch_faint(start);  // the former rule
+    else if (!faint_assessed_busy_) watch_faint(first_faint_flip(start, faint_watch_at_, false));
   }
 }
 
@@ -439,6 +452,16 @@ bool Radio::energy_busy() {
   }
   const Time now = scheduler_.now();
   faint_assessed_busy_ = strong + faint_energy(now) >= threshold;
+  if (faint_recheck_at_every_edge) [[unlikely]] {
+    // The former rule: the next faint start or end, whatever it would change.
+    Time next = Time::max();
+    for (const Faint& f : faint_) {
+      if (f.start > now) next = std::min(next, f.start);
+      else if (f.end > now) next = std::min(next, f.end);
+    }
+    watch_faint(next);
+    return faint_assessed_busy_;
+  }
   // Re-assessed only where the outcome would change: a faint start or end that
   // cannot tip it needs no event.
   watch_faint(first_faint_flip(now + Time::ps(1), Time::max(), faint_assessed_busy_));

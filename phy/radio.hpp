@@ -52,7 +52,7 @@ class Radio {
   Radio& operator=(const Radio&) = delete;
 
   // The MAC is built after its radio, so it registers itself here once.
-  void set_listener(PhyListener* listener) { listener_ = listener; }
+  void set_listener(PhyListener* listener);
 
   // Starts transmitting now. Aborts a reception in progress (half duplex).
   // Transmitting while already transmitting is a MAC bug: std::logic_error.
@@ -242,5 +242,22 @@ class Radio {
   Time busy_since_;
   RadioStats stats_;
 };
+
+// Test hooks (tests/phy/test_medium.cpp, tests/runner/test_faint_recheck_rule.cpp),
+// process-wide and not thread-safe: no run sets them.
+namespace test_hooks {
+// The rule before e151b56: an ambiguous radio re-assesses its energy detection at
+// every faint start and end, not only at the first that would change it. Runs
+// under both rules must give the MAC the same callbacks (docs/performance.md §5).
+void set_faint_recheck_at_every_edge(bool on);
+// Radios given a listener while a tap is set hand it to wrap() and keep what it
+// returns: a test records every callback the MAC gets, in order, and forwards it.
+class ListenerTap {
+ public:
+  virtual ~ListenerTap() = default;
+  virtual PhyListener* wrap(RadioId radio, const Scheduler& scheduler, PhyListener* listener) = 0;
+};
+void set_listener_tap(ListenerTap* tap);  // nullptr: none
+}  // namespace test_hooks
 
 }  // namespace wmnsim::phy

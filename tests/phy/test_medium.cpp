@@ -13,6 +13,7 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "phy/error_model.hpp"
@@ -878,6 +879,57 @@ TEST(PhyMedium, FaintSignalsThatCannotTipTheEnergyDetectionCostNoEvent) {
   const auto [clear, n_clear] = run_faint(rc, false, positions, sends);
   EXPECT_TRUE(ambiguous[1].empty());  // b: never busy, nothing received
   EXPECT_EQ(n_ambiguous, n_clear);
+}
+
+// Sets the rule before e151b56 (a re-assessment at every faint start and end) for
+// one scope.
+struct FormerFaintRecheckRule {
+  explicit FormerFaintRecheckRule(bool on) { test_hooks::set_faint_recheck_at_every_edge(on); }
+  ~FormerFaintRecheckRule() { test_hooks::set_faint_recheck_at_every_edge(false); }
+};
+
+TEST(PhyMedium, AFaintFlipRunsBeforeAnEventOfTheSamePicosecondScheduledAfterItsSignalWasSent) {
+  // The one place where the rule of e151b56 and the former one part (docs/performance.md
+  // §5). The geometry above: c's frame reaches b first (at t1, alone: under the
+  // threshold), a's second (at t2, on top of c's: over it), and a sends before t1.
+  // Another event of b's falls at t2 (a MAC's access timer, say), scheduled between
+  // a's send and t1; it notes whether b's CCA is busy yet. The re-check that makes b
+  // busy at t2 is scheduled when a sends under the rule of e151b56, but at t1 under
+  // the former rule (it looked at every faint start), so the two events of t2 run in
+  // the other order: the timer now finds b busy, formerly idle. b's own callbacks
+  // are the same under both.
+  ReceptionConfig rc = sinr_config();
+  rc.sensitivity = PowerDbm(-80.0);
+  rc.cca_threshold = PowerDbm(-90.0);
+  const Time a_delay = Time::ps(std::llround(181.0 / kSpeedOfLight * 1e12));
+  const Time c_delay = Time::ps(std::llround(300.0 / kSpeedOfLight * 1e12));
+  const Time t1 = 1_ms + c_delay, a_sends = 1_ms + 500_ns, t2 = a_sends + a_delay, timer_set = 1_ms + 800_ns;
+  ASSERT_LT(a_sends, timer_set);
+  ASSERT_LT(timer_set, t1);
+  ASSERT_LT(t1, t2);
+  const auto run = [&](bool former) {
+    FormerFaintRecheckRule rule(former);
+    World w(rc);
+    for (const double x : {0.0, 181.0, 181.0 + 300.0}) w.add(x);
+    w.connect_log_distance();
+    w.send_at(1_ms, 2, w.frame(54e6, 500));
+    w.send_at(a_sends, 0, w.frame(6e6, 100));
+    std::optional<bool> busy_at_timer;
+    w.sim.scheduler().schedule_at(timer_set, [&] {
+      w.sim.scheduler().schedule_at(t2, [&] { busy_at_timer = w.medium.radio(1).cca_busy(); });
+    });
+    w.sim.run_until(1_s);
+    return std::pair{w.rec(1).events, busy_at_timer};
+  };
+  const auto [now, now_busy] = run(false);
+  const auto [former, former_busy] = run(true);
+  expect_same_events({now}, {former});
+  ASSERT_FALSE(now.empty());
+  EXPECT_EQ(now[0].kind, Event::cca_busy);
+  EXPECT_EQ(now[0].at, t2);
+  ASSERT_TRUE(now_busy && former_busy);
+  EXPECT_TRUE(*now_busy);
+  EXPECT_FALSE(*former_busy);
 }
 
 // Issue 43 §3 (memory per node): radios with the same profile share the medium's
