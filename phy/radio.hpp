@@ -245,6 +245,8 @@ class Radio {
 
 // Test hooks (tests/phy/test_medium.cpp, tests/runner/test_faint_recheck_rule.cpp),
 // process-wide and not thread-safe: no run sets them.
+// Process-wide and unsynchronised: only tests set them, and no run may be in
+// flight in another thread while one does (a tap would wrap that run's radios).
 namespace test_hooks {
 // The rule before e151b56: an ambiguous radio re-assesses its energy detection at
 // every faint start and end, not only at the first that would change it. Runs

@@ -537,6 +537,8 @@ def timeline_routes(events: "pandas.DataFrame", node: str, window: Tuple[float, 
     """The route records of ``node`` in ``window`` that :func:`timeline` marks in its
     lane's "route" row: (time in seconds, label), the label "->D via P" for a route to
     D found or changed (next hop P), "->D lost" for one lost."""
+    if not (events["kind"] == "route").any():
+        return []  # also a frame loaded without the route columns
     part = events[(events["node"] == node) & (events["kind"] == "route")
                   & (events["time_s"] >= window[0]) & (events["time_s"] <= window[1])]
     out = []

@@ -552,7 +552,9 @@ def _integers_kept(df: "pandas.DataFrame", parts: Sequence["pandas.DataFrame"]) 
     """An integer column that the older runs lack (or that came back from parquet as
     floats, its nulls being NaN) is concatenated as floats: stored as nullable integers
     instead, so the file holds the integers the runs gave (with nulls where not
-    recorded), not doubles. Readers without pandas metadata see floats either way."""
+    recorded), not doubles. Readers without pandas metadata see floats either way.
+    (Integers beyond 2^53 would already have been rounded by the floats: no stored
+    column holds such, the fingerprints being hex strings.)"""
     for column in df.columns:
         if df[column].dtype.kind != "f":
             continue

@@ -1189,9 +1189,9 @@ def _read_table(run_dirs: Sequence[str], name: str, compacted: Optional[str] = N
 def _write_compacted_table(run_dirs: Sequence[str], name: str, compacted: Optional[str],
                            compacted_keys: Sequence[str], path: str, rows_per_group: int = 65536) -> bool:
     """What :func:`_read_table` reads for the same arguments, written to ``path`` as
-    it is read: the files' record batches stream into a Parquet writer, gathered into
-    row groups of about ``rows_per_group`` rows, so a compaction holds one row group
-    in memory, not the table of every run. Fsyncs the file. False when no run has
+    it is read: the files' record batches (at most ``rows_per_group`` rows, one read
+    ahead) stream into a Parquet writer, gathered into row groups of up to twice that,
+    so a compaction holds a few groups' rows in memory, not the table of every run. Fsyncs the file. False when no run has
     the table (nothing written)."""
     import pyarrow as pa
     import pyarrow.dataset as ds
@@ -1204,7 +1204,10 @@ def _write_compacted_table(run_dirs: Sequence[str], name: str, compacted: Option
         pending: List[Any] = []
         rows = 0
         for files, keep in sources:
-            for batch in ds.dataset(files, schema=schema, format="parquet").to_batches(filter=keep):
+            # Batches no larger than a group, one read ahead: memory holds about two groups.
+            batches = ds.dataset(files, schema=schema, format="parquet").to_batches(
+                filter=keep, batch_size=rows_per_group, batch_readahead=1, fragment_readahead=1)
+            for batch in batches:
                 pending.append(batch)
                 rows += batch.num_rows
                 if rows >= rows_per_group:
@@ -1263,8 +1266,8 @@ def compact(directory: PathLike) -> int:
     tables (and its ``results.json``), so a resumed sweep still skips it. Safe against
     a crash at any point, a power cut included: the new files become current in one
     rename, and a run's own files are removed only after that, each step on disk
-    (fsync) before the next. Streams: memory holds one row group (about 65,536 rows)
-    of a table, not the table of every run. Holds the directory's lock (``sweep`` runs that
+    (fsync) before the next. Streams: memory holds a few row groups (of about 65,536
+    rows) of a table, not the table of every run. Holds the directory's lock (``sweep`` runs that
     store meanwhile are taken by the next compaction); a :func:`load` running at the
     same time may fail (run it again)."""
     directory = os.path.abspath(os.fspath(directory))
@@ -1281,7 +1284,9 @@ def compact(directory: PathLike) -> int:
             return 0
         old = _compacted_dir(directory)
         base = os.path.join(directory, COMPACTED_DIR)
-        os.makedirs(base, exist_ok=True)
+        if not os.path.isdir(base):
+            os.makedirs(base)
+            _fsync(directory)  # base's own entry
         generation = os.path.join(base, f"g-{uuid.uuid4().hex}")
         os.makedirs(generation)
         for name in dict.fromkeys(TABLE_FILES + OPTIONAL_TABLES):  # radios is in both: once
@@ -1289,6 +1294,7 @@ def compact(directory: PathLike) -> int:
             _write_compacted_table([os.path.join(runs_dir, k) for k in loose], name, old, sorted(marked),
                                    os.path.join(generation, f"{name}.parquet"))
         _fsync(generation)
+        _fsync(base)  # generation's entry, before the link that names it
         # The switch, then the markers, then the runs' own files go: stopped anywhere,
         # every run is read once, from its current rows (_compacted_keys). Markers
         # first would let a rerun's marker point at the old set's stale rows of it.

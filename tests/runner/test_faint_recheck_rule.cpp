@@ -122,8 +122,10 @@ std::vector<std::vector<Callback>> by_radio(const std::vector<Callback>& all) {
 // Both rules: every MAC gets the same callbacks in the same order, and the results
 // are the same; the former rule only runs more events (when some radio is
 // ambiguous). Callbacks of different radios at one picosecond may come in another
-// order: they go to different MACs, which meet only through the medium, a
-// propagation delay later, and draw from their own random streams.
+// order: in these single-radio scenarios they go to the MACs of different nodes,
+// which meet only through the medium, a propagation delay later, and draw from
+// their own random streams (radios of one node share its queues at once: not
+// covered here).
 void expect_same_under_both_rules(const nlohmann::json& doc, const std::string& what, bool ambiguous = true) {
   const Run now = run_under(doc, false), former = run_under(doc, true);
   const auto mine = by_radio(now.callbacks), theirs = by_radio(former.callbacks);

@@ -56,7 +56,9 @@ DEFAULT_SCENARIOS = [
 
 def split_overrides(sets: str) -> list:
     """"/a=1,/b=[1,2]" -> ["/a=1", "/b=[1,2]"]: a comma starts the next override only where
-    a JSON pointer follows it, so values with commas (arrays, objects) stay whole."""
+    a JSON pointer follows it, so values with commas (arrays, objects) stay whole. A
+    value holding ",/" itself (a string "a,/tmp") is still cut there: give such an
+    override on its own (--set)."""
     return [o for o in re.split(r",(?=/)", sets) if o]
 
 
