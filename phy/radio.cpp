@@ -349,12 +349,15 @@ bool Radio::decide_reception(double u) {
     for (const Faint& x : faint_) faint += x.mw * static_cast<double>(x.start < now);
     const double floor = signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint));
     const double at_most = signal / (noise_.mw() + std::max(0.0, most->interference_mw));
-    const std::array<WorstChunk, 2> bounds{
-        WorstChunk{l.header_mcs, header_time, floor, overlap(most->from, most->to, l.header_start, l.payload_start),
-                   at_most},
-        WorstChunk{l.frame.mcs, payload_time, floor, overlap(most->from, most->to, l.payload_start, payload_end),
-                   at_most}};
-    const int quick = success_.decide_by_worst(bounds, u);
+    const FrameBounds bounds{l.header_mcs,
+                             header_time,
+                             overlap(most->from, most->to, l.header_start, l.payload_start),
+                             l.frame.mcs,
+                             payload_time,
+                             overlap(most->from, most->to, l.payload_start, payload_end),
+                             floor,
+                             at_most};
+    const int quick = success_.decide_by_floor(bounds, u);
     if (quick >= 0) {
       l.min_sinr = std::numeric_limits<double>::quiet_NaN();  // not wanted, not computed
       return quick == 1;
