@@ -228,14 +228,20 @@ TEST(FrameSuccess, DecideByFloorIsDecideByWorstOfTheTwoParts) {
     const FrameBounds b{header, header_time, header_worst, data, payload_time, payload_worst, floor, at_most};
     const std::array<WorstChunk, 2> parts{WorstChunk{header, header_time, floor, header_worst, at_most},
                                           WorstChunk{data, payload_time, floor, payload_worst, at_most}};
-    // Draws around where the bounds decide: 1 + lower, exp(lower), exp(upper).
+    // Draws at and next to the values the bounds are compared with (1 + lower,
+    // exp(lower), exp(upper), each with its 2^-50 allowance), and random ones.
+    const auto units = [](const Mcs* mcs, Time d) {
+      return decoding_units(*mcs, SinrChunk::from_duration(*mcs, 0.0, d).bits);
+    };
+    double lower = 0.0, upper = 0.0;
+    if (header_time > Time()) lower += units(header, header_time) * unit_log_success_bounds(*header, floor).lower;
+    if (payload_time > Time()) lower += units(data, payload_time) * unit_log_success_bounds(*data, floor).lower;
+    if (header_worst > Time()) upper += units(header, header_worst) * unit_log_success_bounds(*header, at_most).upper;
+    if (payload_worst > Time()) upper += units(data, payload_worst) * unit_log_success_bounds(*data, at_most).upper;
     std::vector<double> draws{unit(rng), unit(rng), 0.0, 1e-18};
-    for (const double x : {unit_log_success_bounds(*header, floor).lower, unit_log_success_bounds(*data, floor).lower,
-                           unit_log_success_bounds(*header, at_most).upper,
-                           unit_log_success_bounds(*data, at_most).upper}) {
-      for (const double p : {std::exp(x * 100.0), std::exp(x * 1000.0), 1.0 + x * 1000.0}) {
-        if (p >= 0.0 && p < 1.0) draws.insert(draws.end(), {p, std::nextafter(p, 0.0), std::nextafter(p, 1.0)});
-      }
+    for (const double p : {(1.0 + lower) * (1.0 - 0x1p-50), std::exp(lower) * (1.0 - 0x1p-50),
+                           std::exp(upper) * (1.0 + 0x1p-50)}) {
+      if (p >= 0.0 && p < 1.0) draws.insert(draws.end(), {p, std::nextafter(p, 0.0), std::nextafter(p, 1.0)});
     }
     for (const double u : draws) {
       if (!(u >= 0.0 && u < 1.0)) continue;
