@@ -509,32 +509,36 @@ void Radio::finish_reception(RxOutcome outcome) {
     if (wants_min_sinr()) find_min_sinr();
     else locked_->min_sinr = std::numeric_limits<double>::quiet_NaN();
   }
-  Locked l = std::move(*locked_);
-  locked_.reset();
   switch (outcome) {
     case RxOutcome::success: ++stats_.rx_success; break;
     case RxOutcome::error: ++stats_.rx_error; break;
     case RxOutcome::aborted: ++stats_.rx_aborted; break;
   }
   AirObserver* trace = medium_.air_observer();
-  if (listener_ == nullptr && trace == nullptr) return;
+  // The lock is released before anyone hears of its end (the listener may
+  // transmit, or lock anew, from its callback); what they are told is taken out
+  // of it first: the frame moved, not the whole reception copied (issue 43 §4).
+  Locked& l = *locked_;
   const RxInfo info{l.power, l.min_sinr, l.start};
-  if (trace != nullptr) {
-    if (outcome == RxOutcome::success) {
-      trace->on_decoded(id_, l.frame, info, l.start);
-    } else {
-      // Aborted: the radio's own transmission ended it (so a trace's other causes
-      // count what the MAC counts as errors). Otherwise a cause the model set on the
-      // way, else an overlapping signal, else (sinr) the draw alone.
-      const RxFailure cause = outcome == RxOutcome::aborted ? RxFailure::own_transmission
-                              : l.cause                     ? *l.cause
-                              : l.interferer != kNoRadio    ? RxFailure::collision
-                                                            : RxFailure::error_draw;
-      const bool blamed = cause == RxFailure::collision || cause == RxFailure::capture_lost;
-      trace->on_failed(id_, l.frame, RxFailureInfo{cause, blamed ? l.interferer : kNoRadio, l.first_power}, l.start);
-    }
+  PhyFrame frame = std::move(l.frame);
+  RxFailureInfo failure{};
+  if (trace != nullptr && outcome != RxOutcome::success) {
+    // Aborted: the radio's own transmission ended it (so a trace's other causes
+    // count what the MAC counts as errors). Otherwise a cause the model set on the
+    // way, else an overlapping signal, else (sinr) the draw alone.
+    const RxFailure cause = outcome == RxOutcome::aborted ? RxFailure::own_transmission
+                            : l.cause                     ? *l.cause
+                            : l.interferer != kNoRadio    ? RxFailure::collision
+                                                          : RxFailure::error_draw;
+    const bool blamed = cause == RxFailure::collision || cause == RxFailure::capture_lost;
+    failure = RxFailureInfo{cause, blamed ? l.interferer : kNoRadio, l.first_power};
   }
-  if (listener_ != nullptr) listener_->on_rx_end(l.frame, outcome, info);
+  locked_.reset();
+  if (trace != nullptr) {
+    if (outcome == RxOutcome::success) trace->on_decoded(id_, frame, info, info.start);
+    else trace->on_failed(id_, frame, failure, info.start);
+  }
+  if (listener_ != nullptr) listener_->on_rx_end(frame, outcome, info);
 }
 
 void Radio::recompute_energy() {
