@@ -231,27 +231,29 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
   // The stretches (the SINR record) begin now: a detection window ends within the
   // preamble, which carries no data bits (decide_reception).
-  Locked l{tx,
-           frame,
-           power,
-           start,
-           start + frame.duration,
-           start + plcp.preamble,
-           start + plcp.preamble + plcp.header,
-           plcp.header_mcs,
-           now,
-           std::numeric_limits<double>::infinity(),
-           false,
-           false,
-           tx,
-           power,
-           kNoRadio,
-           std::nullopt,
-           kNoRadio,
-           0.0};
-  l.cause = std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
-  l.doomed = l.cause.has_value();
-  locked_ = std::move(l);
+  // Whether the frame is lost already (the models read the signals on the air and
+  // whether the radio transmits, not the lock): decided first, so that the lock is
+  // built where it stays rather than built and then moved there (issue 43 §4).
+  const std::optional<RxFailure> cause =
+      std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
+  locked_.emplace(tx,
+                  frame,
+                  power,
+                  start,
+                  start + frame.duration,
+                  start + plcp.preamble,
+                  start + plcp.preamble + plcp.header,
+                  plcp.header_mcs,
+                  now,
+                  std::numeric_limits<double>::infinity(),
+                  cause.has_value(),
+                  false,
+                  tx,
+                  power,
+                  kNoRadio,
+                  cause,
+                  kNoRadio,
+                  0.0);
   if (AirObserver* trace = medium_.air_observer()) {
     locked_->sender = medium_.sender(tx);
     for (const Signal& s : signals_) {
