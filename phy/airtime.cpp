@@ -9,29 +9,14 @@ namespace {
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 void check_family(const PhyProfile& profile, const Mcs& data) {
-  if (data.family != profile.family) {
-    throw std::invalid_argument("MCS " + std::string(data.name) + " cannot be sent on a " +
-                                std::string(profile.name) + " PHY; choose one of its own rates");
-  }
+  if (data.family != profile.family) detail::throw_wrong_family(profile, data);
 }
 
 }  // namespace
 
-PlcpFormat plcp_format(const PhyProfile& profile, const Mcs& data) {
-  check_family(profile, data);
-  if (profile.family == PhyFamily::Ofdm) {
-    // 10 short + 2 long training symbols = 16 us; SIGNAL = one BPSK 1/2 symbol of
-    // 24 bits (IEEE 802.11-2012 18.3.2, 18.3.4).
-    return {Time::us(16), Time::us(4), &kOfdmMcs[0], 24};
-  }
-  // The short PLCP exists only for 2, 5.5 and 11 Mbit/s (IEEE 802.11-2012
-  // 17.2.2.3): a short-preamble station sends 1 Mbit/s frames with the long one.
-  if (profile.preamble == Preamble::Long || data.rate_bps == kDsssMcs[0].rate_bps) {
-    // 128-bit SYNC + 16-bit SFD, then the 48-bit header, all DBPSK at 1 Mbit/s.
-    return {Time::us(144), Time::us(48), &kDsssMcs[0], 48};
-  }
-  // 56-bit SYNC + 16-bit SFD at 1 Mbit/s, then the 48-bit header DQPSK at 2 Mbit/s.
-  return {Time::us(72), Time::us(24), &kDsssMcs[1], 48};
+void detail::throw_wrong_family(const PhyProfile& profile, const Mcs& data) {
+  throw std::invalid_argument("MCS " + std::string(data.name) + " cannot be sent on a " + std::string(profile.name) +
+                              " PHY; choose one of its own rates");
 }
 
 Time payload_duration(const PhyProfile& profile, const Mcs& data, std::uint32_t psdu_bytes) {

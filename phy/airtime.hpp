@@ -35,10 +35,31 @@ struct PlcpFormat {
   std::uint32_t header_bits;  // 48 (DSSS) or 24 (OFDM SIGNAL)
 };
 
+namespace detail {
+// std::invalid_argument: `data` is not one of the profile's family's rates.
+[[noreturn]] void throw_wrong_family(const PhyProfile& profile, const Mcs& data);
+}  // namespace detail
+
 // Throws std::invalid_argument when `data` does not belong to the profile's family.
 // (1 Mbit/s data on a short-preamble profile goes with the long preamble, as the
-// standard requires).
-PlcpFormat plcp_format(const PhyProfile& profile, const Mcs& data);
+// standard requires). Inline: every lock asks for it (Radio::try_lock; a call cost
+// as much as the rest, issue 43 §4).
+inline PlcpFormat plcp_format(const PhyProfile& profile, const Mcs& data) {
+  if (data.family != profile.family) [[unlikely]] detail::throw_wrong_family(profile, data);
+  if (profile.family == PhyFamily::Ofdm) {
+    // 10 short + 2 long training symbols = 16 us; SIGNAL = one BPSK 1/2 symbol of
+    // 24 bits (IEEE 802.11-2012 18.3.2, 18.3.4).
+    return {Time::us(16), Time::us(4), &kOfdmMcs[0], 24};
+  }
+  // The short PLCP exists only for 2, 5.5 and 11 Mbit/s (IEEE 802.11-2012
+  // 17.2.2.3): a short-preamble station sends 1 Mbit/s frames with the long one.
+  if (profile.preamble == Preamble::Long || data.rate_bps == kDsssMcs[0].rate_bps) {
+    // 128-bit SYNC + 16-bit SFD, then the 48-bit header, all DBPSK at 1 Mbit/s.
+    return {Time::us(144), Time::us(48), &kDsssMcs[0], 48};
+  }
+  // 56-bit SYNC + 16-bit SFD at 1 Mbit/s, then the 48-bit header DQPSK at 2 Mbit/s.
+  return {Time::us(72), Time::us(24), &kDsssMcs[1], 48};
+}
 
 // The PSDU part alone: after the header, without the signal extension.
 Time payload_duration(const PhyProfile& profile, const Mcs& data, std::uint32_t psdu_bytes);

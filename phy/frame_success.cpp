@@ -97,23 +97,37 @@ inline void check_sinr(double sinr) {
 
 namespace {
 
+// Where a checked SINR lies on the grid, for either bound: below the grid, above
+// it, or else the grid point at or below it and whether it is that point.
+struct GridPlace {
+  std::uint64_t bits;
+  bool below() const { return bits < kMinBits; }
+  bool above() const { return bits >= kMaxBits; }
+  std::size_t point() const { return static_cast<std::size_t>((bits - kMinBits) >> kShift); }
+  bool on_point() const { return ((bits - kMinBits) & ((std::uint64_t{1} << kShift) - 1)) == 0; }
+};
+inline GridPlace grid_place(double sinr) {
+  return {std::bit_cast<std::uint64_t>(sinr + 0.0)};  // -0.0 would read as a huge SINR
+}
+
 // The two sides of unit_log_success_bounds, for a table (table_of >= 0) and a
 // checked SINR.
-double lower_bound_of(const Mcs& mcs, int table, double sinr) {
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr + 0.0);  // -0.0 would read as a huge SINR
-  if (bits < kMinBits) return -std::numeric_limits<double>::infinity();
-  if (bits >= kMaxBits) return lower_at(mcs, table, kPoints);
-  return lower_at(mcs, table, static_cast<std::size_t>((bits - kMinBits) >> kShift));
+inline double lower_bound_at(const Mcs& mcs, int table, GridPlace g) {
+  if (g.below()) return -std::numeric_limits<double>::infinity();
+  if (g.above()) return lower_at(mcs, table, kPoints);
+  return lower_at(mcs, table, g.point());
 }
-double upper_bound_of(const Mcs& mcs, int table, double sinr) {
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sinr + 0.0);
-  if (bits < kMinBits) return upper_at(mcs, table, 0);
-  if (bits >= kMaxBits) return 0.0;
-  const std::size_t i = static_cast<std::size_t>((bits - kMinBits) >> kShift);
+inline double upper_bound_at(const Mcs& mcs, int table, GridPlace g) {
+  if (g.below()) return upper_at(mcs, table, 0);
+  if (g.above()) return 0.0;
   // An SINR on a grid point is bounded by that point alone.
-  const bool on_point = ((bits - kMinBits) & ((std::uint64_t{1} << kShift) - 1)) == 0;
-  return upper_at(mcs, table, on_point ? i : i + 1);
+  return upper_at(mcs, table, g.on_point() ? g.point() : g.point() + 1);
 }
+double lower_bound_of(const Mcs& mcs, int table, double sinr) { return lower_bound_at(mcs, table, grid_place(sinr)); }
+double upper_bound_of(const Mcs& mcs, int table, double sinr) { return upper_bound_at(mcs, table, grid_place(sinr)); }
+
+// Decoding units in `d` at `mcs`, as the chunks of that duration would count them.
+inline double units_in(const Mcs& mcs, Time d) { return decoding_units(mcs, SinrChunk::from_duration(mcs, 0.0, d).bits); }
 
 }  // namespace
 
@@ -143,9 +157,6 @@ void FrameSuccess::add(const Mcs& mcs, double sinr, Time duration) {
 
 int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) const {
   if (always_exact_) return -1;
-  const auto units = [](const Mcs& mcs, Time d) {
-    return decoding_units(mcs, SinrChunk::from_duration(mcs, 0.0, d).bits);
-  };
   // Lower bound: every unit of a part at its floor SINR. Units of the whole
   // duration rather than summed chunk by chunk: a rounding difference of about
   // 1e-16, far inside the bounds' margin (1e-9 of the value and 1e-12 a unit,
@@ -159,7 +170,7 @@ int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) c
     check_sinr(w.worst_sinr);
     tables[k] = table_of(*w.mcs);
     if (tables[k] < 0) return -1;
-    if (w.duration > Time()) lower += units(*w.mcs, w.duration) * lower_bound_of(*w.mcs, tables[k], w.sinr_floor);
+    if (w.duration > Time()) lower += units_in(*w.mcs, w.duration) * lower_bound_of(*w.mcs, tables[k], w.sinr_floor);
   }
   // exp(x) >= 1 + x: a clean frame is decided without exp. The lower bound sits
   // at least 1e-12 a unit below the log success, far more than 1 + x's rounding.
@@ -172,8 +183,41 @@ int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) c
   for (std::size_t k = 0; k < worst.size(); ++k) {
     const WorstChunk& w = worst[k];
     if (w.worst_duration > Time()) {
-      upper += units(*w.mcs, w.worst_duration) * upper_bound_of(*w.mcs, tables[k], w.worst_sinr);
+      upper += units_in(*w.mcs, w.worst_duration) * upper_bound_of(*w.mcs, tables[k], w.worst_sinr);
     }
+  }
+  if (upper < -40.0 && u >= 1e-17) return 0;
+  if (u >= std::exp(upper) * (1.0 + 0x1p-50)) return 0;
+  return -1;
+}
+
+int FrameSuccess::decide_by_floor(const FrameBounds& b, double u) const {
+  // decide_by_worst's steps for its two parts, in its order (its comments say why
+  // each holds); only the SINRs' grid places are shared. The two parts' checks of
+  // one SINR are one check, and looking a part's table up before the other's
+  // table_of changes nothing but which table entry is filled first.
+  if (always_exact_) return -1;
+  check_sinr(b.sinr_floor);
+  check_sinr(b.worst_sinr);
+  const int header_table = table_of(*b.header_mcs);
+  if (header_table < 0) return -1;
+  const int payload_table = table_of(*b.payload_mcs);
+  if (payload_table < 0) return -1;
+  const GridPlace floor = grid_place(b.sinr_floor);
+  double lower = 0.0;
+  if (b.header > Time()) lower += units_in(*b.header_mcs, b.header) * lower_bound_at(*b.header_mcs, header_table, floor);
+  if (b.payload > Time()) {
+    lower += units_in(*b.payload_mcs, b.payload) * lower_bound_at(*b.payload_mcs, payload_table, floor);
+  }
+  if (u < (1.0 + lower) * (1.0 - 0x1p-50)) return 1;
+  if ((lower > -40.0 || u < 1e-17) && u < std::exp(lower) * (1.0 - 0x1p-50)) return 1;
+  const GridPlace worst = grid_place(b.worst_sinr);
+  double upper = 0.0;
+  if (b.header_worst > Time()) {
+    upper += units_in(*b.header_mcs, b.header_worst) * upper_bound_at(*b.header_mcs, header_table, worst);
+  }
+  if (b.payload_worst > Time()) {
+    upper += units_in(*b.payload_mcs, b.payload_worst) * upper_bound_at(*b.payload_mcs, payload_table, worst);
   }
   if (upper < -40.0 && u >= 1e-17) return 0;
   if (u >= std::exp(upper) * (1.0 + 0x1p-50)) return 0;

@@ -63,6 +63,22 @@ struct WorstChunk {
   double worst_sinr;
 };
 
+// What Radio::decide_reception knows of a frame before listing its chunks: the
+// two parts (the PLCP header at its MCS, the PSDU at the data MCS), how long each
+// lasts, one SINR no chunk of either falls below, and one stretch, at or below a
+// second SINR, of which header_worst lies in the header and payload_worst in the
+// PSDU.
+struct FrameBounds {
+  const Mcs* header_mcs;
+  Time header;
+  Time header_worst;
+  const Mcs* payload_mcs;
+  Time payload;
+  Time payload_worst;
+  double sinr_floor;
+  double worst_sinr;
+};
+
 // One per radio, reused frame after frame (the chunk list keeps its capacity).
 // The exact path's ChunkErrorCache (384 B to 6 KB, error_model.hpp) is allocated
 // only when a radio first needs it, so a radio that never meets an undecided draw
@@ -83,6 +99,12 @@ class FrameSuccess {
   // when that decides it: 1 survives, 0 lost, -1 undecided (then add the chunks
   // and call survives(u)). Always -1 on the exact path and for an MCS without a table.
   int decide_by_worst(std::span<const WorstChunk> worst, double u) const;
+  // decide_by_worst of the two parts {header_mcs, header, sinr_floor, header_worst,
+  // worst_sinr} and {payload_mcs, payload, sinr_floor, payload_worst, worst_sinr}:
+  // the same result from the same arithmetic (a test compares them), each SINR's
+  // place on the grid found once for both parts and nothing looped over. A
+  // reception's decision (issue 43 §4: a fifth of 004's mesh was its decisions).
+  int decide_by_floor(const FrameBounds& b, double u) const;
 
   // Adds the chunk `duration` at `mcs` and a constant SINR (throws
   // std::invalid_argument for a negative or NaN SINR, as chunk_log_success does).

@@ -362,10 +362,10 @@ void Medium::deliver_ends(std::uint32_t slot) {
   for (;;) {
     const RadioId to = links[order[f.next_end++].link].to;
     if (f.next_end == order.size()) {
-      signal_ends(slot, to);  // the last: frees the slot
+      signal_ends(f, slot, to);  // the last: frees the slot
       return;
     }
-    signal_ends(slot, to);
+    signal_ends(f, slot, to);
     const std::uint32_t i = order[f.next_end].link;
     const Time at = f.sent + links[i].delay + f.frame.duration;
     const ContextId ctx = order[f.next_end].context;
@@ -376,9 +376,8 @@ void Medium::deliver_ends(std::uint32_t slot) {
   }
 }
 
-void Medium::signal_ends(std::uint32_t slot, RadioId to) {
+void Medium::signal_ends(InFlight& f, std::uint32_t slot, RadioId to) {
   radios_[to]->signal_end(slot);
-  InFlight& f = in_flight_[slot];
   if (--f.pending_ends == 0) {
     f.frame.payload.reset();  // the last receiver is done with it
     f.next_free = free_in_flight_;

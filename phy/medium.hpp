@@ -166,7 +166,8 @@ class Medium {
   };
   using DeliveryOrder = std::vector<Delivery>;
   std::uint32_t allocate_in_flight();
-  void signal_ends(std::uint32_t slot, RadioId to);
+  // The end of signal `slot` (f, in_flight_[slot], found once by the walk) at `to`.
+  void signal_ends(InFlight& f, std::uint32_t slot, RadioId to);
   void sort_deliveries();
   void deliver_starts(std::uint32_t slot);
   void deliver_ends(std::uint32_t slot);

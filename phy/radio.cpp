@@ -231,27 +231,29 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
   // The stretches (the SINR record) begin now: a detection window ends within the
   // preamble, which carries no data bits (decide_reception).
-  Locked l{tx,
-           frame,
-           power,
-           start,
-           start + frame.duration,
-           start + plcp.preamble,
-           start + plcp.preamble + plcp.header,
-           plcp.header_mcs,
-           now,
-           std::numeric_limits<double>::infinity(),
-           false,
-           false,
-           tx,
-           power,
-           kNoRadio,
-           std::nullopt,
-           kNoRadio,
-           0.0};
-  l.cause = std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
-  l.doomed = l.cause.has_value();
-  locked_ = std::move(l);
+  // Whether the frame is lost already (the models read the signals on the air and
+  // whether the radio transmits, not the lock): decided first, so that the lock is
+  // built where it stays rather than built and then moved there (issue 43 §4).
+  const std::optional<RxFailure> cause =
+      std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
+  locked_.emplace(tx,
+                  frame,
+                  power,
+                  start,
+                  start + frame.duration,
+                  start + plcp.preamble,
+                  start + plcp.preamble + plcp.header,
+                  plcp.header_mcs,
+                  now,
+                  std::numeric_limits<double>::infinity(),
+                  cause.has_value(),
+                  false,
+                  tx,
+                  power,
+                  kNoRadio,
+                  cause,
+                  kNoRadio,
+                  0.0);
   if (AirObserver* trace = medium_.air_observer()) {
     locked_->sender = medium_.sender(tx);
     for (const Signal& s : signals_) {
@@ -349,12 +351,15 @@ bool Radio::decide_reception(double u) {
     for (const Faint& x : faint_) faint += x.mw * static_cast<double>(x.start < now);
     const double floor = signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint));
     const double at_most = signal / (noise_.mw() + std::max(0.0, most->interference_mw));
-    const std::array<WorstChunk, 2> bounds{
-        WorstChunk{l.header_mcs, header_time, floor, overlap(most->from, most->to, l.header_start, l.payload_start),
-                   at_most},
-        WorstChunk{l.frame.mcs, payload_time, floor, overlap(most->from, most->to, l.payload_start, payload_end),
-                   at_most}};
-    const int quick = success_.decide_by_worst(bounds, u);
+    const FrameBounds bounds{l.header_mcs,
+                             header_time,
+                             overlap(most->from, most->to, l.header_start, l.payload_start),
+                             l.frame.mcs,
+                             payload_time,
+                             overlap(most->from, most->to, l.payload_start, payload_end),
+                             floor,
+                             at_most};
+    const int quick = success_.decide_by_floor(bounds, u);
     if (quick >= 0) {
       l.min_sinr = std::numeric_limits<double>::quiet_NaN();  // not wanted, not computed
       return quick == 1;
@@ -506,32 +511,36 @@ void Radio::finish_reception(RxOutcome outcome) {
     if (wants_min_sinr()) find_min_sinr();
     else locked_->min_sinr = std::numeric_limits<double>::quiet_NaN();
   }
-  Locked l = std::move(*locked_);
-  locked_.reset();
   switch (outcome) {
     case RxOutcome::success: ++stats_.rx_success; break;
     case RxOutcome::error: ++stats_.rx_error; break;
     case RxOutcome::aborted: ++stats_.rx_aborted; break;
   }
   AirObserver* trace = medium_.air_observer();
-  if (listener_ == nullptr && trace == nullptr) return;
+  // The lock is released before anyone hears of its end (the listener may
+  // transmit, or lock anew, from its callback); what they are told is taken out
+  // of it first: the frame moved, not the whole reception copied (issue 43 §4).
+  Locked& l = *locked_;
   const RxInfo info{l.power, l.min_sinr, l.start};
-  if (trace != nullptr) {
-    if (outcome == RxOutcome::success) {
-      trace->on_decoded(id_, l.frame, info, l.start);
-    } else {
-      // Aborted: the radio's own transmission ended it (so a trace's other causes
-      // count what the MAC counts as errors). Otherwise a cause the model set on the
-      // way, else an overlapping signal, else (sinr) the draw alone.
-      const RxFailure cause = outcome == RxOutcome::aborted ? RxFailure::own_transmission
-                              : l.cause                     ? *l.cause
-                              : l.interferer != kNoRadio    ? RxFailure::collision
-                                                            : RxFailure::error_draw;
-      const bool blamed = cause == RxFailure::collision || cause == RxFailure::capture_lost;
-      trace->on_failed(id_, l.frame, RxFailureInfo{cause, blamed ? l.interferer : kNoRadio, l.first_power}, l.start);
-    }
+  PhyFrame frame = std::move(l.frame);
+  RxFailureInfo failure{};
+  if (trace != nullptr && outcome != RxOutcome::success) {
+    // Aborted: the radio's own transmission ended it (so a trace's other causes
+    // count what the MAC counts as errors). Otherwise a cause the model set on the
+    // way, else an overlapping signal, else (sinr) the draw alone.
+    const RxFailure cause = outcome == RxOutcome::aborted ? RxFailure::own_transmission
+                            : l.cause                     ? *l.cause
+                            : l.interferer != kNoRadio    ? RxFailure::collision
+                                                          : RxFailure::error_draw;
+    const bool blamed = cause == RxFailure::collision || cause == RxFailure::capture_lost;
+    failure = RxFailureInfo{cause, blamed ? l.interferer : kNoRadio, l.first_power};
   }
-  if (listener_ != nullptr) listener_->on_rx_end(l.frame, outcome, info);
+  locked_.reset();
+  if (trace != nullptr) {
+    if (outcome == RxOutcome::success) trace->on_decoded(id_, frame, info, info.start);
+    else trace->on_failed(id_, frame, failure, info.start);
+  }
+  if (listener_ != nullptr) listener_->on_rx_end(frame, outcome, info);
 }
 
 void Radio::recompute_energy() {

@@ -197,6 +197,67 @@ TEST(FrameSuccess, TheWorstChunksDecideOnlyAsTheExactPathWould) {
   EXPECT_GT(lost, draws / 20);
 }
 
+TEST(FrameSuccess, DecideByFloorIsDecideByWorstOfTheTwoParts) {
+  // decide_by_floor (the radio's decision before listing chunks) must return what
+  // decide_by_worst returns for the same two parts, draw for draw: random frames
+  // at every pair of MCSs, parts with and without duration or worst stretch, SINRs
+  // below, on and above the grid and on grid points, and draws at each bound.
+  std::mt19937_64 rng(43);
+  const std::vector<const Mcs*> all = every_mcs();
+  std::uniform_int_distribution<std::size_t> pick(0, all.size() - 1);
+  std::uniform_real_distribution<double> db(-70.0, 70.0), unit(0.0, 1.0);
+  std::uniform_int_distribution<std::int64_t> ns(0, 3000);
+  std::uniform_int_distribution<int> grid(-1300, 1300);
+  const FrameSuccess success(false), exact(true);
+  int compared = 0, survived = 0, lost = 0, undecided = 0;
+  for (int f = 0; f < 20000; ++f) {
+    const Mcs* header = all[pick(rng)];
+    const Mcs* data = f % 3 == 0 ? header : all[pick(rng)];
+    const auto duration = [&](int zero_one_in) { return f % zero_one_in == 1 ? Time() : Time::ns(ns(rng)); };
+    const Time header_time = duration(7), payload_time = duration(11);
+    const Time header_worst = duration(3), payload_worst = duration(5);
+    // A fifth of the SINRs exactly on a grid point (64 a factor of 2: 2^(k/64)
+    // is not one, (1 + j/64) 2^k is).
+    const auto sinr = [&] {
+      if (f % 5 == 0) return std::ldexp(1.0 + (grid(rng) & 63) / 64.0, grid(rng) / 64);
+      return from_db(db(rng));
+    };
+    double floor = sinr(), at_most = sinr();
+    if (floor > at_most) std::swap(floor, at_most);
+    if (f % 97 == 0) floor = 0.0;
+    const FrameBounds b{header, header_time, header_worst, data, payload_time, payload_worst, floor, at_most};
+    const std::array<WorstChunk, 2> parts{WorstChunk{header, header_time, floor, header_worst, at_most},
+                                          WorstChunk{data, payload_time, floor, payload_worst, at_most}};
+    // Draws at and next to the values the bounds are compared with (1 + lower,
+    // exp(lower), exp(upper), each with its 2^-50 allowance), and random ones.
+    const auto units = [](const Mcs* mcs, Time d) {
+      return decoding_units(*mcs, SinrChunk::from_duration(*mcs, 0.0, d).bits);
+    };
+    double lower = 0.0, upper = 0.0;
+    if (header_time > Time()) lower += units(header, header_time) * unit_log_success_bounds(*header, floor).lower;
+    if (payload_time > Time()) lower += units(data, payload_time) * unit_log_success_bounds(*data, floor).lower;
+    if (header_worst > Time()) upper += units(header, header_worst) * unit_log_success_bounds(*header, at_most).upper;
+    if (payload_worst > Time()) upper += units(data, payload_worst) * unit_log_success_bounds(*data, at_most).upper;
+    std::vector<double> draws{unit(rng), unit(rng), 0.0, 1e-18};
+    for (const double p : {(1.0 + lower) * (1.0 - 0x1p-50), std::exp(lower) * (1.0 - 0x1p-50),
+                           std::exp(upper) * (1.0 + 0x1p-50)}) {
+      if (p >= 0.0 && p < 1.0) draws.insert(draws.end(), {p, std::nextafter(p, 0.0), std::nextafter(p, 1.0)});
+    }
+    for (const double u : draws) {
+      if (!(u >= 0.0 && u < 1.0)) continue;
+      const int by_floor = success.decide_by_floor(b, u);
+      ASSERT_EQ(by_floor, success.decide_by_worst(parts, u)) << "frame " << f << " u " << u;
+      ASSERT_EQ(exact.decide_by_floor(b, u), -1);
+      ++compared;
+      (by_floor == 1 ? survived : by_floor == 0 ? lost : undecided) += 1;
+    }
+  }
+  // All three outcomes occur, so each branch was compared.
+  EXPECT_GT(survived, compared / 20);
+  EXPECT_GT(lost, compared / 20);
+  EXPECT_GT(undecided, 100);
+}
+
 TEST(FrameSuccess, AnMcsWithoutATableIsEvaluatedExactly) {
   const Mcs own = kOfdmMcs[3];  // a copy: no table
   FrameSuccess success;
