@@ -88,7 +88,7 @@ double upper_at(const Mcs& mcs, int table, std::size_t i) { return bound_at(mcs,
 [[noreturn, gnu::noinline, gnu::cold]] void throw_bad_sinr(double sinr) {
   throw std::invalid_argument("SINR must be >= 0 (linear), got " + std::to_string(sinr));
 }
-// Inline, the message apart: decide_by_worst checks four SINRs a reception.
+// Inline, the message apart: every decision checks its SINRs (decide_by_floor two).
 inline void check_sinr(double sinr) {
   if (!(sinr >= 0.0)) [[unlikely]] throw_bad_sinr(sinr);  // also catches NaN
 }

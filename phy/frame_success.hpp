@@ -28,7 +28,9 @@
 // table's bounds do not decrease with the SINR), and a stretch known to be at or
 // below some SINR bounds it from above (the other chunks counting 0). A clean
 // frame, or one hit by a collision, is decided from one or two lookups per MCS,
-// before its chunks are even listed.
+// before its chunks are even listed. A reception's two parts (PLCP header and
+// PSDU) with one floor and one worst SINR go through decide_by_floor, the same
+// decision with each SINR placed on the grid once.
 
 #include <cstdint>
 #include <memory>

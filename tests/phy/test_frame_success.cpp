@@ -219,7 +219,12 @@ TEST(FrameSuccess, DecideByFloorIsDecideByWorstOfTheTwoParts) {
     // A fifth of the SINRs exactly on a grid point (64 a factor of 2: 2^(k/64)
     // is not one, (1 + j/64) 2^k is).
     const auto sinr = [&] {
-      if (f % 5 == 0) return std::ldexp(1.0 + (grid(rng) & 63) / 64.0, grid(rng) / 64);
+      if (f % 5 == 0) {
+        // Two draws in a fixed order (not two calls in one expression, whose order is unspecified).
+        const int mantissa = grid(rng) & 63;
+        const int exponent = grid(rng) / 64;
+        return std::ldexp(1.0 + mantissa / 64.0, exponent);
+      }
       return from_db(db(rng));
     };
     double floor = sinr(), at_most = sinr();
