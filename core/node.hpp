@@ -165,6 +165,9 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
 
   Scheduler& scheduler_;
   std::uint32_t index_;
+  // Beside index_, so that no padding follows either (issue 43 §3). A depth: a
+  // management handler unsubscribed meanwhile is nulled, erased after.
+  int dispatching_management_ = 0;
   const RoutingTables& tables_;
   RouteAgent* agent_ = nullptr;
   PacketLedger& ledger_;
@@ -173,7 +176,6 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   std::list<Arrivals> arrivals_;
   NodeSignals signals_;
   std::vector<std::pair<std::uint8_t, ManagementHandler*>> management_;  // (category, handler)
-  int dispatching_management_ = 0;  // depth: a handler unsubscribed meanwhile is nulled, erased after
   std::vector<NetInterface*> interfaces_;
   // (flow, endpoint), sorted by flow: the endpoints on this node only, so a network
   // of N nodes and F flows holds F of them, not N x F.
