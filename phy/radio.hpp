@@ -230,7 +230,6 @@ class Radio {
   std::vector<Candidate> candidates_;  // window detection: preambles being judged
   PowerMw total_;                // sum of signals_' power
   std::vector<Stretch> stretches_;  // sinr: the locked frame's, in order
-  std::vector<Time> cuts_;          // for_each_chunk's scratch
   // Faint signals, in arrival order: every one overlapping the reception in
   // progress, and ended ones until the next prune (when a reception begins, and
   // when one arrives while none is and the list is full).
