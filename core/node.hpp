@@ -63,6 +63,7 @@ class NetInterface {
 // consistent, so the listener may hand the interface a packet at once.
 class DepartureListener {
  public:
+  static constexpr const char* kHookName = "a wired link's departure listener";  // SubscriberList's messages
   virtual ~DepartureListener() = default;
   virtual void on_departure(const Packet& departed) = 0;
 };

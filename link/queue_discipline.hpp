@@ -47,6 +47,7 @@ using wmnsim::DropSink;
 // on_queue_length; both after the queue's state and counters are updated.
 class QueueObserver {
  public:
+  static constexpr const char* kHookName = "a queue observer";  // SubscriberList's messages
   virtual ~QueueObserver() = default;
   // dequeue() handed `departed` to the queue's owner (not a drop: those go to the
   // DropSink).
@@ -178,7 +179,7 @@ class QueueDiscipline {
   static const QueueCounters& no_counters();
 
   DropSink& drops_;
-  SubscriberList<QueueObserver> observers_{"a queue observer"};
+  SubscriberList<QueueObserver> observers_;
   QueueReadyListener* ready_listener_ = nullptr;
   std::unique_ptr<QueueCounters> counters_;  // tally(): null until the first packet
 };
