@@ -12,30 +12,33 @@ Node::Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& table
     : scheduler_(scheduler), index_(index), tables_(tables), ledger_(ledger) {}
 
 void Node::set_endpoint(std::uint32_t flow, PacketSink& endpoint) {
-  const auto at = std::lower_bound(endpoints_.begin(), endpoints_.end(), flow,
+  auto& endpoints = attached().endpoints;
+  const auto at = std::lower_bound(endpoints.begin(), endpoints.end(), flow,
                                    [](const auto& e, std::uint32_t f) { return e.first < f; });
-  if (at != endpoints_.end() && at->first == flow) {
+  if (at != endpoints.end() && at->first == flow) {
     at->second = &endpoint;
   } else {
-    endpoints_.insert(at, {flow, &endpoint});
+    endpoints.insert(at, {flow, &endpoint});
   }
 }
 
 PacketSink* Node::endpoint_of(std::uint32_t flow) const {
-  const auto at = std::lower_bound(endpoints_.begin(), endpoints_.end(), flow,
+  if (!attachments_) return nullptr;
+  const auto& endpoints = attachments_->endpoints;
+  const auto at = std::lower_bound(endpoints.begin(), endpoints.end(), flow,
                                    [](const auto& e, std::uint32_t f) { return e.first < f; });
-  return at != endpoints_.end() && at->first == flow ? at->second : nullptr;
+  return at != endpoints.end() && at->first == flow ? at->second : nullptr;
 }
 
 void Node::set_backlog_source(std::uint32_t flow, BacklogSource& source, int target) {
   if (target < 1) throw std::invalid_argument("a saturated source needs a backlog of at least one packet");
-  backlog_.push_back(Backlog{flow, &source, target, 0});
+  attached().backlog.push_back(Backlog{flow, &source, target, 0});
 }
 
 Node::Backlog* Node::backlog_of(const Packet& p) {
   // Only the node's own packets still in its queues (no hop made yet).
-  if (p.src != index_ || p.hops != 0) return nullptr;
-  for (Backlog& b : backlog_) {
+  if (p.src != index_ || p.hops != 0 || !attachments_) return nullptr;
+  for (Backlog& b : attachments_->backlog) {
     if (b.flow == p.flow) return &b;
   }
   return nullptr;
@@ -132,21 +135,25 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
 }
 
 void Node::subscribe_management(std::uint8_t category, ManagementHandler& handler) {
-  management_.emplace_back(category, &handler);
+  attached().management.emplace_back(category, &handler);
 }
 
 void Node::unsubscribe_management(ManagementHandler& handler) {
+  if (!attachments_) return;
+  auto& management = attachments_->management;
   if (dispatching_management_ > 0) {
     // Keep the indices of the running dispatch: the entry is skipped, erased after.
-    for (auto& entry : management_) {
+    for (auto& entry : management) {
       if (entry.second == &handler) entry.second = nullptr;
     }
     return;
   }
-  std::erase_if(management_, [&](const auto& entry) { return entry.second == &handler; });
+  std::erase_if(management, [&](const auto& entry) { return entry.second == &handler; });
 }
 
 bool Node::receive_management(const ManagementBody& body, const PrevHop& from) {
+  if (!attachments_) return false;  // no handler
+  auto& management = attachments_->management;  // the block stays: a handler may subscribe another
   bool handled = false;
   const std::uint8_t category = body.category();
   // Unsubscribed handlers are erased when the outermost dispatch ends, also when a
@@ -156,15 +163,15 @@ bool Node::receive_management(const ManagementBody& body, const PrevHop& from) {
     explicit Dispatch(Node& n) : node(n) { ++node.dispatching_management_; }
     ~Dispatch() {
       if (--node.dispatching_management_ == 0) {
-        std::erase_if(node.management_, [](const auto& entry) { return entry.second == nullptr; });
+        std::erase_if(node.attachments_->management, [](const auto& entry) { return entry.second == nullptr; });
       }
     }
     Dispatch(const Dispatch&) = delete;
     Dispatch& operator=(const Dispatch&) = delete;
   } dispatch(*this);
-  for (std::size_t i = 0; i < management_.size(); ++i) {  // by index: a handler may subscribe another
-    if (management_[i].first != category || management_[i].second == nullptr) continue;
-    management_[i].second->on_management(index_, body, from);
+  for (std::size_t i = 0; i < management.size(); ++i) {  // by index: a handler may subscribe another
+    if (management[i].first != category || management[i].second == nullptr) continue;
+    management[i].second->on_management(index_, body, from);
     handled = true;
   }
   return handled;
@@ -176,7 +183,8 @@ void Node::on_departure(const Packet& departed) {
 }
 
 void Node::refill_backlogs() {
-  for (Backlog& b : backlog_) {
+  if (!attachments_) return;
+  for (Backlog& b : attachments_->backlog) {
     if (b.queued < b.target) b.source->refill();
   }
 }

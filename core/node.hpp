@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,7 @@ class NetInterface {
 // consistent, so the listener may hand the interface a packet at once.
 class DepartureListener {
  public:
+  static constexpr const char* kHookName = "a wired link's departure listener";  // SubscriberList's messages
   virtual ~DepartureListener() = default;
   virtual void on_departure(const Packet& departed) = 0;
 };
@@ -95,6 +97,9 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
     return static_cast<std::uint32_t>(interfaces_.size() - 1);
   }
   std::size_t interface_count() const { return interfaces_.size(); }
+  // Whether the node holds the block of its endpoints, saturated sources, wired
+  // links' far ends and management handlers (allocated with the first; tests).
+  bool holds_attachments() const { return attachments_ != nullptr; }
   // The endpoint on this node that receives `flow`'s packets addressed here.
   void set_endpoint(std::uint32_t flow, PacketSink& endpoint);
   void set_backlog_source(std::uint32_t flow, BacklogSource& source, int target);
@@ -105,7 +110,7 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   void arrive(PacketPtr packet, PrevHop from);
   // The same as a PacketSink, for a wired link's far end: every packet it is given
   // arrives from `from`. The sink lives as long as the node.
-  PacketSink& arrivals(PrevHop from) { return arrivals_.emplace_back(*this, from); }
+  PacketSink& arrivals(PrevHop from) { return attached().arrivals.emplace_back(*this, from); }
 
   // Signals (core/node_signals.hpp), in the order of subscription.
   void subscribe(NodeSubscriber& subscriber) { signals_.subscribe(subscriber); }
@@ -162,24 +167,38 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   };
   Backlog* backlog_of(const Packet& p);
   void refill_backlogs();
+  PacketSink* endpoint_of(std::uint32_t flow) const;
+
+  // What only some nodes have: wired links' far ends, management handlers, flow
+  // endpoints, saturated sources. A block of its own, allocated with the first of
+  // them (attached()): most nodes of a large network have none, and hold one null
+  // pointer instead of four containers (issue 43 §3, memory per node).
+  struct Attachments {
+    // A list: the sinks handed out never move, and an empty one allocates nothing
+    // (libstdc++'s deque takes over 512 B at construction).
+    std::list<Arrivals> arrivals;
+    std::vector<std::pair<std::uint8_t, ManagementHandler*>> management;  // (category, handler)
+    // (flow, endpoint), sorted by flow: the endpoints on this node only, so a
+    // network of N nodes and F flows holds F of them, not N x F.
+    std::vector<std::pair<std::uint32_t, PacketSink*>> endpoints;
+    std::vector<Backlog> backlog;
+  };
+  Attachments& attached() {
+    if (!attachments_) attachments_ = std::make_unique<Attachments>();
+    return *attachments_;
+  }
 
   Scheduler& scheduler_;
   std::uint32_t index_;
+  // Beside index_, so that no padding follows either (issue 43 §3). A depth: a
+  // management handler unsubscribed meanwhile is nulled, erased after.
+  int dispatching_management_ = 0;
   const RoutingTables& tables_;
   RouteAgent* agent_ = nullptr;
   PacketLedger& ledger_;
-  // A list: the sinks handed out never move, and an empty one allocates nothing
-  // (libstdc++'s deque takes over 512 B at construction).
-  std::list<Arrivals> arrivals_;
   NodeSignals signals_;
-  std::vector<std::pair<std::uint8_t, ManagementHandler*>> management_;  // (category, handler)
-  int dispatching_management_ = 0;  // depth: a handler unsubscribed meanwhile is nulled, erased after
   std::vector<NetInterface*> interfaces_;
-  // (flow, endpoint), sorted by flow: the endpoints on this node only, so a network
-  // of N nodes and F flows holds F of them, not N x F.
-  std::vector<std::pair<std::uint32_t, PacketSink*>> endpoints_;
-  PacketSink* endpoint_of(std::uint32_t flow) const;
-  std::vector<Backlog> backlog_;
+  std::unique_ptr<Attachments> attachments_;  // attached(): null until the first
   NodeCounters counters_;
 };
 

@@ -54,6 +54,7 @@ struct PrevHop {
 
 class NodeSubscriber {
  public:
+  static constexpr const char* kHookName = "a node subscriber";  // SubscriberList's messages
   virtual ~NodeSubscriber() = default;
   // `node` is the index of the node that fires (one subscriber may watch many).
   virtual void on_originated(std::uint32_t /*node*/, Packet& /*packet*/) {}
@@ -79,7 +80,7 @@ class NodeSignals {
   void dropped(std::uint32_t node, const Packet& p, DropCause cause);
 
  private:
-  SubscriberList<NodeSubscriber> subscribers_{"a node subscriber"};  // a subscriber may send, and so fire again
+  SubscriberList<NodeSubscriber> subscribers_;  // a subscriber may send, and so fire again
 };
 
 }  // namespace wmnsim

@@ -22,11 +22,13 @@
 
 namespace wmnsim {
 
+// Subscriber::kHookName (a static constexpr const char*) names the hook in the
+// error messages ("a MAC observer"): a name per subscriber type rather than a
+// pointer in each list, which a node and each of its radios hold (issue 43 §3,
+// memory per node: 32 bytes, not 40).
 template <class Subscriber>
 class SubscriberList {
  public:
-  // `what` names the hook in the error messages ("a MAC observer").
-  explicit SubscriberList(const char* what) : what_(what) {}
 
   void subscribe(Subscriber& subscriber) {
     refuse_while_telling("subscribed");
@@ -65,10 +67,11 @@ class SubscriberList {
   };
 
   void refuse_while_telling(const char* change) const {
-    if (telling_ > 0) throw std::logic_error(std::string(what_) + " " + change + " while its subscribers were told");
+    if (telling_ > 0) {
+      throw std::logic_error(std::string(Subscriber::kHookName) + " " + change + " while its subscribers were told");
+    }
   }
 
-  const char* what_;
   std::vector<Subscriber*> subscribers_;
   int telling_ = 0;
 };

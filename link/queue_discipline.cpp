@@ -15,8 +15,11 @@ namespace wmnsim::link {
                                                                  std::int64_t bytes_before, const Packet* departed) {
   const std::size_t packets = length_packets();
   const std::int64_t bytes = length_bytes();
-  counters_.peak_packets = std::max(counters_.peak_packets, packets);
-  counters_.peak_bytes = std::max(counters_.peak_bytes, bytes);
+  if (packets != 0 || bytes != 0) {  // an empty queue moves no peak: no counters needed
+    QueueCounters& c = tally();
+    c.peak_packets = std::max(c.peak_packets, packets);
+    c.peak_bytes = std::max(c.peak_bytes, bytes);
+  }
   if (!observers_.empty()) {
     tell_observers(now, packets, bytes, packets != packets_before || bytes != bytes_before, departed);
   }
@@ -29,6 +32,11 @@ void QueueDiscipline::tell_observers(Time now, std::size_t packets, std::int64_t
                                      const Packet* departed) {
   if (departed != nullptr) observers_.tell([&](QueueObserver& o) { o.on_departure(now, *departed); });
   if (changed) observers_.tell([&](QueueObserver& o) { o.on_queue_length(now, packets, bytes); });
+}
+
+const QueueCounters& QueueDiscipline::no_counters() {
+  static const QueueCounters zeros;
+  return zeros;
 }
 
 std::uint64_t QueueCounters::dropped_total() const {
@@ -44,8 +52,9 @@ EnqueueResult QueueDiscipline::enqueue(PacketPtr packet, Time now) {
   const EnqueueResult result = do_enqueue(packet, now);
   if (result.is_accepted()) {
     if (packet) throw std::logic_error("queue discipline accepted a packet but did not take it");
-    ++counters_.enqueued_packets;
-    counters_.enqueued_bytes += size;
+    QueueCounters& c = tally();
+    ++c.enqueued_packets;
+    c.enqueued_bytes += size;
   } else {
     if (!packet) throw std::logic_error("queue discipline dropped a packet it no longer holds");
     drop(std::move(packet), result.cause(), now);
@@ -59,8 +68,9 @@ PacketPtr QueueDiscipline::dequeue(Time now) {
   const std::int64_t bytes_before = length_bytes();
   PacketPtr packet = do_dequeue(now);
   if (packet) {
-    ++counters_.dequeued_packets;
-    counters_.dequeued_bytes += packet->size_bytes;
+    QueueCounters& c = tally();
+    ++c.dequeued_packets;
+    c.dequeued_bytes += packet->size_bytes;
   }
   after_change(now, packets_before, bytes_before, packet.get());
   return packet;
@@ -81,8 +91,9 @@ std::size_t QueueDiscipline::drop_expired(Time now, Time lifetime) {
 }
 
 void QueueDiscipline::drop(PacketPtr packet, DropCause cause, Time now) {
-  ++counters_.dropped_packets[static_cast<std::size_t>(cause)];
-  counters_.dropped_bytes += packet->size_bytes;
+  QueueCounters& c = tally();
+  ++c.dropped_packets[static_cast<std::size_t>(cause)];
+  c.dropped_bytes += packet->size_bytes;
   drops_.on_drop(std::move(packet), cause, now);
 }
 

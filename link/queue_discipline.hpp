@@ -29,6 +29,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -46,6 +47,7 @@ using wmnsim::DropSink;
 // on_queue_length; both after the queue's state and counters are updated.
 class QueueObserver {
  public:
+  static constexpr const char* kHookName = "a queue observer";  // SubscriberList's messages
   virtual ~QueueObserver() = default;
   // dequeue() handed `departed` to the queue's owner (not a drop: those go to the
   // DropSink).
@@ -123,7 +125,13 @@ class QueueDiscipline {
   // that keeps classes; nullopt for one that does not (drop_tail, a shaper over one FIFO).
   virtual std::optional<std::size_t> packets_of_class(std::uint32_t /*cls*/) const { return std::nullopt; }
 
-  const QueueCounters& counters() const { return counters_; }
+  // Zeros until the queue first takes, passes or drops a packet: the counters are a
+  // block of their own, allocated then, since most queues of a large network never
+  // see a packet (issue 43 §3, memory per node). A reference taken before that stays
+  // on the zeros: ask again.
+  const QueueCounters& counters() const { return counters_ ? *counters_ : no_counters(); }
+  // Whether that block exists (tests).
+  bool holds_counters() const { return counters_ != nullptr; }
 
   // The owner installs itself (null: nobody listens). One listener per queue.
   void set_ready_listener(QueueReadyListener* listener) { ready_listener_ = listener; }
@@ -163,10 +171,17 @@ class QueueDiscipline {
   [[gnu::noinline]] void tell_observers(Time now, std::size_t packets, std::int64_t bytes, bool changed,
                                         const Packet* departed);
 
+  // For counting: the counters, allocated at the first call.
+  QueueCounters& tally() {
+    if (!counters_) counters_ = std::make_unique<QueueCounters>();
+    return *counters_;
+  }
+  static const QueueCounters& no_counters();
+
   DropSink& drops_;
-  SubscriberList<QueueObserver> observers_{"a queue observer"};
+  SubscriberList<QueueObserver> observers_;
   QueueReadyListener* ready_listener_ = nullptr;
-  QueueCounters counters_;
+  std::unique_ptr<QueueCounters> counters_;  // tally(): null until the first packet
 };
 
 }  // namespace wmnsim::link

@@ -129,7 +129,7 @@ class WiredLink final : public PacketSink, private QueueReadyListener {
   QueueLimit limit_;
   PacketSink& far_end_;
   DropSink& drops_;
-  SubscriberList<DepartureListener> departures_{"a wired link's departure listener"};
+  SubscriberList<DepartureListener> departures_;
   WireObserver* wire_observer_ = nullptr;
 
   std::unique_ptr<QueueDiscipline> queue_;

@@ -157,7 +157,7 @@ class ChannelAccess {
   std::span<AccessFunction> functions_;
   BusyTimeMeter& meter_;
   Owner& owner_;
-  SubscriberList<MacObserver> observers_{"a MAC observer"};
+  SubscriberList<MacObserver> observers_;
 
   bool phy_busy_ = false;
   bool transmitting_ = false;

@@ -190,7 +190,7 @@ bool FrameExchange::needs_rts(const AccessFunction& f) const {
 
 void FrameExchange::start_txop(std::size_t index) {
   ++counters().txops;
-  exchange_ = index;
+  exchange_ = static_cast<std::uint8_t>(index);  // a category's: below four
   txop_frames_ = 0;
   const TxopLimit& limit = functions_[index].params.txop;
   txop_end_ = limit.time > Time::zero() ? scheduler_.now() + limit.time : scheduler_.now();

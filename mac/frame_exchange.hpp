@@ -263,7 +263,6 @@ class FrameExchange {
   Dequeue dequeue_;
   bool ns2_;  // Deferral::ns2
 
-  std::optional<std::size_t> exchange_;  // index of the function holding the TXOP
   // When the awaited response's window opened (the end of the frame that asked for
   // it): only a reception that began after it can be the response (9.3.2.8).
   Time response_window_start_;
@@ -273,6 +272,7 @@ class FrameExchange {
   Time txop_end_;
   std::int64_t txop_frames_ = 0;
   // The exchange's state, side by side for the same reason.
+  std::optional<std::uint8_t> exchange_;  // index of the function holding the TXOP (at most four)
   Awaiting awaiting_ = Awaiting::nothing;
   bool timeout_passed_ = false;  // the timeout fired while a reception was under way
   SifsAction sifs_action_ = SifsAction::none;

@@ -35,6 +35,7 @@ class MacUser {
 struct Frame;
 class MacObserver {
  public:
+  static constexpr const char* kHookName = "a MAC observer";  // SubscriberList's messages
   virtual ~MacObserver() = default;
   virtual void on_frame_sent(std::uint32_t /*radio*/, const Frame& /*frame*/, Time /*airtime*/) {}
   virtual void on_frame_received(std::uint32_t /*radio*/, const Frame& /*frame*/) {}

@@ -140,6 +140,11 @@ class Medium {
   void set_air_observer(AirObserver* observer) { air_observer_ = observer; }
   AirObserver* air_observer() const { return air_observer_; }
 
+  // Scratch for a radio deciding a reception (Radio::for_each_chunk), one for all
+  // its radios rather than a vector in each (issue 43 §3, memory per node): one
+  // radio decides at a time, and nothing it calls meanwhile reaches another's.
+  std::vector<Time>& chunk_cuts() { return chunk_cuts_; }
+
  private:
   struct InFlight {
     PhyFrame frame;
@@ -199,6 +204,7 @@ class Medium {
   std::uint32_t free_in_flight_ = kNone;
   std::uint64_t signals_delivered_ = 0;
   AirObserver* air_observer_ = nullptr;
+  std::vector<Time> chunk_cuts_;  // chunk_cuts()
   bool connected_ = false;
   static constexpr std::uint32_t kNone = 0xffffffffu;
 };

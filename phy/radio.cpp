@@ -289,15 +289,16 @@ void Radio::for_each_chunk(F&& f) {
   const auto faint_at = [this](Time t) { return faint_energy(t); };
   // Where the faint signals split the reception besides the stretches' own ends.
   const Time from = stretches_.front().from, to = stretches_.back().to;
-  cuts_.resize(2 * faint_.size());
+  std::vector<Time>& cuts = medium_.chunk_cuts();  // the medium's scratch, shared by its radios
+  cuts.resize(2 * faint_.size());
   std::size_t n = 0;
   for (const Faint& x : faint_) {
-    cuts_[n] = x.start;
+    cuts[n] = x.start;
     n += static_cast<std::size_t>((x.start > from) & (x.start < to));
-    cuts_[n] = x.end;
+    cuts[n] = x.end;
     n += static_cast<std::size_t>((x.end > from) & (x.end < to));
   }
-  std::sort(cuts_.begin(), cuts_.begin() + static_cast<std::ptrdiff_t>(n));
+  std::sort(cuts.begin(), cuts.begin() + static_cast<std::ptrdiff_t>(n));
   const double signal = locked_->power.mw();
   const auto chunk = [&](Time a, Time b, double interference) {
     f(a, b, signal / (noise_.mw() + std::max(0.0, interference)));
@@ -305,11 +306,11 @@ void Radio::for_each_chunk(F&& f) {
   std::size_t next = 0;
   for (const Stretch& st : stretches_) {
     Time a = st.from;
-    while (next < n && cuts_[next] <= a) ++next;
-    for (; next < n && cuts_[next] < st.to; ++next) {
-      chunk(a, cuts_[next], st.interference_mw + faint_at(a));
-      a = cuts_[next];
-      while (next + 1 < n && cuts_[next + 1] == a) ++next;  // a start and an end at one instant
+    while (next < n && cuts[next] <= a) ++next;
+    for (; next < n && cuts[next] < st.to; ++next) {
+      chunk(a, cuts[next], st.interference_mw + faint_at(a));
+      a = cuts[next];
+      while (next + 1 < n && cuts[next + 1] == a) ++next;  // a start and an end at one instant
     }
     chunk(a, st.to, st.interference_mw + faint_at(a));
   }

@@ -205,6 +205,7 @@ class Radio {
   RadioId id_;
   ContextId node_;
   int channel_;
+  int sensed_ = 0;  // signals with reach.sensed (beside channel_: no padding, issue 43 §3)
   PowerDbm tx_power_;
   const PhyProfile& profile_;         // the Medium's, one per distinct profile
   const ReceptionConfig& reception_;  // the Medium's
@@ -215,30 +216,29 @@ class Radio {
   FrameSuccess success_;  // SINR: the locked frame's chunks, decided at its end
   ReceptionStrategy strategy_;  // of reception_.kind, for good
   bool tracks_sinr_;            // tracks_sinr(strategy_), asked once
+  // The flags beside strategy_, so that no padding separates them (issue 43 §3).
+  bool transmitting_ = false;
+  bool cca_busy_ = false;
+  // CCA near the threshold: faint signals could tip it, so the radio re-assesses at
+  // the first faint start or end that would change the assessment (at
+  // faint_watch_at_; first_faint_flip).
+  bool cca_ambiguous_ = false;
+  bool faint_assessed_busy_ = false;  // the last assessment while ambiguous
   PhyListener* listener_ = nullptr;
 
   std::vector<Signal> signals_;  // on the air here now
   std::vector<Candidate> candidates_;  // window detection: preambles being judged
   PowerMw total_;                // sum of signals_' power
   std::vector<Stretch> stretches_;  // sinr: the locked frame's, in order
-  std::vector<Time> cuts_;          // for_each_chunk's scratch
   // Faint signals, in arrival order: every one overlapping the reception in
   // progress, and ended ones until the next prune (when a reception begins, and
   // when one arrives while none is and the list is full).
   std::vector<Faint> faint_;
   Time faint_first_end_ = Time::max();  // the earliest end in faint_
   double faint_bound_ = 0.0;     // mW, a little above the sum of every faint link's power
-  // CCA near the threshold: faint signals could tip it, so the radio re-assesses at
-  // the first faint start or end that would change the assessment (at
-  // faint_watch_at_; first_faint_flip).
-  bool cca_ambiguous_ = false;
-  bool faint_assessed_busy_ = false;  // the last assessment while ambiguous
-  EventId faint_watch_;
+  EventId faint_watch_;  // cca_ambiguous_'s re-assessment
   Time faint_watch_at_ = Time::max();
-  int sensed_ = 0;               // signals with reach.sensed
   std::optional<Locked> locked_;
-  bool transmitting_ = false;
-  bool cca_busy_ = false;
   Time busy_since_;
   RadioStats stats_;
 };

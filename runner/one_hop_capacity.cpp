@@ -16,10 +16,8 @@ namespace {
 // The scenario's own entry of node `index` (from "nodes"), or a bare one.
 nlohmann::json node_entry(const Scenario& s, std::size_t index) {
   const NodeConfig& n = s.nodes.at(index);
-  const std::string prefix = "/nodes/";
-  if (n.defined_at.rfind(prefix, 0) == 0 && s.document.contains("nodes")) {
-    const std::size_t k = std::stoul(n.defined_at.substr(prefix.size()));
-    nlohmann::json e = s.document["nodes"].at(k);
+  if (!n.from_group && s.document.contains("nodes")) {
+    nlohmann::json e = s.document["nodes"].at(n.entry);
     e.erase("role");
     return e;
   }

@@ -112,7 +112,7 @@ void connect_within_cap(const Scenario& scenario, F&& connect) {
   try {
     connect();
   } catch (const TooManyLinks& e) {
-    const std::string at = scenario.nodes.empty() ? std::string("/nodes") : scenario.nodes.back().defined_at;
+    const std::string at = scenario.nodes.empty() ? std::string("/nodes") : scenario.nodes.back().defined_at();
     // What decides that two radios are linked, per model (Medium::delivery_cutoff).
     const char* knob = "raise /phy/reception/signal_floor_dbm";
     if (scenario.propagation.model == wmnsim::PropagationModel::range) {

@@ -72,9 +72,19 @@ struct RadioConfig {
 struct NodeConfig {
   std::string id;
   NodeRole role = NodeRole::mesh;
+  // The entry that defines the node: "nodes"' (or, from_group, "node_groups'") entry
+  // number `entry`. Numbers, not the JSON pointer's text: the scenario is held for
+  // the whole run, and a 32-byte string per node was the most of its records left
+  // (issue 43 §3, docs/performance.md "Memory per node").
+  std::uint32_t entry = 0;
+  bool from_group = false;
   std::optional<Position> position;  // always set for mesh and gateway nodes, never for hosts
   std::vector<RadioConfig> radios;   // at least one for mesh and gateway nodes, none for hosts
-  std::string defined_at;            // JSON pointer of the entry ("/nodes/2", "/node_groups/0")
+
+  // JSON pointer of the entry ("/nodes/2", "/node_groups/0").
+  std::string defined_at() const {
+    return (from_group ? "/node_groups/" : "/nodes/") + std::to_string(entry);
+  }
 };
 
 struct WiredLinkConfig {

@@ -138,7 +138,7 @@ std::vector<RadioConfig> parse_radios(JsonReader& r, const std::shared_ptr<const
 void parse_node(JsonReader r, std::size_t index, ParseContext& ctx) {
   Scenario& s = ctx.scenario;
   NodeConfig node;
-  node.defined_at = r.path();
+  node.entry = static_cast<std::uint32_t>(index);  // explicit nodes come first, one per entry
   if (const auto id = read_id(r, "node")) {
     node.id = *id;
     ctx.nodes.define(*id, index, r.path(), r.path_of("id"), ctx.issues);
@@ -348,7 +348,7 @@ std::optional<std::vector<Position>> place_group(JsonReader& r, Placement placem
   return std::nullopt;
 }
 
-void parse_node_group(JsonReader r, ParseContext& ctx) {
+void parse_node_group(JsonReader r, std::size_t group, ParseContext& ctx) {
   Scenario& s = ctx.scenario;
   auto prefix = r.string("id_prefix", Need::required, "\"n\"");
   // The prefix may be empty ("1".."9"); the ids it makes must still be valid.
@@ -374,7 +374,8 @@ void parse_node_group(JsonReader r, ParseContext& ctx) {
     node.role = role;
     node.position = (*positions)[k];
     node.radios = radios;
-    node.defined_at = r.path();
+    node.entry = static_cast<std::uint32_t>(group);
+    node.from_group = true;
     ctx.nodes.define(node.id, s.nodes.size(), r.path(), r.path_of("id_prefix"), ctx.issues);
     s.nodes.push_back(std::move(node));
   }
@@ -389,9 +390,9 @@ void check_colocated(ParseContext& ctx) {
     const auto [it, inserted] = first_at.try_emplace(spot_key(*nodes[i].position), i);
     if (!inserted) {
       const NodeConfig& other = nodes[it->second];
-      ctx.issues.add(nodes[i].defined_at,
+      ctx.issues.add(nodes[i].defined_at(),
                      "node \"" + nodes[i].id + "\" is at the same position as node \"" + other.id +
-                         "\" (" + other.defined_at +
+                         "\" (" + other.defined_at() +
                          "); separate them (one node may carry several radios)");
     }
   }
@@ -423,7 +424,7 @@ void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, Pars
   };
   bool capped = too_many("/nodes");
   for (std::size_t i = 0; i < group_count && !capped; ++i) {
-    parse_node_group(JsonReader((*groups)[i], pointer_join("/node_groups", i), ctx.issues), ctx);
+    parse_node_group(JsonReader((*groups)[i], pointer_join("/node_groups", i), ctx.issues), i, ctx);
     capped = too_many(pointer_join("/node_groups", i));
   }
   check_colocated(ctx);
@@ -479,7 +480,7 @@ void parse_links(const nlohmann::json* links, ParseContext& ctx) {
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
     if (s.nodes[n].role == NodeRole::host && !wired[n] && !s.nodes[n].id.empty()) {
       ctx.issues.add(
-          s.nodes[n].defined_at,
+          s.nodes[n].defined_at(),
           "host \"" + s.nodes[n].id + "\" has no wired link; connect it to a gateway in \"links\"");
     }
   }

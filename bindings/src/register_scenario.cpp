@@ -118,7 +118,7 @@ pyb::dict describe(const std::string& text) {
     pyb::list channels;
     for (const RadioConfig& r : n.radios) channels.append(r.channel);
     d["channels"] = channels;
-    d["defined_at"] = n.defined_at;
+    d["defined_at"] = n.defined_at();
     nodes.append(d);
   }
   pyb::list links;

@@ -87,6 +87,31 @@ TEST(Node, ForwardsWithOneMoreHopAndOneLessTtl) {
   EXPECT_EQ(relay.counters().forwarded, 1u);
 }
 
+// A node that only originates and relays holds no block for endpoints, sources,
+// wired links' ends and management handlers (issue 43 §3, memory per node); the
+// first endpoint allocates it, and delivery then finds the endpoint there.
+TEST(Node, OnlyANodeWithEndpointsOrHandlersHoldsTheirBlock) {
+  World w;
+  HoldingInterface radio;
+  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  relay.add_interface(radio);
+  PacketPtr p = w.packet(0, 2, 0);
+  w.ledger.originated(*p);
+  relay.arrive(std::move(p), PrevHop{0, 100});
+  relay.receive(w.packet(1, 2, 0));
+  relay.on_departure(*radio.held[1]);
+  EXPECT_EQ(radio.held.size(), 2u);
+  EXPECT_FALSE(relay.holds_attachments());
+  Endpoint e;
+  relay.set_endpoint(1, e);
+  EXPECT_TRUE(relay.holds_attachments());
+  PacketPtr q = w.packet(0, 1, 1);
+  q->hops = 1;
+  w.ledger.originated(*q);
+  relay.arrive(std::move(q), PrevHop{0, 100});
+  EXPECT_EQ(e.received.size(), 1u);
+}
+
 TEST(Node, DeliversToTheFlowsEndpoint) {
   World w;
   Endpoint e0, e1;

@@ -12,13 +12,14 @@ namespace wmnsim {
 namespace {
 
 struct Listener {
+  static constexpr const char* kHookName = "a listener";
   char name;
   std::vector<char>* log;
   void hear() const { log->push_back(name); }
 };
 
 TEST(SubscriberList, EmptyTellsNobody) {
-  SubscriberList<Listener> list("a listener");
+  SubscriberList<Listener> list;
   int calls = 0;
   list.tell([&](Listener&) { ++calls; });
   EXPECT_EQ(calls, 0);
@@ -28,7 +29,7 @@ TEST(SubscriberList, EmptyTellsNobody) {
 TEST(SubscriberList, OneOrManyInSubscriptionOrder) {
   std::vector<char> log;
   Listener a{'a', &log}, b{'b', &log}, c{'c', &log};
-  SubscriberList<Listener> list("a listener");
+  SubscriberList<Listener> list;
   list.subscribe(b);
   list.tell([](Listener& l) { l.hear(); });
   list.subscribe(a);
@@ -43,7 +44,7 @@ TEST(SubscriberList, OneOrManyInSubscriptionOrder) {
 TEST(SubscriberList, UnsubscribingOneNeverSubscribedChangesNothing) {
   std::vector<char> log;
   Listener a{'a', &log}, b{'b', &log};
-  SubscriberList<Listener> list("a listener");
+  SubscriberList<Listener> list;
   list.subscribe(a);
   list.unsubscribe(b);
   EXPECT_EQ(list.size(), 1u);
@@ -52,7 +53,7 @@ TEST(SubscriberList, UnsubscribingOneNeverSubscribedChangesNothing) {
 TEST(SubscriberList, ChangesWhileTellingAreRefused) {
   std::vector<char> log;
   Listener a{'a', &log}, b{'b', &log};
-  SubscriberList<Listener> list("a listener");
+  SubscriberList<Listener> list;
   list.subscribe(a);
   for (const std::size_t subscribers : {1u, 2u}) {
     if (subscribers == 2) list.subscribe(b);
@@ -78,7 +79,7 @@ TEST(SubscriberList, ChangesWhileTellingAreRefused) {
 TEST(SubscriberList, NestedTellingIsAllowedAndTheGuardEndsWithIt) {
   std::vector<char> log;
   Listener a{'a', &log};
-  SubscriberList<Listener> list("a listener");
+  SubscriberList<Listener> list;
   list.subscribe(a);
   bool nested = false;
   list.tell([&](Listener& l) {

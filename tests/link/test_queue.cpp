@@ -123,6 +123,41 @@ TEST(QueueDropTail, ByteCapacity) {
   EXPECT_FALSE(tiny.enqueue(packet(pool, 101), Time::zero()).is_accepted());
 }
 
+// The counters are a block allocated at the queue's first packet (issue 43 §3,
+// memory per node): until then a queue holds none and reads zeros; asking an empty
+// queue for a packet allocates nothing; a packet taken, or one refused, allocates it.
+TEST(QueueDropTail, CountersAreAllocatedAtTheFirstPacket) {
+  PacketPool pool;
+  RecordingSink sink;
+  DropTailQueue idle(QueueLimit{}, sink);
+  EXPECT_FALSE(idle.holds_counters());
+  EXPECT_EQ(idle.counters().enqueued_packets, 0u);
+  EXPECT_EQ(idle.counters().dropped_total(), 0u);
+  EXPECT_EQ(idle.counters().peak_packets, 0u);
+  EXPECT_EQ(idle.dequeue(Time::ms(1)), nullptr);
+  EXPECT_EQ(idle.drop_expired(Time::ms(2), Time::ms(1)), 0u);
+  EXPECT_FALSE(idle.holds_counters());
+
+  DropTailQueue used(QueueLimit{}, sink);
+  used.enqueue(packet(pool, 200), Time::ms(1));
+  EXPECT_TRUE(used.holds_counters());
+  EXPECT_EQ(used.counters().enqueued_packets, 1u);
+  EXPECT_EQ(used.counters().peak_bytes, 200);
+  EXPECT_TRUE(used.dequeue(Time::ms(2)) != nullptr);
+  EXPECT_EQ(used.counters().dequeued_bytes, 200u);
+
+  // Its first packet refused: the drop is counted in a block of its own.
+  DropTailQueue full(QueueLimit{QueueLimit::Unit::bytes, 100}, sink);
+  full.enqueue(packet(pool, 200), Time::ms(1));
+  EXPECT_TRUE(full.holds_counters());
+  EXPECT_EQ(full.counters().dropped(DropCause::queue_overflow), 1u);
+  EXPECT_EQ(full.counters().dropped_bytes, 200u);
+  EXPECT_EQ(full.counters().enqueued_packets, 0u);
+  EXPECT_EQ(sink.drops.size(), 1u);
+  // The idle queue still reads zeros (the shared zeros were not written).
+  EXPECT_EQ(idle.counters().dropped_total(), 0u);
+}
+
 TEST(QueueDropTail, CountersAccountForEveryPacket) {
   PacketPool pool;
   RecordingSink sink;

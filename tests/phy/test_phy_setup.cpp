@@ -48,7 +48,7 @@ TEST(PhySetup, MoreLinksThanTheCapIsAnInputErrorAtTheNodesThatMadeThem) {
       ADD_FAILURE() << file << ": no error";
     } catch (const ScenarioError& e) {
       ASSERT_EQ(e.issues().size(), 1u);
-      EXPECT_EQ(e.issues()[0].path, s.nodes.back().defined_at) << file;
+      EXPECT_EQ(e.issues()[0].path, s.nodes.back().defined_at()) << file;
       EXPECT_NE(e.issues()[0].message.find("more than " + std::to_string(links - 1) + " links"), std::string::npos)
           << e.issues()[0].message;
       // What decides a link: the signal floor (sinr), the ranges (range propagation).

@@ -75,7 +75,7 @@ TEST(ScenarioDefaults, MinimalScenarioGetsEveryDefault) {
   ASSERT_EQ(s.nodes.size(), 3u);
   EXPECT_EQ(s.nodes[0].role, NodeRole::mesh);
   EXPECT_EQ(s.nodes[2].role, NodeRole::gateway);
-  EXPECT_EQ(s.nodes[1].defined_at, "/nodes/1");
+  EXPECT_EQ(s.nodes[1].defined_at(), "/nodes/1");
   ASSERT_EQ(s.nodes[0].radios.size(), 1u);
   EXPECT_EQ(s.nodes[0].radios[0].channel, 6);
   EXPECT_EQ(s.nodes[0].radios[0].tx_power_dbm, 20.0);
@@ -370,7 +370,7 @@ TEST(ScenarioNodeGroups, LineAndGridNumberTheirNodes) {
   doc["node_groups"][0]["direction_deg"] = 180;
   EXPECT_EQ(parse_or_fail(doc).nodes[5].position->y_m, 50.0);  // exactly, despite sin(pi)
   EXPECT_EQ(parse_or_fail(doc).nodes[5].position->x_m, -400.0);
-  EXPECT_EQ(s.nodes[5].defined_at, "/node_groups/0");
+  EXPECT_EQ(s.nodes[5].defined_at(), "/node_groups/0");
   EXPECT_EQ(s.nodes[6 + 4].id, "g4");  // row 1, column 1
   EXPECT_EQ(s.nodes[6 + 4].position->x_m, 10.0);
   EXPECT_EQ(s.nodes[6 + 4].position->y_m, 1010.0);
