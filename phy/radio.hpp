@@ -179,7 +179,7 @@ class Radio {
   template <typename F>
   void for_each_chunk(F&& f);
   // sinr: the frame's worst SINR, and whether it survives the draw u (the worst
-  // chunk of each MCS first, FrameSuccess::decide_by_worst; every chunk if need be).
+  // chunk of each MCS first, FrameSuccess::decide_by_floor; every chunk if need be).
   void find_min_sinr();
   bool decide_reception(double u);
   // Whether RxInfo::min_sinr must be found (the listener asks; without one, nobody reads it).
