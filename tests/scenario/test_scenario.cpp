@@ -371,6 +371,9 @@ TEST(ScenarioNodeGroups, LineAndGridNumberTheirNodes) {
   EXPECT_EQ(parse_or_fail(doc).nodes[5].position->y_m, 50.0);  // exactly, despite sin(pi)
   EXPECT_EQ(parse_or_fail(doc).nodes[5].position->x_m, -400.0);
   EXPECT_EQ(s.nodes[5].defined_at(), "/node_groups/0");
+  // The second group's nodes, after three explicit nodes and the first group's three.
+  EXPECT_EQ(s.nodes[6 + 4].defined_at(), "/node_groups/1");
+  EXPECT_EQ(s.nodes[2].defined_at(), "/nodes/2");
   EXPECT_EQ(s.nodes[6 + 4].id, "g4");  // row 1, column 1
   EXPECT_EQ(s.nodes[6 + 4].position->x_m, 10.0);
   EXPECT_EQ(s.nodes[6 + 4].position->y_m, 1010.0);
