@@ -211,11 +211,24 @@ void Radio::signal_end(std::uint32_t tx) {
       candidates_.erase(c);
     }
   }
-  const auto it = std::find_if(signals_.begin(), signals_.end(), [tx](const Signal& s) { return s.tx == tx; });
-  if (it == signals_.end()) throw std::logic_error("signal end without its start");
-  if (it->reach.sensed) --sensed_;
-  signals_.erase(it);
-  recompute_energy();
+  // One pass drops the signal, keeping the others in order, and sums their energy
+  // anew (re-summed rather than subtracted, so rounding never accumulates), in the
+  // same order as a search, an erase and a sum would (issue 43 §4).
+  PowerMw sum;
+  std::size_t kept = 0;
+  bool found = false;
+  for (const Signal& s : signals_) {
+    if (s.tx == tx) {  // the signals in flight have distinct slots
+      found = true;
+      if (s.reach.sensed) --sensed_;
+      continue;
+    }
+    signals_[kept++] = s;
+    sum += s.power;
+  }
+  if (!found) throw std::logic_error("signal end without its start");
+  signals_.pop_back();  // the others moved down one
+  total_ = sum;
   if (locked_ && locked_->tx == tx) {
     finish_reception(std::visit([this](const auto& s) { return s.outcome(*this); }, strategy_));
   }
@@ -544,12 +557,6 @@ void Radio::finish_reception(RxOutcome outcome) {
   if (listener_ != nullptr) listener_->on_rx_end(frame, outcome, info);
 }
 
-void Radio::recompute_energy() {
-  // Re-summed rather than subtracted, so rounding never accumulates.
-  PowerMw sum;
-  for (const Signal& s : signals_) sum += s.power;
-  total_ = sum;
-}
 
 void Radio::update_cca() {
   const bool energy = std::visit([this](const auto& s) { return s.energy_busy(*this); }, strategy_);

@@ -196,7 +196,6 @@ class Radio {
   void finish_reception(RxOutcome outcome);
   // The radio transmits: the reception in progress ends, aborted (half duplex).
   void abort_reception();
-  void recompute_energy();
   void update_cca();
   void end_transmission();
 
