@@ -16,7 +16,7 @@ void Scheduler::throw_flood() {
 
 std::uint32_t Scheduler::add_slot() {
   // More events pending than ever before: the pool grows by one slot.
-  if (slots_.size() > kSlotMask) {
+  if (slots_.size() >= kSlotMask) {
     throw EventFlood("more than 16.7 million events pending at once at t = " + now_.to_string() +
                      "; a rate or an interval in the scenario floods the simulator");
   }
@@ -26,7 +26,6 @@ std::uint32_t Scheduler::add_slot() {
 
 void Scheduler::free_slot(std::uint32_t slot) {
   Slot& s = slots_[slot];
-  ++s.generation;
   s.context_or_next_free = free_head_;
   free_head_ = slot;
 }
@@ -65,7 +64,7 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
     queue_.pop_min();
     const std::uint32_t slot = key_slot(top);
     Slot& s = slots_[slot];
-    if (!s.callback) {  // cancelled: its generation was bumped at cancel time
+    if (!s.callback) {  // cancelled: its handle went stale at cancel time
       s.context_or_next_free = free_head_;
       free_head_ = slot;
       continue;

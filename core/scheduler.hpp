@@ -53,22 +53,23 @@ inline constexpr ContextId kNoContext = 0xffffffffu;
 // of all the other events as it was.
 inline constexpr ContextId kObserverContext = 0xfffffffeu;
 
-// Handle to a scheduled event. Cancelling through a handle whose event already
-// ran or was cancelled is harmless: the generation no longer matches.
-// 24 bytes: a radio's MAC and PHY hold 6 to 9 of them.
+// Handle to a scheduled event: its key in the event set (its time, and its
+// sequence number and slot), so that cancel can take it out. Cancelling through a
+// handle whose event already ran or was cancelled is harmless: the slot it names
+// no longer holds a callback, or holds another event, scheduled under another
+// sequence number. 16 bytes: a radio's MAC and PHY hold 6 to 9 of them (24 before
+// issue 43 §3, when the handle also carried a 64-bit generation of its slot).
 struct EventId {
-  // 64 bits: a slot is reused by nearly every event (LIFO free list), so a 32-bit
-  // counter could wrap within minutes and let a stale handle match again. No slot
-  // reaches ~0, so a default handle matches nothing.
-  std::uint64_t generation = ~std::uint64_t{0};
-  // The event's key in the event set: its time, and its sequence number and slot
-  // (the low 24 bits), so that cancel can take it out. A renumbering
-  // (Scheduler::kMaxSequence) makes the sequence stale: the entry is then dropped
-  // when popped, as all cancelled entries were before issue 43.
   std::int64_t time_ps = 0;
-  std::uint64_t order = 0;
+  // The sequence number (bits 63..24) and the slot (bits 23..0). Sequence numbers
+  // are unique among the events scheduled since the last renumbering
+  // (Scheduler::kMaxSequence, 2^40 of them), so (sequence, slot) names one event:
+  // the slot remembers the order it was scheduled under. The default names slot
+  // 0xffffff, which the scheduler never creates, so it matches nothing.
+  std::uint64_t order = ~std::uint64_t{0};
   std::uint32_t slot() const { return static_cast<std::uint32_t>(order & 0xffffffu); }
 };
+static_assert(sizeof(EventId) == 16);
 
 class Scheduler {
  public:
@@ -109,9 +110,10 @@ class Scheduler {
     }
     const std::uint64_t order = (next_sequence_ << kSlotBits) | slot;
     ++next_sequence_;
+    s.order = order;
     s.context_or_next_free = context;
     ++live_;
-    return EventId{s.generation, at.picoseconds(), order};
+    return EventId{at.picoseconds(), order};
   }
   // Batched events: a producer of many events known in advance (a frame's arrival
   // at each of its receivers, phy/medium.cpp) reserves their sequence numbers at
@@ -149,9 +151,10 @@ class Scheduler {
       free_slot(slot);
       throw;
     }
+    s.order = (sequence << kSlotBits) | slot;
     s.context_or_next_free = context;
     ++live_;
-    return EventId{s.generation, at.picoseconds(), (sequence << kSlotBits) | slot};
+    return EventId{at.picoseconds(), s.order};
   }
   // From inside a running event: if the event (at, sequence) of context `context`
   // would run next (nothing pending before it, within the running run_until's end
@@ -199,8 +202,7 @@ class Scheduler {
   bool cancel(EventId id) {
     if (!is_pending(id)) return false;
     Slot& s = slots_[id.slot()];
-    s.callback.reset();  // releases captured state now
-    ++s.generation;      // the handle goes stale at once
+    s.callback.reset();  // releases captured state now, and the handle goes stale
     --live_;
     // Left in a crowded bucket (RadixQueue::erase), the entry is skipped when popped.
     if (queue_.erase(make_key(id.time_ps, id.order))) free_slot(id.slot());
@@ -208,7 +210,7 @@ class Scheduler {
   }
   bool is_pending(EventId id) const {
     const std::uint32_t slot = id.slot();
-    return slot < slots_.size() && slots_[slot].generation == id.generation && static_cast<bool>(slots_[slot].callback);
+    return slot < slots_.size() && slots_[slot].order == id.order && static_cast<bool>(slots_[slot].callback);
   }
 
   // Lowers the limit on events at one instant (tests).
@@ -256,8 +258,16 @@ class Scheduler {
   static std::int64_t key_time(Key k) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(k >> 64) ^ kSignBit); }
   static std::uint32_t key_slot(Key k) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(k) & kSlotMask); }
   struct Slot {
-    Callback callback;             // empty once cancelled
-    std::uint64_t generation = 0;  // bumped when the slot is freed
+    Callback callback;  // empty once the event ran or was cancelled
+    // The order (sequence and slot) the event was scheduled under, which its
+    // handle carries: a handle matches only the event it was given for. A
+    // renumbering leaves it as it was, so handles given before it still match
+    // their pending events (their keys in the queue then differ: cancel leaves
+    // the entry to be dropped when popped). Sequence numbers restart at a
+    // renumbering, so a stale handle kept across one (2^40 events into a run,
+    // days of computing) could match a later event of its slot that drew its old
+    // sequence number; before it, none can.
+    std::uint64_t order = ~std::uint64_t{0};
     std::uint32_t context_or_next_free = kNoContext;
   };
 
@@ -266,6 +276,7 @@ class Scheduler {
   static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
   static_assert(kMaxSequence == (std::uint64_t{1} << (64 - kSlotBits)) - 1);
   static_assert(kSlotMask == 0xffffffu, "EventId::slot() reads the same low bits");
+  // Slots 0 .. kSlotMask - 1: slot kSlotMask is the default handle's.
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
   std::uint32_t allocate_slot() {

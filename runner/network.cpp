@@ -97,7 +97,7 @@ void Network::build_nodes() {
   for (std::size_t i = 0; i < n; ++i) {
     for (mac::Mac* m : macs_.node_macs[i]) {
       // It adds itself to the node as its next interface.
-      mac_interfaces_.push_back(std::make_unique<mac::MacInterface>(*m, *nodes_[i]));
+      mac_interfaces_.emplace_back(*m, *nodes_[i]);
     }
   }
 }

@@ -8,6 +8,7 @@
 // ... -> Node -> endpoint. Every drop on a node is recorded by the PacketLedger.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -106,7 +107,9 @@ class Network {
   PacketLedger ledger_;
   std::vector<std::unique_ptr<Node>> nodes_;
   mac::MacNetwork macs_;
-  std::vector<std::unique_ptr<mac::MacInterface>> mac_interfaces_;
+  // In place, one per radio (a deque: they never move, and each is 40 B, less
+  // than a heap block and its pointer).
+  std::deque<mac::MacInterface> mac_interfaces_;
   std::vector<std::unique_ptr<link::WiredLink>> wired_links_;  // two per scenario link: a->b, b->a
   std::vector<std::unique_ptr<link::WiredInterface>> wired_interfaces_;
   // After the nodes it attaches to and the interfaces it sends through: destroyed

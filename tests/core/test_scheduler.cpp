@@ -155,8 +155,8 @@ TEST(Scheduler, CancelTakesTheEventOutAndFreesItsSlotAtOnce) {
 }
 
 TEST(Scheduler, ADefaultHandleMatchesNoEvent) {
-  // The handle names its slot by its key's low bits, so a default handle names
-  // slot 0: its generation (~0, which no slot reaches) keeps it from matching.
+  // The handle names its slot by its key's low bits; a default handle names slot
+  // 0xffffff, which the scheduler never creates (it refuses that many pending).
   Scheduler s;
   bool ran = false;
   const EventId first = s.schedule_at(1_us, [&] { ran = true; });
@@ -371,6 +371,27 @@ TEST(Scheduler, SequenceWrapRenumbersAndKeepsFifoOrder) {
   for (int i = 1; i < 20; i += 2) expected.push_back(i);
   for (int i = 100; i < 110; ++i) expected.push_back(i);
   EXPECT_EQ(order, expected);
+}
+
+TEST(Scheduler, HandlesGivenBeforeARenumberingStillNameTheirEvents) {
+  // The slot keeps the order its event was scheduled under, not its renumbered
+  // key: a handle from before still tells whether its event is pending and
+  // cancels it (the entry, under its new key, is dropped when popped).
+  Scheduler s(Scheduler::kMaxSequence - 2);
+  std::vector<int> ran;
+  const EventId early = s.schedule_at(10_us, [&] { ran.push_back(1); });
+  const EventId kept = s.schedule_at(20_us, [&] { ran.push_back(2); });
+  for (int i = 0; i < 5; ++i) s.schedule_at(30_us, [&ran, i] { ran.push_back(100 + i); });  // renumbers
+  EXPECT_TRUE(s.is_pending(early));
+  EXPECT_TRUE(s.is_pending(kept));
+  EXPECT_TRUE(s.cancel(early));
+  EXPECT_FALSE(s.is_pending(early));
+  EXPECT_EQ(s.pending(), 6u);
+  s.run_until(25_us);
+  EXPECT_FALSE(s.is_pending(kept));  // it ran
+  EXPECT_FALSE(s.cancel(kept));
+  s.run();
+  EXPECT_EQ(ran, (std::vector<int>{2, 100, 101, 102, 103, 104}));
 }
 
 TEST(Scheduler, FingerprintTracksTheEventTrace) {
