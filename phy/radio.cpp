@@ -557,7 +557,6 @@ void Radio::finish_reception(RxOutcome outcome) {
   if (listener_ != nullptr) listener_->on_rx_end(frame, outcome, info);
 }
 
-
 void Radio::update_cca() {
   const bool energy = std::visit([this](const auto& s) { return s.energy_busy(*this); }, strategy_);
   const bool busy = locked_.has_value() || energy;
