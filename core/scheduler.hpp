@@ -264,9 +264,12 @@ class Scheduler {
     // renumbering leaves it as it was, so handles given before it still match
     // their pending events (their keys in the queue then differ: cancel leaves
     // the entry to be dropped when popped). Sequence numbers restart at a
-    // renumbering, so a stale handle kept across one (2^40 events into a run,
-    // days of computing) could match a later event of its slot that drew its old
-    // sequence number; before it, none can.
+    // renumbering (2^40 events into a run, days of computing), from the number of
+    // events then pending, so a stale handle kept across one (a timer's handle
+    // kept since early in the run, say) could match a later event of its slot that
+    // draws its old sequence number, as soon as the counter passes it again; before
+    // the first renumbering none can. The 64-bit generation this replaced had no
+    // such case: the price of 8 bytes per handle (issue 43 §3).
     std::uint64_t order = ~std::uint64_t{0};
     std::uint32_t context_or_next_free = kNoContext;
   };
