@@ -129,6 +129,21 @@ double upper_bound_of(const Mcs& mcs, int table, double sinr) { return upper_bou
 // Decoding units in `d` at `mcs`, as the chunks of that duration would count them.
 inline double units_in(const Mcs& mcs, Time d) { return decoding_units(mcs, SinrChunk::from_duration(mcs, 0.0, d).bits); }
 
+// The draw u survives for certain: `lower` is a lower bound of the frame's log
+// success. exp(x) >= 1 + x: a clean frame is decided without exp. The lower bound
+// sits at least 1e-12 a unit below the log success, far more than 1 + x's
+// rounding. exp is not promised monotone to the last bit: a relative 2^-50 either
+// way. (exp(-40) < 1e-17: no need to compute it for a larger draw.)
+inline bool survives_below(double lower, double u) {
+  if (u < (1.0 + lower) * (1.0 - 0x1p-50)) return true;
+  return (lower > -40.0 || u < 1e-17) && u < std::exp(lower) * (1.0 - 0x1p-50);
+}
+// The draw u is lost for certain: `upper` is an upper bound of the log success.
+inline bool lost_above(double upper, double u) {
+  if (upper < -40.0 && u >= 1e-17) return true;
+  return u >= std::exp(upper) * (1.0 + 0x1p-50);
+}
+
 }  // namespace
 
 LogSuccessBounds unit_log_success_bounds(const Mcs& mcs, double sinr) {
@@ -172,12 +187,7 @@ int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) c
     if (tables[k] < 0) return -1;
     if (w.duration > Time()) lower += units_in(*w.mcs, w.duration) * lower_bound_of(*w.mcs, tables[k], w.sinr_floor);
   }
-  // exp(x) >= 1 + x: a clean frame is decided without exp. The lower bound sits
-  // at least 1e-12 a unit below the log success, far more than 1 + x's rounding.
-  if (u < (1.0 + lower) * (1.0 - 0x1p-50)) return 1;
-  // exp is not promised monotone to the last bit: a relative 2^-50 either way.
-  // (exp(-40) < 1e-17: no need to compute it for a larger draw.)
-  if ((lower > -40.0 || u < 1e-17) && u < std::exp(lower) * (1.0 - 0x1p-50)) return 1;
+  if (survives_below(lower, u)) return 1;
   // Upper bound: each part's worst stretch alone (every chunk's log success is <= 0).
   double upper = 0.0;
   for (std::size_t k = 0; k < worst.size(); ++k) {
@@ -186,9 +196,7 @@ int FrameSuccess::decide_by_worst(std::span<const WorstChunk> worst, double u) c
       upper += units_in(*w.mcs, w.worst_duration) * upper_bound_of(*w.mcs, tables[k], w.worst_sinr);
     }
   }
-  if (upper < -40.0 && u >= 1e-17) return 0;
-  if (u >= std::exp(upper) * (1.0 + 0x1p-50)) return 0;
-  return -1;
+  return lost_above(upper, u) ? 0 : -1;
 }
 
 int FrameSuccess::decide_by_floor(const FrameBounds& b, double u) const {
@@ -209,8 +217,7 @@ int FrameSuccess::decide_by_floor(const FrameBounds& b, double u) const {
   if (b.payload > Time()) {
     lower += units_in(*b.payload_mcs, b.payload) * lower_bound_at(*b.payload_mcs, payload_table, floor);
   }
-  if (u < (1.0 + lower) * (1.0 - 0x1p-50)) return 1;
-  if ((lower > -40.0 || u < 1e-17) && u < std::exp(lower) * (1.0 - 0x1p-50)) return 1;
+  if (survives_below(lower, u)) return 1;
   const GridPlace worst = grid_place(b.worst_sinr);
   double upper = 0.0;
   if (b.header_worst > Time()) {
@@ -219,9 +226,7 @@ int FrameSuccess::decide_by_floor(const FrameBounds& b, double u) const {
   if (b.payload_worst > Time()) {
     upper += units_in(*b.payload_mcs, b.payload_worst) * upper_bound_at(*b.payload_mcs, payload_table, worst);
   }
-  if (upper < -40.0 && u >= 1e-17) return 0;
-  if (u >= std::exp(upper) * (1.0 + 0x1p-50)) return 0;
-  return -1;
+  return lost_above(upper, u) ? 0 : -1;
 }
 
 int FrameSuccess::decide_by_chunks(double u) const {
