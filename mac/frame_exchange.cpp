@@ -1,6 +1,7 @@
 #include "mac/frame_exchange.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -190,7 +191,9 @@ bool FrameExchange::needs_rts(const AccessFunction& f) const {
 
 void FrameExchange::start_txop(std::size_t index) {
   ++counters().txops;
-  exchange_ = static_cast<std::uint8_t>(index);  // a category's: below four
+  // One function per access category in use, so the index fits exchange_'s byte.
+  static_assert(kAccessCategoryCount <= std::numeric_limits<std::uint8_t>::max() + 1U);
+  exchange_ = static_cast<std::uint8_t>(index);
   txop_frames_ = 0;
   const TxopLimit& limit = functions_[index].params.txop;
   txop_end_ = limit.time > Time::zero() ? scheduler_.now() + limit.time : scheduler_.now();
