@@ -38,6 +38,7 @@
 // 100,000 nodes, 1,000 CBR flows (500 up, 500 down), 10 simulated seconds.
 //
 //   bench_network --scale [counts=40,400,4000,10000] [--seconds=2] [--flows=16|all] [--gateway_trees [--down]]
+//                 [--spatial_order]
 //
 // --sizes: the size of each object a node or radio holds (issue 43 §3, memory per
 // node; docs/performance.md "Memory per node"). Heap blocks they own are massif's.
@@ -112,6 +113,7 @@ struct ScaleOptions {
   int flows = 16;
   bool gateway_trees = false;
   bool down = false;  // with gateway_trees: a flow down to each counted flow's station too
+  bool spatial_order = false;  // the same nodes listed along a Hilbert curve (spatial_order)
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -218,9 +220,54 @@ nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees, boo
   return flows;
 }
 
+// The distance along a Hilbert curve over a 2^16 x 2^16 grid of the point (x, y).
+std::uint64_t hilbert_index(std::uint32_t x, std::uint32_t y) {
+  std::uint64_t d = 0;
+  for (std::uint32_t s = 1U << 15; s > 0; s /= 2) {
+    const std::uint32_t rx = (x & s) > 0 ? 1 : 0, ry = (y & s) > 0 ? 1 : 0;
+    d += static_cast<std::uint64_t>(s) * s * ((3 * rx) ^ ry);
+    if (ry == 0) {  // rotate the quadrant
+      if (rx == 1) x = s - 1 - x, y = s - 1 - y;
+      std::swap(x, y);
+    }
+  }
+  return d;
+}
+
+// --spatial_order: the same network, nodes, ids and flows, but every node listed
+// explicitly in the order of a Hilbert curve over their positions instead of the
+// random placement's draw order. Node indices (and so where the simulator's
+// per-node state lies in memory, allocated node by node) then follow space:
+// a transmission's receivers are near each other in the lists. This measures how
+// much of the cost per event at scale is the memory layout's locality (issue 43 §2);
+// the runs differ from the unsorted ones only by the order of nodes' indices
+// (ties and per-index streams), not by the network.
+nlohmann::json in_spatial_order(const nlohmann::json& doc) {
+  const Scenario s = parse_scenario(doc);
+  double side = 1.0;
+  for (const NodeConfig& n : s.nodes) side = std::max({side, n.position->x_m, n.position->y_m});
+  std::vector<std::pair<std::uint64_t, std::size_t>> order;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    const auto cell = [&](double v) { return static_cast<std::uint32_t>(std::min(65535.0, v / side * 65535.0)); };
+    order.emplace_back(hilbert_index(cell(s.nodes[i].position->x_m), cell(s.nodes[i].position->y_m)), i);
+  }
+  std::sort(order.begin(), order.end());
+  nlohmann::json out = doc;
+  out.erase("node_groups");
+  out["nodes"] = nlohmann::json::array();
+  for (const auto& [key, i] : order) {
+    const NodeConfig& n = s.nodes[i];
+    nlohmann::json node = {{"id", n.id}, {"position_m", {n.position->x_m, n.position->y_m}}};
+    if (n.role == NodeRole::gateway) node["role"] = "gateway";
+    out["nodes"].push_back(node);
+  }
+  return out;
+}
+
 void scale_one(int count, const ScaleOptions& o) {
   nlohmann::json doc = scale_scenario(count, o.seconds, o.gateway_trees);
   doc["flows"] = scale_flows(parse_scenario(doc), o.flows, o.gateway_trees, o.down);
+  if (o.spatial_order) doc = in_spatial_order(doc);
   // Flows some node of which has no route (an isolated node) are left out.
   for (int attempt = 0;; ++attempt) {
     auto start = std::chrono::steady_clock::now();
@@ -351,6 +398,8 @@ int main(int argc, char** argv) {
       scale_options.gateway_trees = true;
     } else if (std::strcmp(argv[i], "--down") == 0) {
       scale_options.down = true;
+    } else if (std::strcmp(argv[i], "--spatial_order") == 0) {
+      scale_options.spatial_order = true;
     } else {
       args.push_back(argv[i]);
     }
