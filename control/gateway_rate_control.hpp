@@ -41,9 +41,9 @@
 // per-flow cap, its early RED drops, a full buffer; 001 Sec. 5.2), and each report
 // interval's data arrival rate into the gateway queue.
 #include <cstdint>
-#include <span>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
