@@ -369,6 +369,7 @@ void print_sizes() {
   row("  phy::RadioStats", sizeof(phy::RadioStats));
   row("phy::PhyProfile (the medium's, one per profile)", sizeof(phy::PhyProfile));
   row("phy::ReceptionConfig (the medium's)", sizeof(phy::ReceptionConfig));
+  row("NodeConfig (the scenario's, per node)", sizeof(NodeConfig));
   row("RadioConfig (the scenario's)", sizeof(RadioConfig));
   row("  MacParams (shared unless overridden)", sizeof(MacParams));
   row("Node (per node)", sizeof(Node));

@@ -32,7 +32,7 @@ NODE = re.compile(r"(\s*)n(\d+): (\d+) (.*)")
 # make_unique names the routing tables and the ledger among its template arguments).
 GROUPS = [
     ("Node", r"make_unique<wmnsim::Node\b|network\.cpp:92\)"),
-    ("PHY links (per neighbour)", r"fill_links|std::vector<wmnsim::phy::Link"),
+    ("PHY links (per neighbour)", r"fill_links|neighbour_lists|std::vector<wmnsim::phy::Link"),
     ("the medium's delivery order (per neighbour)", r"sort_deliveries"),
     ("routing graph and tables", r"routing_detail|RoutingTables|NextHop|adjacency_list"),
     ("mac::AccessFunction", r"AccessFunction"),

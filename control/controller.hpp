@@ -18,12 +18,14 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/decision_observer.hpp"
+#include "core/flat_lists.hpp"
 #include "core/node.hpp"
 #include "core/routing.hpp"
 #include "core/sample_budget.hpp"
@@ -69,10 +71,12 @@ struct ControlContext {
   const Routing& routing;
   std::vector<NodeInfo> node_info;
   std::vector<Node*> nodes;                  // by scenario node index
-  std::vector<std::vector<mac::Mac*>> macs;  // by scenario node index, in radio order; empty for hosts
+  // By scenario node index, in radio order; empty for hosts. The network's own
+  // lists (mac::MacNetwork::node_macs), not a copy: they outlive the controllers.
+  const FlatLists<mac::Mac*>& macs;
   // By scenario node index: the wired links it sends on, in interface order (after
   // its radios: RoutingLink numbering); a controller may replace their queues.
-  std::vector<std::vector<link::WiredLink*>> wired;
+  FlatLists<link::WiredLink*> wired;
   std::vector<FlowInfo> flows;               // by scenario flow index
   // Where the capacity model's B comes from, for fair_shares.
   struct MacCapacityChoice {

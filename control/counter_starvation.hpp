@@ -36,7 +36,7 @@ class CounterStarvation final : public Controller {
 
  private:
   void on_stop() override;
-  mac::Mac& mac_of(const Change& c) { return *context().macs.at(c.node).at(c.radio); }
+  mac::Mac& mac_of(const Change& c) { return *context().macs.at(c.node, c.radio); }
 
   const CounterStarvationParams& params_;
   std::vector<Change> changes_;

@@ -42,7 +42,7 @@ void EdcaAckPriority::start() {
 
 void EdcaAckPriority::on_stop() {
   for (const Change& c : changes_) {
-    mac::Mac& mac = *context().macs.at(c.node).at(c.radio);
+    mac::Mac& mac = *context().macs.at(c.node, c.radio);
     // Only what this controller changed: another (edca_txop) may own the TXOP.
     EdcaParams data = mac.params(params_.data_category);
     data.aifsn = c.data_before.aifsn;

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -140,7 +141,7 @@ class GatewayRateControl final : public Controller, private NodeSubscriber {
   bool idle_check_armed_ = false;
   std::optional<double> mac_capacity_bps_;  // B measured (the fastest link rate's with "auto"); empty: not measured
   std::uint32_t gateway_ = 0;
-  std::vector<mac::Mac*> macs_;
+  std::span<mac::Mac* const> macs_;  // the gateway's (ControlContext::macs)
   link::PacketClassifier classifier_;
   std::map<std::uint32_t, ClassState> classes_;  // by class id: node index or flow index
   std::vector<link::AggregateShaper*> aggregate_shapers_;

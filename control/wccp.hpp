@@ -17,6 +17,7 @@
 // Each node's timer runs on its own average control interval (Eq. 17).
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "control/controller.hpp"
@@ -35,7 +36,7 @@ class Wccp final : public Controller, private NodeSubscriber {
 
   struct NodeState {
     std::uint32_t node = 0;
-    std::vector<mac::Mac*> macs;
+    std::span<mac::Mac* const> macs;  // the node's (ControlContext::macs)
     std::vector<Time> busy_at_start;  // per MAC, when the interval began
     Time interval_start;
     WccpFeedback feedback;

@@ -3,13 +3,14 @@
 // scenario share.
 
 #include <array>
+#include <cstdint>
 #include <string_view>
 
 #include "core/enum_names.hpp"
 
 namespace wmnsim {
 
-enum class NodeRole { mesh, gateway, host };
+enum class NodeRole : std::uint8_t { mesh, gateway, host };  // one byte: a NodeConfig's field
 
 inline constexpr std::array<EnumName<NodeRole>, 3> kNodeRoles{
     {{"mesh", NodeRole::mesh}, {"gateway", NodeRole::gateway}, {"host", NodeRole::host}}};

@@ -145,17 +145,17 @@ void for_each_pair_within(const Radios& specs, double reach_m, F&& f) {
   }
 }
 
-// Fills the neighbour lists from the links found, in any order: each list gets
-// exactly its size (no spare capacity, and no trail of freed smaller arrays from
-// growing it link by link), sorted by `to`, the order the all-pairs loop produced
-// (radio r got the pairs (a, r), a < r, in increasing a, then (r, b) in increasing b).
-void fill_links(std::vector<std::vector<Link>>& links, std::vector<std::pair<RadioId, Link>>& found) {
-  std::vector<std::uint32_t> count(links.size(), 0);
-  for (const auto& f : found) ++count[f.first];
-  for (std::size_t r = 0; r < links.size(); ++r) links[r].reserve(count[r]);
-  for (const auto& [from, link] : found) links[from].push_back(link);
+// The neighbour lists from the links found, in any order: sorted by `to`, the
+// order the all-pairs loop produced (radio r got the pairs (a, r), a < r, in
+// increasing a, then (r, b) in increasing b).
+FlatLists<Link> neighbour_lists(std::size_t radios, std::vector<std::pair<RadioId, Link>>& found) {
+  FlatLists<Link> links = FlatLists<Link>::from_pairs(radios, found);
   std::vector<std::pair<RadioId, Link>>().swap(found);
-  for (auto& l : links) std::sort(l.begin(), l.end(), [](const Link& x, const Link& y) { return x.to < y.to; });
+  for (std::size_t r = 0; r < radios; ++r) {
+    const std::span<Link> l = links[r];
+    std::sort(l.begin(), l.end(), [](const Link& x, const Link& y) { return x.to < y.to; });
+  }
+  return links;
 }
 
 }  // namespace
@@ -198,7 +198,6 @@ namespace {
 void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_links) {
   if (link_rules_.by_range) throw std::logic_error("range reception needs connect_by_range");
   const std::size_t n = radios_.size();
-  links_.assign(n, {});
   const PowerDbm cutoff = delivery_cutoff();
   std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
@@ -222,7 +221,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
       found.emplace_back(from, Link{to, reach, p.to_mw(), p, delay});
     }
   });
-  fill_links(links_, found);
+  links_ = neighbour_lists(n, found);
   sort_deliveries();
   connected_ = true;
 }
@@ -230,7 +229,6 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
 void Medium::connect_by_range(const RangeModel& ranges, double interference_range_m, std::size_t max_links) {
   if (!link_rules_.by_range) throw std::logic_error("connect_by_range needs range reception");
   const std::size_t n = radios_.size();
-  links_.assign(n, {});
   const double reach_m = std::max(ranges.cs_range_m, interference_range_m);
   std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
   for_each_pair_within(placements_, reach_m, [&](RadioId a, RadioId b, double d) {
@@ -241,37 +239,41 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
     found.emplace_back(a, Link{b, reach, nominal.to_mw(), nominal, propagation_delay(d)});
     found.emplace_back(b, Link{a, reach, nominal.to_mw(), nominal, propagation_delay(d)});
   });
-  fill_links(links_, found);
+  links_ = neighbour_lists(n, found);
   sort_deliveries();
   connected_ = true;
 }
 
 void Medium::sort_deliveries() {
-  delivery_order_.assign(links_.size(), {});
-  faint_.assign(links_.size(), {});
+  delivery_order_ = {};
+  faint_ = {};
   // Signals that can never be locked onto only add energy (sinr reception): they
   // are handed to the radio as intervals rather than delivered as events.
   const bool intervals = link_rules_.faint_as_intervals;
   std::vector<double> faint_bound(links_.size(), 0.0);
   for (std::size_t r = 0; r < links_.size(); ++r) {
-    const std::vector<Link>& links = links_[r];
-    DeliveryOrder& order = delivery_order_[r];
+    const std::span<const Link> links = links_[r];
+    delivery_order_.add_list();
+    faint_.add_list();
     for (std::uint32_t i = 0; i < links.size(); ++i) {
       if (intervals && !links[i].reach.decodable) {
-        faint_[r].push_back(i);
+        faint_.push_back(i);
         faint_bound[links[i].to] += links[i].power.mw();
       } else {
-        order.push_back(Delivery{i, placements_[links[i].to].node});
+        delivery_order_.push_back(Delivery{i, placements_[links[i].to].node});
       }
     }
+    const std::span<Delivery> order = delivery_order_[r];
     std::stable_sort(order.begin(), order.end(),
                      [&](const Delivery& a, const Delivery& b) { return links[a.link].delay < links[b.link].delay; });
   }
+  delivery_order_.shrink_to_fit();
+  faint_.shrink_to_fit();
   for (std::size_t r = 0; r < links_.size(); ++r) radios_[r]->set_faint_bound(PowerMw(faint_bound[r]));
 }
 
 const Link* Medium::link(RadioId from, RadioId to) const {
-  const std::vector<Link>& links = links_[from];
+  const std::span<const Link> links = links_[from];
   const auto it = std::lower_bound(links.begin(), links.end(), to, [](const Link& l, RadioId r) { return l.to < r; });
   return it != links.end() && it->to == to ? &*it : nullptr;
 }
@@ -288,9 +290,9 @@ std::uint32_t Medium::allocate_in_flight() {
 
 void Medium::transmit(RadioId from, const PhyFrame& frame) {
   if (!connected_) throw std::logic_error("Medium::transmit before connect()");
-  const std::vector<Link>& links = links_[from];
-  const DeliveryOrder& order = delivery_order_[from];
-  const std::vector<std::uint32_t>& faint = faint_[from];
+  const std::span<const Link> links = links_[from];
+  const std::span<const Delivery> order = delivery_order_[from];
+  const std::span<const std::uint32_t> faint = faint_[from];
   Scheduler& s = sim_.scheduler();
   Time last_delay;
   if (!order.empty()) last_delay = links[order.back().link].delay;
@@ -338,8 +340,8 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
 void Medium::deliver_starts(std::uint32_t slot) {
   Scheduler& s = sim_.scheduler();
   InFlight& f = in_flight_[slot];  // a deque: stays valid while listeners transmit
-  const std::vector<Link>& links = links_[f.from];
-  const DeliveryOrder& order = delivery_order_[f.from];
+  const std::span<const Link> links = links_[f.from];
+  const std::span<const Delivery> order = delivery_order_[f.from];
   for (;;) {
     const Link& l = links[order[f.next_start++].link];
     radios_[l.to]->signal_start(slot, f.frame, l.power, l.reach);
@@ -357,8 +359,8 @@ void Medium::deliver_starts(std::uint32_t slot) {
 void Medium::deliver_ends(std::uint32_t slot) {
   Scheduler& s = sim_.scheduler();
   InFlight& f = in_flight_[slot];
-  const std::vector<Link>& links = links_[f.from];
-  const DeliveryOrder& order = delivery_order_[f.from];
+  const std::span<const Link> links = links_[f.from];
+  const std::span<const Delivery> order = delivery_order_[f.from];
   for (;;) {
     const RadioId to = links[order[f.next_end++].link].to;
     if (f.next_end == order.size()) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/block_pool.hpp"
+#include "core/flat_lists.hpp"
 #include "core/simulation.hpp"
 #include "phy/air_observer.hpp"
 #include "phy/propagation.hpp"
@@ -169,7 +170,6 @@ class Medium {
     std::uint32_t link;  // index into the sender's links
     ContextId context;   // placements_[links[link].to].node
   };
-  using DeliveryOrder = std::vector<Delivery>;
   std::uint32_t allocate_in_flight();
   // The end of signal `slot` (f, in_flight_[slot], found once by the walk) at `to`.
   void signal_ends(InFlight& f, std::uint32_t slot, RadioId to);
@@ -197,9 +197,10 @@ class Medium {
   // and their MACs refer to: a deque, so that references stay valid as it grows.
   std::deque<PhyProfile> profiles_;
   std::vector<std::unique_ptr<Radio>> radios_;
-  std::vector<std::vector<Link>> links_;
-  std::vector<DeliveryOrder> delivery_order_;
-  std::vector<std::vector<std::uint32_t>> faint_;  // per sender, link indices
+  // Per sender (by RadioId), each list in one array (core/flat_lists.hpp).
+  FlatLists<Link> links_;
+  FlatLists<Delivery> delivery_order_;
+  FlatLists<std::uint32_t> faint_;  // link indices
   std::deque<InFlight> in_flight_;  // a deque: references stay valid while listeners transmit
   std::uint32_t free_in_flight_ = kNone;
   std::uint64_t signals_delivered_ = 0;

@@ -9,12 +9,18 @@ namespace wmnsim {
 
 namespace {
 
-FlowSampler::Sources network_sources(Network& network, const transport::TransportRegistry& transports) {
+FlowSampler::Sources network_sources(Network& network, const transport::TransportRegistry& transports,
+                                     const std::vector<std::string>& kinds) {
   FlowSampler::Sources s;
   const Scenario& scenario = network.scenario();
   for (std::size_t i = 0; i < scenario.flows.size(); ++i) s.flows.push_back({scenario.flows[i].id, &network.flow(i)});
   s.ledger = &network.ledger();
-  for (const NodeConfig& n : scenario.nodes) s.node_ids.push_back(n.id);
+  // Only the per-node series names nodes: otherwise no copy of every id is held
+  // for the run (32 B a node; issue 43 §3).
+  if (std::find(kinds.begin(), kinds.end(), "weighted_intra_mesh_loss") != kinds.end()) {
+    s.node_ids.reserve(scenario.nodes.size());
+    for (const NodeConfig& n : scenario.nodes) s.node_ids.push_back(n.id);
+  }
   s.known_series = transport::series_kinds(transports);
   return s;
 }
@@ -62,7 +68,7 @@ FlowSampler::FlowSampler(Scheduler& scheduler, Sources sources, Time interval, c
 
 FlowSampler::FlowSampler(Network& network, const transport::TransportRegistry& transports, Time interval,
                          const std::vector<std::string>& kinds)
-    : FlowSampler(network.simulation().scheduler(), network_sources(network, transports), interval, kinds) {}
+    : FlowSampler(network.simulation().scheduler(), network_sources(network, transports, kinds), interval, kinds) {}
 
 FlowSampler::~FlowSampler() { scheduler_.cancel(next_); }
 

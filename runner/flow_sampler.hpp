@@ -38,7 +38,7 @@ class FlowSampler {
   struct Sources {
     std::vector<Flow> flows;
     const PacketLedger* ledger = nullptr;  // weighted_intra_mesh_loss: node_drops()
-    std::vector<std::string> node_ids;     // by ledger node index
+    std::vector<std::string> node_ids;     // by ledger node index (weighted_intra_mesh_loss: its sample ids)
     // Units of the kinds transports can offer, for a kind requested while no flow
     // of this run offers it (written with no rows).
     std::vector<transport::FlowSeriesKind> known_series;

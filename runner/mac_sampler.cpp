@@ -10,7 +10,7 @@
 namespace wmnsim::mac {
 
 MacSampler::MacSampler(Simulation& sim, std::vector<Radio> radios, Time interval, const std::vector<std::string>& kinds)
-    : sim_(sim), radios_(std::move(radios)), interval_(interval), last_(radios_.size()) {
+    : sim_(sim), radios_(std::move(radios)), interval_(interval) {
   if (interval_ <= Time::zero()) throw std::invalid_argument("MAC sampler: the interval must be positive");
   const auto wants = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
   busyness_ = wants("channel_busyness");
@@ -25,6 +25,9 @@ MacSampler::~MacSampler() { sim_.scheduler().cancel(next_); }
 
 void MacSampler::start() {
   if (!(busyness_ || busyness_ns2_ || queue_ || cw_ || drops_ || txop_)) return;
+  // Only a sampling run differences counters: without a MAC time series no radio
+  // holds a record (24 B each; issue 43 §3).
+  last_.assign(radios_.size(), Last{});
   next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
 
@@ -168,8 +171,8 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed, Delay
   nlohmann::ordered_json row;
   // Not the sample id ("R9/1"): ':' keeps the reference metric name
   // radios/<id>/<column> readable, and radio 0 gets an index too.
-  radio_column::id.set(row, std::string(r.node) + ":" + std::to_string(r.radio_index));
-  radio_column::node.set(row, std::string(r.node));
+  radio_column::id.set(row, std::string(r.node()) + ":" + std::to_string(r.radio_index));
+  radio_column::node.set(row, std::string(r.node()));
   radio_column::radio.set(row, static_cast<std::uint64_t>(r.radio_index));
   radio_column::channel.set(row, static_cast<std::int64_t>(r.mac->radio().channel()));
   const nlohmann::ordered_json t = totals(mac, elapsed);

@@ -43,15 +43,24 @@ namespace wmnsim::mac {
 class MacSampler {
  public:
   struct Radio {
-    Mac* mac;
+    Radio(Mac* radio_mac, std::string_view node_id, std::size_t index)
+        : mac(radio_mac),
+          node_chars(node_id.data()),
+          node_size(static_cast<std::uint32_t>(node_id.size())),
+          radio_index(static_cast<std::uint32_t>(index)) {}
     // The node's id, the scenario's (alive for the run): not a copy per radio, nor
     // the sample id beside it (issue 43 §3).
-    std::string_view node;
-    std::size_t radio_index;
+    std::string_view node() const { return {node_chars, node_size}; }
     // The sample id: "<node id>" for radio 0, "<node id>/<radio>" for the others.
     std::string id() const {
-      return radio_index == 0 ? std::string(node) : std::string(node) + "/" + std::to_string(radio_index);
+      return radio_index == 0 ? std::string(node()) : std::string(node()) + "/" + std::to_string(radio_index);
     }
+
+    Mac* mac;
+    // A string_view's parts, with 32-bit sizes: 24 B a radio, not 32 (issue 43 §3).
+    const char* node_chars;
+    std::uint32_t node_size;
+    std::uint32_t radio_index;
   };
 
   // `kinds` are the requested time series kinds; others are ignored here.
@@ -90,7 +99,7 @@ class MacSampler {
   std::vector<Radio> radios_;
   Time interval_;
   bool busyness_ = false, busyness_ns2_ = false, queue_ = false, cw_ = false, drops_ = false, txop_ = false;
-  std::vector<Last> last_;
+  std::vector<Last> last_;  // per radio, from start(), and only when sampling
   std::vector<TimeSeries::Sample> busy_samples_, busy_ns2_samples_, queue_samples_, cw_samples_, drop_samples_;
   std::vector<TimeSeries::Sample> txop_frame_samples_, txop_time_samples_;
   EventId next_{};

@@ -162,6 +162,9 @@ void Network::build_flows() {
 }
 
 void Network::build_controllers(const control::ControllerRegistry& registry) {
+  // Only controllers read the context: without them it would hold a record, a node
+  // pointer and a wired-link list per node for nobody (issue 43 §3).
+  if (scenario_.controllers.empty()) return;
   control_context_ = std::make_unique<control::ControlContext>(
       control::ControlContext{sim_, routing_, {}, {}, macs_.node_macs, {}, {}, {}, {}, {}});
   // The time series are bounded before the run (at most kMaxTimeseriesSamples); the
@@ -223,12 +226,13 @@ void Network::build_controllers(const control::ControllerRegistry& registry) {
     std::erase(heard, node);
     return heard;
   };
-  control_context_->wired.resize(scenario_.nodes.size());
+  std::vector<std::pair<std::uint32_t, link::WiredLink*>> wired;  // (node, link)
   for (std::size_t k = 0; k < scenario_.links.size(); ++k) {
     // In the order build_wired_links added them, which is each node's interface order.
-    control_context_->wired.at(scenario_.links[k].a).push_back(wired_links_.at(2 * k).get());
-    control_context_->wired.at(scenario_.links[k].b).push_back(wired_links_.at(2 * k + 1).get());
+    wired.emplace_back(static_cast<std::uint32_t>(scenario_.links[k].a), wired_links_.at(2 * k).get());
+    wired.emplace_back(static_cast<std::uint32_t>(scenario_.links[k].b), wired_links_.at(2 * k + 1).get());
   }
+  control_context_->wired = FlatLists<link::WiredLink*>::from_pairs(scenario_.nodes.size(), wired);
   const bool edca = scenario_.mac.type == MacType::edca;
   for (std::size_t i = 0; i < scenario_.flows.size(); ++i) {
     const FlowConfig& f = scenario_.flows[i];

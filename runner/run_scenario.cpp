@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,9 +32,10 @@ namespace {
 
 std::vector<mac::MacSampler::Radio> sampled_radios(Network& net) {
   std::vector<mac::MacSampler::Radio> radios;
+  radios.reserve(net.macs().node_macs.items().size());  // held for the run: no spare capacity
   const Scenario& s = net.scenario();
   for (std::size_t n = 0; n < s.nodes.size(); ++n) {
-    const auto& macs = net.macs().node_macs[n];
+    const std::span<mac::Mac* const> macs = net.macs().node_macs[n];
     for (std::size_t r = 0; r < macs.size(); ++r) {
       radios.push_back({macs[r], s.nodes[n].id, r});
     }
@@ -228,7 +230,7 @@ void write_nodes(Network& net, Results& out, Time stop, DelaySummaries& summarie
     node_column::weighted_loss_bps.set(
         row, window_s > 0 ? static_cast<double>(d.window_total.hop_weighted_bits) / window_s : 0.0);
     // MAC totals summed over the node's radios (busyness: the mean); hosts have none.
-    const auto& macs = net.macs().node_macs[n];
+    const std::span<mac::Mac* const> macs = net.macs().node_macs[n];
     nlohmann::ordered_json mac_sum;
     for (const mac::Mac* m : macs) {
       const nlohmann::ordered_json totals = mac::MacSampler::totals(*m, elapsed);

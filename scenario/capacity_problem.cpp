@@ -56,8 +56,8 @@ ScenarioCapacity capacity_problem(const Scenario& scenario, const phy::PhyNetwor
     }
     return it->second;
   };
-  for (const auto& radios : net.node_radios) {
-    for (const phy::RadioId from : radios) {
+  for (std::size_t n = 0; n < net.node_radios.size(); ++n) {
+    for (const phy::RadioId from : net.node_radios[n]) {
       for (const phy::Link& l : medium.neighbours(from)) {
         if (medium.node_of(l.to) == medium.node_of(from)) continue;
         if (medium.channel_of(l.to) != medium.channel_of(from)) continue;

@@ -54,7 +54,6 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
   if (node_drops.size() != scenario.nodes.size()) throw std::invalid_argument("build_macs: one DropSink per node");
   MacNetwork net;
   net.macs.resize(phy.medium->radio_count());
-  net.node_macs.resize(scenario.nodes.size());
   const link::QueueContext context = queue_context(scenario);
   // One MacTiming per radio profile, shared by the MACs (the control rate is the
   // network's): the medium keeps one copy of each profile, so its address names it.
@@ -68,6 +67,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
   };
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
+    net.node_macs.add_list();
     for (std::size_t r = 0; r < phy.node_radios[n].size(); ++r) {
       const phy::RadioId id = phy.node_radios[n][r];
       MacConfig config;
@@ -80,10 +80,11 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
       install_queues(*mac, scenario.mac.type, *node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);
-      net.node_macs[n].push_back(mac.get());
+      net.node_macs.push_back(mac.get());
       net.macs[id] = std::move(mac);
     }
   }
+  net.node_macs.shrink_to_fit();
   return net;
 }
 

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "core/flat_lists.hpp"
 #include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
 #include "mac/mac.hpp"
@@ -18,7 +19,7 @@ namespace wmnsim::mac {
 
 struct MacNetwork {
   std::vector<std::unique_ptr<Mac>> macs;           // by radio id
-  std::vector<std::vector<Mac*>> node_macs;          // by scenario node index, in radio order
+  FlatLists<Mac*> node_macs;                        // by scenario node index, in radio order
 };
 
 // What the scenario's queue disciplines may know of it (link/packet_classifier.hpp):

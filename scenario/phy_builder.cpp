@@ -144,9 +144,9 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
   // Radio -> (node index, antenna gain), for the gain function below.
   std::vector<std::size_t> radio_node;
   std::vector<double> antenna_gain;
-  net.node_radios.resize(scenario.nodes.size());
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
+    net.node_radios.add_list();
     if (!node.position) continue;  // hosts are wired only
     for (std::size_t r = 0; r < node.radios.size(); ++r) {
       const RadioConfig& rc = node.radios[r];
@@ -155,11 +155,12 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
       const RadioId id = net.medium->add_radio(
           RadioSpec{static_cast<ContextId>(n), at, rc.channel, PowerDbm(rc.tx_power_dbm), net.profile},
           sim.random().stream("node", node.id, "rx_error/" + std::to_string(r)));
-      net.node_radios[n].push_back(id);
+      net.node_radios.push_back(id);
       radio_node.push_back(n);
       antenna_gain.push_back(rc.antenna_gain_dbi);
     }
   }
+  net.node_radios.shrink_to_fit();
 
   if (prop.model == wmnsim::PropagationModel::range) {
     connect_within_cap(scenario, [&] {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/flat_lists.hpp"
 #include "scenario/scenario.hpp"
 #include "core/simulation.hpp"
 #include "phy/channel.hpp"  // channel_frequency_hz
@@ -16,7 +17,7 @@ namespace wmnsim::phy {
 
 struct PhyNetwork {
   std::unique_ptr<Medium> medium;
-  std::vector<std::vector<RadioId>> node_radios;  // by scenario node index; empty for hosts
+  FlatLists<RadioId> node_radios;  // by scenario node index; empty for hosts
   PhyProfile profile;
   const Mcs* basic_rate = nullptr;                // control frames and broadcasts
   const Mcs* fixed_data_rate = nullptr;           // nullptr: "auto", chosen per link

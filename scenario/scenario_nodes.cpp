@@ -428,6 +428,9 @@ void parse_nodes(const nlohmann::json* nodes, const nlohmann::json* groups, Pars
     capped = too_many(pointer_join("/node_groups", i));
   }
   check_colocated(ctx);
+  // The records are held for the whole run: no spare capacity from growing the
+  // vector node by node (up to half of it; issue 43 §3).
+  ctx.scenario.nodes.shrink_to_fit();
   if (!ctx.shadowing_seed_given) {
     ctx.scenario.propagation.shadowing.seed = topology_seed(ctx.placement_seeds);
   }

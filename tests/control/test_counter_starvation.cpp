@@ -49,7 +49,7 @@ nlohmann::json tree(const nlohmann::json& controllers, const std::string& mac_ty
 
 int cw_min_of(const Network& net, const Scenario& s, const std::string& node,
               AccessCategory ac = AccessCategory::ac_be) {
-  return net.macs().node_macs.at(*s.find_node(node)).at(0)->params(ac).cw_min;
+  return net.macs().node_macs.at(*s.find_node(node), 0)->params(ac).cw_min;
 }
 
 TEST(CounterStarvation, RaisesCwMinOfTheGatewaysOneHopNeighboursOnly) {
@@ -164,7 +164,7 @@ class Probe final : public control::Controller {
  public:
   using Controller::Controller;
   void start() override {
-    auto& gw = *context().macs.at(*context().find_node("GW")).at(0);
+    auto& gw = *context().macs.at(*context().find_node("GW"), 0);
     gw.set_cw_min(AccessCategory::ac_be, 16);
     every(Time::ms(100), [this] { ++ticks_; });
   }

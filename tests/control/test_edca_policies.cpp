@@ -32,7 +32,7 @@ nlohmann::json parking_lot(const nlohmann::json& controllers, double seconds = 2
 }
 
 mac::Mac& mac_of(const Network& net, const Scenario& s, const std::string& node, std::size_t radio) {
-  return *net.macs().node_macs.at(*s.find_node(node)).at(radio);
+  return *net.macs().node_macs.at(*s.find_node(node), radio);
 }
 
 EdcaParams be(const Network& net, const Scenario& s, const std::string& node, std::size_t radio) {

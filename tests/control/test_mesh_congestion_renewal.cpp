@@ -80,7 +80,7 @@ std::size_t node_index(const Network& net, const std::string& id) {
   throw std::runtime_error("no node " + id);
 }
 std::uint32_t radio_of_node(const Network& net, const std::string& id) {
-  return net.macs().node_macs.at(node_index(net, id)).at(0)->address();
+  return net.macs().node_macs.at(node_index(net, id), 0)->address();
 }
 
 // The controller's state of `radio` (tests reach into it only to stage an instant).
@@ -138,7 +138,7 @@ Recorded run_with(const nlohmann::json& keys, double seconds = 4.0, std::uint64_
   Recorded out;
   out.decisions = std::move(rec.decisions);
   for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-    out.radio[s.nodes[i].id] = net.macs().node_macs.at(i).at(0)->address();
+    out.radio[s.nodes[i].id] = net.macs().node_macs.at(i, 0)->address();
   }
   return out;
 }

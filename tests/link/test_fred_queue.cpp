@@ -306,7 +306,7 @@ TEST(FredScenario, KeysAreParsedInheritedAndBuiltIntoEveryQueue) {
   Simulation sim(1);
   Network net(sim, s);
   const auto fred_of = [&](std::size_t node) {
-    return dynamic_cast<const FredQueue*>(&net.macs().node_macs.at(node).at(0)->queue(AccessCategory::ac_be));
+    return dynamic_cast<const FredQueue*>(&net.macs().node_macs.at(node, 0)->queue(AccessCategory::ac_be));
   };
   const FredQueue* a = fred_of(0);
   const FredQueue* over = fred_of(1);

@@ -56,7 +56,7 @@ std::string read_text(const std::filesystem::path& p) {
 }
 
 int cw_min_of(const Network& net, const Scenario& s, const std::string& node) {
-  return net.macs().node_macs.at(*s.find_node(node)).at(0)->params(AccessCategory::ac_be).cw_min;
+  return net.macs().node_macs.at(*s.find_node(node), 0)->params(AccessCategory::ac_be).cw_min;
 }
 
 // ---- a controller ---------------------------------------------------------------
@@ -230,7 +230,7 @@ TEST(PluginQueueDiscipline, BuiltIntoEveryMacQueueAndRun) {
   const Scenario s = parse_scenario(udp_overload(), registries);
   Simulation sim(1);
   Network net(sim, s, registries.controllers);
-  const mac::Mac& a = *net.macs().node_macs.at(0).at(0);
+  const mac::Mac& a = *net.macs().node_macs.at(0, 0);
   const auto* q = dynamic_cast<const test::HeadDropQueue*>(&a.queue(AccessCategory::ac_be));
   ASSERT_NE(q, nullptr);
   sim.run_until(Time::s(1));
@@ -250,7 +250,7 @@ TEST(PluginQueueDiscipline, EdcaGetsOneQueuePerAccessCategory) {
   const Scenario s = parse_scenario(doc, registries);
   Simulation sim(1);
   Network net(sim, s, registries.controllers);
-  const mac::Mac& a = *net.macs().node_macs.at(0).at(0);
+  const mac::Mac& a = *net.macs().node_macs.at(0, 0);
   std::set<const link::QueueDiscipline*> queues;
   for (const AccessCategory ac : {AccessCategory::ac_bk, AccessCategory::ac_be, AccessCategory::ac_vi,
                                   AccessCategory::ac_vo}) {
