@@ -17,15 +17,38 @@ Medium::Medium(Simulation& sim, ReceptionConfig reception)
     : sim_(sim), reception_(reception), link_rules_(link_rules(reception)) {}
 
 RadioId Medium::add_radio(const RadioSpec& spec, RandomStream error_draws) {
+  const std::uint32_t first = 0;
+  add_radios(std::span(&spec, 1), std::span(&error_draws, 1), std::span(&first, 1));
+  return static_cast<RadioId>(radios_.size() - 1);
+}
+
+void Medium::add_radios(std::span<const RadioSpec> specs, std::span<const RandomStream> error_draws,
+                        std::span<const std::uint32_t> build_order) {
   if (connected_) throw std::logic_error("Medium::add_radio after connect()");
-  const auto id = static_cast<RadioId>(radios_.size());
-  placements_.push_back(Placement{spec.node, spec.channel, spec.position, spec.tx_power});
-  auto profile = std::find_if(profiles_.begin(), profiles_.end(),
-                              [&](const PhyProfile& p) { return same_profile(p, spec.profile); });
-  if (profile == profiles_.end()) profile = profiles_.insert(profiles_.end(), spec.profile);
-  radios_.push_back(std::make_unique<Radio>(*this, id, spec.node, spec.channel, spec.tx_power, *profile, reception_,
-                                            error_draws));
-  return id;
+  if (error_draws.size() != specs.size() || build_order.size() != specs.size()) {
+    throw std::invalid_argument("Medium::add_radios: one stream and one place in the build order per radio");
+  }
+  std::vector<bool> placed(specs.size(), false);
+  for (const std::uint32_t k : build_order) {
+    if (k >= specs.size() || placed[k]) throw std::invalid_argument("Medium::add_radios: the build order is no permutation");
+    placed[k] = true;
+  }
+  const std::size_t first = radios_.size();
+  std::vector<const PhyProfile*> profiles;
+  profiles.reserve(specs.size());
+  for (const RadioSpec& spec : specs) {
+    placements_.push_back(Placement{spec.node, spec.channel, spec.position, spec.tx_power});
+    auto profile = std::find_if(profiles_.begin(), profiles_.end(),
+                                [&](const PhyProfile& p) { return same_profile(p, spec.profile); });
+    if (profile == profiles_.end()) profile = profiles_.insert(profiles_.end(), spec.profile);
+    profiles.push_back(&*profile);
+  }
+  radios_.resize(first + specs.size());
+  for (const std::uint32_t k : build_order) {
+    const RadioSpec& spec = specs[k];
+    radios_[first + k] = std::make_unique<Radio>(*this, static_cast<RadioId>(first + k), spec.node, spec.channel,
+                                                 spec.tx_power, *profiles[k], reception_, error_draws[k]);
+  }
 }
 
 Time Medium::propagation_delay(double distance) const {

@@ -88,6 +88,14 @@ class Medium {
 
   // Adds a radio; `error_draws` is its own stream for reception error draws.
   RadioId add_radio(const RadioSpec& spec, RandomStream error_draws);
+  // Adds radios with ids radio_count() onwards in the order of `specs` (each with its
+  // stream), but constructs them, and so allocates their memory, in `build_order`
+  // (a permutation of the specs' places): radios near each other in space then lie
+  // near each other in memory whatever their ids (core/hilbert_order.hpp, issue 43
+  // §2). A radio's construction reads nothing of the others, so the order changes
+  // no result.
+  void add_radios(std::span<const RadioSpec> specs, std::span<const RandomStream> error_draws,
+                  std::span<const std::uint32_t> build_order);
 
   // Builds every radio's neighbour list from the path gains (sinr, threshold, ns2
   // reception). Call once, after the last add_radio. `reach_m` promises that no pair

@@ -86,12 +86,14 @@ void Network::observe_decisions(DecisionObserver* observer) {
 
 void Network::build_nodes() {
   const std::size_t n = scenario_.nodes.size();
-  nodes_.reserve(n);
-  std::vector<DropSink*> drops;
-  for (std::size_t i = 0; i < n; ++i) {
-    nodes_.push_back(std::make_unique<Node>(sim_.scheduler(), static_cast<std::uint32_t>(i), routing_.tables, ledger_));
-    drops.push_back(nodes_.back().get());
+  // Allocated in the nodes' build order (near in space, near in memory: the PHY's
+  // node_build_order); a node's construction reads nothing of the others.
+  nodes_.resize(n);
+  for (const std::uint32_t i : phy_.node_build_order) {
+    nodes_[i] = std::make_unique<Node>(sim_.scheduler(), i, routing_.tables, ledger_);
   }
+  std::vector<DropSink*> drops;
+  for (const auto& node : nodes_) drops.push_back(node.get());
   macs_ = mac::build_macs(sim_, scenario_, phy_, pool_, drops);
   // Interfaces in the routing layer's order: radios first (runner/network_links.hpp).
   for (std::size_t i = 0; i < n; ++i) {

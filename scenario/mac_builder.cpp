@@ -52,6 +52,9 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
 MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork& phy, PacketPool& pool,
                       std::span<DropSink* const> node_drops) {
   if (node_drops.size() != scenario.nodes.size()) throw std::invalid_argument("build_macs: one DropSink per node");
+  if (phy.node_build_order.size() != scenario.nodes.size()) {
+    throw std::invalid_argument("build_macs: the PHY's node build order names every node once (build_phy)");
+  }
   MacNetwork net;
   net.macs.resize(phy.medium->radio_count());
   const link::QueueContext context = queue_context(scenario);
@@ -65,9 +68,11 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
     const phy::Mcs& control = phy.basic_rate != nullptr ? *phy.basic_rate : profile.lowest_rate();
     return timings.emplace_back(&profile, std::make_shared<const MacTiming>(mac_timing(profile, control))).second;
   };
-  for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
+  // Built in the nodes' build order, so that MACs near each other in space lie near
+  // each other in memory (PhyNetwork::node_build_order); nothing a MAC's
+  // construction does depends on the others (its streams are named by its node).
+  for (const std::uint32_t n : phy.node_build_order) {
     const NodeConfig& node = scenario.nodes[n];
-    net.node_macs.add_list();
     for (std::size_t r = 0; r < phy.node_radios[n].size(); ++r) {
       const phy::RadioId id = phy.node_radios[n][r];
       MacConfig config;
@@ -80,9 +85,12 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
       install_queues(*mac, scenario.mac.type, *node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);
-      net.node_macs.push_back(mac.get());
       net.macs[id] = std::move(mac);
     }
+  }
+  for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {  // the lists in the nodes' order
+    net.node_macs.add_list();
+    for (const phy::RadioId id : phy.node_radios[n]) net.node_macs.push_back(net.macs[id].get());
   }
   net.node_macs.shrink_to_fit();
   return net;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "core/hilbert_order.hpp"
 #include "core/input_error.hpp"
 #include "core/not_supported.hpp"
 #include "core/random.hpp"
@@ -128,6 +129,20 @@ void connect_within_cap(const Scenario& scenario, F&& connect) {
 
 }  // namespace
 
+std::vector<std::uint32_t> node_build_order(const Scenario& scenario) {
+  std::vector<PlanePoint> points;
+  std::vector<std::uint32_t> placed, order;
+  for (std::uint32_t n = 0; n < scenario.nodes.size(); ++n) {
+    const std::optional<Position>& p = scenario.nodes[n].position;
+    if (p) placed.push_back(n), points.push_back({p->x_m, p->y_m});
+  }
+  for (const std::uint32_t k : hilbert_order(points)) order.push_back(placed[k]);
+  for (std::uint32_t n = 0; n < scenario.nodes.size(); ++n) {
+    if (!scenario.nodes[n].position) order.push_back(n);  // hosts: wired only, no place
+  }
+  return order;
+}
+
 PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_links) {
   const PropagationSection& prop = scenario.propagation;
   if (prop.shadowing.sigma_db > 0 && prop.shadowing.mode == ShadowingMode::per_frame) {
@@ -141,9 +156,12 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
   net.auto_rate = scenario.phy.auto_rate;
   net.medium = std::make_unique<Medium>(sim, reception_for(scenario));
 
+  net.node_build_order = node_build_order(scenario);
   // Radio -> (node index, antenna gain), for the gain function below.
   std::vector<std::size_t> radio_node;
   std::vector<double> antenna_gain;
+  std::vector<RadioSpec> specs;
+  std::vector<RandomStream> error_draws;
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
     net.node_radios.add_list();
@@ -151,16 +169,23 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
     for (std::size_t r = 0; r < node.radios.size(); ++r) {
       const RadioConfig& rc = node.radios[r];
       const Point at{node.position->x_m, node.position->y_m, node.position->z_m};
+      specs.push_back(RadioSpec{static_cast<ContextId>(n), at, rc.channel, PowerDbm(rc.tx_power_dbm), net.profile});
       // Streams are named by the node's id, so adding a node changes no one else's draws.
-      const RadioId id = net.medium->add_radio(
-          RadioSpec{static_cast<ContextId>(n), at, rc.channel, PowerDbm(rc.tx_power_dbm), net.profile},
-          sim.random().stream("node", node.id, "rx_error/" + std::to_string(r)));
-      net.node_radios.push_back(id);
+      error_draws.push_back(sim.random().stream("node", node.id, "rx_error/" + std::to_string(r)));
+      net.node_radios.push_back(static_cast<RadioId>(specs.size() - 1));
       radio_node.push_back(n);
       antenna_gain.push_back(rc.antenna_gain_dbi);
     }
   }
   net.node_radios.shrink_to_fit();
+  // Radios keep their ids (node by node, in the scenario's order); their memory is
+  // allocated in the nodes' build order.
+  std::vector<std::uint32_t> radio_build_order;
+  radio_build_order.reserve(specs.size());
+  for (const std::uint32_t n : net.node_build_order) {
+    for (const RadioId id : net.node_radios[n]) radio_build_order.push_back(id);
+  }
+  net.medium->add_radios(specs, error_draws, radio_build_order);
 
   if (prop.model == wmnsim::PropagationModel::range) {
     connect_within_cap(scenario, [&] {

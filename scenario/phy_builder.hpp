@@ -3,6 +3,7 @@
 // one radio per configured radio of every node, and the path gains between them
 // (propagation model, antenna gains, system loss, per-link shadowing).
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,6 +19,9 @@ namespace wmnsim::phy {
 struct PhyNetwork {
   std::unique_ptr<Medium> medium;
   FlatLists<RadioId> node_radios;  // by scenario node index; empty for hosts
+  // The scenario's node indices in the order their objects are built: placed nodes
+  // along a Hilbert curve over their positions, then hosts (core/hilbert_order.hpp).
+  std::vector<std::uint32_t> node_build_order;
   PhyProfile profile;
   const Mcs* basic_rate = nullptr;                // control frames and broadcasts
   const Mcs* fixed_data_rate = nullptr;           // nullptr: "auto", chosen per link
@@ -25,6 +29,8 @@ struct PhyNetwork {
 };
 
 PhyProfile profile_for(const PhySection& phy);
+// PhyNetwork::node_build_order of the scenario.
+std::vector<std::uint32_t> node_build_order(const Scenario& scenario);
 ReceptionConfig reception_for(const Scenario& scenario);
 
 // Throws NotSupportedError for PHY features the simulator does not model yet, and

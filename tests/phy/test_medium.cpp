@@ -125,6 +125,44 @@ TEST(PhyMedium, SignalTimelineIsExact) {
   EXPECT_NEAR(w.rec(b).events[2].min_sinr_db, w.medium.link(a, b)->power_dbm.dbm() - (-93.5), 1e-9);
 }
 
+// Radios added together keep their ids in the order given whatever order they are
+// built in (issue 43 §2: built along space, so that neighbours lie near in memory),
+// and the network they make behaves as if added one by one.
+TEST(PhyMedium, RadiosBuiltInAnotherOrderKeepTheirIdsAndBehaviour) {
+  World one(sinr_config());
+  const RadioId a = one.add(0), b = one.add(60);
+  one.connect_log_distance();
+  World together(sinr_config());
+  const std::vector<RadioSpec> specs{
+      RadioSpec{0, Point{0, 0, 0}, 36, PowerDbm(20.0), together.profile_},
+      RadioSpec{1, Point{60, 0, 0}, 36, PowerDbm(20.0), together.profile_}};
+  const std::vector<RandomStream> streams{together.sim.random().stream("node", 0, "rx_error"),
+                                          together.sim.random().stream("node", 1, "rx_error")};
+  const std::vector<std::uint32_t> built_backwards{1, 0};
+  together.medium.add_radios(specs, streams, built_backwards);
+  ASSERT_EQ(together.medium.radio_count(), 2u);
+  for (RadioId r = 0; r < 2; ++r) {
+    EXPECT_EQ(together.medium.radio(r).id(), r);
+    EXPECT_EQ(together.medium.spec(r).position.x_m, specs[r].position.x_m);
+    together.recorders.push_back(std::make_unique<Recorder>(together.sim.scheduler()));
+    together.medium.radio(r).set_listener(together.recorders.back().get());
+  }
+  together.connect_log_distance();
+  for (World* w : {&one, &together}) {
+    w->send_at(1_ms, a, w->frame(6e6, 100));
+    w->sim.run_until(10_ms);
+  }
+  ASSERT_EQ(together.rec(b).events.size(), one.rec(b).events.size());
+  for (std::size_t i = 0; i < one.rec(b).events.size(); ++i) {
+    EXPECT_EQ(together.rec(b).events[i].kind, one.rec(b).events[i].kind);
+    EXPECT_EQ(together.rec(b).events[i].at, one.rec(b).events[i].at);
+  }
+  // The build order must name each radio once.
+  World bad(sinr_config());
+  const std::vector<std::uint32_t> twice{0, 0};
+  EXPECT_THROW(bad.medium.add_radios(specs, streams, twice), std::invalid_argument);
+}
+
 TEST(PhyMedium, LogDistanceLinksAreSymmetricAndCutOffBelowTheNoise) {
   World w(sinr_config());
   const RadioId a = w.add(0), b = w.add(150), c = w.add(300), far = w.add(600);

@@ -48,6 +48,23 @@ TEST(MacSetup, PerNodeOverridesReachTheirRadios) {
   EXPECT_EQ(b.rts_threshold(), std::optional<std::int64_t>(1000));
 }
 
+// Issue 43 §2: nodes are built along space (PhyNetwork::node_build_order), nodes
+// near each other one after the other, whatever the scenario's order; each MAC
+// still sits on its own node's radio.
+TEST(MacSetup, NodesAreBuiltAlongSpaceAndEachMacOnItsOwnRadio) {
+  nlohmann::json doc = test::minimal_scenario();
+  doc["nodes"][1]["position_m"] = {1000, 0};  // B far; GW next to A
+  doc["nodes"][2]["position_m"] = {10, 0};
+  const Scenario s = parse_scenario(doc);
+  Built w(s);
+  EXPECT_EQ(w.phy.node_build_order, (std::vector<std::uint32_t>{0, 2, 1}));  // A, GW, B
+  for (std::size_t n = 0; n < 3; ++n) {
+    ASSERT_EQ(w.macs.node_macs[n].size(), 1u);
+    EXPECT_EQ(w.macs.node_macs[n][0]->radio().id(), w.phy.node_radios[n][0]);
+    EXPECT_EQ(w.phy.medium->radio(w.phy.node_radios[n][0]).node(), n);
+  }
+}
+
 // Issue 43 §3 (memory per node): the MACs of radios with one profile share one
 // MacTiming instead of a copy each, with the values a MAC derives on its own.
 TEST(MacSetup, MacsShareOneTiming) {
