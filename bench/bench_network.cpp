@@ -320,6 +320,7 @@ void print_sizes() {
   row("phy::Radio", sizeof(phy::Radio));
   row("  phy::FrameSuccess", sizeof(phy::FrameSuccess));
   row("  phy::RadioStats", sizeof(phy::RadioStats));
+  row("phy::LockedReception (per reception under way)", sizeof(phy::LockedReception));
   row("phy::PhyProfile (the medium's, one per profile)", sizeof(phy::PhyProfile));
   row("phy::ReceptionConfig (the medium's)", sizeof(phy::ReceptionConfig));
   row("RadioConfig (the scenario's)", sizeof(RadioConfig));

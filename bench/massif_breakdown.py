@@ -42,6 +42,7 @@ GROUPS = [
     ("the medium's radio records", r"<wmnsim::phy::(RadioSpec|Medium::Placement)\b"),
     ("phy::Radio", r"make_unique<wmnsim::phy::Radio\b|medium\.cpp:(23|26)\)"),
     ("the radios' exact error caches", r"ChunkErrorCache|go_exact"),
+    ("the radios' locked receptions", r"ReceptionRecords|LockedReception"),
     ("packet ledger", r"PacketLedger"),
     ("scenario records", r"parse_scenario|NodeConfig|RadioSpec|parse_node"),
 ]
