@@ -315,7 +315,8 @@ void print_sizes() {
   row("  mac::MacStats", sizeof(mac::MacStats));
   row("  DelayDistribution (x2)", sizeof(DelayDistribution));
   row("  mac::DuplicateFilter", sizeof(mac::DuplicateFilter));
-  row("mac::MacTiming (shared per radio profile)", sizeof(mac::MacTiming));
+  row("mac::MacContext (shared per radio profile)", sizeof(mac::MacContext));
+  row("  mac::MacTiming", sizeof(mac::MacTiming));
   row("mac::AccessFunction (heap, per category)", sizeof(mac::AccessFunction));
   row("phy::Radio", sizeof(phy::Radio));
   row("  phy::FrameSuccess", sizeof(phy::FrameSuccess));

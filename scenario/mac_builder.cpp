@@ -56,15 +56,19 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
   net.macs.resize(phy.medium->radio_count());
   net.node_macs.resize(scenario.nodes.size());
   const link::QueueContext context = queue_context(scenario);
-  // One MacTiming per radio profile, shared by the MACs (the control rate is the
-  // network's): the medium keeps one copy of each profile, so its address names it.
-  std::vector<std::pair<const phy::PhyProfile*, std::shared_ptr<const MacTiming>>> timings;
-  const auto shared_timing = [&](const phy::PhyProfile& profile) {
-    for (const auto& [p, timing] : timings) {
-      if (p == &profile) return timing;
+  // One MacContext (its MacTiming, the data rates) per radio profile, shared by the
+  // MACs (the control rate is the network's): the medium keeps one copy of each
+  // profile, so its address names it.
+  std::vector<std::shared_ptr<const MacContext>> contexts;
+  const phy::PhyNetwork* net_phy = &phy;
+  const auto shared_context = [&](const phy::PhyProfile& profile) {
+    for (const auto& c : contexts) {
+      if (&c->profile == &profile) return c;
     }
     const phy::Mcs& control = phy.basic_rate != nullptr ? *phy.basic_rate : profile.lowest_rate();
-    return timings.emplace_back(&profile, std::make_shared<const MacTiming>(mac_timing(profile, control))).second;
+    return contexts.emplace_back(std::make_shared<const MacContext>(
+        MacContext{sim.scheduler(), profile, mac_timing(profile, control), pool, phy.medium->payload_pool(),
+                   [net_phy](std::uint32_t from, std::uint32_t to) { return phy::link_data_rate(*net_phy, from, to); }}));
   };
   for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
     const NodeConfig& node = scenario.nodes[n];
@@ -74,9 +78,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       config.type = scenario.mac.type;
       config.params = *node.radios[r].mac;
       config.control_rate = phy.basic_rate;
-      config.timing = shared_timing(phy.medium->radio(id).profile());
-      const phy::PhyNetwork* net_phy = &phy;
-      config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
+      config.context = shared_context(phy.medium->radio(id).profile());
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
       install_queues(*mac, scenario.mac.type, *node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);
