@@ -267,7 +267,7 @@ void FrameExchange::send_management_frame(std::size_t index) {
   send_frame(std::move(frame), *timing().control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
 }
 
-std::shared_ptr<Frame> FrameExchange::new_frame() {
+inline std::shared_ptr<Frame> FrameExchange::new_frame() {
   // One frame per transmission, the hot path: from the medium's pool, not the heap.
   // A pool allocator behind std::allocate_shared keeps the PHY's interface (a
   // shared_ptr payload, held by the medium and by every receiver while on the air)
