@@ -60,6 +60,7 @@
 #include <string>
 #include <vector>
 
+#include "core/hilbert_order.hpp"
 #include "core/node.hpp"
 #include "core/packet_ledger.hpp"
 #include "mac/mac.hpp"
@@ -220,42 +221,22 @@ nlohmann::json scale_flows(const Scenario& s, int count, bool gateway_trees, boo
   return flows;
 }
 
-// The distance along a Hilbert curve over a 2^16 x 2^16 grid of the point (x, y).
-std::uint64_t hilbert_index(std::uint32_t x, std::uint32_t y) {
-  std::uint64_t d = 0;
-  for (std::uint32_t s = 1U << 15; s > 0; s /= 2) {
-    const std::uint32_t rx = (x & s) > 0 ? 1 : 0, ry = (y & s) > 0 ? 1 : 0;
-    d += static_cast<std::uint64_t>(s) * s * ((3 * rx) ^ ry);
-    if (ry == 0) {  // rotate the quadrant
-      if (rx == 1) x = s - 1 - x, y = s - 1 - y;
-      std::swap(x, y);
-    }
-  }
-  return d;
-}
-
 // --spatial_order: the same network, nodes, ids and flows, but every node listed
 // explicitly in the order of a Hilbert curve over their positions instead of the
-// random placement's draw order. Node indices (and so where the simulator's
-// per-node state lies in memory, allocated node by node) then follow space:
-// a transmission's receivers are near each other in the lists. This measures how
-// much of the cost per event at scale is the memory layout's locality (issue 43 §2);
-// the runs differ from the unsorted ones only by the order of nodes' indices
-// (ties and per-index streams), not by the network.
+// random placement's draw order. Node indices then follow space, and with them
+// everything the simulator keeps per index (its nodes, radios and MACs are built
+// along space whatever the order: PhyNetwork::node_build_order). This measures how
+// much of the cost per event at scale the indices' order still costs (issue 43 §2,
+// docs/performance.md "Locality"); the runs differ from the drawn order's by the
+// nodes' indices (ties are broken by index), not by the network.
 nlohmann::json in_spatial_order(const nlohmann::json& doc) {
   const Scenario s = parse_scenario(doc);
-  double side = 1.0;
-  for (const NodeConfig& n : s.nodes) side = std::max({side, n.position->x_m, n.position->y_m});
-  std::vector<std::pair<std::uint64_t, std::size_t>> order;
-  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-    const auto cell = [&](double v) { return static_cast<std::uint32_t>(std::min(65535.0, v / side * 65535.0)); };
-    order.emplace_back(hilbert_index(cell(s.nodes[i].position->x_m), cell(s.nodes[i].position->y_m)), i);
-  }
-  std::sort(order.begin(), order.end());
+  std::vector<PlanePoint> points;
+  for (const NodeConfig& n : s.nodes) points.push_back({n.position->x_m, n.position->y_m});
   nlohmann::json out = doc;
   out.erase("node_groups");
   out["nodes"] = nlohmann::json::array();
-  for (const auto& [key, i] : order) {
+  for (const std::uint32_t i : hilbert_order(points)) {
     const NodeConfig& n = s.nodes[i];
     nlohmann::json node = {{"id", n.id}, {"position_m", {n.position->x_m, n.position->y_m}}};
     if (n.role == NodeRole::gateway) node["role"] = "gateway";
@@ -362,11 +343,13 @@ void print_sizes() {
   row("  mac::MacStats", sizeof(mac::MacStats));
   row("  DelayDistribution (x2)", sizeof(DelayDistribution));
   row("  mac::DuplicateFilter", sizeof(mac::DuplicateFilter));
-  row("mac::MacTiming (shared per radio profile)", sizeof(mac::MacTiming));
+  row("mac::MacContext (shared per radio profile)", sizeof(mac::MacContext));
+  row("  mac::MacTiming", sizeof(mac::MacTiming));
   row("mac::AccessFunction (heap, per category)", sizeof(mac::AccessFunction));
   row("phy::Radio", sizeof(phy::Radio));
   row("  phy::FrameSuccess", sizeof(phy::FrameSuccess));
   row("  phy::RadioStats", sizeof(phy::RadioStats));
+  row("phy::LockedReception (per reception under way)", sizeof(phy::LockedReception));
   row("phy::PhyProfile (the medium's, one per profile)", sizeof(phy::PhyProfile));
   row("phy::ReceptionConfig (the medium's)", sizeof(phy::ReceptionConfig));
   row("NodeConfig (the scenario's, per node)", sizeof(NodeConfig));

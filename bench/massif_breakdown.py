@@ -31,17 +31,18 @@ NODE = re.compile(r"(\s*)n(\d+): (\d+) (.*)")
 # (group, pattern over a site's frames), first match wins: the Node first (its
 # make_unique names the routing tables and the ledger among its template arguments).
 GROUPS = [
-    ("Node", r"make_unique<wmnsim::Node\b|network\.cpp:92\)"),
+    ("Node", r"make_unique<wmnsim::Node\b|network\.cpp:93\)"),
     ("PHY links (per neighbour)", r"fill_links|neighbour_lists|std::vector<wmnsim::phy::Link"),
     ("the medium's delivery order (per neighbour)", r"sort_deliveries"),
     ("routing graph and tables", r"routing_detail|RoutingTables|NextHop|adjacency_list"),
     ("mac::AccessFunction", r"AccessFunction"),
     ("the MACs' traffic records", r"TrafficRecords"),
     ("the MAC's drop-tail queue", r"drop_tail"),
-    ("mac::Mac", r"make_unique<wmnsim::mac::Mac\b|mac_builder\.cpp:(68|81)\)"),
+    ("mac::Mac", r"make_unique<wmnsim::mac::Mac\b|mac_builder\.cpp:87\)"),
     ("the medium's radio records", r"<wmnsim::phy::(RadioSpec|Medium::Placement)\b"),
-    ("phy::Radio", r"make_unique<wmnsim::phy::Radio\b|medium\.cpp:(23|26)\)"),
+    ("phy::Radio", r"make_unique<wmnsim::phy::Radio\b|medium\.cpp:49\)"),
     ("the radios' exact error caches", r"ChunkErrorCache|go_exact"),
+    ("the radios' locked receptions", r"ReceptionRecords|LockedReception"),
     ("packet ledger", r"PacketLedger"),
     ("scenario records", r"parse_scenario|NodeConfig|RadioSpec|parse_node"),
 ]

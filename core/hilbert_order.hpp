@@ -18,14 +18,16 @@ struct PlanePoint {
   double x = 0.0, y = 0.0;
 };
 
-// The distance of cell (x, y) along the Hilbert curve that fills a 2^16 x 2^16 grid
-// (the classic iterative mapping: at each scale, the quadrant's place on the curve,
-// then the quadrant rotated into the curve's orientation).
+// The distance of cell (x, y), x and y below 2^16 (higher bits are not read), along
+// the Hilbert curve that fills a 2^16 x 2^16 grid from (0, 0) to (2^16 - 1, 0) (the
+// classic iterative mapping: at each scale, the quadrant's place on the curve, then
+// the quadrant rotated into the curve's orientation).
 std::uint64_t hilbert_distance(std::uint32_t x, std::uint32_t y);
 
 // The indices 0 .. points.size() - 1 ordered by the Hilbert distance of each point's
-// cell in a 2^16 x 2^16 grid over the points' bounding box; ties (points in one cell)
-// in index order.
+// cell in a 2^16 x 2^16 grid over the square whose side is the larger side of the
+// points' bounding box, anchored at its lower corner; ties (points in one cell) in
+// index order.
 std::vector<std::uint32_t> hilbert_order(std::span<const PlanePoint> points);
 
 }  // namespace wmnsim

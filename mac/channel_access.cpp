@@ -15,11 +15,11 @@ ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t
       node_(node),
       radio_(radio),
       timing_(timing),
-      deferral_(deferral),
-      immediate_access_(immediate_access),
       functions_(functions),
       meter_(meter),
       owner_(owner),
+      deferral_(deferral),
+      immediate_access_(immediate_access),
       phy_busy_(phy_busy),
       transmitting_(transmitting),
       busy_(phy_busy || transmitting) {}

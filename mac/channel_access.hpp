@@ -152,18 +152,19 @@ class ChannelAccess {
   ContextId node_;
   std::uint32_t radio_;
   const MacTiming& timing_;
-  Deferral deferral_;
-  ImmediateAccess immediate_access_;
   std::span<AccessFunction> functions_;
   BusyTimeMeter& meter_;
   Owner& owner_;
   SubscriberList<MacObserver> observers_;
 
+  // The one-byte fields side by side, so that no padding separates them (issue 43 §3).
+  Deferral deferral_;
+  ImmediateAccess immediate_access_;
   bool phy_busy_ = false;
   bool transmitting_ = false;
   bool busy_ = false;  // medium_busy() at the last refresh
-  Time idle_since_;
   bool use_eifs_ = false;
+  Time idle_since_;
   Time nav_end_;
   EventId nav_timer_{};
   EventId timer_{};

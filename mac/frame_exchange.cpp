@@ -42,22 +42,18 @@ void check_retry_limits(int short_limit, int long_limit) {
 }
 
 FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchangeConfig& config)
-    : scheduler_(parts.scheduler),
+    : context_(parts.context),
+      scheduler_(parts.context.scheduler),
       node_(parts.node),
       address_(parts.address),
-      profile_(parts.profile),
-      timing_(parts.timing),
       radio_(parts.radio),
       access_(parts.access),
       meter_(parts.meter),
       functions_(parts.functions),
-      pool_(parts.pool),
-      frame_pool_(parts.frame_pool),
       drops_(parts.drops),
       observers_(parts.access.observers()),
       rts_threshold_(config.rts_threshold),
       queue_lifetime_(config.queue_lifetime),
-      data_rate_(config.data_rate),
       type_(config.type),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
@@ -147,13 +143,13 @@ void FrameExchange::take_next_early(AccessFunction& f) {
 
 FrameExchange::MpduInfo FrameExchange::data_mpdu(const Packet& p) {
   const std::uint32_t bytes = data_mpdu_bytes(p);
-  return MpduInfo{p.next_hop_radio, bytes, phy::airtime(profile_, rate_to(p.next_hop_radio), bytes)};
+  return MpduInfo{p.next_hop_radio, bytes, phy::airtime(profile(), rate_to(p.next_hop_radio), bytes)};
 }
 
 FrameExchange::MpduInfo FrameExchange::management_mpdu(const ManagementFrame& m) const {
   // Management frames go at the control (basic) rate, whoever receives them.
   const std::uint32_t bytes = mpdu_bytes(FrameKind::action, m.body->size_bytes());
-  return MpduInfo{m.receiver, bytes, phy::airtime(profile_, *timing_.control_rate, bytes)};
+  return MpduInfo{m.receiver, bytes, phy::airtime(profile(), *timing().control_rate, bytes)};
 }
 
 FrameExchange::MpduInfo FrameExchange::loaded_mpdu(const AccessFunction& f) {
@@ -171,10 +167,10 @@ std::uint32_t FrameExchange::data_mpdu_bytes(const Packet& p) const {
 }
 
 const phy::Mcs& FrameExchange::rate_to(std::uint32_t radio) {
-  if (radio == kBroadcastRadio || !data_rate_) return *timing_.control_rate;
+  if (radio == kBroadcastRadio || !context_.data_rate) return *timing().control_rate;
   auto [it, inserted] = records().rate_cache.try_emplace(radio, nullptr);
-  if (inserted) it->second = data_rate_(radio);
-  return it->second != nullptr ? *it->second : *timing_.control_rate;
+  if (inserted) it->second = context_.data_rate(address_, radio);
+  return it->second != nullptr ? *it->second : *timing().control_rate;
 }
 
 bool FrameExchange::needs_rts(const AccessFunction& f) const {
@@ -231,9 +227,9 @@ void FrameExchange::send_rts(std::size_t index) {
   rts->transmitter = MacAddress(address_);
   const MpduInfo mpdu = loaded_mpdu(f);
   rts->receiver = MacAddress(mpdu.receiver);
-  rts->duration = rts_duration(mpdu.airtime, timing_.cts_airtime, timing_.ack_airtime, timing_.sifs);
+  rts->duration = rts_duration(mpdu.airtime, timing().cts_airtime, timing().ack_airtime, timing().sifs);
   ++counters().rts_attempts;
-  send_frame(std::move(rts), *timing_.control_rate, Sending::rts);
+  send_frame(std::move(rts), *timing().control_rate, Sending::rts);
 }
 
 void FrameExchange::send_data(std::size_t index) {
@@ -243,12 +239,12 @@ void FrameExchange::send_data(std::size_t index) {
   data->kind = type_ == MacType::dcf ? FrameKind::data : FrameKind::qos_data;
   data->transmitter = MacAddress(address_);
   data->receiver = MacAddress(f.packet->next_hop_radio);
-  data->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
+  data->duration = broadcast ? Time::zero() : data_duration(timing().ack_airtime, timing().sifs);
   data->sequence = f.sequence;
   data->mpdu_id = f.mpdu_id;
   data->retry = f.sent_once;
   data->access_category = f.ac;
-  data->packet = pool_.clone(*f.packet);
+  data->packet = pool().clone(*f.packet);
   ++counters().data_attempts;
   if (f.sent_once) ++counters().data_retries;
   f.sent_once = true;
@@ -263,7 +259,7 @@ void FrameExchange::send_management_frame(std::size_t index) {
   frame->kind = FrameKind::action;
   frame->transmitter = MacAddress(address_);
   frame->receiver = MacAddress(f.mgmt.receiver);
-  frame->duration = broadcast ? Time::zero() : data_duration(timing_.ack_airtime, timing_.sifs);
+  frame->duration = broadcast ? Time::zero() : data_duration(timing().ack_airtime, timing().sifs);
   frame->sequence = f.sequence;
   frame->mpdu_id = f.mpdu_id;
   frame->retry = f.sent_once;
@@ -271,10 +267,10 @@ void FrameExchange::send_management_frame(std::size_t index) {
   ++counters().mgmt_attempts;
   if (f.sent_once) ++counters().mgmt_retries;
   f.sent_once = true;
-  send_frame(std::move(frame), *timing_.control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
+  send_frame(std::move(frame), *timing().control_rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
 }
 
-std::shared_ptr<Frame> FrameExchange::new_frame() {
+inline std::shared_ptr<Frame> FrameExchange::new_frame() {
   // One frame per transmission, the hot path: from the medium's pool, not the heap.
   // A pool allocator behind std::allocate_shared keeps the PHY's interface (a
   // shared_ptr payload, held by the medium and by every receiver while on the air)
@@ -282,7 +278,7 @@ std::shared_ptr<Frame> FrameExchange::new_frame() {
   // intrusive count would have changed phy_frame.hpp and every PHY user. The pool
   // is the medium's because the medium holds a frame longest (until the last
   // receiver's signal ends), after its sender and receivers are done with it.
-  return std::allocate_shared<Frame>(PoolAllocator<Frame>(frame_pool_));
+  return std::allocate_shared<Frame>(PoolAllocator<Frame>(context_.frame_pool));
 }
 
 void FrameExchange::respond(FrameKind kind, MacAddress to, Time duration, SifsAction action) {
@@ -297,7 +293,7 @@ void FrameExchange::respond(FrameKind kind, MacAddress to, Time duration, SifsAc
 
 void FrameExchange::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what) {
   const std::uint32_t bytes = frame->size_bytes();
-  const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(profile_, rate, bytes), frame};
+  const phy::PhyFrame phy_frame{bytes, &rate, phy::airtime(profile(), rate, bytes), frame};
   observers_.tell([&](MacObserver& o) { o.on_frame_sent(address_, *frame, phy_frame.duration); });
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
              "mac {}: {} sent to {}, {} B at {}, retry {}, seq {}, airtime {:.1f}us, pkt {}, flow {}",
@@ -318,7 +314,7 @@ void FrameExchange::send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rat
     case Sending::ack:
     case Sending::nothing: break;
   }
-  meter_.ns2_arm_send_timer(wait, scheduler_.now(), phy_frame.duration, frame->duration, timing_);
+  meter_.ns2_arm_send_timer(wait, scheduler_.now(), phy_frame.duration, frame->duration, timing());
   radio_.transmit(phy_frame);
 }
 
@@ -352,8 +348,8 @@ void FrameExchange::on_tx_end() {
     const bool cts = awaiting_ == Awaiting::cts;
     // Under ns-2's rules its send timer (check_pktRTS, check_pktTx): SIFS, the
     // response's airtime and DSSS_MaxPropagationDelay each way.
-    const Time timeout = !ns2_ ? (cts ? timing_.cts_timeout : timing_.ack_timeout)
-                               : 2 * kNs2MaxPropagationDelay + timing_.sifs + (cts ? timing_.cts_airtime : timing_.ack_airtime);
+    const Time timeout = !ns2_ ? (cts ? timing().cts_timeout : timing().ack_timeout)
+                               : 2 * kNs2MaxPropagationDelay + timing().sifs + (cts ? timing().cts_airtime : timing().ack_airtime);
     response_timer_ = scheduler_.schedule_at(now + timeout, [this] { on_response_timeout(); }, node_);
   }
   access_.refresh();
@@ -361,7 +357,7 @@ void FrameExchange::on_tx_end() {
 
 void FrameExchange::schedule_sifs(SifsAction action) {
   sifs_action_ = action;
-  sifs_timer_ = scheduler_.schedule_in(timing_.sifs, [this] { on_sifs(); }, node_);
+  sifs_timer_ = scheduler_.schedule_in(timing().sifs, [this] { on_sifs(); }, node_);
 }
 
 void FrameExchange::on_sifs() {
@@ -374,7 +370,7 @@ void FrameExchange::on_sifs() {
   switch (action) {
     case SifsAction::ack:
       ++counters().acks_sent;
-      send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::ack);
+      send_frame(std::move(sifs_frame_), *timing().control_rate, Sending::ack);
       break;
     case SifsAction::cts:
       if (ns2_ && !ns2_idle()) {
@@ -388,7 +384,7 @@ void FrameExchange::on_sifs() {
         break;
       }
       ++counters().cts_sent;
-      send_frame(std::move(sifs_frame_), *timing_.control_rate, Sending::cts);
+      send_frame(std::move(sifs_frame_), *timing().control_rate, Sending::cts);
       break;
     case SifsAction::data_after_cts:
       if (ns2_ && !ns2_idle()) {
@@ -434,9 +430,9 @@ bool FrameExchange::txop_allows_next(AccessFunction& f) {
   if (limit.frames > 0) return txop_frames_ < limit.frames;
   const MpduInfo next = next_mpdu(f);
   if (next.receiver == kBroadcastRadio) return false;
-  Time exchange = timing_.sifs + next.airtime + timing_.sifs + timing_.ack_airtime;
+  Time exchange = timing().sifs + next.airtime + timing().sifs + timing().ack_airtime;
   if (long_mpdu(next)) {
-    exchange += timing_.rts_airtime + timing_.sifs + timing_.cts_airtime + timing_.sifs;
+    exchange += timing().rts_airtime + timing().sifs + timing().cts_airtime + timing().sifs;
   }
   return scheduler_.now() + exchange <= txop_end_;
 }
@@ -635,7 +631,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
           if (management) {
             ++counters().mgmt_rx_false_duplicates;
           } else if (frame.packet) {
-            drops_.on_drop(pool_.clone(*frame.packet), DropCause::false_duplicate, scheduler_.now());
+            drops_.on_drop(pool().clone(*frame.packet), DropCause::false_duplicate, scheduler_.now());
           }
         }
       } else if (management ? frame.management != nullptr : frame.packet != nullptr) {
@@ -657,7 +653,7 @@ void FrameExchange::handle_frame(const Frame& frame) {
         ++counters().rts_refused;
         return;
       }
-      respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing_.cts_airtime, timing_.sifs),
+      respond(FrameKind::cts, frame.transmitter, cts_duration(frame.duration, timing().cts_airtime, timing().sifs),
               SifsAction::cts);
       access_.refresh();
       return;
@@ -686,7 +682,7 @@ void FrameExchange::deliver_data(const Frame& frame) {
   ++counters().rx_data;
   if (user_ == nullptr) return;
   const DeliveringScope scope(delivering_);
-  user_->on_mac_receive(pool_.clone(*frame.packet), frame.transmitter.radio());
+  user_->on_mac_receive(pool().clone(*frame.packet), frame.transmitter.radio());
 }
 
 void FrameExchange::receive_management(const Frame& frame) {

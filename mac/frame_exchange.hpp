@@ -61,9 +61,22 @@
 
 namespace wmnsim::mac {
 
-// The data rate towards a receiver (a radio index), or nullptr for "the control
-// rate" (no usable rate known).
-using DataRateFn = std::function<const phy::Mcs*(std::uint32_t to_radio)>;
+// The data rate from a sender to a receiver (radio indices), or nullptr for "the
+// control rate" (no usable rate known). One function serves every MAC of a
+// profile (MacContext), so it is told the sender.
+using DataRateFn = std::function<const phy::Mcs*(std::uint32_t from_radio, std::uint32_t to_radio)>;
+
+// What the MACs of radios with one profile have in common, made once per profile
+// (build_macs) and referred to by each MAC and its frame exchange rather than
+// held in each (issue 43 §3, memory per node). Outlives the MACs.
+struct MacContext {
+  Scheduler& scheduler;
+  const phy::PhyProfile& profile;
+  MacTiming timing;  // mac_timing(profile, the control rate)
+  PacketPool& pool;
+  BlockPool& frame_pool;  // the medium's: frames live as long as it holds them
+  DataRateFn data_rate;   // empty: everything at the control rate
+};
 
 struct FrameExchangeConfig {
   MacType type = MacType::dcf;  // DATA (dcf) or QoS DATA (edca) frames
@@ -72,7 +85,6 @@ struct FrameExchangeConfig {
   int long_retry_limit = 4;
   Dequeue dequeue = Dequeue::at_access;
   std::optional<Time> queue_lifetime;  // empty: packets wait in the queue for ever
-  DataRateFn data_rate;                // empty: everything at the control rate
   Deferral deferral = Deferral::standard;  // ns2: ns-2's response rules too (above)
 };
 
@@ -99,17 +111,13 @@ struct TrafficRecords {
 
 // The parts of the MAC a frame exchange works with; all outlive it.
 struct FrameExchangeParts {
-  Scheduler& scheduler;
+  const MacContext& context;  // the scheduler, profile, timing, pools and data rates
   ContextId node;
   std::uint32_t address;  // the radio's id
-  const phy::PhyProfile& profile;
-  const MacTiming& timing;
   RadioPort& radio;
   ChannelAccess& access;
   BusyTimeMeter& meter;
   std::span<AccessFunction> functions;
-  PacketPool& pool;
-  BlockPool& frame_pool;  // the medium's: frames live as long as it holds them
   DropSink& drops;
 };
 
@@ -215,6 +223,11 @@ class FrameExchange {
   void ns2_rts_again();
   bool txop_allows_next(AccessFunction& f);
 
+  // The parts of the shared context read most.
+  const MacTiming& timing() const { return context_.timing; }
+  const phy::PhyProfile& profile() const { return context_.profile; }
+  PacketPool& pool() const { return context_.pool; }
+
   TrafficRecords& records() {
     if (!records_) records_ = std::make_unique<TrafficRecords>();
     return *records_;
@@ -235,23 +248,21 @@ class FrameExchange {
   void deliver_data(const Frame& frame);
   void receive_management(const Frame& frame);
 
-  Scheduler& scheduler_;
+  // Shared with the MACs of the radio's profile: one pointer instead of five
+  // references and the rate function (issue 43 §3).
+  const MacContext& context_;
+  Scheduler& scheduler_;  // context_.scheduler, read on every event: kept at hand
   ContextId node_;
   std::uint32_t address_;
-  const phy::PhyProfile& profile_;
-  const MacTiming& timing_;
   RadioPort& radio_;
   ChannelAccess& access_;
   BusyTimeMeter& meter_;
   std::span<AccessFunction> functions_;
-  PacketPool& pool_;
-  BlockPool& frame_pool_;
   DropSink& drops_;
   SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   MacUser* user_ = nullptr;
   std::optional<std::int64_t> rts_threshold_;
   std::optional<Time> queue_lifetime_;
-  DataRateFn data_rate_;
   std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
   std::uint64_t rx_errors_ = 0;       // MacStats::rx_errors, held here: see TrafficRecords
   std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed

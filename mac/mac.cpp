@@ -29,9 +29,28 @@ FrameExchangeConfig exchange_config(const MacConfig& config) {
   c.long_retry_limit = config.params.long_retry_limit;
   c.dequeue = config.params.dequeue;
   c.queue_lifetime = config.params.queue_lifetime;
-  c.data_rate = config.data_rate;
   c.deferral = config.params.deferral;
   return c;
+}
+
+// A MAC built on its own (tests, fixtures): a context of its own.
+std::shared_ptr<const MacContext> own_context(Simulation& sim, phy::Radio& radio, const MacConfig& config,
+                                              PacketPool& pool) {
+  const phy::Mcs& control = config.control_rate != nullptr ? *config.control_rate : radio.profile().lowest_rate();
+  return std::make_shared<const MacContext>(MacContext{sim.scheduler(), radio.profile(),
+                                                       mac_timing(radio.profile(), control), pool,
+                                                       radio.medium().payload_pool(), config.data_rate});
+}
+
+// A shared context must be the one this MAC would have: of its radio's profile,
+// its simulation, its packet pool and its medium.
+const std::shared_ptr<const MacContext>& checked_context(const std::shared_ptr<const MacContext>& context,
+                                                         Simulation& sim, phy::Radio& radio, PacketPool& pool) {
+  if (&context->scheduler != &sim.scheduler() || &context->profile != &radio.profile() || &context->pool != &pool ||
+      &context->frame_pool != &radio.medium().payload_pool()) {
+    throw std::invalid_argument("MacConfig::context is not of this radio's profile, simulation, packet pool and medium");
+  }
+  return context;
 }
 
 }  // namespace
@@ -41,20 +60,16 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
     : scheduler_(sim.scheduler()),
       radio_(radio),
       type_(config.type),
-      timing_(config.timing ? config.timing
-                            : std::make_shared<const MacTiming>(mac_timing(
-                                  radio.profile(), config.control_rate != nullptr ? *config.control_rate
-                                                                                  : radio.profile().lowest_rate()))),
+      context_(config.context ? checked_context(config.context, sim, radio, pool) : own_context(sim, radio, config, pool)),
       drops_(drops),
       backoff_draws_(backoff_draws),
       queue_limit_(config.params.queue),
       functions_(make_functions(config)),
       meter_(radio.cca_busy() || radio.transmitting()),
-      access_(scheduler_, radio.node(), radio.id(), *timing_, config.params.deferral, config.params.immediate_access,
+      access_(scheduler_, radio.node(), radio.id(), context_->timing, config.params.deferral, config.params.immediate_access,
               functions_, meter_, *this, radio.cca_busy(), radio.transmitting()),
       port_(radio),
-      exchange_(FrameExchangeParts{scheduler_, radio.node(), radio.id(), radio.profile(), *timing_, port_, access_,
-                                   meter_, functions_, pool, radio.medium().payload_pool(), drops},
+      exchange_(FrameExchangeParts{*context_, radio.node(), radio.id(), port_, access_, meter_, functions_, drops},
                 exchange_config(config)) {
   radio_.set_listener(this);
 }

@@ -72,10 +72,12 @@ struct MacConfig {
   MacParams params;                      // the radio's resolved MAC parameters (scenario.hpp)
   const phy::Mcs* control_rate = nullptr;  // RTS, CTS, ACK and group-addressed frames
   DataRateFn data_rate;                  // empty: everything at the control rate
-  // mac_timing(radio's profile, control rate), shared by the MACs whose radios have
-  // the same profile and control rate rather than copied into each (issue 43 §3,
-  // memory per node); empty: the MAC derives its own.
-  std::shared_ptr<const MacTiming> timing;
+  // What the MACs whose radios have the same profile share (frame_exchange.hpp):
+  // their scheduler, profile, timing (mac_timing(profile, control rate)), packet
+  // and frame pools and data rates, made once rather than copied into each (issue
+  // 43 §3, memory per node). When set, control_rate and data_rate are not read.
+  // Empty: the MAC makes its own from them.
+  std::shared_ptr<const MacContext> context;
 };
 
 class Mac final : public phy::PhyListener, private link::QueueReadyListener, private ChannelAccess::Owner {
@@ -162,7 +164,7 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // no event depends on it. 003 measured its ratio in ns-2 (Sec. IV); the wccp
   // controller's busy_time "ns2" reads this one.
   Time ns2_busy_time() const { return meter_.ns2_busy_time(scheduler_.now()); }
-  const MacTiming& timing() const { return *timing_; }
+  const MacTiming& timing() const { return context_->timing; }
   std::uint32_t address() const { return radio_.id(); }
   phy::Radio& radio() { return radio_; }
   int current_cw(AccessCategory ac) const { return function_for(ac).cw; }
@@ -211,7 +213,7 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   Scheduler& scheduler_;
   phy::Radio& radio_;
   MacType type_;
-  std::shared_ptr<const MacTiming> timing_;  // never empty
+  std::shared_ptr<const MacContext> context_;  // never empty
   DropSink& drops_;
   RandomStream backoff_draws_;  // shared by the functions, drawn in the order they need it
   AccessClassifier classifier_;

@@ -131,6 +131,9 @@ class Medium {
   // Storage for the payloads (MAC frames) of this medium's radios: the medium holds
   // a payload until the last receiver is done with it, so the storage lives here.
   BlockPool& payload_pool() { return payload_pool_; }
+  // The records of the receptions under way, one per receiving radio
+  // (phy/locked_reception.hpp), rather than one in every radio (issue 43 §3).
+  ReceptionRecords& reception_records() { return reception_records_; }
 
   std::span<const Link> neighbours(RadioId from) const { return links_[from]; }
   // The link from `from` to `to`, or nullptr when `to` does not hear `from`
@@ -192,6 +195,9 @@ class Medium {
   // Declared before the radios and the signals in flight: destroyed after every
   // payload they hold.
   BlockPool payload_pool_;
+  // After the payloads' pool and before the radios: a radio receiving when the
+  // run ends gives its record (and its frame's payload) back while both exist.
+  ReceptionRecords reception_records_;
   // What the medium keeps of each radio's RadioSpec: the profile is the radio's,
   // one copy per distinct profile (profiles_), not one per radio (issue 43 §3).
   struct Placement {

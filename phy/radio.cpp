@@ -43,6 +43,10 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
       strategy_(make_reception_strategy(reception.kind)),
       tracks_sinr_(tracks_sinr(strategy_)) {}
 
+Radio::~Radio() {
+  if (locked_ != nullptr) medium_.reception_records().release(locked_);
+}
+
 void Radio::transmit(const PhyFrame& frame) {
   if (transmitting_) throw std::logic_error("radio asked to transmit while already transmitting");
   // Set before any listener callback, so a MAC reacting to the aborted reception
@@ -249,24 +253,24 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
   // built where it stays rather than built and then moved there (issue 43 §4).
   const std::optional<RxFailure> cause =
       std::visit([&](const auto& s) { return s.lost_at_lock(*this, tx, power, reach); }, strategy_);
-  locked_.emplace(tx,
-                  frame,
-                  power,
-                  start,
-                  start + frame.duration,
-                  start + plcp.preamble,
-                  start + plcp.preamble + plcp.header,
-                  plcp.header_mcs,
-                  now,
-                  std::numeric_limits<double>::infinity(),
-                  cause.has_value(),
-                  false,
-                  tx,
-                  power,
-                  kNoRadio,
-                  cause,
-                  kNoRadio,
-                  0.0);
+  locked_ = medium_.reception_records().acquire(tx,
+                                                tx,
+                                                kNoRadio,
+                                                kNoRadio,
+                                                frame,
+                                                power,
+                                                start,
+                                                start + frame.duration,
+                                                start + plcp.preamble,
+                                                start + plcp.preamble + plcp.header,
+                                                plcp.header_mcs,
+                                                now,
+                                                std::numeric_limits<double>::infinity(),
+                                                power,
+                                                0.0,
+                                                cause,
+                                                cause.has_value(),
+                                                false);
   if (AirObserver* trace = medium_.air_observer()) {
     locked_->sender = medium_.sender(tx);
     for (const Signal& s : signals_) {
@@ -549,7 +553,8 @@ void Radio::finish_reception(RxOutcome outcome) {
     const bool blamed = cause == RxFailure::collision || cause == RxFailure::capture_lost;
     failure = RxFailureInfo{cause, blamed ? l.interferer : kNoRadio, l.first_power};
   }
-  locked_.reset();
+  medium_.reception_records().release(locked_);
+  locked_ = nullptr;
   if (trace != nullptr) {
     if (outcome == RxOutcome::success) trace->on_decoded(id_, frame, info, info.start);
     else trace->on_failed(id_, frame, failure, info.start);
@@ -559,7 +564,7 @@ void Radio::finish_reception(RxOutcome outcome) {
 
 void Radio::update_cca() {
   const bool energy = std::visit([this](const auto& s) { return s.energy_busy(*this); }, strategy_);
-  const bool busy = locked_.has_value() || energy;
+  const bool busy = locked_ != nullptr || energy;
   if (busy == cca_busy_) return;
   cca_busy_ = busy;
   if (busy) {

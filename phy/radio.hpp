@@ -19,6 +19,7 @@
 #include "phy/airtime.hpp"
 #include "phy/error_model.hpp"
 #include "phy/frame_success.hpp"
+#include "phy/locked_reception.hpp"
 #include "phy/phy_frame.hpp"
 #include "phy/phy_listener.hpp"
 #include "phy/profile.hpp"
@@ -48,6 +49,8 @@ class Radio {
   // keeps them).
   Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm tx_power, const PhyProfile& profile,
         const ReceptionConfig& reception, RandomStream error_draws);
+  // A reception still under way gives its record back to the medium's store.
+  ~Radio();
   Radio(const Radio&) = delete;
   Radio& operator=(const Radio&) = delete;
 
@@ -59,7 +62,7 @@ class Radio {
   void transmit(const PhyFrame& frame);
 
   bool transmitting() const { return transmitting_; }
-  bool receiving() const { return locked_.has_value(); }
+  bool receiving() const { return locked_ != nullptr; }
   // When the reception in progress began (receiving() only).
   Time reception_start() const { return locked_->start; }
   bool cca_busy() const { return cca_busy_; }
@@ -115,26 +118,8 @@ class Radio {
     Time from, to;
     double interference_mw;  // the non-faint signals other than the locked one
   };
-  struct Locked {
-    std::uint32_t tx;
-    PhyFrame frame;
-    PowerMw power;              // ns2: of the frame whose end ends the reception
-    Time start;
-    Time end;                   // when the reception ends (ns2: the latest of collided frames)
-    Time header_start, payload_start;  // PLCP header and PSDU boundaries
-    const Mcs* header_mcs;
-    Time last_change;           // SINR: start of the stretch not yet recorded
-    double min_sinr = 0.0;      // linear (sinr: computed when the reception is decided)
-    bool doomed = false;        // threshold/range/ns2: already lost (interferer, below RXThresh, own transmission)
-    bool evaluated = false;     // sinr: min_sinr is final
-    // For a trace only (AirObserver::on_failed), never read by a decision:
-    std::uint32_t first_tx = 0;         // the signal locked onto (ns2 moves `tx` to a collided frame's)
-    PowerMw first_power;                // its power (ns2 moves `power` too)
-    RadioId sender = kNoRadio;          // its transmitter (air observer set only)
-    std::optional<RxFailure> cause;     // why it is lost, when a model knows it before the end
-    RadioId interferer = kNoRadio;      // the strongest other signal's transmitter (air observer set only)
-    double interferer_mw = 0.0;
-  };
+  // The reception in progress, a record of the medium's store (locked_reception.hpp).
+  using Locked = LockedReception;
 
   // Locks onto signal `tx`, which began at `start` (now, unless a detection window
   // delayed the decision; phy/reception.hpp PreambleDetection::window).
@@ -237,7 +222,10 @@ class Radio {
   double faint_bound_ = 0.0;     // mW, a little above the sum of every faint link's power
   EventId faint_watch_;  // cca_ambiguous_'s re-assessment
   Time faint_watch_at_ = Time::max();
-  std::optional<Locked> locked_;
+  // The reception in progress, taken from the medium's ReceptionRecords when the
+  // radio locks and given back when it ends, is aborted or is lost to the radio's
+  // own transmission (finish_reception); null while the radio receives nothing.
+  Locked* locked_ = nullptr;
   Time busy_since_;
   RadioStats stats_;
 };

@@ -53,20 +53,24 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
                       std::span<DropSink* const> node_drops) {
   if (node_drops.size() != scenario.nodes.size()) throw std::invalid_argument("build_macs: one DropSink per node");
   if (phy.node_build_order.size() != scenario.nodes.size()) {
-    throw std::invalid_argument("build_macs: the PHY's node build order names every node once (build_phy)");
+    throw std::invalid_argument("build_macs: the PHY's node build order has one place per node (build_phy)");
   }
   MacNetwork net;
   net.macs.resize(phy.medium->radio_count());
   const link::QueueContext context = queue_context(scenario);
-  // One MacTiming per radio profile, shared by the MACs (the control rate is the
-  // network's): the medium keeps one copy of each profile, so its address names it.
-  std::vector<std::pair<const phy::PhyProfile*, std::shared_ptr<const MacTiming>>> timings;
-  const auto shared_timing = [&](const phy::PhyProfile& profile) {
-    for (const auto& [p, timing] : timings) {
-      if (p == &profile) return timing;
+  // One MacContext (its MacTiming, the data rates) per radio profile, shared by the
+  // MACs (the control rate is the network's): the medium keeps one copy of each
+  // profile, so its address names it.
+  std::vector<std::shared_ptr<const MacContext>> contexts;
+  const phy::PhyNetwork* net_phy = &phy;
+  const auto shared_context = [&](const phy::PhyProfile& profile) {
+    for (const auto& c : contexts) {
+      if (&c->profile == &profile) return c;
     }
     const phy::Mcs& control = phy.basic_rate != nullptr ? *phy.basic_rate : profile.lowest_rate();
-    return timings.emplace_back(&profile, std::make_shared<const MacTiming>(mac_timing(profile, control))).second;
+    return contexts.emplace_back(std::make_shared<const MacContext>(
+        MacContext{sim.scheduler(), profile, mac_timing(profile, control), pool, phy.medium->payload_pool(),
+                   [net_phy](std::uint32_t from, std::uint32_t to) { return phy::link_data_rate(*net_phy, from, to); }}));
   };
   // Built in the nodes' build order, so that MACs near each other in space lie near
   // each other in memory (PhyNetwork::node_build_order); nothing a MAC's
@@ -79,9 +83,7 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       config.type = scenario.mac.type;
       config.params = *node.radios[r].mac;
       config.control_rate = phy.basic_rate;
-      config.timing = shared_timing(phy.medium->radio(id).profile());
-      const phy::PhyNetwork* net_phy = &phy;
-      config.data_rate = [net_phy, id](std::uint32_t to) { return phy::link_data_rate(*net_phy, id, to); };
+      config.context = shared_context(phy.medium->radio(id).profile());
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
       install_queues(*mac, scenario.mac.type, *node.radios[r].mac, *node_drops[n], context, sim.random(), node.id, r);

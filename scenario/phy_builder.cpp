@@ -160,22 +160,23 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
   // Radio -> (node index, antenna gain), for the gain function below.
   std::vector<std::size_t> radio_node;
   std::vector<double> antenna_gain;
-  std::vector<RadioSpec> specs;
-  std::vector<RandomStream> error_draws;
-  for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
-    const NodeConfig& node = scenario.nodes[n];
-    net.node_radios.add_list();
-    if (!node.position) continue;  // hosts are wired only
-    for (std::size_t r = 0; r < node.radios.size(); ++r) {
-      const RadioConfig& rc = node.radios[r];
-      const Point at{node.position->x_m, node.position->y_m, node.position->z_m};
-      specs.push_back(RadioSpec{static_cast<ContextId>(n), at, rc.channel, PowerDbm(rc.tx_power_dbm), net.profile});
-      // Streams are named by the node's id, so adding a node changes no one else's draws.
-      error_draws.push_back(sim.random().stream("node", node.id, "rx_error/" + std::to_string(r)));
-      net.node_radios.push_back(static_cast<RadioId>(specs.size() - 1));
-      radio_node.push_back(n);
-      antenna_gain.push_back(rc.antenna_gain_dbi);
-    }
+  {  // the specs and streams live only until the radios are built (set-up's peak)
+    std::vector<RadioSpec> specs;
+    std::vector<RandomStream> error_draws;
+    for (std::size_t n = 0; n < scenario.nodes.size(); ++n) {
+      const NodeConfig& node = scenario.nodes[n];
+      net.node_radios.add_list();
+      if (!node.position) continue;  // hosts are wired only
+      for (std::size_t r = 0; r < node.radios.size(); ++r) {
+        const RadioConfig& rc = node.radios[r];
+        const Point at{node.position->x_m, node.position->y_m, node.position->z_m};
+        specs.push_back(RadioSpec{static_cast<ContextId>(n), at, rc.channel, PowerDbm(rc.tx_power_dbm), net.profile});
+        // Streams are named by the node's id, so adding a node changes no one else's draws.
+        error_draws.push_back(sim.random().stream("node", node.id, "rx_error/" + std::to_string(r)));
+        net.node_radios.push_back(static_cast<RadioId>(specs.size() - 1));
+        radio_node.push_back(n);
+        antenna_gain.push_back(rc.antenna_gain_dbi);
+      }
   }
   net.node_radios.shrink_to_fit();
   // Radios keep their ids (node by node, in the scenario's order); their memory is
@@ -186,6 +187,7 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
     for (const RadioId id : net.node_radios[n]) radio_build_order.push_back(id);
   }
   net.medium->add_radios(specs, error_draws, radio_build_order);
+  }
 
   if (prop.model == wmnsim::PropagationModel::range) {
     connect_within_cap(scenario, [&] {

@@ -31,6 +31,15 @@ TEST(HilbertOrder, TheCurveVisitsNeighbouringCellsOneAfterAnother) {
   }
 }
 
+// The whole grid: the curve runs from (0, 0) to (2^16 - 1, 0), through the left
+// half first, and enters the upper left quadrant at the quarter.
+TEST(HilbertOrder, TheCurveSpansTheWholeGrid) {
+  EXPECT_EQ(hilbert_distance(0, 0), 0u);
+  EXPECT_EQ(hilbert_distance(65535, 0), (std::uint64_t{1} << 32) - 1);
+  EXPECT_EQ(hilbert_distance(0, 32767), (std::uint64_t{1} << 30) - 1);
+  EXPECT_EQ(hilbert_distance(0, 32768), std::uint64_t{1} << 30);
+}
+
 TEST(HilbertOrder, NodesNearEachOtherAreOrderedTogether) {
   // Four clusters of five nodes at the corners of a 10 km square, listed
   // interleaved (as a random placement's draw order would scatter them).

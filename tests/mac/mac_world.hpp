@@ -165,7 +165,7 @@ class MacWorld {
       config.params = params_;
       config.control_rate = control_rate_;
       const phy::Mcs* data = data_rate_;
-      config.data_rate = [data](std::uint32_t) { return data; };
+      config.data_rate = [data](std::uint32_t, std::uint32_t) { return data; };
       macs.push_back(std::make_unique<Mac>(sim, medium.radio(r), config, pool, *taps.back(),
                                            sim.random().stream("node", r, "backoff")));
       macs.back()->set_user(taps.back().get());

@@ -50,8 +50,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
                                              ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
                                              *this, false, false);
     exchange = std::make_unique<FrameExchange>(
-        FrameExchangeParts{sim.scheduler(), kNoContext, kMe, profile, timing, *this, *access, meter,
-                           std::span<AccessFunction>(functions), pool, frame_pool, *this},
+        FrameExchangeParts{context, kNoContext, kMe, *this, *access, meter, std::span<AccessFunction>(functions), *this},
         config);
     exchange->set_user(this);
   }
@@ -61,9 +60,7 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
   }
 
   static FrameExchangeConfig dcf_config() {
-    FrameExchangeConfig c;
-    c.data_rate = [](std::uint32_t) { return &phy::kDsssMcs[3]; };
-    return c;
+    return FrameExchangeConfig{};
   }
 
   // ---- ChannelAccess::Owner: the grant, as Mac does it ----
@@ -154,6 +151,8 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
   const MacTiming timing = mac_timing(profile, phy::kDsssMcs[0]);
   PacketPool pool;
   BlockPool frame_pool;
+  const MacContext context{sim.scheduler(), profile, timing, pool, frame_pool,
+                           [](std::uint32_t, std::uint32_t) { return &phy::kDsssMcs[3]; }};
   MacStats stats() const { return exchange->stats(); }
   BusyTimeMeter meter{false};
   RandomStream draws, replay;

@@ -1003,5 +1003,44 @@ TEST(Medium, RadiosShareTheirProfile) {
   EXPECT_EQ(medium.channel_of(b), 6);
 }
 
+// Issue 43 §3 (memory per node): a radio holds a record of the medium's only while
+// it receives. Receptions under way at once each keep their own, across another
+// radio's reception ending, being aborted by a transmission and beginning anew
+// (the freed record taken again), and the medium makes no more records than
+// receptions were ever under way at once.
+TEST(Medium, EachReceptionUnderWayKeepsItsOwnRecordUntilItEnds) {
+  World w(sinr_config());
+  // Two pairs on different channels, which never interact: a to b, c to d.
+  const RadioId a = w.add(0, 36), b = w.add(60, 36);
+  const RadioId c = w.add(0, 40, 20.0, 500), d = w.add(60, 40, 20.0, 500);
+  w.connect_log_distance();
+  const Time delay = Time::ps(std::llround(60.0 / kSpeedOfLight * 1e12));
+  const PhyFrame long_frame = w.frame(6e6, 1500), short_frame = w.frame(6e6, 100);
+  ASSERT_GT(long_frame.duration, 2_ms);
+  w.send_at(1_ms, a, long_frame);            // b receives until after 3 ms
+  w.send_at(1200_us, c, short_frame);        // d receives and ends: its record freed
+  w.send_at(1600_us, c, short_frame);        // d again, on the freed record
+  std::optional<std::pair<Time, Time>> starts;
+  std::size_t records_while_both = 0;
+  w.sim.scheduler().schedule_at(1700_us, [&] {
+    ASSERT_TRUE(w.medium.radio(b).receiving() && w.medium.radio(d).receiving());
+    starts = std::pair{w.medium.radio(b).reception_start(), w.medium.radio(d).reception_start()};
+    records_while_both = w.medium.reception_records().capacity();
+  });
+  w.send_at(2_ms, b, short_frame);           // b transmits: its reception aborted, its record freed
+  w.send_at(2500_us, c, short_frame);        // d again
+  w.send_at(9950_us, c, long_frame);         // still under way when the run (and the world) ends
+  w.sim.run_until(10_ms);
+  ASSERT_TRUE(starts.has_value());
+  EXPECT_EQ(starts->first, 1_ms + delay);
+  EXPECT_EQ(starts->second, 1600_us + delay);
+  EXPECT_EQ(records_while_both, 2u);
+  EXPECT_EQ(w.rec(b).outcomes(RxOutcome::aborted), 1);
+  EXPECT_EQ(w.rec(d).outcomes(RxOutcome::success), 3);
+  EXPECT_TRUE(w.medium.radio(d).receiving());
+  EXPECT_FALSE(w.medium.radio(b).receiving());
+  EXPECT_EQ(w.medium.reception_records().capacity(), 2u);
+}
+
 }  // namespace
 }  // namespace wmnsim::phy

@@ -66,7 +66,7 @@ TEST(MacSetup, NodesAreBuiltAlongSpaceAndEachMacOnItsOwnRadio) {
 }
 
 // Issue 43 §3 (memory per node): the MACs of radios with one profile share one
-// MacTiming instead of a copy each, with the values a MAC derives on its own.
+// MacContext, so one MacTiming, instead of a copy each, with the values a MAC derives on its own.
 TEST(MacSetup, MacsShareOneTiming) {
   const Scenario s = parse_scenario(test::minimal_scenario());
   Built w(s);
@@ -80,6 +80,30 @@ TEST(MacSetup, MacsShareOneTiming) {
   EXPECT_EQ(shared.eifs, own.eifs);
   EXPECT_EQ(shared.ack_timeout, own.ack_timeout);
   EXPECT_EQ(shared.rts_airtime, own.rts_airtime);
+}
+
+// A MacContext given to a MAC must be its radio's: of the medium's copy of the
+// radio's profile, and of its simulation, packet pool and medium. Another is
+// refused rather than used (mac.cpp, checked_context).
+TEST(MacSetup, AContextOfAnotherProfileIsRefused) {
+  const Scenario s = parse_scenario(test::minimal_scenario());
+  Built w(s);
+  phy::Radio& radio = w.phy.medium->radio(0);
+  const phy::PhyProfile copy = radio.profile();  // equal, but not the medium's
+  const auto context = [&](const phy::PhyProfile& profile) {
+    return std::make_shared<const MacContext>(
+        MacContext{w.sim.scheduler(), profile, w.macs.macs[0]->timing(), w.pool, w.phy.medium->payload_pool(), {}});
+  };
+  MacConfig config;
+  config.context = context(copy);
+  EXPECT_THROW(Mac(w.sim, radio, config, w.pool, w.sink, w.sim.random().stream("test", 0, "backoff")),
+               std::invalid_argument);
+  PacketPool other_pool;
+  config.context = std::make_shared<const MacContext>(MacContext{w.sim.scheduler(), radio.profile(),
+                                                                 w.macs.macs[0]->timing(), other_pool,
+                                                                 w.phy.medium->payload_pool(), {}});
+  EXPECT_THROW(Mac(w.sim, radio, config, w.pool, w.sink, w.sim.random().stream("test", 0, "backoff")),
+               std::invalid_argument);
 }
 
 TEST(MacSetup, EdcaCategoriesFromTheScenario) {
