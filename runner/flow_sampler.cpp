@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
 
 namespace wmnsim {
 
 namespace {
+
+// The one series that names nodes (a sample per node).
+constexpr std::string_view kLossSeries = "weighted_intra_mesh_loss";
 
 FlowSampler::Sources network_sources(Network& network, const transport::TransportRegistry& transports,
                                      const std::vector<std::string>& kinds) {
@@ -17,7 +22,7 @@ FlowSampler::Sources network_sources(Network& network, const transport::Transpor
   s.ledger = &network.ledger();
   // Only the per-node series names nodes: otherwise no copy of every id is held
   // for the run (32 B a node; issue 43 §3).
-  if (std::find(kinds.begin(), kinds.end(), "weighted_intra_mesh_loss") != kinds.end()) {
+  if (std::find(kinds.begin(), kinds.end(), kLossSeries) != kinds.end()) {
     s.node_ids.reserve(scenario.nodes.size());
     for (const NodeConfig& n : scenario.nodes) s.node_ids.push_back(n.id);
   }
@@ -57,7 +62,7 @@ FlowSampler::FlowSampler(Scheduler& scheduler, Sources sources, Time interval, c
   for (const std::string& kind : kinds) {
     if (kind == "flow_goodput") {
       goodput_ = true;
-    } else if (kind == "weighted_intra_mesh_loss") {
+    } else if (kind == kLossSeries) {
       loss_ = true;
     } else if (std::none_of(series_.begin(), series_.end(), [&](const Series& s) { return s.kind == kind; })) {
       if (auto unit = unit_of(kind, sources_)) series_.push_back({kind, std::move(*unit), {}});
@@ -106,7 +111,7 @@ void FlowSampler::sample() {
 void FlowSampler::write(Results& out) const {
   if (goodput_) append_timeseries(out, "flow_goodput", "bit/s", interval_, goodput_samples_);
   for (const Series& s : series_) append_timeseries(out, s.kind, s.unit, interval_, s.samples);
-  if (loss_) append_timeseries(out, "weighted_intra_mesh_loss", "bit/s", interval_, loss_samples_);
+  if (loss_) append_timeseries(out, std::string(kLossSeries), "bit/s", interval_, loss_samples_);
 }
 
 }  // namespace wmnsim
