@@ -208,7 +208,7 @@ class FrameExchange {
   std::uint32_t data_mpdu_bytes(const Packet& p) const;
   const phy::Mcs& rate_to(std::uint32_t radio);
   // Every frame from the medium's pool (the hot path: one per transmission).
-  std::shared_ptr<Frame> new_frame();
+  inline std::shared_ptr<Frame> new_frame();  // defined (and only called) in frame_exchange.cpp
   // An ACK or CTS to `to`, sent SIFS after the frame it answers.
   void respond(FrameKind kind, MacAddress to, Time duration, SifsAction action);
   void send_frame(std::shared_ptr<Frame> frame, const phy::Mcs& rate, Sending what);
@@ -248,8 +248,8 @@ class FrameExchange {
   void deliver_data(const Frame& frame);
   void receive_management(const Frame& frame);
 
-  // Shared with the MACs of the radio's profile: one pointer instead of five
-  // references and the rate function (issue 43 §3).
+  // Shared with the MACs of the radio's profile: one reference instead of four
+  // (profile, timing, the two pools) and the rate function (issue 43 §3).
   const MacContext& context_;
   Scheduler& scheduler_;  // context_.scheduler, read on every event: kept at hand
   ContextId node_;

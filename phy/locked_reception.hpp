@@ -60,8 +60,10 @@ class ReceptionRecords {
   LockedReception* acquire(Fields&&... fields) {
     Slot* slot = first_free_;
     if (slot == nullptr) [[unlikely]] slot = grow();
-    first_free_ = slot->next_free;
-    return ::new (static_cast<void*>(slot->bytes)) LockedReception{std::forward<Fields>(fields)...};
+    Slot* const next = slot->next_free;  // read before the record overwrites it
+    LockedReception* record = ::new (static_cast<void*>(slot->bytes)) LockedReception{std::forward<Fields>(fields)...};
+    first_free_ = next;  // taken only once built
+    return record;
   }
   // Destroys the record (its frame's payload reference with it) and frees its slot.
   void release(LockedReception* record) {
