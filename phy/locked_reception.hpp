@@ -58,12 +58,13 @@ class ReceptionRecords {
   // A record built from `fields` (LockedReception's, in order), held until release().
   template <typename... Fields>
   LockedReception* acquire(Fields&&... fields) {
+    // The slot leaves the free list before the record is built over it: safe only
+    // because building cannot throw.
+    static_assert(noexcept(LockedReception{std::forward<Fields>(fields)...}));
     Slot* slot = first_free_;
     if (slot == nullptr) [[unlikely]] slot = grow();
-    Slot* const next = slot->next_free;  // read before the record overwrites it
-    LockedReception* record = ::new (static_cast<void*>(slot->bytes)) LockedReception{std::forward<Fields>(fields)...};
-    first_free_ = next;  // taken only once built
-    return record;
+    first_free_ = slot->next_free;
+    return ::new (static_cast<void*>(slot->bytes)) LockedReception{std::forward<Fields>(fields)...};
   }
   // Destroys the record (its frame's payload reference with it) and frees its slot.
   void release(LockedReception* record) {

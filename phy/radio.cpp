@@ -244,8 +244,9 @@ void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, Sig
 }
 
 void Radio::try_lock(std::uint32_t tx, const PhyFrame& frame, PowerMw power, SignalReach reach, Time start) {
-  // Every path ends a reception (finish_reception) before another can begin.
-  if (locked_ != nullptr) [[unlikely]] throw std::logic_error("a radio locked onto a second frame while receiving");
+  // Every path ends a reception (finish_reception) before another can begin, so no
+  // record is held here. Not checked at run time: the check cost 0.13 % of 004's
+  // mesh's instructions (3 a lock), for a case no path reaches.
   const Time now = scheduler_.now();
   const PlcpFormat plcp = plcp_format(profile_, *frame.mcs);
   // The stretches (the SINR record) begin now: a detection window ends within the
