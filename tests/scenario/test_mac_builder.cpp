@@ -66,6 +66,22 @@ TEST(MacSetup, AnRtsThresholdOffReadsBackEmptyAndZeroStaysZero) {
   EXPECT_EQ(a.rts_threshold(), std::nullopt);
 }
 
+// The MAC keeps its queue limit in two fields, the unit beside its type (issue 43
+// §3); queue_limit() gives the scenario's back, each node its own.
+TEST(MacSetup, EachMacGivesBackItsQueueLimit) {
+  nlohmann::json doc = test::minimal_scenario();
+  doc["mac"] = {{"queue", {{"capacity_packets", 30}}}};
+  doc["nodes"][1]["mac"] = {{"queue", {{"capacity_bytes", 60000}}}};
+  const Scenario s = parse_scenario(doc);
+  Built w(s);
+  const link::QueueLimit a = w.macs.node_macs[0][0]->queue_limit();
+  const link::QueueLimit b = w.macs.node_macs[1][0]->queue_limit();
+  EXPECT_EQ(a.unit, link::QueueLimit::Unit::packets);
+  EXPECT_EQ(a.capacity, 30);
+  EXPECT_EQ(b.unit, link::QueueLimit::Unit::bytes);
+  EXPECT_EQ(b.capacity, 60000);
+}
+
 // Issue 43 §2: nodes are built along space (PhyNetwork::node_build_order), nodes
 // near each other one after the other, whatever the scenario's order; each MAC
 // still sits on its own node's radio.
