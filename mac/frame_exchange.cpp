@@ -52,8 +52,8 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       functions_(parts.functions),
       drops_(parts.drops),
       observers_(parts.access.observers()),
-      rts_threshold_(config.rts_threshold),
-      queue_lifetime_(config.queue_lifetime),
+      rts_threshold_(config.rts_threshold.value_or(kNoRtsThreshold)),
+      queue_lifetime_(config.queue_lifetime.value_or(Time::max())),
       type_(config.type),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
@@ -86,7 +86,7 @@ void FrameExchange::drop_expired(AccessFunction& f, Time now) {
   // that waited longer than it is dropped when the MAC would take it (at a channel
   // access, or to continue a TXOP), not sent late. A frame already taken finishes
   // its retries.
-  if (queue_lifetime_) f.queue->drop_expired(now, *queue_lifetime_);
+  if (queue_lifetime_ != Time::max()) f.queue->drop_expired(now, queue_lifetime_);
 }
 
 std::uint16_t FrameExchange::take_sequence_number(bool management, const AccessFunction& f) {
@@ -175,12 +175,12 @@ const phy::Mcs& FrameExchange::rate_to(std::uint32_t radio) {
 
 bool FrameExchange::needs_rts(const AccessFunction& f) const {
   // 9.3.2.6: RTS/CTS for individually addressed frames longer than the threshold.
-  if (!rts_threshold_) return false;
+  if (rts_threshold_ == kNoRtsThreshold) return false;
   if (f.mgmt.body) {
     const std::uint32_t bytes = mpdu_bytes(FrameKind::action, f.mgmt.body->size_bytes());
-    return f.mgmt.receiver != kBroadcastRadio && bytes > *rts_threshold_;
+    return f.mgmt.receiver != kBroadcastRadio && bytes > rts_threshold_;
   }
-  return f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > *rts_threshold_;
+  return f.packet->next_hop_radio != kBroadcastRadio && data_mpdu_bytes(*f.packet) > rts_threshold_;
 }
 
 // ---- sending --------------------------------------------------------------------------

@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -155,8 +156,11 @@ class FrameExchange {
   void on_rx_end(const phy::PhyFrame& frame, phy::RxOutcome outcome, const phy::RxInfo& info);
 
   // ---- settings and observation ----
-  std::optional<std::int64_t> rts_threshold() const { return rts_threshold_; }
-  void set_rts_threshold(std::optional<std::int64_t> bytes) { rts_threshold_ = bytes; }
+  std::optional<std::int64_t> rts_threshold() const {
+    if (rts_threshold_ == kNoRtsThreshold) return std::nullopt;
+    return rts_threshold_;
+  }
+  void set_rts_threshold(std::optional<std::int64_t> bytes) { rts_threshold_ = bytes.value_or(kNoRtsThreshold); }
   // Throws std::invalid_argument for limits below 1.
   void set_retry_limits(int short_limit, int long_limit);
   int short_retry_limit() const { return short_retry_limit_; }
@@ -204,7 +208,7 @@ class FrameExchange {
   MpduInfo next_mpdu(const AccessFunction& f);
   MpduInfo data_mpdu(const Packet& p);
   MpduInfo management_mpdu(const ManagementFrame& m) const;
-  bool long_mpdu(const MpduInfo& m) const { return rts_threshold_ && m.bytes > *rts_threshold_; }
+  bool long_mpdu(const MpduInfo& m) const { return m.bytes > rts_threshold_; }
   std::uint32_t data_mpdu_bytes(const Packet& p) const;
   const phy::Mcs& rate_to(std::uint32_t radio);
   // Every frame from the medium's pool (the hot path: one per transmission).
@@ -261,8 +265,12 @@ class FrameExchange {
   DropSink& drops_;
   SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   MacUser* user_ = nullptr;
-  std::optional<std::int64_t> rts_threshold_;
-  std::optional<Time> queue_lifetime_;
+  // "Off" and "for ever" as sentinels instead of two 16-B std::optionals (issue 43
+  // §3, memory per node): no MPDU is longer than kNoRtsThreshold bytes, and no
+  // packet's stay in a queue exceeds Time::max().
+  static constexpr std::int64_t kNoRtsThreshold = std::numeric_limits<std::int64_t>::max();
+  std::int64_t rts_threshold_;  // kNoRtsThreshold: RTS/CTS off
+  Time queue_lifetime_;         // Time::max(): packets wait in the queue for ever
   std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
   std::uint64_t rx_errors_ = 0;       // MacStats::rx_errors, held here: see TrafficRecords
   std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed

@@ -17,7 +17,9 @@
 namespace wmnsim {
 
 enum class MacType { dcf, edca };
-enum class AccessCategory { ac_bk, ac_be, ac_vi, ac_vo };  // index into access_categories
+// Index into access_categories. One byte (issue 43 §3, memory per node): the MAC's
+// classifier holds two of them beside a pointer, in 16 B instead of 24.
+enum class AccessCategory : std::uint8_t { ac_bk, ac_be, ac_vi, ac_vo };
 
 // At most one field is non-zero; both zero means one frame per channel access.
 struct TxopLimit {

@@ -48,6 +48,40 @@ TEST(MacSetup, PerNodeOverridesReachTheirRadios) {
   EXPECT_EQ(b.rts_threshold(), std::optional<std::int64_t>(1000));
 }
 
+// The exchange holds "RTS/CTS off" as a sentinel, not a std::optional (issue 43 §3):
+// off reads back as empty, and 0 (RTS before every frame) stays 0.
+TEST(MacSetup, AnRtsThresholdOffReadsBackEmptyAndZeroStaysZero) {
+  nlohmann::json doc = test::minimal_scenario();
+  doc["mac"] = {{"rts_threshold_bytes", 0}};
+  doc["nodes"][1]["mac"] = {{"rts_threshold_bytes", "off"}};
+  const Scenario s = parse_scenario(doc);
+  Built w(s);
+  Mac& a = *w.macs.node_macs[0][0];
+  Mac& b = *w.macs.node_macs[1][0];
+  EXPECT_EQ(a.rts_threshold(), std::optional<std::int64_t>(0));
+  EXPECT_EQ(b.rts_threshold(), std::nullopt);
+  b.set_rts_threshold(500);
+  EXPECT_EQ(b.rts_threshold(), std::optional<std::int64_t>(500));
+  a.set_rts_threshold(std::nullopt);
+  EXPECT_EQ(a.rts_threshold(), std::nullopt);
+}
+
+// The MAC keeps its queue limit in two fields, the unit beside its type (issue 43
+// §3); queue_limit() gives the scenario's back, each node its own.
+TEST(MacSetup, EachMacGivesBackItsQueueLimit) {
+  nlohmann::json doc = test::minimal_scenario();
+  doc["mac"] = {{"queue", {{"capacity_packets", 30}}}};
+  doc["nodes"][1]["mac"] = {{"queue", {{"capacity_bytes", 60000}}}};
+  const Scenario s = parse_scenario(doc);
+  Built w(s);
+  const link::QueueLimit a = w.macs.node_macs[0][0]->queue_limit();
+  const link::QueueLimit b = w.macs.node_macs[1][0]->queue_limit();
+  EXPECT_EQ(a.unit, link::QueueLimit::Unit::packets);
+  EXPECT_EQ(a.capacity, 30);
+  EXPECT_EQ(b.unit, link::QueueLimit::Unit::bytes);
+  EXPECT_EQ(b.capacity, 60000);
+}
+
 // Issue 43 §2: nodes are built along space (PhyNetwork::node_build_order), nodes
 // near each other one after the other, whatever the scenario's order; each MAC
 // still sits on its own node's radio.
