@@ -114,3 +114,20 @@ def test_the_interpreter_is_wmnsim_python_then_the_active_venv_then_the_builds(t
     # A venv without an interpreter is passed over: the build's own runs the sweep.
     r = sweep(VIRTUAL_ENV=str(tmp_path / "nowhere"))
     assert r.returncode == 0, r.stderr
+
+
+def test_an_embedded_worker_drops_only_the_closing_heartbeat_error():
+    # The race the stop tests above met under load: a worker's heartbeat reaching
+    # the sweep's closing scheduler logged an ERROR with a traceback.
+    import logging
+
+    from wmnsim import _worker_setup
+
+    drop = _worker_setup._DropClosingHeartbeat()
+
+    def record(msg):
+        return logging.LogRecord("distributed.worker", logging.ERROR, __file__, 1, msg, None, None)
+
+    assert not drop.filter(record("Failed to communicate with scheduler during heartbeat."))
+    assert drop.filter(record("Compute Failed"))
+    assert drop.filter(record("Failed to communicate with scheduler"))
