@@ -82,7 +82,6 @@ MacNetwork build_macs(Simulation& sim, const Scenario& scenario, phy::PhyNetwork
       MacConfig config;
       config.type = scenario.mac.type;
       config.params = *node.radios[r].mac;
-      config.control_rate = phy.basic_rate;
       config.context = shared_context(phy.medium->radio(id).profile());
       auto mac = std::make_unique<Mac>(sim, phy.medium->radio(id), config, pool, *node_drops[n],
                                        sim.random().stream("node", node.id, "backoff/" + std::to_string(r)));
