@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 
 #include "core/hilbert_order.hpp"
@@ -129,7 +130,19 @@ void connect_within_cap(const Scenario& scenario, F&& connect) {
 
 }  // namespace
 
+namespace {
+test_hooks::BuildOrder build_order_hook = test_hooks::BuildOrder::along_space;
+}  // namespace
+
+void test_hooks::set_node_build_order(BuildOrder order) { build_order_hook = order; }
+
 std::vector<std::uint32_t> node_build_order(const Scenario& scenario) {
+  if (build_order_hook != test_hooks::BuildOrder::along_space) {
+    std::vector<std::uint32_t> order(scenario.nodes.size());
+    std::iota(order.begin(), order.end(), 0u);
+    if (build_order_hook == test_hooks::BuildOrder::reversed) std::reverse(order.begin(), order.end());
+    return order;
+  }
   std::vector<PlanePoint> points;
   std::vector<std::uint32_t> placed, order;
   for (std::uint32_t n = 0; n < scenario.nodes.size(); ++n) {

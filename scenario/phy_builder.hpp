@@ -31,6 +31,13 @@ struct PhyNetwork {
 PhyProfile profile_for(const PhySection& phy);
 // PhyNetwork::node_build_order of the scenario.
 std::vector<std::uint32_t> node_build_order(const Scenario& scenario);
+
+namespace test_hooks {
+// The order node_build_order gives: along space (every run), or, for tests that
+// show the order changes nothing but memory, the scenario's order or its reverse.
+enum class BuildOrder : std::uint8_t { along_space, as_listed, reversed };
+void set_node_build_order(BuildOrder order);
+}  // namespace test_hooks
 ReceptionConfig reception_for(const Scenario& scenario);
 
 // Throws NotSupportedError for PHY features the simulator does not model yet, and
