@@ -46,6 +46,21 @@ TEST(FlatLists, FromPairsKeepsThePairsOrderWithinEachList) {
   EXPECT_EQ(as_vector(lists[3]), std::vector<int>{});
 }
 
+TEST(FlatLists, FromPairsWithNoListsOrNoPairs) {
+  // A network without wired links (no lists' items) or without nodes (no lists).
+  const std::vector<std::pair<std::uint32_t, int>> none;
+  const FlatLists<int> no_lists = FlatLists<int>::from_pairs(0, none);
+  EXPECT_EQ(no_lists.size(), 0u);
+  EXPECT_TRUE(no_lists.empty());
+  EXPECT_TRUE(no_lists.items().empty());
+  EXPECT_THROW(no_lists.at(0), std::out_of_range);
+  const FlatLists<int> three_empty = FlatLists<int>::from_pairs(3, none);
+  ASSERT_EQ(three_empty.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(three_empty[i].empty()) << i;
+  const std::vector<std::pair<std::uint32_t, int>> one{{0, 5}};
+  EXPECT_THROW(FlatLists<int>::from_pairs(0, one), std::out_of_range);
+}
+
 TEST(FlatLists, RefusesListsItDoesNotHold) {
   FlatLists<int> lists;
   EXPECT_THROW(lists.push_back(1), std::logic_error);
