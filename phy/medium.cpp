@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace wmnsim::phy {
 
@@ -168,17 +170,31 @@ void for_each_pair_within(const Radios& specs, double reach_m, F&& f) {
   }
 }
 
+// A link as connect() finds it: the link and its power in dBm.
+struct FoundLink {
+  Link link;
+  PowerDbm power_dbm;
+};
+
 // The neighbour lists from the links found, in any order: sorted by `to`, the
 // order the all-pairs loop produced (radio r got the pairs (a, r), a < r, in
-// increasing a, then (r, b) in increasing b).
-FlatLists<Link> neighbour_lists(std::size_t radios, std::vector<std::pair<RadioId, Link>>& found) {
-  FlatLists<Link> links = FlatLists<Link>::from_pairs(radios, found);
-  std::vector<std::pair<RadioId, Link>>().swap(found);
+// increasing a, then (r, b) in increasing b); the powers in dBm in a second set
+// of lists, entry for entry.
+std::pair<FlatLists<Link>, FlatLists<PowerDbm>> neighbour_lists(std::size_t radios,
+                                                              std::vector<std::pair<RadioId, FoundLink>>& found) {
+  FlatLists<FoundLink> lists = FlatLists<FoundLink>::from_pairs(radios, found);
+  std::vector<std::pair<RadioId, FoundLink>>().swap(found);
+  std::pair<FlatLists<Link>, FlatLists<PowerDbm>> out;
   for (std::size_t r = 0; r < radios; ++r) {
-    const std::span<Link> l = links[r];
-    std::sort(l.begin(), l.end(), [](const Link& x, const Link& y) { return x.to < y.to; });
+    const std::span<FoundLink> l = lists[r];
+    std::sort(l.begin(), l.end(), [](const FoundLink& x, const FoundLink& y) { return x.link.to < y.link.to; });
+    out.first.add_list();
+    out.second.add_list();
+    for (const FoundLink& f : l) out.first.push_back(f.link), out.second.push_back(f.power_dbm);
   }
-  return links;
+  out.first.shrink_to_fit();
+  out.second.shrink_to_fit();
+  return out;
 }
 
 }  // namespace
@@ -222,7 +238,7 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
   if (link_rules_.by_range) throw std::logic_error("range reception needs connect_by_range");
   const std::size_t n = radios_.size();
   const PowerDbm cutoff = delivery_cutoff();
-  std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
+  std::vector<std::pair<RadioId, FoundLink>> found;  // (from, link), as found
   // Each unordered pair once: the gain is symmetric (shadowing drawn once per pair).
   // Pairs on different channels never interact (non-overlapping channels).
   std::vector<PowerDbm> tx_power(n);  // compact: read once per pair within reach
@@ -241,10 +257,10 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
       reach.sensed = link_rules_.carrier_sense_floor;
       reach.interferes = true;
       if (found.size() == max_links) throw_too_many_links(n, max_links);
-      found.emplace_back(from, Link{to, reach, p.to_mw(), p, delay});
+      found.emplace_back(from, FoundLink{Link{to, reach, p.to_mw(), radios_[to].get(), delay}, p});
     }
   });
-  links_ = neighbour_lists(n, found);
+  std::tie(links_, power_dbm_) = neighbour_lists(n, found);
   sort_deliveries();
   connected_ = true;
 }
@@ -253,16 +269,16 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
   if (!link_rules_.by_range) throw std::logic_error("connect_by_range needs range reception");
   const std::size_t n = radios_.size();
   const double reach_m = std::max(ranges.cs_range_m, interference_range_m);
-  std::vector<std::pair<RadioId, Link>> found;  // (from, link), as found
+  std::vector<std::pair<RadioId, FoundLink>> found;  // (from, link), as found
   for_each_pair_within(placements_, reach_m, [&](RadioId a, RadioId b, double d) {
     const SignalReach reach{d <= ranges.rx_range_m, d <= ranges.cs_range_m, d <= interference_range_m};
     // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
     const PowerDbm nominal{0.0};
     if (found.size() + 2 > max_links) throw_too_many_links(n, max_links);
-    found.emplace_back(a, Link{b, reach, nominal.to_mw(), nominal, propagation_delay(d)});
-    found.emplace_back(b, Link{a, reach, nominal.to_mw(), nominal, propagation_delay(d)});
+    found.emplace_back(a, FoundLink{Link{b, reach, nominal.to_mw(), radios_[b].get(), propagation_delay(d)}, nominal});
+    found.emplace_back(b, FoundLink{Link{a, reach, nominal.to_mw(), radios_[a].get(), propagation_delay(d)}, nominal});
   });
-  links_ = neighbour_lists(n, found);
+  std::tie(links_, power_dbm_) = neighbour_lists(n, found);
   sort_deliveries();
   connected_ = true;
 }
@@ -299,6 +315,15 @@ const Link* Medium::link(RadioId from, RadioId to) const {
   const std::span<const Link> links = links_[from];
   const auto it = std::lower_bound(links.begin(), links.end(), to, [](const Link& l, RadioId r) { return l.to < r; });
   return it != links.end() && it->to == to ? &*it : nullptr;
+}
+
+PowerDbm Medium::power_dbm(RadioId from, const Link& link) const {
+  const std::span<const Link> links = links_[from];
+  const std::less<const Link*> before;
+  if (before(&link, links.data()) || !before(&link, links.data() + links.size())) {
+    throw std::logic_error("Medium::power_dbm: not a link of radio " + std::to_string(from));
+  }
+  return power_dbm_[from][static_cast<std::size_t>(&link - links.data())];
 }
 
 std::uint32_t Medium::allocate_in_flight() {
@@ -352,7 +377,7 @@ void Medium::transmit(RadioId from, const PhyFrame& frame) {
   for (const std::uint32_t i : faint) {
     const Link& l = links[i];
     const Time start = s.now() + l.delay;
-    radios_[l.to]->faint_signal(start, start + frame.duration, l.power);
+    l.radio->faint_signal(start, start + frame.duration, l.power);
     // Never locked onto: below the sensitivity (a trace with every failed frame).
     if (air_observer_ != nullptr) {
       air_observer_->on_missed(l.to, frame, RxFailureInfo{RxFailure::below_sensitivity, kNoRadio, l.power}, start);
@@ -367,7 +392,7 @@ void Medium::deliver_starts(std::uint32_t slot) {
   const std::span<const Delivery> order = delivery_order_[f.from];
   for (;;) {
     const Link& l = links[order[f.next_start++].link];
-    radios_[l.to]->signal_start(slot, f.frame, l.power, l.reach);
+    l.radio->signal_start(slot, f.frame, l.power, l.reach);
     if (f.next_start == order.size()) return;
     const std::uint32_t i = order[f.next_start].link;
     const Time at = f.sent + links[i].delay;
@@ -385,7 +410,7 @@ void Medium::deliver_ends(std::uint32_t slot) {
   const std::span<const Link> links = links_[f.from];
   const std::span<const Delivery> order = delivery_order_[f.from];
   for (;;) {
-    const RadioId to = links[order[f.next_end++].link].to;
+    Radio* const to = links[order[f.next_end++].link].radio;
     if (f.next_end == order.size()) {
       signal_ends(f, slot, to);  // the last: frees the slot
       return;
@@ -401,8 +426,8 @@ void Medium::deliver_ends(std::uint32_t slot) {
   }
 }
 
-void Medium::signal_ends(InFlight& f, std::uint32_t slot, RadioId to) {
-  radios_[to]->signal_end(slot);
+void Medium::signal_ends(InFlight& f, std::uint32_t slot, Radio* to) {
+  to->signal_end(slot);
   if (--f.pending_ends == 0) {
     f.frame.payload.reset();  // the last receiver is done with it
     f.next_free = free_in_flight_;

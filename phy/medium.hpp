@@ -37,15 +37,20 @@ struct RadioSpec {
   PhyProfile profile;
 };
 
-// One directed link as the receiver sees it. 32 bytes, two to a cache line: the
-// reach's three flags sit in the padding after `to` (issue 43 §2: every
-// transmission reads all of its sender's links, about 78 at 004's density).
+// One directed link as the receiver sees it, what delivering a signal reads: 32
+// bytes, two to a cache line, the reach's three flags in the padding after `to`
+// (issue 43 §2: every transmission reads all of its sender's links, about 78 at
+// 004's density). The receiving radio is held as a pointer beside its id, so that
+// delivering reads no array indexed by id: at 100,000 radios such an array is
+// 800 kB, and a frame's receivers, near each other in memory (built along space),
+// have ids scattered over it. The received power in dBm, read only at set-up and
+// when a rate is chosen, is kept apart (Medium::power_dbm).
 struct Link {
   RadioId to;
   SignalReach reach;
-  PowerMw power;     // received power (threshold and range models: nominal)
-  PowerDbm power_dbm;
-  Time delay;        // propagation delay
+  PowerMw power;  // received power (threshold and range models: nominal)
+  Radio* radio;   // the radio `to`
+  Time delay;     // propagation delay
 };
 static_assert(sizeof(Link) == 32);
 
@@ -139,6 +144,9 @@ class Medium {
   // The link from `from` to `to`, or nullptr when `to` does not hear `from`
   // (a binary search: neighbour lists are sorted by `to`).
   const Link* link(RadioId from, RadioId to) const;
+  // The received power in dBm of `link`, one of neighbours(from), as computed from
+  // the path gain (PowerMw's conversion back would round).
+  PowerDbm power_dbm(RadioId from, const Link& link) const;
 
   // Called by Radio::transmit: delivers the signal's start and end to each neighbour.
   void transmit(RadioId from, const PhyFrame& frame);
@@ -183,7 +191,7 @@ class Medium {
   };
   std::uint32_t allocate_in_flight();
   // The end of signal `slot` (f, in_flight_[slot], found once by the walk) at `to`.
-  void signal_ends(InFlight& f, std::uint32_t slot, RadioId to);
+  void signal_ends(InFlight& f, std::uint32_t slot, Radio* to);
   void sort_deliveries();
   void deliver_starts(std::uint32_t slot);
   void deliver_ends(std::uint32_t slot);
@@ -213,6 +221,7 @@ class Medium {
   std::vector<std::unique_ptr<Radio>> radios_;
   // Per sender (by RadioId), each list in one array (core/flat_lists.hpp).
   FlatLists<Link> links_;
+  FlatLists<PowerDbm> power_dbm_;  // parallel to links_ (cold: power_dbm())
   FlatLists<Delivery> delivery_order_;
   FlatLists<std::uint32_t> faint_;  // link indices
   std::deque<InFlight> in_flight_;  // a deque: references stay valid while listeners transmit

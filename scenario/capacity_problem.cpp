@@ -22,7 +22,7 @@ bool reaches(const phy::Medium& medium, phy::RadioId x, phy::RadioId y) {
   const phy::Link* l = medium.link(x, y);
   if (l == nullptr) return false;
   const phy::ReceptionConfig& rc = medium.reception();
-  if (rc.kind == phy::ReceptionKind::sinr) return l->reach.decodable || l->power_dbm >= rc.cca_threshold;
+  if (rc.kind == phy::ReceptionKind::sinr) return l->reach.decodable || medium.power_dbm(x, *l) >= rc.cca_threshold;
   return l->reach.sensed || l->reach.interferes;
 }
 

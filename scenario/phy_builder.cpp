@@ -322,7 +322,7 @@ const Mcs* link_data_rate(const PhyNetwork& net, RadioId from, RadioId to) {
   const Link* l = net.medium->link(from, to);
   if (l == nullptr || !l->reach.decodable) return nullptr;
   if (net.fixed_data_rate != nullptr) return net.fixed_data_rate;
-  const Db snr = l->power_dbm - net.medium->reception().noise;
+  const Db snr = net.medium->power_dbm(from, *l) - net.medium->reception().noise;
   const auto best = select_mcs(net.profile.rates, snr.linear(), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
                                net.auto_rate.max_fer);
   if (!best) return nullptr;
@@ -335,7 +335,7 @@ const Mcs* usable_link_rate(const PhyNetwork& net, RadioId from, RadioId to) {
   if (rate == nullptr || net.fixed_data_rate == nullptr || net.medium->reception().kind != ReceptionKind::sinr) {
     return rate;
   }
-  const Db snr = net.medium->link(from, to)->power_dbm - net.medium->reception().noise;
+  const Db snr = net.medium->power_dbm(from, *net.medium->link(from, to)) - net.medium->reception().noise;
   return meets_per_target(*rate, snr.linear(), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
                           net.auto_rate.max_fer)
              ? rate

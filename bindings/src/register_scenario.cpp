@@ -193,8 +193,9 @@ pyb::dict radio_links(const std::string& text, bool sensed) {
           dst.push_back(static_cast<std::int32_t>(net.medium->node_of(l.to)));
           channel.push_back(net.medium->channel_of(from));
           // The range model has no powers (its link powers are nominal): report none.
-          const bool powered = s.propagation.model != PropagationModel::range && std::isfinite(l.power_dbm.dbm());
-          power.push_back(powered ? l.power_dbm.dbm() : nan);
+          const double dbm = net.medium->power_dbm(from, l).dbm();
+          const bool powered = s.propagation.model != PropagationModel::range && std::isfinite(dbm);
+          power.push_back(powered ? dbm : nan);
           rate.push_back(r != nullptr ? static_cast<double>(r->rate_bps) : nan);
           decodable.push_back(l.reach.decodable ? 1 : 0);
           sensed_only.push_back(l.reach.sensed ? 1 : 0);

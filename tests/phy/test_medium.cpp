@@ -122,7 +122,7 @@ TEST(PhyMedium, SignalTimelineIsExact) {
   EXPECT_EQ(w.rec(a).events[1].kind, Event::tx_end);
   EXPECT_EQ(w.rec(a).events[1].at, 1_ms + f.duration);
   // Nothing interfered: the worst SINR is the SNR.
-  EXPECT_NEAR(w.rec(b).events[2].min_sinr_db, w.medium.link(a, b)->power_dbm.dbm() - (-93.5), 1e-9);
+  EXPECT_NEAR(w.rec(b).events[2].min_sinr_db, w.medium.power_dbm(a, *w.medium.link(a, b)).dbm() - (-93.5), 1e-9);
 }
 
 // Radios added together keep their ids in the order given whatever order they are
@@ -168,10 +168,13 @@ TEST(PhyMedium, LogDistanceLinksAreSymmetricAndCutOffBelowTheNoise) {
   const RadioId a = w.add(0), b = w.add(150), c = w.add(300), far = w.add(600);
   w.connect_log_distance();
   ASSERT_NE(w.medium.link(a, b), nullptr);
-  EXPECT_DOUBLE_EQ(w.medium.link(a, b)->power_dbm.dbm(), w.medium.link(b, a)->power_dbm.dbm());
+  EXPECT_DOUBLE_EQ(w.medium.power_dbm(a, *w.medium.link(a, b)).dbm(), w.medium.power_dbm(b, *w.medium.link(b, a)).dbm());
   // 004 Eq. (1) at 150 m: 20 - 140.046 - 40 log10(0.15) = -87.09 dBm.
-  EXPECT_NEAR(w.medium.link(a, b)->power_dbm.dbm(), 20 - 140.046 - 40 * std::log10(0.15), 1e-9);
+  EXPECT_NEAR(w.medium.power_dbm(a, *w.medium.link(a, b)).dbm(), 20 - 140.046 - 40 * std::log10(0.15), 1e-9);
   EXPECT_TRUE(w.medium.link(a, b)->reach.decodable);
+  EXPECT_EQ(w.medium.link(a, b)->radio, &w.medium.radio(b));  // delivery reads the radio from the link
+  // The power in dBm is that of the link as it is stored, not of another radio's.
+  EXPECT_THROW(w.medium.power_dbm(b, *w.medium.link(a, b)), std::logic_error);
   // 300 m: -99.2 dBm, below the noise floor (not decodable) but above the
   // delivery cutoff of noise - 10 dB, so it still interferes.
   ASSERT_NE(w.medium.link(a, c), nullptr);

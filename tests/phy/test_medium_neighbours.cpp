@@ -19,9 +19,12 @@ namespace wmnsim::phy {
 namespace {
 
 // The all-pairs loop the medium used before it had a grid, kept as the reference.
-std::vector<std::vector<Link>> all_pairs(const Medium& m, const PathGainFn& gain) {
+// Each link with its power in dBm (Medium::power_dbm).
+using LinkAndPower = std::pair<Link, PowerDbm>;
+
+std::vector<std::vector<LinkAndPower>> all_pairs(const Medium& m, const PathGainFn& gain) {
   const std::size_t n = m.radio_count();
-  std::vector<std::vector<Link>> links(n);
+  std::vector<std::vector<LinkAndPower>> links(n);
   const ReceptionConfig& rc = m.reception();
   const bool cs_floor = rc.kind == ReceptionKind::threshold || rc.kind == ReceptionKind::ns2;
   const PowerDbm cutoff = cs_floor ? std::max(rc.signal_floor, rc.cca_threshold) : rc.signal_floor;
@@ -34,7 +37,7 @@ std::vector<std::vector<Link>> all_pairs(const Medium& m, const PathGainFn& gain
       for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         const PowerDbm p = m.spec(from).tx_power + g;
         if (p < cutoff) continue;
-        links[from].push_back(Link{to, SignalReach{p >= rc.sensitivity, cs_floor, true}, p.to_mw(), p, delay});
+        links[from].push_back({Link{to, SignalReach{p >= rc.sensitivity, cs_floor, true}, p.to_mw(), nullptr, delay}, p});
       }
     }
   }
@@ -42,7 +45,7 @@ std::vector<std::vector<Link>> all_pairs(const Medium& m, const PathGainFn& gain
 }
 
 // Every neighbour list equal to the reference, entry by entry and bit for bit.
-void expect_same_links(const Medium& m, const std::vector<std::vector<Link>>& expected, std::size_t* total = nullptr) {
+void expect_same_links(const Medium& m, const std::vector<std::vector<LinkAndPower>>& expected, std::size_t* total = nullptr) {
   ASSERT_EQ(expected.size(), m.radio_count());
   std::size_t count = 0;
   for (RadioId r = 0; r < m.radio_count(); ++r) {
@@ -50,11 +53,12 @@ void expect_same_links(const Medium& m, const std::vector<std::vector<Link>>& ex
     ASSERT_EQ(got.size(), expected[r].size()) << "radio " << r;
     for (std::size_t i = 0; i < got.size(); ++i) {
       const Link& g = got[i];
-      const Link& e = expected[r][i];
+      const Link& e = expected[r][i].first;
       ASSERT_EQ(g.to, e.to) << "radio " << r << " entry " << i;
       EXPECT_EQ(g.power.mw(), e.power.mw());
-      EXPECT_EQ(g.power_dbm.dbm(), e.power_dbm.dbm());
+      EXPECT_EQ(m.power_dbm(r, g).dbm(), expected[r][i].second.dbm());
       EXPECT_EQ(g.delay, e.delay);
+      EXPECT_EQ(g.radio, &m.radio(g.to));  // the radio `to` itself
       EXPECT_EQ(g.reach.decodable, e.reach.decodable);
       EXPECT_EQ(g.reach.sensed, e.reach.sensed);
       EXPECT_EQ(g.reach.interferes, e.reach.interferes);
@@ -177,7 +181,7 @@ TEST(MediumNeighbours, PairsExactlyAtTheReachAreLookedAtAndFartherOnesNot) {
   const auto everything = all_pairs(*grid.medium, flat);
   for (RadioId r = 0; r < grid.medium->radio_count(); ++r) {
     std::vector<RadioId> expected;
-    for (const Link& e : everything[r]) {
+    for (const auto& [e, power] : everything[r]) {
       if (distance_m(l.specs[r].position, l.specs[e.to].position) <= reach) expected.push_back(e.to);
     }
     std::vector<RadioId> got;

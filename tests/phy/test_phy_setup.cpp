@@ -86,7 +86,7 @@ int links_that_differ(const PhyNetwork& a, const PhyNetwork& b, int* links = nul
     for (const Link& l : a.medium->neighbours(x)) {
       ++n;
       const Link* other = b.medium->link(x, l.to);
-      differ += other == nullptr || other->power_dbm.dbm() != l.power_dbm.dbm();
+      differ += other == nullptr || b.medium->power_dbm(x, *other).dbm() != a.medium->power_dbm(x, l).dbm();
     }
   }
   if (links != nullptr) *links = n;
@@ -105,7 +105,7 @@ TEST(PhySetup, ShadowingIsSymmetricAndFixedByTheTopologyNotTheRunSeed) {
     for (const Link& l : n1.medium->neighbours(a)) {
       const Link* back = n1.medium->link(l.to, a);
       ASSERT_NE(back, nullptr);
-      EXPECT_DOUBLE_EQ(back->power_dbm.dbm(), l.power_dbm.dbm());  // the path gain is symmetric
+      EXPECT_DOUBLE_EQ(n1.medium->power_dbm(l.to, *back).dbm(), n1.medium->power_dbm(a, l).dbm());  // the path gain is symmetric
     }
   }
   int links = 0;
@@ -135,7 +135,7 @@ TEST(PhySetup, ShadowingSpreadMatchesSigma) {
       if (d > 150) continue;  // far pairs are cut off when shadowing is negative: biased sample
       const Link* l = net.medium->link(a, b);
       ASSERT_NE(l, nullptr);
-      const double psi = (20.0 + model.gain(d).db()) - l->power_dbm.dbm();
+      const double psi = (20.0 + model.gain(d).db()) - net.medium->power_dbm(a, *l).dbm();
       sum += psi;
       sum2 += psi * psi;
       ++n;
@@ -160,7 +160,7 @@ TEST(PhySetup, ShadowingOfDifferentPairsIsUncorrelated) {
     for (RadioId b = a + 1; b < net.medium->radio_count(); ++b) {
       const double d = distance_m(net.medium->spec(a).position, net.medium->spec(b).position);
       if (d > 150) continue;  // as above: every such pair has a link
-      psi.push_back((20.0 + model.gain(d).db()) - net.medium->link(a, b)->power_dbm.dbm());
+      psi.push_back((20.0 + model.gain(d).db()) - net.medium->power_dbm(a, *net.medium->link(a, b)).dbm());
     }
   }
   ASSERT_GT(psi.size(), 100u);
@@ -185,7 +185,7 @@ TEST(PhySetup, AddingANodeKeepsEveryOtherPairsShadowing) {
     for (const Link& l : before.medium->neighbours(a)) {
       const Link* same = after.medium->link(a + 1, l.to + 1);
       ASSERT_NE(same, nullptr);
-      EXPECT_DOUBLE_EQ(same->power_dbm.dbm(), l.power_dbm.dbm());
+      EXPECT_DOUBLE_EQ(after.medium->power_dbm(a + 1, *same).dbm(), before.medium->power_dbm(a, l).dbm());
     }
   }
 }
@@ -276,7 +276,7 @@ TEST(PhySetup, NeighboursWithinReachAreExactlyThoseOfAllPairs) {
       ASSERT_EQ(got.size(), expected.size()) << "radio " << r;
       for (std::size_t i = 0; i < got.size(); ++i) {
         ASSERT_EQ(got[i].to, expected[i].to);
-        EXPECT_EQ(got[i].power_dbm.dbm(), expected[i].power_dbm.dbm());
+        EXPECT_EQ(net.medium->power_dbm(r, got[i]).dbm(), ref.power_dbm(r, expected[i]).dbm());
         EXPECT_EQ(got[i].power.mw(), expected[i].power.mw());
         EXPECT_EQ(got[i].delay, expected[i].delay);
         EXPECT_EQ(got[i].reach.decodable, expected[i].reach.decodable);
@@ -297,7 +297,7 @@ TEST(PhySetup, AutoRatePicksFasterRatesOnStrongerLinks) {
     for (const Link& l : net.medium->neighbours(a)) {
       const Mcs* m = link_data_rate(net, a, l.to);
       if (m == nullptr) continue;
-      const double snr_db = l.power_dbm.dbm() - (-93.5);
+      const double snr_db = net.medium->power_dbm(a, l).dbm() - (-93.5);
       // The chosen rate meets the 1 % FER target at 1500 bytes...
       EXPECT_LT(snr_db, 80.0);
       EXPECT_GE(snr_db + 1e-9, Db::from_linear(snr_threshold(*m, 1500, 0.01)).db());
@@ -326,7 +326,7 @@ TEST(PhySetup, SignalFloorSetsWhoHearsAFrame) {
     EXPECT_DOUBLE_EQ(net.medium->reception().signal_floor.dbm(), floors[i].value_or(-103.5));
     for (RadioId a = 0; a < net.medium->radio_count(); ++a) {
       for (const Link& l : net.medium->neighbours(a)) {
-        EXPECT_GE(l.power_dbm.dbm(), floors[i].value_or(-103.5));
+        EXPECT_GE(net.medium->power_dbm(a, l).dbm(), floors[i].value_or(-103.5));
         ++links_at[i];
       }
     }
@@ -350,9 +350,9 @@ TEST(PhySetup, Ns2PresetOf001ChainGivesNs2Reach) {
   const Link* two = net.medium->link(radio("n0"), radio("n2"));
   ASSERT_NE(one, nullptr);
   ASSERT_NE(two, nullptr);
-  EXPECT_NEAR(one->power_dbm.dbm(), -60.50, 0.01);  // 0.2818 W x 1.5^4 / 200^4
+  EXPECT_NEAR(net.medium->power_dbm(radio("n0"), *one).dbm(), -60.50, 0.01);  // 0.2818 W x 1.5^4 / 200^4
   EXPECT_TRUE(one->reach.decodable);
-  EXPECT_NEAR(two->power_dbm.dbm(), -72.54, 0.01);
+  EXPECT_NEAR(net.medium->power_dbm(radio("n0"), *two).dbm(), -72.54, 0.01);
   EXPECT_FALSE(two->reach.decodable);
   EXPECT_TRUE(two->reach.sensed);
   EXPECT_EQ(net.medium->link(radio("n0"), radio("n3")), nullptr);
@@ -368,7 +368,7 @@ TEST(PhySetup, FrequencyOverridesTheChannelForTwoRayGround) {
     Simulation sim(1);
     const PhyNetwork net = build_phy(sim, s);
     const RadioId a = net.node_radios[*s.find_node("n0")][0], b = net.node_radios[*s.find_node("n1")][0];
-    return net.medium->link(a, b)->power_dbm.dbm() - 24.5;
+    return net.medium->power_dbm(a, *net.medium->link(a, b)).dbm() - 24.5;
   };
   EXPECT_NEAR(gain_n0_n1(), Friis{914e6}.gain(60.0).db(), 1e-9);
   s.propagation.frequency_hz.reset();  // back to channel 6's 2437 MHz

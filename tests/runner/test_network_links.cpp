@@ -217,7 +217,7 @@ TEST(NetworkLinks, TheFixedRateRuleReadsAutoRatesThreshold) {
   const Built probe(doc);
   const phy::RadioId ra = probe.net.node_radios[probe.node("A")][0];
   const phy::RadioId rc = probe.net.node_radios[probe.node("C")][0];
-  const phy::Db snr = probe.net.medium->link(ra, rc)->power_dbm - probe.net.medium->reception().noise;
+  const phy::Db snr = probe.net.medium->power_dbm(ra, *probe.net.medium->link(ra, rc)) - probe.net.medium->reception().noise;
   const double fer = phy::frame_error_rate(*probe.net.fixed_data_rate, snr.linear(), 8 * kReferenceBytes);
   ASSERT_GT(fer, 0.05);
   ASSERT_LT(fer, 0.95);
