@@ -52,6 +52,12 @@ class FlatLists {
     items_.push_back(std::move(item));
     ++starts_.back();
   }
+  // Room for `lists` lists of `items` items in all, built list by list without
+  // the spare capacity of growing (set-up's peak memory).
+  void reserve(std::size_t lists, std::size_t items) {
+    starts_.reserve(lists + 1);
+    items_.reserve(items);
+  }
   // Gives back the spare capacity of building list by list.
   void shrink_to_fit() {
     starts_.shrink_to_fit();

@@ -170,30 +170,39 @@ void for_each_pair_within(const Radios& specs, double reach_m, F&& f) {
   }
 }
 
-// A link as connect() finds it: the link and its power in dBm.
+// A link as connect() finds it: what Link holds, with its power in dBm where Link
+// has its radio (the same 32 bytes, so that finding links peaks no higher).
 struct FoundLink {
-  Link link;
+  RadioId to;
+  SignalReach reach;
+  PowerMw power;
   PowerDbm power_dbm;
+  Time delay;
 };
+static_assert(sizeof(FoundLink) == sizeof(Link));
 
 // The neighbour lists from the links found, in any order: sorted by `to`, the
 // order the all-pairs loop produced (radio r got the pairs (a, r), a < r, in
 // increasing a, then (r, b) in increasing b); the powers in dBm in a second set
 // of lists, entry for entry.
-std::pair<FlatLists<Link>, FlatLists<PowerDbm>> neighbour_lists(std::size_t radios,
-                                                              std::vector<std::pair<RadioId, FoundLink>>& found) {
-  FlatLists<FoundLink> lists = FlatLists<FoundLink>::from_pairs(radios, found);
+std::pair<FlatLists<Link>, FlatLists<PowerDbm>> neighbour_lists(
+    const std::vector<std::unique_ptr<Radio>>& radios, std::vector<std::pair<RadioId, FoundLink>>& found) {
+  const std::size_t n = radios.size();
+  FlatLists<FoundLink> lists = FlatLists<FoundLink>::from_pairs(n, found);
   std::vector<std::pair<RadioId, FoundLink>>().swap(found);
   std::pair<FlatLists<Link>, FlatLists<PowerDbm>> out;
-  for (std::size_t r = 0; r < radios; ++r) {
+  out.first.reserve(n, lists.items().size());
+  out.second.reserve(n, lists.items().size());
+  for (std::size_t r = 0; r < n; ++r) {
     const std::span<FoundLink> l = lists[r];
-    std::sort(l.begin(), l.end(), [](const FoundLink& x, const FoundLink& y) { return x.link.to < y.link.to; });
+    std::sort(l.begin(), l.end(), [](const FoundLink& x, const FoundLink& y) { return x.to < y.to; });
     out.first.add_list();
     out.second.add_list();
-    for (const FoundLink& f : l) out.first.push_back(f.link), out.second.push_back(f.power_dbm);
+    for (const FoundLink& f : l) {
+      out.first.push_back(Link{f.to, f.reach, f.power, radios[f.to].get(), f.delay});
+      out.second.push_back(f.power_dbm);
+    }
   }
-  out.first.shrink_to_fit();
-  out.second.shrink_to_fit();
   return out;
 }
 
@@ -257,10 +266,10 @@ void Medium::connect(const PathGainFn& gain, double reach_m, std::size_t max_lin
       reach.sensed = link_rules_.carrier_sense_floor;
       reach.interferes = true;
       if (found.size() == max_links) throw_too_many_links(n, max_links);
-      found.emplace_back(from, FoundLink{Link{to, reach, p.to_mw(), radios_[to].get(), delay}, p});
+      found.emplace_back(from, FoundLink{to, reach, p.to_mw(), p, delay});
     }
   });
-  std::tie(links_, power_dbm_) = neighbour_lists(n, found);
+  std::tie(links_, power_dbm_) = neighbour_lists(radios_, found);
   sort_deliveries();
   connected_ = true;
 }
@@ -275,10 +284,10 @@ void Medium::connect_by_range(const RangeModel& ranges, double interference_rang
     // No powers in this model: a nominal 0 dBm keeps energy bookkeeping finite.
     const PowerDbm nominal{0.0};
     if (found.size() + 2 > max_links) throw_too_many_links(n, max_links);
-    found.emplace_back(a, FoundLink{Link{b, reach, nominal.to_mw(), radios_[b].get(), propagation_delay(d)}, nominal});
-    found.emplace_back(b, FoundLink{Link{a, reach, nominal.to_mw(), radios_[a].get(), propagation_delay(d)}, nominal});
+    found.emplace_back(a, FoundLink{b, reach, nominal.to_mw(), nominal, propagation_delay(d)});
+    found.emplace_back(b, FoundLink{a, reach, nominal.to_mw(), nominal, propagation_delay(d)});
   });
-  std::tie(links_, power_dbm_) = neighbour_lists(n, found);
+  std::tie(links_, power_dbm_) = neighbour_lists(radios_, found);
   sort_deliveries();
   connected_ = true;
 }

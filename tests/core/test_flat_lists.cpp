@@ -15,6 +15,8 @@ std::vector<int> as_vector(std::span<const int> list) { return {list.begin(), li
 TEST(FlatLists, ListByListKeepsEachListAndTheEmptyOnes) {
   FlatLists<int> lists;
   EXPECT_EQ(lists.size(), 0u);
+  lists.reserve(4, 3);  // room only: no list yet
+  EXPECT_EQ(lists.size(), 0u);
   lists.add_list();  // empty
   lists.add_list();
   lists.push_back(3);
