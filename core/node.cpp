@@ -8,13 +8,30 @@
 
 namespace wmnsim {
 
+Node::~Node() {
+  if (interface_count_ > 1) delete[] interfaces_.several;
+}
+
 std::uint32_t Node::add_interface(NetInterface& interface) {
-  // Set-up only: one more interface, one new array.
-  auto grown = std::make_unique<NetInterface*[]>(interface_count_ + 1);
-  std::copy_n(interfaces_.get(), interface_count_, grown.get());
+  // Set-up only: the first in place, then one new array per interface.
+  if (interface_count_ == 0) {
+    interfaces_.one = &interface;
+    return interface_count_++;
+  }
+  auto* grown = new NetInterface*[interface_count_ + 1];
+  if (interface_count_ == 1) {
+    grown[0] = interfaces_.one;
+  } else {
+    std::copy_n(interfaces_.several, interface_count_, grown);
+    delete[] interfaces_.several;
+  }
   grown[interface_count_] = &interface;
-  interfaces_ = std::move(grown);
+  interfaces_.several = grown;
   return interface_count_++;
+}
+
+void Node::throw_no_interface(std::uint32_t interface) const {
+  throw std::out_of_range("node " + std::to_string(index_) + " has no interface " + std::to_string(interface));
 }
 
 void Node::subscribe(NodeSubscriber& subscriber) {

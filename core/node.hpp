@@ -97,6 +97,7 @@ class Node final : public PacketSink, public DropSink {
   // `context` must outlive the node.
   Node(const NodeContext& context, std::uint32_t index) : context_(&context), index_(index) {}
   Node(NodeContext&&, std::uint32_t) = delete;  // a temporary would not outlive it
+  ~Node() override;
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -185,11 +186,10 @@ class Node final : public PacketSink, public DropSink {
 
   // Throws std::out_of_range for a number the node does not have.
   NetInterface& interface_at(std::uint32_t interface) const {
-    if (interface >= interface_count_) {
-      throw std::out_of_range("node " + std::to_string(index_) + " has no interface " + std::to_string(interface));
-    }
-    return *interfaces_[interface];
+    if (interface >= interface_count_) [[unlikely]] throw_no_interface(interface);
+    return interface_count_ == 1 ? *interfaces_.one : *interfaces_.several[interface];
   }
+  [[noreturn]] void throw_no_interface(std::uint32_t interface) const;
   bool signals_active() const { return signals_ != nullptr && signals_->active(); }
   // `from` is null for a packet of this node's own endpoints.
   void route(PacketPtr packet, const PrevHop* from);
@@ -233,9 +233,13 @@ class Node final : public PacketSink, public DropSink {
   const NodeContext* context_;
   std::uint32_t index_;
   std::uint32_t interface_count_ = 0;
-  // The interfaces' array, interface_count_ long (add_interface grows it by one;
-  // a vector's capacity would add 16 B to every node).
-  std::unique_ptr<NetInterface*[]> interfaces_;
+  // The interfaces: one (most nodes: one radio, no wired link) in place, several
+  // in an array interface_count_ long, which add_interface grows by one and the
+  // destructor frees. A vector would add 16 B to every node, and a heap block.
+  union Interfaces {
+    NetInterface* one;
+    NetInterface** several;
+  } interfaces_{nullptr};
   RouteAgent* agent_ = nullptr;
   // The subscriber list, allocated at the first subscription: only controllers,
   // the hop table and the event trace subscribe (null: nobody, one test per packet).
