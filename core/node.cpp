@@ -8,8 +8,36 @@
 
 namespace wmnsim {
 
-Node::Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& tables, PacketLedger& ledger)
-    : scheduler_(scheduler), index_(index), tables_(tables), ledger_(ledger) {}
+Node::~Node() {
+  if (interface_count_ > 1) delete[] interfaces_.several;
+}
+
+std::uint32_t Node::add_interface(NetInterface& interface) {
+  // Set-up only: the first in place, then one new array per interface.
+  if (interface_count_ == 0) {
+    interfaces_.one = &interface;
+    return interface_count_++;
+  }
+  auto* grown = new NetInterface*[interface_count_ + 1];
+  if (interface_count_ == 1) {
+    grown[0] = interfaces_.one;
+  } else {
+    std::copy_n(interfaces_.several, interface_count_, grown);
+    delete[] interfaces_.several;
+  }
+  grown[interface_count_] = &interface;
+  interfaces_.several = grown;
+  return interface_count_++;
+}
+
+void Node::throw_no_interface(std::uint32_t interface) const {
+  throw std::out_of_range("node " + std::to_string(index_) + " has no interface " + std::to_string(interface));
+}
+
+void Node::subscribe(NodeSubscriber& subscriber) {
+  if (!signals_) signals_ = std::make_unique<NodeSignals>();
+  signals_->subscribe(subscriber);
+}
 
 void Node::set_endpoint(std::uint32_t flow, PacketSink& endpoint) {
   auto& endpoints = attached().endpoints;
@@ -50,9 +78,9 @@ void Node::receive(PacketPtr packet) {
                            std::to_string(packet->src));
   }
   ++counters_.originated;
-  ledger_.originated(*packet);
+  context_->ledger.originated(*packet);
   if (Backlog* b = backlog_of(*packet)) ++b->queued;
-  if (signals_.active()) signals_.originated(index_, *packet);
+  if (signals_active()) signals_->originated(index_, *packet);
   route(std::move(packet), nullptr);
 }
 
@@ -63,7 +91,7 @@ void Node::arrive(PacketPtr packet, PrevHop from) {
   }
   ++counters_.received;
   ++packet->hops;
-  ledger_.arrived(*packet);
+  context_->ledger.arrived(*packet);
   if (packet->dst == index_) {
     PacketSink* endpoint = endpoint_of(packet->flow);
     if (endpoint == nullptr) {
@@ -71,15 +99,15 @@ void Node::arrive(PacketPtr packet, PrevHop from) {
                              std::to_string(packet->flow));
     }
     ++counters_.delivered;
-    ledger_.delivered(*packet, scheduler_.now());
-    if (Fingerprint* fp = scheduler_.fingerprint()) fp->delivery(scheduler_.now(), index_, packet->flow, packet->size_bytes);
-    if (signals_.active()) signals_.delivered(index_, *packet, from);
+    context_->ledger.delivered(*packet, context_->scheduler.now());
+    if (Fingerprint* fp = context_->scheduler.fingerprint()) fp->delivery(context_->scheduler.now(), index_, packet->flow, packet->size_bytes);
+    if (signals_active()) signals_->delivered(index_, *packet, from);
     endpoint->receive(std::move(packet));
     return;
   }
   // RFC 791: a router decrements the TTL and discards the datagram at zero.
   if (packet->ttl <= 1) {
-    on_drop(std::move(packet), DropCause::ttl_expired, scheduler_.now());
+    on_drop(std::move(packet), DropCause::ttl_expired, context_->scheduler.now());
     return;
   }
   --packet->ttl;
@@ -88,17 +116,17 @@ void Node::arrive(PacketPtr packet, PrevHop from) {
 }
 
 void Node::route(PacketPtr packet, const PrevHop* from) {
-  const NextHop* hop = agent_ == nullptr ? tables_.next_hop(index_, packet->dst) : agent_->next_hop(index_, *packet, from);
+  const NextHop* hop = agent_ == nullptr ? context_->tables.next_hop(index_, packet->dst) : agent_->next_hop(index_, *packet, from);
   if (hop == nullptr) {
     if (agent_ != nullptr) {
       agent_->no_route(index_, std::move(packet), from);
       return;
     }
-    on_drop(std::move(packet), DropCause::no_route, scheduler_.now());
+    on_drop(std::move(packet), DropCause::no_route, context_->scheduler.now());
     return;
   }
-  if (from != nullptr && signals_.active()) signals_.forwarded(index_, *packet, *from, *hop);
-  interfaces_.at(hop->interface)->send(std::move(packet), hop->address);
+  if (from != nullptr && signals_active()) signals_->forwarded(index_, *packet, *from, *hop);
+  interface_at(hop->interface).send(std::move(packet), hop->address);
 }
 
 void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
@@ -107,7 +135,7 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
     // the link to its receiver broke (RFC 3561 6.11), whatever it carried.
     if (cause == DropCause::retry_limit) agent_->link_failed(index_, packet->next_hop_radio);
     if (packet->transport.routing_message != 0) {
-      WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, index_, "drop ({}): routing control packet {}, {} B",
+      WMNSIM_LOG(context_->scheduler.log(), spdlog::level::debug, index_, "drop ({}): routing control packet {}, {} B",
                  to_string(cause), packet->id, packet->size_bytes);
       agent_->control_dropped(index_, *packet, cause);
       return;
@@ -122,12 +150,12 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
   }
   // Every drop on the node comes here (queue overflow, queue lifetime, MAC retry
   // limit, false duplicate, TTL, no route), so this one line logs them all.
-  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, index_, "drop ({}): packet {} of flow {}, {} B, {} hops", to_string(cause),
+  WMNSIM_LOG(context_->scheduler.log(), spdlog::level::debug, index_, "drop ({}): packet {} of flow {}, {} B, {} hops", to_string(cause),
              packet->id, packet->flow == kNoFlow ? std::string("-") : std::to_string(packet->flow), packet->size_bytes,
              packet->hops);
-  ledger_.dropped(*packet, index_, cause, now);
-  if (Fingerprint* fp = scheduler_.fingerprint()) fp->drop(now, index_, to_string(cause), packet->flow, packet->size_bytes);
-  if (signals_.active()) signals_.dropped(index_, *packet, cause);
+  context_->ledger.dropped(*packet, index_, cause, now);
+  if (Fingerprint* fp = context_->scheduler.fingerprint()) fp->drop(now, index_, to_string(cause), packet->flow, packet->size_bytes);
+  if (signals_active()) signals_->dropped(index_, *packet, cause);
   // A stale packet left a queue as a departing one does: refill saturated sources,
   // or one whose every queued packet expired would never send again.
   if (cause == DropCause::lifetime_expired) refill_backlogs();
@@ -141,7 +169,7 @@ void Node::subscribe_management(std::uint8_t category, ManagementHandler& handle
 void Node::unsubscribe_management(ManagementHandler& handler) {
   if (!attachments_) return;
   auto& management = attachments_->management;
-  if (dispatching_management_ > 0) {
+  if (attachments_->dispatching_management > 0) {
     // Keep the indices of the running dispatch: the entry is skipped, erased after.
     for (auto& entry : management) {
       if (entry.second == &handler) entry.second = nullptr;
@@ -160,9 +188,9 @@ bool Node::receive_management(const ManagementBody& body, const PrevHop& from) {
   // handler throws.
   struct Dispatch {
     Node& node;
-    explicit Dispatch(Node& n) : node(n) { ++node.dispatching_management_; }
+    explicit Dispatch(Node& n) : node(n) { ++node.attachments_->dispatching_management; }
     ~Dispatch() {
-      if (--node.dispatching_management_ == 0) {
+      if (--node.attachments_->dispatching_management == 0) {
         std::erase_if(node.attachments_->management, [](const auto& entry) { return entry.second == nullptr; });
       }
     }

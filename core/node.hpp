@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <list>
+#include <stdexcept>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -82,9 +83,21 @@ struct NodeCounters {
   std::uint64_t forwarded = 0;   // arrived and sent on
 };
 
-class Node final : public PacketSink, public DropSink, public DepartureListener {
+// What every node of a network refers to: one per network, which outlives its
+// nodes. One pointer in each node instead of three references (issue 43 §3,
+// memory per node).
+struct NodeContext {
+  Scheduler& scheduler;
+  const RoutingTables& tables;
+  PacketLedger& ledger;
+};
+
+class Node final : public PacketSink, public DropSink {
  public:
-  Node(Scheduler& scheduler, std::uint32_t index, const RoutingTables& tables, PacketLedger& ledger);
+  // `context` must outlive the node.
+  Node(const NodeContext& context, std::uint32_t index) : context_(&context), index_(index) {}
+  Node(NodeContext&&, std::uint32_t) = delete;  // a temporary would not outlive it
+  ~Node() override;
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -92,11 +105,8 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
 
   // Interfaces in the routing layer's order; the node does not own them. Returns
   // the interface's number.
-  std::uint32_t add_interface(NetInterface& interface) {
-    interfaces_.push_back(&interface);
-    return static_cast<std::uint32_t>(interfaces_.size() - 1);
-  }
-  std::size_t interface_count() const { return interfaces_.size(); }
+  std::uint32_t add_interface(NetInterface& interface);
+  std::size_t interface_count() const { return interface_count_; }
   // Whether the node holds the block of its endpoints, saturated sources, wired
   // links' far ends and management handlers (allocated with the first; tests).
   bool holds_attachments() const { return attachments_ != nullptr; }
@@ -113,8 +123,13 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   PacketSink& arrivals(PrevHop from) { return attached().arrivals.emplace_back(*this, from); }
 
   // Signals (core/node_signals.hpp), in the order of subscription.
-  void subscribe(NodeSubscriber& subscriber) { signals_.subscribe(subscriber); }
-  void unsubscribe(NodeSubscriber& subscriber) { signals_.unsubscribe(subscriber); }
+  void subscribe(NodeSubscriber& subscriber);
+  void unsubscribe(NodeSubscriber& subscriber) {
+    if (signals_) signals_->unsubscribe(subscriber);
+  }
+  // Whether the node holds its signals' subscriber list (allocated at the first
+  // subscription; tests).
+  bool holds_signals() const { return signals_ != nullptr; }
   // Management frames of `category` received by this node's MACs go to `handler`
   // (several handlers of one category are called in the order they subscribed).
   // A handler may subscribe or unsubscribe handlers, itself included, while it is
@@ -128,8 +143,11 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
 
   // DropSink: this node's queues, MACs and links give up a packet.
   void on_drop(PacketPtr packet, DropCause cause, Time now) override;
-  // A packet left one of this node's interface queues.
-  void on_departure(const Packet& departed) override;
+  // A packet left one of this node's interface queues (a MAC's: MacInterface).
+  void on_departure(const Packet& departed);
+  // The listener to subscribe to a wired link's departures (it calls
+  // on_departure); it lives as long as the node.
+  DepartureListener& departures() { return attached().departures; }
 
   const NodeCounters& counters() const { return counters_; }
 
@@ -140,7 +158,7 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   // neighbour at `address` (kBroadcastRadio: every neighbour on a radio). Control
   // packets are not data: the ledger and the node's counters never see them.
   void send_control(PacketPtr packet, std::uint32_t interface, std::uint32_t address) {
-    interfaces_.at(interface)->send(std::move(packet), address);
+    interface_at(interface).send(std::move(packet), address);
   }
   // For the agent: a data packet it held routed again (its route has come), as a
   // packet of this node's (from null) or one that arrived from `from`.
@@ -157,6 +175,22 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
     PrevHop from_;
   };
 
+  class Departures final : public DepartureListener {
+   public:
+    explicit Departures(Node& node) : node_(node) {}
+    void on_departure(const Packet& departed) override { node_.on_departure(departed); }
+
+   private:
+    Node& node_;
+  };
+
+  // Throws std::out_of_range for a number the node does not have.
+  NetInterface& interface_at(std::uint32_t interface) const {
+    if (interface >= interface_count_) [[unlikely]] throw_no_interface(interface);
+    return interface_count_ == 1 ? *interfaces_.one : *interfaces_.several[interface];
+  }
+  [[noreturn]] void throw_no_interface(std::uint32_t interface) const;
+  bool signals_active() const { return signals_ != nullptr && signals_->active(); }
   // `from` is null for a packet of this node's own endpoints.
   void route(PacketPtr packet, const PrevHop* from);
   struct Backlog {
@@ -169,11 +203,13 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
   void refill_backlogs();
   PacketSink* endpoint_of(std::uint32_t flow) const;
 
-  // What only some nodes have: wired links' far ends, management handlers, flow
-  // endpoints, saturated sources. A block of its own, allocated with the first of
-  // them (attached()): most nodes of a large network have none, and hold one null
-  // pointer instead of four containers (issue 43 §3, memory per node).
+  // What only some nodes have: wired links' far ends and departure listener,
+  // management handlers, flow endpoints, saturated sources. A block of its own,
+  // allocated with the first of them (attached()): most nodes of a large network
+  // have none, and hold one null pointer instead of these containers (issue 43 §3,
+  // memory per node).
   struct Attachments {
+    explicit Attachments(Node& node) : departures(node) {}
     // A list: the sinks handed out never move, and an empty one allocates nothing
     // (libstdc++'s deque takes over 512 B at construction).
     std::list<Arrivals> arrivals;
@@ -182,22 +218,32 @@ class Node final : public PacketSink, public DropSink, public DepartureListener 
     // network of N nodes and F flows holds F of them, not N x F.
     std::vector<std::pair<std::uint32_t, PacketSink*>> endpoints;
     std::vector<Backlog> backlog;
+    // A depth: a management handler unsubscribed meanwhile is nulled, erased after.
+    int dispatching_management = 0;
+    Departures departures;  // a wired link's (a MAC's interface calls on_departure)
   };
   Attachments& attached() {
-    if (!attachments_) attachments_ = std::make_unique<Attachments>();
+    if (!attachments_) attachments_ = std::make_unique<Attachments>(*this);
     return *attachments_;
   }
 
-  Scheduler& scheduler_;
+  // Every field is 8 bytes or two of 4, so the node has no padding (96 B with its
+  // two vtable pointers; issue 43 §3). The per-packet path reads the context, the
+  // index, the agent, the interfaces, the counters and a null test of signals_.
+  const NodeContext* context_;
   std::uint32_t index_;
-  // Beside index_, so that no padding follows either (issue 43 §3). A depth: a
-  // management handler unsubscribed meanwhile is nulled, erased after.
-  int dispatching_management_ = 0;
-  const RoutingTables& tables_;
+  std::uint32_t interface_count_ = 0;
+  // The interfaces: one (most nodes: one radio, no wired link) in place, several
+  // in an array interface_count_ long, which add_interface grows by one and the
+  // destructor frees. A vector would add 16 B to every node, and a heap block.
+  union Interfaces {
+    NetInterface* one;
+    NetInterface** several;
+  } interfaces_{nullptr};
   RouteAgent* agent_ = nullptr;
-  PacketLedger& ledger_;
-  NodeSignals signals_;
-  std::vector<NetInterface*> interfaces_;
+  // The subscriber list, allocated at the first subscription: only controllers,
+  // the hop table and the event trace subscribe (null: nobody, one test per packet).
+  std::unique_ptr<NodeSignals> signals_;
   std::unique_ptr<Attachments> attachments_;  // attached(): null until the first
   NodeCounters counters_;
 };

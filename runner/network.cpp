@@ -62,7 +62,8 @@ Network::Network(Simulation& sim, const Scenario& scenario, const control::Contr
             timed(setup_times_.routing_links_s, [&] { return routing_links(scenario, phy_); });
         return compute_routing(scenario, links);
       })),
-      ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end) {
+      ledger_(scenario.nodes.size(), scenario.flows.size(), window_.begin, window_.end),
+      node_context_{sim.scheduler(), routing_.tables, ledger_} {
   const auto start = std::chrono::steady_clock::now();
   samples_ = SampleBudget(sample_budget);
   build_nodes();
@@ -90,7 +91,7 @@ void Network::build_nodes() {
   // node_build_order); a node's construction reads nothing of the others.
   nodes_.resize(n);
   for (const std::uint32_t i : phy_.node_build_order) {
-    nodes_[i] = std::make_unique<Node>(sim_.scheduler(), i, routing_.tables, ledger_);
+    nodes_[i] = std::make_unique<Node>(node_context_, i);
   }
   std::vector<DropSink*> drops;
   for (const auto& node : nodes_) drops.push_back(node.get());
@@ -128,7 +129,7 @@ void Network::build_wired_links() {
         c.random = sim_.random().stream("node", scenario_.nodes[from].id, "queue/link" + std::to_string(k));
         wired_links_.back()->set_queue(l.queue_discipline.build(l.queue, l.queue_discipline.params, near, c));
       }
-      wired_links_.back()->subscribe_departures(near);
+      wired_links_.back()->subscribe_departures(near.departures());
       wired_interfaces_.push_back(std::make_unique<link::WiredInterface>(*wired_links_.back()));
       near.add_interface(*wired_interfaces_.back());
     }

@@ -105,6 +105,7 @@ class Network {
   phy::PhyNetwork phy_;
   Routing routing_;
   PacketLedger ledger_;
+  NodeContext node_context_;  // what every node refers to (after what it names)
   std::vector<std::unique_ptr<Node>> nodes_;
   mac::MacNetwork macs_;
   // In place, one per radio (a deque: they never move, and each is 40 B, less

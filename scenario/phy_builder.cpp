@@ -146,7 +146,7 @@ std::vector<std::uint32_t> node_build_order(const Scenario& scenario) {
   std::vector<PlanePoint> points;
   std::vector<std::uint32_t> placed, order;
   for (std::uint32_t n = 0; n < scenario.nodes.size(); ++n) {
-    const std::optional<Position>& p = scenario.nodes[n].position;
+    const MaybePosition& p = scenario.nodes[n].position;
     if (p) placed.push_back(n), points.push_back({p->x_m, p->y_m});
   }
   for (const std::uint32_t k : hilbert_order(points)) order.push_back(placed[k]);

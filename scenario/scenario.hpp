@@ -76,10 +76,11 @@ struct NodeConfig {
   // the whole run, and a 32-byte string per node was the most of its records left
   // (issue 43 §3, docs/performance.md "Memory per node").
   std::uint32_t entry = 0;
-  // Beside `entry`, in the 8 bytes before `position`: no padding of their own (96 B, not 104).
+  // Beside `entry`, in the 8 bytes before `position`: no padding of their own (88 B: the
+  // id 32, these 8, the position 24 and the radios 24).
   NodeRole role = NodeRole::mesh;
   bool from_group = false;
-  std::optional<Position> position;  // always set for mesh and gateway nodes, never for hosts
+  MaybePosition position;  // always set for mesh and gateway nodes, never for hosts
   std::vector<RadioConfig> radios;   // at least one for mesh and gateway nodes, none for hosts
 
   // JSON pointer of the entry ("/nodes/2", "/node_groups/0").

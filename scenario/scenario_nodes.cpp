@@ -34,8 +34,9 @@ std::optional<Position> check_position(const nlohmann::json& v, const std::strin
   if (!v.is_array() || v.size() < 2 || v.size() > 3) return fail();
   double c[3] = {0.0, 0.0, 0.0};
   for (std::size_t i = 0; i < v.size(); ++i) {
-    // 10,000 km is plenty for a mesh and keeps micrometre arithmetic exact.
-    if (!v[i].is_number() || std::fabs(v[i].get<double>()) > 1e7) {
+    // 10,000 km is plenty for a mesh and keeps micrometre arithmetic exact. Written
+    // so that NaN fails too (a NaN x is MaybePosition's "none").
+    if (!v[i].is_number() || !(std::fabs(v[i].get<double>()) <= 1e7)) {
       issues.add(pointer_join(path, i),
                  "expected a coordinate in metres within +-1e7, got " + describe_value(v[i]));
       return std::nullopt;

@@ -50,7 +50,7 @@ class World {
   World(std::size_t n, std::vector<std::pair<std::uint32_t, std::uint32_t>> links, AodvParams params = quiet())
       : tables(n), ledger(n, 1, Time::zero(), 1000_s), sink(scheduler) {
     for (std::uint32_t i = 0; i < n; ++i) {
-      nodes.push_back(std::make_unique<Node>(scheduler, i, tables, ledger));
+      nodes.push_back(std::make_unique<Node>(context, i));
       ports.push_back(std::make_unique<Port>(*this, i));
       nodes.back()->add_interface(*ports.back());
     }
@@ -89,6 +89,7 @@ class World {
   Scheduler scheduler;
   RoutingTables tables;
   PacketLedger ledger;
+  NodeContext context{scheduler, tables, ledger};
   Endpoint sink;
   std::set<std::pair<std::uint32_t, std::uint32_t>> up;
   std::vector<std::unique_ptr<Node>> nodes;

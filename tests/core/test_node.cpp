@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -57,12 +58,13 @@ struct World {
   Scheduler scheduler;
   RoutingTables tables;
   PacketLedger ledger;
+  NodeContext context{scheduler, tables, ledger};
 };
 
 TEST(Node, OriginatesThroughTheNextHopsInterfaceAndAddress) {
   World w;
   HoldingInterface radio;
-  Node a(w.scheduler, 0, w.tables, w.ledger);
+  Node a(w.context, 0);
   a.add_interface(radio);
   a.receive(w.packet(0, 2, 0));
   ASSERT_EQ(radio.held.size(), 1u);
@@ -75,7 +77,7 @@ TEST(Node, OriginatesThroughTheNextHopsInterfaceAndAddress) {
 TEST(Node, ForwardsWithOneMoreHopAndOneLessTtl) {
   World w;
   HoldingInterface radio;
-  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  Node relay(w.context, 1);
   relay.add_interface(radio);
   PacketPtr p = w.packet(0, 2, 0);
   w.ledger.originated(*p);
@@ -93,7 +95,7 @@ TEST(Node, ForwardsWithOneMoreHopAndOneLessTtl) {
 TEST(Node, OnlyANodeWithEndpointsOrHandlersHoldsTheirBlock) {
   World w;
   HoldingInterface radio;
-  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  Node relay(w.context, 1);
   relay.add_interface(radio);
   PacketPtr p = w.packet(0, 2, 0);
   w.ledger.originated(*p);
@@ -115,7 +117,7 @@ TEST(Node, OnlyANodeWithEndpointsOrHandlersHoldsTheirBlock) {
 TEST(Node, DeliversToTheFlowsEndpoint) {
   World w;
   Endpoint e0, e1;
-  Node gw(w.scheduler, 2, w.tables, w.ledger);
+  Node gw(w.context, 2);
   gw.set_endpoint(0, e0);
   gw.set_endpoint(1, e1);
   PacketPtr p = w.packet(0, 2, 1);
@@ -132,7 +134,7 @@ TEST(Node, DeliversToTheFlowsEndpoint) {
 TEST(Node, DropsAtTtlOneAndWithoutRouteRecordingNodeAndHops) {
   World w;
   HoldingInterface radio;
-  Node relay(w.scheduler, 1, w.tables, w.ledger);
+  Node relay(w.context, 1);
   relay.add_interface(radio);
   PacketPtr dying = w.packet(0, 2, 0);
   dying->ttl = 1;
@@ -169,8 +171,8 @@ class SentToTheRelay : public ::testing::Test {
   }
   World w;
   HoldingInterface radio_a, radio_relay;
-  Node a{w.scheduler, 0, w.tables, w.ledger};
-  Node relay{w.scheduler, 1, w.tables, w.ledger};
+  Node a{w.context, 0};
+  Node relay{w.context, 1};
 };
 
 TEST_F(SentToTheRelay, ACopyDroppedAfterTheNextHopHadItIsNotALoss) {
@@ -217,7 +219,7 @@ TEST_F(SentToTheRelay, AFalseDuplicateIsALossAtTheReceiverAfterTheHop) {
 TEST(Node, ConservationCatchesAPacketThatVanished) {
   World w;
   HoldingInterface radio;
-  Node a(w.scheduler, 0, w.tables, w.ledger);
+  Node a(w.context, 0);
   a.add_interface(radio);
   a.receive(w.packet(0, 2, 0));
   a.receive(w.packet(0, 2, 0));
@@ -247,7 +249,7 @@ class CountingSource final : public BacklogSource {
 TEST(Node, SaturatedSourceKeepsItsBacklogAndRetriesAfterARefusal) {
   World w;
   HoldingInterface radio;
-  Node a(w.scheduler, 0, w.tables, w.ledger);
+  Node a(w.context, 0);
   a.add_interface(radio);
   CountingSource source(w, a);
   a.set_backlog_source(0, source, 2);
@@ -270,6 +272,74 @@ TEST(Node, SaturatedSourceKeepsItsBacklogAndRetriesAfterARefusal) {
   a.on_drop(std::move(radio.held[0]), DropCause::retry_limit, w.scheduler.now());
   a.on_departure(forwarded);
   EXPECT_EQ(source.refills, 2);
+}
+
+// A wired link's departures reach the node through the listener it hands out
+// (held in its attachments' block), as a MAC interface's reach on_departure.
+TEST(Node, AWiredLinksDepartureListenerRefillsTheSources) {
+  World w;
+  HoldingInterface wire;
+  Node a(w.context, 0);
+  a.add_interface(wire);
+  CountingSource source(w, a);
+  a.set_backlog_source(0, source, 1);
+  a.receive(w.packet(0, 2, 0));
+  DepartureListener& departures = a.departures();
+  EXPECT_EQ(&departures, &a.departures());  // one listener, for as long as the node lives
+  departures.on_departure(*wire.held[0]);
+  EXPECT_EQ(source.refills, 1);
+  EXPECT_EQ(wire.held.size(), 2u);
+}
+
+// The signals' subscriber list is allocated at the first subscription (issue 43
+// §3, memory per node): a node nobody watches forwards without one.
+class ForwardCounter final : public NodeSubscriber {
+ public:
+  void on_forwarded(std::uint32_t, Packet&, const PrevHop&, const NextHop&) override { ++forwarded; }
+  int forwarded = 0;
+};
+
+TEST(Node, OnlyASubscribedNodeHoldsItsSignalsList) {
+  World w;
+  HoldingInterface radio;
+  Node relay(w.context, 1);
+  relay.add_interface(radio);
+  const auto forward = [&] {
+    PacketPtr p = w.packet(0, 2, 0);
+    w.ledger.originated(*p);
+    relay.arrive(std::move(p), PrevHop{0, 100});
+  };
+  ForwardCounter counter;
+  relay.unsubscribe(counter);  // nobody yet: nothing to do, nothing allocated
+  forward();
+  EXPECT_FALSE(relay.holds_signals());
+  relay.subscribe(counter);
+  EXPECT_TRUE(relay.holds_signals());
+  forward();
+  EXPECT_EQ(counter.forwarded, 1);
+  relay.unsubscribe(counter);
+  forward();
+  EXPECT_EQ(counter.forwarded, 1);
+  EXPECT_EQ(radio.held.size(), 3u);
+}
+
+// Interfaces keep the numbers add_interface gave them as more are added; a number
+// the node does not have is refused.
+TEST(Node, InterfacesKeepTheirNumbersAndAnUnknownOneIsRefused) {
+  World w;
+  HoldingInterface first, second, third;
+  Node a(w.context, 0);
+  EXPECT_EQ(a.add_interface(first), 0u);
+  EXPECT_EQ(a.add_interface(second), 1u);
+  EXPECT_EQ(a.add_interface(third), 2u);
+  EXPECT_EQ(a.interface_count(), 3u);
+  a.send_control(w.packet(0, 2, 0), 0, 7);
+  a.send_control(w.packet(0, 2, 0), 2, 9);
+  a.send_control(w.packet(0, 2, 0), 1, 8);
+  ASSERT_EQ(first.addresses, std::vector<std::uint32_t>{7});
+  ASSERT_EQ(second.addresses, std::vector<std::uint32_t>{8});
+  ASSERT_EQ(third.addresses, std::vector<std::uint32_t>{9});
+  EXPECT_THROW(a.send_control(w.packet(0, 2, 0), 3, 1), std::out_of_range);
 }
 
 }  // namespace

@@ -107,7 +107,8 @@ struct Chain {
   Scheduler scheduler;
   RoutingTables tables;
   PacketLedger ledger;
-  Node n0{scheduler, 0, tables, ledger}, n1{scheduler, 1, tables, ledger}, n2{scheduler, 2, tables, ledger};
+  NodeContext context{scheduler, tables, ledger};
+  Node n0{context, 0}, n1{context, 1}, n2{context, 2};
   Wire w01{n1, PrevHop{0, 100}}, w10{n0, PrevHop{0, 101}}, w12{n2, PrevHop{0, 101}}, w21{n1, PrevHop{1, 102}};
   Endpoint sink;
 };
@@ -218,7 +219,8 @@ TEST(NodeSignals, AQueueDropReachesTheSubscribers) {
   RoutingTables tables(2);
   tables.set(0, 1, {1, 0, 1});
   PacketLedger ledger(2, 1, Time::zero(), 10_s);
-  Node n0(scheduler, 0, tables, ledger), n1(scheduler, 1, tables, ledger);
+  const NodeContext context{scheduler, tables, ledger};
+  Node n0(context, 0), n1(context, 1);
   Endpoint sink;
   n1.set_endpoint(0, sink);
   link::WiredLink link(scheduler, 1e6, 1_ms, link::QueueLimit{link::QueueLimit::Unit::packets, 1}, n1.arrivals(PrevHop{0, 0}), n0);

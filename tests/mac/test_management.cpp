@@ -222,7 +222,8 @@ TEST(MacManagement, TheReceivingNodeDispatchesByCategoryAndNeverToAnEndpoint) {
   w.build();
   RoutingTables tables(2);
   PacketLedger ledger(2, 1, Time::zero(), 1_s);
-  Node na(w.sim.scheduler(), 0, tables, ledger), nb(w.sim.scheduler(), 1, tables, ledger);
+  const NodeContext context{w.sim.scheduler(), tables, ledger};
+  Node na(context, 0), nb(context, 1);
   MacInterface ia(*w.macs[a], na), ib(*w.macs[b], nb);
   Handler mesh, other;
   nb.subscribe_management(CongestionNotification::kCategoryMesh, mesh);
@@ -280,7 +281,8 @@ TEST(MacManagement, AHandlerMayUnsubscribeAnEarlierOneWhileTold) {
   Simulation sim(1);
   RoutingTables tables(1);
   PacketLedger ledger(1, 0, Time::zero(), 1_s);
-  Node node(sim.scheduler(), 0, tables, ledger);
+  const NodeContext context{sim.scheduler(), tables, ledger};
+  Node node(context, 0);
   Handler first, last;
   Remover remover(node, first);
   node.subscribe_management(CongestionNotification::kCategoryMesh, first);
@@ -300,7 +302,8 @@ TEST(MacManagement, AHandlerMayUnsubscribeItselfWhileTold) {
   Simulation sim(1);
   RoutingTables tables(1);
   PacketLedger ledger(1, 0, Time::zero(), 1_s);
-  Node node(sim.scheduler(), 0, tables, ledger);
+  const NodeContext context{sim.scheduler(), tables, ledger};
+  Node node(context, 0);
   Quitter quitter(node);
   Handler after;
   node.subscribe_management(CongestionNotification::kCategoryMesh, quitter);

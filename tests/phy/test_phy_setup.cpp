@@ -363,7 +363,8 @@ TEST(PhySetup, FrequencyOverridesTheChannelForTwoRayGround) {
   // Two nodes 60 m apart: inside the two-ray crossover distance at both 914 MHz
   // (86 m) and channel 6 (230 m), so Friis applies, at the law's frequency.
   Scenario s = load("jamshaid/chain_1mbps.json");
-  s.nodes[*s.find_node("n1")].position->x_m = 60.0;
+  MaybePosition& n1 = s.nodes[*s.find_node("n1")].position;
+  n1 = Position{60.0, n1->y_m, n1->z_m};
   const auto gain_n0_n1 = [&]() {
     Simulation sim(1);
     const PhyNetwork net = build_phy(sim, s);

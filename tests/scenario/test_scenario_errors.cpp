@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <functional>
 #include <limits>
 
@@ -244,6 +246,10 @@ const BadCase kBadCases[] = {
      "/nodes/0/position_m", "expected [x, y] or [x, y, z] in metres, got an array"},
     {"MissingPosition", [](json& d) { d["nodes"][0].erase("position_m"); }, "/nodes/0/position_m",
      "missing required key \"position_m\""},
+    // NaN (a document built in code, not JSON text) is no coordinate: it is also
+    // MaybePosition's "no position" (core/topology.hpp).
+    {"NanCoordinate", [](json& d) { d["nodes"][0]["position_m"] = {std::nan(""), 0}; },
+     "/nodes/0/position_m/0", "expected a coordinate in metres within +-1e7"},
     {"ColocatedNodes",
      [](json& d) {
        d["nodes"][1]["position_m"] = {0, 0};
