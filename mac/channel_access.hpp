@@ -65,6 +65,7 @@ class ChannelAccess {
   // `functions` are the MAC's, by priority (index 0 lowest); they outlive this.
   // `deferral` and `immediate_access` choose the standard's rules or a simulator's
   // (mac/mac_params.hpp).
+  // `backoff_draws` is the MAC's backoff stream (uniform draws only).
   // `phy_busy` and `transmitting` are the radio's at the start (no NAV, no exchange
   // yet). `node` and `radio` tag the events and the log.
   ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,

@@ -85,6 +85,8 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // The MAC registers itself as the radio's listener. `drops` receives every packet
   // the MAC or its queues give up, with the cause. Throws std::invalid_argument for
   // parameters out of range (the scenario loader has already checked them).
+  // `backoff_draws` must keep no spare normal (RandomStream::uniform_part): the
+  // backoffs draw uniforms only.
   Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool& pool, DropSink& drops,
       RandomStream backoff_draws);
   ~Mac() override;
