@@ -89,8 +89,9 @@ class CompactVector {
   T* erase(const T* first, const T* last) {
     T* const at = data_ + (first - data_);
     const auto removed = static_cast<std::uint32_t>(last - first);
-    std::memmove(static_cast<void*>(at), static_cast<const void*>(last),
-                 static_cast<std::size_t>(end() - last) * sizeof(T));
+    const auto after = static_cast<std::size_t>(end() - last);
+    // (memmove's pointers must not be null, even for no bytes: an empty vector has none.)
+    if (after > 0) std::memmove(static_cast<void*>(at), static_cast<const void*>(last), after * sizeof(T));
     size_ -= removed;
     return at;
   }
