@@ -63,6 +63,7 @@
 #include "core/hilbert_order.hpp"
 #include "core/node.hpp"
 #include "core/packet_ledger.hpp"
+#include "link/drop_tail_queue.hpp"
 #include "mac/mac.hpp"
 #include "phy/radio.hpp"
 #include "scenario/scenario.hpp"
@@ -346,6 +347,7 @@ void print_sizes() {
   row("mac::MacContext (shared per radio profile)", sizeof(mac::MacContext));
   row("  mac::MacTiming", sizeof(mac::MacTiming));
   row("mac::AccessFunction (heap, per category)", sizeof(mac::AccessFunction));
+  row("  link::DropTailQueue (heap, its queue)", sizeof(link::DropTailQueue));
   row("phy::Radio", sizeof(phy::Radio));
   row("  phy::FrameSuccess", sizeof(phy::FrameSuccess));
   row("  phy::RadioStats", sizeof(phy::RadioStats));

@@ -36,16 +36,21 @@ inline std::uint64_t xoshiro256ss_next(std::uint64_t (&s)[4]) {
 
 }  // namespace
 
-RandomStream::RandomStream(std::uint64_t key) {
+UniformStream::UniformStream(std::uint64_t key) {
   std::uint64_t sm = key;
   for (auto& word : s_) word = splitmix64_next(sm);
   // SplitMix64 output is never all-zero for four consecutive outputs, so the
   // forbidden all-zero xoshiro state cannot occur.
 }
 
-std::uint64_t RandomStream::next_u64() { return xoshiro256ss_next(s_); }
+std::uint64_t UniformStream::next_u64() { return xoshiro256ss_next(s_); }
 
-std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
+UniformStream RandomStream::uniform_part() const {
+  if (has_spare_normal_) throw std::logic_error("uniform_part: the stream keeps a spare normal, which would be lost");
+  return UniformStream(static_cast<const UniformStream&>(*this));
+}
+
+std::uint64_t UniformStream::uniform_int(std::uint64_t n) {
   if (n == 0) throw std::invalid_argument("uniform_int: empty range");
   u128 m = static_cast<u128>(next_u64()) * n;
   auto low = static_cast<std::uint64_t>(m);

@@ -24,9 +24,20 @@
 
 namespace wmnsim {
 
-class RandomStream {
+// The generator and its uniform draws alone, 32 B: for a stream that never draws a
+// normal (a MAC's backoff draws, a radio's error draws), which then carries no spare
+// normal beside its state (issue 43 §3, memory per node: 16 B less than a
+// RandomStream). The same state gives the same draws as a RandomStream's.
+class RandomStream;
+
+class UniformStream {
  public:
-  explicit RandomStream(std::uint64_t key);
+  explicit UniformStream(std::uint64_t key);
+  // Not from a RandomStream by slicing, which would drop a spare normal unseen:
+  // RandomStream::uniform_part() checks there is none.
+  UniformStream(const RandomStream&) = delete;
+  UniformStream(const UniformStream&) = default;
+  UniformStream& operator=(const UniformStream&) = default;
 
   std::uint64_t next_u64();
   // Uniform in [0, 1) with 53 random bits.
@@ -35,6 +46,20 @@ class RandomStream {
   // Uniform integer in [0, n), unbiased (Lemire 2019, "Fast random integer
   // generation in an interval"). n must be > 0.
   std::uint64_t uniform_int(std::uint64_t n);
+  bool bernoulli(double p) { return uniform01() < p; }
+
+ protected:
+  std::uint64_t s_[4];
+};
+
+class RandomStream : public UniformStream {
+ public:
+  explicit RandomStream(std::uint64_t key) : UniformStream(key) {}
+
+  // Its uniform draws alone, continuing where this stream stands. Only while it
+  // keeps no spare normal (the spare would be lost): std::logic_error otherwise.
+  UniformStream uniform_part() const;
+
   // Exponential with the given mean (inversion).
   double exponential(double mean);
   // Normal by the Marsaglia polar method.
@@ -61,10 +86,8 @@ class RandomStream {
   // nothing, without the logarithm. A returned value may still be below t. Without a
   // value no spare is kept, so use it on a fresh stream (a stream per draw).
   std::optional<double> normal_beyond(double mean, double stddev, NormalTail tail);
-  bool bernoulli(double p) { return uniform01() < p; }
 
  private:
-  std::uint64_t s_[4];
   bool has_spare_normal_ = false;
   double spare_normal_ = 0.0;
 };

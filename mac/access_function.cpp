@@ -11,7 +11,7 @@ void AccessFunction::set_params(const EdcaParams& p) {
 }
 
 bool AccessFunction::charge_retry(RetryCount count, int limit) {
-  int& n = count == RetryCount::long_count ? long_retries : short_retries;
+  std::uint8_t& n = count == RetryCount::long_count ? long_retries : short_retries;
   ++n;
   if (station_count_cw) {
     // CwAfterDrop::ns3: every failure, the last one before a drop included, moves the

@@ -15,7 +15,7 @@
 //  - Retry counts: the short count for RTS and for frames up to the RTS threshold,
 //    the long count for longer ones; at the limit the frame is given up (9.3.4.4).
 //
-// Cost: every operation is O(1) (the draw is one call of the shared stream).
+// Cost: every operation is O(1) (the draw is one call of the MAC's stream).
 
 #include <algorithm>
 #include <cstdint>
@@ -56,11 +56,8 @@ enum class RetryCount : std::uint8_t { short_count, long_count };
 
 class AccessFunction {
  public:
-  // `draws` is the MAC's backoff stream, shared by its functions (one stream, drawn
-  // in the order the functions need it).
-  AccessFunction(AccessCategory category, const EdcaParams& initial, std::unique_ptr<link::QueueDiscipline> discipline,
-                 RandomStream& draws)
-      : params(initial), queue(std::move(discipline)), ac(category), cw(initial.cw_min), draws_(&draws) {}
+  AccessFunction(AccessCategory category, const EdcaParams& initial, std::unique_ptr<link::QueueDiscipline> discipline)
+      : params(initial), queue(std::move(discipline)), cw(initial.cw_min), ac(category) {}
 
   // ---- contention ----
   AccessPhase phase() const { return phase_; }
@@ -68,11 +65,12 @@ class AccessFunction {
   bool contending() const { return phase_ >= AccessPhase::deferring; }
   bool committed() const { return phase_ == AccessPhase::committed; }
   bool held() const { return phase_ == AccessPhase::held; }
-  // Draws a backoff in [0, CW-1] (9.3.4.3); counting starts no earlier than `now`.
-  // Returns the slots drawn.
-  int draw_backoff(Time now) {
+  // Draws a backoff in [0, CW-1] (9.3.4.3) from `draws`, the MAC's backoff stream
+  // (channel_access.hpp: one stream for the MAC's functions, drawn in the order they
+  // need it); counting starts no earlier than `now`. Returns the slots drawn.
+  int draw_backoff(Time now, UniformStream& draws) {
     phase_ = AccessPhase::backoff;
-    backoff_slots = static_cast<int>(draws_->uniform_int(static_cast<std::uint64_t>(cw)));
+    backoff_slots = static_cast<int>(draws.uniform_int(static_cast<std::uint64_t>(cw)));
     eligible_from = now;
     access_at = Time::max();
     return backoff_slots;
@@ -137,7 +135,9 @@ class AccessFunction {
   }
 
   // The fields of 4 bytes and less are side by side at the end, so that no padding
-  // separates them (issue 43 §3, memory per node: 208 bytes, not 232).
+  // separates them, the retry counts one byte each (the limits are at most 255,
+  // frame_exchange.hpp check_retry_limits) and the two flags one byte (issue 43 §3,
+  // memory per node: 176 bytes, not 232).
   EdcaParams params;
   std::unique_ptr<link::QueueDiscipline> queue;
   Time eligible_from;          // counting may not start before this
@@ -153,21 +153,20 @@ class AccessFunction {
   std::uint64_t mpdu_id = 0;  // Frame::mpdu_id
   Time service_start;      // the data MPDU reached the head of the queue
   Time last_service_end;   // the previous MPDU (data or management) was done
-  AccessCategory ac = AccessCategory::ac_be;
   int cw = 0;
-  int station_retries = 0;
   int backoff_slots = 0;   // slots left while contending
-  int short_retries = 0;   // SRC (QSRC[AC])
-  int long_retries = 0;    // LRC (QLRC[AC])
   std::uint16_t sequence = 0;
+  AccessCategory ac = AccessCategory::ac_be;
+  std::uint8_t station_retries = 0;
+  std::uint8_t short_retries = 0;  // SRC (QSRC[AC])
+  std::uint8_t long_retries = 0;   // LRC (QLRC[AC])
   // CwAfterDrop::ns3 (mac/mac_params.hpp): the window follows a station retry count
   // (station_retries) that only a success resets, or a failure once it reached the limit.
-  bool station_count_cw = false;
-  bool sent_once = false;  // transmitted at least once: retransmissions set Retry
+  bool station_count_cw : 1 = false;
+  bool sent_once : 1 = false;  // transmitted at least once: retransmissions set Retry
 
  private:
   AccessPhase phase_ = AccessPhase::idle;
-  RandomStream* draws_;
 };
 
 }  // namespace wmnsim::mac

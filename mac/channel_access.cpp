@@ -9,8 +9,8 @@ namespace wmnsim::mac {
 
 ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
                              Deferral deferral, ImmediateAccess immediate_access,
-                             std::span<AccessFunction> functions, BusyTimeMeter& meter, Owner& owner, bool phy_busy,
-                             bool transmitting)
+                             std::span<AccessFunction> functions, BusyTimeMeter& meter, Owner& owner,
+                             UniformStream backoff_draws, bool phy_busy, bool transmitting)
     : scheduler_(scheduler),
       node_(node),
       radio_(radio),
@@ -18,6 +18,7 @@ ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t
       functions_(functions),
       meter_(meter),
       owner_(owner),
+      backoff_draws_(backoff_draws),
       deferral_(deferral),
       immediate_access_(immediate_access),
       phy_busy_(phy_busy),
@@ -169,7 +170,7 @@ void ChannelAccess::request_access(AccessFunction& f, Time now) {
 }
 
 void ChannelAccess::draw_backoff(AccessFunction& f, Time now) {
-  const int slots = f.draw_backoff(now);
+  const int slots = f.draw_backoff(now, backoff_draws_);
   WMNSIM_LOG(scheduler_.log(), spdlog::level::trace, node_, "mac {}: backoff {} slots drawn (CW {}, {})",
              scheduler_.log().radio_label(radio_), slots, f.cw, to_string(f.ac));
   observers_.tell([&](MacObserver& o) { o.on_backoff(radio_, f.ac, slots, f.cw); });

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/random.hpp"
 #include "core/scheduler.hpp"
 #include "core/subscriber_list.hpp"
 #include "core/time.hpp"
@@ -64,11 +65,12 @@ class ChannelAccess {
   // `functions` are the MAC's, by priority (index 0 lowest); they outlive this.
   // `deferral` and `immediate_access` choose the standard's rules or a simulator's
   // (mac/mac_params.hpp).
+  // `backoff_draws` is the MAC's backoff stream (uniform draws only).
   // `phy_busy` and `transmitting` are the radio's at the start (no NAV, no exchange
   // yet). `node` and `radio` tag the events and the log.
   ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t radio, const MacTiming& timing,
                 Deferral deferral, ImmediateAccess immediate_access, std::span<AccessFunction> functions,
-                BusyTimeMeter& meter, Owner& owner, bool phy_busy, bool transmitting);
+                BusyTimeMeter& meter, Owner& owner, UniformStream backoff_draws, bool phy_busy, bool transmitting);
   ~ChannelAccess();
   ChannelAccess(const ChannelAccess&) = delete;
   ChannelAccess& operator=(const ChannelAccess&) = delete;
@@ -156,6 +158,10 @@ class ChannelAccess {
   BusyTimeMeter& meter_;
   Owner& owner_;
   SubscriberList<MacObserver> observers_;
+  // The MAC's backoff stream, shared by its functions, drawn in the order they need
+  // it: here, where the backoffs are drawn, rather than a pointer in each function
+  // (issue 43 §3, memory per node).
+  UniformStream backoff_draws_;
 
   // The one-byte fields side by side, so that no padding separates them (issue 43 §3).
   Deferral deferral_;

@@ -35,8 +35,8 @@ std::int64_t log_flow(const Packet* p) { return p != nullptr && p->flow != kNoFl
 }  // namespace
 
 void check_retry_limits(int short_limit, int long_limit) {
-  if (short_limit < 1 || long_limit < 1) {
-    throw std::invalid_argument("retry limits must be at least 1 attempt, got short " + std::to_string(short_limit) +
+  if (short_limit < 1 || long_limit < 1 || short_limit > kMaxRetryLimit || long_limit > kMaxRetryLimit) {
+    throw std::invalid_argument("retry limits must be 1 to 255 attempts, got short " + std::to_string(short_limit) +
                                 " and long " + std::to_string(long_limit));
   }
 }

@@ -89,7 +89,11 @@ struct FrameExchangeConfig {
   Deferral deferral = Deferral::standard;  // ns2: ns-2's response rules too (above)
 };
 
-// Throws std::invalid_argument for retry limits below 1 attempt.
+// Throws std::invalid_argument for retry limits below 1 attempt or above 255, the
+// range of dot11ShortRetryLimit and dot11LongRetryLimit (IEEE 802.11-2012 Annex C,
+// INTEGER (1..255); the scenario schema's too): an access function counts its
+// retries in a byte (access_function.hpp).
+inline constexpr int kMaxRetryLimit = 255;
 void check_retry_limits(int short_limit, int long_limit);
 
 // What a frame exchange keeps about the frames its radio sends and receives: the

@@ -62,27 +62,25 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       type_(config.type),
       queue_unit_(config.params.queue.unit),
       context_(config.context ? checked_context(config.context, sim, radio, pool) : own_context(sim, radio, config, pool)),
-      drops_(drops),
-      backoff_draws_(backoff_draws),
       queue_capacity_(config.params.queue.capacity),
-      functions_(make_functions(config)),
+      functions_(make_functions(config, drops)),
       meter_(radio.cca_busy() || radio.transmitting()),
       access_(scheduler_, radio.node(), radio.id(), context_->timing, config.params.deferral, config.params.immediate_access,
-              functions_, meter_, *this, radio.cca_busy(), radio.transmitting()),
+              functions_, meter_, *this, backoff_draws.uniform_part(), radio.cca_busy(), radio.transmitting()),
       port_(radio),
       exchange_(FrameExchangeParts{*context_, radio.node(), radio.id(), port_, access_, meter_, functions_, drops},
                 exchange_config(config)) {
   radio_.set_listener(this);
 }
 
-std::vector<AccessFunction> Mac::make_functions(const MacConfig& config) {
+std::vector<AccessFunction> Mac::make_functions(const MacConfig& config, DropSink& drops) {
   // The retry limits first, then each function's parameters: a document wrong in
   // both hears of the limits (FrameExchange checks them again for its setter).
   check_retry_limits(config.params.short_retry_limit, config.params.long_retry_limit);
   std::vector<AccessFunction> functions;
   auto add_function = [&](AccessCategory ac, const EdcaParams& params) {
     check_params(params);
-    functions.emplace_back(ac, params, std::make_unique<link::DropTailQueue>(config.params.queue, drops_), backoff_draws_);
+    functions.emplace_back(ac, params, std::make_unique<link::DropTailQueue>(config.params.queue, drops));
     functions.back().queue->set_ready_listener(this);
     functions.back().station_count_cw = config.params.cw_after_drop == CwAfterDrop::ns3;
   };

@@ -85,6 +85,8 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // The MAC registers itself as the radio's listener. `drops` receives every packet
   // the MAC or its queues give up, with the cause. Throws std::invalid_argument for
   // parameters out of range (the scenario loader has already checked them).
+  // `backoff_draws` must keep no spare normal (RandomStream::uniform_part): the
+  // backoffs draw uniforms only.
   Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool& pool, DropSink& drops,
       RandomStream backoff_draws);
   ~Mac() override;
@@ -193,7 +195,8 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   const AccessFunction& function_for(AccessCategory ac) const;
   std::size_t index_for(AccessCategory ac) const;
   std::size_t management_index() const;
-  std::vector<AccessFunction> make_functions(const MacConfig& config);
+  // `drops` takes the queues' drops (the MAC keeps no reference of its own).
+  std::vector<AccessFunction> make_functions(const MacConfig& config, DropSink& drops);
 
   // Contention for frames that became sendable.
   void on_queue_ready(link::QueueDiscipline& queue) override;
@@ -217,8 +220,6 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // took (issue 43 §3, memory per node): queue_limit() puts them together.
   link::QueueLimit::Unit queue_unit_;
   std::shared_ptr<const MacContext> context_;  // never empty
-  DropSink& drops_;
-  RandomStream backoff_draws_;  // shared by the functions, drawn in the order they need it
   AccessClassifier classifier_;
   std::int64_t queue_capacity_;
   std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one

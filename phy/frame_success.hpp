@@ -37,6 +37,7 @@
 #include <span>
 #include <vector>
 
+#include "core/compact_vector.hpp"
 #include "core/time.hpp"
 #include "phy/error_model.hpp"
 #include "phy/mcs.hpp"
@@ -133,11 +134,13 @@ class FrameSuccess {
     return *cache_;
   }
 
-  std::vector<Chunk> chunks_;
+  // 40 B, of which the last 7 are padding, where the radio places its strategy and
+  // flags (phy/radio.hpp, issue 43 §3): the two flags last, in one byte.
+  CompactVector<Chunk> chunks_;  // 16 B (core/compact_vector.hpp)
   std::unique_ptr<ChunkErrorCache> cache_;
-  bool always_exact_;
-  bool exact_;
   double log_success_ = 0.0;  // exact mode: the sum itself
+  bool always_exact_ : 1;
+  bool exact_ : 1;
 };
 
 }  // namespace wmnsim::phy

@@ -38,7 +38,7 @@ Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm t
       cca_threshold_(reception.cca_threshold.to_mw()),
       capture_ratio_(capture_ratio(reception)),
       preamble_snr_(reception.preamble_detection_snr.linear()),
-      error_draws_(error_draws),
+      error_draws_(error_draws.uniform_part()),
       success_(reception.exact_error_evaluation),
       strategy_(make_reception_strategy(reception.kind)),
       tracks_sinr_(tracks_sinr(strategy_)) {}

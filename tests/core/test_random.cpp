@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 namespace wmnsim {
@@ -91,6 +92,30 @@ TEST(Random, DistributionMoments) {
   EXPECT_NEAR(se / n, 2.5, 0.03);
   EXPECT_NEAR(sn / n, 3.0, 0.02);
   EXPECT_NEAR(std::sqrt(sn2 / n - (sn / n) * (sn / n)), 2.0, 0.02);
+}
+
+// A MAC's backoff stream and a radio's error stream keep the uniform part alone
+// (issue 43 §3): it continues the stream's draws where the stream stands, and it
+// refuses a stream holding a spare normal, which it would lose.
+TEST(Random, UniformPartContinuesTheStreamsDraws) {
+  const RandomStreams r(2026);
+  RandomStream whole = r.stream("node", 5, "backoff");
+  (void)whole.next_u64();  // not at its start: the part continues from here
+  UniformStream part = whole.uniform_part();
+  for (int i = 0; i < 200; ++i) {
+    const std::uint64_t n = 1 + static_cast<std::uint64_t>(i) * 37;
+    ASSERT_EQ(part.uniform_int(n), whole.uniform_int(n)) << i;
+    ASSERT_EQ(part.uniform01(), whole.uniform01()) << i;
+  }
+  static_assert(sizeof(UniformStream) == 32, "the generator's state alone");
+}
+
+TEST(Random, UniformPartRefusesAStreamWithASpareNormal) {
+  RandomStream s(7);
+  (void)s.normal(0.0, 1.0);  // keeps the pair's second value
+  EXPECT_THROW((void)s.uniform_part(), std::logic_error);
+  (void)s.normal(0.0, 1.0);  // the spare is used
+  EXPECT_NO_THROW((void)s.uniform_part());
 }
 
 }  // namespace

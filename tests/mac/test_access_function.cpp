@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 
 #include "link/drop_tail_queue.hpp"
 #include "mac/access_function.hpp"
+#include "mac/frame_exchange.hpp"
 
 namespace wmnsim::mac {
 namespace {
@@ -27,7 +29,7 @@ struct Fixture {
   RandomStream draws{kStreamKey};
   RandomStream replay{kStreamKey};  // the same draws, to predict the function's
   AccessFunction f{AccessCategory::ac_be, EdcaParams{2, 32, 1024, {}},
-                   std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws};
+                   std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink)};
 };
 
 TEST(AccessFunction, StartsIdleWithCwMin) {
@@ -42,7 +44,7 @@ TEST(AccessFunction, BackoffIsDrawnUniformlyBelowCwFromTheSharedStream) {
   Fixture x;
   for (int i = 0; i < 50; ++i) {
     const Time now = Time::us(i);
-    const int slots = x.f.draw_backoff(now);
+    const int slots = x.f.draw_backoff(now, x.draws);
     EXPECT_EQ(slots, static_cast<int>(x.replay.uniform_int(32)));
     EXPECT_GE(slots, 0);
     EXPECT_LT(slots, 32);
@@ -56,7 +58,7 @@ TEST(AccessFunction, BackoffIsDrawnUniformlyBelowCwFromTheSharedStream) {
 
 TEST(AccessFunction, FreezeSubtractsOnlyTheWholeIdleSlotsElapsed) {
   Fixture x;
-  x.f.draw_backoff(0_us);
+  x.f.draw_backoff(0_us, x.draws);
   x.f.backoff_slots = 10;
   // Counting from 100 us: zero at 100 + 10 slots = 300 us.
   x.f.access_at = 300_us;
@@ -74,7 +76,7 @@ TEST(AccessFunction, FreezeSubtractsOnlyTheWholeIdleSlotsElapsed) {
 
 TEST(AccessFunction, FreezeBeforeCountingStartsKeepsTheCounter) {
   Fixture x;
-  x.f.draw_backoff(0_us);
+  x.f.draw_backoff(0_us, x.draws);
   x.f.backoff_slots = 4;
   x.f.access_at = 50_us + 4 * kSlot;  // AIFS until 50 us, then 4 slots
   x.f.freeze(30_us, kSlot);           // busy during AIFS: no slot counted
@@ -128,6 +130,30 @@ TEST(AccessFunction, RetryLimitIsReachedOnTheLimitThAttemptWithoutDoublingAgain)
   EXPECT_EQ(x.f.cw, 256);
   EXPECT_EQ(x.f.long_retries, 4);
   EXPECT_EQ(x.f.short_retries, 0);  // the counts are apart
+}
+
+// The retry counts are one byte each (issue 43 §3): the largest limit the standard
+// allows, 255 (dot11ShortRetryLimit, dot11LongRetryLimit), is still reached on its
+// 255th attempt, by either count and by the ns-3 station count; a larger one is refused.
+TEST(AccessFunction, TheLargestRetryLimitIsReachedOnItsLastAttempt) {
+  Fixture x;
+  x.f.station_count_cw = true;
+  for (int i = 1; i < kMaxRetryLimit; ++i) ASSERT_FALSE(x.f.charge_retry(RetryCount::short_count, kMaxRetryLimit)) << i;
+  EXPECT_EQ(x.f.station_retries, kMaxRetryLimit - 1);
+  EXPECT_TRUE(x.f.charge_retry(RetryCount::short_count, kMaxRetryLimit));
+  EXPECT_EQ(x.f.short_retries, kMaxRetryLimit);
+  EXPECT_EQ(x.f.station_retries, kMaxRetryLimit);
+  EXPECT_EQ(x.f.cw, 1024);
+  x.f.mpdu_done(1_ms, /*given_up=*/true);
+  EXPECT_EQ(x.f.station_retries, kMaxRetryLimit);  // ns-3: only a success or the next failure resets it
+  for (int i = 1; i < kMaxRetryLimit; ++i) ASSERT_FALSE(x.f.charge_retry(RetryCount::long_count, kMaxRetryLimit)) << i;
+  EXPECT_TRUE(x.f.charge_retry(RetryCount::long_count, kMaxRetryLimit));
+  EXPECT_EQ(x.f.long_retries, kMaxRetryLimit);
+
+  EXPECT_NO_THROW(check_retry_limits(kMaxRetryLimit, kMaxRetryLimit));
+  EXPECT_THROW(check_retry_limits(kMaxRetryLimit + 1, 4), std::invalid_argument);
+  EXPECT_THROW(check_retry_limits(7, kMaxRetryLimit + 1), std::invalid_argument);
+  EXPECT_THROW(check_retry_limits(0, 4), std::invalid_argument);
 }
 
 TEST(AccessFunction, CtsResetsOnlyTheShortCount) {

@@ -43,11 +43,11 @@ class World final : public ChannelAccess::Owner {
     functions.reserve(params.size());
     for (std::size_t i = 0; i < params.size(); ++i) {
       functions.emplace_back(static_cast<AccessCategory>(i), params[i],
-                             std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink), draws);
+                             std::make_unique<link::DropTailQueue>(link::QueueLimit{}, sink));
     }
     access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, 0, timing, deferral,
                                              ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
-                                             *this, phy_busy, false);
+                                             *this, draws.uniform_part(), phy_busy, false);
   }
 
   bool exchange_active() const override { return exchange; }

@@ -44,11 +44,10 @@ class Station : public ChannelAccess::Owner, public RadioPort, public DropSink, 
  public:
   explicit Station(FrameExchangeConfig config = dcf_config(), EdcaParams params = EdcaParams{2, 32, 1024, {}})
       : draws(kBackoffKey), replay(kBackoffKey) {
-    functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this),
-                           draws);
+    functions.emplace_back(AccessCategory::ac_be, params, std::make_unique<link::DropTailQueue>(link::QueueLimit{}, *this));
     access = std::make_unique<ChannelAccess>(sim.scheduler(), kNoContext, kMe, timing, config.deferral,
                                              ImmediateAccess::standard, std::span<AccessFunction>(functions), meter,
-                                             *this, false, false);
+                                             *this, draws.uniform_part(), false, false);
     exchange = std::make_unique<FrameExchange>(
         FrameExchangeParts{context, kNoContext, kMe, *this, *access, meter, std::span<AccessFunction>(functions), *this},
         config);

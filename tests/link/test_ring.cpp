@@ -1,0 +1,66 @@
+// link/ring.hpp: a FIFO on a ring that doubles, against std::deque as the model,
+// across wrap-arounds and growth, with move-only elements (as a queue's packets).
+
+#include "link/ring.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+
+#include "core/random.hpp"
+
+namespace wmnsim::link {
+namespace {
+
+TEST(Ring, KeepsFifoOrderAcrossWrapAroundsAndGrowth) {
+  Ring<std::unique_ptr<int>> ring;
+  std::deque<int> model;
+  UniformStream draws(43);
+  int next = 0;
+  std::size_t largest = 0;
+  for (int step = 0; step < 20000; ++step) {
+    // Pushes a little more often than it pops while the ring is short, so that it
+    // grows, wraps around and drains many times.
+    const bool push = model.empty() || draws.uniform01() < (model.size() < 300 ? 0.55 : 0.45);
+    if (push) {
+      ring.push_back(std::make_unique<int>(next));
+      model.push_back(next++);
+    } else {
+      ASSERT_EQ(*ring.front(), model.front()) << step;
+      ASSERT_EQ(*ring.pop_front(), model.front()) << step;
+      model.pop_front();
+    }
+    ASSERT_EQ(ring.size(), model.size());
+    ASSERT_EQ(ring.empty(), model.empty());
+    largest = std::max(largest, model.size());
+  }
+  EXPECT_GT(largest, 64u);  // it grew several times
+  // The capacity is the smallest power of two (8 at least) that held the largest length.
+  EXPECT_EQ(ring.capacity(), std::max<std::size_t>(8, std::bit_ceil(largest)));
+}
+
+TEST(Ring, ReserveKeepsTheElementsAndMoveLeavesTheSourceEmpty) {
+  Ring<int> ring;
+  for (int i = 0; i < 6; ++i) ring.push_back(i);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(ring.pop_front(), i);
+  for (int i = 6; i < 12; ++i) ring.push_back(i);  // wraps around the 8 slots
+  ring.reserve(20);
+  EXPECT_EQ(ring.capacity(), 32u);
+  Ring<int> moved(std::move(ring));
+  EXPECT_TRUE(ring.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  EXPECT_EQ(ring.capacity(), 0u);
+  ring.push_back(99);  // usable again
+  EXPECT_EQ(ring.pop_front(), 99);
+  for (int i = 4; i < 12; ++i) EXPECT_EQ(moved.pop_front(), i);
+  EXPECT_TRUE(moved.empty());
+  EXPECT_THROW(moved.reserve(Ring<int>::kMaxCapacity + 1), std::length_error);
+  static_assert(sizeof(Ring<int>) == 24, "storage, capacity, head and length (issue 43 §3)");
+}
+
+}  // namespace
+}  // namespace wmnsim::link
