@@ -9,8 +9,8 @@
 
 namespace wmnsim::mac {
 
-MacSampler::MacSampler(Simulation& sim, std::vector<Radio> radios, Time interval, const std::vector<std::string>& kinds)
-    : sim_(sim), radios_(std::move(radios)), interval_(interval) {
+MacSampler::MacSampler(Simulation& sim, RadioList radios, Time interval, const std::vector<std::string>& kinds)
+    : sim_(sim), list_radios_(std::move(radios)), interval_(interval) {
   if (interval_ <= Time::zero()) throw std::invalid_argument("MAC sampler: the interval must be positive");
   const auto wants = [&](const char* k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
   busyness_ = wants("channel_busyness");
@@ -25,8 +25,9 @@ MacSampler::~MacSampler() { sim_.scheduler().cancel(next_); }
 
 void MacSampler::start() {
   if (!(busyness_ || busyness_ns2_ || queue_ || cw_ || drops_ || txop_)) return;
-  // Only a sampling run differences counters: without a MAC time series no radio
-  // holds a record (24 B each; issue 43 §3).
+  // Only a sampling run lists its radios for the run and differences counters:
+  // without a MAC time series no radio holds a record (issue 43 §3).
+  radios_ = list_radios_();
   last_.assign(radios_.size(), Last{});
   next_ = sim_.scheduler().schedule_in(interval_, [this] { sample(); }, kObserverContext);
 }
@@ -195,7 +196,8 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed, Delay
 
 void MacSampler::write(Results& out, DelaySummaries* summaries) const {
   write_timeseries(out);
-  for (const Radio& r : radios_) out.radios.push_back(radio_row(r, sim_.now(), summaries));
+  const std::vector<Radio> radios = radios_.empty() ? list_radios_() : radios_;
+  for (const Radio& r : radios) out.radios.push_back(radio_row(r, sim_.now(), summaries));
 }
 
 }  // namespace wmnsim::mac

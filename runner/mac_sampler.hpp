@@ -26,6 +26,7 @@
 // for the others. Samples are taken at the end of each interval, from time 0.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,8 +64,11 @@ class MacSampler {
     std::uint32_t radio_index;
   };
 
+  // The radios, listed when the sampler needs them: at start() when it samples a
+  // time series, else at write() (issue 43 §3: 24 B a radio not held for the run).
+  using RadioList = std::function<std::vector<Radio>()>;
   // `kinds` are the requested time series kinds; others are ignored here.
-  MacSampler(Simulation& sim, std::vector<Radio> radios, Time interval, const std::vector<std::string>& kinds);
+  MacSampler(Simulation& sim, RadioList radios, Time interval, const std::vector<std::string>& kinds);
   MacSampler(const MacSampler&) = delete;
   MacSampler& operator=(const MacSampler&) = delete;
   ~MacSampler();
@@ -96,7 +100,8 @@ class MacSampler {
   void sample();
 
   Simulation& sim_;
-  std::vector<Radio> radios_;
+  RadioList list_radios_;
+  std::vector<Radio> radios_;  // from start(), and only when sampling
   Time interval_;
   bool busyness_ = false, busyness_ns2_ = false, queue_ = false, cw_ = false, drops_ = false, txop_ = false;
   std::vector<Last> last_;  // per radio, from start(), and only when sampling

@@ -588,7 +588,7 @@ Results run_scenario(const Scenario& scenario, const RunOptions& options, const 
   std::optional<HopStatistics> hop_statistics;
   if (scenario.outputs.hops) hop_statistics.emplace(net);
   FlowSampler flow_sampler(net, registries.transports, interval, scenario.timeseries);
-  mac::MacSampler mac_sampler(sim, sampled_radios(net), interval, scenario.timeseries);
+  mac::MacSampler mac_sampler(sim, [&net] { return sampled_radios(net); }, interval, scenario.timeseries);
   flow_sampler.start();
   mac_sampler.start();
 

@@ -14,6 +14,42 @@ namespace {
 using namespace time_literals;
 using testing::MacWorld;
 
+// A sampler's list of radios, counting how often it is asked for.
+MacSampler::RadioList listing(std::vector<MacSampler::Radio> radios, int* asked = nullptr) {
+  return [radios, asked] {
+    if (asked != nullptr) ++*asked;
+    return radios;
+  };
+}
+
+TEST(MacSampler, ListsItsRadiosForTheRunOnlyWhenItSamples) {
+  // Issue 43 §3: without a MAC time series nothing per radio is held during the
+  // run; the radios table is written all the same.
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6);
+  const auto a = w.add(), b = w.add();
+  w.build();
+  w.taps[a]->saturate(b, 1500);
+  int asked = 0;
+  MacSampler quiet(w.sim, listing({{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}}, &asked), 1_s,
+                   {"flow_goodput"});
+  quiet.start();
+  EXPECT_EQ(asked, 0);
+  int asked_sampling = 0;
+  MacSampler sampling(w.sim, listing({{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}}, &asked_sampling),
+                      1_s, {"queue_length"});
+  sampling.start();
+  EXPECT_EQ(asked_sampling, 1);
+  w.run(2_s);
+  Results quiet_results, sampling_results;
+  quiet.write(quiet_results);
+  sampling.write(sampling_results);
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(asked_sampling, 1);  // the list it holds
+  ASSERT_EQ(quiet_results.radios.size(), 2u);
+  ASSERT_EQ(sampling_results.radios.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(quiet_results.radios[i].dump(), sampling_results.radios[i].dump());
+}
+
 TEST(MacSampler, IntervalSeriesAndTotals) {
   MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6);
   const auto a = w.add(), b = w.add(), c = w.add();
@@ -23,7 +59,7 @@ TEST(MacSampler, IntervalSeriesAndTotals) {
   // C offers 20 packets at once into a 5-packet queue: 15 overflow drops at t = 0.
   for (int i = 0; i < 20; ++i) w.send(c, b, 1500);
   MacSampler sampler(w.sim,
-                     {{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}, {w.macs[c].get(), "C", 0}},
+                     listing({{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}, {w.macs[c].get(), "C", 0}}),
                      1_s, {"channel_busyness", "channel_busyness_ns2", "queue_length", "contention_window", "drops", "flow_goodput"});
   sampler.start();
   w.run(3_s);
@@ -87,7 +123,7 @@ TEST(MacSampler, TxopLimitFollowsSetParamsPerAccessCategory) {
   const auto a = w.add(), b = w.add();
   w.build();
   w.taps[a]->saturate(b, 1500);
-  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 1}}, 1_s, {"txop_limit"});
+  MacSampler sampler(w.sim, listing({{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 1}}), 1_s, {"txop_limit"});
   sampler.start();
   w.run(1500_ms);
   // What a controller does (002's edca_txop): a TXOP of 4 frames for A's AC_BE.
@@ -123,7 +159,7 @@ TEST(MacSampler, TxopLimitUnderDcfIsOneSeriesPerRadio) {
   MacWorld w(phy::profile_80211b(phy::Preamble::Long), 11e6, 1e6);
   const auto a = w.add(), b = w.add();
   w.build();
-  MacSampler sampler(w.sim, {{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}}, 1_s, {"txop_limit"});
+  MacSampler sampler(w.sim, listing({{w.macs[a].get(), "A", 0}, {w.macs[b].get(), "B", 0}}), 1_s, {"txop_limit"});
   sampler.start();
   w.run(2_s);
   Results r;
