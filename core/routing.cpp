@@ -29,6 +29,11 @@ RoutingTables::RoutingTables(std::size_t nodes) : nodes_(nodes), columns_(nodes)
 RoutingTables::RoutingTables(std::size_t nodes, std::vector<NextHop> hops, std::shared_ptr<const Source> source)
     : nodes_(nodes), hops_(std::move(hops)), source_(std::move(source)), columns_(nodes) {}
 
+void NodeIndexColumn::set(std::size_t node, std::uint32_t index) {
+  if (index == kNone) throw std::out_of_range("NodeIndexColumn: no node has index " + std::to_string(index));
+  indices_.at(node) = index;
+}
+
 void RoutingTables::out_of_range() { throw std::out_of_range("RoutingTables: node index out of range"); }
 
 const std::vector<std::uint32_t>& RoutingTables::fill(std::uint32_t dst) const {
@@ -114,7 +119,7 @@ class Diagnosis {
   // trees only (the two-way wireless graph the trees grow on, and each node's root).
   Diagnosis(const RoutingInput& s, const LinkGraph& all, const LinkGraph& used,
             const LinkGraph* wireless = nullptr,
-            const std::vector<std::optional<std::uint32_t>>* roots = nullptr)
+            const NodeIndexColumn* roots = nullptr)
       : s_(s), all_(all), used_(used), wireless_(wireless), roots_(roots) {}
 
   std::string why(std::uint32_t from, std::span<const std::uint32_t> to) const {
@@ -129,8 +134,8 @@ class Diagnosis {
                "gateway" + gap(*wireless_, x, gws) + "; " + s_.unreachable_advice + ", or use " + s_.auto_routing;
       }
       if (to.size() == 1) {
-        const auto& ra = (*roots_)[from];
-        const auto& rb = (*roots_)[to[0]];
+        const std::optional<std::uint32_t> ra = (*roots_)[from];
+        const std::optional<std::uint32_t> rb = (*roots_)[to[0]];
         if (ra && rb && *ra != *rb) {
           return quoted(s_.nodes[from].id) + " is in the tree of " + quoted(s_.nodes[*ra].id) +
                  " and " + quoted(s_.nodes[to[0]].id) + " in the tree of " +
@@ -246,14 +251,14 @@ class Diagnosis {
   const LinkGraph& all_;
   const LinkGraph& used_;
   const LinkGraph* wireless_;
-  const std::vector<std::optional<std::uint32_t>>* roots_;
+  const NodeIndexColumn* roots_;
 };
 
 // The cheapest gateway of each mesh node over `g` (ties: the lowest index); a
 // gateway is its own, hosts have none. One shortest-path run per gateway.
-std::vector<std::optional<std::uint32_t>> nearest_gateways(const RoutingInput& s, const LinkGraph& g) {
+NodeIndexColumn nearest_gateways(const RoutingInput& s, const LinkGraph& g) {
   const std::size_t n = s.nodes.size();
-  std::vector<std::optional<std::uint32_t>> out(n);
+  NodeIndexColumn out(n);
   std::vector<double> best(n, routing_detail::kUnreachable);
   for (const std::uint32_t gw : gateways_of(s)) {  // ascending: a later gateway must be cheaper
     const std::uint32_t target[] = {gw};
@@ -261,12 +266,12 @@ std::vector<std::optional<std::uint32_t>> nearest_gateways(const RoutingInput& s
     for (std::uint32_t x = 0; x < n; ++x) {
       if (is_role(s, x, NodeRole::mesh) && d[x] < best[x] && !same_cost(d[x], best[x])) {
         best[x] = d[x];
-        out[x] = gw;
+        out.set(x, gw);
       }
     }
   }
   for (std::uint32_t x = 0; x < n; ++x) {
-    if (is_role(s, x, NodeRole::gateway)) out[x] = x;
+    if (is_role(s, x, NodeRole::gateway)) out.set(x, x);
   }
   return out;
 }
@@ -359,7 +364,10 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
         return l.wired || trees.parent[l.from] == l.to || trees.parent[l.to] == l.from;
       });
       out.tables = routing_detail::shortest_path_tables(*tree_graph);
-      out.gateway = std::move(trees.root);
+      out.gateway = NodeIndexColumn(n);
+      for (std::uint32_t x = 0; x < n; ++x) {
+        if (trees.root[x]) out.gateway.set(x, *trees.root[x]);
+      }
       diagnosis.emplace(scenario, all, *tree_graph, &*wireless, &out.gateway);
       break;
     }
@@ -368,7 +376,7 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
       out.tables = statics->tables();
       // "@gateway" under static tables: the gateway the node's own tables lead to in
       // the fewest hops (in practice where its "*" route ends); ties: lowest index.
-      out.gateway.assign(n, std::nullopt);
+      out.gateway = NodeIndexColumn(n);
       // Per gateway, every node's hops to it along its tables, each node walked
       // once (a node's count is its next hop's plus one), not a walk per node:
       // nodes x gateways, not nodes x gateways x path length.
@@ -408,11 +416,11 @@ Routing compute_routing(const RoutingInput& scenario, std::span<const RoutingLin
           if (!is_role(scenario, x, NodeRole::mesh) || hops[x] <= 0) continue;
           if (best[x] == kNone || hops[x] < best[x]) {
             best[x] = hops[x];
-            out.gateway[x] = g;
+            out.gateway.set(x, g);
           }
         }
       }
-      for (const std::uint32_t g : gws) out.gateway[g] = g;
+      for (const std::uint32_t g : gws) out.gateway.set(g, g);
       break;
     }
   }

@@ -17,6 +17,7 @@
 // The links come from the layer that knows them (runner/ builds them from the PHY
 // and the wired links); core/ knows nothing of radios.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -115,13 +116,53 @@ class RoutingTables {
   mutable std::vector<std::vector<std::uint32_t>> columns_;
 };
 
+// Per node, a node's index or none, in 4 bytes where a std::optional<std::uint32_t>
+// takes 8 (issue 43 §3: held for the whole run); read as that optional. No node has
+// the largest index (the node cap is far below it), which stands for none.
+class NodeIndexColumn {
+ public:
+  NodeIndexColumn() = default;
+  explicit NodeIndexColumn(std::size_t nodes) : indices_(nodes, kNone) {}
+
+  std::size_t size() const { return indices_.size(); }
+  bool empty() const { return indices_.empty(); }
+  std::optional<std::uint32_t> operator[](std::size_t node) const {
+    const std::uint32_t i = indices_[node];
+    return i == kNone ? std::nullopt : std::optional<std::uint32_t>(i);
+  }
+  // Throws std::out_of_range for an index no node can have.
+  void set(std::size_t node, std::uint32_t index);
+
+  // The entries as optionals, in node order (a range-for reads them).
+  class Iterator {
+   public:
+    using value_type = std::optional<std::uint32_t>;
+    using difference_type = std::ptrdiff_t;
+    Iterator() = default;
+    explicit Iterator(const std::uint32_t* at) : at_(at) {}
+    value_type operator*() const { return *at_ == kNone ? std::nullopt : value_type(*at_); }
+    Iterator& operator++() { return ++at_, *this; }
+    Iterator operator++(int) { Iterator old = *this; ++at_; return old; }
+    bool operator==(const Iterator&) const = default;
+
+   private:
+    const std::uint32_t* at_ = nullptr;
+  };
+  Iterator begin() const { return Iterator(indices_.data()); }
+  Iterator end() const { return Iterator(indices_.data() + indices_.size()); }
+
+ private:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> indices_;
+};
+
 struct Routing {
   RoutingTables tables;
   std::vector<FlowEnds> flows;  // by flow index
   // Per node: the gateway it attaches to (its tree's root under gateway_trees, the
   // cheapest reachable gateway otherwise; the node itself for a gateway); empty for
   // hosts and for nodes that reach no gateway.
-  std::vector<std::optional<std::uint32_t>> gateway;
+  NodeIndexColumn gateway;
 };
 
 // What the routing needs of a scenario (scenario/scenario.hpp's routing_input()

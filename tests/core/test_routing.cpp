@@ -596,3 +596,28 @@ TEST(RoutingStatic, GatewayOfANodeWithoutRoutesIsAnError) {
 
 }  // namespace
 }  // namespace wmnsim
+
+namespace wmnsim {
+namespace {
+
+TEST(NodeIndexColumn, ReadsAsOptionalIndicesInFourBytesEach) {
+  // Routing::gateway (issue 43 §3): per node its gateway or none.
+  NodeIndexColumn column(4);
+  ASSERT_EQ(column.size(), 4u);
+  for (const std::optional<std::uint32_t> g : column) EXPECT_FALSE(g);
+  column.set(1, 0);
+  column.set(3, 99999);
+  EXPECT_FALSE(column[0]);
+  EXPECT_EQ(column[1], 0u);
+  EXPECT_FALSE(column[2]);
+  EXPECT_EQ(column[3], 99999u);
+  std::vector<std::optional<std::uint32_t>> read(column.begin(), column.end());
+  EXPECT_EQ(read, (std::vector<std::optional<std::uint32_t>>{std::nullopt, 0u, std::nullopt, 99999u}));
+  // The marker for none is no node's index; a node beyond the column is refused.
+  EXPECT_THROW(column.set(2, ~std::uint32_t{0}), std::out_of_range);
+  EXPECT_THROW(column.set(4, 1), std::out_of_range);
+  EXPECT_FALSE(column[2]);
+}
+
+}  // namespace
+}  // namespace wmnsim
