@@ -8,7 +8,7 @@
 // push_back grows a full vector to size + max(size, 1), reserve(n) to exactly n,
 // resize(n) beyond the capacity to size + max(size, n - size), as libstdc++ does,
 // so that code reading capacity() (phy/radio.cpp's faint list) behaves as it did
-// with std::vector. At most 2^32 - 1 elements (std::length_error beyond).
+// with std::vector. At most 2^31 elements (std::length_error when doubling would pass 2^32 - 1).
 // Iterators are pointers, invalidated as std::vector's are.
 
 #include <algorithm>

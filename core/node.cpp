@@ -1,6 +1,5 @@
 #include "core/node.hpp"
 
-#include "core/sim_log.hpp"
 #include <algorithm>
 #include <stdexcept>
 #include <string>

@@ -36,6 +36,7 @@ class UniformStream {
   // Not from a RandomStream by slicing, which would drop a spare normal unseen:
   // RandomStream::uniform_part() checks there is none.
   UniformStream(const RandomStream&) = delete;
+  UniformStream& operator=(const RandomStream&) = delete;
   UniformStream(const UniformStream&) = default;
   UniformStream& operator=(const UniformStream&) = default;
 

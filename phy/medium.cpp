@@ -327,7 +327,7 @@ const Link* Medium::link(RadioId from, RadioId to) const {
 }
 
 PowerDbm Medium::power_dbm(RadioId from, const Link& link) const {
-  const std::span<const Link> links = links_[from];
+  const std::span<const Link> links = links_.at(from);  // std::out_of_range before connect() or beyond the radios
   const std::less<const Link*> before;
   if (before(&link, links.data()) || !before(&link, links.data() + links.size())) {
     throw std::logic_error("Medium::power_dbm: not a link of radio " + std::to_string(from));

@@ -196,8 +196,9 @@ nlohmann::ordered_json MacSampler::radio_row(const Radio& r, Time elapsed, Delay
 
 void MacSampler::write(Results& out, DelaySummaries* summaries) const {
   write_timeseries(out);
-  const std::vector<Radio> radios = radios_.empty() ? list_radios_() : radios_;
-  for (const Radio& r : radios) out.radios.push_back(radio_row(r, sim_.now(), summaries));
+  std::vector<Radio> listed;
+  if (radios_.empty()) listed = list_radios_();
+  for (const Radio& r : radios_.empty() ? listed : radios_) out.radios.push_back(radio_row(r, sim_.now(), summaries));
 }
 
 }  // namespace wmnsim::mac
