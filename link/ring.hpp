@@ -60,9 +60,23 @@ class Ring {
     const auto bigger_capacity = static_cast<std::uint32_t>(std::bit_ceil(n));
     // Every slot holds a value-initialised T, as std::vector's did: a slot is
     // assigned to, never constructed, when an element arrives.
+    // If a T's construction or move throws, the new block is freed and the ring keeps
+    // its old one, the same length and order (the elements moved before the throw
+    // are left moved-from: the basic guarantee).
     T* const bigger = std::allocator<T>{}.allocate(bigger_capacity);
-    std::uninitialized_value_construct_n(bigger, bigger_capacity);
-    for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = std::move(ring_[(head_ + i) & (capacity_ - 1)]);
+    try {
+      std::uninitialized_value_construct_n(bigger, bigger_capacity);  // undoes itself if one throws
+    } catch (...) {
+      std::allocator<T>{}.deallocate(bigger, bigger_capacity);
+      throw;
+    }
+    try {
+      for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = std::move(ring_[(head_ + i) & (capacity_ - 1)]);
+    } catch (...) {
+      std::destroy_n(bigger, bigger_capacity);
+      std::allocator<T>{}.deallocate(bigger, bigger_capacity);
+      throw;
+    }
     release();
     ring_ = bigger;
     capacity_ = bigger_capacity;
