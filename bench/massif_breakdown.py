@@ -10,12 +10,22 @@ of bench_network (it runs in the process) with every snapshot detailed:
 
 The snapshot read is the end of the run: the last one before the results are
 written (the first snapshot with an allocation under a function taking
-`wmnsim::Results&`), unless --snapshot names one. Each allocation site of the
+`wmnsim::Results&`), unless --snapshot names one. A file holding one detailed
+snapshot is read as it is: bench_network writes one at the end of the run with
+WMNSIM_MASSIF_AT_END=FILE (valgrind's `detailed_snapshot` monitor command), which
+is how 100,000 nodes are profiled (massif's own snapshots, taken at its pace and
+culled, kept none after set-up in a 41-minute run):
+
+    WMNSIM_MASSIF_AT_END=end.massif valgrind --tool=massif --threshold=0.1 \\
+        --massif-out-file=massif.out build/ci/bench/bench_network --scale 100000 --seconds=2
+    python3 bench/massif_breakdown.py end.massif --nodes 100000 --groups
+ Each allocation site of the
 heap tree's first level is named by its first frames in wmnsim's code (standard
 library and allocator frames skipped) and divided by the node count. Sites under
 --min-bytes per node are summed in one line. With --groups the sites are summed
 into the groups of docs/performance.md's table instead (GROUPS below: the first
-pattern that a site's frames match).
+pattern that a site's frames match), and the bytes per node beyond the per-link and
+routing groups (PER_LINK_AND_ROUTING: issue 43 §3's measure) are printed last.
 """
 
 import argparse
@@ -46,6 +56,11 @@ GROUPS = [
     ("packet ledger", r"PacketLedger"),
     ("scenario records", r"parse_scenario|NodeConfig|RadioSpec|parse_node"),
 ]
+
+# The groups that grow with the links or the routes rather than the nodes: issue
+# 43 §3's target is the memory per node beyond them.
+PER_LINK_AND_ROUTING = ("PHY links (per neighbour)", "the medium's delivery order (per neighbour)",
+                        "routing graph and tables")
 
 
 def read_snapshots(path):
@@ -120,6 +135,8 @@ def main(argv=None):
         chosen = next((s for s in detailed if s["id"] == args.snapshot), None)
         if chosen is None:
             sys.exit(f"massif_breakdown: snapshot {args.snapshot} is not a detailed one")
+    elif len(detailed) == 1:
+        chosen = detailed[0]  # a detailed_snapshot monitor command's file
     else:
         chosen = None
         for s in detailed:
@@ -143,6 +160,9 @@ def main(argv=None):
         for name, total in sums.items():
             print(f"{total / n:9.1f} {total:12,}  {name}")
         print(f"{rest / n:9.1f} {rest:12,}  the rest")
+        beyond = chosen["heap"] - sum(sums[name] for name in PER_LINK_AND_ROUTING)
+        print(f"{beyond / n:9.1f} {beyond:12,}  per node beyond links and routing (the heap less "
+              + ", ".join(PER_LINK_AND_ROUTING) + ")")
         return 0
     print(f"{'B/node':>9} {'bytes':>12}  site")
     small = 0
