@@ -5,7 +5,7 @@
 // node), of which a large network holds one set per radio.
 //
 // Contract: std::vector's for the members it has, with the same capacities:
-// push_back grows a full vector to size + max(size, 1), reserve(n) to exactly n,
+// push_back and emplace_back grow a full vector to size + max(size, 1), reserve(n) to exactly n,
 // resize(n) beyond the capacity to size + max(size, n - size), as libstdc++ does,
 // so that code reading capacity() (phy/radio.cpp's faint list) behaves as it did
 // with std::vector. At most 2^31 elements (std::length_error when doubling would pass 2^32 - 1).
@@ -83,6 +83,19 @@ class CompactVector {
     }
     data_[size_++] = value;
   }
+  // Constructs the element in place from its fields (T{args...}), taken by value: a
+  // push_back of a braced temporary builds it on the stack in 8-byte stores and
+  // copies it with a 16-byte load, which the store buffer cannot forward (a stall at
+  // every call; perf, docs/performance.md "Issue 43 §4", session 17).
+  template <typename... Args>
+  void emplace_back(Args... args) {
+    if (size_ == capacity_) [[unlikely]] {
+      grow_and_emplace(args...);
+      return;
+    }
+    ::new (static_cast<void*>(data_ + size_)) T{args...};
+    ++size_;
+  }
   void pop_back() { --size_; }
   void clear() { size_ = 0; }
   T* erase(const T* position) { return erase(position, position + 1); }
@@ -118,6 +131,12 @@ class CompactVector {
     const T copy = value;  // `value` may be one of ours, which the growth moves
     reallocate(grown(1));
     data_[size_++] = copy;
+  }
+  template <typename... Args>
+  [[gnu::noinline]] void grow_and_emplace(Args... args) {
+    reallocate(grown(1));
+    ::new (static_cast<void*>(data_ + size_)) T{args...};
+    ++size_;
   }
   // libstdc++'s _M_check_len: room for `more` elements beyond the size.
   std::uint32_t grown(std::size_t more) const { return checked(std::size_t{size_} + std::max<std::size_t>(size_, more)); }

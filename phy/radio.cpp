@@ -295,7 +295,7 @@ void Radio::account_chunk() {
   if (tracks_sinr_ && now > l.last_change) {
     // Recorded now, evaluated when the reception is decided (decide_reception): a
     // reception cut short (aborted, captured) never needs its chunks.
-    stretches_.push_back({l.last_change, now, total_.mw() - l.power.mw()});
+    stretches_.emplace_back(l.last_change, now, total_.mw() - l.power.mw());
   }
   l.last_change = now;
 }

@@ -237,8 +237,7 @@ class Radio {
   RadioStats stats_;
 };
 
-// Test hooks (tests/phy/test_medium.cpp, tests/runner/test_faint_recheck_rule.cpp),
-// process-wide and not thread-safe: no run sets them.
+// Test hooks (tests/phy/test_medium.cpp, tests/runner/test_faint_recheck_rule.cpp).
 // Process-wide and unsynchronised: only tests set them, and no run may be in
 // flight in another thread while one does (a tap would wrap that run's radios).
 namespace test_hooks {

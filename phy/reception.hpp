@@ -85,7 +85,12 @@ struct ReceptionConfig {
 
 // What a signal from one radio can do at another, fixed per pair when the
 // neighbour lists are built (nodes are static).
-struct SignalReach {
+// Four bytes, not three: passed by value in a register, a 3-byte struct is put
+// together on the stack from a 2-byte and a 1-byte store and read back with one
+// 8-byte load, which the store buffer cannot forward (a stall of a dozen cycles at
+// every delivery; perf, docs/performance.md "Issue 43 §4", session 17). Aligned to
+// 4, it is copied from a Link in one 4-byte load. A Link stays 32 bytes.
+struct alignas(4) SignalReach {
   bool decodable;  // may be locked onto (ns2: received without error unless destroyed)
   bool sensed;     // threshold/range/ns2: makes the medium busy on its own
   bool interferes; // threshold/range/ns2: destroys an overlapping reception it is not captured by
