@@ -37,8 +37,11 @@ TEST(CompactVector, HoldsWhatStdVectorHoldsWithItsCapacities) {
   for (int step = 0; step < 20000; ++step) {
     const auto op = draws.uniform_int(100);
     const auto x = static_cast<std::int64_t>(draws.next_u64() >> 1);
-    if (op < 50) {
+    if (op < 25) {
       v.push_back({x, 0.5 * static_cast<double>(step)});
+      model.push_back({x, 0.5 * static_cast<double>(step)});
+    } else if (op < 50) {  // built in place from its fields, grown as push_back grows
+      v.emplace_back(x, 0.5 * static_cast<double>(step));
       model.push_back({x, 0.5 * static_cast<double>(step)});
     } else if (op < 62 && !model.empty()) {
       v.pop_back();
