@@ -26,22 +26,22 @@ void Radio::set_listener(PhyListener* listener) {
 
 Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm tx_power, const PhyProfile& profile,
              const ReceptionConfig& reception, RandomStream error_draws)
-    : medium_(medium),
+    : success_(reception.exact_error_evaluation),
+      strategy_(make_reception_strategy(reception.kind)),
+      tracks_sinr_(tracks_sinr(strategy_)),
       scheduler_(medium.simulation().scheduler()),
+      channel_(channel),
+      noise_(reception.noise.to_mw()),
+      cca_threshold_(reception.cca_threshold.to_mw()),
+      medium_(medium),
       id_(id),
       node_(node),
-      channel_(channel),
       tx_power_(tx_power),
       profile_(profile),
       reception_(reception),
-      noise_(reception.noise.to_mw()),
-      cca_threshold_(reception.cca_threshold.to_mw()),
       capture_ratio_(capture_ratio(reception)),
       preamble_snr_(reception.preamble_detection_snr.linear()),
-      error_draws_(error_draws.uniform_part()),
-      success_(reception.exact_error_evaluation),
-      strategy_(make_reception_strategy(reception.kind)),
-      tracks_sinr_(tracks_sinr(strategy_)) {}
+      error_draws_(error_draws.uniform_part()) {}
 
 Radio::~Radio() {
   if (locked_ != nullptr) medium_.reception_records().release(locked_);

@@ -185,19 +185,13 @@ class Radio {
   void update_cca();
   void end_transmission();
 
-  Medium& medium_;
-  Scheduler& scheduler_;
-  RadioId id_;
-  ContextId node_;
-  int channel_;
-  int sensed_ = 0;  // signals with reach.sensed (beside channel_: no padding, issue 43 §3)
-  PowerDbm tx_power_;
-  const PhyProfile& profile_;         // the Medium's, one per distinct profile
-  const ReceptionConfig& reception_;  // the Medium's
-  PowerMw noise_, cca_threshold_;
-  double capture_ratio_;
-  double preamble_snr_;  // linear; 0: no condition
-  UniformStream error_draws_;  // uniform draws only (core/random.hpp: 32 B, not 48)
+  // Laid out by use (issue 43 §2, session 17): at 100,000 nodes a frame's
+  // receivers' radios are out of cache, and every line of a radio a delivery touches
+  // is a miss of its own. First what every delivery reads, a faint signal's too (the
+  // flags in FrameSuccess's tail, the lock, the faint list and its times), then what
+  // a signal's start or end reads, then the rest (set-up, the decision, counters).
+  // Nothing is padded: 352 B, as before (tests/runner/test_memory_budget.cpp).
+  //
   // SINR: the locked frame's chunks, decided at its end. [[no_unique_address]]: the
   // strategy and the five flags below lie in its tail padding (issue 43 §3: 8 B).
   [[no_unique_address]] FrameSuccess success_;
@@ -211,29 +205,43 @@ class Radio {
   // faint_watch_at_; first_faint_flip).
   bool cca_ambiguous_ = false;
   bool faint_assessed_busy_ = false;  // the last assessment while ambiguous
-  PhyListener* listener_ = nullptr;
-
-  std::vector<Signal> signals_;  // on the air here now
-  // The candidates and the stretches are CompactVectors (16 B each, not a
-  // std::vector's 24: issue 43 §3, memory per node), with std::vector's capacities.
-  // Not the signals and the faint list: their pushes are on every signal's path,
-  // where the compact form cost 0.6 % of 004's instructions (its index arithmetic).
-  CompactVector<Candidate> candidates_;  // window detection: preambles being judged
-  PowerMw total_;                // sum of signals_' power
-  CompactVector<Stretch> stretches_;  // sinr: the locked frame's, in order
-  // Faint signals, in arrival order: every one overlapping the reception in
-  // progress, and ended ones until the next prune (when a reception begins, and
-  // when one arrives while none is and the list is full).
-  std::vector<Faint> faint_;
-  Time faint_first_end_ = Time::max();  // the earliest end in faint_
-  double faint_bound_ = 0.0;     // mW, a little above the sum of every faint link's power
-  EventId faint_watch_;  // cca_ambiguous_'s re-assessment
-  Time faint_watch_at_ = Time::max();
   // The reception in progress, taken from the medium's ReceptionRecords when the
   // radio locks and given back when it ends, is aborted or is lost to the radio's
   // own transmission (finish_reception); null while the radio receives nothing.
   Locked* locked_ = nullptr;
+  Time faint_first_end_ = Time::max();  // the earliest end in faint_
+  Time faint_watch_at_ = Time::max();
+  // Faint signals, in arrival order: every one overlapping the reception in
+  // progress, and ended ones until the next prune (when a reception begins, and
+  // when one arrives while none is and the list is full).
+  std::vector<Faint> faint_;
+
+  PowerMw total_;                // sum of signals_' power
+  std::vector<Signal> signals_;  // on the air here now
+  Scheduler& scheduler_;
+  int sensed_ = 0;  // signals with reach.sensed (beside channel_: no padding, issue 43 §3)
+  int channel_;
+  PowerMw noise_, cca_threshold_;
+  double faint_bound_ = 0.0;  // mW, a little above the sum of every faint link's power
+  PhyListener* listener_ = nullptr;
+  // The candidates and the stretches are CompactVectors (16 B each, not a
+  // std::vector's 24: issue 43 §3, memory per node), with std::vector's capacities.
+  // Not the signals and the faint list: their pushes are on every signal's path,
+  // where the compact form cost 0.6 % of 004's instructions (its index arithmetic).
+  CompactVector<Stretch> stretches_;  // sinr: the locked frame's, in order
   Time busy_since_;
+  CompactVector<Candidate> candidates_;  // window detection: preambles being judged
+
+  Medium& medium_;
+  RadioId id_;
+  ContextId node_;
+  PowerDbm tx_power_;
+  const PhyProfile& profile_;         // the Medium's, one per distinct profile
+  const ReceptionConfig& reception_;  // the Medium's
+  double capture_ratio_;
+  double preamble_snr_;  // linear; 0: no condition
+  UniformStream error_draws_;  // uniform draws only (core/random.hpp: 32 B, not 48)
+  EventId faint_watch_;  // cca_ambiguous_'s re-assessment
   RadioStats stats_;
 };
 
