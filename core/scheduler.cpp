@@ -6,8 +6,13 @@
 
 namespace wmnsim {
 
-void Scheduler::throw_flood() {
+void Scheduler::stop_running() {
   running_ = false;
+  inline_end_ps_ = kNoInline;
+}
+
+void Scheduler::throw_flood() {
+  stop_running();
   throw EventFlood("the simulation stalled: " + std::to_string(max_events_per_instant_) +
                    " events ran at t = " + now_.to_string() + " without time advancing (the last in context " +
                    (current_context_ == kNoContext ? std::string("none") : std::to_string(current_context_)) +
@@ -49,12 +54,12 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
   stop_requested_ = false;
   const std::int64_t end_ps = end.picoseconds();
   const std::uint64_t budget_end = max_events > ~executed_ ? ~std::uint64_t{0} : executed_ + max_events;
-  end_ps_ = end_ps;
+  inline_end_ps_ = end_ps;
   budget_end_ = budget_end;
   fingerprint_in_run_ = kFingerprint;
   while (!queue_.empty() && !stop_requested_) {
     if (executed_ == budget_end) {
-      running_ = false;
+      stop_running();
       return false;
     }
     // Look before popping: an event past `end` stays queued, and a caller may
@@ -91,13 +96,13 @@ bool Scheduler::run_loop(Time end, std::uint64_t max_events) {
     try {
       cb();
     } catch (...) {
-      running_ = false;  // the event is already out of the queue: nothing to undo
+      stop_running();  // the event is already out of the queue: nothing to undo
       throw;
     }
   }
   current_context_ = kNoContext;
   if (!stop_requested_ && end < Time::max() && now_ < end) now_ = end;
-  running_ = false;
+  stop_running();
   return true;
 }
 

@@ -193,6 +193,10 @@ class Medium {
   // The end of signal `slot` (f, in_flight_[slot], found once by the walk) at `to`.
   void signal_ends(InFlight& f, std::uint32_t slot, Radio* to);
   void sort_deliveries();
+  // A frame from `from` sent now would end past Time::max() at one of its receivers:
+  // std::logic_error (transmit calls it only when the longest delay of any link says
+  // it might).
+  void check_end_of_time(RadioId from, const PhyFrame& frame) const;
   void deliver_starts(std::uint32_t slot);
   void deliver_ends(std::uint32_t slot);
   Time propagation_delay(double distance) const;
@@ -229,6 +233,9 @@ class Medium {
   std::uint64_t signals_delivered_ = 0;
   AirObserver* air_observer_ = nullptr;
   std::vector<Time> chunk_cuts_;  // chunk_cuts()
+  // The longest propagation delay of any link: transmit's test that a frame ends
+  // before the last representable instant, with no walk over the sender's links.
+  Time max_link_delay_;
   bool connected_ = false;
   static constexpr std::uint32_t kNone = 0xffffffffu;
 };

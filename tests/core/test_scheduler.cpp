@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/random.hpp"
@@ -503,6 +504,36 @@ struct BurstWorld {
     }
   }
 };
+
+TEST(Scheduler, AdvanceInlineOnlyInsideARunUntilNotPastItsEndNorAfterAStop) {
+  // advance_inline folds "a run_until runs, no stop was requested, and the event is
+  // not past the run's end" into one comparison (issue 43 §4): each case apart.
+  Scheduler s;
+  const std::uint64_t seq = s.reserve_sequences(8);
+  const std::uint64_t epoch = s.reservation_epoch();
+  EXPECT_FALSE(s.advance_inline(Time::ps(5), seq, epoch, 1));  // no run yet
+  std::vector<std::pair<std::int64_t, bool>> seen;  // (now, advanced) inside the events
+  const auto inline_at = [&](std::int64_t t, std::uint64_t k) {
+    const bool advanced = s.advance_inline(Time::ps(t), seq + k, epoch, 1);
+    seen.emplace_back(s.now().picoseconds(), advanced);
+  };
+  s.schedule_reserved(Time::ps(10), seq, epoch, [&] {
+    inline_at(25, 1);  // at the run's end: runs inline
+    inline_at(26, 2);  // past it: not
+  });
+  s.run_until(Time::ps(25));
+  EXPECT_FALSE(s.advance_inline(Time::ps(25), seq + 3, epoch, 1));  // the run returned
+  s.schedule_reserved(Time::ps(30), seq + 4, epoch, [&] {
+    inline_at(40, 5);  // runs inline
+    s.stop();
+    inline_at(50, 6);  // not after a stop
+  });
+  s.run_until(Time::ps(100));
+  EXPECT_FALSE(s.advance_inline(Time::ps(100), seq + 7, epoch, 1));  // stopped and returned
+  const std::vector<std::pair<std::int64_t, bool>> expected{{25, true}, {25, false}, {40, true}, {40, false}};
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(s.executed(), 4u);  // two events, two inline
+}
 
 TEST(Scheduler, BatchedEventsRunAsIfScheduledOneByOne) {
   BurstWorld one_by_one(false), batched(true);

@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "phy/error_model.hpp"
@@ -760,6 +761,38 @@ TEST(PhyMedium, TransmittingDuringTheWindowEndsTheDetection) {
   arrival.preamble_detection_snr = Db(4.0);
   EXPECT_EQ(run(arrival), (std::pair{1, std::uint64_t{1}}));
   EXPECT_EQ(run(window_config()), (std::pair{0, std::uint64_t{0}}));
+}
+
+TEST(PhyMedium, AFrameEndingPastTheLastInstantIsRefusedByItsSendersOwnLinks) {
+  // transmit refuses a frame that would end after Time::max() at one of its
+  // receivers (std::logic_error). It compares with the longest delay of any link
+  // first and only then with the sender's own. a's longest link is faint (c at
+  // 350 m: below the sensitivity, 217 m, above the floor, 386 m: an interval, not a
+  // delivery); b's longest (c, 250 m) is shorter than a's. Each may send at its own
+  // last instant (the frame ends at Time::max() at c), not a picosecond later.
+  const auto send_near_the_end = [](bool from_a, Time past_last) {
+    World w(sinr_config());
+    const RadioId a = w.add(0), b = w.add(100), c = w.add(350);
+    w.connect_log_distance();
+    const Link* faint = w.medium.link(a, c);
+    EXPECT_TRUE(faint != nullptr && !faint->reach.decodable && w.medium.link(a, b)->reach.decodable);
+    const auto longest = [&](RadioId r) {
+      Time t;
+      for (const Link& l : w.medium.neighbours(r)) t = std::max(t, l.delay);
+      return t;
+    };
+    EXPECT_EQ(longest(a), faint->delay);
+    EXPECT_LT(longest(b), longest(a));
+    const RadioId from = from_a ? a : b;
+    const PhyFrame f = w.frame(6e6, 100);
+    w.send_at(Time::max() - f.duration - longest(from) + past_last, from, f);
+    w.sim.scheduler().run();
+    return w.rec(from_a ? b : a).count(Event::rx_end);  // the frame's decodable receiver
+  };
+  EXPECT_EQ(send_near_the_end(true, Time()), 1);
+  EXPECT_THROW(send_near_the_end(true, Time::ps(1)), std::logic_error);
+  EXPECT_EQ(send_near_the_end(false, Time()), 1);
+  EXPECT_THROW(send_near_the_end(false, Time::ps(1)), std::logic_error);
 }
 
 TEST(PhyMedium, SignalsBelowTheFloorAreNeitherSensedNorInterference) {
