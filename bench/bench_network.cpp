@@ -256,7 +256,8 @@ nlohmann::json in_spatial_order(const nlohmann::json& doc) {
 // FILE when the run reaches its end, before anything is torn down or the results
 // are assembled (issue 43 §3 at 100,000 nodes, where massif's own snapshots, taken
 // at its own pace and culled, kept none after set-up in a 41-minute run). Read it
-// with bench/massif_breakdown.py FILE --snapshot 0.
+// with bench/massif_breakdown.py FILE --nodes N --groups. One node count at a time:
+// with several, each child process would write FILE over the last one's.
 std::function<void(const Progress&)> massif_snapshot_at_end() {
 #ifdef WMNSIM_HAVE_VALGRIND_H
   const char* file = std::getenv("WMNSIM_MASSIF_AT_END");

@@ -19,7 +19,8 @@ culled, kept none after set-up in a 41-minute run):
     WMNSIM_MASSIF_AT_END=end.massif valgrind --tool=massif --threshold=0.1 \\
         --massif-out-file=massif.out build/ci/bench/bench_network --scale 100000 --seconds=2
     python3 bench/massif_breakdown.py end.massif --nodes 100000 --groups
- Each allocation site of the
+
+Each allocation site of the
 heap tree's first level is named by its first frames in wmnsim's code (standard
 library and allocator frames skipped) and divided by the node count. Sites under
 --min-bytes per node are summed in one line. With --groups the sites are summed
