@@ -94,6 +94,7 @@ class Radio {
   friend class SinrReception;
   friend class ThresholdReception;
   friend class Ns2Reception;
+  friend struct RadioLayout;  // tests/phy/test_radio_layout.cpp: where the hot fields lie
 
   struct Signal {
     std::uint32_t tx;
