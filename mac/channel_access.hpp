@@ -150,19 +150,30 @@ class ChannelAccess {
   void rearm(Time at);
   void on_timer();
 
-  Scheduler& scheduler_;
-  ContextId node_;
-  std::uint32_t radio_;
-  const MacTiming& timing_;
-  std::span<AccessFunction> functions_;
-  BusyTimeMeter& meter_;
-  Owner& owner_;
-  SubscriberList<MacObserver> observers_;
+  friend struct MacLayout;  // tests/mac/test_mac_layout.cpp: where the hot fields lie
+
+  // The members by use (issue 43 §2, docs/performance.md "The MAC laid out by use"):
+  // at 100,000 nodes a frame's receivers' MACs are out of cache, and every line a
+  // change of the medium (CCA, NAV) or an overheard frame's end reads is a miss.
+  // What only a station with frames of its own reads (its backoff draws, the access
+  // timer's event) comes first; then what those paths read, which ends where the
+  // MAC's meter (read by them too) begins and runs on into the frame exchange's
+  // first members (mac.hpp). tests/mac/test_mac_layout.cpp keeps them together.
+  //
   // The MAC's backoff stream, shared by its functions, drawn in the order they need
   // it: here, where the backoffs are drawn, rather than a pointer in each function
   // (issue 43 §3, memory per node).
   UniformStream backoff_draws_;
+  EventId timer_{};
 
+  Scheduler& scheduler_;
+  BusyTimeMeter& meter_;
+  Owner& owner_;
+  const MacTiming& timing_;
+  std::span<AccessFunction> functions_;
+  SubscriberList<MacObserver> observers_;
+  ContextId node_;
+  std::uint32_t radio_;
   // The one-byte fields side by side, so that no padding separates them (issue 43 §3).
   Deferral deferral_;
   ImmediateAccess immediate_access_;
@@ -170,11 +181,10 @@ class ChannelAccess {
   bool transmitting_ = false;
   bool busy_ = false;  // medium_busy() at the last refresh
   bool use_eifs_ = false;
-  Time idle_since_;
   Time nav_end_;
-  EventId nav_timer_{};
-  EventId timer_{};
+  Time idle_since_;
   Time timer_at_ = Time::max();  // Time::max() exactly while no access timer is pending
+  EventId nav_timer_{};
 };
 
 }  // namespace wmnsim::mac

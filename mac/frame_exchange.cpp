@@ -42,23 +42,23 @@ void check_retry_limits(int short_limit, int long_limit) {
 }
 
 FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchangeConfig& config)
-    : context_(parts.context),
-      scheduler_(parts.context.scheduler),
-      node_(parts.node),
-      address_(parts.address),
-      radio_(parts.radio),
+    : scheduler_(parts.context.scheduler),
       access_(parts.access),
       meter_(parts.meter),
+      observers_(parts.access.observers()),
+      node_(parts.node),
+      address_(parts.address),
+      ns2_(config.deferral == Deferral::ns2),
+      context_(parts.context),
+      radio_(parts.radio),
       functions_(parts.functions),
       drops_(parts.drops),
-      observers_(parts.access.observers()),
       rts_threshold_(config.rts_threshold.value_or(kNoRtsThreshold)),
       queue_lifetime_(config.queue_lifetime.value_or(Time::max())),
       type_(config.type),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
-      dequeue_(config.dequeue),
-      ns2_(config.deferral == Deferral::ns2) {
+      dequeue_(config.dequeue) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
 }
 

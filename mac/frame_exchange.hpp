@@ -256,18 +256,40 @@ class FrameExchange {
   void deliver_data(const Frame& frame);
   void receive_management(const Frame& frame);
 
+  friend struct MacLayout;  // tests/mac/test_mac_layout.cpp: where the hot fields lie
+
+  // The members by use (issue 43 §2, docs/performance.md "The MAC laid out by use"):
+  // first what the end of a frame overheard (on_rx_end, handle_frame) and every
+  // change of the medium (active(), through ChannelAccess::Owner) read, in the
+  // 64 bytes that follow the MAC's meter (mac.hpp); then what only a station in an
+  // exchange of its own, or one a frame is addressed to, reads.
+  // tests/mac/test_mac_layout.cpp keeps them together.
+  Scheduler& scheduler_;  // context_.scheduler, read on every event: kept at hand
+  ChannelAccess& access_;
+  BusyTimeMeter& meter_;
+  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
+  ContextId node_;
+  std::uint32_t address_;
+  std::uint64_t rx_errors_ = 0;  // MacStats::rx_errors, held here: see TrafficRecords
+  // When the awaited response's window opened (the end of the frame that asked for
+  // it): only a reception that began after it can be the response (9.3.2.8).
+  Time response_window_start_;
+  // The exchange's state, side by side in 8 B, so that no padding separates them
+  // (issue 43 §3).
+  std::optional<std::uint8_t> exchange_;  // index of the function holding the TXOP (at most four)
+  Awaiting awaiting_ = Awaiting::nothing;
+  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
+  SifsAction sifs_action_ = SifsAction::none;
+  bool delivering_ = false;  // inside deliver_data / receive_management
+  Sending sending_ = Sending::nothing;
+  bool ns2_;  // Deferral::ns2
+
   // Shared with the MACs of the radio's profile: one reference instead of four
   // (profile, timing, the two pools) and the rate function (issue 43 §3).
   const MacContext& context_;
-  Scheduler& scheduler_;  // context_.scheduler, read on every event: kept at hand
-  ContextId node_;
-  std::uint32_t address_;
   RadioPort& radio_;
-  ChannelAccess& access_;
-  BusyTimeMeter& meter_;
   std::span<AccessFunction> functions_;
   DropSink& drops_;
-  SubscriberList<MacObserver>& observers_;  // channel access's: one list per MAC
   MacUser* user_ = nullptr;
   // "Off" and "for ever" as sentinels instead of two 16-B std::optionals (issue 43
   // §3, memory per node): no MPDU is longer than kNoRtsThreshold bytes, and no
@@ -276,7 +298,6 @@ class FrameExchange {
   std::int64_t rts_threshold_;  // kNoRtsThreshold: RTS/CTS off
   Time queue_lifetime_;         // Time::max(): packets wait in the queue for ever
   std::uint64_t mpdus_taken_ = 0;     // Frame::mpdu_id of the last MPDU taken
-  std::uint64_t rx_errors_ = 0;       // MacStats::rx_errors, held here: see TrafficRecords
   std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed
   // The small fields side by side, so that no padding separates them (issue 43 §3).
   MacType type_;
@@ -284,23 +305,12 @@ class FrameExchange {
   int long_retry_limit_;
   std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
   Dequeue dequeue_;
-  bool ns2_;  // Deferral::ns2
 
-  // When the awaited response's window opened (the end of the frame that asked for
-  // it): only a reception that began after it can be the response (9.3.2.8).
-  Time response_window_start_;
   EventId response_timer_{};
   EventId sifs_timer_{};
   std::shared_ptr<Frame> sifs_frame_;  // the ACK or CTS to send
   Time txop_end_;
   std::int64_t txop_frames_ = 0;
-  // The exchange's state, side by side for the same reason.
-  std::optional<std::uint8_t> exchange_;  // index of the function holding the TXOP (at most four)
-  Awaiting awaiting_ = Awaiting::nothing;
-  bool timeout_passed_ = false;  // the timeout fired while a reception was under way
-  SifsAction sifs_action_ = SifsAction::none;
-  bool delivering_ = false;  // inside deliver_data / receive_management
-  Sending sending_ = Sending::nothing;
 };
 
 }  // namespace wmnsim::mac

@@ -64,10 +64,10 @@ Mac::Mac(Simulation& sim, phy::Radio& radio, const MacConfig& config, PacketPool
       context_(config.context ? checked_context(config.context, sim, radio, pool) : own_context(sim, radio, config, pool)),
       queue_capacity_(config.params.queue.capacity),
       functions_(make_functions(config, drops)),
-      meter_(radio.cca_busy() || radio.transmitting()),
+      port_(radio),
       access_(scheduler_, radio.node(), radio.id(), context_->timing, config.params.deferral, config.params.immediate_access,
               functions_, meter_, *this, backoff_draws.uniform_part(), radio.cca_busy(), radio.transmitting()),
-      port_(radio),
+      meter_(radio.cca_busy() || radio.transmitting()),
       exchange_(FrameExchangeParts{*context_, radio.node(), radio.id(), port_, access_, meter_, functions_, drops},
                 exchange_config(config)) {
   radio_.set_listener(this);

@@ -213,6 +213,8 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // Grants the access of every function whose counter reached zero now.
   void on_access_time(Time now) override;
 
+  friend struct MacLayout;  // tests/mac/test_mac_layout.cpp: where the hot fields lie
+
   Scheduler& scheduler_;
   phy::Radio& radio_;
   MacType type_;
@@ -223,9 +225,15 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   AccessClassifier classifier_;
   std::int64_t queue_capacity_;
   std::vector<AccessFunction> functions_;  // by priority: index 0 lowest; DCF: one
-  BusyTimeMeter meter_;
-  ChannelAccess access_;
   PhyRadioPort port_;
+  // What a change of the medium (on_cca_busy, on_cca_idle, the NAV's end) and an
+  // overheard frame's end (on_rx_end) read, in one stretch (issue 43 §2,
+  // docs/performance.md "The MAC laid out by use"): channel access's members for
+  // them (its last), the meter, the frame exchange's for them (its first). Channel
+  // access is built before the meter it refers to and reads nothing of it until
+  // the MAC is built. tests/mac/test_mac_layout.cpp keeps them together.
+  ChannelAccess access_;
+  BusyTimeMeter meter_;
   FrameExchange exchange_;
 };
 
