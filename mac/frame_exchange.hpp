@@ -274,8 +274,8 @@ class FrameExchange {
   // When the awaited response's window opened (the end of the frame that asked for
   // it): only a reception that began after it can be the response (9.3.2.8).
   Time response_window_start_;
-  // The exchange's state, side by side in 8 B, so that no padding separates them
-  // (issue 43 §3).
+  // The exchange's state (and ns2_, configuration), side by side in 8 B, so that
+  // no padding separates them (issue 43 §3).
   std::optional<std::uint8_t> exchange_;  // index of the function holding the TXOP (at most four)
   Awaiting awaiting_ = Awaiting::nothing;
   bool timeout_passed_ = false;  // the timeout fired while a reception was under way

@@ -231,7 +231,7 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // docs/performance.md "The MAC laid out by use"): channel access's members for
   // them (its last), the meter, the frame exchange's for them (its first). Channel
   // access is built before the meter it refers to and reads nothing of it until
-  // the MAC is built. tests/mac/test_mac_layout.cpp keeps them together.
+  // the MAC is built, nor in its destructor (the meter is destroyed first). tests/mac/test_mac_layout.cpp keeps them together.
   ChannelAccess access_;
   BusyTimeMeter meter_;
   FrameExchange exchange_;

@@ -7,7 +7,7 @@
 // observers). The members of ChannelAccess, BusyTimeMeter, FrameExchange and the
 // Mac are declared by use so that what those paths read lies in one stretch of
 // 272 bytes (five lines, as the object falls), where the layout before spread it
-// over bytes 112 to 606 of the MAC's 608 (up to ten lines). A reordering that
+// over bytes 112 to 607 of the MAC's 608 (eight or nine lines). A reordering that
 // spreads them again fails here, as a field added to the MAC fails
 // tests/runner/test_memory_budget.cpp.
 
