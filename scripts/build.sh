@@ -35,9 +35,9 @@ case "$flavour" in
   release) args=("${release_args[@]}") ;;
   release-pgo) args=("${release_args[@]}") ;;
   ci)      args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
-                 -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON) ;;
+                 -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON -DWMNSIM_TEST_CODE_FLAGS=-O1) ;;
   asan)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-                 -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF) ;;
+                 -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF -DWMNSIM_TEST_CODE_FLAGS=-O0) ;;
   *) echo "usage: $0 [release|ci|asan|release-pgo]" >&2; exit 2 ;;
 esac
 if [ "$flavour" = release-pgo ]; then
