@@ -5,11 +5,14 @@
 #   ci       optimised (-O2) with line tables (-g1: symbolised backtraces and callgrind's
 #            per-line counts; full -g made the compile 45 % longer, measured on
 #            tests/runner/test_network.cpp 14.6 s -> 10.0 s), warnings as errors, with tests
-#            and the Python module
+#            and the Python module; the test files' own code at -O1
+#            (WMNSIM_TEST_CODE_FLAGS: the libraries under test stay -O2; docs/testing.md
+#            "CI's time")
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors, at -O1
 #            with line tables only (-g1: enough for symbolised reports); the
 #            sanitizers' own advice, and half the compile time of -O2 -g
-#            (measured: tests/runner/test_network.cpp 35 s -> 17 s)
+#            (measured: tests/runner/test_network.cpp 35 s -> 17 s); the test files'
+#            own code at -O0 (tests/scenario/test_scenario.cpp 63.2 s -> 28.9 s)
 #   release-pgo  opt-in: release, then rebuilt with the branch and call profile of a short
 #            training run of shipped scenarios (scripts/pgo_training.sh); two builds and the
 #            training, in build/release-pgo (docs/performance.md "Issue 43 §4")
