@@ -7,12 +7,14 @@
 #            tests/runner/test_network.cpp 14.6 s -> 10.0 s), warnings as errors, with tests
 #            and the Python module; the test files' own code at -O1
 #            (WMNSIM_TEST_CODE_FLAGS: the libraries under test stay -O2; docs/testing.md
-#            "CI's time")
+#            "CI's time"), compiled eight test files at a time (WMNSIM_UNITY_TESTS, a
+#            unity build: each batch parses the common headers once)
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors, at -O1
 #            with line tables only (-g1: enough for symbolised reports); the
 #            sanitizers' own advice, and half the compile time of -O2 -g
 #            (measured: tests/runner/test_network.cpp 35 s -> 17 s); the test files'
-#            own code at -O0 (tests/scenario/test_scenario.cpp 63.2 s -> 28.9 s)
+#            own code at -O0 (tests/scenario/test_scenario.cpp 63.2 s -> 28.9 s), in batches
+#            of eight as in ci
 #   release-pgo  opt-in: release, then rebuilt with the branch and call profile of a short
 #            training run of shipped scenarios (scripts/pgo_training.sh); two builds and the
 #            training, in build/release-pgo (docs/performance.md "Issue 43 §4")
@@ -38,9 +40,10 @@ case "$flavour" in
   release) args=("${release_args[@]}") ;;
   release-pgo) args=("${release_args[@]}") ;;
   ci)      args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
-                 -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON -DWMNSIM_TEST_CODE_FLAGS=-O1) ;;
+                 -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON -DWMNSIM_TEST_CODE_FLAGS=-O1 -DWMNSIM_UNITY_TESTS=ON) ;;
   asan)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-                 -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF -DWMNSIM_TEST_CODE_FLAGS=-O0) ;;
+                 -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF -DWMNSIM_TEST_CODE_FLAGS=-O0
+                 -DWMNSIM_UNITY_TESTS=ON) ;;
   *) echo "usage: $0 [release|ci|asan|release-pgo]" >&2; exit 2 ;;
 esac
 if [ "$flavour" = release-pgo ]; then

@@ -22,6 +22,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 Scenario jamshaid(const std::string& file) {
   return load_scenario_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios" / "jamshaid" / file);
@@ -242,5 +243,6 @@ TEST(CapacityProblem, AMeasuredBIsMeasuredOncePerDistinctLinkRate) {
   for (const auto& f : fixed["flows"]) EXPECT_NEAR(f["collision_domain_bps"].get<double>(), 700e3 / 6, 1e-6);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

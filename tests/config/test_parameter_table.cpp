@@ -16,6 +16,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using ojson = nlohmann::ordered_json;
 
@@ -218,5 +219,6 @@ TEST(ConfigParameterTable, EveryRegisteredParameterIsDescribed) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -18,6 +18,7 @@
 
 namespace wmnsim::control {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // ---- Bianchi's FHSS system (JSAC 2000, Table I) ----------------------------------
 // Channel 1 Mbit/s, so one bit lasts 1 us: payload 8184 bits, MAC header 272, PHY
@@ -342,5 +343,6 @@ TEST(Bianchi, SaturationTableForDot11bAndDot11a) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::control

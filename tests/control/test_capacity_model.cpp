@@ -19,6 +19,7 @@
 
 namespace wmnsim::control {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 constexpr double kB = 1e6;  // B, bit/s: shares are then fractions of 10^6
 constexpr double kTol = 1e-9 * kB;
@@ -318,5 +319,6 @@ TEST(CapacityModel, OneHopCapacityIsBianchiForOneStation) {
   EXPECT_LT(one_hop_mac_capacity_bps(profile, *one, *one, MacType::dcf, mac, 1000, 40), b);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::control

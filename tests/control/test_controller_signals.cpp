@@ -19,6 +19,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // A chain A - B - GW (200 m hops, 250 m range) under EDCA, GW wired to the host H,
 // one TCP upload from A to H, and the test-only "listener" controller. H comes
@@ -110,5 +111,6 @@ TEST(ControllerSignals, AControllerHearsEveryPacketOnceAsTheNodesCountThem) {
   EXPECT_TRUE(listener->forwarded_from[0].empty() && listener->forwarded_from[1].empty());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

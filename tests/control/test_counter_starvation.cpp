@@ -17,6 +17,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // 000 Fig. 37: a gateway with three branches; each branch's one-hop node feeds two
 // two-hop nodes. Range model: 200 m hops are decodable (250 m), the gateway does
@@ -205,5 +206,6 @@ TEST(CounterStarvation, GivesTheFlagshipsTwoHopFlowItsShareBack) {
   EXPECT_EQ(controller_column::statistics.cell(r.controllers[0])["changed"][0]["node"], "B");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -18,6 +18,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const std::filesystem::path kBadarla = std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/badarla";
 
@@ -373,5 +374,6 @@ TEST(EdcaPolicies, AckPriorityExposesPerStationFairnessAndTxopMakesItPerFlow) {
   EXPECT_GT(total(txop), total(ack));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -17,6 +17,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 nlohmann::json jamshaid(const std::string& file) {
   return read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/jamshaid" / file);
@@ -396,5 +397,6 @@ TEST(GatewayRateControl, ShareModeKeysAreCheckedAtTheirPaths) {
   EXPECT_EQ(only_issue(mode).path, "/controllers/0/share_mode");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -20,6 +20,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const std::filesystem::path kFolder = std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios" / "fu2009";
 
@@ -327,5 +328,6 @@ TEST(MeshCongestionControl, LookAheadCannotSingleOutAFlow) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -38,6 +38,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const std::filesystem::path kFolder = std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios" / "fu2009";
 const Time kLead = Time::ms(10);  // expiry_check_lead_s's default
@@ -629,5 +630,6 @@ TEST(MeshCongestionRenewal, AnUnknownReadingIsRefusedAtItsPath) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -11,6 +11,7 @@
 
 namespace wmnsim::control {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 StarvationModelResult solve_with(int cw_min_b, bool rts, int window = 3) {
   StarvationModelParams p;
@@ -204,5 +205,6 @@ TEST(StarvationModelParams, BadValuesThrow) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::control

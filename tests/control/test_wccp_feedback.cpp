@@ -8,6 +8,7 @@
 
 namespace wmnsim::control {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -164,5 +165,6 @@ TEST(WccpFeedback, QuietIntervalsGiveNoFeedbackAndKeepTheInterval) {
   EXPECT_EQ(f.feedback(header(10, 1_s), 1000, 1), 0.0);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::control

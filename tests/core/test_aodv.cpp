@@ -21,6 +21,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 using aodv::Aodv;
@@ -397,5 +398,6 @@ TEST(Aodv, ControlPacketsCarryTheirMessages) {
   EXPECT_FALSE(aodv::seq_newer(5, 5));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -14,6 +14,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 struct Payload {
   virtual ~Payload() = default;
@@ -110,5 +111,6 @@ TEST(BlockPoolDeathTest, DestroyingAPoolWithLiveBlocksAborts) {
       "BlockPool destroyed with 1 live blocks");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -16,6 +16,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 struct Item {
   std::int64_t a;
@@ -91,5 +92,6 @@ TEST(CompactVector, HoldsWhatStdVectorHoldsWithItsCapacities) {
   static_assert(sizeof(CompactVector<Item>) == 16, "a pointer and two 32-bit counts (issue 43 §3)");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

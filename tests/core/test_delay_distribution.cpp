@@ -15,6 +15,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 DelayDistribution of_ms(const std::vector<int>& ms) {
   DelayDistribution d;
@@ -156,5 +157,6 @@ TEST(DelayVariation, ConstantDelayHasNoJitter) {
   EXPECT_EQ(*j.mean_s(), 0.0);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -6,6 +6,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 TEST(Fingerprint, Fnv1aMatchesThePublishedTestVectors) {
@@ -144,5 +145,6 @@ TEST(Fingerprint, LayersAddTheirRecordsBetweenEvents) {
   EXPECT_EQ(s.fingerprint()->value(), expected.value());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -9,6 +9,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 std::vector<int> as_vector(std::span<const int> list) { return {list.begin(), list.end()}; }
 
@@ -74,5 +75,6 @@ TEST(FlatLists, RefusesListsItDoesNotHold) {
   EXPECT_THROW(FlatLists<int>::from_pairs(2, beyond), std::out_of_range);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

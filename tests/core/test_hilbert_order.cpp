@@ -13,6 +13,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // The curve fills each aligned 2^k x 2^k block at the origin before leaving it, one
 // cell after another, each next to the one before.
@@ -64,5 +65,6 @@ TEST(HilbertOrder, PointsInOneCellKeepTheirIndexOrder) {
   EXPECT_TRUE(hilbert_order({}).empty());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -6,6 +6,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using Fn = InlineFunction<int(int), 40>;
 
@@ -63,5 +64,6 @@ TEST(InlineFunction, EmplaceOfAnInlineFunctionMovesIt) {
   EXPECT_EQ(f(1), 101);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

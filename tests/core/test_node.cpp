@@ -17,6 +17,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -342,5 +343,6 @@ TEST(Node, InterfacesKeepTheirNumbersAndAnUnknownOneIsRefused) {
   EXPECT_THROW(a.send_control(w.packet(0, 2, 0), 3, 1), std::out_of_range);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -21,6 +21,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -291,5 +292,6 @@ TEST(NodeSignals, TheListCannotChangeWhileASignalFires) {
   EXPECT_TRUE(log.empty());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -12,6 +12,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(PacketPool, MakeGivesFreshIdsAndCreationTime) {
   PacketPool pool(4);
@@ -165,5 +166,6 @@ TEST(PacketPoolDeathTest, DestroyingAPoolWithLivePacketsAborts) {
       "live packets");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

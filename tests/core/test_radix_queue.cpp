@@ -11,6 +11,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using Key = RadixQueue::Key;
 
 Key key(std::uint64_t hi, std::uint64_t lo) { return (static_cast<Key>(hi) << 64) | lo; }
@@ -247,5 +248,6 @@ TEST(RadixQueue, TakeAllEmptiesAndAllowsAnyKeyAgain) {
   EXPECT_EQ(q.min(), key(1, 0));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -9,6 +9,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 std::vector<std::uint64_t> draws(RandomStream s, int n) {
   std::vector<std::uint64_t> v;
@@ -118,5 +119,6 @@ TEST(Random, UniformPartRefusesAStreamWithASpareNormal) {
   EXPECT_NO_THROW((void)s.uniform_part());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

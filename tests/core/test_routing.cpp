@@ -15,6 +15,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 
@@ -594,11 +595,13 @@ TEST(RoutingStatic, GatewayOfANodeWithoutRoutesIsAnError) {
                               "gateway; towards \"GW\": dead end: C has no route to GW"));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(NodeIndexColumn, ReadsAsOptionalIndicesInFourBytesEach) {
   // Routing::gateway (issue 43 §3): per node its gateway or none.
@@ -619,5 +622,6 @@ TEST(NodeIndexColumn, ReadsAsOptionalIndicesInFourBytesEach) {
   EXPECT_FALSE(column[2]);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -17,6 +17,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using routing_detail::all_pairs;
 using routing_detail::LinkGraph;
@@ -219,11 +220,13 @@ TEST(RoutingLazyTables, StaticTablesAreTheEntriesThenTheDefaults) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // compute_routing refuses the flows, and its message names this pair across the gap.
 void expect_closest_pair(const RoutingInput& in, const std::vector<RoutingLink>& links, const std::string& pair) {
@@ -307,5 +310,6 @@ TEST(RoutingScale, StaticGatewaysOfAChainOf100000Nodes) {
   EXPECT_EQ(r.flows[0].dst, 0u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

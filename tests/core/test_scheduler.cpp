@@ -13,6 +13,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 TEST(Scheduler, RunsEventsInTimeOrder) {
@@ -566,5 +567,6 @@ TEST(Scheduler, BatchedEventsSurviveARenumbering) {
   EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -15,6 +15,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 // A small stand-in workload for the engine: each node is a Poisson source drawing
@@ -179,5 +180,6 @@ TEST(Simulation, LogLinesCarrySimulatedTimeWithoutGlobalLogger) {
   EXPECT_NE(err.find("0.001500000s #4] hello"), std::string::npos) << err;
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

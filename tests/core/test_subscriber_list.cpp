@@ -10,6 +10,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 struct Listener {
   static constexpr const char* kHookName = "a listener";
@@ -96,5 +97,6 @@ TEST(SubscriberList, NestedTellingIsAllowedAndTheGuardEndsWithIt) {
   EXPECT_TRUE(list.empty());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

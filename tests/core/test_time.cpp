@@ -7,6 +7,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 TEST(Time, FactoriesAgreeOnPicoseconds) {
@@ -49,5 +50,6 @@ TEST(Time, ToStringPicksReadableUnits) {
   EXPECT_EQ((1500_ms).to_string(), "1.500000000s");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

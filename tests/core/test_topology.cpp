@@ -9,6 +9,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(MaybePosition, ReadsAsAnOptionalInTheBytesOfAPosition) {
   static_assert(sizeof(MaybePosition) == sizeof(Position));
@@ -36,5 +37,6 @@ TEST(MaybePosition, ANanXIsRefused) {
   EXPECT_TRUE(MaybePosition(Position{0.0, std::nan(""), 0.0}));  // only x marks "none"
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

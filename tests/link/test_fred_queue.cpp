@@ -17,6 +17,7 @@
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 struct Dropped {
   PacketId id;
@@ -335,5 +336,6 @@ TEST(FredScenario, BadKeysAreReportedAtTheirPaths) {
   EXPECT_EQ(issues.size(), 4u) << test::render(issues);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link

@@ -14,6 +14,7 @@
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 class RecordingSink final : public DropSink {
  public:
@@ -266,5 +267,6 @@ TEST(MeshBuffer, HoldersCountTheBytesOfEachPreviousHop) {
   EXPECT_EQ(q.forward_bytes(), 1200);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link

@@ -15,6 +15,7 @@
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 struct Dropped {
   PacketId id;
@@ -293,5 +294,6 @@ TEST(QueueDiscipline, ContractViolationsFailLoudly) {
   EXPECT_THROW(q.enqueue(nullptr, Time::zero()), std::logic_error);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link

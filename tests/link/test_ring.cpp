@@ -16,6 +16,7 @@
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(Ring, KeepsFifoOrderAcrossWrapAroundsAndGrowth) {
   Ring<std::unique_ptr<int>> ring;
@@ -105,5 +106,6 @@ TEST(Ring, AGrowthThatThrowsFreesItsBlockAndKeepsTheRing) {
   EXPECT_EQ(Fragile::live, 0);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link

@@ -18,6 +18,7 @@
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 class RecordingSink final : public DropSink {
  public:
@@ -351,5 +352,6 @@ TEST(SourcePacer, OverflowOfThePacerAndOfTheFifo) {
   EXPECT_EQ(q.length_packets(), 3u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link

@@ -19,6 +19,7 @@
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -203,11 +204,13 @@ TEST(WiredLink, DestroyedWithPacketsInsideCancelsItsEvents) {
   EXPECT_EQ(pool.live(), 0u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link
 
 namespace wmnsim::link {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // A shaping discipline for the test: a FIFO whose packets become sendable only at
 // or after `release_at` (a token bucket that has no token until then).
@@ -388,5 +391,6 @@ TEST(WiredLinkQueue, SetQueueMovesTheWaitingPacketsInOrder) {
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(b.sink.arrivals[i].id, sent[i]);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::link

@@ -9,6 +9,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using test::tcp_packet;
 
@@ -35,5 +36,6 @@ TEST(AccessClassifier, RulesInOrder) {
   EXPECT_EQ(c.classify(tcp_packet(1, true)), AccessCategory::ac_vo);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -13,6 +13,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 class NoDrops : public DropSink {
@@ -187,5 +188,6 @@ TEST(AccessFunction, FramesAreDataManagementOrNone) {
   EXPECT_FALSE(x.f.has_mpdu());  // waiting, not taken
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

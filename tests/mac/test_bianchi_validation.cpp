@@ -23,6 +23,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 struct PhyCase {
@@ -77,5 +78,6 @@ TEST(BianchiValidation, SaturationThroughputWithinThreePercentOfTheModel) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -8,6 +8,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 // 802.11b at 1 Mbit/s, long preamble: SIFS 10 us, ACK and CTS 304 us.
@@ -111,5 +112,6 @@ TEST(BusyTimeMeter, BroadcastArmsNoWait) {
   EXPECT_EQ(m.channel_busy_time(1_ms), 0_us);  // the two meters are apart: nobody told channel()
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

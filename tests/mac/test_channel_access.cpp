@@ -19,6 +19,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 class NoDrops : public DropSink {
@@ -296,5 +297,6 @@ TEST(ChannelAccess, AccessTimerDuringOwnExchangeFailsLoudly) {
   EXPECT_THROW(w.sim.run_until(1_ms), std::logic_error);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -8,6 +8,7 @@
 
 namespace wmnsim::mac::testing {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 constexpr std::uint32_t kBytes = 1000;
@@ -72,5 +73,6 @@ TEST(MacDequeue, AfterExchangeDropsAStaleHeadBeforeTakingIt) {
   EXPECT_EQ(w.taps[a]->drops[0].second, DropCause::lifetime_expired);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac::testing

@@ -5,6 +5,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(DuplicateFilter, TellsARetransmissionFromANewMpduWithTheSameNumber) {
   DuplicateFilter f;
@@ -36,5 +37,6 @@ TEST(DuplicateFilter, FramesWithoutAnMpduIdMatchAsRetransmissions) {
   EXPECT_EQ(f.check(7, 0, 9, true, 13), SequenceMatch::retransmission);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -11,6 +11,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 void expect_eq(const EdcaParams& got, const EdcaParams& want, const std::string& what) {
   EXPECT_EQ(got.aifsn, want.aifsn) << what;
@@ -110,5 +111,6 @@ TEST(MacEdca, MatchesTheScenarioDefaults) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

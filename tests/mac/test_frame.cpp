@@ -16,6 +16,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const phy::Mcs& dsss(int i) { return phy::kDsssMcs.at(static_cast<std::size_t>(i)); }
 const phy::Mcs& ofdm(int i) { return phy::kOfdmMcs.at(static_cast<std::size_t>(i)); }
@@ -118,5 +119,6 @@ TEST(FrameDuration, TxopRemaining) {
   EXPECT_EQ(txop_remaining_duration(start + Time::us(3100), start + Time::us(3008)), Time::zero());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -25,6 +25,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 constexpr std::uint32_t kMe = 0, kPeer = 1, kOther = 2;
@@ -412,5 +413,6 @@ TEST(FrameExchange, UnderNs2ATxopLimitFailsLoudly) {
   EXPECT_THROW(s.sim.run_until(ack_end + 1_us), std::logic_error);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -15,6 +15,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -101,5 +102,6 @@ TEST(FramePool, SaturatedRunReusesAFewBlocksAndReturnsThemAll) {
   EXPECT_EQ(frames.live(), 0u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

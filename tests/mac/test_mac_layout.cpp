@@ -88,11 +88,13 @@ struct MacLayout {
 };
 
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(MacLayout, WhatAnOverheardFrameAndTheCcaReadLiesWithin272Bytes) {
   const auto [lo, hi] = MacLayout::overheard_path();
   EXPECT_LE(hi - lo, 272) << "the overheard frame's and the CCA's fields span bytes " << lo << " to " << hi;
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -10,6 +10,7 @@
 
 namespace wmnsim::mac::testing {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 constexpr std::uint32_t kBytes = 1500;
@@ -195,5 +196,6 @@ TEST(MacReception, FrameThatBeganDuringOurOwnAndCoversTheAckFailsAtTheTimeout) {
   EXPECT_EQ(o.a_stats().tx_success, 0u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac::testing

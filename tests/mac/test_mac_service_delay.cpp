@@ -9,6 +9,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -103,5 +104,6 @@ TEST(MacQueueingDelay, CountedWhenServiceStartsNotWhenItEnds) {
   EXPECT_EQ(w.macs[a]->service_delays().count(), 1u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -11,6 +11,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -510,5 +511,6 @@ TEST(MacTimeline, RuntimeCwMinChangeMovesAWindowAtItsResetValue) {
   EXPECT_EQ(mac.current_cw(AccessCategory::ac_be), 128);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -11,6 +11,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const phy::Mcs& dsss(int i) { return phy::kDsssMcs.at(static_cast<std::size_t>(i)); }
 const phy::Mcs& ofdm(int i) { return phy::kOfdmMcs.at(static_cast<std::size_t>(i)); }
@@ -98,5 +99,6 @@ TEST(MacTiming, RejectsARateOfAnotherPhy) {
   EXPECT_THROW(mac_timing(phy::profile_80211a(), dsss(1)), std::invalid_argument);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

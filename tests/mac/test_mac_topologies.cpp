@@ -10,6 +10,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -129,5 +130,6 @@ TEST(MacTopologies, ChannelBusyTimeCountsTransmitReceiveAndNav) {
   EXPECT_NEAR(ratio_a, 1614.0 / 1984.0, 0.01);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -21,6 +21,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 using testing::ReleaseQueue;
@@ -344,5 +345,6 @@ TEST(MacManagement, ANewFrameTakenForADuplicateAfterTheSequenceWrapsIsCounted) {
   EXPECT_TRUE(w.taps[b]->drops.empty());  // no packet: nothing for the ledger
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -14,6 +14,7 @@
 
 namespace wmnsim::mac::testing {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 constexpr std::uint32_t kBytes = 1500;
@@ -162,5 +163,6 @@ TEST(MacNs2Busy, CapturedFrameSetsEifsPastItsEnd) {
   EXPECT_GT(ns2, standard);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac::testing

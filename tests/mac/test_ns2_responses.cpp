@@ -16,6 +16,7 @@
 
 namespace wmnsim::mac::testing {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 constexpr std::uint32_t kLong = 1000;  // over the RTS threshold
@@ -174,5 +175,6 @@ TEST(Ns2Responses, AFrameStillBeingReceivedDoesNotExtendTheWait) {
   EXPECT_EQ(ns2.w.taps[0]->retries.at(0), timer);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac::testing

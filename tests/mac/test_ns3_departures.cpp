@@ -16,6 +16,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -121,5 +122,6 @@ TEST(CwAfterDrop, Ns3KeepsTheWindowThroughTheDropAndResetsAtTheNextFailure) {
   two_dropped_frames(CwAfterDrop::ns3, {64, 128, 256, 512, 1024, 1024, 1024, 32, 64, 128, 256, 512, 1024});
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

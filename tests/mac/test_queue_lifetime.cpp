@@ -10,6 +10,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -133,5 +134,6 @@ TEST(MacQueueLifetime, TxopContinuationChecksTheNextFrame) {
   EXPECT_EQ(w.macs[a]->stats().txop_continuations, 1u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

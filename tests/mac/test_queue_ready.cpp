@@ -16,6 +16,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 using testing::ReleaseQueue;
@@ -184,5 +185,6 @@ TEST(MacQueueReady, EdcaReleaseUsesTheCategorysAifs) {
   EXPECT_EQ(data[0].at, t_idle + t.aifs(5));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

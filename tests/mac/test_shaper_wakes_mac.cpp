@@ -14,6 +14,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -76,5 +77,6 @@ TEST(MacShaper, AHigherRateSetWhileTheHeadWaitsBringsItForward) {
   EXPECT_EQ(data[1].at, 109_ms + 500_ns);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

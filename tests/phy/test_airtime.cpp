@@ -11,6 +11,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const Mcs& dsss(int i) { return kDsssMcs.at(static_cast<std::size_t>(i)); }
 const Mcs& ofdm(int i) { return kOfdmMcs.at(static_cast<std::size_t>(i)); }
@@ -163,5 +164,6 @@ TEST(PhyMcs, TablesAndLookups) {
   EXPECT_DOUBLE_EQ(kOfdmMcs[7].code_rate.value(), 0.75);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

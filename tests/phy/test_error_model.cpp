@@ -14,6 +14,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 double from_db(double db) { return std::pow(10.0, db / 10.0); }
 
@@ -344,11 +345,13 @@ TEST(ErrorModel, UncodedBerTextbookValues) {
   EXPECT_THROW(formulas::cck_symbol_error(6, 20.0), std::invalid_argument);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(ChunkErrorCache, BitIdenticalToTheDirectComputation) {
   // Many (MCS, SINR) pairs, each asked several times and interleaved so that the
@@ -370,11 +373,13 @@ TEST(ChunkErrorCache, BitIdenticalToTheDirectComputation) {
   EXPECT_THROW(cache.chunk_log_success(*rates[0], -1.0, Time::us(1)), std::invalid_argument);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(ChunkErrorCache, StaysSmallWhileItHitsAndGrowsWhileItMisses) {
   // Issue 43 §3: a radio whose lookups hit keeps the smallest table; one that
@@ -395,5 +400,6 @@ TEST(ChunkErrorCache, StaysSmallWhileItHitsAndGrowsWhileItMisses) {
   EXPECT_EQ(many.slots(), std::size_t{1} << ChunkErrorCache::kMaxLogSlots);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -15,6 +15,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 std::vector<const Mcs*> every_mcs() {
   std::vector<const Mcs*> all;
@@ -285,5 +286,6 @@ TEST(FrameSuccess, RejectsANegativeSinrLikeTheExactPath) {
   EXPECT_THROW(exact.add(kOfdmMcs[0], -0.5, Time::us(4)), std::invalid_argument);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -21,6 +21,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 struct Event {
@@ -384,11 +385,13 @@ TEST(PhyMedium, CcaBusyOnEnergyAboveThresholdWithoutLocking) {
   EXPECT_EQ(ev.back().at, 1_ms + 20_us + delay_c + f2.duration);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 // A MAC-like listener that transmits from inside a reception callback.
@@ -447,6 +450,7 @@ TEST(PhyMedium, AbortedReceptionReleasesTheMediumAtOnce) {
   EXPECT_EQ(w.medium.radio(b).stats().busy_time, 100_us - delay);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy
 
@@ -456,6 +460,7 @@ TEST(PhyMedium, AbortedReceptionReleasesTheMediumAtOnce) {
 // Received powers: 200 m -60.50 dBm, 300 m -67.54, 400 m -72.54, 600 m -79.58.
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 ReceptionConfig ns2_config() {
@@ -1082,5 +1087,6 @@ TEST(Medium, EachReceptionUnderWayKeepsItsOwnRecordUntilItEnds) {
   EXPECT_EQ(w.medium.reception_records().capacity(), 2u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

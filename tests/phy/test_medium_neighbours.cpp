@@ -17,6 +17,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // The all-pairs loop the medium used before it had a grid, kept as the reference.
 // Each link with its power in dBm (Medium::power_dbm).
@@ -286,5 +287,6 @@ TEST(MediumNeighbours, PathHashInPiecesEqualsTheWholePath) {
   EXPECT_EQ(a.next_u64(), b.next_u64());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

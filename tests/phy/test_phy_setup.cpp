@@ -16,6 +16,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 Scenario load(const char* relative) {
   return load_scenario_file(std::string(WMNSIM_SOURCE_DIR) + "/scenarios/" + relative);
@@ -389,5 +390,6 @@ TEST(PhySetup, PerFrameShadowingIsNotSupportedYet) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -8,6 +8,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(Propagation, LogDistanceIsPaper004Equation1) {
   const LogDistance eq1;  // K = -140.046 dB, gamma = 4, d0 = 1000 m
@@ -90,5 +91,6 @@ TEST(Propagation, VariantDispatchAndBadDistances) {
   EXPECT_DOUBLE_EQ(path_gain(models[0], 123.0).db(), LogDistance{}.gain(123.0).db());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -41,6 +41,7 @@ struct RadioLayout {
 };
 
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(RadioLayout, WhatAFaintDeliveryReadsLiesWithinOneCacheLine) {
   Simulation sim(1);
@@ -52,5 +53,6 @@ TEST(RadioLayout, WhatAFaintDeliveryReadsLiesWithinOneCacheLine) {
   EXPECT_LE(hi - lo, 64) << "the faint path's fields span bytes " << lo << " to " << hi;
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -12,6 +12,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 double from_db(double db) { return std::pow(10.0, db / 10.0); }
 double to_db(double ratio) { return 10.0 * std::log10(ratio); }
@@ -122,5 +123,6 @@ TEST(PhyRateSelection, Paper004LinkBudget) {
   EXPECT_FALSE(select_mcs(kOfdmMcs, snr_at(170.0)).has_value());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -12,6 +12,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(ReceptionStrategy, EachKindGetsItsModel) {
   EXPECT_TRUE(std::holds_alternative<SinrReception>(make_reception_strategy(ReceptionKind::sinr)));
@@ -65,5 +66,6 @@ TEST(ReceptionStrategy, LinkRulesOfEachKind) {
   EXPECT_FALSE(r.faint_as_intervals);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

@@ -16,6 +16,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 struct Seen {
@@ -331,5 +332,6 @@ TEST(RxFailure, WatchingChangesNothingTheListenerHears) {
   EXPECT_GT(seen, 40u);  // it did watch: every frame at four receivers, decoded or not
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

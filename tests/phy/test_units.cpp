@@ -6,6 +6,7 @@
 
 namespace wmnsim::phy {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // The point of the types: no silent mixing of log and linear scales.
 static_assert(!std::is_convertible_v<double, PowerDbm>);
@@ -52,5 +53,6 @@ TEST(PhyUnits, GainsAndRatiosInDb) {
   EXPECT_DOUBLE_EQ((Db(3.0) * 2.0).db(), 6.0);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::phy

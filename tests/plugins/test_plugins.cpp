@@ -26,6 +26,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using test::has_issue;
 using test::minimal_scenario;
@@ -353,5 +354,6 @@ TEST(PluginRegistries, DefaultQueueIsDropTailBuiltFromItsEntry) {
   EXPECT_EQ(s.nodes[0].radios[0].mac->queue_discipline.name, "drop_tail");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -19,6 +19,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 
@@ -515,5 +516,6 @@ TEST(CompareRows, RejectsSomethingElseThanResults) {
   EXPECT_NO_THROW(check_results_document(results_doc(1, 1, 1), "x.json"));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -10,6 +10,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // A column reads back what it wrote, typed; an absent or null cell is named.
 TEST(ResultColumns, ReadBackTypedAndNameTheMissingColumn) {
@@ -55,5 +56,6 @@ TEST(ResultColumns, DocsTablesAreGeneratedFromTheColumns) {
   EXPECT_EQ(compose_result_tables(doc.str()), doc.str()) << "run wmnsim fragments --write (tests/CMakeLists.txt)";
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

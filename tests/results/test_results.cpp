@@ -8,6 +8,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -56,5 +57,6 @@ TEST(Results, AtomicWriteReplacesAndLeavesNoTemporaryFile) {
   std::filesystem::remove_all(dir);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

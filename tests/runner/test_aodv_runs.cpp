@@ -15,6 +15,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // Nodes 200 m apart on a rows x cols grid under the range model (250 m decodable,
 // 300 m sensed): grid neighbours hear each other, diagonals (283 m) do not.
@@ -151,5 +152,6 @@ TEST(AodvRuns, BadKeysAreRefusedAtTheirPath) {
             "accepted");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

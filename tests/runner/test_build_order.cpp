@@ -16,6 +16,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using phy::test_hooks::BuildOrder;
 
@@ -65,5 +66,6 @@ TEST(BuildOrder, MultiRadioNodesWithControllersRunTheSameWhateverTheOrder) {
   expect_same_in_every_order(doc, "multi_radio");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -21,6 +21,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // One callback as the MAC got it; doubles as their bits, so equal means identical.
 struct Callback {
@@ -178,5 +179,6 @@ TEST(FaintRecheckRule, TheMeshGivesEveryMacTheSameCallbacksUnderBothRules) {
   expect_same_under_both_rules(doc, "mesh40_4gw, CCA at -90 dBm");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -14,6 +14,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 const std::filesystem::path kFlagship = std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/two_hop_chain_tcp.json";
 
@@ -183,5 +184,6 @@ TEST(Fingerprint, EdcaControllersOnDcfRunAsTheHandWrittenEdcaScenario) {
   EXPECT_NE(fingerprint_of(hand).value(), fingerprint_of(run(by_controllers)).value());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

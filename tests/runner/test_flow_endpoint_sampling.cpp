@@ -25,6 +25,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 // Sends at a rate that steps up by 1000 bit/s every interval and delivers 125
@@ -165,5 +166,6 @@ TEST(FlowEndpointResults, AStatisticMayNotReplaceAColumn) {
   EXPECT_THROW(append_columns(head, tail), std::logic_error);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -16,6 +16,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // The flagship: two TCP uploads over a hidden-node chain (A -> B -> GW and
 // B -> GW); in a few seconds TCP retransmits, MACs retry and drop, and packets
@@ -237,5 +238,6 @@ TEST(Logging, ControllerActionsAtTheStartAreLoggedUnderTheirNode) {
   EXPECT_EQ(lines.find("] A "), std::string::npos);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

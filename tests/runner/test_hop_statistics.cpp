@@ -14,6 +14,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 nlohmann::json shipped(const char* path, double duration_s) {
   nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / path);
@@ -115,5 +116,6 @@ TEST(HopStatistics, AskingForThemLeavesTheRunAsItIs) {
   EXPECT_FALSE(without.to_json().contains("hops"));  // absent unless asked
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

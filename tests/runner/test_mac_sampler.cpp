@@ -11,6 +11,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::MacWorld;
 
@@ -171,5 +172,6 @@ TEST(MacSampler, TxopLimitUnderDcfIsOneSeriesPerRadio) {
   EXPECT_EQ(r.timeseries.count("txop_limit_time"), 0u);  // no time limit anywhere
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -17,6 +17,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(MemoryBudget, EachNodesObjectsStayWithinTheirBytes) {
   EXPECT_LE(sizeof(Node), 96u);
@@ -29,5 +30,6 @@ TEST(MemoryBudget, EachNodesObjectsStayWithinTheirBytes) {
   EXPECT_LE(sizeof(RadioConfig), 40u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

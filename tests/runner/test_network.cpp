@@ -20,6 +20,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 // A chain of nodes 200 m apart under the range model (250 m decodable, 300 m
 // sensed): neighbours hear each other, nodes two apart are hidden.
@@ -266,5 +267,6 @@ TEST(Network, EveryShippedScenarioConservesPackets) {
   EXPECT_GE(runs, 7);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -14,6 +14,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 
@@ -267,5 +268,6 @@ TEST(NetworkLinks, EveryScenarioInTheRepositoryRoutes) {
   EXPECT_GE(routed, 6);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -17,6 +17,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 nlohmann::json parking_lot() {
   return read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/jamshaid/chain_1mbps.json");
@@ -158,5 +159,6 @@ TEST(OneHopCapacity, WithAutoRatesTheControllerMeasuresEachLinkRate) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

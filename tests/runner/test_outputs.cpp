@@ -18,6 +18,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 nlohmann::json udp_chain() {
   auto doc = test::minimal_scenario();
@@ -174,5 +175,6 @@ TEST(Outputs, CheckRunnableFindsWhatOnlyTheNetworkSees) {
   EXPECT_THROW(check_runnable(parse_scenario(doc)), NotSupportedError);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

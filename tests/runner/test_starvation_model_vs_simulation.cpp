@@ -16,6 +16,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 struct Point {
   int cw_min_b;
@@ -76,5 +77,6 @@ TEST(StarvationModelVsSimulation, SameTrendAcrossTheCwMinSweep) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -24,6 +24,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 TEST(TcpNoTimeoutLivelock, ThreeHopFifoChainHasNoFlowStuckAtATimeoutRate) {
   constexpr double kDurationS = 120;
@@ -54,5 +55,6 @@ TEST(TcpNoTimeoutLivelock, ThreeHopFifoChainHasNoFlowStuckAtATimeoutRate) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -19,6 +19,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 nlohmann::json chain9(double duration_s, const std::string& transport) {
   nlohmann::json doc = read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/zhai_wccp/chain9.json");
@@ -98,5 +99,6 @@ TEST(WccpRuns, EveryNodeOfThePathGivesFeedbackAndNs2BusynessIsTheHigher) {
   EXPECT_GT(mac_column::channel_busyness_ns2.of(r.nodes.at(4)), mac_column::channel_busyness.of(r.nodes.at(4)) + 0.01);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -10,6 +10,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using test::minimal_scenario;
@@ -142,5 +143,6 @@ TEST(CompatPreset, TheDocsTableHasEveryRow) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

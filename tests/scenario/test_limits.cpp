@@ -18,6 +18,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using test::has_issue;
 using test::issues_of;
@@ -307,5 +308,6 @@ TEST(TimeseriesCsv, OneLinePerSampleWithKindAndUnit) {
             "drops,packets,1.0,A,0\n");
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -10,6 +10,7 @@
 
 namespace wmnsim::mac {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 
 class Sink : public DropSink, public MacUser {
@@ -166,5 +167,6 @@ TEST(MacSetup, AFrameCrossesTheFirstHopOfTheFlagshipChain) {
   EXPECT_EQ(w.macs.node_macs[0][0]->stats().tx_success, 1u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

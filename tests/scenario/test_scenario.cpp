@@ -21,6 +21,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using namespace time_literals;
@@ -701,5 +702,6 @@ TEST(ScenarioFiles, FuMeshHas40StationsAndFourCornerGateways) {
   EXPECT_EQ(s.nodes[0].radios[0].mac->queue.capacity, 2000000);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

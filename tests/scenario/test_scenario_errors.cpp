@@ -14,6 +14,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using test::has_issue;
@@ -536,5 +537,6 @@ TEST(ScenarioErrors, EditDistanceSuggestionsStayClose) {
   EXPECT_FALSE(closest_match("zzzzzz", {"flows", "nodes"}).has_value());
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

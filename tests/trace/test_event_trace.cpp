@@ -23,6 +23,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using test::has_issue;
@@ -487,5 +488,6 @@ TEST_F(EventTraceRun, EachRelaysTxopLimitWhenTheTraceStarts) {
   EXPECT_EQ(largest["R9"], 9);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -24,6 +24,7 @@
 
 namespace wmnsim::trace {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 std::uint16_t le16(const Bytes& b, std::size_t at) { return static_cast<std::uint16_t>(b[at] | (b[at + 1] << 8)); }
 std::uint32_t le32(const Bytes& b, std::size_t at) {
@@ -534,5 +535,6 @@ TEST_F(PcapFileTest, PcapngBlocksInterfacesNamesAndComments) {
   EXPECT_EQ(le32(b, blocks[5].second + 4), 28u + 12u + 4u);  // 10 octets padded to 12, the trailing length
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::trace

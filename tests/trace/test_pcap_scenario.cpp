@@ -9,6 +9,7 @@
 
 namespace wmnsim {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using nlohmann::json;
 using test::has_issue;
@@ -108,5 +109,6 @@ TEST(PcapOutput, FileNamesPerChannelAndPerNode) {
   EXPECT_EQ(trace::trace_files(*net.phy().medium, o, names), (std::vector<std::filesystem::path>{"t-wired.pcapng"}));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim

@@ -20,6 +20,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 using namespace time_literals;
 using testing::Forwarder;
 using testing::IgnoreDrops;
@@ -156,5 +157,6 @@ TEST(FlowEndpoints, SaturatedUdpFlowRefillsWhenItsNodeAsks) {
   EXPECT_EQ(bed.flow.packets_sent(), 4u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

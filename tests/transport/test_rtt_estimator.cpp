@@ -7,6 +7,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -62,5 +63,6 @@ TEST(RttEstimator, RejectsInconsistentLimits) {
   EXPECT_THROW(RttEstimator{bad}, std::invalid_argument);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

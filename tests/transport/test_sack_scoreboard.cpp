@@ -11,6 +11,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 constexpr std::uint32_t kMss = 1000;
 using Range = SackScoreboard::Range;
@@ -129,5 +130,6 @@ TEST(SackScoreboard, NextSegStopsAHoleSegmentAtTheNextSackedByte) {
   EXPECT_EQ(b.next_seg(state(1000, 20000)), (Segment{1000, 500, 1}));
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

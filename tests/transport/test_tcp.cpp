@@ -15,6 +15,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 using testing::bulk_sender;
@@ -281,11 +282,13 @@ TEST(Tcp, WrittenDataIsSentAsTheApplicationWritesIt) {
   EXPECT_FALSE(bed.sender.finished());  // the application may write more
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -459,5 +462,6 @@ TEST(Tcp, WccpConfigFromAScenarioFlow) {
   EXPECT_EQ(wccp_sender_config(wccp, flow).application, TcpApplication::bulk);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

@@ -14,6 +14,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 using testing::bulk_sender;
@@ -141,5 +142,6 @@ TEST(TcpBackoff, TimestampsTimeTheDelayedOriginalsAtOnce) {
   EXPECT_LT(d.srtt, 1100_ms);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

@@ -12,6 +12,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 using testing::bulk_sender;
@@ -246,5 +247,6 @@ TEST(TcpHandshake, DataWrittenBeforeTheSynAckWaitsForIt) {
   EXPECT_EQ(bed.pipe.log[3].seq, 1460u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

@@ -14,6 +14,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 using testing::bulk_sender;
@@ -154,5 +155,6 @@ TEST(TcpOptions, TimestampEchoedAfterAHoleIsTheFillingSegments) {
   }
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

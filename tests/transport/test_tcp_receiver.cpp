@@ -13,6 +13,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -126,5 +127,6 @@ TEST(TcpReceiver, ReassemblesOverlappingAndDisjointRanges) {
   EXPECT_DOUBLE_EQ(bed.receiver.goodput_bps(), 8.0 * kMss * 8 / 10.0);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

@@ -25,6 +25,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 using testing::finite_sender;
@@ -385,5 +386,6 @@ TEST(TcpSack, WholeScenarioWithSackRunsAndDelivers) {
   EXPECT_LE(retransmissions, drops + 2);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

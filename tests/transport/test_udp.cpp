@@ -20,6 +20,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -278,6 +279,7 @@ TEST(UdpSink, DelayAndGoodputOverAWiredLink) {
   EXPECT_EQ(s.reordered_packets, 0u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport
 
@@ -286,6 +288,7 @@ TEST(UdpSink, DelayAndGoodputOverAWiredLink) {
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -344,5 +347,6 @@ TEST(UdpSource, SaturatedSourceKeepsAQueueFullWithoutOverflow) {
   EXPECT_EQ(source.stats().packets_sent, 505u);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport

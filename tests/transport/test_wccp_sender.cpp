@@ -18,6 +18,7 @@
 
 namespace wmnsim::transport {
 namespace {
+namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
 using namespace time_literals;
 
@@ -380,5 +381,6 @@ TEST(WccpReceiver, AckCarriesTheCongestionHeaderOfTheSegmentItAcknowledges) {
   EXPECT_EQ(acks.acks[1]->transport.congestion().feedback_pps, 3.0);
 }
 
+}  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::transport
