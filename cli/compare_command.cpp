@@ -1,4 +1,5 @@
 #include "cli/compare_command.hpp"
+#include "cli/command_line.hpp"  // kExitInvalidInput
 
 #include <iostream>
 
@@ -10,11 +11,10 @@ namespace wmnsim::cli {
 
 namespace {
 
-constexpr int kExitInvalidInput = 2;
 constexpr int kExitOutside = 3;
 
 // As `wmnsim validate` prints them: "FILE: /json/pointer: message".
-void print_issues(const std::string& file, const ScenarioError& e) {
+void print_compare_issues(const std::string& file, const ScenarioError& e) {
   for (const auto& issue : e.issues()) {
     if (issue.path.empty()) {
       std::cerr << issue.message << '\n';
@@ -56,7 +56,7 @@ int CompareCommand::run() const {
   try {
     reference = load_reference_file(reference_file);
   } catch (const ScenarioError& e) {
-    print_issues(reference_file, e);
+    print_compare_issues(reference_file, e);
     return kExitInvalidInput;
   }
 
@@ -70,7 +70,7 @@ int CompareCommand::run() const {
       check_results_document(doc, file);
       results.push_back({file, std::move(doc)});
     } catch (const ScenarioError& e) {
-      print_issues(file, e);
+      print_compare_issues(file, e);
       status = kExitInvalidInput;
     }
   }
@@ -80,7 +80,7 @@ int CompareCommand::run() const {
   try {
     comparison = compare(reference, results, CompareOptions{.allow_different_scenario = allow_different_scenario_});
   } catch (const ScenarioError& e) {
-    print_issues(reference_file, e);  // results of another scenario: messages naming each file
+    print_compare_issues(reference_file, e);  // results of another scenario: messages naming each file
     return kExitInvalidInput;
   }
   if (json_) {

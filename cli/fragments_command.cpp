@@ -1,4 +1,5 @@
 #include "cli/fragments_command.hpp"
+#include "cli/command_line.hpp"  // kExitInvalidInput
 
 #include <fstream>
 #include <iostream>
@@ -14,7 +15,6 @@ namespace wmnsim::cli {
 namespace {
 
 constexpr int kExitOutOfSync = 3;
-constexpr int kExitInvalidInput = 2;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -11,13 +11,13 @@
 #include "analysis/starvation_report.hpp"
 #include "core/input_error.hpp"
 #include "core/not_supported.hpp"
+#include "cli/command_line.hpp"  // kExitInvalidInput
 #include "runner/one_hop_capacity.hpp"
 
 namespace wmnsim::cli {
 
 namespace {
 
-constexpr int kExitInvalidInput = 2;
 
 // "16,32,64" -> {16, 32, 64}; throws std::invalid_argument naming the bad item.
 std::vector<int> parse_list(const std::string& text) {

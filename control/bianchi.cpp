@@ -13,7 +13,7 @@
 namespace wmnsim::control {
 namespace {
 
-void check(const BackoffChain& c) {
+void check_chain(const BackoffChain& c) {
   if (c.w < 1 || c.max_stage < 0 || (c.retry_limit && *c.retry_limit < 0)) {
     throw std::invalid_argument("Bianchi model: need W >= 1, m' >= 0 and a retry limit >= 0");
   }
@@ -36,7 +36,7 @@ BackoffChain backoff_chain(int cw_min, int cw_max, std::optional<int> attempt_li
 }
 
 double transmission_probability(const BackoffChain& c, double p) {
-  check(c);
+  check_chain(c);
   // A visit to stage i lasts (W_i + 1) / 2 slots on average: (W_i - 1) / 2 backoff
   // slots and the transmission slot. Stage i is visited p^i times per visit to
   // stage 0, and each visit ends in one transmission: tau = visits / slots.
@@ -59,7 +59,7 @@ double transmission_probability(const BackoffChain& c, double p) {
 }
 
 FixedPoint solve_fixed_point(const BackoffChain& c, int n) {
-  check(c);
+  check_chain(c);
   if (n < 1) throw std::invalid_argument("Bianchi model: need at least one station");
   if (n == 1) return {transmission_probability(c, 0.0), 0.0};
   const auto excess = [&](double p) {

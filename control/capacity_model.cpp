@@ -21,7 +21,7 @@ namespace {
 // A constraint is tight when its slack is at most this fraction of its B.
 constexpr double kTightTolerance = 1e-9;
 
-void check(const CapacityProblem& p, CapacityModel model) {
+void check_problem(const CapacityProblem& p, CapacityModel model) {
   const std::size_t n = p.links.size();
   for (const CapacityLink& l : p.links) {
     if (l.from >= p.node_count || l.to >= p.node_count || l.from == l.to) {
@@ -220,7 +220,7 @@ std::vector<std::size_t> links_near_routes(const CapacityProblem& p) {
 }
 
 std::vector<CapacityConstraint> medium_constraints(const CapacityProblem& problem, CapacityModel model) {
-  check(problem, model);
+  check_problem(problem, model);
   const std::vector<bool> used = used_links(problem);
   std::vector<std::vector<std::size_t>> sets =
       model == CapacityModel::collision_domain ? collision_domains(problem, used) : maximal_cliques(problem, used);

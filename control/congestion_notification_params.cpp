@@ -11,7 +11,7 @@ namespace wmnsim::control {
 namespace {
 
 // The keys tcc and lscc share (004 Sec. 3), then lscc's own (Sec. 4.1).
-struct Keys {
+struct CongestionNotificationKeys {
   NumberParameter forward_share;
   NumberParameter congestion_threshold;
   NumberParameter too_short_threshold;
@@ -36,9 +36,9 @@ constexpr NumberRange kFraction = NumberRange::open(0, 1);
 constexpr double kMaxDurationS =
     static_cast<double>(mac::CongestionNotification::kMaxDuration.picoseconds()) / 1e12;
 
-const Keys& keys() {
+const CongestionNotificationKeys& congestion_notification_keys() {
   const CongestionNotificationParams d;
-  static const Keys k{
+  static const CongestionNotificationKeys k{
       NumberParameter({.key = "forward_share",
                        .range = kFraction,
                        .fallback = d.forward_share,
@@ -136,14 +136,14 @@ const Keys& keys() {
 }
 
 ParameterTable shared_parameters() {
-  const Keys& k = keys();
+  const CongestionNotificationKeys& k = congestion_notification_keys();
   return {k.forward_share,      k.congestion_threshold, k.too_short_threshold, k.too_long_threshold,
           k.initial_duration,   k.increase_factor,      k.decrease_factor,     k.expiry_check_lead,
           k.renewal_check_at,   k.renewal_checks,       k.delivery};
 }
 
-CongestionNotificationParams parse(JsonReader& r, bool link_selective, ControllerParseContext& ctx) {
-  const Keys& k = keys();
+CongestionNotificationParams parse_congestion_notification(JsonReader& r, bool link_selective, ControllerParseContext& ctx) {
+  const CongestionNotificationKeys& k = congestion_notification_keys();
   CongestionNotificationParams p;
   p.link_selective = link_selective;
   p.forward_share = k.forward_share.read_or(r);
@@ -184,7 +184,7 @@ CongestionNotificationParams parse(JsonReader& r, bool link_selective, Controlle
 ControllerEntry tcc_entry() {
   ControllerEntry e;
   e.name = "tcc";
-  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, false, ctx)); };
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_congestion_notification(r, false, ctx)); };
   e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<MeshCongestionControl>(c, ctx); };
   e.summary = "total congestion control (802.11s): a congested station asks its neighbours to hold their traffic "
               "for a duration it adapts; thresholds in order too_long < too_short <= congestion";
@@ -194,10 +194,10 @@ ControllerEntry tcc_entry() {
 }
 
 ControllerEntry lscc_entry() {
-  const Keys& k = keys();
+  const CongestionNotificationKeys& k = congestion_notification_keys();
   ControllerEntry e;
   e.name = "lscc";
-  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, true, ctx)); };
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_congestion_notification(r, true, ctx)); };
   e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<MeshCongestionControl>(c, ctx); };
   e.summary = "link-selective congestion control (802.11s): tcc's notifications per link, with virtual buffers "
               "per neighbour and look-ahead signalling";

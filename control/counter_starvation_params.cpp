@@ -8,15 +8,15 @@ namespace wmnsim::control {
 
 namespace {
 
-struct Keys {
+struct CounterStarvationKeys {
   NumberParameter cw_min_factor;
   CustomParameter cw_min;
   CustomParameter gateways;
   CustomParameter access_categories;
 };
 
-const Keys& keys() {
-  static const Keys k{
+const CounterStarvationKeys& counter_starvation_keys() {
+  static const CounterStarvationKeys k{
       // At most 32768, the largest window over the smallest (check_window: powers of
       // two 1..32768): a larger factor raises every window beyond any the MAC may use,
       // and factor x CWmin must stay an int (a factor of 1e300 was an internal error).
@@ -48,8 +48,8 @@ const Keys& keys() {
   return k;
 }
 
-CounterStarvationParams parse(JsonReader& r, ControllerParseContext& ctx) {
-  const Keys& k = keys();
+CounterStarvationParams parse_counter_starvation(JsonReader& r, ControllerParseContext& ctx) {
+  const CounterStarvationKeys& k = counter_starvation_keys();
   CounterStarvationParams p;
   p.cw_min_factor = k.cw_min_factor.read_or(r);
   if (const nlohmann::json* v = k.cw_min.get(r)) p.cw_min = ctx.check_window(*v, k.cw_min.path(r));
@@ -93,11 +93,11 @@ CounterStarvationParams parse(JsonReader& r, ControllerParseContext& ctx) {
 }  // namespace
 
 ControllerEntry counter_starvation_entry() {
-  const Keys& k = keys();
+  const CounterStarvationKeys& k = counter_starvation_keys();
   ControllerEntry e;
   e.name = "counter_starvation";
   e.acts_on_nodes = false;
-  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, ctx)); };
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_counter_starvation(r, ctx)); };
   e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<CounterStarvation>(c, ctx); };
   e.summary = "the one-hop neighbours of the gateways raise their CWmin, by `cw_min_factor` or to `cw_min` "
               "(000 uses 128 against 32); under edca in the categories `access_categories` names";

@@ -15,7 +15,7 @@ ParameterTable fred_members() {
   return {f.min_th_packets, f.max_th_packets, f.max_p, f.queue_weight, f.min_q_packets};
 }
 
-struct Keys {
+struct GatewayRateControlKeys {
   CustomParameter gateway;
   ChoiceParameter<GatewayScheme> scheme;
   ChoiceParameter<CapacityModel> capacity_model;
@@ -33,9 +33,9 @@ struct Keys {
   ObjectParameter fred;
 };
 
-const Keys& keys() {
+const GatewayRateControlKeys& gateway_rate_control_keys() {
   const GatewayRateControlParams defaults;
-  static const Keys k{
+  static const GatewayRateControlKeys k{
       CustomParameter({.key = "gateway",
                        .schema = {{"$ref", "#/$defs/id"}},
                        .value = "a gateway id",
@@ -135,8 +135,8 @@ const Keys& keys() {
   return k;
 }
 
-GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
-  const Keys& k = keys();
+GatewayRateControlParams parse_gateway_rate_control(JsonReader& r, ControllerParseContext& ctx) {
+  const GatewayRateControlKeys& k = gateway_rate_control_keys();
   GatewayRateControlParams p;
   const auto all = gateways(ctx);
   if (const nlohmann::json* v = k.gateway.get(r)) {
@@ -216,11 +216,11 @@ GatewayRateControlParams parse(JsonReader& r, ControllerParseContext& ctx) {
 }  // namespace
 
 ControllerEntry gateway_rate_control_entry() {
-  const Keys& k = keys();
+  const GatewayRateControlKeys& k = gateway_rate_control_keys();
   ControllerEntry e;
   e.name = "gateway_rate_control";
   e.acts_on_nodes = false;
-  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse(r, ctx)); };
+  e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_gateway_rate_control(r, ctx)); };
   e.build = make_gateway_rate_control;
   e.summary = "queueing and rate control at one gateway: its queues get the `scheme`'s discipline, shaped to "
               "each class's fair share (docs/controllers.md)";

@@ -8,16 +8,16 @@ namespace wmnsim::control {
 
 namespace {
 
-struct Keys {
+struct WccpKeys {
   NumberParameter busyness_threshold;
   NumberParameter alpha;
   ChoiceParameter<WccpBusyTime> busy_time;
   TimeParameter initial_control_interval;
 };
 
-const Keys& keys() {
+const WccpKeys& wccp_keys() {
   const WccpControllerParams d;
-  static const Keys k{
+  static const WccpKeys k{
       NumberParameter({.key = "busyness_threshold",
                        .range = NumberRange::open(0, 1),
                        .fallback = d.busyness_threshold,
@@ -52,7 +52,7 @@ ControllerEntry wccp_entry() {
   ControllerEntry e;
   e.name = "wccp";
   e.parse = [](JsonReader& r, ControllerParseContext&) {
-    const Keys& k = keys();
+    const WccpKeys& k = wccp_keys();
     WccpControllerParams p;
     p.busyness_threshold = k.busyness_threshold.read_or(r);
     p.alpha = k.alpha.read_or(r);
@@ -64,7 +64,7 @@ ControllerEntry wccp_entry() {
   e.summary = "the in-network half of WCCP: per-node channel busyness, feedback on WCCP data packets. Added with "
               "its defaults on every wireless node when a flow uses wccp and no `wccp` controller is listed";
   e.source = "003 Sec. III";
-  const Keys& k = keys();
+  const WccpKeys& k = wccp_keys();
   e.parameters = {k.busyness_threshold, k.alpha, k.busy_time, k.initial_control_interval};
   return e;
 }

@@ -65,3 +65,6 @@ void BlockPool::deallocate(void* block) noexcept {
 }
 
 }  // namespace wmnsim
+
+#undef WMNSIM_POISON  // not beyond this file (a unity build batches files)
+#undef WMNSIM_UNPOISON

@@ -9,7 +9,7 @@
 namespace wmnsim::routing_detail {
 namespace {
 
-std::string quoted(const std::string& id) { return "\"" + id + "\""; }
+std::string quoted_id(const std::string& id) { return "\"" + id + "\""; }
 
 }  // namespace
 
@@ -63,8 +63,8 @@ StaticTables::StaticTables(const RoutingInput& scenario, const LinkGraph& graph,
     }
     std::vector<std::string> neighbours;
     for (const Arc& a : graph.out(node)) neighbours.push_back(nodes[a.to].id);
-    const std::string what = quoted(nodes[hop].id) + " is not a neighbour of " +
-                             quoted(nodes[node].id);
+    const std::string what = quoted_id(nodes[hop].id) + " is not a neighbour of " +
+                             quoted_id(nodes[node].id);
     if (neighbours.empty()) {
       issues.add(r.defined_at, what + ", which has no usable link: " + scenario.unreachable_advice);
     } else {
@@ -142,7 +142,7 @@ std::string StaticTables::describe(const Walk& w, std::uint32_t to) const {
       const auto first = std::find(w.nodes.begin(), w.nodes.end(), w.nodes.back());
       std::vector<std::string> on_cycle;
       for (auto it = first; it + 1 != w.nodes.end(); ++it) on_cycle.push_back(scenario_.nodes[*it].id);
-      return "the static tables loop: " + sequence(w.nodes) + "; change the " + quoted(dst) +
+      return "the static tables loop: " + sequence(w.nodes) + "; change the " + quoted_id(dst) +
              " (or \"*\") entry of one of " + join_list(on_cycle, false) +
              " under " + scenario_.tables_at;
     }
@@ -151,7 +151,7 @@ std::string StaticTables::describe(const Walk& w, std::uint32_t to) const {
       const std::string lead =
           w.nodes.size() > 1 ? "the static tables lead " + sequence(w.nodes) + " into a " : "";
       return lead + "dead end: " + stuck + " has no route to " + dst +
-             "; add an entry under " + scenario_.nodes[w.nodes.back()].table_at + " (" + quoted(dst) +
+             "; add an entry under " + scenario_.nodes[w.nodes.back()].table_at + " (" + quoted_id(dst) +
              " or \"*\")";
     }
     case End::bad_entry: {
@@ -159,8 +159,8 @@ std::string StaticTables::describe(const Walk& w, std::uint32_t to) const {
       const std::string lead =
           w.nodes.size() > 1 ? "the static tables lead " + sequence(w.nodes) + " to " : "";
       return lead + "the entry " + r.defined_at + ", whose next hop " +
-             quoted(scenario_.nodes[r.next_hop].id) + " is not a neighbour of " +
-             quoted(scenario_.nodes[r.node].id) + " (see that entry)";
+             quoted_id(scenario_.nodes[r.next_hop].id) + " is not a neighbour of " +
+             quoted_id(scenario_.nodes[r.node].id) + " (see that entry)";
     }
   }
   return {};

@@ -48,7 +48,7 @@ const ResultColumn<std::uint64_t>& node_drops(DropCause cause) {
 std::vector<ColumnDoc> flow_column_docs() {
   using namespace flow_column;
   std::vector<ColumnDoc> out;
-  for (const auto* c : {&id, &transport, &src, &dst}) out.push_back(c->doc());
+  for (const auto* c : {&id, &flow_column::transport, &src, &dst}) out.push_back(c->doc());  // not namespace transport
   out.push_back(hops.doc());
   out.push_back(goodput_bps.doc());
   out.push_back(share.doc());

@@ -18,7 +18,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr int kMaxMsduBytes = 2304;  // as the loader's bound on payload_bytes
+constexpr int kLoaderMaxMsduBytes = 2304;  // as the loader's bound on payload_bytes
 
 ojson& at(ojson& j, std::initializer_list<const char*> keys) {
   ojson* v = &j;
@@ -61,13 +61,13 @@ bool is_transport_clause(const ojson& item) {
 void compose_transports(ojson& schema, const transport::TransportRegistry& registry) {
   ojson& flow = at(schema, {"properties", "flows", "items"});
   ojson names = ojson::array();
-  int smallest_header = kMaxMsduBytes;
+  int smallest_header = kLoaderMaxMsduBytes;
   for (const auto& e : registry.entries()) {
     names.push_back(e.name);
     smallest_header = std::min(smallest_header, e.header_bytes);
   }
   at(flow, {"properties", "transport"})["enum"] = names;
-  at(flow, {"properties", "payload_bytes"})["maximum"] = kMaxMsduBytes - smallest_header;
+  at(flow, {"properties", "payload_bytes"})["maximum"] = kLoaderMaxMsduBytes - smallest_header;
   const ojson ack = at(flow, {"properties", "access_category"});  // same values, its own description
   ojson clauses = ojson::array();
   for (const auto& e : registry.entries()) {
@@ -79,7 +79,7 @@ void compose_transports(ojson& schema, const transport::TransportRegistry& regis
           {"description", "EDCA access category of the ACKs (mac type edca only); default: access_category"}};
     }
     if (e.header_bytes != smallest_header) {
-      then["properties"]["payload_bytes"] = {{"maximum", kMaxMsduBytes - e.header_bytes}};
+      then["properties"]["payload_bytes"] = {{"maximum", kLoaderMaxMsduBytes - e.header_bytes}};
     }
     const ojson required = e.parameters.required_keys();
     if (!required.empty()) then["required"] = required;

@@ -17,10 +17,10 @@ namespace wmnsim::trace {
 
 namespace {
 
-constexpr std::size_t kBufferBytes = std::size_t{256} << 10;
+constexpr std::size_t kTraceBufferBytes = std::size_t{256} << 10;
 constexpr std::size_t kCountOffset = 24;  // the header's record count: after magic, version, lengths, reserved
 
-std::atomic<unsigned> g_temporary_files{0};
+std::atomic<unsigned> g_trace_temporary_files{0};
 
 constexpr std::array<std::string_view, 6> kFrameKindNames{"data", "qos_data", "ack", "rts", "cts", "action"};
 
@@ -48,7 +48,7 @@ std::vector<std::string_view> cause_names() {
   return names;
 }
 
-bool write_all(int fd, const std::uint8_t* data, std::size_t size, off_t at) {
+bool write_all_at(int fd, const std::uint8_t* data, std::size_t size, off_t at) {
   for (std::size_t done = 0; done < size;) {
     const ssize_t n = ::pwrite(fd, data + done, size - done, at + static_cast<off_t>(done));
     if (n < 0) {
@@ -77,10 +77,10 @@ EventTrace::EventTrace(EventTraceOptions options, phy::Medium& medium, const std
   const std::filesystem::path dir =
       options_.path.has_parent_path() ? options_.path.parent_path() : std::filesystem::path(".");
   temporary_ = dir / ("." + options_.path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                      std::to_string(g_temporary_files.fetch_add(1)));
+                      std::to_string(g_trace_temporary_files.fetch_add(1)));
   fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ < 0) fail(errno);
-  buffer_.reserve(kBufferBytes);
+  buffer_.reserve(kTraceBufferBytes);
   buffer_.insert(buffer_.end(), kEventTraceMagic.begin(), kEventTraceMagic.end());
   put(buffer_, kEventTraceVersion);
   put(buffer_, std::uint32_t{0});  // the header's length, set below
@@ -138,7 +138,7 @@ void EventTrace::write(const EventRecord& r) {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(&r);
   buffer_.insert(buffer_.end(), bytes, bytes + sizeof r);
   ++records_;
-  if (buffer_.size() >= kBufferBytes) flush();
+  if (buffer_.size() >= kTraceBufferBytes) flush();
 }
 
 void EventTrace::flush() {
@@ -161,7 +161,7 @@ void EventTrace::commit() {
   std::uint8_t tail[16];
   std::memcpy(tail, &records_, 8);
   std::memcpy(tail + 8, &cut, 8);
-  if (!write_all(fd_, tail, sizeof tail, kCountOffset)) fail(errno);
+  if (!write_all_at(fd_, tail, sizeof tail, kCountOffset)) fail(errno);
   if (::fsync(fd_) != 0 && errno != EINVAL) fail(errno);
   if (::close(fd_) != 0) {
     fd_ = -1;

@@ -10,7 +10,7 @@
 namespace wmnsim::transport {
 
 namespace {
-ReliableSenderConfig reliable_config(const TcpSenderConfig& c) {
+ReliableSenderConfig tcp_reliable_config(const TcpSenderConfig& c) {
   ReliableSenderConfig r;
   r.protocol = "TCP";
   r.address = c.address;
@@ -35,7 +35,7 @@ TcpSender::TcpSender(Scheduler& scheduler, PacketPool& pool, PacketSink& network
     : scheduler_(scheduler),
       config_(std::move(config)),
       cwnd_trace_(config_.trace_cwnd),
-      core_(scheduler, pool, network, *this, reliable_config(config_), stats_) {
+      core_(scheduler, pool, network, *this, tcp_reliable_config(config_), stats_) {
   const std::uint64_t mss = config_.mss;
   max_cwnd_ = mss * config_.window_packets;
   // RFC 5681 3.1: ssthresh starts "arbitrarily high"; the receiver's window caps

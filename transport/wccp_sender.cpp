@@ -15,7 +15,7 @@ namespace {
 // its delay up to the picosecond, the bucket's arithmetic is in doubles.
 constexpr double kPermitSlack = 1e-9;
 
-ReliableSenderConfig reliable_config(const WccpSenderConfig& c) {
+ReliableSenderConfig wccp_reliable_config(const WccpSenderConfig& c) {
   ReliableSenderConfig r;
   r.protocol = "WCCP";
   r.address = c.address;
@@ -41,7 +41,7 @@ WccpSender::WccpSender(Scheduler& scheduler, PacketPool& pool, PacketSink& netwo
     : scheduler_(scheduler),
       config_(std::move(config)),
       rate_trace_(config_.trace_rate),
-      core_(scheduler, pool, network, *this, reliable_config(config_), stats_) {}
+      core_(scheduler, pool, network, *this, wccp_reliable_config(config_), stats_) {}
 
 WccpSender::~WccpSender() { scheduler_.cancel(permit_timer_); }
 

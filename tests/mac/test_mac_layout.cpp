@@ -23,7 +23,9 @@
 
 // offsetof, because most of these fields are references (whose address is not
 // theirs): conditionally supported for a class that is not standard-layout, which
-// GCC and Clang support.
+// GCC and Clang support. Pushed and popped: in a unity build the files after this one
+// share its translation unit.
+#pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 
 namespace wmnsim::mac {
@@ -98,3 +100,5 @@ TEST(MacLayout, WhatAnOverheardFrameAndTheCcaReadLiesWithin272Bytes) {
 }  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac
+
+#pragma GCC diagnostic pop

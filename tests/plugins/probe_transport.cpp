@@ -53,7 +53,7 @@ std::optional<double> ProbeFlow::sample(std::string_view kind) const {
 }
 
 // Its keys, declared once: a "probe" object with one member.
-const TimeParameter& interval_key() {
+const TimeParameter& probe_interval_key() {
   static const TimeParameter key({.key = "interval_s",
                                   .range = NumberRange::at_least(0.001),
                                   .fallback = ProbeParams{}.interval,
@@ -64,7 +64,7 @@ const TimeParameter& interval_key() {
 
 const ObjectParameter& probe_key() {
   static const ObjectParameter key(
-      {.key = "probe", .members = {interval_key()}, .description = "the probe's settings", .source = "tests only"});
+      {.key = "probe", .members = {probe_interval_key()}, .description = "the probe's settings", .source = "tests only"});
   return key;
 }
 
@@ -75,7 +75,7 @@ transport::TransportEntry probe_entry() {
   e.parse = [](JsonReader& flow) {
     ProbeParams p;
     JsonReader r = probe_key().open(flow);
-    p.interval = interval_key().read_or(r);
+    p.interval = probe_interval_key().read_or(r);
     r.finish();
     return std::any(p);
   };
