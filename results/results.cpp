@@ -319,3 +319,6 @@ void append_timeseries(Results& out, const std::string& kind, const std::string&
 }
 
 }  // namespace wmnsim
+
+#undef WMNSIM_VERSION  // not beyond this file (a unity build batches files)
+#undef WMNSIM_BUILD_TYPE

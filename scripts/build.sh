@@ -26,9 +26,9 @@ cd "$(dirname "$0")/.."
 # and scripts/wheel.sh --ci after this script's ci build, take their objects from the
 # cache. base_dir = the repository, so that command lines name files relative to the
 # build folder, and no hashing of the build folder (it names itself in -g1's line
-# tables only), so that two build folders of equal depth share objects. Not the test
-# program's batches (WMNSIM_UNITY_TESTS): CMake's generated batch files include the test
-# files by absolute path, so their objects are shared within one checkout only (CMake 4's
+# tables only), so that two build folders of equal depth share objects. Not the unity
+# builds' batches (the test files; in asan, the libraries): CMake's generated batch files
+# include the sources by absolute path, so their objects are shared within one checkout only (CMake 4's
 # UNITY_BUILD_RELOCATABLE would fix it; Debian 12 has 3.25).
 launcher=""
 if command -v ccache >/dev/null; then

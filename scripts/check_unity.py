@@ -142,6 +142,13 @@ def check_directives(directives: list[tuple[int, str]], shown: str) -> list[str]
             elif depth <= 0:
                 problems.append(f"{shown}:{number}: `#pragma GCC diagnostic {words[3]}` outside a "
                                 "push/pop pair reaches the files after it in a batch")
+        elif words[:1] == ["pragma"] and words[1:2] != ["once"]:
+            # Any other pragma (optimize, pack, clang diagnostic) holds to the end of the batch.
+            problems.append(f"{shown}:{number}: `#{' '.join(words[:3])}` reaches the files after it in "
+                            "a batch; avoid it or undo it at the file's end and allow it here")
+        elif words[:1] in (["if"], ["ifdef"], ["ifndef"]) and len(words) >= 2 and words[1] == "0":
+            problems.append(f"{shown}:{number}: `#if 0`: the check does not evaluate conditions, "
+                            "so write no code that is never compiled")
     for name, number in defined.items():
         problems.append(f"{shown}:{number}: `#define {name}` without an `#undef {name}` at the end "
                         "reaches the files after it in a batch")
@@ -242,6 +249,72 @@ LIBRARIES = ["core", "config", "link", "phy", "mac", "transport", "trace", "cont
              "runner", "analysis", "fixtures", "cli", "bindings"]
 
 
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# Words of a declaration that are not the name it declares.
+NOT_NAMES = {"const", "constexpr", "constinit", "consteval", "inline", "static", "extern", "volatile",
+             "final", "override", "noexcept", "typename", "unsigned", "signed", "thread_local", "mutable",
+             "static_assert"}
+
+
+def declared_name(toks: list[tuple[int, str]], i: int) -> tuple[str | None, bool, int]:
+    """The name a namespace-scope declaration starting at toks[i] declares (None for
+    `using` and the like), whether it is `static`, and the index where its head ends
+    (its `(`, `=`, `{`, `;` or `[`, or `:` after a class name)."""
+    n = len(toks)
+    name = None
+    static = False
+    angle = 0
+    while i < n:
+        t = toks[i][1]
+        if t == "[" and i + 1 < n and toks[i + 1][1] == "[":  # an attribute: [[...]]
+            depth = 0
+            while i < n:
+                depth += {"[": 1, "]": -1}.get(toks[i][1], 0)
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        if t == "template" and i + 1 < n and toks[i + 1][1] == "<":  # its parameters are not names
+            depth = 0
+            i += 1
+            while i < n:
+                depth += {"<": 1, ">": -1}.get(toks[i][1], 0)
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        if t in ("struct", "class", "union", "enum") and angle == 0:
+            i += 1
+            while i < n and toks[i][1] in ("class", "struct"):  # enum class
+                i += 1
+            if i < n and IDENTIFIER.fullmatch(toks[i][1]):
+                name = toks[i][1]
+            while i < n and toks[i][1] not in ("{", ";"):
+                i += 1
+            return name, static, i
+        if t == "operator":  # operator== and the like: the symbol is part of the name
+            symbol = ""
+            i += 1
+            while i < n and toks[i][1] != "(" or (i < n and symbol == "" and toks[i][1] == "("):
+                symbol += toks[i][1]
+                i += 1
+                if symbol == "()":
+                    break
+            return "operator" + symbol, static, i
+        if t == "static":
+            static = True
+        if angle == 0 and t in ("(", "=", "{", ";", "["):
+            break
+        if t == "<":
+            angle += 1
+        elif t == ">":
+            angle = max(0, angle - 1)
+        elif angle == 0 and IDENTIFIER.fullmatch(t) and t not in NOT_NAMES:
+            name = t
+        i += 1
+    return name, static, i
+
+
 def file_local_names(path: pathlib.Path) -> dict[str, int]:
     """The names a source file declares in its anonymous namespaces (first level) or as
     `static` at namespace scope, each with the line of its first declaration."""
@@ -269,17 +342,14 @@ def file_local_names(path: pathlib.Path) -> dict[str, int]:
             while j < len(toks) and toks[j][1] not in ("{", ";", "="):
                 j += 1
             if j < len(toks) and toks[j][1] == "{":
-                stack.append("anonymous" if j == i + 1 else "named")
+                # A namespace inside an anonymous one is file-local too.
+                stack.append("anonymous" if j == i + 1 or stack[-1] == "anonymous" else "named")
                 i = j + 1
                 continue
-        # A declaration: its name is the last identifier before `(`, `=`, `{`, `;` or `[`.
+        # A declaration: the name it declares, and whether it is `static`.
         start = i
-        name = None
-        while i < len(toks) and toks[i][1] not in ("(", "=", "{", ";", "["):
-            if re.fullmatch(r"[A-Za-z_]\w*", toks[i][1]) and toks[i][1] not in ("final", "const"):
-                name = toks[i][1]
-            i += 1
-        counted = stack[-1] == "anonymous" or toks[start][1] == "static"
+        name, static, i = declared_name(toks, i)
+        counted = stack[-1] == "anonymous" or static
         # Not `using` (two files' aliases of one type may coexist; of two types they fail
         # to compile, which is not silent).
         if counted and name and toks[start][1] != "using":
@@ -311,6 +381,7 @@ def check_libraries(root: pathlib.Path) -> list[str]:
         seen: dict[str, str] = {}
         for path in sorted((root / library).rglob("*.cpp")):
             shown = path.relative_to(root).as_posix()
+            problems += check_directives(blank(path.read_text(encoding="utf-8"))[1], shown)
             for name, number in file_local_names(path).items():
                 if name in seen:
                     problems.append(f"{shown}:{number}: `{name}` is also defined in {seen[name]}: in a "

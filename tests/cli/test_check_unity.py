@@ -164,3 +164,48 @@ def test_file_statics_count_and_aliases_and_other_libraries_do_not(tmp_path):
     result = run(tmp_path)
     assert result.returncode == 1
     assert "core/e.cpp:2: `helper` is also defined in core/a.cpp:2" in result.stdout
+
+
+def library_names(tmp_path, text):
+    path = tmp_path / "phy" / "x.cpp"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import check_unity  # noqa: E402
+    return sorted(check_unity.file_local_names(path))
+
+
+def test_the_name_of_a_declaration_whatever_surrounds_it(tmp_path):
+    text = """namespace wmnsim {
+namespace {
+[[nodiscard]] int throw_bad_sinr(int x) { return x; }
+class ShortestPathSource final : public Routing::Source {};
+enum class Kind : int { a, b };
+template <typename T = int> T twice(T x) { return x + x; }
+bool operator==(const Kind&, const Kind&);
+std::function<void(int)> g_callback;
+static_assert(sizeof(int) == 4);
+namespace inner {
+int helper();
+}  // namespace inner
+}  // namespace
+[[maybe_unused]] static int counted_static() { return 1; }
+constexpr static int kCounted = 2;
+int not_file_local();
+}  // namespace wmnsim
+"""
+    assert library_names(tmp_path, text) == ["Kind", "ShortestPathSource", "counted_static", "g_callback",
+                                             "helper", "kCounted", "operator==", "throw_bad_sinr", "twice"]
+
+
+def test_a_library_pragma_or_macro_that_outlives_its_file_fails(tmp_path):
+    (tmp_path / "tests").mkdir()
+    path = tmp_path / "core" / "a.cpp"
+    path.parent.mkdir(parents=True)
+    path.write_text('#pragma GCC optimize("O3")\n#define WMNSIM_Y 1\nnamespace wmnsim {}\n')
+    result = run(tmp_path)
+    assert result.returncode == 1
+    assert "core/a.cpp:1: `#pragma GCC optimize(\"O3\")` reaches the files after it" in result.stdout
+    assert "core/a.cpp:2: `#define WMNSIM_Y` without an `#undef WMNSIM_Y`" in result.stdout
+    path.write_text("#define WMNSIM_Y 1\nnamespace wmnsim {}\n#undef WMNSIM_Y\n")
+    assert run(tmp_path).returncode == 0
