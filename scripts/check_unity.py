@@ -157,6 +157,28 @@ def check_directives(directives: list[tuple[int, str]], shown: str) -> list[str]
     return problems
 
 
+def statement_end(toks: list[tuple[int, str]], i: int) -> int:
+    """The index after the declaration or statement that toks[i] is in: after its `;` at
+    its own depth, or after its closing brace and an optional `;` (or at a `}` that
+    closes the scope around it)."""
+    depth = 0
+    while i < len(toks):
+        t = toks[i][1]
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+            if depth == 0:
+                i += 1
+                return i + 1 if i < len(toks) and toks[i][1] == ";" else i
+        elif t == ";" and depth == 0:
+            return i + 1
+        i += 1
+    return i
+
+
 def check_file(path: pathlib.Path, shown: str, code_outside_allowed: bool) -> list[str]:
     code, directives = blank(path.read_text(encoding="utf-8"))
     problems = check_directives(directives, shown)
@@ -210,27 +232,9 @@ def check_file(path: pathlib.Path, shown: str, code_outside_allowed: bool) -> li
                 stack.append("named")
                 i = j + 1
                 continue
-        # A declaration or statement at named or anonymous namespace scope: find its end
-        # (a `;` at its own depth, or its closing brace and an optional `;`).
+        # A declaration or statement at named or anonymous namespace scope.
         start = i
-        depth = 0
-        while i < len(toks):
-            t = toks[i][1]
-            if t == "{":
-                depth += 1
-            elif t == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-                if depth == 0:
-                    i += 1
-                    if i < len(toks) and toks[i][1] == ";":
-                        i += 1
-                    break
-            elif t == ";" and depth == 0:
-                i += 1
-                break
-            i += 1
+        i = statement_end(toks, i)
         words = [t for _, t in toks[start:min(i, start + 3)]]
         if scope == "anonymous":
             problems.append(f"{shown}:{number}: code in an anonymous namespace outside {LOCAL}")
@@ -354,24 +358,7 @@ def file_local_names(path: pathlib.Path) -> dict[str, int]:
         # to compile, which is not silent).
         if counted and name and toks[start][1] != "using":
             names.setdefault(name, number)
-        depth = 0
-        while i < len(toks):
-            t = toks[i][1]
-            if t == "{":
-                depth += 1
-            elif t == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-                if depth == 0:
-                    i += 1
-                    if i < len(toks) and toks[i][1] == ";":
-                        i += 1
-                    break
-            elif t == ";" and depth == 0:
-                i += 1
-                break
-            i += 1
+        i = statement_end(toks, i)
     return names
 
 

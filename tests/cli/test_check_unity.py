@@ -30,11 +30,16 @@ def run(root):
     return subprocess.run([sys.executable, str(SCRIPT), str(root)], capture_output=True, text=True)
 
 
-def check(tmp_path, files):
+def write(root, files):
     for name, text in files.items():
-        path = tmp_path / "tests" / name
+        path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
+
+
+def check(tmp_path, files):
+    """Runs the check on a tree whose tests/ folder holds `files`."""
+    write(tmp_path / "tests", files)
     return run(tmp_path)
 
 
@@ -141,10 +146,7 @@ def test_a_library_defining_a_file_local_name_twice_fails_naming_both_files(tmp_
     b = "namespace wmnsim {\nnamespace {\nvoid check(const double& c) {}\n}  // namespace\n}  // namespace wmnsim\n"
     result = check(tmp_path, {"core/test_a.cpp": GOOD})
     assert result.returncode == 0
-    for name, text in (("control/bianchi.cpp", a), ("control/capacity_model.cpp", b)):
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    write(tmp_path, {"control/bianchi.cpp": a, "control/capacity_model.cpp": b})
     result = run(tmp_path)
     assert result.returncode == 1
     assert "control/capacity_model.cpp:3: `check` is also defined in control/bianchi.cpp:3" in result.stdout
@@ -153,11 +155,7 @@ def test_a_library_defining_a_file_local_name_twice_fails_naming_both_files(tmp_
 def test_file_statics_count_and_aliases_and_other_libraries_do_not(tmp_path):
     static = "namespace wmnsim {\nstatic int helper() { return 1; }\n}  // namespace wmnsim\n"
     alias = "namespace wmnsim {\nnamespace {\nusing Json = int;\n}  // namespace\n}  // namespace wmnsim\n"
-    files = {"core/a.cpp": static, "link/b.cpp": static, "analysis/c.cpp": alias, "analysis/d.cpp": alias}
-    for name, text in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    write(tmp_path, {"core/a.cpp": static, "link/b.cpp": static, "analysis/c.cpp": alias, "analysis/d.cpp": alias})
     (tmp_path / "tests").mkdir()
     assert run(tmp_path).returncode == 0, run(tmp_path).stdout
     (tmp_path / "core" / "e.cpp").write_text(static)
