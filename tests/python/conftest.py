@@ -30,3 +30,18 @@ def flagship():
 @pytest.fixture
 def sample_results_doc():
     return json.loads(SAMPLE_RESULTS.read_text())
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A two-worker Dask cluster for one test module, reached by its address as
+    `--scheduler` reaches an existing cluster. An embedded cluster costs 3 to 5 s of CPU
+    to start (two worker processes importing wmnsim, pandas and Dask): modules that run
+    many sweeps or reproductions share this one rather than start one per call."""
+    import logging
+
+    import distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as c:
+        yield c

@@ -58,12 +58,27 @@ def repo(tmp_path):
     return root
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _shared_cluster(cluster):
+    """The module's runs on conftest's shared cluster (SCHEDULER); test_a_study_runs_stores_and_regenerates_its_doc
+    keeps the embedded one, as `wmnsim reproduce` without --scheduler runs."""
+    global SCHEDULER
+    SCHEDULER = cluster.scheduler_address
+    yield
+    SCHEDULER = None
+
+
+SCHEDULER = None
+
+
 def _command(repo, **kw):
-    return reproduce.run_command("tiny", root=str(repo), output=str(repo / "work"), workers=2, no_plot=True, **kw)
+    return reproduce.run_command("tiny", root=str(repo), output=str(repo / "work"), scheduler=SCHEDULER,
+                                 no_plot=True, **kw)
 
 
 def test_a_study_runs_stores_and_regenerates_its_doc(repo):
-    assert _command(repo) == 0
+    # On the embedded cluster, as `wmnsim reproduce` without --scheduler runs.
+    assert reproduce.run_command("tiny", root=str(repo), output=str(repo / "work"), workers=2, no_plot=True) == 0
     data = reproduce.load_data("tiny", "chain", root=repo)
     assert sorted(data.runs["seed"]) == [1, 2]
     assert set(data.flows["scenario"]) == {"chain"}

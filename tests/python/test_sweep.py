@@ -37,16 +37,6 @@ SMALL_GRID = {"/mac/cw_min": [16, 64], "/simulation/duration_s": [3]}
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """A two-worker cluster the tests reach by its address, as an existing cluster."""
-    import logging
-
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=logging.ERROR) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
 def small(tmp_path_factory):
     """2 values x 2 seeds of the flagship, 3 s, on the embedded cluster (2 workers)."""
     out = tmp_path_factory.mktemp("sweep") / "small"

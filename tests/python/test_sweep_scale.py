@@ -27,6 +27,18 @@ def stored(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _shared_cluster(cluster):
+    """The module's runs on conftest's shared cluster (SCHEDULER); `stored` runs on the embedded one."""
+    global SCHEDULER
+    SCHEDULER = cluster.scheduler_address
+    yield
+    SCHEDULER = None
+
+
+SCHEDULER = None
+
+
 def tables(directory):
     data = wmnsim.sweep.load(directory)
     return {name: getattr(data, name) for name in TABLES}
@@ -104,9 +116,9 @@ def test_compaction_streams_in_row_groups_and_writes_what_load_reads(stored, tmp
 def test_a_resumed_sweep_skips_compacted_runs_and_its_new_runs_are_found(stored, tmp_path):
     plain, compacted = copy_of(stored, tmp_path, "plain"), copy_of(stored, tmp_path, "compacted")
     wmnsim.sweep.compact(compacted)
-    again = wmnsim.sweep(FLAGSHIP, GRID, seeds=[1, 2], out_dir=compacted, workers=1, progress=False)
+    again = wmnsim.sweep(FLAGSHIP, GRID, seeds=[1, 2], out_dir=compacted, scheduler=SCHEDULER, progress=False)
     assert (again.ran, again.skipped) == (0, 4)
-    more = {d: wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=d, workers=2, progress=False)
+    more = {d: wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=d, scheduler=SCHEDULER, progress=False)
             for d in (plain, compacted)}
     assert [(m.ran, m.skipped) for m in more.values()] == [(2, 4), (2, 4)]
     expected = tables(plain)
@@ -161,7 +173,7 @@ def test_a_compacted_run_removed_and_run_again_is_read_from_its_new_files(stored
     wmnsim.sweep.compact(copy)
     key = sorted(os.listdir(copy / "runs"))[0]
     shutil.rmtree(copy / "runs" / key)
-    again = wmnsim.sweep(FLAGSHIP, GRID, seeds=[1, 2], out_dir=copy, workers=1, progress=False)
+    again = wmnsim.sweep(FLAGSHIP, GRID, seeds=[1, 2], out_dir=copy, scheduler=SCHEDULER, progress=False)
     assert (again.ran, again.skipped) == (1, 3)
     # The rerun's own row, told apart from its old compacted one by a value no
     # simulation gives (a deterministic rerun repeats every other column).
@@ -192,12 +204,12 @@ def test_the_sweep_command_compacts_and_resumes(tmp_path, capsys):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "grid": GRID, "seeds": 1}))
     out = tmp_path / "out"
-    assert wmnsim.sweep.run_spec_command(spec, out, workers=1) == 0
+    assert wmnsim.sweep.run_spec_command(spec, out, scheduler=SCHEDULER) == 0
     assert "2 run now, 0 skipped" in capsys.readouterr().out
     assert (out / "compacted" / "current" / "flows.parquet").is_file()
     assert all(os.listdir(out / "runs" / k) == ["compacted"] for k in os.listdir(out / "runs"))
     spec.write_text(json.dumps({"scenario": os.path.relpath(FLAGSHIP, tmp_path), "grid": GRID, "seeds": 2}))
-    assert wmnsim.sweep.run_spec_command(spec, out, workers=1) == 0
+    assert wmnsim.sweep.run_spec_command(spec, out, scheduler=SCHEDULER) == 0
     assert "2 run now, 2 skipped" in capsys.readouterr().out
     data = wmnsim.sweep.load(out)
     assert len(data.runs) == 4 and data.runs["run_key"].is_unique and len(data.flows) == 8
@@ -212,7 +224,7 @@ def test_a_sweep_whose_compaction_fails_keeps_its_runs_and_warns(tmp_path, capsy
         raise OSError("symbolic links not supported")
 
     monkeypatch.setattr(os, "symlink", no_links)
-    assert wmnsim.sweep.run_spec_command(spec, out, workers=1) == 0
+    assert wmnsim.sweep.run_spec_command(spec, out, scheduler=SCHEDULER) == 0
     captured = capsys.readouterr()
     assert "stored but not compacted" in captured.err and "2 run now" in captured.out
     monkeypatch.undo()
@@ -227,13 +239,13 @@ def test_compact_refuses_a_folder_that_is_not_a_sweep(tmp_path):
 
 def test_the_progress_bar_counts_skipped_runs_apart(stored, tmp_path, capsys):
     copy = copy_of(stored, tmp_path, "progress")
-    wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=copy, workers=1, progress=True)
+    wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=copy, scheduler=SCHEDULER, progress=True)
     err = capsys.readouterr().err
     assert "[sweep]" in err and "4/6" in err and "6/6" in err and "4 skipped" in err
-    wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=copy, workers=1, progress=True)  # nothing to run: one bar
+    wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=copy, scheduler=SCHEDULER, progress=True)  # nothing to run: one bar
     err = capsys.readouterr().err
     assert "6/6" in err and "6 skipped" in err and "4/6" not in err
-    wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=copy, workers=1, progress=False)
+    wmnsim.sweep(FLAGSHIP, GRID, seeds=3, out_dir=copy, scheduler=SCHEDULER, progress=False)
     assert capsys.readouterr().err == ""
 
 
