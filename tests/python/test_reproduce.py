@@ -60,8 +60,11 @@ def repo(tmp_path):
 
 @pytest.fixture(scope="module", autouse=True)
 def _shared_cluster(cluster):
-    """The module's runs on conftest's shared cluster (SCHEDULER); test_a_study_runs_stores_and_regenerates_its_doc
-    keeps the embedded one, as `wmnsim reproduce` without --scheduler runs."""
+    """The module's commands on conftest's shared cluster (SCHEDULER). The embedded one, as
+    `wmnsim reproduce` without --scheduler starts it, stays covered: a study's first run
+    (test_a_study_runs_stores_and_regenerates_its_doc), and --add-seeds, whose witness
+    and new seeds start one after the other in one process, and a fresh full run
+    (test_add_seeds_runs_only_the_new_seeds_and_stores_what_a_full_run_would)."""
     global SCHEDULER
     SCHEDULER = cluster.scheduler_address
     yield
@@ -583,7 +586,8 @@ def test_add_seeds_runs_only_the_new_seeds_and_stores_what_a_full_run_would(repo
     _set_seeds(repo, [1, 2, 3])
     assert _command(repo, report_only=True, check=True) == 3  # stale, and says how to add only the seed
     assert "--experiments chain --add-seeds`, the file only adds seeds" in capsys.readouterr().err
-    assert _command(repo, add_seeds=True) == 0
+    assert reproduce.run_command("tiny", root=str(repo), output=str(repo / "work"), workers=2, no_plot=True,
+                                 add_seeds=True) == 0  # embedded clusters
     assert "seeds added" in capsys.readouterr().err
     data = reproduce.load_data("tiny", "chain", root=repo)
     assert sorted(data.runs["seed"]) == [1, 2, 3] and data.provenance["runs"] == 3
