@@ -16,10 +16,11 @@ if(WMNSIM_WERROR)
   target_compile_options(wmnsim_flags INTERFACE -Werror)
 endif()
 # GCC 12's libstdc++ string code, inlined at -O3 and across files by link-time
-# optimisation (the release build only), gives false -Wrestrict and -Wstringop-overflow
-# warnings on `"literal" + std::string` (GCC PR 105329; PR 109299, fixed in GCC 13's
-# libstdc++): six of them printed by the README's flagship command. Off there only:
-# the ci build (-O2, -Werror) keeps both.
+# optimisation, gives false -Wrestrict and -Wstringop-overflow warnings (here on
+# `"literal" + std::string`; GCC PR 105329, and PR 109299, fixed in GCC 13's
+# libstdc++): the README's flagship command (scripts/build.sh release) printed six.
+# Off in the Release configuration (also `pip install .`'s), which has no -Werror;
+# the ci build (RelWithDebInfo, -O2, -Werror) keeps both.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   set(gcc12_false_positives $<$<CONFIG:Release>:-Wno-restrict$<SEMICOLON>-Wno-stringop-overflow>)
   target_compile_options(wmnsim_flags INTERFACE ${gcc12_false_positives})

@@ -35,7 +35,7 @@ def sample_results_doc():
 @pytest.fixture(scope="module")
 def cluster():
     """A two-worker Dask cluster for one test module, reached by its address as
-    `--scheduler` reaches an existing cluster. An embedded cluster costs 3 to 5 s of CPU
+    `--scheduler` reaches an existing cluster. An embedded cluster costs about 5 s of CPU
     to start (two worker processes importing wmnsim, pandas and Dask): modules that run
     many sweeps or reproductions share this one rather than start one per call."""
     import logging
