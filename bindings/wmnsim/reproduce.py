@@ -24,6 +24,7 @@ the doc there (the repository's doc is left alone).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import hashlib
@@ -1002,6 +1003,7 @@ def check_quick(study: Study, fresh_dir: str, only: Optional[Sequence[str]] = No
     experiment (those in ``only``, when given), check, and group (scenario,
     parameters, topology seed, id), the fresh mean must lie within the band around
     the stored mean. Returns one row per comparison."""
+    import numpy as np
     import pandas as pd
 
     rows: List[Dict[str, Any]] = []
@@ -1031,16 +1033,24 @@ def check_quick(study: Study, fresh_dir: str, only: Optional[Sequence[str]] = No
             topo = ["topology_seed"] if "topology_seed" in a.columns and a["topology_seed"].notna().any() else []
             keys = ["scenario"] + [c for c in a.columns if isinstance(c, str) and c.startswith("/")] + topo + \
                 [c for c in ("flow_id", "node_id", "radio_id") if c in a.columns]
+            # The fresh rows of a group: each key's value compared once per distinct value, not once per
+            # group (a flows table has a group per flow), a comparison with a null counting as unequal.
+            equal: Dict[Tuple[str, Any], Any] = {}
+
+            def rows_with(k: str, v: Any) -> Any:
+                if k not in b.columns:
+                    return np.zeros(len(b), dtype=bool)
+                if v is None or (isinstance(v, float) and math.isnan(v)):
+                    return b[k].isna().to_numpy(dtype=bool)
+                if (k, v) not in equal:
+                    equal[(k, v)] = pd.array(b[k] == v, dtype="boolean").to_numpy(dtype=bool, na_value=False)
+                return equal[(k, v)]
+
             for group, part in a.groupby(keys if len(keys) > 1 else keys[0], sort=False, dropna=False):
                 group = group if isinstance(group, tuple) else (group,)
-                mask = pd.Series(True, index=b.index)
+                mask = np.ones(len(b), dtype=bool)
                 for k, v in zip(keys, group):
-                    if k not in b.columns:
-                        mask &= False
-                    elif v is None or (isinstance(v, float) and math.isnan(v)):
-                        mask &= b[k].isna()
-                    else:
-                        mask &= b[k] == v
+                    mask &= rows_with(k, v)
                 label = "/".join(str(v) for v in group)
                 if not mask.any():
                     rows.append({"experiment": name, "metric": f"{table}/{metric}", "group": label,
@@ -1143,140 +1153,152 @@ def run_command(study: str, quick: bool = False, scheduler: Optional[str] = None
 def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Optional[int], output: Optional[str],
                  report_only: bool, check: bool, store: bool, experiments: Optional[str], no_plot: bool,
                  add_seeds: bool, root: Optional[str]) -> int:
-    from .sweep import SweepError, _check_out_dir
+    from .sweep import SweepError, _check_out_dir, dask_client
 
     start = time.monotonic()
+    # One cluster for every study and witness the command runs, started when the first needs
+    # it (none for a report alone): an embedded cluster's start costs seconds of its workers'
+    # imports, once per study before.
+    clusters = contextlib.ExitStack()
+    started: List[Any] = []
+
+    def cluster() -> Any:
+        if not started:
+            started.append(clusters.enter_context(dask_client(scheduler, workers)))
+        return started[0]
+
     try:
-        try:
-            known = studies(root)
-            chosen = _chosen(study, known)
-        except (ValueError, FileNotFoundError) as e:
-            print(f"wmnsim reproduce: {e}", file=sys.stderr)
-            return EXIT_INVALID
-        only = experiments.split(",") if experiments else None
-        if only:
-            listed = {n for s in chosen for n in s.experiments}
-            unknown = [n for n in only if n not in listed]
-            if unknown:
-                print(f"wmnsim reproduce: no experiment {unknown[0]!r} in {study} "
-                      f"(experiments: {', '.join(sorted(listed))})", file=sys.stderr)
+        with clusters:
+            try:
+                known = studies(root)
+                chosen = _chosen(study, known)
+            except (ValueError, FileNotFoundError) as e:
+                print(f"wmnsim reproduce: {e}", file=sys.stderr)
                 return EXIT_INVALID
-        root_dir = chosen[0].root if chosen else find_root(root)
-        work = os.path.abspath(output) if output else os.path.join(root_dir, "build", "reproduce")
-        try:
-            _check_out_dir(work, "a reproduction keeps its runs in a work folder", "work folder")
-        except NotADirectoryError as e:  # -o names a file, or a path under one
-            print(f"wmnsim reproduce: -o: {e.strerror}", file=sys.stderr)
-            return EXIT_INVALID
-        for s in chosen:  # everything checked before anything runs
-            for n in s.experiments:
-                load_experiment(s.experiment_path(n), quick)
-        if add_seeds and (quick or report_only):
-            print("wmnsim reproduce: --add-seeds extends the stored full runs: not with --quick or --report-only",
-                  file=sys.stderr)
-            return EXIT_INVALID
-        plans: Dict[Tuple[str, str], Tuple[Dict[str, List[int]], Dict[str, List[int]]]] = {}
-        if add_seeds:
-            # Every study's plan and witnesses before anything runs or is stored: runs of
-            # two builds are mixed only when this one reproduces the stored ones.
+            only = experiments.split(",") if experiments else None
+            if only:
+                listed = {n for s in chosen for n in s.experiments}
+                unknown = [n for n in only if n not in listed]
+                if unknown:
+                    print(f"wmnsim reproduce: no experiment {unknown[0]!r} in {study} "
+                          f"(experiments: {', '.join(sorted(listed))})", file=sys.stderr)
+                    return EXIT_INVALID
+            root_dir = chosen[0].root if chosen else find_root(root)
+            work = os.path.abspath(output) if output else os.path.join(root_dir, "build", "reproduce")
+            try:
+                _check_out_dir(work, "a reproduction keeps its runs in a work folder", "work folder")
+            except NotADirectoryError as e:  # -o names a file, or a path under one
+                print(f"wmnsim reproduce: -o: {e.strerror}", file=sys.stderr)
+                return EXIT_INVALID
+            for s in chosen:  # everything checked before anything runs
+                for n in s.experiments:
+                    load_experiment(s.experiment_path(n), quick)
+            if add_seeds and (quick or report_only):
+                print("wmnsim reproduce: --add-seeds extends the stored full runs: not with --quick or --report-only",
+                      file=sys.stderr)
+                return EXIT_INVALID
+            plans: Dict[Tuple[str, str], Tuple[Dict[str, List[int]], Dict[str, List[int]]]] = {}
+            if add_seeds:
+                # Every study's plan and witnesses before anything runs or is stored: runs of
+                # two builds are mixed only when this one reproduces the stored ones.
+                for s in chosen:
+                    for n in [n for n in s.experiments if only is None or n in only]:
+                        try:
+                            plans[(s.name, n)] = seeds_to_add(s, n)
+                        except ValueError as e:
+                            print(f"wmnsim reproduce: {e}", file=sys.stderr)
+                            return EXIT_INVALID
+                for (sname, n), (missing, stored) in plans.items():
+                    if not any(missing.values()):
+                        continue
+                    differs = check_witness(known[sname], n, stored, work, cluster())
+                    if differs is not None:
+                        print(f"{sname}/{n}: this build does not reproduce the stored runs ({differs}): their seeds "
+                              f"cannot be added to; run `wmnsim reproduce {sname} --experiments {n}` to run them all "
+                              "again", file=sys.stderr)
+                        return EXIT_OUTSIDE
+            status = EXIT_OK
             for s in chosen:
-                for n in [n for n in s.experiments if only is None or n in only]:
-                    try:
-                        plans[(s.name, n)] = seeds_to_add(s, n)
-                    except ValueError as e:
-                        print(f"wmnsim reproduce: {e}", file=sys.stderr)
-                        return EXIT_INVALID
-            for (sname, n), (missing, stored) in plans.items():
-                if not any(missing.values()):
+                names = [n for n in s.experiments if only is None or n in only]
+                if not names:
                     continue
-                differs = check_witness(known[sname], n, stored, work, scheduler, workers)
-                if differs is not None:
-                    print(f"{sname}/{n}: this build does not reproduce the stored runs ({differs}): their seeds "
-                          f"cannot be added to; run `wmnsim reproduce {sname} --experiments {n}` to run them all "
-                          "again", file=sys.stderr)
-                    return EXIT_OUTSIDE
-        status = EXIT_OK
-        for s in chosen:
-            names = [n for n in s.experiments if only is None or n in only]
-            if not names:
-                continue
-            if quick:
-                fresh = os.path.join(work, s.name, QUICK, DATA)
-                if not report_only:
-                    sweeps = run_study(s, work, quick=True, scheduler=scheduler, workers=workers, only=names)
-                    target = s.data_dir(quick=True) if store else fresh
-                    for n in names:
-                        collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
-                    if store:
+                if quick:
+                    fresh = os.path.join(work, s.name, QUICK, DATA)
+                    if not report_only:
+                        sweeps = run_study(s, work, quick=True, scheduler=cluster(), only=names)
+                        target = s.data_dir(quick=True) if store else fresh
+                        for n in names:
+                            collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
+                        if store:
+                            _refresh_inventory(s.root)
+                        if not store:
+                            rows = check_quick(s, fresh, names)
+                            bad = [r for r in rows if r["status"] != "pass"]
+                            for r in bad:
+                                band = f" [{r['low']:.6g}, {r['high']:.6g}] measured {r['measured']:.6g}" \
+                                    if "low" in r else ""
+                                print(f"{s.name}/{r['experiment']}: {r['metric']} {r['group']}: {r['status'].upper()}"
+                                      f"{band} {r['reason']}".rstrip(), file=sys.stderr)
+                            print(f"{s.name}: {len(rows) - len(bad)} of {len(rows)} quick checks within their bands",
+                                  file=sys.stderr)
+                            if bad:
+                                status = max(status, EXIT_OUTSIDE)
+                    if only is None:
+                        # The report on the quick tables: a copy of the doc, never the doc itself.
+                        data = s.data_dir(quick=True) if store or report_only else fresh
+                        out_doc = os.path.join(work, s.name, QUICK, os.path.basename(s.doc))
+                        code = render(s, data, out_doc, os.path.dirname(out_doc), plot=not no_plot)
+                        if code != 0:
+                            print(f"{s.name}: the report failed on the quick runs (exit {code})", file=sys.stderr)
+                            status = max(status, EXIT_INTERNAL)
+                else:
+                    if add_seeds:
+                        todo = [n for n in names if any(plans[(s.name, n)][0].values())]
+                        for n in names:
+                            if n not in todo:
+                                print(f"{s.name}/{n}: every seed of the file is stored already", file=sys.stderr)
+                        if todo:
+                            sweeps = run_study(s, work, scheduler=cluster(), only=todo,
+                                               seeds={n: plans[(s.name, n)][0] for n in todo})
+                            for n in todo:
+                                # A run key names no commit: runs left in the work folder by
+                                # another build are not this build's.
+                                from . import _core
+                                others = {str(c) for d in sweeps[n].values() for c in d.runs.get("wmnsim_commit", [])
+                                          if str(c) != _core.commit}
+                                if others:
+                                    print(f"{s.name}/{n}: the work folder {work} holds runs of other builds "
+                                          f"({', '.join(sorted(others))}): delete it or give another -o, and run again",
+                                          file=sys.stderr)
+                                    return EXIT_INVALID
+                                added = {os.path.basename(p): v for p, v in plans[(s.name, n)][0].items() if v}
+                                print(f"{s.name}/{n}: seeds added: {added}", file=sys.stderr)
+                                collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir(), extend=True)
+                            _refresh_inventory(s.root)
+                    elif not report_only:
+                        sweeps = run_study(s, work, scheduler=cluster(), only=names)
+                        for n in names:
+                            collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
                         _refresh_inventory(s.root)
-                    if not store:
-                        rows = check_quick(s, fresh, names)
-                        bad = [r for r in rows if r["status"] != "pass"]
-                        for r in bad:
-                            band = f" [{r['low']:.6g}, {r['high']:.6g}] measured {r['measured']:.6g}" \
-                                if "low" in r else ""
-                            print(f"{s.name}/{r['experiment']}: {r['metric']} {r['group']}: {r['status'].upper()}"
-                                  f"{band} {r['reason']}".rstrip(), file=sys.stderr)
-                        print(f"{s.name}: {len(rows) - len(bad)} of {len(rows)} quick checks within their bands",
-                              file=sys.stderr)
-                        if bad:
+                    for n, why in stale_runs(s, only=names):
+                        try:  # only seeds added: the stored runs stay, the new seeds run alone
+                            more = any(seeds_to_add(s, n)[0].values())
+                        except (ValueError, OSError):
+                            more = False
+                        print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}"
+                              + (" --add-seeds`, the file only adds seeds" if more else "`")
+                              + (" (a failed check)" if check else " (warning)"), file=sys.stderr)
+                        if check:
                             status = max(status, EXIT_OUTSIDE)
-                if only is None:
-                    # The report on the quick tables: a copy of the doc, never the doc itself.
-                    data = s.data_dir(quick=True) if store or report_only else fresh
-                    out_doc = os.path.join(work, s.name, QUICK, os.path.basename(s.doc))
-                    code = render(s, data, out_doc, os.path.dirname(out_doc), plot=not no_plot)
+                    code = render(s, s.data_dir(), s.doc, os.path.dirname(s.doc), check=check, plot=not no_plot)
                     if code != 0:
-                        print(f"{s.name}: the report failed on the quick runs (exit {code})", file=sys.stderr)
-                        status = max(status, EXIT_INTERNAL)
-            else:
-                if add_seeds:
-                    todo = [n for n in names if any(plans[(s.name, n)][0].values())]
-                    for n in names:
-                        if n not in todo:
-                            print(f"{s.name}/{n}: every seed of the file is stored already", file=sys.stderr)
-                    if todo:
-                        sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=todo,
-                                           seeds={n: plans[(s.name, n)][0] for n in todo})
-                        for n in todo:
-                            # A run key names no commit: runs left in the work folder by
-                            # another build are not this build's.
-                            from . import _core
-                            others = {str(c) for d in sweeps[n].values() for c in d.runs.get("wmnsim_commit", [])
-                                      if str(c) != _core.commit}
-                            if others:
-                                print(f"{s.name}/{n}: the work folder {work} holds runs of other builds "
-                                      f"({', '.join(sorted(others))}): delete it or give another -o, and run again",
-                                      file=sys.stderr)
-                                return EXIT_INVALID
-                            added = {os.path.basename(p): v for p, v in plans[(s.name, n)][0].items() if v}
-                            print(f"{s.name}/{n}: seeds added: {added}", file=sys.stderr)
-                            collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir(), extend=True)
-                        _refresh_inventory(s.root)
-                elif not report_only:
-                    sweeps = run_study(s, work, scheduler=scheduler, workers=workers, only=names)
-                    for n in names:
-                        collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
-                    _refresh_inventory(s.root)
-                for n, why in stale_runs(s, only=names):
-                    try:  # only seeds added: the stored runs stay, the new seeds run alone
-                        more = any(seeds_to_add(s, n)[0].values())
-                    except (ValueError, OSError):
-                        more = False
-                    print(f"{s.name}/{n}: {why}: run `wmnsim reproduce {s.name} --experiments {n}"
-                          + (" --add-seeds`, the file only adds seeds" if more else "`")
-                          + (" (a failed check)" if check else " (warning)"), file=sys.stderr)
-                    if check:
-                        status = max(status, EXIT_OUTSIDE)
-                code = render(s, s.data_dir(), s.doc, os.path.dirname(s.doc), check=check, plot=not no_plot)
-                if code != 0:
-                    print(f"{s.name}: " + ("the doc differs from what its stored runs give (run `wmnsim reproduce "
-                                           f"{s.name} --report-only` and commit)" if check and code == 3 else
-                                           f"the report failed (exit {code})"), file=sys.stderr)
-                    status = max(status, EXIT_OUTSIDE if check and code == 3 else EXIT_INTERNAL)
-        print(f"wmnsim reproduce {study}{' --quick' if quick else ''}: {time.monotonic() - start:.0f} s",
-              file=sys.stderr)
-        return status
+                        print(f"{s.name}: " + ("the doc differs from what its stored runs give (run `wmnsim reproduce "
+                                               f"{s.name} --report-only` and commit)" if check and code == 3 else
+                                               f"the report failed (exit {code})"), file=sys.stderr)
+                        status = max(status, EXIT_OUTSIDE if check and code == 3 else EXIT_INTERNAL)
+            print(f"wmnsim reproduce {study}{' --quick' if quick else ''}: {time.monotonic() - start:.0f} s",
+                  file=sys.stderr)
+            return status
     except ScenarioError as e:
         print(str(e), file=sys.stderr)
         return EXIT_INVALID

@@ -350,34 +350,45 @@ def attempt_overlaps(events: "pandas.DataFrame") -> "pandas.DataFrame":
         nav_by[str(node)] = (part["time_ps"].to_numpy(np.int64),
                              np.maximum.accumulate(part["end_ps"].to_numpy(np.int64)))
     propagation_ps = 10_000_000
+    attempts = list(_attempts(events))
+    # Each attempt's frame, read by position once for all (a label lookup per attempt took most
+    # of the time on a trace of 10^5 records).
+    at = events.index.get_indexer([a[4] for a in attempts])
+    starts_of = events["time_ps"].iloc[at].to_numpy(np.int64)
+    ends_of = events["end_ps"].iloc[at].to_numpy(np.int64)
+    receivers = [str(p) for p in events["peer"].iloc[at]]
+    # The other nodes met: for each traced sender, its last frame begun before each attempt's end,
+    # still on the air after the attempt's start (a radio's frames do not overlap one another).
+    met: List[List[str]] = [[] for _ in attempts]
+    for other, (starts, ends) in tx.items():
+        i = np.searchsorted(starts, ends_of, side="left") - 1
+        on_air = (i >= 0) & (ends[np.maximum(i, 0)] > starts_of) if len(starts) else np.zeros(len(attempts), bool)
+        for a in np.flatnonzero(on_air):
+            if attempts[a][0] != other:
+                met[a].append(other)
+    # The receivers' records by (receiver, transmitter), as arrays and lists read by position.
+    records = {key: (part["start_ps"].to_numpy(np.int64), part["kind"].astype(str).tolist(),
+                     [None if pd.isna(c) else str(c) for c in part["cause"]],
+                     [None if pd.isna(c) else str(c) for c in part["interferer"]])
+               for key, part in rx_by.items()}
     counts: dict = {}
-    for node, frame, window, failed, label in _attempts(events):
-        start, end = int(events.at[label, "time_ps"]), int(events.at[label, "end_ps"])
-        receiver = str(events.at[label, "peer"])
-        met = []
-        for other, (starts, ends) in tx.items():
-            if other == node:
-                continue
-            i = int(np.searchsorted(starts, end, side="left")) - 1  # the other's last frame begun before our end
-            if i >= 0 and ends[i] > start:
-                met.append(other)
+    for a, (node, frame, window, failed, _) in enumerate(attempts):
+        start, end, receiver = int(starts_of[a]), int(ends_of[a]), receivers[a]
         record, cause, interferer = "none", None, None
-        part = rx_by.get((receiver, node))
-        if part is not None:
-            firsts = part["start_ps"].to_numpy(np.int64)
+        found = records.get((receiver, node))
+        if found is not None:
+            firsts, kinds, causes, interferers = found
             j = int(np.searchsorted(firsts, start, side="left"))
             if j < len(firsts) and firsts[j] <= start + propagation_ps:
-                row = part.iloc[j]
-                record = str(row["kind"])
+                record = kinds[j]
                 if record != "rx_ok":
-                    cause = None if pd.isna(row["cause"]) else str(row["cause"])
-                    interferer = None if pd.isna(row["interferer"]) else str(row["interferer"])
+                    cause, interferer = causes[j], interferers[j]
         nav = False
         if receiver in nav_by:
             times, ends_nav = nav_by[receiver]
             k = int(np.searchsorted(times, end, side="right")) - 1
             nav = bool(k >= 0 and ends_nav[k] > end)
-        key = (node, frame, window, bool(failed), (end - start) // 1_000_000, "+".join(sorted(met)) or "none",
+        key = (node, frame, window, bool(failed), (end - start) // 1_000_000, "+".join(sorted(met[a])) or "none",
                record, cause, interferer, nav)
         counts[key] = counts.get(key, 0) + 1
     rows = [dict(zip(keys, k), attempts=n) for k, n in counts.items()]

@@ -1,11 +1,14 @@
 """wmnsim reproduce (docs/reproduce.md): a study's experiments run, are stored, and its
 doc regenerates from them exactly; quick runs are checked against stored ones; bad
 input is refused with its JSON path. On a tiny study in a folder of its own."""
+import contextlib
+import importlib
 import json
 import shutil
 import subprocess
 import sys
 
+import distributed
 import pandas as pd
 import pytest
 
@@ -122,6 +125,38 @@ def test_quick_runs_are_checked_against_the_stored_ones(repo, capsys):
     capsys.readouterr()
     assert _command(repo, quick=True) == 3
     assert "flows/goodput_bps chain/B_to_GW: FAIL" in capsys.readouterr().err
+
+
+def test_one_cluster_serves_every_study_of_a_command(repo, monkeypatch):
+    """`reproduce all` reaches its cluster once, when the first study runs, and not at all for
+    the reports alone: an embedded cluster's start costs seconds of its workers' imports."""
+    shutil.copytree(repo / "scenarios" / "tiny", repo / "scenarios" / "tiny2")
+    (repo / "scenarios" / "tiny2" / "reproduction" / "study.json").write_text(json.dumps({
+        "study": "tiny2", "paper": "000", "doc": "docs/reproductions/tiny2.md", "report": "scripts/tiny2_report.py"}))
+    (repo / "docs" / "reproductions" / "tiny2.md").write_text(DOC)
+    (repo / "scripts" / "tiny2_report.py").write_text(REPORT.replace('Report("tiny"', 'Report("tiny2"'))
+    sweep_module = importlib.import_module("wmnsim.sweep")  # wmnsim.sweep is the function
+    real, reached = sweep_module.dask_client, []
+
+    @contextlib.contextmanager
+    def counted(scheduler=None, workers=None):
+        if not isinstance(scheduler, distributed.Client):  # a client handed on starts nothing
+            reached.append(scheduler)
+        with real(scheduler, workers) as client:
+            yield client
+
+    monkeypatch.setattr(sweep_module, "dask_client", counted)
+
+    def command(**kw):
+        return reproduce.run_command("all", root=str(repo), output=str(repo / "work"), scheduler=SCHEDULER,
+                                     no_plot=True, **kw)
+
+    assert command() == 0 and reached == [SCHEDULER]
+    assert [len(reproduce.load_data(s, "chain", root=repo).runs) for s in ("tiny", "tiny2")] == [2, 2]
+    reached.clear()
+    assert command(quick=True, store=True) == 0 and reached == [SCHEDULER]
+    reached.clear()
+    assert command(report_only=True, check=True) == 0 and reached == []
 
 
 def test_the_repository_doc_is_left_alone_by_quick(repo):
@@ -288,7 +323,7 @@ def _tables(folder, runs, flows):
 def test_the_quick_check_on_hand_made_tables(repo):
     """Without runs: a stated check on a metric the tables lack fails (it could never fail
     otherwise); a group undefined (NaN) in both passes, in one only fails; a topology seed
-    is a group of its own."""
+    is a group of its own, and so is each value of a parameter, null included."""
     exp = repo / "scenarios" / "tiny" / "reproduction" / "chain.json"
     exp.write_text(json.dumps({"scenario": "../chain.json", "seeds": 2, "quick": {"seeds": [1, 2], "checks": [
         {"table": "flows", "metric": "goodput_bps", "tolerance": {"relative": 0.05}},
@@ -314,6 +349,19 @@ def test_the_quick_check_on_hand_made_tables(repo):
     rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
     assert rows[("flows/delay_mean_s", "chain/1/f")]["status"] == "pass"  # NaN in both
     assert all(r["status"] == "pass" for k, r in rows.items() if k[0] != "runs/no_such_metric")
+    # A parameter a point leaves unset (null) groups with the fresh rows null there, a value with
+    # the same value; a group key the fresh tables lack matches no fresh row.
+    quick_dir = repo / "scenarios" / "tiny" / "reproduction" / "data" / "quick" / "chain"
+    with_parameter = dict(stored, **{"/mac/cw_min": [None, None, 15, 15]})
+    _tables(quick_dir, runs, with_parameter)
+    _tables(repo / "fresh" / "chain", runs, dict(with_parameter, goodput_bps=[100.0, 100.0, 900.0, 900.0]))
+    rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
+    assert rows[("flows/goodput_bps", "chain/nan/1/f")]["status"] == "pass"
+    assert rows[("flows/goodput_bps", "chain/15.0/2/f")]["status"] == "fail"
+    _tables(repo / "fresh" / "chain", runs, stored)
+    rows = {(r["metric"], r["group"]): r for r in reproduce.check_quick(study, str(repo / "fresh"))}
+    assert rows[("flows/goodput_bps", "chain/nan/1/f")]["reason"] == "no fresh run of this group"
+    _tables(quick_dir, runs, stored)
     # --experiments: only those run are compared (another experiment has no fresh runs).
     (exp.parent / "other.json").write_text(json.dumps({"scenario": "../chain.json", "seeds": 1}))
     study = reproduce.studies(repo)["tiny"]
