@@ -10,8 +10,8 @@ namespace wmnsim {
 
 namespace {
 
-using control::StarvationModelParams;
-using control::StarvationModelResult;
+using StarvationModelParams = control::StarvationModelParams;
+using StarvationModelResult = control::StarvationModelResult;
 using Json = nlohmann::ordered_json;
 
 // The channel states of Eq. (3) in the order of ChannelState.

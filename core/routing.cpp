@@ -18,9 +18,10 @@
 
 namespace wmnsim {
 
-using routing_detail::LinkGraph;
-using routing_detail::same_cost;
-using routing_detail::StaticTables;
+// Aliases, not using-declarations: those would reach the files after this one in a batch
+// of the asan build (scripts/check_unity.py).
+using LinkGraph = routing_detail::LinkGraph;
+using StaticTables = routing_detail::StaticTables;
 
 // ---- RoutingTables ------------------------------------------------------------------
 
@@ -264,7 +265,7 @@ NodeIndexColumn nearest_gateways(const RoutingInput& s, const LinkGraph& g) {
     const std::uint32_t target[] = {gw};
     const std::vector<double> d = g.distances_to(target);
     for (std::uint32_t x = 0; x < n; ++x) {
-      if (is_role(s, x, NodeRole::mesh) && d[x] < best[x] && !same_cost(d[x], best[x])) {
+      if (is_role(s, x, NodeRole::mesh) && d[x] < best[x] && !routing_detail::same_cost(d[x], best[x])) {
         best[x] = d[x];
         out.set(x, gw);
       }

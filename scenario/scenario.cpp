@@ -14,8 +14,6 @@
 
 namespace wmnsim {
 
-using namespace scenario_detail;
-
 namespace {
 
 // The longest name a folder entry can have on Linux's file systems (NAME_MAX): a
@@ -56,7 +54,7 @@ constexpr std::array<std::string_view, 11> kTimeseriesKinds{
     "weighted_intra_mesh_loss"  // bits lost after forwarding, times hops travelled (004)
 };
 
-void parse_simulation(JsonReader r, ParseContext& ctx) {
+void parse_simulation(JsonReader r, scenario_detail::ParseContext& ctx) {
   SimulationSection& sim = ctx.scenario.simulation;
   const auto duration = r.seconds("duration_s", NumberRange::positive(), Need::required, "120");
   if (duration) sim.duration = *duration;
@@ -85,7 +83,7 @@ void parse_simulation(JsonReader r, ParseContext& ctx) {
   r.finish();
 }
 
-bool is_transport_series(std::string_view kind, const ParseContext& ctx) {
+bool is_transport_series(std::string_view kind, const scenario_detail::ParseContext& ctx) {
   for (const transport::FlowSeriesKind& k : transport::series_kinds(ctx.registries.transports)) {
     if (k.name == kind) return true;
   }
@@ -95,7 +93,7 @@ bool is_transport_series(std::string_view kind, const ParseContext& ctx) {
 // The samples the requested time series will hold (an upper bound: flow kinds count
 // every flow, MAC kinds every radio and, under EDCA, every access category), against
 // kMaxTimeseriesSamples, so that no interval writes gigabytes.
-void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
+void check_timeseries_volume(const nlohmann::json& doc, scenario_detail::ParseContext& ctx) {
   const Scenario& s = ctx.scenario;
   if (s.simulation.duration <= Time::zero() || s.simulation.measurement_interval <= Time::zero()) return;
   double radios = 0.0;
@@ -134,7 +132,7 @@ void check_timeseries_volume(const nlohmann::json& doc, ParseContext& ctx) {
 // The "nodes" list of a trace output (outputs.pcap, outputs.event_trace): node ids,
 // each defined and listed once. Any node may be listed: every node has a radio or
 // a wired link (a host without one is refused), and the pcap trace writes both.
-std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx) {
+std::vector<std::size_t> parse_traced_nodes(JsonReader& r, scenario_detail::ParseContext& ctx) {
   std::vector<std::size_t> nodes;
   const nlohmann::json* list = r.array("nodes");
   if (!list) return nodes;
@@ -169,7 +167,7 @@ std::vector<std::size_t> parse_traced_nodes(JsonReader& r, ParseContext& ctx) {
 }
 
 // outputs.pcap: where a trace goes and what it holds (docs/traces.md).
-PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
+PcapOutput parse_pcap(JsonReader r, scenario_detail::ParseContext& ctx) {
   PcapOutput p;
   if (auto path = r.string("path", Need::required, "\"trace\"")) {
     if (path->empty() || path->back() == '/') {
@@ -230,7 +228,7 @@ PcapOutput parse_pcap(JsonReader r, ParseContext& ctx) {
 
 // outputs.event_trace: where the event trace goes and what it keeps (docs/traces.md
 // "Event trace").
-EventTraceOutput parse_event_trace(JsonReader r, ParseContext& ctx) {
+EventTraceOutput parse_event_trace(JsonReader r, scenario_detail::ParseContext& ctx) {
   EventTraceOutput e;
   if (auto path = r.string("path", Need::required, "\"events.bin\"")) {
     if (path->empty() || path->back() == '/') {
@@ -271,7 +269,7 @@ EventTraceOutput parse_event_trace(JsonReader r, ParseContext& ctx) {
   return e;
 }
 
-void parse_outputs(JsonReader r, ParseContext& ctx) {
+void parse_outputs(JsonReader r, scenario_detail::ParseContext& ctx) {
   Scenario& s = ctx.scenario;
   s.timeseries = {"flow_goodput"};
   if (const nlohmann::json* list = r.array("timeseries")) {
@@ -372,7 +370,7 @@ Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries)
                                   "; a scenario is one JSON object"}});
   }
   IssueSink issues;
-  ParseContext ctx{s, issues, registries};
+  scenario_detail::ParseContext ctx{s, issues, registries};
   // A compatibility preset fills in the keys the scenario leaves out before anything is
   // read (scenario/compat_preset.hpp); the document recorded (and hashed) is the one
   // given, `compat` included.
@@ -390,15 +388,15 @@ Scenario parse_scenario(const nlohmann::json& doc, const Registries& registries)
   }
   // Order matters: MAC defaults depend on the PHY standard, radios on both, and
   // everything after the nodes refers to them by id.
-  parse_phy(top.object("phy"), ctx);
-  parse_propagation(top.object("propagation"), ctx);
-  check_phy_against_propagation(effective, ctx);
-  parse_mac(top.object("mac"), ctx);
-  parse_nodes(top.array("nodes"), top.array("node_groups"), ctx);
-  parse_links(top.array("links"), ctx);
-  parse_routing(top.object("routing"), ctx);
-  parse_flows(top.array("flows", Need::required), ctx);
-  parse_controllers(top.array("controllers"), ctx);
+  scenario_detail::parse_phy(top.object("phy"), ctx);
+  scenario_detail::parse_propagation(top.object("propagation"), ctx);
+  scenario_detail::check_phy_against_propagation(effective, ctx);
+  scenario_detail::parse_mac(top.object("mac"), ctx);
+  scenario_detail::parse_nodes(top.array("nodes"), top.array("node_groups"), ctx);
+  scenario_detail::parse_links(top.array("links"), ctx);
+  scenario_detail::parse_routing(top.object("routing"), ctx);
+  scenario_detail::parse_flows(top.array("flows", Need::required), ctx);
+  scenario_detail::parse_controllers(top.array("controllers"), ctx);
   parse_outputs(top.object("outputs"), ctx);
   check_timeseries_volume(doc, ctx);
   top.finish();

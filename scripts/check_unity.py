@@ -31,7 +31,9 @@ file and line, on:
 The libraries keep plain anonymous namespaces, whose names must then differ between
 the files of one library (one CMake target, batched together): the check fails on a
 name (not a `using` alias) that two files of a library folder define in their
-anonymous namespaces or as `static` at namespace scope, naming both files.
+anonymous namespaces or as `static` at namespace scope, naming both files, and on a
+`using namespace` directive or a `using n::name;` declaration at namespace scope (it
+would reach the files after it in the batch; block scope is fine).
 
     python3 scripts/check_unity.py [ROOT]
 """
@@ -319,12 +321,15 @@ def declared_name(toks: list[tuple[int, str]], i: int) -> tuple[str | None, bool
     return name, static, i
 
 
-def file_local_names(path: pathlib.Path) -> dict[str, int]:
+def file_local_names(path: pathlib.Path, usings: list[tuple[int, str]] | None = None) -> dict[str, int]:
     """The names a source file declares in its anonymous namespaces (first level) or as
-    `static` at namespace scope, each with the line of its first declaration."""
+    `static` at namespace scope, each with the line of its first declaration; the
+    namespace-scope `using` directives and declarations (not aliases) are added to
+    ``usings`` as (line, text)."""
     code, _ = blank(path.read_text(encoding="utf-8"))
     toks = tokens(code)
     names: dict[str, int] = {}
+    usings = [] if usings is None else usings
     stack = ["named"]
     i = 0
     while i < len(toks):
@@ -350,6 +355,15 @@ def file_local_names(path: pathlib.Path) -> dict[str, int]:
                 stack.append("anonymous" if j == i + 1 or stack[-1] == "anonymous" else "named")
                 i = j + 1
                 continue
+        if tok == "using":
+            # `using namespace n;` or `using n::f;` at namespace scope (named or anonymous:
+            # a batch's files share one anonymous namespace) reaches the files after it in a
+            # batch, where an unqualified call may then find another overload. Not an alias
+            # (`using T = ...;`): two of one name fail to compile, which is not silent.
+            j = statement_end(toks, i)
+            words = [t for _, t in toks[i:j]]
+            if words[1:2] == ["namespace"] or ("::" in words and "=" not in words):
+                usings.append((number, " ".join(words[:-1] if words[-1:] == [";"] else words).replace(" :: ", "::")))
         # A declaration: the name it declares, and whether it is `static`.
         start = i
         name, static, i = declared_name(toks, i)
@@ -369,12 +383,17 @@ def check_libraries(root: pathlib.Path) -> list[str]:
         for path in sorted((root / library).rglob("*.cpp")):
             shown = path.relative_to(root).as_posix()
             problems += check_directives(blank(path.read_text(encoding="utf-8"))[1], shown)
-            for name, number in file_local_names(path).items():
+            usings: list[tuple[int, str]] = []
+            for name, number in file_local_names(path, usings).items():
                 if name in seen:
                     problems.append(f"{shown}:{number}: `{name}` is also defined in {seen[name]}: in a "
                                     f"batch of {library}/ they would clash or overload; give one another name")
                 else:
                     seen[name] = f"{shown}:{number}"
+            for number, text in usings:
+                problems.append(f"{shown}:{number}: `{text};` at namespace scope reaches the files after it "
+                                f"in a batch of {library}/; qualify the names, or put it in the functions "
+                                "that use them")
     return problems
 
 

@@ -207,3 +207,33 @@ def test_a_library_pragma_or_macro_that_outlives_its_file_fails(tmp_path):
     assert "core/a.cpp:2: `#define WMNSIM_Y` without an `#undef WMNSIM_Y`" in result.stdout
     path.write_text("#define WMNSIM_Y 1\nnamespace wmnsim {}\n#undef WMNSIM_Y\n")
     assert run(tmp_path).returncode == 0
+
+
+def test_a_library_using_at_namespace_scope_fails_and_in_a_function_or_as_an_alias_not(tmp_path):
+    (tmp_path / "tests").mkdir()
+    fine = """namespace wmnsim {
+namespace {
+using Json = nlohmann::ordered_json;
+int f() {
+  using namespace mac_column;
+  using std::swap;
+  return 1;
+}
+struct Derived : Base {
+  using Base::Base;
+};
+}  // namespace
+}  // namespace wmnsim
+"""
+    write(tmp_path, {"results/a.cpp": fine})
+    assert run(tmp_path).returncode == 0, run(tmp_path).stdout
+    for code, shown in (("using namespace scenario_detail;", "using namespace scenario_detail;"),
+                        ("using routing_detail::same_cost;", "using routing_detail::same_cost;"),
+                        ("namespace {\nusing control::StarvationModelParams;\n}  // namespace",
+                         "using control::StarvationModelParams;")):
+        write(tmp_path, {"results/b.cpp": "namespace wmnsim {\n" + code + "\n}  // namespace wmnsim\n"})
+        result = run(tmp_path)
+        assert result.returncode == 1
+        line = 3 if code.startswith("namespace {") else 2
+        assert f"results/b.cpp:{line}: `{shown}` at namespace scope reaches the files after it in a batch of " \
+               "results/" in result.stdout, result.stdout
