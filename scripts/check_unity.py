@@ -32,7 +32,7 @@ The libraries keep plain anonymous namespaces, whose names must then differ betw
 the files of one library (one CMake target, batched together): the check fails on a
 name (not a `using` alias) that two files of a library folder define in their
 anonymous namespaces or as `static` at namespace scope, naming both files, and on a
-`using namespace` directive or a `using n::name;` declaration at namespace scope (it
+`using namespace` directive, a `using n::name;` declaration or a `using enum` at namespace scope (it
 would reach the files after it in the batch; block scope is fine).
 
     python3 scripts/check_unity.py [ROOT]
@@ -356,14 +356,15 @@ def file_local_names(path: pathlib.Path, usings: list[tuple[int, str]] | None = 
                 i = j + 1
                 continue
         if tok == "using":
-            # `using namespace n;` or `using n::f;` at namespace scope (named or anonymous:
+            # `using namespace n;`, `using n::f;` or `using enum E;` at namespace scope (named or anonymous:
             # a batch's files share one anonymous namespace) reaches the files after it in a
             # batch, where an unqualified call may then find another overload. Not an alias
             # (`using T = ...;`): two of one name fail to compile, which is not silent.
             j = statement_end(toks, i)
             words = [t for _, t in toks[i:j]]
-            if words[1:2] == ["namespace"] or ("::" in words and "=" not in words):
-                usings.append((number, " ".join(words[:-1] if words[-1:] == [";"] else words).replace(" :: ", "::")))
+            alias = len(words) > 2 and words[2] == "="  # `using T = ...;` (not `using n::operator==;`)
+            if words[1:2] in (["namespace"], ["enum"]) or ("::" in words and not alias):
+                usings.append((number, " ".join(code.split("\n")[number - 1].split()).rstrip(";")))
         # A declaration: the name it declares, and whether it is `static`.
         start = i
         name, static, i = declared_name(toks, i)
@@ -422,7 +423,7 @@ def main() -> int:
               "(scripts/check_unity.py, docs/testing.md \"CI's time\")")
         return 1
     print(f"test files: all code in {LOCAL}, no macro or warning setting leaks; "
-          "libraries: no file-local name defined twice in one library")
+          "libraries: no file-local name defined twice in one library, no `using` at namespace scope")
     return 0
 
 

@@ -1035,16 +1035,17 @@ def check_quick(study: Study, fresh_dir: str, only: Optional[Sequence[str]] = No
                 [c for c in ("flow_id", "node_id", "radio_id") if c in a.columns]
             # The fresh rows of a group: each key's value compared once per distinct value, not once per
             # group (a flows table has a group per flow), a comparison with a null counting as unequal.
-            equal: Dict[Tuple[str, Any], Any] = {}
+            equal: Dict[Tuple[str, type, Any], Any] = {}  # the type too: 1, 1.0 and True are one dict key
 
             def rows_with(k: str, v: Any) -> Any:
                 if k not in b.columns:
                     return np.zeros(len(b), dtype=bool)
                 if v is None or (isinstance(v, float) and math.isnan(v)):
                     return b[k].isna().to_numpy(dtype=bool)
-                if (k, v) not in equal:
-                    equal[(k, v)] = pd.array(b[k] == v, dtype="boolean").to_numpy(dtype=bool, na_value=False)
-                return equal[(k, v)]
+                key = (k, type(v), v)
+                if key not in equal:
+                    equal[key] = pd.array(b[k] == v, dtype="boolean").to_numpy(dtype=bool, na_value=False)
+                return equal[key]
 
             for group, part in a.groupby(keys if len(keys) > 1 else keys[0], sort=False, dropna=False):
                 group = group if isinstance(group, tuple) else (group,)

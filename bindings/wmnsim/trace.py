@@ -350,6 +350,8 @@ def attempt_overlaps(events: "pandas.DataFrame") -> "pandas.DataFrame":
         nav_by[str(node)] = (part["time_ps"].to_numpy(np.int64),
                              np.maximum.accumulate(part["end_ps"].to_numpy(np.int64)))
     propagation_ps = 10_000_000
+    if not events.index.is_unique:  # rows are read by position below (trace.load numbers them 0..n-1)
+        events = events.reset_index(drop=True)
     attempts = list(_attempts(events))
     # Each attempt's frame, read by position once for all (a label lookup per attempt took most
     # of the time on a trace of 10^5 records).

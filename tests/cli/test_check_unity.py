@@ -230,7 +230,10 @@ struct Derived : Base {
     for code, shown in (("using namespace scenario_detail;", "using namespace scenario_detail;"),
                         ("using routing_detail::same_cost;", "using routing_detail::same_cost;"),
                         ("namespace {\nusing control::StarvationModelParams;\n}  // namespace",
-                         "using control::StarvationModelParams;")):
+                         "using control::StarvationModelParams;"),
+                        ("using enum Kind;", "using enum Kind;"),
+                        ("using mac::operator==;", "using mac::operator==;"),
+                        ("using ::memcpy;", "using ::memcpy;")):
         write(tmp_path, {"results/b.cpp": "namespace wmnsim {\n" + code + "\n}  // namespace wmnsim\n"})
         result = run(tmp_path)
         assert result.returncode == 1

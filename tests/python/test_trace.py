@@ -517,6 +517,10 @@ def test_attempt_overlaps_names_what_each_attempt_met():
         ["A", "data", 32, False, 1000, "none", "none", None, None, False, 1],
         ["A", "data", 32, True, 1000, "C", "rx_fail", "collision", "C", False, 1],
         ["A", "data", 64, True, 1000, "none", "rx_ok", None, None, True, 1]]
+    # Whatever the frame's index: relabelled, or repeating labels (as two traces concatenated).
+    records = _overlap_records()
+    assert wtrace.attempt_overlaps(records.set_index(records.index * 7 + 3)).equals(got)
+    assert wtrace.attempt_overlaps(records.set_index(pd.Index([0] * len(records)))).equals(got)
     # The attempts and failures are attempts_by_window's.
     by_window = wtrace.attempts_by_window(_overlap_records())
     assert by_window.values.tolist() == [["A", "data", 32, 2, 1], ["A", "data", 64, 1, 1]]
