@@ -396,7 +396,7 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
     (resumable) and returns, per experiment, the SweepData of each scenario.
     ``seeds``: per experiment, per scenario path, the seeds to run instead of the
     file's (:func:`seeds_to_add`); a scenario with none is left out."""
-    from .sweep import dask_client, sweep
+    from .sweep import _prepare, dask_client
 
     import shutil
 
@@ -407,24 +407,40 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
         # version, not the commit, so a stored one could predate a model change.
         for e in experiments:
             shutil.rmtree(os.path.join(work, study.name, QUICK, e.name), ignore_errors=True)
-    out: Dict[str, Dict[str, Any]] = {}
+    # Every sweep of the study is planned and its runs handed to the cluster before the
+    # first is waited for: a study's sweeps are mostly one or two runs each, and one at a
+    # time they left the other workers idle.
+    pending: List[Tuple[Experiment, str, Any]] = []
+    for e in experiments:
+        for scenario in e.scenarios:
+            chosen = seeds.get(e.name, {}).get(scenario) if seeds is not None else e.seeds_of(scenario)
+            if seeds is not None and not chosen:
+                continue
+            base = Scenario.from_file(scenario)
+            if e.fixed:
+                base = Scenario.from_dict(base.with_overrides(e.fixed).to_dict())
+            pending.append((e, scenario, _prepare(base, e.grid, points=e.points, seeds=chosen,
+                                                  topology_seeds=e.topology_seeds,
+                                                  out_dir=_sweep_dir(work, study, e, scenario, quick),
+                                                  progress=progress, keep_results=bool(e.keep),
+                                                  _spec_source=e.path)))
+    out: Dict[str, Dict[str, Any]] = {e.name: {} for e in experiments}
+    if not any(p.todo for _, _, p in pending):  # every run stored already: no cluster needed
+        for e, scenario, p in pending:
+            out[e.name][scenario] = p.finish()
+        return out
     with dask_client(scheduler, workers) as client:
-        for e in experiments:
-            out[e.name] = {}
-            for scenario in e.scenarios:
-                chosen = seeds.get(e.name, {}).get(scenario) if seeds is not None else e.seeds_of(scenario)
-                if seeds is not None and not chosen:
-                    continue
-                base = Scenario.from_file(scenario)
-                if e.fixed:
-                    base = Scenario.from_dict(base.with_overrides(e.fixed).to_dict())
+        for _, _, p in pending:
+            p.submit(client)
+        try:
+            for e, scenario, p in pending:
                 if progress is not False:
                     print(f"{study.name}/{e.name}/{e.label(scenario)}", file=sys.stderr, flush=True)
-                out[e.name][scenario] = sweep(base, e.grid, points=e.points, seeds=chosen,
-                                              topology_seeds=e.topology_seeds,
-                                              out_dir=_sweep_dir(work, study, e, scenario, quick),
-                                              scheduler=client, progress=progress, keep_results=bool(e.keep),
-                                              _spec_source=e.path)
+                out[e.name][scenario] = p.finish()
+        except BaseException:
+            for _, _, p in pending:  # the runs still out (the finished ones stay stored)
+                p.cancel()
+            raise
     return out
 
 

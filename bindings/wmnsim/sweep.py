@@ -906,44 +906,63 @@ def sweep(
     :class:`SweepError` when runs failed (the others are stored), and
     KeyboardInterrupt on Ctrl-C (finished runs are stored)."""
     _check_workers(scheduler, workers)
-    _check_requirements()
-    if timeseries is not None:
-        try:
-            scenario = _with_timeseries(scenario, timeseries)
-        except ScenarioError as e:
-            raise e.with_source(_spec_source) from None
-    plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source, max_runs)
-    out = os.path.abspath(os.fspath(out_dir))
-    _check_out_dir(out)
-    os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
-    os.makedirs(os.path.join(out, TMP_DIR), exist_ok=True)
-    _remove_stale_tmp(out)
-    _write_metadata(out, plan)
+    pending = _prepare(scenario, grid, out_dir=out_dir, points=points, seeds=seeds, topology_seeds=topology_seeds,
+                       progress=progress, keep_results=keep_results, max_runs=max_runs, timeseries=timeseries,
+                       _spec_source=_spec_source)
+    if not pending.todo:  # every run stored already: no cluster needed
+        return pending.finish()
+    with dask_client(scheduler, workers) as client:
+        pending.submit(client)
+        return pending.finish()
 
-    todo = [r for r in plan.runs if not os.path.isdir(os.path.join(out, RUNS_DIR, r.key))]
-    line = _ProgressLine(len(plan.runs), len(plan.runs) - len(todo),
-                         progress if progress is not None else sys.stderr.isatty())
-    ran = duplicates = 0
-    failures: List[Tuple[Dict[str, Any], BaseException]] = []
-    if todo:
-        from distributed import as_completed
 
-        text = plan.scenario._text()
+class _PendingSweep:
+    """A sweep checked and planned (:func:`_prepare`), its runs then handed to a cluster
+    (``submit``) and waited for (``finish``, what :func:`sweep` returns). Apart, so that
+    ``wmnsim reproduce`` hands every sweep of a study to the cluster before it waits for
+    the first: a study's sweeps are mostly one or two runs each, which alone would leave
+    the other workers idle."""
+
+    def __init__(self, plan: Any, out: str, todo: List[Any], line: "_ProgressLine", keep_results: bool):
+        self.plan, self.out, self.todo, self.line = plan, out, todo, line
+        self.keep_results = keep_results
+        self.client: Any = None
+        self.futures: Dict[Any, Any] = {}
+
+    def submit(self, client: Any) -> None:
+        """Hands the runs not stored yet to ``client``'s cluster."""
+        if not self.todo:
+            return
+        text = self.plan.scenario._text()
         # Per invocation: a task of an interrupted sweep may still be cancelling on an
         # external scheduler, and a future with its key would come back cancelled. Two
         # attempts at one run are harmless: the atomic rename keeps the first.
-        tag = f"{_digest(out, 8)}-{uuid.uuid4().hex[:8]}"
-        with dask_client(scheduler, workers) as client:
-            futures = {}
-            for r in todo:
-                task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed,
-                        "topology_seed": r.topology_seed, "random_groups": list(r.random_groups), "scenario": text,
-                        "out_dir": out, "version": _core.__version__, "keep_results": bool(keep_results)}
-                futures[client.submit(_execute, task, key=f"wmnsim-run-{r.key}-{tag}", pure=False)] = r
+        tag = f"{_digest(self.out, 8)}-{uuid.uuid4().hex[:8]}"
+        self.client = client
+        for r in self.todo:
+            task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed,
+                    "topology_seed": r.topology_seed, "random_groups": list(r.random_groups), "scenario": text,
+                    "out_dir": self.out, "version": _core.__version__, "keep_results": self.keep_results}
+            self.futures[client.submit(_execute, task, key=f"wmnsim-run-{r.key}-{tag}", pure=False)] = r
+
+    def cancel(self) -> None:
+        """Cancels the runs handed out and not finished (finished ones stay stored)."""
+        if self.futures:
+            self.client.cancel(list(self.futures))
+
+    def finish(self) -> "SweepData":
+        """Waits for the runs handed out, then returns the sweep's runs, or raises
+        SweepError when some failed (KeyboardInterrupt: the others are cancelled)."""
+        out, line = self.out, self.line
+        ran = duplicates = 0
+        failures: List[Tuple[Dict[str, Any], BaseException]] = []
+        if self.futures:
+            from distributed import as_completed
+
             line.started()
             try:
-                for future in as_completed(list(futures)):
-                    r = futures[future]
+                for future in as_completed(list(self.futures)):
+                    r = self.futures[future]
                     if future.status != "finished":  # an error, or cancelled by the scheduler
                         error = future.exception() if future.status == "error" else \
                             RuntimeError(f"the task was {future.status}")
@@ -962,20 +981,47 @@ def sweep(
                     duplicates += status == "duplicate"
                     line.update()
             except BaseException:
-                client.cancel(list(futures))
+                self.cancel()
                 line.finish(keep=False)
                 raise
-    line.finish()
-    if failures:
-        lines = [f"{len(failures)} of {len(plan.runs)} runs failed (the others are stored in {out}; "
-                 "running the sweep again retries only the failed ones):"]
-        for run, error in failures[:MAX_LISTED_ERRORS]:
-            lines.append(f"  point {_canonical(run['overrides'])}, seed {run['seed']}"
-                         + (f", topology seed {run['topology_seed']}" if run["topology_seed"] is not None else "")
-                         + f": {type(error).__name__}: {error}")
-        raise SweepError("\n".join(lines), failures)
-    return SweepData(out, [_entry_row(r.describe()) for r in plan.runs], plan.parameters, ran, line.skipped,
-                     duplicates)
+        line.finish()
+        if failures:
+            lines = [f"{len(failures)} of {len(self.plan.runs)} runs failed (the others are stored in {out}; "
+                     "running the sweep again retries only the failed ones):"]
+            for run, error in failures[:MAX_LISTED_ERRORS]:
+                lines.append(f"  point {_canonical(run['overrides'])}, seed {run['seed']}"
+                             + (f", topology seed {run['topology_seed']}" if run["topology_seed"] is not None else "")
+                             + f": {type(error).__name__}: {error}")
+            raise SweepError("\n".join(lines), failures)
+        return SweepData(out, [_entry_row(r.describe()) for r in self.plan.runs], self.plan.parameters, ran,
+                         line.skipped, duplicates)
+
+
+def _prepare(scenario: Union[Scenario, PathLike, Mapping[str, Any]], grid: Optional[Mapping[str, Sequence[Any]]] = None,
+             *, out_dir: PathLike, points: Optional[Sequence[Mapping[str, Any]]] = None,
+             seeds: Union[int, Sequence[int]] = 1, topology_seeds: Optional[Sequence[int]] = None,
+             progress: Optional[bool] = None, keep_results: bool = False, max_runs: int = MAX_RUNS,
+             timeseries: Optional[Sequence[str]] = None, _spec_source: Optional[str] = None) -> _PendingSweep:
+    """What :func:`sweep` does before its runs go to a cluster: checks the input, plans
+    the runs, writes the sweep's folder and metadata, and finds the runs not stored yet."""
+    _check_requirements()
+    if timeseries is not None:
+        try:
+            scenario = _with_timeseries(scenario, timeseries)
+        except ScenarioError as e:
+            raise e.with_source(_spec_source) from None
+    plan = _plan(scenario, grid, points, seeds, topology_seeds, _spec_source, max_runs)
+    out = os.path.abspath(os.fspath(out_dir))
+    _check_out_dir(out)
+    os.makedirs(os.path.join(out, RUNS_DIR), exist_ok=True)
+    os.makedirs(os.path.join(out, TMP_DIR), exist_ok=True)
+    _remove_stale_tmp(out)
+    _write_metadata(out, plan)
+
+    todo = [r for r in plan.runs if not os.path.isdir(os.path.join(out, RUNS_DIR, r.key))]
+    line = _ProgressLine(len(plan.runs), len(plan.runs) - len(todo),
+                         progress if progress is not None else sys.stderr.isatty())
+    return _PendingSweep(plan, out, todo, line, bool(keep_results))
 
 
 # ---- reading a sweep directory ----------------------------------------------------------------

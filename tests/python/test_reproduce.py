@@ -159,6 +159,27 @@ def test_one_cluster_serves_every_study_of_a_command(repo, monkeypatch):
     assert command(report_only=True, check=True) == 0 and reached == []
 
 
+def test_every_sweep_of_a_study_reaches_the_cluster_before_the_first_is_waited_for(repo, monkeypatch):
+    """A study's sweeps are mostly a run or two each: handed to the cluster one at a time,
+    they would leave the other workers idle."""
+    folder = repo / "scenarios" / "tiny"
+    shutil.copy(folder / "chain.json", folder / "chain_b.json")
+    (folder / "reproduction" / "chain.json").write_text(json.dumps({
+        "scenarios": ["../chain.json", "../chain_b.json"], "set": {"/simulation/duration_s": 1}, "seeds": 1}))
+    pending = importlib.import_module("wmnsim.sweep")._PendingSweep
+    calls = []
+    for name in ("submit", "finish"):
+        def logged(self, *args, _real=getattr(pending, name), _name=name):
+            calls.append((_name, len(self.todo)))
+            return _real(self, *args)
+        monkeypatch.setattr(pending, name, logged)
+    assert _command(repo) == 0
+    assert calls == [("submit", 1), ("submit", 1), ("finish", 1), ("finish", 1)]
+    calls.clear()
+    assert _command(repo) == 0  # stored already: nothing handed out
+    assert calls == [("finish", 0), ("finish", 0)]
+
+
 def test_the_repository_doc_is_left_alone_by_quick(repo):
     before = (repo / "docs" / "reproductions" / "tiny.md").read_text()
     assert _command(repo, quick=True, store=True) == 0
