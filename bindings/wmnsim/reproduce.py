@@ -155,6 +155,8 @@ def _load_study(root: str, path: str) -> Study:
         for i, name in enumerate(names):
             if not os.path.isfile(os.path.join(folder, f"{name}.json")):
                 issues.append(ValidationIssue(f"/experiments/{i}", f"no experiment file {name}.json in {folder}"))
+            elif name in names[:i]:  # its runs would go twice to one work folder
+                issues.append(ValidationIssue(f"/experiments/{i}", f"{name} is listed twice; remove one"))
     else:
         issues.append(ValidationIssue("/experiments", "must be a list of experiment names (files NAME.json here)"))
         names = []
@@ -396,10 +398,11 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
     (resumable) and returns, per experiment, the SweepData of each scenario.
     ``seeds``: per experiment, per scenario path, the seeds to run instead of the
     file's (:func:`seeds_to_add`); a scenario with none is left out."""
-    from .sweep import _prepare, dask_client
+    from .sweep import _check_workers, _prepare, dask_client
 
     import shutil
 
+    _check_workers(scheduler, workers)
     names = [n for n in study.experiments if only is None or n in only]
     experiments = [load_experiment(study.experiment_path(n), quick) for n in names]
     if quick:
@@ -425,21 +428,28 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
                                                   progress=progress, keep_results=bool(e.keep),
                                                   _spec_source=e.path)))
     out: Dict[str, Dict[str, Any]] = {e.name: {} for e in experiments}
-    if not any(p.todo for _, _, p in pending):  # every run stored already: no cluster needed
+
+    def finish_all() -> None:
         for e, scenario, p in pending:
+            if progress is not False:
+                print(f"{study.name}/{e.name}/{e.label(scenario)}", file=sys.stderr, flush=True)
             out[e.name][scenario] = p.finish()
+
+    if not any(p.todo for _, _, p in pending):  # every run stored already: no cluster needed
+        finish_all()
         return out
     with dask_client(scheduler, workers) as client:
-        for _, _, p in pending:
-            p.submit(client)
         try:
-            for e, scenario, p in pending:
-                if progress is not False:
-                    print(f"{study.name}/{e.name}/{e.label(scenario)}", file=sys.stderr, flush=True)
-                out[e.name][scenario] = p.finish()
+            for _, _, p in pending:
+                p.submit(client)
+            finish_all()
         except BaseException:
-            for _, _, p in pending:  # the runs still out (the finished ones stay stored)
-                p.cancel()
+            # The runs still out, in one call (the finished ones stay stored); a cluster
+            # already gone must not hide why the study stopped.
+            try:
+                client.cancel([f for _, _, p in pending for f in p.futures])
+            except Exception:  # noqa: BLE001
+                pass
             raise
     return out
 

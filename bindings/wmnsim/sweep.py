@@ -763,6 +763,7 @@ class _ProgressLine:
         self.total, self.skipped, self.enabled = total, skipped, enabled
         self.failed, self.closed = 0, False
         self.bar: Any = None
+        self.submitted_at: Optional[float] = None  # time.time() when the runs went to the cluster
 
     def _postfix(self) -> str:
         return f"{self.skipped} skipped" + (f", {self.failed} failed" if self.failed else "")
@@ -777,6 +778,8 @@ class _ProgressLine:
         # inflate it. dynamic_ncols: the bar follows the terminal's width.
         self.bar = tqdm(total=self.total, initial=self.skipped, desc="[sweep]", unit="run", file=sys.stderr,
                         dynamic_ncols=True, postfix=self._postfix())
+        if self.submitted_at is not None:  # runs handed out before the bar opened (wmnsim reproduce)
+            self.bar.start_t = min(self.bar.start_t, self.submitted_at)
 
     def update(self, failed: bool = False) -> None:
         self.failed += int(failed)
@@ -939,6 +942,7 @@ class _PendingSweep:
         # attempts at one run are harmless: the atomic rename keeps the first.
         tag = f"{_digest(self.out, 8)}-{uuid.uuid4().hex[:8]}"
         self.client = client
+        self.line.submitted_at = time.time()  # the bar's clock, when it opens later (finish)
         for r in self.todo:
             task = {"key": r.key, "point_key": r.point_key, "overrides": r.overrides, "seed": r.seed,
                     "topology_seed": r.topology_seed, "random_groups": list(r.random_groups), "scenario": text,
@@ -985,6 +989,7 @@ class _PendingSweep:
                 line.finish(keep=False)
                 raise
         line.finish()
+        self.futures = {}  # counted: the cluster may forget their results
         if failures:
             lines = [f"{len(failures)} of {len(self.plan.runs)} runs failed (the others are stored in {out}; "
                      "running the sweep again retries only the failed ones):"]

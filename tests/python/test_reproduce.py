@@ -180,6 +180,32 @@ def test_every_sweep_of_a_study_reaches_the_cluster_before_the_first_is_waited_f
     assert calls == [("finish", 0), ("finish", 0)]
 
 
+def test_a_study_stopped_while_waiting_cancels_the_runs_of_every_sweep(repo, monkeypatch, capsys):
+    folder = repo / "scenarios" / "tiny"
+    shutil.copy(folder / "chain.json", folder / "chain_b.json")
+    (folder / "reproduction" / "chain.json").write_text(json.dumps({
+        "scenarios": ["../chain.json", "../chain_b.json"], "set": {"/simulation/duration_s": 1}, "seeds": 1}))
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module("wmnsim.sweep")._PendingSweep, "finish", interrupted)
+    cancelled = []
+    real = distributed.Client.cancel
+    monkeypatch.setattr(distributed.Client, "cancel",
+                        lambda self, futures, *a, **k: (cancelled.append(len(futures)), real(self, futures, *a, **k)))
+    assert _command(repo) == 130
+    assert cancelled == [2]  # both sweeps' runs, in one call
+    assert "interrupted: finished runs are kept" in capsys.readouterr().err
+
+
+def test_a_study_listing_an_experiment_twice_is_refused(repo):
+    study = repo / "scenarios" / "tiny" / "reproduction" / "study.json"
+    study.write_text(json.dumps(dict(json.loads(study.read_text()), experiments=["chain", "chain"])))
+    with pytest.raises(wmnsim.ScenarioError, match="/experiments/1.*chain is listed twice"):
+        reproduce.studies(repo)
+
+
 def test_the_repository_doc_is_left_alone_by_quick(repo):
     before = (repo / "docs" / "reproductions" / "tiny.md").read_text()
     assert _command(repo, quick=True, store=True) == 0
