@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import ScenarioError, ValidationIssue
 from .scenario import Scenario
@@ -393,11 +393,14 @@ def _sweep_dir(work: str, study: Study, experiment: Experiment, scenario: str, q
 
 def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = None, workers: Optional[int] = None,
               progress: Optional[bool] = None, only: Optional[Sequence[str]] = None,
-              seeds: Optional[Mapping[str, Mapping[str, Sequence[int]]]] = None) -> Dict[str, Dict[str, Any]]:
+              seeds: Optional[Mapping[str, Mapping[str, Sequence[int]]]] = None,
+              _client: Optional[Callable[[], Any]] = None) -> Dict[str, Dict[str, Any]]:
     """Runs every experiment of ``study`` (or those in ``only``) into ``work``
     (resumable) and returns, per experiment, the SweepData of each scenario.
     ``seeds``: per experiment, per scenario path, the seeds to run instead of the
-    file's (:func:`seeds_to_add`); a scenario with none is left out."""
+    file's (:func:`seeds_to_add`); a scenario with none is left out. ``_client``
+    (the command line's): gives the client to run on, called only when a run is
+    not stored, in place of ``scheduler`` and ``workers``."""
     from .sweep import _check_workers, _prepare, dask_client
 
     import shutil
@@ -438,7 +441,7 @@ def run_study(study: Study, work: str, quick: bool = False, scheduler: Any = Non
     if not any(p.todo for _, _, p in pending):  # every run stored already: no cluster needed
         finish_all()
         return out
-    with dask_client(scheduler, workers) as client:
+    with (contextlib.nullcontext(_client()) if _client is not None else dask_client(scheduler, workers)) as client:
         try:
             for _, _, p in pending:
                 p.submit(client)
@@ -1252,7 +1255,7 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                 if quick:
                     fresh = os.path.join(work, s.name, QUICK, DATA)
                     if not report_only:
-                        sweeps = run_study(s, work, quick=True, scheduler=cluster(), only=names)
+                        sweeps = run_study(s, work, quick=True, only=names, _client=cluster)
                         target = s.data_dir(quick=True) if store else fresh
                         for n in names:
                             collect(s, load_experiment(s.experiment_path(n), True), sweeps[n], target)
@@ -1285,7 +1288,7 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                             if n not in todo:
                                 print(f"{s.name}/{n}: every seed of the file is stored already", file=sys.stderr)
                         if todo:
-                            sweeps = run_study(s, work, scheduler=cluster(), only=todo,
+                            sweeps = run_study(s, work, only=todo, _client=cluster,
                                                seeds={n: plans[(s.name, n)][0] for n in todo})
                             for n in todo:
                                 # A run key names no commit: runs left in the work folder by
@@ -1303,7 +1306,7 @@ def _run_command(study: str, quick: bool, scheduler: Optional[str], workers: Opt
                                 collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir(), extend=True)
                             _refresh_inventory(s.root)
                     elif not report_only:
-                        sweeps = run_study(s, work, scheduler=cluster(), only=names)
+                        sweeps = run_study(s, work, only=names, _client=cluster)
                         for n in names:
                             collect(s, load_experiment(s.experiment_path(n)), sweeps[n], s.data_dir())
                         _refresh_inventory(s.root)

@@ -129,7 +129,8 @@ def test_quick_runs_are_checked_against_the_stored_ones(repo, capsys):
 
 def test_one_cluster_serves_every_study_of_a_command(repo, monkeypatch):
     """`reproduce all` reaches its cluster once, when the first study runs, and not at all for
-    the reports alone: an embedded cluster's start costs seconds of its workers' imports."""
+    the reports alone nor when every run is stored in the work folder already: an embedded
+    cluster's start costs seconds of its workers' imports."""
     shutil.copytree(repo / "scenarios" / "tiny", repo / "scenarios" / "tiny2")
     (repo / "scenarios" / "tiny2" / "reproduction" / "study.json").write_text(json.dumps({
         "study": "tiny2", "paper": "000", "doc": "docs/reproductions/tiny2.md", "report": "scripts/tiny2_report.py"}))
@@ -154,6 +155,7 @@ def test_one_cluster_serves_every_study_of_a_command(repo, monkeypatch):
     assert command() == 0 and reached == [SCHEDULER]
     assert [len(reproduce.load_data(s, "chain", root=repo).runs) for s in ("tiny", "tiny2")] == [2, 2]
     reached.clear()
+    assert command() == 0 and reached == []  # the work folder holds every run: nothing to hand out
     assert command(quick=True, store=True) == 0 and reached == [SCHEDULER]
     reached.clear()
     assert command(report_only=True, check=True) == 0 and reached == []
