@@ -22,6 +22,7 @@ enum class ReceptionModel { sinr, threshold, ns2 };
 
 enum class ErrorEvaluation { bounded, exact };
 enum class FaintSignals { intervals, events };
+enum class DsssProcessingGain { chip_rate, ns3 };
 
 struct ReceptionSection {
   ReceptionModel model = ReceptionModel::sinr;
@@ -50,6 +51,9 @@ struct ReceptionSection {
   // sinr: signals below the sensitivity as time intervals the radio sums when it
   // needs them ("intervals", default) or as events ("events"); same outcomes.
   FaintSignals faint_signals = FaintSignals::intervals;
+  // sinr: the bandwidth the DSSS/CCK error models read the SINR over: "chip_rate"
+  // (default, 11 MHz) or "ns3" (22 MHz, ns-3's DsssErrorRateModel; docs/phy.md).
+  DsssProcessingGain dsss_processing_gain = DsssProcessingGain::chip_rate;
 };
 
 struct AutoRateSection {
@@ -97,6 +101,8 @@ inline constexpr std::array<EnumName<phy::PreambleDetection>, 2> kPreambleDetect
     {{"arrival", phy::PreambleDetection::at_arrival}, {"window", phy::PreambleDetection::window}}};
 inline constexpr std::array<EnumName<FaintSignals>, 2> kFaintSignals{
     {{"intervals", FaintSignals::intervals}, {"events", FaintSignals::events}}};
+inline constexpr std::array<EnumName<DsssProcessingGain>, 2> kDsssProcessingGains{
+    {{"chip_rate", DsssProcessingGain::chip_rate}, {"ns3", DsssProcessingGain::ns3}}};
 constexpr std::string_view to_string(PhyStandard v) { return enum_name(names(kPhyStandards), v); }
 
 enum class PropagationModel { log_distance, two_ray, friis, range };

@@ -358,6 +358,10 @@ bool Radio::decide_reception(double u) {
   };
   const Time header_time = l.payload_start - l.header_start, payload_time = payload_end - l.payload_start;
   const double signal = l.power.mw();
+  // The SINR as the error models read it (ReceptionConfig::dsss_sinr_gain): a DSSS
+  // frame's header and payload are both DSSS. A product by 1 or 2 is exact and
+  // monotone, so the bounds below stay bounds. min_sinr stays the SINR on the air.
+  const double gain = l.frame.mcs->family == PhyFamily::Dsss ? reception_.dsss_sinr_gain : 1.0;
   if (!stretches_.empty() && !wants_min_sinr()) {
     // Bounds without the chunks. No chunk has more interference than the most
     // (non-faint) interference of any stretch plus every faint signal that
@@ -372,8 +376,8 @@ bool Radio::decide_reception(double u) {
     const Time now = scheduler_.now();
     double faint = 0.0;
     for (const Faint& x : faint_) faint += x.mw * static_cast<double>(x.start < now);
-    const double floor = signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint));
-    const double at_most = signal / (noise_.mw() + std::max(0.0, most->interference_mw));
+    const double floor = gain * (signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint)));
+    const double at_most = gain * (signal / (noise_.mw() + std::max(0.0, most->interference_mw)));
     const FrameBounds bounds{l.header_mcs,
                              header_time,
                              overlap(most->from, most->to, l.header_start, l.payload_start),
@@ -401,6 +405,7 @@ bool Radio::decide_reception(double u) {
     if (payload > Time() && sinr < worst[1].worst_sinr) worst[1].worst_sinr = sinr, worst[1].worst_duration = payload;
   });
   for (WorstChunk& w : worst) {
+    w.worst_sinr *= gain;  // infinity stays infinity
     w.sinr_floor = w.worst_sinr;
     if (w.worst_duration == Time()) w.duration = Time();  // no bits of this part (or none at all)
   }
@@ -410,8 +415,8 @@ bool Radio::decide_reception(double u) {
   for_each_chunk([&](Time a, Time b, double sinr) {
     const Time header = overlap(a, b, l.header_start, l.payload_start);
     const Time payload = overlap(a, b, l.payload_start, payload_end);
-    if (header > Time()) success_.add(*l.header_mcs, sinr, header);
-    if (payload > Time()) success_.add(*l.frame.mcs, sinr, payload);
+    if (header > Time()) success_.add(*l.header_mcs, gain * sinr, header);
+    if (payload > Time()) success_.add(*l.frame.mcs, gain * sinr, payload);
   });
   return success_.survives(u);
 }

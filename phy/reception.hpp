@@ -81,6 +81,14 @@ struct ReceptionConfig {
   // each start and end is delivered as an event, like any other signal. Both give
   // the same receptions and outcomes (docs/phy.md "Faint signals").
   bool faint_signal_events = false;
+  // sinr: what the DSSS and CCK error models multiply the SINR by before reading it
+  // as the chip-rate SINR their formulas take (error_model.cpp: Eb/N0 = 11 SINR at
+  // 1 Mbit/s). 1 (default, "chip_rate"): the SINR is read as stated, noise over the
+  // 11 MHz chip rate, interference despread by the code's 10.4 dB processing gain.
+  // 2 ("ns3"): as ns-3's DsssErrorRateModel reads it, over 22 MHz (Eb/N0 = 22 SINR
+  // at 1 Mbit/s). OFDM frames are read as stated either way. The preamble detection,
+  // the capture margin and the worst SINR reported to the MAC are not scaled.
+  double dsss_sinr_gain = 1.0;
 };
 
 // What a signal from one radio can do at another, fixed per pair when the

@@ -60,6 +60,7 @@ ReceptionConfig reception_for(const Scenario& scenario) {
   if (phy.reception.preamble_detection_snr_db) rc.preamble_detection_snr = Db(*phy.reception.preamble_detection_snr_db);
   rc.preamble_detection = phy.reception.preamble_detection;
   rc.preamble_detection_window = phy.reception.preamble_detection_window;
+  rc.dsss_sinr_gain = phy.reception.dsss_processing_gain == DsssProcessingGain::ns3 ? 2.0 : 1.0;
   return rc;
 }
 
@@ -318,12 +319,22 @@ PhyNetwork build_phy(Simulation& sim, const Scenario& scenario, std::size_t max_
   return net;
 }
 
+namespace {
+
+// A link's SNR as the error models read it at the profile's rates (ReceptionConfig::dsss_sinr_gain),
+// so that "auto" rates and the usable-link rule judge links as the receptions will.
+double error_model_snr(const PhyNetwork& net, Db snr) {
+  return (net.profile.family == PhyFamily::Dsss ? net.medium->reception().dsss_sinr_gain : 1.0) * snr.linear();
+}
+
+}  // namespace
+
 const Mcs* link_data_rate(const PhyNetwork& net, RadioId from, RadioId to) {
   const Link* l = net.medium->link(from, to);
   if (l == nullptr || !l->reach.decodable) return nullptr;
   if (net.fixed_data_rate != nullptr) return net.fixed_data_rate;
   const Db snr = net.medium->power_dbm(from, *l) - net.medium->reception().noise;
-  const auto best = select_mcs(net.profile.rates, snr.linear(), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
+  const auto best = select_mcs(net.profile.rates, error_model_snr(net, snr), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
                                net.auto_rate.max_fer);
   if (!best) return nullptr;
   return find_mcs(net.profile.family, best->rate_bps);
@@ -336,7 +347,7 @@ const Mcs* usable_link_rate(const PhyNetwork& net, RadioId from, RadioId to) {
     return rate;
   }
   const Db snr = net.medium->power_dbm(from, *net.medium->link(from, to)) - net.medium->reception().noise;
-  return meets_per_target(*rate, snr.linear(), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
+  return meets_per_target(*rate, error_model_snr(net, snr), static_cast<std::uint32_t>(net.auto_rate.reference_bytes),
                           net.auto_rate.max_fer)
              ? rate
              : nullptr;

@@ -290,6 +290,8 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     rec.signal_floor_dbm = power_dbm(rx, "signal_floor_dbm");
     rec.error_evaluation = rx.choice_or("error_evaluation", ErrorEvaluation::bounded, names(kErrorEvaluations));
     rec.faint_signals = rx.choice_or("faint_signals", FaintSignals::intervals, names(kFaintSignals));
+    rec.dsss_processing_gain =
+        rx.choice_or("dsss_processing_gain", DsssProcessingGain::chip_rate, names(kDsssProcessingGains));
     if (!phy.data_rate_bps && rx.has("model") && rec.model != ReceptionModel::sinr) {
       ctx.issues.add(r.path_of("data_rate_bps"),
                      "\"auto\" picks rates from frame error rates at the link's SINR; it needs "
@@ -317,6 +319,7 @@ void parse_phy(JsonReader r, ParseContext& ctx) {
     const std::pair<const char*, const char*> sinr_only[] = {
         {"error_evaluation", "frame error draws"},
         {"faint_signals", "signals below the sensitivity"},
+        {"dsss_processing_gain", "the SINR the DSSS error models read"},
         {"preamble_detection", "when a preamble is judged by its SINR"},
         {"preamble_detection_window_us", "when a preamble is judged by its SINR"}};
     for (const auto& [key, what] : sinr_only) {
@@ -431,7 +434,7 @@ void check_phy_against_propagation(const nlohmann::json& doc, ParseContext& ctx)
   }
   for (const char* key :
        {"rx_sensitivity_dbm", "cs_threshold_dbm", "signal_floor_dbm", "preamble_detection_snr_db", "preamble_detection",
-        "preamble_detection_window_us", "error_evaluation", "faint_signals"}) {
+        "preamble_detection_window_us", "error_evaluation", "faint_signals", "dsss_processing_gain"}) {
     if (find_key_path(doc, {"phy", "reception", key}) != nullptr) {
       ctx.issues.add(std::string("/phy/reception/") + key,
                      std::string("\"") + key +
