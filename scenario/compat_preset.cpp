@@ -127,6 +127,13 @@ std::vector<CompatSetting> make_ns3_settings() {
        [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_noise_dbm(doc)); },
        "k T B (290 K) + 7 dB: -93.55 (802.11b, 22 MHz), -93.97 (20 MHz) (sinr reception only)",
        "ns3::WifiPhy::RxNoiseFigure", "7 dB", "none"},
+      // ns-3's DSSS error model reads that SINR over 22 MHz (Eb/N0 = 22 SINR at 1 Mbit/s,
+      // DsssErrorRateModel), wmnsim's over the 11 MHz chip rate (docs/phy.md).
+      {"/phy/reception/dsss_processing_gain", sinr_only("ns3"), "\"ns3\" (sinr reception only)",
+       "ns3::DsssErrorRateModel (behaviour, no attribute)",
+       "the DSSS and CCK error rates read the SINR over 22 MHz: Eb/N0 = 22 SINR at 1 Mbit/s",
+       "none; the 11-chip Barker code (802.11-2012 clause 16) despreads by 11, 10.4 dB: "
+       "`\"chip_rate\"`, Eb/N0 = 11 SINR at 1 Mbit/s"},
       // TCP, for each flow whose transport is tcp (docs/transport.md)
       {"/flows/*/tcp/delayed_ack", tcp(true), "true", "ns3::TcpSocket::DelAckCount, DelAckTimeout", "2, 200 ms",
        "an ACK for at least every second full-sized segment, within 500 ms (RFC 1122 4.2.3.2, RFC 5681 4.2)"},

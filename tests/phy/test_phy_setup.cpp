@@ -314,6 +314,35 @@ TEST(PhySetup, AutoRatePicksFasterRatesOnStrongerLinks) {
   EXPECT_GT(checked, 100);
 }
 
+TEST(PhySetup, AutoRateReadsADsssLinksSnrAsTheReceptionsWill) {
+  // 004's mesh on 802.11b: under "ns3" the DSSS error models read the SNR doubled,
+  // so "auto" picks each link's rate at the doubled SNR (faster on some links).
+  Scenario s = load("fu2009/mesh40_4gw.json");
+  s.phy.standard = PhyStandard::dot11b;
+  s.phy.basic_rate_bps = 1e6;
+  Simulation sim_chip(1), sim_ns3(1);
+  const PhyNetwork chip = build_phy(sim_chip, s);
+  s.phy.reception.dsss_processing_gain = DsssProcessingGain::ns3;
+  const PhyNetwork ns3 = build_phy(sim_ns3, s);
+  ASSERT_EQ(chip.profile.family, PhyFamily::Dsss);
+  const auto rate = [](const Mcs* m) { return m == nullptr ? 0 : m->rate_bps; };
+  const auto picked = [&](double snr_linear) { return select_mcs(chip.profile.rates, snr_linear); };
+  int links = 0, faster = 0;
+  for (RadioId a = 0; a < chip.medium->radio_count(); ++a) {
+    for (const Link& l : chip.medium->neighbours(a)) {
+      if (!l.reach.decodable) continue;
+      const double snr = (chip.medium->power_dbm(a, l) - chip.medium->reception().noise).linear();
+      const auto at = [&](double x) { return picked(x) ? picked(x)->rate_bps : 0; };
+      EXPECT_EQ(rate(link_data_rate(chip, a, l.to)), at(snr));
+      EXPECT_EQ(rate(link_data_rate(ns3, a, l.to)), at(2.0 * snr));
+      faster += rate(link_data_rate(ns3, a, l.to)) > rate(link_data_rate(chip, a, l.to));
+      ++links;
+    }
+  }
+  EXPECT_GT(links, 100);
+  EXPECT_GT(faster, 0);
+}
+
 TEST(PhySetup, SignalFloorSetsWhoHearsAFrame) {
   Scenario s = load("fu2009/mesh40_4gw.json");
   s.propagation.shadowing.sigma_db = 0;

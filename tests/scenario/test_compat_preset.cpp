@@ -51,6 +51,7 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(out["phy"]["reception"]["rx_sensitivity_dbm"], -82);
   EXPECT_DOUBLE_EQ(out["phy"]["noise_dbm"].get<double>(), -93.55);  // kTB over 22 MHz + 7 dB
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection"], "window");
+  EXPECT_EQ(out["phy"]["reception"]["dsss_processing_gain"], "ns3");  // DsssErrorRateModel's 22 MHz
   // YansWifiChannel's cut: RxSensitivity -101 dBm per 20 MHz, a DSSS PPDU 22 MHz wide.
   EXPECT_DOUBLE_EQ(out["phy"]["reception"]["signal_floor_dbm"].get<double>(), -100.59);
   json g = with_compat(minimal_scenario());
@@ -59,6 +60,7 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   const Scenario s = parse_scenario(with_compat(minimal_scenario()));
   EXPECT_EQ(s.phy.reception.preamble_detection, phy::PreambleDetection::window);
   EXPECT_EQ(s.phy.reception.preamble_detection_window, Time::us(4));
+  EXPECT_EQ(s.phy.reception.dsss_processing_gain, DsssProcessingGain::ns3);
   ASSERT_TRUE(s.phy.reception.signal_floor_dbm.has_value());
   EXPECT_DOUBLE_EQ(*s.phy.reception.signal_floor_dbm, -100.59);
 }
@@ -68,7 +70,8 @@ TEST(CompatPreset, ExplicitKeysWin) {
   d["mac"] = {{"queue_lifetime_s", "none"}, {"short_retry_limit", 4}, {"queue", {{"capacity_bytes", 30000}}}};
   d["flows"][0]["tcp"] = {{"delayed_ack", false}, {"min_rto_s", 0.2}};
   d["flows"][0]["payload_bytes"] = 1000;
-  d["phy"] = {{"noise_dbm", -90}, {"reception", {{"preamble_detection_snr_db", 2}}}};
+  d["phy"] = {{"noise_dbm", -90},
+              {"reception", {{"preamble_detection_snr_db", 2}, {"dsss_processing_gain", "chip_rate"}}}};
   const json out = apply_compat_preset(d);
   EXPECT_EQ(out["mac"]["queue_lifetime_s"], "none");
   EXPECT_EQ(out["mac"]["short_retry_limit"], 4);
@@ -80,6 +83,7 @@ TEST(CompatPreset, ExplicitKeysWin) {
   EXPECT_EQ(out["flows"][0]["tcp"]["window_packets"], 131);  // 131072 / 1000
   EXPECT_EQ(out["phy"]["noise_dbm"], -90);
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection_snr_db"], 2);
+  EXPECT_EQ(out["phy"]["reception"]["dsss_processing_gain"], "chip_rate");
   EXPECT_EQ(out["phy"]["reception"]["rx_sensitivity_dbm"], -82);
 
   // Through the loader too: the MAC the radios get, and the document recorded.

@@ -200,6 +200,18 @@ const BadCase kBadCases[] = {
     {"FaintSignalsUnknown",
      [](json& d) { d["phy"] = {{"reception", {{"faint_signals", "lazy"}}}}; },
      "/phy/reception/faint_signals", "intervals"},
+    {"DsssProcessingGainWithThreshold",
+     [](json& d) { d["phy"] = {{"reception", {{"model", "threshold"}, {"dsss_processing_gain", "ns3"}}}}; },
+     "/phy/reception/dsss_processing_gain", "applies to the \"sinr\" reception model only"},
+    {"DsssProcessingGainWithRangeModel",
+     [](json& d) {
+       d["propagation"] = {{"model", "range"}};
+       d["phy"] = {{"reception", {{"dsss_processing_gain", "ns3"}}}};
+     },
+     "/phy/reception/dsss_processing_gain", "does not apply with propagation model \"range\""},
+    {"DsssProcessingGainUnknown",
+     [](json& d) { d["phy"] = {{"reception", {{"dsss_processing_gain", "22MHz"}}}}; },
+     "/phy/reception/dsss_processing_gain", "chip_rate"},
     {"FrameCaptureWithNs2",
      [](json& d) { d["phy"] = {{"reception", {{"model", "ns2"}, {"frame_capture", true}}}}; },
      "/phy/reception/frame_capture", "the \"ns2\" model already keeps the stronger frame"},
