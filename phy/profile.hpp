@@ -31,7 +31,8 @@ struct PhyProfile {
   Time sifs;               // aSIFSTime
   Time signal_extension;   // ERP-OFDM at 2.4 GHz: 6 us of silence after every frame
   // Bandwidth over which noise power is taken when forming the SINR that the error
-  // model reads (see error_model.hpp). DSSS: the 11 MHz chip rate, so SINR = Ec/N0.
+  // model reads (see error_model.hpp). DSSS: the 11 MHz chip rate, so SINR = Ec/N0
+  // (unless ReceptionConfig::dsss_sinr_gain reads it over 22 MHz, as ns-3 does).
   // OFDM: the 20 MHz channel, the NIST model's convention.
   double noise_bandwidth_hz;
   std::span<const Mcs> rates;  // increasing rate

@@ -341,6 +341,44 @@ TEST(PhySetup, AutoRateReadsADsssLinksSnrAsTheReceptionsWill) {
   }
   EXPECT_GT(links, 100);
   EXPECT_GT(faster, 0);
+
+  // At a fixed rate, the usable-link rule (routing's links) reads the SNR the same way.
+  s.phy.data_rate_bps = 11e6;
+  Simulation sim_fixed_chip(1), sim_fixed_ns3(1);
+  s.phy.reception.dsss_processing_gain = DsssProcessingGain::chip_rate;
+  const PhyNetwork fixed_chip = build_phy(sim_fixed_chip, s);
+  s.phy.reception.dsss_processing_gain = DsssProcessingGain::ns3;
+  const PhyNetwork fixed_ns3 = build_phy(sim_fixed_ns3, s);
+  const Mcs& cck11 = *find_mcs(PhyFamily::Dsss, 11'000'000);
+  int usable_chip = 0, usable_ns3 = 0;
+  for (RadioId a = 0; a < fixed_chip.medium->radio_count(); ++a) {
+    for (const Link& l : fixed_chip.medium->neighbours(a)) {
+      if (!l.reach.decodable) continue;
+      const double snr = (fixed_chip.medium->power_dbm(a, l) - fixed_chip.medium->reception().noise).linear();
+      EXPECT_EQ(usable_link_rate(fixed_chip, a, l.to) != nullptr, meets_per_target(cck11, snr));
+      EXPECT_EQ(usable_link_rate(fixed_ns3, a, l.to) != nullptr, meets_per_target(cck11, 2.0 * snr));
+      usable_chip += usable_link_rate(fixed_chip, a, l.to) != nullptr;
+      usable_ns3 += usable_link_rate(fixed_ns3, a, l.to) != nullptr;
+    }
+  }
+  EXPECT_GT(usable_ns3, usable_chip);
+}
+
+TEST(PhySetup, AutoRateOnOfdmIgnoresTheDsssReading) {
+  // 004's mesh as shipped (802.11g, OFDM rates): the same rate on every link either way.
+  Scenario s = load("fu2009/mesh40_4gw.json");
+  Simulation sim_chip(1), sim_ns3(1);
+  const PhyNetwork chip = build_phy(sim_chip, s);
+  s.phy.reception.dsss_processing_gain = DsssProcessingGain::ns3;
+  const PhyNetwork ns3 = build_phy(sim_ns3, s);
+  int links = 0;
+  for (RadioId a = 0; a < chip.medium->radio_count(); ++a) {
+    for (const Link& l : chip.medium->neighbours(a)) {
+      EXPECT_EQ(link_data_rate(ns3, a, l.to), link_data_rate(chip, a, l.to));
+      links += link_data_rate(chip, a, l.to) != nullptr;
+    }
+  }
+  EXPECT_GT(links, 100);
 }
 
 TEST(PhySetup, SignalFloorSetsWhoHearsAFrame) {

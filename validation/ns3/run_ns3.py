@@ -15,6 +15,11 @@
   run_ns3.py ablation [--seeds 1 2 3 4 5 6]
       runs the flagship under the preset with parts of it undone (each MAC departure, the TCP
       defaults, the queue) and prints the hidden flow A's goodput per variant (wmnsim only).
+  run_ns3.py spread [--seeds 1 ... 12] [SCENARIO...]
+      runs ns-3 and wmnsim under the preset for every seed (no stored results) and prints
+      per flow each one's mean and standard deviation over the seeds, the difference of the
+      means and its standard error: whether a difference the three stored seeds show
+      outlasts more of them.
   run_ns3.py compare [--seeds 1 2 3] [--variant LABEL:/pointer=value,...]... [SCENARIO...]
       runs wmnsim (default and under the preset) for the same seeds, prints the side-by-side
       table per flow and a summary per scenario (total, Jain's index of the per-flow means
@@ -416,9 +421,9 @@ def own_ack_then_data(trace: Path, node: str, until_s: float, ack_s: float, difs
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["references", "compare", "trace", "spec", "ablation"])
+    ap.add_argument("mode", choices=["references", "compare", "trace", "spec", "ablation", "spread"])
     ap.add_argument("scenarios", nargs="*", default=DEFAULT_SCENARIOS)
-    ap.add_argument("--seeds", type=int, nargs="+", help="default: 1 2 3 (ablation: 1 to 6)")
+    ap.add_argument("--seeds", type=int, nargs="+", help="default: 1 2 3 (ablation: 1 to 6, spread: 1 to 12)")
     ap.add_argument("--build", type=Path, default=REPO / "build" / "ci", help="wmnsim build (cli/wmnsim, python/)")
     ap.add_argument("--ns3-binary", type=Path, default=REPO / "build" / "ns3" / "wmnsim_ns3")
     ap.add_argument("--json", type=Path, help="compare: also write the side-by-side numbers here")
@@ -436,7 +441,7 @@ def main() -> int:
             raise SystemExit("ablation runs the flagship only; give no scenario")
         ablation(args.build / "cli" / "wmnsim", args.seeds or [1, 2, 3, 4, 5, 6])
         return 0
-    args.seeds = args.seeds or [1, 2, 3]
+    args.seeds = args.seeds or (list(range(1, 13)) if args.mode == "spread" else [1, 2, 3])
     if args.mode == "spec":
         for s in scenarios:
             sys.stdout.write(spec_for(s.path, args.seeds[0], wmnsim, s.overrides))
@@ -472,6 +477,25 @@ def main() -> int:
                         g = next(x["goodput_bps"] for x in run["flows"] if x["id"] == f["id"])
                         print(f"{f['id']:<10} {f['goodput_bps'] / 1e6:>7.3f} / {g / 1e6:<7.3f} {f['timeouts']:>4} / "
                               f"{n.get('timeouts', 0):<4} {f['retransmissions']:>6} / {n.get('fast_recoveries', 0)}")
+        return 0
+    if args.mode == "spread":
+        binary = build_ns3(args.ns3_binary)
+        cli = args.build / "cli" / "wmnsim"
+        with tempfile.TemporaryDirectory() as tmp:
+            for s in scenarios:
+                ns3_runs = [run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides)) for seed in args.seeds]
+                ours = [run_wmnsim(cli, s, seed, Path(tmp) / f"{seed}.json", compat=True) for seed in args.seeds]
+                print(f"\n{s} (seeds {args.seeds}): goodput in Mbit/s, mean (standard deviation) over the seeds")
+                print(f"{'flow':<12} {'ns-3':>16} {'wmnsim preset':>16} {'difference':>11} {'standard error':>15}")
+                for fid in [f["id"] for f in ours[0]["flows"]]:
+                    a = [next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid) / 1e6 for r in ns3_runs]
+                    b = [next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid) / 1e6 for r in ours]
+                    ma, mb = statistics.fmean(a), statistics.fmean(b)
+                    sd = (lambda v: statistics.stdev(v) if len(v) > 1 else math.nan)
+                    se = math.sqrt((sd(a) ** 2 + sd(b) ** 2) / len(a))
+                    rel = f"{(mb - ma) / ma:+.1%}" if ma else "-"
+                    print(f"{fid:<12} {ma:>7.3f} ({sd(a):.3f}) {mb:>7.3f} ({sd(b):.3f}) {rel:>11} {se:>8.3f} Mbit/s"
+                          + (f" ({abs(mb - ma) / se:.1f} se)" if se > 0 else ""))
         return 0
     if args.mode == "references":
         binary = build_ns3(args.ns3_binary)
