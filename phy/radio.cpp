@@ -27,7 +27,7 @@ void Radio::set_listener(PhyListener* listener) {
 Radio::Radio(Medium& medium, RadioId id, ContextId node, int channel, PowerDbm tx_power, const PhyProfile& profile,
              const ReceptionConfig& reception, RandomStream error_draws)
     : success_(reception.exact_error_evaluation),
-      strategy_(make_reception_strategy(reception.kind)),
+      strategy_(make_reception_strategy(reception)),
       tracks_sinr_(tracks_sinr(strategy_)),
       scheduler_(medium.simulation().scheduler()),
       channel_(channel),
@@ -344,6 +344,7 @@ void Radio::find_min_sinr() {
   for_each_chunk([&](Time, Time, double sinr) { l.min_sinr = std::min(l.min_sinr, sinr); });
 }
 
+template <bool kDsssGain>
 bool Radio::decide_reception(double u) {
   Locked& l = *locked_;
   l.evaluated = true;
@@ -358,10 +359,14 @@ bool Radio::decide_reception(double u) {
   };
   const Time header_time = l.payload_start - l.header_start, payload_time = payload_end - l.payload_start;
   const double signal = l.power.mw();
-  // The SINR as the error models read it (ReceptionConfig::dsss_sinr_gain): a DSSS
-  // frame's header and payload are both DSSS. A product by 1 or 2 is exact and
-  // monotone, so the bounds below stay bounds. min_sinr stays the SINR on the air.
-  const double gain = l.frame.mcs->family == PhyFamily::Dsss ? reception_.dsss_sinr_gain : 1.0;
+  // The SINR as the error models read it (ReceptionConfig::dsss_sinr_gain, only ever
+  // asked for a DSSS frame, whose header and payload are both DSSS). A product by 1
+  // or 2 is exact and monotone, so the bounds below stay bounds. min_sinr stays the
+  // SINR on the air. Without the gain no product is formed at all.
+  const auto read = [gain = kDsssGain ? reception_.dsss_sinr_gain : 1.0](double sinr) {
+    if constexpr (kDsssGain) return gain * sinr;
+    return sinr;
+  };
   if (!stretches_.empty() && !wants_min_sinr()) {
     // Bounds without the chunks. No chunk has more interference than the most
     // (non-faint) interference of any stretch plus every faint signal that
@@ -376,8 +381,8 @@ bool Radio::decide_reception(double u) {
     const Time now = scheduler_.now();
     double faint = 0.0;
     for (const Faint& x : faint_) faint += x.mw * static_cast<double>(x.start < now);
-    const double floor = gain * (signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint)));
-    const double at_most = gain * (signal / (noise_.mw() + std::max(0.0, most->interference_mw)));
+    const double floor = read(signal / (noise_.mw() + std::max(0.0, most->interference_mw + faint)));
+    const double at_most = read(signal / (noise_.mw() + std::max(0.0, most->interference_mw)));
     const FrameBounds bounds{l.header_mcs,
                              header_time,
                              overlap(most->from, most->to, l.header_start, l.payload_start),
@@ -405,7 +410,7 @@ bool Radio::decide_reception(double u) {
     if (payload > Time() && sinr < worst[1].worst_sinr) worst[1].worst_sinr = sinr, worst[1].worst_duration = payload;
   });
   for (WorstChunk& w : worst) {
-    w.worst_sinr *= gain;  // infinity stays infinity
+    w.worst_sinr = read(w.worst_sinr);  // infinity stays infinity
     w.sinr_floor = w.worst_sinr;
     if (w.worst_duration == Time()) w.duration = Time();  // no bits of this part (or none at all)
   }
@@ -415,8 +420,8 @@ bool Radio::decide_reception(double u) {
   for_each_chunk([&](Time a, Time b, double sinr) {
     const Time header = overlap(a, b, l.header_start, l.payload_start);
     const Time payload = overlap(a, b, l.payload_start, payload_end);
-    if (header > Time()) success_.add(*l.header_mcs, gain * sinr, header);
-    if (payload > Time()) success_.add(*l.frame.mcs, gain * sinr, payload);
+    if (header > Time()) success_.add(*l.header_mcs, read(sinr), header);
+    if (payload > Time()) success_.add(*l.frame.mcs, read(sinr), payload);
   });
   return success_.survives(u);
 }

@@ -15,6 +15,11 @@ ReceptionStrategy make_reception_strategy(ReceptionKind kind) {
   throw std::logic_error("unknown reception kind");
 }
 
+ReceptionStrategy make_reception_strategy(const ReceptionConfig& reception) {
+  if (reception.kind == ReceptionKind::sinr) return SinrReception{.dsss_gain = reception.dsss_sinr_gain != 1.0};
+  return make_reception_strategy(reception.kind);
+}
+
 LinkRules link_rules(const ReceptionConfig& reception) {
   switch (reception.kind) {
     case ReceptionKind::sinr: return {false, false, !reception.faint_signal_events};

@@ -11,9 +11,10 @@
 //  - the outcome when the locked frame ends;
 //  - clear-channel assessment on energy.
 //
-// Cost: the strategies hold no state (the radio's ReceptionConfig is theirs to read),
-// so the radio keeps them in a std::variant, dispatches with std::visit (a switch on
-// the index), and each method is inlined at the radio's call. Virtual calls there
+// Cost: the strategies hold no state but one flag of the sinr model's (the radio's
+// ReceptionConfig is theirs to read), so the radio keeps them in a 2-byte
+// std::variant, dispatches with std::visit (a switch on the index), and each
+// method is inlined at the radio's call. Virtual calls there
 // cost 1.3 % more instructions on the 3-s saturated sinr cell (cell50_saturated.json,
 // callgrind: 802.1 M against 791.4 M). The methods are templates on the radio type
 // only so that their bodies can stay here, ahead of Radio's definition (the radio
@@ -26,6 +27,7 @@
 #include <variant>
 
 #include "core/time.hpp"
+#include "phy/mcs.hpp"
 #include "phy/phy_frame.hpp"
 #include "phy/phy_listener.hpp"
 #include "phy/reception.hpp"
@@ -41,6 +43,12 @@ class SinrReception {
  public:
   // Whether a reception's SINR is recorded chunk by chunk.
   static constexpr bool kTracksSinr = true;
+  // ReceptionConfig::dsss_sinr_gain != 1 (phy.reception.dsss_processing_gain "ns3"):
+  // a DSSS frame's SINR is read over 22 MHz. Decided once, when the radio is built,
+  // so that the default reading costs a decision one test of a byte the radio's
+  // layout already holds (the gain looked up per decision cost 004's mesh 0.5 % of
+  // its instructions; docs/performance.md).
+  bool dsss_gain = false;
 
   // A signal from `tx` begins while the radio has no frame locked.
   template <class RadioT>
@@ -79,7 +87,11 @@ class SinrReception {
   template <class RadioT>
   RxOutcome outcome(RadioT& r) const {
     // PER = 1 - prod(chunk success), 802.11 frames are lost whole.
-    return r.decide_reception(r.error_draws_.uniform01()) ? RxOutcome::success : RxOutcome::error;
+    const double u = r.error_draws_.uniform01();
+    if (dsss_gain && r.locked_->frame.mcs->family == PhyFamily::Dsss) [[unlikely]] {
+      return r.template decide_reception<true>(u) ? RxOutcome::success : RxOutcome::error;
+    }
+    return r.template decide_reception<false>(u) ? RxOutcome::success : RxOutcome::error;
   }
   // Clear-channel assessment on the energy on the air, the lock apart.
   template <class RadioT>
@@ -193,6 +205,9 @@ using ReceptionStrategy = std::variant<SinrReception, ThresholdReception, Ns2Rec
 
 // The strategy of `kind` (range is threshold reception with an infinite capture ratio).
 ReceptionStrategy make_reception_strategy(ReceptionKind kind);
+// The strategy of `reception`: that of its kind, with the sinr model's dsss_gain set
+// from ReceptionConfig::dsss_sinr_gain.
+ReceptionStrategy make_reception_strategy(const ReceptionConfig& reception);
 
 // Whether `strategy` records a reception's SINR chunk by chunk (the sinr model).
 inline bool tracks_sinr(const ReceptionStrategy& strategy) {

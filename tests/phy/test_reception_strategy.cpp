@@ -19,6 +19,18 @@ TEST(ReceptionStrategy, EachKindGetsItsModel) {
   EXPECT_TRUE(std::holds_alternative<Ns2Reception>(make_reception_strategy(ReceptionKind::ns2)));
 }
 
+TEST(ReceptionStrategy, TheSinrModelReadsDsssOverTwentyTwoMegahertzOnlyWhenConfigured) {
+  // The reading is fixed when the radio is built (SinrReception::dsss_gain); the
+  // variant stays two bytes, which keeps the Radio within its budget.
+  ReceptionConfig rc;
+  EXPECT_FALSE(std::get<SinrReception>(make_reception_strategy(rc)).dsss_gain);
+  rc.dsss_sinr_gain = 2.0;
+  EXPECT_TRUE(std::get<SinrReception>(make_reception_strategy(rc)).dsss_gain);
+  rc.kind = ReceptionKind::range;
+  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(make_reception_strategy(rc)));
+  EXPECT_EQ(sizeof(ReceptionStrategy), 2u);
+}
+
 TEST(ReceptionStrategy, OnlyTheSinrModelTracksTheSinr) {
   EXPECT_TRUE(tracks_sinr(make_reception_strategy(ReceptionKind::sinr)));
   EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::threshold)));
