@@ -148,6 +148,18 @@ std::vector<CompatSetting> make_ns3_settings() {
       {"/flows/*/tcp/sack", tcp(true), "true", "ns3::TcpSocketBase::Sack", "true",
        "optional (RFC 2018; loss recovery RFC 6675). ns-3 recovers with PRR (RFC 6937, "
        "ns3::TcpL4Protocol::RecoveryType), which wmnsim does not have"},
+      // After the sack row: it reads the flow's sack as the preset left it.
+      {"/flows/*/tcp/ssthresh_from",
+       [](const json&, const json& flow) -> std::optional<json> {
+         if (!is_tcp(flow) || !flow.contains("tcp") || !flow["tcp"].is_object()) return std::nullopt;
+         if (flow["tcp"].value("sack", json()) != true) return std::nullopt;
+         return "pipe";
+       },
+       "\"pipe\" (when sack is true)", "ns3::TcpSocketBase::EnterRecovery (behaviour, no attribute)",
+       "ssthresh = max(2 MSS, BytesInFlight / 2) when recovery begins: the pipe, FlightSize less the SACKed "
+       "and lost bytes",
+       "ssthresh = FlightSize / 2, limited transmit's segments left out (RFC 5681 eq. 4, RFC 6675 4.2): "
+       "`\"flight_size\"`"},
       {"/flows/*/tcp/window_packets",
        [](const json&, const json& flow) -> std::optional<json> {
          if (!is_tcp(flow)) return std::nullopt;

@@ -39,6 +39,8 @@ struct TcpSenderConfig {
   // RFC 2018 SACK option with RFC 6675 loss recovery (the receiver must send
   // blocks: TcpReceiverConfig::sack). No SYN, so no SACK-permitted negotiation.
   bool sack = false;
+  // With sack: what ssthresh halves when loss recovery begins (transport_config.hpp).
+  SsthreshBasis ssthresh_from = SsthreshBasis::flight_size;
   RtoLimits rto;
   TcpApplication application = TcpApplication::bulk;
   std::uint64_t finite_bytes = 0;  // finite only

@@ -246,8 +246,13 @@ void TcpSender::enter_sack_recovery() {
   core_.set_snd_nxt(high_data);  // NextSeg chooses what to send from now on
   if (!fixed()) {
     // (4.2) ssthresh = cwnd = FlightSize / 2, at least 2 SMSS (RFC 5681 eq. 4,
-    // without the limited-transmit segments as RFC 5681 3.2 step 2 says).
-    ssthresh_ = std::max((flight_size_bytes() - limited_transmit_bytes_) / 2, 2 * mss);
+    // without the limited-transmit segments as RFC 5681 3.2 step 2 says). ns-3
+    // halves the pipe instead (SsthreshBasis::pipe): SetPipe before the
+    // retransmission, nothing yet below HighRxt.
+    const std::uint64_t basis = config_.ssthresh_from == SsthreshBasis::pipe
+                                    ? core_.scoreboard().pipe(una, high_data, una, config_.mss)
+                                    : flight_size_bytes() - limited_transmit_bytes_;
+    ssthresh_ = std::max(basis / 2, 2 * mss);
     set_cwnd(ssthresh_);
   }
   // (4.3) Retransmit the segment at HighACK + 1 (up to the first SACKed byte);

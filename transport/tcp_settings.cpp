@@ -14,6 +14,7 @@ TcpSenderConfig tcp_sender_config(const TcpConfig& tcp, const FlowSpec& flow) {
   c.limited_transmit = tcp.limited_transmit;
   c.timestamps = tcp.timestamps;
   c.sack = tcp.sack;
+  c.ssthresh_from = tcp.ssthresh_from;
   c.handshake = tcp.handshake;
   c.application = flow.traffic.type == TrafficType::saturated ? TcpApplication::bulk : TcpApplication::written;
   c.start = flow.start;

@@ -14,6 +14,12 @@ namespace wmnsim {
 enum class TrafficType { saturated, cbr, poisson, on_off };
 enum class PeriodDistribution { exponential, constant };
 enum class TcpVariant { newreno, reno, fixed_window };
+// What a SACK sender halves for ssthresh when loss recovery begins: flight_size,
+// RFC 5681 eq. (4) and RFC 6675 (4.2) (FlightSize, without what limited transmit
+// sent); pipe, ns-3's reading (TcpSocketBase::EnterRecovery hands the congestion
+// control BytesInFlight, RFC 6675's pipe: FlightSize less what is SACKed and what
+// IsLost marks, 4 segments less than FlightSize at the third duplicate ACK).
+enum class SsthreshBasis { flight_size, pipe };
 // The rate a WCCP sender restarts from after the first of a run of timeouts:
 // rto, 003 Sec. III-E's r_p = 1/RTO of the doubled timer; srtt, ours (a departure,
 // off by default): r_p = min(r_p, 1/srtt), the rate 003 starts a flow from at its
@@ -47,6 +53,7 @@ struct TcpConfig {
   bool limited_transmit = false;    // RFC 3042
   bool timestamps = false;          // RFC 7323 option: RTTM on every ACK, 12 bytes per segment
   bool sack = false;                // RFC 2018 option, RFC 6675 loss recovery
+  SsthreshBasis ssthresh_from = SsthreshBasis::flight_size;  // SACK recovery only
   bool handshake = false;           // RFC 9293 3.5-3.6: SYN and FIN exchanges on the wire
 };
 
@@ -73,6 +80,8 @@ inline constexpr std::array<EnumName<TcpVariant>, 3> kTcpVariants{
     {{"newreno", TcpVariant::newreno},
      {"reno", TcpVariant::reno},
      {"fixed_window", TcpVariant::fixed_window}}};
+inline constexpr std::array<EnumName<SsthreshBasis>, 2> kSsthreshBases{
+    {{"flight_size", SsthreshBasis::flight_size}, {"pipe", SsthreshBasis::pipe}}};
 inline constexpr std::array<EnumName<WccpTimeoutRestart>, 2> kWccpTimeoutRestarts{
     {{"rto", WccpTimeoutRestart::rto}, {"srtt", WccpTimeoutRestart::srtt}}};
 constexpr std::string_view to_string(TrafficType v) { return enum_name(names(kTrafficTypes), v); }

@@ -45,6 +45,7 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(tcp["limited_transmit"], true);
   EXPECT_EQ(tcp["timestamps"], true);
   EXPECT_EQ(tcp["sack"], true);
+  EXPECT_EQ(tcp["ssthresh_from"], "pipe");  // TcpSocketBase::EnterRecovery halves BytesInFlight
   EXPECT_EQ(tcp["window_packets"], 131072 / 1460);  // 89: ns-3's 128 KiB buffers
   // The minimal scenario receives by sinr (no propagation model given).
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection_snr_db"], 4);
@@ -80,7 +81,13 @@ TEST(CompatPreset, ExplicitKeysWin) {
   EXPECT_EQ(out["flows"][0]["tcp"]["delayed_ack"], false);
   EXPECT_EQ(out["flows"][0]["tcp"]["min_rto_s"], 0.2);
   EXPECT_EQ(out["flows"][0]["tcp"]["sack"], true);
+  EXPECT_EQ(out["flows"][0]["tcp"]["ssthresh_from"], "pipe");
   EXPECT_EQ(out["flows"][0]["tcp"]["window_packets"], 131);  // 131072 / 1000
+  // A flow without SACK keeps the RFCs' FlightSize: the pipe needs the scoreboard.
+  json no_sack = d;
+  no_sack["flows"][0]["tcp"]["sack"] = false;
+  EXPECT_FALSE(apply_compat_preset(no_sack)["flows"][0]["tcp"].contains("ssthresh_from"));
+  EXPECT_NO_THROW(parse_scenario(no_sack));
   EXPECT_EQ(out["phy"]["noise_dbm"], -90);
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection_snr_db"], 2);
   EXPECT_EQ(out["phy"]["reception"]["dsss_processing_gain"], "chip_rate");

@@ -333,6 +333,18 @@ const BadCase kBadCases[] = {
        d["flows"][0]["tcp"] = {{"variant", "reno"}};
      },
      "/flows/0/tcp", "applies only to flows with \"transport\": \"tcp\" (this one is \"udp\")"},
+    {"SsthreshFromPipeWithoutSack",
+     [](json& d) {
+       d["flows"][0]["transport"] = "tcp";
+       d["flows"][0]["tcp"] = {{"ssthresh_from", "pipe"}};
+     },
+     "/flows/0/tcp/ssthresh_from", "\"pipe\" needs \"sack\": true"},
+    {"SsthreshFromUnknown",
+     [](json& d) {
+       d["flows"][0]["transport"] = "tcp";
+       d["flows"][0]["tcp"] = {{"sack", true}, {"ssthresh_from", "cwnd"}};
+     },
+     "/flows/0/tcp/ssthresh_from", "flight_size"},
     {"CbrWithoutRate",
      [](json& d) {
        d["flows"][0]["traffic"] = {{"type", "cbr"}};

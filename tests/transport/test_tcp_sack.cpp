@@ -248,6 +248,37 @@ TEST(TcpSack, RecoverySetsCwndAndSsthreshToHalfTheFlightAndEndsAtRecoveryPoint) 
   EXPECT_TRUE(bed.sender.finished());
 }
 
+TEST(TcpSack, ThePipeReadingHalvesFlightSizeLessTheSackedAndLostSegments) {
+  // ns-3's reading (SsthreshBasis::pipe): at the third duplicate ACK segments 41, 43
+  // and 45 are SACKed and 40 IsLost (three discontiguous SACKed ranges above it), so
+  // the pipe is FlightSize less 4 segments; the RFCs' reading halves FlightSize.
+  for (const SsthreshBasis basis : {SsthreshBasis::flight_size, SsthreshBasis::pipe}) {
+    TcpSenderConfig c = with_sack(finite_sender(300 * kMss));
+    c.ssthresh_from = basis;
+    TcpTestBed bed(c, receiver_with_sack(c));
+    bed.pipe.drop_indices = {40, 42, 44};
+    std::uint64_t flight_at_entry = 0, ssthresh_in_recovery = 0, cwnd_in_recovery = 0;
+    bool recovery_seen = false;
+    bed.pipe.drop_if = [&](const Packet&, std::size_t) {
+      if (bed.sender.in_recovery() && !recovery_seen) {
+        recovery_seen = true;
+        flight_at_entry = bed.sender.flight_size_bytes();
+        ssthresh_in_recovery = bed.sender.ssthresh_bytes();
+        cwnd_in_recovery = bed.sender.cwnd_bytes();
+      }
+      return false;
+    };
+    bed.scheduler.run();
+    ASSERT_TRUE(recovery_seen);
+    ASSERT_GT(flight_at_entry, 10 * kMss);
+    const std::uint64_t expected =
+        basis == SsthreshBasis::pipe ? (flight_at_entry - 4 * kMss) / 2 : flight_at_entry / 2;
+    EXPECT_EQ(ssthresh_in_recovery, expected) << (basis == SsthreshBasis::pipe ? "pipe" : "flight_size");
+    EXPECT_EQ(cwnd_in_recovery, ssthresh_in_recovery);
+    EXPECT_TRUE(bed.sender.finished());
+  }
+}
+
 TEST(TcpSack, SegmentsAboveTheHolesAreNotResentButNewDataGoesOut) {
   // While holes are repaired, NextSeg rule 2 keeps new data flowing: segments
   // beyond the ones sent before recovery go out between the retransmissions.
