@@ -204,6 +204,19 @@ def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = No
                     if value not in ("newreno", "reno"):
                         raise SystemExit(f"{scenario_path}: tcp variant {value} is not run here")
                     continue
+                if key == "ssthresh_from":
+                    # ns-3 halves BytesInFlight, the pipe (TcpSocketBase::EnterRecovery); the
+                    # program's TcpNewRenoFlightSize halves FlightSize less limited transmit's
+                    # segments (wmnsim_ns3.cc), 2 when it is on (ns-3's default).
+                    settings = {}
+                    if value == "flight_size":
+                        lt = f.get("tcp", {}).get("limited_transmit", True)
+                        settings = {"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoFlightSize",
+                                    "ns3::TcpNewRenoFlightSize::LimitedTransmitSegments": "2" if lt else "0"}
+                    for attribute, v in settings.items():
+                        if tcp_settings.setdefault(attribute, v) != v:
+                            raise SystemExit(f"{scenario_path}: flows set {attribute} differently")
+                    continue
                 if key not in TCP_ATTRIBUTES:
                     raise SystemExit(f"{scenario_path}: flow {f['id']}: tcp.{key} has no ns-3 setting here")
                 attribute, convert = TCP_ATTRIBUTES[key]
@@ -324,6 +337,7 @@ def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool, extr
 # The ablation of the flagship under the preset (docs/validation.md, "The flagship's
 # hidden TCP flow"): each variant is the preset with these overrides.
 STANDARD_MAC = ["/mac/immediate_access=standard", "/mac/cw_after_drop=reset"]
+FLIGHT_SIZE = [f"/flows/{i}/tcp/ssthresh_from=flight_size" for i in (0, 1)]
 WMNSIM_TCP = [f"/flows/{i}/tcp/{k}" for i in (0, 1) for k in (
     "delayed_ack=false", "min_rto_s=0.2", "initial_window_segments=3", "limited_transmit=false",
     "timestamps=false", "sack=false", "window_packets=64")]
@@ -332,6 +346,9 @@ ABLATION = [
     ("both MAC departures at the standard's", STANDARD_MAC),
     ("immediate_access ns3 only", ["/mac/cw_after_drop=reset"]),
     ("cw_after_drop ns3 only", ["/mac/immediate_access=standard"]),
+    # TCP's one departure (docs/transport.md, tcp.ssthresh_from): the RFCs' FlightSize.
+    ("ssthresh from FlightSize (the RFCs')", FLIGHT_SIZE),
+    ("every departure at the standard's (both MAC, ssthresh)", STANDARD_MAC + FLIGHT_SIZE),
     ("standard MAC, wmnsim's TCP defaults", STANDARD_MAC + WMNSIM_TCP),
     # (the long retry limit is left: with RTS/CTS off no frame counts against it, and the
     # flagship sets the short one to 7 itself)

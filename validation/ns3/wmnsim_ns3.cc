@@ -162,6 +162,41 @@ std::string frame_kind(Ptr<const Packet> p) {
   return o.str();
 }
 
+// NewReno with ssthresh from RFC 5681's FlightSize, as wmnsim's default
+// (tcp.ssthresh_from "flight_size", docs/transport.md): ns-3 hands GetSsThresh its
+// BytesInFlight (RFC 6675's pipe) and NewReno halves that. FlightSize is the highest
+// byte sent less SND.UNA, less the segments limited transmit sent (RFC 5681 3.2 step
+// 2), which this class takes as a fixed count: 2 whenever limited transmit is on,
+// exact where the window lets limited transmit send both (docs/validation.md). ns-3
+// also calls GetSsThresh at a timeout, where wmnsim leaves nothing out of FlightSize.
+class TcpNewRenoFlightSize : public TcpNewReno {
+ public:
+  static TypeId GetTypeId() {
+    static TypeId tid =
+        TypeId("ns3::TcpNewRenoFlightSize")
+            .SetParent<TcpNewReno>()
+            .SetGroupName("Internet")
+            .AddConstructor<TcpNewRenoFlightSize>()
+            .AddAttribute("LimitedTransmitSegments", "segments left out of FlightSize", UintegerValue(0),
+                          MakeUintegerAccessor(&TcpNewRenoFlightSize::limited_transmit_segments_),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+  }
+  TcpNewRenoFlightSize() = default;
+  TcpNewRenoFlightSize(const TcpNewRenoFlightSize& other) = default;
+  std::string GetName() const override { return "TcpNewRenoFlightSize"; }
+  uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t /*bytes_in_flight: the pipe*/) override {
+    const int64_t sent = tcb->m_highTxMark.Get().GetValue(), una = tcb->m_lastAckedSeq.GetValue();
+    const int64_t flight = std::max<int64_t>(0, sent - una - int64_t{limited_transmit_segments_} * tcb->m_segmentSize);
+    return std::max<uint32_t>(2 * tcb->m_segmentSize, static_cast<uint32_t>(flight / 2));
+  }
+  Ptr<TcpCongestionOps> Fork() override { return CopyObject<TcpNewRenoFlightSize>(this); }
+
+ private:
+  uint32_t limited_transmit_segments_ = 0;
+};
+NS_OBJECT_ENSURE_REGISTERED(TcpNewRenoFlightSize);
+
 }  // namespace
 
 int main(int argc, char** argv) {
