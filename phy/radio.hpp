@@ -169,9 +169,9 @@ class Radio {
   [[gnu::always_inline]] inline void for_each_chunk(F&& f);
   // sinr: the frame's worst SINR, and whether it survives the draw u (the worst
   // chunk of each MCS first, FrameSuccess::decide_by_floor; every chunk if need be).
+  void find_min_sinr();
   // kDsssGain: the error models read the SINR times ReceptionConfig::dsss_sinr_gain
   // (a DSSS frame under SinrReception::dsss_gain); false: as it is on the air.
-  void find_min_sinr();
   template <bool kDsssGain>
   bool decide_reception(double u);
   // Whether RxInfo::min_sinr must be found (the listener asks; without one, nobody reads it).

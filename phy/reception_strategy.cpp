@@ -5,19 +5,14 @@
 
 namespace wmnsim::phy {
 
-ReceptionStrategy make_reception_strategy(ReceptionKind kind) {
-  switch (kind) {
-    case ReceptionKind::sinr: return SinrReception{};
+ReceptionStrategy make_reception_strategy(const ReceptionConfig& reception) {
+  switch (reception.kind) {
+    case ReceptionKind::sinr: return SinrReception{.dsss_gain = reception.dsss_sinr_gain != 1.0};
     case ReceptionKind::threshold:
     case ReceptionKind::range: return ThresholdReception{};
     case ReceptionKind::ns2: return Ns2Reception{};
   }
   throw std::logic_error("unknown reception kind");
-}
-
-ReceptionStrategy make_reception_strategy(const ReceptionConfig& reception) {
-  if (reception.kind == ReceptionKind::sinr) return SinrReception{.dsss_gain = reception.dsss_sinr_gain != 1.0};
-  return make_reception_strategy(reception.kind);
 }
 
 LinkRules link_rules(const ReceptionConfig& reception) {

@@ -203,10 +203,8 @@ class Ns2Reception {
 
 using ReceptionStrategy = std::variant<SinrReception, ThresholdReception, Ns2Reception>;
 
-// The strategy of `kind` (range is threshold reception with an infinite capture ratio).
-ReceptionStrategy make_reception_strategy(ReceptionKind kind);
-// The strategy of `reception`: that of its kind, with the sinr model's dsss_gain set
-// from ReceptionConfig::dsss_sinr_gain.
+// The strategy of `reception.kind` (range is threshold reception with an infinite
+// capture ratio), the sinr model's dsss_gain set from ReceptionConfig::dsss_sinr_gain.
 ReceptionStrategy make_reception_strategy(const ReceptionConfig& reception);
 
 // Whether `strategy` records a reception's SINR chunk by chunk (the sinr model).

@@ -123,8 +123,8 @@ const TcpKeys& tcp_keys() {
            .fallback = TcpConfig{}.ssthresh_from,
            .description = "with sack: what ssthresh (and cwnd) is half of when loss recovery begins. flight_size: "
                           "FlightSize, without what limited transmit sent; pipe: RFC 6675's pipe, FlightSize less "
-                          "the SACKed bytes and those IsLost marks (4 segments less at the third duplicate ACK), "
-                          "as ns-3 3.44 reads it. A timeout halves FlightSize either way",
+                          "the SACKed bytes and those IsLost marks (4 segments less at the third duplicate ACK "
+                          "after one lost segment), as ns-3 3.44 reads it. A timeout halves FlightSize either way",
            .source = "RFC 5681 eq. (4), RFC 6675 (4.2) (flight_size); ns-3 TcpSocketBase::EnterRecovery (pipe)"}),
   };
   return keys;

@@ -14,9 +14,15 @@ namespace wmnsim::phy {
 namespace {
 namespace WMNSIM_FILE_LOCAL {  // unique per file in a unity build (tests/CMakeLists.txt)
 
+ReceptionStrategy strategy_of(ReceptionKind kind) {
+  ReceptionConfig rc;
+  rc.kind = kind;
+  return make_reception_strategy(rc);
+}
+
 TEST(ReceptionStrategy, EachKindGetsItsModel) {
-  EXPECT_TRUE(std::holds_alternative<SinrReception>(make_reception_strategy(ReceptionKind::sinr)));
-  EXPECT_TRUE(std::holds_alternative<Ns2Reception>(make_reception_strategy(ReceptionKind::ns2)));
+  EXPECT_TRUE(std::holds_alternative<SinrReception>(strategy_of(ReceptionKind::sinr)));
+  EXPECT_TRUE(std::holds_alternative<Ns2Reception>(strategy_of(ReceptionKind::ns2)));
 }
 
 TEST(ReceptionStrategy, TheSinrModelReadsDsssOverTwentyTwoMegahertzOnlyWhenConfigured) {
@@ -32,16 +38,16 @@ TEST(ReceptionStrategy, TheSinrModelReadsDsssOverTwentyTwoMegahertzOnlyWhenConfi
 }
 
 TEST(ReceptionStrategy, OnlyTheSinrModelTracksTheSinr) {
-  EXPECT_TRUE(tracks_sinr(make_reception_strategy(ReceptionKind::sinr)));
-  EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::threshold)));
-  EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::range)));
-  EXPECT_FALSE(tracks_sinr(make_reception_strategy(ReceptionKind::ns2)));
+  EXPECT_TRUE(tracks_sinr(strategy_of(ReceptionKind::sinr)));
+  EXPECT_FALSE(tracks_sinr(strategy_of(ReceptionKind::threshold)));
+  EXPECT_FALSE(tracks_sinr(strategy_of(ReceptionKind::range)));
+  EXPECT_FALSE(tracks_sinr(strategy_of(ReceptionKind::ns2)));
 }
 
 TEST(ReceptionStrategy, RangeAndThresholdShareOneStrategy) {
   // Range is threshold reception whose capture ratio is infinite.
-  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(make_reception_strategy(ReceptionKind::threshold)));
-  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(make_reception_strategy(ReceptionKind::range)));
+  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(strategy_of(ReceptionKind::threshold)));
+  EXPECT_TRUE(std::holds_alternative<ThresholdReception>(strategy_of(ReceptionKind::range)));
 }
 
 TEST(ReceptionStrategy, CaptureRatioIsTheThresholdButInfiniteInRange) {

@@ -251,17 +251,22 @@ TEST(TcpSack, RecoverySetsCwndAndSsthreshToHalfTheFlightAndEndsAtRecoveryPoint) 
 TEST(TcpSack, ThePipeReadingHalvesFlightSizeLessTheSackedAndLostSegments) {
   // ns-3's reading (SsthreshBasis::pipe): at the third duplicate ACK segments 41, 43
   // and 45 are SACKed and 40 IsLost (three discontiguous SACKed ranges above it), so
-  // the pipe is FlightSize less 4 segments; the RFCs' reading halves FlightSize.
+  // the pipe is FlightSize less 4 segments; the RFCs' reading halves FlightSize, less
+  // the 2 segments limited transmit sent when it is on (the preset's case: one
+  // segment deeper under the pipe).
+  for (const bool limited_transmit : {false, true})
   for (const SsthreshBasis basis : {SsthreshBasis::flight_size, SsthreshBasis::pipe}) {
     TcpSenderConfig c = with_sack(finite_sender(300 * kMss));
     c.ssthresh_from = basis;
+    c.limited_transmit = limited_transmit;
     TcpTestBed bed(c, receiver_with_sack(c));
     bed.pipe.drop_indices = {40, 42, 44};
-    std::uint64_t flight_at_entry = 0, ssthresh_in_recovery = 0, cwnd_in_recovery = 0;
+    std::uint64_t flight_at_entry = 0, ssthresh_in_recovery = 0, cwnd_in_recovery = 0, limited_at_entry = 0;
     bool recovery_seen = false;
     bed.pipe.drop_if = [&](const Packet&, std::size_t) {
       if (bed.sender.in_recovery() && !recovery_seen) {
         recovery_seen = true;
+        limited_at_entry = bed.sender.stats().limited_transmits;
         flight_at_entry = bed.sender.flight_size_bytes();
         ssthresh_in_recovery = bed.sender.ssthresh_bytes();
         cwnd_in_recovery = bed.sender.cwnd_bytes();
@@ -271,9 +276,12 @@ TEST(TcpSack, ThePipeReadingHalvesFlightSizeLessTheSackedAndLostSegments) {
     bed.scheduler.run();
     ASSERT_TRUE(recovery_seen);
     ASSERT_GT(flight_at_entry, 10 * kMss);
+    const std::uint64_t limited = limited_transmit ? 2 * kMss : 0;
     const std::uint64_t expected =
-        basis == SsthreshBasis::pipe ? (flight_at_entry - 4 * kMss) / 2 : flight_at_entry / 2;
-    EXPECT_EQ(ssthresh_in_recovery, expected) << (basis == SsthreshBasis::pipe ? "pipe" : "flight_size");
+        basis == SsthreshBasis::pipe ? (flight_at_entry - 4 * kMss) / 2 : (flight_at_entry - limited) / 2;
+    EXPECT_EQ(ssthresh_in_recovery, expected)
+        << (basis == SsthreshBasis::pipe ? "pipe" : "flight_size") << ", limited transmit " << limited_transmit;
+    EXPECT_EQ(limited_at_entry, limited_transmit ? 2u : 0u);
     EXPECT_EQ(cwnd_in_recovery, ssthresh_in_recovery);
     EXPECT_TRUE(bed.sender.finished());
   }
@@ -391,6 +399,10 @@ TEST(TcpSack, ScenarioKeyDefaultsOffAndReachesBothEnds) {
   const FlowSpec spec = flow_spec(s.flows[0], FlowAddress{0, 0, 2}, false, 10_s);
   EXPECT_TRUE(tcp_sender_config(tcp, spec).sack);
   EXPECT_TRUE(tcp_receiver_config(tcp, spec, {}).sack);
+  EXPECT_EQ(tcp_sender_config(tcp, spec).ssthresh_from, SsthreshBasis::flight_size);
+  doc["flows"][0]["tcp"] = {{"sack", true}, {"ssthresh_from", "pipe"}};
+  const Scenario p = parse_scenario(doc);
+  EXPECT_EQ(tcp_sender_config(p.flows[0].params_as<TcpConfig>(), spec).ssthresh_from, SsthreshBasis::pipe);
   doc["flows"][0]["tcp"] = {{"sack", "on"}};
   EXPECT_TRUE(test::has_issue(test::issues_of(doc), "/flows/0/tcp/sack", "true or false"));
 }

@@ -208,7 +208,8 @@ def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = No
                     # ns-3 halves BytesInFlight, the pipe (TcpSocketBase::EnterRecovery); the
                     # program's TcpNewRenoFlightSize halves FlightSize less limited transmit's
                     # segments (wmnsim_ns3.cc), 2 when it is on (ns-3's default).
-                    settings = {}
+                    # "pipe" names ns-3's own class, so that flows asking for both fail below.
+                    settings = {"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewReno"}
                     if value == "flight_size":
                         lt = f.get("tcp", {}).get("limited_transmit", True)
                         settings = {"ns3::TcpL4Protocol::SocketType": "ns3::TcpNewRenoFlightSize",

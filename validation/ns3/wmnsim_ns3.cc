@@ -28,6 +28,7 @@
 // --trace=FILE writes the MAC/PHY and TCP events of a run, one per line (docs/validation.md).
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -165,10 +166,15 @@ std::string frame_kind(Ptr<const Packet> p) {
 // NewReno with ssthresh from RFC 5681's FlightSize, as wmnsim's default
 // (tcp.ssthresh_from "flight_size", docs/transport.md): ns-3 hands GetSsThresh its
 // BytesInFlight (RFC 6675's pipe) and NewReno halves that. FlightSize is the highest
-// byte sent less SND.UNA, less the segments limited transmit sent (RFC 5681 3.2 step
-// 2), which this class takes as a fixed count: 2 whenever limited transmit is on,
-// exact where the window lets limited transmit send both (docs/validation.md). ns-3
-// also calls GetSsThresh at a timeout, where wmnsim leaves nothing out of FlightSize.
+// byte sent less SND.UNA; when recovery begins, less the segments limited transmit
+// sent (RFC 5681 3.2 step 2), which this class takes as a fixed count: 2 whenever
+// limited transmit is on, exact where the window lets limited transmit send both
+// (docs/validation.md). ns-3 also calls GetSsThresh at a timeout, where wmnsim (RFC
+// 5681 3.1) halves the whole FlightSize: TcpSocketBase::EnterRecovery announces
+// CA_RECOVERY (CongestionStateSet) before it asks for ssthresh, a timeout announces
+// CA_LOSS only after, so the segments are left out only after CA_RECOVERY (checked
+// with WMNSIM_NS3_DEBUG_SSTHRESH set, which prints every call: in the flagship's seed
+// 1, 21 recoveries leave 2 segments out and its 2 timeouts none).
 class TcpNewRenoFlightSize : public TcpNewReno {
  public:
   static TypeId GetTypeId() {
@@ -185,15 +191,26 @@ class TcpNewRenoFlightSize : public TcpNewReno {
   TcpNewRenoFlightSize() = default;
   TcpNewRenoFlightSize(const TcpNewRenoFlightSize& other) = default;
   std::string GetName() const override { return "TcpNewRenoFlightSize"; }
+  void CongestionStateSet(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCongState_t state) override {
+    entering_recovery_ = state == TcpSocketState::CA_RECOVERY;
+    TcpNewReno::CongestionStateSet(tcb, state);
+  }
   uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t /*bytes_in_flight: the pipe*/) override {
-    const int64_t sent = tcb->m_highTxMark.Get().GetValue(), una = tcb->m_lastAckedSeq.GetValue();
-    const int64_t flight = std::max<int64_t>(0, sent - una - int64_t{limited_transmit_segments_} * tcb->m_segmentSize);
+    const int64_t sent_beyond_una = tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq;  // wraps as sequence numbers
+    const int64_t left_out = entering_recovery_ ? int64_t{limited_transmit_segments_} * tcb->m_segmentSize : 0;
+    entering_recovery_ = false;
+    const int64_t flight = std::max<int64_t>(0, sent_beyond_una - left_out);
+    if (std::getenv("WMNSIM_NS3_DEBUG_SSTHRESH") != nullptr) {
+      std::fprintf(stderr, "%.6f ssthresh left_out=%lld flight=%lld\n", Simulator::Now().GetSeconds(),
+                   static_cast<long long>(left_out), static_cast<long long>(sent_beyond_una));
+    }
     return std::max<uint32_t>(2 * tcb->m_segmentSize, static_cast<uint32_t>(flight / 2));
   }
   Ptr<TcpCongestionOps> Fork() override { return CopyObject<TcpNewRenoFlightSize>(this); }
 
  private:
   uint32_t limited_transmit_segments_ = 0;
+  bool entering_recovery_ = false;  // CA_RECOVERY announced, ssthresh not yet asked for
 };
 NS_OBJECT_ENSURE_REGISTERED(TcpNewRenoFlightSize);
 
