@@ -14,6 +14,8 @@
 //    success or a drop (9.3.3, 9.19.2.5).
 //  - Retry counts: the short count for RTS and for frames up to the RTS threshold,
 //    the long count for longer ones; at the limit the frame is given up (9.3.4.4).
+//    Whether a CTS restarts the short count, or one count takes every failure, is
+//    the scenario's reading (RetryCounts, mac_params.hpp).
 //
 // Cost: every operation is O(1) (the draw is one call of the MAC's stream).
 
@@ -115,7 +117,8 @@ class AccessFunction {
   // A failed attempt of the MPDU in service. True when it reached `limit`: the frame
   // is to be given up (its counts and CW reset by mpdu_done); otherwise CW doubles.
   bool charge_retry(RetryCount count, int limit);
-  // The CTS came: the short count resets (9.3.4.4).
+  // The CTS came: the short count restarts (9.3.3's SSRC reset; only under
+  // RetryCounts::reset_on_cts, mac_params.hpp).
   void cts_received() { short_retries = 0; }
   // The window doubled (up to CWmax) without a retry counted: ns-2's inc_cw() when
   // a DATA frame finds the medium busy after its CTS (Deferral::ns2).

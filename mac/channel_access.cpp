@@ -40,7 +40,9 @@ void ChannelAccess::refresh() {
     if (busy) {
       on_medium_busy(now);
     } else {
-      idle_since_ = now;
+      // Under Deferral::ns3 after an errored frame idle_since_ may hold its end + EIFS -
+      // DIFS (errored_reception): the count starts AIFS after the later of the two.
+      idle_since_ = deferral_ == Deferral::ns3 && use_eifs_ ? std::max(now, idle_since_) : now;
       on_medium_idle();
     }
   }
@@ -51,7 +53,8 @@ Time ChannelAccess::defer_for(const AccessFunction& f) const {
   // 9.19.2.3: AIFS[AC] after an idle medium, EIFS - DIFS + AIFS[AC] after an
   // errored frame (for DCF, AIFSN 2: DIFS and EIFS).
   const Time aifs = timing_.aifs(f.params.aifsn);
-  return use_eifs_ ? timing_.eifs - timing_.difs + aifs : aifs;
+  // Deferral::ns3 keeps its EIFS - DIFS in idle_since_ instead (errored_reception).
+  return use_eifs_ && deferral_ != Deferral::ns3 ? timing_.eifs - timing_.difs + aifs : aifs;
 }
 
 void ChannelAccess::schedule(AccessFunction& f) const {
@@ -130,6 +133,12 @@ void ChannelAccess::errored_reception() {
     set_nav(until);
   } else {
     use_eifs_ = true;
+    if (deferral_ == Deferral::ns3) {
+      // ns-3 (GetAccessGrantStart): no count before this end + EIFS - DIFS, however
+      // long the medium stays busy after it. idle_since_ is read only while the
+      // medium is idle, and a reception is ending: it holds that time until refresh.
+      idle_since_ = std::max(idle_since_, scheduler_.now() + timing_.eifs - timing_.difs);
+    }
   }
   account_ns2();
 }

@@ -99,7 +99,8 @@ class ChannelAccess {
   // 9.3.2.4: the NAV only ever grows from a received Duration.
   void set_nav(Time until);
   // A reception ended in error now (a collision or a channel error). Standard
-  // deferral: EIFS instead of AIFS until an error-free reception (9.3.2.3.7). ns-2's
+  // deferral: EIFS instead of AIFS until an error-free reception (9.3.2.3.7); ns-3's
+  // (Deferral::ns3): EIFS - DIFS counted from now, whenever the medium idles. ns-2's
   // (Deferral::ns2): the NAV is set for EIFS (recv_timer), then DIFS as after any
   // NAV. The meter counts ns-2's NAV either way.
   void errored_reception();
@@ -182,6 +183,8 @@ class ChannelAccess {
   bool busy_ = false;  // medium_busy() at the last refresh
   bool use_eifs_ = false;
   Time nav_end_;
+  // When the medium became idle; under Deferral::ns3, after an errored frame, the
+  // later of that and the frame's end + EIFS - DIFS (errored_reception, refresh).
   Time idle_since_;
   Time timer_at_ = Time::max();  // Time::max() exactly while no access timer is pending
   EventId nav_timer_{};

@@ -58,7 +58,8 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       type_(config.type),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
-      dequeue_(config.dequeue) {
+      dequeue_(config.dequeue),
+      retry_counts_(config.retry_counts) {
   check_retry_limits(short_retry_limit_, long_retry_limit_);
 }
 
@@ -198,7 +199,15 @@ void FrameExchange::start_txop(std::size_t index) {
 
 void FrameExchange::internal_collision(AccessFunction& f) {
   load_next_mpdu(f);  // the lost frame is charged the retry (9.19.2.3)
-  retry_or_drop(f, long_mpdu(loaded_mpdu(f)) ? RetryCount::long_count : RetryCount::short_count);
+  // As a failure of the frame it would have sent first: an RTS charges the short count.
+  retry_or_drop(f, charged_count(!needs_rts(f) && long_mpdu(loaded_mpdu(f))));
+}
+
+RetryCount FrameExchange::charged_count(bool long_frame) const {
+  // 9.3.4.4: an RTS, or a frame up to the RTS threshold, counts against the short
+  // limit; a longer DATA frame against the long one. ns-3 3.44 has one count and one
+  // limit for every failure (RetryCounts::ns3).
+  return long_frame && retry_counts_ != RetryCounts::ns3 ? RetryCount::long_count : RetryCount::short_count;
 }
 
 void FrameExchange::send_mpdu(std::size_t index) {
@@ -405,8 +414,8 @@ void FrameExchange::on_sifs() {
 
 void FrameExchange::ns2_rts_again() {
   // ns-2's check_pktTx: a DATA frame due SIFS after its CTS finds the medium busy:
-  // sendRTS(), inc_cw() and a backoff; the short retry count stays as recvCTS reset
-  // it, so the failure is not charged.
+  // sendRTS(), inc_cw() and a backoff; the failure is not charged (the short count
+  // stays where the CTS left it: restarted, as ns-2's recvCTS, under reset_on_cts).
   AccessFunction& f = functions_[*exchange_];
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
              "mac {}: DATA not sent: medium busy SIFS after the CTS; a new RTS after a backoff, seq {}, pkt {}",
@@ -501,11 +510,9 @@ void FrameExchange::exchange_failed() {
   timeout_passed_ = false;
   ++counters().failed_attempts;
   AccessFunction& f = functions_[*exchange_];
-  // 9.3.4.4: an RTS counts against the short limit; a DATA frame against the long
-  // one when it is longer than the RTS threshold, else the short one.
   const bool long_frame = !rts_failed && long_mpdu(loaded_mpdu(f));
   exchange_.reset();
-  retry_or_drop(f, long_frame ? RetryCount::long_count : RetryCount::short_count);
+  retry_or_drop(f, charged_count(long_frame));
   access_.refresh();
 }
 
@@ -573,7 +580,8 @@ void FrameExchange::on_rx_end(const phy::PhyFrame& phy_frame, phy::RxOutcome out
   if (awaiting_ == Awaiting::cts && to_me && frame->kind == FrameKind::cts) {
     scheduler_.cancel(response_timer_);
     awaiting_ = Awaiting::nothing;
-    functions_[*exchange_].cts_received();
+    // Only the reset_on_cts reading restarts the frame's short count (RetryCounts).
+    if (retry_counts_ == RetryCounts::reset_on_cts) functions_[*exchange_].cts_received();
     meter_.ns2_stop_send_timer(scheduler_.now());  // ns-2's recvCTS
     access_.account_ns2();
     schedule_sifs(SifsAction::data_after_cts);

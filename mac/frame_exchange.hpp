@@ -87,6 +87,7 @@ struct FrameExchangeConfig {
   Dequeue dequeue = Dequeue::at_access;
   std::optional<Time> queue_lifetime;  // empty: packets wait in the queue for ever
   Deferral deferral = Deferral::standard;  // ns2: ns-2's response rules too (above)
+  RetryCounts retry_counts = RetryCounts::reset_on_cts;  // which counts give an RTS-protected frame up
 };
 
 // Throws std::invalid_argument for retry limits below 1 attempt or above 255, the
@@ -246,6 +247,9 @@ class FrameExchange {
   void on_response_timeout();
   void exchange_succeeded();
   void exchange_failed();
+  // The count a failed attempt charges: the long one for a DATA frame longer than
+  // the RTS threshold, else the short one (one count under RetryCounts::ns3).
+  RetryCount charged_count(bool long_frame) const;
   void retry_or_drop(AccessFunction& f, RetryCount count);
   // The function's MPDU is done: counted, its counts and CW reset, the packet gone.
   void finish_mpdu(AccessFunction& f, MpduEnd end);
@@ -305,6 +309,7 @@ class FrameExchange {
   int long_retry_limit_;
   std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter
   Dequeue dequeue_;
+  RetryCounts retry_counts_;  // in the byte the fields above leave before the timers
 
   EventId response_timer_{};
   EventId sifs_timer_{};

@@ -30,6 +30,7 @@ FrameExchangeConfig exchange_config(const MacConfig& config) {
   c.dequeue = config.params.dequeue;
   c.queue_lifetime = config.params.queue_lifetime;
   c.deferral = config.params.deferral;
+  c.retry_counts = config.params.retry_counts;
   return c;
 }
 

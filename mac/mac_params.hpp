@@ -52,6 +52,14 @@ enum class Deferral : std::uint8_t {
   // medium after the CTS, and a CTS or ACK wait ended only by the response or ns-2's
   // send timer.
   ns2,
+  // ns-3 3.44's ChannelAccessManager (GetAccessGrantStart): EIFS - DIFS counted from
+  // the errored frame's end, not from when the medium is next idle: access is AIFS
+  // after the later of the idle medium and that end + EIFS - DIFS. A medium busy past
+  // it (a frame that began during the errored one, sensed only) costs AIFS alone, and
+  // a later idle period does not renew the EIFS. 9.3.2.3.7 begins the EIFS when the
+  // PHY indicates the medium idle after the erroneous frame and keeps it until an
+  // error-free frame (standard). Otherwise as standard (no response-rule changes).
+  ns3,
 };
 
 // When the MAC takes its next packet from the queue.
@@ -96,6 +104,28 @@ enum class CwAfterDrop : std::uint8_t {
   ns3,
 };
 
+// Which counts give a frame up when RTS/CTS protects it (802.11-2012 9.3.4.4, 9.3.3).
+// Without RTS the three agree: a frame's failures count against the short limit (or
+// the long one for a frame longer than dot11RTSThreshold), and it is given up when
+// the count reaches the limit.
+enum class RetryCounts : std::uint8_t {
+  // The short count restarts when a CTS answers the RTS: 9.3.3's reset of the station
+  // short retry count (SSRC) applied to the frame's own count, as ns-2's Mac802_11
+  // (recvCTS sets ssrc_ to 0). A failed RTS counts against the short limit, a failed
+  // DATA frame after a CTS against the long one.
+  reset_on_cts,
+  // 9.3.4.4 read per MPDU: the frame's short retry count (SRC) counts every failed
+  // RTS and its long retry count (LRC) every failed DATA frame, and neither restarts
+  // before the frame is done; a CTS resets only the station's SSRC, which moves no
+  // frame's count here. The frame is given up when either count reaches its limit.
+  per_mpdu,
+  // ns-3 3.44: one retry count per MPDU (WifiMpdu::GetRetryCount), raised by every
+  // failed RTS and every failed DATA frame, compared with one limit
+  // (WifiMac::FrameRetryLimit, "dot11ShortRetryLimit": short_retry_limit here); a CTS
+  // resets nothing. long_retry_limit is not used.
+  ns3,
+};
+
 // Everything a per-node or per-radio override may change.
 struct MacParams {
   int cw_min = 32;    // dcf only
@@ -115,6 +145,7 @@ struct MacParams {
   Dequeue dequeue = Dequeue::at_access;
   ImmediateAccess immediate_access = ImmediateAccess::standard;
   CwAfterDrop cw_after_drop = CwAfterDrop::reset;
+  RetryCounts retry_counts = RetryCounts::reset_on_cts;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -126,12 +157,14 @@ struct MacSection {
   MacParams params;  // scenario-wide values; each radio refers to its resolved ones (RadioConfig::mac)
 };
 
-inline constexpr std::array<EnumName<Deferral>, 2> kDeferrals{
-    {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}}};
+inline constexpr std::array<EnumName<Deferral>, 3> kDeferrals{
+    {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}, {"ns3", Deferral::ns3}}};
 inline constexpr std::array<EnumName<ImmediateAccess>, 2> kImmediateAccesses{
     {{"standard", ImmediateAccess::standard}, {"ns3", ImmediateAccess::ns3}}};
 inline constexpr std::array<EnumName<CwAfterDrop>, 2> kCwAfterDrops{
     {{"reset", CwAfterDrop::reset}, {"ns3", CwAfterDrop::ns3}}};
+inline constexpr std::array<EnumName<RetryCounts>, 3> kRetryCounts{
+    {{"reset_on_cts", RetryCounts::reset_on_cts}, {"per_mpdu", RetryCounts::per_mpdu}, {"ns3", RetryCounts::ns3}}};
 inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
     {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{

@@ -104,6 +104,19 @@ std::vector<CompatSetting> make_ns3_settings() {
        "the window of the last failure is kept after a drop; the next failure with the station count at the "
        "limit resets it",
        "CW resets to CWmin when the retry count reaches its limit (802.11-2012 9.3.3): `\"reset\"`"},
+      {"/mac/retry_counts", always("ns3"), "\"ns3\"",
+       "ns3::WifiMac::FrameRetryLimit (WifiMpdu::GetRetryCount; behaviour, no attribute)",
+       "one retry count per MPDU, raised by every failed RTS and DATA frame, against the one limit; a CTS "
+       "resets nothing",
+       "the MPDU's short count (SRC) for failed RTS frames and long count (LRC) for failed DATA frames, each "
+       "against its own limit (802.11-2012 9.3.4.4): `\"per_mpdu\"`; wmnsim's default, `\"reset_on_cts\"`, "
+       "also restarts the short count at a CTS (9.3.3's SSRC reset, as ns-2)"},
+      {"/mac/deferral", always("ns3"), "\"ns3\"",
+       "ns3::ChannelAccessManager::GetAccessGrantStart (behaviour, no attribute)",
+       "EIFS - DIFS counted from the errored frame's end: a medium busy past it costs DIFS alone, and a later "
+       "idle period does not renew it",
+       "the EIFS begins when the medium is next idle after the erroneous frame and is used until an "
+       "error-free frame (802.11-2012 9.3.2.3.7): `\"standard\"`"},
       {"/mac/rts_threshold_bytes", always("off"), "\"off\"", "ns3::WifiRemoteStationManager::RtsCtsThreshold",
        "4692480 bytes (never, for these frames)", "dot11RTSThreshold (802.11-2012 9.3.2.6)"},
       // PHY under sinr reception (docs/phy.md)

@@ -482,6 +482,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   p.dequeue = r.choice_or("dequeue", p.dequeue, names(kDequeues));
   p.immediate_access = r.choice_or("immediate_access", p.immediate_access, names(kImmediateAccesses));
   p.cw_after_drop = r.choice_or("cw_after_drop", p.cw_after_drop, names(kCwAfterDrops));
+  p.retry_counts = r.choice_or("retry_counts", p.retry_counts, names(kRetryCounts));
   check_ns2_without_txop(r, p, type, ctx);
   return p;
 }

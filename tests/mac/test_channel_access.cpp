@@ -277,6 +277,89 @@ TEST(ChannelAccess, Ns2DeferralUnderEdcaGivesEachFunctionItsOwnAifsAfterTheEifsN
   EXPECT_EQ(w.grants, (std::vector<World::Grant>{{1364_us + 70_us, 0}, {1364_us + 150_us, 1}}));
 }
 
+// An errored frame ends at 1000 us; the medium stays busy (a frame that began during
+// it, sensed only) until `idle_at`, then is idle. The first backoff is drawn at 10 us.
+void errored_frame_then_busy_until(World& w, Time idle_at) {
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(1000_us, [&w, idle_at] {
+    w.access->errored_reception();
+    if (idle_at == 1000_us) w.access->set_phy_busy(false);
+  });
+  if (idle_at != 1000_us) w.phy(idle_at, false);
+  w.sim.run_until(10_ms);
+}
+
+TEST(ChannelAccess, StandardDeferralBeginsTheEifsWhenTheMediumIdlesAfterTheErroredFrame) {
+  // 9.3.2.3.7: the EIFS begins when the PHY indicates the medium idle after the
+  // erroneous frame, however long the medium stayed busy after it.
+  for (const Time idle_at : {1000_us, 1200_us, 2000_us}) {
+    World w({kDcf});
+    errored_frame_then_busy_until(w, idle_at);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, idle_at + 364_us + w.next_draw() * 20_us) << idle_at.to_seconds();
+  }
+}
+
+TEST(ChannelAccess, Ns3DeferralCountsEifsMinusDifsFromTheErroredFramesEnd) {
+  // ns-3's GetAccessGrantStart: the count starts DIFS after the later of the idle
+  // medium and the errored frame's end + EIFS - DIFS (1000 + 364 - 50 = 1314 us).
+  for (const auto& [idle_at, count_from] :
+       {std::pair{1000_us, 1364_us}, std::pair{1200_us, 1364_us}, std::pair{2000_us, 2050_us}}) {
+    World w({kDcf}, Deferral::ns3);
+    errored_frame_then_busy_until(w, idle_at);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, count_from + w.next_draw() * 20_us) << idle_at.to_seconds();
+  }
+}
+
+TEST(ChannelAccess, Ns3DeferralUnderEdcaAddsTheCategorysAifs) {
+  // EIFS - DIFS from the errored frame's end, then AIFS[AC] (AIFSN 3: 70 us).
+  for (const auto& [idle_at, count_from] : {std::pair{1000_us, 1384_us}, std::pair{2000_us, 2070_us}}) {
+    World w({EdcaParams{3, 32, 1024, {}}}, Deferral::ns3);
+    errored_frame_then_busy_until(w, idle_at);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, count_from + w.next_draw() * 20_us) << idle_at.to_seconds();
+  }
+}
+
+TEST(ChannelAccess, Ns3DeferralIsNotRenewedByALaterBusyPeriodTheStandardsIs) {
+  // The errored frame ends at 1000 us with the medium idle; a sensed-only signal
+  // from 1100 to 3000 us interrupts the EIFS before any slot was counted. The
+  // standard's EIFS lasts until an error-free frame: EIFS again after 3000 us.
+  // ns-3's was counted from 1000 us and has run out: DIFS after 3000 us.
+  for (const Deferral deferral : {Deferral::standard, Deferral::ns3}) {
+    World w({kDcf}, deferral);
+    w.phy(0_us, true);
+    w.request(10_us);
+    w.at(1000_us, [&w] {
+      w.access->errored_reception();
+      w.access->set_phy_busy(false);
+    });
+    w.phy(1100_us, true);
+    w.phy(3000_us, false);
+    w.sim.run_until(10_ms);
+    ASSERT_EQ(w.grants.size(), 1u);
+    const Time ifs = deferral == Deferral::ns3 ? 50_us : 364_us;
+    EXPECT_EQ(w.grants[0].at, 3000_us + ifs + w.next_draw() * 20_us) << static_cast<int>(deferral);
+  }
+}
+
+TEST(ChannelAccess, Ns3DeferralAfterAGoodFrameIsDifs) {
+  // An error-free frame ends the EIFS in both (ns-3: m_lastRxReceivedOk).
+  World w({kDcf}, Deferral::ns3);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(1000_us, [&w] { w.access->errored_reception(); });
+  w.at(1100_us, [&w] {
+    w.access->error_free_reception();
+    w.access->set_phy_busy(false);
+  });
+  w.sim.run_until(10_ms);
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 1150_us + w.next_draw() * 20_us);
+}
+
 TEST(ChannelAccess, TheShorterAifsWinsTheTimer) {
   // Two functions asking at once on an idle medium: AIFSN 2 at 50 us, AIFSN 7 at 150 us.
   World w({EdcaParams{7, 32, 1024, {}}, EdcaParams{2, 16, 32, {}}});

@@ -446,6 +446,29 @@ TEST(MacTimeline, InternalCollisionGoesToTheHigherCategory) {
   EXPECT_EQ(w.macs[a]->stats().failed_attempts, 0u);
 }
 
+TEST(MacTimeline, InternalCollisionOfAnRtsProtectedFrameChargesTheShortCount) {
+  // 9.19.2.3 with 9.3.4.4: BE's frame would have opened with an RTS, so its internal
+  // collision is a failed RTS, charged to the short count under every reading of
+  // mac.retry_counts. A long limit of one attempt would give it up at once.
+  for (const RetryCounts reading : {RetryCounts::reset_on_cts, RetryCounts::per_mpdu, RetryCounts::ns3}) {
+    MacWorld w = dot11b_world(MacType::edca);
+    const auto a = w.add(), b = w.add();
+    w.params().access_categories[index_of(AccessCategory::ac_be)] = EdcaParams{2, 1, 1, {}};
+    w.params().access_categories[index_of(AccessCategory::ac_vo)] = EdcaParams{2, 1, 1, {}};
+    w.params().rts_threshold_bytes = 0;
+    w.params().short_retry_limit = 7;
+    w.params().long_retry_limit = 1;
+    w.params().retry_counts = reading;
+    w.build();
+    w.send(a, b, kBytes, AccessCategory::ac_be);
+    w.send(a, b, kBytes, AccessCategory::ac_vo);
+    w.run(50_ms);
+    EXPECT_EQ(w.macs[a]->stats().internal_collisions, 1u) << static_cast<int>(reading);
+    EXPECT_TRUE(w.taps[a]->drops.empty()) << static_cast<int>(reading);
+    EXPECT_EQ(w.taps[b]->delivered.size(), 2u) << static_cast<int>(reading);
+  }
+}
+
 TEST(MacTimeline, RuntimeCwMinChangeTakesEffectAtTheNextDraw) {
   MacWorld w = dot11b_world();
   const auto a = w.add(), b = w.add();

@@ -38,6 +38,8 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(out["mac"]["rts_threshold_bytes"], "off");
   EXPECT_EQ(out["mac"]["immediate_access"], "ns3");
   EXPECT_EQ(out["mac"]["cw_after_drop"], "ns3");
+  EXPECT_EQ(out["mac"]["retry_counts"], "ns3");  // one count per MPDU (WifiMpdu::GetRetryCount)
+  EXPECT_EQ(out["mac"]["deferral"], "ns3");      // EIFS from the errored frame's end (GetAccessGrantStart)
   const json& tcp = out["flows"][0]["tcp"];
   EXPECT_EQ(tcp["delayed_ack"], true);
   EXPECT_EQ(tcp["min_rto_s"], 1);

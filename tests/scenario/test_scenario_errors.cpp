@@ -113,6 +113,11 @@ const BadCase kBadCases[] = {
        d["mac"] = {{"cw_min", 2048}};
      },
      "/mac/cw_min", "cw_min (2048) exceeds cw_max (1024)"},
+    {"RetryCountsUnknown",
+     [](json& d) {
+       d["mac"] = {{"retry_counts", "per_frame"}};
+     },
+     "/mac/retry_counts", "(allowed: \"reset_on_cts\", \"per_mpdu\", \"ns3\")"},
     {"RtsThresholdOn",
      [](json& d) {
        d["mac"] = {{"rts_threshold_bytes", "on"}};

@@ -28,6 +28,13 @@
       adds a column: the preset with those overrides (as wmnsim run --set).
       Exit 0 when every comparison passed, 3 when one found a metric outside its tolerance.
 
+--receiver ns3|range (spec, trace, spread) picks the ns-3 side's receiver: ns3, ns-3's own
+(the default, with which the references were made), or range, a mirror of wmnsim's range
+model for range scenarios (wmnsim_ns3.cc's `receiver range`: a preamble detected only at
+the SNR of a lone frame from rx_range_m, any frame arriving during a reception destroys it,
+energy detection just below the power from cs_range_m; the numbers derived in
+range_receiver() and printed). It is refused for any other propagation.
+
 The spec handed to the ns-3 program is the scenario itself: positions and routes from
 wmnsim's describe(), and every ns-3 attribute the scenario sets explicitly. A scenario key
 this script cannot express in ns-3 is an error, never silently dropped.
@@ -119,7 +126,86 @@ def channel_frequency_hz(channel: int) -> float:
     return 2484e6 if channel == 14 else (2407 + 5 * channel) * 1e6
 
 
-def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = None) -> str:
+# The receivers of the ns-3 program's `receiver` spec line (wmnsim_ns3.cc). "ns3": ns-3's own
+# (YansWifiPhy's SINR, DSSS error model, energy detection at -62 dBm), with which the stored
+# references were made; "range": a mirror of wmnsim's range model for range scenarios.
+RECEIVERS = ("ns3", "range")
+# What `receiver range` derives its numbers from: ns-3 3.44's own PHY constants.
+# Thermal noise as ns-3's InterferenceHelper::CalculateSnr computes it: Boltzmann's constant
+# as ns-3 writes it (1.3803e-23 J/K), 290 K, over the width the SNR of a DSSS frame is
+# measured on, times the noise figure.
+NS3_BOLTZMANN_J_PER_K = 1.3803e-23
+NS3_NOISE_TEMPERATURE_K = 290.0
+# WifiPhy's RxNoiseFigure default (7 dB); `wmnsim_ns3 --phy-constants` prints it from ns-3.
+NS3_RX_NOISE_FIGURE_DB = 7.0
+# The width of a DSSS frame's SNR in ns-3 3.44: 20 MHz, the TXVECTOR's width (PhyEntity's
+# GetRxChannelWidth), though the 802.11b channel is 22 MHz (--phy-constants). Measured: a
+# lone frame from 200 m at 23 dBm shows 30.76 dB in the trace's rx_ok (30.35 over 22 MHz),
+# and with the preamble detection threshold at 30.55 dB the frame is detected.
+NS3_DSSS_SNR_WIDTH_HZ = 20e6
+# Free space as ns-3's FriisPropagationLossModel (SystemLoss 1, MinLoss 0 dB): the speed of
+# light it uses.
+NS3_SPEED_OF_LIGHT_M_S = 299792458.0
+# How far below the power from cs_range_m the energy detection threshold sits. Nothing arrives
+# from beyond cs_range_m (RangePropagationLossModel cuts there) and every signal that arrives
+# is at least that power, so any threshold below it and above the noise (-94 dBm) senses the
+# same: the margin only keeps a sender at exactly cs_range_m sensed (a power equal to the
+# threshold, computed twice in floating point, is on the threshold's edge). 1 dB is 12 % in
+# distance, far from the noise; it is no tuned number.
+ED_MARGIN_DB = 1.0
+
+
+def friis_rx_dbm(tx_dbm: float, frequency_hz: float, distance_m: float) -> float:
+    wavelength = NS3_SPEED_OF_LIGHT_M_S / frequency_hz
+    return tx_dbm + 10 * math.log10(wavelength ** 2 / (16 * math.pi ** 2 * distance_m ** 2))
+
+
+def ns3_noise_dbm() -> float:
+    return 10 * math.log10(NS3_BOLTZMANN_J_PER_K * NS3_NOISE_TEMPERATURE_K * NS3_DSSS_SNR_WIDTH_HZ) + 30 + NS3_RX_NOISE_FIGURE_DB
+
+
+def range_receiver(scenario_path: Path, doc: dict) -> dict:
+    """The numbers of `receiver range SNR_DB ED_DBM` for a range scenario, from the scenario
+    (transmit power, channel, rx_range_m, cs_range_m) and ns-3's PHY constants above:
+    SNR_DB = the SNR of a lone frame from exactly rx_range_m (a preamble is detected at or
+    above it: a lone frame decodes iff it comes from within rx_range_m); ED_DBM = the power
+    from cs_range_m less ED_MARGIN_DB (every signal that arrives holds the medium busy)."""
+    prop, phy = doc.get("propagation", {}), doc.get("phy", {})
+    if prop.get("model") != "range":
+        raise SystemExit(f"{scenario_path}: --receiver range mirrors wmnsim's range model; this scenario's "
+                         f"propagation is {prop.get('model')!r} (use --receiver ns3)")
+    rx, cs = float(prop.get("rx_range_m", 250)), float(prop.get("cs_range_m", 550))
+    interference = float(prop.get("interference_range_m", cs))
+    if interference != cs:
+        # The program cuts every signal at cs_range_m and the mirror lets any signal that
+        # arrives destroy a reception: it has one range for both, so it cannot run this.
+        raise SystemExit(f"{scenario_path}: interference_range_m {interference} differs from cs_range_m {cs}; "
+                         "--receiver range has one range for sensing and interference")
+    tx, f = float(phy.get("tx_power_dbm", 20)), channel_frequency_hz(phy.get("channel", 6))
+    noise = ns3_noise_dbm()
+    p_rx, p_cs = friis_rx_dbm(tx, f, rx), friis_rx_dbm(tx, f, cs)
+    snr = p_rx - noise
+    # The closest sender whose frame survives an interferer from cs_range_m (the weakest that
+    # arrives): its power must exceed that interferer's plus the noise by SNR_DB.
+    need = 10 * math.log10(10 ** ((p_cs) / 10) + 10 ** (noise / 10)) + snr
+    survives_within = cs * 10 ** ((p_cs - need) / 20)
+    return {"snr_db": round(snr, 3), "ed_dbm": round(p_cs - ED_MARGIN_DB, 3), "noise_dbm": noise,
+            "rx_power_at_rx_range_dbm": p_rx, "rx_power_at_cs_range_dbm": p_cs, "frequency_hz": f,
+            "tx_power_dbm": tx, "rx_range_m": rx, "cs_range_m": cs,
+            "overlapped_frame_survives_within_m": survives_within}
+
+
+def describe_range_receiver(r: dict) -> str:
+    return (f"receiver range: Friis at {r['frequency_hz'] / 1e6:.0f} MHz, {r['tx_power_dbm']} dBm: "
+            f"{r['rx_power_at_rx_range_dbm']:.2f} dBm from rx_range_m {r['rx_range_m']:g}, "
+            f"{r['rx_power_at_cs_range_dbm']:.2f} dBm from cs_range_m {r['cs_range_m']:g}; ns-3's noise "
+            f"{r['noise_dbm']:.2f} dBm (k T over {NS3_DSSS_SNR_WIDTH_HZ / 1e6:g} MHz, RxNoiseFigure "
+            f"{NS3_RX_NOISE_FIGURE_DB:g} dB): SNR threshold {r['snr_db']} dB, energy detection {r['ed_dbm']} dBm "
+            f"(a frame overlapped by one from cs_range_m would survive the SINR only from within "
+            f"{r['overlapped_frame_survives_within_m']:.1f} m)")
+
+
+def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = None, receiver: str = "ns3") -> str:
     # The document as wmnsim runs it: the file with the overrides applied (their
     # `--set` rules, through wmnsim's own code), `compat` left out (ns-3 has its own).
     scenario = wmnsim.Scenario.from_file(str(scenario_path))
@@ -134,7 +220,18 @@ def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = No
     phy, prop, mac = doc.get("phy", {}), doc.get("propagation", {}), doc.get("mac", {})
     known_phy = {"standard", "data_rate_bps", "basic_rate_bps", "preamble", "slot_us", "sifs_us", "channel",
                  "tx_power_dbm", "reception"}
-    known_mac = {"type", "cw_min", "cw_max", "short_retry_limit", "rts_threshold_bytes", "queue"}
+    known_mac = {"type", "cw_min", "cw_max", "short_retry_limit", "rts_threshold_bytes", "queue", "retry_counts",
+                 "deferral"}
+    if mac.get("deferral", "ns3") != "ns3":
+        # ns-3 3.44 counts EIFS - DIFS from the errored frame's end (docs/mac.md "Deferral"); the
+        # standard's EIFS and ns-2's have no ns-3 setting.
+        raise SystemExit(f"{scenario_path}: /mac/deferral is {mac['deferral']!r}; ns-3 3.44 runs \"ns3\" only "
+                         "(EIFS - DIFS counted from the errored frame's end)")
+    if mac.get("retry_counts", "ns3") != "ns3":
+        # ns-3 3.44 has one count per MPDU for every failed RTS and DATA frame, against one
+        # limit (docs/mac.md "Retries"): the other readings have no ns-3 setting.
+        raise SystemExit(f"{scenario_path}: /mac/retry_counts is {mac['retry_counts']!r}; ns-3 3.44 runs \"ns3\" "
+                         "only (one count per MPDU, every failed RTS and DATA frame against short_retry_limit)")
     for section, known, keys in (("phy", known_phy, phy), ("mac", known_mac, mac)):
         extra = set(keys) - known
         if extra:
@@ -162,9 +259,16 @@ def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = No
               f"data_rate {phy['data_rate_bps']}", f"basic_rate {phy.get('basic_rate_bps', 1000000)}",
               f"tx_power_dbm {phy.get('tx_power_dbm', 20)}",
               f"frequency_hz {channel_frequency_hz(phy.get('channel', 6))}"]
+    if receiver not in RECEIVERS:
+        raise SystemExit(f"receiver {receiver!r}: one of {RECEIVERS}")
+    if receiver == "range":
+        rr = range_receiver(scenario_path, doc)
     if prop["model"] == "range":
         # Friis within the sensing range, nothing beyond (docs/validation.md: what differs).
         lines.append(f"propagation range {prop['cs_range_m']}")
+        if receiver == "range":
+            # wmnsim's range model mirrored (wmnsim_ns3.cc, `receiver range`; range_receiver).
+            lines.append(f"receiver range {rr['snr_db']} {rr['ed_dbm']}")
     elif prop["model"] == "log_distance":
         lines.append(f"propagation log_distance {prop['exponent']} {prop.get('reference_distance_m', 1)} "
                      f"{-prop['reference_gain_db']}")
@@ -182,6 +286,15 @@ def spec_for(scenario_path: Path, seed: int, wmnsim, overrides: list | None = No
     for node in d["nodes"]:
         x, y = node["position_m"][0], node["position_m"][1]
         lines.append(f"node {node['id']} {x} {y}")
+    if receiver == "range":
+        pts = [(n["id"], n["position_m"][0], n["position_m"][1]) for n in d["nodes"]]
+        for i, (a, ax, ay) in enumerate(pts):
+            for b, bx, by in pts[i + 1:]:
+                dist = math.hypot(ax - bx, ay - by)
+                for edge, name in ((rr["rx_range_m"], "rx_range_m"), (rr["cs_range_m"], "cs_range_m")):
+                    if abs(dist - edge) < 1e-6:
+                        print(f"{scenario_path}: warning: {a} and {b} are exactly {name} apart, on the edge "
+                              "of the range receiver's threshold", file=sys.stderr)
     for node in doc.get("nodes", []):
         if "cw_min" in node.get("mac", {}):
             lines.append(f"node_cw_min {node['id']} {node['mac']['cw_min']}")
@@ -309,7 +422,7 @@ def ns3_trace_counts(trace: Path, node_of_mac: dict) -> dict:
         who, what = w[1], w[2]
         c = counts.setdefault(who, {})
         if what == "tx" and w[3] == "DATA":
-            size = int(w[-1].split("=")[1])
+            size = int(next(x for x in w[4:] if x.startswith("bytes=")).split("=")[1])
             kind = "segments" if size > 500 else "acks"
             c[f"{kind}_attempts"] = c.get(f"{kind}_attempts", 0) + 1
             if w[7] == "retry=1":
@@ -337,19 +450,21 @@ def run_wmnsim(cli: Path, case: "Case", seed: int, out: Path, compat: bool, extr
 
 # The ablation of the flagship under the preset (docs/validation.md, "The flagship's
 # hidden TCP flow"): each variant is the preset with these overrides.
-STANDARD_MAC = ["/mac/immediate_access=standard", "/mac/cw_after_drop=reset"]
+STANDARD_MAC = ["/mac/immediate_access=standard", "/mac/cw_after_drop=reset", "/mac/deferral=standard"]
 FLIGHT_SIZE = [f"/flows/{i}/tcp/ssthresh_from=flight_size" for i in (0, 1)]
 WMNSIM_TCP = [f"/flows/{i}/tcp/{k}" for i in (0, 1) for k in (
     "delayed_ack=false", "min_rto_s=0.2", "initial_window_segments=3", "limited_transmit=false",
     "timestamps=false", "sack=false", "window_packets=64")]
 ABLATION = [
     ("the ns3 preset", []),
-    ("both MAC departures at the standard's", STANDARD_MAC),
-    ("immediate_access ns3 only", ["/mac/cw_after_drop=reset"]),
-    ("cw_after_drop ns3 only", ["/mac/immediate_access=standard"]),
+    ("the three MAC departures at the standard's", STANDARD_MAC),
+    ("immediate_access ns3 only", ["/mac/cw_after_drop=reset", "/mac/deferral=standard"]),
+    ("cw_after_drop ns3 only", ["/mac/immediate_access=standard", "/mac/deferral=standard"]),
+    ("deferral ns3 only", ["/mac/immediate_access=standard", "/mac/cw_after_drop=reset"]),
+    ("deferral at the standard's only", ["/mac/deferral=standard"]),
     # TCP's one departure (docs/transport.md, tcp.ssthresh_from): the RFCs' FlightSize.
     ("ssthresh from FlightSize (the RFCs')", FLIGHT_SIZE),
-    ("every departure at the standard's (both MAC, ssthresh)", STANDARD_MAC + FLIGHT_SIZE),
+    ("every departure at the standard's (MAC, ssthresh)", STANDARD_MAC + FLIGHT_SIZE),
     ("standard MAC, wmnsim's TCP defaults", STANDARD_MAC + WMNSIM_TCP),
     # (the long retry limit is left: with RTS/CTS off no frame counts against it, and the
     # flagship sets the short one to 7 itself)
@@ -445,14 +560,25 @@ def main() -> int:
     ap.add_argument("--build", type=Path, default=REPO / "build" / "ci", help="wmnsim build (cli/wmnsim, python/)")
     ap.add_argument("--ns3-binary", type=Path, default=REPO / "build" / "ns3" / "wmnsim_ns3")
     ap.add_argument("--json", type=Path, help="compare: also write the side-by-side numbers here")
+    ap.add_argument("--receiver", choices=RECEIVERS, default="ns3",
+                    help="the ns-3 side's receiver (spec, trace, spread): ns3 (ns-3's own, the references') or "
+                         "range (a mirror of wmnsim's range model, range scenarios only)")
     ap.add_argument("--variant", action="append", default=[], metavar="LABEL:/pointer=value,...",
                     help="compare: add a column, the preset with these overrides (repeatable)")
     args = ap.parse_args()
     variants = [parse_variant(v) for v in args.variant]
     if variants and args.mode != "compare":
         raise SystemExit("--variant is for compare only")
+    if args.receiver != "ns3" and args.mode not in ("spec", "trace", "spread"):
+        raise SystemExit(f"--receiver {args.receiver} is for spec, trace and spread: the stored references "
+                         "(references, compare) are ns-3's own receiver's")
     wmnsim = wmnsim_module(args.build)
     scenarios = [Case(s) for s in args.scenarios]
+    if args.receiver == "range":
+        for s in scenarios:
+            sc = wmnsim.Scenario.from_file(str(s.path))
+            doc = (sc.with_overrides([o for o in s.overrides if not o.startswith("/compat=")]) if s.overrides else sc).to_dict()
+            print(f"{s}: {describe_range_receiver(range_receiver(s.path, doc))}", file=sys.stderr)
 
     if args.mode == "ablation":
         if args.scenarios != DEFAULT_SCENARIOS:
@@ -462,7 +588,7 @@ def main() -> int:
     args.seeds = args.seeds or (list(range(1, 13)) if args.mode == "spread" else [1, 2, 3])
     if args.mode == "spec":
         for s in scenarios:
-            sys.stdout.write(spec_for(s.path, args.seeds[0], wmnsim, s.overrides))
+            sys.stdout.write(spec_for(s.path, args.seeds[0], wmnsim, s.overrides, args.receiver))
         return 0
     if args.mode == "trace":
         binary = build_ns3(args.ns3_binary)
@@ -471,7 +597,7 @@ def main() -> int:
             for s in scenarios:
                 for seed in args.seeds:
                     trace = Path(tmp) / "ns3.trace"
-                    run = run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides), trace)
+                    run = run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides, args.receiver), trace)
                     ns3 = ns3_trace_counts(trace, {})
                     if s.path.name == "two_hop_chain_tcp.json" and not s.overrides:
                         # The gateway's ACK: 14 bytes at the 2 Mbit/s basic rate after the
@@ -501,9 +627,10 @@ def main() -> int:
         cli = args.build / "cli" / "wmnsim"
         with tempfile.TemporaryDirectory() as tmp:
             for s in scenarios:
-                ns3_runs = [run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides)) for seed in args.seeds]
+                ns3_runs = [run_ns3(binary, spec_for(s.path, seed, wmnsim, s.overrides, args.receiver)) for seed in args.seeds]
                 ours = [run_wmnsim(cli, s, seed, Path(tmp) / f"{seed}.json", compat=True) for seed in args.seeds]
-                print(f"\n{s} (seeds {args.seeds}): goodput in Mbit/s, mean (standard deviation) over the seeds")
+                print(f"\n{s} (seeds {args.seeds}; ns-3's receiver: {args.receiver}): goodput in Mbit/s, "
+                      "mean (standard deviation) over the seeds")
                 print(f"{'flow':<12} {'ns-3':>16} {'wmnsim preset':>16} {'difference':>11} {'standard error':>15}")
                 for fid in [f["id"] for f in ours[0]["flows"]]:
                     a = [next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid) / 1e6 for r in ns3_runs]

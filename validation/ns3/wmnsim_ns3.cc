@@ -16,6 +16,12 @@
 //   retry_limit N       (attempts, as wmnsim and ns-3's FrameRetryLimit count them)
 //   rts_threshold BYTES | rts_threshold off
 //   queue_packets N
+//   receiver ns3        (the default: ns-3's own receiver, YansWifiPhy's SINR, DSSS error
+//                        model and energy detection; the stored references were made with it)
+//   receiver range SNR_DB ED_DBM  (a mirror of wmnsim's range model, for range scenarios:
+//                        a preamble is detected only at SNR_DB or more, any frame arriving
+//                        during a reception destroys it, and energy at ED_DBM or more holds
+//                        the medium busy; run_ns3.py derives both numbers from the scenario)
 //   tcp ATTRIBUTE VALUE (an ns3::TcpSocket or ns3::TcpSocketBase attribute)
 //   segment_size BYTES
 //   node ID X Y
@@ -25,9 +31,16 @@
 //
 // Output (stdout): one JSON object: the seed, the wall-clock time and, per flow, the
 // application bytes received in order (goodput over [warmup, duration]).
-// --trace=FILE writes the MAC/PHY and TCP events of a run, one per line (docs/validation.md).
+// --trace=FILE writes the MAC/PHY and TCP events of a run, one per line (docs/validation.md):
+// "TIME NODE tx KIND ..." per transmitted frame (an RTS or DATA frame with mpdu_seq and
+// mpdu_retries, the MPDU it is for and ns-3's retry count for it), "rx_ok" / "rx_fail" per
+// payload received or lost, "rx_drop REASON" per frame lost before its payload, "mac_drop
+// reason=N NAME seq= retries=" per MPDU the MAC dropped (WifiMacDropReason), "drop
+// queue_full" per packet refused at a full MAC queue, and backoff, cw, tcp_state, cwnd.
+// --phy-constants prints the 802.11b PHY's receiver constants (run_ns3.py's range receiver).
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
@@ -71,6 +84,8 @@ struct Spec {
   int cw_min = 0, cw_max = 0, retry_limit = 0;
   std::string rts_threshold;
   int queue_packets = 0;
+  std::string receiver = "ns3";
+  double receiver_snr_db = 0, receiver_ed_dbm = 0;
   uint32_t segment_size = 0;
   std::vector<std::pair<std::string, std::string>> tcp;
   std::vector<std::string> node_ids;
@@ -104,6 +119,11 @@ Spec read_spec(const std::string& path) {
     else if (key == "retry_limit") w >> s.retry_limit;
     else if (key == "rts_threshold") w >> s.rts_threshold;
     else if (key == "queue_packets") w >> s.queue_packets;
+    else if (key == "receiver") {
+      w >> s.receiver;
+      if (s.receiver == "range") w >> s.receiver_snr_db >> s.receiver_ed_dbm;
+      else if (s.receiver != "ns3") throw std::runtime_error("receiver " + s.receiver + ": ns3 or range");
+    }
     else if (key == "segment_size") w >> s.segment_size;
     else if (key == "tcp") {
       std::string a, v;
@@ -161,6 +181,74 @@ std::string frame_kind(Ptr<const Packet> p) {
     << " to=" << h.GetAddr1() << " from=" << h.GetAddr2() << " seq=" << h.GetSequenceNumber()
     << " retry=" << (h.IsRetry() ? 1 : 0) << " bytes=" << p->GetSize();
   return o.str();
+}
+
+// The range model's interference rule (wmnsim, docs/phy.md: a concurrent frame from within
+// interference_range_m destroys a reception), for `receiver range`. Every signal that
+// reaches a PHY comes from within cs_range_m (the propagation is cut there, and run_ns3.py
+// asks interference_range_m = cs_range_m), so any frame that arrives during a reception
+// destroys it. ns-3 tells a PHY of such a frame as an rx_drop of the newcomer: RXING (it
+// came during the payload) or BUSY_DECODING_PREAMBLE (during the preamble and header, after
+// the preamble was detected); a frame that came before detection fails the preamble
+// detection threshold instead (its SINR). This model, the PHY's PostReceptionErrorModel,
+// then corrupts the frame being received when its payload ends (PhyEntity asks it after the
+// PER draw), so the MAC sees a reception error, as with any lost frame.
+// Why not an ErrorRateModel subclass with a SINR threshold: ErrorRateModel::GetChunkSuccessRate
+// hands DSSS and HR/DSSS modes to DsssErrorRateModel itself and asks the subclass only for
+// the others (its comment in error-rate-model.h), so for 802.11b a subclass is never asked.
+// Why not a FrameCaptureModel that always switches: ns-3 aborts a reception that way only
+// before its payload (a switch during the payload leaves the PHY in RX and fails an assert).
+class RangeOverlapErrorModel : public ErrorModel {
+ public:
+  static TypeId GetTypeId() {
+    static TypeId tid = TypeId("ns3::RangeOverlapErrorModel")
+                            .SetParent<ErrorModel>()
+                            .SetGroupName("Wifi")
+                            .AddConstructor<RangeOverlapErrorModel>();
+    return tid;
+  }
+  void RxBegin(Ptr<const Packet>, RxPowerWattPerChannelBand) { overlapped_ = false; }
+  void RxDrop(Ptr<const Packet>, WifiPhyRxfailureReason r) {
+    if (r == RXING || r == BUSY_DECODING_PREAMBLE) overlapped_ = true;
+  }
+  uint64_t destroyed() const { return destroyed_; }
+
+ private:
+  bool DoCorrupt(Ptr<Packet>) override {
+    destroyed_ += overlapped_ ? 1 : 0;
+    return overlapped_;
+  }
+  void DoReset() override { overlapped_ = false; }
+  bool overlapped_ = false;
+  uint64_t destroyed_ = 0;
+};
+NS_OBJECT_ENSURE_REGISTERED(RangeOverlapErrorModel);
+
+// Per node (for the trace): the device, to read its DCF queue's head of line.
+std::map<std::string, Ptr<WifiNetDevice>> g_devices;
+
+// The MPDU an RTS protects or a DATA frame carries: the head of the node's DCF queue (ns-3
+// keeps an MPDU in the queue, in flight, until it is acknowledged or dropped). Exact for a
+// node whose frames all go to one receiver (A and the gateway of the two-hop chain);
+// `inflight=0` marks a head that was not yet in flight.
+std::string head_mpdu(const std::string& who) {
+  Ptr<WifiMacQueue> q = g_devices.at(who)->GetMac()->GetTxop()->GetWifiMacQueue();
+  Ptr<const WifiMpdu> m = q->Peek();
+  if (!m) return " mpdu=none";
+  std::ostringstream o;
+  o << " mpdu_seq=" << m->GetHeader().GetSequenceNumber() << " mpdu_retries=" << m->GetRetryCount()
+    << " inflight=" << (m->IsInFlight() ? 1 : 0) << " queued=" << q->GetNPackets();
+  return o.str();
+}
+
+std::string drop_reason(WifiMacDropReason r) {
+  switch (r) {
+    case WIFI_MAC_DROP_FAILED_ENQUEUE: return "queue_full";
+    case WIFI_MAC_DROP_EXPIRED_LIFETIME: return "lifetime";
+    case WIFI_MAC_DROP_REACHED_RETRY_LIMIT: return "retry_limit";
+    case WIFI_MAC_DROP_QOS_OLD_PACKET: return "qos_old";
+  }
+  return "other";
 }
 
 // NewReno with ssthresh from RFC 5681's FlightSize, as wmnsim's default
@@ -221,7 +309,39 @@ int main(int argc, char** argv) {
   CommandLine cmd(__FILE__);
   cmd.AddValue("spec", "the spec file written by run_ns3.py", spec_path);
   cmd.AddValue("trace", "write the run's MAC/PHY and TCP events here", trace_path);
+  bool phy_constants = false;
+  cmd.AddValue("phy-constants", "print the 802.11b PHY's receiver constants as JSON and exit", phy_constants);
   cmd.Parse(argc, argv);
+  if (phy_constants) {
+    // What run_ns3.py's `receiver range` derivation rests on, read from ns-3 itself: one
+    // 802.11b YansWifiPhy as the program builds it, its noise figure, channel width and
+    // thresholds (their defaults: the program sets none of them under `receiver ns3`).
+    NodeContainer one;
+    one.Create(1);
+    YansWifiChannelHelper channel = YansWifiChannelHelper::Default();
+    YansWifiPhyHelper phy;
+    phy.SetChannel(channel.Create());
+    WifiHelper wifi;
+    wifi.SetStandard(WIFI_STANDARD_80211b);
+    WifiMacHelper mac;
+    mac.SetType("ns3::AdhocWifiMac");
+    NetDeviceContainer d = wifi.Install(phy, mac, one);
+    Ptr<WifiPhy> p = DynamicCast<WifiNetDevice>(d.Get(0))->GetPhy();
+    DoubleValue ed, sens, cca;
+    // RxNoiseFigure has a setter only: its initial value, which the program never changes.
+    TypeId::AttributeInformation info;
+    if (!WifiPhy::GetTypeId().LookupAttributeByName("RxNoiseFigure", &info)) throw std::runtime_error("RxNoiseFigure");
+    const double nf = std::stod(info.initialValue->SerializeToString(info.checker));
+    p->GetAttribute("CcaEdThreshold", ed);
+    p->GetAttribute("RxSensitivity", sens);
+    p->GetAttribute("CcaSensitivity", cca);
+    std::cout << std::setprecision(10) << "{\"rx_noise_figure_db\": " << nf
+              << ", \"channel_width_mhz\": " << static_cast<double>(p->GetChannelWidth())
+              << ", \"cca_ed_threshold_dbm\": " << ed.Get() << ", \"rx_sensitivity_dbm\": " << sens.Get()
+              << ", \"cca_sensitivity_dbm\": " << cca.Get() << "}\n";
+    Simulator::Destroy();
+    return 0;
+  }
   const Spec s = read_spec(spec_path);
   const auto wall_start = std::chrono::steady_clock::now();
 
@@ -269,6 +389,20 @@ int main(int argc, char** argv) {
   phy.SetChannel(channel.Create());
   phy.Set("TxPowerStart", DoubleValue(s.tx_power_dbm));
   phy.Set("TxPowerEnd", DoubleValue(s.tx_power_dbm));
+  if (s.receiver == "range") {
+    if (s.propagation.at(0) != "range") throw std::runtime_error("receiver range needs propagation range");
+    // wmnsim's range model (docs/phy.md), with every signal cut at cs_range_m by the
+    // propagation above. Decoded within rx_range_m: a preamble is detected at or above the
+    // SNR of a lone frame from rx_range_m (ThresholdPreambleDetectionModel's Threshold; its
+    // MinimumRssi, -82 dBm, stays: every signal that arrives is stronger). Destroyed by any
+    // frame that overlaps it: the same threshold for a frame that begins while another is on
+    // the air (its SINR), RangeOverlapErrorModel (below, per device) for one that begins
+    // during the reception. Sensed within cs_range_m: CCA's energy detection a little below
+    // the power from cs_range_m. Both numbers come from run_ns3.py.
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "Threshold",
+                                  DoubleValue(s.receiver_snr_db));
+    phy.Set("CcaEdThreshold", DoubleValue(s.receiver_ed_dbm));
+  }
 
   WifiHelper wifi;
   wifi.SetStandard(WIFI_STANDARD_80211b);
@@ -306,6 +440,18 @@ int main(int argc, char** argv) {
         manager->AddSupportedMode(peer, WifiMode(dsss_mode(rate)));
       }
       manager->RecordGotAssocTxOk(peer);
+    }
+  }
+
+  std::vector<Ptr<RangeOverlapErrorModel>> overlap_models;
+  if (s.receiver == "range") {
+    for (uint32_t i = 0; i < devices.GetN(); ++i) {
+      Ptr<WifiPhy> p = DynamicCast<WifiNetDevice>(devices.Get(i))->GetPhy();
+      auto model = CreateObject<RangeOverlapErrorModel>();
+      p->TraceConnectWithoutContext("PhyRxBegin", MakeCallback(&RangeOverlapErrorModel::RxBegin, model));
+      p->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&RangeOverlapErrorModel::RxDrop, model));
+      p->SetPostReceptionErrorModel(model);
+      overlap_models.push_back(model);
     }
   }
 
@@ -365,14 +511,33 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < devices.GetN(); ++i) {
       auto dev = DynamicCast<WifiNetDevice>(devices.Get(i));
       const std::string node = s.node_ids[i];
+      g_devices[node] = dev;
+      // Each RTS and DATA frame with the MPDU it is for (seq, ns-3's retry count for it).
       dev->GetPhy()->TraceConnectWithoutContext(
           "PhyTxBegin", MakeCallback(+[](std::string who, Ptr<const Packet> p, double) {
-                          trace_line(who + " tx " + frame_kind(p));
+                          const std::string kind = frame_kind(p);
+                          const bool mpdu = kind.rfind("RTS", 0) == 0 || kind.rfind("DATA", 0) == 0;
+                          trace_line(who + " tx " + kind + (mpdu ? head_mpdu(who) : ""));
                         }).Bind(node));
-      dev->GetPhy()->TraceConnectWithoutContext(
-          "PhyRxEnd", MakeCallback(+[](std::string who, Ptr<const Packet> p) {
-                        trace_line(who + " rx_ok " + frame_kind(p));
-                      }).Bind(node));
+      // The PHY state helper's RxOk and RxError: a payload received or lost (PhyRxEnd,
+      // traced here before, fires for both). A frame lost before its payload (preamble,
+      // header, a reception aborted) is an rx_drop line below.
+      if (!dev->GetPhy()->GetState()->TraceConnectWithoutContext(
+              "RxOk", MakeCallback(+[](std::string who, Ptr<const Packet> p, double snr, WifiMode, WifiPreamble) {
+                        std::ostringstream o;
+                        o << who << " rx_ok " << frame_kind(p) << " snr_db=" << std::fixed << std::setprecision(3)
+                          << 10.0 * std::log10(snr);
+                        trace_line(o.str());
+                      }).Bind(node)) ||
+          !dev->GetPhy()->GetState()->TraceConnectWithoutContext(
+              "RxError", MakeCallback(+[](std::string who, Ptr<const Packet> p, double snr) {
+                           std::ostringstream o;
+                           o << who << " rx_fail " << frame_kind(p) << " snr_db=" << std::fixed << std::setprecision(3)
+                             << 10.0 * std::log10(snr);
+                           trace_line(o.str());
+                         }).Bind(node))) {
+        throw std::runtime_error("no RxOk/RxError trace source");
+      }
       dev->GetPhy()->TraceConnectWithoutContext(
           "PhyRxDrop", MakeCallback(+[](std::string who, Ptr<const Packet> p, WifiPhyRxfailureReason r) {
                          std::ostringstream o;
@@ -381,11 +546,29 @@ int main(int argc, char** argv) {
                        }).Bind(node));
       dev->GetMac()->TraceConnectWithoutContext(
           "DroppedMpdu", MakeCallback(+[](std::string who, WifiMacDropReason r, Ptr<const WifiMpdu> m) {
+                           // reason=N is WifiMacDropReason's value (ns3_trace_counts reads it).
                            std::ostringstream o;
-                           o << who << " mac_drop reason=" << static_cast<int>(r) << " seq="
-                             << m->GetHeader().GetSequenceNumber();
+                           o << who << " mac_drop reason=" << static_cast<int>(r) << ' ' << drop_reason(r)
+                             << " seq=" << m->GetHeader().GetSequenceNumber() << " retries=" << m->GetRetryCount()
+                             << " bytes=" << m->GetPacketSize();
                            trace_line(o.str());
                          }).Bind(node));
+      // A packet the MAC refused before its queue (WifiMac's MacTxDrop).
+      dev->GetMac()->TraceConnectWithoutContext(
+          "MacTxDrop", MakeCallback(+[](std::string who, Ptr<const Packet> p) {
+                         trace_line(who + " drop mac_tx_drop bytes=" + std::to_string(p->GetSize()));
+                       }).Bind(node));
+      // A full DCF queue. WifiNetDevice stops its device queue while the WifiMacQueue is
+      // full (flow control), and with no queue disc (Uninstall above) the traffic control
+      // layer drops the packet there, before the MAC: its "TcDrop" source, `drop queue_full`.
+      // (DroppedMpdu above already carries the queue's lifetime drops, reason=1, and its
+      // own refusals, reason=0, should a packet reach a full queue.)
+      if (!nodes.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+              "TcDrop", MakeCallback(+[](std::string who, Ptr<const Packet> p) {
+                        trace_line(who + " drop queue_full bytes=" + std::to_string(p->GetSize()));
+                      }).Bind(node))) {
+        throw std::runtime_error("no TrafficControlLayer TcDrop trace source");
+      }
       dev->GetMac()->GetTxop()->TraceConnectWithoutContext(
           "BackoffTrace", MakeCallback(+[](std::string who, uint32_t slots, uint8_t) {
                             trace_line(who + " backoff " + std::to_string(slots));
@@ -434,7 +617,13 @@ int main(int argc, char** argv) {
     std::cout << (i ? ", " : "") << "{\"id\": \"" << s.flows[i].id << "\", \"bytes\": " << bytes
               << ", \"goodput_bps\": " << static_cast<double>(bytes) * 8.0 / (s.duration - s.warmup) << "}";
   }
-  std::cout << "]}\n";
+  std::cout << "]";
+  if (s.receiver == "range") {
+    uint64_t destroyed = 0;
+    for (const auto& m : overlap_models) destroyed += m->destroyed();
+    std::cout << ", \"receiver\": \"range\", \"receptions_destroyed_by_overlap\": " << destroyed;
+  }
+  std::cout << "}\n";
   Simulator::Destroy();
   return 0;
 }
