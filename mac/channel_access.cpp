@@ -136,8 +136,11 @@ void ChannelAccess::errored_reception() {
     if (deferral_ == Deferral::ns3) {
       // ns-3 (GetAccessGrantStart): no count before this end + EIFS - DIFS, however
       // long the medium stays busy after it. idle_since_ is read only while the
-      // medium is idle, and a reception is ending: it holds that time until refresh.
+      // medium is idle: it holds that time until refresh. The radio reports a
+      // reception's end while its CCA still holds the medium busy; should the medium
+      // be idle already, the counting functions are dated again from it.
       idle_since_ = std::max(idle_since_, scheduler_.now() + timing_.eifs - timing_.difs);
+      if (!busy_) on_medium_idle();
     }
   }
   account_ns2();

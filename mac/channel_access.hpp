@@ -9,7 +9,8 @@
 //    frozen. The medium is idle only when none of these holds.
 //  - IFS: a function counts after the medium has been idle for AIFS[AC] (DIFS =
 //    AIFS with AIFSN 2), or EIFS - DIFS + AIFS[AC] after an errored reception until
-//    an error-free one (9.3.2.3.7, 9.19.2.3).
+//    an error-free one (9.3.2.3.7, 9.19.2.3); under Deferral::ns3, AIFS[AC] after the
+//    later of the idle medium and the errored frame's end + EIFS - DIFS (ns-3).
 //  - Backoff countdown: each function's access_at is when its counter reaches zero;
 //    a busy start freezes it with the whole idle slots subtracted
 //    (AccessFunction::freeze), an idle medium resumes it. One access timer, at the
@@ -115,7 +116,8 @@ class ChannelAccess {
   // counted by the meter; deferred on only with Deferral::ns2 (the standard has no
   // such rule: docs/phy.md).
   void ignored_reception(Time duration);
-  // The idle time a function waits before counting (AIFS[AC], or EIFS - DIFS + AIFS[AC]).
+  // The idle time a function waits before counting (AIFS[AC], or EIFS - DIFS + AIFS[AC];
+  // under Deferral::ns3 always AIFS[AC], the EIFS being in idle_since_).
   Time defer_for(const AccessFunction& f) const;
   // Tells the meter the ns-2 inputs changed (its send timer or NAV).
   void account_ns2() { meter_.ns2_update(channel_cause(), scheduler_.now()); }

@@ -55,8 +55,8 @@ enum class Deferral : std::uint8_t {
   // ns-3 3.44's ChannelAccessManager (GetAccessGrantStart): EIFS - DIFS counted from
   // the errored frame's end, not from when the medium is next idle: access is AIFS
   // after the later of the idle medium and that end + EIFS - DIFS. A medium busy past
-  // it (a frame that began during the errored one, sensed only) costs AIFS alone, and
-  // a later idle period does not renew the EIFS. 9.3.2.3.7 begins the EIFS when the
+  // that time (a frame that began during the errored one, sensed only) costs AIFS
+  // alone, and a later busy period does not renew the EIFS. 9.3.2.3.7 begins the EIFS when the
   // PHY indicates the medium idle after the erroneous frame and keeps it until an
   // error-free frame (standard). Otherwise as standard (no response-rule changes).
   ns3,

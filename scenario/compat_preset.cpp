@@ -113,8 +113,8 @@ std::vector<CompatSetting> make_ns3_settings() {
        "also restarts the short count at a CTS (9.3.3's SSRC reset, as ns-2)"},
       {"/mac/deferral", always("ns3"), "\"ns3\"",
        "ns3::ChannelAccessManager::GetAccessGrantStart (behaviour, no attribute)",
-       "EIFS - DIFS counted from the errored frame's end: a medium busy past it costs DIFS alone, and a later "
-       "idle period does not renew it",
+       "EIFS - DIFS counted from the errored frame's end: a medium busy past that end + EIFS - DIFS costs DIFS "
+       "alone, and a later busy period does not renew it",
        "the EIFS begins when the medium is next idle after the erroneous frame and is used until an "
        "error-free frame (802.11-2012 9.3.2.3.7): `\"standard\"`"},
       {"/mac/rts_threshold_bytes", always("off"), "\"off\"", "ns3::WifiRemoteStationManager::RtsCtsThreshold",

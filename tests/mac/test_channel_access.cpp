@@ -345,6 +345,21 @@ TEST(ChannelAccess, Ns3DeferralIsNotRenewedByALaterBusyPeriodTheStandardsIs) {
   }
 }
 
+TEST(ChannelAccess, Ns3DeferralReportedAfterTheMediumIdledStillDatesTheCount) {
+  // The radio reports a reception's end before its CCA goes idle; reported the other
+  // way round, the function already counting is dated again from the errored end.
+  World w({kDcf}, Deferral::ns3);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(1000_us, [&w] {
+    w.access->set_phy_busy(false);
+    w.access->errored_reception();
+  });
+  w.sim.run_until(10_ms);
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 1364_us + w.next_draw() * 20_us);
+}
+
 TEST(ChannelAccess, Ns3DeferralAfterAGoodFrameIsDifs) {
   // An error-free frame ends the EIFS in both (ns-3: m_lastRxReceivedOk).
   World w({kDcf}, Deferral::ns3);

@@ -54,10 +54,11 @@ struct Outcome {
   std::array<int, 3> disagreements{};  // failures where each reading decides otherwise
 };
 
-Outcome run_hidden_pair(RetryCounts reading) {
-  MacWorld w{phy::profile_80211b(phy::Preamble::Long), 11e6, 2e6};
+// A and C, hidden from each other, both saturate B for `duration` under `reading`,
+// with RTS/CTS before every frame or none; returns A.
+auto saturate_hidden_pair(MacWorld& w, RetryCounts reading, bool rts, Time duration) {
   w.params().retry_counts = reading;
-  w.params().rts_threshold_bytes = 0;
+  if (rts) w.params().rts_threshold_bytes = 0;
   w.params().short_retry_limit = kShortLimit;
   w.params().long_retry_limit = kLongLimit;
   const auto a = w.add(), b = w.add(), c = w.add();
@@ -66,7 +67,13 @@ Outcome run_hidden_pair(RetryCounts reading) {
   w.build();
   w.taps[a]->saturate(b, kBytes);
   w.taps[c]->saturate(b, kBytes);
-  w.run(20_s);
+  w.run(duration);
+  return a;
+}
+
+Outcome run_hidden_pair(RetryCounts reading) {
+  MacWorld w{phy::profile_80211b(phy::Preamble::Long), 11e6, 2e6};
+  const auto a = saturate_hidden_pair(w, reading, true, 20_s);
 
   // A's frames and its failures in time order (a failure comes at a timeout, after
   // the frame it follows and before A's next frame).
@@ -167,16 +174,7 @@ TEST(RetryCounts, WithoutRtsTheReadingsGiveTheSameRun) {
   std::vector<std::vector<Time>> sent;
   for (const RetryCounts reading : {RetryCounts::reset_on_cts, RetryCounts::per_mpdu, RetryCounts::ns3}) {
     MacWorld w{phy::profile_80211b(phy::Preamble::Long), 11e6, 2e6};
-    w.params().retry_counts = reading;
-    w.params().short_retry_limit = kShortLimit;
-    w.params().long_retry_limit = kLongLimit;
-    const auto a = w.add(), b = w.add(), c = w.add();
-    w.hide(a, c);
-    w.hide(c, a);
-    w.build();
-    w.taps[a]->saturate(b, kBytes);
-    w.taps[c]->saturate(b, kBytes);
-    w.run(5_s);
+    const auto a = saturate_hidden_pair(w, reading, false, 5_s);
     EXPECT_GT(w.taps[a]->drops.size(), 5u);
     std::vector<Time> times;
     for (const auto& s : w.taps[a]->sent) times.push_back(s.at);

@@ -234,3 +234,32 @@ def test_retry_counts_other_than_ns3s_are_refused():
     for reading in ("reset_on_cts", "per_mpdu"):
         with pytest.raises(SystemExit, match=f"/mac/retry_counts is '{reading}'"):
             run_ns3.spec_for(RTS_CHAIN, 1, wmnsim, [f"/mac/retry_counts={reading}"])
+
+
+def test_eifs_after_busy_counts_starts_within_eifs_of_the_busy_end(tmp_path):
+    """run_ns3.py trace's EIFS count (docs/validation.md, the fifth departure): B's frame
+    after a lost frame and a medium busy past its end + EIFS - DIFS counts, and is early
+    when it starts less than EIFS after the busy end; a frame after a good reception, or
+    after a busy period that ended within EIFS - DIFS of the loss, is not counted."""
+    a = run_ns3.frame_airtime_s("DATA", 1000)   # 920 us
+    g = run_ns3.frame_airtime_s("DATA", 1500)   # 1283 us
+    assert round(a * 1e6) == 920 and round(g * 1e6) == 1283
+    lines = [
+        f"0.000000000 A tx DATA to=x from=y seq=0 retry=0 bytes=1000",
+        f"0.000500000 GW tx DATA to=x from=y seq=0 retry=0 bytes=1500",
+        f"{a:.9f} B rx_fail DATA to=x from=y seq=0 retry=0 bytes=1000 snr_db=0",
+        f"{0.0005 + g + 70e-6:.9f} B tx DATA to=x from=y seq=0 retry=0 bytes=1000",   # DIFS + 1 slot: early
+        f"0.010000000 A tx DATA to=x from=y seq=0 retry=0 bytes=1000",
+        f"0.010500000 GW tx DATA to=x from=y seq=0 retry=0 bytes=1500",
+        f"{0.01 + a:.9f} B rx_fail DATA to=x from=y seq=0 retry=0 bytes=1000 snr_db=0",
+        f"{0.0105 + g + 400e-6:.9f} B tx DATA to=x from=y seq=0 retry=0 bytes=1000",  # after EIFS: not early
+        f"0.020000000 A tx DATA to=x from=y seq=0 retry=0 bytes=1000",
+        f"{0.02 + a:.9f} B rx_fail DATA to=x from=y seq=0 retry=0 bytes=1000 snr_db=0",
+        f"{0.02 + a + 100e-6:.9f} B tx DATA to=x from=y seq=0 retry=0 bytes=1000",   # no busy past the loss
+        f"0.030000000 A tx DATA to=x from=y seq=0 retry=0 bytes=1000",
+        f"{0.03 + a:.9f} B rx_ok DATA to=x from=y seq=0 retry=0 bytes=1000 snr_db=30",
+        f"{0.03 + a + 70e-6:.9f} B tx DATA to=x from=y seq=0 retry=0 bytes=1000",    # after a good frame
+    ]
+    trace = tmp_path / "t.trace"
+    trace.write_text("\n".join(sorted(lines, key=lambda l: float(l.split()[0]))) + "\n")
+    assert run_ns3.eifs_after_busy(trace, "B", 364e-6, 50e-6) == (2, 1)
