@@ -567,7 +567,8 @@ def eifs_after_busy(trace: Path, node: str, eifs_s: float, difs_s: float) -> tup
     EIFS - DIFS (every other node's frame is taken to reach it: the chains' neighbours). By
     802.11-2012 9.3.2.3.7 the EIFS begins when the medium idles, so such a frame starts at
     least EIFS after the busy end; by ns-3's GetAccessGrantStart at least DIFS. Returns (how
-    many frames, how many began less than EIFS after the busy end)."""
+    many frames, how many began less than EIFS after the busy end, the least such gap in
+    seconds or None)."""
     frames, rx, starts = [], [], []
     for line in trace.read_text().splitlines():
         w = line.split()
@@ -582,6 +583,7 @@ def eifs_after_busy(trace: Path, node: str, eifs_s: float, difs_s: float) -> tup
     ends = sorted(e for _, e in frames)
     rx_times = [t for t, _ in rx]
     counted = early = 0
+    least = None
     for start in starts:
         i = bisect.bisect_left(rx_times, start) - 1
         if i < 0 or rx[i][1] != "rx_fail":
@@ -592,8 +594,10 @@ def eifs_after_busy(trace: Path, node: str, eifs_s: float, difs_s: float) -> tup
         if busy_end <= lost_end + eifs_s - difs_s + 1e-6:
             continue
         counted += 1
-        early += start - busy_end < eifs_s - 1e-6
-    return counted, early
+        if start - busy_end < eifs_s - 1e-6:
+            early += 1
+            least = start - busy_end if least is None else min(least, start - busy_end)
+    return counted, early, least
 
 
 def main() -> int:
@@ -651,9 +655,10 @@ def main() -> int:
                         print(f"\nns-3, first 2 s: {n} of the gateway's {of} DATA frames that followed its own ACK "
                               "began exactly DIFS after it (immediate access, no backoff)")
                         # EIFS = SIFS + the 1 Mbit/s ACK (304 us) + DIFS = 364 us (9.3.2.3.7).
-                        counted, early = eifs_after_busy(trace, "B", 364e-6, 50e-6)
+                        counted, early, least = eifs_after_busy(trace, "B", 364e-6, 50e-6)
                         print(f"ns-3: {counted} of B's DATA/RTS frames followed a lost frame with the medium busy past "
-                              f"its end + EIFS - DIFS; {early} began less than EIFS after the medium idled "
+                              f"its end + EIFS - DIFS; {early} began less than EIFS after the medium idled, the "
+                              f"soonest {least * 1e6 if least is not None else float('nan'):.1f} us after it "
                               "(EIFS counted from the lost frame's end: mac.deferral \"ns3\")")
                     doc = run_wmnsim(cli, s, seed, Path(tmp) / "w.json", compat=True)
                     print(f"\n{s}, seed {seed}: per node (wmnsim preset / ns-3)")
