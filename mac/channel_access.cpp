@@ -40,9 +40,10 @@ void ChannelAccess::refresh() {
     if (busy) {
       on_medium_busy(now);
     } else {
-      // Under Deferral::ns3 after an errored frame idle_since_ may hold its end + EIFS -
-      // DIFS (errored_reception): the count starts AIFS after the later of the two.
-      idle_since_ = deferral_ == Deferral::ns3 && use_eifs_ ? std::max(now, idle_since_) : now;
+      // Under Deferral::ns3 and phy_idle after an errored frame idle_since_ may hold
+      // the EIFS's end - DIFS (errored_reception, phy_went_idle): the count starts AIFS
+      // after the later of the two.
+      idle_since_ = eifs_in_idle_since() && use_eifs_ ? std::max(now, idle_since_) : now;
       on_medium_idle();
     }
   }
@@ -53,8 +54,8 @@ Time ChannelAccess::defer_for(const AccessFunction& f) const {
   // 9.19.2.3: AIFS[AC] after an idle medium, EIFS - DIFS + AIFS[AC] after an
   // errored frame (for DCF, AIFSN 2: DIFS and EIFS).
   const Time aifs = timing_.aifs(f.params.aifsn);
-  // Deferral::ns3 keeps its EIFS - DIFS in idle_since_ instead (errored_reception).
-  return use_eifs_ && deferral_ != Deferral::ns3 ? timing_.eifs - timing_.difs + aifs : aifs;
+  // Deferral::ns3 and phy_idle keep the EIFS in idle_since_ instead (errored_reception).
+  return use_eifs_ && !eifs_in_idle_since() ? timing_.eifs - timing_.difs + aifs : aifs;
 }
 
 void ChannelAccess::schedule(AccessFunction& f) const {
@@ -141,9 +142,22 @@ void ChannelAccess::errored_reception() {
       // be idle already, the counting functions are dated again from it.
       idle_since_ = std::max(idle_since_, scheduler_.now() + timing_.eifs - timing_.difs);
       if (!busy_) on_medium_idle();
+    } else if (deferral_ == Deferral::phy_idle && !phy_busy_ && !transmitting_) {
+      // Reported with the PHY idle already: the EIFS begins now (phy_went_idle).
+      phy_went_idle();
+      if (!busy_) on_medium_idle();
     }
   }
   account_ns2();
+}
+
+void ChannelAccess::phy_went_idle() {
+  // 9.3.2.3.7: the EIFS begins when the PHY indicates the medium idle after the
+  // erroneous frame, without regard to the virtual CS mechanism (Deferral::phy_idle).
+  // Held as its end - DIFS in idle_since_, which is read only while the medium is
+  // idle: a NAV still running past this instant takes the later of the two at refresh.
+  if (!use_eifs_) return;
+  idle_since_ = scheduler_.now() + timing_.eifs - timing_.difs;
 }
 
 void ChannelAccess::ignored_reception(Time duration) {

@@ -79,13 +79,19 @@ class ChannelAccess {
   // ---- medium ----
   // The radio's clear channel assessment changed.
   void set_phy_busy(bool busy) {
+    const bool went_idle = phy_busy_ && !busy && !transmitting_;
     phy_busy_ = busy;
+    if (went_idle && deferral_ == Deferral::phy_idle) phy_went_idle();
     refresh();
   }
   // The radio started or ended a transmission of ours (PhyListener::on_tx_start,
   // on_tx_end). Told, not asked: the medium state is read on every change. The
   // caller refreshes when the medium should be re-evaluated.
-  void set_transmitting(bool transmitting) { transmitting_ = transmitting; }
+  void set_transmitting(bool transmitting) {
+    const bool went_idle = transmitting_ && !transmitting && !phy_busy_;
+    transmitting_ = transmitting;
+    if (went_idle && deferral_ == Deferral::phy_idle) phy_went_idle();
+  }
   bool transmitting() const { return transmitting_; }
   // Re-evaluates the medium after any change of its inputs (the owner's transmission
   // or exchange): freezes or resumes every function, feeds the meter.
@@ -117,7 +123,7 @@ class ChannelAccess {
   // such rule: docs/phy.md).
   void ignored_reception(Time duration);
   // The idle time a function waits before counting (AIFS[AC], or EIFS - DIFS + AIFS[AC];
-  // under Deferral::ns3 always AIFS[AC], the EIFS being in idle_since_).
+  // under Deferral::ns3 and phy_idle always AIFS[AC], the EIFS being in idle_since_).
   Time defer_for(const AccessFunction& f) const;
   // Tells the meter the ns-2 inputs changed (its send timer or NAV).
   void account_ns2() { meter_.ns2_update(channel_cause(), scheduler_.now()); }
@@ -152,6 +158,12 @@ class ChannelAccess {
   void on_medium_idle();
   void rearm(Time at);
   void on_timer();
+  // The PHY (its CCA and our own transmission) has just indicated idle; called under
+  // Deferral::phy_idle only (the check inline keeps the other deferrals' path a test).
+  void phy_went_idle();
+  // Whether an errored frame's EIFS is held in idle_since_ rather than added at
+  // defer_for: ns-3's deferral and the phy_idle reading date it apart from the medium.
+  bool eifs_in_idle_since() const { return deferral_ == Deferral::ns3 || deferral_ == Deferral::phy_idle; }
 
   friend struct MacLayout;  // tests/mac/test_mac_layout.cpp: where the hot fields lie
 
@@ -185,8 +197,9 @@ class ChannelAccess {
   bool busy_ = false;  // medium_busy() at the last refresh
   bool use_eifs_ = false;
   Time nav_end_;
-  // When the medium became idle; under Deferral::ns3, after an errored frame, the
-  // later of that and the frame's end + EIFS - DIFS (errored_reception, refresh).
+  // When the medium became idle; after an errored frame, under Deferral::ns3 the later
+  // of that and the frame's end + EIFS - DIFS, under Deferral::phy_idle the later of
+  // that and the PHY's idle + EIFS - DIFS (errored_reception, phy_went_idle, refresh).
   Time idle_since_;
   Time timer_at_ = Time::max();  // Time::max() exactly while no access timer is pending
   EventId nav_timer_{};

@@ -60,6 +60,16 @@ enum class Deferral : std::uint8_t {
   // PHY indicates the medium idle after the erroneous frame and keeps it until an
   // error-free frame (standard). Otherwise as standard (no response-rule changes).
   ns3,
+  // 802.11-2012 9.3.2.3.7 read to the letter: the EIFS begins when the PHY indicates
+  // the medium idle after the erroneous frame "without regard to the virtual CS
+  // mechanism", so a NAV that outlasts the PHY's busy period does not postpone it;
+  // the NAV still holds the medium busy (9.3.2.1) and DIFS (AIFS) follows its end:
+  // access after the later of the PHY's idle + EIFS and the medium's idle + DIFS.
+  // `standard` reads 9.3.4.3 instead ("the medium is determined to be idle ... for a
+  // period of time equal to EIFS"), with the NAV part of that medium: EIFS after the
+  // NAV's end. The two differ only when a NAV outlasts the PHY after an errored frame
+  // (RTS/CTS: a CTS or RTS heard, then its DATA or ACK lost). Otherwise as standard.
+  phy_idle,
 };
 
 // When the MAC takes its next packet from the queue.
@@ -157,8 +167,8 @@ struct MacSection {
   MacParams params;  // scenario-wide values; each radio refers to its resolved ones (RadioConfig::mac)
 };
 
-inline constexpr std::array<EnumName<Deferral>, 3> kDeferrals{
-    {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}, {"ns3", Deferral::ns3}}};
+inline constexpr std::array<EnumName<Deferral>, 4> kDeferrals{
+    {{"standard", Deferral::standard}, {"ns2", Deferral::ns2}, {"ns3", Deferral::ns3}, {"phy_idle", Deferral::phy_idle}}};
 inline constexpr std::array<EnumName<ImmediateAccess>, 2> kImmediateAccesses{
     {{"standard", ImmediateAccess::standard}, {"ns3", ImmediateAccess::ns3}}};
 inline constexpr std::array<EnumName<CwAfterDrop>, 2> kCwAfterDrops{

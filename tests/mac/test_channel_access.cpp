@@ -375,6 +375,132 @@ TEST(ChannelAccess, Ns3DeferralAfterAGoodFrameIsDifs) {
   EXPECT_EQ(w.grants[0].at, 1150_us + w.next_draw() * 20_us);
 }
 
+// A NAV until `nav_until` is set at 500 us (a CTS heard); an errored frame (its DATA,
+// hidden) ends at 1000 us with the PHY idle after it. The first backoff is drawn at 10 us.
+void errored_frame_under_a_nav_until(World& w, Time nav_until) {
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(500_us, [&w, nav_until] { w.access->set_nav(nav_until); });
+  w.at(1000_us, [&w] {
+    w.access->errored_reception();
+    w.access->set_phy_busy(false);
+  });
+  w.sim.run_until(10_ms);
+}
+
+TEST(ChannelAccess, PhyIdleDeferralBeginsTheEifsAtThePhysIdleWithoutRegardToTheNav) {
+  // 9.3.2.3.7 read to the letter (phy_idle): the EIFS runs from the PHY's idle at
+  // 1000 us whatever the NAV; the NAV defers by DIFS after its end (9.3.2.1). The
+  // standard reading (9.3.4.3) counts the EIFS from the medium's idle, NAV included.
+  struct Case {
+    Time nav_until;
+    Time phy_idle_count_from;
+    Time standard_count_from;
+  };
+  for (const Case c : {Case{900_us, 1364_us, 1364_us},    // NAV over before the PHY idles: the same
+                       Case{1200_us, 1364_us, 1564_us},   // EIFS outlasts NAV + DIFS
+                       Case{1400_us, 1450_us, 1764_us}}) {  // NAV + DIFS outlasts the EIFS
+    for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
+      World w({kDcf}, deferral);
+      errored_frame_under_a_nav_until(w, c.nav_until);
+      ASSERT_EQ(w.grants.size(), 1u);
+      const Time count_from = deferral == Deferral::phy_idle ? c.phy_idle_count_from : c.standard_count_from;
+      EXPECT_EQ(w.grants[0].at, count_from + w.next_draw() * 20_us)
+          << "NAV until " << c.nav_until.to_seconds() << ", deferral " << static_cast<int>(deferral);
+    }
+  }
+}
+
+TEST(ChannelAccess, PhyIdleDeferralUnderEdcaAddsTheCategorysAifs) {
+  // EIFS - DIFS + AIFS[AC] from the PHY's idle, AIFS[AC] after the NAV (AIFSN 3: 70 us).
+  for (const auto& [nav_until, count_from] : {std::pair{1200_us, 1384_us}, std::pair{1400_us, 1470_us}}) {
+    World w({EdcaParams{3, 32, 1024, {}}}, Deferral::phy_idle);
+    errored_frame_under_a_nav_until(w, nav_until);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, count_from + w.next_draw() * 20_us) << nav_until.to_seconds();
+  }
+}
+
+TEST(ChannelAccess, PhyIdleDeferralIsTheStandardsWithoutANav) {
+  // No NAV: the PHY's idle is the medium's, and a later busy period renews the EIFS
+  // until an error-free frame, as under the standard reading.
+  for (const Time idle_at : {1000_us, 2000_us}) {
+    World w({kDcf}, Deferral::phy_idle);
+    errored_frame_then_busy_until(w, idle_at);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, idle_at + 364_us + w.next_draw() * 20_us) << idle_at.to_seconds();
+  }
+  World w({kDcf}, Deferral::phy_idle);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(1000_us, [&w] {
+    w.access->errored_reception();
+    w.access->set_phy_busy(false);
+  });
+  w.phy(1100_us, true);
+  w.phy(3000_us, false);
+  w.sim.run_until(10_ms);
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 3000_us + 364_us + w.next_draw() * 20_us);
+}
+
+TEST(ChannelAccess, PhyIdleDeferralReportedAfterThePhyIdledBeginsTheEifsThen) {
+  // The error reported with the PHY idle already (and a NAV running on): the EIFS
+  // begins at the report.
+  World w({kDcf}, Deferral::phy_idle);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(500_us, [&w] { w.access->set_nav(1200_us); });
+  w.at(1000_us, [&w] {
+    w.access->set_phy_busy(false);
+    w.access->errored_reception();
+  });
+  w.sim.run_until(10_ms);
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 1364_us + w.next_draw() * 20_us);
+}
+
+TEST(ChannelAccess, PhyIdleDeferralAfterAGoodFrameIsDifsAfterTheNav) {
+  // An error-free frame ends the EIFS: DIFS after the NAV, as under every reading.
+  World w({kDcf}, Deferral::phy_idle);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(500_us, [&w] { w.access->set_nav(1200_us); });
+  w.at(800_us, [&w] { w.access->errored_reception(); });
+  w.at(1000_us, [&w] {
+    w.access->error_free_reception();
+    w.access->set_phy_busy(false);
+  });
+  w.sim.run_until(10_ms);
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 1250_us + w.next_draw() * 20_us);
+}
+
+TEST(ChannelAccess, PhyIdleDeferralRenewsTheEifsWhenOurOwnTransmissionEnds) {
+  // Our own transmission holds the PHY too: with no error-free frame since the
+  // errored one, the EIFS begins again when it ends, as the standard reading's does.
+  for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
+    World w({kDcf}, deferral);
+    w.phy(0_us, true);
+    w.at(1000_us, [&w] {
+      w.access->errored_reception();
+      w.access->set_phy_busy(false);
+    });
+    w.at(2000_us, [&w] {
+      w.access->set_transmitting(true);
+      w.access->refresh();
+    });
+    w.at(2500_us, [&w] {
+      w.access->set_transmitting(false);
+      w.access->refresh();
+    });
+    w.request(2500_us);  // idle medium, no backoff pending: deferral alone
+    w.sim.run_until(10_ms);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, 2500_us + 364_us) << static_cast<int>(deferral);
+  }
+}
+
 TEST(ChannelAccess, TheShorterAifsWinsTheTimer) {
   // Two functions asking at once on an idle medium: AIFSN 2 at 50 us, AIFSN 7 at 150 us.
   World w({EdcaParams{7, 32, 1024, {}}, EdcaParams{2, 16, 32, {}}});
