@@ -23,7 +23,8 @@ ChannelAccess::ChannelAccess(Scheduler& scheduler, ContextId node, std::uint32_t
       immediate_access_(immediate_access),
       phy_busy_(phy_busy),
       transmitting_(transmitting),
-      busy_(phy_busy || transmitting) {}
+      busy_(phy_busy || transmitting),
+      busy_but_for_nav_(phy_busy || transmitting) {}
 
 ChannelAccess::~ChannelAccess() {
   scheduler_.cancel(nav_timer_);
@@ -35,15 +36,26 @@ void ChannelAccess::refresh() {
   const Time now = scheduler_.now();
   meter_.channel(cause, now);
   const bool busy = cause || owner_.exchange_active();
+  if (deferral_ == Deferral::phy_idle) note_idle_but_for_nav(now);
   if (busy != busy_) {
     busy_ = busy;
     if (busy) {
       on_medium_busy(now);
     } else {
-      // Under Deferral::ns3 and phy_idle after an errored frame idle_since_ may hold
-      // the EIFS's end - DIFS (errored_reception, phy_went_idle): the count starts AIFS
-      // after the later of the two.
-      idle_since_ = eifs_in_idle_since() && use_eifs_ ? std::max(now, idle_since_) : now;
+      if (!use_eifs_) {
+        idle_since_ = now;
+      } else if (deferral_ == Deferral::ns3) {
+        // idle_since_ may hold the errored frame's end + EIFS - DIFS (errored_reception):
+        // the count starts AIFS after the later of the two.
+        idle_since_ = std::max(now, idle_since_);
+      } else if (deferral_ == Deferral::phy_idle) {
+        // The EIFS ran from when the medium but for the NAV went idle (idle_since_,
+        // note_idle_but_for_nav), DIFS from the NAV's end: access EIFS - DIFS + AIFS
+        // after the later of that instant and now - (EIFS - DIFS).
+        idle_since_ = std::max(now - (timing_.eifs - timing_.difs), idle_since_);
+      } else {
+        idle_since_ = now;
+      }
       on_medium_idle();
     }
   }
@@ -54,8 +66,8 @@ Time ChannelAccess::defer_for(const AccessFunction& f) const {
   // 9.19.2.3: AIFS[AC] after an idle medium, EIFS - DIFS + AIFS[AC] after an
   // errored frame (for DCF, AIFSN 2: DIFS and EIFS).
   const Time aifs = timing_.aifs(f.params.aifsn);
-  // Deferral::ns3 and phy_idle keep the EIFS in idle_since_ instead (errored_reception).
-  return use_eifs_ && !eifs_in_idle_since() ? timing_.eifs - timing_.difs + aifs : aifs;
+  // Deferral::ns3 keeps its EIFS - DIFS in idle_since_ instead (errored_reception).
+  return use_eifs_ && deferral_ != Deferral::ns3 ? timing_.eifs - timing_.difs + aifs : aifs;
 }
 
 void ChannelAccess::schedule(AccessFunction& f) const {
@@ -142,22 +154,25 @@ void ChannelAccess::errored_reception() {
       // be idle already, the counting functions are dated again from it.
       idle_since_ = std::max(idle_since_, scheduler_.now() + timing_.eifs - timing_.difs);
       if (!busy_) on_medium_idle();
-    } else if (deferral_ == Deferral::phy_idle && !phy_busy_ && !transmitting_) {
-      // Reported with the PHY idle already: the EIFS begins now (phy_went_idle).
-      phy_went_idle();
-      if (!busy_) on_medium_idle();
+    } else if (deferral_ == Deferral::phy_idle && busy_ && !busy_but_for_nav_) {
+      // Reported with only the NAV holding the medium: the EIFS begins now. (With the
+      // medium idle the next count adds the EIFS, as under the standard reading.)
+      idle_since_ = scheduler_.now();
     }
   }
   account_ns2();
 }
 
-void ChannelAccess::phy_went_idle() {
+void ChannelAccess::note_idle_but_for_nav(Time now) {
   // 9.3.2.3.7: the EIFS begins when the PHY indicates the medium idle after the
-  // erroneous frame, without regard to the virtual CS mechanism (Deferral::phy_idle).
-  // Held as its end - DIFS in idle_since_, which is read only while the medium is
-  // idle: a NAV still running past this instant takes the later of the two at refresh.
-  if (!use_eifs_) return;
-  idle_since_ = scheduler_.now() + timing_.eifs - timing_.difs;
+  // erroneous frame, "without regard to the virtual CS mechanism". Our own transmission
+  // and its response wait hold the medium as the PHY does (the standard reading's EIFS
+  // also runs from the later of them), so only a NAV separates the two readings. A NAV
+  // is set only by an error-free frame, which ends the EIFS: a period held busy by the
+  // NAV alone never begins one.
+  const bool busy_but_for_nav = phy_busy_ || transmitting_ || owner_.exchange_active();
+  if (busy_but_for_nav_ && !busy_but_for_nav) idle_since_ = now;
+  busy_but_for_nav_ = busy_but_for_nav;
 }
 
 void ChannelAccess::ignored_reception(Time duration) {

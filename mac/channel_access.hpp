@@ -10,7 +10,8 @@
 //  - IFS: a function counts after the medium has been idle for AIFS[AC] (DIFS =
 //    AIFS with AIFSN 2), or EIFS - DIFS + AIFS[AC] after an errored reception until
 //    an error-free one (9.3.2.3.7, 9.19.2.3); under Deferral::ns3, AIFS[AC] after the
-//    later of the idle medium and the errored frame's end + EIFS - DIFS (ns-3).
+//    later of the idle medium and the errored frame's end + EIFS - DIFS (ns-3); under
+//    Deferral::phy_idle the EIFS runs from when the medium but for the NAV went idle.
 //  - Backoff countdown: each function's access_at is when its counter reaches zero;
 //    a busy start freezes it with the whole idle slots subtracted
 //    (AccessFunction::freeze), an idle medium resumes it. One access timer, at the
@@ -79,18 +80,14 @@ class ChannelAccess {
   // ---- medium ----
   // The radio's clear channel assessment changed.
   void set_phy_busy(bool busy) {
-    const bool went_idle = phy_busy_ && !busy && !transmitting_;
     phy_busy_ = busy;
-    if (went_idle && deferral_ == Deferral::phy_idle) phy_went_idle();
     refresh();
   }
   // The radio started or ended a transmission of ours (PhyListener::on_tx_start,
   // on_tx_end). Told, not asked: the medium state is read on every change. The
   // caller refreshes when the medium should be re-evaluated.
   void set_transmitting(bool transmitting) {
-    const bool went_idle = transmitting_ && !transmitting && !phy_busy_;
     transmitting_ = transmitting;
-    if (went_idle && deferral_ == Deferral::phy_idle) phy_went_idle();
   }
   bool transmitting() const { return transmitting_; }
   // Re-evaluates the medium after any change of its inputs (the owner's transmission
@@ -123,7 +120,7 @@ class ChannelAccess {
   // such rule: docs/phy.md).
   void ignored_reception(Time duration);
   // The idle time a function waits before counting (AIFS[AC], or EIFS - DIFS + AIFS[AC];
-  // under Deferral::ns3 and phy_idle always AIFS[AC], the EIFS being in idle_since_).
+  // under Deferral::ns3 always AIFS[AC], the EIFS being in idle_since_).
   Time defer_for(const AccessFunction& f) const;
   // Tells the meter the ns-2 inputs changed (its send timer or NAV).
   void account_ns2() { meter_.ns2_update(channel_cause(), scheduler_.now()); }
@@ -158,12 +155,9 @@ class ChannelAccess {
   void on_medium_idle();
   void rearm(Time at);
   void on_timer();
-  // The PHY (its CCA and our own transmission) has just indicated idle; called under
-  // Deferral::phy_idle only (the check inline keeps the other deferrals' path a test).
-  void phy_went_idle();
-  // Whether an errored frame's EIFS is held in idle_since_ rather than added at
-  // defer_for: ns-3's deferral and the phy_idle reading date it apart from the medium.
-  bool eifs_in_idle_since() const { return deferral_ == Deferral::ns3 || deferral_ == Deferral::phy_idle; }
+  // Deferral::phy_idle: notes when the medium but for the NAV (the PHY, our own
+  // transmission and exchange) goes idle, where an EIFS begins (refresh).
+  void note_idle_but_for_nav(Time now);
 
   friend struct MacLayout;  // tests/mac/test_mac_layout.cpp: where the hot fields lie
 
@@ -196,10 +190,13 @@ class ChannelAccess {
   bool transmitting_ = false;
   bool busy_ = false;  // medium_busy() at the last refresh
   bool use_eifs_ = false;
+  bool busy_but_for_nav_ = false;  // Deferral::phy_idle only: note_idle_but_for_nav
   Time nav_end_;
   // When the medium became idle; after an errored frame, under Deferral::ns3 the later
-  // of that and the frame's end + EIFS - DIFS, under Deferral::phy_idle the later of
-  // that and the PHY's idle + EIFS - DIFS (errored_reception, phy_went_idle, refresh).
+  // of that and the frame's end + EIFS - DIFS (errored_reception), under
+  // Deferral::phy_idle the later of that - (EIFS - DIFS) and when the medium but for
+  // the NAV went idle (note_idle_but_for_nav): defer_for adds EIFS - DIFS + AIFS.
+  // Read only while the medium is idle; while it is busy it may hold the latter.
   Time idle_since_;
   Time timer_at_ = Time::max();  // Time::max() exactly while no access timer is pending
   EventId nav_timer_{};

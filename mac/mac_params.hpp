@@ -64,11 +64,13 @@ enum class Deferral : std::uint8_t {
   // the medium idle after the erroneous frame "without regard to the virtual CS
   // mechanism", so a NAV that outlasts the PHY's busy period does not postpone it;
   // the NAV still holds the medium busy (9.3.2.1) and DIFS (AIFS) follows its end:
-  // access after the later of the PHY's idle + EIFS and the medium's idle + DIFS.
-  // `standard` reads 9.3.4.3 instead ("the medium is determined to be idle ... for a
-  // period of time equal to EIFS"), with the NAV part of that medium: EIFS after the
-  // NAV's end. The two differ only when a NAV outlasts the PHY after an errored frame
-  // (RTS/CTS: a CTS or RTS heard, then its DATA or ACK lost). Otherwise as standard.
+  // access after the later of the PHY's idle + EIFS and the medium's idle + DIFS (our
+  // own transmission and response wait hold the medium as the PHY does). `standard`
+  // reads 9.3.4.3 instead ("the medium is determined to be idle ... for a period of
+  // time equal to EIFS"), with the NAV part of that medium: EIFS after the NAV's end.
+  // The two differ only when a NAV outlasts the PHY after an errored frame (RTS/CTS: a
+  // CTS or RTS heard, then its DATA or ACK lost; basic access: a DATA frame's NAV
+  // outlasting its lost ACK by nanoseconds of propagation). Otherwise as standard.
   phy_idle,
 };
 

@@ -6,9 +6,10 @@
 // with noise taken over the profile's noise_bandwidth_hz (profile.hpp):
 //   DSSS (11 MHz, the chip rate): SINR = Ec/N0, so Eb/N0 = 11 * SINR at 1 Mbit/s
 //     (11 chips a bit: the processing gain), 11/2 * SINR at 2 Mbit/s, and
-//     Es/N0 = 8 * SINR for a CCK symbol (8 chips). ns-3 takes noise over 22 MHz and
-//     multiplies by 22: the same Eb/N0 against noise, 3 dB more against interference
-//     (ReceptionConfig::dsss_sinr_gain reads the SINR ns-3's way).
+//     Es/N0 = 8 * SINR for a CCK symbol (8 chips). ns-3 3.44 multiplies by 22 (the
+//     22 MHz channel) with noise taken over 20 MHz: 0.41 dB more Eb/N0 against noise
+//     than the physics, 3 dB more against interference (ReceptionConfig::dsss_sinr_gain
+//     reads the SINR ns-3's way; docs/phy.md).
 //   OFDM (20 MHz): SINR is used as the subcarrier symbol's Es/N0, as the NIST model
 //     does (Pei and Henderson, "Validation of OFDM error rate model in ns-3", Boeing
 //     Research & Technology, 2010).

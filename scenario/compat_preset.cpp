@@ -38,27 +38,29 @@ std::optional<json> for_tcp(const json& flow, json value) {
   return value;
 }
 
-// ns-3 3.44 measures a PPDU's SNR over its TXVECTOR's width (PhyEntity::GetRxChannelWidth):
-// 20 MHz for every 802.11b/g frame here, a DSSS one included, though the 802.11b channel is
-// 22 MHz wide. Its thermal noise is k T B at 290 K over that width, raised by the noise
-// figure. Seen in ns-3's own trace: a lone frame from 200 m at 23 dBm shows 30.76 dB, the
-// 20 MHz figure (30.35 over 22 MHz), and is detected with the detection threshold at
-// 30.55 dB (validation/ns3/run_ns3.py, NS3_DSSS_SNR_WIDTH_HZ).
-constexpr double kNs3MeasurementWidthHz = 20e6;
-
+// ns-3 3.44 measures a PPDU's SNR over PhyEntity::GetRxChannelWidth: the TXVECTOR's
+// width for OFDM (20 MHz here), and for DSSS 20 MHz too, by DsssPhy::GetRxChannelWidth's
+// workaround whenever the PHY's channel is wider than 20 MHz, as 802.11b's 22 MHz is. Its
+// thermal noise is k T B at 290 K over that width, raised by the noise figure. Seen in
+// ns-3's own trace: a lone frame from 200 m at 23 dBm shows 30.76 dB, the 20 MHz figure
+// (30.35 over 22 MHz), and is detected with the detection threshold at 30.55 dB
+// (validation/ns3/run_ns3.py, NS3_DSSS_SNR_WIDTH_HZ).
 double ns3_noise_dbm() {
   constexpr double kBoltzmann = 1.3803e-23;  // J/K, as ns-3 writes it
   constexpr double kNoiseFigureDb = 7.0;     // ns3::WifiPhy::RxNoiseFigure
-  const double dbm = 10.0 * std::log10(kBoltzmann * 290.0 * kNs3MeasurementWidthHz) + 30.0 + kNoiseFigureDb;
+  constexpr double kMeasurementWidthHz = 20e6;
+  const double dbm = 10.0 * std::log10(kBoltzmann * 290.0 * kMeasurementWidthHz) + 30.0 + kNoiseFigureDb;
   return std::round(dbm * 100.0) / 100.0;
 }
 
 // YansWifiChannel::Receive (ns-3 3.44) delivers nothing below WifiPhy::RxSensitivity
-// (-101 dBm) scaled by the PPDU's width (its TXVECTOR's, WifiPpdu::GetTxChannelWidth) over
-// 20 MHz: not even as interference. That width is 20 MHz here, so the cut is -101 dBm.
-double ns3_signal_floor_dbm() {
+// (-101 dBm) scaled by the PPDU's own width (WifiPpdu::GetTxChannelWidth, the TXVECTOR's:
+// 22 MHz for DSSS and HR/DSSS, 20 MHz for OFDM) over 20 MHz: not even as interference.
+// Unlike the noise, no workaround narrows the DSSS width here.
+double ns3_signal_floor_dbm(const json& doc) {
   constexpr double kRxSensitivityDbm = -101.0;  // ns3::WifiPhy::RxSensitivity
-  const double dbm = kRxSensitivityDbm + 10.0 * std::log10(kNs3MeasurementWidthHz / 20e6);
+  const double width_mhz = string_at(doc, "/phy/standard", "802.11b") == "802.11b" ? 22.0 : 20.0;
+  const double dbm = kRxSensitivityDbm + 10.0 * std::log10(width_mhz / 20.0);
   return std::round(dbm * 100.0) / 100.0;
 }
 
@@ -133,11 +135,11 @@ std::vector<CompatSetting> make_ns3_settings() {
        "4 us: the strongest preamble that arrived in the window is judged at its end",
        "none: the standard specifies receivers by sensitivity and FER, not when a preamble is judged"},
       {"/phy/reception/signal_floor_dbm",
-       [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_signal_floor_dbm()); },
-       "-101 (sinr reception only)",
+       [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_signal_floor_dbm(doc)); },
+       "-100.59 for 802.11b, -101 for 802.11g (sinr reception only)",
        "ns3::WifiPhy::RxSensitivity (YansWifiChannel::Receive drops what is below it)",
-       "-101 dBm per 20 MHz of the PPDU's TXVECTOR width (20 MHz, 802.11b included): neither received "
-       "nor interference",
+       "-101 dBm per 20 MHz of the PPDU's TXVECTOR width (22 MHz for DSSS): neither received nor "
+       "interference",
        "none: no signal is below the floor of the air"},
       {"/phy/reception/rx_sensitivity_dbm", sinr_only(-82), "-82 (sinr reception only)",
        "ns3::ThresholdPreambleDetectionModel::MinimumRssi", "-82 dBm",
@@ -145,7 +147,7 @@ std::vector<CompatSetting> make_ns3_settings() {
       {"/phy/noise_dbm",
        [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_noise_dbm()); },
        "-93.97: k T B (290 K) over 20 MHz + 7 dB (sinr reception only)",
-       "ns3::WifiPhy::RxNoiseFigure; the SNR's width: the TXVECTOR's (PhyEntity::GetRxChannelWidth)",
+       "ns3::WifiPhy::RxNoiseFigure; the SNR's width: PhyEntity::GetRxChannelWidth (DsssPhy's: 20 MHz)",
        "7 dB over 20 MHz, for 802.11b too (its channel is 22 MHz wide)", "none"},
       // ns-3's DSSS error model reads that SINR over 22 MHz (Eb/N0 = 22 SINR at 1 Mbit/s,
       // DsssErrorRateModel), wmnsim's over the 11 MHz chip rate (docs/phy.md).

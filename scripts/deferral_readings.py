@@ -5,8 +5,9 @@
 the NAV included, is next idle (9.3.4.3); `"phy_idle"` begins it when the PHY is next
 idle, "without regard to the virtual CS mechanism" (9.3.2.3.7), with the NAV followed
 by DIFS (docs/mac.md, "Two readings of where a NAV leaves the EIFS"). They differ only
-when a NAV outlasts the PHY after an errored frame, so only the RTS/CTS scenarios are
-run. Prints, per flow, the mean goodput over the seeds under each reading, the
+when a NAV outlasts the PHY after an errored frame: under RTS/CTS by up to a frame, in
+basic access by nanoseconds (a DATA frame's NAV against its lost ACK's propagation), so
+a selection of the RTS/CTS scenarios is run. Prints, per flow, the mean goodput over the seeds under each reading, the
 difference and its standard error (of the per-seed paired differences), as the
 Markdown table of docs/validation.md.
 
@@ -26,7 +27,7 @@ import wmnsim
 ROOT = Path(__file__).resolve().parent.parent
 READINGS = ("standard", "phy_idle")
 MAX_FLOW_ROWS = 8
-# The shipped scenarios whose stations use RTS/CTS (rts_threshold_bytes 0) under the
+# A selection of the shipped scenarios whose stations use RTS/CTS (rts_threshold_bytes 0) under the
 # standard's deferral (the 003 scenarios, also RTS/CTS, run ns-2's deferral instead).
 SCENARIOS = (
     "scenarios/starvation/chain2_tcp_rts_on_cw32.json",

@@ -423,30 +423,33 @@ TEST(ChannelAccess, PhyIdleDeferralUnderEdcaAddsTheCategorysAifs) {
 
 TEST(ChannelAccess, PhyIdleDeferralIsTheStandardsWithoutANav) {
   // No NAV: the PHY's idle is the medium's, and a later busy period renews the EIFS
-  // until an error-free frame, as under the standard reading.
-  for (const Time idle_at : {1000_us, 2000_us}) {
-    World w({kDcf}, Deferral::phy_idle);
-    errored_frame_then_busy_until(w, idle_at);
+  // until an error-free frame, under both readings.
+  for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
+    for (const Time idle_at : {1000_us, 2000_us}) {
+      World w({kDcf}, deferral);
+      errored_frame_then_busy_until(w, idle_at);
+      ASSERT_EQ(w.grants.size(), 1u);
+      EXPECT_EQ(w.grants[0].at, idle_at + 364_us + w.next_draw() * 20_us)
+          << idle_at.to_seconds() << ", deferral " << static_cast<int>(deferral);
+    }
+    World w({kDcf}, deferral);
+    w.phy(0_us, true);
+    w.request(10_us);
+    w.at(1000_us, [&w] {
+      w.access->errored_reception();
+      w.access->set_phy_busy(false);
+    });
+    w.phy(1100_us, true);
+    w.phy(3000_us, false);
+    w.sim.run_until(10_ms);
     ASSERT_EQ(w.grants.size(), 1u);
-    EXPECT_EQ(w.grants[0].at, idle_at + 364_us + w.next_draw() * 20_us) << idle_at.to_seconds();
+    EXPECT_EQ(w.grants[0].at, 3000_us + 364_us + w.next_draw() * 20_us) << static_cast<int>(deferral);
   }
-  World w({kDcf}, Deferral::phy_idle);
-  w.phy(0_us, true);
-  w.request(10_us);
-  w.at(1000_us, [&w] {
-    w.access->errored_reception();
-    w.access->set_phy_busy(false);
-  });
-  w.phy(1100_us, true);
-  w.phy(3000_us, false);
-  w.sim.run_until(10_ms);
-  ASSERT_EQ(w.grants.size(), 1u);
-  EXPECT_EQ(w.grants[0].at, 3000_us + 364_us + w.next_draw() * 20_us);
 }
 
 TEST(ChannelAccess, PhyIdleDeferralReportedAfterThePhyIdledBeginsTheEifsThen) {
-  // The error reported with the PHY idle already (and a NAV running on): the EIFS
-  // begins at the report.
+  // The error reported with the PHY idle already and a NAV running on: the EIFS
+  // begins at the report (1000 us), DIFS after the NAV (1200 us) comes first.
   World w({kDcf}, Deferral::phy_idle);
   w.phy(0_us, true);
   w.request(10_us);
@@ -460,25 +463,61 @@ TEST(ChannelAccess, PhyIdleDeferralReportedAfterThePhyIdledBeginsTheEifsThen) {
   EXPECT_EQ(w.grants[0].at, 1364_us + w.next_draw() * 20_us);
 }
 
+TEST(ChannelAccess, PhyIdleDeferralReportedWithTheMediumIdleIsTheStandards) {
+  // The error reported with the whole medium idle: the next count adds the EIFS, as
+  // under the standard reading (the request at 1100 us defers EIFS from 1000 us).
+  for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
+    World w({kDcf}, deferral);
+    w.phy(0_us, true);
+    w.phy(1000_us, false);
+    w.at(1000_us, [&w] { w.access->errored_reception(); });
+    w.request(1100_us);
+    w.sim.run_until(10_ms);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, 1364_us) << static_cast<int>(deferral);
+  }
+}
+
 TEST(ChannelAccess, PhyIdleDeferralAfterAGoodFrameIsDifsAfterTheNav) {
   // An error-free frame ends the EIFS: DIFS after the NAV, as under every reading.
+  // First reported while the PHY is still busy; then with the PHY idle after the
+  // errored frame (800 us) and an error-free one from 900 to 1000 us under the NAV.
+  {
+    World w({kDcf}, Deferral::phy_idle);
+    w.phy(0_us, true);
+    w.request(10_us);
+    w.at(500_us, [&w] { w.access->set_nav(1200_us); });
+    w.at(800_us, [&w] { w.access->errored_reception(); });
+    w.at(1000_us, [&w] {
+      w.access->error_free_reception();
+      w.access->set_phy_busy(false);
+    });
+    w.sim.run_until(10_ms);
+    ASSERT_EQ(w.grants.size(), 1u);
+    EXPECT_EQ(w.grants[0].at, 1250_us + w.next_draw() * 20_us);
+  }
   World w({kDcf}, Deferral::phy_idle);
   w.phy(0_us, true);
   w.request(10_us);
-  w.at(500_us, [&w] { w.access->set_nav(1200_us); });
-  w.at(800_us, [&w] { w.access->errored_reception(); });
+  w.at(500_us, [&w] { w.access->set_nav(1100_us); });
+  w.at(800_us, [&w] {
+    w.access->errored_reception();
+    w.access->set_phy_busy(false);
+  });
+  w.phy(900_us, true);
   w.at(1000_us, [&w] {
     w.access->error_free_reception();
     w.access->set_phy_busy(false);
   });
   w.sim.run_until(10_ms);
   ASSERT_EQ(w.grants.size(), 1u);
-  EXPECT_EQ(w.grants[0].at, 1250_us + w.next_draw() * 20_us);
+  EXPECT_EQ(w.grants[0].at, 1150_us + w.next_draw() * 20_us);
 }
 
-TEST(ChannelAccess, PhyIdleDeferralRenewsTheEifsWhenOurOwnTransmissionEnds) {
-  // Our own transmission holds the PHY too: with no error-free frame since the
-  // errored one, the EIFS begins again when it ends, as the standard reading's does.
+TEST(ChannelAccess, PhyIdleDeferralBeginsTheEifsAfterOurOwnExchange) {
+  // Our own transmission (2000 to 2500 us) and its response wait (to 2800 us, no
+  // response) hold the medium as the PHY does: with no error-free frame since the
+  // errored one, the EIFS begins again when the exchange ends, under both readings.
   for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
     World w({kDcf}, deferral);
     w.phy(0_us, true);
@@ -487,6 +526,7 @@ TEST(ChannelAccess, PhyIdleDeferralRenewsTheEifsWhenOurOwnTransmissionEnds) {
       w.access->set_phy_busy(false);
     });
     w.at(2000_us, [&w] {
+      w.exchange = true;
       w.access->set_transmitting(true);
       w.access->refresh();
     });
@@ -494,10 +534,14 @@ TEST(ChannelAccess, PhyIdleDeferralRenewsTheEifsWhenOurOwnTransmissionEnds) {
       w.access->set_transmitting(false);
       w.access->refresh();
     });
-    w.request(2500_us);  // idle medium, no backoff pending: deferral alone
+    w.request(2600_us);
+    w.at(2800_us, [&w] {
+      w.exchange = false;
+      w.access->refresh();
+    });
     w.sim.run_until(10_ms);
     ASSERT_EQ(w.grants.size(), 1u);
-    EXPECT_EQ(w.grants[0].at, 2500_us + 364_us) << static_cast<int>(deferral);
+    EXPECT_EQ(w.grants[0].at, 2800_us + 364_us + w.next_draw() * 20_us) << static_cast<int>(deferral);
   }
 }
 

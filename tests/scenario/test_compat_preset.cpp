@@ -52,21 +52,24 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   // The minimal scenario receives by sinr (no propagation model given).
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection_snr_db"], 4);
   EXPECT_EQ(out["phy"]["reception"]["rx_sensitivity_dbm"], -82);
-  // ns-3 3.44 measures a DSSS frame's SNR over its TXVECTOR's 20 MHz, not the 22 MHz channel.
+  // ns-3 3.44 measures a DSSS frame's SNR over 20 MHz (DsssPhy::GetRxChannelWidth), not the
+  // 22 MHz channel; the noise is the same for 802.11g.
   EXPECT_DOUBLE_EQ(out["phy"]["noise_dbm"].get<double>(), -93.97);  // kTB over 20 MHz + 7 dB
   EXPECT_EQ(out["phy"]["reception"]["preamble_detection"], "window");
   EXPECT_EQ(out["phy"]["reception"]["dsss_processing_gain"], "ns3");  // DsssErrorRateModel's 22 MHz
-  // YansWifiChannel's cut: RxSensitivity -101 dBm per 20 MHz of the PPDU's TXVECTOR width (20 MHz).
-  EXPECT_DOUBLE_EQ(out["phy"]["reception"]["signal_floor_dbm"].get<double>(), -101.0);
+  // YansWifiChannel's cut: RxSensitivity -101 dBm per 20 MHz of the PPDU's TXVECTOR width, a
+  // DSSS PPDU's 22 MHz.
+  EXPECT_DOUBLE_EQ(out["phy"]["reception"]["signal_floor_dbm"].get<double>(), -100.59);
   json g = with_compat(minimal_scenario());
   g["phy"] = {{"standard", "802.11g"}};
   EXPECT_DOUBLE_EQ(apply_compat_preset(g)["phy"]["reception"]["signal_floor_dbm"].get<double>(), -101.0);
+  EXPECT_DOUBLE_EQ(apply_compat_preset(g)["phy"]["noise_dbm"].get<double>(), -93.97);
   const Scenario s = parse_scenario(with_compat(minimal_scenario()));
   EXPECT_EQ(s.phy.reception.preamble_detection, phy::PreambleDetection::window);
   EXPECT_EQ(s.phy.reception.preamble_detection_window, Time::us(4));
   EXPECT_EQ(s.phy.reception.dsss_processing_gain, DsssProcessingGain::ns3);
   ASSERT_TRUE(s.phy.reception.signal_floor_dbm.has_value());
-  EXPECT_DOUBLE_EQ(*s.phy.reception.signal_floor_dbm, -101.0);
+  EXPECT_DOUBLE_EQ(*s.phy.reception.signal_floor_dbm, -100.59);
 }
 
 TEST(CompatPreset, ExplicitKeysWin) {

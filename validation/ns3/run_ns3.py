@@ -139,8 +139,9 @@ NS3_BOLTZMANN_J_PER_K = 1.3803e-23
 NS3_NOISE_TEMPERATURE_K = 290.0
 # WifiPhy's RxNoiseFigure default (7 dB); `wmnsim_ns3 --phy-constants` prints it from ns-3.
 NS3_RX_NOISE_FIGURE_DB = 7.0
-# The width of a DSSS frame's SNR in ns-3 3.44: 20 MHz, the TXVECTOR's width (PhyEntity's
-# GetRxChannelWidth), though the 802.11b channel is 22 MHz (--phy-constants). Measured: a
+# The width of a DSSS frame's SNR in ns-3 3.44: 20 MHz, DsssPhy::GetRxChannelWidth's answer
+# whenever the PHY's channel is wider than 20 MHz, as the 802.11b channel (22 MHz,
+# --phy-constants) is; the PPDU itself (its TXVECTOR) stays 22 MHz wide. Measured: a
 # lone frame from 200 m at 23 dBm shows 30.76 dB in the trace's rx_ok (30.35 over 22 MHz),
 # and with the preamble detection threshold at 30.55 dB the frame is detected.
 NS3_DSSS_SNR_WIDTH_HZ = 20e6
