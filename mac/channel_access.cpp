@@ -154,10 +154,12 @@ void ChannelAccess::errored_reception() {
       // be idle already, the counting functions are dated again from it.
       idle_since_ = std::max(idle_since_, scheduler_.now() + timing_.eifs - timing_.difs);
       if (!busy_) on_medium_idle();
-    } else if (deferral_ == Deferral::phy_idle && busy_ && !busy_but_for_nav_) {
-      // Reported with only the NAV holding the medium: the EIFS begins now. (With the
-      // medium idle the next count adds the EIFS, as under the standard reading.)
+    } else if (deferral_ == Deferral::phy_idle && !busy_but_for_nav_) {
+      // Reported after the PHY idled (the radio reports while its CCA still holds the
+      // medium busy; a PHY that reports later lands here): the EIFS begins now, and an
+      // idle medium's counting functions are dated again from it.
       idle_since_ = scheduler_.now();
+      if (!busy_) on_medium_idle();
     }
   }
   account_ns2();

@@ -69,8 +69,8 @@ enum class Deferral : std::uint8_t {
   // reads 9.3.4.3 instead ("the medium is determined to be idle ... for a period of
   // time equal to EIFS"), with the NAV part of that medium: EIFS after the NAV's end.
   // The two differ only when a NAV outlasts the PHY after an errored frame (RTS/CTS: a
-  // CTS or RTS heard, then its DATA or ACK lost; basic access: a DATA frame's NAV
-  // outlasting its lost ACK by nanoseconds of propagation). Otherwise as standard.
+  // CTS or RTS heard, then its DATA or ACK lost; basic access: a third sender's frame
+  // lost under a DATA frame's NAV whose ACK is not heard). Otherwise as standard.
   phy_idle,
 };
 

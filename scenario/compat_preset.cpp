@@ -136,7 +136,7 @@ std::vector<CompatSetting> make_ns3_settings() {
        "none: the standard specifies receivers by sensitivity and FER, not when a preamble is judged"},
       {"/phy/reception/signal_floor_dbm",
        [](const json& doc, const json&) -> std::optional<json> { return when_sinr(doc, ns3_signal_floor_dbm(doc)); },
-       "-100.59 for 802.11b, -101 for 802.11g (sinr reception only)",
+       "-100.59 for 802.11b, -101 otherwise (sinr reception only)",
        "ns3::WifiPhy::RxSensitivity (YansWifiChannel::Receive drops what is below it)",
        "-101 dBm per 20 MHz of the PPDU's TXVECTOR width (22 MHz for DSSS): neither received nor "
        "interference",

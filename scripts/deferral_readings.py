@@ -5,9 +5,9 @@
 the NAV included, is next idle (9.3.4.3); `"phy_idle"` begins it when the PHY is next
 idle, "without regard to the virtual CS mechanism" (9.3.2.3.7), with the NAV followed
 by DIFS (docs/mac.md, "Two readings of where a NAV leaves the EIFS"). They differ only
-when a NAV outlasts the PHY after an errored frame: under RTS/CTS by up to a frame, in
-basic access by nanoseconds (a DATA frame's NAV against its lost ACK's propagation), so
-a selection of the RTS/CTS scenarios is run. Prints, per flow, the mean goodput over the seeds under each reading, the
+when a NAV outlasts the PHY after an errored frame, which basic access all but never
+gives (a DATA frame's NAV ends no later than its ACK where both are heard), so a
+selection of the RTS/CTS scenarios is run. Prints, per flow, the mean goodput over the seeds under each reading, the
 difference and its standard error (of the per-seed paired differences), as the
 Markdown table of docs/validation.md.
 

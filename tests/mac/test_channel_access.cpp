@@ -448,23 +448,40 @@ TEST(ChannelAccess, PhyIdleDeferralIsTheStandardsWithoutANav) {
 }
 
 TEST(ChannelAccess, PhyIdleDeferralReportedAfterThePhyIdledBeginsTheEifsThen) {
-  // The error reported with the PHY idle already and a NAV running on: the EIFS
-  // begins at the report (1000 us), DIFS after the NAV (1200 us) comes first.
+  // The error reported 100 us after the PHY idled, a NAV running on to 1200 us: the
+  // EIFS begins at the report (1100 us), not at the PHY's idle (1000 us).
   World w({kDcf}, Deferral::phy_idle);
   w.phy(0_us, true);
   w.request(10_us);
   w.at(500_us, [&w] { w.access->set_nav(1200_us); });
-  w.at(1000_us, [&w] {
-    w.access->set_phy_busy(false);
-    w.access->errored_reception();
-  });
+  w.phy(1000_us, false);
+  w.at(1100_us, [&w] { w.access->errored_reception(); });
   w.sim.run_until(10_ms);
   ASSERT_EQ(w.grants.size(), 1u);
-  EXPECT_EQ(w.grants[0].at, 1364_us + w.next_draw() * 20_us);
+  EXPECT_EQ(w.grants[0].at, 1464_us + w.next_draw() * 20_us);
+}
+
+TEST(ChannelAccess, PhyIdleDeferralASecondErrorOnAnIdleMediumBeginsTheEifsAgain) {
+  // The first EIFS runs from the PHY's idle at 1000 us under a NAV to 1400 us; the
+  // medium is idle from 1400 us (access DIFS after it, 1450 us, the EIFS being over at
+  // 1364 us). A second error reported at 1410 us begins the EIFS again: the count is
+  // dated from 1410 + 364 us, not left at 1450 us.
+  World w({kDcf}, Deferral::phy_idle);
+  w.phy(0_us, true);
+  w.request(10_us);
+  w.at(500_us, [&w] { w.access->set_nav(1400_us); });
+  w.at(1000_us, [&w] {
+    w.access->errored_reception();
+    w.access->set_phy_busy(false);
+  });
+  w.at(1410_us, [&w] { w.access->errored_reception(); });
+  w.sim.run_until(10_ms);
+  ASSERT_EQ(w.grants.size(), 1u);
+  EXPECT_EQ(w.grants[0].at, 1774_us + w.next_draw() * 20_us);
 }
 
 TEST(ChannelAccess, PhyIdleDeferralReportedWithTheMediumIdleIsTheStandards) {
-  // The error reported with the whole medium idle: the next count adds the EIFS, as
+  // The error reported as the whole medium idles: the next count adds the EIFS, as
   // under the standard reading (the request at 1100 us defers EIFS from 1000 us).
   for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
     World w({kDcf}, deferral);
