@@ -19,6 +19,22 @@ def wmnsim(*args, cwd=None):
     return subprocess.run([WMNSIM, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
+def wait_until_running(p: subprocess.Popen, cpu_s: float = 0.5, within_s: float = 60) -> None:
+    """Waits until the process has spent `cpu_s` of CPU time: past its start-up and well
+    into its run, however loaded the machine (a fixed sleep was not, under ctest -j2
+    beside other work)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline and p.poll() is None:
+        # /proc/PID/stat after the command's closing parenthesis: utime and stime are
+        # fields 14 and 15 of the line, 12th and 13th after it.
+        fields = pathlib.Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / ticks >= cpu_s:
+            return
+        time.sleep(0.05)
+    assert p.poll() is None, "the run ended before it could be interrupted"
+
+
 def scenario(tmp_path, **changes):
     doc = json.loads(FLAGSHIP.read_text())
     doc["simulation"]["duration_s"] = 2
@@ -37,7 +53,7 @@ def test_stop_signals_end_the_run_and_write_partial_results(tmp_path, sig, code,
     out, csv = tmp_path / "out.json", tmp_path / "out.csv"
     p = subprocess.Popen([WMNSIM, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000", "-o", str(out),
                           "--csv", str(csv)], stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    wait_until_running(p)
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)
     assert p.returncode == code, err
@@ -62,7 +78,7 @@ def test_stop_signals_end_the_run_and_write_partial_results(tmp_path, sig, code,
 def test_an_interrupted_run_without_output_files_says_so(tmp_path):
     p = subprocess.Popen([WMNSIM, "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(1.0)
+    wait_until_running(p)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
