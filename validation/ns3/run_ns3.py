@@ -17,9 +17,10 @@
       defaults, the queue) and prints the hidden flow A's goodput per variant (wmnsim only).
   run_ns3.py spread [--seeds 1 ... 12] [SCENARIO...]
       runs ns-3 and wmnsim under the preset for every seed (no stored results) and prints
-      per flow each one's mean and standard deviation over the seeds, the difference of the
-      means and its standard error: whether a difference the three stored seeds show
-      outlasts more of them.
+      per flow (and, with more than one flow, for each run's total and Jain's index) each
+      one's mean and standard deviation over the seeds, the difference of the means and
+      its standard error: whether a difference the three stored seeds show outlasts more
+      of them.
   run_ns3.py compare [--seeds 1 2 3] [--variant LABEL:/pointer=value,...]... [SCENARIO...]
       runs wmnsim (default and under the preset) for the same seeds, prints the side-by-side
       table per flow and a summary per scenario (total, Jain's index of the per-flow means
@@ -687,15 +688,35 @@ def main() -> int:
                 print(f"\n{s} (seeds {args.seeds}; ns-3's receiver: {args.receiver}): goodput in Mbit/s, "
                       "mean (standard deviation) over the seeds")
                 print(f"{'flow':<12} {'ns-3':>16} {'wmnsim preset':>16} {'difference':>11} {'standard error':>15}")
-                for fid in [f["id"] for f in ours[0]["flows"]]:
-                    a = [next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid) / 1e6 for r in ns3_runs]
-                    b = [next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid) / 1e6 for r in ours]
+                fids = [f["id"] for f in ours[0]["flows"]]
+
+                def per_run(runs: list, fid: str) -> list:
+                    return [next(f["goodput_bps"] for f in r["flows"] if f["id"] == fid) / 1e6 for r in runs]
+
+                def row(name: str, a: list, b: list, unit: str = " Mbit/s") -> None:
                     ma, mb = statistics.fmean(a), statistics.fmean(b)
                     sd = (lambda v: statistics.stdev(v) if len(v) > 1 else math.nan)
                     se = math.sqrt((sd(a) ** 2 + sd(b) ** 2) / len(a))
                     rel = f"{(mb - ma) / ma:+.1%}" if ma else "-"
-                    print(f"{fid:<12} {ma:>7.3f} ({sd(a):.3f}) {mb:>7.3f} ({sd(b):.3f}) {rel:>11} {se:>8.3f} Mbit/s"
+                    print(f"{name:<12} {ma:>7.3f} ({sd(a):.3f}) {mb:>7.3f} ({sd(b):.3f}) {rel:>11} {se:>8.3f}{unit}"
                           + (f" ({abs(mb - ma) / se:.1f} se)" if se > 0 else ""))
+
+                for fid in fids:
+                    row(fid, per_run(ns3_runs, fid), per_run(ours, fid))
+                if len(fids) > 1:
+                    # The total and Jain's index of each run (seeds independent, as for a flow).
+                    def totals(runs: list) -> list:
+                        return [sum(per_run([r], fid)[0] for fid in fids) for r in runs]
+
+                    def indices(runs: list) -> list:
+                        out = []
+                        for r in runs:
+                            x = [per_run([r], fid)[0] for fid in fids]
+                            out.append(sum(x) ** 2 / (len(x) * sum(v * v for v in x)) if any(x) else math.nan)
+                        return out
+
+                    row("total", totals(ns3_runs), totals(ours))
+                    row("Jain's index", indices(ns3_runs), indices(ours), unit="")
         return 0
     if args.mode == "references":
         binary = build_ns3(args.ns3_binary)
