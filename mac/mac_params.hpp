@@ -70,7 +70,9 @@ enum class Deferral : std::uint8_t {
   // time equal to EIFS"), with the NAV part of that medium: EIFS after the NAV's end.
   // The two differ only when a NAV outlasts the PHY after an errored frame (RTS/CTS: a
   // CTS or RTS heard, then its DATA or ACK lost; basic access: a third sender's frame
-  // lost under a DATA frame's NAV whose ACK is not heard). Otherwise as standard.
+  // lost under a DATA frame's NAV whose ACK is not heard), and when an error is
+  // reported after the PHY idled, which wmnsim's radio never does (it reports while
+  // its CCA is busy): phy_idle begins the EIFS at the report. Otherwise as standard.
   phy_idle,
 };
 

@@ -25,14 +25,18 @@ def wait_until_running(p: subprocess.Popen, cpu_s: float = 0.5, within_s: float 
     beside other work)."""
     ticks = os.sysconf("SC_CLK_TCK")
     deadline = time.monotonic() + within_s
+    used = 0.0
     while time.monotonic() < deadline and p.poll() is None:
         # /proc/PID/stat after the command's closing parenthesis: utime and stime are
         # fields 14 and 15 of the line, 12th and 13th after it.
         fields = pathlib.Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        if (int(fields[11]) + int(fields[12])) / ticks >= cpu_s:
+        used = (int(fields[11]) + int(fields[12])) / ticks
+        if used >= cpu_s:
             return
         time.sleep(0.05)
     assert p.poll() is None, "the run ended before it could be interrupted"
+    p.kill()
+    pytest.fail(f"the run used {used:.2f} s of CPU in {within_s} s, less than the {cpu_s} s to wait for")
 
 
 def scenario(tmp_path, **changes):

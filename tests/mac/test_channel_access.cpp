@@ -474,18 +474,28 @@ TEST(ChannelAccess, PhyIdleDeferralASecondErrorOnAnIdleMediumBeginsTheEifsAgain)
   EXPECT_EQ(w.count_began(), 1774_us);
 }
 
-TEST(ChannelAccess, PhyIdleDeferralReportedWithTheMediumIdleIsTheStandards) {
-  // The error reported as the whole medium idles: the next count adds the EIFS, as
-  // under the standard reading (the request at 1100 us defers EIFS from 1000 us).
-  for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
-    World w({kDcf}, deferral);
-    w.phy(0_us, true);
-    w.phy(1000_us, false);
-    w.at(1000_us, [&w] { w.access->errored_reception(); });
-    w.request(1100_us);
-    w.sim.run_until(10_ms);
-    ASSERT_EQ(w.grants.size(), 1u);
-    EXPECT_EQ(w.grants[0].at, 1364_us) << static_cast<int>(deferral);
+TEST(ChannelAccess, PhyIdleDeferralReportedWithTheMediumIdle) {
+  // The error reported as the whole medium idles (1000 us): the next count adds the
+  // EIFS, under both readings (the request at 1100 us defers EIFS from 1000 us).
+  // Reported 50 us later, with no NAV (the radio never does: it reports while its CCA
+  // is busy), phy_idle begins the EIFS at the report and standard at the idle.
+  struct Case {
+    Time reported_at;
+    Time phy_idle_grant;
+    Time standard_grant;
+  };
+  for (const Case c : {Case{1000_us, 1364_us, 1364_us}, Case{1050_us, 1414_us, 1364_us}}) {
+    for (const Deferral deferral : {Deferral::phy_idle, Deferral::standard}) {
+      World w({kDcf}, deferral);
+      w.phy(0_us, true);
+      w.phy(1000_us, false);
+      w.at(c.reported_at, [&w] { w.access->errored_reception(); });
+      w.request(1100_us);
+      w.sim.run_until(10_ms);
+      ASSERT_EQ(w.grants.size(), 1u);
+      EXPECT_EQ(w.grants[0].at, deferral == Deferral::phy_idle ? c.phy_idle_grant : c.standard_grant)
+          << c.reported_at.to_seconds() << ", deferral " << static_cast<int>(deferral);
+    }
   }
 }
 
