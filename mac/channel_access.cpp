@@ -42,13 +42,11 @@ void ChannelAccess::refresh() {
     if (busy) {
       on_medium_busy(now);
     } else {
-      if (!use_eifs_) {
-        idle_since_ = now;
-      } else if (deferral_ == Deferral::ns3) {
+      if (use_eifs_ && deferral_ == Deferral::ns3) {
         // idle_since_ may hold the errored frame's end + EIFS - DIFS (errored_reception):
         // the count starts AIFS after the later of the two.
         idle_since_ = std::max(now, idle_since_);
-      } else if (deferral_ == Deferral::phy_idle) {
+      } else if (use_eifs_ && deferral_ == Deferral::phy_idle) {
         // The EIFS ran from when the medium but for the NAV went idle (idle_since_,
         // note_idle_but_for_nav), DIFS from the NAV's end: access EIFS - DIFS + AIFS
         // after the later of that instant and now - (EIFS - DIFS).

@@ -86,9 +86,7 @@ class ChannelAccess {
   // The radio started or ended a transmission of ours (PhyListener::on_tx_start,
   // on_tx_end). Told, not asked: the medium state is read on every change. The
   // caller refreshes when the medium should be re-evaluated.
-  void set_transmitting(bool transmitting) {
-    transmitting_ = transmitting;
-  }
+  void set_transmitting(bool transmitting) { transmitting_ = transmitting; }
   bool transmitting() const { return transmitting_; }
   // Re-evaluates the medium after any change of its inputs (the owner's transmission
   // or exchange): freezes or resumes every function, feeds the meter.
