@@ -56,6 +56,7 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       rts_threshold_(config.rts_threshold.value_or(kNoRtsThreshold)),
       queue_lifetime_(config.queue_lifetime.value_or(Time::max())),
       type_(config.type),
+      lifetime_in_service_(config.lifetime_in_service),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
       dequeue_(config.dequeue),
@@ -81,13 +82,38 @@ void FrameExchange::set_retry_limits(int short_limit, int long_limit) {
 
 // ---- taking MPDUs -------------------------------------------------------------------
 
-void FrameExchange::drop_expired(AccessFunction& f, Time now) {
+bool FrameExchange::drop_expired(AccessFunction& f, Time now) {
   // A queue lifetime, as ns-3's WifiMacQueue MaxDelay (802.11's
   // dot11MaxTransmitMSDULifetime bounds the whole stay, retries included): a packet
   // that waited longer than it is dropped when the MAC would take it (at a channel
   // access, or to continue a TXOP), not sent late. A frame already taken finishes
-  // its retries.
-  if (queue_lifetime_ != Time::max()) f.queue->drop_expired(now, queue_lifetime_);
+  // its retries, unless LifetimeInService::ns3 (mac_params.hpp).
+  if (queue_lifetime_ == Time::max()) return false;
+  bool dropped = false;
+  if (lifetime_in_service_ == LifetimeInService::ns3 && f.packet && !in_exchange(f) &&
+      now - f.packet->queued_at > queue_lifetime_) {
+    drop_expired_in_service(f, now);
+    dropped = true;
+  }
+  return f.queue->drop_expired(now, queue_lifetime_) > 0 || dropped;
+}
+
+void FrameExchange::drop_expired_in_service(AccessFunction& f, Time now) {
+  // ns-3 3.44 removes the expired MPDU at the access without a new backoff and
+  // without resetting the CW (no Txop::ResetCw on an expiry): only the MPDU's own
+  // retry counts go with it, and the access serves the next packet.
+  WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
+             "mac {}: frame in service expired after {} retries, seq {}, pkt {}, flow {}",
+             scheduler_.log().radio_label(address_), f.short_retries + f.long_retries, f.sequence,
+             log_packet(f.packet.get()), log_flow(f.packet.get()));
+  records().service_delays.add(now - f.service_start);
+  ++counters().drops_lifetime_in_service;
+  f.short_retries = 0;
+  f.long_retries = 0;
+  f.last_service_end = now;
+  observers_.tell([&](MacObserver& o) { o.on_drop(address_, *f.packet, DropCause::lifetime_expired); });
+  drops_.on_drop(std::move(f.packet), DropCause::lifetime_expired, now);
+  f.packet.reset();
 }
 
 std::uint16_t FrameExchange::take_sequence_number(bool management, const AccessFunction& f) {

@@ -16,7 +16,7 @@
 
 namespace wmnsim {
 
-enum class MacType { dcf, edca };
+enum class MacType : std::uint8_t { dcf, edca };
 // Index into access_categories. One byte (issue 43 §3, memory per node): the MAC's
 // classifier holds two of them beside a pointer, in 16 B instead of 24.
 enum class AccessCategory : std::uint8_t { ac_bk, ac_be, ac_vi, ac_vo };
@@ -118,6 +118,19 @@ enum class CwAfterDrop : std::uint8_t {
   ns3,
 };
 
+// Whether the queue lifetime (MacParams::queue_lifetime) still reaches a frame once
+// the MAC has taken it for service (docs/mac.md "Queue lifetime").
+enum class LifetimeInService : std::uint8_t {
+  // The lifetime bounds the wait in the queue: a frame taken finishes its retries, and
+  // the retry limit bounds that part.
+  finish,
+  // ns-3 3.44: an MPDU stays in its WifiMacQueue between attempts and, when not in
+  // flight, is removed once expired (WifiMacQueue MaxDelay, counted from its entry)
+  // by the queue's next look at its head, at the next channel access: that access
+  // serves the next packet, with the backoff just counted and the CW as they stand.
+  ns3,
+};
+
 // Which counts give a frame up when RTS/CTS protects it (802.11-2012 9.3.4.4, 9.3.3).
 // Without RTS the three agree: a frame's failures count against the short limit (or
 // the long one for a frame longer than dot11RTSThreshold), and it is given up when
@@ -160,6 +173,7 @@ struct MacParams {
   ImmediateAccess immediate_access = ImmediateAccess::standard;
   CwAfterDrop cw_after_drop = CwAfterDrop::reset;
   RetryCounts retry_counts = RetryCounts::reset_on_cts;
+  LifetimeInService lifetime_in_service = LifetimeInService::finish;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -179,6 +193,8 @@ inline constexpr std::array<EnumName<CwAfterDrop>, 2> kCwAfterDrops{
     {{"reset", CwAfterDrop::reset}, {"ns3", CwAfterDrop::ns3}}};
 inline constexpr std::array<EnumName<RetryCounts>, 3> kRetryCounts{
     {{"reset_on_cts", RetryCounts::reset_on_cts}, {"per_mpdu", RetryCounts::per_mpdu}, {"ns3", RetryCounts::ns3}}};
+inline constexpr std::array<EnumName<LifetimeInService>, 2> kLifetimesInService{
+    {{"finish", LifetimeInService::finish}, {"ns3", LifetimeInService::ns3}}};
 inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
     {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{

@@ -16,7 +16,7 @@ void add_delays(std::vector<ColumnDoc>& out, const DelayColumns& d) {
 void add_mac_totals(std::vector<ColumnDoc>& out) {
   using namespace mac_column;
   for (const auto* c : {&data_attempts, &data_retries, &rts_attempts, &tx_success, &failed_attempts,
-                        &internal_collisions, &drops_retry_limit, &drops_queue, &rx_data, &rx_duplicates, &rx_errors,
+                        &internal_collisions, &drops_retry_limit, &drops_lifetime_in_service, &drops_queue, &rx_data, &rx_duplicates, &rx_errors,
                         &rts_refused, &cts_refused_busy, &data_refused_after_cts, &mgmt_sent, &mgmt_received,
                         &mgmt_drops_retry_limit, &mgmt_false_duplicates}) {
     out.push_back(c->doc());

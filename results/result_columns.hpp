@@ -195,6 +195,10 @@ inline constexpr ResultColumn<std::uint64_t> internal_collisions{
     "internal_collisions", "", "EDCA: a lower access category lost to a higher one in the station"};
 inline constexpr ResultColumn<std::uint64_t> drops_retry_limit{
     "drops_retry_limit", "packets", "packets given up after the short or long retry limit"};
+inline constexpr ResultColumn<std::uint64_t> drops_lifetime_in_service{
+    "drops_lifetime_in_service", "packets",
+    "frames in service (retried at least once or taken early) dropped at a channel access once their queue lifetime "
+    "had passed: mac.lifetime_in_service \"ns3\" only"};
 inline constexpr ResultColumn<std::uint64_t> drops_queue{"drops_queue", "packets",
                                                          "packets the MAC's queues dropped, every cause"};
 inline constexpr ResultColumn<std::uint64_t> rx_data{"rx_data", "frames",

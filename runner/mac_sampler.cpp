@@ -67,7 +67,10 @@ void for_each_category(const Mac& mac, const std::string& id, Fn fn) {
 
 }  // namespace
 
-std::uint64_t MacSampler::total_drops(const Mac& mac) { return mac.stats().drops_retry_limit + queue_drops(mac); }
+std::uint64_t MacSampler::total_drops(const Mac& mac) {
+  const MacStats s = mac.stats();
+  return s.drops_retry_limit + s.drops_lifetime_in_service + queue_drops(mac);
+}
 
 std::size_t MacSampler::queued_packets(const Mac& mac) {
   std::size_t n = 0;
@@ -145,6 +148,7 @@ nlohmann::ordered_json MacSampler::totals(const Mac& mac, Time elapsed) {
   mac_column::failed_attempts.set(row, s.failed_attempts);
   mac_column::internal_collisions.set(row, s.internal_collisions);
   mac_column::drops_retry_limit.set(row, s.drops_retry_limit);
+  mac_column::drops_lifetime_in_service.set(row, s.drops_lifetime_in_service);
   mac_column::drops_queue.set(row, queue_drops(mac));
   mac_column::rx_data.set(row, s.rx_data);
   mac_column::rx_duplicates.set(row, s.rx_duplicates);

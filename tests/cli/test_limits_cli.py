@@ -6,6 +6,7 @@ import pathlib
 import resource
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -13,30 +14,12 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WMNSIM = os.environ.get("WMNSIM_BIN", str(ROOT / "build" / "ci" / "cli" / "wmnsim"))
 FLAGSHIP = ROOT / "scenarios" / "two_hop_chain_tcp.json"
+sys.path.insert(0, str(ROOT / "tests"))
+from process_wait import wait_until_running  # noqa: E402
 
 
 def wmnsim(*args, cwd=None):
     return subprocess.run([WMNSIM, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300)
-
-
-def wait_until_running(p: subprocess.Popen, cpu_s: float = 0.5, within_s: float = 60) -> None:
-    """Waits until the process has spent `cpu_s` of CPU time: past its start-up and well
-    into its run, however loaded the machine (a fixed sleep was not, under ctest -j2
-    beside other work)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    deadline = time.monotonic() + within_s
-    used = 0.0
-    while time.monotonic() < deadline and p.poll() is None:
-        # /proc/PID/stat after the command's closing parenthesis: utime and stime are
-        # fields 14 and 15 of the line, 12th and 13th after it.
-        fields = pathlib.Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        used = (int(fields[11]) + int(fields[12])) / ticks
-        if used >= cpu_s:
-            return
-        time.sleep(0.05)
-    assert p.poll() is None, "the run ended before it could be interrupted"
-    p.kill()
-    pytest.fail(f"the run used {used:.2f} s of CPU in {within_s} s, less than the {cpu_s} s to wait for")
 
 
 def scenario(tmp_path, **changes):

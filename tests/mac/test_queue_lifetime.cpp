@@ -134,6 +134,162 @@ TEST(MacQueueLifetime, TxopContinuationChecksTheNextFrame) {
   EXPECT_EQ(w.macs[a]->stats().txop_continuations, 1u);
 }
 
+// mac.lifetime_in_service: A sends to a B that never answers, so every attempt fails
+// and each retry follows ACKTimeout, DIFS and a backoff from the doubled window. The
+// lifetime runs out between the frame's second and third attempts.
+struct Retried {
+  std::vector<Time> attempts;  // when each attempt would go, frame 1's retries on
+  Time lifetime;               // one picosecond short of the third attempt
+};
+
+// The attempt times of frames retried with these windows, from one DIFS at 0.
+std::vector<Time> attempt_times(MacWorld& w, std::uint32_t a, const std::vector<int>& windows) {
+  const MacTiming t = w.timing();
+  RandomStream draws = w.backoff_stream(a);
+  std::vector<Time> at{t.difs};
+  for (const int cw : windows) {
+    const auto k = static_cast<std::int64_t>(draws.uniform_int(static_cast<std::uint64_t>(cw)));
+    at.push_back(at.back() + w.airtime_data(kBytes) + t.ack_timeout + t.difs + k * t.slot);
+  }
+  return at;
+}
+
+// Two radios, A and B, that do not hear each other.
+void make_unanswered(MacWorld& w, LifetimeInService mode, std::uint32_t& a, std::uint32_t& b) {
+  w.params().lifetime_in_service = mode;
+  a = w.add();
+  b = w.add();
+  w.hide(a, b);
+}
+
+TEST(LifetimeInService, FinishLetsAFrameTakenRunItsRetriesPastTheLifetime) {
+  std::uint32_t a = 0, b = 0;
+  MacWorld w = dot11b_world();
+  make_unanswered(w, LifetimeInService::finish, a, b);
+  const auto at = attempt_times(w, a, {64, 128, 256, 512, 1024, 1024});
+  w.params().queue_lifetime = at[2] - Time::ps(1);
+  w.build();
+  w.send(a, b, kBytes);
+  w.run(2_s);
+  const auto data = w.taps[a]->sent_of(FrameKind::data);
+  ASSERT_EQ(data.size(), 7u);  // every attempt of the short retry limit
+  for (std::size_t i = 0; i < data.size(); ++i) EXPECT_EQ(data[i].at, at[i]) << "attempt " << i;
+  ASSERT_EQ(w.taps[a]->drops.size(), 1u);
+  EXPECT_EQ(w.taps[a]->drops[0].second, DropCause::retry_limit);
+  EXPECT_EQ(w.macs[a]->stats().drops_lifetime_in_service, 0u);
+}
+
+TEST(LifetimeInService, Ns3DropsTheExpiredFrameAtItsNextAccessWhichServesTheNextPacket) {
+  std::uint32_t a = 0, b = 0;
+  MacWorld w = dot11b_world();
+  make_unanswered(w, LifetimeInService::ns3, a, b);
+  // Frame 1: two attempts (windows 64, then 128 after its second failure). Frame 2,
+  // queued after frame 1's second attempt and young at the third access, takes that
+  // access with the backoff frame 1 drew; the window stays 128 (no reset), so frame
+  // 2's first failure widens it to 256. Frame 2 is retried until its own lifetime
+  // passes: dropped at that access, which then has no frame and draws again.
+  const auto at = attempt_times(w, a, {64, 128, 256, 512, 1024, 1024, 1024, 1024});
+  const Time lifetime = at[2] - Time::ps(1);
+  const Time queued2 = at[1] + 1_ms;
+  w.params().queue_lifetime = lifetime;
+  w.build();
+  w.send(a, b, kBytes);
+  w.send_at(queued2, a, b, kBytes);
+  w.run(3_s);
+  std::size_t last = 3;  // frame 2's last attempt: the access after it finds frame 2 expired
+  while (last + 1 < at.size() && at[last + 1] - queued2 <= lifetime) ++last;
+  ASSERT_LT(last + 1, 9u) << "frame 2 expires before its retry limit";
+  const auto data = w.taps[a]->sent_of(FrameKind::data);
+  ASSERT_EQ(data.size(), last + 1);
+  for (std::size_t i = 0; i < data.size(); ++i) EXPECT_EQ(data[i].at, at[i]) << "attempt " << i;
+  EXPECT_TRUE(data[1].retry);
+  EXPECT_FALSE(data[2].retry);  // a new frame: its Retry bit clear, its own number
+  EXPECT_NE(data[2].sequence, data[1].sequence);
+  EXPECT_TRUE(data[3].retry);
+  ASSERT_EQ(w.taps[a]->drops.size(), 2u);
+  EXPECT_EQ(w.taps[a]->drops[0], std::make_pair(at[2], DropCause::lifetime_expired));
+  EXPECT_EQ(w.taps[a]->drops[1], std::make_pair(at[last + 1], DropCause::lifetime_expired));
+  EXPECT_EQ(w.macs[a]->stats().drops_lifetime_in_service, 2u);
+  // The queue itself dropped nothing: both frames had left it.
+  EXPECT_EQ(w.macs[a]->queue(AccessCategory::ac_be).counters().dropped(DropCause::lifetime_expired), 0u);
+  // No backoff at the first drop (its access served frame 2); one at the second, from
+  // the window frame 2's last failure left.
+  const auto& backoffs = w.taps[a]->backoffs;
+  for (const auto& bo : backoffs) EXPECT_NE(bo.at, at[2]);
+  ASSERT_FALSE(backoffs.empty());
+  EXPECT_EQ(backoffs.back().at, at[last + 1]);
+  EXPECT_EQ(backoffs.back().cw, std::min(1024, 128 << (last - 1)));
+  EXPECT_EQ(w.pool.live(), 0u);
+}
+
+TEST(LifetimeInService, Ns3LosesAnAccessLeftWithNoFrameToANewBackoffFromTheSameWindow) {
+  std::uint32_t a = 0, b = 0;
+  MacWorld w = dot11b_world();
+  make_unanswered(w, LifetimeInService::ns3, a, b);
+  const auto at = attempt_times(w, a, {64, 128});
+  w.params().queue_lifetime = at[2] - Time::ps(1);
+  w.build();
+  w.send(a, b, kBytes);
+  // A packet arriving just after the lost access waits for the backoff drawn there.
+  w.send_at(at[2] + 1_us, a, b, kBytes);
+  w.run(2_s);
+  const auto data = w.taps[a]->sent_of(FrameKind::data);
+  ASSERT_GE(data.size(), 3u);
+  EXPECT_EQ(data[0].at, at[0]);
+  EXPECT_EQ(data[1].at, at[1]);
+  const auto& backoffs = w.taps[a]->backoffs;
+  ASSERT_GE(backoffs.size(), 3u);
+  EXPECT_EQ(backoffs[2].at, at[2]);
+  EXPECT_EQ(backoffs[2].cw, 128);  // the window of the last failure, not reset
+  // The stream's next draw, from that window.
+  RandomStream draws = w.backoff_stream(a);
+  (void)draws.uniform_int(64);
+  (void)draws.uniform_int(128);
+  const auto k = static_cast<std::int64_t>(draws.uniform_int(128));
+  EXPECT_EQ(backoffs[2].slots, k);
+  ASSERT_GT(k, 0) << "the stream's draw makes the wait visible";
+  EXPECT_EQ(data[2].at, at[2] + k * w.timing().slot);
+  EXPECT_FALSE(data[2].retry);
+  EXPECT_EQ(w.taps[a]->drops.at(0), std::make_pair(at[2], DropCause::lifetime_expired));
+}
+
+TEST(LifetimeInService, FinishFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft) {
+  // Only queued packets expire (no frame in service): under finish the function falls
+  // idle and a later packet goes DIFS after it arrives; under ns3 the lost access draws
+  // a backoff first, from CW min, which that packet waits for if it comes in time.
+  for (const LifetimeInService mode : {LifetimeInService::finish, LifetimeInService::ns3}) {
+    MacWorld w = dot11b_world();
+    w.params().lifetime_in_service = mode;
+    const auto a = w.add(), b = w.add();
+    Time t2;
+    {
+      MacWorld probe = dot11b_world();
+      const auto pa = probe.add();
+      (void)probe.add();
+      t2 = second_access(probe, pa);
+    }
+    w.params().queue_lifetime = t2 - Time::ps(1);
+    w.build();
+    for (int i = 0; i < 3; ++i) w.send(a, b, kBytes);
+    w.send_at(t2 + 1_us, a, b, kBytes);
+    w.run(100_ms);
+    const auto data = w.taps[a]->sent_of(FrameKind::data);
+    ASSERT_EQ(data.size(), 2u);
+    const auto& backoffs = w.taps[a]->backoffs;
+    ASSERT_GE(backoffs.size(), 2u);
+    if (mode == LifetimeInService::finish) {
+      // The medium has been idle for DIFS: it goes as it arrives (9.3.4.2).
+      EXPECT_EQ(data[1].at, t2 + 1_us);
+      EXPECT_GT(backoffs[1].at, data[1].at);  // its own post-backoff: none at t2
+    } else {
+      EXPECT_EQ(backoffs[1].at, t2);
+      EXPECT_EQ(backoffs[1].cw, 32);
+      ASSERT_GT(backoffs[1].slots, 0) << "the stream's draw makes the wait visible";
+      EXPECT_EQ(data[1].at, t2 + backoffs[1].slots * w.timing().slot);
+    }
+  }
+}
+
 }  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

@@ -5,12 +5,14 @@ import json
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 import wmnsim
-from conftest import FLAGSHIP
+from conftest import FLAGSHIP, ROOT
+
+sys.path.insert(0, str(ROOT / "tests"))
+from process_wait import wait_until_running  # noqa: E402
 
 
 def small():
@@ -78,7 +80,7 @@ def test_python_cli_stops_on_sigterm_and_sighup(tmp_path, sig, code):
     out = tmp_path / "out.json"
     p = subprocess.Popen([sys.executable, "-m", "wmnsim", "run", str(FLAGSHIP), "--set", "/simulation/duration_s=100000",
                           "-o", str(out)], stderr=subprocess.PIPE, text=True)
-    time.sleep(3.0)  # the interpreter starts and the run begins
+    wait_until_running(p)  # the interpreter has started and the run is well under way
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)
     assert p.returncode == code, err
