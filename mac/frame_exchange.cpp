@@ -56,7 +56,7 @@ FrameExchange::FrameExchange(const FrameExchangeParts& parts, const FrameExchang
       rts_threshold_(config.rts_threshold.value_or(kNoRtsThreshold)),
       queue_lifetime_(config.queue_lifetime.value_or(Time::max())),
       type_(config.type),
-      lifetime_in_service_(config.lifetime_in_service),
+      queue_lifetime_rule_(config.queue_lifetime_rule),
       short_retry_limit_(config.short_retry_limit),
       long_retry_limit_(config.long_retry_limit),
       dequeue_(config.dequeue),
@@ -87,10 +87,10 @@ bool FrameExchange::drop_expired(AccessFunction& f, Time now) {
   // dot11MaxTransmitMSDULifetime bounds the whole stay, retries included): a packet
   // that waited longer than it is dropped when the MAC would take it (at a channel
   // access, or to continue a TXOP), not sent late. A frame already taken finishes
-  // its retries, unless LifetimeInService::ns3 (mac_params.hpp).
+  // its retries, unless QueueLifetimeRule::ns3 (mac_params.hpp).
   if (queue_lifetime_ == Time::max()) return false;
   bool dropped = false;
-  if (lifetime_in_service_ == LifetimeInService::ns3 && f.packet && !in_exchange(f) &&
+  if (queue_lifetime_rule_ == QueueLifetimeRule::ns3 && f.packet && !in_exchange(f) &&
       now - f.packet->queued_at > queue_lifetime_) {
     drop_expired_in_service(f, now);
     dropped = true;

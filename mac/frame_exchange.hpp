@@ -86,7 +86,7 @@ struct FrameExchangeConfig {
   int long_retry_limit = 4;
   Dequeue dequeue = Dequeue::at_access;
   std::optional<Time> queue_lifetime;  // empty: packets wait in the queue for ever
-  LifetimeInService lifetime_in_service = LifetimeInService::finish;  // whether it reaches a frame taken
+  QueueLifetimeRule queue_lifetime_rule = QueueLifetimeRule::when_taken;  // whether it reaches a frame taken
   Deferral deferral = Deferral::standard;  // ns2: ns-2's response rules too (above)
   RetryCounts retry_counts = RetryCounts::reset_on_cts;  // which counts give an RTS-protected frame up
 };
@@ -153,10 +153,10 @@ class FrameExchange {
   // f lost an internal collision (9.19.2.3): its frame is charged the retry.
   void internal_collision(AccessFunction& f);
   // Drops the packets at the head of f's queue that outlived the queue lifetime, and
-  // under LifetimeInService::ns3 first f's frame in service if it has (at an access).
+  // under QueueLifetimeRule::ns3 first f's frame in service if it has (at an access).
   // Returns whether it dropped any.
   bool drop_expired(AccessFunction& f, Time now);
-  bool lifetime_in_service_ns3() const { return lifetime_in_service_ == LifetimeInService::ns3; }
+  bool queue_lifetime_ns3() const { return queue_lifetime_rule_ == QueueLifetimeRule::ns3; }
   // Dequeue::after_exchange: takes f's next frame now if it has none.
   void take_next_early(AccessFunction& f);
 
@@ -310,7 +310,7 @@ class FrameExchange {
   std::unique_ptr<TrafficRecords> records_;  // records(): null until first needed
   // The small fields side by side, so that no padding separates them (issue 43 §3).
   MacType type_;
-  LifetimeInService lifetime_in_service_;  // in the padding before the limits
+  QueueLifetimeRule queue_lifetime_rule_;  // in the padding before the limits
   int short_retry_limit_;
   int long_retry_limit_;
   std::uint16_t next_sequence_ = 0;  // 9.3.2.11's single counter

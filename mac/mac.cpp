@@ -29,7 +29,7 @@ FrameExchangeConfig exchange_config(const MacConfig& config) {
   c.long_retry_limit = config.params.long_retry_limit;
   c.dequeue = config.params.dequeue;
   c.queue_lifetime = config.params.queue_lifetime;
-  c.lifetime_in_service = config.params.lifetime_in_service;
+  c.queue_lifetime_rule = config.params.queue_lifetime_rule;
   c.deferral = config.params.deferral;
   c.retry_counts = config.params.retry_counts;
   return c;
@@ -251,11 +251,11 @@ void Mac::on_access_time(Time now) {
     const bool expired = exchange_.drop_expired(f, now);
     f.end_contention();
     if (!f.has_frame()) {
-      // LifetimeInService::ns3: an access that expiries left without a frame is lost,
+      // QueueLifetimeRule::ns3: an access that expiries left without a frame is lost,
       // and ns-3's Txop::NotifyChannelReleased draws a new backoff with the CW as it
       // stands, which the next frame waits for. Otherwise the post-backoff is over:
       // idle until a frame comes.
-      if (expired && exchange_.lifetime_in_service_ns3()) access_.draw_backoff(f, now);
+      if (expired && exchange_.queue_lifetime_ns3()) access_.draw_backoff(f, now);
       continue;
     }
     if (!f.has_frame_ready(now)) {

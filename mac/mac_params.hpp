@@ -118,16 +118,18 @@ enum class CwAfterDrop : std::uint8_t {
   ns3,
 };
 
-// Whether the queue lifetime (MacParams::queue_lifetime) still reaches a frame once
-// the MAC has taken it for service (docs/mac.md "Queue lifetime").
-enum class LifetimeInService : std::uint8_t {
-  // The lifetime bounds the wait in the queue: a frame taken finishes its retries, and
-  // the retry limit bounds that part.
-  finish,
-  // ns-3 3.44: an MPDU stays in its WifiMacQueue between attempts and, when not in
-  // flight, is removed once expired (WifiMacQueue MaxDelay, counted from its entry)
-  // by the queue's next look at its head, at the next channel access: that access
-  // serves the next packet, with the backoff just counted and the CW as they stand.
+// Where the queue lifetime (MacParams::queue_lifetime) is checked (docs/mac.md
+// "Queue lifetime").
+enum class QueueLifetimeRule : std::uint8_t {
+  // When the MAC takes a packet from its queue (at a channel access, or to continue a
+  // TXOP): a frame taken finishes its retries, which the retry limit bounds.
+  when_taken,
+  // ns-3 3.44's WifiMacQueue (MaxDelay, counted from the entry into the queue): an
+  // MPDU stays queued between its attempts and, not in flight, is removed once
+  // expired when the queue next looks at its head, at the next channel access; that
+  // access serves the next packet with the backoff just counted and the CW as they
+  // stand, or, with no frame left, is lost to a new backoff from that CW (every
+  // channel release draws one, Txop::NotifyChannelReleased).
   ns3,
 };
 
@@ -173,7 +175,7 @@ struct MacParams {
   ImmediateAccess immediate_access = ImmediateAccess::standard;
   CwAfterDrop cw_after_drop = CwAfterDrop::reset;
   RetryCounts retry_counts = RetryCounts::reset_on_cts;
-  LifetimeInService lifetime_in_service = LifetimeInService::finish;
+  QueueLifetimeRule queue_lifetime_rule = QueueLifetimeRule::when_taken;
   std::array<EdcaParams, 4> access_categories{};  // edca only, by AccessCategory
   const EdcaParams& ac(AccessCategory c) const {
     return access_categories[static_cast<std::size_t>(c)];
@@ -193,8 +195,8 @@ inline constexpr std::array<EnumName<CwAfterDrop>, 2> kCwAfterDrops{
     {{"reset", CwAfterDrop::reset}, {"ns3", CwAfterDrop::ns3}}};
 inline constexpr std::array<EnumName<RetryCounts>, 3> kRetryCounts{
     {{"reset_on_cts", RetryCounts::reset_on_cts}, {"per_mpdu", RetryCounts::per_mpdu}, {"ns3", RetryCounts::ns3}}};
-inline constexpr std::array<EnumName<LifetimeInService>, 2> kLifetimesInService{
-    {{"finish", LifetimeInService::finish}, {"ns3", LifetimeInService::ns3}}};
+inline constexpr std::array<EnumName<QueueLifetimeRule>, 2> kQueueLifetimeRules{
+    {{"when_taken", QueueLifetimeRule::when_taken}, {"ns3", QueueLifetimeRule::ns3}}};
 inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
     {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{

@@ -18,7 +18,7 @@ struct MacStats {
   std::uint64_t internal_collisions = 0;  // EDCA: a lower category lost to a higher one in the station
   std::uint64_t drops_retry_limit = 0;    // packets given up after the short or long retry limit
   std::uint64_t drops_lifetime_in_service = 0;  // frames in service dropped at an access once
-                                                // expired (LifetimeInService::ns3)
+                                                // expired (QueueLifetimeRule::ns3)
   std::uint64_t acks_sent = 0;
   std::uint64_t cts_sent = 0;
   std::uint64_t rx_data = 0;              // DATA frames for this radio (or broadcast) delivered up

@@ -198,7 +198,7 @@ inline constexpr ResultColumn<std::uint64_t> drops_retry_limit{
 inline constexpr ResultColumn<std::uint64_t> drops_lifetime_in_service{
     "drops_lifetime_in_service", "packets",
     "frames in service (retried at least once or taken early) dropped at a channel access once their queue lifetime "
-    "had passed: mac.lifetime_in_service \"ns3\" only"};
+    "had passed: mac.queue_lifetime_rule \"ns3\" only"};
 inline constexpr ResultColumn<std::uint64_t> drops_queue{"drops_queue", "packets",
                                                          "packets the MAC's queues dropped, every cause"};
 inline constexpr ResultColumn<std::uint64_t> rx_data{"rx_data", "frames",

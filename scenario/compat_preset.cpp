@@ -111,13 +111,14 @@ std::vector<CompatSetting> make_ns3_settings() {
        "the window of the last failure is kept after a drop; the next failure with the station count at the "
        "limit resets it",
        "CW resets to CWmin when the retry count reaches its limit (802.11-2012 9.3.3): `\"reset\"`"},
-      {"/mac/lifetime_in_service", always("ns3"), "\"ns3\"",
-       "ns3::WifiMacQueue::MaxDelay (an MPDU stays queued between attempts; behaviour, no attribute)",
-       "a frame whose queue lifetime passed during its retries is dropped at its next channel access, which "
-       "serves the next packet with the backoff and CW as they stand; an access left with no frame is lost and a "
-       "new backoff drawn (Txop::NotifyChannelReleased)",
+      {"/mac/queue_lifetime_rule", always("ns3"), "\"ns3\"",
+       "ns3::WifiMacQueue::MaxDelay (with Txop::NotifyChannelReleased; behaviour, no attribute)",
+       "an MPDU stays queued between attempts: once expired it is dropped at its next channel access, which serves "
+       "the next packet with the backoff and CW as they stand or, with no frame left, is lost to a new backoff "
+       "from that CW",
        "dot11MaxTransmitMSDULifetime (512 TU) ends an MSDU's attempts, its timer started at the first attempt; "
-       "wmnsim's default, `\"finish\"`, lets a frame taken finish its retries (docs/mac.md)"},
+       "wmnsim's default, `\"when_taken\"`, checks the lifetime when a packet is taken and lets a frame taken "
+       "finish its retries (docs/mac.md)"},
       {"/mac/retry_counts", always("ns3"), "\"ns3\"",
        "ns3::WifiMac::FrameRetryLimit (WifiMpdu::GetRetryCount; behaviour, no attribute)",
        "one retry count per MPDU, raised by every failed RTS and DATA frame, against the one limit; a CTS "

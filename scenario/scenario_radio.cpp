@@ -483,7 +483,7 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   p.immediate_access = r.choice_or("immediate_access", p.immediate_access, names(kImmediateAccesses));
   p.cw_after_drop = r.choice_or("cw_after_drop", p.cw_after_drop, names(kCwAfterDrops));
   p.retry_counts = r.choice_or("retry_counts", p.retry_counts, names(kRetryCounts));
-  p.lifetime_in_service = r.choice_or("lifetime_in_service", p.lifetime_in_service, names(kLifetimesInService));
+  p.queue_lifetime_rule = r.choice_or("queue_lifetime_rule", p.queue_lifetime_rule, names(kQueueLifetimeRules));
   check_ns2_without_txop(r, p, type, ctx);
   return p;
 }

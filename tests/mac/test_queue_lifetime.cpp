@@ -134,7 +134,7 @@ TEST(MacQueueLifetime, TxopContinuationChecksTheNextFrame) {
   EXPECT_EQ(w.macs[a]->stats().txop_continuations, 1u);
 }
 
-// mac.lifetime_in_service: A sends to a B that never answers, so every attempt fails
+// mac.queue_lifetime_rule: A sends to a B that never answers, so every attempt fails
 // and each retry follows ACKTimeout, DIFS and a backoff from the doubled window. The
 // lifetime runs out between the frame's second and third attempts.
 struct Retried {
@@ -155,17 +155,17 @@ std::vector<Time> attempt_times(MacWorld& w, std::uint32_t a, const std::vector<
 }
 
 // Two radios, A and B, that do not hear each other.
-void make_unanswered(MacWorld& w, LifetimeInService mode, std::uint32_t& a, std::uint32_t& b) {
-  w.params().lifetime_in_service = mode;
+void make_unanswered(MacWorld& w, QueueLifetimeRule mode, std::uint32_t& a, std::uint32_t& b) {
+  w.params().queue_lifetime_rule = mode;
   a = w.add();
   b = w.add();
   w.hide(a, b);
 }
 
-TEST(LifetimeInService, FinishLetsAFrameTakenRunItsRetriesPastTheLifetime) {
+TEST(QueueLifetimeRule, FinishLetsAFrameTakenRunItsRetriesPastTheLifetime) {
   std::uint32_t a = 0, b = 0;
   MacWorld w = dot11b_world();
-  make_unanswered(w, LifetimeInService::finish, a, b);
+  make_unanswered(w, QueueLifetimeRule::when_taken, a, b);
   const auto at = attempt_times(w, a, {64, 128, 256, 512, 1024, 1024});
   w.params().queue_lifetime = at[2] - Time::ps(1);
   w.build();
@@ -179,10 +179,10 @@ TEST(LifetimeInService, FinishLetsAFrameTakenRunItsRetriesPastTheLifetime) {
   EXPECT_EQ(w.macs[a]->stats().drops_lifetime_in_service, 0u);
 }
 
-TEST(LifetimeInService, Ns3DropsTheExpiredFrameAtItsNextAccessWhichServesTheNextPacket) {
+TEST(QueueLifetimeRule, Ns3DropsTheExpiredFrameAtItsNextAccessWhichServesTheNextPacket) {
   std::uint32_t a = 0, b = 0;
   MacWorld w = dot11b_world();
-  make_unanswered(w, LifetimeInService::ns3, a, b);
+  make_unanswered(w, QueueLifetimeRule::ns3, a, b);
   // Frame 1: two attempts (windows 64, then 128 after its second failure). Frame 2,
   // queued after frame 1's second attempt and young at the third access, takes that
   // access with the backoff frame 1 drew; the window stays 128 (no reset), so frame
@@ -222,10 +222,10 @@ TEST(LifetimeInService, Ns3DropsTheExpiredFrameAtItsNextAccessWhichServesTheNext
   EXPECT_EQ(w.pool.live(), 0u);
 }
 
-TEST(LifetimeInService, Ns3LosesAnAccessLeftWithNoFrameToANewBackoffFromTheSameWindow) {
+TEST(QueueLifetimeRule, Ns3LosesAnAccessLeftWithNoFrameToANewBackoffFromTheSameWindow) {
   std::uint32_t a = 0, b = 0;
   MacWorld w = dot11b_world();
-  make_unanswered(w, LifetimeInService::ns3, a, b);
+  make_unanswered(w, QueueLifetimeRule::ns3, a, b);
   const auto at = attempt_times(w, a, {64, 128});
   w.params().queue_lifetime = at[2] - Time::ps(1);
   w.build();
@@ -253,13 +253,13 @@ TEST(LifetimeInService, Ns3LosesAnAccessLeftWithNoFrameToANewBackoffFromTheSameW
   EXPECT_EQ(w.taps[a]->drops.at(0), std::make_pair(at[2], DropCause::lifetime_expired));
 }
 
-TEST(LifetimeInService, FinishFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft) {
+TEST(QueueLifetimeRule, FinishFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft) {
   // Only queued packets expire (no frame in service): under finish the function falls
   // idle and a later packet goes DIFS after it arrives; under ns3 the lost access draws
   // a backoff first, from CW min, which that packet waits for if it comes in time.
-  for (const LifetimeInService mode : {LifetimeInService::finish, LifetimeInService::ns3}) {
+  for (const QueueLifetimeRule mode : {QueueLifetimeRule::when_taken, QueueLifetimeRule::ns3}) {
     MacWorld w = dot11b_world();
-    w.params().lifetime_in_service = mode;
+    w.params().queue_lifetime_rule = mode;
     const auto a = w.add(), b = w.add();
     Time t2;
     {
@@ -277,7 +277,7 @@ TEST(LifetimeInService, FinishFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft
     ASSERT_EQ(data.size(), 2u);
     const auto& backoffs = w.taps[a]->backoffs;
     ASSERT_GE(backoffs.size(), 2u);
-    if (mode == LifetimeInService::finish) {
+    if (mode == QueueLifetimeRule::when_taken) {
       // The medium has been idle for DIFS: it goes as it arrives (9.3.4.2).
       EXPECT_EQ(data[1].at, t2 + 1_us);
       EXPECT_GT(backoffs[1].at, data[1].at);  // its own post-backoff: none at t2

@@ -38,7 +38,7 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(out["mac"]["rts_threshold_bytes"], "off");
   EXPECT_EQ(out["mac"]["immediate_access"], "ns3");
   EXPECT_EQ(out["mac"]["cw_after_drop"], "ns3");
-  EXPECT_EQ(out["mac"]["lifetime_in_service"], "ns3");  // MPDUs stay queued between attempts
+  EXPECT_EQ(out["mac"]["queue_lifetime_rule"], "ns3");  // MPDUs stay queued between attempts
   EXPECT_EQ(out["mac"]["retry_counts"], "ns3");  // one count per MPDU (WifiMpdu::GetRetryCount)
   EXPECT_EQ(out["mac"]["deferral"], "ns3");      // EIFS from the errored frame's end (GetAccessGrantStart)
   const json& tcp = out["flows"][0]["tcp"];
@@ -122,7 +122,7 @@ TEST(CompatPreset, TheLoaderReadsThePreset) {
   EXPECT_EQ(mac.long_retry_limit, 7);
   EXPECT_EQ(mac.immediate_access, ImmediateAccess::ns3);
   EXPECT_EQ(mac.cw_after_drop, CwAfterDrop::ns3);
-  EXPECT_EQ(mac.lifetime_in_service, LifetimeInService::ns3);
+  EXPECT_EQ(mac.queue_lifetime_rule, QueueLifetimeRule::ns3);
   ASSERT_TRUE(s.phy.reception.rx_sensitivity_dbm.has_value());
   EXPECT_EQ(*s.phy.reception.rx_sensitivity_dbm, -82);
 }

@@ -118,11 +118,11 @@ const BadCase kBadCases[] = {
        d["mac"] = {{"retry_counts", "per_frame"}};
      },
      "/mac/retry_counts", "(allowed: \"reset_on_cts\", \"per_mpdu\", \"ns3\")"},
-    {"LifetimeInServiceUnknown",
+    {"QueueLifetimeRuleUnknown",
      [](json& d) {
-       d["nodes"][0]["mac"] = {{"lifetime_in_service", "drop"}};
+       d["nodes"][0]["mac"] = {{"queue_lifetime_rule", "drop"}};
      },
-     "/nodes/0/mac/lifetime_in_service", "(allowed: \"finish\", \"ns3\")"},
+     "/nodes/0/mac/queue_lifetime_rule", "(allowed: \"when_taken\", \"ns3\")"},
     {"RtsThresholdOn",
      [](json& d) {
        d["mac"] = {{"rts_threshold_bytes", "on"}};
