@@ -29,6 +29,9 @@
       adds a column: the preset with those overrides (as wmnsim run --set).
       Exit 0 when every comparison passed, 3 when one found a metric outside its tolerance.
 
+--ns3-sources (compare, spread) runs each saturated UDP flow in wmnsim as the ns-3 program's
+source runs it, CBR at twice the data rate (ns3_sources()); the ns-3 side is unchanged.
+
 --receiver ns3|range (spec, trace, spread) picks the ns-3 side's receiver: ns3, ns-3's own
 (the default, with which the references were made), or range, a mirror of wmnsim's range
 model for range scenarios (wmnsim_ns3.cc's `receiver range`: a preamble detected only at
@@ -66,6 +69,17 @@ DEFAULT_SCENARIOS = [
     # the flagship with 000's counter-starvation CWmin at B (Sec. 5.6), by hand
     "scenarios/two_hop_chain_tcp.json@cwb128:/nodes/1/mac/cw_min=128",
 ]
+
+
+def ns3_sources(case: "Case") -> list:
+    """The overrides that give wmnsim the ns-3 program's UDP sources: each saturated UDP
+    flow as CBR at twice the data rate, the on-off source the program runs for it
+    (wmnsim_ns3.cc), which overflows its queue where wmnsim's `saturated` tops the queue
+    up as it empties (docs/validation.md, "saturated UDP")."""
+    doc = json.loads(case.path.read_text())
+    rate = 2 * doc["phy"]["data_rate_bps"]
+    return [f'/flows/{i}/traffic={{"type": "cbr", "rate_bps": {rate}}}' for i, f in enumerate(doc["flows"])
+            if f["transport"] == "udp" and f.get("traffic", {}).get("type") == "saturated"]
 
 
 def split_overrides(sets: str) -> list:
@@ -615,6 +629,9 @@ def main() -> int:
                          "range (a mirror of wmnsim's range model, range scenarios only)")
     ap.add_argument("--variant", action="append", default=[], metavar="LABEL:/pointer=value,...",
                     help="compare: add a column, the preset with these overrides (repeatable)")
+    ap.add_argument("--ns3-sources", action="store_true",
+                    help="compare, spread: run each saturated UDP flow as the ns-3 program's source, CBR at "
+                         "twice the data rate, in wmnsim too (both sides then run the same source)")
     args = ap.parse_args()
     variants = [parse_variant(v) for v in args.variant]
     if variants and args.mode != "compare":
@@ -624,6 +641,11 @@ def main() -> int:
                          "(references, compare) are ns-3's own receiver's")
     wmnsim = wmnsim_module(args.build)
     scenarios = [Case(s) for s in args.scenarios]
+    if args.ns3_sources:
+        if args.mode not in ("compare", "spread"):
+            raise SystemExit("--ns3-sources is for compare and spread")
+        for s in scenarios:
+            s.overrides += ns3_sources(s)
     if args.receiver == "range":
         for s in scenarios:
             sc = wmnsim.Scenario.from_file(str(s.path))

@@ -38,10 +38,13 @@ KNOWN_DIFFERENCES: dict = {
     # 300 m) decodes the first at 0 dB; with ns-3 given wmnsim's range receiver
     # (run_ns3.py --receiver range) -2.0 %.
     "chain2_tcp_rts_on_cw32": {
-        "flows/A_to_GW/goodput_bps": "the RTS/CTS chain: overlapping RTS at B, lost under range, decoded by ns-3's stand-in"
+        "flows/A_to_GW/goodput_bps": "the RTS/CTS chain: overlapping RTS at B, lost under range, decoded by ns-3's stand-in",
+        # Follows A's goodput: 0.612 against ns-3's 0.662, 0.0003 below the band under the
+        # preset's queue_lifetime_rule "ns3" (0.0006 inside it with "when_taken").
+        "summary/jain_fairness_index": "the RTS/CTS chain's index, which follows A's goodput",
     },
     # Every metric inside its band with the ns-3 program's sources in wmnsim (CBR at twice
-    # the data rate): test_the_udp_chain_agrees_with_ns3_when_its_sources_are_ns3s.
+    # the data rate): test_with_ns3s_sources_every_metric_agrees.
     "chain2_udp_rts_off": {
         m: "saturated UDP at a relay: ns-3's on-off source keeps B's queue full, A's relayed packets are lost"
         for m in ("flows/A_to_GW/goodput_bps", "flows/B_to_GW/goodput_bps", "flows/GW_to_A/goodput_bps",
@@ -86,17 +89,30 @@ def test_preset_agrees_with_ns3_or_the_difference_is_named(case, tmp_path):
 
 
 @needs_build
-def test_the_udp_chain_agrees_with_ns3_when_its_sources_are_ns3s(tmp_path):
-    """The UDP chain's known difference is its saturated sources (docs/validation.md): the ns-3
-    program's on-off source offers twice the data rate and overflows its queue, where wmnsim's
-    tops the queue up as it empties. With A's and B's flows as CBR at twice the data rate
-    (what the ns-3 program runs) every metric is inside the reference's band."""
-    case = next(c for c in CASES if c.name == "chain2_udp_rts_off")
+@pytest.mark.parametrize("name,saturated_flows", [
+    ("chain2_udp_rts_off", ["A_to_GW", "B_to_GW"]),
+    ("cell50_saturated", [f"s{i}_up" for i in range(50)]),
+])
+def test_with_ns3s_sources_every_metric_agrees(name, saturated_flows, tmp_path):
+    """wmnsim's saturated source tops its queue up as it empties; the ns-3 program's on-off
+    source offers twice the data rate and overflows its queue (docs/validation.md). With
+    the saturated flows as CBR at twice the data rate (what the ns-3 program runs) every
+    metric is inside the reference's band: for the UDP chain, whose relay's own source
+    starves the relayed flow (test_preset_agrees_with_ns3_or_the_difference_is_named lists
+    its metrics as known differences), and for the cell, whose stale queues make a station
+    at a high CW lose accesses under the preset's queue_lifetime_rule "ns3" (the preset's
+    own runs agree too, less closely)."""
+    case = next(c for c in CASES if c.name == name)
     doc = json.loads(case.path.read_text())
-    ns3_source = json.dumps({"type": "cbr", "rate_bps": 2 * doc["phy"]["data_rate_bps"]})
-    saturated = [i for i, f in enumerate(doc["flows"]) if f.get("traffic", {}).get("type") == "saturated"]
-    assert [doc["flows"][i]["id"] for i in saturated] == ["A_to_GW", "B_to_GW"]
-    rows = compare_rows(case, tmp_path, tuple(f"/flows/{i}/traffic={ns3_source}" for i in saturated))
+    sources = run_ns3.ns3_sources(case)
+    assert [doc["flows"][int(o.split("/")[2])]["id"] for o in sources] == saturated_flows
+    rows = compare_rows(case, tmp_path, tuple(sources))
+    if name == "cell50_saturated":
+        # The cell's total and index: a station's share varies by a third from seed to seed
+        # in both simulators, so over three seeds one of 50 per-station bands may miss by
+        # chance (docs/validation.md, "The saturated cell").
+        rows = [r for r in rows if r["metric"].startswith("summary/")]
+        assert len(rows) == 2
     for row in rows:
         assert row["status"] == "pass", (f"{row['metric']}: wmnsim {row['measured']} against ns-3 "
                                          f"{row['expected']} [{row['low']}, {row['high']}]")
