@@ -29,18 +29,20 @@ Time second_access(MacWorld& w, std::uint32_t a) {
   return t.difs + w.airtime_data(kBytes) + t.sifs + t.ack_airtime + t.difs + k * t.slot;
 }
 
+// The same in a world of its own (the caller's world is not built yet).
+Time second_access_alone() {
+  MacWorld probe = dot11b_world();
+  const auto a = probe.add();
+  (void)probe.add();
+  return second_access(probe, a);
+}
+
 TEST(MacQueueLifetime, APacketOlderThanTheLifetimeIsDroppedAtTheAccessThatWouldTakeIt) {
   MacWorld w = dot11b_world();
   const auto a = w.add(), b = w.add();
   // The second packet reaches the head at exactly its lifetime: not older than
   // it, so it goes (ns-3's rule: expired when now > queued + lifetime).
-  Time t2;
-  {
-    MacWorld probe = dot11b_world();
-    const auto pa = probe.add();
-    (void)probe.add();
-    t2 = second_access(probe, pa);
-  }
+  const Time t2 = second_access_alone();
   w.params().queue_lifetime = t2;
   w.build();
   for (int i = 0; i < 3; ++i) w.send(a, b, kBytes);
@@ -68,13 +70,7 @@ TEST(MacQueueLifetime, APacketOlderThanTheLifetimeIsDroppedAtTheAccessThatWouldT
 TEST(MacQueueLifetime, EveryExpiredHeadGoesAtOnceAndTheMacFallsIdle) {
   MacWorld w = dot11b_world();
   const auto a = w.add(), b = w.add();
-  Time t2;
-  {
-    MacWorld probe = dot11b_world();
-    const auto pa = probe.add();
-    (void)probe.add();
-    t2 = second_access(probe, pa);
-  }
+  const Time t2 = second_access_alone();
   w.params().queue_lifetime = t2 - Time::ps(1);  // one picosecond too short for the second
   w.build();
   for (int i = 0; i < 3; ++i) w.send(a, b, kBytes);
@@ -162,7 +158,7 @@ void make_unanswered(MacWorld& w, QueueLifetimeRule mode, std::uint32_t& a, std:
   w.hide(a, b);
 }
 
-TEST(QueueLifetimeRule, FinishLetsAFrameTakenRunItsRetriesPastTheLifetime) {
+TEST(QueueLifetimeRule, WhenTakenLetsAFrameTakenRunItsRetriesPastTheLifetime) {
   std::uint32_t a = 0, b = 0;
   MacWorld w = dot11b_world();
   make_unanswered(w, QueueLifetimeRule::when_taken, a, b);
@@ -253,21 +249,15 @@ TEST(QueueLifetimeRule, Ns3LosesAnAccessLeftWithNoFrameToANewBackoffFromTheSameW
   EXPECT_EQ(w.taps[a]->drops.at(0), std::make_pair(at[2], DropCause::lifetime_expired));
 }
 
-TEST(QueueLifetimeRule, FinishFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft) {
-  // Only queued packets expire (no frame in service): under finish the function falls
-  // idle and a later packet goes DIFS after it arrives; under ns3 the lost access draws
+TEST(QueueLifetimeRule, WhenTakenFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft) {
+  // Only queued packets expire (no frame in service): under when_taken the function
+  // falls idle and a later packet goes as it arrives (the medium idle for DIFS); under ns3 the lost access draws
   // a backoff first, from CW min, which that packet waits for if it comes in time.
   for (const QueueLifetimeRule mode : {QueueLifetimeRule::when_taken, QueueLifetimeRule::ns3}) {
     MacWorld w = dot11b_world();
     w.params().queue_lifetime_rule = mode;
     const auto a = w.add(), b = w.add();
-    Time t2;
-    {
-      MacWorld probe = dot11b_world();
-      const auto pa = probe.add();
-      (void)probe.add();
-      t2 = second_access(probe, pa);
-    }
+    const Time t2 = second_access_alone();
     w.params().queue_lifetime = t2 - Time::ps(1);
     w.build();
     for (int i = 0; i < 3; ++i) w.send(a, b, kBytes);
