@@ -129,6 +129,15 @@ void Node::route(PacketPtr packet, const PrevHop* from) {
 }
 
 void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
+  // A retry-limit drop comes after the packet left the queue (on_departure).
+  drop(std::move(packet), cause, now, cause == DropCause::retry_limit);
+}
+
+void Node::on_drop_in_service(PacketPtr packet, DropCause cause, Time now) {
+  drop(std::move(packet), cause, now, true);
+}
+
+void Node::drop(PacketPtr packet, DropCause cause, Time now, bool left_queue) {
   if (agent_ != nullptr) [[unlikely]] {
     // A unicast frame given up at the retry limit is the link layer's notice that
     // the link to its receiver broke (RFC 3561 6.11), whatever it carried.
@@ -144,7 +153,7 @@ void Node::on_drop(PacketPtr packet, DropCause cause, Time now) {
     // Received over the hop, then discarded by this node's MAC (802.11-2012
     // 9.3.2.10): the packet made the hop, and was never in a queue here.
     ++packet->hops;
-  } else if (cause != DropCause::retry_limit) {  // a retry-limit drop comes after the packet left the queue (on_departure)
+  } else if (!left_queue) {  // else on_departure counted it out already
     if (Backlog* b = backlog_of(*packet)) --b->queued;
   }
   // Every drop on the node comes here (queue overflow, queue lifetime, MAC retry

@@ -143,6 +143,7 @@ class Node final : public PacketSink, public DropSink {
 
   // DropSink: this node's queues, MACs and links give up a packet.
   void on_drop(PacketPtr packet, DropCause cause, Time now) override;
+  void on_drop_in_service(PacketPtr packet, DropCause cause, Time now) override;
   // A packet left one of this node's interface queues (a MAC's: MacInterface).
   void on_departure(const Packet& departed);
   // The listener to subscribe to a wired link's departures (it calls
@@ -165,6 +166,9 @@ class Node final : public PacketSink, public DropSink {
   void route_held(PacketPtr packet, const PrevHop* from) { route(std::move(packet), from); }
 
  private:
+  // Every drop: `left_queue` when the packet had already left its interface queue (so
+  // a saturated source's backlog counted it out then).
+  void drop(PacketPtr packet, DropCause cause, Time now, bool left_queue);
   class Arrivals final : public PacketSink {
    public:
     Arrivals(Node& node, PrevHop from) : node_(node), from_(from) {}

@@ -106,14 +106,17 @@ void FrameExchange::drop_expired_in_service(AccessFunction& f, Time now) {
              "mac {}: frame in service expired after {} retries, seq {}, pkt {}, flow {}",
              scheduler_.log().radio_label(address_), f.short_retries + f.long_retries, f.sequence,
              log_packet(f.packet.get()), log_flow(f.packet.get()));
+  PacketPtr packet = std::move(f.packet);
+  f.packet.reset();
   records().service_delays.add(now - f.service_start);
   ++counters().drops_lifetime_in_service;
   f.short_retries = 0;
   f.long_retries = 0;
   f.last_service_end = now;
-  observers_.tell([&](MacObserver& o) { o.on_drop(address_, *f.packet, DropCause::lifetime_expired); });
-  drops_.on_drop(std::move(f.packet), DropCause::lifetime_expired, now);
-  f.packet.reset();
+  observers_.tell([&](MacObserver& o) { o.on_drop(address_, *packet, DropCause::lifetime_expired); });
+  // Last: the sink may refill a saturated source at once, and under
+  // Dequeue::after_exchange the MAC then takes the new packet into f.packet.
+  drops_.on_drop_in_service(std::move(packet), DropCause::lifetime_expired, now);
 }
 
 std::uint16_t FrameExchange::take_sequence_number(bool management, const AccessFunction& f) {

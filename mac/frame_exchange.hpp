@@ -255,8 +255,10 @@ class FrameExchange {
   // the RTS threshold, else the short one (one count under RetryCounts::ns3).
   RetryCount charged_count(bool long_frame) const;
   void retry_or_drop(AccessFunction& f, RetryCount count);
-  // The function's MPDU is done: counted, its counts and CW reset, the packet gone.
+  // QueueLifetimeRule::ns3: f's frame in service expired: dropped with its own
+  // retry counts, the CW as it stands.
   void drop_expired_in_service(AccessFunction& f, Time now);
+  // The function's MPDU is done: counted, its counts and CW reset, the packet gone.
   void finish_mpdu(AccessFunction& f, MpduEnd end);
   void finish_exchange(AccessFunction& f);
 

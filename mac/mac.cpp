@@ -251,11 +251,13 @@ void Mac::on_access_time(Time now) {
     const bool expired = exchange_.drop_expired(f, now);
     f.end_contention();
     if (!f.has_frame()) {
-      // QueueLifetimeRule::ns3: an access that expiries left without a frame is lost,
-      // and ns-3's Txop::NotifyChannelReleased draws a new backoff with the CW as it
-      // stands, which the next frame waits for. Otherwise the post-backoff is over:
-      // idle until a frame comes.
-      if (expired && exchange_.queue_lifetime_ns3()) access_.draw_backoff(f, now);
+      // QueueLifetimeRule::ns3 under DCF: an access that expiries left without a frame
+      // is lost, and ns-3's Txop::NotifyChannelReleased draws a new backoff with the CW
+      // as it stands, which the next frame waits for. (Its QosTxop draws none after an
+      // access that sent nothing, GenerateBackoffOnNoTx being off by default: under EDCA
+      // the function falls idle as below.) Otherwise the post-backoff is over: idle
+      // until a frame comes.
+      if (expired && type_ == MacType::dcf && exchange_.queue_lifetime_ns3()) access_.draw_backoff(f, now);
       continue;
     }
     if (!f.has_frame_ready(now)) {

@@ -133,10 +133,6 @@ TEST(MacQueueLifetime, TxopContinuationChecksTheNextFrame) {
 // mac.queue_lifetime_rule: A sends to a B that never answers, so every attempt fails
 // and each retry follows ACKTimeout, DIFS and a backoff from the doubled window. The
 // lifetime runs out between the frame's second and third attempts.
-struct Retried {
-  std::vector<Time> attempts;  // when each attempt would go, frame 1's retries on
-  Time lifetime;               // one picosecond short of the third attempt
-};
 
 // The attempt times of frames retried with these windows, from one DIFS at 0.
 std::vector<Time> attempt_times(MacWorld& w, std::uint32_t a, const std::vector<int>& windows) {

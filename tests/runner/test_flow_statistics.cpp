@@ -164,6 +164,29 @@ TEST(PartialResults, ACancelledRunReportsWhatItMeasuredUpToTheStop) {
   EXPECT_NEAR(summary_column::total_goodput_bps.of(r.summary), total, 1e-9 * total);
 }
 
+// mac.queue_lifetime_rule "ns3" (the preset's) with saturated sources: a frame that
+// expires in service left its queue when taken, so its source's backlog counts it out
+// once, and each source keeps its two packets queued (one more per expiry before); and
+// under dequeue "after_exchange" the packet the refill hands the MAC during the drop is
+// served, not lost (run_scenario throws when the packet balance breaks).
+TEST(FlowStatistics, ExpiriesInServiceKeepEachSaturatedBacklogAtItsTarget) {
+  for (const char* dequeue : {"at_access", "after_exchange"}) {
+    nlohmann::json doc =
+        read_json_file(std::filesystem::path(WMNSIM_SOURCE_DIR) / "scenarios/bench/cell50_saturated.json");
+    doc["compat"] = "ns3";
+    doc["simulation"]["duration_s"] = 6;
+    doc["mac"]["dequeue"] = dequeue;
+    const Results r = run_scenario(parse_scenario(doc));
+    std::uint64_t in_service = 0;
+    for (const auto& radio : r.radios) in_service += u(radio, "drops_lifetime_in_service");
+    EXPECT_GT(in_service, 100u) << dequeue;  // the rule's drops happened (about 250 in 6 s)
+    // At most two packets queued and one in service for each of the 50 flows.
+    const auto& packets = summary_column::packets.cell(r.summary);
+    EXPECT_LE(u(packets, "in_network"), 150u) << dequeue;
+    EXPECT_EQ(u(packets, "originated"), u(packets, "delivered") + u(packets, "dropped") + u(packets, "in_network"));
+  }
+}
+
 TEST(Logging, ATraceRunHasTheSameFingerprintAsASilentOne) {
   const Scenario s = parse_scenario(lossy_chain(1));
   RunOptions off;

@@ -77,7 +77,10 @@ def ns3_sources(case: "Case") -> list:
     (wmnsim_ns3.cc), which overflows its queue where wmnsim's `saturated` tops the queue
     up as it empties (docs/validation.md, "saturated UDP")."""
     doc = json.loads(case.path.read_text())
-    rate = 2 * doc["phy"]["data_rate_bps"]
+    rate = doc.get("phy", {}).get("data_rate_bps")
+    if not isinstance(rate, (int, float)):
+        raise SystemExit(f"{case.path}: --ns3-sources needs a fixed phy.data_rate_bps (ns-3's source offers twice it)")
+    rate = 2 * rate
     return [f'/flows/{i}/traffic={{"type": "cbr", "rate_bps": {rate}}}' for i, f in enumerate(doc["flows"])
             if f["transport"] == "udp" and f.get("traffic", {}).get("type") == "saturated"]
 
