@@ -3,10 +3,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
+
+#include "core/packet_sink.hpp"
 
 namespace wmnsim {
 
 void PacketReturn::operator()(Packet* p) const noexcept { pool->release(p); }
+
+void DropSink::on_drop_in_service(PacketPtr packet, DropCause cause, Time now) {
+  on_drop(std::move(packet), cause, now);
+}
 
 PacketPool::PacketPool(std::size_t chunk_packets) : chunk_packets_(chunk_packets) {
   if (chunk_packets_ == 0) throw std::invalid_argument("PacketPool: chunk size must be positive");

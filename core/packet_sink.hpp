@@ -6,8 +6,6 @@
 // Transport endpoints send through one (the node's network layer, or a wired link
 // in tests) and are one (the node delivers segments and ACKs to them).
 
-#include <utility>
-
 #include "core/packet.hpp"
 #include "core/time.hpp"
 
@@ -29,9 +27,9 @@ class DropSink {
   // A packet a MAC had already taken from its queue for service (its place given back
   // then, MacUser::on_queue_space), dropped for `cause` other than its retry limit:
   // the mac.queue_lifetime_rule "ns3" expiry of a frame in service.
-  virtual void on_drop_in_service(PacketPtr packet, DropCause cause, Time now) {
-    on_drop(std::move(packet), cause, now);
-  }
+  // (Defined in core/packet.cpp: DropSink's key function, so that its vtable and type
+  // information are emitted once.)
+  virtual void on_drop_in_service(PacketPtr packet, DropCause cause, Time now);
 };
 
 }  // namespace wmnsim

@@ -106,8 +106,7 @@ void FrameExchange::drop_expired_in_service(AccessFunction& f, Time now) {
              "mac {}: frame in service expired after {} retries, seq {}, pkt {}, flow {}",
              scheduler_.log().radio_label(address_), f.short_retries + f.long_retries, f.sequence,
              log_packet(f.packet.get()), log_flow(f.packet.get()));
-  PacketPtr packet = std::move(f.packet);
-  f.packet.reset();
+  PacketPtr packet = std::move(f.packet);  // (leaves f.packet null)
   records().service_delays.add(now - f.service_start);
   ++counters().drops_lifetime_in_service;
   f.short_retries = 0;

@@ -3,6 +3,8 @@
 // the MAC would take it: at a channel access or at the decision to continue a
 // TXOP. Times are exact (co-located radios, backoff replayed from the stream).
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "mac/mac.hpp"
@@ -243,6 +245,42 @@ TEST(QueueLifetimeRule, Ns3LosesAnAccessLeftWithNoFrameToANewBackoffFromTheSameW
   EXPECT_EQ(data[2].at, at[2] + k * w.timing().slot);
   EXPECT_FALSE(data[2].retry);
   EXPECT_EQ(w.taps[a]->drops.at(0), std::make_pair(at[2], DropCause::lifetime_expired));
+}
+
+TEST(QueueLifetimeRule, Ns3UnderEdcaFallsIdleAfterALostAccess) {
+  // ns-3's QosTxop draws no backoff after an access that sent nothing
+  // (GenerateBackoffOnNoTx off): the function falls idle, and a packet arriving after
+  // the lost access goes by the immediate-access rule (the medium idle for AIFS).
+  // The first run finds when the frame in service expires; the second adds the packet.
+  Time lost;
+  for (const bool with_packet : {false, true}) {
+    std::uint32_t a = 0, b = 0;
+    MacWorld w = dot11b_world(MacType::edca);
+    make_unanswered(w, QueueLifetimeRule::ns3, a, b);
+    w.params().queue_lifetime = 5_ms;
+    w.build();
+    w.send(a, b, kBytes);
+    if (with_packet) w.send_at(lost + 1_us, a, b, kBytes);
+    w.run(2_s);
+    const auto& drops = w.taps[a]->drops;
+    ASSERT_FALSE(drops.empty());
+    EXPECT_EQ(drops[0].second, DropCause::lifetime_expired);
+    if (!with_packet) {
+      lost = drops[0].first;
+      ASSERT_EQ(w.macs[a]->stats().drops_lifetime_in_service, 1u);
+      ASSERT_EQ(drops.size(), 1u);
+      continue;
+    }
+    EXPECT_EQ(drops[0].first, lost);
+    for (const auto& bo : w.taps[a]->backoffs) EXPECT_NE(bo.at, lost);  // none drawn at the lost access
+    const auto data = w.taps[a]->sent_of(FrameKind::qos_data);
+    ASSERT_FALSE(data.empty());
+    EXPECT_EQ(data.back().at > lost, true);
+    const auto after = std::find_if(data.begin(), data.end(), [&](const auto& d) { return d.at > lost; });
+    ASSERT_NE(after, data.end());
+    EXPECT_EQ(after->at, lost + 1_us);
+    EXPECT_FALSE(after->retry);
+  }
 }
 
 TEST(QueueLifetimeRule, WhenTakenFallsIdleWhereNs3DrawsAfterAnAccessWithNothingLeft) {
