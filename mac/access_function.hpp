@@ -21,7 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <list>
+#include <forward_list>
 #include <memory>
 
 #include "core/management_body.hpp"
@@ -146,9 +146,15 @@ class AccessFunction {
   Time eligible_from;          // counting may not start before this
   Time access_at = Time::max();  // when the count reaches zero (Time::max(): not known, frozen)
   EventId ready_timer{};       // held: the discipline's ready_at()
-  // Management frames waiting (only at the management function), before the queue.
-  // A list: rare, and an empty one allocates nothing (a deque takes over 512 B at once).
-  std::list<ManagementFrame> management;
+  // Management frames waiting (only at the management function), before the queue,
+  // oldest first. A forward list: rare and short, and an empty one is 8 B and
+  // allocates nothing (a std::list is 24 B, a deque takes over 512 B at once).
+  std::forward_list<ManagementFrame> management;
+  void queue_management(ManagementFrame frame) {
+    auto last = management.before_begin();
+    for (auto it = management.begin(); it != management.end(); ++it) last = it;
+    management.insert_after(last, std::move(frame));
+  }
   // The MPDU being sent, kept until it is acknowledged or dropped: a data packet
   // or (mgmt.body set) a management frame.
   PacketPtr packet;
@@ -156,6 +162,9 @@ class AccessFunction {
   std::uint64_t mpdu_id = 0;  // Frame::mpdu_id
   Time service_start;      // the data MPDU reached the head of the queue
   Time last_service_end;   // the previous MPDU (data or management) was done
+  // Its first RTS or DATA (QueueLifetimeRule::standard's transmit MSDU timer);
+  // Time::max() until then.
+  Time first_attempt = Time::max();
   int cw = 0;
   int backoff_slots = 0;   // slots left while contending
   std::uint16_t sequence = 0;

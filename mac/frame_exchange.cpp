@@ -83,12 +83,21 @@ void FrameExchange::set_retry_limits(int short_limit, int long_limit) {
 // ---- taking MPDUs -------------------------------------------------------------------
 
 bool FrameExchange::drop_expired(AccessFunction& f, Time now) {
-  // A queue lifetime, as ns-3's WifiMacQueue MaxDelay (802.11's
-  // dot11MaxTransmitMSDULifetime bounds the whole stay, retries included): a packet
-  // that waited longer than it is dropped when the MAC would take it (at a channel
-  // access, or to continue a TXOP), not sent late. A frame already taken finishes
-  // its retries, unless QueueLifetimeRule::ns3 (mac_params.hpp).
+  // A queue lifetime, as ns-3's WifiMacQueue MaxDelay: a packet that waited longer
+  // than it is dropped when the MAC would take it (at a channel access, or to
+  // continue a TXOP), not sent late. A frame already taken finishes its retries,
+  // unless QueueLifetimeRule::ns3. QueueLifetimeRule::standard is 802.11's own
+  // bound instead (mac_params.hpp).
   if (queue_lifetime_ == Time::max()) return false;
+  if (queue_lifetime_rule_ == QueueLifetimeRule::standard) {
+    // 802.11's transmit MSDU timer: from the frame's first attempt, and only for
+    // a frame attempted (a packet in the queue has no timer running).
+    if (!f.packet || in_exchange(f) || f.first_attempt == Time::max() || now - f.first_attempt <= queue_lifetime_) {
+      return false;
+    }
+    drop_expired_in_service(f, now);
+    return true;
+  }
   bool dropped = false;
   if (queue_lifetime_rule_ == QueueLifetimeRule::ns3 && f.packet && !in_exchange(f) &&
       now - f.packet->queued_at > queue_lifetime_) {
@@ -101,7 +110,9 @@ bool FrameExchange::drop_expired(AccessFunction& f, Time now) {
 void FrameExchange::drop_expired_in_service(AccessFunction& f, Time now) {
   // ns-3 3.44 removes the expired MPDU at the access without a new backoff and
   // without resetting the CW (no Txop::ResetCw on an expiry): only the MPDU's own
-  // retry counts go with it, and the access serves the next packet.
+  // retry counts go with it, and the access serves the next packet. The standard's
+  // timer does the same (9.3.3 resets the CW after a success or at a retry limit,
+  // not at a discard for lifetime).
   WMNSIM_LOG(scheduler_.log(), spdlog::level::debug, node_,
              "mac {}: frame in service expired after {} retries, seq {}, pkt {}, flow {}",
              scheduler_.log().radio_label(address_), f.short_retries + f.long_retries, f.sequence,
@@ -151,6 +162,7 @@ void FrameExchange::load_next_mpdu(AccessFunction& f) {
   f.sequence = take_sequence_number(management, f);
   f.mpdu_id = ++mpdus_taken_;
   f.sent_once = false;
+  f.first_attempt = Time::max();
   f.short_retries = 0;
   f.long_retries = 0;
   if (!management && user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
@@ -266,6 +278,7 @@ void FrameExchange::send_rts(std::size_t index) {
   rts->receiver = MacAddress(mpdu.receiver);
   rts->duration = rts_duration(mpdu.airtime, timing().cts_airtime, timing().ack_airtime, timing().sifs);
   ++counters().rts_attempts;
+  f.first_attempt = std::min(f.first_attempt, scheduler_.now());  // the MSDU's first attempt may be its RTS
   send_frame(std::move(rts), *timing().control_rate, Sending::rts);
 }
 
@@ -285,6 +298,7 @@ void FrameExchange::send_data(std::size_t index) {
   ++counters().data_attempts;
   if (f.sent_once) ++counters().data_retries;
   f.sent_once = true;
+  f.first_attempt = std::min(f.first_attempt, scheduler_.now());
   const phy::Mcs& rate = rate_to(f.packet->next_hop_radio);
   send_frame(std::move(data), rate, broadcast ? Sending::mpdu_broadcast : Sending::mpdu_unicast);
 }

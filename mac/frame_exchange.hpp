@@ -153,8 +153,9 @@ class FrameExchange {
   // f lost an internal collision (9.19.2.3): its frame is charged the retry.
   void internal_collision(AccessFunction& f);
   // Drops the packets at the head of f's queue that outlived the queue lifetime, and
-  // under QueueLifetimeRule::ns3 first f's frame in service if it has (at an access).
-  // Returns whether it dropped any.
+  // under QueueLifetimeRule::ns3 first f's frame in service if it has (at an access);
+  // under QueueLifetimeRule::standard only f's frame in service, its lifetime counted
+  // from its first attempt. Returns whether it dropped any.
   bool drop_expired(AccessFunction& f, Time now);
   bool queue_lifetime_ns3() const { return queue_lifetime_rule_ == QueueLifetimeRule::ns3; }
   // Dequeue::after_exchange: takes f's next frame now if it has none.

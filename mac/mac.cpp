@@ -182,7 +182,7 @@ void Mac::send_management(std::shared_ptr<const ManagementBody> body, std::uint3
   if (!body) throw std::invalid_argument("Mac::send_management: no frame body");
   AccessFunction& f = functions_[management_index()];
   const bool was_idle = !f.contending() && !f.held() && !f.has_frame() && !exchange_.in_exchange(f);
-  f.management.push_back(ManagementFrame{std::move(body), receiver});
+  f.queue_management(ManagementFrame{std::move(body), receiver});
   if (was_idle) {
     start_access(f, scheduler_.now());
   } else {

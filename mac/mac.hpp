@@ -40,6 +40,7 @@
 // frame carries single protection, Duration = SIFS + ACK).
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -113,7 +114,10 @@ class Mac final : public phy::PhyListener, private link::QueueReadyListener, pri
   // The category whose access function sends management frames (AC_VO; DCF: its one).
   AccessCategory management_category() const;
   // Management frames waiting, the one being sent not included.
-  std::size_t management_backlog() const { return functions_[management_index()].management.size(); }
+  std::size_t management_backlog() const {
+    const auto& waiting = functions_[management_index()].management;
+    return static_cast<std::size_t>(std::distance(waiting.begin(), waiting.end()));
+  }
 
   // ---- runtime control (controllers; also the scenario's per-node overrides) ----
   // Under DCF there is one category: every AccessCategory argument names it.

@@ -131,6 +131,14 @@ enum class QueueLifetimeRule : std::uint8_t {
   // stand, or, with no frame left, is lost to a new backoff from that CW (every
   // channel release draws one, Txop::NotifyChannelReleased).
   ns3,
+  // 802.11-2012's dot11MaxTransmitMSDULifetime (Annex C: the time "after the initial
+  // transmission of an MSDU, after which further attempts to transmit the MSDU are
+  // terminated"): the timer starts at the MPDU's first attempt (its RTS or DATA), a
+  // packet waiting in the queue never expires, and a frame whose timer ran out is
+  // dropped at the access that would retry it, which serves the next packet with the
+  // backoff just counted and the CW as they stand (the discard is neither a success
+  // nor a retry limit: 9.3.3 resets the CW at neither), or falls idle with no frame.
+  standard,
 };
 
 // Which counts give a frame up when RTS/CTS protects it (802.11-2012 9.3.4.4, 9.3.3).
@@ -195,8 +203,10 @@ inline constexpr std::array<EnumName<CwAfterDrop>, 2> kCwAfterDrops{
     {{"reset", CwAfterDrop::reset}, {"ns3", CwAfterDrop::ns3}}};
 inline constexpr std::array<EnumName<RetryCounts>, 3> kRetryCounts{
     {{"reset_on_cts", RetryCounts::reset_on_cts}, {"per_mpdu", RetryCounts::per_mpdu}, {"ns3", RetryCounts::ns3}}};
-inline constexpr std::array<EnumName<QueueLifetimeRule>, 2> kQueueLifetimeRules{
-    {{"when_taken", QueueLifetimeRule::when_taken}, {"ns3", QueueLifetimeRule::ns3}}};
+inline constexpr std::array<EnumName<QueueLifetimeRule>, 3> kQueueLifetimeRules{
+    {{"when_taken", QueueLifetimeRule::when_taken},
+     {"ns3", QueueLifetimeRule::ns3},
+     {"standard", QueueLifetimeRule::standard}}};
 inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
     {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{

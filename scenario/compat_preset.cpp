@@ -93,8 +93,8 @@ std::vector<CompatSetting> make_ns3_settings() {
        "none: the queue is the implementation's (ns-3 also puts a traffic-control queue above it by "
        "default; the ns-3 programs remove it, docs/validation.md)"},
       {"/mac/queue_lifetime_s", always(0.5), "0.5", "ns3::WifiMacQueue::MaxDelay", "500 ms",
-       "dot11MaxTransmitMSDULifetime (512 TU) bounds an MSDU's whole stay in the MAC, retries included; "
-       "ns-3 bounds the time in the queue"},
+       "dot11MaxTransmitMSDULifetime (512 TU) bounds an MSDU's attempts, timed from its first transmission "
+       "(`queue_lifetime_rule: \"standard\"`); ns-3 bounds the time from the entry into the queue"},
       // ns-3 has one limit: where the scenario sets one of the two, the other follows it.
       {"/mac/short_retry_limit", same_retry_limit("/mac/long_retry_limit"), "7 (or the long limit, when set)",
        "ns3::WifiMac::FrameRetryLimit", "7 (attempts of a frame, as wmnsim counts)",
@@ -116,8 +116,8 @@ std::vector<CompatSetting> make_ns3_settings() {
        "an MPDU stays queued between attempts: once expired it is dropped at its next channel access, which serves "
        "the next packet with the backoff and CW as they stand or, with no frame left, is lost to a new backoff "
        "from that CW",
-       "dot11MaxTransmitMSDULifetime (512 TU) ends an MSDU's attempts, its timer started at the first attempt; "
-       "wmnsim's default, `\"when_taken\"`, checks the lifetime when a packet is taken and lets a frame taken "
+       "dot11MaxTransmitMSDULifetime (512 TU) ends an MSDU's attempts, its timer started at the first attempt: "
+       "`\"standard\"`; wmnsim's default, `\"when_taken\"`, checks the lifetime when a packet is taken and lets a frame taken "
        "finish its retries (docs/mac.md)"},
       {"/mac/retry_counts", always("ns3"), "\"ns3\"",
        "ns3::WifiMac::FrameRetryLimit (WifiMpdu::GetRetryCount; behaviour, no attribute)",

@@ -182,7 +182,7 @@ TEST(AccessFunction, FramesAreDataManagementOrNone) {
   Fixture x;
   EXPECT_FALSE(x.f.has_frame());
   EXPECT_FALSE(x.f.has_frame_ready(0_us));
-  x.f.management.push_back(ManagementFrame{});
+  x.f.queue_management(ManagementFrame{});
   EXPECT_TRUE(x.f.has_frame());
   EXPECT_TRUE(x.f.has_frame_ready(0_us));
   EXPECT_FALSE(x.f.has_mpdu());  // waiting, not taken

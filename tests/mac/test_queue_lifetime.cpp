@@ -312,6 +312,105 @@ TEST(QueueLifetimeRule, WhenTakenFallsIdleWhereNs3DrawsAfterAnAccessWithNothingL
   }
 }
 
+TEST(QueueLifetimeRule, StandardCountsFromTheFirstAttemptWhereNs3CountsFromTheQueue) {
+  // A lifetime of exactly the time from the first attempt to the third access: under
+  // ns3 the frame (queued at 0, first sent at DIFS) has outlived it at the third
+  // access; under standard its timer, started at the first attempt, has not (expired
+  // means strictly older), so the third attempt goes and the fourth access drops it.
+  for (const QueueLifetimeRule mode : {QueueLifetimeRule::ns3, QueueLifetimeRule::standard}) {
+    std::uint32_t a = 0, b = 0;
+    MacWorld w = dot11b_world();
+    make_unanswered(w, mode, a, b);
+    const auto at = attempt_times(w, a, {64, 128, 256});
+    ASSERT_EQ(at[0], w.timing().difs);
+    w.params().queue_lifetime = at[2] - at[0];
+    w.build();
+    w.send(a, b, kBytes);
+    w.run(2_s);
+    const auto data = w.taps[a]->sent_of(FrameKind::data);
+    const std::size_t attempts = mode == QueueLifetimeRule::ns3 ? 2 : 3;
+    ASSERT_EQ(data.size(), attempts);
+    for (std::size_t i = 0; i < data.size(); ++i) EXPECT_EQ(data[i].at, at[i]) << "attempt " << i;
+    ASSERT_EQ(w.taps[a]->drops.size(), 1u);
+    EXPECT_EQ(w.taps[a]->drops[0], std::make_pair(at[attempts], DropCause::lifetime_expired));
+    EXPECT_EQ(w.macs[a]->stats().drops_lifetime_in_service, 1u);
+    EXPECT_EQ(w.pool.live(), 0u);
+  }
+}
+
+TEST(QueueLifetimeRule, StandardLetsAQueuedPacketWaitPastTheLifetime) {
+  // The packets that the queue lifetime drops under when_taken (waiting longer than
+  // it at the head) all go under standard: no timer runs before a first attempt.
+  MacWorld w = dot11b_world();
+  w.params().queue_lifetime_rule = QueueLifetimeRule::standard;
+  const auto a = w.add(), b = w.add();
+  w.params().queue_lifetime = second_access_alone() - Time::ps(1);
+  w.build();
+  for (int i = 0; i < 3; ++i) w.send(a, b, kBytes);
+  w.run(100_ms);
+  EXPECT_TRUE(w.taps[a]->drops.empty());
+  EXPECT_EQ(w.taps[a]->sent_of(FrameKind::data).size(), 3u);
+  EXPECT_EQ(w.taps[b]->delivered.size(), 3u);
+}
+
+TEST(QueueLifetimeRule, StandardServesTheNextPacketAtTheAccessAndFallsIdleWithNone) {
+  // Frame 1 (queued at 0) expires by the third access; frame 2, queued after frame 1's
+  // second attempt, takes that access with the backoff frame 1 drew and the window
+  // frame 1's failures left (128: its first failure widens it to 256), its own timer
+  // starting there. When frame 2's timer runs out the access has no frame: no backoff
+  // is drawn there (the function falls idle).
+  std::uint32_t a = 0, b = 0;
+  MacWorld w = dot11b_world();
+  make_unanswered(w, QueueLifetimeRule::standard, a, b);
+  const auto at = attempt_times(w, a, {64, 128, 256, 512, 1024, 1024, 1024});
+  const Time lifetime = at[2] - at[0] - Time::ps(1);
+  w.params().queue_lifetime = lifetime;
+  w.build();
+  w.send(a, b, kBytes);
+  w.send_at(at[1] + 1_ms, a, b, kBytes);
+  w.run(3_s);
+  std::size_t last = 2;  // frame 2's last attempt: the access after it finds its timer out
+  while (last + 1 < at.size() && at[last + 1] - at[2] <= lifetime) ++last;
+  ASSERT_LT(last + 1, at.size()) << "frame 2 expires before its retry limit";
+  const auto data = w.taps[a]->sent_of(FrameKind::data);
+  ASSERT_EQ(data.size(), last + 1);
+  for (std::size_t i = 0; i < data.size(); ++i) EXPECT_EQ(data[i].at, at[i]) << "attempt " << i;
+  EXPECT_FALSE(data[2].retry);  // a new frame
+  ASSERT_EQ(w.taps[a]->drops.size(), 2u);
+  EXPECT_EQ(w.taps[a]->drops[0], std::make_pair(at[2], DropCause::lifetime_expired));
+  EXPECT_EQ(w.taps[a]->drops[1], std::make_pair(at[last + 1], DropCause::lifetime_expired));
+  for (const auto& bo : w.taps[a]->backoffs) {
+    EXPECT_NE(bo.at, at[2]);         // the access served frame 2
+    EXPECT_NE(bo.at, at[last + 1]);  // the access with no frame drew nothing
+  }
+  EXPECT_EQ(w.pool.live(), 0u);
+}
+
+TEST(QueueLifetimeRule, StandardStartsTheTimerAtTheFirstRts) {
+  // With RTS/CTS the first attempt is the RTS: B never answers, so no DATA goes, and
+  // a timer started at the first DATA would never run; the frame would reach its
+  // retry limit (7 RTS frames, tens of milliseconds of backoff) instead.
+  std::uint32_t a = 0, b = 0;
+  MacWorld w = dot11b_world();
+  make_unanswered(w, QueueLifetimeRule::standard, a, b);
+  w.params().rts_threshold_bytes = 0;
+  const Time lifetime = 5_ms;
+  w.params().queue_lifetime = lifetime;
+  w.build();
+  w.send(a, b, kBytes);
+  w.run(2_s);
+  const auto rts = w.taps[a]->sent_of(FrameKind::rts);
+  ASSERT_FALSE(rts.empty());
+  EXPECT_LT(rts.size(), 7u);
+  EXPECT_EQ(rts[0].at, w.timing().difs);
+  EXPECT_TRUE(w.taps[a]->sent_of(FrameKind::data).empty());
+  ASSERT_EQ(w.taps[a]->drops.size(), 1u);
+  EXPECT_EQ(w.taps[a]->drops[0].second, DropCause::lifetime_expired);
+  // Every RTS went within the lifetime of the first; the drop is at the first access beyond it.
+  EXPECT_LE(rts.back().at - rts[0].at, lifetime);
+  EXPECT_GT(w.taps[a]->drops[0].first - rts[0].at, lifetime);
+}
+
 }  // namespace WMNSIM_FILE_LOCAL
 }  // namespace
 }  // namespace wmnsim::mac

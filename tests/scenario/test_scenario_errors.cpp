@@ -122,7 +122,7 @@ const BadCase kBadCases[] = {
      [](json& d) {
        d["nodes"][0]["mac"] = {{"queue_lifetime_rule", "drop"}};
      },
-     "/nodes/0/mac/queue_lifetime_rule", "(allowed: \"when_taken\", \"ns3\")"},
+     "/nodes/0/mac/queue_lifetime_rule", "(allowed: \"when_taken\", \"ns3\", \"standard\")"},
     {"RtsThresholdOn",
      [](json& d) {
        d["mac"] = {{"rts_threshold_bytes", "on"}};
