@@ -8,23 +8,31 @@
 namespace wmnsim::link {
 
 DropTailQueue::DropTailQueue(QueueLimit limit, DropSink& drops, QueueObserver* observer)
-    : QueueDiscipline(drops, observer), limit_(limit) {
-  if (limit_.capacity < 1) {
-    throw std::invalid_argument("drop-tail queue capacity must be at least 1, got " +
-                                std::to_string(limit_.capacity));
+    : QueueDiscipline(drops, observer), capacity_(limit.capacity), in_bytes_(limit.unit == QueueLimit::Unit::bytes) {
+  if (capacity_ < 1) {
+    throw std::invalid_argument("drop-tail queue capacity must be at least 1, got " + std::to_string(capacity_));
   }
   // A packet-limited queue never holds more than its capacity: allocate it once.
   // (Capped, so that an absurd limit does not allocate up front.)
-  if (limit_.unit == QueueLimit::Unit::packets) {
-    fifo_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(limit_.capacity, 4096)));
-  }
+  if (!in_bytes_) fifo_.reserve(static_cast<std::size_t>(std::min<std::int64_t>(capacity_, 4096)));
 }
 
 bool DropTailQueue::fits(const Packet& packet) const {
-  if (limit_.unit == QueueLimit::Unit::packets) {
-    return static_cast<std::int64_t>(fifo_.size()) < limit_.capacity;
+  if (!in_bytes_) return static_cast<std::int64_t>(fifo_.size()) + held_packets_ < capacity_;
+  return fifo_.bytes() + held_bytes_ + static_cast<std::int64_t>(packet.size_bytes) <= capacity_;
+}
+
+void DropTailQueue::hold_place(const Packet& in_service) {
+  ++held_packets_;
+  held_bytes_ += in_service.size_bytes;
+}
+
+void DropTailQueue::release_place(const Packet& in_service) {
+  if (held_packets_ == 0 || held_bytes_ < in_service.size_bytes) [[unlikely]] {
+    throw std::logic_error("drop-tail queue: a place released that was not held");
   }
-  return fifo_.bytes() + static_cast<std::int64_t>(packet.size_bytes) <= limit_.capacity;
+  --held_packets_;
+  held_bytes_ -= in_service.size_bytes;
 }
 
 EnqueueResult DropTailQueue::do_enqueue(PacketPtr& packet, Time /*now*/) {

@@ -23,7 +23,13 @@ class DropTailQueue final : public QueueDiscipline {
 
   std::size_t length_packets() const override { return fifo_.size(); }
   std::int64_t length_bytes() const override { return fifo_.bytes(); }
-  const QueueLimit& limit() const { return limit_; }
+  QueueLimit limit() const {
+    return QueueLimit{in_bytes_ ? QueueLimit::Unit::bytes : QueueLimit::Unit::packets, capacity_};
+  }
+  void hold_place(const Packet& in_service) override;
+  void release_place(const Packet& in_service) override;
+  // Places held by packets in service (hold_place), and their bytes.
+  std::size_t held_packets() const { return held_packets_; }
 
  private:
   EnqueueResult do_enqueue(PacketPtr& packet, Time now) override;
@@ -32,8 +38,13 @@ class DropTailQueue final : public QueueDiscipline {
 
   bool fits(const Packet& packet) const;
 
-  QueueLimit limit_;
+  // The limit's two fields beside the held places, so that they share 16 bytes
+  // (issue 43 §3, memory per node: a QueueLimit alone takes 16).
   PacketFifo fifo_;
+  std::int64_t capacity_;
+  std::uint32_t held_bytes_ = 0;     // an IP packet's size is far below 2^32
+  std::uint16_t held_packets_ = 0;   // one frame in service per queue
+  bool in_bytes_;                    // QueueLimit::Unit::bytes
 };
 
 // Its registry entry (link/queue_discipline_entry.hpp): no keys beyond the capacity.

@@ -121,6 +121,15 @@ class QueueDiscipline {
   // When dequeue() can next return a packet: `now` if one is ready, Time::max() when
   // empty. Only shaping disciplines say anything else.
   virtual Time ready_at(Time now) const { return empty() ? Time::max() : now; }
+  // mac.dequeue "ns3" (mac/mac_params.hpp Dequeue::ns3): the packet its owner took
+  // for service keeps its place against the capacity until the service ends, as
+  // ns-3's WifiMacQueue keeps an MPDU until it is acknowledged or dropped. Only a
+  // discipline with one capacity for all its packets counts it (drop_tail, ns-3's
+  // FIFO); the others keep their own limits (the loader refuses them with "ns3").
+  // length_packets() and length_bytes() stay what the queue holds.
+  virtual void hold_place(const Packet& /*in_service*/) {}
+  virtual void release_place(const Packet& /*in_service*/) {}
+
   // Packets of class `cls` (link/packet_classifier.hpp) held here, for a discipline
   // that keeps classes; nullopt for one that does not (drop_tail, a shaper over one FIFO).
   virtual std::optional<std::size_t> packets_of_class(std::uint32_t /*cls*/) const { return std::nullopt; }

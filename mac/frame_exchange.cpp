@@ -117,6 +117,7 @@ void FrameExchange::drop_expired_in_service(AccessFunction& f, Time now) {
              "mac {}: frame in service expired after {} retries, seq {}, pkt {}, flow {}",
              scheduler_.log().radio_label(address_), f.short_retries + f.long_retries, f.sequence,
              log_packet(f.packet.get()), log_flow(f.packet.get()));
+  give_place_back(f);
   PacketPtr packet = std::move(f.packet);  // (leaves f.packet null)
   records().service_delays.add(now - f.service_start);
   ++counters().drops_lifetime_in_service;
@@ -165,7 +166,20 @@ void FrameExchange::load_next_mpdu(AccessFunction& f) {
   f.first_attempt = Time::max();
   f.short_retries = 0;
   f.long_retries = 0;
-  if (!management && user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
+  if (management) return;
+  if (dequeue_ == Dequeue::ns3) {
+    f.queue->hold_place(*f.packet);  // given back when its service ends (give_place_back)
+  } else if (user_ != nullptr) {
+    user_->on_queue_space(f.ac, *f.packet);
+  }
+}
+
+void FrameExchange::give_place_back(AccessFunction& f) {
+  if (dequeue_ != Dequeue::ns3) return;
+  // Before the packet's fate is told: a saturated source refills into the place now
+  // free, and counts the packet out here (Node::on_departure), not at its drop.
+  f.queue->release_place(*f.packet);
+  if (user_ != nullptr) user_->on_queue_space(f.ac, *f.packet);
 }
 
 void FrameExchange::take_next_early(AccessFunction& f) {
@@ -512,6 +526,7 @@ void FrameExchange::finish_mpdu(AccessFunction& f, MpduEnd end) {
     return;
   }
   records().service_delays.add(now - f.service_start);
+  give_place_back(f);
   if (end == MpduEnd::retry_limit) {
     ++counters().drops_retry_limit;
     // (the drop itself is logged where every drop goes: Node::on_drop)

@@ -160,6 +160,8 @@ class FrameExchange {
   bool queue_lifetime_ns3() const { return queue_lifetime_rule_ == QueueLifetimeRule::ns3; }
   // Dequeue::after_exchange: takes f's next frame now if it has none.
   void take_next_early(AccessFunction& f);
+  // Dequeue::ns3: f's data frame in service holds a place in f's queue.
+  bool holds_place(const AccessFunction& f) const { return dequeue_ == Dequeue::ns3 && f.packet != nullptr; }
 
   // ---- the radio ----
   void on_tx_end();
@@ -206,6 +208,9 @@ class FrameExchange {
   // Sending.
   void send_mpdu(std::size_t index);
   void load_next_mpdu(AccessFunction& f);
+  // Dequeue::ns3: the data frame in service is done: its place in the queue is free
+  // again, and the MAC's user hears of the room (MacUser::on_queue_space).
+  void give_place_back(AccessFunction& f);
   std::uint16_t take_sequence_number(bool management, const AccessFunction& f);
   bool needs_rts(const AccessFunction& f) const;
   void send_rts(std::size_t index);

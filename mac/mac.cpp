@@ -138,6 +138,9 @@ void Mac::set_queue(AccessCategory ac, std::unique_ptr<link::QueueDiscipline> qu
   AccessFunction& f = function_for(ac);
   const Time now = scheduler_.now();
   f.queue->set_ready_listener(nullptr);
+  // Dequeue::ns3: the frame in service holds its place in the new queue (first, so
+  // that the packets moved over fit as they would have beside it).
+  if (exchange_.holds_place(f)) queue->hold_place(*f.packet);
   while (PacketPtr p = f.queue->dequeue(now)) queue->enqueue(std::move(p), now);
   f.queue = std::move(queue);
   f.queue->set_ready_listener(this);

@@ -87,6 +87,13 @@ enum class Dequeue : std::uint8_t {
   // packet waits in the MAC through deferral and backoff, and the queue has its
   // place free meanwhile.
   after_exchange,
+  // ns-3 3.44's WifiMacQueue: taken at access, as at_access, but the frame keeps its
+  // place in the queue's capacity until its service ends (acknowledged, dropped at
+  // the retry limit, or dropped as expired), when the room is given back: ns-3
+  // removes an MPDU only then (FrameExchangeManager::DequeueMpdu), and its device
+  // queue, stopped at a full MAC queue, wakes at that removal
+  // (NetDeviceQueue::PacketDequeued). Only the drop_tail discipline counts the place.
+  ns3,
 };
 
 // What a frame that reaches an idle function with no backoff pending gets.
@@ -207,8 +214,8 @@ inline constexpr std::array<EnumName<QueueLifetimeRule>, 3> kQueueLifetimeRules{
     {{"when_taken", QueueLifetimeRule::when_taken},
      {"ns3", QueueLifetimeRule::ns3},
      {"standard", QueueLifetimeRule::standard}}};
-inline constexpr std::array<EnumName<Dequeue>, 2> kDequeues{
-    {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}}};
+inline constexpr std::array<EnumName<Dequeue>, 3> kDequeues{
+    {{"at_access", Dequeue::at_access}, {"after_exchange", Dequeue::after_exchange}, {"ns3", Dequeue::ns3}}};
 inline constexpr std::array<EnumName<MacType>, 2> kMacTypes{
     {{"dcf", MacType::dcf}, {"edca", MacType::edca}}};
 inline constexpr std::array<EnumName<AccessCategory>, 4> kAccessCategories{

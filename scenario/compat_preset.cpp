@@ -64,6 +64,22 @@ double ns3_signal_floor_dbm(const json& doc) {
   return std::round(dbm * 100.0) / 100.0;
 }
 
+// Whether every queue the scenario sets up is drop_tail (the default discipline), the
+// only one that counts a place held by a frame in service (mac.dequeue "ns3").
+bool only_drop_tail_queues(const json& doc) {
+  const auto drop_tail = [](const json& mac) {
+    const json* d = find(mac, json::json_pointer("/queue/discipline"));
+    return d == nullptr || *d == "drop_tail";
+  };
+  if (const json* mac = find(doc, json::json_pointer("/mac")); mac != nullptr && !drop_tail(*mac)) return false;
+  if (const json* nodes = find(doc, json::json_pointer("/nodes")); nodes != nullptr && nodes->is_array()) {
+    for (const json& node : *nodes) {
+      if (const json* mac = find(node, json::json_pointer("/mac")); mac != nullptr && !drop_tail(*mac)) return false;
+    }
+  }
+  return true;
+}
+
 std::vector<CompatSetting> make_ns3_settings() {
   auto always = [](json v) {
     return [v](const json&, const json&) -> std::optional<json> { return v; };
@@ -126,6 +142,17 @@ std::vector<CompatSetting> make_ns3_settings() {
        "the MPDU's short count (SRC) for failed RTS frames and long count (LRC) for failed DATA frames, each "
        "against its own limit (802.11-2012 9.3.4.4): `\"per_mpdu\"`; wmnsim's default, `\"reset_on_cts\"`, "
        "also restarts the short count at a CTS (9.3.3's SSRC reset, as ns-2)"},
+      {"/mac/dequeue",
+       [](const json& doc, const json&) -> std::optional<json> {
+         if (!only_drop_tail_queues(doc)) return std::nullopt;
+         return "ns3";
+       },
+       "\"ns3\" (with drop_tail queues only)", "ns3::WifiMacQueue (FrameExchangeManager::DequeueMpdu; behaviour, no attribute)",
+       "an MPDU stays in the queue, counted against MaxSize, until it is acknowledged or dropped; the device "
+       "queue, stopped at a full queue, wakes at each removal, and with no queue disc what arrives meanwhile is "
+       "dropped",
+       "none: the standard does not say when a frame leaves the station's queue; wmnsim's default, "
+       "`\"at_access\"`, gives the place back when the MAC takes the packet at a channel access (docs/mac.md)"},
       {"/mac/deferral", always("ns3"), "\"ns3\"",
        "ns3::ChannelAccessManager::GetAccessGrantStart (behaviour, no attribute)",
        "EIFS - DIFS counted from the errored frame's end: a medium busy past that end + EIFS - DIFS costs DIFS "

@@ -485,6 +485,12 @@ MacParams parse_mac_params(JsonReader& r, const MacParams& base, const ParseCont
   p.retry_counts = r.choice_or("retry_counts", p.retry_counts, names(kRetryCounts));
   p.queue_lifetime_rule = r.choice_or("queue_lifetime_rule", p.queue_lifetime_rule, names(kQueueLifetimeRules));
   check_ns2_without_txop(r, p, type, ctx);
+  if (p.dequeue == Dequeue::ns3 && p.queue_discipline.name != "drop_tail" && (r.has("dequeue") || r.has("queue"))) {
+    r.issues().add(r.path_of(r.has("dequeue") ? "dequeue" : "queue"),
+                   "\"ns3\" keeps the frame in service in the queue's capacity, which only the \"drop_tail\" "
+                   "discipline counts, and the queue's discipline is \"" + p.queue_discipline.name +
+                       "\": use \"at_access\" (or \"after_exchange\") with it, or the drop_tail discipline");
+  }
   return p;
 }
 

@@ -41,6 +41,7 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(out["mac"]["queue_lifetime_rule"], "ns3");  // MPDUs stay queued between attempts
   EXPECT_EQ(out["mac"]["retry_counts"], "ns3");  // one count per MPDU (WifiMpdu::GetRetryCount)
   EXPECT_EQ(out["mac"]["deferral"], "ns3");      // EIFS from the errored frame's end (GetAccessGrantStart)
+  EXPECT_EQ(out["mac"]["dequeue"], "ns3");       // an MPDU holds its place until acknowledged (DequeueMpdu)
   const json& tcp = out["flows"][0]["tcp"];
   EXPECT_EQ(tcp["delayed_ack"], true);
   EXPECT_EQ(tcp["min_rto_s"], 1);
@@ -71,6 +72,22 @@ TEST(CompatPreset, FillsNs3DefaultsTheScenarioLeavesOut) {
   EXPECT_EQ(s.phy.reception.dsss_processing_gain, DsssProcessingGain::ns3);
   ASSERT_TRUE(s.phy.reception.signal_floor_dbm.has_value());
   EXPECT_DOUBLE_EQ(*s.phy.reception.signal_floor_dbm, -100.59);
+}
+
+TEST(CompatPreset, DequeueNs3OnlyWhereEveryQueueIsDropTail) {
+  // Another discipline counts no held place (the loader refuses "ns3" with it): the
+  // preset leaves mac.dequeue alone there, and the scenario loads.
+  json d = with_compat(minimal_scenario());
+  d["mac"] = {{"queue", {{"discipline", "fq"}}}};
+  EXPECT_FALSE(apply_compat_preset(d)["mac"].contains("dequeue"));
+  EXPECT_NO_THROW(parse_scenario(d));
+  json node = with_compat(minimal_scenario());
+  node["nodes"][0]["mac"] = {{"queue", {{"discipline", "fred"}}}};
+  EXPECT_FALSE(apply_compat_preset(node)["mac"].contains("dequeue"));
+  EXPECT_NO_THROW(parse_scenario(node));
+  json tail = with_compat(minimal_scenario());
+  tail["mac"] = {{"queue", {{"discipline", "drop_tail"}}}};
+  EXPECT_EQ(apply_compat_preset(tail)["mac"]["dequeue"], "ns3");
 }
 
 TEST(CompatPreset, ExplicitKeysWin) {

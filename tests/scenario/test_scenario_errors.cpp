@@ -123,6 +123,17 @@ const BadCase kBadCases[] = {
        d["nodes"][0]["mac"] = {{"queue_lifetime_rule", "drop"}};
      },
      "/nodes/0/mac/queue_lifetime_rule", "(allowed: \"when_taken\", \"ns3\", \"standard\")"},
+    {"DequeueNs3WithADisciplineThatCountsNoPlace",
+     [](json& d) {
+       d["mac"] = {{"dequeue", "ns3"}, {"queue", {{"discipline", "fq"}}}};
+     },
+     "/mac/dequeue", "only the \"drop_tail\" discipline counts, and the queue's discipline is \"fq\""},
+    {"DequeueNs3InheritedByANodeWithItsOwnDiscipline",
+     [](json& d) {
+       d["mac"] = {{"dequeue", "ns3"}};
+       d["nodes"][0]["mac"] = {{"queue", {{"discipline", "fred"}}}};
+     },
+     "/nodes/0/mac/queue", "use \"at_access\" (or \"after_exchange\") with it"},
     {"RtsThresholdOn",
      [](json& d) {
        d["mac"] = {{"rts_threshold_bytes", "on"}};

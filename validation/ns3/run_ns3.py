@@ -378,11 +378,13 @@ def build_ns3(out: Path) -> Path:
     return out
 
 
-def run_ns3(binary: Path, spec: str, trace: Path | None = None) -> dict:
+def run_ns3(binary: Path, spec: str, trace: Path | None = None, options: tuple = ()) -> dict:
+    """One run of the ns-3 program on `spec`; `options` are further program options
+    (e.g. "--queue-trace", with `trace`)."""
     with tempfile.NamedTemporaryFile("w", suffix=".spec", delete=False) as f:
         f.write(spec)
     try:
-        cmd = [str(binary), f"--spec={f.name}"] + ([f"--trace={trace}"] if trace else [])
+        cmd = [str(binary), f"--spec={f.name}"] + ([f"--trace={trace}"] if trace else []) + list(options)
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     finally:
         os.unlink(f.name)

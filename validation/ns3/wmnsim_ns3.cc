@@ -37,6 +37,14 @@
 // payload received or lost, "rx_drop REASON" per frame lost before its payload, "mac_drop
 // reason=N NAME seq= retries=" per MPDU the MAC dropped (WifiMacDropReason), "drop
 // queue_full" per packet refused at a full MAC queue, and backoff, cw, tcp_state, cwnd.
+// --queue-trace (with --trace) adds how each node's DCF queue admits packets
+// (validation/ns3/relay_admission.py): "ip_tx" per packet IP hands down (own or forwarded),
+// "tc_drop" per packet the traffic-control layer refuses, "q_enqueue", "q_dequeue",
+// "q_drop_after_dequeue", "q_drop_before_enqueue", "q_expired" per WifiMacQueue trace
+// (flow=SRC>DST by node, ipbytes, ipid; seq, retries, inflight for an MPDU) and
+// "q_after_dequeue" once a removal's wake-up has run, each with the queue's length
+// (queued=, in-flight MPDUs included) and whether the device queue is stopped (stopped=).
+// Without it the trace is what it was.
 // --phy-constants prints the 802.11b PHY's receiver constants (run_ns3.py's range receiver).
 
 #include <chrono>
@@ -241,6 +249,45 @@ std::string head_mpdu(const std::string& who) {
   return o.str();
 }
 
+// --queue-trace: the node of each IPv4 address (a packet's flow=SRC>DST) and each node's
+// device queue, the NetDeviceQueue that WifiHelper::Install (non-QoS branch) connects to the
+// DCF's WifiMacQueue (NetDeviceQueue::ConnectQueueTraces): it stops when the queue is full
+// (PacketEnqueued, WouldOverflow(1, MTU)) and wakes after any removal that leaves room
+// (PacketDequeued, in a Simulator::ScheduleNow event). With no queue disc (Uninstall below)
+// TrafficControlLayer::Send drops whatever IP hands down while it is stopped (TcDrop).
+std::map<uint32_t, std::string> g_node_of_address;
+std::map<std::string, Ptr<NetDeviceQueue>> g_device_queues;
+
+// The DCF queue's length, its in-flight MPDUs included (ns-3 keeps an MPDU queued, counted
+// against MaxSize, until it is acknowledged or dropped), and the device queue's state.
+std::string queue_state(const std::string& who) {
+  std::ostringstream o;
+  o << " queued=" << g_devices.at(who)->GetMac()->GetTxop()->GetWifiMacQueue()->GetNPackets()
+    << " stopped=" << (g_device_queues.at(who)->IsStopped() ? 1 : 0);
+  return o.str();
+}
+
+// An IPv4 packet's flow (source and destination nodes), size and identification. An MPDU's
+// packet carries the LLC/SNAP header first (`llc`); IP's Tx and TcDrop packets start with
+// the IPv4 header.
+std::string ip_packet(Ptr<const Packet> p, bool llc) {
+  Ptr<Packet> copy = p->Copy();
+  if (llc) {
+    LlcSnapHeader snap;
+    copy->RemoveHeader(snap);
+  }
+  Ipv4Header h;
+  copy->PeekHeader(h);
+  auto node = [](Ipv4Address a) {
+    auto it = g_node_of_address.find(a.Get());
+    return it == g_node_of_address.end() ? std::string("?") : it->second;
+  };
+  std::ostringstream o;
+  o << " flow=" << node(h.GetSource()) << '>' << node(h.GetDestination())
+    << " ipbytes=" << h.GetPayloadSize() + h.GetSerializedSize() << " ipid=" << h.GetIdentification();
+  return o.str();
+}
+
 std::string drop_reason(WifiMacDropReason r) {
   switch (r) {
     case WIFI_MAC_DROP_FAILED_ENQUEUE: return "queue_full";
@@ -309,6 +356,8 @@ int main(int argc, char** argv) {
   CommandLine cmd(__FILE__);
   cmd.AddValue("spec", "the spec file written by run_ns3.py", spec_path);
   cmd.AddValue("trace", "write the run's MAC/PHY and TCP events here", trace_path);
+  bool queue_trace = false;
+  cmd.AddValue("queue-trace", "with --trace: also trace IP's packets, TcDrop and each node's DCF queue", queue_trace);
   bool phy_constants = false;
   cmd.AddValue("phy-constants", "print the 802.11b PHY's receiver constants as JSON and exit", phy_constants);
   cmd.Parse(argc, argv);
@@ -342,6 +391,7 @@ int main(int argc, char** argv) {
     Simulator::Destroy();
     return 0;
   }
+  if (queue_trace && trace_path.empty()) throw std::runtime_error("--queue-trace needs --trace");
   const Spec s = read_spec(spec_path);
   const auto wall_start = std::chrono::steady_clock::now();
 
@@ -577,6 +627,60 @@ int main(int argc, char** argv) {
           "CwTrace", MakeCallback(+[](std::string who, uint32_t cw, uint8_t) {
                        trace_line(who + " cw " + std::to_string(cw));
                      }).Bind(node));
+    }
+  }
+
+  if (queue_trace) {
+    // How each node's DCF queue admits packets: which packet takes a place that frees in a
+    // full queue (relay_admission.py, the UDP chain's relay).
+    for (uint32_t i = 0; i < devices.GetN(); ++i) g_node_of_address[interfaces.GetAddress(i).Get()] = s.node_ids[i];
+    for (uint32_t i = 0; i < devices.GetN(); ++i) {
+      const std::string node = s.node_ids[i];
+      Ptr<WifiMacQueue> queue = g_devices.at(node)->GetMac()->GetTxop()->GetWifiMacQueue();
+      g_device_queues[node] = g_devices.at(node)->GetObject<NetDeviceQueueInterface>()->GetTxQueue(0);
+      // Every packet IP hands to the traffic-control layer, the node's own and those it
+      // forwards (Ipv4L3Protocol's Tx, fired in SendRealOut), with the state it finds.
+      bool connected = nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+          "Tx", MakeCallback(+[](std::string who, Ptr<const Packet> p, Ptr<Ipv4>, uint32_t) {
+                  trace_line(who + " ip_tx" + ip_packet(p, false) + queue_state(who));
+                }).Bind(node));
+      // The `drop queue_full` lines again, with the flow (a second TcDrop sink).
+      connected = connected && nodes.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+                                   "TcDrop", MakeCallback(+[](std::string who, Ptr<const Packet> p) {
+                                               trace_line(who + " tc_drop" + ip_packet(p, false) + queue_state(who));
+                                             }).Bind(node));
+      // The queue's own sources (Queue<WifiMpdu>'s, WifiMacQueue's Expired). Dequeue fires on
+      // every removal (Queue::DoDequeue, Queue::DoRemove): after the ACK
+      // (FrameExchangeManager::ReceivedNormalAck -> DequeueMpdu -> WifiMacQueue::DequeueIfQueued),
+      // at the retry limit (NormalAckTimeout, after DroppedMpdu) and at an expiry
+      // (WifiMacQueue::TtlExceeded/WipeAllExpiredMpdus -> DoRemove, followed by
+      // DropAfterDequeue). queued= is the length after the change.
+      for (const auto& [source, name] : {std::pair{"Enqueue", "q_enqueue"}, std::pair{"Dequeue", "q_dequeue"},
+                                         std::pair{"DropAfterDequeue", "q_drop_after_dequeue"},
+                                         std::pair{"DropBeforeEnqueue", "q_drop_before_enqueue"},
+                                         std::pair{"Expired", "q_expired"}}) {
+        connected = connected && queue->TraceConnectWithoutContext(
+                                     source, MakeCallback(+[](std::string who, std::string what, Ptr<const WifiMpdu> m) {
+                                               std::ostringstream o;
+                                               o << who << ' ' << what;
+                                               if (m->GetHeader().IsData()) {
+                                                 o << ip_packet(m->GetPacket(), true)
+                                                   << " seq=" << m->GetHeader().GetSequenceNumber()
+                                                   << " retries=" << m->GetRetryCount()
+                                                   << " inflight=" << (m->IsInFlight() ? 1 : 0);
+                                               }
+                                               trace_line(o.str() + queue_state(who));
+                                             }).Bind(node, std::string(name)));
+      }
+      // NetDeviceQueue's Wake has no trace source: the state once the removal's ScheduleNow
+      // (PacketDequeued's, connected by WifiHelper::Install before this one, so run first) has run.
+      connected = connected && queue->TraceConnectWithoutContext(
+                                   "Dequeue", MakeCallback(+[](std::string who, Ptr<const WifiMpdu>) {
+                                                Simulator::ScheduleNow([who]() {
+                                                  trace_line(who + " q_after_dequeue" + queue_state(who));
+                                                });
+                                              }).Bind(node));
+      if (!connected) throw std::runtime_error("--queue-trace: a trace source is missing");
     }
   }
 
