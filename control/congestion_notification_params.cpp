@@ -184,6 +184,7 @@ CongestionNotificationParams parse_congestion_notification(JsonReader& r, bool l
 ControllerEntry tcc_entry() {
   ControllerEntry e;
   e.name = "tcc";
+  e.replaces_queues = true;  // the mesh buffer (link/mesh_buffer.hpp)
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_congestion_notification(r, false, ctx)); };
   e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<MeshCongestionControl>(c, ctx); };
   e.summary = "total congestion control (802.11s): a congested station asks its neighbours to hold their traffic "
@@ -197,6 +198,7 @@ ControllerEntry lscc_entry() {
   const CongestionNotificationKeys& k = congestion_notification_keys();
   ControllerEntry e;
   e.name = "lscc";
+  e.replaces_queues = true;  // the mesh buffer with virtual buffers per neighbour
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_congestion_notification(r, true, ctx)); };
   e.build = [](const ControllerConfig& c, ControlContext& ctx) { return std::make_unique<MeshCongestionControl>(c, ctx); };
   e.summary = "link-selective congestion control (802.11s): tcc's notifications per link, with virtual buffers "

@@ -64,6 +64,11 @@ struct ControllerEntry {
   // AC_BE, so that the DCF baseline and the tuned run are one --set apart
   // (docs/controllers.md, "EDCA from a DCF scenario").
   bool needs_edca = false;
+  // True: the controller installs its own queue discipline on the MACs it acts on
+  // (Mac::set_queue), which counts no place held by a frame in service: the loader
+  // refuses it with mac.dequeue "ns3" (mac/mac_params.hpp Dequeue::ns3), and the ns3
+  // preset leaves mac.dequeue alone beside it (scenario/compat_preset.cpp).
+  bool replaces_queues = false;
   Parse parse;
   // Empty: parsed and validated, and a run refuses it (not simulated yet).
   Factory build;

@@ -219,6 +219,7 @@ ControllerEntry gateway_rate_control_entry() {
   const GatewayRateControlKeys& k = gateway_rate_control_keys();
   ControllerEntry e;
   e.name = "gateway_rate_control";
+  e.replaces_queues = true;  // the scheme's discipline at the gateway
   e.acts_on_nodes = false;
   e.parse = [](JsonReader& r, ControllerParseContext& ctx) { return std::any(parse_gateway_rate_control(r, ctx)); };
   e.build = make_gateway_rate_control;

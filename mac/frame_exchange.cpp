@@ -292,7 +292,8 @@ void FrameExchange::send_rts(std::size_t index) {
   rts->receiver = MacAddress(mpdu.receiver);
   rts->duration = rts_duration(mpdu.airtime, timing().cts_airtime, timing().ack_airtime, timing().sifs);
   ++counters().rts_attempts;
-  f.first_attempt = std::min(f.first_attempt, scheduler_.now());  // the MSDU's first attempt may be its RTS
+  // The MSDU's first attempt may be its RTS (management frames have no timer).
+  if (f.packet) f.first_attempt = std::min(f.first_attempt, scheduler_.now());
   send_frame(std::move(rts), *timing().control_rate, Sending::rts);
 }
 

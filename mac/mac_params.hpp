@@ -145,6 +145,8 @@ enum class QueueLifetimeRule : std::uint8_t {
   // dropped at the access that would retry it, which serves the next packet with the
   // backoff just counted and the CW as they stand (the discard is neither a success
   // nor a retry limit: 9.3.3 resets the CW at neither), or falls idle with no frame.
+  // A frame that never reaches the air (only lost EDCA internal collisions) starts
+  // no timer: its retry limit ends it.
   standard,
 };
 

@@ -65,16 +65,39 @@ double ns3_signal_floor_dbm(const json& doc) {
 }
 
 // Whether every queue the scenario sets up is drop_tail (the default discipline), the
-// only one that counts a place held by a frame in service (mac.dequeue "ns3").
+// only one that counts a place held by a frame in service (mac.dequeue "ns3"): the
+// scenario's MAC and every override (nodes', node groups' and their radios'), and no
+// controller that installs its own discipline (the entries with replaces_queues,
+// control/controller_entry.hpp; a test keeps this list equal to theirs).
 bool only_drop_tail_queues(const json& doc) {
-  const auto drop_tail = [](const json& mac) {
-    const json* d = find(mac, json::json_pointer("/queue/discipline"));
+  const auto drop_tail = [](const json& owner) {
+    const json* d = find(owner, json::json_pointer("/mac/queue/discipline"));
     return d == nullptr || *d == "drop_tail";
   };
-  if (const json* mac = find(doc, json::json_pointer("/mac")); mac != nullptr && !drop_tail(*mac)) return false;
-  if (const json* nodes = find(doc, json::json_pointer("/nodes")); nodes != nullptr && nodes->is_array()) {
-    for (const json& node : *nodes) {
-      if (const json* mac = find(node, json::json_pointer("/mac")); mac != nullptr && !drop_tail(*mac)) return false;
+  const auto all_drop_tail = [&](const json* list) {
+    if (list == nullptr || !list->is_array()) return true;
+    for (const json& item : *list) {
+      if (!item.is_object() || !drop_tail(item)) return false;
+      if (const json* radios = find(item, json::json_pointer("/radios")); radios != nullptr && radios->is_array()) {
+        for (const json& radio : *radios) {
+          if (radio.is_object() && !drop_tail(radio)) return false;
+        }
+      }
+    }
+    return true;
+  };
+  if (!drop_tail(doc) || !all_drop_tail(find(doc, json::json_pointer("/nodes"))) ||
+      !all_drop_tail(find(doc, json::json_pointer("/node_groups")))) {
+    return false;
+  }
+  if (const json* controllers = find(doc, json::json_pointer("/controllers")); controllers != nullptr && controllers->is_array()) {
+    for (const json& c : *controllers) {
+      const json* type = c.is_object() ? find(c, json::json_pointer("/type")) : nullptr;
+      if (type != nullptr && type->is_string()) {
+        for (const char* name : kControllersReplacingQueues) {
+          if (*type == name) return false;
+        }
+      }
     }
   }
   return true;

@@ -39,6 +39,13 @@ const std::vector<CompatSetting>& ns3_compat_settings();
 // reports that). The "compat" key stays in the result.
 nlohmann::json apply_compat_preset(const nlohmann::json& doc);
 
+// The controllers that install their own queue discipline (ControllerEntry::
+// replaces_queues): beside one the ns3 preset leaves mac.dequeue alone, since only a
+// drop_tail queue counts the place its "ns3" reading keeps for a frame in service.
+// The preset reads the document before any registry, hence the names here; a test
+// keeps them equal to the registry's, in its order.
+inline constexpr const char* kControllersReplacingQueues[] = {"gateway_rate_control", "tcc", "lscc"};
+
 // The names "compat" accepts.
 const std::vector<std::string>& compat_preset_names();
 

@@ -221,6 +221,19 @@ void parse_controllers(const nlohmann::json* controllers, ParseContext& ctx) {
     }
     shaped.push_back(p->gateway);
   }
+  // mac.dequeue "ns3" counts the frame in service in a drop_tail queue's capacity; a
+  // controller that installs its own discipline would drop that without a word.
+  const bool dequeue_ns3 = std::any_of(s.nodes.begin(), s.nodes.end(), [](const NodeConfig& node) {
+    return std::any_of(node.radios.begin(), node.radios.end(),
+                       [](const RadioConfig& radio) { return radio.mac->dequeue == Dequeue::ns3; });
+  });
+  for (std::size_t k = 0; k < s.controllers.size() && dequeue_ns3; ++k) {
+    const control::ControllerEntry* e = ctx.registries.controllers.find(s.controllers[k].type);
+    if (e == nullptr || !e->replaces_queues) continue;
+    ctx.issues.add(pointer_join(pointer_join("/controllers", json_index.at(k)), "type"),
+                   "\"" + e->name + "\" installs its own queue discipline, which does not count the place a frame in "
+                   "service holds under mac.dequeue \"ns3\": set mac.dequeue to \"at_access\" (or \"after_exchange\")");
+  }
   // A transport may need a controller on every node (WCCP flows need its in-network
   // half); without an explicit one it runs with its entry's defaults.
   std::vector<std::string> companions;

@@ -124,6 +124,33 @@ TEST(QueueDropTail, ByteCapacity) {
   EXPECT_FALSE(tiny.enqueue(packet(pool, 101), Time::zero()).is_accepted());
 }
 
+// mac.dequeue "ns3": a packet taken for service keeps its place (and its bytes)
+// against the capacity until it is released; the queue's length stays what it holds.
+TEST(QueueDropTail, HeldPlacesCountAgainstTheCapacity) {
+  PacketPool pool;
+  RecordingSink sink;
+  DropTailQueue q(QueueLimit{QueueLimit::Unit::packets, 2}, sink);
+  EXPECT_TRUE(q.enqueue(packet(pool, 1000), Time::zero()).is_accepted());
+  EXPECT_TRUE(q.enqueue(packet(pool, 1000), Time::zero()).is_accepted());
+  PacketPtr taken = q.dequeue(Time::us(1));
+  q.hold_place(*taken);
+  EXPECT_EQ(q.held_packets(), 1u);
+  EXPECT_EQ(q.length_packets(), 1u);
+  EXPECT_FALSE(q.enqueue(packet(pool, 40), Time::us(2)).is_accepted());  // 1 queued + 1 held
+  q.release_place(*taken);
+  EXPECT_TRUE(q.enqueue(packet(pool, 40), Time::us(3)).is_accepted());
+  EXPECT_THROW(q.release_place(*taken), std::logic_error);  // never held twice over
+
+  DropTailQueue bytes(QueueLimit{QueueLimit::Unit::bytes, 3000}, sink);
+  EXPECT_TRUE(bytes.enqueue(packet(pool, 1500), Time::zero()).is_accepted());
+  PacketPtr big = bytes.dequeue(Time::us(1));
+  bytes.hold_place(*big);
+  EXPECT_TRUE(bytes.enqueue(packet(pool, 1500), Time::us(2)).is_accepted());   // 1500 + 1500 held
+  EXPECT_FALSE(bytes.enqueue(packet(pool, 1), Time::us(3)).is_accepted());
+  bytes.release_place(*big);
+  EXPECT_TRUE(bytes.enqueue(packet(pool, 1500), Time::us(4)).is_accepted());
+}
+
 // The counters are a block allocated at the queue's first packet (issue 43 §3,
 // memory per node): until then a queue holds none and reads zeros; asking an empty
 // queue for a packet allocates nothing; a packet taken, or one refused, allocates it.

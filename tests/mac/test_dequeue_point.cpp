@@ -6,6 +6,10 @@
 // keeps an MPDU until it is acknowledged or dropped (docs/mac.md).
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
+
+#include "link/drop_tail_queue.hpp"
 #include "tests/mac/mac_world.hpp"
 
 namespace wmnsim::mac::testing {
@@ -175,6 +179,60 @@ TEST(MacDequeue, Ns3GivesTheRoomBackAtTheRetryLimit) {
     EXPECT_EQ(drops[1].first, freed);
     EXPECT_EQ(w.macs[a]->queue(AccessCategory::ac_be).length_packets(), 1u);  // accepted
   }
+}
+
+// Under ns3 every end of a frame's service gives the room back once: a saturated
+// source (one packet, a queue of one) is refilled once per frame given up, whether its
+// retry limit or its lifetime (either rule that reaches a frame in service) ends it,
+// and its refill always finds the place free. B never answers.
+TEST(MacDequeue, Ns3RefillsASaturatedSourceOnceAtEachEndOfService) {
+  struct Case {
+    std::optional<QueueLifetimeRule> lifetime;
+    DropCause cause;
+  };
+  for (const Case c : {Case{std::nullopt, DropCause::retry_limit}, Case{QueueLifetimeRule::ns3, DropCause::lifetime_expired},
+                       Case{QueueLifetimeRule::standard, DropCause::lifetime_expired}}) {
+    MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6);
+    w.params().dequeue = Dequeue::ns3;
+    w.params().queue = link::QueueLimit{link::QueueLimit::Unit::packets, 1};
+    if (c.lifetime) {
+      w.params().queue_lifetime = 5_ms;
+      w.params().queue_lifetime_rule = *c.lifetime;
+    }
+    const auto a = w.add(), b = w.add();
+    w.hide(a, b);
+    w.build();
+    w.taps[a]->saturate(b, kBytes, 1);
+    w.run(1_s);
+    const auto& drops = w.taps[a]->drops;
+    ASSERT_GE(drops.size(), 3u);
+    for (const auto& d : drops) EXPECT_EQ(d.second, c.cause);  // never queue_overflow
+    EXPECT_EQ(static_cast<std::size_t>(w.taps[a]->refills), drops.size());
+    const auto& q = dynamic_cast<const link::DropTailQueue&>(w.macs[a]->queue(AccessCategory::ac_be));
+    EXPECT_EQ(q.held_packets() + q.length_packets(), 1u);  // the one packet, held or queued
+  }
+}
+
+TEST(MacDequeue, Ns3MovesTheHeldPlaceToAQueueInstalledDuringTheFrame) {
+  // A controller's set_queue while the frame is on the air: the new queue (one place)
+  // counts the frame in service, so an arrival is refused until its ACK.
+  MacWorld w(phy::profile_80211b(phy::Preamble::Long), 1e6, 1e6);
+  w.params().dequeue = Dequeue::ns3;
+  const auto a = w.add(), b = w.add();
+  w.build();
+  const MacTiming t = w.timing();
+  const Time first_ack_end = t.difs + w.airtime_data(kBytes) + t.sifs + t.ack_airtime;
+  w.send(a, b, kBytes);
+  w.sim.scheduler().schedule_at(t.difs + 1_us, [&] {
+    w.macs[a]->set_queue(AccessCategory::ac_be,
+                         std::make_unique<link::DropTailQueue>(link::QueueLimit{link::QueueLimit::Unit::packets, 1}, *w.taps[a]));
+  });
+  w.send_at(t.difs + 2_us, a, b, kBytes);
+  w.send_at(first_ack_end + 1_us, a, b, kBytes);
+  w.run(200_ms);
+  ASSERT_EQ(w.taps[a]->drops.size(), 1u);
+  EXPECT_EQ(w.taps[a]->drops[0], std::make_pair(t.difs + 2_us, DropCause::queue_overflow));
+  EXPECT_EQ(w.taps[b]->delivered.size(), 2u);
 }
 
 }  // namespace WMNSIM_FILE_LOCAL

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "control/controller_registry.hpp"
 #include "scenario/compat_preset.hpp"
 #include "scenario/scenario.hpp"
 #include "tests/scenario/test_scenario_util.hpp"
@@ -88,6 +89,25 @@ TEST(CompatPreset, DequeueNs3OnlyWhereEveryQueueIsDropTail) {
   json tail = with_compat(minimal_scenario());
   tail["mac"] = {{"queue", {{"discipline", "drop_tail"}}}};
   EXPECT_EQ(apply_compat_preset(tail)["mac"]["dequeue"], "ns3");
+  // A radio's override, and a controller that installs its own queues, count too.
+  json radio = with_compat(minimal_scenario());
+  radio["nodes"][0]["radios"] = json::array({{{"mac", {{"queue", {{"discipline", "fq"}}}}}}});
+  EXPECT_FALSE(apply_compat_preset(radio)["mac"].contains("dequeue"));
+  EXPECT_NO_THROW(parse_scenario(radio));
+  json tcc = with_compat(minimal_scenario());
+  tcc["controllers"] = json::array({{{"type", "tcc"}}});
+  EXPECT_FALSE(apply_compat_preset(tcc)["mac"].contains("dequeue"));
+  EXPECT_NO_THROW(parse_scenario(tcc));
+}
+
+TEST(CompatPreset, ItsListOfControllersReplacingQueuesIsTheRegistrys) {
+  std::vector<std::string> flagged;
+  const control::ControllerRegistry registry = control::ControllerRegistry::with_builtins();
+  for (const control::ControllerEntry& e : registry.entries()) {
+    if (e.replaces_queues) flagged.push_back(e.name);
+  }
+  const std::vector<std::string> listed(std::begin(kControllersReplacingQueues), std::end(kControllersReplacingQueues));
+  EXPECT_EQ(flagged, listed);
 }
 
 TEST(CompatPreset, ExplicitKeysWin) {

@@ -134,6 +134,12 @@ const BadCase kBadCases[] = {
        d["nodes"][0]["mac"] = {{"queue", {{"discipline", "fred"}}}};
      },
      "/nodes/0/mac/queue", "use \"at_access\" (or \"after_exchange\") with it"},
+    {"DequeueNs3WithAControllerThatReplacesTheQueues",
+     [](json& d) {
+       d["mac"] = {{"dequeue", "ns3"}};
+       d["controllers"] = json::array({{{"type", "tcc"}}});
+     },
+     "/controllers/0/type", "\"tcc\" installs its own queue discipline"},
     {"RtsThresholdOn",
      [](json& d) {
        d["mac"] = {{"rts_threshold_bytes", "on"}};
